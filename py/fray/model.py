@@ -1,0 +1,91 @@
+"""Encounter state as plain values.
+
+The state is a tree of dataclasses holding only JSON-able data, so that it saves, loads and
+compares as JSON. The reducer never edits the encounter it is given: it works on a deep copy
+(``Encounter.copy``) and returns that. A property test checks that the input stays unchanged.
+
+Ruleset-specific state lives in ``Combatant.data`` (hit locations, weapons, per-round choices)
+and ``Encounter.state`` (declarations, the current strike rank or phase, pending prompts), both
+plain dicts that the ruleset owns and documents.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class Position:
+    """Where a combatant stands on the map: metres east (x) and north (y), altitude in metres."""
+
+    x: float = 0.0
+    y: float = 0.0
+    alt: float = 0.0
+
+
+@dataclass
+class Combatant:
+    """One participant in the fight."""
+
+    id: str
+    name: str
+    side: str = "foes"
+    stats: dict[str, Any] = field(default_factory=dict)
+    notes: str = ""
+    conditions: list[str] = field(default_factory=list)
+    position: Position = field(default_factory=Position)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def stat(self, key: str, default: Any = None) -> Any:
+        return self.stats.get(key, default)
+
+
+@dataclass
+class LogEntry:
+    """One line of the log: what happened, in which round, with the dice and breakdowns."""
+
+    seq: int
+    round: int
+    kind: str
+    text: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Encounter:
+    """The whole fight."""
+
+    ruleset: str
+    name: str = "Encounter"
+    combatants: list[Combatant] = field(default_factory=list)
+    round: int = 1
+    phase: str = "setup"
+    turn: int = 0
+    order_override: list[str] = field(default_factory=list)
+    tables: dict[str, Any] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
+    log: list[LogEntry] = field(default_factory=list)
+    next_id: int = 1
+
+    def copy(self) -> "Encounter":
+        return copy.deepcopy(self)
+
+    def get(self, combatant_id: str) -> Combatant | None:
+        for c in self.combatants:
+            if c.id == combatant_id:
+                return c
+        return None
+
+    def index_of(self, combatant_id: str) -> int:
+        for i, c in enumerate(self.combatants):
+            if c.id == combatant_id:
+                return i
+        return -1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+

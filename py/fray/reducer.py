@@ -1,0 +1,266 @@
+"""The one reducer: ``apply(encounter, action) -> (encounter, events)``.
+
+An action is plain JSON-able data: ``{"type": "...", ...fields, "rolls": {name: dice}}``.
+``apply`` copies the encounter, lets the core or the ruleset edit the copy, appends the events to
+the log and returns the copy. The input is never touched, so an error at any point leaves the
+caller's encounter exactly as it was.
+
+``prepare(encounter, action, rng)`` is the same with a random source: it rolls whatever the
+action needs and the GM did not type, and returns the action with every roll recorded in it.
+The recorded action replays to the same result with no random source at all.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .dice import RandomSource
+from .errors import InvalidAction, RuleViolation
+from .model import Combatant, Encounter, LogEntry, Position
+from .rulesets import get_ruleset
+from .rulesets.base import Context, Ruleset
+from .tray import DiceTray
+
+MAX_NAME = 60
+MAX_NOTES = 2000
+MAX_COMBATANTS = 200
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+SIDES = ("party", "foes", "neutral")
+
+
+def new_encounter(ruleset_id: str, name: str = "Encounter") -> Encounter:
+    get_ruleset(ruleset_id)
+    return Encounter(ruleset=ruleset_id, name=clean_name(name, "name"))
+
+
+def clean_name(raw: Any, field: str, max_len: int = MAX_NAME) -> str:
+    """A name is shown as text, never as markup (the page uses textContent), so angle brackets
+    are allowed; control characters and over-long names are not."""
+    if not isinstance(raw, str):
+        raise InvalidAction(field, "must be text")
+    name = " ".join(raw.split())
+    if not name:
+        raise InvalidAction(field, "must not be empty")
+    if len(name) > max_len:
+        raise InvalidAction(field, f"is longer than {max_len} characters")
+    if _CONTROL.search(name):
+        raise InvalidAction(field, "contains control characters")
+    return name
+
+
+def _number(raw: Any, field: str, lo: float = -100000, hi: float = 100000) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        if isinstance(raw, str):
+            try:
+                raw = float(raw)
+            except ValueError:
+                raise InvalidAction(field, f"must be a number, not {raw!r}") from None
+        else:
+            raise InvalidAction(field, "must be a number")
+    if raw != raw or not lo <= raw <= hi:
+        raise InvalidAction(field, f"must be from {lo:g} to {hi:g}")
+    return float(raw)
+
+
+def _side(raw: Any, field: str) -> str:
+    if raw not in SIDES:
+        raise InvalidAction(field, f"must be one of {', '.join(SIDES)}")
+    return raw
+
+
+# -- core actions -----------------------------------------------------------------------------
+
+def _add_combatant(ctx: Context) -> None:
+    raw = ctx.action.get("combatant")
+    if not isinstance(raw, dict):
+        raise InvalidAction("combatant", "must be an object with name, side and stats")
+    enc, rs = ctx.enc, ctx.ruleset
+    if len(enc.combatants) >= MAX_COMBATANTS:
+        raise RuleViolation("encounter size", f"at most {MAX_COMBATANTS} combatants")
+    name = clean_name(raw.get("name"), "combatant.name")
+    side = _side(raw.get("side", "foes"), "combatant.side")
+    stats = rs.validate_stats(raw.get("stats", {}), "combatant.stats")
+    notes = _notes(raw.get("notes", ""), "combatant.notes")
+    pos = _position(raw.get("position"), "combatant.position") if raw.get("position") is not None else Position()
+    cid = f"c{enc.next_id}"
+    c = Combatant(id=cid, name=name, side=side, stats=stats, notes=notes, position=pos)
+    extra = {k: v for k, v in raw.items() if k not in ("name", "side", "stats", "notes", "position")}
+    rs.init_combatant(enc, c, extra)
+    enc.next_id += 1
+    enc.combatants.append(c)
+    ctx.event("combatant", f"{name} joins the fight ({side})", id=cid)
+
+
+def _notes(raw: Any, field: str) -> str:
+    if not isinstance(raw, str):
+        raise InvalidAction(field, "must be text")
+    if len(raw) > MAX_NOTES:
+        raise InvalidAction(field, f"is longer than {MAX_NOTES} characters")
+    return raw
+
+
+def _position(raw: Any, field: str) -> Position:
+    if not isinstance(raw, dict):
+        raise InvalidAction(field, "must be an object with x, y and alt in metres")
+    return Position(
+        x=_number(raw.get("x", 0), f"{field}.x"),
+        y=_number(raw.get("y", 0), f"{field}.y"),
+        alt=_number(raw.get("alt", 0), f"{field}.alt", -20000, 20000),
+    )
+
+
+def _edit_combatant(ctx: Context) -> None:
+    c = ctx.combatant()
+    changes = ctx.action.get("changes")
+    if not isinstance(changes, dict) or not changes:
+        raise InvalidAction("changes", "must be an object with the fields to change")
+    said = []
+    extra = {}
+    for k, v in changes.items():
+        if k == "name":
+            c.name = clean_name(v, "changes.name")
+        elif k == "side":
+            c.side = _side(v, "changes.side")
+        elif k == "notes":
+            c.notes = _notes(v, "changes.notes")
+        elif k == "stats":
+            if not isinstance(v, dict):
+                raise InvalidAction("changes.stats", "must be an object of name: value")
+            merged = v if ctx.ruleset.free_stats else {**c.stats, **v}
+            c.stats = ctx.ruleset.validate_stats(merged, "changes.stats")
+        else:
+            extra[k] = v
+        said.append(k)
+    ctx.ruleset.on_stats_changed(ctx.enc, c, extra)
+    ctx.event("combatant", f"{c.name}: edited {', '.join(said)}", id=c.id)
+
+
+def _remove_combatant(ctx: Context) -> None:
+    c = ctx.combatant()
+    ctx.enc.combatants = [x for x in ctx.enc.combatants if x.id != c.id]
+    ctx.enc.order_override = [x for x in ctx.enc.order_override if x != c.id]
+    ctx.event("combatant", f"{c.name} leaves the fight", id=c.id)
+
+
+def _move(ctx: Context) -> None:
+    c = ctx.combatant()
+    old = c.position
+    new = _position({"x": ctx.action.get("x", old.x), "y": ctx.action.get("y", old.y),
+                     "alt": ctx.action.get("alt", old.alt)}, "position")
+    c.position = new
+    ctx.event("move", f"{c.name} moves to ({new.x:g}, {new.y:g}) m, altitude {new.alt:g} m", id=c.id,
+              x=new.x, y=new.y, alt=new.alt)
+
+
+def _set_condition(ctx: Context) -> None:
+    c = ctx.combatant()
+    cond = ctx.action.get("condition")
+    cond = clean_name(cond, "condition", 40).lower()
+    on = ctx.action.get("on", True)
+    if not isinstance(on, bool):
+        raise InvalidAction("on", "must be true or false")
+    if on and cond not in c.conditions:
+        c.conditions.append(cond)
+        ctx.event("condition", f"{c.name} is now {cond}", id=c.id, condition=cond)
+    elif not on and cond in c.conditions:
+        c.conditions.remove(cond)
+        ctx.event("condition", f"{c.name} is no longer {cond}", id=c.id, condition=cond)
+    else:
+        raise RuleViolation("conditions", f"{c.name} is {'already' if on else 'not'} {cond}")
+
+
+def _note(ctx: Context) -> None:
+    text = _notes(ctx.action.get("text"), "text").strip()
+    if not text:
+        raise InvalidAction("text", "must not be empty")
+    ctx.event("note", text)
+
+
+def _rename(ctx: Context) -> None:
+    ctx.enc.name = clean_name(ctx.action.get("name"), "name")
+    ctx.event("encounter", f"Encounter renamed to {ctx.enc.name}")
+
+
+def _reorder(ctx: Context) -> None:
+    order = ctx.action.get("order")
+    if not isinstance(order, list) or not all(isinstance(x, str) for x in order):
+        raise InvalidAction("order", "must be a list of combatant ids")
+    for i, cid in enumerate(order):
+        if ctx.enc.get(cid) is None:
+            raise InvalidAction(f"order.{i}", f"there is no combatant {cid!r}")
+    if len(set(order)) != len(order):
+        raise InvalidAction("order", "names a combatant twice")
+    ctx.enc.order_override = list(order)
+    ctx.event("order", "The GM reorders ties: " + ", ".join(ctx.enc.get(x).name for x in order))
+
+
+def _set_table(ctx: Context) -> None:
+    table_id = ctx.action.get("table")
+    if not isinstance(table_id, str):
+        raise InvalidAction("table", "must name a table")
+    value = ctx.action.get("value")
+    if value is None:
+        ctx.enc.tables.pop(table_id, None)
+        ctx.event("table", f"Table {table_id} reset to the default")
+        return
+    ctx.enc.tables[table_id] = ctx.ruleset.check_table(table_id, value)
+    ctx.event("table", f"Table {table_id} edited by the GM")
+
+
+def _advance(ctx: Context) -> None:
+    ctx.ruleset.advance(ctx)
+
+
+CORE_ACTIONS = {
+    "add_combatant": _add_combatant,
+    "edit_combatant": _edit_combatant,
+    "remove_combatant": _remove_combatant,
+    "move": _move,
+    "set_condition": _set_condition,
+    "note": _note,
+    "rename_encounter": _rename,
+    "reorder": _reorder,
+    "set_table": _set_table,
+    "advance": _advance,
+}
+
+
+def handler_for(ruleset: Ruleset, action_type: Any):
+    if not isinstance(action_type, str):
+        raise InvalidAction("type", "every action needs a type")
+    h = ruleset.actions.get(action_type) or CORE_ACTIONS.get(action_type)
+    if h is None:
+        raise InvalidAction("type", f"{ruleset.name} has no action {action_type!r}")
+    return h
+
+
+def _run(encounter: Encounter, action: Any, rng: RandomSource | None) -> tuple[Encounter, list[dict], dict]:
+    if not isinstance(action, dict):
+        raise InvalidAction("action", "an action is an object with a type")
+    ruleset = get_ruleset(encounter.ruleset)
+    handler = handler_for(ruleset, action.get("type"))
+    tray = DiceTray(action.get("rolls"), rng)
+    draft = encounter.copy()
+    ctx = Context(draft, action, tray, ruleset)
+    handler(ctx)
+    seq = len(draft.log)
+    for ev in ctx.events:
+        seq += 1
+        draft.log.append(LogEntry(seq, draft.round, ev["kind"], ev["text"], ev.get("detail", {})))
+    recorded = {k: v for k, v in action.items() if k != "rolls"}
+    if tray.used:
+        recorded["rolls"] = tray.used
+    return draft, ctx.events, recorded
+
+
+def apply(encounter: Encounter, action: dict[str, Any]) -> tuple[Encounter, list[dict]]:
+    """Apply an action that carries its dice. Deterministic; the input is never edited."""
+    new, events, _ = _run(encounter, action, None)
+    return new, events
+
+
+def prepare(encounter: Encounter, action: dict[str, Any], rng: RandomSource) -> tuple[dict, Encounter, list[dict]]:
+    """Roll what the action needs and the GM did not type; return the recorded action and result."""
+    new, events, recorded = _run(encounter, action, rng)
+    return recorded, new, events

@@ -1,0 +1,279 @@
+"""The ruleset plug-in interface.
+
+A ruleset is one game's rules. The core (``fray.reducer``) knows combatants, positions,
+conditions, the log, tables and undo; everything a game decides lives in its ruleset:
+
+* ``stats``: the combatant form, as ``StatSpec`` values (validation comes from them).
+* ``tables``: named data loaded from the ruleset's own ``tables/*.json``; each entry says where
+  its figures came from or that they are assumed. A GM's edited copy lives in
+  ``Encounter.tables`` and wins over the default.
+* ``actions``: handlers keyed by action type (``"sr.declare"``). A handler gets a ``Context``
+  (a draft encounter it may edit, the action, a dice tray, an event sink) and raises
+  ``InvalidAction`` / ``RuleViolation`` before it edits anything it cannot finish.
+* ``order_of_play``: who acts when, as ``Slot`` values sorted by a stated key ending in a stable
+  id. The three games' turn structures all fit: strike ranks 1..12 with roll-over (a slot per
+  action at its SR), a fixed phase sequence (a slot per action in its phase), and turn order with
+  a movement phase and major/minor actions (a slot per combatant per phase).
+* ``advance``: the GM's "next" button: next SR, phase, turn or round, with the end-of-round
+  upkeep the game asks for (bleeding, stun wearing off, ...).
+* ``view``: the projection the page renders: derived values with their breakdowns.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..dice import parse as parse_dice
+from ..errors import DiceError, InvalidAction
+from ..model import Combatant, Encounter
+from ..tray import DiceTray
+
+
+@dataclass(frozen=True)
+class StatSpec:
+    """One field of a combatant form."""
+
+    key: str
+    label: str
+    kind: str = "int"  # int | percent | dice | text | choice | bool
+    min: float | None = None
+    max: float | None = None
+    default: Any = None
+    required: bool = True
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key, "label": self.label, "kind": self.kind, "min": self.min, "max": self.max,
+            "default": self.default, "required": self.required, "choices": list(self.choices), "help": self.help,
+        }
+
+    def check(self, raw: Any, field_path: str) -> Any:
+        """Return the value in its proper type or raise ``InvalidAction`` naming the field."""
+        if raw is None or (isinstance(raw, str) and raw.strip() == ""):
+            if self.required and self.default is None:
+                raise InvalidAction(field_path, f"{self.label} is required")
+            return self.default
+        if self.kind in ("int", "percent"):
+            if isinstance(raw, bool):
+                raise InvalidAction(field_path, f"{self.label} must be a whole number")
+            if isinstance(raw, float) and raw.is_integer():
+                raw = int(raw)
+            if isinstance(raw, str):
+                try:
+                    raw = int(raw.strip().rstrip("%"))
+                except ValueError:
+                    raise InvalidAction(field_path, f"{self.label} must be a whole number, not {raw!r}") from None
+            if not isinstance(raw, int):
+                raise InvalidAction(field_path, f"{self.label} must be a whole number, not {raw!r}")
+            lo, hi = self.min, self.max
+            if lo is not None and raw < lo or hi is not None and raw > hi:
+                rng = f"from {_n(lo)} to {_n(hi)}" if lo is not None and hi is not None else (
+                    f"at least {_n(lo)}" if lo is not None else f"at most {_n(hi)}")
+                raise InvalidAction(field_path, f"{self.label} must be {rng}, not {raw}")
+            return raw
+        if self.kind == "dice":
+            try:
+                return str(parse_dice(str(raw)))
+            except DiceError as e:
+                raise InvalidAction(field_path, f"{self.label}: {e}") from None
+        if self.kind == "choice":
+            if raw not in self.choices:
+                raise InvalidAction(field_path, f"{self.label} must be one of {', '.join(self.choices)}")
+            return raw
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if raw in ("true", "on", "yes", "1", 1):
+                return True
+            if raw in ("false", "off", "no", "0", 0):
+                return False
+            raise InvalidAction(field_path, f"{self.label} must be yes or no")
+        text = str(raw)
+        if self.max is not None and len(text) > self.max:
+            raise InvalidAction(field_path, f"{self.label} is longer than {_n(self.max)} characters")
+        return text
+
+
+def _n(v: float | None) -> str:
+    return str(int(v)) if v is not None and float(v).is_integer() else str(v)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One place in the order of play."""
+
+    combatant_id: str
+    label: str  # "SR 7", "Melee", "Turn 2"
+    key: tuple  # the sort key, ending in a stable id
+    explanation: str = ""  # "SR 7 = DEX 3 + SIZ 2 + weapon 2"
+    action_ref: str = ""  # which declared action this slot resolves, if any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"combatant": self.combatant_id, "label": self.label, "explanation": self.explanation,
+                "action": self.action_ref}
+
+
+@dataclass
+class Context:
+    """What a handler works with. ``enc`` is a draft: editing it is how a handler changes state."""
+
+    enc: Encounter
+    action: dict[str, Any]
+    dice: DiceTray
+    ruleset: "Ruleset"
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def event(self, kind: str, text: str, **detail: Any) -> None:
+        self.events.append({"kind": kind, "text": text, "detail": detail})
+
+    def combatant(self, key: str = "id", required: bool = True) -> Combatant:
+        """The combatant named by ``action[key]``, or ``InvalidAction`` naming the field."""
+        cid = self.action.get(key)
+        if not isinstance(cid, str) or not cid:
+            raise InvalidAction(key, "must name a combatant")
+        c = self.enc.get(cid)
+        if c is None:
+            raise InvalidAction(key, f"there is no combatant {cid!r} in this encounter")
+        return c
+
+    def table(self, table_id: str) -> dict[str, Any]:
+        return self.ruleset.table(self.enc, table_id)
+
+
+Handler = Callable[[Context], None]
+
+
+def load_tables(folder: str) -> dict[str, dict[str, Any]]:
+    """Load every ``*.json`` table of a ruleset folder. Each file is one table."""
+    out: dict[str, dict[str, Any]] = {}
+    if not os.path.isdir(folder):
+        return out
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".json"):
+            with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                table = json.load(fh)
+            out[table["id"]] = table
+    return out
+
+
+class Ruleset:
+    """Base class: a game's rules. Subclasses set the class attributes and add handlers."""
+
+    id: str = ""
+    name: str = ""
+    summary: str = ""
+    stats: tuple[StatSpec, ...] = ()
+    conditions: dict[str, str] = {}  # condition name -> what it does, for the UI
+    free_stats: bool = False  # the form takes any stat names (the free-form tracker)
+
+    def __init__(self) -> None:
+        self.tables: dict[str, dict[str, Any]] = self.load_default_tables()
+        self.actions: dict[str, Handler] = {}
+        self.register_actions()
+
+    # -- data ---------------------------------------------------------------------------------
+    def load_default_tables(self) -> dict[str, dict[str, Any]]:
+        return {}
+
+    def table(self, enc: Encounter, table_id: str) -> dict[str, Any]:
+        return enc.tables.get(table_id) or self.tables[table_id]
+
+    def check_table(self, table_id: str, table: Any) -> dict[str, Any]:
+        """Validate a GM-edited table. Default: same id and an ``entries`` list."""
+        if table_id not in self.tables:
+            raise InvalidAction("table", f"{self.name} has no table {table_id!r}")
+        if not isinstance(table, dict) or not isinstance(table.get("entries"), list):
+            raise InvalidAction("value", "a table is an object with an 'entries' list")
+        if table.get("id", table_id) != table_id:
+            raise InvalidAction("value.id", f"the table's id must stay {table_id!r}")
+        return {**table, "id": table_id}
+
+    def presets(self) -> list[dict[str, Any]]:
+        """Ready-made combatants (name, side, stats, data)."""
+        return []
+
+    # -- combatants ---------------------------------------------------------------------------
+    def validate_stats(self, raw: Any, prefix: str = "stats") -> dict[str, Any]:
+        if not isinstance(raw, dict):
+            raise InvalidAction(prefix, "stats must be an object of name: value")
+        out: dict[str, Any] = {}
+        known = {s.key for s in self.stats}
+        for spec in self.stats:
+            value = spec.check(raw.get(spec.key), f"{prefix}.{spec.key}")
+            if value is not None:
+                out[spec.key] = value
+        for k in raw:
+            if k not in known:
+                raise InvalidAction(f"{prefix}.{k}", f"{self.name} has no stat {k!r}")
+        return out
+
+    def init_combatant(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
+        """Fill ``c.data`` from the stats and any ruleset fields in ``extra`` (weapons, body)."""
+        if extra:
+            raise InvalidAction("combatant", f"unknown fields: {', '.join(sorted(extra))}")
+
+    def on_stats_changed(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
+        """Recompute derived data after an edit; default: same as a new combatant keeps data."""
+        self.init_combatant(enc, c, extra)
+
+    # -- flow ---------------------------------------------------------------------------------
+    def register_actions(self) -> None:
+        """Subclasses fill ``self.actions``."""
+
+    def order_of_play(self, enc: Encounter) -> list[Slot]:
+        return []
+
+    def advance(self, ctx: Context) -> None:
+        """The GM's "next": next slot, and next round after the last one."""
+        order = self.order_of_play(ctx.enc)
+        if ctx.enc.phase == "setup":
+            ctx.enc.phase = "turns"
+            ctx.enc.turn = 0
+            ctx.event("round", f"Round {ctx.enc.round} begins")
+            return
+        if ctx.enc.turn + 1 < len(order):
+            ctx.enc.turn += 1
+        else:
+            ctx.enc.round += 1
+            ctx.enc.turn = 0
+            ctx.event("round", f"Round {ctx.enc.round} begins")
+
+    def view(self, enc: Encounter) -> dict[str, Any]:
+        """What the page shows beyond the core fields: derived values with breakdowns."""
+        return {}
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "name": self.name, "summary": self.summary,
+            "stats": [s.to_json() for s in self.stats], "free_stats": self.free_stats,
+            "conditions": dict(self.conditions),
+            "tables": {k: {"title": v.get("title", k), "assumed": bool(v.get("assumed")),
+                           "source": v.get("source", "")} for k, v in self.tables.items()},
+            "presets": self.presets(),
+        }
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def round_half_up(x: float) -> int:
+    """Rounding as the tables mean it: 2.5 → 3 (Python's round() would give 2)."""
+    return int(math.floor(x + 0.5))
+
+
+def gm_tie_break(enc: Encounter, combatant_id: str) -> int:
+    """Where the GM dragged this combatant among equals (``reorder``); unplaced ones go last.
+
+    Rulesets put this in their sort key just before the stable id, so the GM settles ties
+    without overriding the rules' order."""
+    try:
+        return enc.order_override.index(combatant_id)
+    except ValueError:
+        return len(enc.order_override)

@@ -1,0 +1,73 @@
+"""The dice tray: how rules code asks for dice without knowing where the numbers come from.
+
+Rules code calls ``ctx.dice.roll("damage", "1D8+1")``. Each roll has a *name* that is unique
+within one action. While an action is being *prepared* the tray takes any number the GM typed
+(``action["rolls"][name]``) and rolls the rest from the random source; it records every roll it
+handed out. The recorded rolls are stored in the action, so applying it again (replay, undo/redo,
+reload) reads the same numbers and needs no random source at all: actions carry their dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import dice as dice_mod
+from .dice import OpenEndedResult, RandomSource, RollResult
+from .errors import DiceError, InvalidAction
+
+
+class DiceTray:
+    def __init__(self, given: Any = None, rng: RandomSource | None = None):
+        if given is None:
+            given = {}
+        if not isinstance(given, dict):
+            raise InvalidAction("rolls", "must be an object mapping roll names to dice")
+        self.given: dict[str, Any] = given
+        self.rng = rng
+        self.used: dict[str, Any] = {}
+
+    def _take(self, name: str, expr: str) -> Any:
+        if name in self.used:
+            raise RuntimeError(f"rules code asked for the roll {name!r} twice in one action")
+        if name in self.given:
+            return self.given[name]
+        if self.rng is None:
+            raise InvalidAction(f"rolls.{name}", f"needs {expr}: roll it or type it in")
+        return None
+
+    def roll(self, name: str, expression: str) -> RollResult:
+        """Roll (or read) ``expression`` under ``name``."""
+        given = self._take(name, expression)
+        try:
+            if given is None:
+                result = dice_mod.roll(expression, self.rng)  # type: ignore[arg-type]
+            else:
+                if isinstance(given, dict):  # a stored typed roll keeps its flag
+                    given = given.get("faces", given.get("total"))
+                result = dice_mod.roll_given(expression, given)
+        except DiceError as e:
+            raise InvalidAction(f"rolls.{name}", str(e)) from None
+        self.used[name] = result.to_json() if result.dice or not result.typed else result.total
+        return result
+
+    def d100(self, name: str) -> RollResult:
+        """A percentile roll: 01..100, where a typed 00 means 100."""
+        given = self._take(name, "D100")
+        if isinstance(given, int) and not isinstance(given, bool) and given == 0:
+            self.given = {**self.given, name: 100}
+        elif isinstance(given, list) and given == [0]:
+            self.given = {**self.given, name: [100]}
+        return self.roll(name, "D100")
+
+    def open_ended(self, name: str) -> OpenEndedResult:
+        """An open-ended d100 (every d100 kept, see ``dice.roll_open_ended``)."""
+        given = self._take(name, "open-ended D100")
+        try:
+            if given is None:
+                result = dice_mod.roll_open_ended(self.rng)  # type: ignore[arg-type]
+            else:
+                result = dice_mod.open_ended_given(given)
+        except (DiceError, TypeError, ValueError) as e:
+            raise InvalidAction(f"rolls.{name}", str(e)) from None
+        self.used[name] = result.to_json()
+        return result
