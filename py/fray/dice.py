@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Protocol, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
 from .errors import DiceError
 
@@ -178,6 +178,28 @@ class RollResult:
         return self.faces()
 
 
+def _whole_numbers(given: Any, text: str) -> list[int]:
+    """Typed faces as whole numbers. Text is refused outright (``"35"`` is not the dice 3 and 5)
+    and so is a fraction (a die never shows 2.5), rather than being read digit by digit or cut."""
+    if isinstance(given, (str, bytes)):
+        raise DiceError(text, "a typed roll must be numbers, not text")
+    try:
+        items = list(given)
+    except TypeError:
+        raise DiceError(text, "a typed roll must be a list of whole numbers") from None
+    if any(isinstance(f, bool) for f in items):
+        raise DiceError(text, "a typed roll must be numbers")
+    faces = []
+    for f in items:
+        if isinstance(f, float) and not f.is_integer():
+            raise DiceError(text, f"a typed roll must be whole numbers, not {f}")
+        try:
+            faces.append(int(f))
+        except (TypeError, ValueError, OverflowError):
+            raise DiceError(text, "a typed roll must be a list of whole numbers") from None
+    return faces
+
+
 def _build(expr: DiceExpr, faces: Sequence[int], typed: bool) -> RollResult:
     dice = []
     i = 0
@@ -220,12 +242,7 @@ def roll_given(expression: "str | DiceExpr", given: "Iterable[int] | int") -> Ro
             if not lo <= given <= hi:
                 raise DiceError(text, f"a total of {given} cannot come from {text} ({lo} to {hi})")
             return RollResult(text, (), given, given, typed=True)
-    try:
-        faces = [int(f) for f in given]
-    except (TypeError, ValueError):
-        raise DiceError(text, "a typed roll must be a list of whole numbers") from None
-    if any(isinstance(f, bool) for f in given):
-        raise DiceError(text, "a typed roll must be numbers")
+    faces = _whole_numbers(given, text)
     if len(faces) != expr.dice_count:
         raise DiceError(text, f"{text} needs {expr.dice_count} dice, {len(faces)} typed")
     i = 0
@@ -303,7 +320,7 @@ def roll_open_ended(rng: RandomSource, limit: int = 20) -> OpenEndedResult:
 
 
 def open_ended_given(given: "Iterable[int] | int") -> OpenEndedResult:
-    rolls = [given] if isinstance(given, int) else [int(r) for r in given]
+    rolls = _whole_numbers([given] if isinstance(given, int) else given, "open-ended D100")
     rolls = [d100_face(r) for r in rolls]
     _open_check(rolls)
     return OpenEndedResult(tuple(rolls), _open_total(rolls), typed=True)
