@@ -9,6 +9,7 @@ reload) reads the same numbers and needs no random source at all: actions carry 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from . import dice as dice_mod
@@ -42,12 +43,12 @@ class DiceTray:
             if given is None:
                 result = dice_mod.roll(expression, self.rng)  # type: ignore[arg-type]
             else:
-                if isinstance(given, dict):  # a stored typed roll keeps its flag
-                    given = given.get("faces", given.get("total"))
-                result = dice_mod.roll_given(expression, given)
+                given, typed = _unwrap(name, given)
+                result = replace(dice_mod.roll_given(expression, given), typed=typed)
         except DiceError as e:
             raise InvalidAction(f"rolls.{name}", str(e)) from None
-        self.used[name] = result.to_json() if result.dice or not result.typed else result.total
+        self.used[name] = _record(result.to_json() if result.dice or not result.typed else result.total,
+                                  result.typed)
         return result
 
     def d100(self, name: str) -> RollResult:
@@ -66,8 +67,27 @@ class DiceTray:
             if given is None:
                 result = dice_mod.roll_open_ended(self.rng)  # type: ignore[arg-type]
             else:
-                result = dice_mod.open_ended_given(given)
+                given, typed = _unwrap(name, given)
+                result = replace(dice_mod.open_ended_given(given), typed=typed)
         except (DiceError, TypeError, ValueError) as e:
             raise InvalidAction(f"rolls.{name}", str(e)) from None
-        self.used[name] = result.to_json()
+        self.used[name] = _record(result.to_json(), result.typed)
         return result
+
+
+def _record(value: Any, typed: bool) -> Any:
+    """How a roll is stored in the action. Typed dice stay as the GM gave them (a list of faces or
+    a total); dice from the random source are marked ``{"faces": [...], "typed": false}`` so that
+    a replay still says they were rolled, not typed, and rebuilds the very same log."""
+    return value if typed else {"faces": value, "typed": False}
+
+
+def _unwrap(name: str, given: Any) -> tuple[Any, bool]:
+    """A stored roll is plain (typed by the GM) or an object with ``faces`` or ``total`` and an
+    optional ``typed`` flag (true unless it says false)."""
+    if not isinstance(given, dict):
+        return given, True
+    typed = given.get("typed", True)
+    if not isinstance(typed, bool):
+        raise InvalidAction(f"rolls.{name}.typed", "must be true or false")
+    return given.get("faces", given.get("total")), typed
