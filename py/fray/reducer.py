@@ -199,6 +199,8 @@ def _set_table(ctx: Context) -> None:
     table_id = ctx.action.get("table")
     if not isinstance(table_id, str):
         raise InvalidAction("table", "must name a table")
+    if table_id not in ctx.ruleset.tables:
+        raise InvalidAction("table", f"{ctx.ruleset.name} has no table {table_id!r}")
     value = ctx.action.get("value")
     if value is None:
         ctx.enc.tables.pop(table_id, None)
