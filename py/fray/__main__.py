@@ -21,6 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         print(f"fray: cannot read {args.file}: {e.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"fray: {args.file} is not JSON: not UTF-8 text", file=sys.stderr)
+        return 2
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
