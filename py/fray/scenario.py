@@ -40,7 +40,9 @@ def run_scenario(data: Any) -> tuple[History, list[dict]]:
         try:
             events += h.do({"type": "add_combatant", "combatant": c})
         except InvalidAction as e:
-            raise ScenarioError(f"combatants.{i}.{e.field.removeprefix('combatant.')}", str(e).split(": ", 1)[-1]) from None
+            # the reducer names fields inside the action ("combatant.name"); here that is combatants.N
+            sub = e.field.removeprefix("combatant").removeprefix(".")
+            raise ScenarioError(f"combatants.{i}" + (f".{sub}" if sub else ""), str(e).split(": ", 1)[-1]) from None
         except FrayError as e:
             raise ScenarioError(f"combatants.{i}", str(e)) from None
     actions = data.get("actions", [])
