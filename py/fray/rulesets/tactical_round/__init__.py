@@ -1,0 +1,128 @@
+"""The tactical-round ruleset (Against the Darkmaster style): CMB against DEF in a fixed
+sequence of phases each round.
+
+The rule text is ``shared/rules/004_*.txt`` (Combat Actions: Parrying, Cover, Diving for Cover,
+Melee Attacks, Disengaging, Running Away, Ranged Attacks, Range Bands, Reloading); the figures it
+leaves out come from FACTS.md and live as data in ``tables/``. ``docs/rules/tactical-round.md``
+traces every heading to the code and the tests.
+
+Modules: ``combatant`` (weapons and per-fight data), ``rules`` (pure functions), ``actions``
+(the ``tr.*`` handlers), ``order`` (who acts in the phase), ``view`` (what the page shows),
+``tables`` (loading and checking the tables).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Combatant, Encounter
+from .. import register
+from ..base import Context, Ruleset, Slot, StatSpec
+from . import actions, combatant, order, rules, tables, view as view_mod
+
+
+class TacticalRound(Ruleset):
+    id = "tactical-round"
+    name = "Tactical round (CMB vs DEF)"
+    summary = ("Phased rounds: Assessment, Declaration, Move, Spell A, Ranged A, Melee, Ranged B, Spell B, "
+               "Other Actions. Attack = open-ended d100 + CMB + modifiers − DEF; the GM reads the attack table.")
+    stats = (
+        StatSpec("DEF", "DEF (without shield)", "int", -100, 300, help="Defense; a shield's bonus goes on the weapon"),
+        StatSpec("HP", "HP (Body)", "int", 1, 999, help="Maximum hit points"),
+        StatSpec("Athletics", "Athletics", "int", -100, 300, default=0, required=False,
+                 help="Skill bonus, for Running Away"),
+    )
+    conditions = dict(view_mod.CONDITION_TEXT)
+
+    def load_default_tables(self) -> dict[str, dict[str, Any]]:
+        return tables.default_tables()
+
+    def check_table(self, table_id: str, table: Any) -> dict[str, Any]:
+        return tables.check(table_id, super().check_table(table_id, table))
+
+    def all_tables(self, enc: Encounter) -> dict[str, dict[str, Any]]:
+        return {k: self.table(enc, k) for k in self.tables}
+
+    # -- combatants -----------------------------------------------------------------------------
+    def init_combatant(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
+        combatant.fill(c, extra, "combatant", keep=False)
+        rules.sync_hp_conditions(c, self.all_tables(enc))
+
+    def on_stats_changed(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
+        # an edit keeps the wounds (hits taken), what is loaded and this round's choices
+        combatant.fill(c, extra, "changes", keep=True)
+        rules.sync_hp_conditions(c, self.all_tables(enc))
+
+    def presets(self) -> list[dict[str, Any]]:
+        return PRESETS
+
+    # -- flow -----------------------------------------------------------------------------------
+    def register_actions(self) -> None:
+        self.actions.update(actions.HANDLERS)
+
+    def order_of_play(self, enc: Encounter) -> list[Slot]:
+        return order.order_of_play(enc, self.all_tables(enc))
+
+    def advance(self, ctx: Context) -> None:
+        """Next phase of the Tactical Round Sequence; after Other Actions, the next round."""
+        enc = ctx.enc
+        t = self.all_tables(enc)
+        nxt, new_round = rules.next_phase(t, enc.phase)
+        if new_round:
+            self.end_of_round(ctx, t)
+            enc.round += 1
+            ctx.event("round", f"Round {enc.round} begins")
+        elif enc.phase not in rules.phase_ids(t):
+            ctx.event("round", f"Round {enc.round} begins")
+        enc.phase = nxt
+        enc.turn = 0
+        ctx.event("phase", f"Phase: {rules.phase_title(t, nxt)}", phase=nxt)
+
+    def end_of_round(self, ctx: Context, t: dict[str, dict[str, Any]]) -> None:
+        """End of the Other Actions phase: Disengage takes effect, Stunned wears off, the round's
+        parries and declarations lapse."""
+        enc = ctx.enc
+        for c in enc.combatants:
+            if c.data.get("disengaging"):
+                actions.disengage_all(enc, c)
+                c.data["disengaging"] = False
+                ctx.event("condition", f"{c.name} disengages: no longer Engaged", id=c.id)
+            if "stunned" in c.conditions:
+                left = max(int(c.data.get("stunned_rounds", 0)) - 1, 0)
+                c.data["stunned_rounds"] = left
+                if left == 0:
+                    c.conditions.remove("stunned")
+                    ctx.event("condition", f"{c.name} is no longer Stunned", id=c.id, condition="stunned", on=False)
+            else:
+                c.data["stunned_rounds"] = 0
+            c.data["parry"] = None
+            c.data["run_away"] = None
+        enc.state["declared"] = {}
+
+    def view(self, enc: Encounter) -> dict[str, Any]:
+        return view_mod.view(enc, self.all_tables(enc))
+
+
+PRESETS: list[dict[str, Any]] = [
+    {"name": "Swordsman with shield", "side": "party", "stats": {"DEF": 30, "HP": 45, "Athletics": 20},
+     "weapons": [{"name": "Broadsword", "cmb": 55, "kind": "melee", "length": 2, "shield": 20},
+                 {"name": "Dagger", "cmb": 40, "kind": "thrown", "base_range": 5, "length": 1}]},
+    {"name": "Crossbowman", "side": "party", "stats": {"DEF": 20, "HP": 35, "Athletics": 15},
+     "weapons": [{"name": "Light crossbow", "cmb": 50, "kind": "missile", "base_range": 30, "reload": 1,
+                  "quick_load": True, "two_handed": True},
+                 {"name": "Heavy crossbow", "cmb": 55, "kind": "missile", "base_range": 40, "reload": 2,
+                  "two_handed": True},
+                 {"name": "Short sword", "cmb": 30, "kind": "melee", "length": 1}]},
+    {"name": "Orc warrior", "side": "foes", "stats": {"DEF": 25, "HP": 40, "Athletics": 15},
+     "weapons": [{"name": "Scimitar", "cmb": 45, "kind": "melee", "length": 2, "shield": 15},
+                 {"name": "Spear", "cmb": 40, "kind": "thrown", "base_range": 10, "length": 3, "two_handed": False}]},
+    {"name": "Orc with great axe", "side": "foes", "stats": {"DEF": 20, "HP": 50, "Athletics": 10},
+     "weapons": [{"name": "Great axe", "cmb": 60, "kind": "melee", "length": 3, "two_handed": True}]},
+    {"name": "Wolf", "side": "foes", "stats": {"DEF": 30, "HP": 30, "Athletics": 40},
+     "weapons": [{"name": "Bite", "cmb": 40, "kind": "natural", "length": 1}]},
+    {"name": "Apprentice mage", "side": "party", "stats": {"DEF": 15, "HP": 25, "Athletics": 5},
+     "weapons": [{"name": "Staff", "cmb": 20, "kind": "melee", "length": 3, "two_handed": True},
+                 {"name": "Fire Bolt", "cmb": 45, "kind": "spell", "base_range": 30}]},
+]
+
+register(TacticalRound())

@@ -1,0 +1,139 @@
+"""The projection the page renders for a tactical-round encounter.
+
+``view(enc)`` returns (JSON-able)::
+
+    {
+      "round": 2,
+      "phase": {"id": "melee", "title": "Melee", "note": "Longest weapon first; ...", "index": 5},
+      "phases": [{"id": "assessment", "title": "Assessment", "current": false}, ...],   # the sequence
+      "acting": [                                    # who acts in this phase, in order
+        {"combatant": "c1", "name": "Bran", "label": "Melee", "explanation": "Melee attack → Grak with
+         Broadsword: length 2, CMB 40", "action": "c1:0", "done": false, "simultaneous_with": []}
+      ],
+      "combatants": [
+        {"id": "c1", "name": "Bran", "side": "party",
+         "hp": {"current": 30, "max": 40, "hits_taken": 10},
+         "def": {"total": 75, "parts": [{"label": "DEF", "value": 40}, {"label": "shield", "value": 15},
+                 {"label": "parry", "value": 20}], "text": "DEF 75 = DEF 40 + shield 15 + parry 20"},
+         "parry": {"amount": 20, "against": ["c2"], "limit": 60, "why": "up to CMB 60"},   # or amount 0
+         "cover": [{"against": "all", "type": "partial", "bonus": 20}],
+         "weapons": [{"index": 0, "name": "Broadsword", "kind": "melee", "cmb": 60, "cmb_now": 40,
+                      "base_range": null, "length": 2, "two_handed": false, "shield": 15,
+                      "quick_load": false, "reload_rounds": 0, "loaded": true, "loaded_this_round": false,
+                      "reload_progress": 0, "state": "ready", "wielded": true}],
+         "conditions": [{"name": "bruised", "text": "..."}, {"name": "engaged", "text": "Engaged with Grak"}],
+         "engaged_with": ["c2"], "disengaging": false, "stunned_rounds": 0,
+         "declared": [{"action": "melee_attack", "title": "Melee attack", "phase": "melee",
+                       "phase_title": "Melee", "cost": "full", "weapon": 0, "target": "c2", "done": false}],
+         "full_and_half": false, "can_parry": true, "can_move": false,
+         "run_away": null}                           # or {"round", "vs": {id: win|lose|tie}, "struck"}
+      ],
+      "pending": [                                  # GM entries awaited
+        {"ref": "A1", "stage": "attack" | "critical", "attacker": "c1", "target": "c2", "weapon": "Broadsword",
+         "kind": "melee", "total": 112, "text": "112 = roll 67 + CMB 60 ...", "round": 1, "phase": "melee",
+         "notes": [...], "critical"?: "B", "critical_roll"?: 83, "critical_text"?: "..."}
+      ],
+      "severities": ["A", "B", "C", "D", "E"]       # keys for tr.apply_result.critical
+    }
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Encounter
+from . import rules
+from .combatant import hp_current, hp_max
+from .order import order_of_play, simultaneous
+
+CONDITION_TEXT = {
+    "bruised": "Below half HP: −20 to rolls",
+    "incapacitated": "0 HP or below: cannot act or Parry",
+    "dying": "−50 HP or below",
+    "stunned": "Parry with up to half CMB; attacks against +20; ends at the end of Other Actions",
+    "prone": "−20 CMB; +20 DEF against ranged attacks",
+    "held": "−30 CMB and DEF; melee attacks against +30; cannot Parry",
+    "surprised": "Attacks against +20; cannot Parry",
+}
+
+
+def view(enc: Encounter, tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    ids = rules.phase_ids(tables)
+    phase_entry = next((e for e in tables["phases"]["entries"] if e["id"] == enc.phase), None)
+    slots = order_of_play(enc, tables)
+    sim = simultaneous(slots) if enc.phase == "melee" else {}
+    declared = enc.state.get("declared", {})
+    kinds = rules.keyed(tables["declared_actions"])
+
+    def done(ref: str) -> bool:
+        if ":" not in ref or ref.startswith("strike:"):
+            return False
+        cid, i = ref.split(":")
+        ds = declared.get(cid, [])
+        return int(i) < len(ds) and ds[int(i)]["done"]
+
+    acting = [{**s.to_json(), "name": enc.get(s.combatant_id).name, "done": done(s.action_ref),
+               "simultaneous_with": sim.get(s.action_ref, [])} for s in slots]
+    return {
+        "round": enc.round,
+        "phase": {"id": enc.phase, "title": phase_entry["title"] if phase_entry else "Setup",
+                  "note": phase_entry.get("note", "") if phase_entry else "Add combatants, then start the round.",
+                  "index": ids.index(enc.phase) if enc.phase in ids else -1},
+        "phases": [{"id": e["id"], "title": e["title"], "current": e["id"] == enc.phase}
+                   for e in tables["phases"]["entries"]],
+        "acting": acting,
+        "combatants": [combatant_view(enc, c, tables, kinds, declared.get(c.id, [])) for c in enc.combatants],
+        "pending": [dict(p) for p in enc.state.get("pending", [])],
+        "severities": [e["key"] for e in tables["critical_severity"]["entries"]],
+    }
+
+
+def combatant_view(enc, c, tables, kinds, decls) -> dict[str, Any]:
+    parts = rules.general_defense(c, tables)
+    total = sum(v for _, v in parts)
+    p = c.data.get("parry") or {}
+    limit, why = rules.parry_limit(c, tables)
+    weapons = []
+    for i, w in enumerate(c.data.get("weapons", [])):
+        if w["kind"] == "missile":
+            state = "loaded" if w["loaded"] else (f"reloading {w['reload_progress']}/{1 if w['quick_load'] else w['reload']}"
+                                                  if w["reload_progress"] else "empty")
+        elif w["kind"] == "thrown":
+            state = "readied" if w["loaded"] else "not readied"
+        else:
+            state = "ready"
+        weapons.append({
+            "index": i, "name": w["name"], "kind": w["kind"], "cmb": w["cmb"], "cmb_now": rules.current_cmb(c, w),
+            "base_range": w["base_range"], "length": w["length"], "two_handed": w["two_handed"],
+            "shield": w["shield"], "quick_load": w["quick_load"], "reload_rounds": w["reload"],
+            "loaded": w["loaded"], "loaded_this_round": w["loaded"] and w["loaded_round"] == enc.round,
+            "reload_progress": w["reload_progress"], "state": state, "wielded": i == c.data.get("wielding", 0)})
+    conds = [{"name": x, "text": CONDITION_TEXT.get(x, "")} for x in c.conditions]
+    engaged = rules.engaged_ids(enc, c)
+    if engaged:
+        conds.append({"name": "engaged", "text": "Engaged with " + ", ".join(enc.get(x).name for x in engaged)})
+    if c.data.get("disengaging"):
+        conds.append({"name": "disengaging", "text": "May Parry, cannot attack; free at the end of Other Actions"})
+    flight = c.data.get("run_away")
+    return {
+        "id": c.id, "name": c.name, "side": c.side,
+        "hp": {"current": hp_current(c), "max": hp_max(c), "hits_taken": c.data.get("hits_taken", 0)},
+        "def": {"total": total, "parts": [{"label": k, "value": v} for k, v in parts],
+                "text": f"DEF {total} = " + " + ".join(f"{k} {v}" for k, v in parts)},
+        "parry": {"amount": int(p.get("amount", 0)), "against": list(p.get("against", [])), "limit": limit,
+                  "why": why},
+        "cover": [{"against": k, "type": v, "bonus": rules.cover_bonus(tables, v)}
+                  for k, v in sorted(c.data.get("cover", {}).items())],
+        "weapons": weapons,
+        "conditions": conds,
+        "engaged_with": engaged,
+        "disengaging": bool(c.data.get("disengaging")),
+        "stunned_rounds": int(c.data.get("stunned_rounds", 0)),
+        "declared": [{**d, "title": kinds.get(d["action"], {}).get("title", d["action"]),
+                      "phase_title": rules.phase_title(tables, d["phase"])} for d in decls],
+        "full_and_half": rules.full_and_half(decls),
+        "can_parry": limit > 0,
+        "can_move": not any(x in c.conditions for x in rules.OUT_OF_ACTION) and (
+            not engaged or bool(flight and flight.get("round") == enc.round)),
+        "run_away": flight if flight and flight.get("round") == enc.round else None,
+    }
