@@ -7,6 +7,7 @@ order for ties, then the order added.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -30,11 +31,13 @@ class FreeForm(Ruleset):
             raise InvalidAction(prefix, "stats must be an object of name: value")
         out: dict[str, Any] = {}
         for k, v in raw.items():
-            if not isinstance(k, str) or not _KEY.match(k):
+            if not isinstance(k, str) or not _KEY.fullmatch(k):
                 raise InvalidAction(f"{prefix}.{k}", "a stat name is 1-24 letters, digits, spaces, _ or -,"
                                     " starting with a letter")
             if isinstance(v, bool) or not isinstance(v, (int, float, str)):
                 raise InvalidAction(f"{prefix}.{k}", "a stat is a number or a short text")
+            if isinstance(v, float) and not math.isfinite(v):
+                raise InvalidAction(f"{prefix}.{k}", "a stat number must be finite")
             if isinstance(v, str):
                 s = v.strip()
                 try:
@@ -43,6 +46,10 @@ class FreeForm(Ruleset):
                     try:
                         v = float(s)
                     except ValueError:
+                        v = s
+                    # "nan", "inf" or "1e999" stay text: NaN and Infinity are not JSON and a NaN
+                    # never equals itself, so a save holding one could not be checked on load
+                    if isinstance(v, float) and not math.isfinite(v):
                         v = s
                 if isinstance(v, str) and len(v) > 40:
                     raise InvalidAction(f"{prefix}.{k}", "a text stat is at most 40 characters")
