@@ -1,0 +1,79 @@
+# Fray's build. Every target is idempotent; stamp files make a second run fast.
+#   make serve   npm ci, vendor, build dist/, serve it on http://127.0.0.1:$(PORT)/
+#   make build   write dist/ (what GitHub Pages serves)
+#   make test    .venv + pinned test tools + Chromium, then unit and end-to-end tests
+#   make bench   boot time, bytes and engine speed -> bench/results.json
+#   make files   regenerate pyscript.toml's [files] table from py/
+#   make clean   remove generated files (keeps node_modules/ and .venv/)
+
+PORT ?= 8000
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+PYTEST_ARGS ?=
+
+export PYTHONDONTWRITEBYTECODE := 1
+
+NODE_STAMP := node_modules/.fray-stamp
+VENDOR_STAMP := static/vendor/.fray-stamp
+VENV_STAMP := $(VENV)/.fray-stamp
+# Every source file and folder that ends up in dist/ (folders too, so a deleted file rebuilds).
+SOURCES := index.html pyscript.toml static/sw.js $(shell find py static -path static/vendor -prune -o \( -name __pycache__ -prune \) -o -print 2>/dev/null)
+
+.PHONY: all serve build vendor files files-check test unit e2e bench chromium venv clean
+all: build
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+$(VENDOR_STAMP): $(NODE_STAMP) scripts/vendor.py
+	$(PYTHON) scripts/vendor.py
+	@touch $@
+
+vendor: $(VENDOR_STAMP)
+
+dist/sw.js: $(VENDOR_STAMP) $(SOURCES) scripts/build.py scripts/files_table.py
+	$(PYTHON) scripts/build.py
+
+build: dist/sw.js
+
+files:
+	$(PYTHON) scripts/files_table.py
+
+files-check:
+	$(PYTHON) scripts/files_table.py --check
+
+serve: build
+	$(PYTHON) scripts/serve.py --port $(PORT) --mount /=dist
+
+$(VENV_STAMP): requirements-dev.txt
+	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+venv: $(VENV_STAMP)
+
+# Debian's Chromium where apt-get exists (Playwright's own download cannot reach its host on
+# every machine); otherwise Playwright's browser. tests/e2e/conftest.py picks whichever exists.
+chromium: $(VENV_STAMP)
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get install -y chromium || { $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }; \
+	else $(VENV)/bin/playwright install chromium; fi
+
+test: build chromium
+	PYTHONPATH=py $(VPY) -m pytest tests/unit tests/e2e $(PYTEST_ARGS)
+
+unit: venv
+	PYTHONPATH=py $(VPY) -m pytest tests/unit $(PYTEST_ARGS)
+
+e2e: build chromium
+	$(VPY) -m pytest tests/e2e $(PYTEST_ARGS)
+
+bench: build chromium
+	PYTHONPATH=py $(VPY) bench/run.py
+
+clean:
+	rm -rf dist static/vendor bench/results.json

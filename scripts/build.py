@@ -1,0 +1,84 @@
+"""Build dist/: exactly what GitHub Pages serves.
+
+    dist/index.html  dist/pyscript.toml  dist/py/...  dist/static/... (incl. vendor/)  dist/sw.js
+
+sw.js sits at the root of dist/ because a service worker controls only its own folder and
+below, and Pages cannot send the Service-Worker-Allowed header that would lift that. Its
+precache list is every file of dist/ (plus "./", the page itself as a folder URL), and its
+cache name carries a hash of all their contents, so any change to any file makes a new cache.
+
+static/sw.js is the source; it is not copied into dist/static/. Python files are copied
+without __pycache__. The [files] table of pyscript.toml is regenerated first (files_table.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import files_table  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DIST = ROOT / "dist"
+SKIP_PARTS = {"__pycache__", ".pytest_cache", ".hypothesis", ".DS_Store"}
+
+
+def _ignore(_dir: str, names: list[str]) -> list[str]:
+    return [n for n in names if n in SKIP_PARTS or n.endswith((".pyc", ".map"))]
+
+
+def precache_list(dist: Path) -> list[str]:
+    files = sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file())
+    return ["./"] + ["./" + f for f in files if f != "sw.js"]
+
+
+def content_hash(dist: Path, urls: list[str]) -> str:
+    h = hashlib.sha256()
+    for url in urls[1:]:
+        h.update(url.encode() + b"\0")
+        h.update(hashlib.sha256((dist / url[2:]).read_bytes()).digest())
+    return h.hexdigest()[:16]
+
+
+def write_sw(dist: Path, source: Path) -> tuple[int, str]:
+    urls = precache_list(dist)
+    version = content_hash(dist, urls)
+    js = source.read_text(encoding="utf-8")
+    js, n1 = re.subn(r"/\*PRECACHE\*/.*?/\*END\*/", lambda _m: json.dumps(urls, indent=0).replace("\n", ""), js,
+                     flags=re.S)
+    js, n2 = re.subn(r"/\*VERSION\*/.*?/\*END\*/", lambda _m: json.dumps(version), js, flags=re.S)
+    if n1 != 1 or n2 != 1:
+        raise SystemExit("build: static/sw.js lost its /*PRECACHE*/ or /*VERSION*/ placeholder")
+    (dist / "sw.js").write_text(js, encoding="utf-8")
+    return len(urls), version
+
+
+def main() -> int:
+    for need in ("index.html", "pyscript.toml", "py", "static/vendor/pyodide/pyodide.mjs", "static/sw.js"):
+        if not (ROOT / need).exists():
+            print(f"build: {need} is missing" + (" (run make vendor)" if "vendor" in need else ""), file=sys.stderr)
+            return 1
+    files_table.main([])
+    if DIST.exists():
+        shutil.rmtree(DIST)
+    DIST.mkdir()
+    shutil.copy2(ROOT / "index.html", DIST / "index.html")
+    shutil.copy2(ROOT / "pyscript.toml", DIST / "pyscript.toml")
+    shutil.copytree(ROOT / "py", DIST / "py", ignore=_ignore)
+    shutil.copytree(ROOT / "static", DIST / "static", ignore=lambda d, n: _ignore(d, n) + (
+        ["sw.js"] if Path(d) == ROOT / "static" else []))
+    # Pages runs Jekyll unless told not to; Jekyll drops files and folders starting with _ .
+    (DIST / ".nojekyll").write_text("")
+    n, version = write_sw(DIST, ROOT / "static" / "sw.js")
+    total = sum(p.stat().st_size for p in DIST.rglob("*") if p.is_file())
+    print(f"build: dist/ {total / 1e6:.1f} MB, sw.js precaches {n} URLs, cache fray-{version}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
