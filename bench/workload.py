@@ -1,0 +1,100 @@
+"""Engine workloads, run the same way in CPython and inside Pyodide in the page.
+
+``WORKLOADS`` maps a name to a function ``(seed) -> ops`` that does a fixed amount of engine work
+and returns how many operations it did; bench/run.py times each one in both interpreters and
+reports ops/s and the ratio. Standard library and ``fray`` only, because the same file is copied
+into the page's file system.
+
+Hook: a later bench adds a workload with ``@workload("strike_rank_exchange")`` (one strike-rank
+attack exchange, replayed from a scenario with its dice) and it is measured in both places with
+no change to run.py.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable
+
+WORKLOADS: dict[str, Callable[[int], int]] = {}
+
+
+def workload(name: str):
+    def deco(fn: Callable[[int], int]) -> Callable[[int], int]:
+        WORKLOADS[name] = fn
+        return fn
+    return deco
+
+
+DICE = ["1D6+1", "2D6+2", "1D3", "1D10+10", "D100", "-1D4", "1D8+1+1D4"]
+
+
+@workload("dice_1000")
+def dice_rolls(seed: int = 1) -> int:
+    """1000 rolls of the games' expressions, parsed each time, from a seeded random.Random."""
+    from fray.dice import roll
+
+    rng = random.Random(seed)
+    for i in range(1000):
+        roll(DICE[i % len(DICE)], rng)
+    return 1000
+
+
+def freeform_actions(seed: int = 1, n: int = 200) -> list[dict]:
+    """``n`` free-form actions: 12 combatants join, then moves, conditions, stat edits, notes, turns."""
+    rng = random.Random(seed)
+    actions: list[dict] = []
+    for i in range(12):
+        actions.append({"type": "add_combatant", "combatant": {
+            "name": f"Fighter {i + 1}", "side": ("party", "foes")[i % 2],
+            "stats": {"initiative": rng.randint(1, 20), "HP": rng.randint(5, 30)},
+            "position": {"x": rng.randint(0, 40), "y": rng.randint(0, 40), "alt": 0}}})
+    conds_on: set[tuple[str, str]] = set()
+    while len(actions) < n:
+        cid = f"c{rng.randint(1, 12)}"
+        k = len(actions) % 5
+        if k == 0:
+            actions.append({"type": "move", "id": cid, "x": rng.randint(0, 40), "y": rng.randint(0, 40)})
+        elif k == 1:
+            cond = rng.choice(["prone", "stunned"])
+            on = (cid, cond) not in conds_on
+            conds_on ^= {(cid, cond)}
+            actions.append({"type": "set_condition", "id": cid, "condition": cond, "on": on})
+        elif k == 2:
+            actions.append({"type": "edit_combatant", "id": cid, "changes": {"stats": {"HP": rng.randint(0, 30)}}})
+        elif k == 3:
+            actions.append({"type": "note", "text": f"Round note {len(actions)}"})
+        else:
+            actions.append({"type": "advance"})
+    return actions
+
+
+@workload("reducer_200")
+def reducer_actions(seed: int = 1) -> int:
+    """200 free-form actions through History.do (the reducer plus the undo stack)."""
+    from fray.history import History
+    from fray.reducer import new_encounter
+
+    h = History(new_encounter("freeform", "Bench"))
+    for a in freeform_actions(seed):
+        h.do(a)
+    return 200
+
+
+def run_all(repeat: int = 5, seed: int = 1) -> dict[str, dict]:
+    """Time every workload: best of ``repeat`` runs (after one warm-up), in ops per second."""
+    out = {}
+    for name, fn in WORKLOADS.items():
+        fn(seed)
+        best = float("inf")
+        for _ in range(repeat):
+            t = time.perf_counter()
+            ops = fn(seed)
+            best = min(best, time.perf_counter() - t)
+        out[name] = {"ops": ops, "best_s": best, "ops_per_s": ops / best if best > 0 else None}
+    return out
+
+
+if __name__ == "__main__":
+    import json
+    print(json.dumps(run_all(), indent=1))
