@@ -124,6 +124,8 @@ def _edit_combatant(ctx: Context) -> None:
             c.side = _side(v, "changes.side")
         elif k == "notes":
             c.notes = _notes(v, "changes.notes")
+        elif k == "position":
+            c.position = _position(v, "changes.position")
         elif k == "stats":
             if not isinstance(v, dict):
                 raise InvalidAction("changes.stats", "must be an object of name: value")

@@ -1,0 +1,226 @@
+"""HTML for the tracker, as strings, from the encounter and its ruleset's view.
+
+Pure functions (no ``js``), so CPython tests can check them. Every piece of user text goes
+through ``esc`` (names full of HTML show as text, never as markup). Controls carry
+``data-act`` / ``data-form`` attributes; one delegated listener in ``app.py`` turns a click or
+a submit into an engine call, so rendering stays one ``innerHTML`` write per region.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Iterable
+
+from ..model import Combatant, Encounter, LogEntry
+from ..rulesets.base import Ruleset, Slot, StatSpec
+
+
+def esc(value: Any) -> str:
+    return escape(str(value), quote=True)
+
+
+def attrs(**kw: Any) -> str:
+    """``attrs(data_act="x", aria_label="y")`` → ` data-act="x" aria-label="y"`; False/None dropped."""
+    out = []
+    for k, v in kw.items():
+        if v is None or v is False:
+            continue
+        name = k.rstrip("_").replace("_", "-")
+        out.append(f" {name}" if v is True else f' {name}="{esc(v)}"')
+    return "".join(out)
+
+
+def button(label: str, act: str, cls: str = "", title: str | None = None, **data: Any) -> str:
+    extra = "".join(f' data-{esc(k.replace("_", "-"))}="{esc(v)}"' for k, v in data.items())
+    return (f'<button type="button" data-act="{esc(act)}"{attrs(class_=cls or None, title=title)}'
+            f"{extra}>{esc(label)}</button>")
+
+
+SIDE_LABEL = {"party": "Party", "foes": "Foes", "neutral": "Neutral"}
+
+
+def round_bar(enc: Encounter, order: list[Slot], ruleset: Ruleset, view: dict[str, Any]) -> str:
+    phase = view.get("phase_label") or ("Setting up" if enc.phase == "setup" else enc.phase.replace("_", " "))
+    current = view.get("current_label", "")
+    who = ""
+    if enc.phase != "setup" and order and 0 <= enc.turn < len(order):
+        c = enc.get(order[enc.turn].combatant_id)
+        who = f'<span class="now">Now: <strong>{esc(c.name) if c else "?"}</strong> {esc(order[enc.turn].label)}</span>'
+    next_label = view.get("advance_label") or ("Start the fight" if enc.phase == "setup" else "Next")
+    return (
+        f'<div class="round-info"><span class="round">Round {enc.round}</span>'
+        f'<span class="phase">{esc(phase)}</span>{esc(current)}{who}</div>'
+        f'<div class="round-actions">'
+        f'{button("Add combatant", "add-combatant", "secondary")}'
+        f'{button(next_label, "advance", "primary")}</div>'
+        f'<p class="field-error" data-error-for="advance"></p>'
+    )
+
+
+def order_list(enc: Encounter, order: list[Slot]) -> str:
+    if not order:
+        return ""
+    items = []
+    for i, s in enumerate(order):
+        c = enc.get(s.combatant_id)
+        if c is None:
+            continue
+        cur = enc.phase != "setup" and i == enc.turn
+        items.append(
+            f'<li class="{"current" if cur else ""}" data-id="{esc(c.id)}"{attrs(aria_current="step" if cur else None)}>'
+            f'<span class="slot">{esc(s.label)}</span> <span class="who side-{esc(c.side)}">{esc(c.name)}</span>'
+            f'<span class="why">{esc(s.explanation)}</span>'
+            f'<span class="move">{button("▲", "order-up", "icon", title=f"Move {c.name} earlier among ties", id=c.id)}'
+            f'{button("▼", "order-down", "icon", title=f"Move {c.name} later among ties", id=c.id)}</span></li>'
+        )
+    return f'<h2 class="visually-hidden">Order of play</h2><ol class="order" aria-label="Order of play">{"".join(items)}</ol>'
+
+
+def stat_line(c: Combatant, ruleset: Ruleset) -> str:
+    specs: Iterable[StatSpec] = ruleset.stats
+    if ruleset.free_stats:
+        pairs = list(c.stats.items())
+    else:
+        pairs = [(s.label, c.stats.get(s.key)) for s in specs if c.stats.get(s.key) is not None]
+    return "".join(f'<span class="stat"><span class="k">{esc(k)}</span> <span class="v">{esc(v)}</span></span>'
+                   for k, v in pairs)
+
+
+def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: str = "", current: bool = False) -> str:
+    conds = "".join(
+        f'<li class="cond">{esc(x)} {button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x)}</li>'
+        for x in c.conditions)
+    pos = c.position
+    where = f"({pos.x:g}, {pos.y:g}) m" + (f", alt {pos.alt:g} m" if pos.alt else "")
+    return (
+        f'<article class="card side-{esc(c.side)}{" current" if current else ""}" data-id="{esc(c.id)}" '
+        f'aria-label="{esc(c.name)}">'
+        f'<header><h3 class="name">{esc(c.name)}</h3><span class="side">{esc(SIDE_LABEL.get(c.side, c.side))}</span>'
+        f'<span class="where" title="Position on the map">{esc(where)}</span></header>'
+        f'<div class="stats">{stat_line(c, ruleset)}</div>'
+        f'{extra_html}'
+        f'<ul class="conds" aria-label="Conditions of {esc(c.name)}">{conds}</ul>'
+        f'{"<p class=notes>" + esc(c.notes) + "</p>" if c.notes else ""}'
+        f'<div class="card-actions">'
+        f'{button("Edit", "edit-combatant", "small", title=f"Edit {c.name}", id=c.id)}'
+        f'{button("Condition…", "add-condition", "small", title=f"Add a condition to {c.name}", id=c.id)}'
+        f'{button("Remove", "remove-combatant", "small danger", title=f"Remove {c.name}", id=c.id)}'
+        f'</div><p class="field-error" data-error-for="card-{esc(c.id)}"></p></article>'
+    )
+
+
+def log_items(log: list[LogEntry], limit: int = 300) -> str:
+    items = []
+    for e in reversed(log[-limit:]):
+        items.append(f'<li class="log-{esc(e.kind)}" value="{e.seq}"><span class="r">R{e.round}</span> {esc(e.text)}</li>')
+    return "".join(items)
+
+
+def empty_state(enc: Encounter) -> str:
+    return ('<div class="empty"><p>No combatants yet.</p>'
+            f'{button("Add the first combatant", "add-combatant", "primary")}</div>')
+
+
+# -- forms ------------------------------------------------------------------------------------
+
+def field_html(name: str, label: str, value: Any, kind: str = "text", help_text: str = "",
+               choices: Iterable[str] = (), required: bool = False, min_: Any = None, max_: Any = None) -> str:
+    fid = "f-" + name.replace(".", "-")
+    err = f'<p class="field-error" id="{esc(fid)}-err" data-error-for="{esc(name)}"></p>'
+    hint = f'<small class="hint">{esc(help_text)}</small>' if help_text else ""
+    if kind == "choice":
+        opts = "".join(f'<option value="{esc(c)}"{" selected" if str(value) == c else ""}>{esc(c)}</option>' for c in choices)
+        ctl = f'<select id="{esc(fid)}" name="{esc(name)}" aria-describedby="{esc(fid)}-err">{opts}</select>'
+    elif kind == "textarea":
+        ctl = f'<textarea id="{esc(fid)}" name="{esc(name)}" rows="2" aria-describedby="{esc(fid)}-err">{esc(value or "")}</textarea>'
+    else:
+        itype = "text"
+        mode = ' inputmode="numeric"' if kind in ("int", "percent") else (' inputmode="decimal"' if kind == "number" else "")
+        ctl = (f'<input id="{esc(fid)}" name="{esc(name)}" type="{itype}"{mode} value="{esc("" if value is None else value)}"'
+               f'{" required" if required else ""} aria-describedby="{esc(fid)}-err" autocomplete="off">')
+    return f'<div class="field" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>{ctl}{hint}{err}</div>'
+
+
+def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str, Any]]) -> str:
+    """The add/edit form. Field names are the action's field paths, so an engine error names
+    the exact input to mark."""
+    editing = c is not None
+    title = f"Edit {c.name}" if editing else "Add a combatant"
+    parts = [f'<form class="form" data-form="{"edit-combatant" if editing else "add-combatant"}"'
+             f'{attrs(data_id=c.id if c else None)} novalidate>',
+             f'<h2 id="dlg-title">{esc(title)}</h2>']
+    if not editing and presets:
+        opts = "".join(f'<option value="{i}">{esc(p["name"])}</option>' for i, p in enumerate(presets))
+        parts.append(f'<div class="field"><label for="f-preset">Ready-made</label>'
+                     f'<div class="row"><select id="f-preset" name="preset"><option value="">(none)</option>{opts}</select>'
+                     f'{button("Use", "use-preset", "small")}</div></div>')
+    parts.append('<fieldset class="grid"><legend>Who</legend>')
+    parts.append(field_html("combatant.name", "Name", c.name if c else "", required=True))
+    parts.append(field_html("combatant.side", "Side", c.side if c else "foes", "choice", choices=("party", "foes", "neutral")))
+    parts.append("</fieldset>")
+    if ruleset.free_stats:
+        text = "\n".join(f"{k}: {v}" for k, v in (c.stats.items() if c else [("initiative", 10)]))
+        parts.append('<fieldset><legend>Stats</legend>')
+        parts.append(field_html("combatant.stats", "Stats, one per line as name: value", text, "textarea",
+                                help_text="For example  initiative: 14  or  HP: 12"))
+        parts.append("</fieldset>")
+    else:
+        parts.append('<fieldset class="grid stats-grid"><legend>Stats</legend>')
+        for s in ruleset.stats:
+            v = c.stats.get(s.key) if c else s.default
+            parts.append(field_html(f"combatant.stats.{s.key}", s.label, v, s.kind, s.help, s.choices,
+                                    s.required and s.default is None, s.min, s.max))
+        parts.append("</fieldset>")
+    pos = c.position if c else None
+    parts.append('<fieldset class="grid"><legend>Position (metres)</legend>')
+    parts.append(field_html("combatant.position.x", "East (x)", pos.x if pos else 0, "number"))
+    parts.append(field_html("combatant.position.y", "North (y)", pos.y if pos else 0, "number"))
+    parts.append(field_html("combatant.position.alt", "Altitude", pos.alt if pos else 0, "number"))
+    parts.append("</fieldset>")
+    parts.append(field_html("combatant.notes", "Notes", c.notes if c else "", "textarea"))
+    parts.append('<p class="field-error form-error" data-error-for="combatant"></p>')
+    parts.append(f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'
+                 f'<button type="submit" class="primary">{"Save" if editing else "Add"}</button></div></form>')
+    return "".join(parts)
+
+
+def new_encounter_form(rulesets: list[Ruleset]) -> str:
+    opts = "".join(f'<option value="{esc(r.id)}">{esc(r.name)}: {esc(r.summary)}</option>' for r in rulesets)
+    return (
+        '<form class="form" data-form="new-encounter" novalidate><h2 id="dlg-title">New encounter</h2>'
+        + field_html("name", "Name", "Encounter", required=True)
+        + f'<div class="field" data-field="ruleset"><label for="f-ruleset">Rules</label>'
+          f'<select id="f-ruleset" name="ruleset">{opts}</select>'
+          f'<p class="field-error" data-error-for="ruleset"></p></div>'
+        + '<p class="hint">The current encounter stays in the list; switch back to it at any time.</p>'
+        + f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'
+          '<button type="submit" class="primary">Create</button></div></form>'
+    )
+
+
+def condition_form(c: Combatant, known: dict[str, str]) -> str:
+    opts = "".join(f'<option value="{esc(k)}">{esc(k)}: {esc(v)}</option>' for k, v in known.items())
+    return (
+        f'<form class="form" data-form="add-condition" data-id="{esc(c.id)}" novalidate>'
+        f'<h2 id="dlg-title">Condition on {esc(c.name)}</h2>'
+        f'<div class="field" data-field="condition"><label for="f-condition">Condition</label>'
+        f'<input id="f-condition" name="condition" list="known-conditions" autocomplete="off">'
+        f'<datalist id="known-conditions">{opts}</datalist>'
+        f'<p class="field-error" data-error-for="condition"></p></div>'
+        f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'
+        '<button type="submit" class="primary">Add</button></div></form>'
+    )
+
+
+def parse_free_stats(text: str) -> dict[str, str]:
+    """``initiative: 14`` lines → dict; the engine validates names and values."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if ":" not in line:
+            key, value = line.strip(), ""
+        else:
+            key, value = line.split(":", 1)
+        out[key.strip()] = value.strip()
+    return out

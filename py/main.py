@@ -1,0 +1,5 @@
+"""PyScript entry point: start the web layer, nothing else."""
+
+from fray.web.app import main
+
+main()
