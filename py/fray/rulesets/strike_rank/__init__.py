@@ -1,0 +1,112 @@
+"""The strike-rank ruleset: the d100 game of Melee Rounds of 12 Strike Ranks (rule text 003).
+
+Handlers are thin: they read the action and call the rules in ``rules`` (pure), ``timing``
+(declaration, SR order, the round's end), ``combat`` (one attack exchange), ``wounds`` (injuries)
+and ``care`` (healing, prompts, disengaging, grappling, stuck weapons). ``view`` documents the
+projection the page renders. Tables are JSON under ``tables/``; a GM-edited copy wins.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from ...model import Combatant, Encounter
+from .. import register
+from ..base import Context, Ruleset, Slot, StatSpec, load_tables
+from . import body, care, combat, timing
+from . import view as view_mod
+
+_HERE = os.path.dirname(__file__)
+
+STATS = (
+    StatSpec("STR", "STR", min=1, max=100),
+    StatSpec("CON", "CON", min=1, max=100),
+    StatSpec("SIZ", "SIZ", min=1, max=200),
+    StatSpec("INT", "INT", min=0, max=100, default=10, required=False),
+    StatSpec("POW", "POW", min=0, max=100, default=10, required=False),
+    StatSpec("DEX", "DEX", min=0, max=100, help="0 = no DEX (treated as DEX SR 1 for spells)"),
+    StatSpec("CHA", "CHA", min=0, max=100, default=10, required=False),
+    StatSpec("move", "Movement (m per SR)", min=0, max=60, default=3, required=False),
+    StatSpec("hp", "Hit points (total)", min=1, max=500, required=False,
+             help="blank: (CON+SIZ)/2 rounded up (assumed)"),
+    StatSpec("dodge", "Dodge %", kind="percent", min=0, max=300, default=0, required=False),
+    StatSpec("ride", "Ride %", kind="percent", min=0, max=300, default=0, required=False),
+    StatSpec("first_aid", "First Aid %", kind="percent", min=0, max=300, default=0, required=False),
+    StatSpec("dm", "Damage modifier (override)", kind="dice", required=False, help="blank: from STR+SIZ; 0 = none"),
+    StatSpec("dex_sr", "DEX SR (override)", min=0, max=5, required=False),
+    StatSpec("siz_sr", "SIZ SR (override)", min=0, max=3, required=False),
+)
+
+
+class StrikeRank(Ruleset):
+    id = "strike-rank"
+    name = "Strike Rank (d100)"
+    summary = ("Melee Rounds of 12 Strike Ranks: declare, then resolve by SR; attack vs parry/dodge by degrees "
+               "of success, hit locations, injuries, healing.")
+    stats = STATS
+    conditions = {
+        "surprised": "No actions in the first MR; dodge and parry at half skill.",
+        "prone": "On the ground.",
+        "unconscious": "Cannot act; loses later actions.",
+        "incapacitated": "Cannot act, parry or dodge.",
+        "dead": "Killed; resuscitation possible within 12 SR.",
+        "grappled": "Held: cannot disengage.",
+        "fleeing": "Running away: no attacks or spells this MR.",
+        "retreating": "Fighting retreat at normal Movement.",
+        "choking": "Asphyxiating.",
+    }
+
+    def load_default_tables(self) -> dict[str, dict[str, Any]]:
+        return load_tables(os.path.join(_HERE, "tables"))
+
+    def check_table(self, table_id: str, table: Any) -> dict[str, Any]:
+        out = super().check_table(table_id, table)
+        # the GM's copy must still be readable by the rules: same kind of rows as the default
+        default_keys = set(self.tables[table_id]["entries"][0])
+        for i, e in enumerate(out["entries"]):
+            if not isinstance(e, dict) or not default_keys <= set(e):
+                from ...errors import InvalidAction
+                raise InvalidAction(f"value.entries.{i}", f"needs the fields {', '.join(sorted(default_keys))}")
+        return out
+
+    def presets(self) -> list[dict[str, Any]]:
+        with open(os.path.join(_HERE, "presets.json"), encoding="utf-8") as fh:
+            return json.load(fh)["presets"]
+
+    def init_combatant(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
+        body.init_combatant(self, enc, c, extra)
+
+    def on_stats_changed(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
+        body.init_combatant(self, enc, c, extra, keep=dict(c.data))
+
+    def register_actions(self) -> None:
+        self.actions.update({
+            "sr.declare": timing.declare,
+            "sr.undeclare": timing.undeclare,
+            "sr.change": timing.change,
+            "sr.abort": timing.abort,
+            "sr.resolve": timing.resolve,
+            "sr.attack": combat.attack,
+            "sr.first_aid": care.first_aid,
+            "sr.heal": care.magic_heal,
+            "sr.natural_healing": care.natural_healing,
+            "sr.damage": care.gm_damage,
+            "sr.answer": care.answer,
+            "sr.unstick": care.unstick,
+            "sr.disengage": care.disengage,
+            "sr.grapple": care.grapple,
+        })
+
+    def order_of_play(self, enc: Encounter) -> list[Slot]:
+        return timing.order_of_play(enc)
+
+    def advance(self, ctx: Context) -> None:
+        timing.advance(ctx)
+
+    def view(self, enc: Encounter) -> dict[str, Any]:
+        return view_mod.view(self, enc)
+
+
+register(StrikeRank())

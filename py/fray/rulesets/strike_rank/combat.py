@@ -1,0 +1,768 @@
+"""One whole attack exchange in one action (``sr.attack``).
+
+Procedure, as the text gives it: 1. the defender decides whether to parry or dodge (``defence``
+in the action); 2. the attacker tests the weapon skill (roll ``attack``); 3. the defender tests
+the weapon or Dodge (roll ``defence``). The degrees are compared on the Attack vs Parry or Attack
+vs Dodge table; then hit location (``location``), damage (``damage``), armour, the wound. Every
+number comes through the dice tray under a fixed name, so the action carries its dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import InvalidAction, RuleViolation
+from ...geometry import distance
+from ...model import Combatant
+from ..base import Context
+from . import body, rules, timing, wounds
+
+MODES = ("normal", "aimed", "attack_weapon", "attack_object", "disarm", "stun", "push", "grapple")
+WATER = ("none", "waist", "armpits", "under")
+
+
+def _num(ctx: Context, key: str, default: float, lo: float, hi: float) -> float:
+    v = ctx.action.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+        raise InvalidAction(key, f"must be a number from {lo:g} to {hi:g}")
+    return v
+
+
+def _bool(ctx: Context, key: str) -> bool:
+    v = ctx.action.get(key, False)
+    if not isinstance(v, bool):
+        raise InvalidAction(key, "must be true or false")
+    return v
+
+
+def engaged_with(enc, c: Combatant) -> list[Combatant]:
+    """Enemies within engagement range ("adjacent combatants are engaged")."""
+    return [o for o in enc.combatants if o.id != c.id and o.side != c.side and "dead" not in o.conditions
+            and distance(o.position, c.position) <= rules.ENGAGEMENT_RANGE_M]
+
+
+def _stance_check(ctx: Context, defender: Combatant, kind: str) -> None:
+    r = defender.data["round"]
+    if r.get("running") and not r.get("fleeing"):
+        raise RuleViolation("Movement", "Running characters cannot dodge or parry.")
+    if r.get("charging") and not r.get("charge_attacked"):
+        raise RuleViolation("Charging", "if the opponent does attack first, the charging combatant would not be able "
+                            "to dodge or parry")
+    if r.get("lost_defence"):
+        raise RuleViolation("Fumble Table", f"{defender.name} lost this defence to a fumble")
+    for cond in ("dead", "unconscious", "incapacitated"):
+        if cond in defender.conditions:
+            raise RuleViolation("Injuries", f"{defender.name} is {cond} and cannot {kind}")
+
+
+def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon: dict, free_attack: bool,
+                  water: str) -> tuple[str, dict | None, rules.Skill | None]:
+    """Which defence, with which weapon, at what skill (multipliers, then split, then penalties)."""
+    d = ctx.action.get("defence", {"kind": "none"})
+    if isinstance(d, str):
+        d = {"kind": d}
+    if not isinstance(d, dict) or d.get("kind") not in ("parry", "dodge", "none"):
+        raise InvalidAction("defence.kind", "must be parry, dodge or none")
+    kind = d["kind"]
+    if kind == "none":
+        return "none", None, None
+    _stance_check(ctx, defender, kind)
+    mults, why = [], []
+    surprised = "surprised" in defender.conditions and ctx.enc.round == 1
+    if surprised:
+        mults.append(0.5), why.append("surprised")
+    aquatic = defender.data.get("aquatic")
+    if water in ("under", "armpits") and not aquatic:
+        mults.append(0.5), why.append("in water")
+    r = defender.data["round"]
+    if kind == "dodge":
+        if free_attack:
+            mults.append(0.5), why.append("fleeing")
+        if water == "waist" and not aquatic:
+            mults.append(0.5), why.append("waist-deep")
+        n = r["dodges"]
+        # "unlimited dodges, but each one after the first suffers a cumulative -20% penalty"
+        bonus = -20 * n + int(d.get("bonus", 0))
+        return "dodge", None, rules.modified_skill(defender.stats.get("dodge", 0), mults, None, bonus, why)
+    if free_attack:
+        raise RuleViolation("Disengaging", "the attack on a fleeing combatant cannot be parried (but may be dodged at ½)")
+    pw = body.weapon(defender, d.get("weapon"))
+    if pw is None:
+        raise InvalidAction("defence.weapon", f"{defender.name} has no weapon {d.get('weapon')!r}")
+    bad = body.weapon_usable(defender, pw)
+    if bad:
+        raise RuleViolation("Damage Equal to Location HP", bad)
+    if r.get("bracing") == pw["id"]:
+        raise RuleViolation("Bracing for a Charge", "The bracing combatant cannot dodge or use the spear to parry.")
+    cover = ctx.action.get("shield_cover") or {}
+    if cover.get("weapon") == pw["id"]:
+        raise RuleViolation("Shields as Cover", "a shield used as cover cannot be used to parry")
+    if weapon["missile"] and not (pw["shield"] or pw["martial_arts"]):
+        raise RuleViolation("Defending vs. Missiles", "Ranged attacks can be dodged or parried with a shield, but not "
+                            "parried with other weapons")
+    if any(l.get("immobilized_by") for l in body.hand_location(defender, pw)):
+        raise RuleViolation("Grappling", "An immobilized limb cannot be used")
+    _check_parry_allowance(defender, pw, surprised)
+    if pw["shield"]:
+        eff = rules.stuck_effect(body.stuck_enc(pw), ctx.table("stuck_weapons"))
+        if eff == "half":
+            mults.append(0.5), why.append("weapons stuck in the shield")
+    split = d.get("split")
+    if split is not None:
+        bad = rules.check_split(rules.modified_skill(pw["skill"], mults).value, [split])
+        if bad:
+            raise RuleViolation("Fighting", bad)
+        used = r["split_used"].get("parry:" + pw["id"], 0)
+        if used + split > rules.modified_skill(pw["skill"], mults).value:
+            raise RuleViolation("Fighting", "the split parries exceed the skill")
+    return "parry", pw, rules.modified_skill(pw["skill"], mults, split, int(d.get("bonus", 0)), why)
+
+
+def _holds_two(c: Combatant) -> bool:
+    held = [w for w in c.data["weapons"] if not w["natural"] and not w["missile"] and not body.weapon_usable(c, w)]
+    return len({w["hand"] for w in held}) >= 2 or (len(held) >= 2 and any(w["shield"] for w in held))
+
+
+def _check_parry_allowance(c: Combatant, pw: dict, surprised: bool) -> None:
+    """"Each round, characters get one attack and one parry" plus one extra attack OR parry with
+    a second weapon or shield; surprised characters "can parry with both"."""
+    r = c.data["round"]
+    if ("split_parry" in r and pw["id"] in r.get("split_parry", [])):
+        return
+    parries = r["parries"]
+    extra_free = _holds_two(c) and len(r["attacks"]) <= 1
+    if not parries:
+        return
+    if len(parries) == 1 and extra_free and pw["id"] not in parries:
+        return
+    raise RuleViolation("Attacks & Defenses", f"{c.name} has already parried this MR ({', '.join(parries)}); "
+                        "dodges are unlimited")
+
+
+def _check_attack_allowance(ctx: Context, c: Combatant, w: dict, split: int | None, free_attack: bool) -> None:
+    r = c.data["round"]
+    if split is not None:
+        # "Multiple attacks each require their full SR"; the split parts share the skill.
+        used = r["split_used"].get(w["id"], 0)
+        bad = rules.check_split(w["skill"], [split]) or (
+            "the split attacks exceed the skill" if used + split > w["skill"] else None)
+        if bad:
+            raise RuleViolation("Fighting", bad)
+        return
+    atk = r["attacks"]
+    if not atk:
+        return
+    if w["natural"] and w["id"] not in atk:
+        return  # "Creatures with multiple natural attacks have their own attack routines"
+    if len(atk) == 1 and atk[0] != w["id"] and _holds_two(c) and len(r["parries"]) <= 1:
+        return
+    raise RuleViolation("Attacks & Defenses", f"{c.name} has already attacked this MR"
+                        + (" (the free attack on a fleeing enemy counts)" if free_attack else ""))
+
+
+def attack(ctx: Context) -> None:
+    enc = ctx.enc
+    a = ctx.action
+    attacker = ctx.combatant("attacker")
+    target = ctx.combatant("target")
+    if attacker.id == target.id:
+        raise InvalidAction("target", "a combatant cannot attack themself")
+    why = body.can_fight(attacker)
+    if why:
+        raise RuleViolation("Action Declaration & Resolution", why)
+    if "surprised" in attacker.conditions and enc.round == 1:
+        raise RuleViolation("Aborting Actions", "Characters who are taken by surprise cannot take actions in the first "
+                            "Melee Round")
+    if attacker.data["round"].get("fleeing"):
+        raise RuleViolation("Disengaging", "a fleeing combatant cannot attack this MR")
+    w = body.weapon(attacker, a.get("weapon"))
+    if w is None:
+        raise InvalidAction("weapon", f"{attacker.name} has no weapon {a.get('weapon')!r}")
+    bad = body.weapon_usable(attacker, w)
+    if bad:
+        raise RuleViolation("Damage Equal to Location HP", bad)
+    mode = a.get("mode", "normal")
+    if mode not in MODES:
+        raise InvalidAction("mode", f"must be one of {', '.join(MODES)}")
+    if mode in ("disarm", "push", "stun", "grapple") and w["missile"]:
+        raise RuleViolation({"disarm": "Disarm (½ skill)", "push": "Push", "stun": "Stun (½ skill)",
+                             "grapple": "Grappling"}[mode], "Melee only.")
+    water = a.get("water", "none")
+    if water not in WATER:
+        raise InvalidAction("water", f"must be one of {', '.join(WATER)}")
+    if water == "under" and not attacker.data.get("aquatic"):
+        if w["missile"] and "bellybow" not in w["name"].lower():
+            raise RuleViolation("Underwater Combat", "no throwing or missile weapons may be used underwater")
+        if not w["missile"] and w["type"] not in ("impaling", "cut-and-thrust"):
+            raise RuleViolation("Underwater Combat", "Only impaling or cut-and-thrust weapons may be used")
+    free_attack = _bool(ctx, "free_attack")
+    split = a.get("split")
+    decl = None
+    if a.get("ref"):
+        decl = next((x for x in enc.state.get("actions", []) if x["ref"] == a["ref"]), None)
+        if decl is None:
+            raise InvalidAction("ref", f"there is no declared action {a['ref']!r}")
+        if decl.get("weapon") and decl["weapon"] != w["id"]:
+            raise RuleViolation("Changing Actions", f"{a['ref']} was declared with {decl['weapon']}: use sr.change")
+        if split is None and decl.get("split"):
+            split = decl["split"][decl.get("index", 0)]
+    if split is not None and (isinstance(split, bool) or not isinstance(split, int)):
+        raise InvalidAction("split", "must be a whole number")
+    if decl is None or split is not None:
+        # a declared attack was checked when declared (several shots, split attacks, a second weapon)
+        _check_attack_allowance(ctx, attacker, w, split, free_attack)
+    # -- the attacker's skill: multipliers first, then the split, then bonuses -----------------------
+    mults: list[float] = []
+    why_m: list[str] = []
+
+    def half(reason: str) -> None:
+        mults.append(0.5)
+        why_m.append(reason)
+
+    aim = a.get("aim")
+    if mode in ("aimed", "stun"):
+        half("aimed" if mode == "aimed" else "stun")
+        if body.location(target, aim) is None:
+            raise InvalidAction("aim", f"{target.name} has no hit location {aim!r}")
+    elif mode in ("attack_weapon", "disarm"):
+        half(mode.replace("_", " "))
+    elif mode == "attack_object":
+        obj = a.get("object")
+        if not isinstance(obj, dict) or not isinstance(obj.get("hp"), int):
+            raise InvalidAction("object", "name the object and its HP: {\"name\": ..., \"hp\": 8, \"held\": true}")
+        if obj.get("held", True):
+            half("held object")
+    missile_range = None
+    if w["missile"]:
+        rng_m = a.get("range_m")
+        if rng_m is None:
+            rng_m = distance(attacker.position, target.position)
+        elif isinstance(rng_m, bool) or not isinstance(rng_m, (int, float)) or rng_m < 0:
+            raise InvalidAction("range_m", "must be metres")
+        missile_range = rng_m
+        if rng_m > 2 * w["range"]:
+            if not _bool(ctx, "miracle"):
+                timing.mark_done(ctx, a.get("ref"), attacker.id, True)
+                attacker.data["round"]["attacks"].append(w["id"])
+                ctx.event("attack", f"{attacker.name} shoots {w['name']} at {target.name} at {rng_m:g} m, past double "
+                          f"range ({2 * w['range']:g} m): assumed to miss")
+                _unload(attacker, w)
+                return
+        elif rng_m > w["range"]:
+            half(f"beyond range {w['range']:g} m")
+        if decl and decl.get("moving") or _bool(ctx, "moving"):
+            half("moving")
+        if _bool(ctx, "mount_running"):
+            half("mount running")
+        if decl and decl.get("running"):
+            raise RuleViolation("Moving & Shooting", "not while running")
+    into_melee = a.get("into_melee")
+    if into_melee is None:
+        into_melee = w["missile"] and any(o.id != attacker.id for o in engaged_with(enc, target))
+    if w["missile"] and into_melee:
+        half("into melee")
+    cover = a.get("cover") or {}
+    if not isinstance(cover, dict):
+        raise InvalidAction("cover", "must be {\"hard\": [locations], \"soft\": true}")
+    if cover.get("soft") and not (mode in ("aimed", "stun") and aim not in cover.get("hard", [])):
+        half("soft cover")
+    if water in ("under", "armpits") and not attacker.data.get("aquatic"):
+        half("in water")
+    m = a.get("multiplier")
+    if m is not None:
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not 0 < m <= 4:
+            raise InvalidAction("multiplier", "must be a number above 0, at most 4")
+        mults.append(m), why_m.append("GM")
+    bonus = a.get("bonus", 0)
+    if isinstance(bonus, bool) or not isinstance(bonus, int):
+        raise InvalidAction("bonus", "must be a whole number")
+    base = w["skill"]
+    if split is not None:
+        bad = rules.check_split(rules.modified_skill(base, mults).value, [split])
+        if bad:
+            raise RuleViolation("Fighting", bad)
+    if w["missile"] and missile_range is not None and missile_range > 2 * w["range"]:
+        skill = rules.Skill(5, (f"past double range: GM's miraculous 5%",))
+    else:
+        skill = rules.modified_skill(base, mults, split, bonus, why_m)
+    dkind, pw, dskill = defence_skill(ctx, attacker, target, w, free_attack, water)
+    if mode == "attack_object" and not a["object"].get("held", True) and dkind != "none":
+        raise RuleViolation("Attack Object (full or ½ skill)", "an unattended object cannot be defended")
+    # -- timing ---------------------------------------------------------------------------------------
+    decl = timing.mark_done(ctx, a.get("ref"), attacker.id, True)
+    if decl and decl.get("charge"):
+        attacker.data["round"]["charge_attacked"] = True
+    if decl and decl.get("charge_past"):
+        _charge_past(ctx, attacker, target)
+    # -- rolls ------------------------------------------------------------------------------------------
+    ar = ctx.dice.d100("attack").total
+    adeg = rules.degree_of_success(skill.value, ar)
+    text = f"{attacker.name} attacks {target.name} with {w['name']}: {skill.text()}, rolled {ar}: {adeg}"
+    ddeg = "none"
+    dr = None
+    if dkind != "none":
+        dr = ctx.dice.d100("defence").total
+        ddeg = rules.degree_of_success(dskill.value, dr)
+        text += f"; {target.name} {dkind}s{' with ' + pw['name'] if pw else ''}: {dskill.text()}, rolled {dr}: {ddeg}"
+    r_att, r_def = attacker.data["round"], target.data["round"]
+    r_att["attacks"].append(w["id"])
+    r_att["fought"] = True
+    if split is not None:
+        r_att["split_used"][w["id"]] = r_att["split_used"].get(w["id"], 0) + split
+    if dkind == "parry":
+        r_def["parries"].append(pw["id"])
+        r_def["fought"] = True
+        sp = (ctx.action.get("defence") or {}).get("split")
+        if sp is not None:
+            r_def["split_used"]["parry:" + pw["id"]] = r_def["split_used"].get("parry:" + pw["id"], 0) + sp
+            r_def.setdefault("split_parry", []).append(pw["id"])
+    elif dkind == "dodge":
+        r_def["dodges"] += 1
+    if w["missile"]:
+        _unload(attacker, w)
+    table_id = {"parry": "attack_vs_parry", "dodge": "attack_vs_dodge", "none": "attack_undefended"}[dkind]
+    cell = rules.matrix_cell(ctx.table(table_id), adeg, ddeg)
+    ctx.event("attack", text + f" → {cell['damage'].replace('_', ' ')}" + (" (parried)" if cell["parried"] else ""),
+              attacker=attacker.id, target=target.id, attack_roll=ar, attack_skill=skill.value, attack_degree=adeg,
+              defence=dkind, defence_degree=ddeg, result=cell["damage"], parried=cell["parried"])
+    if dkind in ("parry", "dodge"):
+        wounds.interrupt_casting(ctx, target, f"{dkind}s", "concentration_defence")
+        if any(x["kind"] == "reload" and x["status"] == "declared" for x in timing.actions_of(enc, target.id)):
+            r_def["reload_interrupted"] = True
+    # -- fumbles ----------------------------------------------------------------------------------------
+    if adeg == "fumble":
+        _fumble(ctx, attacker, "fumble_attack")
+        if w["missile"] and into_melee:
+            friends = [o for o in engaged_with(enc, target) if o.side == attacker.side]
+            wounds.prompt(ctx, "stray", attacker.id, f"{attacker.name}'s fumbled shot hits a friendly melee participant",
+                          [{"value": o.id, "label": o.name} for o in friends] or [{"value": "none", "label": "No friend there"}],
+                          weapon=w["id"], attacker=attacker.id)
+    if ddeg == "fumble":
+        _fumble(ctx, target, "fumble_defence")
+    if w["missile"] and into_melee and adeg in ("failure", "fumble") and adeg != "fumble":
+        unhalved = rules.modified_skill(base, [x for x, y in zip(mults, why_m) if y != "into melee"], split, bonus)
+        if ar <= unhalved.value and ar < 96:
+            others = [o for o in engaged_with(enc, target)] + [target]
+            wounds.prompt(ctx, "stray", attacker.id, f"{attacker.name}'s shot missed only because of the melee: it hits a "
+                          "random participant", [{"value": o.id, "label": o.name} for o in others],
+                          weapon=w["id"], attacker=attacker.id)
+    # -- what the parry does to the attacking weapon ----------------------------------------------------
+    if dkind == "parry" and cell["attacking_weapon_damage"] != "none":
+        _parry_strikes_back(ctx, attacker, w, target, pw, cell["attacking_weapon_damage"])
+    # -- special attacks --------------------------------------------------------------------------------
+    if mode == "disarm":
+        return _disarm(ctx, attacker, w, target, pw, dkind, ddeg, skill, ar, dr if dkind != "none" else None)
+    if mode == "grapple":
+        return _grapple(ctx, attacker, target, cell, dkind, pw)
+    if mode == "push":
+        if adeg in rules.SUCCESSES and (cell["damage"] != "none" or cell["parried"]):
+            # "A parry does not prevent the knockback"
+            _knockback(ctx, attacker, target, attacker.stats.get("STR", 0) + attacker.stats.get("SIZ", 0), "push",
+                       "STR+SIZ")
+        return
+    if cell["damage"] == "none":
+        return
+    _landed(ctx, attacker, w, target, pw, cell, mode, cover, water, dkind, ddeg, decl)
+
+
+def _unload(c: Combatant, w: dict) -> None:
+    if w["rate"].startswith("1/") and w["rate"] != "1/MR":
+        x = int(w["rate"][2:-2])
+        c.data["reload"][w["id"]] = {"loaded": x <= 1, "mr": 0, "need": x - 1}
+
+
+def _fumble(ctx: Context, c: Combatant, name: str) -> None:
+    roll = ctx.dice.d100(name).total
+    res = rules.fumble_result(ctx.table("fumbles"), roll)
+    ctx.event("fumble", f"{c.name} fumbles: {roll} → {res['result']}", roll=roll, effect=res.get("effect", ""))
+    eff = res.get("effect")
+    if eff == "lose_defence":
+        c.data["round"]["lost_defence"] = True
+    elif eff == "prone":
+        wounds.add_condition(c, "prone")
+    wounds.prompt(ctx, "fumble", c.id, f"{c.name}'s fumble: {res['result']}. Not applicable? roll again.",
+                  [{"value": "keep", "label": "Apply it"}, {"value": "reroll", "label": "Not applicable: roll again"}],
+                  result=res["result"])
+
+
+def _special_type(ctx: Context, w: dict) -> str:
+    t = w["type"]
+    if t == "cut-and-thrust":
+        # "As impaling or slashing, at the attacker's option."
+        t = ctx.action.get("special", "impaling")
+        if t not in ("impaling", "slashing"):
+            raise InvalidAction("special", "a cut-and-thrust weapon deals impaling or slashing special damage")
+    return t
+
+
+def _dm_of(ctx: Context, c: Combatant, decl: dict | None) -> tuple[str, str]:
+    src = c
+    if decl and decl.get("dm_from"):
+        src = ctx.enc.get(decl["dm_from"]) or c
+    return body.derived(ctx.ruleset, ctx.enc, src)["damage_modifier"]["value"], src.name
+
+
+def roll_damage(ctx: Context, c: Combatant, w: dict, landing: str, name: str, decl: dict | None = None,
+                pull: dict | None = None, dm_use: str | None = None) -> tuple[int, str, str]:
+    """Total, breakdown, special type. Maximised damage needs no dice."""
+    dm, whose = _dm_of(ctx, c, decl)
+    st = _special_type(ctx, w)
+    try:
+        expr, note, maxed = rules.damage_expression(w["damage"], dm, dm_use=dm_use or w["dm"], landing=landing,
+                                                     special_type=st, bonus=w["bonus"], pull=pull)
+    except ValueError as e:
+        raise RuleViolation("Pulling Blows", str(e)) from None
+    extra = f"; damage modifier of {whose}" if whose != c.name else ""
+    if maxed:
+        from ...dice import parse
+        total = parse(expr).maximum()
+        return total, f"{expr} maximised = {total} ({note}{extra})", st
+    r = ctx.dice.roll(name, expr)
+    return r.total, r.breakdown() + (f" ({note}{extra})" if note or extra else ""), st
+
+
+def _weapon_hp_loss(w: dict, dmg: int, rule: str) -> int:
+    if dmg <= w["hp"]:
+        return 0
+    return 1 if rule == "one" else dmg - w["hp"]
+
+
+def _parry_strikes_back(ctx: Context, attacker: Combatant, w: dict, defender: Combatant, pw: dict, how: str) -> None:
+    """A good parry damages the attacking weapon, or the limb of a natural attack."""
+    if w["missile"] and not w["thrown"]:
+        ctx.event("parry", f"{w['name']} is a missile weapon: it cannot be damaged by a parry")
+        return
+    natural = w["natural"] or w["unarmed"]
+    if pw["hafted"] and not natural:
+        ctx.event("parry", f"{pw['name']} is hafted: it does not damage the weapon it parries")
+        return
+    landing = "special" if how == "special" else "normal"
+    dmg, text, _ = roll_damage(ctx, defender, pw, landing, "parry_damage")
+    if natural:
+        locs = body.hand_location(attacker, w)
+        if not locs:
+            ctx.event("parry", f"the parry strikes {attacker.name}'s attacking limb: {text}; GM picks the location")
+            return
+        l = locs[0]
+        through = max(0, dmg - l["ap"])
+        ctx.event("parry", f"{defender.name}'s parry strikes {attacker.name}'s {l['name']}: {text} − AP {l['ap']}")
+        wounds.apply_damage(ctx, attacker, l["id"], through, source="parry", tag="parried_limb")
+        return
+    rule = ctx.table("attack_vs_parry").get("parrying_weapon_loss", "one")
+    loss = _weapon_hp_loss(w, dmg, rule)
+    w["hp"] -= loss
+    ctx.event("parry", f"{defender.name}'s parry strikes {attacker.name}'s {w['name']}: {text} vs weapon HP "
+              f"{w['hp'] + loss}: loses {loss}; {w['name']} HP {w['hp']}/{w['hp_max']}")
+
+
+def _pick_location(ctx: Context, attacker: Combatant, target: Combatant, w: dict, mode: str, cover: dict,
+                   crit: bool) -> dict | None:
+    aim = ctx.action.get("aim")
+    if mode in ("aimed", "stun"):
+        return body.location(target, aim)
+    col = "missile" if w["missile"] else "melee"
+    expr = "1D20"
+    if _bool(ctx, "mounted_vs_foot"):
+        # "A mounted combatant rolls 1D10+10 for hit location when making melee attacks against
+        # combatants on foot."
+        expr = "1D10+10"
+    hard = cover.get("hard", []) if isinstance(cover.get("hard", []), list) else []
+    for attempt in range(1, 6):
+        name = "location" if attempt == 1 else f"location_{attempt}"
+        roll = ctx.dice.roll(name, expr).total
+        loc = next((l for l in target.data["locations"] if l[col][0] <= roll <= l[col][1]), None)
+        if loc is None:
+            raise RuleViolation("Damage", f"no {col} hit location for {roll}")
+        ctx.event("location", f"hit location {expr} ({col}) = {roll}: {loc['name']}", roll=roll, location=loc["id"])
+        if loc["id"] not in hard:
+            return loc
+        if not crit:
+            return {"cover": True, **loc}
+        ctx.event("location", "critical hit bypasses hard cover: roll again for an uncovered location")
+    return None
+
+
+def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: dict | None, cell: dict, mode: str,
+            cover: dict, water: str, dkind: str, ddeg: str, decl: dict | None) -> None:
+    landing = cell["damage"]
+    crit = landing == "max_special"
+    pull = ctx.action.get("pull")
+    if pull is not None and not isinstance(pull, dict):
+        raise InvalidAction("pull", "must be {\"drop_modifier\": true, \"die_sides\": 3, \"bonus\": 0}")
+    # -- attacking a weapon or an object: no hit location -------------------------------------------------
+    if mode == "attack_weapon":
+        tw = pw if dkind == "parry" else body.weapon(target, ctx.action.get("target_weapon"))
+        if tw is None:
+            raise InvalidAction("target_weapon", f"{target.name} has no weapon {ctx.action.get('target_weapon')!r}")
+        dmg, text, _ = roll_damage(ctx, attacker, w, landing, "damage", decl, pull)
+        loss = dmg if crit else max(0, dmg - tw["hp"])
+        tw["hp"] -= loss
+        ctx.event("damage", f"{attacker.name} strikes {target.name}'s {tw['name']}: {text}; "
+                  f"{'critical: full damage' if crit else 'excess over its HP'}: loses {loss}; HP {tw['hp']}/{tw['hp_max']}")
+        return
+    if mode == "attack_object":
+        obj = ctx.action["object"]
+        dmg, text, _ = roll_damage(ctx, attacker, w, landing, "damage", decl, pull)
+        loss = dmg if crit else max(0, dmg - obj["hp"])
+        ctx.event("damage", f"{attacker.name} strikes {obj.get('name', 'the object')}: {text}; loses {loss} HP "
+                  f"({'critical: full damage' if crit else 'excess over its ' + str(obj['hp']) + ' HP'})", object_loss=loss)
+        return
+    loc = _pick_location(ctx, attacker, target, w, mode, cover, crit)
+    if loc is None:
+        ctx.event("location", "the GM places the blow (no uncovered location came up)")
+        return
+    dmg, text, st = roll_damage(ctx, attacker, w, landing, "damage", decl, pull)
+    if mode == "stun":
+        return _stun(ctx, attacker, target, loc, dmg, text)
+    if loc.get("cover"):
+        wounds.prompt(ctx, "hard_cover", target.id, f"the blow ({dmg}) strikes the hard cover over {target.name}'s "
+                      f"{loc['name']}: does it penetrate? (the cover may act as armour)",
+                      [{"value": "stopped", "label": "Stopped by the cover"},
+                       {"value": "through", "label": "Penetrates: enter the damage that gets through"}],
+                      location=loc["id"], damage=dmg)
+        return
+    # mounted target: "attacks that would hit the opposite side instead hit the mount"
+    side = ctx.action.get("attacker_side")
+    mount = ctx.enc.get(target.data.get("mount") or "")
+    if mount is not None and side in ("left", "right") and loc["side"] and loc["side"] != side:
+        wounds.prompt(ctx, "apply_damage", mount.id, f"{dmg} damage ({text}) strikes {mount.name} instead, the far side "
+                      f"of {target.name}: fore- or hindquarters?",
+                      [{"value": l["id"], "label": l["name"]} for l in mount.data["locations"]
+                       if l["type"] in ("chest", "abdomen", "body")], damage=dmg, ignores_armour=False)
+        return
+    rolled = dmg
+    through = dmg
+    hit_loc = loc
+    parts = [text]
+    if cell["parried"] and pw is not None:
+        if pw["unarmed"] or pw["martial_arts"]:
+            limb = (body.hand_location(target, pw) or [loc])[0]
+            whp = limb["hp_max"] * (2 if pw["martial_arts"] else 1)
+            through = max(0, dmg - whp)
+            hit_loc = limb  # "the parrying limb may take damage"
+            parts.append(f"parried by {limb['name']} (weapon HP {whp}{' martial arts ×2' if pw['martial_arts'] else ''}): "
+                         f"{through} through to the {limb['name']}")
+        else:
+            whp = pw["hp"]
+            through = max(0, dmg - whp)
+            parts.append(f"parried by {pw['name']} (HP {whp}): {through} through")
+            spares = w["type"] == "impaling" or (w["type"] == "cut-and-thrust" and st == "impaling")
+            if dmg > whp and not spares:
+                loss = _weapon_hp_loss(pw, dmg, ctx.table("attack_vs_parry").get("parrying_weapon_loss", "one"))
+                pw["hp"] -= loss
+                parts.append(f"{pw['name']} loses {loss} HP ({pw['hp']}/{pw['hp_max']})")
+            elif dmg > whp:
+                parts.append(f"impaling weapons do not damage {pw['name']}")
+            if pw["shield"] and st == "impaling" and landing in ("special", "max_special"):
+                return _stuck_in_shield(ctx, attacker, w, target, pw, parts, through, hit_loc)
+    # armour
+    ap = hit_loc["ap"]
+    ignores = cell["ignores_armour"]
+    shield_cov = ctx.action.get("shield_cover") or {}
+    sc_ap = 0
+    scw = None
+    if isinstance(shield_cov, dict) and hit_loc["id"] in shield_cov.get("locations", []):
+        scw = body.weapon(target, shield_cov.get("weapon"))
+        if scw is None or not scw["shield"]:
+            raise InvalidAction("shield_cover.weapon", "name the defender's shield")
+        if len(shield_cov["locations"]) > max(1, scw["cover"]):
+            raise RuleViolation("Shields as Cover", f"{scw['name']} covers at most {scw['cover']} locations")
+        sc_ap = scw["hp"] // 2
+    water_ap = 3 if water == "under" else 0  # "an extra 3 AP (critical-proof)"
+    eff_ap = (0 if ignores else ap + sc_ap) + water_ap
+    if through:
+        parts.append(f"AP {eff_ap}" + (" (critical ignores armour)" if ignores and (ap or sc_ap) else "")
+                     + (f" incl. shield cover {sc_ap}" if sc_ap and not ignores else "")
+                     + (" incl. 3 underwater" if water_ap else ""))
+    taken = max(0, through - eff_ap)
+    if scw is not None and through - (0 if ignores else ap) > sc_ap and not ignores:
+        scw["hp"] -= 1  # "If the shield is penetrated by an attack, it loses 1 HP."
+        parts.append(f"{scw['name']} penetrated: loses 1 HP")
+    ctx.event("damage_roll", "; ".join(parts) + f" → {taken} to {hit_loc['name']}", rolled=rolled, taken=taken)
+    if taken or through:
+        wounds.apply_damage(ctx, target, hit_loc["id"], taken, source=f"{attacker.name}'s {w['name']}", tag="wound")
+    impaled = st == "impaling" and landing in ("special", "max_special") and taken > 0
+    if impaled:
+        _impale(ctx, attacker, w, target, hit_loc, decl)
+    elif w["knockback"] and "dead" not in target.conditions:
+        resist_self = target.data["round"].get("bracing")
+        _knockback(ctx, attacker, target, rolled, "damage", "rolled damage", resist_self)
+
+
+def _stuck_in_shield(ctx, attacker, w, target, shield, parts, through, hit_loc) -> None:
+    """"If a shield parries an impale ... the weapon is stuck in the shield." Even if damage got through."""
+    shield["stuck"].append({"weapon": w["id"], "owner": attacker.id, "name": w["name"], "enc": w["enc"], "attempts": 0})
+    w["stuck_in"] = {"combatant": target.id, "shield": shield["id"], "name": f"{target.name}'s {shield['name']}"}
+    eff = rules.stuck_effect(body.stuck_enc(shield), ctx.table("stuck_weapons"))
+    parts.append(f"{w['name']} sticks in {shield['name']} (stuck ENC {body.stuck_enc(shield):g}: {eff})")
+    ctx.event("damage_roll", "; ".join(parts))
+    if through:
+        taken = max(0, through - hit_loc["ap"])
+        wounds.apply_damage(ctx, target, hit_loc["id"], taken, source=f"{attacker.name}'s {w['name']}", tag="wound")
+    wounds.prompt(ctx, "unstick", attacker.id, f"{attacker.name} may pull {w['name']} out of {shield['name']} now "
+                  "at half weapon skill, or let it go",
+                  [{"value": "pull", "label": "Pull now (½ skill; roll 'pull')"},
+                   {"value": "hold", "label": "Hold on to it"}, {"value": "let_go", "label": "Let go"}],
+                  weapon=w["id"], owner=attacker.id, holder=target.id, shield=shield["id"])
+
+
+def _impale(ctx: Context, attacker: Combatant, w: dict, target: Combatant, loc: dict, decl: dict | None) -> None:
+    target.data["impaled"].append({"weapon": w["id"], "owner": attacker.id, "name": w["name"], "location": loc["id"],
+                                   "location_name": loc["name"], "damage": w["damage"], "attempts": 0,
+                                   "held": not w["missile"]})
+    w["stuck_in"] = {"combatant": target.id, "location": loc["id"], "name": f"{target.name}'s {loc['name']}"}
+    ctx.event("impale", f"{w['name']} impales {target.name}'s {loc['name']} and is stuck; no knockback")
+    if not w["missile"]:
+        wounds.prompt(ctx, "unstick", attacker.id, f"{attacker.name} may free {w['name']} now at half weapon skill, "
+                      "hold on (neither can move or disengage), or let go",
+                      [{"value": "pull", "label": "Free it now (½ skill; roll 'pull')"},
+                       {"value": "hold", "label": "Hold on"}, {"value": "let_go", "label": "Let go"}],
+                      weapon=w["id"], owner=attacker.id, holder=target.id, location=loc["id"])
+
+
+def _knockback(ctx: Context, attacker: Combatant, target: Combatant, amount: int, what: str, label: str,
+               bracing: Any = False) -> None:
+    siz = target.stats.get("SIZ", 0)
+    resist, rlabel = siz, f"SIZ {siz}"
+    if bracing:
+        resist, rlabel = siz + target.stats.get("STR", 0), f"STR+SIZ {siz + target.stats.get('STR', 0)} (bracing)"
+    mount = ctx.enc.get(target.data.get("mount") or "")
+    ride_ok = None
+    if mount is not None and amount > resist:
+        ok, _, text = _skill_test(ctx, target.stats.get("ride", 0), "ride")
+        ride_ok = ok
+        ctx.event("knockback", f"{target.name} is mounted: Ride {text}")
+        if ok:
+            resist += mount.stats.get("SIZ", 0)
+            rlabel += f" + mount SIZ {mount.stats.get('SIZ', 0)}"
+    metres = rules.knockback_metres(amount, resist)
+    if not metres:
+        return
+    ctx.event("knockback", f"{target.name} is knocked back {metres} m ({label} {amount} > {rlabel})",
+              metres=metres, id=target.id)
+    if ride_ok is False:
+        wounds.add_condition(target, "prone")
+        ctx.event("knockback", f"{target.name} is knocked off {mount.name}")
+    ok, _, text = _skill_test(ctx, target.stats.get("DEX", 0) * rules.test_multiplier(ctx.table("characteristic_tests"), "DEX"),
+                              "knockback_dex")
+    if ok:
+        ctx.event("knockback", f"{target.name} keeps their feet: DEX×5 {text}")
+    else:
+        wounds.add_condition(target, "prone")
+        ctx.event("knockback", f"{target.name} falls prone: DEX×5 {text}")
+    wounds.prompt(ctx, "collision", target.id, f"{target.name} is knocked back {metres} m: does it collide with "
+                  "someone or something?",
+                  [{"value": "none", "label": "No collision"},
+                   {"value": "combatant", "label": "Another combatant (≤ twice SIZ): DEX test or prone"},
+                   {"value": "solid", "label": "A creature or solid object (3 m or more: 1D6 per 5 m to both)"}],
+                  metres=metres)
+
+
+def _skill_test(ctx: Context, chance: int, name: str) -> tuple[bool, str, str]:
+    roll = ctx.dice.d100(name).total
+    deg = rules.degree_of_success(chance, roll)
+    return rules.is_success(deg), deg, f"{chance}%: rolled {roll}, {deg}"
+
+
+def opposed(a_skill: int, a_roll: int, d_skill: int, d_roll: int) -> str:
+    """Winner of an opposed test: the better degree; equal successes go to the higher roll that
+    still succeeds; two failures: nobody ("attacker"/"defender"/"none")."""
+    da, dd = rules.degree_of_success(a_skill, a_roll), rules.degree_of_success(d_skill, d_roll)
+    ra, rd = rules.DEGREES.index(da), rules.DEGREES.index(dd)
+    if not rules.is_success(da) and not rules.is_success(dd):
+        return "none"
+    if ra != rd:
+        return "attacker" if ra < rd else "defender"
+    return "attacker" if a_roll > d_roll else "defender"
+
+
+def _disarm(ctx, attacker, w, target, pw, dkind, ddeg, skill, ar, dr) -> None:
+    """"an opposed test of weapon skills, and the attacker's skill is halved ... the defender may
+    also dodge to avoid the attempt entirely\""""
+    if dkind == "dodge" and rules.is_success(ddeg):
+        ctx.event("disarm", f"{target.name} dodges the disarm")
+        return
+    tw = pw if pw is not None else body.weapon(target, ctx.action.get("target_weapon"))
+    if tw is None:
+        raise InvalidAction("target_weapon", "name the weapon to knock away")
+    if dkind != "parry":
+        # no parry roll to oppose with: the defender tests the weapon skill
+        dr = ctx.dice.d100("resist").total
+    win = opposed(skill.value, ar, tw["skill"], dr)
+    if win == "attacker":
+        dist = ctx.dice.roll("disarm_distance", "1D6").total
+        holds = w["unarmed"]  # "If the attacker used a fist or grapple attack, they can hold the weapon instead."
+        tw["dropped"] = True
+        ctx.event("disarm", f"{attacker.name} wins the opposed test: {tw['name']} is knocked from {target.name}'s hands"
+                  + (f" and {attacker.name} holds it" if holds else f", landing {dist} m away in a random direction"))
+    else:
+        ctx.event("disarm", f"{target.name} keeps {tw['name']} (opposed test: {win} wins)")
+
+
+def _grapple(ctx, attacker, target, cell, dkind, pw) -> None:
+    if dkind == "parry" and cell["parried"] and pw is not None and not pw["unarmed"]:
+        # "If a grappling attack is parried without dealing damage to the grappler, the grappler
+        # instead seizes the parrying weapon"
+        ctx.event("grapple", f"{attacker.name} seizes {target.name}'s {pw['name']} instead")
+        wounds.prompt(ctx, "grapple_weapon", attacker.id, f"{attacker.name} holds {target.name}'s {pw['name']}: try to "
+                      "pull it away (STR vs STR)?", [{"value": "pull", "label": "Pull (roll 'resistance')"},
+                                                     {"value": "release", "label": "Let go"}],
+                      target=target.id, weapon=pw["id"])
+        return
+    if cell["damage"] == "none":
+        return
+    aim = ctx.action.get("aim")
+    loc = body.location(target, aim) if aim else _pick_location(ctx, attacker, target, {"missile": False}, "normal", {}, False)
+    if loc is None:
+        raise InvalidAction("aim", f"{target.name} has no hit location {aim!r}")
+    attacker.data["grips"].append({"target": target.id, "location": loc["id"]})
+    wounds.add_condition(target, "grappled")
+    ctx.event("grapple", f"{attacker.name} grabs {target.name}'s {loc['name']}: {target.name} cannot disengage")
+
+
+def _stun(ctx, attacker, target, loc, dmg, text) -> None:
+    """"an opposed test between ([damage] - [AP])×5% and the target's CON×5%\""""
+    a_sk = max(0, dmg - loc["ap"]) * 5
+    d_sk = target.stats.get("CON", 0) * 5
+    ar = ctx.dice.d100("stun_attack").total
+    dr = ctx.dice.d100("stun_resist").total
+    win = opposed(a_sk, ar, d_sk, dr)
+    ctx.event("stun", f"stun at {loc['name']}: {text}; ({dmg} − AP {loc['ap']})×5 = {a_sk}% rolled {ar} vs CON×5 "
+              f"{d_sk}% rolled {dr}: {win} wins")
+    if win != "attacker":
+        return
+    pts = max(0, dmg - loc["ap"])
+    if loc["type"] in ("arm", "leg", "wing", "tail"):
+        n = ctx.dice.roll("stun_mr", "1D6").total
+        loc["disabled_mr"] = n
+        ctx.event("stun", f"{target.name}'s {loc['name']} is disabled for {n} MR")
+    elif loc["type"] == "head":
+        target.data["stun"].append({"kind": "unconscious", "mr": max(1, pts)})
+        wounds.add_condition(target, "unconscious")
+        ctx.event("stun", f"{target.name} is knocked unconscious for {max(1, pts)} MR")
+        wounds.lose_later_actions(ctx, target, "stunned unconscious")
+    else:
+        target.data["stun"].append({"kind": "incapacitated", "mr": 1})
+        target.data["stun_incapacitated"] = True
+        wounds.add_condition(target, "incapacitated")
+        ctx.event("stun", f"{target.name} is incapacitated for 1 MR, unable to act (including parry or dodge)")
+        wounds.lose_later_actions(ctx, target, "stunned")
+
+
+def _charge_past(ctx: Context, attacker: Combatant, target: Combatant) -> None:
+    """"If their attack resolves before the earliest SR that the target could attack, the attacker
+    can keep moving freely. Otherwise, the target gets an attack as if the charger were fleeing.\""""
+    theirs = [a["sr"] for a in ctx.enc.state.get("actions", []) if a["combatant"] == target.id and a["attack"]
+              and a["round"] == ctx.enc.round and a["status"] in ("declared", "done")]
+    d = body.derived(ctx.ruleset, ctx.enc, target)
+    best = [w["sr"] for w in target.data["weapons"] if not w["missile"]]
+    earliest = min(theirs + ([d["dex_sr"]["value"] + d["siz_sr"]["value"] + min(best)] if best else []), default=99)
+    cur = ctx.enc.state.get("sr", 0)
+    if cur < earliest:
+        ctx.event("charge", f"{attacker.name} charges past at SR {cur}, before {target.name}'s earliest SR {earliest}: "
+                  "keeps moving freely")
+    else:
+        wounds.prompt(ctx, "free_attack", target.id, f"{attacker.name} charges past at SR {cur}, not before "
+                      f"{target.name}'s earliest SR {earliest}: {target.name} gets an attack as if the charger were "
+                      "fleeing (no parry, dodge at ½)", [{"value": "attack", "label": "Attack (sr.attack free_attack)"},
+                                                        {"value": "decline", "label": "Decline"}], fleeing=attacker.id)

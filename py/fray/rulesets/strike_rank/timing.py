@@ -1,0 +1,605 @@
+"""Melee Rounds and Strike Ranks: declaration, SR of each action, resolution order, round's end.
+
+``enc.phase``: ``setup`` → ``declare`` → ``resolve`` (SR by SR) → ``end`` (bleeding and other
+upkeep) → ``declare`` of the next MR. ``enc.state``:
+
+* ``sr``: the strike rank being resolved (0 while declaring).
+* ``actions``: declared actions ``{ref, round, combatant, kind, sr, text, parts, status, ...}``;
+  ``round`` is the MR in which it resolves (a spell that rolls over carries the next MR's number),
+  ``status`` is declared | done | lost | changed | aborted | interrupted.
+* ``prompts``: questions for the GM (see ``wounds.prompt``), answered by ``sr.answer``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import InvalidAction, RuleViolation
+from ...geometry import distance
+from ...model import Combatant, Encounter
+from ..base import Context, Slot, gm_tie_break
+from . import body, rules, wounds
+
+KINDS = ("melee", "missile", "spell", "move", "other", "reload", "defend")
+
+
+def derived(ctx_or_rs, enc: Encounter, c: Combatant) -> dict[str, Any]:
+    rs = ctx_or_rs.ruleset if isinstance(ctx_or_rs, Context) else ctx_or_rs
+    return body.derived(rs, enc, c)
+
+
+def dex_sr(ctx: Context, c: Combatant) -> int:
+    return derived(ctx, ctx.enc, c)["dex_sr"]["value"]
+
+
+def actions_of(enc: Encounter, cid: str, round_: int | None = None, live: bool = True) -> list[dict[str, Any]]:
+    r = enc.round if round_ is None else round_
+    return [a for a in enc.state.get("actions", []) if a["combatant"] == cid and a["round"] == r
+            and (not live or a["status"] in ("declared", "done"))]
+
+
+def _metres(ctx: Context, c: Combatant, field: str = "metres") -> float:
+    """Metres to move: as given, or to within engagement range of the named target."""
+    raw = ctx.action.get(field)
+    if raw is not None:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not 0 <= raw <= 10000:
+            raise InvalidAction(field, "must be metres from 0 to 10000")
+        return float(raw)
+    tid = ctx.action.get("target")
+    if isinstance(tid, str) and ctx.enc.get(tid) is not None and ctx.action.get("kind") in ("melee",):
+        # "must move 6m to get within melee range": the distance less the engagement range.
+        return max(0.0, round(distance(c.position, ctx.enc.get(tid).position) - rules.ENGAGEMENT_RANGE_M, 2))
+    return 0.0
+
+
+def _rate(ctx: Context, c: Combatant) -> float:
+    lim = body.movement_limits(c)
+    rate = c.stats.get("move", 3)
+    if lim["half_rate"]:
+        rate = rate / 2
+    if lim["max_rate"] is not None:
+        rate = min(rate, lim["max_rate"])
+    return rate
+
+
+def _flag(ctx: Context, name: str) -> bool:
+    v = ctx.action.get(name, False)
+    if not isinstance(v, bool):
+        raise InvalidAction(name, "must be true or false")
+    return v
+
+
+def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Read a declaration and compute its SR(s) with breakdowns, checking the timing rules.
+    Returns the new action records (not yet stored)."""
+    a = ctx.action
+    kind = a.get("kind")
+    if kind not in KINDS:
+        raise InvalidAction("kind", f"must be one of {', '.join(KINDS)}")
+    why = body.can_fight(c)
+    if why and kind != "defend":
+        raise RuleViolation("Action Declaration & Resolution", why)
+    if "surprised" in c.conditions and ctx.enc.round == 1 and kind != "defend":
+        raise RuleViolation("Aborting Actions", f"{c.name} is surprised: no actions in the first Melee Round, "
+                            "only dodges and parries at half skill")
+    if c.data["round"].get("fleeing") and kind in ("melee", "missile", "spell"):
+        raise RuleViolation("Disengaging", f"{c.name} is fleeing: cannot attack or cast this MR")
+    d = derived(ctx, ctx.enc, c)
+    dsr, ssr = d["dex_sr"]["value"], d["siz_sr"]["value"]
+    running = _flag(ctx, "running")
+    charge = _flag(ctx, "charge")
+    if charge:
+        running = True  # "running at double Movement rate in a roughly straight line"
+    lim = body.movement_limits(c)
+    metres = _metres(ctx, c)
+    if running and not lim["can_run"]:
+        raise RuleViolation("Damage Equal to Location HP", f"{c.name} cannot run: {'; '.join(lim['why'])}")
+    if running and any(x.get("running") for x in declared):
+        raise RuleViolation("Movement", "Only one continuous running movement can be taken in a MR")
+    target = None
+    if a.get("target") is not None:
+        target = ctx.combatant("target")
+    partner = 0.0
+    if _flag(ctx, "mutual") and target is not None:
+        # "If two combatants move to engage each other, add up their movement rates"
+        partner = _rate(ctx, target)
+    rate = _rate(ctx, c)
+    if metres and rate <= 0:
+        raise RuleViolation("Movement", f"{c.name} cannot move: {'; '.join(lim['why'])}")
+    mv = rules.movement_sr(metres, rate, running, partner) if metres else None
+    move_sr = mv.total if mv else 0
+    rec = {"kind": kind, "target": target.id if target else "", "metres": metres, "running": running,
+           "charge": charge, "weapon": "", "spell": "", "moving": bool(metres), "note": mv.note if mv else ""}
+    out: list[dict[str, Any]] = []
+    if kind == "melee":
+        w = _weapon(ctx, c, "weapon")
+        if w["missile"] and not w["thrown"]:
+            raise InvalidAction("weapon", f"{w['name']} is a missile weapon: declare kind 'missile'")
+        rec["weapon"] = w["id"]
+        earlier = [x for x in declared if x["attack"]]
+        if earlier and not (w["natural"] and all(x["weapon"] != w["id"] for x in earlier)) and not (
+                len(earlier) == 1 and earlier[0]["weapon"] != w["id"] and combat_holds_two(c)):
+            raise RuleViolation("Attacks & Defenses", f"{c.name} already has an attack this MR; declare several "
+                                "attacks at once (attacks + split, or extra_weapon)")
+        if a.get("brace_against") is not None:
+            # "They attack at the weapon's SR + the SR required for the charging movement (ignoring
+            # DEX SR and SIZ SR), and the attack uses the charger's (or their mount's) damage bonus"
+            charger = ctx.combatant("brace_against")
+            if not w["spear"] and not w["lance"]:
+                raise RuleViolation("Bracing for a Charge", "only a spear can be braced")
+            ch = next((x for x in actions_of(ctx.enc, charger.id) if x.get("charge") and x["target"] == c.id), None)
+            if ch is None:
+                raise RuleViolation("Bracing for a Charge", f"{charger.name} has not declared a charge at {c.name}")
+            csr = next((p[1] for p in ch["parts"] if p[0] == "move"), 0)
+            mount = ctx.enc.get(charger.data.get("mount") or "")
+            rec.update(bracing=True, dm_from=(mount or charger).id, target=charger.id)
+            c.data["round"]["bracing"] = w["id"]
+            srs = [rules.Breakdown("SR", (("weapon", w["sr"]), ("charge", csr)), "braced: no DEX or SIZ SR")]
+        elif _flag(ctx, "mounted_charge"):
+            # "the attack's SR is the weapon's SR + the SR required for the movement (ignoring DEX SR
+            # and SIZ SR), and the attack uses the mount's damage bonus"
+            mount = ctx.enc.get(c.data.get("mount") or "")
+            if mount is None:
+                raise RuleViolation("Mounted Charge & Lance", f"{c.name} has no mount")
+            if not (w["lance"] or w["spear"]):
+                raise RuleViolation("Mounted Charge & Lance", "only a lance or spear gains the charge benefits")
+            if metres < 20:
+                raise RuleViolation("Mounted Charge & Lance", "the charge must cover at least 20 m")
+            mmv = rules.movement_sr(metres, mount.stats.get("move", 3), True)
+            parts = (("weapon", w["sr"]), ("move", mmv.total))
+            rec.update(dm_from=mount.id, mounted_charge=True, note=mmv.note)
+            srs = [rules.Breakdown("SR", parts, "mounted charge: no DEX or SIZ SR")]
+        else:
+            n = a.get("attacks", 1)
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 4:
+                raise InvalidAction("attacks", "must be 1 to 4")
+            extra = a.get("extra_weapon")
+            base = rules.melee_sr(dsr, ssr, w["sr"], move_sr)
+            srs = [base]
+            if n > 1:
+                split = a.get("split")
+                if not isinstance(split, list) or len(split) != n:
+                    raise InvalidAction("split", f"{n} attacks with one weapon need {n} split ratings")
+                bad = rules.check_split(w["skill"], split)
+                if bad:
+                    raise RuleViolation("Fighting", bad)
+                rec["split"] = split
+                for k in range(1, n):
+                    # "Multiple attacks each take their full SR."
+                    srs.append(rules.Breakdown("SR", srs[-1].parts + (("next attack", dsr + ssr + w["sr"]),)))
+            if extra is not None:
+                w2 = _weapon(ctx, c, "extra_weapon")
+                if w2["id"] == w["id"]:
+                    raise RuleViolation("Fighting with Two Weapons", "the extra attack needs a second weapon or shield")
+                srs.append(rules.Breakdown("SR", srs[-1].parts + ((f"{w2['name']}", dsr + ssr + w2["sr"]),)))
+                rec["extra_weapon"] = w2["id"]
+        for i, b in enumerate(srs):
+            if b.total > rules.LAST_SR:
+                raise RuleViolation("Attacking", f"Attacks cannot \"roll over\": {b.text()} is past SR 12")
+        for i, b in enumerate(srs):
+            r = dict(rec, sr=b.total, text=b.text(), parts=[list(p) for p in b.parts], attack=True, index=i)
+            if i and rec.get("extra_weapon") and i == len(srs) - 1:
+                r["weapon"] = rec["extra_weapon"]
+            out.append(r)
+    elif kind == "missile":
+        w = _weapon(ctx, c, "weapon")
+        if not w["missile"]:
+            raise InvalidAction("weapon", f"{w['name']} is not a missile weapon")
+        if any(x["attack"] for x in declared):
+            raise RuleViolation("Attacks & Defenses", f"{c.name} already has an attack this MR; declare all shots at once")
+        if running:
+            raise RuleViolation("Moving & Shooting", "can shoot while moving at normal rate, not running")
+        if w["rate"].startswith("1/") and w["rate"] != "1/MR" and not c.data["reload"].get(w["id"], {}).get("loaded", True):
+            raise RuleViolation("Ranged Combat", f"{w['name']} is not loaded ({w['rate']}): spend the MR reloading")
+        shots = a.get("shots", 1)
+        if isinstance(shots, bool) or not isinstance(shots, int) or shots < 1:
+            raise InvalidAction("shots", "must be a whole number, at least 1")
+        if shots > 1 and not (w["rate"] == "S/MR" or w["thrown"]):
+            raise RuleViolation("Ranged Combat", f"{w['name']} fires {w['rate']}: one attack")
+        if w["thrown"] and shots > 1:
+            # "Thrown weapons ... allow for splitting the skill for multiple attacks 5 SR apart."
+            split = a.get("split")
+            if not isinstance(split, list) or len(split) != shots:
+                raise InvalidAction("split", f"{shots} throws need {shots} split ratings")
+            bad = rules.check_split(w["skill"], split)
+            if bad:
+                raise RuleViolation("Ranged Combat", bad)
+            rec["split"] = split
+            first = rules.missile_srs(dsr, "1/MR", 1, move_sr)[0]
+            srs = [first] + [rules.Breakdown("SR", first.parts + (("5 SR apart", 5 * k),)) for k in range(1, shots)]
+        else:
+            srs = rules.missile_srs(dsr, w["rate"], shots, move_sr)
+        if srs[-1].total > rules.LAST_SR:
+            raise RuleViolation("Attacking", f"Attacks cannot \"roll over\": {srs[-1].text()} is past SR 12")
+        rec["weapon"] = w["id"]
+        for i, b in enumerate(srs):
+            out.append(dict(rec, sr=b.total, text=b.text(), parts=[list(p) for p in b.parts], attack=True, index=i))
+    elif kind == "spell":
+        sid = a.get("spell")
+        sp = next((s for s in c.data["spells"] if s["id"] == sid), None)
+        if sp is None:
+            raise InvalidAction("spell", f"{c.name} has no spell {sid!r}")
+        if running:
+            raise RuleViolation("Casting Spells", "Characters cannot move while casting spells.")
+        spells = [x for x in declared if x["kind"] == "spell"]
+        if any(x.get("rune") for x in spells) or (spells and sp["type"] == "rune"):
+            raise RuleViolation("Casting Spells", "Characters who cast a rune spell cannot cast any other spells "
+                                "(including rune magic) in that MR.")
+        sdsr = dsr if c.stats.get("DEX", 0) > 0 or c.stats.get("dex_sr") is not None else 1
+        if spells:
+            last = max(spells, key=lambda x: x["sr"])
+            b = rules.spell_sr(0, sp)
+            parts = (("after first spell", last["sr"]), ("second spell", 5)) + tuple(p for p in b.parts if p[0] != "DEX")
+            b = rules.Breakdown("SR", parts)
+            if b.total > rules.LAST_SR:
+                raise RuleViolation("Casting Spells", f"the second spell cannot roll over: {b.text()}")
+        else:
+            b = rules.spell_sr(sdsr, sp, move=move_sr)
+        rec.update(spell=sp["id"], rune=sp["type"] == "rune")
+        later, sr = rules.rolled_over(b.total)
+        note = f"rolls over to SR {sr} of MR {ctx.enc.round + later}" if later else ""
+        out.append(dict(rec, sr=sr, text=b.text() + (f" → {note}" if note else ""), parts=[list(p) for p in b.parts],
+                        attack=False, round_offset=later))
+    elif kind == "move":
+        if any(x["kind"] == "spell" for x in declared):
+            raise RuleViolation("Casting Spells", "Characters cannot move while casting spells.")
+        if not metres:
+            raise InvalidAction("metres", "a move needs metres (or a target)")
+        cont = _flag(ctx, "continuing")
+        speed = rate * (2 if running else 1)
+        cap = (12 if cont else 12 - dsr) * speed
+        if metres > cap:
+            raise RuleViolation("Movement", f"at most {cap:g} m this MR "
+                                f"({'12' if cont else f'(12 − DEX SR {dsr})'} × {speed:g} m)")
+        b = rules.Breakdown("SR", (("move", move_sr),), mv.note)
+        out.append(dict(rec, sr=min(rules.LAST_SR, move_sr), text=b.text(), parts=[list(p) for p in b.parts], attack=False))
+    elif kind in ("other", "reload"):
+        cost = a.get("sr_cost", 0 if kind == "other" else rules.LAST_SR - dsr)
+        if isinstance(cost, bool) or not isinstance(cost, int) or not 0 <= cost <= 36:
+            raise InvalidAction("sr_cost", "must be 0 to 36 SR")
+        if kind == "reload":
+            w = _weapon(ctx, c, "weapon")
+            if not w["rate"].startswith("1/") or w["rate"] == "1/MR":
+                raise RuleViolation("Ranged Combat", f"{w['name']} ({w['rate'] or 'melee'}) needs no reloading MR")
+            rec["weapon"] = w["id"]
+            if running:
+                raise RuleViolation("Ranged Combat", "while reloading, only moving at normal rate")
+        label = a.get("label", "reload" if kind == "reload" else "other action")
+        if not isinstance(label, str) or len(label) > 60:
+            raise InvalidAction("label", "must be a short text")
+        b = rules.Breakdown("SR", (("DEX", dsr),) + ((("move", move_sr),) if move_sr else ()) + ((label, cost),))
+        later, sr = rules.rolled_over(b.total)
+        out.append(dict(rec, sr=sr, text=b.text(), parts=[list(p) for p in b.parts], attack=False,
+                        round_offset=later, label=label))
+    else:  # defend: a stance, no SR of its own ("do not delay other actions")
+        stance = a.get("stance", "parry")
+        if stance not in ("parry", "dodge"):
+            raise InvalidAction("stance", "must be parry or dodge")
+        rec["stance"] = stance
+        if stance == "parry":
+            rec["weapon"] = _weapon(ctx, c, "weapon")["id"]
+        out.append(dict(rec, sr=0, text="defence: resolved on the attacker's SR", parts=[], attack=False))
+    if kind == "melee" and a.get("charge_past"):
+        for r in out:
+            r["charge_past"] = True
+    return out
+
+
+def combat_holds_two(c: Combatant) -> bool:
+    from .combat import _holds_two
+    return _holds_two(c)
+
+
+def _weapon(ctx: Context, c: Combatant, field: str) -> dict[str, Any]:
+    w = body.weapon(c, ctx.action.get(field))
+    if w is None:
+        raise InvalidAction(field, f"{c.name} has no weapon {ctx.action.get(field)!r}")
+    why = body.weapon_usable(c, w)
+    if why:
+        raise RuleViolation("Damage Equal to Location HP" if "arm" in why.lower() else "Attacks & Defenses", why)
+    return w
+
+
+def store(ctx: Context, c: Combatant, recs: list[dict[str, Any]], delay: list[tuple[str, int]] = ()) -> list[dict[str, Any]]:
+    st = ctx.enc.state
+    stored = []
+    for r in recs:
+        ref = f"a{st.get('next_ref', 1)}"
+        st["next_ref"] = st.get("next_ref", 1) + 1
+        off = r.pop("round_offset", 0)
+        rec = {"ref": ref, "combatant": c.id, "round": ctx.enc.round + off, "status": "declared", **r}
+        if delay:
+            parts = [list(p) for p in delay] + rec["parts"]
+            total = sum(p[1] for p in parts)
+            rec["parts"] = parts
+            rec["text"] = rules.Breakdown("SR", tuple(tuple(p) for p in parts)).text()
+            if rec["attack"] and total > rules.LAST_SR:
+                rec["status"] = "lost"
+                ctx.event("lost", f"{c.name}: {rec['text']} is past SR 12: the attack is lost", ref=ref)
+            later, sr = rules.rolled_over(total)
+            rec["sr"], rec["round"] = (sr, ctx.enc.round + later) if not rec["attack"] else (min(total, 99), ctx.enc.round)
+        st.setdefault("actions", []).append(rec)
+        if rec["running"]:
+            c.data["round"]["running"] = True
+        if rec["charge"]:
+            c.data["round"]["charging"] = True
+        stored.append(rec)
+        if rec["status"] == "declared":
+            what = rec.get("label") or rec["weapon"] or rec["spell"] or rec["kind"]
+            tgt = ctx.enc.get(rec["target"]).name if rec["target"] else ""
+            ctx.event("declare", f"{c.name}: {rec['kind']} {what}{' at ' + tgt if tgt else ''}: {rec['text']}"
+                      + (f" ({rec['note']})" if rec.get("note") else ""), ref=ref, sr=rec["sr"], id=c.id)
+    return stored
+
+
+def declare(ctx: Context) -> None:
+    if ctx.enc.phase != "declare":
+        raise RuleViolation("Action Declaration & Resolution",
+                            "actions are declared at the start of a MR; once resolution begins, use sr.change")
+    c = ctx.combatant()
+    recs = plan(ctx, c, actions_of(ctx.enc, c.id))
+    store(ctx, c, recs)
+
+
+def undeclare(ctx: Context) -> None:
+    """"Declarations can be changed in reaction to others' declarations" before resolution, free."""
+    if ctx.enc.phase != "declare":
+        raise RuleViolation("Changing Actions", "after resolution begins, changing costs DEX SR: use sr.change")
+    a = _action(ctx)
+    ctx.enc.state["actions"].remove(a)
+    ctx.event("declare", f"{ctx.enc.get(a['combatant']).name} withdraws {a['kind']} ({a['ref']})")
+
+
+def _action(ctx: Context, field: str = "ref") -> dict[str, Any]:
+    ref = ctx.action.get(field)
+    for a in ctx.enc.state.get("actions", []):
+        if a["ref"] == ref:
+            return a
+    raise InvalidAction(field, f"there is no declared action {ref!r}")
+
+
+def change(ctx: Context) -> None:
+    """"Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost.\""""
+    if ctx.enc.phase != "resolve":
+        raise RuleViolation("Changing Actions", "before resolution, simply declare again")
+    c = ctx.combatant()
+    old = _action(ctx)
+    if old["combatant"] != c.id or old["status"] != "declared":
+        raise RuleViolation("Changing Actions", f"{old['ref']} is not a pending action of {c.name}")
+    recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old])
+    old["status"] = "changed"
+    cur = ctx.enc.state.get("sr", 0)
+    dsr = dex_sr(ctx, c)
+    delay: list[tuple[str, int]] = [("changed: DEX", dsr)]
+    first = recs[0]["sr"] if recs else 0
+    if first < cur:
+        delay.insert(0, ("from SR", cur - first))  # cannot happen earlier than now
+    store(ctx, c, recs, delay)
+
+
+def abort(ctx: Context) -> None:
+    """"the new action will be delayed by the combatant's DEX SR + the SR the action was aborted
+    on": read as starting from the abort SR, delayed by DEX SR, then the new action's own costs."""
+    if ctx.enc.phase != "resolve":
+        raise RuleViolation("Aborting Actions", "only a started action can be aborted")
+    c = ctx.combatant()
+    old = _action(ctx)
+    if old["combatant"] != c.id or old["status"] != "declared":
+        raise RuleViolation("Aborting Actions", f"{old['ref']} is not a pending action of {c.name}")
+    recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old])
+    old["status"] = "aborted"
+    cur = ctx.enc.state.get("sr", 0)
+    dsr = dex_sr(ctx, c)
+    for r in recs:
+        # the new action's own DEX SR is replaced by the abort delay
+        r["parts"] = [p for p in r["parts"] if p[0] != "DEX"] if r["parts"] and r["parts"][0][0] == "DEX" else r["parts"]
+    store(ctx, c, recs, [("aborted at SR", cur), ("DEX", dsr)])
+    ctx.event("abort", f"{c.name} aborts {old['kind']} ({old['ref']}) at SR {cur}")
+
+
+# -- order of play ---------------------------------------------------------------------------------
+
+def order_of_play(enc: Encounter) -> list[Slot]:
+    """Pending actions of this MR by SR, then higher DEX first, then the GM's order, then a stable id."""
+    slots = []
+    for a in enc.state.get("actions", []):
+        if a["round"] != enc.round or a["status"] != "declared" or a["kind"] == "defend":
+            continue
+        c = enc.get(a["combatant"])
+        if c is None:
+            continue
+        dex = c.stats.get("DEX", 0)
+        slots.append(Slot(c.id, f"SR {a['sr']}", (a["sr"], -dex, gm_tie_break(enc, c.id), c.id, int(a["ref"][1:])),
+                          a["text"], a["ref"]))
+    slots.sort(key=lambda s: s.key)
+    return slots
+
+
+def mark_done(ctx: Context, ref: str | None, cid: str, want_attack: bool) -> dict[str, Any] | None:
+    """Find the declared action an exchange resolves and check it is its SR."""
+    if not ref:
+        return None
+    a = next((x for x in ctx.enc.state.get("actions", []) if x["ref"] == ref), None)
+    if a is None:
+        raise InvalidAction("ref", f"there is no declared action {ref!r}")
+    if a["combatant"] != cid or a["status"] != "declared" or a["round"] != ctx.enc.round:
+        raise RuleViolation("Action Declaration & Resolution", f"{ref} is not a pending action of this combatant this MR")
+    if want_attack and not a["attack"]:
+        raise RuleViolation("Action Declaration & Resolution", f"{ref} is not an attack")
+    if ctx.enc.phase == "resolve" and a["sr"] != ctx.enc.state.get("sr"):
+        raise RuleViolation("Action Declaration & Resolution",
+                            f"{ref} resolves at SR {a['sr']}, not SR {ctx.enc.state.get('sr')}")
+    a["status"] = "done"
+    return a
+
+
+def resolve(ctx: Context) -> None:
+    """Resolve a declared non-attack action at its SR (a spell completing, a move, an other action)."""
+    a = _action(ctx)
+    c = ctx.enc.get(a["combatant"])
+    if a["attack"]:
+        raise RuleViolation("Attacking", "an attack is resolved with sr.attack")
+    mark_done(ctx, a["ref"], c.id, False)
+    _finish(ctx, c, a)
+
+
+def _finish(ctx: Context, c: Combatant, a: dict[str, Any]) -> None:
+    if a["kind"] == "spell":
+        sp = next(s for s in c.data["spells"] if s["id"] == a["spell"])
+        if sp["type"] in ("spirit", "charm"):
+            ctx.event("spell", f"{c.name}: {sp['name']} ({sp['type']}) manifests at SR {a['sr']}; "
+                      "the spirit acts in the next MR" if sp["type"] == "charm" else
+                      f"{c.name}: the spirit of {sp['name']} manifests on SR 12", ref=a["ref"])
+        else:
+            ctx.event("spell", f"{c.name} casts {sp['name']} at SR {a['sr']} ({a['text']}); the GM applies its effect",
+                      ref=a["ref"])
+    elif a["kind"] == "move":
+        c.data["round"]["moved"] = True
+        ctx.event("move", f"{c.name} finishes moving {a['metres']:g} m at SR {a['sr']}", ref=a["ref"])
+    elif a["kind"] == "reload":
+        ctx.event("reload", f"{c.name} spends the MR reloading", ref=a["ref"])
+    else:
+        ctx.event("action", f"{c.name}: {a.get('label', a['kind'])} done at SR {a['sr']}", ref=a["ref"])
+
+
+def advance(ctx: Context) -> None:
+    enc = ctx.enc
+    st = enc.state
+    if enc.phase == "setup":
+        enc.phase = "declare"
+        st["sr"] = 0
+        ctx.event("round", f"Melee Round {enc.round}: declare actions")
+        return
+    if enc.phase == "declare":
+        enc.phase = "resolve"
+        slots = order_of_play(enc)
+        st["sr"] = max(1, min([int(s.label[3:]) for s in slots], default=1))
+        order = "; ".join(f"{enc.get(s.combatant_id).name} {s.label}" for s in slots)
+        ctx.event("round", f"Resolution begins at SR {st['sr']}: {order or 'no actions'}")
+        return
+    if enc.phase == "resolve":
+        cur = st.get("sr", 1)
+        for a in st.get("actions", []):
+            if a["round"] == enc.round and a["status"] == "declared" and a["sr"] <= cur and a["kind"] != "defend":
+                c = enc.get(a["combatant"])
+                if a["attack"]:
+                    a["status"] = "lost"
+                    ctx.event("lost", f"{c.name if c else a['combatant']}'s attack at SR {a['sr']} was not resolved: lost",
+                              ref=a["ref"])
+                else:
+                    a["status"] = "done"
+                    if c is not None:
+                        _finish(ctx, c, a)
+        nxt = [a["sr"] for a in st.get("actions", []) if a["round"] == enc.round and a["status"] == "declared"
+               and a["sr"] > cur and a["kind"] != "defend"]
+        if nxt:
+            st["sr"] = min(nxt)
+            ctx.event("sr", f"SR {st['sr']}")
+            return
+        enc.phase = "end"
+        st["sr"] = rules.LAST_SR
+        end_of_round(ctx)
+        return
+    # end → next MR
+    enc.round += 1
+    enc.phase = "declare"
+    st["sr"] = 0
+    for c in enc.combatants:
+        c.data["round"] = new_tally()
+        if enc.round > 1 and "surprised" in c.conditions:
+            wounds.drop_condition(c, "surprised")
+        wounds.drop_condition(c, "fleeing")
+    rolled = [a for a in st.get("actions", []) if a["round"] == enc.round and a["status"] == "declared"]
+    ctx.event("round", f"Melee Round {enc.round}: declare actions"
+              + (f"; rolled over: {', '.join(enc.get(a['combatant']).name + ' ' + a['kind'] + ' SR ' + str(a['sr']) for a in rolled)}"
+                 if rolled else ""))
+
+
+def new_tally() -> dict[str, Any]:
+    return body.new_round_tally()
+
+
+def end_of_round(ctx: Context) -> None:
+    """Bleeding CON tests, mangled limbs, impaled weapons, stun timers, reloading, resuscitation."""
+    enc = ctx.enc
+    ctx.event("round", f"End of Melee Round {enc.round}")
+    con = rules.test_multiplier(ctx.table("characteristic_tests"), "CON")
+    for c in enc.combatants:
+        if "dead" in c.conditions:
+            rb = c.data.get("resuscitate_by")
+            if rb and (enc.round > rb["round"] or (enc.round == rb["round"] and rb["sr"] <= rules.LAST_SR)):
+                # a full MR has passed: the 12 SR of resuscitation are over
+                c.data["resuscitate_by"] = None
+                ctx.event("death", f"{c.name} was not resuscitated in time")
+            continue
+        for l in c.data["locations"]:
+            if not l["bleeding"]:
+                continue
+            lv = body.loc_level(l)
+            if rules.injury_rank(lv) >= rules.injury_rank("mangled") and l["type"] not in rules.VITAL_TYPES:
+                # "it is useless (as maimed) and bleeds 1 total HP per MR"
+                c.data["hp"] -= 1
+                ctx.event("bleeding", f"{c.name}'s mangled {l['name']} bleeds 1 HP; total HP {c.data['hp']}")
+            else:
+                roll = ctx.dice.d100(f"bleed.{c.id}.{l['id']}").total
+                deg = rules.degree_of_success(c.stats.get("CON", 0) * con, roll)
+                if deg in ("critical", "special"):
+                    l["bleeding"] = False
+                    ctx.event("bleeding", f"{c.name} {l['name']}: CON×{con} rolled {roll}, {deg}: bleeding stops")
+                elif deg == "success":
+                    ctx.event("bleeding", f"{c.name} {l['name']}: CON×{con} rolled {roll}, success: no HP lost")
+                else:
+                    c.data["hp"] -= 1
+                    ctx.event("bleeding", f"{c.name} {l['name']}: CON×{con} rolled {roll}, {deg}: loses 1 HP; "
+                              f"total HP {c.data['hp']}")
+            if c.data["hp"] <= 0:
+                wounds.kill(ctx, c, "bled out")
+                break
+        for imp in c.data["impaled"]:
+            wounds.prompt(ctx, "impaled", c.id, f"{c.name} has {imp['name']} stuck in the {imp['location_name']}: "
+                          "did they move or fight this MR? (half weapon damage, no modifier)",
+                          [{"value": "yes", "label": "Moved or fought: take half weapon damage"},
+                           {"value": "no", "label": "Stayed still"}], weapon=imp["weapon"], owner=imp["owner"])
+        for l in c.data["locations"]:
+            if l.get("disabled_mr", 0) > 0:
+                l["disabled_mr"] -= 1
+                if not l["disabled_mr"]:
+                    ctx.event("stun", f"{c.name}'s {l['name']} recovers from the stun")
+        for s in list(c.data["stun"]):
+            s["mr"] -= 1
+            if s["mr"] > 0:
+                continue
+            c.data["stun"].remove(s)
+            if s["kind"] == "incapacitated":
+                c.data.pop("stun_incapacitated", None)
+                wounds.drop_condition(c, "incapacitated")
+                ctx.event("stun", f"{c.name} is no longer stunned")
+            elif s["kind"] == "unconscious":
+                ok, _, text = wounds.char_test(ctx, c, "CON", con, f"wake.{c.id}")
+                if ok:
+                    wounds.drop_condition(c, "unconscious")
+                    ctx.event("stun", f"{c.name} wakes up ({text})")
+                else:
+                    wounds.prompt(ctx, "unconscious", c.id, f"{c.name} stays unconscious ({text}): 1D6 minutes, then "
+                                  "another CON test or 1D6 hours; 1 MR of attention wakes them",
+                                  [{"value": "woken", "label": "Woken (1 MR of attention)"},
+                                   {"value": "still", "label": "Still unconscious"}])
+        for w in c.data["weapons"]:
+            rl = c.data["reload"].get(w["id"])
+            if rl is not None and not rl.get("loaded", True):
+                did = [a for a in actions_of(enc, c.id) if a["kind"] == "reload" and a["weapon"] == w["id"]
+                       and a["status"] == "done"]
+                if did and not c.data["round"].get("reload_interrupted"):
+                    rl["mr"] = rl.get("mr", 0) + 1
+                    if rl["mr"] >= rl["need"]:
+                        rl["loaded"] = True
+                        ctx.event("reload", f"{c.name}'s {w['name']} is loaded")
+                    else:
+                        ctx.event("reload", f"{c.name} reloads {w['name']}: {rl['mr']}/{rl['need']} MR")
+                elif did:
+                    rl["mr"] = 0
+                    ctx.event("reload", f"{c.name}'s reloading was interrupted: begin again")
+    for c in enc.combatants:
+        if "unconscious" in c.conditions and not c.data["stun"] and c.data.get("unconscious_minutes"):
+            pass  # minutes of unconsciousness outlast the fight; shown in the view

@@ -1,0 +1,120 @@
+"""What the page shows: ``StrikeRank.view(enc)`` returns this JSON-able dict.
+
+Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's ids)::
+
+    {
+      "ruleset": "strike-rank",
+      "round": 2,                     # Melee Round number
+      "phase": "resolve",             # setup | declare | resolve | end
+      "sr": 7,                        # strike rank being resolved (0 while declaring)
+      "order": [                      # pending actions of this MR in resolution order
+        {"ref": "a3", "combatant": "c1", "name": "Vasana", "sr": 7, "kind": "melee",
+         "text": "SR 7 = DEX 3 + SIZ 2 + weapon 2", "target": "c2", "weapon": "broadsword",
+         "current": true}             # true when it resolves at the current SR
+      ],
+      "order_key": "SR, then higher DEX first, then the GM's order for ties, then combatant id",
+      "prompts": [                    # open questions for the GM; answer with sr.answer
+        {"id": "p1", "kind": "impaled", "combatant": "c2", "text": "...",
+         "options": [{"value": "yes", "label": "..."}], "data": {...}, "round": 1}
+      ],
+      "combatants": {
+        "c1": {
+          "name": "Vasana", "side": "party", "conditions": ["prone"],
+          "status": "ok",             # ok | unconscious | incapacitated | dead
+          "hp": {"current": 9, "max": 13, "text": "HP 13 ..."},
+          "derived": {                # each {"value": ..., "text": "DEX SR 3 (DEX 11)"}
+            "dex_sr": {...}, "siz_sr": {...}, "damage_modifier": {...}, "healing_rate": {...}},
+          "movement": {"rate": 3, "can_run": true, "half_rate": false, "can_stand": true,
+                       "why": ["a disabled leg: cannot run"]},
+          "locations": [
+            {"id": "left_arm", "name": "Left arm", "type": "arm", "side": "left",
+             "melee": [16, 18], "missile": [18, 19], "hp": 1, "hp_max": 4, "ap": 3,
+             "injury": "minor",       # none | minor | serious | maimed | mangled | severed
+             "disabled": false, "bleeding": false, "first_aid_used": false,
+             "impaled_by": [], "immobilized_by": ""}
+          ],
+          "weapons": [
+            {"id": "broadsword", "name": "Broadsword", "skill": 65, "damage": "1D8+1",
+             "sr": 2, "hp": 12, "hp_max": 12, "type": "slashing", "usable": true, "why_not": "",
+             "stuck": [], "loaded": true, "melee_sr": {"value": 7, "text": "SR 7 = DEX 3 + SIZ 2 + weapon 2"}}
+          ],
+          "spells": [{"id": "bladesharp", "name": "Bladesharp", "type": "battle", "sr": {...}}],
+          "declared": [ {"ref": "a1", "kind": "melee", "sr": 7, "round": 2, "status": "declared",
+                         "text": "SR 7 = ...", "target": "c2", "weapon": "broadsword", ...} ],
+          "round": {"attacks": [...], "parries": [...], "dodges": 0, "next_dodge_penalty": 0, ...},
+          "pending": ["p1"],          # prompt ids about this combatant
+          "resuscitate_by": null      # or {"round": 3, "sr": 7}: last chance to resuscitate
+        }
+      }
+    }
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Encounter
+from . import body, rules, timing
+
+
+def combatant_view(rs, enc: Encounter, c) -> dict[str, Any]:
+    d = body.derived(rs, enc, c)
+    dsr, ssr = d["dex_sr"]["value"], d["siz_sr"]["value"]
+    status = next((s for s in ("dead", "incapacitated", "unconscious") if s in c.conditions), "ok")
+    lim = body.movement_limits(c)
+    rate = c.stats.get("move", 3)
+    impaled: dict[str, list[str]] = {}
+    for i in c.data["impaled"]:
+        impaled.setdefault(i["location"], []).append(i["name"])
+    locs = [{"id": l["id"], "name": l["name"], "type": l["type"], "side": l["side"], "melee": l["melee"],
+             "missile": l["missile"], "hp": l["hp"], "hp_max": l["hp_max"], "ap": l["ap"],
+             "injury": body.loc_level(l), "disabled": body.limb_disabled(l), "bleeding": l["bleeding"],
+             "first_aid_used": l["first_aid"], "impaled_by": impaled.get(l["id"], []),
+             "immobilized_by": l.get("immobilized_by", "")} for l in c.data["locations"]]
+    weapons = []
+    for w in c.data["weapons"]:
+        why = body.weapon_usable(c, w) or ""
+        msr = rules.missile_srs(dsr, w["rate"] or "1/MR")[0] if w["missile"] else rules.melee_sr(dsr, ssr, w["sr"])
+        rl = c.data["reload"].get(w["id"])
+        weapons.append({"id": w["id"], "name": w["name"], "skill": w["skill"], "damage": w["damage"], "sr": w["sr"],
+                        "hp": w["hp"], "hp_max": w["hp_max"], "type": w["type"], "missile": w["missile"],
+                        "rate": w["rate"], "range": w["range"], "shield": w["shield"], "usable": not why,
+                        "why_not": why, "stuck": [s["name"] for s in w["stuck"]],
+                        "loaded": rl is None or rl.get("loaded", True),
+                        "melee_sr": {"value": msr.total, "text": msr.text()}})
+    spells = []
+    for s in c.data["spells"]:
+        b = rules.spell_sr(dsr if c.stats.get("DEX", 0) > 0 else 1, s)
+        spells.append({**{k: s[k] for k in ("id", "name", "type", "intensity", "manipulation", "boost")},
+                       "sr": {"value": b.total, "text": b.text()}})
+    r = c.data["round"]
+    return {
+        "name": c.name, "side": c.side, "conditions": list(c.conditions), "status": status,
+        "hp": {"current": c.data["hp"], "max": c.data["hp_max"], "text": c.data.get("hp_text", "")},
+        "derived": d,
+        "movement": {"rate": rate, **{k: lim[k] for k in ("can_run", "half_rate", "can_stand")}, "why": lim["why"]},
+        "locations": locs, "weapons": weapons, "spells": spells,
+        "declared": [dict(a) for a in enc.state.get("actions", []) if a["combatant"] == c.id and a["round"] >= enc.round],
+        "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0)},
+        "pending": [p["id"] for p in enc.state.get("prompts", []) if p["combatant"] == c.id],
+        "resuscitate_by": c.data.get("resuscitate_by"),
+        "unconscious_minutes": c.data.get("unconscious_minutes", 0),
+    }
+
+
+def view(rs, enc: Encounter) -> dict[str, Any]:
+    cur = enc.state.get("sr", 0)
+    order = []
+    by_ref = {a["ref"]: a for a in enc.state.get("actions", [])}
+    for s in timing.order_of_play(enc):
+        a = by_ref[s.action_ref]
+        c = enc.get(s.combatant_id)
+        order.append({"ref": a["ref"], "combatant": c.id, "name": c.name, "sr": a["sr"], "kind": a["kind"],
+                      "text": a["text"], "target": a["target"], "weapon": a["weapon"], "spell": a["spell"],
+                      "current": enc.phase == "resolve" and a["sr"] == cur})
+    return {
+        "ruleset": rs.id, "round": enc.round, "phase": enc.phase, "sr": cur, "order": order,
+        "order_key": "SR, then higher DEX first, then the GM's order for ties, then combatant id",
+        "prompts": [dict(p) for p in enc.state.get("prompts", [])],
+        "combatants": {c.id: combatant_view(rs, enc, c) for c in enc.combatants},
+    }
