@@ -63,8 +63,13 @@ chromium: $(VENV_STAMP)
 	  $$SUDO apt-get install -y chromium || { $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }; \
 	else $(VENV)/bin/playwright install chromium; fi
 
+# Two pytest runs (tests/unit and tests/e2e each have a conftest.py); both always run and
+# `make test` fails if either does.
 test: build chromium
-	PYTHONPATH=py $(VPY) -m pytest tests/unit tests/e2e $(PYTEST_ARGS)
+	@rc=0; \
+	PYTHONPATH=py $(VPY) -m pytest tests/unit $(PYTEST_ARGS) || rc=1; \
+	$(VPY) -m pytest tests/e2e $(PYTEST_ARGS) || rc=1; \
+	exit $$rc
 
 unit: venv
 	PYTHONPATH=py $(VPY) -m pytest tests/unit $(PYTEST_ARGS)

@@ -17,8 +17,9 @@
     ``page.watch.allow("regex")`` before it happens.
 ``open_app`` (function fixture returning ``open_app(page, query="", timeout_ms=READY_TIMEOUT_MS)``)
     Goes to the app URL and waits for ``html[data-engine="ready"]``; never sleeps.
-    ``wait_ready(page)`` (plain function, importable as ``from conftest import wait_ready`` only
-    inside this folder) waits for the same signal after a reload.
+``wait_ready`` (fixture returning ``wait_ready(page, timeout_ms=READY_TIMEOUT_MS)``)
+    Waits for the same signal after ``page.reload()``. (Fixtures, not imports: tests/unit has a
+    conftest too, and ``from conftest import ...`` would pick whichever was imported first.)
 ``launch_persistent`` (function fixture returning ``launch_persistent(profile_dir=None)``)
     A persistent Chromium context (a user-data dir kept across launches, so the HTTP cache,
     compiled wasm, service worker and IndexedDB/localStorage survive a close and relaunch, as
@@ -30,7 +31,8 @@
     Chromium off the network: no background networking, component updates, sync or QUIC.
 
 Writing a test: ``def test_x(page, open_app): open_app(page); page.get_by_role(...)...``.
-For autosave/reload: ``open_app(page)``, act, ``page.reload()``, ``wait_ready(page)``.
+For autosave/reload: ``def test_y(page, open_app, wait_ready)``: ``open_app(page)``, act,
+``page.reload()``, ``wait_ready(page)``. Offline: ``persistent_page`` (see test_offline.py).
 Tests never assert on time.
 """
 
@@ -160,6 +162,12 @@ def _open_app(page, app_url: str, query: str = "", timeout_ms: int = READY_TIMEO
     page.goto(app_url + query)
     wait_ready(page, timeout_ms)
     return page
+
+
+@pytest.fixture(name="wait_ready")
+def wait_ready_fixture():
+    """``wait_ready(page)``: wait for data-engine=ready (after a reload, say)."""
+    return wait_ready
 
 
 @pytest.fixture

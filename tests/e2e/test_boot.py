@@ -6,17 +6,17 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from conftest import READY_TIMEOUT_MS, SUB_PATH, wait_ready
+SUB_PATH = "/fray/"  # where conftest's app_server mounts dist/
 
 
 # The service worker would fetch the runtime itself (out of reach of page.route), so this test
 # runs without it; test_offline covers the worker.
 @pytest.mark.browser_context_args(service_workers="block")
-def test_shell_paints_before_the_engine_is_ready(page, app_url):
+def test_shell_paints_before_the_engine_is_ready(page, app_url, wait_ready):
     held = []
     # Hold back the Python runtime so "before ready" is a state, not a race.
     page.route("**/pyodide.asm.wasm", lambda route: held.append(route))
-    with page.expect_request("**/pyodide.asm.wasm", timeout=READY_TIMEOUT_MS):
+    with page.expect_request("**/pyodide.asm.wasm", timeout=90_000):
         page.goto(app_url, wait_until="domcontentloaded")
     expect(page.locator("header")).to_be_visible()
     expect(page.locator("header")).to_contain_text("Fray")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import wait_ready
 
-
-def test_reload_offline_boots_to_ready(persistent_page, open_app):
+def test_reload_offline_boots_to_ready(persistent_page, open_app, wait_ready):
     page = persistent_page
     open_app(page)
     # The worker claims the page once it has precached everything (install, then activate).
