@@ -43,11 +43,12 @@ def engaged_with(enc, c: Combatant) -> list[Combatant]:
 
 def _stance_check(ctx: Context, defender: Combatant, kind: str) -> None:
     r = defender.data["round"]
-    if r.get("running") and not r.get("fleeing"):
+    if r.get("charging"):
+        if not r.get("charge_attacked"):
+            raise RuleViolation("Charging", "if the opponent does attack first, the charging combatant would not be "
+                                "able to dodge or parry")
+    elif r.get("running") and not r.get("fleeing"):
         raise RuleViolation("Movement", "Running characters cannot dodge or parry.")
-    if r.get("charging") and not r.get("charge_attacked"):
-        raise RuleViolation("Charging", "if the opponent does attack first, the charging combatant would not be able "
-                            "to dodge or parry")
     if r.get("lost_defence"):
         raise RuleViolation("Fumble Table", f"{defender.name} lost this defence to a fumble")
     for cond in ("dead", "unconscious", "incapacitated"):

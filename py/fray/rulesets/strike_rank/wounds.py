@@ -23,7 +23,7 @@ def prompt(ctx: Context, kind: str, combatant: str, text: str, options: list[dic
     st["next_prompt"] = st.get("next_prompt", 1) + 1
     st.setdefault("prompts", []).append({"id": pid, "kind": kind, "combatant": combatant, "text": text,
                                          "options": options, "data": data, "round": ctx.enc.round})
-    ctx.event("prompt", f"GM: {text}", prompt=pid, kind=kind)
+    ctx.event("prompt", f"GM: {text}", prompt=pid, prompt_kind=kind)
     return pid
 
 
