@@ -1,0 +1,46 @@
+"""Whole-round scenarios (STYLE 11): hand-made fights in tests/scenarios/tactical-round/, played
+through the same reducer as the page. Each file's ``expect`` maps a dotted path (looked up with
+``fray.scenario.lookup`` in ``{"encounter": ..., "events": ..., "view": ...}``) to the value worked
+out by hand in its ``notes``; ``expect_attacks`` gives the attack totals by reference and
+``expect_melee_order`` the Melee phase order."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from fray.scenario import lookup, result_json, run_scenario
+from tr_helpers import RS
+
+FOLDER = pathlib.Path(__file__).resolve().parents[2] / "scenarios" / "tactical-round"
+FILES = sorted(FOLDER.glob("*.json"))
+
+
+def test_there_are_whole_round_scenarios():
+    assert len(FILES) >= 2
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_scenario(path):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    h, events = run_scenario(data)
+    result = {**result_json(h, events), "view": RS.view(h.present)}
+    json.dumps(result)
+    for key, value in data["expect"].items():
+        assert lookup(result, key) == value, key
+    totals = {e["detail"]["ref"]: e["detail"]["total"] for e in events if e["kind"] == "attack"}
+    assert totals == data.get("expect_attacks", totals)
+    if "expect_melee_order" in data:
+        # replay up to the first attack in the Melee phase and read the order there
+        from fray.history import History
+        from fray.reducer import new_encounter
+        hh = History(new_encounter("tactical-round"))
+        for c in data["combatants"]:
+            hh.do({"type": "add_combatant", "combatant": c})
+        for a in data["actions"]:
+            if hh.present.phase == "melee":
+                break
+            hh.do(a)
+        assert [s["combatant"] for s in RS.view(hh.present)["acting"]] == data["expect_melee_order"]
