@@ -277,10 +277,10 @@ def unstick(ctx: Context) -> None:
     method = ctx.action.get("method")
     in_shield = "shield" in w["stuck_in"]
     allowed = ("str", "wrench", "break") if in_shield else ("first_aid", "con", "wrench")
-    if method not in allowed:
-        raise InvalidAction("method", f"must be one of {', '.join(allowed)}")
     if not in_shield and method == "break":
         raise RuleViolation("Impale", "Breaking an impaled weapon does nothing, since part of it is stuck inside.")
+    if method not in allowed:
+        raise InvalidAction("method", f"must be one of {', '.join(allowed)}")
     if method == "break":
         return _free(ctx, holder, owner, w, by_owner=False)
     entry = (next(s for sw in holder.data["weapons"] for s in sw["stuck"] if s["weapon"] == w["id"] and s["owner"] == owner.id)

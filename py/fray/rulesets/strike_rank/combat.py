@@ -462,7 +462,22 @@ def _pick_location(ctx: Context, attacker: Combatant, target: Combatant, w: dict
     if mode in ("aimed", "stun"):
         return body.location(target, aim)
     col = "missile" if w["missile"] else "melee"
-    expr = "1D20"
+    gm_loc = ctx.action.get("gm_location")
+    if gm_loc is not None:
+        # "Alternative Hit Locations": the GM may simply decide what hit location is struck.
+        l = body.location(target, gm_loc)
+        if l is None:
+            raise InvalidAction("gm_location", f"{target.name} has no hit location {gm_loc!r}")
+        ctx.event("location", f"the GM places the blow: {l['name']}")
+        return l
+    expr = ctx.action.get("location_die", "1D20")
+    try:
+        from ...dice import parse
+        lo, hi = parse(expr).minimum(), parse(expr).maximum()
+    except Exception:
+        raise InvalidAction("location_die", "must be dice such as 1D10 or 1D6+14") from None
+    if lo < 1 or hi > 20:
+        raise InvalidAction("location_die", "must stay within 1-20 (a smaller die with a positioning bonus)")
     if _bool(ctx, "mounted_vs_foot"):
         # "A mounted combatant rolls 1D10+10 for hit location when making melee attacks against
         # combatants on foot."
