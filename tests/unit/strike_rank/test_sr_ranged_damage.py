@@ -185,7 +185,7 @@ def test_special_damage_bonus_not_doubled_and_critical_maximised():
     special damage and ignores armour (FACTS)."""
     assert rules.damage_expression("1D6+1", "", landing="special", special_type="slashing", bonus=2)[0] == "2D6+2+2"
     enc = to_phase(duel(b=fighter("Bor", armour=4, hp=30)), "resolve")
-    enc, ev = attack(enc, rolls={"attack": 2, "location": 9, "wound.con_shock": 1})  # critical: (2D8+2)+1D4 max = 22, AP ignored
+    enc, ev = attack(enc, rolls={"attack": 2, "location": 9, "wound.con_shock": 1, "knockback_dex": 1})  # critical: (2D8+2)+1D4 max = 22, AP ignored
     assert loc(enc, "c2", "abdomen")["hp"] == 10 - 22 and "critical ignores armour" in texts(ev)
 
 
