@@ -23,7 +23,7 @@ from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, get_ruleset
 from . import render as R
-from .mapview import map_svg
+from . import mapctl
 from .panels import panel_for
 from .store import Library, MemoryStorage
 
@@ -140,6 +140,7 @@ class App:
             js.navigator.storage.persist()
         except Exception:
             pass  # not offered by every browser; the autosave works without it
+        mapctl.install(self)
         self.persist()
         self.render()
         by_id("loading").hidden = True
@@ -249,7 +250,7 @@ class App:
                  for c in enc.combatants]
         by_id("combatants").innerHTML = "".join(cards) if cards else R.empty_state(enc)
         by_id("log").innerHTML = R.log_items(enc.log)
-        by_id("map").innerHTML = map_svg(enc, self.ui.get("selected"))
+        mapctl.render(self)
         if focus_id:
             el = by_id(focus_id)
             if el is not None:

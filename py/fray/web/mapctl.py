@@ -1,0 +1,480 @@
+"""The map's event handling: select, drag (mouse and touch), pan, zoom, and the position form.
+
+Pointer Events cover mouse, pen and touch alike. Listeners sit on the map's containers, which
+stay in the page while their content is re-rendered, and the pointer is captured on the
+container, so a drag survives the re-render that follows its commit.
+
+* A drag only rewrites the token's ``transform`` on each move (and its marker in the side view):
+  nothing reaches the engine until the pointer is released, which dispatches ONE core ``move``
+  action, so one Undo puts the token back.
+* Dragging empty ground pans, the wheel and a two-finger pinch zoom; the view box lives in
+  ``app.ui["map_view"]`` (view state, never saved) and "Fit all" forgets it.
+* A tap or click on a token (or Enter / Space on the focused token) selects it; the selection is
+  ``app.ui["selected"]``. Arrow keys on the selected token move it 1 m (Shift: 5 m).
+* The form ``data-form="map-move"`` is the keyboard route to everything a drag does.
+"""
+
+from __future__ import annotations
+
+import math
+import traceback
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+from ..maprules import measure, rule_for
+from . import mapview
+
+DRAG_SLOP_PX = 4  # a press that moves less than this is a tap (select), not a drag
+MIN_VIEW_M, MAX_VIEW_M = 4.0, 50000.0
+
+CTL: "MapCtl | None" = None
+
+
+def _nil(v: Any) -> Any:
+    return None if v is None or type(v).__name__ == "JsNull" else v
+
+
+def _attr(el: Any, name: str) -> str | None:
+    if el is None or not hasattr(el, "getAttribute"):
+        return None
+    v = el.getAttribute(name)
+    return v if isinstance(v, str) else None
+
+
+def _closest(el: Any, selector: str) -> Any:
+    if el is None or not hasattr(el, "closest"):
+        return None
+    return _nil(el.closest(selector))
+
+
+def _by_id(i: str) -> Any:
+    return _nil(js.document.getElementById(i))
+
+
+def _round(v: float) -> float:
+    """Positions are kept to the decimetre: a drag gives 12.3 m, not 12.3417 m."""
+    r = round(v, 1)
+    return 0.0 if r == 0 else r
+
+
+def _inverse_ctm(svg: Any) -> tuple[float, ...]:
+    m = svg.getScreenCTM().inverse()
+    return (m.a, m.b, m.c, m.d, m.e, m.f)
+
+
+def _apply(m: tuple[float, ...], x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
+
+
+class MapCtl:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.pointers: dict[int, tuple[float, float]] = {}
+        self.mode: str | None = None  # press | drag | elev | pan | pinch
+        self.g: dict[str, Any] = {}  # what the current gesture needs
+        self._timer = None
+        self._later = create_proxy(self._rerender)
+        self._proxies: list[Any] = []
+
+    # -- wiring -------------------------------------------------------------------------------
+    def install(self) -> None:
+        stage, elev, pane = _by_id("map"), _by_id("map-elev"), _by_id("map-pane")
+        for target in (stage, elev):
+            self.listen(target, "pointerdown", self.on_down)
+            self.listen(target, "pointermove", self.on_move)
+            self.listen(target, "pointerup", self.on_up)
+            self.listen(target, "pointercancel", self.on_cancel)
+        self.listen(stage, "wheel", self.on_wheel, passive=False)
+        self.listen(pane, "keydown", self.on_key)
+        self.listen(pane, "click", self.on_click)
+        self.listen(pane, "submit", self.on_submit)
+        for i in ("map-fit", "map-zoom-in", "map-zoom-out"):
+            b = _by_id(i)
+            if b is not None:
+                b.disabled = False
+
+    def listen(self, target: Any, event: str, fn: Any, passive: bool | None = None) -> None:
+        if target is None:
+            return
+
+        def guarded(e: Any, fn: Any = fn) -> None:
+            try:
+                fn(e)
+            except Exception as err:  # a bug must not blank the page: say it, keep the encounter
+                traceback.print_exc()
+                self.reset()
+                self.app.banner(f"Something went wrong on the map: {err}. The encounter is unchanged.")
+
+        p = create_proxy(guarded)
+        self._proxies.append(p)
+        if passive is None:
+            target.addEventListener(event, p)
+        else:
+            target.addEventListener(event, p, js.Object.fromEntries([["passive", passive]]))
+
+    # -- rendering ------------------------------------------------------------------------------
+    def view(self) -> list[float] | None:
+        v = self.app.ui.get("map_view")
+        return list(v) if v else None
+
+    def render(self) -> None:
+        render(self.app)
+
+    def render_keep_focus(self) -> None:
+        active = _nil(js.document.activeElement)
+        fid = active.id if active is not None else ""
+        self.render()
+        if fid:
+            el = _by_id(fid)
+            if el is not None:
+                el.focus()
+
+    def _rerender(self, *_: Any) -> None:
+        self._timer = None
+        if self.mode is None:
+            self.render_keep_focus()
+
+    def rerender_soon(self) -> None:
+        """After a pan or zoom: redraw grid, token sizes, scale and side view once it settles."""
+        if self._timer is not None:
+            js.clearTimeout(self._timer)
+        self._timer = js.setTimeout(self._later, 180)
+
+    def set_view(self, v: list[float]) -> None:
+        w = min(max(v[2], MIN_VIEW_M), MAX_VIEW_M)
+        if w != v[2]:  # keep the centre when the zoom hits its limit
+            cx, cy = v[0] + v[2] / 2, v[1] + v[3] / 2
+            v = [cx - w / 2, cy - w / 2, w, w]
+        self.app.ui["map_view"] = v
+        svg = _by_id("map-plan")
+        if svg is not None:
+            svg.setAttribute("viewBox", " ".join(mapview.fmt(round(x, 3)) for x in v))
+
+    def current_view(self) -> list[float]:
+        return self.view() or mapview.fit_view(self.app.enc)
+
+    def select(self, cid: str | None) -> None:
+        self.app.ui["selected"] = cid
+        self.render_keep_focus()
+        if cid:
+            el = _by_id(f"tok-{cid}")
+            if el is not None and _nil(js.document.activeElement) is not el:
+                el.focus()
+
+    # -- pointer gestures -----------------------------------------------------------------------
+    def reset(self) -> None:
+        self.pointers.clear()
+        self.mode = None
+        self.g = {}
+
+    def on_down(self, e: Any) -> None:
+        if e.pointerType == "mouse" and e.button != 0:
+            return
+        if _closest(e.target, "form, button, input, a"):
+            return
+        self.pointers[e.pointerId] = (e.clientX, e.clientY)
+        container = e.currentTarget
+        try:
+            container.setPointerCapture(e.pointerId)
+        except Exception:
+            pass  # a synthetic pointer the browser does not know: events still bubble here
+        if len(self.pointers) == 2 and _by_id("map-plan") is not None and container.id == "map":
+            self.start_pinch()
+            return
+        if len(self.pointers) > 1:
+            return
+        bench = getattr(js.window, "__mapStepMs", None)
+        self.g = {"x0": e.clientX, "y0": e.clientY, "bench": _nil(bench)}
+        token = _closest(e.target, "[data-token]")
+        etok = _closest(e.target, "[data-elev-token]")
+        if token is not None:
+            self.start_drag(token, _attr(token, "data-token"), "drag")
+        elif etok is not None:
+            self.start_drag(etok, _attr(etok, "data-elev-token"), "elev")
+        elif container.id == "map" and _by_id("map-plan") is not None:
+            self.g.update(kind="pan", view=self.current_view(), k=_inverse_ctm(_by_id("map-plan"))[0])
+        else:
+            self.g.update(kind="none")
+        self.mode = "press"
+        if e.pointerType != "mouse" or token is not None:
+            e.preventDefault()
+
+    def start_drag(self, el: Any, cid: str | None, kind: str) -> None:
+        c = self.app.enc.get(cid or "")
+        if c is None:
+            self.g.update(kind="none")
+            return
+        plan, elev = _by_id("map-plan"), _by_id("map-elev-svg")
+        self.g.update(kind=kind, id=c.id, px=c.position.x, py=c.position.y, alt=c.position.alt, nx=c.position.x,
+                      ny=c.position.y, nalt=c.position.alt, el=_by_id(f"tok-{c.id}"),
+                      eel=_nil(js.document.querySelector(f'[data-elev-token="{_css(c.id)}"]')))
+        if plan is not None:
+            self.g["m"] = _inverse_ctm(plan)
+            self.g["s0"] = _apply(self.g["m"], self.g["x0"], self.g["y0"])
+        if elev is not None:
+            self.g["em"] = _inverse_ctm(elev)
+            self.g["ex0"] = float(_attr(elev, "data-x0") or 0)
+            self.g["ekx"] = float(_attr(elev, "data-kx") or 1)
+            self.g["eky"] = float(_attr(elev, "data-ky") or 1)
+        sel = self.app.ui.get("selected")
+        self.g["from"] = self.app.enc.get(sel) if sel and sel != c.id else None
+        self.g["combine"] = rule_for(self.app.enc.ruleset).combine
+
+    def start_pinch(self) -> None:
+        (ax, ay), (bx, by) = list(self.pointers.values())[:2]
+        if self.mode == "drag":
+            self.restore_token()
+        svg = _by_id("map-plan")
+        m = _inverse_ctm(svg)
+        mid = ((ax + bx) / 2, (ay + by) / 2)
+        rect = svg.getBoundingClientRect()
+        self.mode = "pinch"
+        self.g = {"kind": "pinch", "d0": max(math.hypot(ax - bx, ay - by), 1.0), "p0": _apply(m, *mid),
+                  "k0": m[0], "w0": self.current_view()[2], "left": rect.left, "top": rect.top}
+
+    def on_move(self, e: Any) -> None:
+        if e.pointerId not in self.pointers or self.mode is None:
+            return
+        self.pointers[e.pointerId] = (e.clientX, e.clientY)
+        if self.mode == "pinch":
+            self.pinch()
+            return
+        if self.mode == "press":
+            if math.hypot(e.clientX - self.g["x0"], e.clientY - self.g["y0"]) < DRAG_SLOP_PX:
+                return
+            self.mode = self.g.get("kind")
+            if self.mode == "drag" or self.mode == "elev":
+                el = self.g.get("el")
+                if el is not None:
+                    el.classList.add("dragging")
+        t0 = js.performance.now() if self.g.get("bench") is not None else None
+        if self.mode == "drag":
+            self.drag_to(e.clientX, e.clientY)
+        elif self.mode == "elev":
+            self.lift_to(e.clientX, e.clientY)
+        elif self.mode == "pan":
+            v, k = self.g["view"], self.g["k"]
+            self.set_view([v[0] - (e.clientX - self.g["x0"]) * k, v[1] - (e.clientY - self.g["y0"]) * k, v[2], v[3]])
+        if t0 is not None:
+            self.g["bench"].push(js.performance.now() - t0)
+        e.preventDefault()
+
+    def drag_to(self, cx: float, cy: float) -> None:
+        g = self.g
+        if "m" not in g:
+            return
+        sx, sy = _apply(g["m"], cx, cy)
+        x = _round(g["px"] + (sx - g["s0"][0]))
+        y = _round(g["py"] - (sy - g["s0"][1]))
+        g["nx"], g["ny"] = x, y
+        if g.get("el") is not None:
+            g["el"].setAttribute("transform", f"translate({mapview.fmt(x)} {mapview.fmt(-y)})")
+        self.place_elev(x, g["nalt"])
+        self.readout()
+
+    def lift_to(self, cx: float, cy: float) -> None:
+        g = self.g
+        if "em" not in g:
+            return
+        _, ey = _apply(g["em"], cx, cy)
+        alt = max(0.0, _round((mapview.ELEV_GROUND - ey) / g["eky"]))
+        g["nalt"] = alt
+        self.place_elev(g["nx"], alt)
+        self.readout()
+
+    def place_elev(self, x: float, alt: float) -> None:
+        g = self.g
+        eel = g.get("eel")
+        if eel is None or "ekx" not in g:
+            return
+        ex = (x - g["ex0"]) / g["ekx"]
+        ey = mapview.ELEV_GROUND - max(alt, 0) * g["eky"]
+        eel.setAttribute("transform", f"translate({mapview.fmt(round(ex, 2))} {mapview.fmt(round(ey, 2))})")
+
+    def readout(self) -> None:
+        """The drag's live figures: where the token would land, and how far from the selected one."""
+        g = self.g
+        c = self.app.enc.get(g["id"])
+        text = f"{c.name if c else ''}: {g['nx']:g}, {g['ny']:g} m, altitude {g['nalt']:g} m"
+        frm = g.get("from")
+        if frm is not None:
+            from ..model import Position
+            metres, _ = measure(frm.position, Position(g["nx"], g["ny"], g["nalt"]), g["combine"])
+            text += f"; {metres:.1f} m from {frm.name}"
+        live = _by_id("map-live")
+        if live is not None:
+            live.textContent = text
+
+    def pinch(self) -> None:
+        g = self.g
+        (ax, ay), (bx, by) = list(self.pointers.values())[:2]
+        ratio = g["d0"] / max(math.hypot(ax - bx, ay - by), 1.0)
+        w = min(max(g["w0"] * ratio, MIN_VIEW_M), MAX_VIEW_M)
+        k = g["k0"] * w / g["w0"]
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        self.set_view([g["p0"][0] - (mx - g["left"]) * k, g["p0"][1] - (my - g["top"]) * k, w, w])
+
+    def on_up(self, e: Any) -> None:
+        if e.pointerId not in self.pointers:
+            return
+        del self.pointers[e.pointerId]
+        mode, g = self.mode, self.g
+        if mode == "pinch":
+            if not self.pointers:
+                self.reset()
+                self.rerender_soon()
+            return
+        self.reset()
+        if mode == "press":
+            if g.get("kind") in ("drag", "elev"):
+                self.select(g["id"])
+            elif g.get("kind") == "pan" and self.app.ui.get("selected"):
+                self.select(None)  # a tap on empty ground clears the selection
+        elif mode in ("drag", "elev"):
+            self.commit(g)
+        elif mode == "pan":
+            self.rerender_soon()
+
+    def on_cancel(self, e: Any) -> None:
+        if self.mode in ("drag", "elev"):
+            self.restore_token()
+        self.reset()
+        self.render_keep_focus()
+
+    def restore_token(self) -> None:
+        g = self.g
+        if g.get("el") is not None:
+            g["el"].setAttribute("transform", f"translate({mapview.fmt(g['px'])} {mapview.fmt(-g['py'])})")
+            g["el"].classList.remove("dragging")
+
+    def commit(self, g: dict[str, Any]) -> None:
+        """ONE undoable core ``move`` for the whole drag."""
+        if (g["nx"], g["ny"], g["nalt"]) == (g["px"], g["py"], g["alt"]):
+            self.render_keep_focus()
+            return
+        t0 = js.performance.now()
+        self.app.ui["selected"] = self.app.ui.get("selected") or g["id"]
+        ok = self.app.dispatch({"type": "move", "id": g["id"], "x": g["nx"], "y": g["ny"], "alt": g["nalt"]},
+                               _by_id("map-info"), _position_field)
+        if not ok:
+            self.render_keep_focus()
+        bench = getattr(js.window, "__mapCommitMs", None)
+        if _nil(bench) is not None:
+            bench.push(js.performance.now() - t0)
+
+    def on_wheel(self, e: Any) -> None:
+        svg = _by_id("map-plan")
+        if svg is None:
+            return
+        e.preventDefault()
+        dy = e.deltaY * (16 if e.deltaMode == 1 else 1)
+        self.zoom(math.pow(1.0015, max(-400, min(400, dy))), e.clientX, e.clientY)
+        self.rerender_soon()
+
+    def zoom(self, factor: float, cx: float | None = None, cy: float | None = None) -> None:
+        svg = _by_id("map-plan")
+        v = self.current_view()
+        rect = svg.getBoundingClientRect()
+        if cx is None:
+            cx, cy = rect.left + rect.width / 2, rect.top + rect.height / 2
+        m = _inverse_ctm(svg)
+        px, py = _apply(m, cx, cy)
+        w = min(max(v[2] * factor, MIN_VIEW_M), MAX_VIEW_M)
+        f = w / v[2]
+        self.set_view([px - (px - v[0]) * f, py - (py - v[1]) * f, w, w])
+
+    # -- keyboard, buttons, form ----------------------------------------------------------------
+    def on_key(self, e: Any) -> None:
+        token = _closest(e.target, "[data-token]")
+        if token is None:
+            return
+        cid = _attr(token, "data-token")
+        key = e.key
+        if key in ("Enter", " "):
+            e.preventDefault()
+            self.select(cid)
+        elif key in ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight") and not (e.ctrlKey or e.metaKey or e.altKey):
+            c = self.app.enc.get(cid or "")
+            if c is None:
+                return
+            e.preventDefault()
+            step = 5.0 if e.shiftKey else 1.0
+            dx = {"ArrowLeft": -step, "ArrowRight": step}.get(key, 0.0)
+            dy = {"ArrowDown": -step, "ArrowUp": step}.get(key, 0.0)
+            self.app.ui["selected"] = cid
+            self.app.dispatch({"type": "move", "id": cid, "x": _round(c.position.x + dx),
+                               "y": _round(c.position.y + dy), "alt": c.position.alt}, _by_id("map-info"),
+                              _position_field)
+            el = _by_id(f"tok-{cid}")
+            if el is not None:
+                el.focus()
+
+    def on_click(self, e: Any) -> None:
+        b = _closest(e.target, "[data-map]")
+        if b is None or b.disabled:
+            return
+        act = _attr(b, "data-map")
+        if act == "fit":
+            self.app.ui.pop("map_view", None)
+            self.render_keep_focus()
+        elif act in ("zoom-in", "zoom-out") and _by_id("map-plan") is not None:
+            self.zoom(1 / 1.5 if act == "zoom-in" else 1.5)
+            self.render_keep_focus()
+
+    def on_submit(self, e: Any) -> None:
+        form = e.target
+        if _attr(form, "data-form") != "map-move":
+            return
+        e.preventDefault()
+        cid = _attr(form, "data-id")
+        values = {}
+        for name in ("x", "y", "alt"):
+            el = _nil(form.querySelector(f'[name="{name}"]'))
+            raw = el.value.strip() if el is not None else ""
+            values[name] = _number(raw)
+        self.app.ui["selected"] = cid
+        self.app.dispatch({"type": "move", "id": cid, **values}, form, _position_field)
+
+
+def _number(raw: str) -> Any:
+    """A typed number as a number; anything else is passed on for the engine to refuse by name."""
+    try:
+        v = float(raw)
+    except ValueError:
+        return raw
+    return int(v) if v.is_integer() else v
+
+
+def _position_field(field: str) -> str:
+    """The engine names ``position.x``; the map's form calls the field ``x``."""
+    return field.removeprefix("position.")
+
+
+def _css(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def install(app: Any) -> MapCtl:
+    global CTL
+    CTL = MapCtl(app)
+    CTL.install()
+    return CTL
+
+
+def render(app: Any) -> None:
+    """``App.render``'s map line: write every region of the map pane from the encounter."""
+    sel = app.ui.get("selected")
+    if sel and app.enc.get(sel) is None:
+        app.ui["selected"] = sel = None
+    view = app.ui.get("map_view")
+    parts = mapview.map_parts(app.enc, sel, list(view) if view else None)
+    for region, key in (("map", "plan"), ("map-elev", "elev"), ("map-scale", "scale"), ("map-info", "info")):
+        el = _by_id(region)
+        if el is not None:
+            el.innerHTML = parts[key]
+    live = _by_id("map-live")
+    if live is not None:
+        live.textContent = ""

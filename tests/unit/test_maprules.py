@@ -1,0 +1,129 @@
+"""The map's rules: distances combined per game, range bands, rings, engagements (fray.maprules)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from fray import maprules
+from fray.maprules import RANGE_BAND_GAME_BANDS, greater_band, map_view, measure
+from fray.model import Position
+from fray.reducer import apply, new_encounter
+from fray.rulesets import get_ruleset
+
+
+def _enc(ruleset: str, *people: tuple[dict, float, float, float]):
+    enc = new_encounter(ruleset, "map test")
+    for body, x, y, alt in people:
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": alt}}})
+    return enc
+
+
+def _sr(name: str, side: str = "foes", **over):
+    p = next(p for p in get_ruleset("strike-rank").presets() if p["name"] == name)
+    return {**p, "name": over.pop("as_", name), "side": side, **over}
+
+
+def _tr(name: str, side: str = "foes", as_: str | None = None):
+    p = next(p for p in get_ruleset("tactical-round").presets() if p["name"] == name)
+    return {**p, "name": as_ or name, "side": side}
+
+
+def test_straight_line_through_the_air_for_metre_games():
+    m, why = measure(Position(0, 0, 0), Position(3, 4, 12), "straight")
+    assert m == pytest.approx(13.0)
+    assert "√" in why
+
+
+def test_range_band_game_takes_the_greater_of_horizontal_and_vertical_band():
+    # "Range between two characters is the greater of the horizontal and the vertical band."
+    bands = RANGE_BAND_GAME_BANDS["entries"]
+    assert greater_band(5, 0, bands)["label"] == "short"
+    assert greater_band(5, 60, bands)["label"] == "long"      # high above: the vertical band wins
+    assert greater_band(300, 1, bands)["label"] == "travel"   # far across: the horizontal band wins
+    assert greater_band(1, 1, bands)["label"] == "engaged"
+    # not the band of the straight line: 40 m across and 40 m up is 56.6 m (long) but both bands are medium
+    assert math.hypot(40, 40) > 50 and greater_band(40, 40, bands)["label"] == "medium"
+
+
+def test_range_band_rule_is_used_for_the_range_band_ruleset():
+    assert maprules.rule_for("range-band").combine == "band"
+    assert maprules.rule_for("strike-rank").combine == "straight"
+    assert maprules.rule_for("freeform").combine == "straight"
+
+
+def test_strike_rank_bands_rings_and_move_delay():
+    enc = _enc("strike-rank", (_sr("Archer", "party"), 0, 0, 0), (_sr("Human warrior"), 10, 0, 0),
+               (_sr("Human warrior", as_="Far"), 200, 0, 0), (_sr("Human warrior", as_="Near"), 2, 0, 0))
+    v = map_view(enc, "c1")
+    by = {t.name: t for t in v.targets}
+    assert by["Near"].band.label == "engagement range"
+    assert by["Human warrior"].band.label == "within range"
+    assert by["Far"].band.label == "beyond range: skill halved"  # 120 m < 200 m <= 240 m
+    # "Movement costs 1 SR per (Movement rate) metres": 10 m away, 7 m to engagement range at 3 m/SR
+    assert by["Human warrior"].rule.startswith("move delay 3 SR")
+    radii = {(r.kind, r.radius) for r in v.rings}
+    assert ("range", 120) in radii and ("double", 240) in radii and ("move", 3) in radii and ("move", 9) in radii
+    assert [t.name for t in v.targets] == ["Near", "Human warrior", "Far"]  # nearest first
+    assert ("c1", "c4") in v.links  # adjacent enemies are engaged
+
+
+def test_strike_rank_move_delay_changes_when_the_token_moves():
+    enc = _enc("strike-rank", (_sr("Human warrior", "party"), 0, 0, 0), (_sr("Human warrior", as_="B"), 9, 0, 0))
+    assert map_view(enc, "c1").targets[0].rule.startswith("move delay 2 SR")
+    enc, _ = apply(enc, {"type": "move", "id": "c2", "x": 30, "y": 0, "alt": 0})
+    assert map_view(enc, "c1").targets[0].rule.startswith("move delay 9 SR")
+
+
+def test_tactical_round_range_modifiers_from_the_table():
+    enc = _enc("tactical-round", (_tr("Crossbowman", "party"), 0, 0, 0), (_tr("Orc warrior", as_="A"), 20, 0, 0),
+               (_tr("Orc warrior", as_="B"), 0, 45, 0), (_tr("Orc warrior", as_="C"), 0, 0, 100),
+               (_tr("Orc warrior", as_="D"), 130, 0, 0))
+    v = map_view(enc, "c1")
+    by = {t.name: t for t in v.targets}
+    assert by["A"].band.modifier == 0 and by["A"].rule == "range modifier +0"
+    assert by["B"].band.modifier == -25 and by["B"].rule == "range modifier −25"
+    assert by["C"].band.modifier == -75  # 100 m straight up, Base Range 30 m: over 3x up to 4x
+    assert not by["D"].band.reachable
+    assert [(r.radius, r.label) for r in v.rings] == [(30, "×1 +0"), (60, "×2 −25"), (90, "×3 −50"),
+                                                      (120, "×4 −75")]
+
+
+def test_tactical_round_uses_the_gm_edited_range_table():
+    enc = _enc("tactical-round", (_tr("Crossbowman", "party"), 0, 0, 0), (_tr("Orc warrior"), 45, 0, 0))
+    table = {**get_ruleset("tactical-round").tables["range_bands"]}
+    table["entries"] = [{"up_to_multiple": 2, "modifier": 0}, {"up_to_multiple": 4, "modifier": -40}]
+    enc, _ = apply(enc, {"type": "set_table", "table": "range_bands", "value": table})
+    assert map_view(enc, "c1").targets[0].band.modifier == 0
+
+
+def test_tactical_round_engagement_links_come_from_engaged_with():
+    enc = _enc("tactical-round", (_tr("Swordsman with shield", "party"), 0, 0, 0), (_tr("Orc warrior"), 1, 0, 0))
+    assert map_view(enc, None).links == []
+    enc.combatants[0].data["engaged_with"] = ["c2"]
+    enc.combatants[1].data["engaged_with"] = ["c1"]
+    v = map_view(enc, "c1")
+    assert v.links == [("c1", "c2")]
+    assert v.targets[0].band.label == "engaged"
+
+
+def test_freeform_shows_distances_only():
+    enc = _enc("freeform", ({"name": "A"}, 0, 0, 0), ({"name": "B"}, 3, 4, 0))
+    v = map_view(enc, "c1")
+    assert v.targets[0].metres == pytest.approx(5) and v.targets[0].band is None and v.rings == []
+
+
+def test_missing_weapon_data_falls_back_to_distances():
+    enc = _enc("strike-rank", (_sr("Human warrior", "party"), 0, 0, 0), (_sr("Human warrior", as_="B"), 9, 0, 0))
+    enc.combatants[0].data["weapons"] = None
+    v = map_view(enc, "c1")
+    assert v.targets[0].metres == pytest.approx(9)
+    assert all(r.kind == "move" for r in v.rings)
+
+
+def test_move_delay_arithmetic():
+    assert maprules.move_delay_sr(6, 3) == 2
+    assert maprules.move_delay_sr(7, 3) == 3
+    assert maprules.move_delay_sr(0, 3) == 0
+    assert maprules.move_delay_sr(0.5, 3) == 1
