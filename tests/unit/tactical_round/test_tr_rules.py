@@ -776,6 +776,8 @@ def test_tables_carry_source_and_assumed_flag():
      "value.entries.0.value"),
     ("cover", {"entries": [{"key": "partial", "label": "P", "bonus": 20}]}, "value.entries"),
     ("phases", {"entries": []}, "value.entries"),
+    ("range_bands", {"entries": []}, "value.entries"),
+    ("cover", {"into_melee": "huge"}, "value.into_melee"),
 ])
 def test_check_table_refuses_bad_edits(tid, bad, field):
     """Tables (FACTS): "let the GM edit every table" — a bad edit is refused with the path of the bad value."""

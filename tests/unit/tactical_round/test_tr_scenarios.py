@@ -1,7 +1,7 @@
 """Whole-round scenarios (STYLE 11): hand-made fights in tests/scenarios/tactical-round/, played
 through the same reducer as the page. Each file's ``expect`` maps a dotted path (looked up with
-``fray.scenario.lookup`` in ``{"encounter": ..., "events": ..., "view": ...}``) to the value worked
-out by hand in its ``notes``; ``expect_attacks`` gives the attack totals by reference and
+``fray.scenario.lookup`` in ``{"encounter": ..., "events": ...}``, as the replay sweep does) to the value
+worked out by hand in its ``notes``; ``expect_view`` does the same in ``view()``; ``expect_attacks`` gives the attack totals by reference and
 ``expect_melee_order`` the Melee phase order."""
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ def test_scenario(path):
     json.dumps(result)
     for key, value in data["expect"].items():
         assert lookup(result, key) == value, key
+    for key, value in data.get("expect_view", {}).items():
+        assert lookup(result["view"], key) == value, f"view.{key}"
     totals = {e["detail"]["ref"]: e["detail"]["total"] for e in events if e["kind"] == "attack"}
     assert totals == data.get("expect_attacks", totals)
     if "expect_melee_order" in data:
