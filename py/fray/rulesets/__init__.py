@@ -14,25 +14,38 @@ def register(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
+# ruleset id -> the module that registers it. Imported on first use, so the page boots with
+# only the ruleset of the open encounter loaded (each is a few thousand lines of Python).
+BUILTIN = {"freeform": "freeform", "strike-rank": "strike_rank", "tactical-round": "tactical_round"}
+
+
+def _import(ruleset_id: str) -> None:
+    import importlib
+
+    module = BUILTIN.get(ruleset_id) if isinstance(ruleset_id, str) else None
+    if module is None or ruleset_id in _REGISTRY:
+        return
+    try:
+        importlib.import_module(f"{__name__}.{module}")
+    except ModuleNotFoundError as e:  # a ruleset that is not built yet is simply absent
+        if e.name != f"{__name__}.{module}":
+            raise
+
+
 def _load_builtin() -> None:
-    # Imported lazily so that importing ``fray`` stays cheap and cycles stay impossible.
     global _LOADED
     if _LOADED:
         return
     _LOADED = True
-    from . import freeform  # noqa: F401
-    import importlib
-
-    for name in ("strike_rank", "tactical_round"):
-        try:
-            importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as e:  # a ruleset that is not built yet is simply absent
-            if e.name != f"{__name__}.{name}":
-                raise
+    for ruleset_id in BUILTIN:
+        _import(ruleset_id)
 
 
 def get_ruleset(ruleset_id: str, field: str = "ruleset") -> Ruleset:
-    _load_builtin()
+    if ruleset_id not in _REGISTRY:
+        _import(ruleset_id)
+    if ruleset_id not in _REGISTRY:
+        _load_builtin()  # for the list of known ids in the message
     try:
         return _REGISTRY[ruleset_id]
     except (KeyError, TypeError):
