@@ -256,13 +256,11 @@ def _free(ctx: Context, holder: Combatant, owner: Combatant, w: dict[str, Any], 
     holder.data["impaled"] = [i for i in holder.data["impaled"] if not (i["weapon"] == w["id"] and i["owner"] == owner.id)]
     for sw in holder.data["weapons"]:
         sw["stuck"] = [s for s in sw["stuck"] if not (s["weapon"] == w["id"] and s["owner"] == owner.id)]
-    w.pop("stuck_in", None)
+    was_stuck = w.pop("stuck_in", None)
     w.pop("held", None)
-    if not by_owner:
-        w["dropped"] = True
+    if not by_owner and was_stuck:
+        w["dropped"] = True  # pulled out by someone else: it is no longer in the owner's hands
     ctx.event("unstick", f"{w['name']} is freed" + ("" if by_owner else f" (out of {owner.name}'s hands)"))
-    if not holder.data["impaled"]:
-        pass
 
 
 def unstick(ctx: Context) -> None:
@@ -272,10 +270,12 @@ def unstick(ctx: Context) -> None:
     holder = ctx.combatant("holder")
     owner = ctx.combatant("owner")
     w = body.weapon(owner, ctx.action.get("weapon"))
-    if w is None or not w.get("stuck_in") or w["stuck_in"]["combatant"] != holder.id:
+    in_body = w is not None and any(i["weapon"] == w["id"] and i["owner"] == owner.id for i in holder.data["impaled"])
+    in_shield = w is not None and any(s["weapon"] == w["id"] and s["owner"] == owner.id
+                                      for sw in holder.data["weapons"] for s in sw["stuck"])
+    if not (in_body or in_shield):
         raise InvalidAction("weapon", "that weapon is not stuck in the holder")
     method = ctx.action.get("method")
-    in_shield = "shield" in w["stuck_in"]
     allowed = ("str", "wrench", "break") if in_shield else ("first_aid", "con", "wrench")
     if not in_shield and method == "break":
         raise RuleViolation("Impale", "Breaking an impaled weapon does nothing, since part of it is stuck inside.")

@@ -623,11 +623,14 @@ def _stuck_in_shield(ctx, attacker, w, target, shield, parts, through, hit_loc) 
 
 
 def _impale(ctx: Context, attacker: Combatant, w: dict, target: Combatant, loc: dict, decl: dict | None) -> None:
-    target.data["impaled"].append({"weapon": w["id"], "owner": attacker.id, "name": w["name"], "location": loc["id"],
+    # a shot leaves its missile in the wound, not the bow: only a melee or thrown weapon is itself stuck
+    name = w["name"] if not w["missile"] or w["thrown"] else f"missile from {w['name']}"
+    target.data["impaled"].append({"weapon": w["id"], "owner": attacker.id, "name": name, "location": loc["id"],
                                    "location_name": loc["name"], "damage": w["damage"], "attempts": 0,
                                    "held": not w["missile"]})
-    w["stuck_in"] = {"combatant": target.id, "location": loc["id"], "name": f"{target.name}'s {loc['name']}"}
-    ctx.event("impale", f"{w['name']} impales {target.name}'s {loc['name']} and is stuck; no knockback")
+    if not w["missile"] or w["thrown"]:
+        w["stuck_in"] = {"combatant": target.id, "location": loc["id"], "name": f"{target.name}'s {loc['name']}"}
+    ctx.event("impale", f"{name} impales {target.name}'s {loc['name']} and is stuck; no knockback")
     if not w["missile"]:
         wounds.prompt(ctx, "unstick", attacker.id, f"{attacker.name} may free {w['name']} now at half weapon skill, "
                       "hold on (neither can move or disengage), or let go",
