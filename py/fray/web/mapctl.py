@@ -10,7 +10,8 @@ container, so a drag survives the re-render that follows its commit.
 * Dragging empty ground pans, the wheel and a two-finger pinch zoom; the view box lives in
   ``app.ui["map_view"]`` (view state, never saved) and "Fit all" forgets it.
 * A tap or click on a token (or Enter / Space on the focused token) selects it; the selection is
-  ``app.ui["selected"]``. Arrow keys on the selected token move it 1 m (Shift: 5 m).
+  ``app.ui["selected"]``. Arrow keys on a focused token move it 1 m (Shift: 5 m), one undoable
+  move each, and leave the selection as it was.
 * The form ``data-form="map-move"`` is the keyboard route to everything a drag does.
 """
 
@@ -404,7 +405,6 @@ class MapCtl:
             step = 5.0 if e.shiftKey else 1.0
             dx = {"ArrowLeft": -step, "ArrowRight": step}.get(key, 0.0)
             dy = {"ArrowDown": -step, "ArrowUp": step}.get(key, 0.0)
-            self.app.ui["selected"] = cid
             self.app.dispatch({"type": "move", "id": cid, "x": _round(c.position.x + dx),
                                "y": _round(c.position.y + dy), "alt": c.position.alt}, _by_id("map-info"),
                               _position_field)

@@ -1,0 +1,215 @@
+"""The range/altitude map in the page: drag by mouse and by touch, distances and bands by the
+game's rule, the rules' figures following the tokens, undo, and the keyboard route.
+
+Each test imports a hand-made encounter (built with the engine in CPython and saved in the
+save format), so the page starts from known positions without clicking through dialogs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
+from fray import savefile  # noqa: E402
+from fray.history import History  # noqa: E402
+from fray.reducer import new_encounter  # noqa: E402
+from fray.rulesets import get_ruleset  # noqa: E402
+
+DESKTOP = {"width": 1366, "height": 900}
+
+
+def preset(ruleset: str, which: str, **over) -> dict:
+    p = next(p for p in get_ruleset(ruleset).presets() if p["name"] == which)
+    return {**p, **over}
+
+
+def load_encounter(page, tmp_path, ruleset: str, people: list[tuple[dict, float, float, float]]) -> None:
+    h = History(new_encounter(ruleset, "Map test"))
+    for body, x, y, alt in people:
+        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": alt}}})
+    path = tmp_path / "map-test.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+
+
+def strike_rank_fight(page, tmp_path) -> None:
+    load_encounter(page, tmp_path, "strike-rank", [
+        (preset("strike-rank", "Archer", name="Ayla", side="party"), 0, 0, 0),
+        (preset("strike-rank", "Human warrior", name="Grak"), 9, 0, 0),
+        (preset("strike-rank", "Human warrior", name="Hawk rider"), 40, 20, 15),
+    ])
+
+
+def client_point(page, x: float, y: float) -> tuple[float, float]:
+    """Where the plan point (x east, y north, metres) is on the screen."""
+    p = page.evaluate("""([x, y]) => {
+        const svg = document.getElementById('map-plan');
+        const q = new DOMPoint(x, -y).matrixTransform(svg.getScreenCTM());
+        return [q.x, q.y];
+    }""", [x, y])
+    return p[0], p[1]
+
+
+def row(page, name: str):
+    return page.locator("#map-info table.map-dist tr", has=page.get_by_role("rowheader", name=name))
+
+
+def metres_in(text: str) -> float:
+    return float(re.search(r"([\d.]+) m", text).group(1))
+
+
+def select(page, cid: str) -> None:
+    page.locator(f"#tok-{cid}").click()
+    expect(page.locator(f"#tok-{cid}")).to_have_attribute("aria-pressed", "true")
+
+
+@pytest.mark.browser_context_args(viewport=DESKTOP)
+def test_drag_by_mouse_changes_distance_and_move_delay_and_undo_restores(page, open_app, tmp_path):
+    open_app(page)
+    strike_rank_fight(page, tmp_path)
+    select(page, "c1")
+    grak = row(page, "Grak")
+    expect(grak.locator("td.d")).to_have_text("9.0 m")
+    expect(grak.locator("td.band")).to_have_text("within range")
+    expect(grak.locator("td.rule")).to_contain_text("move delay 2 SR")  # 6 m to engage at 3 m/SR
+    expect(page.locator("#map .ring-range")).to_have_count(2)  # range ring and its label
+    # the hawk rider flies: 15 m up, so the distance is through the air
+    expect(row(page, "Hawk rider").locator("td.d")).to_have_text("47.2 m")
+
+    sx, sy = client_point(page, 9, 0)
+    tx, ty = client_point(page, 24, 0)
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for i in range(1, 11):
+        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
+    expect(page.locator("#map-live")).to_contain_text("from Ayla")  # live figure while dragging
+    page.mouse.up()
+
+    expect(grak.locator("td.rule")).to_contain_text("move delay 7 SR")  # 21 m to engage: 7 SR
+    assert abs(metres_in(grak.locator("td.d").inner_text()) - 24) <= 0.2
+    expect(page.locator("#tok-c1")).to_have_attribute("aria-pressed", "true")  # the selection stays
+    expect(page.locator("#log")).to_contain_text("Grak moves to")
+    assert page.locator("#log li", has_text="moves to").count() == 1  # ONE action for the whole drag
+
+    page.locator("#btn-undo").click()
+    expect(grak.locator("td.d")).to_have_text("9.0 m")
+    expect(grak.locator("td.rule")).to_contain_text("move delay 2 SR")
+    expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(9 0)")
+
+
+@pytest.mark.browser_context_args(viewport={"width": 768, "height": 1024}, has_touch=True, is_mobile=True)
+def test_drag_by_touch_moves_the_token(page, open_app, tmp_path):
+    open_app(page)
+    strike_rank_fight(page, tmp_path)
+    page.locator("#tab-map").click()  # narrow screen: the map is a tab
+    select(page, "c1")
+    grak = row(page, "Grak")
+    expect(grak.locator("td.d")).to_have_text("9.0 m")
+    sx, sy = client_point(page, 9, 0)
+    tx, ty = client_point(page, 9, 12)
+    # Real touches through the browser's input pipeline: Chromium turns them into pointer events
+    # of pointerType "touch", which the map's pointer handlers (and setPointerCapture) receive.
+    cdp = page.context.new_cdp_session(page)
+    seen = page.evaluate_handle("""() => { const s = []; document.getElementById('map')
+        .addEventListener('pointerdown', e => s.push(e.pointerType)); return s; }""")
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": sx, "y": sy}]})
+    for i in range(1, 9):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": sx + (tx - sx) * i / 8, "y": sy + (ty - sy) * i / 8}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert seen.evaluate("s => s") == ["touch"]
+    # 9 m east and 12 m north of Ayla: 15 m, 12 m to engage at 3 m/SR = 4 SR
+    expect(grak.locator("td.rule")).to_contain_text("move delay 4 SR")
+    assert abs(metres_in(grak.locator("td.d").inner_text()) - 15) <= 0.3
+    page.locator("#btn-undo").click()
+    expect(grak.locator("td.d")).to_have_text("9.0 m")
+
+
+@pytest.mark.browser_context_args(viewport=DESKTOP, has_touch=True)
+def test_synthetic_touch_pointer_events_drag(page, open_app, tmp_path):
+    """The same drag as pointer events of pointerType "touch" dispatched on the token."""
+    open_app(page)
+    strike_rank_fight(page, tmp_path)
+    sx, sy = client_point(page, 9, 0)
+    tx, ty = client_point(page, 3, 0)
+    tok = page.locator("#tok-c2")
+    base = {"pointerId": 7, "pointerType": "touch", "isPrimary": True, "bubbles": True, "button": 0}
+    tok.dispatch_event("pointerdown", {**base, "clientX": sx, "clientY": sy})
+    for i in range(1, 5):
+        tok.dispatch_event("pointermove", {**base, "clientX": sx + (tx - sx) * i / 4, "clientY": sy})
+    tok.dispatch_event("pointerup", {**base, "clientX": tx, "clientY": ty})
+    expect(page.locator("#log")).to_contain_text("Grak moves to")
+    select(page, "c1")
+    expect(row(page, "Grak").locator("td.band")).to_have_text("engagement range")
+    expect(page.locator("#map line.engaged")).to_have_count(1)  # adjacent enemies: engaged
+
+
+@pytest.mark.browser_context_args(viewport=DESKTOP)
+def test_keyboard_route_and_tactical_round_range_modifier(page, open_app, tmp_path):
+    open_app(page)
+    load_encounter(page, tmp_path, "tactical-round", [
+        (preset("tactical-round", "Crossbowman", name="Bolt", side="party"), 0, 0, 0),
+        (preset("tactical-round", "Orc warrior", name="Orc"), 20, 0, 0),
+    ])
+    tok = page.locator("#tok-c1")
+    tok.focus()
+    page.keyboard.press("Enter")
+    expect(tok).to_have_attribute("aria-pressed", "true")
+    orc = row(page, "Orc")
+    expect(orc.locator("td.rule")).to_have_text("range modifier +0")
+    expect(page.locator("#map circle.ring-band")).to_have_count(4)  # Base Range x1..x4
+    form = page.locator("form[data-form=map-move]")
+    form.get_by_label("East (x, m)").fill("-25")
+    form.get_by_label("North (y, m)").fill("0")
+    form.get_by_role("button", name="Move").click()
+    expect(orc.locator("td.d")).to_have_text("45.0 m")
+    expect(orc.locator("td.rule")).to_have_text("range modifier −25")
+    # altitude counts: 45 m across and 60 m up is 75 m, over 2x up to 3x Base Range 30 m
+    form.get_by_label("Altitude (m)").fill("60")
+    form.get_by_label("Altitude (m)").press("Enter")
+    expect(orc.locator("td.rule")).to_have_text("range modifier −50")
+    expect(page.locator("#tok-c1 .stalk")).to_have_count(1)  # airborne: drawn on a stalk
+    # a bad number: the message sits next to the field and nothing moves
+    form.get_by_label("East (x, m)").fill("1e9")
+    form.get_by_role("button", name="Move").click()
+    expect(page.locator('#map-info [data-error-for="x"]')).not_to_be_empty()
+    expect(orc.locator("td.d")).to_have_text("75.0 m")
+    # arrow keys on the focused token move it 1 m
+    page.locator("#tok-c2").focus()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(19 0)")
+    page.locator("#btn-undo").click()
+    page.locator("#btn-undo").click()
+    expect(orc.locator("td.rule")).to_have_text("range modifier −25")
+
+
+@pytest.mark.browser_context_args(viewport=DESKTOP)
+def test_pan_zoom_and_fit_all(page, open_app, tmp_path):
+    open_app(page)
+    strike_rank_fight(page, tmp_path)
+    svg = page.locator("#map-plan")
+    before = svg.get_attribute("viewBox")
+    box = page.locator("#map").bounding_box()
+    page.mouse.move(box["x"] + 30, box["y"] + box["height"] - 30)
+    page.mouse.wheel(0, -300)
+    expect(svg).not_to_have_attribute("viewBox", before)
+    zoomed = [float(v) for v in svg.get_attribute("viewBox").split()]
+    assert zoomed[2] < float(before.split()[2])
+    # pan: drag the empty ground
+    page.mouse.move(box["x"] + 20, box["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 120, box["y"] + 60, steps=5)
+    page.mouse.up()
+    panned = [float(v) for v in svg.get_attribute("viewBox").split()]
+    assert panned[0] < zoomed[0] and panned[2] == pytest.approx(zoomed[2], rel=1e-3)
+    page.get_by_role("button", name="Fit all").click()
+    expect(svg).to_have_attribute("viewBox", before)
+    page.get_by_role("button", name="Zoom in").click()
+    assert float(svg.get_attribute("viewBox").split()[2]) < float(before.split()[2])
