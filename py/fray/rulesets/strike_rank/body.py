@@ -263,7 +263,7 @@ def init_combatant(ruleset, enc: Encounter, c: Combatant, extra: dict[str, Any],
     old = keep or {}
     hp_max, hp_text = total_hp(c.stats)
     plan, locs = body_locations(ruleset, enc, extra.get("body", old.get("body_spec")), hp_max, "combatant.body")
-    armour = extra.get("armour", old.get("armour_spec", 0))
+    armour = extra.get("armour", 0)
     if isinstance(armour, dict):
         ids = {l["id"] for l in locs}
         for k, v in armour.items():
@@ -275,16 +275,24 @@ def init_combatant(ruleset, enc: Encounter, c: Combatant, extra: dict[str, Any],
         for l in locs:
             l["ap"] = max(l["ap"], ap)
     ids = {l["id"] for l in locs}
-    raw_w = extra.get("weapons", old.get("weapons_spec", []))
-    if not isinstance(raw_w, list):
-        raise InvalidAction("combatant.weapons", "must be a list of weapons")
-    weapons = [check_weapon(w, f"combatant.weapons.{i}", ids) for i, w in enumerate(raw_w)]
-    if len({w["id"] for w in weapons}) != len(weapons):
-        raise InvalidAction("combatant.weapons", "two weapons have the same id; give each a distinct name or id")
-    raw_s = extra.get("spells", old.get("spells_spec", []))
-    if not isinstance(raw_s, list):
-        raise InvalidAction("combatant.spells", "must be a list of spells")
-    spells = [check_spell(s, f"combatant.spells.{i}") for i, s in enumerate(raw_s)]
+    # An edit without new weapons or spells keeps the validated ones as they are (current weapon HP,
+    # stuck weapons); the raw input is not stored, so the encounter stays small and quick to copy.
+    if "weapons" in extra or not keep:
+        raw_w = extra.get("weapons", [])
+        if not isinstance(raw_w, list):
+            raise InvalidAction("combatant.weapons", "must be a list of weapons")
+        weapons = [check_weapon(w, f"combatant.weapons.{i}", ids) for i, w in enumerate(raw_w)]
+        if len({w["id"] for w in weapons}) != len(weapons):
+            raise InvalidAction("combatant.weapons", "two weapons have the same id; give each a distinct name or id")
+    else:
+        weapons = keep["weapons"]
+    if "spells" in extra or not keep:
+        raw_s = extra.get("spells", [])
+        if not isinstance(raw_s, list):
+            raise InvalidAction("combatant.spells", "must be a list of spells")
+        spells = [check_spell(s, f"combatant.spells.{i}") for i, s in enumerate(raw_s)]
+    else:
+        spells = keep["spells"]
     mount = extra.get("mount", old.get("mount", ""))
     if mount and (not isinstance(mount, str) or enc.get(mount) is None):
         raise InvalidAction("combatant.mount", f"there is no combatant {mount!r} to ride")
@@ -296,23 +304,20 @@ def init_combatant(ruleset, enc: Encounter, c: Combatant, extra: dict[str, Any],
             o = old_locs.get(l["id"])
             if o:
                 lost = o["hp_max"] - o["hp"]
-                l.update({k: o[k] for k in ("severed", "bleeding", "first_aid", "disabled_mr", "immobilized_by")})
+                l.update({k: o[k] for k in ("severed", "bleeding", "first_aid", "disabled_mr", "immobilized_by")
+                          if k in o})
                 l["hp"] = l["hp_max"] - lost
                 if "armour" not in extra:
                     l["ap"] = o["ap"]
-        old_w = {w["id"]: w for w in keep.get("weapons", [])}
-        for w in weapons:
-            o = old_w.get(w["id"])
-            if o and "weapons" not in extra:
-                w["hp"], w["stuck"] = o["hp"], o["stuck"]
         hp = hp_max - (keep.get("hp_max", hp_max) - keep.get("hp", hp_max))
     else:
         hp = hp_max
+    body_spec = extra["body"] if "body" in extra else old.get("body_spec")
     c.data.update({
         "hp": hp, "hp_max": hp_max, "hp_text": hp_text, "body": plan, "locations": locs, "weapons": weapons,
         "spells": spells, "mount": mount or "", "aquatic": aquatic,
-        "body_spec": extra.get("body", old.get("body_spec")), "armour_spec": armour,
-        "weapons_spec": raw_w, "spells_spec": raw_s,
+        # a named plan is re-read from its table on an edit; only a custom list needs keeping
+        "body_spec": body_spec,
     })
     c.data.setdefault("round", new_round_tally())
     c.data.setdefault("impaled", [])

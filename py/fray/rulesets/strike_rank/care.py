@@ -97,6 +97,8 @@ def magic_heal(ctx: Context) -> None:
         ctx.event("heal", f"{l['name']} is severed: re-attach it or use Regenerate/Regrow Limb")
         return
     l["treated"] = True
+    if kind == "rune":
+        l["useless"] = False  # "Mangled limbs never fully heal naturally": magic can still restore them
     wounds.heal_location(ctx, c, l["id"], pts, f"{'Heal ' + str(pts) if kind == 'heal' else 'rune magic'}")
 
 
