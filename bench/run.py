@@ -72,6 +72,11 @@ def page_bench(name: str):
     return deco
 
 
+import map_bench  # noqa: E402  (bench/map_bench.py: 50 tokens, one drag step)
+
+page_bench("map_drag_step")(map_bench.map_drag_step)
+
+
 @dataclass
 class Bench:
     context: object

@@ -22,7 +22,7 @@ SIDE_COLOUR = {"party": "#2f6f9f", "foes": "#b4442c", "neutral": "#6b6b6b"}
 STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 TOKEN_FRACTION = 24  # token radius = view width / this: ~44 px across on a 500 px plan
 DOWN = ("dead", "unconscious", "incapacitated", "dying")
-ELEV_W, ELEV_H, ELEV_GROUND = 1000.0, 170.0, 150.0
+ELEV_W, ELEV_H, ELEV_GROUND = 1000.0, 170.0, 148.0
 
 
 def fmt(v: float) -> str:
@@ -203,7 +203,7 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
     view = view or fit_view(enc)
     x0, kx, top, ky = elev_scale(enc, view)
     parts = [f'<svg class="elev" id="map-elev-svg" viewBox="0 0 {fmt(ELEV_W)} {fmt(ELEV_H)}" role="group" '
-             f'aria-label="Side view: altitude of each token, up to {top:g} m" preserveAspectRatio="none" '
+             f'aria-label="Side view: altitude of each token, up to {top:g} m" preserveAspectRatio="xMidYMid meet" '
              f'data-x0="{fmt(x0)}" data-kx="{kx:.6g}" data-ky="{ky:.6g}">',
              f'<line class="ground" x1="0" y1="{fmt(ELEV_GROUND)}" x2="{fmt(ELEV_W)}" y2="{fmt(ELEV_GROUND)}" />']
     for k in (1, 2, 3):
@@ -211,7 +211,7 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
         y = ELEV_GROUND - a * ky
         parts.append(f'<line class="alt-tick" x1="0" y1="{fmt(y)}" x2="{fmt(ELEV_W)}" y2="{fmt(y)}" />'
                      f'<text class="alt-mark" x="4" y="{fmt(y - 3)}">{a:g} m</text>')
-    parts.append(f'<text class="alt-mark" x="4" y="{fmt(ELEV_GROUND + 15)}">ground</text>')
+    parts.append(f'<text class="alt-mark" x="4" y="{fmt(ELEV_GROUND + 18)}">ground</text>')
     for c in sorted(enc.combatants, key=lambda c: (c.id == selected, c.position.alt)):
         p = c.position
         ex = (p.x - x0) / kx
@@ -221,8 +221,8 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
         parts.append(f'<g class="elev-token{sel}" data-elev-token="{esc(c.id)}" transform="translate({fmt(ex)} '
                      f'{fmt(ey)})"><title>{esc(c.name)}: altitude {p.alt:g} m</title>'
                      f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(ELEV_GROUND - ey)}" />'
-                     f'<circle r="9" fill="{colour}" />'
-                     f'<text x="12" y="4">{esc(c.name)}{f" {p.alt:g} m" if p.alt else ""}</text></g>')
+                     f'<circle r="12" fill="{colour}" />'
+                     f'<text x="16" y="7">{esc(c.name)}{f" {p.alt:g} m" if p.alt else ""}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 
