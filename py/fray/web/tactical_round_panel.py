@@ -1,0 +1,641 @@
+"""The tactical-round panel: phase stepper, declarations, the attack, the GM's table entry, and
+DEF / parry / cover / HP / weapons on each card.
+
+Rendering is pure (``panel_html``, ``card_html`` take the ruleset's ``view()`` and plain data,
+return HTML strings; every piece of user text goes through ``esc``). The handlers read a form,
+build one ``tr.*`` action and call ``app.dispatch(action, form)``. Every control's ``name`` is the
+engine's field path for that action (``amount``, ``rolls.attack``, ``actions.1.weapon``) next to a
+``data-error-for`` slot of the same name, so an engine error lands beside the control.
+
+Dice are typed ("98 40", "98, 40" = an open-ended d100 that rolled 98 then 40) or left blank,
+in which case Fray rolls them. A typed entry that is not whole numbers shows an error at that
+field and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InvalidAction
+from .panels import register_panel
+from .render import esc
+
+FLAGS = (("flanking", "Flanking"), ("on_rear", "On rear"), ("charge", "Charge"), ("mounted", "Mounted"),
+         ("two_weapons", "Two weapons"))
+ATTACK_PHASES = ("move", "spell_a", "ranged_a", "melee", "ranged_b", "spell_b")
+COVER_KINDS = ("none", "partial", "full")
+DEFAULT_KINDS = [
+    {"key": "move", "title": "Move"}, {"key": "run_away", "title": "Run Away"},
+    {"key": "spell_prepared", "title": "Cast a prepared or instant spell"},
+    {"key": "ranged_attack", "title": "Ranged attack"}, {"key": "melee_attack", "title": "Melee attack"},
+    {"key": "spell_unprepared", "title": "Cast an unprepared spell"},
+    {"key": "reload", "title": "Reload a missile weapon"}, {"key": "ready_thrown", "title": "Ready a thrown weapon"},
+    {"key": "disengage", "title": "Disengage"}, {"key": "other", "title": "Other action"},
+]
+DECLARE_ROWS = 3
+
+
+# -- small pure helpers --------------------------------------------------------------------------
+
+def parse_dice(text: str) -> list[int] | None:
+    """"98 40" / "98,40" → [98, 40]; blank → None (Fray rolls). Raises ValueError otherwise."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if not parts:
+        return None
+    out = []
+    for p in parts:
+        if not (p.isdigit() or (p[0] in "+-" and p[1:].isdigit())):
+            raise ValueError(p)
+        out.append(int(p))
+    return out
+
+
+def as_int(text: Any) -> Any:
+    """A typed whole number as int; anything else passes through for the engine to name."""
+    if isinstance(text, str):
+        s = text.strip()
+        if s.lstrip("+-").isdigit():
+            return int(s)
+    return text
+
+
+def as_number(text: Any) -> Any:
+    if isinstance(text, str):
+        try:
+            f = float(text.strip())
+        except ValueError:
+            return text
+        return int(f) if f.is_integer() else f
+    return text
+
+
+def _err(name: str) -> str:
+    return f'<p class="field-error" data-error-for="{esc(name)}"></p>'
+
+
+def _general_err() -> str:
+    return '<p class="field-error tr-form-error" data-error-for="tr"></p>'
+
+
+def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> str:
+    extra = "".join(f' data-{esc(k.replace("_", "-"))}="{esc(v)}"' for k, v in data.items())
+    al = f' aria-label="{esc(aria)}"' if aria else ""
+    c = f' class="{esc(cls)}"' if cls else ""
+    return f'<button type="button" data-act="{esc(act)}"{c}{al}{extra}>{esc(label)}</button>'
+
+
+def _field(fid: str, name: str, label: str, control: str, hint: str = "") -> str:
+    h = f'<small class="hint">{esc(hint)}</small>' if hint else ""
+    return (f'<div class="field" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>'
+            f'{control}{h}{_err(name)}</div>')
+
+
+def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> str:
+    ph = f' placeholder="{esc(placeholder)}"' if placeholder else ""
+    return (f'<input id="{esc(fid)}" name="{esc(name)}" type="text" inputmode="{mode}" autocomplete="off"'
+            f' value="{esc("" if value is None else value)}"{ph}>')
+
+
+def _select(fid: str, name: str, options: list[tuple[str, str]], selected: Any = None, groups: str = "") -> str:
+    opts = "".join(f'<option value="{esc(v)}"{" selected" if str(selected) == v else ""}>{esc(t)}</option>'
+                   for v, t in options)
+    return f'<select id="{esc(fid)}" name="{esc(name)}">{opts}{groups}</select>'
+
+
+def _check(fid: str, name: str, label: str, checked: bool = False, value: str = "") -> str:
+    v = f' value="{esc(value)}"' if value else ""
+    return (f'<label class="tr-check" for="{esc(fid)}"><input type="checkbox" id="{esc(fid)}" name="{esc(name)}"{v}'
+            f'{" checked" if checked else ""}> {esc(label)}</label>')
+
+
+def _names(view: dict[str, Any]) -> dict[str, str]:
+    return {c["id"]: c["name"] for c in view.get("combatants", [])}
+
+
+def _combatant(view: dict[str, Any], cid: str) -> dict[str, Any] | None:
+    return next((c for c in view.get("combatants", []) if c["id"] == cid), None)
+
+
+def _out_of_action(c: dict[str, Any]) -> bool:
+    return any(x["name"] in ("incapacitated", "dying") for x in c.get("conditions", []))
+
+
+# -- the panel above the cards ------------------------------------------------------------------
+
+def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
+               kinds: list[dict[str, Any]] | None = None) -> str:
+    if not view or "phases" not in view:
+        return ""
+    ui = ui or {}
+    phase = view["phase"]["id"]
+    parts = ['<section class="tr-panel" aria-label="Tactical round">', stepper_html(view), acting_html(view)]
+    if phase in ("setup", "assessment", "declaration"):
+        parts.append(declare_html(view, kinds or DEFAULT_KINDS))
+    parts.append(pending_html(view))
+    parts.append(attack_html(view, ui.get("tr_attack") or {}, open_=phase in ATTACK_PHASES))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def stepper_html(view: dict[str, Any]) -> str:
+    cur = view["phase"]["index"]
+    items = []
+    for i, p in enumerate(view["phases"]):
+        state = "current" if p["current"] else ("past" if 0 <= cur and i < cur else "")
+        aria = ' aria-current="step"' if p["current"] else ""
+        items.append(f'<li class="{state}"{aria}><span class="n">{i + 1}</span> {esc(p["title"])}</li>')
+    note = view["phase"].get("note", "")
+    return (f'<nav class="tr-stepper" aria-label="Phases of round {esc(view["round"])}"><ol>{"".join(items)}</ol></nav>'
+            f'<p class="tr-phase-now"><strong>Round {esc(view["round"])}: {esc(view["phase"]["title"])}</strong>'
+            f'{" — " + esc(note) if note else ""}</p>')
+
+
+def acting_html(view: dict[str, Any]) -> str:
+    acting = view.get("acting", [])
+    phase = view["phase"]["id"]
+    if phase == "setup":
+        return ""
+    if not acting:
+        return '<p class="tr-acting-none hint">Nobody acts in this phase. Use the Next button to go on.</p>'
+    names = _names(view)
+    items = []
+    for n, s in enumerate(acting):
+        cid = s["combatant"]
+        c = _combatant(view, cid) or {}
+        ref = s.get("action", "")
+        decl = None
+        if ref and ":" in ref and not ref.startswith("strike:"):
+            i = int(ref.split(":")[1])
+            ds = c.get("declared", [])
+            decl = ds[i] if i < len(ds) else None
+        sim = s.get("simultaneous_with") or []
+        sim_names = []
+        for r in sim:
+            oid = r.split(":")[0]
+            if oid in names:
+                sim_names.append(names[oid])
+        badges = ""
+        if s.get("done"):
+            badges += '<span class="tr-badge done">done</span>'
+        if sim:
+            badges += f'<span class="tr-badge sim">simultaneous with {esc(", ".join(sim_names))}</span>'
+        quick = []
+        if not s.get("done") and phase != "declaration":
+            kind = decl["action"] if decl else ("strike" if ref.startswith("strike:") else "")
+            if kind in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared", "strike"):
+                target = decl.get("target") if decl else ref.split(":", 1)[1]
+                weapon = decl.get("weapon") if decl else None
+                quick.append(_btn("Attack", "tr-quick-attack", "primary", aria=f"Attack: {c.get('name', cid)}",
+                                  id=cid, weapon="" if weapon is None else weapon, target=target or ""))
+            if kind == "reload" and decl and decl.get("weapon") is not None:
+                quick.append(_btn("Reload", "tr-reload", "", aria=f"Reload: {c.get('name', cid)}", id=cid,
+                                  weapon=decl["weapon"]))
+            if kind == "ready_thrown" and decl and decl.get("weapon") is not None:
+                quick.append(_btn("Ready", "tr-reload", "", aria=f"Ready the thrown weapon: {c.get('name', cid)}",
+                                  id=cid, weapon=decl["weapon"]))
+            if decl:
+                quick.append(_btn("Done", "tr-resolve", "secondary", aria=f"Mark done: {c.get('name', cid)}", id=cid))
+        tie = (_btn("▲", "order-up", "icon", aria=f"Move {c.get('name', cid)} earlier among ties", id=cid)
+               + _btn("▼", "order-down", "icon", aria=f"Move {c.get('name', cid)} later among ties", id=cid)) \
+            if phase == "melee" and sim else ""
+        items.append(
+            f'<li class="tr-slot{" done" if s.get("done") else ""}" data-id="{esc(cid)}">'
+            f'<span class="who side-{esc(c.get("side", "neutral"))}">{esc(s.get("name", cid))}</span>'
+            f'<span class="why">{esc(s.get("explanation", ""))}</span>{badges}'
+            f'<span class="tr-quick">{"".join(quick)}{tie}</span></li>')
+    return (f'<div class="tr-scope tr-acting-wrap">{_general_err()}'
+            f'<ol class="tr-acting" aria-label="Who acts in {esc(view["phase"]["title"])}">{"".join(items)}</ol></div>')
+
+
+def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]]) -> str:
+    names = _names(view)
+    forms = []
+    for c in view.get("combatants", []):
+        if _out_of_action(c):
+            continue
+        cid = c["id"]
+        rows = []
+        decl = c.get("declared", [])
+        others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid]
+        weapons = [("", "(no weapon)")] + [(str(w["index"]), w["name"]) for w in c.get("weapons", [])]
+        actions = [("", "(none)")] + [(k["key"], k["title"]) for k in kinds]
+        for i in range(DECLARE_ROWS):
+            d = decl[i] if i < len(decl) else {}
+            base = f"tr-{cid}-decl-{i}"
+            rows.append(
+                f'<fieldset class="tr-decl-row"><legend>Action {i + 1}</legend>'
+                + _field(base + "-action", f"actions.{i}.action", "Action",
+                         _select(base + "-action", f"actions.{i}.action", actions, d.get("action", "")))
+                + _field(base + "-weapon", f"actions.{i}.weapon", "Weapon",
+                         _select(base + "-weapon", f"actions.{i}.weapon", weapons,
+                                 "" if d.get("weapon") is None else d.get("weapon")))
+                + _field(base + "-target", f"actions.{i}.target", "Target",
+                         _select(base + "-target", f"actions.{i}.target", others, d.get("target") or ""))
+                + "</fieldset>")
+        said = ""
+        if decl:
+            said = "<ul class=\"tr-declared\">" + "".join(
+                f'<li>{esc(d["title"])} · {esc(d["phase_title"])} · {esc(d["cost"])}'
+                f'{" ✓" if d.get("done") else ""}</li>' for d in decl) + "</ul>"
+            if c.get("full_and_half"):
+                said += '<p class="hint">Full + Half: −20 to the attack rolls</p>'
+        forms.append(
+            f'<form class="tr-form tr-declare" data-form="tr-declare" data-id="{esc(cid)}" novalidate '
+            f'aria-label="Declare for {esc(c["name"])}">'
+            f'<h4>{esc(c["name"])}</h4>{said}{_general_err()}'
+            f'<input type="hidden" name="id" value="{esc(cid)}">{_err("id")}{_err("actions")}'
+            f'<div class="tr-decl-rows">{"".join(rows)}</div>'
+            f'<button type="submit" class="primary">Declare for {esc(c["name"])}</button></form>')
+    if not forms:
+        return ""
+    return (f'<details class="tr-box tr-declarations" open><summary>Declarations</summary>'
+            f'<p class="hint">At most one Full and one Half action (or two Half). Each action lands in its phase.</p>'
+            f'<div class="tr-decl-forms">{"".join(forms)}</div></details>')
+
+
+def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True) -> str:
+    combatants = view.get("combatants", [])
+    attacker = pre.get("id") or (combatants[0]["id"] if combatants else "")
+    who = [(c["id"], c["name"]) for c in combatants]
+    groups = ""
+    for c in combatants:
+        opts = "".join(
+            f'<option value="{esc(c["id"])}:{w["index"]}"'
+            f'{" selected" if c["id"] == attacker and str(pre.get("weapon", "")) == str(w["index"]) else ""}>'
+            f'{esc(w["name"])} (CMB {w["cmb_now"]}, {esc(w["state"])})</option>' for w in c.get("weapons", []))
+        groups += f'<optgroup label="{esc(c["name"])}">{opts}</optgroup>'
+    target = pre.get("target") or next((c["id"] for c in combatants if c["id"] != attacker), "")
+    flags = "".join(_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS)
+    flags += _check("tr-att-los", "line_of_sight", "Line of sight (ranged)", bool(pre.get("line_of_sight", False)))
+    body = (
+        f'<form class="tr-form tr-attack" data-form="tr-attack" novalidate aria-label="Attack">{_general_err()}'
+        '<div class="tr-grid">'
+        + _field("tr-att-id", "id", "Attacker", _select("tr-att-id", "id", who, attacker))
+        + _field("tr-att-weapon", "weapon", "Weapon",
+                 _select("tr-att-weapon", "weapon", [("", "(the wielded one)")], "" if pre.get("weapon") in (None, "")
+                         else f'{attacker}:{pre.get("weapon")}', groups))
+        + _field("tr-att-target", "target", "Target", _select("tr-att-target", "target", who, target))
+        + _field("tr-att-distance", "distance", "Distance (m)", _input("tr-att-distance", "distance", "", "decimal"),
+                 "blank: from the map")
+        + "</div>"
+        f'<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{_err("line_of_sight")}</fieldset>'
+        + _field("tr-att-roll", "rolls.attack", "Open-ended d100",
+                 _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
+                 "Type every d100 rolled (98 40), or leave blank and Fray rolls")
+        + '<div class="tr-actions"><button type="submit" class="primary">Attack</button>'
+        + _btn("Roll and attack", "tr-attack-roll", "")
+        + "</div></form>")
+    return (f'<details class="tr-box tr-attack-box"{" open" if open_ or pre else ""}>'
+            f'<summary>Attack</summary>{body}</details>')
+
+
+def pending_html(view: dict[str, Any]) -> str:
+    pend = view.get("pending", [])
+    if not pend:
+        return ""
+    names = _names(view)
+    sev = view.get("severities", [])
+    out = []
+    for p in pend:
+        ref = p["ref"]
+        head = (f'{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → {esc(names.get(p["target"], p["target"]))}'
+                f' with {esc(p["weapon"])}')
+        notes = "".join(f"<li>{esc(n)}</li>" for n in p.get("notes", []))
+        notes = f'<ul class="tr-notes">{notes}</ul>' if notes else ""
+        fid = f"tr-{ref}"
+        if p["stage"] == "attack":
+            crit_opts = [("", "none")] + [(s, s) for s in sev]
+            form = (
+                f'<form class="tr-form" data-form="tr-result" data-ref="{esc(ref)}" novalidate '
+                f'aria-label="Result of {esc(ref)}">{_general_err()}'
+                f'<input type="hidden" name="ref" value="{esc(ref)}">{_err("ref")}<div class="tr-grid">'
+                + _field(fid + "-hits", "hits", "Hits", _input(fid + "-hits", "hits", "0"))
+                + _field(fid + "-crit", "critical", "Critical", _select(fid + "-crit", "critical", crit_opts, ""))
+                + _field(fid + "-croll", "rolls.critical", "Critical d100",
+                         _input(fid + "-croll", "rolls.critical", "", "text"), "blank: Fray rolls")
+                + '</div><div class="tr-actions"><button type="submit" class="primary">Apply result</button>'
+                + _btn("Dismiss", "tr-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)
+                + "</div></form>")
+            out.append(
+                f'<article class="tr-pending" data-ref="{esc(ref)}" aria-label="Attack {esc(ref)}">'
+                f'<h4>{head}</h4><p class="tr-total">Total <strong class="tr-total-value">{esc(p["total"])}</strong></p>'
+                f'<p class="tr-breakdown">{esc(p["text"])}</p>{notes}{form}</article>')
+        else:
+            form = (
+                f'<form class="tr-form" data-form="tr-critical" data-ref="{esc(ref)}" novalidate '
+                f'aria-label="Critical effects of {esc(ref)}">{_general_err()}'
+                f'<input type="hidden" name="ref" value="{esc(ref)}">{_err("ref")}<div class="tr-grid">'
+                + _field(fid + "-chits", "hits", "Extra hits", _input(fid + "-chits", "hits", "0"))
+                + _field(fid + "-stun", "stunned_rounds", "Stunned rounds", _input(fid + "-stun", "stunned_rounds", "0"))
+                + "</div>"
+                + _check(fid + "-prone", "prone", "Knocked prone")
+                + _field(fid + "-text", "text", "Effect (text)", _input(fid + "-text", "text", "", "text"))
+                + '<div class="tr-actions"><button type="submit" class="primary">Apply critical</button>'
+                + _btn("Dismiss", "tr-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)
+                + "</div></form>")
+            out.append(
+                f'<article class="tr-pending critical" data-ref="{esc(ref)}" aria-label="Critical {esc(ref)}">'
+                f'<h4>{head}: critical {esc(p.get("critical", ""))}</h4>'
+                f'<p class="tr-total">Critical roll <strong class="tr-total-value">{esc(p.get("critical_roll", ""))}</strong></p>'
+                f'<p class="tr-breakdown">{esc(p.get("critical_text", ""))}</p>{form}</article>')
+    return (f'<section class="tr-box tr-pending-list" aria-label="Awaiting the GM">'
+            f'<h3>Awaiting the attack table</h3>{"".join(out)}</section>')
+
+
+# -- inside each card --------------------------------------------------------------------------
+
+def card_html(view: dict[str, Any], cid: str) -> str:
+    c = _combatant(view, cid)
+    if c is None:
+        return ""
+    names = _names(view)
+    others = [(k, v) for k, v in names.items() if k != cid]
+    hp = c["hp"]
+    state = []
+    cond_names = [x["name"] for x in c["conditions"]]
+    for key, label in (("dying", "Dying"), ("incapacitated", "Incapacitated"), ("bruised", "Bruised")):
+        if key in cond_names:
+            state.append(f'<span class="tr-badge hp-{key}">{label}</span>')
+    p = f"tr-{cid}"
+    out = [f'<div class="tr-card">']
+    out.append(f'<p class="tr-hp">HP <strong class="tr-hp-value">{esc(hp["current"])}</strong>'
+               f' / {esc(hp["max"])} {"".join(state)}</p>')
+    out.append(f'<p class="tr-def">DEF <strong class="tr-def-value">{esc(c["def"]["total"])}</strong>'
+               f' <small>{esc(c["def"]["text"])}</small></p>')
+    conds = [x for x in c["conditions"]]
+    if conds:
+        items = []
+        for x in conds:
+            extra = f' ({c["stunned_rounds"]} round{"s" if c["stunned_rounds"] != 1 else ""})' \
+                if x["name"] == "stunned" and c.get("stunned_rounds") else ""
+            items.append(f'<li><strong>{esc(x["name"].capitalize())}{esc(extra)}</strong>'
+                         f'{": " + esc(x["text"]) if x["text"] else ""}</li>')
+        out.append(f'<ul class="tr-conds" aria-label="Conditions">{"".join(items)}</ul>')
+    # weapons
+    ws = []
+    for w in c["weapons"]:
+        cmb = f'CMB {w["cmb_now"]}' + (f' (of {w["cmb"]})' if w["cmb_now"] != w["cmb"] else "")
+        btns = ""
+        if w["kind"] in ("missile", "thrown") and not w["loaded"]:
+            label = "Ready" if w["kind"] == "thrown" else "Reload"
+            btns += _btn(label, "tr-reload", "", aria=f"{label} {w['name']}", id=cid, weapon=w["index"])
+        if not w["wielded"]:
+            btns += _btn("Wield", "tr-wield", "secondary", aria=f"Wield {w['name']}", id=cid, weapon=w["index"])
+        ws.append(f'<li class="{"wielded" if w["wielded"] else ""}"><span class="wn">{esc(w["name"])}'
+                  f'{" (in hand)" if w["wielded"] else ""}</span> <span class="wc">{esc(cmb)}</span> '
+                  f'<span class="ws">{esc(w["state"])}</span>{btns}</li>')
+    out.append(f'<div class="tr-scope tr-weapons">{_general_err()}<ul aria-label="Weapons">{"".join(ws)}</ul></div>')
+    # parry
+    par = c["parry"]
+    now = (f'Parrying {par["amount"]} against {", ".join(names.get(x, x) for x in par["against"])}'
+           if par["amount"] else "No parry")
+    shield = any(w["shield"] and w["wielded"] for w in c["weapons"])
+    if shield and others:
+        against = ('<fieldset class="tr-against"><legend>Against</legend>'
+                   + "".join(_check(f"{p}-pa-{i}", f"against.{i}", n, oid in par["against"], oid)
+                             for i, (oid, n) in enumerate(others))
+                   + f'{_err("against")}</fieldset>')
+    else:
+        sel = par["against"][0] if par["against"] else (others[0][0] if others else "")
+        against = _field(f"{p}-pa-against", "against", "Against", _select(f"{p}-pa-against", "against", others, sel))
+    if c["can_parry"]:
+        out.append(
+            f'<form class="tr-form tr-parry" data-form="tr-parry" data-id="{esc(cid)}" novalidate '
+            f'aria-label="Parry for {esc(c["name"])}">{_general_err()}'
+            f'<p class="tr-now-line">{esc(now)} · {esc(par["why"])}</p><div class="tr-grid">'
+            + _field(f"{p}-pa-amount", "amount", "Parry (CMB → DEF)",
+                     _input(f"{p}-pa-amount", "amount", par["amount"] or ""))
+            + against + '</div><div class="tr-actions"><button type="submit">Parry</button></div></form>')
+    else:
+        out.append(f'<p class="tr-now-line">Cannot parry: {esc(par["why"])}</p>')
+    # cover
+    covers = ", ".join(f'{x["type"]} (+{x["bonus"]}) against {"everyone" if x["against"] == "all" else names.get(x["against"], x["against"])}'
+                       for x in c["cover"]) or "none"
+    out.append(
+        f'<details class="tr-more"><summary>Cover: {esc(covers)}</summary>'
+        f'<form class="tr-form tr-cover" data-form="tr-cover" data-id="{esc(cid)}" novalidate '
+        f'aria-label="Cover for {esc(c["name"])}">{_general_err()}<div class="tr-grid">'
+        + _field(f"{p}-cv-cover", "cover", "Cover", _select(f"{p}-cv-cover", "cover", [(k, k) for k in COVER_KINDS], "partial"))
+        + _field(f"{p}-cv-against", "against", "Against", _select(f"{p}-cv-against", "against",
+                                                                      [("all", "everyone")] + others, "all"))
+        + '</div><div class="tr-actions"><button type="submit">Set cover</button>'
+        + _btn("Dive behind it", "tr-dive-cover", "secondary", aria=f"{c['name']} dives behind cover (Free Action)", id=cid)
+        + _btn("Dive prone", "tr-dive-prone", "secondary", aria=f"{c['name']} dives prone (Free Action)", id=cid)
+        + "</div></form></details>")
+    # hp
+    out.append(
+        f'<details class="tr-more"><summary>Damage / heal</summary>'
+        f'<form class="tr-form tr-hpform" data-form="tr-hp" data-id="{esc(cid)}" novalidate '
+        f'aria-label="Damage or heal {esc(c["name"])}">{_general_err()}'
+        + _field(f"{p}-hp-hits", "hits", "Hits", _input(f"{p}-hp-hits", "hits", ""))
+        + '<div class="tr-actions"><button type="submit">Damage</button>'
+        + _btn("Heal", "tr-heal", "secondary", aria=f"Heal {c['name']}", id=cid)
+        + "</div></form></details>")
+    # running away
+    if c["engaged_with"]:
+        rows = "".join(_field(f"{p}-ra-{oid}", f"rolls.athletics.{oid}", f"{names.get(oid, oid)}'s Athletics d100",
+                              _input(f"{p}-ra-{oid}", f"rolls.athletics.{oid}", "", "text"))
+                       for oid in c["engaged_with"])
+        ra = c.get("run_away")
+        res = ""
+        if ra:
+            res = "<p class=\"tr-now-line\">" + esc("; ".join(f"{names.get(k, k)}: {v}" for k, v in ra["vs"].items())) + "</p>"
+        out.append(
+            f'<details class="tr-more"><summary>Run away</summary>{res}'
+            f'<form class="tr-form tr-run" data-form="tr-run-away" data-id="{esc(cid)}" novalidate '
+            f'aria-label="Run away: {esc(c["name"])}">{_general_err()}{_err("attackers")}<div class="tr-grid">'
+            + _field(f"{p}-ra-flee", "rolls.flee", "Flee d100", _input(f"{p}-ra-flee", "rolls.flee", "", "text"),
+                     "blank: Fray rolls")
+            + rows + '</div><div class="tr-actions"><button type="submit">Run away</button></div></form></details>')
+    out.append("</div>")
+    return "".join(out)
+
+
+# -- the controller side ---------------------------------------------------------------------------
+
+class TacticalPanel:
+    FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away")
+    ACTS = ("tr-resolve", "tr-quick-attack", "tr-attack-roll", "tr-reload", "tr-wield", "tr-dismiss",
+            "tr-dive-prone", "tr-dive-cover", "tr-heal")
+
+    def panel(self, app: Any, view: dict[str, Any]) -> str:
+        kinds = None
+        try:
+            kinds = app.ruleset.table(app.enc, "declared_actions")["entries"]
+        except Exception:
+            kinds = None
+        return panel_html(view, app.ui, kinds)
+
+    def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
+        return card_html(view, combatant_id)
+
+    # -- clicks
+    def on_act(self, app: Any, act: str, el: Any) -> bool:
+        if act not in self.ACTS:
+            return False
+        from .app import data, form_values, nil
+
+        cid = data(el, "id")
+        form = nil(el.closest("form"))
+        scope = form if form is not None else nil(el.closest(".tr-scope, article, .tr-box"))
+        if act == "tr-resolve":
+            app.dispatch({"type": "tr.resolve", "id": cid}, scope)
+        elif act == "tr-quick-attack":
+            w = data(el, "weapon")
+            app.ui["tr_attack"] = {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""}
+            app.render()
+            from .app import by_id
+            roll = by_id("tr-att-roll")
+            if roll is not None:
+                roll.focus()
+        elif act == "tr-attack-roll":
+            if form is not None:
+                self.attack(app, form, form_values(form), roll=True)
+        elif act in ("tr-reload", "tr-wield"):
+            app.dispatch({"type": "tr.reload" if act == "tr-reload" else "tr.wield", "id": cid,
+                          "weapon": as_int(data(el, "weapon"))}, scope)
+        elif act == "tr-dismiss":
+            app.dispatch({"type": "tr.dismiss", "ref": data(el, "ref")}, scope)
+        elif act == "tr-dive-prone":
+            app.dispatch({"type": "tr.dive_for_cover", "id": cid, "aware": True, "to": "prone"}, scope)
+        elif act == "tr-dive-cover" and form is not None:
+            v = form_values(form)
+            app.dispatch({"type": "tr.dive_for_cover", "id": cid, "aware": True, "to": "cover",
+                          "cover": v.get("cover"), "against": v.get("against", "all")}, form)
+        elif act == "tr-heal" and form is not None:
+            v = form_values(form)
+            hits = as_int(v.get("hits", ""))
+            app.dispatch({"type": "tr.adjust_hp", "id": cid, "hits": -hits if isinstance(hits, int) else hits}, form)
+        return True
+
+    # -- submits
+    def on_form(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> bool:
+        if form_name not in self.FORMS:
+            return False
+        from .app import data
+
+        cid = data(form, "id")
+        if form_name == "tr-declare":
+            self.declare(app, form, values)
+        elif form_name == "tr-attack":
+            self.attack(app, form, values)
+        elif form_name == "tr-result":
+            action: dict[str, Any] = {"type": "tr.apply_result", "ref": values.get("ref"),
+                                      "hits": as_int(values.get("hits", "")), "critical": values.get("critical") or None}
+            if action["critical"] is not None:
+                rolls = self.rolls(app, form, values, ("critical",))
+                if rolls is False:
+                    return True
+                if rolls:
+                    action["rolls"] = rolls
+            app.dispatch(action, form)
+        elif form_name == "tr-critical":
+            action = {"type": "tr.apply_critical", "ref": values.get("ref"), "hits": as_int(values.get("hits", "0") or "0"),
+                      "stunned_rounds": as_int(values.get("stunned_rounds", "0") or "0"),
+                      "prone": bool(values.get("prone"))}
+            if values.get("text"):
+                action["text"] = values["text"]
+            app.dispatch(action, form)
+        elif form_name == "tr-parry":
+            from .app import q
+            amount = as_int(values.get("amount", "") or "0")
+            if "against" in values:
+                against: Any = values.get("against")
+            else:
+                against = []
+                for k, v in values.items():
+                    if k.startswith("against.") and v is True:
+                        el = q(form, f'[name="{k}"]')
+                        if el is not None:
+                            against.append(el.value)
+            app.dispatch({"type": "tr.parry", "id": cid, "amount": amount, "against": against}, form)
+        elif form_name == "tr-cover":
+            app.dispatch({"type": "tr.cover", "id": cid, "cover": values.get("cover"),
+                          "against": values.get("against", "all")}, form)
+        elif form_name == "tr-hp":
+            app.dispatch({"type": "tr.adjust_hp", "id": cid, "hits": as_int(values.get("hits", ""))}, form)
+        elif form_name == "tr-run-away":
+            names = ["flee"] + [k[len("rolls."):] for k in values if k.startswith("rolls.athletics.")]
+            rolls = self.rolls(app, form, values, names)
+            if rolls is False:
+                return True
+            action = {"type": "tr.run_away", "id": cid}
+            if rolls:
+                action["rolls"] = rolls
+            app.dispatch(action, form)
+        return True
+
+    def rolls(self, app: Any, form: Any, values: dict[str, Any], names: Any) -> dict[str, list[int]] | bool:
+        """Typed dice of the form: {name: [ints]}; False (error shown) if one is not whole numbers."""
+        out: dict[str, list[int]] = {}
+        for n in names:
+            try:
+                got = parse_dice(values.get(f"rolls.{n}", "") or "")
+            except ValueError as e:
+                app.clear_errors(form)
+                app.show_error(form, InvalidAction(f"rolls.{n}", f"type the dice as whole numbers separated by "
+                                                                 f"spaces (not {e.args[0]!r}), or leave it blank to roll"))
+                return False
+            if got is not None:
+                out[n] = got
+        return out
+
+    def attack(self, app: Any, form: Any, values: dict[str, Any], roll: bool = False) -> None:
+        cid = values.get("id")
+        action: dict[str, Any] = {"type": "tr.attack", "id": cid, "target": values.get("target")}
+        weapon = values.get("weapon") or ""
+        if weapon:
+            owner, _, idx = weapon.rpartition(":")
+            if owner != cid:
+                app.clear_errors(form)
+                app.show_error(form, InvalidAction("weapon", "that weapon belongs to someone else: choose one of "
+                                                             "the attacker's weapons"))
+                return
+            action["weapon"] = as_int(idx)
+        for k, _ in FLAGS:
+            if values.get(k):
+                action[k] = True
+        action["line_of_sight"] = bool(values.get("line_of_sight"))
+        dist = (values.get("distance") or "").strip()
+        if dist:
+            action["distance"] = as_number(dist)
+        if not roll:
+            rolls = self.rolls(app, form, values, ("attack",))
+            if rolls is False:
+                return
+            if rolls:
+                action["rolls"] = rolls
+        if app.dispatch(action, form):
+            app.ui.pop("tr_attack", None)
+            app.render()
+
+    def declare(self, app: Any, form: Any, values: dict[str, Any]) -> None:
+        rows: list[int] = []
+        acts = []
+        for i in range(DECLARE_ROWS):
+            kind = values.get(f"actions.{i}.action") or ""
+            if not kind:
+                continue
+            d: dict[str, Any] = {"action": kind}
+            w = values.get(f"actions.{i}.weapon") or ""
+            if w != "":
+                d["weapon"] = as_int(w)
+            t = values.get(f"actions.{i}.target") or ""
+            if t:
+                d["target"] = t
+            rows.append(i)
+            acts.append(d)
+
+        def field_map(f: str) -> str:
+            parts = f.split(".")
+            if len(parts) >= 2 and parts[0] == "actions" and parts[1].isdigit() and int(parts[1]) < len(rows):
+                parts[1] = str(rows[int(parts[1])])
+            return ".".join(parts)
+
+        app.dispatch({"type": "tr.declare", "id": values.get("id"), "actions": acts}, form, field_map)
+
+
+PANEL = TacticalPanel()
+register_panel("tactical-round", PANEL)
+
+__all__: list[str] = ["PANEL", "TacticalPanel", "panel_html", "card_html", "parse_dice"]

@@ -1,0 +1,292 @@
+"""The tactical-round panel in a real browser (issue 4, "In the page"): two full rounds played
+through the page with typed dice (declare, parry, attack, the GM's table result, a critical,
+reload, dismiss, undo/redo), then the page's saved actions replayed headless in CPython must give
+the same encounter, and the numbers the page shows must be the hand-computed ones.
+
+Every step waits on what the page shows (``expect``), never on time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT / "py") not in sys.path:
+    sys.path.insert(0, str(ROOT / "py"))
+
+from fray.history import History  # noqa: E402
+from fray.savefile import encounter_from_dict  # noqa: E402
+
+SWORD, ORC, XBOW = "Swordsman with shield", "Orc warrior", "Crossbowman"
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+def new_tactical(page, name: str) -> None:
+    page.locator("#btn-new").click()
+    dlg = page.locator("#dlg")
+    expect(dlg).to_be_visible()
+    dlg.get_by_label("Name").fill(name)
+    dlg.get_by_label("Rules").select_option("tactical-round")
+    dlg.get_by_role("button", name="Create").click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#ruleset-badge")).to_have_text("Tactical round (CMB vs DEF)")
+    expect(page.locator(".tr-panel")).to_be_visible()
+
+
+def add_preset(page, preset: str) -> None:
+    before = page.locator("#combatants .card").count()
+    page.locator("#round-bar").get_by_role("button", name="Add combatant").click()
+    dlg = page.locator("#dlg")
+    expect(dlg).to_be_visible()
+    dlg.get_by_label("Ready-made").select_option(label=preset)
+    dlg.get_by_role("button", name="Use", exact=True).click()
+    expect(dlg.locator('[name="combatant.name"]')).to_have_value(preset)
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(before + 1)
+
+
+def card(page, name: str):
+    return page.locator("#combatants article.card", has=page.locator("h3.name", has_text=re.compile(
+        "^" + re.escape(name) + "$")))
+
+
+def newest_log(page):
+    return page.locator("#log li").first
+
+
+def advance_to(page, title: str, round_: int | None = None) -> None:
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
+    if round_ is not None:
+        expect(page.locator("#round-bar .round")).to_have_text(f"Round {round_}")
+
+
+def declare(page, cid: str, rows: list[tuple[str, str, str]], expect_text: str) -> None:
+    form = page.locator(f'form[data-form=tr-declare][data-id="{cid}"]')
+    for i, (action, weapon, target) in enumerate(rows):
+        form.locator(f'[name="actions.{i}.action"]').select_option(action)
+        form.locator(f'[name="actions.{i}.weapon"]').select_option(weapon)
+        form.locator(f'[name="actions.{i}.target"]').select_option(target)
+    form.locator("button[type=submit]").click()
+    expect(newest_log(page)).to_contain_text(expect_text)
+
+
+def parry(page, name: str, amount: int, against: str) -> None:
+    form = card(page, name).locator("form[data-form=tr-parry]")
+    form.get_by_label("Parry (CMB → DEF)").fill(str(amount))
+    form.get_by_label(against).check()
+    form.get_by_role("button", name="Parry", exact=True).click()
+    expect(newest_log(page)).to_contain_text(f"{name} Parries {amount} against {against}")
+
+
+def quick_attack(page, attacker_id: str, roll: str, line_of_sight: bool = False):
+    slot = page.locator(f'.tr-slot[data-id="{attacker_id}"]')
+    slot.get_by_role("button", name=re.compile("^Attack")).click()
+    form = page.locator("form[data-form=tr-attack]")
+    expect(form.locator("[name=id]")).to_have_value(attacker_id)
+    if line_of_sight:
+        form.get_by_label("Line of sight (ranged)").check()
+    form.get_by_label("Open-ended d100").fill(roll)
+    return form
+
+
+def pending(page, ref: str):
+    return page.locator(f'.tr-pending[data-ref="{ref}"]')
+
+
+def apply_result(page, ref: str, hits: int, critical: str = "", crit_roll: str = "") -> None:
+    box = pending(page, ref)
+    box.get_by_label("Hits").fill(str(hits))
+    if critical:
+        box.get_by_label("Critical", exact=True).select_option(critical)
+        box.get_by_label("Critical d100").fill(crit_roll)
+    box.get_by_role("button", name="Apply result").click()
+    expect(page.locator("#log")).to_contain_text(f"{ref} (GM)")
+
+
+def saved(page) -> dict:
+    return page.evaluate("""() => {
+        const key = localStorage.getItem('fray.current');
+        return JSON.parse(localStorage.getItem('fray.enc.' + key));
+    }""")
+
+
+def shown_hp(page, name: str) -> int:
+    return int(card(page, name).locator(".tr-hp-value").inner_text())
+
+
+# -- the test -----------------------------------------------------------------------------------
+
+def test_two_rounds_through_the_page_match_the_replay(page, open_app):
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_tactical(page, "Bridge fight")
+    for p in (SWORD, ORC, XBOW):  # ids c1, c2, c3
+        add_preset(page, p)
+    expect(page.locator(".tr-stepper li")).to_have_count(9)
+
+    # -- round 1 ----------------------------------------------------------------------------
+    advance_to(page, "Assessment", 1)
+    advance_to(page, "Declaration")
+    expect(page.locator(".tr-slot")).to_have_count(3)
+    declare(page, "c1", [("melee_attack", "0", "c2")], f"{SWORD} declares: Melee attack (Melee, full)")
+    declare(page, "c2", [("melee_attack", "0", "c1")], f"{ORC} declares: Melee attack (Melee, full)")
+    declare(page, "c3", [("ranged_attack", "0", "c2")], f"{XBOW} declares: Ranged attack (Ranged A, full)")
+    parry(page, SWORD, 20, ORC)
+    # DEF 30 + shield 20 + parry 20 = 70, Broadsword CMB 55 − 20 = 35
+    expect(card(page, SWORD).locator(".tr-def-value")).to_have_text("70")
+    expect(card(page, SWORD).locator(".tr-weapons")).to_contain_text("CMB 35 (of 55)")
+
+    advance_to(page, "Move")
+    advance_to(page, "Spell A")
+    advance_to(page, "Ranged A")
+    expect(page.locator(".tr-slot")).to_have_count(1)
+    form = quick_attack(page, "c3", "45", line_of_sight=True)
+    form.get_by_role("button", name="Attack", exact=True).click()
+    # roll 45 + Light crossbow CMB 50 + range band 0 (0 m ≤ 30 m) − DEF (25 + shield 15) = 55
+    expect(pending(page, "A1").locator(".tr-total-value")).to_have_text(str(45 + 50 + 0 - (25 + 15)))
+    expect(pending(page, "A1").locator(".tr-breakdown")).to_have_text(
+        "55 = roll 45 + CMB 50 − DEF 40 (DEF 25 + shield 15)")
+    expect(card(page, XBOW).locator(".tr-weapons")).to_contain_text("empty")
+    apply_result(page, "A1", 8)
+    expect(card(page, ORC).locator(".tr-hp-value")).to_have_text("32")
+
+    advance_to(page, "Melee")
+    expect(page.locator(".tr-slot .who")).to_have_text([ORC, SWORD])  # CMB 45 before CMB 35 (both length 2)
+    # a typed roll that is not numbers: shown at the field, nothing changes
+    log_before = page.locator("#log li").count()
+    form = quick_attack(page, "c2", "98 4O")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    expect(form.locator('[data-error-for="rolls.attack"]')).to_contain_text("whole numbers")
+    expect(form.get_by_label("Open-ended d100")).to_have_attribute("aria-invalid", "true")
+    assert page.locator("#log li").count() == log_before
+    expect(page.locator(".tr-pending")).to_have_count(0)
+    form.get_by_label("Open-ended d100").fill("98 40")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    # open-ended 98 + 40 = 138, + Scimitar CMB 45 − DEF (30 + shield 20 + parry 20) = 113
+    expect(pending(page, "A2").locator(".tr-total-value")).to_have_text(str(98 + 40 + 45 - (30 + 20 + 20)))
+    apply_result(page, "A2", 12, "B", "61")
+    crit = pending(page, "A2")
+    expect(crit.locator(".tr-total-value")).to_have_text("71")  # d100 61 + severity B 10
+    crit.get_by_label("Extra hits").fill("3")
+    crit.get_by_label("Stunned rounds").fill("1")
+    crit.get_by_role("button", name="Apply critical").click()
+    expect(page.locator("#log")).to_contain_text("A2 critical on")
+    expect(card(page, SWORD).locator(".tr-hp-value")).to_have_text("30")
+    expect(card(page, SWORD).locator(".tr-conds")).to_contain_text("Stunned (1 round)")
+    form = quick_attack(page, "c1", "70")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    expect(pending(page, "A3").locator(".tr-total-value")).to_have_text(str(70 + 55 - 20 - (25 + 15)))
+    apply_result(page, "A3", 10)
+    expect(card(page, ORC).locator(".tr-hp-value")).to_have_text("22")
+    expect(card(page, ORC).locator(".tr-conds")).to_contain_text(f"Engaged with {SWORD}")
+
+    advance_to(page, "Ranged B")
+    advance_to(page, "Spell B")
+    advance_to(page, "Other Actions")
+    advance_to(page, "Assessment", 2)
+    expect(card(page, SWORD).locator(".tr-conds")).not_to_contain_text("Stunned")
+
+    # -- round 2 ----------------------------------------------------------------------------
+    advance_to(page, "Declaration")
+    declare(page, "c1", [("melee_attack", "0", "c2")], f"{SWORD} declares")
+    declare(page, "c2", [("melee_attack", "0", "c1")], f"{ORC} declares")
+    declare(page, "c3", [("reload", "0", ""), ("ranged_attack", "0", "c2")],
+            f"{XBOW} declares: Reload a missile weapon (Ranged B, half), Ranged attack (Ranged B, full)")
+    parry(page, SWORD, 10, ORC)
+    parry(page, ORC, 15, SWORD)
+    advance_to(page, "Move")
+    advance_to(page, "Spell A")
+    advance_to(page, "Ranged A")
+    expect(page.locator(".tr-acting-none")).to_be_visible()
+    advance_to(page, "Melee")
+    expect(page.locator(".tr-slot .who")).to_have_text([SWORD, ORC])  # CMB 45 (55−10) before 30 (45−15)
+    form = quick_attack(page, "c2", "30")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    expect(pending(page, "A4").locator(".tr-total-value")).to_have_text(str(30 + 45 - 15 - (30 + 20 + 10)))
+    apply_result(page, "A4", 0)
+    form = quick_attack(page, "c1", "55")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    expect(pending(page, "A5").locator(".tr-total-value")).to_have_text(str(55 + 55 - 10 - (25 + 15 + 15)))
+    apply_result(page, "A5", 5)
+
+    advance_to(page, "Ranged B")
+    page.locator('.tr-slot[data-id="c3"]').get_by_role("button", name=re.compile("^Reload")).click()
+    expect(newest_log(page)).to_contain_text(f"{XBOW}: Light crossbow loaded (Half Action, Quick Load)")
+    form = quick_attack(page, "c3", "12", line_of_sight=True)
+    form.get_by_role("button", name="Attack", exact=True).click()
+    # 12 + CMB 50 − Full + Half 20 − DEF (25 + shield 15 + Partial Cover: shooting into melee 20) = −18
+    expect(pending(page, "A6").locator(".tr-total-value")).to_have_text(str(12 + 50 - 20 - (25 + 15 + 20)))
+    pending(page, "A6").get_by_role("button", name="Dismiss A6").click()
+    expect(pending(page, "A6")).to_have_count(0)
+    # undo reaches the panel's steps: the dismissed attack comes back, redo drops it again
+    page.locator("#btn-undo").click()
+    expect(pending(page, "A6")).to_have_count(1)
+    page.locator("#btn-redo").click()
+    expect(pending(page, "A6")).to_have_count(0)
+
+    advance_to(page, "Spell B")
+    advance_to(page, "Other Actions")
+    advance_to(page, "Assessment", 3)
+
+    # -- the numbers on the cards -------------------------------------------------------------
+    assert shown_hp(page, SWORD) == 45 - 12 - 3 - 0 == 30
+    assert shown_hp(page, ORC) == 40 - 8 - 10 - 5 == 17
+    assert shown_hp(page, XBOW) == 35
+
+    # -- the same fight, replayed headless ---------------------------------------------------
+    data = saved(page)
+    hist = data["history"]
+    replayed = History.replay(encounter_from_dict(hist["initial"], "history.initial"), hist["actions"],
+                              hist["cursor"])
+    enc = replayed.present
+    assert asdict(enc) == data["encounter"]
+    assert enc.round == 3 and enc.phase == "assessment"
+    hp = {c.name: c.stats["HP"] - c.data["hits_taken"] for c in enc.combatants}
+    assert hp == {SWORD: 30, ORC: 17, XBOW: 35}
+    page_log = page.locator("#log li").evaluate_all(
+        "els => els.map(e => e.textContent.replace(/^R\\d+ /, ''))")
+    assert page_log == [e.text for e in reversed(enc.log)]
+    types = [a["type"] for a in hist["actions"]]
+    assert types.count("tr.attack") == 6 and types.count("tr.apply_result") == 5
+    attacks = [a for a in hist["actions"] if a["type"] == "tr.attack"]
+    assert [a["rolls"]["attack"] for a in attacks] == [[45], [98, 40], [70], [30], [55], [12]]  # typed, kept as typed
+
+def test_panel_controls_have_names_and_touch_size(page, open_app):
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    new_tactical(page, "Touch check")
+    add_preset(page, SWORD)
+    add_preset(page, "Wolf")
+    advance_to(page, "Assessment", 1)
+    advance_to(page, "Declaration")
+    problems = page.evaluate("""() => {
+        const out = [];
+        for (const el of document.querySelectorAll('.tr-panel button, .tr-panel select, .tr-panel input:not([type=hidden]), .tr-card button, .tr-card select, .tr-card input:not([type=hidden]), .tr-panel summary, .tr-card summary')) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 && r.height === 0) continue;  // inside a closed <details>
+            let name = el.getAttribute('aria-label') || (el.labels && el.labels.length ? el.labels[0].textContent : '') || el.textContent;
+            if (!name || !name.trim()) out.push('no name: ' + el.outerHTML.slice(0, 80));
+            const box = el.type === 'checkbox' ? el.closest('label').getBoundingClientRect() : r;
+            if (box.height < 43.5) out.push('small: ' + el.outerHTML.slice(0, 80) + ' ' + box.height);
+        }
+        return out;
+    }""")
+    assert problems == []
+    # keyboard: declare the wolf's bite with the keyboard only
+    form = page.locator('form[data-form=tr-declare][data-id="c2"]')
+    form.locator('[name="actions.0.action"]').focus()
+    form.locator('[name="actions.0.action"]').select_option("melee_attack")
+    form.locator('[name="actions.0.weapon"]').select_option("0")
+    form.locator('[name="actions.0.target"]').select_option("c1")
+    form.locator("button[type=submit]").focus()
+    page.keyboard.press("Enter")
+    expect(newest_log(page)).to_contain_text("Wolf declares: Melee attack")

@@ -1,0 +1,199 @@
+"""The tactical-round panel's HTML (pure functions, no browser): escaping, the controls and their
+names (= the engine's field paths, each with its error slot), the typed-dice parser."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from fray.history import History
+from fray.reducer import new_encounter
+from fray.rulesets import get_ruleset
+from fray.web import panels
+from fray.web.tactical_round_panel import (DEFAULT_KINDS, TacticalPanel, card_html, panel_html, parse_dice)
+
+EVIL = '<img src=x onerror="alert(1)">&'
+RS = get_ruleset("tactical-round")
+
+
+class Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def tags(html: str) -> list[tuple[str, dict]]:
+    p = Tags()
+    p.feed(html)
+    return p.tags
+
+
+def names(html: str) -> set[str]:
+    return {a["name"] for t, a in tags(html) if t in ("input", "select", "textarea") and a.get("name")}
+
+
+def error_slots(html: str) -> set[str]:
+    return {a["data-error-for"] for _, a in tags(html) if a.get("data-error-for")}
+
+
+def encounter(phase_steps: int = 2, parry: bool = True, attack: bool = False):
+    presets = RS.presets()
+    h = History(new_encounter("tactical-round", "T"))
+    for p in (presets[0], presets[2], presets[1]):
+        h.do({"type": "add_combatant", "combatant": dict(p)})
+    h.do({"type": "edit_combatant", "id": "c2", "changes": {"name": EVIL}})
+    for _ in range(phase_steps):
+        h.do({"type": "advance"})
+    if attack:
+        h.do({"type": "tr.declare", "id": "c3", "actions": [{"action": "ranged_attack", "weapon": 0, "target": "c2"}]})
+        if parry:
+            h.do({"type": "tr.parry", "id": "c1", "amount": 20, "against": ["c2"]})
+        for _ in range(3):
+            h.do({"type": "advance"})
+        h.do({"type": "tr.attack", "id": "c3", "target": "c2", "line_of_sight": True, "rolls": {"attack": [45]}})
+    return h
+
+
+def test_registered_under_the_ruleset_id():
+    assert isinstance(panels.panel_for("tactical-round"), TacticalPanel)
+
+
+def test_user_text_is_escaped_everywhere():
+    h = encounter(attack=True)
+    view = RS.view(h.present)
+    html = panel_html(view, {}, DEFAULT_KINDS) + "".join(card_html(view, c.id) for c in h.present.combatants)
+    assert "<img" not in html
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;" in html
+
+
+def test_stepper_lists_every_phase_and_marks_the_current_one():
+    view = RS.view(encounter(phase_steps=2).present)  # Declaration
+    html = panel_html(view, {}, DEFAULT_KINDS)
+    lis = re.findall(r'<li class="([^"]*)"( aria-current="step")?><span class="n">\d+</span> ([^<]+)</li>', html)
+    assert [x[2] for x in lis] == ["Assessment", "Declaration", "Move", "Spell A", "Ranged A", "Melee", "Ranged B",
+                                   "Spell B", "Other Actions"]
+    assert [x[2] for x in lis if x[1]] == ["Declaration"]
+    assert lis[0][0] == "past" and lis[1][0] == "current"
+
+
+def test_declaration_forms_name_the_engine_fields():
+    view = RS.view(encounter(phase_steps=2).present)
+    html = panel_html(view, {}, DEFAULT_KINDS)
+    forms = re.findall(r'<form class="tr-form tr-declare".*?</form>', html)
+    assert len(forms) == 3
+    for f in forms:
+        want = {"id"} | {f"actions.{i}.{k}" for i in range(3) for k in ("action", "weapon", "target")}
+        assert names(f) == want
+        assert want - {"id"} <= error_slots(f)
+        assert 'data-form="tr-declare"' in f
+
+
+def test_attack_form_fields_and_flags():
+    view = RS.view(encounter(phase_steps=5).present)  # Ranged A
+    html = panel_html(view, {}, DEFAULT_KINDS)
+    form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
+    assert names(form) == {"id", "weapon", "target", "distance", "flanking", "on_rear", "charge", "mounted",
+                           "two_weapons", "line_of_sight", "rolls.attack"}
+    assert {"id", "weapon", "target", "distance", "rolls.attack", "line_of_sight"} <= error_slots(form)
+    assert 'data-act="tr-attack-roll"' in form
+    # every visible control has a label
+    ids = {a["id"] for t, a in tags(form) if t in ("input", "select") and a.get("type") != "hidden"}
+    labelled = {a["for"] for t, a in tags(form) if t == "label" and a.get("for")}
+    assert ids <= labelled
+
+
+def test_quick_attack_prefills_the_form():
+    view = RS.view(encounter(phase_steps=5).present)
+    html = panel_html(view, {"tr_attack": {"id": "c3", "weapon": 0, "target": "c2"}}, DEFAULT_KINDS)
+    form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
+    assert '<option value="c3" selected>' in form
+    assert '<option value="c3:0" selected>' in form
+    assert re.search(r'name="target">.*<option value="c2" selected>', form)
+
+
+def test_pending_attack_shows_total_breakdown_and_result_entry():
+    view = RS.view(encounter(attack=True).present)
+    html = panel_html(view, {}, DEFAULT_KINDS)
+    box = re.search(r'<article class="tr-pending" data-ref="A1".*?</article>', html).group(0)
+    assert '<strong class="tr-total-value">55</strong>' in box
+    assert "55 = roll 45 + CMB 50 − DEF 40 (DEF 25 + shield 15)" in box
+    assert names(box) == {"ref", "hits", "critical", "rolls.critical"}
+    assert {"hits", "critical", "rolls.critical"} <= error_slots(box)
+    assert all(f'<option value="{s}">' in box for s in "ABCDE")
+    assert 'data-act="tr-dismiss"' in box
+
+
+def test_critical_stage_form():
+    h = encounter(attack=True)
+    h.do({"type": "tr.apply_result", "ref": "A1", "hits": 5, "critical": "C", "rolls": {"critical": [50]}})
+    html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
+    box = re.search(r'<article class="tr-pending critical".*?</article>', html).group(0)
+    assert names(box) == {"ref", "hits", "stunned_rounds", "prone", "text"}
+    assert '<strong class="tr-total-value">70</strong>' in box  # d100 50 + severity C 20
+
+
+def test_card_shows_def_parry_cover_hp_weapons():
+    h = encounter(attack=True)
+    h.do({"type": "tr.apply_result", "ref": "A1", "hits": 25, "critical": None})
+    view = RS.view(h.present)
+    sword = card_html(view, "c1")
+    assert '<strong class="tr-def-value">70</strong>' in sword
+    assert "DEF 70 = DEF 30 + shield 20 + parry 20" in sword
+    assert "CMB 35 (of 55)" in sword
+    assert 'data-form="tr-parry"' in sword and 'name="amount"' in sword
+    assert re.search(r'name="against\.\d" value="c2" checked', sword)  # shield: a list of opponents
+    assert 'data-form="tr-cover"' in sword and 'data-act="tr-dive-prone"' in sword
+    assert 'data-act="tr-dive-cover"' in sword and 'data-form="tr-hp"' in sword and 'data-act="tr-heal"' in sword
+    orc = card_html(view, "c2")
+    assert '<strong class="tr-hp-value">15</strong> / 40' in orc
+    assert "Bruised" in orc
+    xbow = card_html(view, "c3")
+    assert "Light crossbow" in xbow and "empty" in xbow and 'data-act="tr-reload"' in xbow
+    # the crossbowman carries no shield: one opponent, a select
+    assert '<select id="tr-c3-pa-against" name="against">' in xbow
+    for html in (sword, orc, xbow):
+        assert {"amount", "cover", "hits"} <= error_slots(html)
+
+
+def test_engaged_card_offers_running_away_with_named_rolls():
+    h = encounter(phase_steps=2)
+    h.do({"type": "tr.declare", "id": "c2", "actions": [{"action": "melee_attack", "weapon": 0, "target": "c1"}]})
+    for _ in range(4):
+        h.do({"type": "advance"})
+    h.do({"type": "tr.attack", "id": "c2", "target": "c1", "rolls": {"attack": [50]}})
+    view = RS.view(h.present)
+    html = card_html(view, "c1")
+    assert "Engaged with" in html
+    form = re.search(r'<form class="tr-form tr-run".*?</form>', html).group(0)
+    assert names(form) == {"rolls.flee", "rolls.athletics.c2"}
+    assert {"rolls.flee", "rolls.athletics.c2"} <= error_slots(form)
+
+
+@pytest.mark.parametrize("text,want", [("", None), ("  ", None), ("98 40", [98, 40]), ("98,40", [98, 40]),
+                                        ("98, 40 ,3", [98, 40, 3]), ("-5", [-5]), ("07", [7])])
+def test_parse_dice(text, want):
+    assert parse_dice(text) == want
+
+
+@pytest.mark.parametrize("text", ["98 4O", "x", "9.5", "98;40", "--3"])
+def test_parse_dice_refuses(text):
+    with pytest.raises(ValueError):
+        parse_dice(text)
+
+
+def test_handlers_ignore_what_is_not_theirs():
+    p = TacticalPanel()
+    assert p.on_act(None, "advance", None) is False
+    assert p.on_act(None, "undo", None) is False
+    assert p.on_form(None, "add-combatant", None, {}) is False
+    assert p.on_form(None, "note", None, {}) is False
+
+
+def test_empty_view_renders_nothing():
+    assert panel_html({}, {}) == ""
+    assert card_html({"combatants": []}, "c9") == ""
