@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-import time
+
+from dataclasses import asdict
 
 import pytest
 
@@ -94,18 +95,16 @@ def test_set_table_validates_rows():
     assert e.value.field == "value.entries.0"
 
 
-def test_one_exchange_well_under_a_millisecond():
-    """Procedure: one whole exchange (attack, parry, table, location, damage, injury) is fast in CPython."""
+def test_one_exchange_is_deterministic_and_leaves_its_input():
+    """Procedure: one whole exchange (attack, parry, table, location, damage, injury) replays to
+    the same result from the same dice. (Its speed is measured by `make bench`, never asserted.)"""
     enc = to_phase(duel(), "resolve")
     action = {"type": "sr.attack", "attacker": "c1", "target": "c2", "weapon": "broadsword",
               "defence": {"kind": "parry", "weapon": "shield"},
               "rolls": {"attack": 20, "defence": 40, "location": 12, "damage": [8, 4]}}
-    apply(enc, action)
-    # the best of several batches: other work on a shared machine only ever makes a batch slower
-    best = float("inf")
-    for _ in range(7):
-        t = time.perf_counter()
-        for _ in range(40):
-            apply(enc, action)
-        best = min(best, (time.perf_counter() - t) / 40)
-    assert best < 0.002, f"{best * 1000:.2f} ms per exchange"
+    before = asdict(enc)
+    first, _ = apply(enc, action)
+    second, _ = apply(enc, action)
+    assert asdict(enc) == before
+    assert asdict(first) == asdict(second)
+    assert asdict(first) != before
