@@ -381,38 +381,47 @@ class App:
 
     def submit_combatant(self, form: Any, values: dict[str, Any], cid: str | None) -> None:
         body = self.combatant_payload(values)
-        preset = self.ui.pop("preset_extra", None) if cid is None else None
+        extra_text = body.pop("extra", None)
+        if cid is None and extra_text and extra_text.strip():
+            # Weapons, armour, body plan, spells: the ruleset's own fields, as JSON the GM can edit
+            # (a ready-made combatant fills it in).
+            try:
+                extra = json.loads(extra_text)
+                if not isinstance(extra, dict):
+                    raise ValueError("expected an object such as {\"weapons\": [...]}")
+            except ValueError as e:
+                self.clear_errors(form)
+                self.show_error(form, InvalidAction("combatant.extra", f"not a JSON object: {e}"))
+                return
+            body = {**extra, **body}
+        known = ("combatant.name", "combatant.side", "combatant.stats", "combatant.notes", "combatant.position")
+
+        def to_form_field(f: str) -> str:
+            f = "combatant." + f.removeprefix("changes.").removeprefix("combatant.")
+            # An error inside the ruleset's own fields lands at the JSON box, naming its path.
+            return f if f.startswith(known) or f == "combatant" else "combatant.extra"
+
         if cid is None:
-            if preset:
-                body = {**preset, **body}
-            ok = self.dispatch({"type": "add_combatant", "combatant": body}, form)
+            ok = self.dispatch({"type": "add_combatant", "combatant": body}, form, to_form_field)
         else:
-            ok = self.dispatch({"type": "edit_combatant", "id": cid, "changes": body}, form,
-                               lambda f: "combatant." + f.removeprefix("changes."))
+            ok = self.dispatch({"type": "edit_combatant", "id": cid, "changes": body}, form, to_form_field)
         if ok:
             self.close_dialog()
-        elif preset:
-            self.ui["preset_extra"] = preset
 
     def use_preset(self, form: Any) -> None:
         idx = q(form, "[name=preset]").value
         if idx == "":
             return
         preset = self.ruleset.presets()[int(idx)]
-        # The preset's weapons, body and other ruleset fields ride along with the form's stats.
-        self.ui["preset_extra"] = {k: v for k, v in preset.items() if k not in ("name", "side", "stats", "notes")}
-        self.open_dialog(R.combatant_form(self.ruleset, None, self.ruleset.presets()))
-        f = q(by_id("dlg-body"), "form")
-        q(f, "[name=preset]").value = idx
-        for k, v in {"combatant.name": preset.get("name", ""), "combatant.side": preset.get("side", "foes"),
-                     "combatant.notes": preset.get("notes", "")}.items():
-            ctl = q(f, f'[name="{k}"]')
+        values = {"combatant.name": preset.get("name", ""), "combatant.side": preset.get("side", "foes"),
+                  "combatant.notes": preset.get("notes", "")}
+        values.update({f"combatant.stats.{k}": v for k, v in preset.get("stats", {}).items()})
+        extra = {k: v for k, v in preset.items() if k not in ("name", "side", "stats", "notes", "position")}
+        values["combatant.extra"] = json.dumps(extra, indent=1, ensure_ascii=False) if extra else ""
+        for k, v in values.items():
+            ctl = q(form, f'[name="{k}"]')
             if ctl is not None:
-                ctl.value = v
-        for k, v in preset.get("stats", {}).items():
-            ctl = q(f, f'[name="combatant.stats.{k}"]')
-            if ctl is not None:
-                ctl.value = str(v)
+                ctl.value = "" if v is None else str(v)
 
     def create_encounter(self, form: Any, values: dict[str, Any]) -> None:
         self.clear_errors(form)
