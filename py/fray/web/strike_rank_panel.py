@@ -1,0 +1,600 @@
+"""The strike-rank panel: declare (SR with its breakdown), resolve SR by SR with one attack
+panel per exchange, the end-of-round prompts, and on each card total HP, a body diagram,
+derived values, weapons, a GM damage control and First Aid.
+
+Rendering is pure (``panel_html``, ``card_html`` take the ruleset's ``view()`` plus plain data
+and return HTML strings; every piece of user text goes through ``esc``). The handlers read a
+form, build ONE ``sr.*`` action and call ``app.dispatch(action, form)``. Every control's
+``name`` is the engine's field path (``kind``, ``defence.weapon``, ``rolls.attack``) beside a
+``data-error-for`` slot of the same name, so an engine error lands next to the control.
+
+Dice: a roll field left blank is rolled by Fray; typed, it is whole numbers ("8 4" = the faces
+[8, 4]; one number for a d100 or a d20). Text that is not whole numbers shows an error at that
+field and changes nothing; a number out of the die's range is refused by the engine, also at
+that field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .panels import register_panel
+from .render import esc
+
+DECLARE_KINDS = (("melee", "Melee attack"), ("missile", "Missile attack"), ("spell", "Cast a spell"),
+                 ("move", "Move"), ("defend", "Parry / dodge only"), ("reload", "Reload"), ("other", "Other"))
+MODES = (("normal", "Normal"), ("aimed", "Aimed (½ skill)"), ("attack_weapon", "Attack weapon (½)"),
+         ("disarm", "Disarm (½)"), ("stun", "Stun (½)"), ("push", "Push"))
+DEFENCES = (("parry", "Parry"), ("dodge", "Dodge"), ("none", "None"))
+INJURY_LABEL = {"none": "unhurt", "minor": "minor", "serious": "serious", "maimed": "maimed",
+                "mangled": "mangled", "severed": "severed"}
+PHASE_LABEL = {"setup": "Setting up", "declare": "Declare", "resolve": "Resolve", "end": "End of round"}
+EXCHANGE_KINDS = ("attack", "location", "damage_roll", "damage", "injury", "parry", "weapon", "knockback",
+                  "fumble", "impale", "death", "unconscious", "critical", "special")
+ROLLS = (("attack", "Attack d100"), ("defence", "Defence d100"), ("location", "Location d20"),
+         ("damage", "Damage dice"))
+
+
+# -- small pure helpers --------------------------------------------------------------------------
+
+def parse_dice(text: Any) -> Any:
+    """"8 4" / "8,4" → [8, 4]; "57" → 57; blank → None (Fray rolls). ValueError otherwise."""
+    parts = [p for p in str(text or "").replace(",", " ").split() if p]
+    if not parts:
+        return None
+    out = []
+    for p in parts:
+        if not p.isdigit():
+            raise ValueError(p)
+        out.append(int(p))
+    return out[0] if len(out) == 1 else out
+
+
+def as_int(text: Any) -> Any:
+    """A typed whole number as int; anything else passes through for the engine to name."""
+    if isinstance(text, str):
+        s = text.strip()
+        if s.lstrip("+-").isdigit():
+            return int(s)
+    return text
+
+
+def as_number(text: Any) -> Any:
+    if isinstance(text, str):
+        try:
+            f = float(text.strip())
+        except ValueError:
+            return text
+        return int(f) if f.is_integer() else f
+    return text
+
+
+def _err(name: str) -> str:
+    return f'<p class="field-error" data-error-for="{esc(name)}"></p>'
+
+
+def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> str:
+    extra = "".join(f' data-{esc(k.replace("_", "-"))}="{esc(v)}"' for k, v in data.items())
+    al = f' aria-label="{esc(aria)}"' if aria else ""
+    c = f' class="{esc(cls)}"' if cls else ""
+    return f'<button type="button" data-act="{esc(act)}"{c}{al}{extra}>{esc(label)}</button>'
+
+
+def _field(fid: str, name: str, label: str, control: str, cls: str = "") -> str:
+    return (f'<div class="field{" " + cls if cls else ""}" data-field="{esc(name)}"><label for="{esc(fid)}">'
+            f'{esc(label)}</label>{control}{_err(name)}</div>')
+
+
+def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> str:
+    ph = f' placeholder="{esc(placeholder)}"' if placeholder else ""
+    return (f'<input id="{esc(fid)}" name="{esc(name)}" type="text" inputmode="{mode}" autocomplete="off"'
+            f' value="{esc("" if value is None else value)}"{ph}>')
+
+
+def _select(fid: str, name: str, options: list[tuple[str, str]], selected: Any = None) -> str:
+    opts = "".join(f'<option value="{esc(v)}"{" selected" if str(selected) == str(v) else ""}>{esc(t)}</option>'
+                   for v, t in options)
+    return f'<select id="{esc(fid)}" name="{esc(name)}">{opts}</select>'
+
+
+def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
+    return (f'<div class="field sr-checkfield" data-field="{esc(name)}"><label class="sr-check" for="{esc(fid)}">'
+            f'<input type="checkbox" id="{esc(fid)}" name="{esc(name)}"{" checked" if checked else ""}> '
+            f'{esc(label)}</label>{_err(name)}</div>')
+
+
+def _names(view: dict[str, Any]) -> dict[str, str]:
+    return {cid: c["name"] for cid, c in view.get("combatants", {}).items()}
+
+
+def injury_class(level: str) -> str:
+    return "inj-" + (level if level in INJURY_LABEL else "none")
+
+
+# -- the panel above the cards ------------------------------------------------------------------
+
+def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
+               log: list[tuple[str, str]] | None = None) -> str:
+    """The whole strike-rank section. ``log`` is the encounter's log as (kind, text) pairs."""
+    if not view or view.get("ruleset") != "strike-rank":
+        return ""
+    ui = ui or {}
+    log = log or []
+    phase = view.get("phase", "setup")
+    head = PHASE_LABEL.get(phase, phase)
+    if phase == "resolve":
+        head = f"Resolve SR {view.get('sr', 0)}"
+    parts = [f'<section class="sr-panel" aria-label="Strike ranks">',
+             f'<h2 class="sr-phase">Melee Round {esc(view.get("round", 1))}: <span>{esc(head)}</span></h2>',
+             '<p class="field-error sr-form-error" data-error-for="sr"></p>']
+    if phase == "setup":
+        parts.append('<p class="hint">Add the combatants, then press <strong>Start the fight</strong> '
+                     'to declare the first Melee Round.</p>')
+    if phase == "declare":
+        parts.append(declare_html(view))
+    if phase == "resolve":
+        parts.append(order_html(view))
+        change = ui.get("sr_change")
+        if change:
+            parts.append(change_html(view, change))
+        parts.append(current_html(view, ui))
+    if phase in ("resolve", "end", "declare"):
+        parts.append(exchange_html(log))
+    if phase == "end" or view.get("prompts"):
+        parts.append(end_html(view, log))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
+                 ref: str = "", preset: dict[str, Any] | None = None) -> str:
+    """Kind, weapon, target, metres, running, spell → one ``sr.declare`` (or ``sr.change``)."""
+    p = preset or {}
+    pre = f"sr-{form}-{cid}"
+    weapons = [(w["id"], f'{w["name"]} ({w["melee_sr"]["text"]})' + ("" if w["usable"] else " – unusable"))
+               for w in c.get("weapons", [])]
+    targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid]
+    enemy = next((o for o, oc in _others(names, cid)), "")
+    spells = [("", "(none)")] + [(s["id"], f'{s["name"]} ({s["sr"]["text"]})') for s in c.get("spells", [])]
+    ref_attr = f' data-ref="{esc(ref)}"' if ref else ""
+    who = c["name"]
+    title = f"Change {ref} of {who}" if ref else f"Declare for {who}"
+    return (
+        f'<form class="sr-declare" data-form="{esc(form)}" data-id="{esc(cid)}"{ref_attr} novalidate '
+        f'aria-label="{esc(title)}">'
+        f'<div class="sr-row">'
+        + _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", list(DECLARE_KINDS),
+                                                          p.get("kind", "melee")))
+        + _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
+                                                              p.get("weapon", weapons[0][0] if weapons else "")))
+        + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
+                                                              p.get("target", enemy)))
+        + _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),
+                                                             "decimal", "from map"))
+        + _field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
+        + _check(pre + "-running", "running", "Running", bool(p.get("running")))
+        + f'<button type="submit" class="primary">{"Change" if ref else "Declare"}</button>'
+        f'</div>{_err("sr")}</form>')
+
+
+def _others(names: dict[str, str], cid: str):
+    return [(o, n) for o, n in names.items() if o != cid]
+
+
+def declare_html(view: dict[str, Any]) -> str:
+    names = _names(view)
+    rows = []
+    for cid, c in view.get("combatants", {}).items():
+        decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
+        items = "".join(
+            f'<li class="sr-decl"><span class="sr-badge">SR {esc(a["sr"])}</span> '
+            f'<span class="sr-what">{esc(action_label(a, names, c))}</span> '
+            f'<span class="sr-text">{esc(a["text"])}</span> '
+            + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {a["ref"]} of {c["name"]}',
+                   ref=a["ref"], id=cid)
+            + "</li>" for a in decl)
+        status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
+        rows.append(f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
+                    f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
+                    f'{declare_form(cid, c, names)}</div>')
+    if not rows:
+        return '<p class="hint">No combatants yet.</p>'
+    return ('<div class="sr-declare-list"><p class="hint">Declare each combatant\'s actions, then press '
+            '<strong>Next</strong> to resolve them by strike rank.</p>' + "".join(rows) + "</div>")
+
+
+def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | None = None) -> str:
+    kind = dict(DECLARE_KINDS).get(a.get("kind", ""), a.get("kind", ""))
+    bits = [kind]
+    if a.get("weapon"):
+        wname = next((w["name"] for w in (c or {}).get("weapons", []) if w["id"] == a["weapon"]), a["weapon"])
+        bits.append(f"with {wname}")
+    if a.get("spell"):
+        bits.append(str(a["spell"]))
+    if a.get("target"):
+        bits.append(f"→ {names.get(a['target'], a['target'])}")
+    if a.get("metres"):
+        bits.append(f"{a['metres']:g} m" if isinstance(a["metres"], (int, float)) else str(a["metres"]))
+    return " ".join(bits)
+
+
+def order_html(view: dict[str, Any]) -> str:
+    names = _names(view)
+    items = []
+    for o in view.get("order", []):
+        cur = bool(o.get("current"))
+        c = view.get("combatants", {}).get(o["combatant"], {})
+        items.append(
+            f'<li class="{"current" if cur else ""}"{" aria-current=\"step\"" if cur else ""} data-ref="{esc(o["ref"])}">'
+            f'<span class="sr-badge">SR {esc(o["sr"])}</span> <strong>{esc(o["name"])}</strong> '
+            f'<span class="sr-what">{esc(action_label(o, names, c))}</span> '
+            f'<span class="sr-text">{esc(o["text"])}</span>'
+            + _btn("Change…", "sr-change-open", "small secondary", f'Change {o["ref"]} of {o["name"]}',
+                   ref=o["ref"], id=o["combatant"])
+            + "</li>")
+    if not items:
+        return '<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>'
+    return (f'<ol class="sr-order" aria-label="Strike rank order">{"".join(items)}</ol>'
+            f'<p class="hint">{esc(view.get("order_key", ""))}</p>')
+
+
+def change_html(view: dict[str, Any], ref: str) -> str:
+    names = _names(view)
+    for cid, c in view.get("combatants", {}).items():
+        for a in c.get("declared", []):
+            if a["ref"] == ref and a.get("status") == "declared":
+                return (f'<div class="sr-box sr-change"><h3>Change {esc(ref)} of {esc(c["name"])} '
+                        f'(delayed by DEX SR)</h3>{declare_form(cid, c, names, "sr-change", ref, a)}'
+                        + _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change") + "</div>")
+    return ""
+
+
+def current_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
+    """The action(s) at the current SR: an attack form for attacks, a Resolve button otherwise."""
+    out = []
+    for o in view.get("order", []):
+        if not o.get("current"):
+            continue
+        if o["kind"] in ("melee", "missile"):
+            out.append(attack_html(view, o))
+        else:
+            out.append(f'<div class="sr-box sr-resolve"><p><strong>{esc(o["name"])}</strong>: '
+                       f'{esc(action_label(o, _names(view), view["combatants"].get(o["combatant"])))} '
+                       f'({esc(o["text"])})</p>'
+                       + _btn(f"Resolve {o['name']}'s action", "sr-resolve", "primary", None, ref=o["ref"])
+                       + "</div>")
+    return "".join(out)
+
+
+def attack_html(view: dict[str, Any], o: dict[str, Any]) -> str:
+    cs = view.get("combatants", {})
+    attacker = cs.get(o["combatant"], {})
+    names = _names(view)
+    tid = o.get("target") or next((x for x, _ in _others(names, o["combatant"])), "")
+    target = cs.get(tid, {})
+    w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
+    pre = f"sr-att-{o['ref']}"
+    tw = [(x["id"], f'{x["name"]} ({x["skill"]}%)') for x in target.get("weapons", []) if x.get("usable", True)]
+    locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
+    dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
+    wtxt = f'{w["name"]} {w["skill"]}%, {w["damage"]}' if w else str(o.get("weapon", ""))
+    dmg_mod = attacker.get("derived", {}).get("damage_modifier", {}).get("value", "")
+    dice = "".join(
+        _field(f"{pre}-r-{k}", f"rolls.{k}", label,
+               _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
+        for k, label in ROLLS)
+    missile = bool(w and w.get("missile"))
+    return (
+        f'<form class="sr-box sr-attack" data-form="sr-attack" data-ref="{esc(o["ref"])}" '
+        f'data-attacker="{esc(o["combatant"])}" data-weapon="{esc(o.get("weapon") or "")}" novalidate '
+        f'aria-label="Attack by {esc(attacker.get("name", ""))}">'
+        f'<h3>SR {esc(o["sr"])}: {esc(attacker.get("name", ""))} attacks with {esc(wtxt)}'
+        f'{" " + esc(dmg_mod) if dmg_mod and dmg_mod not in ("0", "none") else ""}</h3>'
+        f'<div class="sr-row">'
+        + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", _others(names, o["combatant"]),
+                                                              tid))
+        + _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", list(DEFENCES),
+                                                                         "parry" if tw else "dodge"))
+        + _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon",
+                                                                      tw or [("", "(no weapon)")]))
+        + _field(pre + "-mode", "mode", "Mode", _select(pre + "-mode", "mode", list(MODES), "normal"))
+        + _field(pre + "-aim", "aim", "Aimed at", _select(pre + "-aim", "aim", locs))
+        + _field(pre + "-bonus", "bonus", "Bonus %", _input(pre + "-bonus", "bonus", "", "numeric", "0"))
+        + (_field(pre + "-range", "range_m", "Range m", _input(pre + "-range", "range_m", "", "decimal", "from map"))
+           if missile else "")
+        + "</div>"
+        + (f'<p class="hint">Next dodge by {esc(target.get("name", ""))}: {dodge_pen}%</p>' if dodge_pen else "")
+        + f'<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'
+        f'<div class="sr-row">{dice}</div></fieldset>'
+        f'<div class="sr-actions"><button type="submit" class="primary">Roll the exchange</button></div>'
+        f'{_err("sr")}</form>')
+
+
+def last_exchange(log: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The log lines of the latest attack exchange (from its ``attack`` entry on)."""
+    start = None
+    for i in range(len(log) - 1, -1, -1):
+        if log[i][0] == "attack":
+            start = i
+            break
+        if log[i][0] in ("round", "sr"):
+            return []
+    if start is None:
+        return []
+    out = []
+    for kind, text in log[start:]:
+        if kind in ("round", "sr") or (out and kind == "attack"):
+            break
+        out.append((kind, text))
+    return out
+
+
+def exchange_html(log: list[tuple[str, str]]) -> str:
+    lines = last_exchange(log)
+    if not lines:
+        return ""
+    items = "".join(f'<li class="sr-log-{esc(k)}"><span class="k">{esc(k.replace("_", " "))}</span> {esc(t)}</li>'
+                    for k, t in lines)
+    return (f'<div class="sr-box sr-result" role="status"><h3>Last exchange</h3>'
+            f'<ul class="sr-exchange">{items}</ul></div>')
+
+
+def end_html(view: dict[str, Any], log: list[tuple[str, str]]) -> str:
+    parts = ['<div class="sr-box sr-end">']
+    prompts = view.get("prompts", [])
+    if prompts:
+        parts.append("<h3>Questions for the GM</h3>")
+    for p in prompts:
+        opts = "".join(_btn(o.get("label", o.get("value", "")), "sr-answer", "small", None,
+                            prompt=p["id"], choice=o.get("value", "")) for o in p.get("options", []))
+        parts.append(f'<div class="sr-prompt" data-prompt="{esc(p["id"])}"><p>{esc(p.get("text", ""))}</p>'
+                     f'<div class="sr-options" role="group" aria-label="{esc(p.get("text", ""))}">{opts}</div></div>')
+    if view.get("phase") == "end":
+        # what the round's end did: from the latest "End of Melee Round" entry on
+        start = None
+        for i in range(len(log) - 1, -1, -1):
+            if log[i][0] == "round" and log[i][1].startswith("End of"):
+                start = i
+                break
+        lines = log[start:] if start is not None else []
+        if lines:
+            parts.append('<h3>End of the Melee Round</h3><ul class="sr-exchange">' + "".join(
+                f'<li class="sr-log-{esc(k)}">{esc(t)}</li>' for k, t in lines) + "</ul>")
+        parts.append('<p class="hint">Press <strong>Next</strong> to declare the next Melee Round.</p>')
+    parts.append("</div>")
+    return "".join(parts) if len(parts) > 2 else ""
+
+
+# -- the card ------------------------------------------------------------------------------------
+
+HUMANOID_AREAS = {("head", ""): "head", ("arm", "right"): "rarm", ("arm", "left"): "larm", ("chest", ""): "chest",
+                  ("abdomen", ""): "abdo", ("leg", "right"): "rleg", ("leg", "left"): "lleg"}
+
+
+def is_humanoid(locs: list[dict[str, Any]]) -> bool:
+    keys = [(l.get("type"), l.get("side") or "") for l in locs]
+    return len(keys) == len(set(keys)) and all(k in HUMANOID_AREAS for k in keys) and len(keys) >= 5
+
+
+def location_cell(l: dict[str, Any], area: str | None = None) -> str:
+    lvl = l.get("injury", "none")
+    flags = []
+    if l.get("bleeding"):
+        flags.append("bleeding")
+    if l.get("disabled") and lvl not in ("maimed", "mangled", "severed"):
+        flags.append("disabled")
+    if l.get("impaled_by"):
+        flags.append("impaled: " + ", ".join(l["impaled_by"]))
+    if l.get("first_aid_used"):
+        flags.append("first aid given")
+    style = f' style="grid-area:{area}"' if area else ""
+    rng = l.get("melee") or []
+    rtxt = f' {rng[0]}–{rng[1]}' if len(rng) == 2 and rng[0] != rng[1] else (f" {rng[0]}" if rng else "")
+    return (f'<li class="sr-loc {injury_class(lvl)}"{style} data-loc="{esc(l["id"])}">'
+            f'<span class="n">{esc(l["name"])}<small>{esc(rtxt)}</small></span>'
+            f'<span class="hp">{esc(l["hp"])}/{esc(l["hp_max"])} HP</span>'
+            f'<span class="ap">AP {esc(l["ap"])}</span>'
+            f'<span class="lvl">{esc(INJURY_LABEL.get(lvl, lvl))}</span>'
+            + (f'<span class="fl">{esc("; ".join(flags))}</span>' if flags else "") + "</li>")
+
+
+def body_html(name: str, locs: list[dict[str, Any]]) -> str:
+    if is_humanoid(locs):
+        cells = "".join(location_cell(l, HUMANOID_AREAS[(l["type"], l.get("side") or "")]) for l in locs)
+        cls = "sr-body humanoid"
+    else:
+        cells = "".join(location_cell(l) for l in locs)
+        cls = "sr-body list"
+    return f'<ul class="{cls}" aria-label="Hit locations of {esc(name)}">{cells}</ul>'
+
+
+def card_html(cid: str, view: dict[str, Any]) -> str:
+    c = view.get("combatants", {}).get(cid)
+    if not c:
+        return ""
+    names = _names(view)
+    hp = c.get("hp", {})
+    status = c.get("status", "ok")
+    d = c.get("derived", {})
+    derived = "".join(f'<li>{esc(d[k]["text"])}</li>' for k in ("dex_sr", "siz_sr", "damage_modifier") if k in d)
+    mv = c.get("movement", {})
+    if mv:
+        derived += f'<li>Movement {esc(mv.get("rate"))} m/SR' + (
+            f' ({esc("; ".join(mv.get("why", [])))})' if mv.get("why") else "") + "</li>"
+    wrows = "".join(
+        f'<tr{"" if w.get("usable", True) else " class=unusable"}><th scope="row">{esc(w["name"])}</th>'
+        f'<td>{esc(w["skill"])}%</td><td>{esc(w["damage"])}</td><td>SR {esc(w["sr"])}</td>'
+        f'<td>{esc(w["hp"])}/{esc(w["hp_max"])}</td>'
+        f'<td>{esc(w.get("why_not") or ("" if w.get("loaded", True) else "not loaded"))}</td></tr>'
+        for w in c.get("weapons", []))
+    weapons = (f'<table class="sr-weapons"><caption class="visually-hidden">Weapons of {esc(c["name"])}</caption>'
+               f'<thead><tr><th scope="col">Weapon</th><th scope="col">Skill</th><th scope="col">Damage</th>'
+               f'<th scope="col">SR</th><th scope="col">HP</th><th scope="col">Note</th></tr></thead>'
+               f'<tbody>{wrows}</tbody></table>') if wrows else ""
+    pend = [p for p in view.get("prompts", []) if p.get("combatant") == cid]
+    pending = "".join(f'<li>{esc(p.get("text", ""))}</li>' for p in pend)
+    resus = c.get("resuscitate_by")
+    locs = c.get("locations", [])
+    loc_opts = [(l["id"], l["name"]) for l in locs]
+    pre = f"sr-card-{cid}"
+    healers = [(o, n) for o, n in names.items()]
+    dmg = (f'<form class="sr-gm" data-form="sr-damage" data-id="{esc(cid)}" novalidate '
+           f'aria-label="GM damage to {esc(c["name"])}">'
+           + _field(pre + "-dloc", "location", "Location", _select(pre + "-dloc", "location", loc_opts))
+           + _field(pre + "-damt", "amount", "Damage", _input(pre + "-damt", "amount", "", "numeric"))
+           + _check(pre + "-darm", "armour", "Armour stops", True)
+           + f'<button type="submit" class="small" aria-label="Apply damage to {esc(c["name"])}">Damage</button>'
+           + _err("sr") + "</form>")
+    aid = (f'<form class="sr-gm" data-form="sr-first-aid" data-id="{esc(cid)}" novalidate '
+           f'aria-label="First Aid on {esc(c["name"])}">'
+           + _field(pre + "-healer", "healer", "Healer", _select(pre + "-healer", "healer", healers, cid))
+           + _field(pre + "-aloc", "location", "Location", _select(pre + "-aloc", "location", loc_opts))
+           + _field(pre + "-aroll", "rolls.first_aid", "d100", _input(pre + "-aroll", "rolls.first_aid", "", "numeric",
+                                                                     "blank = roll"))
+           + f'<button type="submit" class="small" aria-label="First Aid on {esc(c["name"])}">First Aid</button>'
+           + _err("sr") + "</form>")
+    return (
+        f'<div class="sr-card">'
+        f'<p class="sr-hp"><strong>HP {esc(hp.get("current"))}/{esc(hp.get("max"))}</strong>'
+        f' <span class="sr-status st-{esc(status)}">{esc(status)}</span>'
+        + (f' <span class="sr-resus">resuscitate by MR {esc(resus.get("round"))} SR {esc(resus.get("sr"))}</span>'
+           if isinstance(resus, dict) else "") + "</p>"
+        + body_html(c["name"], locs)
+        + f'<ul class="sr-derived" aria-label="Derived values of {esc(c["name"])}">{derived}</ul>'
+        + weapons
+        + (f'<ul class="sr-pending" aria-label="Pending questions about {esc(c["name"])}">{pending}</ul>'
+           if pending else "")
+        + f'<details class="sr-tools"><summary>Damage / First Aid</summary>{dmg}{aid}</details>'
+        + "</div>")
+
+
+# -- the controller side -------------------------------------------------------------------------
+
+def declare_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
+    kind = values.get("kind", "")
+    a: dict[str, Any] = {"type": "sr.declare", "id": cid, "kind": kind}
+    if kind in ("melee", "missile", "reload") and values.get("weapon"):
+        a["weapon"] = values["weapon"]
+    if kind in ("melee", "missile", "spell", "move") and values.get("target"):
+        a["target"] = values["target"]
+    if kind == "spell" and values.get("spell"):
+        a["spell"] = values["spell"]
+    m = str(values.get("metres") or "").strip()
+    if m:
+        a["metres"] = as_number(m)
+    if values.get("running"):
+        a["running"] = True
+    return a
+
+
+def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) -> tuple[dict[str, Any], dict]:
+    """The ``sr.attack`` action and {field: message} for dice text that is not whole numbers."""
+    errors: dict[str, str] = {}
+    rolls: dict[str, Any] = {}
+    for k, _ in ROLLS:
+        try:
+            v = parse_dice(values.get(f"rolls.{k}", ""))
+        except ValueError as e:
+            errors[f"rolls.{k}"] = f"type whole numbers such as 8 4, not {e}"
+            continue
+        if v is not None:
+            rolls[k] = v
+    dk = values.get("defence.kind", "none")
+    defence: dict[str, Any] = {"kind": dk}
+    if dk == "parry":
+        defence["weapon"] = values.get("defence.weapon", "")
+    a: dict[str, Any] = {"type": "sr.attack", "attacker": attacker, "target": values.get("target", ""),
+                         "weapon": weapon, "ref": ref, "defence": defence, "mode": values.get("mode", "normal")}
+    if values.get("aim"):
+        a["aim"] = values["aim"]
+    b = str(values.get("bonus") or "").strip()
+    if b:
+        a["bonus"] = as_int(b)
+    r = str(values.get("range_m") or "").strip()
+    if r:
+        a["range_m"] = as_number(r)
+    if rolls:
+        a["rolls"] = rolls
+    return a, errors
+
+
+class StrikeRankPanel:
+    ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel")
+    FORMS = ("sr-declare", "sr-change", "sr-attack", "sr-damage", "sr-first-aid")
+
+    def panel(self, app: Any, view: dict[str, Any]) -> str:
+        log = [(e.kind, e.text) for e in app.enc.log[-80:]]
+        if app.ui.get("sr_change") and view.get("phase") != "resolve":
+            app.ui.pop("sr_change", None)
+        return panel_html(view, app.ui, log)
+
+    def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
+        return card_html(combatant_id, view)
+
+    def on_act(self, app: Any, act: str, el: Any) -> bool:
+        if act not in self.ACTS:
+            return False
+        from .app import by_id, data, nil
+
+        scope = nil(el.closest("form, .sr-box, article, .sr-who")) or by_id("ruleset-panel")
+        if act == "sr-undeclare":
+            app.dispatch({"type": "sr.undeclare", "ref": data(el, "ref")}, scope)
+        elif act == "sr-resolve":
+            app.dispatch({"type": "sr.resolve", "ref": data(el, "ref")}, scope)
+        elif act == "sr-answer":
+            app.dispatch({"type": "sr.answer", "prompt": data(el, "prompt"), "choice": data(el, "choice")}, scope)
+        elif act == "sr-change-open":
+            app.ui["sr_change"] = data(el, "ref")
+            app.render()
+        elif act == "sr-change-cancel":
+            app.ui.pop("sr_change", None)
+            app.render()
+        return True
+
+    def on_form(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> bool:
+        if form_name not in self.FORMS:
+            return False
+        from .app import data
+
+        cid = data(form, "id") or ""
+        if form_name == "sr-declare":
+            app.dispatch(declare_action(cid, values), form)
+        elif form_name == "sr-change":
+            a = declare_action(cid, values)
+            a["type"] = "sr.change"
+            a["ref"] = data(form, "ref")
+            if app.dispatch(a, form):
+                app.ui.pop("sr_change", None)
+                app.render()
+        elif form_name == "sr-attack":
+            a, errors = attack_action(data(form, "ref") or "", data(form, "attacker") or "",
+                                      data(form, "weapon") or "", values)
+            if errors:
+                from ..errors import InvalidAction
+
+                app.clear_errors(form)
+                for field, msg in errors.items():
+                    app.show_error(form, InvalidAction(field, msg))
+                return True
+            app.dispatch(a, form)
+        elif form_name == "sr-damage":
+            app.dispatch({"type": "sr.damage", "target": cid, "location": values.get("location", ""),
+                          "amount": as_int(values.get("amount", "")), "armour": bool(values.get("armour"))}, form)
+        elif form_name == "sr-first-aid":
+            a: dict[str, Any] = {"type": "sr.first_aid", "healer": values.get("healer", ""), "target": cid,
+                                 "location": values.get("location", "")}
+            try:
+                r = parse_dice(values.get("rolls.first_aid", ""))
+            except ValueError as e:
+                from ..errors import InvalidAction
+
+                app.clear_errors(form)
+                app.show_error(form, InvalidAction("rolls.first_aid", f"type a whole number, not {e}"))
+                return True
+            if r is not None:
+                a["rolls"] = {"first_aid": r}
+            app.dispatch(a, form)
+        return True
+
+
+register_panel("strike-rank", StrikeRankPanel())
