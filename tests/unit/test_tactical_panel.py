@@ -87,7 +87,7 @@ def test_declaration_forms_name_the_engine_fields():
     forms = re.findall(r'<form class="tr-form tr-declare".*?</form>', html)
     assert len(forms) == 3
     for f in forms:
-        want = {"id"} | {f"actions.{i}.{k}" for i in range(3) for k in ("action", "weapon", "target")}
+        want = {"id"} | {f"actions.{i}.{k}" for i in range(2) for k in ("action", "weapon", "target")}
         assert names(f) == want
         assert want - {"id"} <= error_slots(f)
         assert 'data-form="tr-declare"' in f

@@ -32,7 +32,7 @@ DEFAULT_KINDS = [
     {"key": "reload", "title": "Reload a missile weapon"}, {"key": "ready_thrown", "title": "Ready a thrown weapon"},
     {"key": "disengage", "title": "Disengage"}, {"key": "other", "title": "Other action"},
 ]
-DECLARE_ROWS = 3
+DECLARE_ROWS = 2  # at most one Full + one Half, or two Half
 
 
 # -- small pure helpers --------------------------------------------------------------------------
