@@ -290,3 +290,91 @@ def test_panel_controls_have_names_and_touch_size(page, open_app):
     form.locator("button[type=submit]").focus()
     page.keyboard.press("Enter")
     expect(newest_log(page)).to_contain_text("Wolf declares: Melee attack")
+
+
+def test_card_controls_cover_hp_parry_errors_and_running_away(page, open_app):
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    new_tactical(page, "Wolf at the ford")
+    add_preset(page, SWORD)  # c1
+    add_preset(page, "Wolf")  # c2
+    sword = card(page, SWORD)
+
+    # cover against one attacker, then a free dive prone
+    sword.locator("summary", has_text="Cover").click()
+    cover = sword.locator("form[data-form=tr-cover]")
+    cover.get_by_label("Cover", exact=True).select_option("full")
+    cover.get_by_label("Against").select_option(label="Wolf")
+    cover.get_by_role("button", name="Set cover").click()
+    expect(newest_log(page)).to_have_text(re.compile(f"{SWORD}: full Cover against Wolf"))
+    expect(sword.locator("summary", has_text="Cover")).to_contain_text("full (+50) against Wolf")
+    sword.locator("summary", has_text="Cover").click()
+    sword.get_by_role("button", name=f"{SWORD} dives prone (Free Action)").click()
+    expect(newest_log(page)).to_contain_text(f"{SWORD} dives Prone")
+    expect(sword.locator(".tr-conds")).to_contain_text("Prone")
+
+    # damage and heal
+    sword.locator("summary", has_text="Damage / heal").click()
+    hp = sword.locator("form[data-form=tr-hp]")
+    hp.get_by_label("Hits").fill("30")
+    hp.get_by_role("button", name="Damage").click()
+    expect(sword.locator(".tr-hp-value")).to_have_text("15")
+    expect(sword.locator(".tr-hp")).to_contain_text("Bruised")
+    sword.locator("summary", has_text="Damage / heal").click()
+    hp = sword.locator("form[data-form=tr-hp]")
+    hp.get_by_label("Hits").fill("20")
+    hp.get_by_role("button", name=f"Heal {SWORD}").click()
+    expect(sword.locator(".tr-hp-value")).to_have_text("35")
+    expect(sword.locator(".tr-hp")).not_to_contain_text("Bruised")
+    # healing above the maximum is refused, shown in the form, nothing changes
+    sword.locator("summary", has_text="Damage / heal").click()
+    hp = sword.locator("form[data-form=tr-hp]")
+    hp.get_by_label("Hits").fill("50")
+    hp.get_by_role("button", name=f"Heal {SWORD}").click()
+    expect(hp.locator(".tr-form-error")).to_contain_text("cannot heal above maximum HP")
+    expect(sword.locator(".tr-hp-value")).to_have_text("35")
+
+    # parry: a bad number at the field, too much as a rule message in the form
+    parry_form = sword.locator("form[data-form=tr-parry]")
+    parry_form.get_by_label("Parry (CMB → DEF)").fill("lots")
+    parry_form.get_by_label("Wolf").check()
+    parry_form.get_by_role("button", name="Parry", exact=True).click()
+    expect(parry_form.locator('[data-error-for="amount"]')).to_contain_text("whole number")
+    parry_form.get_by_label("Parry (CMB → DEF)").fill("99")
+    parry_form.get_by_role("button", name="Parry", exact=True).click()
+    expect(parry_form.locator(".tr-form-error")).to_contain_text("at most")
+    expect(sword.locator(".tr-def-value")).to_have_text("50")  # DEF 30 + shield 20, unchanged
+
+    # the wolf bites (engages), next round the swordsman runs away with typed rolls
+    advance_to(page, "Assessment", 1)
+    advance_to(page, "Declaration")
+    declare(page, "c2", [("melee_attack", "0", "c1")], "Wolf declares: Melee attack")
+    for t in ("Move", "Spell A", "Ranged A", "Melee"):
+        advance_to(page, t)
+    form = quick_attack(page, "c2", "50")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    expect(pending(page, "A1")).to_have_count(1)
+    apply_result(page, "A1", 0)
+    expect(sword.locator(".tr-conds")).to_contain_text("Engaged with Wolf")
+    for t in ("Ranged B", "Spell B", "Other Actions"):
+        advance_to(page, t)
+    advance_to(page, "Assessment", 2)
+    advance_to(page, "Declaration")
+    declare(page, "c1", [("run_away", "", "")], f"{SWORD} declares: Run Away (Move, full)")
+    advance_to(page, "Move")
+    sword.locator("summary", has_text="Run away").click()
+    run = sword.locator("form[data-form=tr-run-away]")
+    run.get_by_label("Flee d100").fill("9O")
+    run.get_by_role("button", name="Run away").click()
+    expect(run.locator('[data-error-for="rolls.flee"]')).to_contain_text("whole numbers")
+    run.get_by_label("Flee d100").fill("90")
+    run.get_by_label("Wolf's Athletics d100").fill("10")
+    run.get_by_role("button", name="Run away").click()
+    expect(newest_log(page)).to_contain_text(f"{SWORD} runs away")
+    expect(sword.locator(".tr-conds")).not_to_contain_text("Engaged")
+    data = saved(page)
+    ra = [a for a in data["history"]["actions"] if a["type"] == "tr.run_away"]
+    assert ra == [{"type": "tr.run_away", "id": "c1", "rolls": {"flee": [90], "athletics.c2": [10]}}]
+    # undo takes the flight back
+    page.locator("#btn-undo").click()
+    expect(sword.locator(".tr-conds")).to_contain_text("Engaged with Wolf")
