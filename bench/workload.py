@@ -81,6 +81,36 @@ def reducer_actions(seed: int = 1) -> int:
     return 200
 
 
+_SR_BASE: list = []
+
+
+@workload("strike_rank_exchange")
+def strike_rank_exchange(seed: int = 1, n: int = 50) -> int:
+    """``n`` strike-rank attack exchanges, each from the same declare-phase encounter (a Human
+    warrior and a Great wolf): declare (SR and breakdown), advance to its SR, then one sr.attack
+    with its dice typed in (attack and dodge d100 on the tables, location d20, damage with the
+    damage modifier, armour, a serious wound that bleeds)."""
+    from fray.history import History
+    from fray.reducer import new_encounter
+    from fray.rulesets import get_ruleset
+
+    if not _SR_BASE:
+        presets = {p["name"]: p for p in get_ruleset("strike-rank").presets()}
+        h = History(new_encounter("strike-rank", "Bench"))
+        h.do({"type": "add_combatant", "combatant": {**presets["Human warrior"], "side": "party"}})
+        h.do({"type": "add_combatant", "combatant": presets["Great wolf (four-legged)"]})
+        h.do({"type": "advance"})
+        _SR_BASE.append(h.present)
+    for i in range(n):
+        h = History(_SR_BASE[0])
+        h.do({"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "broadsword", "target": "c2"})
+        h.do({"type": "advance"})
+        h.do({"type": "sr.attack", "attacker": "c1", "target": "c2", "weapon": "broadsword", "ref": "a1",
+              "defence": {"kind": "dodge"}, "rolls": {"attack": 20 + i % 10, "defence": 90, "location": 10,
+                                                     "damage": [6, 3]}})
+    return n
+
+
 def run_all(repeat: int = 5, seed: int = 1) -> dict[str, dict]:
     """Time every workload: best of ``repeat`` runs (after one warm-up), in ops per second."""
     out = {}
