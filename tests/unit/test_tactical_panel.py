@@ -197,3 +197,23 @@ def test_handlers_ignore_what_is_not_theirs():
 def test_empty_view_renders_nothing():
     assert panel_html({}, {}) == ""
     assert card_html({"combatants": []}, "c9") == ""
+
+
+def test_range_bands_from_the_map():
+    from fray.web.tactical_round_panel import map_ranges, ranges_html
+
+    h = encounter(phase_steps=0)
+    h.do({"type": "move", "id": "c2", "x": 50, "y": 0})  # 50 m: light crossbow (30 m) 2x band, heavy (40 m) 2x
+    h.do({"type": "move", "id": "c1", "x": 0, "y": 130})  # 130 m: beyond 4x light, 4x heavy
+    tables = RS.all_tables(h.present)
+    r = map_ranges(h.present, tables, "c3")
+    rows = {x["target"]: x for x in r["rows"]}
+    assert rows[EVIL]["metres"] == 50
+    assert [b["modifier"] for b in rows[EVIL]["bands"]] == [-25, -25]
+    assert [b["modifier"] for b in rows[RS.presets()[0]["name"]]["bands"]] == [None, -75]
+    html = ranges_html(r)
+    assert "beyond 4× Base Range" in html and "<img" not in html
+    assert map_ranges(h.present, tables, "c2") is not None  # the orc's throwing spear
+    h2 = History(new_encounter("tactical-round", "W"))
+    h2.do({"type": "add_combatant", "combatant": dict(RS.presets()[4])})  # wolf: no ranged weapon
+    assert map_ranges(h2.present, RS.all_tables(h2.present), "c1") is None

@@ -122,8 +122,48 @@ def _out_of_action(c: dict[str, Any]) -> bool:
 
 # -- the panel above the cards ------------------------------------------------------------------
 
+def map_ranges(enc: Any, tables: dict[str, Any], attacker_id: str | None) -> dict[str, Any] | None:
+    """Distances on the map from the attacker to everyone else and the range band of each of the
+    attacker's ranged weapons (missile, thrown, spell): {"attacker", "rows": [{"target", "metres",
+    "bands": [{"weapon", "label", "modifier"}]}]} (label None: beyond 4x, cannot attack)."""
+    from ..geometry import distance
+    from ..rulesets.tactical_round import rules
+
+    a = enc.get(attacker_id) if attacker_id else None
+    if a is None:
+        return None
+    ranged = [w for w in a.data.get("weapons", []) if w.get("kind") in ("missile", "thrown", "spell")]
+    if not ranged:
+        return None
+    rows = []
+    for b in enc.combatants:
+        if b.id == a.id:
+            continue
+        d = round(distance(a.position, b.position), 2)
+        bands = []
+        for w in ranged:
+            e = rules.range_band(d, w.get("base_range") or 0, tables)
+            bands.append({"weapon": w["name"], "label": e["label"] if e else None,
+                          "modifier": e["modifier"] if e else None})
+        rows.append({"target": b.name, "metres": d, "bands": bands})
+    return {"attacker": a.name, "rows": rows}
+
+
+def ranges_html(ranges: dict[str, Any] | None) -> str:
+    if not ranges:
+        return ""
+    items = []
+    for r in ranges["rows"]:
+        bands = "; ".join(
+            f'{b["weapon"]}: {b["label"]} ({b["modifier"]:+d})' if b["label"] else f'{b["weapon"]}: beyond 4× Base Range'
+            for b in r["bands"])
+        items.append(f'<li><strong>{esc(r["target"])}</strong> {r["metres"]:g} m — {esc(bands)}</li>')
+    return (f'<div class="tr-ranges"><p class="hint">Range bands from the map, from {esc(ranges["attacker"])}:</p>'
+            f'<ul>{"".join(items)}</ul></div>')
+
+
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
-               kinds: list[dict[str, Any]] | None = None) -> str:
+               kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None) -> str:
     if not view or "phases" not in view:
         return ""
     ui = ui or {}
@@ -132,7 +172,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     if phase in ("setup", "assessment", "declaration"):
         parts.append(declare_html(view, kinds or DEFAULT_KINDS))
     parts.append(pending_html(view))
-    parts.append(attack_html(view, ui.get("tr_attack") or {}, open_=phase in ATTACK_PHASES))
+    parts.append(attack_html(view, ui.get("tr_attack") or {}, open_=phase in ATTACK_PHASES, ranges=ranges))
     parts.append("</section>")
     return "".join(parts)
 
@@ -253,7 +293,8 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]]) -> str:
             f'<div class="tr-decl-forms">{"".join(forms)}</div></details>')
 
 
-def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True) -> str:
+def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
+                ranges: dict[str, Any] | None = None) -> str:
     combatants = view.get("combatants", [])
     attacker = pre.get("id") or (combatants[0]["id"] if combatants else "")
     who = [(c["id"], c["name"]) for c in combatants]
@@ -277,7 +318,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True) -
         + _field("tr-att-target", "target", "Target", _select("tr-att-target", "target", who, target))
         + _field("tr-att-distance", "distance", "Distance (m)", _input("tr-att-distance", "distance", "", "decimal"),
                  "blank: from the map")
-        + "</div>"
+        + "</div>" + ranges_html(ranges) +
         f'<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{_err("line_of_sight")}</fieldset>'
         + _field("tr-att-roll", "rolls.attack", "Open-ended d100",
                  _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
@@ -464,7 +505,16 @@ class TacticalPanel:
             kinds = app.ruleset.table(app.enc, "declared_actions")["entries"]
         except Exception:
             kinds = None
-        return panel_html(view, app.ui, kinds)
+        ranges = None
+        try:
+            enc = app.enc
+            who = (app.ui.get("tr_attack") or {}).get("id")
+            if not who and view.get("phase", {}).get("id") in ("ranged_a", "ranged_b", "spell_a", "spell_b"):
+                who = next((s["combatant"] for s in view.get("acting", []) if not s.get("done")), None)
+            ranges = map_ranges(enc, app.ruleset.all_tables(enc), who)
+        except Exception:
+            ranges = None  # a hint only: never let it blank the panel
+        return panel_html(view, app.ui, kinds, ranges)
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(view, combatant_id)
