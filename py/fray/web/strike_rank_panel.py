@@ -31,6 +31,7 @@ INJURY_LABEL = {"none": "unhurt", "minor": "minor", "serious": "serious", "maime
 PHASE_LABEL = {"setup": "Setting up", "declare": "Declare", "resolve": "Resolve", "end": "End of round"}
 EXCHANGE_KINDS = ("attack", "location", "damage_roll", "damage", "injury", "parry", "weapon", "knockback",
                   "fumble", "impale", "death", "unconscious", "critical", "special")
+CURRENT = ' aria-current="step"'
 ROLLS = (("attack", "Attack d100"), ("defence", "Defence d100"), ("location", "Location d20"),
          ("damage", "Damage dice"))
 
@@ -151,11 +152,11 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     """Kind, weapon, target, metres, running, spell → one ``sr.declare`` (or ``sr.change``)."""
     p = preset or {}
     pre = f"sr-{form}-{cid}"
-    weapons = [(w["id"], f'{w["name"]} ({w["melee_sr"]["text"]})' + ("" if w["usable"] else " – unusable"))
+    weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}' + ("" if w["usable"] else " (unusable)"))
                for w in c.get("weapons", [])]
     targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid]
     enemy = next((o for o, oc in _others(names, cid)), "")
-    spells = [("", "(none)")] + [(s["id"], f'{s["name"]} ({s["sr"]["text"]})') for s in c.get("spells", [])]
+    spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
     ref_attr = f' data-ref="{esc(ref)}"' if ref else ""
     who = c["name"]
     title = f"Change {ref} of {who}" if ref else f"Declare for {who}"
@@ -171,7 +172,8 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
                                                               p.get("target", enemy)))
         + _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),
                                                              "decimal", "from map"))
-        + _field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
+        + (_field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
+           if len(spells) > 1 else "")
         + _check(pre + "-running", "running", "Running", bool(p.get("running")))
         + f'<button type="submit" class="primary">{"Change" if ref else "Declare"}</button>'
         f'</div>{_err("sr")}</form>')
@@ -225,7 +227,7 @@ def order_html(view: dict[str, Any]) -> str:
         cur = bool(o.get("current"))
         c = view.get("combatants", {}).get(o["combatant"], {})
         items.append(
-            f'<li class="{"current" if cur else ""}"{" aria-current=\"step\"" if cur else ""} data-ref="{esc(o["ref"])}">'
+            f'<li class="{"current" if cur else ""}"{CURRENT if cur else ""} data-ref="{esc(o["ref"])}">'
             f'<span class="sr-badge">SR {esc(o["sr"])}</span> <strong>{esc(o["name"])}</strong> '
             f'<span class="sr-what">{esc(action_label(o, names, c))}</span> '
             f'<span class="sr-text">{esc(o["text"])}</span>'
@@ -274,7 +276,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any]) -> str:
     target = cs.get(tid, {})
     w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
     pre = f"sr-att-{o['ref']}"
-    tw = [(x["id"], f'{x["name"]} ({x["skill"]}%)') for x in target.get("weapons", []) if x.get("usable", True)]
+    tw = [(x["id"], f'{x["name"]} ({x["skill"]}%)') for x in
+          sorted(target.get("weapons", []), key=lambda x: not x.get("shield")) if x.get("usable", True)]
     locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
     dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
     wtxt = f'{w["name"]} {w["skill"]}%, {w["damage"]}' if w else str(o.get("weapon", ""))
@@ -317,7 +320,7 @@ def last_exchange(log: list[tuple[str, str]]) -> list[tuple[str, str]]:
         if log[i][0] == "attack":
             start = i
             break
-        if log[i][0] in ("round", "sr"):
+        if log[i][0] == "round":
             return []
     if start is None:
         return []
@@ -408,6 +411,10 @@ def body_html(name: str, locs: list[dict[str, Any]]) -> str:
     return f'<ul class="{cls}" aria-label="Hit locations of {esc(name)}">{cells}</ul>'
 
 
+def _whp(w: dict[str, Any]) -> str:
+    return f'{esc(w["hp"])}/{esc(w["hp_max"])}' if w.get("hp_max") else "–"
+
+
 def card_html(cid: str, view: dict[str, Any]) -> str:
     c = view.get("combatants", {}).get(cid)
     if not c:
@@ -424,7 +431,7 @@ def card_html(cid: str, view: dict[str, Any]) -> str:
     wrows = "".join(
         f'<tr{"" if w.get("usable", True) else " class=unusable"}><th scope="row">{esc(w["name"])}</th>'
         f'<td>{esc(w["skill"])}%</td><td>{esc(w["damage"])}</td><td>SR {esc(w["sr"])}</td>'
-        f'<td>{esc(w["hp"])}/{esc(w["hp_max"])}</td>'
+        f'<td>{_whp(w)}</td>'
         f'<td>{esc(w.get("why_not") or ("" if w.get("loaded", True) else "not loaded"))}</td></tr>'
         for w in c.get("weapons", []))
     weapons = (f'<table class="sr-weapons"><caption class="visually-hidden">Weapons of {esc(c["name"])}</caption>'
