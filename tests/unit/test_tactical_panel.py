@@ -217,3 +217,14 @@ def test_range_bands_from_the_map():
     h2 = History(new_encounter("tactical-round", "W"))
     h2.do({"type": "add_combatant", "combatant": dict(RS.presets()[4])})  # wolf: no ranged weapon
     assert map_ranges(h2.present, RS.all_tables(h2.present), "c1") is None
+
+
+def test_attack_form_prefills_the_next_open_attack_of_the_phase():
+    h = encounter(phase_steps=2)
+    h.do({"type": "tr.declare", "id": "c3", "actions": [{"action": "ranged_attack", "weapon": 1, "target": "c2"}]})
+    for _ in range(3):
+        h.do({"type": "advance"})  # Ranged A
+    html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
+    form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
+    assert '<option value="c3" selected>' in form and '<option value="c3:1" selected>' in form
+    assert '<details class="tr-box tr-attack-box" open>' in html

@@ -172,9 +172,28 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     if phase in ("setup", "assessment", "declaration"):
         parts.append(declare_html(view, kinds or DEFAULT_KINDS))
     parts.append(pending_html(view))
-    parts.append(attack_html(view, ui.get("tr_attack") or {}, open_=phase in ATTACK_PHASES, ranges=ranges))
+    parts.append(attack_html(view, ui.get("tr_attack") or next_attack(view), open_=phase in ATTACK_PHASES,
+                             ranges=ranges))
     parts.append("</section>")
     return "".join(parts)
+
+
+def next_attack(view: dict[str, Any]) -> dict[str, Any]:
+    """The first open attack of this phase (attacker, weapon, target), to prefill the attack form."""
+    for s in view.get("acting", []):
+        if s.get("done"):
+            continue
+        ref = s.get("action", "")
+        if ref.startswith("strike:"):
+            return {"id": s["combatant"], "weapon": None, "target": ref.split(":", 1)[1]}
+        if ":" in ref:
+            c = _combatant(view, s["combatant"]) or {}
+            ds = c.get("declared", [])
+            i = int(ref.split(":")[1])
+            d = ds[i] if i < len(ds) else {}
+            if d.get("action") in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared"):
+                return {"id": s["combatant"], "weapon": d.get("weapon"), "target": d.get("target") or ""}
+    return {}
 
 
 def stepper_html(view: dict[str, Any]) -> str:
@@ -510,7 +529,7 @@ class TacticalPanel:
             enc = app.enc
             who = (app.ui.get("tr_attack") or {}).get("id")
             if not who and view.get("phase", {}).get("id") in ("ranged_a", "ranged_b", "spell_a", "spell_b"):
-                who = next((s["combatant"] for s in view.get("acting", []) if not s.get("done")), None)
+                who = next_attack(view).get("id")
             ranges = map_ranges(enc, app.ruleset.all_tables(enc), who)
         except Exception:
             ranges = None  # a hint only: never let it blank the panel
