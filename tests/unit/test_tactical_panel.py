@@ -188,7 +188,6 @@ def test_parse_dice_refuses(text):
 
 def test_handlers_ignore_what_is_not_theirs():
     p = TacticalPanel()
-    assert p.on_act(None, "advance", None) is False
     assert p.on_act(None, "undo", None) is False
     assert p.on_form(None, "add-combatant", None, {}) is False
     assert p.on_form(None, "note", None, {}) is False

@@ -204,7 +204,7 @@ def stepper_html(view: dict[str, Any]) -> str:
         aria = ' aria-current="step"' if p["current"] else ""
         items.append(f'<li class="{state}"{aria}><span class="n">{i + 1}</span> {esc(p["title"])}</li>')
     note = view["phase"].get("note", "")
-    return (f'<nav class="tr-stepper" aria-label="Phases of round {esc(view["round"])}"><ol>{"".join(items)}</ol></nav>'
+    return (f'<nav class="tr-stepper" id="tr-stepper" aria-label="Phases of round {esc(view["round"])}"><ol>{"".join(items)}</ol></nav>'
             f'<p class="tr-phase-now"><strong>Round {esc(view["round"])}: {esc(view["phase"]["title"])}</strong>'
             f'{" — " + esc(note) if note else ""}</p>')
 
@@ -540,6 +540,18 @@ class TacticalPanel:
 
     # -- clicks
     def on_act(self, app: Any, act: str, el: Any) -> bool:
+        if act == "advance":
+            # The generic Next (same call as app.py), then bring the stepper into view: the
+            # declarations or a pending result above may have gone, leaving the GM among the cards.
+            from .app import by_id
+
+            if app.dispatch({"type": "advance"}, by_id("round-bar")):
+                stepper = by_id("tr-stepper")
+                bar = by_id("round-bar")
+                if stepper is not None and bar is not None and \
+                        stepper.getBoundingClientRect().top < bar.getBoundingClientRect().bottom:
+                    stepper.scrollIntoView(True)
+            return True
         if act not in self.ACTS:
             return False
         from .app import data, form_values, nil
