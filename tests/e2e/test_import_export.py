@@ -1,0 +1,234 @@
+"""Export and Import (issue 2, item 5): Export downloads a ``.json`` save file that the engine
+reads back (in CPython and in the page); a malformed or foreign file gets a clear message naming
+the problem in ``#import-error`` and the current encounter is untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT / "py") not in sys.path:
+    sys.path.insert(0, str(ROOT / "py"))
+
+from fray import savefile  # noqa: E402
+from fray.errors import SaveFileError  # noqa: E402
+
+
+# -- helpers (the same gestures as test_tracker.py) -------------------------------------------
+
+def new_freeform(page, name: str) -> None:
+    page.locator("#btn-new").click()
+    dlg = page.locator("#dlg")
+    expect(dlg).to_be_visible()
+    dlg.get_by_label("Name").fill(name)
+    dlg.get_by_label("Rules").select_option("freeform")
+    dlg.get_by_role("button", name="Create").click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#ruleset-badge")).to_have_text("Free-form")
+    expect(page.locator("#encounter-select option:checked")).to_have_text(name)
+
+
+def add_combatant(page, name: str, stats: str = "initiative: 10", side: str | None = None) -> None:
+    before = page.locator("#combatants .card").count()
+    page.locator("#round-bar").get_by_role("button", name="Add combatant").click()
+    dlg = page.locator("#dlg")
+    expect(dlg.locator("form[data-form=add-combatant]")).to_be_visible()
+    dlg.locator('[name="combatant.name"]').fill(name)
+    if side:
+        dlg.locator('[name="combatant.side"]').select_option(side)
+    dlg.locator('[name="combatant.stats"]').fill(stats)
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(before + 1)
+
+
+def snapshot(page) -> dict:
+    return page.evaluate("""() => ({
+        round: document.getElementById('round-bar').innerHTML,
+        panel: document.getElementById('ruleset-panel').innerHTML,
+        cards: document.getElementById('combatants').innerHTML,
+        log: document.getElementById('log').innerHTML,
+        badge: document.getElementById('ruleset-badge').textContent,
+        canUndo: !document.getElementById('btn-undo').disabled,
+        canRedo: !document.getElementById('btn-redo').disabled,
+    })""")
+
+
+def storage(page) -> dict:
+    return page.evaluate("Object.fromEntries(Object.entries(localStorage))")
+
+
+def build_encounter(page) -> None:
+    """An encounter with everything a save holds: stats, sides, a condition, tie order, turns,
+    a note, a name full of markup and an undone step (a redo stack)."""
+    new_freeform(page, "Ford «ambush» <b>")
+    add_combatant(page, "Wolf <img src=x>", "initiative: 14\nHP: 9\nbite: 1D6")
+    add_combatant(page, "Aria", "initiative: 14\nHP: 12", side="party")
+    page.locator("#ruleset-panel ol.order").get_by_title(re.compile("^Move Aria earlier")).click()
+    expect(page.locator("#ruleset-panel ol.order li .who")).to_have_text(["Aria", "Wolf <img src=x>"])
+    page.locator("#combatants article.card").first.get_by_role("button", name="Condition…").click()
+    page.locator("#dlg").get_by_label("Condition").fill("prone")
+    page.locator("#dlg").get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator("#combatants li.cond")).to_have_count(1)
+    page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
+    expect(page.locator("#round-bar .now strong")).to_have_text("Aria")
+    page.locator("#note-text").fill("Rain ✓")
+    page.locator("#note-form").get_by_role("button", name="Add note").click()
+    expect(page.locator("#log li").first).to_contain_text("Rain ✓")
+    page.locator("#btn-undo").click()
+    expect(page.locator("#log li").first).not_to_contain_text("Rain ✓")
+    expect(page.locator("#btn-redo")).to_be_enabled()
+
+
+def export(page, tmp_path: Path, name: str = "export") -> tuple[str, Path]:
+    with page.expect_download() as info:
+        page.locator("#btn-export").click()
+    dl = info.value
+    target = tmp_path / f"{name}-{dl.suggested_filename}"
+    dl.save_as(target)
+    return dl.suggested_filename, target
+
+
+def import_file(page, path_or_payload) -> None:
+    page.locator("#file-import").set_input_files(path_or_payload)
+
+
+# -- tests ------------------------------------------------------------------------------------
+
+def test_export_downloads_a_save_file_that_cpython_reads(page, open_app, tmp_path):
+    open_app(page)
+    build_encounter(page)
+    filename, path = export(page, tmp_path)
+    assert filename.endswith(".json"), filename
+    assert not re.search(r'[<>/\\:"|?*]', filename), filename
+    text = path.read_text(encoding="utf-8")
+    h = savefile.loads(text)
+    enc = h.present
+    assert enc.ruleset == "freeform"
+    assert enc.name == "Ford «ambush» <b>"
+    assert [c.name for c in enc.combatants] == ["Wolf <img src=x>", "Aria"]
+    assert enc.combatants[0].stats == {"initiative": 14, "HP": 9, "bite": "1D6"}
+    assert enc.combatants[0].conditions == ["prone"]
+    assert enc.combatants[1].side == "party"
+    assert enc.order_override == ["c2", "c1"]
+    assert enc.phase == "turns"
+    assert h.can_redo and h.cursor == len(h.actions) - 1
+    assert h.actions[-1] == {"type": "note", "text": "Rain ✓"}
+    # The export is the same data as the autosave.
+    autosave = page.evaluate("localStorage.getItem('fray.enc.' + localStorage.getItem('fray.current'))")
+    assert json.loads(text) == json.loads(autosave)
+    assert savefile.dump_history(h) == json.loads(text)
+
+
+def test_export_then_import_gives_the_same_encounter(page, open_app, tmp_path):
+    open_app(page)
+    build_encounter(page)
+    before = snapshot(page)
+    _, path = export(page, tmp_path, "first")
+    first = json.loads(path.read_text(encoding="utf-8"))
+
+    # Change the current encounter, then import the file: it opens as a new encounter.
+    new_freeform(page, "Something else")
+    add_combatant(page, "Bear", "initiative: 1")
+    n_options = page.locator("#encounter-select option").count()
+    import_file(page, path)
+    expect(page.locator("#encounter-select option")).to_have_count(n_options + 1)
+    expect(page.locator("#encounter-select option:checked")).to_have_text("Ford «ambush» <b>")
+    expect(page.locator("#import-error")).to_have_text("")
+    assert snapshot(page) == before
+
+    # Same data: a second export is the first one, and the history came along.
+    _, path2 = export(page, tmp_path, "second")
+    assert json.loads(path2.read_text(encoding="utf-8")) == first
+    page.locator("#btn-redo").click()
+    expect(page.locator("#log li").first).to_contain_text("Rain ✓")
+
+    # The encounter it replaced is still in the list, unchanged.
+    page.locator("#encounter-select").select_option(label="Something else")
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Bear"])
+
+
+def test_the_same_file_can_be_imported_twice(page, open_app, tmp_path):
+    open_app(page)
+    new_freeform(page, "Twice")
+    add_combatant(page, "Wolf", "initiative: 14")
+    _, path = export(page, tmp_path)
+    n = page.locator("#encounter-select option").count()
+    import_file(page, path)
+    expect(page.locator("#encounter-select option")).to_have_count(n + 1)
+    import_file(page, path)
+    expect(page.locator("#encounter-select option")).to_have_count(n + 2)
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf"])
+
+
+def _wrong_field(good: dict) -> dict:
+    good["encounter"]["combatants"][0]["position"]["x"] = "far away"
+    return good
+
+
+def _newer(good: dict) -> dict:
+    good["schema"] = 99
+    return good
+
+
+def _mismatch(good: dict) -> dict:
+    good["encounter"]["combatants"][0]["name"] = "Edited by hand"
+    return good
+
+
+BAD_FILES = {
+    # id: (file name, how to make the bytes from a good export, words the message must contain)
+    "not-json": ("notes.json", lambda good: b"{ this is not JSON", ["notes.json", "not JSON", "line 1"]),
+    "empty": ("empty.json", lambda good: b"", ["empty.json", "not JSON"]),
+    "foreign": ("package.json", lambda good: json.dumps({"name": "left-pad", "version": "1.0.0"}).encode(),
+                ["package.json", "not a Fray encounter file"]),
+    "a-list": ("list.json", lambda good: b"[1, 2, 3]", ["list.json", "not a Fray file"]),
+    "wrong-field": ("wolf.json", lambda good: json.dumps(_wrong_field(good)).encode(),
+                    ["wolf.json", "encounter.combatants.0.position.x", "must be a number"]),
+    "newer-schema": ("future.json", lambda good: json.dumps(_newer(good)).encode(),
+                     ["future.json", "schema", "newer Fray"]),
+    "history-mismatch": ("edited.json", lambda good: json.dumps(_mismatch(good)).encode(),
+                         ["edited.json", "does not match what its history replays to"]),
+    "not-utf8": ("latin1.json", lambda good: b'{"format": "fray-encounter", "name": "caf\xe9"}',
+                 ["latin1.json"]),
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+def test_a_bad_file_gets_a_clear_message_and_the_encounter_is_untouched(page, open_app, tmp_path, kind):
+    open_app(page)
+    new_freeform(page, "Current")
+    add_combatant(page, "Wolf", "initiative: 14")
+    add_combatant(page, "Aria", "initiative: 9", side="party")
+    _, good_path = export(page, tmp_path)
+    good = json.loads(good_path.read_text(encoding="utf-8"))
+    name, make, words = BAD_FILES[kind]
+    payload = make(good)
+    if kind in ("wrong-field", "newer-schema", "history-mismatch"):
+        with pytest.raises(SaveFileError):  # CPython agrees the file is bad
+            savefile.loads(payload.decode("utf-8"))
+
+    before, kept = snapshot(page), storage(page)
+    select_before = page.locator("#encounter-select option").all_inner_texts()
+    import_file(page, {"name": name, "mimeType": "application/json", "buffer": payload})
+    err = page.locator("#import-error")
+    expect(err).to_contain_text("The current encounter is unchanged")
+    for w in words:
+        expect(err).to_contain_text(w)
+    assert snapshot(page) == before
+    assert storage(page) == kept
+    assert page.locator("#encounter-select option").all_inner_texts() == select_before
+
+    # The page carries on, and a good import afterwards clears the message.
+    add_combatant(page, "Bear", "initiative: 1")
+    import_file(page, good_path)
+    expect(err).to_have_text("")
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf", "Aria"])
