@@ -207,6 +207,23 @@ def test_bad_siz_shows_at_the_field_and_changes_nothing(page, open_app):
     expect(dlg).to_be_visible()
     assert page.locator("#combatants .card").count() == 0
     assert saved(page)["history"]["actions"] == []
+    # the strike-rank section of the form: a bad weapon line errors at the weapons field ...
+    dlg.locator('[name="combatant.stats.SIZ"]').fill("13")
+    weapons = dlg.get_by_label(re.compile("^Weapons, one a line"))
+    expect(weapons).to_have_value(re.compile("^Broadsword, 65, 1D8\\+1, 2, 12, slashing"))
+    weapons.fill(weapons.input_value() + "\nDagger, lots")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg.locator('[data-error-for="combatant.extra"]')).to_contain_text("whole number")
+    assert saved(page)["history"]["actions"] == []
+    # ... and a typed weapon and armour are added with the preset's stats
+    weapons.fill(weapons.input_value().replace("Dagger, lots", "Dagger, 40, 1D4+2, 3, 12, impaling"))
+    dlg.get_by_label("Armour points").fill("4")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    c = card(page, WARRIOR)
+    expect(c.locator(".sr-weapons")).to_contain_text("Dagger")
+    expect(c.locator('.sr-loc[data-loc="head"] .ap')).to_have_text("AP 4")
+    expect(c.locator('.sr-loc[data-loc="head"]')).to_contain_text("unhurt")
 
 
 def test_panel_controls_have_names_and_touch_size(page, open_app):

@@ -14,8 +14,9 @@ from fray.history import History
 from fray.reducer import new_encounter
 from fray.rulesets import get_ruleset
 from fray.web import panels
-from fray.web.strike_rank_panel import (INJURY_LABEL, StrikeRankPanel, attack_action, body_html, card_html,
-                                        declare_action, last_exchange, panel_html, parse_dice)
+from fray.web.strike_rank_panel import (INJURY_LABEL, StrikeRankPanel, add_extra, add_fields_html, attack_action,
+                                        body_html, card_html, declare_action, last_exchange, panel_html,
+                                        parse_armour, parse_dice, weapons_text)
 
 EVIL = '<img src=x onerror="alert(1)">&'
 RS = get_ruleset("strike-rank")
@@ -188,3 +189,32 @@ def test_end_phase_prompts_are_buttons():
     assert [(b["data-act"], b["data-prompt"], b["data-choice"]) for b in bt] == [
         ("sr-answer", "p1", "yes"), ("sr-answer", "p1", "no")]
     assert "X bleeds" in html and "<img" not in html
+
+
+def test_add_form_section_round_trips_a_preset_and_reads_typed_weapons():
+    warrior = {k: v for k, v in PRESETS["Human warrior"].items() if k not in ("name", "side", "stats", "notes")}
+    html = add_fields_html(warrior)
+    for slot in ("combatant.body", "combatant.armour", "combatant.weapons"):
+        assert f'data-error-for="{slot}"' in html
+    text = weapons_text(warrior["weapons"])
+    assert text.splitlines()[0] == "Broadsword, 65, 1D8+1, 2, 12, slashing"
+    # untouched: the preset's records stay as they are (hand, ENC, knockback...)
+    same = add_extra({"sr_body": "humanoid", "sr_armour": "head 3, chest 3, abdomen 3, right_arm 3, left_arm 3, "
+                      "right_leg 2, left_leg 2", "sr_weapons": text}, warrior)
+    assert same["weapons"] == warrior["weapons"] and same["armour"] == warrior["armour"]
+    typed = add_extra({"sr_body": "humanoid", "sr_armour": "4",
+                       "sr_weapons": text + "\nDagger, 40%, 1D4+2, 3, 12, impaling"}, warrior)
+    assert typed["armour"] == 4
+    assert typed["weapons"][0] == warrior["weapons"][0]
+    assert typed["weapons"][2] == {"name": "Dagger", "skill": 40, "damage": "1D4+2", "sr": 3, "hp": 12,
+                                   "type": "impaling"}
+    h = History(new_encounter("strike-rank", "t"))
+    h.do({"type": "add_combatant", "combatant": {"name": "W", "stats": PRESETS["Human warrior"]["stats"], **typed}})
+    v = RS.view(h.present)["combatants"]["c1"]
+    assert [w["name"] for w in v["weapons"]] == ["Broadsword", "Medium shield", "Dagger"]
+    assert {l["ap"] for l in v["locations"]} == {4}
+    assert parse_armour("") == 0 and parse_armour("head 3, Right arm 2") == {"head": 3, "right_arm": 2}
+    with pytest.raises(FrayError) as e:
+        h.do({"type": "add_combatant", "combatant": {"name": "X", "stats": PRESETS["Human warrior"]["stats"],
+                                                     **add_extra({"sr_weapons": "Club, lots", "sr_armour": ""}, {})}})
+    assert e.value.field.startswith("combatant.weapons")

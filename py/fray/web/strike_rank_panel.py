@@ -16,6 +16,7 @@ that field.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .panels import register_panel
@@ -525,9 +526,107 @@ def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) 
     return a, errors
 
 
+# -- the add form's strike-rank section (body plan, armour, weapons) -----------------------------
+
+BODY_PLANS = (("humanoid", "Humanoid (7 locations)"), ("quadruped", "Four-legged"), ("single", "Single location"))
+WEAPON_COLS = ("name", "skill", "damage", "sr", "hp", "type")
+
+
+def weapons_text(weapons: list[dict[str, Any]]) -> str:
+    """One weapon a line: ``Name, skill, damage, SR, HP, type`` (+ ``shield`` / ``missile``)."""
+    lines = []
+    for w in weapons or []:
+        cols = [str(w.get(k, "")) for k in WEAPON_COLS]
+        while cols and cols[-1] == "":
+            cols.pop()
+        flags = [f for f in ("shield", "missile", "natural") if w.get(f)]
+        lines.append(", ".join(cols + flags))
+    return "\n".join(lines)
+
+
+def parse_weapons(text: str, base: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The lines back to weapon records; a line naming a known weapon keeps its other fields
+    (hand, ENC, reach...). Values the engine must judge pass through as typed."""
+    known = {str(w.get("name", "")).lower(): w for w in base or []}
+    out = []
+    for line in text.splitlines():
+        cols = [c.strip() for c in line.split(",")]
+        if not any(cols):
+            continue
+        flags = [c.lower() for c in cols[len(WEAPON_COLS):]]
+        w = dict(known.get(cols[0].lower(), {}))
+        for k, v in zip(WEAPON_COLS, cols[:len(WEAPON_COLS)]):
+            if v == "":
+                continue
+            w[k] = as_int(v.rstrip("%")) if k in ("skill", "sr", "hp") else v
+        for f in ("shield", "missile", "natural"):
+            if f in flags:
+                w[f] = True
+        out.append(w)
+    return out
+
+
+def armour_text(armour: Any) -> str:
+    if isinstance(armour, dict):
+        return ", ".join(f"{k} {v}" for k, v in armour.items())
+    return "" if armour in (None, 0, "") else str(armour)
+
+
+def parse_armour(text: str) -> Any:
+    """"3" → 3 (every location); "head 3, chest 2" → {"head": 3, "chest": 2}; blank → 0."""
+    t = text.strip()
+    if not t:
+        return 0
+    if "," not in t and " " not in t:
+        return as_int(t)
+    out: dict[str, Any] = {}
+    for part in t.split(","):
+        bits = part.strip().rsplit(" ", 1)
+        if len(bits) == 2:
+            out[bits[0].strip().replace(" ", "_").lower()] = as_int(bits[1])
+        elif bits[0]:
+            out[bits[0]] = ""
+    return out
+
+
+def add_fields_html(extra: dict[str, Any] | None) -> str:
+    """Body plan, armour and weapons for the add form (errors land on combatant.body/armour/weapons)."""
+    e = extra or {}
+    body = e.get("body", "humanoid")
+    body = body if isinstance(body, str) else "humanoid"
+    return (
+        '<fieldset class="sr-add"><legend>Body, armour and weapons</legend>'
+        '<p class="hint">Changes here are folded into the JSON below when you press Add.</p>'
+        + _field("f-sr-body", "combatant.body", "Body plan",
+                 _select("f-sr-body", "sr_body", list(BODY_PLANS), body))
+        + _field("f-sr-armour", "combatant.armour", "Armour points",
+                 _input("f-sr-armour", "sr_armour", armour_text(e.get("armour")), "text",
+                        "3, or head 3, chest 2"))
+        + f'<div class="field" data-field="combatant.weapons"><label for="f-sr-weapons">Weapons, one a line: '
+          f'name, skill %, damage, SR, HP, type (add shield or missile)</label>'
+          f'<textarea id="f-sr-weapons" name="sr_weapons" rows="3" spellcheck="false">'
+          f'{esc(weapons_text(e.get("weapons", [])))}</textarea>{_err("combatant.weapons")}</div>'
+        + "</fieldset>")
+
+
+def add_extra(values: dict[str, Any], extra: dict[str, Any] | None) -> dict[str, Any]:
+    """The preset's extra fields with what the GM typed in the strike-rank section."""
+    out = dict(extra or {})
+    if values.get("sr_body"):
+        out["body"] = values["sr_body"]
+    a = values.get("sr_armour", "")
+    if a.strip() != armour_text(out.get("armour")):
+        out["armour"] = parse_armour(a)
+    w = values.get("sr_weapons", "")
+    if w.strip() != weapons_text(out.get("weapons", [])).strip():
+        out["weapons"] = parse_weapons(w, out.get("weapons", []))
+    return out
+
+
 class StrikeRankPanel:
-    ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel")
-    FORMS = ("sr-declare", "sr-change", "sr-attack", "sr-damage", "sr-first-aid")
+    ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
+            "use-preset")
+    FORMS = ("sr-declare", "sr-change", "sr-attack", "sr-damage", "sr-first-aid", "add-combatant")
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         log = [(e.kind, e.text) for e in app.enc.log[-80:]]
@@ -541,8 +640,33 @@ class StrikeRankPanel:
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act not in self.ACTS:
             return False
-        from .app import by_id, data, nil
+        from .app import by_id, data, nil, q
 
+        if act in ("add-combatant", "use-preset"):
+            # the generic dialog (its JSON box holds the ruleset's fields), then this ruleset's
+            # compact body / armour / weapons section, filled from a ready-made combatant
+            from . import render as R
+
+            if act == "add-combatant":
+                app.open_dialog(R.combatant_form(app.ruleset, None, app.ruleset.presets()))
+                form = q(by_id("dlg-body"), "form")
+            else:
+                form = nil(el.closest("form"))
+                app.use_preset(form)
+            if form is None:
+                return True
+            old = q(form, ".sr-add")
+            if old is not None:
+                old.remove()
+            box = q(form, '[name="combatant.extra"]')
+            try:
+                extra = json.loads(box.value) if box is not None and box.value.strip() else {}
+            except ValueError:
+                extra = {}
+            anchor = q(form, '[data-field="combatant.extra"]') or q(form, '[data-error-for="combatant"]')
+            if anchor is not None:
+                anchor.insertAdjacentHTML("beforebegin", add_fields_html(extra if isinstance(extra, dict) else {}))
+            return True
         scope = nil(el.closest("form, .sr-box, article, .sr-who")) or by_id("ruleset-panel")
         if act == "sr-undeclare":
             app.dispatch({"type": "sr.undeclare", "ref": data(el, "ref")}, scope)
@@ -564,6 +688,18 @@ class StrikeRankPanel:
         from .app import data
 
         cid = data(form, "id") or ""
+        if form_name == "add-combatant":
+            if "sr_weapons" in values:
+                # fold the compact section into the generic JSON box the app sends
+                text = values.get("combatant.extra", "") or ""
+                try:
+                    extra = json.loads(text) if text.strip() else {}
+                except ValueError:
+                    return False  # the app names the bad JSON at its box
+                if isinstance(extra, dict):
+                    merged = add_extra(values, extra)
+                    values["combatant.extra"] = json.dumps(merged, ensure_ascii=False) if merged else ""
+            return False  # the generic handler adds it (stats, name, side) with these fields
         if form_name == "sr-declare":
             app.dispatch(declare_action(cid, values), form)
         elif form_name == "sr-change":
