@@ -211,6 +211,7 @@ class App:
         if slot is None:
             self.banner(str(err))
             return
+        slot.setAttribute("role", "alert")  # announced to screen readers as it appears
         slot.textContent = msg if probe == key else f"{key.rpartition('.')[2]}: {msg}"
         field = nil(slot.closest("[data-field]"))
         if field is not None:
@@ -243,8 +244,9 @@ class App:
         by_id("ruleset-badge").textContent = rs.name
         by_id("btn-undo").disabled = not self.history.can_undo
         by_id("btn-redo").disabled = not self.history.can_redo
-        by_id("round-bar").innerHTML = R.round_bar(enc, order, rs, view)
-        by_id("ruleset-panel").innerHTML = (panel.panel(self, view) if panel else "") + R.order_list(enc, order)
+        by_id("round-bar").innerHTML = R.round_bar(enc, order, rs, view, turn_based=panel is None)
+        # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
+        by_id("ruleset-panel").innerHTML = panel.panel(self, view) if panel else R.order_list(enc, order)
         current_id = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
         cards = [R.combatant_card(enc, c, rs, panel.card_extra(self, c.id, view) if panel else "", c.id == current_id)
                  for c in enc.combatants]

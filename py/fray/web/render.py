@@ -39,11 +39,29 @@ def button(label: str, act: str, cls: str = "", title: str | None = None, **data
 SIDE_LABEL = {"party": "Party", "foes": "Foes", "neutral": "Neutral"}
 
 
-def round_bar(enc: Encounter, order: list[Slot], ruleset: Ruleset, view: dict[str, Any]) -> str:
-    phase = view.get("phase_label") or ("Setting up" if enc.phase == "setup" else enc.phase.replace("_", " "))
+def phase_label(enc: Encounter, view: dict[str, Any]) -> str:
+    """The phase as the game names it: a view may give a label, a phase object with a title
+    (tactical-round), or a strike rank being resolved (strike-rank)."""
+    if view.get("phase_label"):
+        return str(view["phase_label"])
+    phase = view.get("phase")
+    if isinstance(phase, dict) and phase.get("title"):
+        return str(phase["title"])
+    if enc.phase == "setup":
+        return "Setting up"
+    if enc.phase == "resolve" and view.get("sr"):
+        return f"Resolve: SR {view['sr']}"
+    return enc.phase.replace("_", " ").capitalize()
+
+
+def round_bar(enc: Encounter, order: list[Slot], ruleset: Ruleset, view: dict[str, Any],
+              turn_based: bool = True) -> str:
+    phase = phase_label(enc, view)
     current = view.get("current_label", "")
     who = ""
-    if enc.phase != "setup" and order and 0 <= enc.turn < len(order):
+    # "Now: X" only where the game moves one combatant at a time through ``enc.turn``; a game
+    # that resolves a whole phase or strike rank shows who acts in its own panel.
+    if turn_based and enc.phase != "setup" and order and 0 <= enc.turn < len(order):
         c = enc.get(order[enc.turn].combatant_id)
         who = f'<span class="now">Now: <strong>{esc(c.name) if c else "?"}</strong> {esc(order[enc.turn].label)}</span>'
     next_label = view.get("advance_label") or ("Start the fight" if enc.phase == "setup" else "Next")
