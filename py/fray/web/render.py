@@ -32,7 +32,10 @@ def attrs(**kw: Any) -> str:
 
 def button(label: str, act: str, cls: str = "", title: str | None = None, **data: Any) -> str:
     extra = "".join(f' data-{esc(k.replace("_", "-"))}="{esc(v)}"' for k, v in data.items())
-    return (f'<button type="button" data-act="{esc(act)}"{attrs(class_=cls or None, title=title)}'
+    # A symbol (▲, ×) is not a name: a screen reader gets the title as the button's name.
+    symbol = title and not any(ch.isalnum() for ch in label)
+    return (f'<button type="button" data-act="{esc(act)}"'
+            f'{attrs(class_=cls or None, title=title, aria_label=title if symbol else None)}'
             f"{extra}>{esc(label)}</button>")
 
 
