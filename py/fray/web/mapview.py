@@ -206,8 +206,10 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
              f'aria-label="Side view: altitude of each token, up to {top:g} m" preserveAspectRatio="xMidYMid meet" '
              f'data-x0="{fmt(x0)}" data-kx="{kx:.6g}" data-ky="{ky:.6g}">',
              f'<line class="ground" x1="0" y1="{fmt(ELEV_GROUND)}" x2="{fmt(ELEV_W)}" y2="{fmt(ELEV_GROUND)}" />']
-    for k in (1, 2, 3):
-        a = top * k / 3
+    # ticks on round heights (2.5, 5, 7.5 m or 5, 10 m), at most four, never 3.33333 m
+    step = next(m * 10 ** e for e in range(-1, 6) for m in (1, 2, 2.5, 5) if top / (m * 10 ** e) <= 4)
+    for k in range(1, int(top / step + 1e-9) + 1):
+        a = step * k
         y = ELEV_GROUND - a * ky
         parts.append(f'<line class="alt-tick" x1="0" y1="{fmt(y)}" x2="{fmt(ELEV_W)}" y2="{fmt(y)}" />'
                      f'<text class="alt-mark" x="4" y="{fmt(y - 3)}">{a:g} m</text>')
