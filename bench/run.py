@@ -40,7 +40,6 @@ DIST = ROOT / "dist"
 BENCH = ROOT / "bench"
 RESULTS = BENCH / "results.json"
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "py"), str(BENCH)]
-import files_table  # noqa: E402
 import serve  # noqa: E402
 import workload  # noqa: E402
 
@@ -120,7 +119,7 @@ def bytes_figures() -> dict:
 def engine_page(folder: Path) -> None:
     """A page that runs bench/workload.py's run_all in Pyodide and prints the JSON into #out."""
     shutil.copy2(BENCH / "workload.py", folder / "workload.py")
-    lines = [e.replace('"./py/', '"../fray/py/', 1) for e in files_table.entries(DIST / "py")]
+    lines = ['"../fray/fray.zip" = "./*"']  # the engine as the app ships it (scripts/build.py)
     (folder / "pyscript.toml").write_text(
         'name = "engine bench"\ninterpreter = "../fray/static/vendor/pyodide/pyodide.mjs"\n\n[files]\n'
         + "\n".join(lines) + '\n"./workload.py" = "./workload.py"\n', encoding="utf-8")

@@ -196,9 +196,13 @@ class App:
         key = getattr(err, "field", None) or ""
         if isinstance(err, RuleViolation):
             key = ""
+        original = key
         if field_map and key:
             key = field_map(key)
         msg = str(err).split(": ", 1)[-1] if isinstance(err, InvalidAction) else str(err)
+        if key != original:
+            # The message lands at a box that holds many fields (the JSON of weapons): say which.
+            msg = f"{original.removeprefix('changes.').removeprefix('combatant.')}: {msg}"
         slot = None
         probe = key
         while probe:
@@ -212,7 +216,7 @@ class App:
             self.banner(str(err))
             return
         slot.setAttribute("role", "alert")  # announced to screen readers as it appears
-        slot.textContent = msg if probe == key else f"{key.rpartition('.')[2]}: {msg}"
+        slot.textContent = msg if probe == key or key != original else f"{key.rpartition('.')[2]}: {msg}"
         field = nil(slot.closest("[data-field]"))
         if field is not None:
             ctl = q(field, "input, select, textarea")
