@@ -14,7 +14,6 @@ boots here use the HTTP cache as they would there.
 from __future__ import annotations
 
 import argparse
-import functools
 import http.server
 import os
 import posixpath

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
 import pytest

@@ -8,7 +8,6 @@ Every step waits on what the page shows (``expect``), never on time.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from dataclasses import asdict

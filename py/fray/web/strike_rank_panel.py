@@ -21,6 +21,7 @@ from typing import Any
 
 from .panels import register_panel
 from .render import esc
+from .widgets import act_button as _btn, as_int, as_number, err_slot as _err, text_input as _input
 
 DECLARE_KINDS = (("melee", "Melee attack"), ("missile", "Missile attack"), ("spell", "Cast a spell"),
                  ("move", "Move"), ("defend", "Parry / dodge only"), ("reload", "Reload"), ("other", "Other"))
@@ -52,45 +53,9 @@ def parse_dice(text: Any) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def as_int(text: Any) -> Any:
-    """A typed whole number as int; anything else passes through for the engine to name."""
-    if isinstance(text, str):
-        s = text.strip()
-        if s.lstrip("+-").isdigit():
-            return int(s)
-    return text
-
-
-def as_number(text: Any) -> Any:
-    if isinstance(text, str):
-        try:
-            f = float(text.strip())
-        except ValueError:
-            return text
-        return int(f) if f.is_integer() else f
-    return text
-
-
-def _err(name: str) -> str:
-    return f'<p class="field-error" data-error-for="{esc(name)}"></p>'
-
-
-def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> str:
-    extra = "".join(f' data-{esc(k.replace("_", "-"))}="{esc(v)}"' for k, v in data.items())
-    al = f' aria-label="{esc(aria)}"' if aria else ""
-    c = f' class="{esc(cls)}"' if cls else ""
-    return f'<button type="button" data-act="{esc(act)}"{c}{al}{extra}>{esc(label)}</button>'
-
-
 def _field(fid: str, name: str, label: str, control: str, cls: str = "") -> str:
     return (f'<div class="field{" " + cls if cls else ""}" data-field="{esc(name)}"><label for="{esc(fid)}">'
             f'{esc(label)}</label>{control}{_err(name)}</div>')
-
-
-def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> str:
-    ph = f' placeholder="{esc(placeholder)}"' if placeholder else ""
-    return (f'<input id="{esc(fid)}" name="{esc(name)}" type="text" inputmode="{mode}" autocomplete="off"'
-            f' value="{esc("" if value is None else value)}"{ph}>')
 
 
 def _select(fid: str, name: str, options: list[tuple[str, str]], selected: Any = None) -> str:
@@ -126,7 +91,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     head = PHASE_LABEL.get(phase, phase)
     if phase == "resolve":
         head = f"Resolve SR {view.get('sr', 0)}"
-    parts = [f'<section class="sr-panel" aria-label="Strike ranks">',
+    parts = ['<section class="sr-panel" aria-label="Strike ranks">',
              f'<h2 class="sr-phase">Melee Round {esc(view.get("round", 1))}: <span>{esc(head)}</span></h2>',
              '<p class="field-error sr-form-error" data-error-for="sr"></p>']
     if phase == "setup":

@@ -19,6 +19,7 @@ from typing import Any
 from ..errors import InvalidAction
 from .panels import register_panel
 from .render import esc
+from .widgets import act_button as _btn, as_int, as_number, err_slot as _err, text_input as _input
 
 FLAGS = (("flanking", "Flanking"), ("on_rear", "On rear"), ("charge", "Charge"), ("mounted", "Mounted"),
          ("two_weapons", "Two weapons"))
@@ -50,50 +51,14 @@ def parse_dice(text: str) -> list[int] | None:
     return out
 
 
-def as_int(text: Any) -> Any:
-    """A typed whole number as int; anything else passes through for the engine to name."""
-    if isinstance(text, str):
-        s = text.strip()
-        if s.lstrip("+-").isdigit():
-            return int(s)
-    return text
-
-
-def as_number(text: Any) -> Any:
-    if isinstance(text, str):
-        try:
-            f = float(text.strip())
-        except ValueError:
-            return text
-        return int(f) if f.is_integer() else f
-    return text
-
-
-def _err(name: str) -> str:
-    return f'<p class="field-error" data-error-for="{esc(name)}"></p>'
-
-
 def _general_err() -> str:
     return '<p class="field-error tr-form-error" data-error-for="tr"></p>'
-
-
-def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> str:
-    extra = "".join(f' data-{esc(k.replace("_", "-"))}="{esc(v)}"' for k, v in data.items())
-    al = f' aria-label="{esc(aria)}"' if aria else ""
-    c = f' class="{esc(cls)}"' if cls else ""
-    return f'<button type="button" data-act="{esc(act)}"{c}{al}{extra}>{esc(label)}</button>'
 
 
 def _field(fid: str, name: str, label: str, control: str, hint: str = "") -> str:
     h = f'<small class="hint">{esc(hint)}</small>' if hint else ""
     return (f'<div class="field" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>'
             f'{control}{h}{_err(name)}</div>')
-
-
-def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> str:
-    ph = f' placeholder="{esc(placeholder)}"' if placeholder else ""
-    return (f'<input id="{esc(fid)}" name="{esc(name)}" type="text" inputmode="{mode}" autocomplete="off"'
-            f' value="{esc("" if value is None else value)}"{ph}>')
 
 
 def _select(fid: str, name: str, options: list[tuple[str, str]], selected: Any = None, groups: str = "") -> str:
@@ -417,7 +382,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         if key in cond_names:
             state.append(f'<span class="tr-badge hp-{key}">{label}</span>')
     p = f"tr-{cid}"
-    out = [f'<div class="tr-card">']
+    out = ['<div class="tr-card">']
     out.append(f'<p class="tr-hp">HP <strong class="tr-hp-value">{esc(hp["current"])}</strong>'
                f' / {esc(hp["max"])} {"".join(state)}</p>')
     out.append(f'<p class="tr-def">DEF <strong class="tr-def-value">{esc(c["def"]["total"])}</strong>'
