@@ -356,3 +356,13 @@ def test_knockback_mounted_ride_test():
     assert "knocked back" not in texts(ev)
     bad, ev = attack(enc, "c3", "c2", weapon="mace", rolls={**hit, "ride": 80, "knockback_dex": 1})
     assert "knocked off Horse" in texts(ev)
+
+
+@pytest.mark.parametrize("skill,roll,degree", [
+    (480, 96, "failure"), (480, 97, "failure"), (600, 99, "failure"), (600, 100, "fumble"),
+    (1200, 96, "failure"), (2000, 100, "fumble"), (600, 95, "special"), (2000, 95, "critical")])
+def test_procedure_96_00_fail_even_for_a_multiplied_skill(skill, roll, degree):
+    """Procedure: "the degrees of success are compared to find the result" (FACTS: "01-05 always succeed, 96-00
+    always fail"; "a roll of 00 (100) is always a fumble"; "Skills above 100 still fail on 96-00"). A 300% skill
+    doubled by a GM multiplier is 600%: its special range (≤ 120) must not swallow 96-00."""
+    assert rules.degree_of_success(skill, roll) == degree

@@ -98,16 +98,24 @@ def location_hp(total_hp: int, formula: dict[str, Any]) -> int:
 
 def degree_of_success(skill: int, roll: int) -> str:
     """Critical ≤ skill/20, special ≤ skill/5, success ≤ skill (01-05 always, 96-00 never),
-    fumble ≥ 100 − (100 − skill)/20 (00 always), each rounded half up (FACTS.md)."""
+    fumble ≥ 100 − (100 − skill)/20 (00 always), each rounded half up (FACTS.md).
+
+    96-00 are checked first: a skill multiplied past 480% has a special range reaching 96, and
+    "96-00 always fail" (FACTS: "Skills above 100 still fail on 96-00")."""
+    fumble_from = 100 - round_half_up((100 - skill) / 20)
+    if roll >= 100:
+        return "fumble"  # "a roll of 00 (100) is always a fumble"
+    if roll >= 96:
+        return "fumble" if roll >= fumble_from else "failure"
     if roll <= round_half_up(skill / 20):
         return "critical"
     if roll <= round_half_up(skill / 5):
         return "special"
-    if roll >= 100 or roll >= 100 - round_half_up((100 - skill) / 20):
+    if roll <= 5:
+        return "success"  # "01-05 always succeed"
+    if roll >= fumble_from:
         return "fumble"
-    if roll >= 96:
-        return "failure"
-    if roll <= 5 or roll <= skill:
+    if roll <= skill:
         return "success"
     return "failure"
 
