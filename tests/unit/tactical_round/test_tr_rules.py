@@ -801,3 +801,31 @@ def test_presets_are_valid_combatants():
     assert {"Swordsman with shield", "Crossbowman", "Orc warrior", "Wolf"} <= set(names)
     enc = fight(*RS.presets())
     assert len(enc.combatants) == len(names)
+
+
+# == Review: discrepancies found against the rule text =============================================
+
+def test_multi_round_reload_takes_its_rounds():
+    """Reloading: "Reloading a missile weapon is a Full Action or a Multi-Round Action, depending on the weapon." and
+    "The number of Rounds required to reload is listed in the Weapon Table" — a 2-round weapon cannot be reloaded
+    twice in one round."""
+    enc = to_phase(duel(a_weapons=(HEAVY,)), "ranged_a")
+    enc, _ = attack(enc, "c1", "c2", 50, line_of_sight=True, distance=5)
+    enc, _ = do(to_phase(enc, "other"), {"type": "tr.reload", "id": "c1", "weapon": 0})
+    with pytest.raises(RuleViolation) as e:
+        do(enc, {"type": "tr.reload", "id": "c1", "weapon": 0})
+    assert e.value.rule == "Reloading"
+    assert not enc.get("c1").data["weapons"][0]["loaded"]
+    enc, _ = do(to_phase(to_phase(enc, "assessment"), "other"), {"type": "tr.reload", "id": "c1", "weapon": 0})
+    assert enc.get("c1").data["weapons"][0]["loaded"]
+
+
+def test_quick_load_reloads_once_a_round():
+    """Reloading: "Weapons with the Quick Load property can be reloaded as a Half Action, allowing the character to
+    attack in the same Round." — one reload per round: shoot, reload, shoot again, reload again is refused."""
+    enc = to_phase(duel(a_weapons=(QUICK,)), "ranged_a")
+    enc, _ = attack(enc, "c1", "c2", 50, line_of_sight=True, distance=5)
+    enc, _ = do(to_phase(enc, "ranged_b"), {"type": "tr.reload", "id": "c1", "weapon": 0})
+    enc, _ = attack(enc, "c1", "c2", 50, line_of_sight=True, distance=5)
+    with pytest.raises(RuleViolation):
+        do(enc, {"type": "tr.reload", "id": "c1", "weapon": 0})

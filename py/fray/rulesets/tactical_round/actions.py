@@ -475,6 +475,14 @@ def reload(ctx: Context) -> None:
         raise InvalidAction("weapon", f"{w['name']} is not a missile or thrown weapon")
     if w["loaded"]:
         raise RuleViolation("Reloading", f"{w['name']} is already {'readied' if w['kind'] == 'thrown' else 'loaded'}")
+    done_in = c.data.setdefault("reloaded", {})
+    if done_in.get(str(i)) == ctx.enc.round:
+        # one reload action per weapon a Round: a Multi-Round reload takes its Rounds, and a Quick Load
+        # weapon is reloaded once (a Half Action) to shoot again in the same Round
+        raise RuleViolation("Reloading", f"{w['name']} was already {'readied' if w['kind'] == 'thrown' else 'reloaded'} "
+                            "this Round" + (f" (a Multi-Round Action: {w['reload']} Rounds)"
+                                            if w["kind"] == "missile" and not w["quick_load"] and w["reload"] > 1 else ""))
+    done_in[str(i)] = ctx.enc.round
     if w["kind"] == "thrown":
         w.update(loaded=True, loaded_round=ctx.enc.round)
         mark_done(ctx.enc, c.id, ("ready_thrown",))

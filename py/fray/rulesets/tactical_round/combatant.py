@@ -16,6 +16,7 @@
 * ``disengaging``: true from a Disengage until the end of Other Actions.
 * ``stunned_rounds``: how many more ends of Other Actions until Stunned wears off.
 * ``run_away``: this round's Running Away outcome ``{vs: {attacker id: win|lose|tie}, struck: [ids]}``.
+* ``reloaded``: ``{weapon index (text): round}`` of the last reload (or readying) of each weapon: one a Round.
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def fill(c: Combatant, extra: dict[str, Any], prefix: str, keep: bool) -> None:
     if "hits_taken" in extra or not keep:
         data["hits_taken"] = _int(extra.get("hits_taken"), f"{prefix}.hits_taken", -1000, 10000, 0)
     for k, v in (("parry", None), ("cover", {}), ("engaged_with", []), ("disengaging", False),
-                 ("stunned_rounds", 0), ("run_away", None)):
+                 ("stunned_rounds", 0), ("run_away", None), ("reloaded", {})):
         data.setdefault(k, v)
     c.data = data
 
