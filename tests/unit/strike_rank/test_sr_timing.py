@@ -115,6 +115,24 @@ def test_casting_second_spell_plus_5_and_no_roll_over():
         declare(enc2, "c1", kind="spell", spell="heal")  # 7 + 5 + 2 = 14
 
 
+def test_casting_second_spell_refused_after_a_spell_that_rolls_over():
+    """Casting Spells: "multiple spells are only possible if all finish in the same MR"; "Characters who cast a
+    rune spell cannot cast any other spells"; "Characters cannot move while casting spells." A first spell that
+    rolls over into the next MR (3 + 12 + 2 = SR 17 → SR 5 of MR 2) still counts in the MR it was declared."""
+    enc = to_phase(duel(_caster()), "declare")
+    enc, _ = declare(enc, "c1", kind="spell", spell="big")
+    with pytest.raises(RuleViolation, match="same MR"):
+        declare(enc, "c1", kind="spell", spell="heal")
+    with pytest.raises(RuleViolation, match="same MR"):
+        declare(enc, "c1", kind="spell", spell="shield")
+    with pytest.raises(RuleViolation, match="cannot move while casting"):
+        declare(enc, "c1", kind="move", metres=6)
+    # in MR 2 the rolled-over spell finishes at SR 5: a second spell is prepared 5 SR after it (5 + 5 + 2 = 12)
+    enc = to_phase(to_phase(enc, "end"), "declare")
+    enc, _ = declare(enc, "c1", kind="spell", spell="heal")
+    assert actions(enc, "c1")[-1]["text"] == "SR 12 = after first spell 5 + second spell 5 + intensity 2"
+
+
 def test_casting_rune_spell_exclusive():
     """Casting Spells: "Characters who cast a rune spell cannot cast any other spells (including rune magic)
     in that MR.\""""

@@ -69,9 +69,17 @@ def _flag(ctx: Context, name: str) -> bool:
     return v
 
 
-def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def casting_later(enc: Encounter, cid: str, replacing: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Spells of this combatant still being cast that finish in a later MR (they rolled over)."""
+    return [x for x in enc.state.get("actions", []) if x["combatant"] == cid and x["kind"] == "spell"
+            and x["status"] == "declared" and x["round"] > enc.round and x is not replacing]
+
+
+def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
+         replacing: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Read a declaration and compute its SR(s) with breakdowns, checking the timing rules.
-    Returns the new action records (not yet stored)."""
+    Returns the new action records (not yet stored). ``replacing``: the action being changed or
+    aborted, which no longer counts."""
     a = ctx.action
     kind = a.get("kind")
     if kind not in KINDS:
@@ -221,6 +229,10 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]]) -> list[dic
             raise InvalidAction("spell", f"{c.name} has no spell {sid!r}")
         if running:
             raise RuleViolation("Casting Spells", "Characters cannot move while casting spells.")
+        if casting_later(ctx.enc, c.id, replacing):
+            # "multiple spells are only possible if all finish in the same MR"
+            raise RuleViolation("Casting Spells", f"{c.name} is casting a spell that finishes in a later MR: "
+                                "multiple spells are only possible if all finish in the same MR")
         spells = [x for x in declared if x["kind"] == "spell"]
         if any(x.get("rune") for x in spells) or (spells and sp["type"] == "rune"):
             raise RuleViolation("Casting Spells", "Characters who cast a rune spell cannot cast any other spells "
@@ -241,7 +253,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]]) -> list[dic
         out.append(dict(rec, sr=sr, text=b.text() + (f" → {note}" if note else ""), parts=[list(p) for p in b.parts],
                         attack=False, round_offset=later))
     elif kind == "move":
-        if any(x["kind"] == "spell" for x in declared):
+        if any(x["kind"] == "spell" for x in declared) or casting_later(ctx.enc, c.id, replacing):
             raise RuleViolation("Casting Spells", "Characters cannot move while casting spells.")
         if not metres:
             raise InvalidAction("metres", "a move needs metres (or a target)")
@@ -367,7 +379,7 @@ def change(ctx: Context) -> None:
     old = _action(ctx)
     if old["combatant"] != c.id or old["status"] != "declared":
         raise RuleViolation("Changing Actions", f"{old['ref']} is not a pending action of {c.name}")
-    recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old])
+    recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old], replacing=old)
     old["status"] = "changed"
     cur = ctx.enc.state.get("sr", 0)
     dsr = dex_sr(ctx, c)
@@ -387,7 +399,7 @@ def abort(ctx: Context) -> None:
     old = _action(ctx)
     if old["combatant"] != c.id or old["status"] != "declared":
         raise RuleViolation("Aborting Actions", f"{old['ref']} is not a pending action of {c.name}")
-    recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old])
+    recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old], replacing=old)
     old["status"] = "aborted"
     cur = ctx.enc.state.get("sr", 0)
     dsr = dex_sr(ctx, c)
