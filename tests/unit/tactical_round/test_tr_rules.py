@@ -829,3 +829,31 @@ def test_quick_load_reloads_once_a_round():
     enc, _ = attack(enc, "c1", "c2", 50, line_of_sight=True, distance=5)
     with pytest.raises(RuleViolation):
         do(enc, {"type": "tr.reload", "id": "c1", "weapon": 0})
+
+
+
+@pytest.mark.parametrize("defender, attacker, phase, fields", [
+    (BOW, BOW, "ranged_a", {"line_of_sight": True, "distance": 5}),      # archer behind cover vs an arrow
+    (FIST, KNIFE, "ranged_a", {"line_of_sight": True, "distance": 3}),   # empty-handed behind cover vs a thrown knife
+    (BOW, SPEAR, "melee", {}),                                           # archer behind cover vs a two-handed spear
+])
+def test_cover_parries_ranged_as_with_shield_even_unarmed(defender, attacker, phase, fields):
+    """Cover: "Any character benefiting from Cover, of either type, can Parry ranged attacks and two-handed weapon
+    attacks as if they were wielding a shield." — "any character", so an archer (who counts as unarmed) behind
+    Cover parries the arrow just as a shield-bearer would."""
+    enc = duel(a_weapons=(attacker,), b_weapons=(defender,))
+    enc, _ = do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": "c1"})
+    enc, _ = do(enc, {"type": "tr.cover", "id": "c2", "cover": "partial", "against": "c1"})
+    _, ev = attack(to_phase(enc, phase), "c1", "c2", 50, **fields)
+    assert parts(ev, "defense")["parry"] == 20
+
+
+def test_cover_does_not_let_unarmed_parry_one_handed_melee():
+    """Cover: "... can Parry ranged attacks and two-handed weapon attacks as if they were wielding a shield" — only
+    those: an unarmed character behind Cover still cannot Parry a one-handed sword ("Unarmed characters cannot
+    Parry armed attacks")."""
+    enc = duel(b_weapons=(FIST,))
+    enc, _ = do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": "c1"})
+    enc, _ = do(enc, {"type": "tr.cover", "id": "c2", "cover": "partial", "against": "c1"})
+    _, ev = attack(to_phase(enc, "melee"), "c1", "c2", 50)
+    assert "parry" not in parts(ev, "defense")

@@ -238,11 +238,15 @@ def parry_against(enc: Encounter, target: Combatant, attacker: Combatant, w: dic
     if on_rear:
         return 0, "On Rear: not the opponent faced"
     shieldlike = has_shield(target) or has_cover
-    if w["kind"] in RANGED_KINDS and not shieldlike:
+    ranged = w["kind"] in RANGED_KINDS
+    if ranged and not shieldlike:
         return 0, "ranged attacks cannot be Parried without a shield or Cover"
     if w["two_handed"] and not shieldlike and parry_rule(tables, "two_handed_needs_shield_or_cover"):
         return 0, "two-handed weapon attacks need a shield or Cover to Parry"
-    if counts_unarmed(target) and not has_shield(target) and w["kind"] not in ("unarmed", "natural"):
+    # Cover lets "any character" Parry ranged and two-handed attacks "as if they were wielding a shield",
+    # so against those an unarmed (or missile-wielding) character in Cover parries as a shield-bearer does.
+    as_if_shield = has_shield(target) or (has_cover and (ranged or w["two_handed"]))
+    if counts_unarmed(target) and not as_if_shield and w["kind"] not in ("unarmed", "natural"):
         return 0, "unarmed (or holding a missile weapon): cannot Parry armed attacks"
     if amount > limit:
         return limit, why
