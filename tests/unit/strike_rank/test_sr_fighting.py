@@ -366,3 +366,18 @@ def test_procedure_96_00_fail_even_for_a_multiplied_skill(skill, roll, degree):
     always fail"; "a roll of 00 (100) is always a fumble"; "Skills above 100 still fail on 96-00"). A 300% skill
     doubled by a GM multiplier is 600%: its special range (≤ 120) must not swallow 96-00."""
     assert rules.degree_of_success(skill, roll) == degree
+
+
+def test_fighting_multiplier_may_allow_or_disallow_a_split():
+    """Fighting: "If a combatant's skill is being multiplied, this is calculated before the skill is divided, and
+    the multiplier may allow or disallow dividing the skill." 80% × 1.5 = 120%: two parts of 60%; 120% × ½ = 60%:
+    no split."""
+    enc = to_phase(duel(fighter("Ana", dict(SWORD, skill=80), side="party"), fighter("Bor", hp=30)), "resolve")
+    enc, ev = attack(enc, multiplier=1.5, split=60, rolls={"attack": 90})
+    assert "80% → ×1.5 GM = 120% → split 60%, rolled 90" in texts(ev)
+    enc, ev = attack(enc, multiplier=1.5, split=60, rolls={"attack": 90})  # the second part
+    with pytest.raises(RuleViolation, match="exceed the skill"):
+        attack(enc, multiplier=1.5, split=50, rolls={"attack": 90})
+    big = to_phase(duel(fighter("Ana", dict(SWORD, skill=120), side="party")), "resolve")
+    with pytest.raises(RuleViolation, match="below 100%"):
+        attack(big, multiplier=0.5, split=60, rolls={"attack": 90})

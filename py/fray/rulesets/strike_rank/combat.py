@@ -143,12 +143,8 @@ def _check_parry_allowance(c: Combatant, pw: dict, surprised: bool) -> None:
 def _check_attack_allowance(ctx: Context, c: Combatant, w: dict, split: int | None, free_attack: bool) -> None:
     r = c.data["round"]
     if split is not None:
-        # "Multiple attacks each require their full SR"; the split parts share the skill.
-        used = r["split_used"].get(w["id"], 0)
-        bad = rules.check_split(w["skill"], [split]) or (
-            "the split attacks exceed the skill" if used + split > w["skill"] else None)
-        if bad:
-            raise RuleViolation("Fighting", bad)
+        # "Multiple attacks each require their full SR"; the split parts share the skill. The skill
+        # is checked once multiplied ("the multiplier may allow or disallow dividing the skill").
         return
     atk = r["attacks"]
     if not atk:
@@ -279,7 +275,12 @@ def attack(ctx: Context) -> None:
         raise InvalidAction("bonus", "must be a whole number")
     base = w["skill"]
     if split is not None:
-        bad = rules.check_split(rules.modified_skill(base, mults).value, [split])
+        # "this is calculated before the skill is divided, and the multiplier may allow or disallow
+        # dividing the skill"
+        whole = rules.modified_skill(base, mults).value
+        used = attacker.data["round"]["split_used"].get(w["id"], 0)
+        bad = rules.check_split(whole, [split]) or (
+            "the split attacks exceed the skill" if used + split > whole else None)
         if bad:
             raise RuleViolation("Fighting", bad)
     if w["missile"] and missile_range is not None and missile_range > 2 * w["range"]:
