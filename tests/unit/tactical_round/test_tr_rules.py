@@ -857,3 +857,13 @@ def test_cover_does_not_let_unarmed_parry_one_handed_melee():
     enc, _ = do(enc, {"type": "tr.cover", "id": "c2", "cover": "partial", "against": "c1"})
     _, ev = attack(to_phase(enc, "melee"), "c1", "c2", 50)
     assert "parry" not in parts(ev, "defense")
+
+
+
+def test_spell_in_hand_counts_unarmed_for_parrying():
+    """Parrying: "Unarmed characters cannot Parry armed attacks" — a Bolt spell is not a weapon to block a sword
+    with, so a caster holding only a spell counts as unarmed (as a missile wielder does)."""
+    enc = duel(b_weapons=(BOLT,))
+    enc, _ = do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": "c1"})
+    _, ev = attack(to_phase(enc, "melee"), "c1", "c2", 50)
+    assert "parry" not in parts(ev, "defense")

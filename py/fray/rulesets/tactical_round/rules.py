@@ -172,9 +172,10 @@ def has_shield(c: Combatant) -> bool:
 
 
 def counts_unarmed(c: Combatant) -> bool:
-    """For Parrying: no weapon, unarmed or natural weapons, or a missile weapon in hand."""
+    """For Parrying: no weapon, unarmed or natural weapons, a missile weapon in hand, or only a Bolt/Area
+    spell (a spell is not a weapon to block with)."""
     w = wielded(c)
-    return w is None or w["kind"] in ("unarmed", "natural", "missile")
+    return w is None or w["kind"] in ("unarmed", "natural", "missile", "spell")
 
 
 def parry_limit(c: Combatant, tables: Tables) -> tuple[int, str]:
