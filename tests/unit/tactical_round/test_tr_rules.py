@@ -867,3 +867,31 @@ def test_spell_in_hand_counts_unarmed_for_parrying():
     enc, _ = do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": "c1"})
     _, ev = attack(to_phase(enc, "melee"), "c1", "c2", 50)
     assert "parry" not in parts(ev, "defense")
+
+
+
+def test_parry_cannot_switch_opponent_after_parrying_this_round():
+    """Parrying: "A character can only Parry attacks from a single opponent per Round" — once the parry has
+    counted against one opponent, it cannot be turned on another in the same Round (next Round it can)."""
+    enc = fight(fighter("A", SWORD), fighter("B", SWORD), fighter("C", SWORD))
+    enc, _ = do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": "c1"})
+    enc = to_phase(enc, "melee")
+    enc, ev = attack(enc, "c1", "c2", 50)
+    assert parts(ev, "defense")["parry"] == 20
+    with pytest.raises(RuleViolation) as e:
+        do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": "c3"})
+    assert e.value.rule == "Parrying"
+    do(enc, {"type": "tr.parry", "id": "c2", "amount": 10, "against": "c1"})  # same opponent: fine
+    enc = to_phase(to_phase(enc, "assessment"), "declaration")
+    do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": "c3"})  # a new Round
+
+
+def test_shield_may_add_opponents_after_parrying():
+    """Parrying: "A character wielding a shield can Parry all attacks from multiple opponents on the shield's side
+    in a single Round." — the single-opponent limit does not bind a shield-bearer."""
+    enc = fight(fighter("A", SWORD), fighter("B", SWORD_SHIELD), fighter("C", SWORD))
+    enc, _ = do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": "c1"})
+    enc, _ = attack(to_phase(enc, "melee"), "c1", "c2", 50)
+    enc, _ = do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": ["c1", "c3"]})
+    _, ev = attack(enc, "c3", "c2", 50)
+    assert parts(ev, "defense")["parry"] == 20

@@ -200,6 +200,11 @@ def parry(ctx: Context) -> None:
     if len(set(foes)) > 1 and not rules.has_shield(c):
         raise RuleViolation("Parrying", "a character can only Parry attacks from a single opponent per Round "
                             "(a shield parries all opponents on its side)")
+    used = c.data.get("parried") or {}
+    if used.get("round") == ctx.enc.round and not rules.has_shield(c) and set(foes) - set(used.get("ids", [])):
+        who = ", ".join(ctx.enc.get(x).name for x in used["ids"] if ctx.enc.get(x) is not None)
+        raise RuleViolation("Parrying", f"{c.name} already Parried {who} this Round: a character can only Parry "
+                            "attacks from a single opponent per Round (a shield parries all on its side)")
     c.data["parry"] = {"amount": amount, "against": sorted(set(foes), key=foes.index)}
     names = ", ".join(ctx.enc.get(x).name for x in c.data["parry"]["against"])
     ctx.event("parry", f"{c.name} Parries {amount} against {names}: CMB −{amount}, DEF +{amount}", id=c.id,
@@ -338,6 +343,10 @@ def attack(ctx: Context) -> None:
         w["reload_progress"] = 0
     if not ranged:
         engage(a, b)
+    if any(label == "parry" for label, _ in dfn):  # the parry has been used against this opponent this Round
+        used = b.data.get("parried") or {}
+        ids = used.get("ids", []) if used.get("round") == enc.round else []
+        b.data["parried"] = {"round": enc.round, "ids": ids + ([a.id] if a.id not in ids else [])}
     if strike and enc.phase == "move":
         flight.setdefault("struck", []).append(a.id)
     else:

@@ -16,6 +16,8 @@
 * ``disengaging``: true from a Disengage until the end of Other Actions.
 * ``stunned_rounds``: how many more ends of Other Actions until Stunned wears off.
 * ``run_away``: this round's Running Away outcome ``{vs: {attacker id: win|lose|tie}, struck: [ids]}``.
+* ``parried``: ``{round, ids}``: the opponents whose attacks the parry has already counted against this Round
+  (without a shield it cannot then be turned on another opponent).
 * ``reloaded``: ``{weapon index (text): round}`` of the last reload (or readying) of each weapon: one a Round.
 """
 
@@ -143,7 +145,7 @@ def fill(c: Combatant, extra: dict[str, Any], prefix: str, keep: bool) -> None:
     if "hits_taken" in extra or not keep:
         data["hits_taken"] = _int(extra.get("hits_taken"), f"{prefix}.hits_taken", -1000, 10000, 0)
     for k, v in (("parry", None), ("cover", {}), ("engaged_with", []), ("disengaging", False),
-                 ("stunned_rounds", 0), ("run_away", None), ("reloaded", {})):
+                 ("stunned_rounds", 0), ("run_away", None), ("reloaded", {}), ("parried", None)):
         data.setdefault(k, v)
     c.data = data
 
