@@ -895,3 +895,15 @@ def test_shield_may_add_opponents_after_parrying():
     enc, _ = do(enc, {"type": "tr.parry", "id": "c2", "amount": 20, "against": ["c1", "c3"]})
     _, ev = attack(enc, "c3", "c2", 50)
     assert parts(ev, "defense")["parry"] == 20
+
+
+
+def test_disengage_and_move_in_same_round_refused():
+    """Disengaging: "The character stops being Engaged at the end of the Other Actions Phase." with Melee Attacks:
+    "Engaged characters cannot take Movement Actions unless they Disengage or Run Away first" — the Move phase comes
+    before Other Actions, so a move cannot be declared in the Round of the Disengage."""
+    enc, _ = attack(to_phase(duel(), "melee"), "c1", "c2", 50)
+    enc = to_phase(to_phase(enc, "assessment"), "declaration")
+    with pytest.raises(RuleViolation) as e:
+        declare(enc, "c2", {"action": "disengage"}, {"action": "move"})
+    assert e.value.rule == "Disengaging"

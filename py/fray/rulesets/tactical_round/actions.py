@@ -145,6 +145,9 @@ def declare(ctx: Context) -> None:
                 raise RuleViolation("Reloading", f"{w['name']} is not {'readied' if w['kind'] == 'thrown' else 'loaded'}: "
                                     "declare the reload (Quick Load) or ready it too")
     moving = [a for a in acts if a == "move"]
+    if moving and rules.engaged_ids(ctx.enc, c) and "disengage" in acts and "run_away" not in acts:
+        raise RuleViolation("Disengaging", "a Disengaging character stops being Engaged only at the end of the Other "
+                            "Actions Phase, after the Move phase: move next Round (or Run Away)")
     if moving and rules.engaged_ids(ctx.enc, c) and not {"disengage", "run_away"} & set(acts):
         raise RuleViolation("Melee Attacks", "Engaged characters cannot take Movement Actions unless they Disengage "
                             "or Run Away first")
