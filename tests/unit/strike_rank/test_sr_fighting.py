@@ -381,3 +381,45 @@ def test_fighting_multiplier_may_allow_or_disallow_a_split():
     big = to_phase(duel(fighter("Ana", dict(SWORD, skill=120), side="party")), "resolve")
     with pytest.raises(RuleViolation, match="below 100%"):
         attack(big, multiplier=0.5, split=60, rolls={"attack": 90})
+
+
+# FACTS.md, cell by cell: (damage, parried, ignores armour, attacking weapon damaged) for defence critical / special /
+# success / failure / fumble. "max" = maximised special.
+_P, _N = True, False
+FACTS_PARRY = {
+    "critical": [("normal", _P, _N, "none"), ("max_special", _P, _P, "none"), ("max_special", _P, _P, "none"),
+                 ("max_special", _N, _P, "none"), ("max_special", _N, _P, "none")],
+    "special": [("normal", _P, _N, "none"), ("normal", _P, _N, "none"), ("special", _P, _N, "none"),
+                ("special", _N, _N, "none"), ("special", _N, _N, "none")],
+    "success": [("normal", _P, _N, "normal"), ("normal", _P, _N, "none"), ("normal", _P, _N, "none"),
+                ("normal", _N, _N, "none"), ("normal", _N, _N, "none")],
+    "failure": [("none", _N, _N, "special"), ("none", _N, _N, "special"), ("none", _N, _N, "normal"),
+                ("none", _N, _N, "none"), ("none", _N, _N, "none")],
+    "fumble": [("none", _N, _N, "special"), ("none", _N, _N, "special"), ("none", _N, _N, "normal"),
+               ("none", _N, _N, "none"), ("none", _N, _N, "none")],
+}
+FACTS_DODGE = {
+    "critical": [("none", _N), ("special", _P), ("special", _P), ("max_special", _P), ("max_special", _P)],
+    "special": [("none", _N), ("none", _N), ("special", _N), ("special", _N), ("special", _N)],
+    "success": [("none", _N), ("none", _N), ("none", _N), ("normal", _N), ("normal", _N)],
+    "failure": [("none", _N)] * 5,
+    "fumble": [("none", _N)] * 5,
+}
+
+
+def test_procedure_matrices_every_cell_as_facts():
+    """Procedure: "See the Attack vs. Parry and Attack vs. Dodge Matrixes." Every one of the 50 cells of the shipped
+    tables is FACTS.md's: "critical attack: normal (parried) / maximised special / ... a critical attack ignores
+    armour unless the parry was also critical"; "success attack: normal, and the critical parry damages the
+    attacking weapon"; "failed attack: ... a critical or special parry damages the attacking weapon (special
+    damage), a successful parry normal"; Attack vs Dodge "critical attack: nothing / special / special / maximised
+    special / maximised special (ignores armour vs a non-critical dodge)"."""
+    for adeg in rules.DEGREES:
+        for i, ddeg in enumerate(rules.DEGREES):
+            c = rules.matrix_cell(RS.tables["attack_vs_parry"], adeg, ddeg)
+            assert (c["damage"], c["parried"], c["ignores_armour"], c["attacking_weapon_damage"]) == \
+                FACTS_PARRY[adeg][i], (adeg, ddeg)
+            c = rules.matrix_cell(RS.tables["attack_vs_dodge"], adeg, ddeg)
+            assert (c["damage"], c["ignores_armour"], c["parried"], c["attacking_weapon_damage"]) == \
+                (*FACTS_DODGE[adeg][i], False, "none"), (adeg, ddeg)
+    assert len(RS.tables["attack_vs_parry"]["entries"]) == len(RS.tables["attack_vs_dodge"]["entries"]) == 25

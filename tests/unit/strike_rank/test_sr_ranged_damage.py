@@ -241,3 +241,22 @@ def test_impale_removal_con_x3_and_breaking():
         do(enc, {**base, "method": "break"})
     enc, ev = do(enc, {**base, "method": "con", "rolls": {"test": 36}})
     assert "36%: rolled 36, success" in texts(ev) and enc.get("c2").data["impaled"] == []
+
+
+HUMANOID = [  # FACTS: location, melee d20, missile d20, HP share
+    ("right_leg", (1, 4), (1, 3), 0), ("left_leg", (5, 8), (4, 6), 0), ("abdomen", (9, 11), (7, 10), 0),
+    ("chest", (12, 12), (11, 15), 1), ("right_arm", (13, 15), (16, 17), -1), ("left_arm", (16, 18), (18, 19), -1),
+    ("head", (19, 20), (20, 20), 0)]
+
+
+@pytest.mark.parametrize("total", [1, 9, 10, 11, 12, 13, 14, 20])
+def test_damage_hit_location_tables_and_location_hp(total):
+    """Damage: "Attacks strike a random hit location: use the appropriate melee or missile hit location table for
+    the target." (FACTS: legs 01-04/05-08, abdomen 09-11, chest 12, arms 13-15/16-18, head 19-20 in melee; missile
+    01-03, 04-06, 07-10, 11-15, 16-17, 18-19, 20; location HP ceil(total HP/3), chest +1, arms −1, at least 1.)"""
+    enc = fight(fighter("Bor", hp=total))
+    locs = enc.get("c1").data["locations"]
+    assert [(l["id"], tuple(l["melee"]), tuple(l["missile"])) for l in locs] == [h[:3] for h in HUMANOID]
+    third = -(-total // 3)
+    assert [l["hp_max"] for l in locs] == [max(1, third + h[3]) for h in HUMANOID]
+    assert third == {1: 1, 9: 3, 10: 4, 11: 4, 12: 4, 13: 5, 14: 5, 20: 7}[total]  # ceil, not round or floor

@@ -311,3 +311,18 @@ def test_aborting_surprise_no_actions_half_defence():
         declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
     enc, ev = attack(enc, defence="dodge", rolls={"attack": 50, "defence": 21, "location": 1, "damage": [1, 1]})
     assert "40% → ×0.5 surprised = 20%" in texts(ev) and "rolled 21: failure" in texts(ev)
+
+
+@pytest.mark.parametrize("dex,sr", [(1, 5), (5, 5), (6, 4), (8, 4), (9, 3), (12, 3), (13, 2), (15, 2), (16, 1),
+                                    (18, 1), (19, 0), (30, 0)])
+def test_attacking_dex_sr_table(dex, sr):
+    """Attacking: "Attacks are completed at DEX SR + SIZ SR + weapon SR" (FACTS: DEX 1-5 → 5, 6-8 → 4, 9-12 → 3,
+    13-15 → 2, 16-18 → 1, 19+ → 0)."""
+    assert rules.dex_sr(dex, RS.tables["dex_sr"]) == sr
+
+
+@pytest.mark.parametrize("siz,sr", [(1, 3), (6, 3), (7, 2), (14, 2), (15, 1), (21, 1), (22, 0), (60, 0)])
+def test_attacking_siz_sr_table(siz, sr):
+    """Attacking: "Attacks are completed at DEX SR + SIZ SR + weapon SR" (FACTS: SIZ 1-6 → 3, 7-14 → 2, 15-21 → 1,
+    22+ → 0)."""
+    assert rules.siz_sr(siz, RS.tables["siz_sr"]) == sr
