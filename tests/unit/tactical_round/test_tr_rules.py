@@ -907,3 +907,37 @@ def test_disengage_and_move_in_same_round_refused():
     with pytest.raises(RuleViolation) as e:
         declare(enc, "c2", {"action": "disengage"}, {"action": "move"})
     assert e.value.rule == "Disengaging"
+
+
+
+@pytest.mark.parametrize("phase, label", [
+    ("assessment", "Assessment: the GM describes the situation"),
+    ("declaration", "Declaration: everyone declares this round's actions"),
+    ("move", "Move: movement, Running Away"),
+    ("spell_a", "Spell A: prepared or instant spells"),
+    ("ranged_a", "Ranged A: weapons loaded before the round, readied thrown weapons"),
+    ("melee", "Melee: longest weapon first, then higher CMB"),
+    ("ranged_b", "Ranged B: weapons loaded this round"),
+    ("spell_b", "Spell B: unprepared spells"),
+    ("other", "Other Actions: Disengage and Stunned end here"),
+])
+def test_view_phase_label_names_the_phase(phase, label):
+    """Tactical Round Sequence (FACTS): "Spell A (prepared or instant spells), Ranged A (weapons loaded before the
+    round, readied thrown weapons), Melee (longest weapon first; tie: higher CMB ...), Ranged B (weapons loaded this
+    round), Spell B (unprepared spells), Other Actions (Disengage ends here; Stunned ends here)" — ``advance`` moves a
+    whole phase, so the round bar shows ``view()["phase_label"]`` instead of a "Now:" combatant."""
+    enc = to_phase(duel(), phase)
+    assert RS.view(enc)["phase_label"] == label
+
+
+def test_view_phase_label_follows_edited_titles_and_setup():
+    """Tables (FACTS): "let the GM edit every table" — a renamed phase is named so in the label; before the fight
+    the label says so."""
+    assert RS.view(duel())["phase_label"] == "Setup: add combatants, then start the round"
+    t = RS.tables["phases"]
+    edited = {**t, "entries": [dict(e, title="Missiles I", label=None) if e["id"] == "ranged_a" else e
+                               for e in t["entries"]]}
+    edited["entries"] = [{k: v for k, v in e.items() if v is not None} for e in edited["entries"]]
+    enc, _ = do(duel(), {"type": "set_table", "table": "phases", "value": edited})
+    assert RS.view(to_phase(enc, "ranged_a"))["phase_label"] == \
+        "Missiles I: weapons loaded before the round, readied thrown weapons"

@@ -23,7 +23,7 @@ _STR = (str,)
 
 # table id -> {field: (types, required)}; None in types means the value may be null
 SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
-    "phases": {"id": (_STR, True), "title": (_STR, True), "note": (_STR, False)},
+    "phases": {"id": (_STR, True), "title": (_STR, True), "note": (_STR, False), "label": (_STR, False)},
     "declared_actions": {"key": (_STR, True), "title": (_STR, True), "phase": (_STR, True), "cost": (_STR, True)},
     "range_bands": {"up_to_multiple": (_NUM, True), "modifier": (_INT, True), "label": (_STR, False)},
     "condition_modifiers": {"key": (_STR, True), "label": (_STR, True), "applies": (_STR, True),

@@ -5,6 +5,7 @@
     {
       "round": 2,
       "phase": {"id": "melee", "title": "Melee", "note": "Longest weapon first; ...", "index": 5},
+      "phase_label": "Melee: longest weapon first, then higher CMB",   # the round bar's name for the phase
       "phases": [{"id": "assessment", "title": "Assessment", "current": false}, ...],   # the sequence
       "acting": [                                    # who acts in this phase, in order
         {"combatant": "c1", "name": "Bran", "label": "Melee", "explanation": "Melee attack → Grak with
@@ -57,6 +58,19 @@ CONDITION_TEXT = {
 }
 
 
+def phase_label(phase_entry: dict[str, Any] | None) -> str:
+    """"Ranged A: weapons loaded before the round, ...": ``advance`` moves a whole phase at a time, so
+    the round bar names the phase and what happens in it (not one combatant). The text after the
+    title is the phase's ``label`` in the table, else its note."""
+    if phase_entry is None:
+        return "Setup: add combatants, then start the round"
+    what = phase_entry.get("label") or ""
+    if not what and phase_entry.get("note"):
+        note = phase_entry["note"].strip().rstrip(".")
+        what = note[:1].lower() + note[1:] if note[1:2].islower() else note
+    return f"{phase_entry['title']}: {what}" if what else phase_entry["title"]
+
+
 def view(enc: Encounter, tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
     ids = rules.phase_ids(tables)
     phase_entry = next((e for e in tables["phases"]["entries"] if e["id"] == enc.phase), None)
@@ -79,6 +93,7 @@ def view(enc: Encounter, tables: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "phase": {"id": enc.phase, "title": phase_entry["title"] if phase_entry else "Setup",
                   "note": phase_entry.get("note", "") if phase_entry else "Add combatants, then start the round.",
                   "index": ids.index(enc.phase) if enc.phase in ids else -1},
+        "phase_label": phase_label(phase_entry),
         "phases": [{"id": e["id"], "title": e["title"], "current": e["id"] == enc.phase}
                    for e in tables["phases"]["entries"]],
         "acting": acting,
