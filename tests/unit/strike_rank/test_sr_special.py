@@ -211,3 +211,17 @@ def test_other_actions_at_dex_sr_plus_time():
     enc = to_phase(enc, "resolve")
     enc, ev = do(enc, {"type": "advance"})
     assert actions(enc, "c1")[0]["status"] == "done" and "draw dagger done at SR 6" in texts(ev)
+
+
+def test_shields_as_cover_penetrated_when_the_blow_beats_the_shield_not_the_armour_behind_it():
+    """Shields as Cover: "granting them AP equal to ½ the shield's HP ... If the shield is penetrated by an attack,
+    it loses 1 HP." The shield (12 HP: 6 AP) stands in front of the chest's own armour (3 AP): a blow of 8 goes
+    through the shield (8 > 6), so the shield loses 1 HP, though the armour behind stops the last 2 points."""
+    enc = to_phase(duel(b=fighter("Bor", hp=30, armour={"chest": 3})), "resolve")
+    sc = {"weapon": "shield", "locations": ["chest"]}
+    enc, ev = attack(enc, shield_cover=sc, rolls={"attack": 20, "location": 12, "damage": [5, 2]})  # 5+1+2 = 8
+    assert weapon(enc, "c2", "shield")["hp"] == 11
+    assert loc(enc, "c2", "chest")["hp"] == 11  # 8 − 6 − 3 < 0: nothing reaches the chest
+    enc, ev = attack(to_phase(duel(b=fighter("Bor", hp=30, armour={"chest": 3})), "resolve"), shield_cover=sc,
+                     rolls={"attack": 20, "location": 12, "damage": [4, 1]})  # 4+1+1 = 6: stopped by the shield
+    assert weapon(enc, "c2", "shield")["hp"] == 12

@@ -592,8 +592,10 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
                      + (f" incl. shield cover {sc_ap}" if sc_ap and not ignores else "")
                      + (" incl. 3 underwater" if water_ap else ""))
     taken = max(0, through - eff_ap)
-    if scw is not None and through - (0 if ignores else ap) > sc_ap and not ignores:
-        scw["hp"] -= 1  # "If the shield is penetrated by an attack, it loses 1 HP."
+    if scw is not None and through > sc_ap and not ignores:
+        # "If the shield is penetrated by an attack, it loses 1 HP." The shield is in front of the
+        # location's own armour: a blow beating the shield's AP has penetrated it.
+        scw["hp"] -= 1
         parts.append(f"{scw['name']} penetrated: loses 1 HP")
     ctx.event("damage_roll", "; ".join(parts) + f" → {taken} to {hit_loc['name']}", rolled=rolled, taken=taken)
     if taken or through:
