@@ -70,7 +70,8 @@ def test_defending_vs_missiles_martial_arts_parry_allowed():
     enc = to_phase(duel(fighter("Ana", BOW, side="party"), fighter("Bor", KARATE, x=10)), "resolve")
     enc, ev = attack(enc, weapon="bow", defence={"kind": "parry", "weapon": "martial_arts"},
                      rolls={"attack": 90, "defence": 40})
-    assert "parrys with Martial arts" in texts(ev) or "parrys" in texts(ev)
+    assert "Bor parrys with Martial arts: 50%, rolled 40: success" in texts(ev)
+    assert enc.get("c2").data["round"]["parries"] == ["martial_arts"]
 
 
 def test_moving_and_shooting_half_not_running():
