@@ -941,3 +941,16 @@ def test_view_phase_label_follows_edited_titles_and_setup():
     enc, _ = do(duel(), {"type": "set_table", "table": "phases", "value": edited})
     assert RS.view(to_phase(enc, "ranged_a"))["phase_label"] == \
         "Missiles I: weapons loaded before the round, readied thrown weapons"
+
+
+def test_running_away_strike_only_before_the_runner_gets_away():
+    """Running Away: "If the attackers win, they may strike at the fleeing character (gaining the On Rear bonus)
+    before they can get away." — once the runner has moved away the strike is gone (and does not engage them
+    again)."""
+    enc = runaway_setup()
+    enc, _ = do(enc, {"type": "tr.run_away", "id": "c1"}, flee=30, athletics_c2=80)
+    enc, _ = do(enc, {"type": "tr.move", "id": "c1", "x": 20})
+    assert [s["action"] for s in RS.view(enc)["acting"] if s["action"].startswith("strike:")] == []
+    with pytest.raises(RuleViolation):
+        attack(enc, "c2", "c1", 50)
+    assert enc.get("c1").data["engaged_with"] == [] and enc.get("c2").data["engaged_with"] == []

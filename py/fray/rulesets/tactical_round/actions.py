@@ -314,7 +314,7 @@ def attack(ctx: Context) -> None:
     ranged = w["kind"] in RANGED_KINDS
     flight = b.data.get("run_away") or {}
     strike = flight.get("round") == enc.round and flight.get("vs", {}).get(a.id) in ("lose", "tie") \
-        and a.id not in flight.get("struck", [])
+        and a.id not in flight.get("struck", []) and not flight.get("away")  # strikes come before the getaway
     if enc.phase not in rules.attack_phases(w, enc.round) and not (strike and not ranged and enc.phase == "move"):
         allowed = ", ".join(rules.phase_title(t, p) for p in rules.attack_phases(w, enc.round))
         raise RuleViolation("Tactical Round Sequence", f"{w['name']} attacks in {allowed}, not in "
@@ -591,6 +591,7 @@ def move(ctx: Context) -> None:
     c.position = new
     if fled:
         disengage_all(ctx.enc, c)
+        c.data["run_away"] = {**flight, "away": True}  # got away: the attackers' strikes are gone
     mark_done(ctx.enc, c.id, ("move", "run_away"))
     ctx.event("move", f"{c.name} moves to ({new.x:g}, {new.y:g}) m" + (" and gets away" if fled else ""), id=c.id,
               x=new.x, y=new.y, alt=new.alt)

@@ -15,7 +15,8 @@
 * ``engaged_with``: ids this combatant is in melee with (kept on both sides).
 * ``disengaging``: true from a Disengage until the end of Other Actions.
 * ``stunned_rounds``: how many more ends of Other Actions until Stunned wears off.
-* ``run_away``: this round's Running Away outcome ``{vs: {attacker id: win|lose|tie}, struck: [ids]}``.
+* ``run_away``: this round's Running Away outcome ``{round, vs: {attacker id: win|lose|tie}, struck: [ids]}``,
+  and ``away: true`` once the runner has moved away (no strikes after that).
 * ``parried``: ``{round, ids}``: the opponents whose attacks the parry has already counted against this Round
   (without a shield it cannot then be turned on another opponent).
 * ``reloaded``: ``{weapon index (text): round}`` of the last reload (or readying) of each weapon: one a Round.

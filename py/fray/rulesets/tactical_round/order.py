@@ -50,7 +50,7 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
     if phase == "move":
         for c in enc.combatants:
             flight = c.data.get("run_away") or {}
-            if flight.get("round") != enc.round:
+            if flight.get("round") != enc.round or flight.get("away"):
                 continue
             for oid, res in flight.get("vs", {}).items():
                 o = enc.get(oid)
