@@ -954,3 +954,16 @@ def test_running_away_strike_only_before_the_runner_gets_away():
     with pytest.raises(RuleViolation):
         attack(enc, "c2", "c1", 50)
     assert enc.get("c1").data["engaged_with"] == [] and enc.get("c2").data["engaged_with"] == []
+
+
+def test_melee_order_gm_settles_equals_whatever_was_declared_first():
+    """Tactical Round Sequence (FACTS): "Melee (longest weapon first; tie: higher CMB; equal: simultaneous)" — among
+    equals the GM's order counts, not where the melee attack sat in each declaration (move first, then attack)."""
+    enc = fight(fighter("A", SWORD), fighter("B", SWORD))
+    enc = declare(enc, "c1", {"action": "move"}, {"action": "melee_attack", "weapon": 0, "target": "c2"})
+    enc = declare(enc, "c2", {"action": "melee_attack", "weapon": 0, "target": "c1"})
+    enc = to_phase(enc, "melee")
+    assert RS.view(enc)["acting"][0]["simultaneous_with"] == [RS.view(enc)["acting"][1]["action"]]
+    for order in (["c1", "c2"], ["c2", "c1"]):
+        enc, _ = do(enc, {"type": "reorder", "order": order})
+        assert [a["combatant"] for a in RS.view(enc)["acting"]] == order

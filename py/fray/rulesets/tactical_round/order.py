@@ -1,6 +1,7 @@
 """Who acts in the current phase, as ``Slot`` values sorted by a stated key.
 
-Key in every phase: ``(phase rank a, phase rank b, GM tie-break, id number, id)``.
+Key in every phase: ``(phase rank a, phase rank b, GM tie-break, id number, id, declaration index)``: the
+GM's order settles equals, whatever place the action had in each declaration.
 * Melee: ``a = −weapon length`` (longest first), ``b = −CMB`` (after parry; higher first). Slots
   with equal ``a`` and ``b`` strike simultaneously; the explanation says so.
 * Other phases: ``a = b = 0`` (everyone in the phase acts at once; the GM's order breaks ties).
@@ -42,11 +43,11 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
             if phase == "melee" and d["action"] == "melee_attack" and w is not None:
                 a, b = rules.melee_key(c, w)
                 expl = f"{what} with {w['name']}: length {w['length']:g}, CMB {-b}"
-                slots.append(Slot(c.id, title, (a, b, i) + rules.sorted_slots_key(enc, c), expl, ref))
+                slots.append(Slot(c.id, title, (a, b) + rules.sorted_slots_key(enc, c) + (i,), expl, ref))
             else:
                 if w is not None and w["kind"] in RANGED_KINDS:
                     what += f" with {w['name']}"
-                slots.append(Slot(c.id, title, (0, 0, i) + rules.sorted_slots_key(enc, c), what, ref))
+                slots.append(Slot(c.id, title, (0, 0) + rules.sorted_slots_key(enc, c) + (i,), what, ref))
     if phase == "move":
         for c in enc.combatants:
             flight = c.data.get("run_away") or {}
@@ -57,7 +58,7 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
                 if o is None or res == "win" or oid in flight.get("struck", []):
                     continue
                 how = "with On Rear" if res == "lose" else "at half CMB"
-                slots.append(Slot(oid, title, (-1, 0, 0) + rules.sorted_slots_key(enc, o),
+                slots.append(Slot(oid, title, (-1, 0) + rules.sorted_slots_key(enc, o) + (0,),
                                   f"strikes at the fleeing {c.name} {how}", f"strike:{c.id}"))
     slots.sort(key=lambda s: s.key)
     return slots
