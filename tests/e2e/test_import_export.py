@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from gestures import add_combatant, new_freeform  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -22,31 +23,6 @@ from fray.errors import SaveFileError  # noqa: E402
 
 
 # -- helpers (the same gestures as test_tracker.py) -------------------------------------------
-
-def new_freeform(page, name: str) -> None:
-    page.locator("#btn-new").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    dlg.get_by_label("Name").fill(name)
-    dlg.get_by_label("Rules").select_option("freeform")
-    dlg.get_by_role("button", name="Create").click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#ruleset-badge")).to_have_text("Free-form")
-    expect(page.locator("#encounter-select option:checked")).to_have_text(name)
-
-
-def add_combatant(page, name: str, stats: str = "initiative: 10", side: str | None = None) -> None:
-    before = page.locator("#combatants .card").count()
-    page.locator("#round-bar").get_by_role("button", name="Add combatant").click()
-    dlg = page.locator("#dlg")
-    expect(dlg.locator("form[data-form=add-combatant]")).to_be_visible()
-    dlg.locator('[name="combatant.name"]').fill(name)
-    if side:
-        dlg.locator('[name="combatant.side"]').select_option(side)
-    dlg.locator('[name="combatant.stats"]').fill(stats)
-    dlg.get_by_role("button", name="Add", exact=True).click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#combatants .card")).to_have_count(before + 1)
 
 
 def snapshot(page) -> dict:

@@ -8,86 +8,19 @@ Every step waits on what the page shows (``expect``) or on the page's ready sign
 from __future__ import annotations
 
 import json
-import os
-import re
 
 import pytest
 from playwright.sync_api import expect
-
-# conftest.wait_ready, restated: `from conftest import ...` resolves to whichever conftest module
-# pytest imported first, and tests/unit has one too when `make test` collects both folders.
-READY_SELECTOR = 'html[data-engine="ready"]'
-READY_TIMEOUT_MS = int(os.environ.get("FRAY_READY_TIMEOUT_MS", "90000"))
-
-
-def wait_ready(page) -> None:
-    page.wait_for_selector(READY_SELECTOR, state="attached", timeout=READY_TIMEOUT_MS)
+from gestures import add_combatant, card, new_freeform, reload, saved, snapshot  # noqa: E402
 
 
 # -- helpers (the same gestures as test_tracker.py) -------------------------------------------
-
-def new_freeform(page, name: str) -> None:
-    page.locator("#btn-new").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    dlg.get_by_label("Name").fill(name)
-    dlg.get_by_label("Rules").select_option("freeform")
-    dlg.get_by_role("button", name="Create").click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#ruleset-badge")).to_have_text("Free-form")
-    expect(page.locator("#encounter-select option:checked")).to_have_text(name)
-    expect(page.locator("#combatants .card")).to_have_count(0)
-
-
-def add_combatant(page, name: str, stats: str = "initiative: 10", side: str | None = None) -> None:
-    before = page.locator("#combatants .card").count()
-    page.locator("#round-bar").get_by_role("button", name="Add combatant").click()
-    dlg = page.locator("#dlg")
-    expect(dlg.locator("form[data-form=add-combatant]")).to_be_visible()
-    dlg.locator('[name="combatant.name"]').fill(name)
-    if side:
-        dlg.locator('[name="combatant.side"]').select_option(side)
-    dlg.locator('[name="combatant.stats"]').fill(stats)
-    dlg.get_by_role("button", name="Add", exact=True).click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#combatants .card")).to_have_count(before + 1)
-
-
-def card(page, name: str):
-    return page.locator("#combatants article.card",
-                        has=page.locator("h3.name", has_text=re.compile("^" + re.escape(name) + "$")))
-
-
-def snapshot(page) -> dict:
-    """Everything the page shows of the encounter, plus the undo/redo buttons and the list."""
-    return page.evaluate("""() => ({
-        round: document.getElementById('round-bar').innerHTML,
-        panel: document.getElementById('ruleset-panel').innerHTML,
-        cards: document.getElementById('combatants').innerHTML,
-        log: document.getElementById('log').innerHTML,
-        badge: document.getElementById('ruleset-badge').textContent,
-        select: [...document.querySelectorAll('#encounter-select option')].map(o => [o.value, o.text, o.selected]),
-        canUndo: !document.getElementById('btn-undo').disabled,
-        canRedo: !document.getElementById('btn-redo').disabled,
-    })""")
 
 
 def current_key(page) -> str:
     key = page.evaluate("localStorage.getItem('fray.current')")
     assert key, "no current encounter in localStorage"
     return key
-
-
-def saved(page) -> dict:
-    """The autosave of the current encounter, parsed."""
-    raw = page.evaluate("localStorage.getItem('fray.enc.' + localStorage.getItem('fray.current'))")
-    assert raw, "nothing autosaved"
-    return json.loads(raw)
-
-
-def reload(page) -> None:
-    page.reload()
-    wait_ready(page)
 
 
 # -- tests ------------------------------------------------------------------------------------

@@ -10,49 +10,12 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
+from gestures import add_combatant, card, new_freeform, open_add_dialog  # noqa: E402
 
 HTML_NAME = "<img src=x onerror=alert(1)>"
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-def new_freeform(page, name: str) -> None:
-    """Create a Free-form encounter through the New dialog and wait until it is shown."""
-    page.locator("#btn-new").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    dlg.get_by_label("Name").fill(name)
-    dlg.get_by_label("Rules").select_option("freeform")
-    dlg.get_by_role("button", name="Create").click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#ruleset-badge")).to_have_text("Free-form")
-    expect(page.locator("#encounter-select option:checked")).to_have_text(name)
-    expect(page.locator("#combatants .card")).to_have_count(0)
-
-
-def open_add_dialog(page):
-    page.locator("#round-bar").get_by_role("button", name="Add combatant").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    expect(dlg.locator("form[data-form=add-combatant]")).to_be_visible()
-    return dlg
-
-
-def add_combatant(page, name: str, stats: str = "initiative: 10", side: str | None = None) -> None:
-    before = page.locator("#combatants .card").count()
-    dlg = open_add_dialog(page)
-    dlg.locator('[name="combatant.name"]').fill(name)
-    if side:
-        dlg.locator('[name="combatant.side"]').select_option(side)
-    dlg.locator('[name="combatant.stats"]').fill(stats)
-    dlg.get_by_role("button", name="Add", exact=True).click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#combatants .card")).to_have_count(before + 1)
-
-
-def card(page, name: str):
-    return page.locator("#combatants article.card", has=page.locator("h3.name", has_text=re.compile(
-        "^" + re.escape(name) + "$")))
 
 
 def snapshot(page) -> dict[str, str]:

@@ -1,0 +1,87 @@
+"""What a GM does in the page, as functions the end-to-end tests share.
+
+A plain module (not conftest): ``from conftest import ...`` would resolve to whichever conftest
+pytest imported first, while ``import gestures`` always finds this file (pytest puts the test
+folder on sys.path).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from playwright.sync_api import expect
+
+READY_SELECTOR = 'html[data-engine="ready"]'
+READY_TIMEOUT_MS = int(os.environ.get("FRAY_READY_TIMEOUT_MS", "90000"))
+
+
+def wait_ready(page) -> None:
+    page.wait_for_selector(READY_SELECTOR, state="attached", timeout=READY_TIMEOUT_MS)
+
+
+def reload(page) -> None:
+    page.reload()
+    wait_ready(page)
+
+
+def new_freeform(page, name: str) -> None:
+    """Create a Free-form encounter through the New dialog and wait until it is shown."""
+    page.locator("#btn-new").click()
+    dlg = page.locator("#dlg")
+    expect(dlg).to_be_visible()
+    dlg.get_by_label("Name").fill(name)
+    dlg.get_by_label("Rules").select_option("freeform")
+    dlg.get_by_role("button", name="Create").click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#ruleset-badge")).to_have_text("Free-form")
+    expect(page.locator("#encounter-select option:checked")).to_have_text(name)
+    expect(page.locator("#combatants .card")).to_have_count(0)
+
+
+def open_add_dialog(page):
+    page.locator("#round-bar").get_by_role("button", name="Add combatant").click()
+    dlg = page.locator("#dlg")
+    expect(dlg).to_be_visible()
+    expect(dlg.locator("form[data-form=add-combatant]")).to_be_visible()
+    return dlg
+
+
+def add_combatant(page, name: str, stats: str = "initiative: 10", side: str | None = None) -> None:
+    """Add a free-form combatant through the dialog and wait for its card."""
+    before = page.locator("#combatants .card").count()
+    dlg = open_add_dialog(page)
+    dlg.locator('[name="combatant.name"]').fill(name)
+    if side:
+        dlg.locator('[name="combatant.side"]').select_option(side)
+    dlg.locator('[name="combatant.stats"]').fill(stats)
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(before + 1)
+
+
+def card(page, name: str):
+    return page.locator("#combatants article.card",
+                        has=page.locator("h3.name", has_text=re.compile("^" + re.escape(name) + "$")))
+
+
+def snapshot(page) -> dict:
+    """Everything the page shows of the encounter, plus the undo/redo buttons and the list."""
+    return page.evaluate("""() => ({
+        round: document.getElementById('round-bar').innerHTML,
+        panel: document.getElementById('ruleset-panel').innerHTML,
+        cards: document.getElementById('combatants').innerHTML,
+        log: document.getElementById('log').innerHTML,
+        badge: document.getElementById('ruleset-badge').textContent,
+        select: [...document.querySelectorAll('#encounter-select option')].map(o => [o.value, o.text, o.selected]),
+        canUndo: !document.getElementById('btn-undo').disabled,
+        canRedo: !document.getElementById('btn-redo').disabled,
+    })""")
+
+
+def saved(page) -> dict:
+    """The autosave of the current encounter, parsed."""
+    raw = page.evaluate("localStorage.getItem('fray.enc.' + localStorage.getItem('fray.current'))")
+    assert raw, "nothing autosaved"
+    return json.loads(raw)
