@@ -326,3 +326,14 @@ def test_attacking_siz_sr_table(siz, sr):
     """Attacking: "Attacks are completed at DEX SR + SIZ SR + weapon SR" (FACTS: SIZ 1-6 → 3, 7-14 → 2, 15-21 → 1,
     22+ → 0)."""
     assert rules.siz_sr(siz, RS.tables["siz_sr"]) == sr
+
+
+def test_movement_toward_a_target_measured_on_the_map():
+    """Movement: "Moving less than the full Movement rate still takes a minimum of 1 SR": a move
+    declared toward a target with no metres takes the map distance less the engagement range
+    (9 m apart → 6 m → 2 SR at Movement 3), as a melee attack's approach does."""
+    enc = to_phase(duel(fighter("Ana", side="party", x=0), fighter("Bor", x=9)), "declare")
+    enc, _ = declare(enc, "c1", kind="move", target="c2")
+    view = RS.view(enc)["combatants"]["c1"]["declared"]
+    assert [d["sr"] for d in view] == [2]
+    assert "move 2" in view[0]["text"]

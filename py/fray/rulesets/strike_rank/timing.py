@@ -46,8 +46,9 @@ def _metres(ctx: Context, c: Combatant, field: str = "metres") -> float:
             raise InvalidAction(field, "must be metres from 0 to 10000")
         return float(raw)
     tid = ctx.action.get("target")
-    if isinstance(tid, str) and ctx.enc.get(tid) is not None and ctx.action.get("kind") in ("melee",):
-        # "must move 6m to get within melee range": the distance less the engagement range.
+    if isinstance(tid, str) and ctx.enc.get(tid) is not None and ctx.action.get("kind") in ("melee", "move"):
+        # "must move 6m to get within melee range": the distance less the engagement range (a
+        # move toward a target stops there too).
         return max(0.0, round(distance(c.position, ctx.enc.get(tid).position) - rules.ENGAGEMENT_RANGE_M, 2))
     return 0.0
 
