@@ -84,6 +84,7 @@ class App:
     def __init__(self) -> None:
         self.rng = random.Random(int.from_bytes(os.urandom(8), "big"))
         self.ui: dict[str, Any] = {}  # short-lived view state (open panels), never saved
+        self._painted: dict[str, Any] = {}  # the markup last written to each region
         self._proxies: list[Any] = []
         try:
             storage = js.window.localStorage
@@ -173,6 +174,7 @@ class App:
 
     def after_change(self) -> None:
         self.persist()
+        self.clear_errors()  # regions that do not change are not re-written: drop stale messages
         self.render()
 
     def persist(self) -> None:
@@ -241,26 +243,49 @@ class App:
         order = rs.order_of_play(enc)
         panel = panel_for(enc.ruleset)
         focus_id = nil(document.activeElement).id if nil(document.activeElement) is not None else ""
-        sel = by_id("encounter-select")
-        sel.innerHTML = "".join(
+        # Always re-written: the GM's own pick in it may have been refused (an unreadable save).
+        by_id("encounter-select").innerHTML = ("".join(
             f'<option value="{R.esc(x["key"])}"{" selected" if x["key"] == self.key else ""}>{R.esc(x["name"])}</option>'
-            for x in self.lib.index()) or f'<option>{R.esc(enc.name)}</option>'
+            for x in self.lib.index()) or f'<option>{R.esc(enc.name)}</option>')
         by_id("ruleset-badge").textContent = rs.name
         by_id("btn-undo").disabled = not self.history.can_undo
         by_id("btn-redo").disabled = not self.history.can_redo
-        by_id("round-bar").innerHTML = R.round_bar(enc, order, rs, view, turn_based=panel is None)
+        self.paint("round-bar", R.round_bar(enc, order, rs, view, turn_based=panel is None))
         # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
-        by_id("ruleset-panel").innerHTML = panel.panel(self, view) if panel else R.order_list(enc, order)
+        self.paint("ruleset-panel", panel.panel(self, view) if panel else R.order_list(enc, order))
         current_id = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
-        cards = [R.combatant_card(enc, c, rs, panel.card_extra(self, c.id, view) if panel else "", c.id == current_id)
-                 for c in enc.combatants]
-        by_id("combatants").innerHTML = "".join(cards) if cards else R.empty_state(enc)
-        by_id("log").innerHTML = R.log_items(enc.log)
+        cards = [(c.id, R.combatant_card(enc, c, rs, panel.card_extra(self, c.id, view) if panel else "",
+                                         c.id == current_id)) for c in enc.combatants]
+        self.paint_cards(cards, R.empty_state(enc))
+        self.paint("log", R.log_items(enc.log))
         mapctl.render(self)
         if focus_id:
             el = by_id(focus_id)
             if el is not None:
                 el.focus()
+
+    def paint(self, region: str, html: str) -> None:
+        """Write a region only when its markup changed: a GM's half-typed entry in an untouched
+        region survives, and the browser re-parses only what moved."""
+        if self._painted.get(region) != html:
+            by_id(region).innerHTML = html
+            self._painted[region] = html
+
+    def paint_cards(self, cards: list[tuple[str, str]], empty: str) -> None:
+        """The combatant cards, replacing only the cards that changed (a token dragged on the map
+        changes one card of fifty)."""
+        before = self._painted.get("cards")
+        root = by_id("combatants")
+        if not cards:
+            root.innerHTML = empty
+        elif before is None or [i for i, _ in before] != [i for i, _ in cards]:
+            root.innerHTML = "".join(h for _, h in cards)
+        else:
+            nodes = root.children
+            for k, ((cid, html), (_, old)) in enumerate(zip(cards, before)):
+                if html != old:
+                    nodes.item(k).outerHTML = html
+        self._painted["cards"] = cards
 
     # -- dialogs --------------------------------------------------------------------------------
     def open_dialog(self, html: str) -> None:
