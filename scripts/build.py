@@ -17,6 +17,8 @@ import hashlib
 import json
 import re
 import shutil
+import subprocess
+import tempfile
 import zipfile
 import sys
 from pathlib import Path
@@ -63,15 +65,29 @@ def write_bundle(dist: Path) -> None:
     """Ship py/ as one zip that PyScript unpacks into the interpreter's working directory.
 
     One request instead of one per module: on a warm boot the page otherwise spends its time
-    fetching some 70 small files. The source pyscript.toml keeps the per-file [files] table
-    (what ``make files`` maintains); dist/pyscript.toml maps the zip instead, which is the
-    same tree: ``"./fray.zip" = "./*"`` extracts it where ``import fray`` finds it."""
-    zpath = dist / "fray.zip"
-    with zipfile.ZipFile(zpath, "w", zipfile.ZIP_DEFLATED) as z:
-        for rel in files_table.py_files(ROOT / "py"):
-            info = zipfile.ZipInfo(rel.as_posix(), date_time=(2020, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, (ROOT / "py" / rel).read_bytes())
+    fetching some 70 small files, then compiling them. The zip carries bytecode compiled by the
+    page's own Pyodide (scripts/precompile.mjs) beside the sources, so the page skips the
+    compile too; without Node the zip simply holds the sources. The source pyscript.toml keeps
+    the per-file [files] table (what ``make files`` maintains); dist/pyscript.toml maps the zip
+    instead, which is the same tree: ``"./fray.zip" = "./*"``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        stage = Path(tmp)
+        rels = files_table.py_files(ROOT / "py")
+        for rel in rels:
+            (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / "py" / rel, stage / rel)
+        node = shutil.which("node")
+        if node and (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists():
+            subprocess.run([node, str(ROOT / "scripts" / "precompile.mjs"), str(stage)], check=True)
+        else:
+            print("build: no Node/Pyodide to precompile with; the page will compile the engine itself")
+        members = sorted(p.relative_to(stage) for p in stage.rglob("*")
+                         if p.is_file() and (p.suffix == ".pyc" or p.relative_to(stage) in set(rels)))
+        with zipfile.ZipFile(dist / "fray.zip", "w", zipfile.ZIP_DEFLATED) as z:
+            for rel in members:
+                info = zipfile.ZipInfo(rel.as_posix(), date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                z.writestr(info, (stage / rel).read_bytes())
     text = (ROOT / "pyscript.toml").read_text(encoding="utf-8")
     start = text.index(files_table.BEGIN)
     end = text.index(files_table.END)
