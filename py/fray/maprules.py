@@ -78,6 +78,7 @@ class Target:
     explain: str
     band: Band | None = None
     rule: str = ""  # the ruleset figure this distance drives ("move delay 2 SR", "range −25")
+    in_the_way: list[str] = field(default_factory=list)  # names of bodies on the line between
 
 
 @dataclass
@@ -116,6 +117,33 @@ def measure(a: Position, b: Position, combine: str = "straight") -> tuple[float,
         # a band game still shows metres; the band itself comes from greater_band
         return max(s.horizontal, s.vertical), f"{s.horizontal:.1f} m across, {s.vertical:.1f} m up"
     raise ValueError(f"unknown distance rule {combine!r}")
+
+
+# The map knows bodies, not walls or foliage: a combatant this close to the line between two
+# others is flagged for the GM (line of sight, cover, "shooting into melee"); terrain is theirs.
+LINE_OF_FIRE_M = 1.0
+
+
+def in_the_way(enc: Encounter, a: Combatant, b: Combatant, radius: float = LINE_OF_FIRE_M) -> list[Combatant]:
+    """Combatants standing within ``radius`` metres of the straight line from ``a`` to ``b``
+    (in three dimensions, strictly between the two), nearest to ``a`` first."""
+    ax, ay, az = a.position.x, a.position.y, a.position.alt
+    dx, dy, dz = b.position.x - ax, b.position.y - ay, b.position.alt - az
+    length2 = dx * dx + dy * dy + dz * dz
+    if length2 == 0:
+        return []
+    found = []
+    for o in enc.combatants:
+        if o.id in (a.id, b.id):
+            continue
+        px, py_, pz = o.position.x - ax, o.position.y - ay, o.position.alt - az
+        t = (px * dx + py_ * dy + pz * dz) / length2
+        if not 0 < t < 1:
+            continue
+        off = math.dist((px, py_, pz), (t * dx, t * dy, t * dz))
+        if off <= radius:
+            found.append((t, o))
+    return [o for _, o in sorted(found, key=lambda x: (x[0], x[1].id))]
 
 
 # -- per-ruleset rules ----------------------------------------------------------------------------
@@ -331,7 +359,8 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
             band, text = rule.band(enc, c, o, metres)
         except (KeyError, TypeError, AttributeError):
             band, text = None, ""
-        view.targets.append(Target(o.id, o.name, metres, explain, band, text))
+        view.targets.append(Target(o.id, o.name, metres, explain, band, text,
+                                   [x.name for x in in_the_way(enc, c, o)]))
     view.targets.sort(key=lambda t: (t.metres, t.id))
     return view
 

@@ -127,3 +127,20 @@ def test_move_delay_arithmetic():
     assert maprules.move_delay_sr(7, 3) == 3
     assert maprules.move_delay_sr(0, 3) == 0
     assert maprules.move_delay_sr(0.5, 3) == 1
+
+
+def test_bodies_on_the_line_of_fire_are_flagged_for_the_gm():
+    """Issue 5: "line-of-sight prompts come from the positions". tactical-round, Ranged Attacks:
+    "the character must have a clear Line of Sight to the target": a body within 1 m of the line
+    (in three dimensions, strictly between shooter and target) is put to the GM; one beside the
+    line, behind the target or flying over it is not."""
+    enc = _enc("freeform", ({"name": "Archer"}, 0, 0, 0), ({"name": "Orc"}, 20, 0, 0),
+               ({"name": "Ally"}, 10, 0.8, 0), ({"name": "Aside"}, 10, 3, 0), ({"name": "Behind"}, 25, 0, 0),
+               ({"name": "Bird"}, 5, 0, 4))
+    v = map_view(enc, "c1")
+    orc = next(t for t in v.targets if t.name == "Orc")
+    assert orc.in_the_way == ["Ally"]
+    behind = next(t for t in v.targets if t.name == "Behind")
+    assert behind.in_the_way == ["Ally", "Orc"]
+    aside = next(t for t in v.targets if t.name == "Aside")
+    assert aside.in_the_way == []

@@ -88,3 +88,14 @@ def test_view_box_follows_the_stored_view_and_fit_covers_everyone():
     assert x0 < -50 and x0 + w > 50 and y0 < -20 and y0 + h > 0 and w == h
     assert 'viewBox="1 2 30 30"' in mapview.map_parts(enc, None, [1, 2, 30, 30])["plan"]
     assert "grid 5 m" in mapview.map_parts(enc, None, [1, 2, 30, 30])["scale"]
+
+
+def test_line_of_sight_column_names_bodies_in_the_way_as_text():
+    """Issue 5: line-of-sight prompts come from the positions; the names stay text."""
+    enc = _enc(people=[({"name": "Archer"}, 0, 0, 0), ({"name": "<i>Orc</i>"}, 10, 0, 0),
+                       ({"name": "Ann"}, 20, 0, 0)])
+    info = mapview.map_parts(enc, "c1")["info"]
+    row = re.search(r'<tr data-target="c3".*?</tr>', info).group(0)
+    assert "&lt;i&gt;Orc&lt;/i&gt; in the way: GM, line of sight? cover?" in row
+    near = re.search(r'<tr data-target="c2".*?</tr>', info).group(0)
+    assert "no one in the way" in near

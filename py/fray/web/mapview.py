@@ -266,7 +266,8 @@ def info_html(enc: Encounter, mv: MapView) -> str:
                    + ':</span> ' + "; ".join(esc(r.label) for r in mv.rings) + "</p>")
     if mv.targets:
         out.append(f'<table class="map-dist" aria-label="Distances from {esc(c.name)}"><thead><tr><th scope="col">'
-                   'To</th><th scope="col">Distance</th><th scope="col">Band</th><th scope="col">Rule</th></tr>'
+                   'To</th><th scope="col">Distance</th><th scope="col">Band</th><th scope="col">Rule</th>'
+                   '<th scope="col">Line of sight</th></tr>'
                    '</thead><tbody>')
         for t in mv.targets:
             band = t.band.label if t.band else "—"
@@ -276,12 +277,22 @@ def info_html(enc: Encounter, mv: MapView) -> str:
             out.append(f'<tr data-target="{esc(t.id)}"{cls}><th scope="row">{esc(t.name)}</th>'
                        f'<td class="d" title="{esc(t.explain)}">{t.metres:.1f} m</td>'
                        f'<td class="band" title="{esc(t.band.note if t.band else "")}">{esc(band)}</td>'
-                       f'<td class="rule">{esc(t.rule)}</td></tr>')
+                       f'<td class="rule">{esc(t.rule)}</td>'
+                       f'<td class="los">{los_text(t)}</td></tr>')
         out.append("</tbody></table>")
+        out.append('<p class="hint">The map knows where bodies stand, not walls or foliage: '
+                   'line of sight and cover from terrain are the GM\'s call.</p>')
     else:
         out.append('<p class="hint">No one else on the map.</p>')
     out.append(links_html(enc, mv))
     return "".join(out)
+
+
+def los_text(t: Any) -> str:
+    """A prompt, not a verdict: bodies on the line may block the view or give cover."""
+    if not t.in_the_way:
+        return "no one in the way"
+    return esc(", ".join(t.in_the_way)) + " in the way: GM, line of sight? cover?"
 
 
 def links_html(enc: Encounter, mv: MapView) -> str:
