@@ -227,3 +227,19 @@ def test_attack_form_prefills_the_next_open_attack_of_the_phase():
     form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
     assert '<option value="c3" selected>' in form and '<option value="c3:1" selected>' in form
     assert '<details class="tr-box tr-attack-box" open>' in html
+
+
+def test_range_list_puts_bodies_on_the_line_to_the_gm():
+    """Ranged Attacks: "the character must have a clear Line of Sight to the target": a body
+    standing on the line between shooter and target is named as a question for the GM."""
+    from fray.web.tactical_round_panel import map_ranges, ranges_html
+
+    h = encounter(phase_steps=0)
+    h.do({"type": "move", "id": "c3", "x": 0, "y": 0})
+    h.do({"type": "move", "id": "c2", "x": 40, "y": 0})
+    h.do({"type": "move", "id": "c1", "x": 20, "y": 0.5})  # between the crossbowman and the orc
+    r = map_ranges(h.present, RS.all_tables(h.present), "c3")
+    rows = {x["target"]: x for x in r["rows"]}
+    assert rows[EVIL]["in_the_way"] == [RS.presets()[0]["name"]]
+    assert rows[RS.presets()[0]["name"]]["in_the_way"] == []
+    assert "in the way: line of sight?" in ranges_html(r)

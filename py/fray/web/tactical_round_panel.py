@@ -92,6 +92,7 @@ def map_ranges(enc: Any, tables: dict[str, Any], attacker_id: str | None) -> dic
     attacker's ranged weapons (missile, thrown, spell): {"attacker", "rows": [{"target", "metres",
     "bands": [{"weapon", "label", "modifier"}]}]} (label None: beyond 4x, cannot attack)."""
     from ..geometry import distance
+    from ..maprules import in_the_way
     from ..rulesets.tactical_round import rules
 
     a = enc.get(attacker_id) if attacker_id else None
@@ -110,7 +111,8 @@ def map_ranges(enc: Any, tables: dict[str, Any], attacker_id: str | None) -> dic
             e = rules.range_band(d, w.get("base_range") or 0, tables)
             bands.append({"weapon": w["name"], "label": e["label"] if e else None,
                           "modifier": e["modifier"] if e else None})
-        rows.append({"target": b.name, "metres": d, "bands": bands})
+        rows.append({"target": b.name, "metres": d, "bands": bands,
+                     "in_the_way": [o.name for o in in_the_way(enc, a, b)]})
     return {"attacker": a.name, "rows": rows}
 
 
@@ -122,7 +124,10 @@ def ranges_html(ranges: dict[str, Any] | None) -> str:
         bands = "; ".join(
             f'{b["weapon"]}: {b["label"]} ({b["modifier"]:+d})' if b["label"] else f'{b["weapon"]}: beyond 4× Base Range'
             for b in r["bands"])
-        items.append(f'<li><strong>{esc(r["target"])}</strong> {r["metres"]:g} m — {esc(bands)}</li>')
+        # "must have a clear Line of Sight": bodies on the line are put to the GM, never decided
+        los = (f' — {esc(", ".join(r["in_the_way"]))} in the way: line of sight?'
+               if r.get("in_the_way") else "")
+        items.append(f'<li><strong>{esc(r["target"])}</strong> {r["metres"]:g} m — {esc(bands)}{los}</li>')
     return (f'<div class="tr-ranges"><p class="hint">Range bands from the map, from {esc(ranges["attacker"])}:</p>'
             f'<ul>{"".join(items)}</ul></div>')
 
