@@ -65,14 +65,16 @@ def test_user_text_is_escaped_everywhere():
 
 
 def check_controls(html: str) -> None:
-    """Every named control has a label (or aria-label) and an error slot named like it."""
+    """Every named control has a label (or aria-label) and an error slot named like it (or, for the
+    per-location boxes ``cover.hard.<id>``, like the field they make up: where App.show_error looks)."""
     ts = tags(html)
     labelled = {a.get("for") for t, a in ts if t == "label"}
     slots = {a["data-error-for"] for t, a in ts if "data-error-for" in a}
     for t, a in ts:
         if t in ("input", "select", "textarea") and a.get("name"):
             assert a.get("id") in labelled or a.get("aria-label"), a
-            assert a["name"] in slots, a["name"]
+            parts = a["name"].split(".")
+            assert any(".".join(parts[:i]) in slots for i in range(len(parts), 0, -1)), a["name"]
         if t == "button":
             assert a.get("type") in ("button", "submit")
     ids = [a["id"] for t, a in ts if "id" in a]
@@ -187,7 +189,7 @@ def test_end_phase_prompts_are_buttons():
     html = panel_html(view, {}, [("round", "End of Melee Round 1"), ("bleeding", "X bleeds")])
     bt = [a for t, a in tags(html) if t == "button"]
     assert [(b["data-act"], b["data-prompt"], b["data-choice"]) for b in bt] == [
-        ("sr-answer", "p1", "yes"), ("sr-answer", "p1", "no")]
+        ("sr-answer", "p1", "yes"), ("sr-answer", "p1", "no"), ("sr-answer", "p1", "dismiss")]
     assert "X bleeds" in html and "<img" not in html
 
 

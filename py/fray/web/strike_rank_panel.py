@@ -26,7 +26,8 @@ from .widgets import act_button as _btn, as_int, as_number, err_slot as _err, te
 DECLARE_KINDS = (("melee", "Melee attack"), ("missile", "Missile attack"), ("spell", "Cast a spell"),
                  ("move", "Move"), ("defend", "Parry / dodge only"), ("reload", "Reload"), ("other", "Other"))
 MODES = (("normal", "Normal"), ("aimed", "Aimed (½ skill)"), ("attack_weapon", "Attack weapon (½)"),
-         ("disarm", "Disarm (½)"), ("stun", "Stun (½)"), ("push", "Push"))
+         ("disarm", "Disarm (½)"), ("stun", "Stun (½)"), ("push", "Push"), ("grapple", "Grapple"),
+         ("attack_object", "Attack object"))
 DEFENCES = (("parry", "Parry"), ("dodge", "Dodge"), ("none", "None"))
 INJURY_LABEL = {"none": "unhurt", "minor": "minor", "serious": "serious", "maimed": "maimed",
                 "mangled": "mangled", "severed": "severed"}
@@ -36,6 +37,25 @@ EXCHANGE_KINDS = ("attack", "location", "damage_roll", "damage", "injury", "parr
 CURRENT = ' aria-current="step"'
 ROLLS = (("attack", "Attack d100"), ("defence", "Defence d100"), ("location", "Location d20"),
          ("damage", "Damage dice"))
+WATER = (("none", "No water"), ("waist", "Waist-deep"), ("armpits", "Armpit-deep"), ("under", "Underwater"))
+INTO_MELEE = (("", "Auto (from the map)"), ("yes", "Yes (½)"), ("no", "No"))
+HEAL_KINDS = (("heal", "Heal (battle magic)"), ("rune", "Healing rune magic"))
+PERIODS = (("day", "Day (minor, serious)"), ("week", "Week (maimed)"), ("season", "Season (mangled)"))
+DISENGAGE = (("outnumbered", "Outnumbering (free)"), ("retreat", "Fighting retreat"), ("flee", "Flee"))
+GRAPPLE_OPTIONS = (("immobilize", "Immobilize (STR vs STR)"), ("choke", "Choke (STR vs CON)"),
+                   ("damage", "Damage (STR vs STR)"), ("drag", "Drag (STR vs SIZ)"), ("throw", "Throw (STR vs SIZ)"),
+                   ("break", "Break a hold (STR vs STR)"), ("release", "Release"))
+GRAPPLE_ROLLS = (("resistance", "Resistance d100"), ("damage", "Damage 1D3+DM"), ("throw_dex", "Throw DEX d100"),
+                 ("throw_damage", "Throw 1D6"), ("throw_location", "Throw location d20"))
+UNSTICK_BODY = (("first_aid", "First Aid (healer)"), ("con", "CON×3% (the impaled)"), ("wrench", "STR vs STR wrench"))
+UNSTICK_SHIELD = (("str", "STR×3%"), ("wrench", "STR vs STR wrench"), ("break", "Break it"))
+PROMPT_ROLLS = {"impaled": (("impale_damage", "Weapon damage dice"),),
+                "unstick": (("pull", "Pull d100"),),
+                "collision": (("collision_dex", "DEX d100"), ("collision", "Collision dice"),
+                              ("collision_location", "Location d20")),
+                "stray": (("damage", "Damage dice"), ("location", "Location d20")),
+                "fumble": (("fumble", "Fumble d100"),),
+                "grapple_weapon": (("resistance", "STR vs STR d100"),)}
 
 
 # -- small pure helpers --------------------------------------------------------------------------
@@ -113,11 +133,14 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     return "".join(parts)
 
 
+SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
+
+
 def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
                  ref: str = "", preset: dict[str, Any] | None = None) -> str:
     """Kind, weapon, target, metres, running, spell → one ``sr.declare`` (or ``sr.change``)."""
     p = preset or {}
-    pre = f"sr-{form}-{cid}"
+    pre = f"sr-{form}-{cid}" + (f"-{ref}" if ref else "")
     weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}' + ("" if w["usable"] else " (unusable)"))
                for w in c.get("weapons", [])]
     targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid]
@@ -125,7 +148,7 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
     ref_attr = f' data-ref="{esc(ref)}"' if ref else ""
     who = c["name"]
-    title = f"Change {ref} of {who}" if ref else f"Declare for {who}"
+    title = (f"Abort {ref} of {who} and" if form == "sr-abort" else f"Change {ref} of {who}") if ref else f"Declare for {who}"
     return (
         f'<form class="sr-declare" data-form="{esc(form)}" data-id="{esc(cid)}"{ref_attr} novalidate '
         f'aria-label="{esc(title)}">'
@@ -141,7 +164,7 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
         + (_field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
            if len(spells) > 1 else "")
         + _check(pre + "-running", "running", "Running", bool(p.get("running")))
-        + f'<button type="submit" class="primary">{"Change" if ref else "Declare"}</button>'
+        + f'<button type="submit" class="primary">{esc(SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))}</button>'
         f'</div>{_err("sr")}</form>')
 
 
@@ -199,11 +222,23 @@ def order_html(view: dict[str, Any]) -> str:
             f'<span class="sr-text">{esc(o["text"])}</span>'
             + _btn("Change…", "sr-change-open", "small secondary", f'Change {o["ref"]} of {o["name"]}',
                    ref=o["ref"], id=o["combatant"])
+            + (abort_html(o, c, names) if o.get("kind") in ABORTABLE and c else "")
             + "</li>")
     if not items:
         return '<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>'
     return (f'<ol class="sr-order" aria-label="Strike rank order">{"".join(items)}</ol>'
             f'<p class="hint">{esc(view.get("order_key", ""))}</p>')
+
+
+ABORTABLE = ("spell", "reload", "other")
+
+
+def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str]) -> str:
+    """"Abort and …" beside a prolonged action: the new action, delayed by DEX SR from now (``sr.abort``)."""
+    return (f'<details class="sr-fold sr-abort"><summary aria-label="Abort {esc(o["ref"])} of {esc(o["name"])} and '
+            f'do something else">Abort and …</summary>'
+            + declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"})
+            + "</details>")
 
 
 def change_html(view: dict[str, Any], ref: str) -> str:
@@ -273,10 +308,77 @@ def attack_html(view: dict[str, Any], o: dict[str, Any]) -> str:
            if missile else "")
         + "</div>"
         + (f'<p class="hint">Next dodge by {esc(target.get("name", ""))}: {dodge_pen}%</p>' if dodge_pen else "")
+        + circumstances_html(pre, target, w)
         + f'<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'
         f'<div class="sr-row">{dice}</div></fieldset>'
         f'<div class="sr-actions"><button type="submit" class="primary">Roll the exchange</button></div>'
         f'{_err("sr")}</form>')
+
+
+def _dice(pre: str, rolls: tuple[tuple[str, str], ...], legend: str = "Dice (blank = Fray rolls)") -> str:
+    fields = "".join(_field(f"{pre}-r-{k}", f"rolls.{k}", label,
+                            _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
+                     for k, label in rolls)
+    return f'<fieldset class="sr-dice"><legend>{esc(legend)}</legend><div class="sr-row">{fields}</div></fieldset>'
+
+
+def _loc_checks(pre: str, name: str, legend: str, locs: list[dict[str, Any]]) -> str:
+    """One checkbox per hit location, named ``name.<location id>``; errors land on ``name``."""
+    boxes = "".join(
+        f'<label class="sr-check sr-chip" for="{esc(pre)}-{esc(l["id"])}"><input type="checkbox" '
+        f'id="{esc(pre)}-{esc(l["id"])}" name="{esc(name)}.{esc(l["id"])}"> {esc(l["name"])}</label>'
+        for l in locs)
+    return (f'<fieldset class="sr-locs" data-field="{esc(name)}"><legend>{esc(legend)}</legend>'
+            f'<div class="sr-chips">{boxes}</div>{_err(name)}</fieldset>')
+
+
+def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | None) -> str:
+    """The rarely used ``sr.attack`` fields, folded away: range and movement, melee, cover,
+    water, pulled blows, split skill, a GM multiplier, the object or weapon attacked."""
+    locs = target.get("locations", [])
+    tname = target.get("name", "")
+    shields = [("", "(no shield cover)")] + [(x["id"], x["name"]) for x in target.get("weapons", []) if x.get("shield")]
+    tweapons = [("", "(the parrying weapon)")] + [(x["id"], x["name"]) for x in target.get("weapons", [])]
+    gm_locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in locs]
+    missile = bool(w and w.get("missile"))
+    row1 = (
+        (_check(pre + "-moving", "moving", "Moving (½)") + _check(pre + "-mount", "mount_running", "Mount running (½)")
+         + _check(pre + "-miracle", "miracle", "Past double range: GM grants 5%") if missile else "")
+        + _field(pre + "-into", "into_melee", "Into melee", _select(pre + "-into", "into_melee", list(INTO_MELEE)))
+        + _check(pre + "-free", "free_attack", "Free attack on a fleeing foe")
+        + _field(pre + "-water", "water", "Water", _select(pre + "-water", "water", list(WATER), "none"))
+        + _field(pre + "-split", "split", "Split: this attack's %", _input(pre + "-split", "split", "", "numeric"))
+        + _field(pre + "-mult", "multiplier", "GM multiplier ×", _input(pre + "-mult", "multiplier", "", "decimal", "1"))
+        + (_field(pre + "-special", "special", "Special damage as",
+                  _select(pre + "-special", "special", [("impaling", "Impaling"), ("slashing", "Slashing")]))
+           if w and w.get("type") == "cut-and-thrust" else "")
+        + _field(pre + "-gmloc", "gm_location", "GM places the blow", _select(pre + "-gmloc", "gm_location", gm_locs))
+        + _field(pre + "-ldie", "location_die", "Location die", _input(pre + "-ldie", "location_die", "", "text", "1D20")))
+    pull = ('<fieldset class="sr-sub"><legend>Pulling blows</legend><div class="sr-row">'
+            + _check(pre + "-pdm", "pull.drop_modifier", "Drop damage modifier")
+            + _field(pre + "-pds", "pull.die_sides", "Dice down to D", _input(pre + "-pds", "pull.die_sides", "", "numeric",
+                                                                             "3+"))
+            + _field(pre + "-pb", "pull.bonus", "Bonus points at most", _input(pre + "-pb", "pull.bonus", "", "numeric"))
+            + "</div>" + _err("pull") + "</fieldset>")
+    cover = ('<fieldset class="sr-sub"><legend>Cover of ' + esc(tname) + '</legend>'
+             + _check(pre + "-soft", "cover.soft", "Soft cover (½, or aim at an uncovered location)")
+             + _loc_checks(pre + "-hard", "cover.hard", "Hard cover over", locs)
+             + '<div class="sr-row">'
+             + _field(pre + "-scw", "shield_cover.weapon", "Shield as cover", _select(pre + "-scw", "shield_cover.weapon",
+                                                                                     shields))
+             + "</div>"
+             + _loc_checks(pre + "-scl", "shield_cover.locations", "Shield covers", locs)
+             + _err("cover") + "</fieldset>")
+    special = ('<fieldset class="sr-sub"><legend>Special attacks</legend><div class="sr-row">'
+               + _field(pre + "-tw", "target_weapon", "Weapon attacked / disarmed",
+                        _select(pre + "-tw", "target_weapon", tweapons))
+               + _field(pre + "-oname", "object.name", "Object", _input(pre + "-oname", "object.name", "", "text",
+                                                                        "door, rope…"))
+               + _field(pre + "-ohp", "object.hp", "Object HP", _input(pre + "-ohp", "object.hp", "", "numeric"))
+               + _check(pre + "-oheld", "object.held", "Object is held (½)", True)
+               + "</div>" + _err("object") + "</fieldset>")
+    return (f'<details class="sr-fold sr-circumstances"><summary>Circumstances</summary>'
+            f'<div class="sr-row">{row1}</div>{cover}{pull}{special}</details>')
 
 
 def last_exchange(log: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -314,10 +416,7 @@ def end_html(view: dict[str, Any], log: list[tuple[str, str]]) -> str:
     if prompts:
         parts.append("<h3>Questions for the GM</h3>")
     for p in prompts:
-        opts = "".join(_btn(o.get("label", o.get("value", "")), "sr-answer", "small", None,
-                            prompt=p["id"], choice=o.get("value", "")) for o in p.get("options", []))
-        parts.append(f'<div class="sr-prompt" data-prompt="{esc(p["id"])}"><p>{esc(p.get("text", ""))}</p>'
-                     f'<div class="sr-options" role="group" aria-label="{esc(p.get("text", ""))}">{opts}</div></div>')
+        parts.append(prompt_html(p, _names(view)))
     if view.get("phase") == "end":
         # what the round's end did: from the latest "End of Melee Round" entry on
         start = None
@@ -332,6 +431,64 @@ def end_html(view: dict[str, Any], log: list[tuple[str, str]]) -> str:
         parts.append('<p class="hint">Press <strong>Next</strong> to declare the next Melee Round.</p>')
     parts.append("</div>")
     return "".join(parts) if len(parts) > 2 else ""
+
+
+def prompt_html(p: dict[str, Any], names: dict[str, str]) -> str:
+    """One GM question: its options as buttons (``sr.answer``), with the dice the answer may roll
+    (blank = Fray rolls) and the extra field some answers need."""
+    pid = str(p.get("id", ""))
+    pre = f"sr-prompt-{pid}"
+    who = names.get(p.get("combatant", ""), "")
+    opts = "".join(_btn(o.get("label", o.get("value", "")), "sr-answer", "small", None,
+                        prompt=pid, choice=o.get("value", "")) for o in p.get("options", []))
+    opts += _btn("Dismiss", "sr-answer", "small secondary", f"Dismiss the question about {who}" if who else "Dismiss",
+                 prompt=pid, choice="dismiss")
+    extra = ""
+    kind = p.get("kind", "")
+    if kind == "hard_cover":
+        extra += ('<div class="sr-row">' + _field(pre + "-amount", "amount", "Damage through the cover",
+                                                  _input(pre + "-amount", "amount", "", "numeric")) + "</div>")
+    if kind == "collision":
+        extra += ('<div class="sr-row">' + _field(pre + "-with", "with", "Struck combatant",
+                                                  _select(pre + "-with", "with", [("", "(none)")] + list(names.items())))
+                  + "</div>")
+    if kind in PROMPT_ROLLS:
+        extra += _dice(pre, PROMPT_ROLLS[kind])
+    return (f'<form class="sr-prompt" data-form="sr-prompt" data-prompt="{esc(pid)}" novalidate '
+            f'aria-label="Question {esc(pid)}"><p>{esc(p.get("text", ""))}</p>{extra}'
+            f'<div class="sr-options" role="group" aria-label="{esc(p.get("text", ""))}">{opts}</div>'
+            f'{_err("choice")}{_err("sr")}</form>')
+
+
+def answer_action(prompt: str, choice: str, values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The ``sr.answer`` action with any typed dice, and {field: message} for dice that are not numbers."""
+    a: dict[str, Any] = {"type": "sr.answer", "prompt": prompt, "choice": choice}
+    rolls, errors = _rolls(values)
+    if rolls:
+        a["rolls"] = rolls
+    amt = str(values.get("amount") or "").strip()
+    if amt:
+        a["amount"] = as_int(amt)
+    if values.get("with"):
+        a["with"] = values["with"]
+    return a, errors
+
+
+def _rolls(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every ``rolls.<name>`` field typed in: {name: faces} and {field: message} for bad text."""
+    rolls: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for k, v in values.items():
+        if not k.startswith("rolls."):
+            continue
+        try:
+            r = parse_dice(v)
+        except ValueError as e:
+            errors[k] = f"type whole numbers such as 8 4, not {e}"
+            continue
+        if r is not None:
+            rolls[k[6:]] = r
+    return rolls, errors
 
 
 # -- the card ------------------------------------------------------------------------------------
@@ -424,6 +581,8 @@ def card_html(cid: str, view: dict[str, Any]) -> str:
            + _field(pre + "-aloc", "location", "Location", _select(pre + "-aloc", "location", loc_opts))
            + _field(pre + "-aroll", "rolls.first_aid", "d100", _input(pre + "-aroll", "rolls.first_aid", "", "numeric",
                                                                      "blank = roll"))
+           + _field(pre + "-aheal", "rolls.heal", "Heal dice", _input(pre + "-aheal", "rolls.heal", "", "numeric",
+                                                                     "blank = roll"))
            + f'<button type="submit" class="small" aria-label="First Aid on {esc(c["name"])}">First Aid</button>'
            + _err("sr") + "</form>")
     return (
@@ -437,8 +596,112 @@ def card_html(cid: str, view: dict[str, Any]) -> str:
         + weapons
         + (f'<ul class="sr-pending" aria-label="Pending questions about {esc(c["name"])}">{pending}</ul>'
            if pending else "")
-        + f'<details class="sr-tools"><summary>Damage / First Aid</summary>{dmg}{aid}</details>'
+        + stuck_html(cid, view)
+        + f'<details class="sr-tools"><summary>Damage / First Aid / healing</summary>{dmg}{aid}'
+        + heal_html(cid, c, names) + "</details>"
+        + (fight_html(cid, c, names) if view.get("phase") in ("declare", "resolve") else "")
         + "</div>")
+
+
+def heal_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
+    """Magical healing (``sr.heal``) and natural healing with its treatment roll (``sr.natural_healing``)."""
+    pre = f"sr-card-{cid}"
+    who = c["name"]
+    locs = [("total", "Total HP only")] + [(l["id"], l["name"]) for l in c.get("locations", [])]
+    magic = (f'<form class="sr-gm" data-form="sr-heal" data-id="{esc(cid)}" novalidate '
+             f'aria-label="Magical healing of {esc(who)}">'
+             + _field(pre + "-hkind", "kind", "Magic", _select(pre + "-hkind", "kind", list(HEAL_KINDS)))
+             + _field(pre + "-hloc", "location", "Location", _select(pre + "-hloc", "location", locs,
+                                                                     locs[1][0] if len(locs) > 1 else "total"))
+             + _field(pre + "-hpts", "points", "Points", _input(pre + "-hpts", "points", "", "numeric"))
+             + _check(pre + "-hre", "reattach", "Re-attach severed limb")
+             + f'<button type="submit" class="small" aria-label="Heal {esc(who)} by magic">Heal</button>'
+             + _err("sr") + "</form>")
+    healers = [("", "(no treatment)")] + list(names.items())
+    natural = (f'<form class="sr-gm" data-form="sr-natural-healing" data-id="{esc(cid)}" novalidate '
+               f'aria-label="Natural healing of {esc(who)}">'
+               + _field(pre + "-nper", "period", "Rest for", _select(pre + "-nper", "period", list(PERIODS)))
+               + _field(pre + "-nhealer", "healer", "Treated by", _select(pre + "-nhealer", "healer", healers))
+               + _field(pre + "-ntr", "rolls.treatment", "Treatment d100",
+                        _input(pre + "-ntr", "rolls.treatment", "", "numeric", "blank = roll"))
+               + f'<button type="submit" class="small" aria-label="Natural healing of {esc(who)}">Heal naturally</button>'
+               + _err("sr") + "</form>")
+    return magic + natural
+
+
+def fight_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
+    """Disengaging (``sr.disengage``) and the grappling options (``sr.grapple``), one fold-out."""
+    pre = f"sr-card-{cid}"
+    who = c["name"]
+    others = _others(names, cid)
+    held = "grappled" in c.get("conditions", []) or any(l.get("immobilized_by") for l in c.get("locations", []))
+    dis = (f'<form class="sr-gm" data-form="sr-disengage" data-id="{esc(cid)}" novalidate '
+           f'aria-label="Disengage {esc(who)}">'
+           + _field(pre + "-how", "how", "Disengage by", _select(pre + "-how", "how", list(DISENGAGE)))
+           + f'<button type="submit" class="small" aria-label="Disengage {esc(who)}">Disengage</button>'
+           + _err("sr") + "</form>")
+    grp = (f'<form class="sr-gm sr-grapple" data-form="sr-grapple" data-id="{esc(cid)}" novalidate '
+           f'aria-label="Grapple options of {esc(who)}">'
+           + _field(pre + "-gt", "target", "Whom (held, or holding)", _select(pre + "-gt", "target", others))
+           + _field(pre + "-gopt", "option", "Option", _select(pre + "-gopt", "option", list(GRAPPLE_OPTIONS)))
+           + _field(pre + "-gsub", "substitute", "Unarmed / Martial Arts %",
+                    _input(pre + "-gsub", "substitute", "", "numeric", "instead of STR"))
+           + _dice(pre + "-g", GRAPPLE_ROLLS)
+           + f'<button type="submit" class="small" aria-label="Grapple: {esc(who)} acts">Grapple</button>'
+           + _err("sr") + "</form>")
+    return (f'<details class="sr-tools sr-fight"{" open" if held else ""}><summary>Disengage / grapple'
+            f'{" (held)" if held else ""}</summary>{dis}{grp}</details>')
+
+
+def stuck_entries(cid: str, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Weapons stuck in this combatant (impaled_by on a location) or in its shields (weapons[].stuck),
+    each with the owner and weapon ids found by name among the other combatants' weapons."""
+    cs = view.get("combatants", {})
+    c = cs.get(cid, {})
+    found: list[tuple[str, str, str]] = []  # (where, name, in: body | shield)
+    for l in c.get("locations", []):
+        for n in l.get("impaled_by", []):
+            found.append((l["name"], n, "body"))
+    for w in c.get("weapons", []):
+        for n in w.get("stuck", []):
+            found.append((w["name"], n, "shield"))
+    out = []
+    for where, n, kind in found:
+        wname = n[len("missile from "):] if n.startswith("missile from ") else n
+        owners = [(oid, w["id"]) for oid, oc in cs.items() if oid != cid for w in oc.get("weapons", [])
+                  if w["name"] == wname]
+        for oid, wid in owners or [("", "")]:
+            out.append({"where": where, "name": n, "in": kind, "owner": oid, "weapon": wid,
+                        "owner_name": cs.get(oid, {}).get("name", "")})
+    return out
+
+
+def stuck_html(cid: str, view: dict[str, Any]) -> str:
+    """One ``sr.unstick`` form per stuck weapon: who tries, how, and the test's dice."""
+    entries = [e for e in stuck_entries(cid, view) if e["owner"]]
+    if not entries:
+        return ""
+    names = _names(view)
+    holder = names.get(cid, "")
+    forms = []
+    for i, e in enumerate(entries):
+        pre = f"sr-card-{cid}-u{i}"
+        methods = UNSTICK_SHIELD if e["in"] == "shield" else UNSTICK_BODY
+        label = f'{e["name"]} ({e["owner_name"]}) in {holder}\'s {e["where"]}'
+        forms.append(
+            f'<form class="sr-gm sr-unstick" data-form="sr-unstick" data-id="{esc(cid)}" data-owner="{esc(e["owner"])}" '
+            f'data-weapon="{esc(e["weapon"])}" novalidate aria-label="Free {esc(label)}">'
+            f'<p class="sr-stuck-what" data-field="weapon">{esc(label)}{_err("weapon")}</p>'
+            + _field(pre + "-who", "id", "Who tries", _select(pre + "-who", "id", list(names.items()), cid))
+            + _field(pre + "-m", "method", "How", _select(pre + "-m", "method", list(methods)))
+            + _field(pre + "-rt", "rolls.test", "Test d100", _input(pre + "-rt", "rolls.test", "", "numeric", "blank = roll"))
+            + (_field(pre + "-rd", "rolls.impale_damage", "Wrench damage dice",
+                      _input(pre + "-rd", "rolls.impale_damage", "", "numeric", "blank = roll"))
+               if e["in"] == "body" else "")
+            + f'<button type="submit" class="small" aria-label="Try to free {esc(e["name"])}">Free it (1 MR)</button>'
+            + _err("sr") + "</form>")
+    return (f'<details class="sr-tools sr-stuck" open><summary>Stuck weapons ({len(entries)})</summary>'
+            + "".join(forms) + "</details>")
 
 
 # -- the controller side -------------------------------------------------------------------------
@@ -486,9 +749,50 @@ def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) 
     r = str(values.get("range_m") or "").strip()
     if r:
         a["range_m"] = as_number(r)
+    for k in ("moving", "mount_running", "free_attack", "miracle"):
+        if values.get(k):
+            a[k] = True
+    if values.get("into_melee") in ("yes", "no"):
+        a["into_melee"] = values["into_melee"] == "yes"
+    if values.get("water") and values["water"] != "none":
+        a["water"] = values["water"]
+    for k, conv in (("split", as_int), ("multiplier", as_number)):
+        t = str(values.get(k) or "").strip()
+        if t:
+            a[k] = conv(t)
+    for k in ("special", "gm_location", "location_die"):
+        t = str(values.get(k) or "").strip()
+        if t:
+            a[k] = t
+    hard = _checked(values, "cover.hard")
+    if hard or values.get("cover.soft"):
+        a["cover"] = {"hard": hard, "soft": bool(values.get("cover.soft"))}
+    if values.get("shield_cover.weapon"):
+        a["shield_cover"] = {"weapon": values["shield_cover.weapon"],
+                             "locations": _checked(values, "shield_cover.locations")}
+    pull: dict[str, Any] = {}
+    if values.get("pull.drop_modifier"):
+        pull["drop_modifier"] = True
+    for k in ("die_sides", "bonus"):
+        t = str(values.get(f"pull.{k}") or "").strip()
+        if t:
+            pull[k] = as_int(t)
+    if pull:
+        a["pull"] = pull
+    if a["mode"] == "attack_object" or str(values.get("object.name") or "").strip():
+        a["object"] = {"name": str(values.get("object.name") or "").strip() or "object",
+                       "hp": as_int(str(values.get("object.hp") or "").strip()),
+                       "held": bool(values.get("object.held"))}
+    if values.get("target_weapon") and a["mode"] in ("attack_weapon", "disarm"):
+        a["target_weapon"] = values["target_weapon"]
     if rolls:
         a["rolls"] = rolls
     return a, errors
+
+
+def _checked(values: dict[str, Any], prefix: str) -> list[str]:
+    """The location ids of the ticked ``prefix.<id>`` boxes, in form order."""
+    return [k[len(prefix) + 1:] for k, v in values.items() if k.startswith(prefix + ".") and v is True]
 
 
 # -- the add form's strike-rank section (body plan, armour, weapons) -----------------------------
@@ -591,7 +895,8 @@ def add_extra(values: dict[str, Any], extra: dict[str, Any] | None) -> dict[str,
 class StrikeRankPanel:
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
             "use-preset")
-    FORMS = ("sr-declare", "sr-change", "sr-attack", "sr-damage", "sr-first-aid", "add-combatant")
+    FORMS = ("sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-first-aid", "sr-heal",
+             "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick", "sr-prompt", "add-combatant")
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         log = [(e.kind, e.text) for e in app.enc.log[-80:]]
@@ -638,7 +943,13 @@ class StrikeRankPanel:
         elif act == "sr-resolve":
             app.dispatch({"type": "sr.resolve", "ref": data(el, "ref")}, scope)
         elif act == "sr-answer":
-            app.dispatch({"type": "sr.answer", "prompt": data(el, "prompt"), "choice": data(el, "choice")}, scope)
+            from .app import form_values
+
+            form = nil(el.closest("form"))
+            values = form_values(form) if form is not None else {}
+            a, errors = answer_action(data(el, "prompt") or "", data(el, "choice") or "", values)
+            if not _show_errors(app, scope, errors):
+                app.dispatch(a, scope)
         elif act == "sr-change-open":
             app.ui["sr_change"] = data(el, "ref")
             app.render()
@@ -674,35 +985,77 @@ class StrikeRankPanel:
             if app.dispatch(a, form):
                 app.ui.pop("sr_change", None)
                 app.render()
+        elif form_name == "sr-abort":
+            a = declare_action(cid, values)
+            a["type"] = "sr.abort"
+            a["ref"] = data(form, "ref")
+            app.dispatch(a, form)
         elif form_name == "sr-attack":
             a, errors = attack_action(data(form, "ref") or "", data(form, "attacker") or "",
                                       data(form, "weapon") or "", values)
-            if errors:
-                from ..errors import InvalidAction
-
-                app.clear_errors(form)
-                for field, msg in errors.items():
-                    app.show_error(form, InvalidAction(field, msg))
-                return True
-            app.dispatch(a, form)
+            if not _show_errors(app, form, errors):
+                app.dispatch(a, form)
+        elif form_name == "sr-prompt":
+            pass  # the option buttons answer (data-act="sr-answer"); Enter in a dice box does nothing
+        elif form_name in ("sr-heal", "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick"):
+            a, errors = care_action(form_name, cid, values, data(form, "owner") or "", data(form, "weapon") or "")
+            if not _show_errors(app, form, errors):
+                app.dispatch(a, form)
         elif form_name == "sr-damage":
             app.dispatch({"type": "sr.damage", "target": cid, "location": values.get("location", ""),
                           "amount": as_int(values.get("amount", "")), "armour": bool(values.get("armour"))}, form)
         elif form_name == "sr-first-aid":
             a: dict[str, Any] = {"type": "sr.first_aid", "healer": values.get("healer", ""), "target": cid,
                                  "location": values.get("location", "")}
-            try:
-                r = parse_dice(values.get("rolls.first_aid", ""))
-            except ValueError as e:
-                from ..errors import InvalidAction
-
-                app.clear_errors(form)
-                app.show_error(form, InvalidAction("rolls.first_aid", f"type a whole number, not {e}"))
-                return True
-            if r is not None:
-                a["rolls"] = {"first_aid": r}
-            app.dispatch(a, form)
+            rolls, errors = _rolls(values)
+            if rolls:
+                a["rolls"] = rolls
+            if not _show_errors(app, form, errors):
+                app.dispatch(a, form)
         return True
+
+
+def _show_errors(app: Any, scope: Any, errors: dict[str, str]) -> bool:
+    """Dice text that is not whole numbers: each message at its field; True when there were any."""
+    if not errors:
+        return False
+    from ..errors import InvalidAction
+
+    app.clear_errors(scope)
+    for field, msg in errors.items():
+        app.show_error(scope, InvalidAction(field, msg))
+    return True
+
+
+def care_action(form_name: str, cid: str, values: dict[str, Any], owner: str = "",
+                weapon: str = "") -> tuple[dict[str, Any], dict[str, str]]:
+    """The action of a card form (heal, natural healing, disengage, grapple, unstick) and dice errors."""
+    rolls, errors = _rolls(values)
+    a: dict[str, Any]
+    if form_name == "sr-heal":
+        a = {"type": "sr.heal", "target": cid, "location": values.get("location", ""),
+             "points": as_int(str(values.get("points") or "").strip()), "kind": values.get("kind", "heal")}
+        if values.get("reattach"):
+            a["reattach"] = True
+    elif form_name == "sr-natural-healing":
+        a = {"type": "sr.natural_healing", "id": cid, "period": values.get("period", "")}
+        if values.get("healer"):
+            a["healer"] = values["healer"]
+        else:
+            rolls.pop("treatment", None)
+    elif form_name == "sr-disengage":
+        a = {"type": "sr.disengage", "id": cid, "how": values.get("how", "")}
+    elif form_name == "sr-grapple":
+        a = {"type": "sr.grapple", "id": cid, "target": values.get("target", ""), "option": values.get("option", "")}
+        sub = str(values.get("substitute") or "").strip()
+        if sub:
+            a["substitute"] = as_int(sub)
+    else:
+        a = {"type": "sr.unstick", "id": values.get("id", cid), "holder": cid, "owner": owner, "weapon": weapon,
+             "method": values.get("method", "")}
+    if rolls:
+        a["rolls"] = rolls
+    return a, errors
 
 
 register_panel("strike-rank", StrikeRankPanel())
