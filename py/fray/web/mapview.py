@@ -36,6 +36,9 @@ def bounds(enc: Encounter, pad: float = 4.0) -> tuple[float, float, float, float
         return (-10.0, -10.0, 20.0, 20.0)
     xs = [c.position.x for c in enc.combatants]
     ys = [c.position.y for c in enc.combatants]
+    # Labels scale with the view, so the margin must too: a name beside an edge token is about
+    # a quarter of the view wide.
+    pad = max(pad, 0.3 * max(max(xs) - min(xs), max(ys) - min(ys)))
     x0, x1 = min(xs) - pad, max(xs) + pad
     y0, y1 = min(ys) - pad, max(ys) + pad
     side = max(x1 - x0, y1 - y0, 12.0)
