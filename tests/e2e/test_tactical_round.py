@@ -378,3 +378,66 @@ def test_card_controls_cover_hp_parry_errors_and_running_away(page, open_app):
     # undo takes the flight back
     page.locator("#btn-undo").click()
     expect(sword.locator(".tr-conds")).to_contain_text("Engaged with Wolf")
+
+
+def test_add_form_weapon_lines_ready_made_custom_and_bad_lines(page, open_app):
+    """The add dialog's weapons section: a ready-made combatant fills the lines; a custom
+    crossbowman typed line by line is added with those weapons on its card; a bad line is named
+    at the weapons field and adds nothing."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_tactical(page, "Custom crossbowman")
+    page.locator("#round-bar").get_by_role("button", name="Add combatant").click()
+    dlg = page.locator("#dlg")
+    expect(dlg).to_be_visible()
+    weapons = dlg.get_by_label("Weapons, one a line")
+    expect(weapons).to_have_value("")
+    expect(dlg.locator(".tr-add .hint").first).to_contain_text("name, CMB, kind")
+    # a ready-made combatant fills the lines (and only one section, however often Use is pressed)
+    dlg.get_by_label("Ready-made").select_option(label=XBOW)
+    dlg.get_by_role("button", name="Use", exact=True).click()
+    dlg.get_by_role("button", name="Use", exact=True).click()
+    expect(weapons).to_have_value("Light crossbow, 50, missile, 30, 1, quick_load, two_handed\n"
+                                  "Heavy crossbow, 55, missile, 40, 2, two_handed\n"
+                                  "Short sword, 30, melee, length=1")
+    expect(dlg.locator(".tr-add")).to_have_count(1)
+    dlg.evaluate("d => d.scrollTop = 0")
+    dlg.screenshot(path="/tmp/tr-add-form-1366.png")
+    # a custom crossbowman, typed: first with a bad CMB, then a bad flag
+    dlg.get_by_label("Ready-made").select_option("")
+    dlg.locator('[name="combatant.name"]').fill("Arbalester")
+    dlg.locator('[name="combatant.side"]').select_option("party")
+    for k, v in (("DEF", "15"), ("HP", "30"), ("Athletics", "10")):
+        dlg.locator(f'[name="combatant.stats.{k}"]').fill(v)
+    dlg.locator('[name="combatant.extra"]').fill("")
+    err = dlg.locator('[data-error-for="combatant.weapons"]')
+    weapons.fill("Arbalest, 60, missile, 50, 3, two_handed\nDagger, lots, melee")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(err).to_contain_text("Line 2 (Dagger): CMB must be a whole number")
+    expect(weapons).to_have_attribute("aria-invalid", "true")
+    weapons.fill("Arbalest, 60, missile, 50, 3, two_handed\n\nDagger, 25, melee, sharp")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(err).to_contain_text("Line 3 (Dagger): 'sharp' is not a number or a flag (flags: quick_load")
+    expect(dlg).to_be_visible()
+    assert page.locator("#combatants .card").count() == 0
+    assert saved(page)["history"]["actions"][1:] == []
+    page.set_viewport_size({"width": 768, "height": 1024})
+    weapons.scroll_into_view_if_needed()
+    dlg.screenshot(path="/tmp/tr-add-form-768-error.png")
+    # fixed: added with the typed weapons, which show on its card
+    weapons.fill("Arbalest, 60, missile, 50, 3, two_handed\n\nDagger, 25, melee, length=1")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    c = card(page, "Arbalester")
+    expect(c.locator(".tr-weapons li")).to_have_count(2)
+    expect(c.locator(".tr-weapons li").nth(0)).to_contain_text("Arbalest (in hand)")
+    expect(c.locator(".tr-weapons li").nth(0)).to_contain_text("CMB 60")
+    expect(c.locator(".tr-weapons li").nth(1)).to_contain_text("Dagger")
+    expect(c.locator(".tr-weapons li").nth(1)).to_contain_text("CMB 25")
+    added = [a for a in saved(page)["history"]["actions"] if a["type"] == "add_combatant"]
+    assert added[-1]["combatant"]["weapons"] == [
+        {"name": "Arbalest", "cmb": 60, "kind": "missile", "base_range": 50, "reload": 3, "two_handed": True},
+        {"name": "Dagger", "cmb": 25, "kind": "melee", "length": 1}]
+    # the ready-made one, untouched, is added as it was
+    add_preset(page, XBOW)
+    expect(card(page, XBOW).locator(".tr-weapons li")).to_have_count(3)

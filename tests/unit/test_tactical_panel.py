@@ -3,6 +3,7 @@ names (= the engine's field paths, each with its error slot), the typed-dice par
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 
@@ -243,3 +244,131 @@ def test_range_list_puts_bodies_on_the_line_to_the_gm():
     assert rows[EVIL]["in_the_way"] == [RS.presets()[0]["name"]]
     assert rows[RS.presets()[0]["name"]]["in_the_way"] == []
     assert "in the way: line of sight?" in ranges_html(r)
+
+
+# -- the add form's weapons section (one weapon a line) ------------------------------------------
+
+from fray.errors import InvalidAction  # noqa: E402
+from fray.rulesets.tactical_round.combatant import check_weapons  # noqa: E402
+from fray.web.tactical_round_panel import (add_extra, add_fields_html, fold_weapons, parse_weapons,  # noqa: E402
+                                           weapons_text)
+
+
+@pytest.mark.parametrize("preset", RS.presets(), ids=lambda p: p["name"])
+def test_weapon_lines_round_trip_every_ready_made_combatant(preset):
+    text = weapons_text(preset.get("weapons", []))
+    weapons, lines = parse_weapons(text)
+    assert check_weapons(weapons, "w") == check_weapons(preset.get("weapons", []), "w")
+    assert lines == list(range(1, len(weapons) + 1))
+
+
+def test_weapon_lines_read_positional_numbers_flags_and_blank_lines():
+    text = ("Light crossbow, 50, missile, 30, 1, quick_load, two_handed\n\n"
+            "  Scimitar , 45, melee, shield=15, length=2\n"
+            "Spear, 40, Thrown, 10, length=2.5, unloaded\n"
+            "Heavy crossbow, 55, missile, range=40, reload=2, two-handed\n"
+            "Fist, 10\n")
+    weapons, lines = parse_weapons(text)
+    assert lines == [1, 3, 4, 5, 6]
+    assert weapons == [
+        {"name": "Light crossbow", "cmb": 50, "kind": "missile", "base_range": 30, "reload": 1, "quick_load": True,
+         "two_handed": True},
+        {"name": "Scimitar", "cmb": 45, "kind": "melee", "shield": 15, "length": 2},
+        {"name": "Spear", "cmb": 40, "kind": "thrown", "base_range": 10, "length": 2.5, "loaded": False},
+        {"name": "Heavy crossbow", "cmb": 55, "kind": "missile", "base_range": 40, "reload": 2, "two_handed": True},
+        {"name": "Fist", "cmb": 10},
+    ]
+    checked = check_weapons(weapons, "w")
+    assert checked[2]["loaded"] is False and checked[4]["kind"] == "melee"
+    assert weapons_text(checked).splitlines()[2] == "Spear, 40, thrown, 10, length=2.5, unloaded"
+
+
+@pytest.mark.parametrize("line, words", [
+    ("Crossbow, 50, missile, 30, 1, sharp", ["Line 2 (Crossbow)", "'sharp' is not a flag"]),
+    ("Crossbow, 50, missile, 30, 1, 7", ["Line 2 (Crossbow)", "'7' is not a flag"]),
+    ("Crossbow, 50, missile, thirty", ["Line 2 (Crossbow)", "'thirty' is not a number or a flag"]),
+    ("Crossbow, 50, missile, 30, colour=red", ["Line 2 (Crossbow)", "unknown flag 'colour=red'"]),
+    ("Crossbow", ["Line 2 (Crossbow)", "CMB"]),
+    (", 50, melee", ["Line 2", "name"]),
+])
+def test_a_line_of_the_wrong_shape_is_named(line, words):
+    with pytest.raises(InvalidAction) as e:
+        parse_weapons("Sword, 40, melee\n" + line)
+    assert e.value.field == "combatant.weapons"
+    for w in words:
+        assert w in str(e.value)
+
+
+@pytest.mark.parametrize("line, words", [
+    ("Crossbow, lots, missile, 30", ["Line 3 (Crossbow): CMB", "whole number"]),
+    ("Crossbow, 50, laser, 30", ["Line 3 (Crossbow): kind", "must be one of"]),
+    ("Crossbow, 50, missile", ["Line 3 (Crossbow): base range", "needs a Base Range"]),
+    ("Pike, 50, melee, 4", ["Line 3 (Pike): base range", "has no Base Range"]),
+    ("Great sword, 50, melee, two_handed, shield=10", ["Line 3 (Great sword): shield", "no hand for a shield"]),
+    ("Sling, 30, thrown, 20, quick_load", ["Line 3 (Sling): quick load", "only missile"]),
+])
+def test_the_engines_weapon_check_is_named_by_line_and_nothing_changes(line, words):
+    values = {"combatant.extra": '{"wielding": 0}', "tr_weapons": "Sword, 40, melee\n\n" + line}
+    before = dict(values)
+    with pytest.raises(InvalidAction) as e:
+        fold_weapons(values)
+    assert e.value.field == "combatant.weapons"
+    for w in words:
+        assert w in str(e.value)
+    assert values == before
+
+
+def test_fold_merges_into_the_json_box_and_keeps_its_other_fields():
+    xbow = next(p for p in RS.presets() if p["name"] == "Crossbowman")
+    extra = {"weapons": xbow["weapons"], "wielding": 2, "hits_taken": 5}
+    box = json.dumps(extra)
+    # untouched lines: the box's weapons as they were
+    same = {"combatant.extra": box, "tr_weapons": weapons_text(xbow["weapons"])}
+    fold_weapons(same)
+    assert json.loads(same["combatant.extra"]) == extra
+    # typed lines replace the weapons only
+    typed = {"combatant.extra": box, "tr_weapons": "Arbalest, 60, missile, 50, 3, two_handed\nDagger, 25, melee"}
+    fold_weapons(typed)
+    got = json.loads(typed["combatant.extra"])
+    assert got["wielding"] == 2 and got["hits_taken"] == 5
+    assert got["weapons"] == [{"name": "Arbalest", "cmb": 60, "kind": "missile", "base_range": 50, "reload": 3,
+                               "two_handed": True}, {"name": "Dagger", "cmb": 25, "kind": "melee"}]
+    # emptied lines: no weapons; an empty box stays empty
+    gone = {"combatant.extra": box, "tr_weapons": "  \n"}
+    fold_weapons(gone)
+    assert "weapons" not in json.loads(gone["combatant.extra"])
+    empty = {"combatant.extra": "", "tr_weapons": ""}
+    fold_weapons(empty)
+    assert empty["combatant.extra"] == ""
+    # a box that is not JSON is left for the app to name
+    bad = {"combatant.extra": "{nope", "tr_weapons": "Dagger, 25, melee"}
+    fold_weapons(bad)
+    assert bad["combatant.extra"] == "{nope"
+    assert add_extra({"tr_weapons": weapons_text(xbow["weapons"])}, extra) == extra
+
+
+def test_typed_weapons_are_what_the_engine_adds():
+    values = {"combatant.extra": "", "tr_weapons": "Light crossbow, 50, missile, 30, 1, quick_load, two_handed\n"
+                                                   "Short sword, 30, melee, length=1"}
+    fold_weapons(values)
+    h = History(new_encounter("tactical-round", "T"))
+    h.do({"type": "add_combatant", "combatant": {"name": "X", "stats": {"DEF": 20, "HP": 30, "Athletics": 10},
+                                                 **json.loads(values["combatant.extra"])}})
+    ws = h.present.combatants[0].data["weapons"]
+    assert [(w["name"], w["kind"], w["base_range"], w["reload"], w["quick_load"]) for w in ws] == [
+        ("Light crossbow", "missile", 30, 1, True), ("Short sword", "melee", None, 0, False)]
+
+
+def test_add_section_html_is_filled_escaped_and_has_its_error_slot():
+    html = add_fields_html({"weapons": [{"name": EVIL, "cmb": 1, "kind": "melee"}]})
+    assert "<img" not in html and "&lt;img" in html
+    assert names(html) == {"tr_weapons"} and error_slots(html) == {"combatant.weapons"}
+    assert 'for="f-tr-weapons"' in html and 'aria-describedby="f-tr-weapons-hint"' in html
+    assert "quick_load" in html and "shield=15" in html and "length=3" in html
+    assert "<textarea" in add_fields_html({}) and "<textarea" in add_fields_html({"weapons": "junk"})
+
+
+def test_add_form_submit_folds_the_lines_then_leaves_the_adding_to_the_app():
+    values = {"combatant.name": "X", "combatant.extra": "", "tr_weapons": "Dagger, 25, melee"}
+    assert TacticalPanel().on_form(None, "add-combatant", None, values) is False
+    assert json.loads(values["combatant.extra"]) == {"weapons": [{"name": "Dagger", "cmb": 25, "kind": "melee"}]}

@@ -46,3 +46,69 @@ def text_input(fid: str, name: str, value: Any = "", mode: str = "numeric", plac
     ph = f' placeholder="{esc(placeholder)}"' if placeholder else ""
     return (f'<input id="{esc(fid)}" name="{esc(name)}" type="text" inputmode="{mode}" autocomplete="off"'
             f' value="{esc("" if value is None else value)}"{ph}>')
+
+
+# -- a ruleset's compact section in the add-combatant dialog ----------------------------------------
+# The dialog's JSON box "combatant.extra" stays the one place the ruleset's fields live: a panel's
+# friendlier section is filled from it when the dialog opens (or a ready-made combatant is used)
+# and folded back into it on submit, so nothing is kept twice.
+
+def split_lines(text: str) -> list[tuple[int, list[str]]]:
+    """The non-blank lines of a one-thing-a-line box: (line number from 1, its comma-separated
+    columns, stripped)."""
+    out = []
+    for n, line in enumerate((text or "").splitlines(), 1):
+        cols = [c.strip() for c in line.split(",")]
+        if any(cols):
+            out.append((n, cols))
+    return out
+
+
+def read_extra(text: Any) -> dict[str, Any] | None:
+    """The JSON box as a dict ({} when blank); None when it is not a JSON object (the app names that)."""
+    import json
+
+    if not isinstance(text, str) or not text.strip():
+        return {}
+    try:
+        extra = json.loads(text)
+    except ValueError:
+        return None
+    return extra if isinstance(extra, dict) else None
+
+
+def fold_extra(values: dict[str, Any], merge: Any) -> None:
+    """Replace ``values["combatant.extra"]`` by ``merge(values, extra)`` as JSON; a box that is not a
+    JSON object is left for the app to name at its field."""
+    import json
+
+    extra = read_extra(values.get("combatant.extra", ""))
+    if extra is None:
+        return
+    merged = merge(values, extra)
+    values["combatant.extra"] = json.dumps(merged, ensure_ascii=False) if merged else ""
+
+
+def open_add_section(app: Any, act: str, el: Any, cls: str, section_html: Any) -> None:
+    """``add-combatant`` / ``use-preset``: the generic dialog (or the ready-made combatant put into
+    it), then the panel's section (``<fieldset class=cls>`` from ``section_html(extra)``) just
+    above the JSON box, filled from what the box now holds."""
+    from . import render as R
+    from .app import by_id, nil, q
+
+    if act == "add-combatant":
+        app.open_dialog(R.combatant_form(app.ruleset, None, app.ruleset.presets()))
+        form = q(by_id("dlg-body"), "form")
+    else:
+        form = nil(el.closest("form"))
+        app.use_preset(form)
+    if form is None:
+        return
+    old = q(form, f".{cls}")
+    if old is not None:
+        old.remove()
+    box = q(form, '[name="combatant.extra"]')
+    extra = read_extra(box.value if box is not None else "") or {}
+    anchor = q(form, '[data-field="combatant.extra"]') or q(form, '[data-error-for="combatant"]')
+    if anchor is not None:
+        anchor.insertAdjacentHTML("beforebegin", section_html(extra))
