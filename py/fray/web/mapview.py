@@ -117,7 +117,7 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None) -> 
     initials = "".join(w[0] for w in c.name.split()[:2]).upper() or "?"
     out.append(f'<text class="initials" x="0" y="{fmt(cy + fs * .35)}" font-size="{fmt(fs)}" '
                f'text-anchor="middle" aria-hidden="true">{esc(initials)}</text>')
-    out.append(f'<text class="name" x="0" y="{fmt(cy - r * 1.45)}" font-size="{fmt(fs)}" text-anchor="middle" '
+    out.append(f'<text class="name" x="0" y="{fmt(cy - r * 1.3)}" font-size="{fmt(fs * .7)}" text-anchor="middle" '
                f'stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(c.name)}</text>')
     notes = []
     if lift:
