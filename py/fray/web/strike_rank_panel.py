@@ -37,6 +37,7 @@ EXCHANGE_KINDS = ("attack", "location", "damage_roll", "damage", "injury", "parr
 CURRENT = ' aria-current="step"'
 ROLLS = (("attack", "Attack d100"), ("defence", "Defence d100"), ("location", "Location d20"),
          ("damage", "Damage dice"))
+CASTING_ROLLS = (("concentration_defence", "INT×3 if defending d100"), ("wound.concentration", "INT×3 if hurt d100"))
 WATER = (("none", "No water"), ("waist", "Waist-deep"), ("armpits", "Armpit-deep"), ("under", "Underwater"))
 INTO_MELEE = (("", "Auto (from the map)"), ("yes", "Yes (½)"), ("no", "No"))
 HEAL_KINDS = (("heal", "Heal (battle magic)"), ("rune", "Healing rune magic"))
@@ -90,6 +91,16 @@ def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
             f'{esc(label)}</label>{_err(name)}</div>')
 
 
+def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None, default_open: bool = False,
+          aria: str = "") -> str:
+    """A fold-out that stays open (or shut) across re-renders: ``ui["sr_open"]`` holds each
+    fold-out's state as the page showed it just before the render ({key: open})."""
+    is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
+    al = f' aria-label="{esc(aria)}"' if aria else ""
+    return (f'<details class="{esc(cls)}" data-fold="{esc(key)}"{" open" if is_open else ""}><summary{al}>{summary}'
+            f'</summary>{body}</details>')
+
+
 def _names(view: dict[str, Any]) -> dict[str, str]:
     return {cid: c["name"] for cid, c in view.get("combatants", {}).items()}
 
@@ -120,7 +131,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     if phase == "declare":
         parts.append(declare_html(view))
     if phase == "resolve":
-        parts.append(order_html(view))
+        parts.append(order_html(view, ui))
         change = ui.get("sr_change")
         if change:
             parts.append(change_html(view, change))
@@ -209,7 +220,7 @@ def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | N
     return " ".join(bits)
 
 
-def order_html(view: dict[str, Any]) -> str:
+def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     names = _names(view)
     items = []
     for o in view.get("order", []):
@@ -222,7 +233,7 @@ def order_html(view: dict[str, Any]) -> str:
             f'<span class="sr-text">{esc(o["text"])}</span>'
             + _btn("Change…", "sr-change-open", "small secondary", f'Change {o["ref"]} of {o["name"]}',
                    ref=o["ref"], id=o["combatant"])
-            + (abort_html(o, c, names) if o.get("kind") in ABORTABLE and c else "")
+            + (abort_html(o, c, names, ui) if o.get("kind") in ABORTABLE and c else "")
             + "</li>")
     if not items:
         return '<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>'
@@ -233,12 +244,11 @@ def order_html(view: dict[str, Any]) -> str:
 ABORTABLE = ("spell", "reload", "other")
 
 
-def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str]) -> str:
+def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None) -> str:
     """"Abort and …" beside a prolonged action: the new action, delayed by DEX SR from now (``sr.abort``)."""
-    return (f'<details class="sr-fold sr-abort"><summary aria-label="Abort {esc(o["ref"])} of {esc(o["name"])} and '
-            f'do something else">Abort and …</summary>'
-            + declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"})
-            + "</details>")
+    return _fold("sr-fold sr-abort", "abort-" + str(o["ref"]), "Abort and …",
+                 declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}), ui,
+                 aria=f'Abort {o["ref"]} of {o["name"]} and do something else')
 
 
 def change_html(view: dict[str, Any], ref: str) -> str:
@@ -259,7 +269,7 @@ def current_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
         if not o.get("current"):
             continue
         if o["kind"] in ("melee", "missile"):
-            out.append(attack_html(view, o))
+            out.append(attack_html(view, o, ui))
         else:
             out.append(f'<div class="sr-box sr-resolve"><p><strong>{esc(o["name"])}</strong>: '
                        f'{esc(action_label(o, _names(view), view["combatants"].get(o["combatant"])))} '
@@ -269,7 +279,7 @@ def current_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def attack_html(view: dict[str, Any], o: dict[str, Any]) -> str:
+def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     cs = view.get("combatants", {})
     attacker = cs.get(o["combatant"], {})
     names = _names(view)
@@ -287,6 +297,13 @@ def attack_html(view: dict[str, Any], o: dict[str, Any]) -> str:
         _field(f"{pre}-r-{k}", f"rolls.{k}", label,
                _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
         for k, label in ROLLS)
+    casting = any(a.get("kind") == "spell" and a.get("status") == "declared" for a in target.get("declared", []))
+    if casting:
+        # "casting interrupted by damage/parry/dodge with an INT×3 test": the caster's dice too
+        dice += "".join(
+            _field(f"{pre}-r-{k.replace('.', '-')}", f"rolls.{k}", label,
+                   _input(f"{pre}-r-{k.replace('.', '-')}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
+            for k, label in CASTING_ROLLS)
     missile = bool(w and w.get("missile"))
     return (
         f'<form class="sr-box sr-attack" data-form="sr-attack" data-ref="{esc(o["ref"])}" '
@@ -308,7 +325,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any]) -> str:
            if missile else "")
         + "</div>"
         + (f'<p class="hint">Next dodge by {esc(target.get("name", ""))}: {dodge_pen}%</p>' if dodge_pen else "")
-        + circumstances_html(pre, target, w)
+        + circumstances_html(pre, target, w, ui)
         + f'<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'
         f'<div class="sr-row">{dice}</div></fieldset>'
         f'<div class="sr-actions"><button type="submit" class="primary">Roll the exchange</button></div>'
@@ -332,7 +349,8 @@ def _loc_checks(pre: str, name: str, legend: str, locs: list[dict[str, Any]]) ->
             f'<div class="sr-chips">{boxes}</div>{_err(name)}</fieldset>')
 
 
-def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | None) -> str:
+def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | None,
+                       ui: dict[str, Any] | None = None) -> str:
     """The rarely used ``sr.attack`` fields, folded away: range and movement, melee, cover,
     water, pulled blows, split skill, a GM multiplier, the object or weapon attacked."""
     locs = target.get("locations", [])
@@ -377,8 +395,8 @@ def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | Non
                + _field(pre + "-ohp", "object.hp", "Object HP", _input(pre + "-ohp", "object.hp", "", "numeric"))
                + _check(pre + "-oheld", "object.held", "Object is held (½)", True)
                + "</div>" + _err("object") + "</fieldset>")
-    return (f'<details class="sr-fold sr-circumstances"><summary>Circumstances</summary>'
-            f'<div class="sr-row">{row1}</div>{cover}{pull}{special}</details>')
+    return _fold("sr-fold sr-circumstances", f"circ-{pre}", "Circumstances",
+                 f'<div class="sr-row">{row1}</div>{cover}{pull}{special}', ui)
 
 
 def last_exchange(log: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -538,7 +556,7 @@ def _whp(w: dict[str, Any]) -> str:
     return f'{esc(w["hp"])}/{esc(w["hp_max"])}' if w.get("hp_max") else "–"
 
 
-def card_html(cid: str, view: dict[str, Any]) -> str:
+def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     c = view.get("combatants", {}).get(cid)
     if not c:
         return ""
@@ -596,10 +614,9 @@ def card_html(cid: str, view: dict[str, Any]) -> str:
         + weapons
         + (f'<ul class="sr-pending" aria-label="Pending questions about {esc(c["name"])}">{pending}</ul>'
            if pending else "")
-        + stuck_html(cid, view)
-        + f'<details class="sr-tools"><summary>Damage / First Aid / healing</summary>{dmg}{aid}'
-        + heal_html(cid, c, names) + "</details>"
-        + (fight_html(cid, c, names) if view.get("phase") in ("declare", "resolve") else "")
+        + stuck_html(cid, view, ui)
+        + _fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing", dmg + aid + heal_html(cid, c, names), ui)
+        + (fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else "")
         + "</div>")
 
 
@@ -629,7 +646,7 @@ def heal_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
     return magic + natural
 
 
-def fight_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
+def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None) -> str:
     """Disengaging (``sr.disengage``) and the grappling options (``sr.grapple``), one fold-out."""
     pre = f"sr-card-{cid}"
     who = c["name"]
@@ -649,8 +666,8 @@ def fight_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
            + _dice(pre + "-g", GRAPPLE_ROLLS)
            + f'<button type="submit" class="small" aria-label="Grapple: {esc(who)} acts">Grapple</button>'
            + _err("sr") + "</form>")
-    return (f'<details class="sr-tools sr-fight"{" open" if held else ""}><summary>Disengage / grapple'
-            f'{" (held)" if held else ""}</summary>{dis}{grp}</details>')
+    return _fold("sr-tools sr-fight", f"fight-{cid}", "Disengage / grapple" + (" (held)" if held else ""), dis + grp,
+                 ui, held)
 
 
 def stuck_entries(cid: str, view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -676,7 +693,7 @@ def stuck_entries(cid: str, view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def stuck_html(cid: str, view: dict[str, Any]) -> str:
+def stuck_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     """One ``sr.unstick`` form per stuck weapon: who tries, how, and the test's dice."""
     entries = [e for e in stuck_entries(cid, view) if e["owner"]]
     if not entries:
@@ -700,8 +717,7 @@ def stuck_html(cid: str, view: dict[str, Any]) -> str:
                if e["in"] == "body" else "")
             + f'<button type="submit" class="small" aria-label="Try to free {esc(e["name"])}">Free it (1 MR)</button>'
             + _err("sr") + "</form>")
-    return (f'<details class="sr-tools sr-stuck" open><summary>Stuck weapons ({len(entries)})</summary>'
-            + "".join(forms) + "</details>")
+    return _fold("sr-tools sr-stuck", f"stuck-{cid}", f"Stuck weapons ({len(entries)})", "".join(forms), ui, True)
 
 
 # -- the controller side -------------------------------------------------------------------------
@@ -709,8 +725,10 @@ def stuck_html(cid: str, view: dict[str, Any]) -> str:
 def declare_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
     kind = values.get("kind", "")
     a: dict[str, Any] = {"type": "sr.declare", "id": cid, "kind": kind}
-    if kind in ("melee", "missile", "reload") and values.get("weapon"):
+    if kind in ("melee", "missile", "reload", "defend") and values.get("weapon"):
         a["weapon"] = values["weapon"]
+    if kind == "defend" and not values.get("weapon"):
+        a["stance"] = "dodge"  # no weapon picked: a dodging stance (with one: parrying with it)
     if kind in ("melee", "missile", "spell", "move") and values.get("target"):
         a["target"] = values["target"]
     if kind == "spell" and values.get("spell"):
@@ -725,16 +743,7 @@ def declare_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
 
 def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) -> tuple[dict[str, Any], dict]:
     """The ``sr.attack`` action and {field: message} for dice text that is not whole numbers."""
-    errors: dict[str, str] = {}
-    rolls: dict[str, Any] = {}
-    for k, _ in ROLLS:
-        try:
-            v = parse_dice(values.get(f"rolls.{k}", ""))
-        except ValueError as e:
-            errors[f"rolls.{k}"] = f"type whole numbers such as 8 4, not {e}"
-            continue
-        if v is not None:
-            rolls[k] = v
+    rolls, errors = _rolls(values)
     dk = values.get("defence.kind", "none")
     defence: dict[str, Any] = {"kind": dk}
     if dk == "parry":
@@ -902,10 +911,15 @@ class StrikeRankPanel:
         log = [(e.kind, e.text) for e in app.enc.log[-80:]]
         if app.ui.get("sr_change") and view.get("phase") != "resolve":
             app.ui.pop("sr_change", None)
+        # the fold-outs as the GM left them (the panel renders before the cards): kept open or shut
+        from .app import document
+
+        app.ui["sr_open"] = {d.getAttribute("data-fold"): bool(d.open)
+                             for d in document.querySelectorAll("details[data-fold]")}
         return panel_html(view, app.ui, log)
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
-        return card_html(combatant_id, view)
+        return card_html(combatant_id, view, app.ui)
 
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act not in self.ACTS:
