@@ -14,9 +14,10 @@ from fray.history import History
 from fray.reducer import new_encounter
 from fray.rulesets import get_ruleset
 from fray.web import panels
-from fray.web.strike_rank_panel import (INJURY_LABEL, StrikeRankPanel, add_extra, add_fields_html, attack_action,
-                                        body_html, card_html, declare_action, last_exchange, panel_html,
-                                        parse_armour, parse_dice, weapons_text)
+from fray.web.strike_rank_panel import (INJURY_LABEL, StrikeRankPanel, add_extra, add_fields_html, answer_action,
+                                        attack_action, body_html, card_html, care_action, declare_action,
+                                        last_exchange, panel_html, parse_armour, parse_dice, prompt_html,
+                                        stuck_entries, weapons_text)
 
 EVIL = '<img src=x onerror="alert(1)">&'
 RS = get_ruleset("strike-rank")
@@ -220,3 +221,164 @@ def test_add_form_section_round_trips_a_preset_and_reads_typed_weapons():
         h.do({"type": "add_combatant", "combatant": {"name": "X", "stats": PRESETS["Human warrior"]["stats"],
                                                      **add_extra({"sr_weapons": "Club, lots", "sr_armour": ""}, {})}})
     assert e.value.field.startswith("combatant.weapons")
+
+
+def names_in(html: str) -> set[str]:
+    return {a.get("name") for t, a in tags(html) if t in ("input", "select", "textarea") and a.get("name")}
+
+
+def archer_impales(victim: str = "Human warrior") -> History:
+    """The archer's dagger: a typed special (5) on the chest (12), 2D4+4 = 10 − AP 3 = 7; it sticks."""
+    h = History(new_encounter("strike-rank", "t"))
+    rng = random.Random(3)
+    h.do({"type": "add_combatant", "combatant": {**PRESETS["Human warrior"], "name": victim, "side": "party"}}, rng)
+    h.do({"type": "add_combatant", "combatant": PRESETS["Archer"]}, rng)
+    h.do({"type": "advance"}, rng)
+    h.do(declare_action("c2", {"kind": "melee", "weapon": "dagger", "target": "c1"}), rng)
+    h.do({"type": "advance"}, rng)
+    a, errors = attack_action("a1", "c2", "dagger", {"target": "c1", "defence.kind": "none", "mode": "normal",
+                                                     "rolls.attack": "5", "rolls.location": "12", "rolls.damage": "3 3"})
+    assert errors == {}
+    h.do(a, rng)
+    return h
+
+
+def test_circumstances_fold_out_names_the_engine_fields():
+    h = fight()
+    rng = random.Random(1)
+    h.do(declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"}), rng)
+    h.do(declare_action("c2", {"kind": "melee", "weapon": "bite", "target": "c1"}), rng)
+    h.do({"type": "advance"}, rng)
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    check_controls(html)
+    assert '<details class="sr-fold sr-circumstances" data-fold="circ-sr-att-a2"><summary>Circumstances' in html
+    assert {"into_melee", "free_attack", "water", "split", "multiplier", "gm_location", "location_die", "cover.soft",
+            "shield_cover.weapon", "pull.drop_modifier", "pull.die_sides", "pull.bonus", "target_weapon",
+            "object.name", "object.hp", "object.held", "cover.hard.head", "shield_cover.locations.chest"} <= names_in(html)
+    for slot in ("cover.hard", "shield_cover.locations", "pull", "cover", "object"):
+        assert f'data-error-for="{slot}"' in html
+    # the fold-out's state is kept: open when the page had it open
+    assert 'data-fold="circ-sr-att-a2" open' in panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a2": True}})
+
+
+def test_attack_action_reads_the_circumstances():
+    base = {"target": "c2", "defence.kind": "dodge", "mode": "attack_object"}
+    a, errors = attack_action("a1", "c1", "broadsword", {
+        **base, "moving": True, "mount_running": False, "into_melee": "no", "free_attack": True, "water": "waist",
+        "split": "50", "multiplier": "1.5", "cover.soft": True, "cover.hard.head": True, "cover.hard.chest": False,
+        "cover.hard.left_arm": True, "shield_cover.weapon": "medium_shield", "shield_cover.locations.chest": True,
+        "pull.drop_modifier": True, "pull.die_sides": "4", "pull.bonus": "", "object.name": "Door", "object.hp": "8",
+        "object.held": False, "target_weapon": "bite", "rolls.wound.concentration": "12"})
+    assert errors == {}
+    assert a["moving"] is True and "mount_running" not in a and a["into_melee"] is False and a["free_attack"] is True
+    assert a["water"] == "waist" and a["split"] == 50 and a["multiplier"] == 1.5
+    assert a["cover"] == {"hard": ["head", "left_arm"], "soft": True}
+    assert a["shield_cover"] == {"weapon": "medium_shield", "locations": ["chest"]}
+    assert a["pull"] == {"drop_modifier": True, "die_sides": 4}
+    assert a["object"] == {"name": "Door", "hp": 8, "held": False}
+    assert "target_weapon" not in a  # only for attack weapon / disarm
+    assert a["rolls"] == {"wound.concentration": 12}
+    plain, _ = attack_action("a1", "c1", "broadsword", {**base, "mode": "normal", "water": "none", "into_melee": ""})
+    assert not {"water", "into_melee", "cover", "pull", "object", "shield_cover"} & set(plain)
+    d, _ = attack_action("a1", "c1", "broadsword", {**base, "mode": "disarm", "target_weapon": "bite"})
+    assert d["target_weapon"] == "bite"
+    _, errors = attack_action("a1", "c1", "broadsword", {**base, "rolls.damage": "3 x"})
+    assert errors == {"rolls.damage": "type whole numbers such as 8 4, not x"}
+
+
+def test_abort_beside_a_spell_in_the_order():
+    h = fight()
+    rng = random.Random(1)
+    h.do(declare_action("c1", {"kind": "spell", "spell": "bladesharp", "target": "c2"}), rng)
+    h.do({"type": "advance"}, rng)
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    check_controls(html)
+    form = html.split('data-form="sr-abort"')[1].split("</form>")[0]
+    assert 'data-ref="a1"' in form and "Abort and do this" in form
+    a = declare_action("c1", {"kind": "defend", "weapon": "broadsword"})
+    h.do({**a, "type": "sr.abort", "ref": "a1"}, rng)
+    assert "aborts spell" in log_of(h)[-1][1]
+    assert declare_action("c1", {"kind": "defend", "weapon": ""})["stance"] == "dodge"
+
+
+def test_prompts_carry_their_dice_and_escape_text():
+    p = {"id": "p7", "kind": "impaled", "combatant": "c1", "text": EVIL,
+         "options": [{"value": "yes", "label": EVIL}]}
+    html = prompt_html(p, {"c1": EVIL})
+    check_controls(html)
+    assert "<img" not in html
+    assert names_in(html) == {"rolls.impale_damage"}
+    assert 'data-choice="dismiss"' in html
+    assert names_in(prompt_html({**p, "kind": "hard_cover"}, {})) == {"amount"}
+    assert names_in(prompt_html({**p, "kind": "collision"}, {"c1": "A"})) == {
+        "with", "rolls.collision_dex", "rolls.collision", "rolls.collision_location"}
+    a, errors = answer_action("p7", "yes", {"rolls.impale_damage": "2", "amount": "", "with": ""})
+    assert a == {"type": "sr.answer", "prompt": "p7", "choice": "yes", "rolls": {"impale_damage": 2}} and not errors
+    _, errors = answer_action("p7", "yes", {"rolls.impale_damage": "two"})
+    assert set(errors) == {"rolls.impale_damage"}
+
+
+def test_impale_prompt_answered_with_typed_dice_and_unstick_form():
+    h = archer_impales(EVIL)
+    view = RS.view(h.present)
+    assert [p["kind"] for p in view["prompts"]] == ["unstick"]
+    html = panel_html(view, {}, log_of(h)) + card_html("c1", view)
+    check_controls(html)
+    assert "<img" not in html
+    assert stuck_entries("c1", view) == [{"where": "Chest", "name": "Dagger", "in": "body", "owner": "c2",
+                                          "weapon": "dagger", "owner_name": "Archer"}]
+    form = html.split('data-form="sr-unstick"')[1].split("</form>")[0]
+    assert 'data-owner="c2"' in form and 'data-weapon="dagger"' in form
+    assert {"id", "method", "rolls.test", "rolls.impale_damage"} == names_in(form + ">")
+    rng = random.Random(2)
+    h.do(answer_action(view["prompts"][0]["id"], "let_go", {})[0], rng)
+    a, _ = care_action("sr-unstick", "c1", {"id": "c1", "method": "con", "rolls.test": "95"}, "c2", "dagger")
+    assert a == {"type": "sr.unstick", "id": "c1", "holder": "c1", "owner": "c2", "weapon": "dagger", "method": "con",
+                 "rolls": {"test": 95}}
+    h.do(a, rng)
+    assert "(attempt 1)" in log_of(h)[-1][1]
+    h.do({"type": "advance"}, rng)  # end of the round: "did they move or fight?"
+    p = next(p for p in RS.view(h.present)["prompts"] if p["kind"] == "impaled")
+    h.do(answer_action(p["id"], "yes", {"rolls.impale_damage": "2"})[0], rng)
+    chest = next(l for l in RS.view(h.present)["combatants"]["c1"]["locations"] if l["id"] == "chest")
+    assert chest["hp"] == -3  # 7 from the blow, then half of 2 + 2
+
+
+def test_card_healing_fight_fold_outs_and_their_actions():
+    h = fight(EVIL)
+    view = RS.view(h.present)
+    html = card_html("c1", view)
+    check_controls(html)
+    assert "<img" not in html
+    for form, fields in (("sr-heal", {"kind", "location", "points", "reattach"}),
+                         ("sr-natural-healing", {"period", "healer", "rolls.treatment"}),
+                         ("sr-first-aid", {"healer", "location", "rolls.first_aid", "rolls.heal"}),
+                         ("sr-disengage", {"how"}),
+                         ("sr-grapple", {"target", "option", "substitute", "rolls.resistance", "rolls.damage",
+                                         "rolls.throw_dex", "rolls.throw_damage", "rolls.throw_location"})):
+        part = html.split(f'data-form="{form}"')[1].split("</form>")[0]
+        assert names_in("<form " + part + ">") == fields, form
+    assert '<option value="total">Total HP only</option>' in html
+    # disengage / grapple only while declaring or resolving
+    h2 = History(new_encounter("strike-rank", "t"))
+    h2.do({"type": "add_combatant", "combatant": PRESETS["Human warrior"]}, random.Random(1))
+    assert "sr-disengage" not in card_html("c1", RS.view(h2.present))
+    heal, _ = care_action("sr-heal", "c1", {"kind": "rune", "location": "total", "points": "3", "reattach": False})
+    assert heal == {"type": "sr.heal", "target": "c1", "location": "total", "points": 3, "kind": "rune"}
+    nat, _ = care_action("sr-natural-healing", "c1", {"period": "week", "healer": "", "rolls.treatment": "10"})
+    assert nat == {"type": "sr.natural_healing", "id": "c1", "period": "week"}  # no healer: no treatment roll
+    nat, _ = care_action("sr-natural-healing", "c1", {"period": "day", "healer": "c1", "rolls.treatment": "10"})
+    assert nat["healer"] == "c1" and nat["rolls"] == {"treatment": 10}
+    g, _ = care_action("sr-grapple", "c1", {"target": "c2", "option": "throw", "substitute": "60",
+                                            "rolls.resistance": "10", "rolls.throw_dex": ""})
+    assert g == {"type": "sr.grapple", "id": "c1", "target": "c2", "option": "throw", "substitute": 60,
+                 "rolls": {"resistance": 10}}
+    d, _ = care_action("sr-disengage", "c1", {"how": "flee"})
+    assert d == {"type": "sr.disengage", "id": "c1", "how": "flee"}
+    # each is an action the engine takes
+    rng = random.Random(4)
+    h.do({"type": "sr.damage", "target": "c1", "location": "left_arm", "amount": 2, "armour": False}, rng)
+    h.do(care_action("sr-heal", "c1", {"kind": "heal", "location": "left_arm", "points": "2"})[0], rng)
+    assert next(l for l in RS.view(h.present)["combatants"]["c1"]["locations"] if l["id"] == "left_arm")["hp"] == 4
+    with pytest.raises(FrayError):
+        h.do(care_action("sr-grapple", "c1", {"target": "c2", "option": "immobilize"})[0], rng)

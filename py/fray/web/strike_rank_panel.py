@@ -365,7 +365,7 @@ def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | Non
         + _field(pre + "-into", "into_melee", "Into melee", _select(pre + "-into", "into_melee", list(INTO_MELEE)))
         + _check(pre + "-free", "free_attack", "Free attack on a fleeing foe")
         + _field(pre + "-water", "water", "Water", _select(pre + "-water", "water", list(WATER), "none"))
-        + _field(pre + "-split", "split", "Split: this attack's %", _input(pre + "-split", "split", "", "numeric"))
+        + _field(pre + "-split", "split", "Split %", _input(pre + "-split", "split", "", "numeric"))
         + _field(pre + "-mult", "multiplier", "GM multiplier ×", _input(pre + "-mult", "multiplier", "", "decimal", "1"))
         + (_field(pre + "-special", "special", "Special damage as",
                   _select(pre + "-special", "special", [("impaling", "Impaling"), ("slashing", "Slashing")]))
@@ -659,10 +659,10 @@ def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str,
            + _err("sr") + "</form>")
     grp = (f'<form class="sr-gm sr-grapple" data-form="sr-grapple" data-id="{esc(cid)}" novalidate '
            f'aria-label="Grapple options of {esc(who)}">'
-           + _field(pre + "-gt", "target", "Whom (held, or holding)", _select(pre + "-gt", "target", others))
+           + _field(pre + "-gt", "target", "Whom", _select(pre + "-gt", "target", others))
            + _field(pre + "-gopt", "option", "Option", _select(pre + "-gopt", "option", list(GRAPPLE_OPTIONS)))
-           + _field(pre + "-gsub", "substitute", "Unarmed / Martial Arts %",
-                    _input(pre + "-gsub", "substitute", "", "numeric", "instead of STR"))
+           + _field(pre + "-gsub", "substitute", "Unarmed / MA % (for STR)",
+                    _input(pre + "-gsub", "substitute", "", "numeric", "blank = STR"))
            + _dice(pre + "-g", GRAPPLE_ROLLS)
            + f'<button type="submit" class="small" aria-label="Grapple: {esc(who)} acts">Grapple</button>'
            + _err("sr") + "</form>")
