@@ -671,26 +671,11 @@ def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str,
 
 
 def stuck_entries(cid: str, view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Weapons stuck in this combatant (impaled_by on a location) or in its shields (weapons[].stuck),
-    each with the owner and weapon ids found by name among the other combatants' weapons."""
+    """Weapons stuck in this combatant's body or shields, with the owner and weapon ids the view
+    gives (``stuck_weapons``)."""
     cs = view.get("combatants", {})
     c = cs.get(cid, {})
-    found: list[tuple[str, str, str]] = []  # (where, name, in: body | shield)
-    for l in c.get("locations", []):
-        for n in l.get("impaled_by", []):
-            found.append((l["name"], n, "body"))
-    for w in c.get("weapons", []):
-        for n in w.get("stuck", []):
-            found.append((w["name"], n, "shield"))
-    out = []
-    for where, n, kind in found:
-        wname = n[len("missile from "):] if n.startswith("missile from ") else n
-        owners = [(oid, w["id"]) for oid, oc in cs.items() if oid != cid for w in oc.get("weapons", [])
-                  if w["name"] == wname]
-        for oid, wid in owners or [("", "")]:
-            out.append({"where": where, "name": n, "in": kind, "owner": oid, "weapon": wid,
-                        "owner_name": cs.get(oid, {}).get("name", "")})
-    return out
+    return [{**e, "owner_name": cs.get(e["owner"], {}).get("name", "")} for e in c.get("stuck_weapons", [])]
 
 
 def stuck_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:

@@ -291,6 +291,8 @@ def test_shield_parries_and_impales_stuck_enc():
     enc, ev = attack(enc, weapon="spear", defence={"kind": "parry", "weapon": "shield"},
                      rolls={"attack": 10, "defence": 40, "location": 1, "damage": [1, 1, 1]})
     assert weapon(enc, "c2", "shield")["stuck"][0]["weapon"] == "spear"
+    assert RS.view(enc)["combatants"]["c2"]["stuck_weapons"] == [
+        {"where": "Shield", "in": "shield", "name": "Spear", "owner": "c1", "weapon": "spear"}]
     assert prompts(enc, "unstick")
     assert loc(enc, "c2", "right_leg")["hp"] == 5  # special impale parried: 2D8+2+1D4 = 5 < HP 12
     assert [rules.stuck_effect(e, RS.tables["stuck_weapons"]) for e in (0.5, 1, 2, 2.5)] == \

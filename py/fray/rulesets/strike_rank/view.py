@@ -43,6 +43,8 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
                          "text": "SR 7 = ...", "target": "c2", "weapon": "broadsword", ...} ],
           "round": {"attacks": [...], "parries": [...], "dodges": 0, "next_dodge_penalty": 0, ...},
           "pending": ["p1"],          # prompt ids about this combatant
+          "stuck_weapons": [{"where": "Chest", "in": "body", "name": "Spear", "owner": "c1",
+                             "weapon": "spear"}],  # in the body or a shield; ids for sr.unstick
           "resuscitate_by": null      # or {"round": 3, "sr": 7}: last chance to resuscitate
         }
       }
@@ -63,6 +65,7 @@ def combatant_view(rs, enc: Encounter, c) -> dict[str, Any]:
     status = next((s for s in ("dead", "incapacitated", "unconscious") if s in c.conditions), "ok")
     lim = body.movement_limits(c)
     rate = c.stats.get("move", 3)
+    loc_names = {l["id"]: l["name"] for l in c.data["locations"]}
     impaled: dict[str, list[str]] = {}
     for i in c.data["impaled"]:
         impaled.setdefault(i["location"], []).append(i["name"])
@@ -97,6 +100,11 @@ def combatant_view(rs, enc: Encounter, c) -> dict[str, Any]:
         "declared": [dict(a) for a in enc.state.get("actions", []) if a["combatant"] == c.id and a["round"] >= enc.round],
         "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0)},
         "pending": [p["id"] for p in enc.state.get("prompts", []) if p["combatant"] == c.id],
+        # every weapon stuck in this combatant's body or shields, with exact ids for sr.unstick
+        "stuck_weapons": ([{"where": loc_names.get(i["location"], i["location"]), "in": "body", "name": i["name"],
+                            "owner": i["owner"], "weapon": i["weapon"]} for i in c.data["impaled"]]
+                          + [{"where": w["name"], "in": "shield", "name": s["name"], "owner": s["owner"],
+                              "weapon": s["weapon"]} for w in c.data["weapons"] for s in w["stuck"]]),
         "resuscitate_by": c.data.get("resuscitate_by"),
         "unconscious_minutes": c.data.get("unconscious_minutes", 0),
     }
