@@ -382,3 +382,34 @@ def test_card_healing_fight_fold_outs_and_their_actions():
     assert next(l for l in RS.view(h.present)["combatants"]["c1"]["locations"] if l["id"] == "left_arm")["hp"] == 4
     with pytest.raises(FrayError):
         h.do(care_action("sr-grapple", "c1", {"target": "c2", "option": "immobilize"})[0], rng)
+
+
+def test_free_attack_on_a_fleeing_enemy_opens_an_attack_panel():
+    """Disengaging: fleeing gives "enemies ... an immediate melee attack (no parry, dodge at ½)":
+    the prompt offers each enemy an "attacks now" button; the panel then opens an attack with
+    free_attack ticked and no declared action, and the engine takes it."""
+    h = fight()
+    h.do({"type": "sr.disengage", "id": "c1", "how": "flee"}, random.Random(5))
+    view = RS.view(h.present)
+    p = next(p for p in view["prompts"] if p["kind"] == "free_attack")
+    html = prompt_html(p, {"c1": "Human warrior", "c2": "Great wolf (four-legged)"})
+    button = next(a for t, a in tags(html) if a.get("data-act") == "sr-free-attack")
+    assert (button["data-attacker"], button["data-target"]) == ("c2", "c1")
+    free = {"attacker": "c2", "target": "c1", "prompt": p["id"]}
+    panel = panel_html(view, {"sr_free": free}, log_of(h))
+    form = panel.split('data-form="sr-attack"')[1].split("</form>")[0]
+    assert 'data-attacker="c2"' in form and 'data-ref=""' in form
+    check = next(a for t, a in tags("<form " + form + ">") if a.get("name") == "free_attack")
+    assert "checked" in check
+    weapon = form.split('data-weapon="')[1].split('"')[0]
+    a, errors = attack_action("", "c2", weapon, {"target": "c1", "defence.kind": "dodge", "free_attack": True,
+                                                 "rolls.attack": "30", "rolls.defence": "90",
+                                                 "rolls.location": "5", "rolls.damage": "4"})
+    assert not errors and a["free_attack"] is True and "ref" in a and not a["ref"]
+    events = h.do(a)
+    attack_line = next(e["text"] for e in events if e["kind"] == "attack")
+    assert "dodges: 35% → ×0.5 fleeing = 18%" in attack_line
+    # without the prompt (answered or undone) the panel shows no free attack
+    h.undo()
+    h.undo()
+    assert 'data-form="sr-attack"' not in panel_html(RS.view(h.present), {"sr_free": free}, log_of(h))

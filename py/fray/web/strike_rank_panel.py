@@ -140,6 +140,9 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         parts.append(exchange_html(log))
     if phase == "end" or view.get("prompts"):
         parts.append(end_html(view, log))
+    free = ui.get("sr_free")
+    if free and free.get("prompt") in {p.get("id") for p in view.get("prompts", [])}:
+        parts.append(free_attack_html(view, free, ui))
     parts.append("</section>")
     return "".join(parts)
 
@@ -286,7 +289,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     tid = o.get("target") or next((x for x, _ in _others(names, o["combatant"])), "")
     target = cs.get(tid, {})
     w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
-    pre = f"sr-att-{o['ref']}"
+    pre = f"sr-att-{o['ref'] or 'free'}"
     tw = [(x["id"], f'{x["name"]} ({x["skill"]}%)') for x in
           sorted(target.get("weapons", []), key=lambda x: not x.get("shield")) if x.get("usable", True)]
     locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
@@ -325,7 +328,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
            if missile else "")
         + "</div>"
         + (f'<p class="hint">Next dodge by {esc(target.get("name", ""))}: {dodge_pen}%</p>' if dodge_pen else "")
-        + circumstances_html(pre, target, w, ui)
+        + circumstances_html(pre, target, w, ui, bool(o.get("free")))
         + f'<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'
         f'<div class="sr-row">{dice}</div></fieldset>'
         f'<div class="sr-actions"><button type="submit" class="primary">Roll the exchange</button></div>'
@@ -350,7 +353,7 @@ def _loc_checks(pre: str, name: str, legend: str, locs: list[dict[str, Any]]) ->
 
 
 def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | None,
-                       ui: dict[str, Any] | None = None) -> str:
+                       ui: dict[str, Any] | None = None, free: bool = False) -> str:
     """The rarely used ``sr.attack`` fields, folded away: range and movement, melee, cover,
     water, pulled blows, split skill, a GM multiplier, the object or weapon attacked."""
     locs = target.get("locations", [])
@@ -363,7 +366,7 @@ def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | Non
         (_check(pre + "-moving", "moving", "Moving (½)") + _check(pre + "-mount", "mount_running", "Mount running (½)")
          + _check(pre + "-miracle", "miracle", "Past double range: GM grants 5%") if missile else "")
         + _field(pre + "-into", "into_melee", "Into melee", _select(pre + "-into", "into_melee", list(INTO_MELEE)))
-        + _check(pre + "-free", "free_attack", "Free attack on a fleeing foe")
+        + _check(pre + "-free", "free_attack", "Free attack on a fleeing foe", free)
         + _field(pre + "-water", "water", "Water", _select(pre + "-water", "water", list(WATER), "none"))
         + _field(pre + "-split", "split", "Split %", _input(pre + "-split", "split", "", "numeric"))
         + _field(pre + "-mult", "multiplier", "GM multiplier ×", _input(pre + "-mult", "multiplier", "", "decimal", "1"))
@@ -396,7 +399,7 @@ def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | Non
                + _check(pre + "-oheld", "object.held", "Object is held (½)", True)
                + "</div>" + _err("object") + "</fieldset>")
     return _fold("sr-fold sr-circumstances", f"circ-{pre}", "Circumstances",
-                 f'<div class="sr-row">{row1}</div>{cover}{pull}{special}', ui)
+                 f'<div class="sr-row">{row1}</div>{cover}{pull}{special}', ui, default_open=free)
 
 
 def last_exchange(log: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -451,6 +454,16 @@ def end_html(view: dict[str, Any], log: list[tuple[str, str]]) -> str:
     return "".join(parts) if len(parts) > 2 else ""
 
 
+def free_attack_html(view: dict[str, Any], free: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+    """The attack panel for a free attack on a fleeing enemy: no declared action, no SR of its
+    own; the enemy's first usable melee weapon, free_attack ticked (no parry, dodge at ½)."""
+    c = view.get("combatants", {}).get(free.get("attacker", ""), {})
+    melee = [w for w in c.get("weapons", []) if not w.get("missile") and w.get("usable", True)]
+    o = {"ref": "", "combatant": free.get("attacker", ""), "target": free.get("target", ""),
+         "weapon": melee[0]["id"] if melee else "", "sr": view.get("sr", 0), "free": True}
+    return attack_html(view, o, ui)
+
+
 def prompt_html(p: dict[str, Any], names: dict[str, str]) -> str:
     """One GM question: its options as buttons (``sr.answer``), with the dice the answer may roll
     (blank = Fray rolls) and the extra field some answers need."""
@@ -463,6 +476,14 @@ def prompt_html(p: dict[str, Any], names: dict[str, str]) -> str:
                  prompt=pid, choice="dismiss")
     extra = ""
     kind = p.get("kind", "")
+    if kind == "free_attack" and p.get("data", {}).get("fleeing"):
+        # "an immediate melee attack": open the attack panel for that enemy, then answer
+        fleeing = p["data"]["fleeing"]
+        extra += '<div class="sr-row">' + "".join(
+            _btn(f'{o.get("label", "")} attacks now', "sr-free-attack", "small primary",
+                 f'{o.get("label", "")} makes the free attack on {names.get(fleeing, fleeing)}',
+                 prompt=pid, attacker=o.get("value", ""), target=fleeing)
+            for o in p.get("options", [])) + "</div>"
     if kind == "hard_cover":
         extra += ('<div class="sr-row">' + _field(pre + "-amount", "amount", "Damage through the cover",
                                                   _input(pre + "-amount", "amount", "", "numeric")) + "</div>")
@@ -888,7 +909,7 @@ def add_extra(values: dict[str, Any], extra: dict[str, Any] | None) -> dict[str,
 
 class StrikeRankPanel:
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
-            "use-preset")
+            "use-preset", "sr-free-attack")
     FORMS = ("sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-first-aid", "sr-heal",
              "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick", "sr-prompt", "add-combatant")
 
@@ -949,6 +970,10 @@ class StrikeRankPanel:
             a, errors = answer_action(data(el, "prompt") or "", data(el, "choice") or "", values)
             if not _show_errors(app, scope, errors):
                 app.dispatch(a, scope)
+        elif act == "sr-free-attack":
+            app.ui["sr_free"] = {"attacker": data(el, "attacker") or "", "target": data(el, "target") or "",
+                                 "prompt": data(el, "prompt") or ""}
+            app.render()
         elif act == "sr-change-open":
             app.ui["sr_change"] = data(el, "ref")
             app.render()
@@ -992,8 +1017,9 @@ class StrikeRankPanel:
         elif form_name == "sr-attack":
             a, errors = attack_action(data(form, "ref") or "", data(form, "attacker") or "",
                                       data(form, "weapon") or "", values)
-            if not _show_errors(app, form, errors):
-                app.dispatch(a, form)
+            if not _show_errors(app, form, errors) and app.dispatch(a, form) and not a.get("ref"):
+                app.ui.pop("sr_free", None)  # the free attack is made; the GM answers its prompt
+                app.render()
         elif form_name == "sr-prompt":
             pass  # the option buttons answer (data-act="sr-answer"); Enter in a dice box does nothing
         elif form_name in ("sr-heal", "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick"):
