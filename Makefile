@@ -48,7 +48,7 @@ serve: build
 	$(PYTHON) scripts/serve.py --port $(PORT) --mount /=dist
 
 $(VENV_STAMP): requirements-dev.txt
-	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv --clear $(VENV)
 	$(VPY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 

@@ -37,7 +37,9 @@ def _ignore(_dir: str, names: list[str]) -> list[str]:
 
 def precache_list(dist: Path) -> list[str]:
     files = sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file())
-    return ["./"] + ["./" + f for f in files if f != "sw.js"]
+    # Dotfiles (.nojekyll) are for the host, not the page; a host that hides them would make
+    # the whole precache fail, and with it every offline boot.
+    return ["./"] + ["./" + f for f in files if f != "sw.js" and not f.rsplit("/", 1)[-1].startswith(".")]
 
 
 def content_hash(dist: Path, urls: list[str]) -> str:

@@ -102,7 +102,9 @@ class DiceExpr:
         return DiceExpr((Term(1 if total >= 0 else -1, abs(total), 0),))
 
 
-_TERM = re.compile(r"([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))\s*")
+# At most six digits a number: the dice of these games are small, and a longer string of digits
+# would only be a typo (or run into Python's limit on converting long digit strings).
+_TERM = re.compile(r"([+-])?\s*(?:(\d{0,6})\s*[dD]\s*(\d{1,6})|(\d{1,6}))(?!\d)\s*")
 MAX_DICE = 200
 MAX_SIDES = 1000
 
@@ -119,7 +121,8 @@ def parse(expression: str) -> DiceExpr:
     while pos < len(text):
         m = _TERM.match(text, pos)
         if not m or m.end() == pos:
-            raise DiceError(expression, f"cannot read {text[pos:]!r}; write dice as 1D6, 2D6+2 or D100")
+            rest = text[pos:] if len(text) - pos <= 20 else text[pos:pos + 17] + "..."
+            raise DiceError(expression, f"cannot read {rest!r}; write dice as 1D6, 2D6+2 or D100")
         sign_txt, count_txt, sides_txt, const_txt = m.groups()
         if terms and sign_txt is None:
             raise DiceError(expression, f"missing + or - before {m.group(0).strip()!r}")

@@ -23,7 +23,8 @@ class DiceError(FrayError):
 
     def __init__(self, expression: str, message: str):
         self.expression = expression
-        super().__init__(f"{message} (in {expression!r})")
+        shown = expression if len(expression) <= 40 else expression[:37] + "..."
+        super().__init__(f"{message} (in {shown!r})")
 
 
 class InvalidAction(FrayError):

@@ -75,6 +75,8 @@ class History:
                 raise InvalidAction(f"actions.{i}", str(e)) from None
             except FrayError as e:
                 raise InvalidAction(f"actions.{i}", str(e)) from None
+            except Exception as e:  # noqa: BLE001 - an action this version cannot apply
+                raise InvalidAction(f"actions.{i}", f"cannot be applied ({type(e).__name__}: {e})") from None
         if cursor is not None:
             h.cursor = cursor
         return h

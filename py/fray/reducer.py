@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from .dice import RandomSource
-from .errors import InvalidAction, RuleViolation
+from .errors import FrayError, InvalidAction, RuleViolation
 from .model import Combatant, Encounter, LogEntry, Position
 from .rulesets import get_ruleset
 from .rulesets.base import Context, Ruleset
@@ -209,6 +209,14 @@ def _set_table(ctx: Context) -> None:
         ctx.event("table", f"Table {table_id} reset to the default")
         return
     ctx.enc.tables[table_id] = ctx.ruleset.check_table(table_id, value)
+    # A table can be well formed and still hold values the rules cannot use ("x" for a strike
+    # rank): ask the rules for what the page will ask them before accepting the edit.
+    try:
+        ctx.ruleset.view(ctx.enc)
+        ctx.ruleset.order_of_play(ctx.enc)
+    except Exception as e:  # noqa: BLE001 - any failure means the edit cannot be used
+        detail = str(e) if isinstance(e, FrayError) else f"{type(e).__name__}: {e}"
+        raise InvalidAction("value", f"the rules cannot use this table ({detail})") from None
     ctx.event("table", f"Table {table_id} edited by the GM")
 
 

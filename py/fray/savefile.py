@@ -48,6 +48,8 @@ def loads(text: str) -> History:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise SaveFileError("", f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except (RecursionError, ValueError) as e:
+        raise SaveFileError("", f"not JSON Fray can read: {e}") from None
     return load_data(data)
 
 
@@ -65,6 +67,7 @@ def load_data(data: Any) -> History:
     if schema < 1:
         raise SaveFileError("schema", f"unknown schema {schema}")
     present = encounter_from_dict(data.get("encounter"), "encounter")
+    check_readable(present, "encounter")
     hist = data.get("history")
     if hist is None:
         return History(present)
@@ -88,6 +91,25 @@ def load_data(data: Any) -> History:
     if asdict(h.present) != asdict(present):
         raise SaveFileError("encounter", "does not match what its history replays to (edited or corrupted file)")
     return h
+
+
+def check_readable(enc: Encounter, path: str) -> None:
+    """The ruleset's own state (declarations, hit locations, weapons) is only checked for being
+    JSON above; a file edited by hand could still hold a shape the rules cannot read. Ask the
+    rules for what the page will ask them, so such a file is refused here, with its path, and
+    never becomes the open encounter."""
+    from .maprules import map_view
+
+    rs = get_ruleset(enc.ruleset)
+    try:
+        rs.view(enc)
+        rs.order_of_play(enc)
+        for c in enc.combatants[:1]:
+            map_view(enc, c.id)
+    except FrayError as e:
+        raise SaveFileError(path, f"the {rs.name} rules cannot read it: {e}") from None
+    except Exception as e:  # noqa: BLE001 - any failure here means "this file cannot be used"
+        raise SaveFileError(path, f"the {rs.name} rules cannot read it ({type(e).__name__}: {e})") from None
 
 
 # -- strict readers ---------------------------------------------------------------------------
@@ -183,6 +205,10 @@ def encounter_from_dict(d: Any, path: str = "encounter") -> Encounter:
         data = _req(cd, "data", cp, (dict,), "an object")
         _json_like(data, f"{cp}.data")
         enc.combatants.append(Combatant(cid, name, side, stats, notes, list(conds), pos, data))
+    numbered = [int(x[1:]) for x in seen if x[:1] == "c" and x[1:].isdigit()]
+    if numbered and enc.next_id <= max(numbered):
+        raise SaveFileError(f"{path}.next_id", f"must be more than {max(numbered)} (the highest combatant id), "
+                                               f"not {enc.next_id}")
     for i, x in enumerate(enc.order_override):
         if x not in seen:
             raise SaveFileError(f"{path}.order_override.{i}", f"names no combatant ({x!r})")

@@ -47,8 +47,10 @@ class DiceTray:
                 result = replace(dice_mod.roll_given(expression, given), typed=typed)
         except DiceError as e:
             raise InvalidAction(f"rolls.{name}", str(e)) from None
-        self.used[name] = _record(result.to_json() if result.dice or not result.typed else result.total,
-                                  result.typed)
+        if result.dice:
+            self.used[name] = _record(result.to_json(), result.typed)
+        else:  # a total stood in for the dice: keep it as a total, typed or not, so it replays
+            self.used[name] = result.total if result.typed else {"total": result.total, "typed": False}
         return result
 
     def d100(self, name: str) -> RollResult:

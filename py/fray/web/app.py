@@ -106,7 +106,7 @@ class App:
                 continue
             try:
                 return k, self.lib.load(k)
-            except FrayError as e:
+            except Exception as e:  # Library.load keeps the raw save aside whatever went wrong
                 self.broken_save(k, e)
                 break
         k = self.lib.new_key()
@@ -234,18 +234,28 @@ class App:
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self) -> None:
+        """Draw every region. A region that fails to draw says so in the banner; the encounter
+        (already saved) is not touched by drawing."""
+        try:
+            self._render()
+        except Exception as e:  # noqa: BLE001 - a drawing bug must not blank the page
+            traceback.print_exc()
+            self.banner(f"Part of the page could not be drawn ({type(e).__name__}: {e}). "
+                        "The encounter is saved; Undo, Export or switching encounters still work.")
+
+    def _render(self) -> None:
         enc, rs = self.enc, self.ruleset
         try:
             view = rs.view(enc)
+            order = rs.order_of_play(enc)
         except Exception:
             traceback.print_exc()
-            view = {}
-        order = rs.order_of_play(enc)
+            view, order = {}, []
         panel = panel_for(enc.ruleset)
         focus_id = nil(document.activeElement).id if nil(document.activeElement) is not None else ""
         # Always re-written: the GM's own pick in it may have been refused (an unreadable save).
         by_id("encounter-select").innerHTML = ("".join(
-            f'<option value="{R.esc(x["key"])}"{" selected" if x["key"] == self.key else ""}>{R.esc(x["name"])}</option>'
+            f'<option value="{R.esc(x["key"])}"{" selected" if x["key"] == self.key else ""}>{R.esc(x.get("name", x["key"]))}</option>'
             for x in self.lib.index()) or f'<option>{R.esc(enc.name)}</option>')
         by_id("ruleset-badge").textContent = rs.name
         by_id("btn-undo").disabled = not self.history.can_undo
@@ -471,7 +481,7 @@ class App:
         key = event.target.value
         try:
             h = self.lib.load(key)
-        except FrayError as e:
+        except Exception as e:  # kept aside by Library.load; the open encounter stays
             self.broken_save(key, e)
             self.render()
             return
@@ -493,6 +503,9 @@ class App:
         tag = (event.target.tagName or "").lower()
         if tag in ("input", "textarea", "select"):
             return
+        dlg = by_id("dlg")
+        if dlg is not None and dlg.open:
+            return  # undo behind an open form would leave the form showing what no longer is
         if (event.ctrlKey or event.metaKey) and event.key.lower() == "z":
             event.preventDefault()
             self.act("redo" if event.shiftKey else "undo", event.target, event)

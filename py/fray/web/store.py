@@ -47,9 +47,10 @@ class Library:
         return self._get(CURRENT)
 
     def new_key(self) -> str:
-        taken = {x["key"] for x in self.index()}
+        # an entry missing from the index (a write cut short) still owns its key
+        taken = {x["key"] for x in self.index()} | {k for k in (self.current_key(),) if k}
         n = len(taken) + 1
-        while f"e{n}" in taken:
+        while f"e{n}" in taken or self._get(f"fray.enc.e{n}") is not None:
             n += 1
         return f"e{n}"
 
@@ -78,6 +79,9 @@ class Library:
         except SaveFileError:
             self.storage.setItem(f"fray.broken.{key}", raw)
             raise
+        except Exception as e:  # noqa: BLE001 - never lose a save to an error of another kind
+            self.storage.setItem(f"fray.broken.{key}", raw)
+            raise SaveFileError("", f"{type(e).__name__}: {e}") from None
 
     def raw(self, key: str) -> str | None:
         return self._get(f"fray.broken.{key}") or self._get(f"fray.enc.{key}")
