@@ -3,7 +3,8 @@
 // The build (scripts/build.py) copies this file to the root of dist/ (a worker's scope is its
 // own folder, and GitHub Pages cannot send Service-Worker-Allowed) and replaces the two
 // placeholders below with the list of every file in dist/ and a hash of their contents.
-// Each build therefore gets a new cache; activate deletes the old ones.
+// Each build therefore gets a new cache; activate (once no tab uses the old worker) deletes
+// the old ones.
 //
 // Every URL is relative to this file, so the app works under any sub-path (/<repo>/).
 // Nothing here ever asks another origin for anything: requests to other origins are not
@@ -18,7 +19,9 @@ self.addEventListener("install", (event) => {
     const cache = await caches.open(CACHE);
     // cache: "reload" skips the HTTP cache so a new version never precaches stale bytes.
     await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload" })));
-    await self.skipWaiting();
+    // No skipWaiting: a new version waits until no tab runs the old one, so a page never boots
+    // half from the old cache and half from the new. The first visit has no old worker, so it
+    // activates at once all the same.
   })());
 });
 
