@@ -229,3 +229,27 @@ def test_switching_to_a_corrupted_encounter_keeps_the_current_one(page, open_app
         assert f.read() == '{"format": "fray-encounter"'
     add_combatant(page, "Aria", "initiative: 9", side="party")
     expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf", "Aria"])
+
+
+def test_delete_forgets_the_open_encounter_and_opens_the_next(page, open_app):
+    """The way out when storage fills up: Delete drops the open encounter from the browser
+    (after the GM confirms) and opens the next one in the list."""
+    open_app(page)
+    new_freeform(page, "Keep")
+    add_combatant(page, "Wolf", "initiative: 14")
+    keep_key = current_key(page)
+    new_freeform(page, "Drop")
+    add_combatant(page, "Ghoul", "initiative: 2")
+    drop_key = current_key(page)
+    page.once("dialog", lambda d: d.dismiss())
+    page.locator("#btn-delete").click()
+    expect(page.locator("#encounter-select option:checked")).to_have_text("Drop")  # dismissed: kept
+    page.once("dialog", lambda d: d.accept())
+    page.locator("#btn-delete").click()
+    expect(page.locator("#encounter-select option:checked")).to_have_text("First encounter")  # the first in the list
+    names = page.locator("#encounter-select option").all_inner_texts()
+    assert "Drop" not in names and "Keep" in names
+    assert page.evaluate("k => localStorage.getItem('fray.enc.' + k)", drop_key) is None
+    assert page.evaluate("k => localStorage.getItem('fray.enc.' + k)", keep_key) is not None
+    reload(page)
+    assert "Drop" not in page.locator("#encounter-select option").all_inner_texts()

@@ -5,7 +5,6 @@ message and the current encounter is untouched"). Found by review; each case onc
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import asdict
 
 import pytest

@@ -127,10 +127,12 @@ class App:
         self._listen(document, "keydown", self.on_key)
         self._listen(by_id("file-import"), "change", self.on_import)
         self._listen(by_id("encounter-select"), "change", self.on_switch)
-        for i in ("btn-new", "btn-undo", "btn-redo", "btn-export", "btn-tables", "file-import", "encounter-select"):
+        for i in ("btn-new", "btn-delete", "btn-undo", "btn-redo", "btn-export", "btn-tables", "file-import",
+                  "encounter-select"):
             by_id(i).disabled = False
         by_id("btn-import-label").removeAttribute("aria-disabled")
         by_id("btn-new").dataset.act = "new-encounter"
+        by_id("btn-delete").dataset.act = "delete-encounter"
         by_id("btn-undo").dataset.act = "undo"
         by_id("btn-redo").dataset.act = "redo"
         by_id("btn-export").dataset.act = "export"
@@ -363,6 +365,8 @@ class App:
             self.close_dialog()
         elif act == "new-encounter":
             self.open_dialog(R.new_encounter_form(all_rulesets()))
+        elif act == "delete-encounter":
+            self.delete_encounter()
         elif act == "export":
             self.export()
         elif act == "tables":
@@ -475,6 +479,26 @@ class App:
         self.history = History(enc)
         self.ui = {}
         self.close_dialog()
+        self.after_change()
+
+    def delete_encounter(self) -> None:
+        """Forget the open encounter (and any unreadable copy of it), then open the next one in
+        the list or a fresh one: the way out when the browser's storage fills up."""
+        if not js.window.confirm(f"Delete the encounter {self.enc.name} from this browser? "
+                                 "Export it first if you may want it back."):
+            return
+        self.lib.forget(self.key)
+        self.lib.storage.removeItem(f"fray.broken.{self.key}")
+        for entry in self.lib.index():
+            try:
+                self.key, self.history = entry["key"], self.lib.load(entry["key"])
+                break
+            except Exception as e:  # kept aside by Library.load; try the next one
+                self.broken_save(entry["key"], e)
+        else:
+            self.key = self.lib.new_key()
+            self.history = History(new_encounter(self.enc.ruleset, "New encounter"))
+        self.ui = {}
         self.after_change()
 
     def on_switch(self, event: Any) -> None:

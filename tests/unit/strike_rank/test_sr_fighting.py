@@ -7,7 +7,7 @@ import pytest
 
 from fray.errors import RuleViolation
 from fray.rulesets.strike_rank import rules
-from sr_helpers import (AXE, BITE, BOW, FIST, KARATE, LANCE, MACE, RAPIER, RS, SHIELD, SPEAR, SWORD, actions, attack,
+from sr_helpers import (AXE, BITE, BOW, FIST, KARATE, LANCE, MACE, RS, SPEAR, SWORD, actions, attack,
                         declare, do, duel, fight, fighter, loc, prompts, texts, to_phase, weapon)
 
 HIT = {"attack": 20, "location": 1}  # a plain success (60%: special is 12 or less) on the right leg

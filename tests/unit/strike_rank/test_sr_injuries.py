@@ -6,7 +6,7 @@ import pytest
 
 from fray.errors import RuleViolation
 from fray.rulesets.strike_rank import rules
-from sr_helpers import (BITE, RS, SWORD, attack, declare, do, duel, fight, fighter, loc, prompts, texts, to_phase)
+from sr_helpers import (RS, attack, declare, do, duel, fighter, loc, prompts, texts, to_phase)
 
 
 def hurt(enc, lid, amount, target="c2", **rolls):

@@ -7,7 +7,7 @@ import pytest
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.rulesets.strike_rank import rules
-from sr_helpers import (BITE, BOW, JAVELIN, KARATE, RAPIER, RS, SPEAR, SWORD, XBOW, actions, attack, declare, do,
+from sr_helpers import (BITE, BOW, JAVELIN, KARATE, RS, SPEAR, SWORD, XBOW, actions, attack, declare, do,
                         duel, fight, fighter, loc, prompts, texts, to_phase, weapon)
 
 

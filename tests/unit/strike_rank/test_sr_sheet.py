@@ -10,7 +10,7 @@ import pytest
 
 from fray.errors import InvalidAction
 from fray.reducer import apply, new_encounter
-from sr_helpers import BITE, RS, SWORD, attack, do, duel, fight, fighter, loc, to_phase
+from sr_helpers import BITE, RS, SWORD, do, duel, fight, fighter, loc, to_phase
 
 
 @pytest.mark.parametrize("patch,field", [

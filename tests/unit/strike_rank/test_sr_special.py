@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fray.errors import RuleViolation
-from sr_helpers import (BOW, GRAPPLE, RAPIER, RS, SHIELD, SWORD, actions, attack, declare, do, duel, fight, fighter,
+from sr_helpers import (BOW, GRAPPLE, RAPIER, RS, SWORD, actions, attack, declare, do, duel, fighter,
                         loc, prompts, texts, to_phase, weapon)
 
 

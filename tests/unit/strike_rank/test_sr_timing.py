@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from fray.errors import InvalidAction, RuleViolation
+from fray.errors import RuleViolation
 from fray.rulesets.strike_rank import rules
-from sr_helpers import (BOW, JAVELIN, RS, SHIELD, SWORD, XBOW, actions, attack, declare, do, duel, fight, fighter,
+from sr_helpers import (BOW, RS, SWORD, actions, attack, declare, do, duel, fight, fighter,
                         texts, to_phase)
 
 

@@ -284,7 +284,7 @@ def attack(ctx: Context) -> None:
         if bad:
             raise RuleViolation("Fighting", bad)
     if w["missile"] and missile_range is not None and missile_range > 2 * w["range"]:
-        skill = rules.Skill(5, (f"past double range: GM's miraculous 5%",))
+        skill = rules.Skill(5, ("past double range: GM's miraculous 5%",))
     else:
         skill = rules.modified_skill(base, mults, split, bonus, why_m)
     dkind, pw, dskill = defence_skill(ctx, attacker, target, w, free_attack, water)

@@ -14,7 +14,7 @@ from ...geometry import distance as map_distance
 from ...model import Combatant, Encounter
 from ..base import Context
 from . import rules
-from .combatant import RANGED_KINDS, hp_current, weapon, wielded
+from .combatant import RANGED_KINDS, hp_current, weapon
 
 MAX_DECLARED = 3
 
