@@ -85,3 +85,29 @@ def saved(page) -> dict:
     raw = page.evaluate("localStorage.getItem('fray.enc.' + localStorage.getItem('fray.current'))")
     assert raw, "nothing autosaved"
     return json.loads(raw)
+
+
+def new_encounter(page, name: str, ruleset: str, badge: str) -> None:
+    """Create an encounter of ``ruleset`` through the New dialog and wait for its badge."""
+    page.locator("#btn-new").click()
+    dlg = page.locator("#dlg")
+    expect(dlg).to_be_visible()
+    dlg.get_by_label("Name").fill(name)
+    dlg.get_by_label("Rules").select_option(ruleset)
+    dlg.get_by_role("button", name="Create").click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#ruleset-badge")).to_have_text(badge)
+
+
+def add_preset(page, preset: str, side: str | None = None) -> None:
+    """Add a ready-made combatant through the dialog (Ready-made, Use, Add)."""
+    before = page.locator("#combatants .card").count()
+    dlg = open_add_dialog(page)
+    dlg.get_by_label("Ready-made").select_option(label=preset)
+    dlg.get_by_role("button", name="Use", exact=True).click()
+    expect(dlg.locator('[name="combatant.name"]')).to_have_value(preset)
+    if side:
+        dlg.locator('[name="combatant.side"]').select_option(side)
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(before + 1)

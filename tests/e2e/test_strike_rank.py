@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from playwright.sync_api import expect
+from gestures import add_preset, card, new_encounter  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -26,35 +27,8 @@ WARRIOR, WOLF = "Human warrior", "Great wolf (four-legged)"
 
 
 def new_strike_rank(page, name: str) -> None:
-    page.locator("#btn-new").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    dlg.get_by_label("Name").fill(name)
-    dlg.get_by_label("Rules").select_option("strike-rank")
-    dlg.get_by_role("button", name="Create").click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#ruleset-badge")).to_have_text("Strike Rank (d100)")
+    new_encounter(page, name, "strike-rank", "Strike Rank (d100)")
     expect(page.locator(".sr-panel")).to_be_visible()
-
-
-def add_preset(page, preset: str, side: str | None = None) -> None:
-    before = page.locator("#combatants .card").count()
-    page.locator("#round-bar").get_by_role("button", name="Add combatant").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    dlg.get_by_label("Ready-made").select_option(label=preset)
-    dlg.get_by_role("button", name="Use", exact=True).click()
-    expect(dlg.locator('[name="combatant.name"]')).to_have_value(preset)
-    if side:
-        dlg.locator('[name="combatant.side"]').select_option(side)
-    dlg.get_by_role("button", name="Add", exact=True).click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#combatants .card")).to_have_count(before + 1)
-
-
-def card(page, name: str):
-    return page.locator("#combatants article.card", has=page.locator("h3.name", has_text=re.compile(
-        "^" + re.escape(name) + "$")))
 
 
 def loc(page, name: str, loc_id: str):

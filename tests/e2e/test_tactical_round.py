@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from playwright.sync_api import expect
+from gestures import add_preset, card, new_encounter  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -27,34 +28,10 @@ SWORD, ORC, XBOW = "Swordsman with shield", "Orc warrior", "Crossbowman"
 
 # -- helpers ----------------------------------------------------------------------------------
 
+
 def new_tactical(page, name: str) -> None:
-    page.locator("#btn-new").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    dlg.get_by_label("Name").fill(name)
-    dlg.get_by_label("Rules").select_option("tactical-round")
-    dlg.get_by_role("button", name="Create").click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#ruleset-badge")).to_have_text("Tactical round (CMB vs DEF)")
+    new_encounter(page, name, "tactical-round", "Tactical round (CMB vs DEF)")
     expect(page.locator(".tr-panel")).to_be_visible()
-
-
-def add_preset(page, preset: str) -> None:
-    before = page.locator("#combatants .card").count()
-    page.locator("#round-bar").get_by_role("button", name="Add combatant").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    dlg.get_by_label("Ready-made").select_option(label=preset)
-    dlg.get_by_role("button", name="Use", exact=True).click()
-    expect(dlg.locator('[name="combatant.name"]')).to_have_value(preset)
-    dlg.get_by_role("button", name="Add", exact=True).click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#combatants .card")).to_have_count(before + 1)
-
-
-def card(page, name: str):
-    return page.locator("#combatants article.card", has=page.locator("h3.name", has_text=re.compile(
-        "^" + re.escape(name) + "$")))
 
 
 def newest_log(page):

@@ -24,7 +24,7 @@ def test_every_combatant_has_a_token_and_names_are_escaped():
     assert "<b>Grak" not in plan and "&lt;b&gt;Grak&lt;/b&gt; &amp; co" in plan
     assert "<b>Grak" not in parts["elev"]
     assert 'role="button"' in plan and 'tabindex="0"' in plan
-    assert 'aria-label="Ann, party, at 5, 5 m, altitude 0 m"' in plan
+    assert '<title>Ann, party, at 5, 5 m, altitude 0 m</title>' in plan
 
 
 def test_tokens_sit_at_their_position_in_metres_north_up():

@@ -75,12 +75,31 @@ def state_words(c: Combatant) -> list[str]:
     return words
 
 
+def dist_text(target: Target) -> str:
+    """"15.6 m +0": the distance from the selected token, and the range modifier if any."""
+    txt = f"{target.metres:.1f} m"
+    if target.band and target.band.modifier is not None:
+        txt += f" {_signed(target.band.modifier)}"
+    return txt
+
+
+def initials_of(c: Combatant) -> str:
+    return "".join(w[0] for w in c.name.split()[:2]).upper() or "?"
+
+
+def notes_of(c: Combatant) -> list[str]:
+    """The words drawn beside a token: its height, and states such as prone or stunned."""
+    notes = [f"↑{c.position.alt:g} m"] if c.position.alt > 0 else []
+    return notes + [w for w in state_words(c) if w != "flying"]
+
+
 def token_label(c: Combatant, selected: bool, target: Target | None) -> str:
+    """What a screen reader says, and the tooltip: the name, then the details."""
     p = c.position
     parts = [c.name, c.side, f"at {p.x:g}, {p.y:g} m", f"altitude {p.alt:g} m"]
     parts += state_words(c)
     if target is not None:
-        parts.append(f"{target.metres:.1f} m away" + (f", {target.band.label}" if target.band else ""))
+        parts.append(f"{dist_text(target)} away" + (f", {target.band.label}" if target.band else ""))
     if selected:
         parts.append("selected")
     return ", ".join(parts)
@@ -97,7 +116,11 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None) -> 
     fs = r * 0.75
     out = [f'<g class="{cls}" id="tok-{esc(c.id)}" data-token="{esc(c.id)}" '
            f'transform="translate({fmt(p.x)} {fmt(-p.y)})" role="button" tabindex="0" '
-           f'aria-pressed="{"true" if selected else "false"}" aria-label="{esc(token_label(c, selected, target))}">']
+           f'aria-pressed="{"true" if selected else "false"}">'
+           # The name comes from <title>, not aria-label: the initials and name drawn on the token
+           # are part of its label on screen, and an aria-label that does not repeat them word for
+           # word breaks "label in name" for voice control.
+           f'<title>{esc(token_label(c, selected, target))}</title>']
     if lift:
         out.append(f'<ellipse class="shadow" cx="0" cy="0" rx="{fmt(r * .8)}" ry="{fmt(r * .35)}" />'
                    f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(-lift)}" stroke-width="{fmt(r / 8)}" />')
@@ -114,22 +137,17 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None) -> 
         d = r * .6
         out.append(f'<path class="cross" d="M{fmt(-d)} {fmt(cy - d)}L{fmt(d)} {fmt(cy + d)}M{fmt(d)} {fmt(cy - d)}'
                    f'L{fmt(-d)} {fmt(cy + d)}" stroke-width="{fmt(r / 6)}" />')
-    initials = "".join(w[0] for w in c.name.split()[:2]).upper() or "?"
+    initials = initials_of(c)
     out.append(f'<text class="initials" x="0" y="{fmt(cy + fs * .35)}" font-size="{fmt(fs)}" '
                f'text-anchor="middle" aria-hidden="true">{esc(initials)}</text>')
     out.append(f'<text class="name" x="0" y="{fmt(cy - r * 1.3)}" font-size="{fmt(fs * .7)}" text-anchor="middle" '
                f'stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(c.name)}</text>')
-    notes = []
-    if lift:
-        notes.append(f"↑{p.alt:g} m")
-    notes += [w for w in state_words(c) if w != "flying"]
+    notes = notes_of(c)
     if notes:
         out.append(f'<text class="state" x="{fmt(r * 1.25)}" y="{fmt(cy + fs * .35)}" font-size="{fmt(fs * .85)}" '
                    f'stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(" · ".join(notes))}</text>')
     if target is not None:
-        txt = f"{target.metres:.1f} m"
-        if target.band and target.band.modifier is not None:
-            txt += f" {_signed(target.band.modifier)}"
+        txt = dist_text(target)
         out.append(f'<text class="dist" x="0" y="{fmt(r * 1.9 if not lift else r * .9)}" font-size="{fmt(fs * .85)}" '
                    f'text-anchor="middle" stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(txt)}</text>')
     out.append("</g>")

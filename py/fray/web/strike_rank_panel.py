@@ -596,7 +596,7 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
         f'<td>{_whp(w)}</td>'
         f'<td>{esc(w.get("why_not") or ("" if w.get("loaded", True) else "not loaded"))}</td></tr>'
         for w in c.get("weapons", []))
-    weapons = (f'<table class="sr-weapons"><caption class="visually-hidden">Weapons of {esc(c["name"])}</caption>'
+    weapons = (f'<table class="sr-weapons" tabindex="0"><caption class="visually-hidden">Weapons of {esc(c["name"])}</caption>'
                f'<thead><tr><th scope="col">Weapon</th><th scope="col">Skill</th><th scope="col">Damage</th>'
                f'<th scope="col">SR</th><th scope="col">HP</th><th scope="col">Note</th></tr></thead>'
                f'<tbody>{wrows}</tbody></table>') if wrows else ""

@@ -176,8 +176,8 @@ def stepper_html(view: dict[str, Any]) -> str:
         items.append(f'<li class="{state}"{aria}><span class="n">{i + 1}</span> {esc(p["title"])}</li>')
     note = view["phase"].get("note", "")
     return (f'<nav class="tr-stepper" id="tr-stepper" aria-label="Phases of round {esc(view["round"])}"><ol>{"".join(items)}</ol></nav>'
-            f'<p class="tr-phase-now"><strong>Round {esc(view["round"])}: {esc(view["phase"]["title"])}</strong>'
-            f'{" — " + esc(note) if note else ""}</p>')
+            f'<h2 class="tr-phase-now"><strong>Round {esc(view["round"])}: {esc(view["phase"]["title"])}</strong>'
+            f'<span class="tr-phase-note">{" — " + esc(note) if note else ""}</span></h2>')
 
 
 def acting_html(view: dict[str, Any]) -> str:
@@ -272,7 +272,7 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]]) -> str:
         forms.append(
             f'<form class="tr-form tr-declare" data-form="tr-declare" data-id="{esc(cid)}" novalidate '
             f'aria-label="Declare for {esc(c["name"])}">'
-            f'<h4>{esc(c["name"])}</h4>{said}{_general_err()}'
+            f'<h3>{esc(c["name"])}</h3>{said}{_general_err()}'
             f'<input type="hidden" name="id" value="{esc(cid)}">{_err("id")}{_err("actions")}'
             f'<div class="tr-decl-rows">{"".join(rows)}</div>'
             f'<button type="submit" class="primary">Declare for {esc(c["name"])}</button></form>')
