@@ -16,12 +16,12 @@ that field.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .panels import register_panel
 from .render import esc
-from .widgets import act_button as _btn, as_int, as_number, err_slot as _err, text_input as _input
+from .widgets import (act_button as _btn, as_int, as_number, err_slot as _err, fold_extra, open_add_section,
+                      text_input as _input)
 
 DECLARE_KINDS = (("melee", "Melee attack"), ("missile", "Missile attack"), ("spell", "Cast a spell"),
                  ("move", "Move"), ("defend", "Parry / dodge only"), ("reload", "Reload"), ("other", "Other"))
@@ -930,32 +930,12 @@ class StrikeRankPanel:
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act not in self.ACTS:
             return False
-        from .app import by_id, data, nil, q
+        from .app import by_id, data, nil
 
         if act in ("add-combatant", "use-preset"):
             # the generic dialog (its JSON box holds the ruleset's fields), then this ruleset's
             # compact body / armour / weapons section, filled from a ready-made combatant
-            from . import render as R
-
-            if act == "add-combatant":
-                app.open_dialog(R.combatant_form(app.ruleset, None, app.ruleset.presets()))
-                form = q(by_id("dlg-body"), "form")
-            else:
-                form = nil(el.closest("form"))
-                app.use_preset(form)
-            if form is None:
-                return True
-            old = q(form, ".sr-add")
-            if old is not None:
-                old.remove()
-            box = q(form, '[name="combatant.extra"]')
-            try:
-                extra = json.loads(box.value) if box is not None and box.value.strip() else {}
-            except ValueError:
-                extra = {}
-            anchor = q(form, '[data-field="combatant.extra"]') or q(form, '[data-error-for="combatant"]')
-            if anchor is not None:
-                anchor.insertAdjacentHTML("beforebegin", add_fields_html(extra if isinstance(extra, dict) else {}))
+            open_add_section(app, act, el, "sr-add", add_fields_html)
             return True
         scope = nil(el.closest("form, .sr-box, article, .sr-who")) or by_id("ruleset-panel")
         if act == "sr-undeclare":
@@ -990,15 +970,9 @@ class StrikeRankPanel:
         cid = data(form, "id") or ""
         if form_name == "add-combatant":
             if "sr_weapons" in values:
-                # fold the compact section into the generic JSON box the app sends
-                text = values.get("combatant.extra", "") or ""
-                try:
-                    extra = json.loads(text) if text.strip() else {}
-                except ValueError:
-                    return False  # the app names the bad JSON at its box
-                if isinstance(extra, dict):
-                    merged = add_extra(values, extra)
-                    values["combatant.extra"] = json.dumps(merged, ensure_ascii=False) if merged else ""
+                # fold the compact section into the generic JSON box the app sends (a box that is
+                # not a JSON object is left for the app to name at its field)
+                fold_extra(values, add_extra)
             return False  # the generic handler adds it (stats, name, side) with these fields
         if form_name == "sr-declare":
             app.dispatch(declare_action(cid, values), form)
