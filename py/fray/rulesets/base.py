@@ -60,17 +60,7 @@ class StatSpec:
                 raise InvalidAction(field_path, f"{self.label} is required")
             return self.default
         if self.kind in ("int", "percent"):
-            if isinstance(raw, bool):
-                raise InvalidAction(field_path, f"{self.label} must be a whole number")
-            if isinstance(raw, float) and raw.is_integer():
-                raw = int(raw)
-            if isinstance(raw, str):
-                try:
-                    raw = int(raw.strip().rstrip("%"))
-                except ValueError:
-                    raise InvalidAction(field_path, f"{self.label} must be a whole number, not {raw!r}") from None
-            if not isinstance(raw, int):
-                raise InvalidAction(field_path, f"{self.label} must be a whole number, not {raw!r}")
+            raw = whole_number(raw, field_path, self.label)
             lo, hi = self.min, self.max
             if lo is not None and raw < lo or hi is not None and raw > hi:
                 rng = f"from {_n(lo)} to {_n(hi)}" if lo is not None and hi is not None else (
@@ -98,6 +88,24 @@ class StatSpec:
         if self.max is not None and len(text) > self.max:
             raise InvalidAction(field_path, f"{self.label} is longer than {_n(self.max)} characters")
         return text
+
+
+def whole_number(raw: Any, path: str, label: str = "") -> int:
+    """A typed whole number (``12``, ``"12"``, ``"65%"``, ``12.0``) as an int, or
+    ``InvalidAction`` at ``path``; every stat and ruleset field reads numbers through here."""
+    what = f"{label} must" if label else "must"
+    if isinstance(raw, bool):
+        raise InvalidAction(path, f"{what} be a whole number")
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)
+    if isinstance(raw, str):
+        try:
+            raw = int(raw.strip().rstrip("%"))
+        except ValueError:
+            raise InvalidAction(path, f"{what} be a whole number, not {raw!r}") from None
+    if not isinstance(raw, int):
+        raise InvalidAction(path, f"{what} be a whole number, not {raw!r}")
+    return raw
 
 
 def _n(v: float | None) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 from ...dice import parse as parse_dice
 from ...errors import DiceError, InvalidAction
 from ...model import Combatant, Encounter
-from ..base import ceil_div
+from ..base import ceil_div, whole_number
 from . import rules
 
 WEAPON_TYPES = ("crushing", "slashing", "impaling", "cut-and-thrust")
@@ -43,17 +43,7 @@ def slug(text: str) -> str:
 def _int(raw: Any, path: str, lo: int, hi: int, default: Any = None) -> int:
     if raw is None and default is not None:
         return default
-    if isinstance(raw, bool):
-        raise InvalidAction(path, "must be a whole number")
-    if isinstance(raw, float) and raw.is_integer():
-        raw = int(raw)
-    if isinstance(raw, str):
-        try:
-            raw = int(raw.strip().rstrip("%"))
-        except ValueError:
-            raise InvalidAction(path, f"must be a whole number, not {raw!r}") from None
-    if not isinstance(raw, int):
-        raise InvalidAction(path, "must be a whole number")
+    raw = whole_number(raw, path)
     if not lo <= raw <= hi:
         raise InvalidAction(path, f"must be from {lo} to {hi}, not {raw}")
     return raw
