@@ -111,3 +111,23 @@ def add_preset(page, preset: str, side: str | None = None) -> None:
     dlg.get_by_role("button", name="Add", exact=True).click()
     expect(dlg).to_be_hidden()
     expect(page.locator("#combatants .card")).to_have_count(before + 1)
+
+
+def touch_and_name_problems(page, prefix: str) -> list[str]:
+    """Every visible control of a ruleset's panel and cards (``.{prefix}-panel``,
+    ``.{prefix}-card``) that has no accessible name or is under 44 px tall (a checkbox counts
+    its label)."""
+    sel = ", ".join(f".{prefix}-{part} {ctl}" for part in ("panel", "card")
+                    for ctl in ("button", "select", "input:not([type=hidden])", "summary"))
+    return page.evaluate("""(sel) => {
+        const out = [];
+        for (const el of document.querySelectorAll(sel)) {
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 && r.height === 0) continue;  // inside a closed <details>
+            let name = el.getAttribute('aria-label') || (el.labels && el.labels.length ? el.labels[0].textContent : '') || el.textContent;
+            if (!name || !name.trim()) out.push('no name: ' + el.outerHTML.slice(0, 80));
+            const box = el.type === 'checkbox' ? el.closest('label').getBoundingClientRect() : r;
+            if (box.height < 43.5) out.push('small: ' + el.outerHTML.slice(0, 80) + ' ' + box.height);
+        }
+        return out;
+    }""", sel)

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from playwright.sync_api import expect
-from gestures import add_preset, card, new_encounter  # noqa: E402
+from gestures import add_preset, card, new_encounter, touch_and_name_problems  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -207,19 +207,7 @@ def test_panel_controls_have_names_and_touch_size(page, open_app):
     add_preset(page, WARRIOR, "party")
     add_preset(page, "Gorp (single location)")
     advance(page, "Declare")
-    check = """() => {
-        const out = [];
-        for (const el of document.querySelectorAll('.sr-panel button, .sr-panel select, .sr-panel input, .sr-card button, .sr-card select, .sr-card input, .sr-card summary')) {
-            const r = el.getBoundingClientRect();
-            if (r.width === 0 && r.height === 0) continue;  // inside a closed <details>
-            let name = el.getAttribute('aria-label') || (el.labels && el.labels.length ? el.labels[0].textContent : '') || el.textContent;
-            if (!name || !name.trim()) out.push('no name: ' + el.outerHTML.slice(0, 80));
-            const box = el.type === 'checkbox' ? el.closest('label').getBoundingClientRect() : r;
-            if (box.height < 43.5) out.push('small: ' + el.outerHTML.slice(0, 80) + ' ' + box.height);
-        }
-        return out;
-    }"""
-    assert page.evaluate(check) == []
+    assert touch_and_name_problems(page, "sr") == []
     # keyboard only: declare the warrior's attack
     form = page.locator('form[data-form=sr-declare][data-id="c1"]')
     form.locator('[name="kind"]').focus()
@@ -231,7 +219,7 @@ def test_panel_controls_have_names_and_touch_size(page, open_app):
     form.locator('[name="target"]').select_option("c1")
     form.locator("button[type=submit]").click()
     advance(page, "Resolve")
-    assert page.evaluate(check) == []
+    assert touch_and_name_problems(page, "sr") == []
     # the single-location body is a list, the humanoid a diagram, each with a text label
     expect(card(page, WARRIOR).locator(".sr-body.humanoid .sr-loc")).to_have_count(7)
     expect(card(page, "Gorp (single location)").locator(".sr-body.list .sr-loc")).to_have_count(1)

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from playwright.sync_api import expect
-from gestures import add_preset, card, new_encounter  # noqa: E402
+from gestures import add_preset, card, new_encounter, touch_and_name_problems  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -245,19 +245,7 @@ def test_panel_controls_have_names_and_touch_size(page, open_app):
     add_preset(page, "Wolf")
     advance_to(page, "Assessment", 1)
     advance_to(page, "Declaration")
-    problems = page.evaluate("""() => {
-        const out = [];
-        for (const el of document.querySelectorAll('.tr-panel button, .tr-panel select, .tr-panel input:not([type=hidden]), .tr-card button, .tr-card select, .tr-card input:not([type=hidden]), .tr-panel summary, .tr-card summary')) {
-            const r = el.getBoundingClientRect();
-            if (r.width === 0 && r.height === 0) continue;  // inside a closed <details>
-            let name = el.getAttribute('aria-label') || (el.labels && el.labels.length ? el.labels[0].textContent : '') || el.textContent;
-            if (!name || !name.trim()) out.push('no name: ' + el.outerHTML.slice(0, 80));
-            const box = el.type === 'checkbox' ? el.closest('label').getBoundingClientRect() : r;
-            if (box.height < 43.5) out.push('small: ' + el.outerHTML.slice(0, 80) + ' ' + box.height);
-        }
-        return out;
-    }""")
-    assert problems == []
+    assert touch_and_name_problems(page, "tr") == []
     # keyboard: declare the wolf's bite with the keyboard only
     form = page.locator('form[data-form=tr-declare][data-id="c2"]')
     form.locator('[name="actions.0.action"]').focus()
