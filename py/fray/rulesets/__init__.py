@@ -16,7 +16,8 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 # ruleset id -> the module that registers it. Imported on first use, so the page boots with
 # only the ruleset of the open encounter loaded (each is a few thousand lines of Python).
-BUILTIN = {"freeform": "freeform", "strike-rank": "strike_rank", "tactical-round": "tactical_round"}
+BUILTIN = {"freeform": "freeform", "strike-rank": "strike_rank", "tactical-round": "tactical_round",
+           "range-band": "range_band"}
 
 
 def _import(ruleset_id: str) -> None:
