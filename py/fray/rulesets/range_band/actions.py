@@ -234,12 +234,21 @@ def use_action(ctx: Context, c: Combatant, size: str, what: str, t: rules.Tables
 # -- setup: turn order, zone, mounts ----------------------------------------------------------------------
 
 def turn_order(ctx: Context) -> None:
-    """``rb.turn_order {id, value}``: the turn-order result the GM rolled (higher acts first).
-    ``value: null`` clears it."""
+    """``rb.turn_order {id, value, detection_tn?}``: the turn-order result the GM rolled (higher acts
+    first); ``value: null`` clears it. ``detection_tn``: Visible Range & Turn Order: "If stealth is a major
+    part of the beginning of a battle, the GM may allow characters to apply any +TN they can normally
+    apply to a detection roll to their turn order rolls." """
     c = ctx.combatant()
     v = ctx.action.get("value")
-    c.data["turn_value"] = None if v is None else whole(v, "value", -1000, 1000)
-    ctx.event("order", f"{c.name}: turn order {c.data['turn_value'] if v is not None else 'cleared'}", id=c.id)
+    bonus = whole(ctx.action.get("detection_tn", 0), "detection_tn", 0, 100)
+    if v is None:
+        c.data["turn_value"] = None
+        ctx.event("order", f"{c.name}: turn order cleared", id=c.id)
+        return
+    base = whole(v, "value", -1000, 1000)
+    c.data["turn_value"] = base + bonus
+    ctx.event("order", f"{c.name}: turn order {base + bonus}" + (f" = {base} + detection +TN {bonus} (GM allows)"
+                                                                  if bonus else ""), id=c.id)
 
 
 ZONE_FIELDS = {"light": rules.LIGHT, "clutter": rules.CLUTTER, "flight_ceiling": ("none",) + BANDS}
@@ -340,8 +349,18 @@ def fly(ctx: Context) -> None:
     combatant's movement (its movement slot), but not both in one movement phase."""
     c = ctx.combatant()
     on = flag(ctx.action, "on", True)
+    deprived = flag(ctx.action, "deprived")
     enc, t = ctx.enc, tables_of(ctx)
     z = rules.zone(enc)
+    if deprived:
+        if on or not c.data.get("flying"):
+            raise InvalidAction("deprived", "deprived of flight applies to a flyer stopping (on: false)")
+        if rules.at_engagement_altitude(c, t):
+            c.data["flying"] = False
+            ctx.event("flight", f"{c.name} loses their means of flight at engagement altitude", id=c.id)
+        else:
+            fall(ctx, c, t, "deprived of their means of flight")
+        return
     if rules.underwater(enc):
         raise RuleViolation("Underwater Combat", "underwater, characters cannot stop 'flying': movement is 3-D already")
     if on == bool(c.data.get("flying")):
@@ -413,9 +432,9 @@ def move(ctx: Context) -> None:
     up = new.alt - c.position.alt
     if not fly and abs(up) > 1e-9:
         raise InvalidAction("alt", "only flying (or underwater) characters change altitude by moving")
-    if fly and up > 0:
+    if fly and (up > 0 or rules.underwater(enc)):
         cap = rules.band_max(t, "medium" if rush else "short") or 0
-        if up > cap + 1e-9:
+        if abs(up) > cap + 1e-9:
             raise RuleViolation("Flight", f"a successful flying movement roll ascends up to short range "
                                 f"({rules.band_max(t, 'short'):g} m); rushing and succeeding by 10 or more, medium "
                                 f"({rules.band_max(t, 'medium'):g} m)")
@@ -462,9 +481,11 @@ def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, An
     up = float(effect.get("up", 0))
     short = rules.band_max(t, "short") or 0
     note = ""
-    if up > short + 1e-9 and not (effect.get("rush") and out.get("by", 0) >= 10):
-        alt = c.position.alt + short
-        note = f" (ascends only short range, {short:g} m: medium needs a rush succeeding by 10 or more)"
+    climb = abs(up) if rules.underwater(enc) else up
+    if climb > short + 1e-9 and not (effect.get("rush") and out.get("by", 0) >= 10):
+        alt = c.position.alt + (short if up > 0 else -short)
+        note = (f" ({'ascends' if up > 0 else 'descends'} only short range, {short:g} m: medium needs a rush "
+                "succeeding by 10 or more)")
     start = Position(c.position.x, c.position.y, c.position.alt)
     c.position = Position(float(x), float(y), float(alt))
     mv["band"] = rules.range_between(start, c.position, t)["band"]
@@ -560,8 +581,14 @@ def act(ctx: Context) -> None:
     dex = flag(ctx.action, "dex_roll")
     verbal = flag(ctx.action, "verbal")
     light = flag(ctx.action, "light")
+    unwilling = flag(ctx.action, "unwilling")
+    target = other(ctx, "target", c) if ctx.action.get("target") is not None else None
     enc, t = ctx.enc, tables_of(ctx)
     able(c, "The round", "act")
+    dark = rules.sightless(enc, c, t)
+    if dark and target is not None and rules.range_between(c.position, target.position, t)["index"] > 0:
+        raise RuleViolation("Lack of Sight", f"{c.name} is without sight ({dark}): nothing that targets a specific "
+                            "character at greater than engagement range")
     if verbal:
         if c.data.get("breath", {}).get("holding"):
             raise RuleViolation("Holding Breath", "holding breath prevents verbal actions until the next turn")
@@ -576,10 +603,17 @@ def act(ctx: Context) -> None:
     ctx.event("action", f"{c.name}: {size} action — {what}", id=c.id, size=size)
     if light and c.data.get("stealth") != "low":
         set_stealth(ctx, c, "low", "emits notable light", lock=True)
-    if size == "slowing" and dex:
-        spec = RollSpec(f"Slowing action: {what}", "d20", "DEX", int(c.stats.get("DEX", 0)), "Back in Combat",
-                        hindrance=rules.mounted_hindrance(enc, c))
-        pend(ctx, "slowing", c, spec)
+    blind_hit = bool(dark and target is not None and unwilling and target.id not in c.data.get("grappling", []))
+    if dex or blind_hit:
+        spec = RollSpec(f"{size.capitalize()} action: {what}", "d20", "DEX", int(c.stats.get("DEX", 0)),
+                        "Back in Combat" if size == "slowing" else "Lack of Sight",
+                        hindrance=list(rules.mounted_hindrance(enc, c)) if size == "slowing" else [])
+        if blind_hit:
+            spec.rule = "Lack of Sight"
+            if dex:
+                spec.hindrance.append(("without sight (the action already rolls DEX)", 3))
+            spec.notes.append("without sight: may affect a random enemy, much like a blind attack")
+        pend(ctx, "slowing" if size == "slowing" else "action", c, spec, {"target": target.id if target else None})
 
 
 # -- attacks ---------------------------------------------------------------------------------------------
@@ -613,6 +647,8 @@ def attack(ctx: Context) -> None:
     die = pick(ctx.action, "die", ("d6", "d10", "d12", "d20"), "d20")
     stat = pick(ctx.action, "stat", ("DEX", "CON", "INT", "SPD"), "DEX")
     aoe = flag(ctx.action, "aoe")
+    emits_light = flag(ctx.action, "emits_light")
+    unexpected = flag(ctx.action, "unexpected")
     warned_by = ctx.action.get("warned_by")
     able(a, "Combat", "attack")
     melee = w["kind"] == "melee"
@@ -664,7 +700,7 @@ def attack(ctx: Context) -> None:
         if "blast" in tags:
             notes.append("explosives underwater: full blast damage, frag damage only on direct impact")
     # Stealth attack
-    stealth_attack = not grappling and not rules.can_see(enc, d, a, t)[0]
+    stealth_attack = not grappling and (unexpected or not rules.can_see(enc, d, a, t)[0])
     defense: dict[str, Any] | None = None
     if stealth_attack:
         warn_ok, warn_why = False, ""
@@ -687,8 +723,12 @@ def attack(ctx: Context) -> None:
               "competent": competent, "defense": defense, "aoe": aoe}
     if spec.auto:
         ctx.event("attack", f"{a.name} → {d.name}: {spec.text()}", id=a.id, target=d.id, spec=spec.to_json())
+        if emits_light and a.data.get("stealth") != "low":
+            set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
         return
     pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
+    if emits_light and a.data.get("stealth") != "low":
+        set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
 
 
 def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker: Combatant,
@@ -865,6 +905,40 @@ def ambush(ctx: Context) -> None:
     spec.success = "those who could not see you at the start of the round do not see you until after your turn"
     spec.failure = "seen at once at the range your stealth level gives"
     pend(ctx, "ambush", c, spec, {"unseen_by": list(start.get("unseen_by", []))})
+
+
+def noise(ctx: Context) -> None:
+    """``rb.noise {id: source, audible?: band, deafen?: bool, deafen_rounds?}``: a sound unrelated to movement.
+    "If any rule describes an action making noise, but no audible range is given, consider the audible range
+    to be medium"; animals and Adlet hear it one range further. A noise audible at travel range in an
+    enclosed zone "may deafen characters for 1 round" (``deafen: true`` applies it; a given duration is
+    doubled in such a place)."""
+    c = ctx.combatant()
+    enc, t = ctx.enc, tables_of(ctx)
+    band = pick(ctx.action, "audible", BANDS, "medium")
+    deafen = flag(ctx.action, "deafen")
+    rounds = whole(ctx.action.get("deafen_rounds", 1), "deafen_rounds", 1, 100)
+    heard = []
+    for o in enc.combatants:
+        if o.id == c.id or "deafened" in o.conditions:
+            continue
+        reach = BANDS.index(band) + (1 if o.data.get("kind") == "animal" or o.data.get("hears_far") else 0)
+        if rules.range_between(c.position, o.position, t)["index"] <= reach:
+            heard.append(o)
+    ctx.event("noise", f"A noise from {c.name}, audible at {band} range: heard by "
+              + (", ".join(o.name for o in heard) or "nobody"), id=c.id, heard=[o.id for o in heard])
+    if band == "travel" and rules.zone(enc)["enclosed"]:
+        if deafen:
+            n = rounds * 2 if "deafen_rounds" in ctx.action else 1
+            for o in enc.combatants:
+                if o.id != c.id:
+                    add_duration(enc, o, "deafened", "before_turn", n)
+            ctx.event("condition", f"Everyone in the enclosed zone is deafened for {n} round(s)")
+        else:
+            prompt(ctx, "noise", c, "a travel-range noise in an enclosed zone may deafen characters for 1 round (a "
+                   "rule's own deafening duration is doubled here): set deafen if it does")
+    elif deafen:
+        raise RuleViolation("Sound", "only a noise audible at travel range, in an enclosed zone, deafens by this rule")
 
 
 # -- breath ------------------------------------------------------------------------------------------------
@@ -1065,6 +1139,8 @@ def _eff_offense(ctx, c, p, out, t):
     d = ctx.enc.get(p["effect"]["target"])
     if d is None or not out["success"]:
         return
+    if flag(ctx.action, "aoe_missed"):
+        return  # "except for AoEs that miss you due to hit chance rolls"
     if d.data.get("stealth") == "high":
         spec = rules.stealth_spec(d, "d12", "Stealth roll after being attacked", t)
         spec.success = "stays in High Stealth"
@@ -1226,6 +1302,7 @@ HANDLERS = {
     "rb.cannot_see": cannot_see,
     "rb.light": carry_light,
     "rb.detect": detect,
+    "rb.noise": noise,
     "rb.ambush": ambush,
     "rb.breath": breath,
     "rb.catch_breath": catch_breath,

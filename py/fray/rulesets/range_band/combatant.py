@@ -20,7 +20,7 @@ with the dotted path of a bad value):
   ``mounted_melee``, ``conventional_medicine``.
 * ``wing_flight``: the FSPD stat is natural wing-based flight (default true; it adds nothing underwater).
 * ``flight_sources``: other sources of flying SPD ``[{name, spd, active, underwater}]``.
-* ``vehicle``: ``none`` | ``vehicle`` | ``aircraft``; ``vehicle_stealth``: true if using vehicle stealth.
+* ``vehicle``: ``none`` | ``vehicle`` | ``aircraft`` | ``huge`` (a ship, or larger than a vehicle); ``vehicle_stealth``: true if using vehicle stealth.
 * ``weapons``: ``[{name, kind: melee|ranged|thrown, tags: [reach, precise, blast, natural, unarmed,
   grapple]}]``.
 * ``riding``: the id of this character's mount (checked like ``rb.mount``).
@@ -67,7 +67,7 @@ NOISE = ("low", "medium", "high")
 BANDS = ("engaged", "short", "medium", "long", "travel")
 STEALTH = ("low", "medium", "high")
 COMPETENCIES = ("mounted_ranged", "mounted_melee", "conventional_medicine")
-VEHICLES = ("none", "vehicle", "aircraft")
+VEHICLES = ("none", "vehicle", "aircraft", "huge")
 WEAPON_KINDS = ("melee", "ranged", "thrown")
 WEAPON_TAGS = ("reach", "precise", "blast", "natural", "unarmed", "grapple")
 MAX_WEAPONS = 12

@@ -358,7 +358,10 @@ def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tab
             reasons.append(f"AWGT {a}: visible {plus} range(s) further in Low Stealth → {new}")
             rng = new
     veh = target.data.get("vehicle", "none")
-    if veh == "aircraft" and target.data.get("flying"):
+    if veh == "huge":
+        rng = "travel"
+        reasons.append("larger than a vehicle: visible at travel range")
+    elif veh == "aircraft" and target.data.get("flying"):
         rng = "travel"
         reasons.append("aircraft in flight: visible at travel range")
     elif veh != "none" and light != "none":
@@ -371,6 +374,11 @@ def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tab
 
 def audible_range(enc: Encounter, listener: Combatant, target: Combatant, t: Tables) -> tuple[str, str]:
     """Sound: movement noise by armour; High Stealth one range less; animals and Adlet one range more."""
+    veh = target.data.get("vehicle", "none")
+    if veh == "aircraft" and target.data.get("flying"):
+        return "travel", "aircraft in flight: audible at travel range"
+    if veh in ("vehicle", "aircraft", "huge") and zone(enc)["light"] != "none":
+        return "long", "vehicles are always audible at long range"
     moved = target.data.get("moved") or {}
     if moved.get("round") != enc.round:
         return "none", f"{target.name} is not notably moving"

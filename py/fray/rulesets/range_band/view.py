@@ -31,6 +31,7 @@
          "light": "none", "vision": "normal", "armor_noise": "low",
          "moved": {...} | null, "used": {"round", "major", "minor", "what"} | null,
          "sinking": "no" | "minute" | "round", "speed_class": false,
+         "if_immobilized": "" | "sinks" | "rises to the surface",      # underwater, after combat
          "ambush": {"round", "unseen_by"} | null, "grappling": [...], "cannot_see": [...],
          "post_combat": {"fatigue": 1, "trauma": 0} | null,
          "traits": {... every trait, as entered ...}}],
@@ -166,6 +167,8 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         "moved": c.data.get("moved"), "used": c.data.get("used") if (c.data.get("used") or {}).get("round") == enc.round
         else None,
         "sinking": rules.sinking(c) if rules.underwater(enc) else "no",
+        "if_immobilized": ("sinks" if rules.sinking(c) != "no" else "rises to the surface")
+        if rules.underwater(enc) else "",
         "speed_class": rules.is_flying(enc, c) and fs >= 21,
         "ambush": c.data.get("ambush"), "grappling": list(c.data.get("grappling", [])),
         "cannot_see": list(c.data.get("cannot_see", [])),
