@@ -170,7 +170,7 @@ def test_mounted_attacks_incompetent_without_competency():
     enc = to_phase(start(rider_and_horse()), "actions", "c1")
     enc = act(enc, "attack", id="c1", target="c3", weapon=1)
     assert last_pending(enc, "offense")["effect"]["competent"] is False
-    enc = act(enc, "attack", id="c1", target="c3", weapon=0)
+    enc = act(enc, "attack", id="c1", target="c3", weapon=0, size="free")
     assert last_pending(enc, "offense")["effect"]["competent"] is True
 
 
@@ -561,7 +561,7 @@ def test_underwater_melee_hindrance_and_exceptions():
     assert hind(last_pending(enc, "offense")["spec"]) == {"competent melee underwater": 3}
     enc = act(enc, "attack", id="c2", target="c1", weapon=0)  # Precise trident
     assert hind(last_pending(enc, "offense")["spec"]) == {}
-    enc = act(enc, "attack", id="c2", target="c1", weapon=1)  # amphibious grapple
+    enc = act(enc, "attack", id="c2", target="c1", weapon=1, size="free")  # amphibious grapple
     assert hind(last_pending(enc, "offense")["spec"]) == {}
     mounted = fight(preset("Rider", competencies=[]), preset("Horse"), person("Foe", side="foes"),
                     zone={"underwater": True})
@@ -1107,7 +1107,7 @@ def test_stealth_attack_three_hindrance_one_if_warned():
     enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=-1))
     enc = act(enc, "attack", id="c1", target="c2", kind="ranged")
     assert last_pending(enc, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 3
-    enc = act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
+    enc = act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3", size="free")
     assert last_pending(enc, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 1
 
 

@@ -45,6 +45,8 @@ class RangeBand(Ruleset):
                "GM's dice or Fray's assumed default.")
     stats = combatant.STATS
     conditions = dict(view_mod.CONDITION_TEXT)
+    map_rule = maprule.RangeBandMap()  # the plug-in registry's map rule (branch plugin)
+    panel = "range_band_panel"
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return load_tables(os.path.join(HERE, "tables"))
@@ -282,4 +284,4 @@ class RangeBand(Ruleset):
 
 
 register(RangeBand())
-maprule.register_map_rule()
+maprule.register_map_rule(RangeBand.map_rule)

@@ -541,6 +541,8 @@ def stealth(ctx: Context) -> None:
         return
     if cur != "medium" and not start:
         raise RuleViolation("High Stealth", "to enter High Stealth you must already be in Medium Stealth")
+    if not start and enc.phase != "actions":
+        raise RuleViolation("High Stealth", "the stealth roll is a major action: make it in your turn")
     if c.data.get("grappling"):
         raise RuleViolation("High Stealth", "cannot re-enter High Stealth while grappling")
     if start:
@@ -634,7 +636,8 @@ def weapon_of(ctx: Context, c: Combatant) -> dict[str, Any]:
 
 
 def attack(ctx: Context) -> None:
-    """``rb.attack {id, target, weapon? | kind + tags, die?, stat?, aoe?, warned_by?}``: an attack's
+    """``rb.attack {id, target, weapon? | kind + tags, die?, stat?, size?, aoe?, warned_by?, emits_light?,
+    unexpected?}``: an attack (a ``size`` action of the turn, default major: assumed) and its
     offense roll specification with every Hindrance the text gives (mounted, mount size, underwater),
     its competence, whether it is a stealth attack (the target cannot see the attacker: 3 Hindrance on
     the defense, 1 if warned), and what is forbidden (10× mount size, underwater incompetent melee,
@@ -647,6 +650,7 @@ def attack(ctx: Context) -> None:
     die = pick(ctx.action, "die", ("d6", "d10", "d12", "d20"), "d20")
     stat = pick(ctx.action, "stat", ("DEX", "CON", "INT", "SPD"), "DEX")
     aoe = flag(ctx.action, "aoe")
+    size = pick(ctx.action, "size", ("major", "minor", "free"), "major")
     emits_light = flag(ctx.action, "emits_light")
     unexpected = flag(ctx.action, "unexpected")
     warned_by = ctx.action.get("warned_by")
@@ -715,6 +719,7 @@ def attack(ctx: Context) -> None:
         notes.append(f"stealth attack: {d.name} cannot see {a.name}; +{n} Hindrance to the defense roll")
     if "precise" in tags and melee and stealth_attack:
         notes.append("Precise melee weapon: less noise in a stealth attack")
+    use_action(ctx, a, size, f"attack {d.name} with {w['name']}", t)
     spec.notes = notes + [f"{'competent' if competent else 'incompetent'} attack"]
     spec.success = "the attack succeeds on its offense roll: roll damage by the core rules" + (
         "; the target in High Stealth then makes a d12 stealth roll" if d.data.get("stealth") == "high" else "")
