@@ -181,7 +181,23 @@ class RangeBand(Ruleset):
                            "unseen_by": unseen}
             if c.data.get("ambush") and c.data["ambush"].get("round", 0) < enc.round:
                 c.data["ambush"] = None
+            self.suffocation_upkeep(ctx, c, t)
         enc.state["round_start"] = start
+
+    def suffocation_upkeep(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
+        """Holding Breath: "Once incapacitated, they have a 25% chance of dying every minute" (12 rounds)."""
+        enc = ctx.enc
+        b = c.data.get("breath", {})
+        no_air = not rules.zone(enc)["air"] and c.data.get("amphibious") != "breathes"
+        ir = b.get("incapacitated_round")
+        if not (b.get("out") and no_air and ir is not None and "incapacitated" in c.conditions and "dead" not in c.conditions):
+            return
+        minute = rules.const(t, "rounds_per_minute")
+        if enc.round > int(ir) and (enc.round - int(ir)) % minute == 0:
+            pct = rules.const(t, "incapacitated_death_pct")
+            actions.pend(ctx, "breath_death", c, RollSpec(
+                f"{pct}% chance of dying (a minute incapacitated without air)", "d100", "%", pct, "Holding Breath",
+                can_blunder=False, success="dies (revivable)", failure="still alive"))
 
     def start_turn(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
         """Start of ``c``'s turn: durations end, breath is counted."""
@@ -269,15 +285,6 @@ class RangeBand(Ruleset):
         if c.data.get("ambush") and c.data["ambush"].get("round") == enc.round:
             c.data["ambush"] = None
             ctx.event("stealth", f"{c.name}'s ambush effect ends with their turn", id=c.id)
-        b = c.data.get("breath", {})
-        if b.get("out") and "incapacitated" in c.conditions and not rules.zone(enc)["air"]:
-            ir = b.get("incapacitated_round")
-            minute = rules.const(t, "rounds_per_minute")
-            if ir is not None and enc.round > int(ir) and (enc.round - int(ir)) % minute == 0:
-                pct = rules.const(t, "incapacitated_death_pct")
-                actions.pend(ctx, "breath_death", c, RollSpec(
-                    f"{pct}% chance of dying (a minute incapacitated without air)", "d100", "%", pct, "Holding Breath",
-                    can_blunder=False, success="dies (revivable)", failure="still alive"))
 
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc), self.order_of_play(enc))

@@ -1144,6 +1144,12 @@ def _eff_offense(ctx, c, p, out, t):
     d = ctx.enc.get(p["effect"]["target"])
     if d is None or not out["success"]:
         return
+    eff = p["effect"]
+    dh = sum(x["count"] for x in (eff.get("defense") or {}).get("hindrance", []))
+    ctx.event("attack", f"{c.name}'s {eff['weapon']} succeeds on its offense roll against {d.name}"
+              + (f": a stealth attack, +{dh} Hindrance on {d.name}'s defense roll" if eff.get("stealth_attack") else "")
+              + ("" if eff.get("competent", True) else " (incompetent attack)"), id=c.id, target=d.id,
+              stealth_attack=bool(eff.get("stealth_attack")), defense_hindrance=dh, ref=p["ref"])
     if flag(ctx.action, "aoe_missed"):
         return  # "except for AoEs that miss you due to hit chance rolls"
     if d.data.get("stealth") == "high":

@@ -56,6 +56,8 @@ class RollSpec:
 
     def text(self) -> str:
         """"d20 on DEX: TN 10 = DEX 14 − 50% WGT 4; Hindrance 3 (+1 mounted, +2 mount rushed)"."""
+        if self.stat == "%":
+            return f"{self.die}: {self.stat_value}% chance (happens on {self.stat_value} or less)"
         tn = f"TN {self.tn_total} = {self.stat} {self.stat_value}" + "".join(
             f" {'+' if v >= 0 else '−'} {r} {abs(v)}" for r, v in self.tn)
         out = f"{self.die} on {self.stat}: {tn}"
