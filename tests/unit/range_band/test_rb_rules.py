@@ -71,6 +71,18 @@ def test_durations_end_right_before_the_same_combatants_turn():
     assert "deafened" not in enc.get("c2").conditions
 
 
+def test_turn_actions_one_major_and_one_minor_assumed():
+    """FACTS: "each character takes one turn in turn order" with major, minor and free actions — how many of each is
+    not in the text: table turn_actions (assumed): one major, one minor, free ones unlimited."""
+    assert T["turn_actions"]["assumed"] is True
+    enc = to_phase(start(fight(person("A"))), "actions")
+    enc = act(act(enc, "act", id="c1", size="major", what="strike"), "act", id="c1", size="minor", what="step")
+    enc = act(enc, "act", id="c1", size="free", what="drop torch")
+    with pytest.raises(RuleViolation):
+        act(enc, "act", id="c1", size="major", what="strike again")
+    assert cv(enc, "c1")["used"]["what"] == ["major: strike", "minor: step", "free: drop torch"]
+
+
 # == Rolls: specifications, the GM's outcome, the assumed default ====================================
 
 def test_roll_spec_is_data_with_reasons_and_gm_outcome():
@@ -691,6 +703,23 @@ def test_restart_breathing_process_goal_20_plus_awgt():
     assert not enc.get("c1").data["breath"]["needs_restart"]
 
 
+def test_incapacitated_without_air_25_percent_death_each_minute():
+    """Holding Breath: "Once incapacitated, they have a 25% chance of dying every minute. Deaths from lack of air are
+    revivable." (a minute = 12 rounds of 5 seconds)"""
+    enc = fight(person("A"), person("Diver"), zone={"underwater": True})
+    d = enc.get("c2")
+    d.conditions.append("incapacitated")
+    d.data["breath"].update(out=True, holding=True, incapacitated_round=1)
+    enc = start(enc)
+    for _ in range(40):
+        if pending(enc, "breath_death"):
+            break
+        enc, _ = apply(enc, {"type": "advance"})
+    assert enc.round == 13 and last_pending(enc, "breath_death")["spec"]["stat_value"] == 25
+    enc = resolve(enc, "breath_death", success=True)
+    assert "dead" in enc.get("c2").conditions
+
+
 @pytest.mark.parametrize("state, size", [("fresh", "minor"), ("rolling", "major"), ("out", "major")])
 def test_catch_breath_action_size(state, size):
     """Holding Breath: "The action is a minor action if they had not yet rolled on CON, a major action if they were
@@ -817,6 +846,17 @@ def test_attacked_by_unseen_is_stealth_attack_and_no_warning_benefit_when_sightl
 
 
 # == Combat Stealth / Sight & Visible Range ===========================================================
+
+def test_combat_stealth_is_sight_and_sound():
+    """Combat Stealth: "Evading notice by the enemy has two elements: sight and sound." — the projection gives both,
+    per observer."""
+    enc = fight(person("Sneak", stealth="medium", armor_noise="medium"), person("Guard", side="foes", x=8))
+    enc = to_phase(start(enc), "movement", "c1")
+    enc = resolve(act(enc, "move", id="c1", x=1), "movement")
+    v = RS.view(enc)["visibility"]["c2"]["c1"]
+    assert (v["sees"], v["hears"]) == (True, True)
+    assert v["hear_why"] == "medium noise: short"
+
 
 def test_visible_range_from_light_clutter_and_stealth_chart():
     """Sight & Visible Range: "Your visible range at which you can be seen is determined by the amount of light and
@@ -1082,8 +1122,14 @@ def test_ambush_keeps_sneak_unseen_until_after_their_turn():
 
 
 def test_ambush_not_while_flying_and_no_group_defense_that_round():
-    """Ambush Movement: "Ambush movement cannot be utilized while flying" and "Characters cannot participate in group
-    defense (as either defenders or defended) in the same round that they used ambush movement." """
+    """Ambush Movement: "Ambush movement cannot be utilized while flying, even if you began on the ground in High
+    Stealth. Characters cannot participate in group defense (as either defenders or defended) in the same round that
+    they used ambush movement." """
+    flyer = fight(person("Glider", stealth="high", stats={"FSPD": 12}), person("Guard", side="foes", x=30))
+    flyer = act(to_phase(start(flyer), "movement", "c1"), "fly", id="c1", on=True)
+    flyer = resolve(act(flyer, "move", id="c1", x=25), "movement")
+    with pytest.raises(RuleViolation):
+        act(flyer, "ambush", id="c1")
     enc = ambush_setup()
     enc = resolve(act(resolve(act(enc, "move", id="c1", x=25), "movement"), "ambush", id="c1"), "ambush")
     gd = cv(enc, "c1")["group_defense"]
