@@ -661,9 +661,10 @@ def attack(ctx: Context) -> None:
     competent = True
     notes: list[str] = []
     grappling = d.id in a.data.get("grappling", [])
+    sight = rules.Sight(enc, t)
     # Lack of Sight
-    dark = rules.sightless(enc, a, t)
-    sees, why_see = rules.can_see(enc, a, d, t)
+    dark = rules.sightless(enc, a, t, sight)
+    sees, why_see = rules.can_see(enc, a, d, t, sight)
     if dark and not melee and not grappling:
         if not aoe:
             raise RuleViolation("Lack of Sight", f"{a.name} is completely without sight ({dark}): no ranged attacks, "
@@ -704,7 +705,7 @@ def attack(ctx: Context) -> None:
         if "blast" in tags:
             notes.append("explosives underwater: full blast damage, frag damage only on direct impact")
     # Stealth attack
-    stealth_attack = not grappling and (unexpected or not rules.can_see(enc, d, a, t)[0])
+    stealth_attack = not grappling and (unexpected or not rules.can_see(enc, d, a, t, sight)[0])
     defense: dict[str, Any] | None = None
     if stealth_attack:
         warn_ok, warn_why = False, ""
