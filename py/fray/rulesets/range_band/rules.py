@@ -478,7 +478,8 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
         pi = cs[i].position
         for j in range(i + 1, n):
             idx[i][j] = idx[j][i] = s.idx(pi, cs[j].position)
-    seen_cache: dict[tuple, tuple[str, list[str]]] = {}
+    seen_cache: dict[tuple, tuple[bool, list[str]]] = {}
+    range_cache: dict[tuple, tuple[str, list[str]]] = {}
     hear_cache: dict[tuple, tuple[str, str]] = {}
     out: dict[str, dict[str, Any]] = {}
     rnd = enc.round
@@ -510,12 +511,15 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
                     sees, why = False, [f"ambush movement: {c.name} is not seen until after their turn"]
                 else:
                     key = (j, vision, d if vision == "echolocation" else -1)
-                    hit = seen_cache.get(key)
+                    hit = seen_cache.get((key, d))
                     if hit is None:
-                        hit = seen_cache[key] = visible_range(enc, o, c, t, d, s)
-                    rng, reasons = hit
-                    sees = rng != "none" and d <= BANDS.index(rng)
-                    why = reasons + [f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}"]
+                        base = range_cache.get(key)
+                        if base is None:
+                            base = range_cache[key] = visible_range(enc, o, c, t, d, s)
+                        rng, reasons = base
+                        hit = seen_cache[(key, d)] = (rng != "none" and d <= BANDS.index(rng), reasons + [
+                            f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}"])
+                    sees, why = hit[0], list(hit[1])
             if deaf:
                 hears, hwhy = False, "deafened"
             else:
