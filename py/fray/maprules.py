@@ -1,26 +1,18 @@
 """What the map measures, by each game's rule: distances, range bands, rings and engagements.
 
 Pure engine code (no ``js``): the map pane renders what ``map_view`` returns, so the figures a
-GM reads beside the map are the ones the rulesets use. Each ruleset has a ``MapRule``:
+GM reads beside the map are the ones the rulesets use. Each ruleset owns a ``MapRule`` (its
+``Ruleset.map_rule``, in its own package: ``rulesets/strike_rank/maprule.py``, ...); this module
+holds the interface, the geometry every game shares and ``map_view``, and names no game.
 
 * ``combine``: how horizontal and vertical distance make one range. The metre-based games
-  (strike-rank, tactical-round) measure the straight line through the air (``fray.geometry``);
-  the range-band game takes *the greater of the horizontal and the vertical band* (FACTS.md,
-  range-band), done by ``greater_band``.
-* the range band to each other combatant and the rings around the selected one come from the
-  ruleset's own data and functions, read where the ruleset engines keep them:
+  measure the straight line through the air (``fray.geometry``); a band game may take *the
+  greater of the horizontal and the vertical band* (``greater_band``).
+* ``rings``, ``band``, ``links``: the rings around the selected token, the band to each other
+  combatant with the figure it drives, and the engagements drawn as links, from the ruleset's
+  own data and functions.
 
-  - strike-rank: ``c.data["weapons"]`` (``missile``, ``range`` in metres) and ``c.stats["move"]``
-    (Movement, metres per SR) limited by ``body.movement_limits``; the engagement range
-    ``rules.ENGAGEMENT_RANGE_M``; movement delay from ``rules.movement_sr`` over the metres to
-    within engagement range (as ``timing`` declares a move towards a target).
-  - tactical-round: ``c.data["weapons"]`` (``kind``, ``base_range``) and ``c.data["wielding"]``;
-    the ``range_bands`` table (the GM's edited copy wins) through ``rules.range_band``.
-  - free-form: distances only.
-
-Engagements (drawn as links): strike-rank derives them from positions (``combat.engaged_with``:
-enemies within engagement range); tactical-round stores them in ``c.data["engaged_with"]``
-(ids, kept on both sides; read through ``rules.engaged_ids``).
+A ruleset without a map rule (free-form) gets ``MapRule``: distances only.
 """
 
 from __future__ import annotations
@@ -31,22 +23,6 @@ from typing import Any
 
 from .geometry import separation
 from .model import Combatant, Encounter, Position
-
-# The range-band game's bands in metres, nearest first. The band names are the game's (FACTS.md);
-# the metre limits are not published: *assumed* defaults so the map can place a token in a band.
-RANGE_BAND_GAME_BANDS: dict[str, Any] = {
-    "id": "map_range_bands",
-    "title": "Range bands by distance (range-band game)",
-    "source": "band names: FACTS.md (range-band); metre limits assumed",
-    "assumed": True,
-    "entries": [
-        {"label": "engaged", "max": 2},
-        {"label": "short", "max": 10},
-        {"label": "medium", "max": 50},
-        {"label": "long", "max": 250},
-        {"label": "travel", "max": None},
-    ],
-}
 
 
 @dataclass(frozen=True)
@@ -146,7 +122,7 @@ def in_the_way(enc: Encounter, a: Combatant, b: Combatant, radius: float = LINE_
     return [o for _, o in sorted(found, key=lambda x: (x[0], x[1].id))]
 
 
-# -- per-ruleset rules ----------------------------------------------------------------------------
+# -- the interface a ruleset implements ----------------------------------------------------------------------------
 
 class MapRule:
     """Free-form and the default: straight-line distances, no bands, rings or engagements."""
@@ -166,172 +142,18 @@ class MapRule:
         return []
 
 
-def _sr():
-    from .rulesets.strike_rank import body, combat, rules  # noqa: F401  (absent ruleset: ImportError)
-    return body, combat, rules
-
-
-class StrikeRankMap(MapRule):
-    """Metres, straight line. Missile weapons: range and double range (skill halved beyond range,
-    past double range a miss); movement: Movement metres per SR."""
-
-    def missile(self, c: Combatant) -> dict[str, Any] | None:
-        for w in c.data.get("weapons", []) or []:
-            if isinstance(w, dict) and w.get("missile") and w.get("range"):
-                return w
-        return None
-
-    def rate(self, c: Combatant) -> float:
-        rate = float(c.stats.get("move", 3) or 0)
-        try:
-            body, _, _ = _sr()
-            lim = body.movement_limits(c)
-        except (ImportError, KeyError, TypeError):
-            return rate
-        if lim.get("half_rate"):
-            rate /= 2
-        if lim.get("max_rate") is not None:
-            rate = min(rate, float(lim["max_rate"]))
-        return rate
-
-    def weapon(self, enc: Encounter, c: Combatant) -> str:
-        w = self.missile(c)
-        return w["name"] if w else ""
-
-    def rings(self, enc: Encounter, c: Combatant) -> list[Ring]:
-        out: list[Ring] = []
-        w = self.missile(c)
-        if w:
-            out.append(Ring(float(w["range"]), f"{w['name']} range {w['range']:g} m", "range"))
-            out.append(Ring(2 * float(w["range"]), f"double range {2 * w['range']:g} m", "double"))
-        rate = self.rate(c)
-        if rate > 0:
-            for k in (1, 2, 3):
-                out.append(Ring(rate * k, f"{k} SR move ({rate * k:g} m)", "move"))
-        return out
-
-    def band(self, enc: Encounter, c: Combatant, other: Combatant, metres: float) -> tuple[Band | None, str]:
-        try:
-            _, _, rules = _sr()
-        except ImportError:
-            return None, ""
-        engaged = rules.ENGAGEMENT_RANGE_M
-        rate = self.rate(c)
-        to_go = max(0.0, round(metres - engaged, 2))
-        mv = rules.movement_sr(to_go, rate) if rate > 0 else None
-        rule = (f"move delay {mv.total} SR ({mv.note})" if mv else
-                "move delay 0 SR (within engagement range)" if rate > 0 else "cannot move")
-        w = self.missile(c)
-        if metres <= engaged + 1e-9:
-            band = Band("engagement range", None, f"within {engaged:g} m")
-        elif w is None:
-            band = Band("out of reach", None, f"beyond engagement range {engaged:g} m")
-        elif metres <= w["range"] + 1e-9:
-            band = Band("within range", None, f"{w['name']} range {w['range']:g} m")
-        elif metres <= 2 * w["range"] + 1e-9:
-            band = Band("beyond range: skill halved", None, f"{w['name']} range {w['range']:g} m")
-        else:
-            band = Band("past double range: a miss", None, f"double range {2 * w['range']:g} m", reachable=False)
-        return band, rule
-
-    def links(self, enc: Encounter) -> list[tuple[str, str]]:
-        try:
-            _, combat, _ = _sr()
-        except ImportError:
-            return []
-        out = []
-        for c in enc.combatants:
-            if "dead" in c.conditions:
-                continue
-            for o in combat.engaged_with(enc, c):
-                if c.id < o.id:
-                    out.append((c.id, o.id))
-        return out
-
-
-def _tr():
-    from .rulesets.tactical_round import rules  # noqa: F401
-    return rules
-
-
-class TacticalRoundMap(MapRule):
-    """Metres, straight line. A ranged weapon's Base Range ×1..×4 with the range-band modifiers."""
-
-    def ranged(self, c: Combatant) -> dict[str, Any] | None:
-        ws = [w for w in c.data.get("weapons", []) or [] if isinstance(w, dict)]
-        i = c.data.get("wielding", 0)
-        if isinstance(i, int) and 0 <= i < len(ws) and ws[i].get("base_range"):
-            return ws[i]
-        return next((w for w in ws if w.get("base_range")), None)
-
-    def bands(self, enc: Encounter) -> list[dict[str, Any]]:
-        from .rulesets import get_ruleset
-        return get_ruleset(enc.ruleset).table(enc, "range_bands")["entries"]
-
-    def weapon(self, enc: Encounter, c: Combatant) -> str:
-        w = self.ranged(c)
-        return w["name"] if w else ""
-
-    def rings(self, enc: Encounter, c: Combatant) -> list[Ring]:
-        w = self.ranged(c)
-        if not w:
-            return []
-        return [Ring(float(w["base_range"]) * e["up_to_multiple"],
-                     f"×{e['up_to_multiple']:g} {_signed(int(e['modifier']))}", "band") for e in self.bands(enc)]
-
-    def band(self, enc: Encounter, c: Combatant, other: Combatant, metres: float) -> tuple[Band | None, str]:
-        try:
-            rules = _tr()
-        except ImportError:
-            return None, ""
-        if other.id in (c.data.get("engaged_with") or []):
-            engaged = Band("engaged", None, "in melee")
-        else:
-            engaged = None
-        w = self.ranged(c)
-        if not w:
-            return engaged, ""
-        tables = {"range_bands": {"entries": self.bands(enc)}}
-        e = rules.range_band(round(metres, 2), float(w["base_range"]), tables)
-        if e is None:
-            last = self.bands(enc)[-1]["up_to_multiple"]
-            band = Band("out of range", None, f"over {last:g}× Base Range {w['base_range']:g} m", reachable=False)
-            return engaged or band, f"{w['name']}: cannot attack"
-        band = Band(e.get("label", ""), int(e["modifier"]), f"{w['name']} Base Range {w['base_range']:g} m")
-        return engaged or band, f"range modifier {_signed(int(e['modifier']))}"
-
-    def links(self, enc: Encounter) -> list[tuple[str, str]]:
-        out = set()
-        for c in enc.combatants:
-            for oid in c.data.get("engaged_with", []) or []:
-                if enc.get(oid) is not None and oid != c.id:
-                    out.add(tuple(sorted((c.id, oid))))
-        return sorted(out)
-
-
-class RangeBandMap(MapRule):
-    """The range-band game (arrives later): the greater of the horizontal and the vertical band."""
-
-    combine = "band"
-
-    def band(self, enc: Encounter, c: Combatant, other: Combatant, metres: float) -> tuple[Band | None, str]:
-        s = separation(c.position, other.position)
-        b = greater_band(s.horizontal, s.vertical, RANGE_BAND_GAME_BANDS["entries"])
-        return Band(b["label"], None, "greater of horizontal and vertical band (metre limits assumed)"), ""
-
-
-RULES: dict[str, MapRule] = {
-    "strike-rank": StrikeRankMap(),
-    "tactical-round": TacticalRoundMap(),
-    "range-band": RangeBandMap(),
-}
-
-
 def rule_for(ruleset_id: str) -> MapRule:
-    return RULES.get(ruleset_id) or MapRule()
+    """The open encounter's ruleset's map rule; an unknown ruleset measures distances only."""
+    from .errors import FrayError
+    from .rulesets import get_ruleset
+
+    try:
+        return get_ruleset(ruleset_id).map_rule
+    except FrayError:
+        return MapRule()
 
 
-def _signed(n: int) -> str:
+def signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
@@ -364,9 +186,3 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
     view.targets.sort(key=lambda t: (t.metres, t.id))
     return view
 
-
-def move_delay_sr(metres: float, rate: float) -> int:
-    """Plain strike-rank arithmetic for a GM's check: ``ceil(metres / Movement)``, at least 1 to move."""
-    if metres <= 0:
-        return 0
-    return max(1, math.ceil(metres / rate - 1e-9)) if rate > 0 else 0

@@ -7,10 +7,11 @@ import math
 import pytest
 
 from fray import maprules
-from fray.maprules import RANGE_BAND_GAME_BANDS, greater_band, map_view, measure
+from fray.maprules import greater_band, map_view, measure
 from fray.model import Position
 from fray.reducer import apply, new_encounter
 from fray.rulesets import get_ruleset
+from fray.rulesets.strike_rank.maprule import move_delay_sr
 
 
 def _enc(ruleset: str, *people: tuple[dict, float, float, float]):
@@ -38,7 +39,8 @@ def test_straight_line_through_the_air_for_metre_games():
 
 def test_range_band_game_takes_the_greater_of_horizontal_and_vertical_band():
     # "Range between two characters is the greater of the horizontal and the vertical band."
-    bands = RANGE_BAND_GAME_BANDS["entries"]
+    bands = [{"label": "engaged", "max": 2}, {"label": "short", "max": 10}, {"label": "medium", "max": 50},
+             {"label": "long", "max": 250}, {"label": "travel", "max": None}]
     assert greater_band(5, 0, bands)["label"] == "short"
     assert greater_band(5, 60, bands)["label"] == "long"      # high above: the vertical band wins
     assert greater_band(300, 1, bands)["label"] == "travel"   # far across: the horizontal band wins
@@ -47,10 +49,15 @@ def test_range_band_game_takes_the_greater_of_horizontal_and_vertical_band():
     assert math.hypot(40, 40) > 50 and greater_band(40, 40, bands)["label"] == "medium"
 
 
-def test_range_band_rule_is_used_for_the_range_band_ruleset():
-    assert maprules.rule_for("range-band").combine == "band"
+def test_each_ruleset_brings_its_own_map_rule():
+    from fray.rulesets.strike_rank.maprule import StrikeRankMap
+    from fray.rulesets.tactical_round.maprule import TacticalRoundMap
+
+    assert isinstance(maprules.rule_for("strike-rank"), StrikeRankMap)
+    assert isinstance(maprules.rule_for("tactical-round"), TacticalRoundMap)
+    assert type(maprules.rule_for("freeform")) is maprules.MapRule
+    assert type(maprules.rule_for("no-such-game")) is maprules.MapRule
     assert maprules.rule_for("strike-rank").combine == "straight"
-    assert maprules.rule_for("freeform").combine == "straight"
 
 
 def test_strike_rank_bands_rings_and_move_delay():
@@ -123,10 +130,10 @@ def test_missing_weapon_data_falls_back_to_distances():
 
 
 def test_move_delay_arithmetic():
-    assert maprules.move_delay_sr(6, 3) == 2
-    assert maprules.move_delay_sr(7, 3) == 3
-    assert maprules.move_delay_sr(0, 3) == 0
-    assert maprules.move_delay_sr(0.5, 3) == 1
+    assert move_delay_sr(6, 3) == 2
+    assert move_delay_sr(7, 3) == 3
+    assert move_delay_sr(0, 3) == 0
+    assert move_delay_sr(0.5, 3) == 1
 
 
 def test_bodies_on_the_line_of_fire_are_flagged_for_the_gm():

@@ -1,4 +1,10 @@
-"""The registry of rulesets. Each ruleset is a sub-package that registers itself here."""
+"""The registry of rulesets: ``BUILTIN`` is the one list that names them.
+
+A ruleset is one plug-in: a sub-package (or module) of this package that owns its engine, its
+tables (``tables/*.json``), its ready-made combatants, its map rule (``Ruleset.map_rule``) and
+names its page panel (``Ruleset.panel``, a module of ``fray.web``). Importing it calls
+``register``. Adding a game is one line in ``BUILTIN``; nothing else in the core names a game.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +20,16 @@ def register(ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
-# ruleset id -> the module that registers it. Imported on first use, so the page boots with
-# only the ruleset of the open encounter loaded (each is a few thousand lines of Python).
-BUILTIN = {"freeform": "freeform", "strike-rank": "strike_rank", "tactical-round": "tactical_round",
-           "range-band": "range_band"}
+# ruleset id -> the module of this package that registers it. Imported on first use, so the page
+# boots with only the ruleset of the open encounter loaded (each is a few thousand lines of Python),
+# and its panel with it (``fray.web.panels.panel_for``). A fresh browser's first encounter uses
+# the first one present (``first_ruleset_id``).
+BUILTIN = {
+    "strike-rank": "strike_rank",
+    "tactical-round": "tactical_round",
+    "freeform": "freeform",
+    "range-band": "range_band",
+}
 
 
 def _import(ruleset_id: str) -> None:
@@ -57,3 +69,13 @@ def get_ruleset(ruleset_id: str, field: str = "ruleset") -> Ruleset:
 def all_rulesets() -> list[Ruleset]:
     _load_builtin()
     return [_REGISTRY[k] for k in sorted(_REGISTRY, key=lambda k: (k == "freeform", k))]
+
+
+def first_ruleset_id() -> str:
+    """The ruleset of a fresh browser's first encounter: the first of ``BUILTIN`` that loads
+    (only that one is imported)."""
+    for ruleset_id in BUILTIN:
+        _import(ruleset_id)
+        if ruleset_id in _REGISTRY:
+            return ruleset_id
+    raise InvalidAction("ruleset", "no ruleset is installed")

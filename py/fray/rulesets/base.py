@@ -17,6 +17,11 @@ conditions, the log, tables and undo; everything a game decides lives in its rul
 * ``advance``: the GM's "next" button: next SR, phase, turn or round, with the end-of-round
   upkeep the game asks for (bleeding, stun wearing off, ...).
 * ``view``: the projection the page renders: derived values with their breakdowns.
+* ``map_rule``: what the map measures in this game (``fray.maprules.MapRule``, kept in the
+  ruleset's own package); the default measures distances only.
+* ``panel``: the name of the module under ``fray.web`` that draws this game's part of the page
+  (it defines ``PANEL``); empty for the plain tracker. The page imports it when an encounter of
+  this ruleset is opened, never before.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any, Callable
 
 from ..dice import parse as parse_dice
 from ..errors import DiceError, InvalidAction
+from ..maprules import MapRule
 from ..model import Combatant, Encounter
 from ..tray import DiceTray
 
@@ -179,6 +185,8 @@ class Ruleset:
     stats: tuple[StatSpec, ...] = ()
     conditions: dict[str, str] = {}  # condition name -> what it does, for the UI
     free_stats: bool = False  # the form takes any stat names (the free-form tracker)
+    map_rule: MapRule = MapRule()  # what the map measures (rings, bands, engagements)
+    panel: str = ""  # module of fray.web with this game's PANEL ("strike_rank_panel"); "" = none
 
     def __init__(self) -> None:
         self.tables: dict[str, dict[str, Any]] = self.load_default_tables()

@@ -21,7 +21,7 @@ from .. import savefile
 from ..errors import FrayError, InvalidAction, RuleViolation
 from ..history import History
 from ..reducer import new_encounter
-from ..rulesets import all_rulesets, get_ruleset
+from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
 from . import mapctl
 from .panels import panel_for
@@ -110,7 +110,7 @@ class App:
                 self.broken_save(k, e)
                 break
         k = self.lib.new_key()
-        h = History(new_encounter("strike-rank" if _has("strike-rank") else "freeform", "First encounter"))
+        h = History(new_encounter(first_ruleset_id(), "First encounter"))
         return k, h
 
     def broken_save(self, key: str, err: Exception) -> None:
@@ -623,14 +623,6 @@ def download(filename: str, text: str) -> None:
 
 def _css(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _has(ruleset_id: str) -> bool:
-    try:
-        get_ruleset(ruleset_id)
-        return True
-    except FrayError:
-        return False
 
 
 APP: App | None = None

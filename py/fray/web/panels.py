@@ -1,4 +1,4 @@
-"""Per-ruleset additions to the page, registered by ruleset id.
+"""Per-ruleset additions to the page, found by ruleset id.
 
 A panel adds what its game needs on top of the generic tracker: a section above the combatant
 cards (declarations, the attack panel, the phase stepper), extra HTML inside each card (the body
@@ -6,6 +6,9 @@ diagram, DEF and parry), and handlers for its own ``data-act`` buttons and ``dat
 Every method returns HTML strings or calls ``app.dispatch(action, scope)``; none holds state
 that is not in the encounter (short-lived UI state, such as which attack panel is open, lives in
 ``app.ui``).
+
+A ruleset names its panel's module (``Ruleset.panel = "tactical_round_panel"``); that module
+defines ``PANEL``. No list here names a game.
 """
 
 from __future__ import annotations
@@ -23,25 +26,23 @@ class Panel(Protocol):
     def on_form(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> bool: ...
 
 
-PANELS: dict[str, Panel] = {}
-
-
-def register_panel(ruleset_id: str, panel: Panel) -> None:
-    PANELS[ruleset_id] = panel
+_LOADED: dict[str, Panel | None] = {}  # ruleset id -> its panel, once imported
 
 
 def panel_for(ruleset_id: str) -> Panel | None:
-    if not PANELS:
-        _load()
-    return PANELS.get(ruleset_id)
-
-
-def _load() -> None:
+    """The panel of a ruleset, found by its id: the ruleset names its module (``Ruleset.panel``),
+    which defines ``PANEL``. Imported on first use, so only the open encounter's game is loaded."""
+    if ruleset_id in _LOADED:
+        return _LOADED[ruleset_id]
     import importlib
 
-    for name in ("strike_rank_panel", "tactical_round_panel"):
-        try:
-            importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.{name}":
-                raise
+    from ..errors import FrayError
+    from ..rulesets import get_ruleset
+
+    try:
+        name = get_ruleset(ruleset_id).panel
+    except FrayError:
+        return None
+    panel = getattr(importlib.import_module(f"{__package__}.{name}"), "PANEL") if name else None
+    _LOADED[ruleset_id] = panel
+    return panel

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .panels import register_panel
 from .render import esc
 from .widgets import (act_button as _btn, as_int, as_number, err_slot as _err, fold_extra, open_add_section,
                       text_input as _input)
@@ -1057,4 +1056,4 @@ def care_action(form_name: str, cid: str, values: dict[str, Any], owner: str = "
     return a, errors
 
 
-register_panel("strike-rank", StrikeRankPanel())
+PANEL = StrikeRankPanel()  # found by the ruleset's ``panel = "strike_rank_panel"``

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidAction
-from .panels import register_panel
 from .render import esc
 from .widgets import (act_button as _btn, as_int, as_number, err_slot as _err, fold_extra, open_add_section,
                       read_extra, split_lines, text_input as _input)
@@ -861,8 +860,7 @@ class TacticalPanel:
         app.dispatch({"type": "tr.declare", "id": values.get("id"), "actions": acts}, form, field_map)
 
 
-PANEL = TacticalPanel()
-register_panel("tactical-round", PANEL)
+PANEL = TacticalPanel()  # found by the ruleset's ``panel = "tactical_round_panel"``
 
 __all__: list[str] = ["PANEL", "TacticalPanel", "panel_html", "card_html", "parse_dice", "parse_weapons",
                       "weapons_text", "add_fields_html", "add_extra", "fold_weapons"]

@@ -45,8 +45,8 @@ class RangeBand(Ruleset):
                "GM's dice or Fray's assumed default.")
     stats = combatant.STATS
     conditions = dict(view_mod.CONDITION_TEXT)
-    map_rule = maprule.RangeBandMap()  # the plug-in registry's map rule (branch plugin)
-    panel = "range_band_panel"
+    map_rule = maprule.RangeBandMap()
+    panel = ""  # "range_band_panel" once fray/web/range_band_panel.py exists (the page's engineer sets it)
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return load_tables(os.path.join(HERE, "tables"))
@@ -291,4 +291,3 @@ class RangeBand(Ruleset):
 
 
 register(RangeBand())
-maprule.register_map_rule(RangeBand.map_rule)

@@ -3,7 +3,8 @@
 Handlers are thin: they read the action and call the rules in ``rules`` (pure), ``timing``
 (declaration, SR order, the round's end), ``combat`` (one attack exchange), ``wounds`` (injuries)
 and ``care`` (healing, prompts, disengaging, grappling, stuck weapons). ``view`` documents the
-projection the page renders. Tables are JSON under ``tables/``; a GM-edited copy wins.
+projection the page renders; ``maprule`` what the map measures. Tables are JSON under
+``tables/``; a GM-edited copy wins.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ...model import Combatant, Encounter
 from .. import register
 from ..base import Context, Ruleset, Slot, StatSpec, load_tables
 from . import body, care, combat, timing
+from .maprule import StrikeRankMap
 from . import view as view_mod
 
 _HERE = os.path.dirname(__file__)
@@ -46,6 +48,8 @@ class StrikeRank(Ruleset):
     summary = ("Melee Rounds of 12 Strike Ranks: declare, then resolve by SR; attack vs parry/dodge by degrees "
                "of success, hit locations, injuries, healing.")
     stats = STATS
+    map_rule = StrikeRankMap()
+    panel = "strike_rank_panel"
     conditions = {
         "surprised": "No actions in the first MR; dodge and parry at half skill.",
         "prone": "On the ground.",

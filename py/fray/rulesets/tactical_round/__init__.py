@@ -8,7 +8,7 @@ traces every heading to the code and the tests.
 
 Modules: ``combatant`` (weapons and per-fight data), ``rules`` (pure functions), ``actions``
 (the ``tr.*`` handlers), ``order`` (who acts in the phase), ``view`` (what the page shows),
-``tables`` (loading and checking the tables).
+``tables`` (loading and checking the tables), ``maprule`` (what the map measures).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ...model import Combatant, Encounter
 from .. import register
 from ..base import Context, Ruleset, Slot, StatSpec
 from . import actions, combatant, order, rules, tables, view as view_mod
+from .maprule import TacticalRoundMap
 
 
 class TacticalRound(Ruleset):
@@ -33,6 +34,8 @@ class TacticalRound(Ruleset):
                  help="Skill bonus, for Running Away"),
     )
     conditions = dict(view_mod.CONDITION_TEXT)
+    map_rule = TacticalRoundMap()
+    panel = "tactical_round_panel"
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return tables.default_tables()

@@ -1,0 +1,87 @@
+"""A ruleset is one plug-in, found through one table (``fray.rulesets.BUILTIN``).
+
+Its package owns its engine, tables, presets and map rule; it names its page panel; the page
+finds the panel by ruleset id; and no core module names a game, so adding one is one line.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from fray import maprules
+from fray.rulesets import BUILTIN, first_ruleset_id, get_ruleset
+from fray.web import panels
+
+PY = Path(__file__).resolve().parents[2] / "py"
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(BUILTIN))
+def test_every_builtin_ruleset_brings_its_own_map_rule_and_panel(ruleset_id):
+    rs = get_ruleset(ruleset_id)
+    assert rs.id == ruleset_id
+    assert isinstance(rs.map_rule, maprules.MapRule)
+    assert maprules.rule_for(ruleset_id) is rs.map_rule
+    if rs.panel:
+        assert (PY / "fray" / "web" / f"{rs.panel}.py").is_file()
+        p = panels.panel_for(ruleset_id)
+        assert p is not None and all(callable(getattr(p, m)) for m in ("panel", "card_extra", "on_act", "on_form"))
+    else:
+        assert panels.panel_for(ruleset_id) is None
+
+
+def test_unknown_ruleset_has_no_panel_and_measures_distances_only():
+    assert panels.panel_for("no-such-game") is None
+    assert type(maprules.rule_for("no-such-game")) is maprules.MapRule
+
+
+def test_the_first_encounter_uses_the_first_builtin_ruleset():
+    assert first_ruleset_id() == next(iter(BUILTIN))
+
+
+def test_opening_one_game_loads_only_that_game():
+    code = ("import sys; from fray.web.panels import panel_for; from fray.maprules import rule_for; "
+            "panel_for('tactical-round'); rule_for('tactical-round'); "
+            "print(sorted(m for m in sys.modules if m.startswith('fray.rulesets.') or m.endswith('_panel')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(PY)}, cwd=PY).stdout
+    assert "tactical_round_panel" in out and "fray.rulesets.tactical_round" in out
+    assert "strike_rank" not in out
+
+
+def _plugin_files() -> set[Path]:
+    out = set()
+    for ruleset_id, module in BUILTIN.items():
+        base = PY / "fray" / "rulesets" / module
+        out |= set(base.rglob("*.py")) if base.is_dir() else {base.with_suffix(".py")}
+        rs = get_ruleset(ruleset_id)
+        if rs.panel:
+            out.add(PY / "fray" / "web" / f"{rs.panel}.py")
+    return out
+
+
+def test_no_core_module_names_a_game():
+    """Only ``BUILTIN`` names a ruleset id in code: core modules (the reducer, the map, the page
+    controller, rendering, storage) find a game through the registry. Comments and docstrings may
+    mention a game as an example."""
+    ids = set(BUILTIN)
+    plugins = _plugin_files() | {PY / "fray" / "rulesets" / "__init__.py"}
+    offenders = []
+    for path in sorted((PY / "fray").rglob("*.py")):
+        if path in plugins:
+            continue
+        toks = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+        prev = None
+        for tok in toks:
+            if tok.type == tokenize.STRING and prev not in (tokenize.INDENT, tokenize.NEWLINE, tokenize.NL, None):
+                text = tok.string.strip("\"'rbfu")
+                if any(i in text.split() or text == i for i in ids):
+                    offenders.append(f"{path.relative_to(PY)}:{tok.start[0]}: {tok.string}")
+            if tok.type not in (tokenize.COMMENT,):
+                prev = tok.type
+    assert offenders == []
