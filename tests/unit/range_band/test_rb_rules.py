@@ -357,6 +357,7 @@ def test_flying_restrictions_low_stealth_no_group_defense_no_outnumbering():
     enc = fight(preset("Winged flyer"))
     v = cv(enc, "c1")
     assert v["flying"] and v["stealth"]["level"] == "low" and v["outnumbering"]["counts"] is False
+    assert v["can_use_cover"] is False and v["reminders"][0]["rule"] == "Flight"
     assert v["group_defense"]["defender"] is False and v["group_defense"]["defended"] is False
     with pytest.raises(RuleViolation):
         act(enc, "stealth", id="c1", level="medium")
@@ -396,6 +397,8 @@ def test_descend_one_zone_without_a_roll():
     without a roll." """
     enc = fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 200}))
     enc = to_phase(start(enc), "movement")
+    with pytest.raises(InvalidAction):
+        act(enc, "descend", id="c1", alt=float("nan"))
     enc = act(enc, "descend", id="c1", alt=0)
     assert enc.get("c1").position.alt == 0 and not pending(enc)
 
@@ -1293,6 +1296,10 @@ def test_tables_carry_source_and_assumed_flag_and_edits_are_checked():
     with pytest.raises(InvalidAction) as e:
         apply(enc, {"type": "set_table", "table": "bands", "value": bad})
     assert e.value.field == "value.entries.1.max"
+    consts = {**T["constants"], "entries": [{**e, "value": 0} if e["key"] == "rounds_per_minute" else e
+                                            for e in T["constants"]["entries"]]}
+    with pytest.raises(InvalidAction):
+        apply(enc, {"type": "set_table", "table": "constants", "value": consts})
     wide = {**T["bands"], "entries": [dict(e) for e in T["bands"]["entries"]]}
     wide["entries"][1]["max"] = 25
     enc, _ = apply(enc, {"type": "set_table", "table": "bands", "value": wide})

@@ -508,7 +508,8 @@ def descend(ctx: Context) -> None:
                                                                      if rules.underwater(enc) else ""))
     if enc.phase != "movement":
         raise RuleViolation("Flight", "descend during your movement phase")
-    alt = whole(ctx.action.get("alt"), "alt", 0, 100000) if not isinstance(ctx.action.get("alt"), float) else ctx.action["alt"]
+    from ...reducer import _number
+    alt = _number(ctx.action.get("alt"), "alt", -20000, 20000)
     if alt > c.position.alt:
         raise InvalidAction("alt", "descending goes down")
     if c.position.alt - alt > (rules.band_max(t, "long") or 0) + 1e-9:
