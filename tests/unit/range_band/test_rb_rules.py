@@ -207,6 +207,26 @@ def test_mount_and_rider_one_for_group_defense_not_for_outnumbering():
     assert rider["group_defense"]["unit"] == horse["group_defense"]["unit"] == ["c1", "c2"]
 
 
+def test_mount_and_rider_move_together_on_the_map():
+    """Back in Combat: mount and rider are one place on the map — dragging either token (core ``move``) moves both,
+    and a flying mount's descent takes its rider down."""
+    enc = rider_and_horse()
+    enc, _ = apply(enc, {"type": "move", "id": "c2", "x": 12, "y": 3})
+    assert (enc.get("c1").position.x, enc.get("c1").position.y) == (12, 3)
+    enc, _ = apply(enc, {"type": "move", "id": "c1", "x": 4})
+    assert enc.get("c2").position.x == 4
+    sky = fight(preset("Rider"), preset("Winged flyer", side="party", name="Griffon", position={"x": 0, "y": 0, "alt": 40}))
+    sky = act(sky, "mount", id="c1", mount="c2")
+    sky = act(to_phase(start(sky), "movement", "c2"), "descend", id="c2", alt=5)
+    assert sky.get("c1").position.alt == 5
+
+
+def test_removing_a_mount_unmounts_its_rider():
+    """A combatant who leaves the fight leaves no one mounted on nothing (nor grappling nothing)."""
+    enc, _ = apply(rider_and_horse(), {"type": "remove_combatant", "id": "c2"})
+    assert enc.get("c1").data["mount"] is None and cv(enc, "c1")["outnumbering"]["counts"] is True
+
+
 def test_mount_carries_one_proper_rider():
     """Back in Combat: "Mounts cannot carry more than one character as a proper rider." """
     enc = rider_and_horse()

@@ -490,11 +490,54 @@ def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, An
     c.position = Position(float(x), float(y), float(alt))
     mv["band"] = rules.range_between(start, c.position, t)["band"]
     c.data["moved"] = mv
-    r = rules.rider_of(enc, c)
-    if r is not None:
-        r.position = Position(c.position.x, c.position.y, c.position.alt)
+    follow(enc, c)
     ctx.event("move", f"{c.name} moves to ({c.position.x:g}, {c.position.y:g}) m, altitude {c.position.alt:g} m"
               + note, id=c.id, x=c.position.x, y=c.position.y, alt=c.position.alt)
+
+
+def follow(enc: Encounter, c: Combatant) -> Combatant | None:
+    """Mount and rider stand in one place: the other one follows ``c``."""
+    p = rules.partner(enc, c)
+    if p is not None:
+        p.position = Position(c.position.x, c.position.y, c.position.alt)
+    return p
+
+
+def map_move(ctx: Context) -> None:
+    """The core ``move`` (the GM drags a token), with mount and rider kept together: dragging either moves
+    both. No roll: the GM's override, as in every ruleset."""
+    from ...reducer import CORE_ACTIONS
+    CORE_ACTIONS["move"](ctx)
+    c = ctx.combatant()
+    p = follow(ctx.enc, c)
+    if p is not None:
+        ctx.event("move", f"{p.name} moves with {c.name}", id=p.id)
+
+
+def remove(ctx: Context) -> None:
+    """The core ``remove_combatant``, then no one keeps pointing at the one who left: its rider or mount is
+    unmounted, grapples and sight marks end, its pending rolls and prompts go."""
+    from ...reducer import CORE_ACTIONS
+    gone = ctx.combatant().id
+    CORE_ACTIONS["remove_combatant"](ctx)
+    enc = ctx.enc
+    for c in enc.combatants:
+        d = c.data
+        if d.get("mount") == gone:
+            d["mount"] = None
+        if d.get("rider") == gone:
+            d["rider"] = None
+        d["grappling"] = [x for x in d.get("grappling", []) if x != gone]
+        d["cannot_see"] = [x for x in d.get("cannot_see", []) if x != gone]
+        if d.get("ambush"):
+            d["ambush"] = {**d["ambush"], "unseen_by": [x for x in d["ambush"].get("unseen_by", []) if x != gone]}
+    for key in ("pending", "prompts"):
+        if key in enc.state:
+            enc.state[key] = [p for p in enc.state[key] if p.get("combatant") != gone
+                              and (p.get("effect") or {}).get("target") != gone]
+    if "round_start" in enc.state:
+        enc.state["round_start"] = {k: {**v, "unseen_by": [x for x in v.get("unseen_by", []) if x != gone]}
+                                    for k, v in enc.state["round_start"].items() if k != gone}
 
 
 def descend(ctx: Context) -> None:
@@ -515,6 +558,7 @@ def descend(ctx: Context) -> None:
     if c.position.alt - alt > (rules.band_max(t, "long") or 0) + 1e-9:
         raise RuleViolation("Flight", f"descend at most 1 zone (long range, {rules.band_max(t, 'long'):g} m)")
     c.position = Position(c.position.x, c.position.y, float(alt))
+    follow(ctx.enc, c)
     c.data["moved"] = {"round": enc.round, "rushed": False, "success": True, "vertical": True, "band": "vertical"}
     c.data["move_phase_round"] = enc.round
     ctx.event("move", f"{c.name} descends to altitude {alt:g} m (no roll needed)", id=c.id)
@@ -1296,6 +1340,8 @@ def end_battle(ctx: Context) -> None:
 
 
 HANDLERS = {
+    "move": map_move,
+    "remove_combatant": remove,
     "rb.turn_order": turn_order,
     "rb.zone": set_zone,
     "rb.mount": mount,
