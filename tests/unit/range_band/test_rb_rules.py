@@ -1047,6 +1047,16 @@ def test_detection_roll_d20_int_blind_per_observer():
     assert "c1" in enc.get("c3").data["cannot_see"]
 
 
+def test_close_call_after_a_stealthy_move_prompts_a_detection_roll():
+    """Detection Rolls: "The rules for visible range may not provide enough clarity on occasions when ranges are too
+    close to call." — a stealthy character ending its move one band beyond an opponent's sight gets a prompt."""
+    enc = fight(person("Sneak", stealth="medium", x=0), person("Guard", side="foes", x=40))
+    enc = to_phase(start(enc), "movement", "c1")
+    enc = resolve(act(enc, "move", id="c1", x=20), "movement")  # medium range; visible at short
+    p = enc.state["prompts"][-1]
+    assert p["kind"] == "detection" and p["observers"] == ["c2"]
+
+
 # == High Stealth & Groups ============================================================================
 
 def test_high_stealth_groups_can_still_be_defended():

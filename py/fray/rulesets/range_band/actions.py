@@ -141,10 +141,12 @@ def set_stealth(ctx: Context, c: Combatant, level: str, why: str, lock: bool = F
                   stealth=level)
 
 
-def new_ref(enc: Encounter) -> str:
-    n = int(enc.state.get("next_ref", 1))
-    enc.state["next_ref"] = n + 1
-    return f"R{n}"
+def new_ref(enc: Encounter, prefix: str = "R") -> str:
+    """Pending rolls are R1, R2, ...; prompts P1, P2, ... (separate counts, so a prompt never shifts a roll's ref)."""
+    key = "next_ref" if prefix == "R" else "next_prompt"
+    n = int(enc.state.get(key, 1))
+    enc.state[key] = n + 1
+    return f"{prefix}{n}"
 
 
 def pend(ctx: Context, kind: str, c: Combatant, spec: RollSpec, effect: dict[str, Any] | None = None,
@@ -158,7 +160,7 @@ def pend(ctx: Context, kind: str, c: Combatant, spec: RollSpec, effect: dict[str
 
 
 def prompt(ctx: Context, kind: str, c: Combatant, text: str, **detail: Any) -> str:
-    ref = new_ref(ctx.enc)
+    ref = new_ref(ctx.enc, "P")
     ctx.enc.state.setdefault("prompts", []).append({"ref": ref, "kind": kind, "combatant": c.id, "text": text,
                                                     "round": ctx.enc.round, **detail})
     ctx.event("prompt", text, ref=ref, id=c.id)
@@ -493,6 +495,32 @@ def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, An
     follow(enc, c)
     ctx.event("move", f"{c.name} moves to ({c.position.x:g}, {c.position.y:g}) m, altitude {c.position.alt:g} m"
               + note, id=c.id, x=c.position.x, y=c.position.y, alt=c.position.alt)
+    close_calls(ctx, c, t)
+
+
+def close_calls(ctx: Context, c: Combatant, t: rules.Tables) -> None:
+    """Detection Rolls: "The rules for visible range may not provide enough clarity on occasions when ranges
+    are too close to call." After a stealthy character moves, every opponent who does not see it but is only
+    one band beyond its visible range gets a prompt to call for a detection roll (``rb.detect``)."""
+    if c.data.get("stealth", "low") == "low":
+        return
+    enc = ctx.enc
+    sight = rules.Sight(enc, t)
+    close = []
+    for o in enc.combatants:
+        if o.side == c.side or o.id == c.id or not rules.able(o):
+            continue
+        seen, _ = rules.can_see(enc, o, c, t, sight)
+        if seen or rules.sightless(enc, o, t, sight) or c.id in o.data.get("cannot_see", []):
+            continue
+        d = sight.idx(o.position, c.position)
+        rng, _ = rules.visible_range(enc, o, c, t, d, sight)
+        if rng != "none" and d == BANDS.index(rng) + 1:
+            close.append(o)
+    if close:
+        prompt(ctx, "detection", c, f"{c.name} is just beyond the visible range of "
+               f"{', '.join(o.name for o in close)}: too close to call? Call for a detection roll (d20 on INT, blind)",
+               observers=[o.id for o in close])
 
 
 def follow(enc: Encounter, c: Combatant) -> Combatant | None:
@@ -1122,7 +1150,7 @@ def teleport(ctx: Context) -> None:
 
 def _find(enc: Encounter, ref: Any, field: str = "ref") -> tuple[str, int]:
     if not isinstance(ref, str):
-        raise InvalidAction(field, "must name a pending roll or prompt (R1, R2, ...)")
+        raise InvalidAction(field, "must name a pending roll (R1, R2, ...) or a prompt (P1, P2, ...)")
     for key in ("pending", "prompts"):
         for i, p in enumerate(enc.state.get(key, [])):
             if p["ref"] == ref:

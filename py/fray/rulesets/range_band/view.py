@@ -42,7 +42,7 @@
                             "hindrance": {"total", "parts": [{"reason", "count"}]}, "easing": {...},
                             "net_hindrance", "can_blunder", "blind", "success", "failure", "auto", "notes",
                             "text"}}],
-      "prompts": [{"ref": "R4", "kind": "fall", "combatant": "c3", "text": "...", "round": 2}],
+      "prompts": [{"ref": "P1", "kind": "fall", "combatant": "c3", "text": "...", "round": 2}],
       "visibility": {"c1": {"c2": {"sees": true, "hears": false, "band": "short", "why": [...],
                                    "hear_why": "..."}}},           # per observer, every other combatant
       "unseen": {"c1": ["c4"]},                                  # per observer: who it cannot see
