@@ -1334,3 +1334,33 @@ def test_tables_carry_source_and_assumed_flag_and_edits_are_checked():
     wide["entries"][1]["max"] = 25
     enc, _ = apply(enc, {"type": "set_table", "table": "bands", "value": wide})
     assert RS.view(enc)["visibility"]["c1"]["c2"]["band"] == "short"
+
+
+# == The page's contract ==============================================================================
+
+def test_presets_cover_the_issue_and_join_cleanly():
+    """Issue: "ready-made combatants (a human scout, a rider and a horse, a winged flyer, an amphibious swimmer, a large
+    creature)"."""
+    names = [p["name"] for p in RS.presets()]
+    assert names == ["Human scout", "Rider", "Horse", "Winged flyer", "Amphibious swimmer", "Large creature"]
+    enc = fight(*[preset(n) for n in names])
+    enc = act(enc, "mount", id="c2", mount="c3")
+    v = {c["name"]: c for c in RS.view(enc)["combatants"]}
+    assert v["Winged flyer"]["flying"] and v["Large creature"]["awgt"] == 172 and v["Horse"]["awgt"] == 35
+    assert v["Human scout"]["stealth"]["level"] == "medium" and v["Rider"]["mount"] == "c3"
+
+
+def test_view_gives_the_page_everything_it_shows():
+    """Issue: per combatant "its stealth level, flying and altitude band, mount, breath and statuses"; "every roll
+    specification shown before rolling with its Hindrance reasons"; zone settings; who each one cannot see."""
+    import json
+    enc = to_phase(start(rider_and_horse()), "actions", "c1")
+    enc = act(enc, "attack", id="c1", target="c3", weapon=1)
+    v = json.loads(json.dumps(RS.view(enc)))
+    assert {"round", "phase", "phase_label", "acting", "current", "turn_order", "zone", "combatants", "pending",
+            "prompts", "visibility", "unseen", "battle_end", "assumed_tables", "choices", "actions"} <= set(v)
+    assert set(v["zone"]) >= {"light", "clutter", "enclosed", "underwater", "flight_ceiling"}
+    c = v["combatants"][0]
+    assert {"stealth", "flying", "altitude", "mount", "rider", "breath", "statuses"} <= set(c)
+    assert v["pending"][0]["spec"]["hindrance"]["parts"][0] == {"reason": "mounted", "count": 1}
+    assert set(v["visibility"]["c1"]) == {"c2", "c3"}

@@ -58,8 +58,12 @@ class RangeBand(Ruleset):
         return {k: self.table(enc, k) for k in self.tables}
 
     def presets(self) -> list[dict[str, Any]]:
-        with open(os.path.join(HERE, "presets.json"), encoding="utf-8") as fh:
-            return json.load(fh)
+        """Ready-made combatants (presets.json): a human scout, a rider and a horse (mount with ``rb.mount``),
+        a winged flyer, an amphibious swimmer, a large creature. A fresh copy each time: callers may edit it."""
+        if not hasattr(self, "_presets"):
+            with open(os.path.join(HERE, "presets.json"), encoding="utf-8") as fh:
+                self._presets = json.load(fh)
+        return json.loads(json.dumps(self._presets))
 
     # -- combatants -----------------------------------------------------------------------------------
     def init_combatant(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
