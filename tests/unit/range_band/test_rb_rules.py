@@ -499,6 +499,7 @@ def test_falling_from_flight(status):
     enc = fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 30}))
     enc = act(enc, "status", id="c1", status=status)
     assert enc.get("c1").data["flying"] is False and "medium-range fall" in enc.state["prompts"][-1]["text"]
+    assert enc.get("c1").position.alt == 0 and enc.state["prompts"][-1]["from_alt"] == 30
     stop = act(to_phase(start(fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 30}))), "movement"),
                "fly", id="c1", on=False)
     assert stop.state["prompts"][-1]["kind"] == "fall"
@@ -679,6 +680,9 @@ def test_out_of_breath_without_air_major_stunned_and_25_percent():
     enc = to_phase(enc, "actions")
     p = last_pending(enc, "breath_incap")["spec"]
     assert (p["die"], p["stat_value"], p["can_blunder"]) == ("d100", 25, False)
+    with pytest.raises(InvalidAction) as e:
+        resolve(enc, "breath_incap", success=False, blunder=True)
+    assert e.value.field == "blunder"
     enc = resolve(enc, "breath_incap", success=True)
     assert "incapacitated" in enc.get("c1").conditions
 

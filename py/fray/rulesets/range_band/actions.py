@@ -203,7 +203,9 @@ def knock_down(ctx: Context, c: Combatant, t: rules.Tables, why: str, stop_flyin
             what = "the mount is flying" if rules.is_flying(enc, m) else f"{m.name} has WGT {m.stats.get('WGT')}"
             prompt(ctx, "fall", c, f"{c.name} falls off {m.name} ({what}): use the Falling rules for a "
                    f"{'short-range' if not rules.is_flying(enc, m) else rules.altitude_band(m, t) + '-range'} fall; "
-                   "knocked down regardless of injury")
+                   "knocked down regardless of injury", from_alt=c.position.alt)
+        if c.position.alt > 0:
+            c.position = Position(c.position.x, c.position.y, 0.0)
     r = rules.rider_of(enc, c)
     if r is not None:
         knock_down(ctx, r, t, f"their mount {c.name} was knocked down")
@@ -213,7 +215,9 @@ def fall(ctx: Context, c: Combatant, t: rules.Tables, why: str) -> None:
     """Falling from flight: no longer flying, a Falling prompt by altitude."""
     c.data["flying"] = False
     p = rules.fall_prompt(c, t, why)
-    prompt(ctx, "fall", c, p["text"], band=p["band"])
+    prompt(ctx, "fall", c, p["text"], band=p["band"], from_alt=c.position.alt)
+    if c.position.alt > 0:
+        c.position = Position(c.position.x, c.position.y, 0.0)  # down on the ground; the prompt keeps the height
 
 
 def use_action(ctx: Context, c: Combatant, size: str, what: str, t: rules.Tables, count: int = 1) -> None:
@@ -1174,6 +1178,8 @@ def resolve(ctx: Context) -> None:
     enc, t = ctx.enc, tables_of(ctx)
     p = enc.state["pending"][i]
     out = outcome_from_action(ctx.action)
+    if out is not None and out["blunder"] and not p["spec"]["can_blunder"]:
+        raise InvalidAction("blunder", f"{p['spec']['what']} cannot blunder")
     if out is None:
         out = roll_default(p["spec"], t["core_roll"], ctx.dice, "roll")
     enc.state["pending"].pop(i)
