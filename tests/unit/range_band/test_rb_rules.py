@@ -1231,6 +1231,20 @@ def test_echolocation_sees_darkness_as_low_light_to_one_zone():
     assert cv(enc, "c2")["sightless"] == "" and cv(enc, "c1")["sightless"] == "total darkness"
 
 
+def test_echolocation_audible_to_same_species_at_its_range():
+    """Echolocation: "Active echolocation is audible at the same distance, but only to creatures of the same species;
+    if desired, a character can reduce the maximum range of their echolocation "sight" to likewise reduce its audible
+    range to others." """
+    bat = {"vision": "echolocation", "species": "cave bat", "echolocation_band": "medium"}
+    enc = fight(person("Bat A", **bat), person("Bat B", side="foes", x=40, species="Cave  Bat"),
+                person("Man", side="foes", x=40))
+    v = RS.view(enc)["visibility"]
+    assert v["c2"]["c1"]["hears"] is True and v["c3"]["c1"]["hears"] is False
+    near = act(enc, "zone", light="medium")
+    near, _ = apply(near, {"type": "edit_combatant", "id": "c1", "changes": {"echolocation_band": "short"}})
+    assert RS.view(near)["visibility"]["c2"]["c1"]["hears"] is False
+
+
 # == Light Sources ====================================================================================
 
 def test_light_sources_cast_light_and_reveal_the_carrier():

@@ -420,6 +420,10 @@ def audible_range(enc: Encounter, listener: Combatant, target: Combatant, t: Tab
         return "travel", "aircraft in flight: audible at travel range"
     if veh in ("vehicle", "aircraft", "huge") and zone(enc)["light"] != "none":
         return "long", "vehicles are always audible at long range"
+    species = target.data.get("species", "")
+    if target.data.get("vision") == "echolocation" and species and listener.data.get("species") == species:
+        band = target.data.get("echolocation_band", "long")
+        return band, f"active echolocation: audible exactly at its range ({band}) to the same species"
     moved = target.data.get("moved") or {}
     if moved.get("round") != enc.round:
         return "none", f"{target.name} is not notably moving"
@@ -523,7 +527,7 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
             if deaf:
                 hears, hwhy = False, "deafened"
             else:
-                hk = (j, keen)
+                hk = (j, keen, o.data.get("species", ""))
                 h = hear_cache.get(hk)
                 if h is None:
                     h = hear_cache[hk] = audible_range(enc, o, c, t, s)
