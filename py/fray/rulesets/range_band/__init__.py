@@ -179,10 +179,13 @@ class RangeBand(Ruleset):
         ctx.event("round", f"Round {enc.round} begins")
         ctx.event("phase", "Movement phase", phase="movement")
         start = {}
+        vis = None
         for c in enc.combatants:
-            unseen = [o.id for o in enc.combatants if o.id != c.id and not rules.can_see(enc, o, c, t)[0]]
-            start[c.id] = {"stealth": c.data.get("stealth", "low"), "flying": bool(c.data.get("flying")),
-                           "unseen_by": unseen}
+            entry = {"stealth": c.data.get("stealth", "low"), "flying": bool(c.data.get("flying"))}
+            if entry["stealth"] == "high":  # only they may use ambush movement this round
+                vis = vis or rules.visibility(enc, t)
+                entry["unseen_by"] = [o for o, row in vis.items() if o != c.id and not row[c.id]["sees"]]
+            start[c.id] = entry
             if c.data.get("ambush") and c.data["ambush"].get("round", 0) < enc.round:
                 c.data["ambush"] = None
             self.suffocation_upkeep(ctx, c, t)

@@ -523,7 +523,7 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
                         rng, reasons = base
                         hit = seen_cache[(key, d)] = (rng != "none" and d <= BANDS.index(rng), reasons + [
                             f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}"])
-                    sees, why = hit[0], list(hit[1])
+                    sees, why = hit  # shared by the pairs with the same answer: the view is read-only
             if deaf:
                 hears, hwhy = False, "deafened"
             else:
