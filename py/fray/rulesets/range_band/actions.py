@@ -628,10 +628,9 @@ def stealth(ctx: Context) -> None:
         set_stealth(ctx, c, "high", "starts the battle in High Stealth (GM allows, no roll)")
         return
     use_action(ctx, c, "major", "stealth roll (enter High Stealth)", t)
-    pend(ctx, "enter_high", c, rules.stealth_spec(c, "d20", "Stealth roll (enter High Stealth)", t),
-         prompt=f"{c.name} tries to enter High Stealth")
-    ctx.enc.state["pending"][-1]["spec"]["success"] = "enters High Stealth"
-    ctx.enc.state["pending"][-1]["spec"]["failure"] = "stays in Medium Stealth"
+    spec = rules.stealth_spec(c, "d20", "Stealth roll (enter High Stealth)", t)
+    spec.success, spec.failure = "enters High Stealth", "stays in Medium Stealth"
+    pend(ctx, "enter_high", c, spec, prompt=f"{c.name} tries to enter High Stealth")
 
 
 def maintain(ctx: Context) -> None:
@@ -1071,7 +1070,8 @@ def catch_breath(ctx: Context) -> None:
     c.data["breath"] = {**b, "holding": False, "idle": False, "held": 0, "rolls": 0, "out": False, "catching": 0,
                         "out_underwater": False}
     cond_off(c, "out-of-breath")
-    cond_off(c, "major-stunned") if "major-stunned" in c.conditions and b.get("out") else None
+    if b.get("out"):
+        cond_off(c, "major-stunned")  # it came from running out of breath
     ctx.event("breath", f"{c.name} catches their breath", id=c.id)
 
 
