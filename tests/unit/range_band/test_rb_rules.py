@@ -358,6 +358,9 @@ def test_switch_flight_at_start_or_end_of_movement_not_both():
     enc = to_phase(enc, "actions")
     with pytest.raises(RuleViolation):
         act(enc, "fly", id="c1", on=False)
+    two = to_phase(start(fight(person("Walker"), preset("Winged flyer", flying=False))), "movement", "c1")
+    with pytest.raises(RuleViolation):
+        act(two, "fly", id="c2", on=True)  # not in its own movement
 
 
 def test_begin_flying_when_knocked_down_minor_stunned():
@@ -915,10 +918,12 @@ def test_low_stealth_free_and_rushing_or_light_revert():
     enc = to_phase(start(fight(person("A", stealth="medium"), person("B", stealth="medium"),
                                person("C", stealth="medium"))), "movement")
     assert act(enc, "stealth", id="c1", level="low").get("c1").data["stealth"] == "low"
-    assert act(enc, "move", id="c2", x=5, rush=True).get("c2").data["stealth"] == "low"
+    assert act(enc, "move", id="c1", x=5, rush=True).get("c1").data["stealth"] == "low"
+    with pytest.raises(RuleViolation):
+        act(enc, "move", id="c2", x=5)  # the movement phase goes in turn order
     assert act(enc, "light", id="c3", light="moderate").get("c3").data["stealth"] == "low"
-    shot = act(enc, "attack", id="c1", target="c2", kind="ranged", emits_light=True)
-    assert shot.get("c1").data["stealth"] == "low"
+    shot = act(enc, "attack", id="c2", target="c1", kind="ranged", emits_light=True)
+    assert shot.get("c2").data["stealth"] == "low"
 
 
 # == Medium Stealth ===================================================================================

@@ -386,6 +386,12 @@ def fly(ctx: Context) -> None:
     if enc.phase not in ("movement", "setup"):
         raise RuleViolation("Flight", "switch between flying and ground movement at the beginning or end of your "
                             "movement phase")
+    if enc.phase == "movement":
+        slots = ctx.ruleset.order_of_play(enc)
+        cur = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
+        if cur != c.id:
+            raise RuleViolation("Flight", f"switch at the beginning or end of {c.name}'s own movement "
+                                f"(now: {enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s)")
     sw = c.data.get("fly_switch") or {}
     if enc.phase == "movement" and sw.get("round") == enc.round:
         raise RuleViolation("Flight", "switch at the beginning or end of the movement phase, but not both")
@@ -431,6 +437,11 @@ def move(ctx: Context) -> None:
         raise RuleViolation("Back in Combat", f"{c.name} is mounted: move the mount")
     if enc.phase != "movement":
         raise RuleViolation("The round", "movement rolls happen in the movement phase")
+    slots = ctx.ruleset.order_of_play(enc)
+    cur = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
+    if cur != c.id:
+        raise RuleViolation("The round", f"the movement phase goes in turn order: now it is "
+                            f"{enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s movement")
     if "knocked-down" in c.conditions and not rules.is_flying(enc, c):
         raise RuleViolation("Movement", f"{c.name} is knocked down")
     z = rules.zone(enc)
