@@ -27,8 +27,8 @@ def register(ruleset: Ruleset) -> Ruleset:
 BUILTIN = {
     "strike-rank": "strike_rank",
     "tactical-round": "tactical_round",
-    "freeform": "freeform",
     "range-band": "range_band",
+    "freeform": "freeform",
 }
 
 
