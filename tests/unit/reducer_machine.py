@@ -52,6 +52,7 @@ class Spec:
     actions: st.SearchStrategy  # its real actions with plausible values
     fields: tuple[str, ...]  # field names its actions read, for the junk-filled actions
     ids: tuple[str, ...] = ("c1", "c2", "c3", "c4", "c9")
+    phases: tuple[str, ...] = ()  # the machine can press Next until one of these, so phase-bound actions meet their phase
 
 
 def nested(depth: int) -> list:
@@ -78,6 +79,12 @@ JUNK = st.one_of(
 )
 
 
+def confusions(v: Any) -> st.SearchStrategy:
+    """Values of the wrong kind in place of ``v``: what a crafted file or a typo puts there."""
+    return st.sampled_from([None, "", "A1", [v], {"x": v}, True, -1, 10**400, float("nan"), float("inf"),
+                            "x" * 2001, "a\x00b", nested(45), str(v)]) | JUNK
+
+
 def _slots(v: Any, top: bool = True):
     """Every (container, key) inside an action, except its type."""
     if isinstance(v, dict):
@@ -94,9 +101,9 @@ def _slots(v: Any, top: bool = True):
 
 @st.composite
 def mutated(draw, plausible: st.SearchStrategy, fields: tuple[str, ...]) -> dict:
-    """A plausible action, left alone (about half the time) or with a few fields made junk."""
+    """A plausible action, left alone (about three times in seven) or with a few fields made junk."""
     a = copy.deepcopy(draw(plausible))
-    for _ in range(draw(st.sampled_from([0, 0, 0, 0, 1, 1, 2]))):
+    for _ in range(draw(st.sampled_from([0, 0, 0, 1, 1, 2, 3]))):
         slots = list(_slots(a))
         how = draw(st.sampled_from(["junk", "junk", "delete", "add"]))
         if how == "add" or not slots:
@@ -106,7 +113,7 @@ def mutated(draw, plausible: st.SearchStrategy, fields: tuple[str, ...]) -> dict
         if how == "delete":
             del container[key]
         else:
-            container[key] = draw(JUNK)
+            container[key] = draw(confusions(container[key]))
     return a
 
 
@@ -168,6 +175,14 @@ def machine_for(spec: Spec) -> type[RuleBasedStateMachine]:
         @rule(action=actions)
         def act_again(self, action: dict) -> None:
             self.act(action)
+
+        if spec.phases:
+            @rule(phase=st.sampled_from(spec.phases))
+            def go_to(self, phase: str) -> None:
+                for _ in range(12):
+                    if self.history.present.phase == phase:
+                        break
+                    self.act({"type": "advance"})
 
         @rule(what=st.sampled_from(["undo", "undo", "redo", "save"]))
         def elsewise(self, what: str) -> None:

@@ -65,15 +65,60 @@ SR_MORE = st.one_of(
     st.builds(lambda c, t: {"type": "sr.grapple", "attacker": c, "target": t, "option": "immobilize"}, IDS, IDS),
     st.builds(lambda c, o, w: {"type": "sr.unstick", "holder": c, "owner": o, "weapon": w}, IDS, IDS,
               st.sampled_from(["broadsword", "bite", "spear"])),
-    st.builds(lambda a, t, b, sc, pull: {"type": "sr.attack", "attacker": a, "target": t, "weapon": "broadsword",
-                                         "defence": {"kind": "dodge", "bonus": b}, "shield_cover": sc, "pull": pull},
+    st.builds(lambda a, t, b, sc, pull, rolls: {"type": "sr.attack", "attacker": a, "target": t,
+                                                "weapon": "broadsword", "defence": {"kind": "dodge", "bonus": b},
+                                                "shield_cover": sc, "pull": pull, "rolls": rolls},
               IDS, IDS, st.integers(-20, 20), st.sampled_from([None, {"weapon": "shield", "locations": ["chest"]}]),
-              st.sampled_from([None, {"drop_modifier": True}, {"die_sides": 3, "bonus": 0}])),
+              st.sampled_from([None, {"drop_modifier": True}, {"die_sides": 3, "bonus": 0}]),
+              st.fixed_dictionaries({}, optional={"attack": st.integers(1, 100), "defence": st.integers(1, 100),
+                                                  "location": st.integers(1, 20), "damage": st.integers(1, 9)})),
 )
+SR_WEAPONS = {"c1": ["broadsword", "shield", "grapple"], "c2": ["bite"], "c3": ["bow", "spear"]}
+SR_DEFENCE = {"c1": ["broadsword", "shield"], "c2": ["bite"], "c3": ["spear"]}
+
+
+@st.composite
+def sr_attack(draw) -> dict:
+    """An attack as the page makes one: the attacker's own weapon, a defence the target has."""
+    a, t = draw(st.permutations(["c1", "c2", "c3"]))[:2]
+    kind = draw(st.sampled_from(["none", "dodge", "parry", "parry"]))
+    defence = {"kind": kind}
+    if kind == "parry":
+        defence["weapon"] = draw(st.sampled_from(SR_DEFENCE[t]))
+    if draw(st.booleans()):
+        defence["bonus"] = draw(st.integers(-40, 40))
+    if kind == "parry" and draw(st.booleans()):
+        defence["split"] = draw(st.integers(1, 60))
+    action = {"type": "sr.attack", "attacker": a, "target": t, "weapon": draw(st.sampled_from(SR_WEAPONS[a])),
+              "defence": defence,
+              "rolls": draw(st.fixed_dictionaries({}, optional={
+                  "attack": st.integers(1, 100), "defence": st.integers(1, 100), "location": st.integers(1, 20),
+                  "damage": st.lists(st.integers(1, 8), min_size=1, max_size=3)}))}
+    for k, v in draw(st.dictionaries(st.sampled_from(["mode", "aim", "shield_cover", "pull", "special"]),
+                                     st.just(None), max_size=2)).items():
+        action[k] = draw({"mode": st.sampled_from(["normal", "aimed", "stun", "push", "disarm", "attack_weapon"]),
+                          "aim": st.sampled_from(["head", "chest", "right_arm", "forequarters"]),
+                          "shield_cover": st.just({"weapon": "shield", "locations": ["chest", "left_arm"]}),
+                          "pull": st.sampled_from([{"drop_modifier": True}, {"die_sides": 3, "bonus": 0}]),
+                          "special": st.sampled_from(["impaling", "slashing", "crushing"])}[k])
+    return action
+
+
+def sr_start():
+    """test_sr_property's three fighters, standing within reach of each other (engaged at 3 m)."""
+    return srp.fight(srp.fighter("Ana", srp.SWORD, srp.SHIELD, srp.GRAPPLE, side="party",
+                                 spells=[{"name": "Heal", "type": "battle", "intensity": 2},
+                                         {"name": "Big", "type": "sorcery", "manipulation": 5}]),
+                     srp.fighter("Wolf", srp.BITE, body="quadruped", x=1, hp=9),
+                     srp.fighter("Ivo", srp.BOW, srp.SPEAR, side="party", x=2, hp=8))
+
+
 STRIKE_RANK = Spec(
     ruleset="strike-rank",
-    start=srp.base,
-    actions=st.one_of(srp.action, SR_MORE, core_actions("strike-rank"), st.just({"type": "advance"})),
+    start=sr_start,
+    actions=st.one_of(srp.action, sr_attack(), sr_attack(), SR_MORE, core_actions("strike-rank"),
+                      st.just({"type": "advance"})),
+    phases=("declare", "resolve", "end"),
     fields=CORE_FIELDS + ("attacker", "target", "weapon", "defence", "mode", "aim", "kind", "metres", "running",
                           "spell", "shots", "ref", "location", "amount", "points", "healer", "how", "prompt", "choice",
                           "period", "shield_cover", "pull", "special", "location_die", "gm_location", "target_weapon",
@@ -128,6 +173,7 @@ TACTICAL_ROUND = Spec(
     ruleset="tactical-round",
     start=tr_start,
     actions=TR_ACTIONS,
+    phases=("declaration", "move", "spell_a", "ranged_a", "melee", "ranged_b", "spell_b", "other"),
     fields=CORE_FIELDS + ("target", "weapon", "actions", "ref", "hits", "critical", "stunned_rounds", "prone",
                           "amount", "against", "cover", "to", "aware", "distance", "line_of_sight", "flanking",
                           "on_rear", "attackers", "ids"),
