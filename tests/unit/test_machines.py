@@ -4,8 +4,8 @@ it exists) that generates real action types with plausible and adversarial field
 asserts that `apply` raises nothing but the engine's own errors, never touches its input, and that
 save → load and undo-to-start round-trip").
 
-The machine is ``reducer_machine.machine_for``; each ruleset here is a ``Spec``. To add one (the
-range-band ruleset), write its ``Spec`` and one ``Test...`` line at the bottom.
+The machine is ``reducer_machine.machine_for``; each ruleset here is a ``Spec``. To add one, write
+its ``Spec`` and one ``Test...`` line at the bottom (range-band took exactly that).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from fray.reducer import apply, new_encounter
 from fray.rulesets import get_ruleset
 from reducer_machine import Spec, machine_for
 
-sys.path[:0] = [os.path.join(os.path.dirname(__file__), d) for d in ("strike_rank", "tactical_round")]
+sys.path[:0] = [os.path.join(os.path.dirname(__file__), d) for d in ("strike_rank", "tactical_round", "range_band")]
 import test_properties as core  # noqa: E402
+import test_rb_property as rbp  # noqa: E402
 import test_sr_property as srp  # noqa: E402
 
 IDS = st.sampled_from(["c1", "c2", "c3", "c4", "c9"])
@@ -180,6 +181,21 @@ TACTICAL_ROUND = Spec(
 )
 
 
+# -- range-band: its own property test's actions, in the machine -------------------------------------
+
+RANGE_BAND = Spec(
+    ruleset="range-band",
+    start=rbp.start,
+    actions=st.one_of(rbp.actions, core_actions("range-band")),
+    fields=CORE_FIELDS + ("target", "weapon", "kind", "tags", "warned_by", "ref", "success", "by", "mount", "fall", "on",
+                          "deprived", "rush", "level", "start", "size", "what", "status", "rounds", "ends", "light",
+                          "audible", "range", "precision", "activity", "involvement", "wave", "ally", "holding"),
+    ids=("c1", "c2", "c3", "c4", "c5", "c6", "c9"),
+    phases=("movement", "actions"),
+)
+
+
 TestFreeformMachine = machine_for(FREEFORM).TestCase
 TestStrikeRankMachine = machine_for(STRIKE_RANK).TestCase
 TestTacticalRoundMachine = machine_for(TACTICAL_ROUND).TestCase
+TestRangeBandMachine = machine_for(RANGE_BAND).TestCase
