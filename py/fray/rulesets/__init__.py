@@ -27,6 +27,7 @@ def register(ruleset: Ruleset) -> Ruleset:
 BUILTIN = {
     "strike-rank": "strike_rank",
     "tactical-round": "tactical_round",
+    "range-band": "range_band",
     "freeform": "freeform",
 }
 

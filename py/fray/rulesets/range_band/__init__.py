@@ -1,0 +1,294 @@
+"""The range-band ruleset (Legends of Lur-Asko style): abstract range bands, altitude, mounts, flight,
+underwater combat and holding breath, teleportation, lack of sight, combat stealth, light and sound,
+post-combat fatigue and trauma.
+
+The rule text is ``shared/rules/000_da34f120076854a0.txt``; what it leaves out (the core roll, the
+visible-range chart, the fatigue and trauma charts) ships as *assumed*, editable tables in ``tables/``
+(FACTS.md). ``docs/rules/range-band.md`` traces every heading to the code and the tests.
+
+The round (FACTS.md): turn order, then a movement phase (``enc.phase == "movement"``, a slot per
+combatant in turn order), then the action phase (``"actions"``, one turn per combatant in turn order,
+with major, minor and free actions). ``advance`` steps slot by slot. Upkeep:
+
+* round start: record each combatant's stealth level, flight and who could not see it (Ambush Movement);
+* start of a combatant's turn: durations ending "right before that character's next turn" end; the
+  breath counter counts and asks for its CON roll, the 25% chances;
+* end of a combatant's turn: "until the end of your next turn" durations end; High Stealth not
+  maintained by a major action reverts to Medium; the ambush effect ends.
+
+Modules: ``combatant`` (stats, traits, per-fight state), ``rolls`` (roll specifications and the
+default mechanic), ``rules`` (pure functions: AWGT, bands, flight, stealth, visibility, sound, mounts),
+``actions`` (the ``rb.*`` handlers), ``view`` (what the page shows), ``maprule`` (the map's rule).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from ...errors import InvalidAction, RuleViolation
+from ...model import Combatant, Encounter
+from .. import register
+from ..base import Context, Ruleset, Slot, load_tables
+from . import actions, combatant, maprule, rules, tables as tables_mod, view as view_mod
+from .rolls import RollSpec
+
+HERE = os.path.dirname(__file__)
+
+
+class RangeBand(Ruleset):
+    id = "range-band"
+    name = "Range bands (turn order, movement phase, major/minor actions)"
+    summary = ("Turn order, a movement phase, then each combatant's turn. Range = the greater of the horizontal "
+               "and vertical band. Rolls are shown as specifications (die, stat, TN, Hindrance, Easing) for the "
+               "GM's dice or Fray's assumed default.")
+    stats = combatant.STATS
+    conditions = dict(view_mod.CONDITION_TEXT)
+    map_rule = maprule.RangeBandMap()  # the plug-in registry's map rule (branch plugin)
+    panel = "range_band_panel"
+
+    def load_default_tables(self) -> dict[str, dict[str, Any]]:
+        return load_tables(os.path.join(HERE, "tables"))
+
+    def check_table(self, table_id: str, table: Any) -> dict[str, Any]:
+        return tables_mod.check(table_id, super().check_table(table_id, table))
+
+    def all_tables(self, enc: Encounter) -> dict[str, dict[str, Any]]:
+        return {k: self.table(enc, k) for k in self.tables}
+
+    def presets(self) -> list[dict[str, Any]]:
+        with open(os.path.join(HERE, "presets.json"), encoding="utf-8") as fh:
+            return json.load(fh)
+
+    # -- combatants -----------------------------------------------------------------------------------
+    def init_combatant(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
+        state = combatant.fill(c, extra, "combatant", keep=False)
+        self._apply_state(enc, c, state, "combatant")
+
+    def on_stats_changed(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
+        state = combatant.fill(c, extra, "changes", keep=True)
+        self._apply_state(enc, c, state, "changes")
+
+    def _apply_state(self, enc: Encounter, c: Combatant, state: dict[str, Any], prefix: str) -> None:
+        t = self.all_tables(enc)
+        if "flying" in state:
+            if state["flying"] and not rules.can_fly(c):
+                raise InvalidAction(f"{prefix}.flying", f"{c.name} has no flying SPD")
+            c.data["flying"] = state["flying"]
+        elif c.data.get("flying") and not rules.can_fly(c):
+            c.data["flying"] = False
+        if "riding" in state:
+            rid = state["riding"]
+            if rid is None:
+                if c.data.get("mount"):
+                    m = enc.get(c.data["mount"])
+                    if m is not None:
+                        m.data["rider"] = None
+                    c.data["mount"] = None
+            else:
+                m = enc.get(rid)
+                if m is None and rid != c.id:
+                    raise InvalidAction(f"{prefix}.riding", f"there is no combatant {rid!r} to ride")
+                if rid == c.id:
+                    raise InvalidAction(f"{prefix}.riding", f"{c.name} cannot be their own mount")
+                actions.check_mount(enc, c, m, f"{prefix}.riding")
+                actions.do_mount(enc, c, m)
+        if "stealth" in state:
+            level = state["stealth"]
+            why = rules.stealth_block(enc, c, level, t)
+            if why:
+                raise InvalidAction(f"{prefix}.stealth", why)
+            c.data["stealth"] = level
+            p = rules.partner(enc, c)
+            if p is not None:
+                p.data["stealth"] = level
+        if c.data.get("flying") and c.data.get("stealth") != "low":
+            c.data["stealth"] = "low"  # "Flying characters are always in Low Stealth"
+        level = c.data.get("stealth", "low")
+        if level != "low" and rules.stealth_block(enc, c, level, t):
+            c.data["stealth"] = "medium" if level == "high" and not rules.stealth_block(enc, c, "medium", t) else "low"
+
+    # -- flow -------------------------------------------------------------------------------------------
+    def register_actions(self) -> None:
+        self.actions.update(actions.HANDLERS)
+
+    def order_of_play(self, enc: Encounter) -> list[Slot]:
+        """Movement phase and action phase: a slot per combatant still in the fight, in turn order
+        (``(has a value, −turn-order value, GM tie-break, id number, id)``). A rider moves with its mount,
+        so it has no movement slot."""
+        if enc.phase not in ("movement", "actions"):
+            return []
+        out = []
+        for c in rules.turn_order(enc):
+            if not rules.able(c):
+                continue
+            if enc.phase == "movement" and rules.is_mounted(c):
+                continue
+            v = c.data.get("turn_value")
+            label = "Movement" if enc.phase == "movement" else "Turn"
+            out.append(Slot(c.id, label, rules.sort_key(enc, c),
+                            f"turn order {v}" if v is not None else "no turn-order value yet (after those with one)"))
+        return out
+
+    def advance(self, ctx: Context) -> None:
+        """The GM's "next": next combatant in the phase; movement → actions → next round's movement."""
+        enc = ctx.enc
+        t = self.all_tables(enc)
+        if enc.phase == "ended":
+            raise RuleViolation("Post-Combat Fatigue & Trauma", "the battle has ended")
+        if enc.phase == "setup":
+            self.start_round(ctx, t)
+            return
+        order = self.order_of_play(enc)
+        cur = order[enc.turn] if 0 <= enc.turn < len(order) else None
+        if enc.phase == "movement" and cur is not None:
+            c = enc.get(cur.combatant_id)
+            c.data["move_phase_round"] = enc.round
+        if enc.phase == "actions" and cur is not None:
+            self.end_turn(ctx, enc.get(cur.combatant_id), t)
+        order = self.order_of_play(enc)
+        nxt = enc.turn + 1
+        if cur is not None:
+            ids = [s.combatant_id for s in order]
+            nxt = ids.index(cur.combatant_id) + 1 if cur.combatant_id in ids else enc.turn
+        if nxt < len(order):
+            enc.turn = nxt
+            if enc.phase == "actions":
+                self.start_turn(ctx, enc.get(order[nxt].combatant_id), t)
+            return
+        if enc.phase == "movement":
+            enc.phase = "actions"
+            enc.turn = 0
+            ctx.event("phase", "Action phase: each combatant's turn in turn order", phase="actions")
+            order = self.order_of_play(enc)
+            if order:
+                self.start_turn(ctx, enc.get(order[0].combatant_id), t)
+            return
+        enc.round += 1
+        self.start_round(ctx, t)
+
+    def start_round(self, ctx: Context, t: dict[str, dict[str, Any]]) -> None:
+        enc = ctx.enc
+        enc.phase = "movement"
+        enc.turn = 0
+        ctx.event("round", f"Round {enc.round} begins")
+        ctx.event("phase", "Movement phase", phase="movement")
+        start = {}
+        for c in enc.combatants:
+            unseen = [o.id for o in enc.combatants if o.id != c.id and not rules.can_see(enc, o, c, t)[0]]
+            start[c.id] = {"stealth": c.data.get("stealth", "low"), "flying": bool(c.data.get("flying")),
+                           "unseen_by": unseen}
+            if c.data.get("ambush") and c.data["ambush"].get("round", 0) < enc.round:
+                c.data["ambush"] = None
+            self.suffocation_upkeep(ctx, c, t)
+        enc.state["round_start"] = start
+
+    def suffocation_upkeep(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
+        """Holding Breath: "Once incapacitated, they have a 25% chance of dying every minute" (12 rounds)."""
+        enc = ctx.enc
+        b = c.data.get("breath", {})
+        no_air = not rules.zone(enc)["air"] and c.data.get("amphibious") != "breathes"
+        ir = b.get("incapacitated_round")
+        if not (b.get("out") and no_air and ir is not None and "incapacitated" in c.conditions and "dead" not in c.conditions):
+            return
+        minute = rules.const(t, "rounds_per_minute")
+        if enc.round > int(ir) and (enc.round - int(ir)) % minute == 0:
+            pct = rules.const(t, "incapacitated_death_pct")
+            actions.pend(ctx, "breath_death", c, RollSpec(
+                f"{pct}% chance of dying (a minute incapacitated without air)", "d100", "%", pct, "Holding Breath",
+                can_blunder=False, success="dies (revivable)", failure="still alive"))
+
+    def start_turn(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
+        """Start of ``c``'s turn: durations end, breath is counted."""
+        enc = ctx.enc
+        keep = []
+        for d in c.data.get("durations", []):
+            if d["ends"] == "before_turn" and enc.round >= int(d["round"]):
+                if d["condition"] in c.conditions:
+                    c.conditions.remove(d["condition"])
+                ctx.event("condition", f"{c.name} is no longer {d['condition']} (its duration ends before their turn)",
+                          id=c.id, condition=d["condition"], on=False)
+            else:
+                keep.append(d)
+        c.data["durations"] = keep
+        ctx.event("turn", f"{c.name}'s turn", id=c.id)
+        self.breath_upkeep(ctx, c, t)
+
+    def breath_upkeep(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
+        """Holding Breath, at the beginning of every turn."""
+        enc = ctx.enc
+        z = rules.zone(enc)
+        b = dict(c.data.get("breath", {}))
+        no_air = not z["air"] and c.data.get("amphibious") != "breathes"
+        if c.data.get("amphibious") == "holds" and no_air:
+            return  # "can hold their breath for far longer than any combat"
+        if no_air and not b.get("holding") and not b.get("out"):
+            b["holding"] = True  # underwater, not breathing is not a choice
+        if b.get("out"):
+            if not no_air and not b.get("needs_restart"):
+                ir = b.get("incapacitated_round")
+                minute = rules.const(t, "rounds_per_minute")
+                if b.get("out_underwater") or (ir is not None and enc.round - int(ir) > minute):
+                    if not b.get("needs_restart"):
+                        b["needs_restart"] = True
+                        ctx.event("breath", f"{c.name} reaches air but does not resume breathing: another character must "
+                                  "restart it (process action on CON, goal 20 + AWGT)", id=c.id)
+                else:
+                    b.update(out=False, holding=False, held=0, rolls=0)
+                    for x in ("out-of-breath", "major-stunned"):
+                        if x in c.conditions:
+                            c.conditions.remove(x)
+                    ctx.event("breath", f"{c.name} reaches air and resumes breathing", id=c.id)
+                c.data["breath"] = b
+                return
+            if no_air:
+                pct = rules.const(t, "out_of_breath_incapacitated_pct")
+                if "incapacitated" not in c.conditions:
+                    actions.pend(ctx, "breath_incap", c, RollSpec(
+                        f"{pct}% chance of becoming incapacitated (out of breath)", "d100", "%", pct, "Holding Breath",
+                        can_blunder=False, success="incapacitated", failure="still conscious"))
+            c.data["breath"] = b
+            return
+        if not b.get("holding"):
+            c.data["breath"] = b
+            return
+        b["held"] = int(b.get("held", 0)) + 1
+        limit, every = rules.breath_limit(c, t, bool(b.get("idle")))
+        c.data["breath"] = b
+        if b["held"] > limit and (b["held"] - limit - 1) % every == 0:
+            rolls = int(b.get("rolls", 0))
+            spec = RollSpec(f"Hold breath (round {b['held']})", "d6", "CON", int(c.stats.get("CON", 0)),
+                            "Holding Breath", hindrance=[("previous breath rolls", rolls)] if rolls else [],
+                            success="keeps holding their breath",
+                            failure="out of breath: resumes breathing if there is air, else major-stunned")
+            actions.pend(ctx, "breath", c, spec)
+
+    def end_turn(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
+        enc = ctx.enc
+        c.data["turn_done_round"] = enc.round
+        keep = []
+        for d in c.data.get("durations", []):
+            if d["ends"] == "after_turn" and enc.round >= int(d.get("count_from", 0)):
+                left = int(d["turns"]) - 1
+                if left <= 0:
+                    if d["condition"] in c.conditions:
+                        c.conditions.remove(d["condition"])
+                    ctx.event("condition", f"{c.name} is no longer {d['condition']} (end of their turn)", id=c.id,
+                              condition=d["condition"], on=False)
+                    continue
+                d = {**d, "turns": left}
+            keep.append(d)
+        c.data["durations"] = keep
+        if c.data.get("stealth") == "high" and c.data.get("maintained_round") != enc.round:
+            actions.set_stealth(ctx, c, "medium", "High Stealth not maintained as a major action this turn")
+        if c.data.get("ambush") and c.data["ambush"].get("round") == enc.round:
+            c.data["ambush"] = None
+            ctx.event("stealth", f"{c.name}'s ambush effect ends with their turn", id=c.id)
+
+    def view(self, enc: Encounter) -> dict[str, Any]:
+        return view_mod.view(enc, self.all_tables(enc), self.order_of_play(enc))
+
+
+register(RangeBand())
+maprule.register_map_rule(RangeBand.map_rule)

@@ -1,0 +1,1325 @@
+"""The GM's range-band actions (``rb.*``), thin handlers over ``rules.py``.
+
+Every handler reads and checks all of its input before it edits the draft, and raises only
+``InvalidAction`` (cannot read; ``field`` is the dotted path = the form control's name) or
+``RuleViolation`` (the rules forbid it; ``rule`` is the heading of the rule text). The reducer works
+on a copy, so a refused action changes nothing.
+
+Rolls are two steps. An action that calls for a roll adds a *pending roll* to
+``enc.state["pending"]``: ``{ref: "R3", kind, combatant, spec (rolls.RollSpec.to_json), effect,
+round, prompt}``. The GM settles it with ``rb.resolve {ref, success, by, blunder?}`` (the outcome of
+their own dice) or ``rb.resolve {ref}`` with no ``success``: Fray rolls it with the default mechanic
+(table ``core_roll``, assumed) under the roll name ``roll``. ``rb.dismiss {ref}`` drops one.
+
+Prompts (judgement calls with no roll, e.g. "use the Falling rules for a short-range fall") go to
+``enc.state["prompts"]`` and are cleared with ``rb.dismiss {ref}`` too.
+
+Action types and fields are listed in ``docs/rules/range-band.md`` (section "Actions").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import InvalidAction, RuleViolation
+from ...model import Combatant, Encounter, Position
+from ..base import Context
+from . import rules
+from .combatant import BANDS, STEALTH, whole
+from .rolls import RollSpec, outcome_from_action, roll_default
+
+ACTION_SIZES = ("major", "minor", "free", "slowing", "process")
+STATUSES = ("knocked-down", "minor-stunned", "major-stunned", "blinded", "deafened", "incapacitated", "paralyzed",
+            "dead", "restrained", "out-of-breath")
+
+
+# -- small readers ------------------------------------------------------------------------------------
+
+def tables_of(ctx: Context) -> rules.Tables:
+    return {k: ctx.ruleset.table(ctx.enc, k) for k in ctx.ruleset.tables}
+
+
+def flag(action: dict[str, Any], key: str, default: bool = False) -> bool:
+    v = action.get(key, default)
+    if not isinstance(v, bool):
+        raise InvalidAction(key, "must be true or false")
+    return v
+
+
+def pick(action: dict[str, Any], key: str, choices: tuple[str, ...], default: str | None = None) -> str:
+    v = action.get(key, default)
+    if v not in choices:
+        raise InvalidAction(key, f"must be one of {', '.join(choices)}")
+    return v
+
+
+def other(ctx: Context, key: str, me: Combatant | None = None) -> Combatant:
+    cid = ctx.action.get(key)
+    if not isinstance(cid, str) or ctx.enc.get(cid) is None:
+        raise InvalidAction(key, f"there is no combatant {cid!r} in this encounter")
+    if me is not None and cid == me.id:
+        raise InvalidAction(key, f"{me.name} cannot be their own target here")
+    return ctx.enc.get(cid)
+
+
+def ids_list(ctx: Context, key: str, me: Combatant | None = None) -> list[Combatant]:
+    raw = ctx.action.get(key, [])
+    if not isinstance(raw, list):
+        raise InvalidAction(key, "must be a list of combatant ids")
+    out = []
+    for i, cid in enumerate(raw):
+        if not isinstance(cid, str) or ctx.enc.get(cid) is None:
+            raise InvalidAction(f"{key}.{i}", f"there is no combatant {cid!r} in this encounter")
+        if me is not None and cid == me.id:
+            raise InvalidAction(f"{key}.{i}", f"{me.name} cannot be listed here")
+        out.append(ctx.enc.get(cid))
+    return out
+
+
+def able(c: Combatant, rule: str, what: str) -> None:
+    for cond in rules.OUT:
+        if cond in c.conditions:
+            raise RuleViolation(rule, f"{c.name} is {cond} and cannot {what}")
+
+
+def coords(ctx: Context, c: Combatant) -> Position:
+    from ...reducer import _position
+    old = c.position
+    return _position({"x": ctx.action.get("x", old.x), "y": ctx.action.get("y", old.y),
+                      "alt": ctx.action.get("alt", old.alt)}, "position")
+
+
+# -- shared state edits ---------------------------------------------------------------------------------
+
+def cond_on(c: Combatant, cond: str) -> bool:
+    if cond not in c.conditions:
+        c.conditions.append(cond)
+        return True
+    return False
+
+
+def cond_off(c: Combatant, cond: str) -> bool:
+    if cond in c.conditions:
+        c.conditions.remove(cond)
+        c.data["durations"] = [d for d in c.data.get("durations", []) if d["condition"] != cond]
+        return True
+    return False
+
+
+def add_duration(enc: Encounter, c: Combatant, cond: str, ends: str, rounds: int = 1) -> None:
+    """A status with a duration. ``before_turn``: "a 1-round effect ends right before that character's
+    next turn" (FACTS.md): it ends at the start of c's turn ``rounds`` rounds later. ``after_turn``:
+    "until the end of your next turn"."""
+    cond_on(c, cond)
+    ds = [d for d in c.data.get("durations", []) if d["condition"] != cond]
+    if ends == "before_turn":
+        ds.append({"condition": cond, "ends": ends, "round": enc.round + rounds})
+    else:
+        this_turn_passed = c.data.get("turn_done_round") == enc.round or enc.phase == "setup"
+        ds.append({"condition": cond, "ends": ends, "turns": rounds, "count_from": enc.round + (1 if this_turn_passed else 0)})
+    c.data["durations"] = ds
+
+
+def set_stealth(ctx: Context, c: Combatant, level: str, why: str, lock: bool = False) -> None:
+    """Change a stealth level, for the mount and rider together ("Mounted characters and mounts always
+    share a stealth level"). ``lock``: lost by one's own movement or action, so the lost levels cannot
+    be re-entered this round."""
+    enc = ctx.enc
+    pair = rules.partner(enc, c)
+    group = [c] + ([pair] if pair is not None else [])
+    for x in group:
+        old = x.data.get("stealth", "low")
+        if old == level:
+            continue
+        x.data["stealth"] = level
+        if lock:
+            locks = dict(x.data.get("locks", {}))
+            for lv in STEALTH[STEALTH.index(level) + 1:]:
+                locks[lv] = enc.round
+            x.data["locks"] = locks
+        ctx.event("stealth", f"{x.name}: {old.capitalize()} → {level.capitalize()} Stealth ({why})", id=x.id,
+                  stealth=level)
+
+
+def new_ref(enc: Encounter) -> str:
+    n = int(enc.state.get("next_ref", 1))
+    enc.state["next_ref"] = n + 1
+    return f"R{n}"
+
+
+def pend(ctx: Context, kind: str, c: Combatant, spec: RollSpec, effect: dict[str, Any] | None = None,
+         prompt: str = "") -> str:
+    ref = new_ref(ctx.enc)
+    entry = {"ref": ref, "kind": kind, "combatant": c.id, "spec": spec.to_json(), "effect": effect or {},
+             "round": ctx.enc.round, "prompt": prompt or f"{c.name}: {spec.what}"}
+    ctx.enc.state.setdefault("pending", []).append(entry)
+    ctx.event("roll_needed", f"{c.name}: {spec.what} — {spec.text()}", ref=ref, id=c.id, spec=entry["spec"])
+    return ref
+
+
+def prompt(ctx: Context, kind: str, c: Combatant, text: str, **detail: Any) -> str:
+    ref = new_ref(ctx.enc)
+    ctx.enc.state.setdefault("prompts", []).append({"ref": ref, "kind": kind, "combatant": c.id, "text": text,
+                                                    "round": ctx.enc.round, **detail})
+    ctx.event("prompt", text, ref=ref, id=c.id)
+    return ref
+
+
+def unmount(ctx: Context, rider: Combatant, why: str) -> None:
+    m = rules.mount_of(ctx.enc, rider)
+    rider.data["mount"] = None
+    if m is not None:
+        m.data["rider"] = None
+        ctx.event("mount", f"{rider.name} is no longer mounted on {m.name} ({why}); still grouped-up with it",
+                  id=rider.id, mount=m.id)
+
+
+def knock_down(ctx: Context, c: Combatant, t: rules.Tables, why: str, stop_flying: bool = False) -> None:
+    """Anything that inflicts a knockdown, by the rules of Flight, Underwater Combat and Falling Off Mounts."""
+    enc = ctx.enc
+    if rules.underwater(enc):
+        if rules.is_mounted(c):
+            unmount(ctx, c, "a knockdown removes an underwater character from their mount")
+        ctx.event("knockdown", f"{c.name} is underwater: immune to knockdowns ({why})", id=c.id)
+        return
+    if rules.is_flying(enc, c) and not stop_flying:
+        add_duration(enc, c, "minor-stunned", "after_turn", 1)
+        ctx.event("knockdown", f"{c.name} is flying: minor stunned until the end of their next turn instead of "
+                  f"knocked down ({why})", id=c.id)
+        return
+    if rules.is_flying(enc, c) and stop_flying:
+        if not rules.at_engagement_altitude(c, t):
+            raise RuleViolation("Flight", "only at engagement altitude may a flyer stop flying and take the knockdown")
+        c.data["flying"] = False
+        ctx.event("flight", f"{c.name} stops flying and takes the knockdown instead", id=c.id)
+    cond_on(c, "knocked-down")
+    ctx.event("knockdown", f"{c.name} is knocked down ({why})", id=c.id)
+    m = rules.mount_of(enc, c)
+    if m is not None:
+        unmount(ctx, c, "knocked down")
+        if int(m.stats.get("WGT", 0)) >= rules.const(t, "mount_fall_wgt") or rules.is_flying(enc, m):
+            what = "the mount is flying" if rules.is_flying(enc, m) else f"{m.name} has WGT {m.stats.get('WGT')}"
+            prompt(ctx, "fall", c, f"{c.name} falls off {m.name} ({what}): use the Falling rules for a "
+                   f"{'short-range' if not rules.is_flying(enc, m) else rules.altitude_band(m, t) + '-range'} fall; "
+                   "knocked down regardless of injury")
+    r = rules.rider_of(enc, c)
+    if r is not None:
+        knock_down(ctx, r, t, f"their mount {c.name} was knocked down")
+
+
+def fall(ctx: Context, c: Combatant, t: rules.Tables, why: str) -> None:
+    """Falling from flight: no longer flying, a Falling prompt by altitude."""
+    c.data["flying"] = False
+    p = rules.fall_prompt(c, t, why)
+    prompt(ctx, "fall", c, p["text"], band=p["band"])
+
+
+def use_action(ctx: Context, c: Combatant, size: str, what: str, t: rules.Tables, count: int = 1) -> None:
+    """Spend an action of ``size`` in ``c``'s turn (table ``turn_actions``, assumed)."""
+    enc = ctx.enc
+    used = c.data.get("used") or {}
+    if used.get("round") != enc.round:
+        used = {"round": enc.round, "major": 0, "minor": 0, "what": []}
+    limits = {e["size"]: e.get("per_turn") for e in t["turn_actions"]["entries"]}
+    if size in ("major", "minor"):
+        lim = limits.get(size)
+        if lim is not None and used[size] + count > int(lim):
+            raise RuleViolation("The round", f"{c.name} has already used {used[size]} {size} action(s) this turn "
+                                f"(at most {lim}; table turn_actions)")
+        used = {**used, size: used[size] + count}
+    used = {**used, "what": used["what"] + [f"{size}: {what}"]}
+    c.data["used"] = used
+
+
+# -- setup: turn order, zone, mounts ----------------------------------------------------------------------
+
+def turn_order(ctx: Context) -> None:
+    """``rb.turn_order {id, value, detection_tn?}``: the turn-order result the GM rolled (higher acts
+    first); ``value: null`` clears it. ``detection_tn``: Visible Range & Turn Order: "If stealth is a major
+    part of the beginning of a battle, the GM may allow characters to apply any +TN they can normally
+    apply to a detection roll to their turn order rolls." """
+    c = ctx.combatant()
+    v = ctx.action.get("value")
+    bonus = whole(ctx.action.get("detection_tn", 0), "detection_tn", 0, 100)
+    if v is None:
+        c.data["turn_value"] = None
+        ctx.event("order", f"{c.name}: turn order cleared", id=c.id)
+        return
+    base = whole(v, "value", -1000, 1000)
+    c.data["turn_value"] = base + bonus
+    ctx.event("order", f"{c.name}: turn order {base + bonus}" + (f" = {base} + detection +TN {bonus} (GM allows)"
+                                                                  if bonus else ""), id=c.id)
+
+
+ZONE_FIELDS = {"light": rules.LIGHT, "clutter": rules.CLUTTER, "flight_ceiling": ("none",) + BANDS}
+ZONE_FLAGS = ("enclosed", "underwater", "narrow", "air")
+
+
+def set_zone(ctx: Context) -> None:
+    """``rb.zone {light?, clutter?, enclosed?, underwater?, flight_ceiling?, narrow?, air?}``: the zone's
+    settings. ``flight_ceiling``: the highest altitude band flight may reach (``none`` = no flight);
+    ``narrow``: narrow passage rules (no flight); ``air``: breathable air (false: underwater or gas)."""
+    z = dict(rules.zone(ctx.enc))
+    said = []
+    for k, v in ctx.action.items():
+        if k in ("type", "rolls"):
+            continue
+        if k in ZONE_FIELDS:
+            if v not in ZONE_FIELDS[k]:
+                raise InvalidAction(k, f"must be one of {', '.join(ZONE_FIELDS[k])}")
+        elif k in ZONE_FLAGS:
+            if not isinstance(v, bool):
+                raise InvalidAction(k, "must be true or false")
+        else:
+            raise InvalidAction(k, f"unknown zone setting (known: {', '.join(list(ZONE_FIELDS) + list(ZONE_FLAGS))})")
+        z[k] = v
+        said.append(f"{k} {v}")
+    if not said:
+        raise InvalidAction("light", "give at least one zone setting")
+    if "underwater" in ctx.action and ctx.action["underwater"] and "air" not in ctx.action:
+        z["air"] = False
+    ctx.enc.state["zone"] = z
+    t = tables_of(ctx)
+    ctx.event("zone", "Zone: " + ", ".join(said))
+    for c in ctx.enc.combatants:
+        if c.data.get("flying") and not z["underwater"] and (z["narrow"] or z["flight_ceiling"] == "none"):
+            fall(ctx, c, t, "flight is not possible here")
+        elif rules.light_forces_low(ctx.enc, c, t) and c.data.get("stealth") != "low":
+            set_stealth(ctx, c, "low", "carrying a light source", lock=True)
+
+
+def check_mount(enc: Encounter, rider: Combatant, m: Combatant, field: str) -> None:
+    """A rider takes one mount; a mount takes one proper rider; nobody rides themselves."""
+    if m.id == rider.id:
+        raise InvalidAction(field, f"{rider.name} cannot be their own mount")
+    if rider.data.get("mount") and rider.data["mount"] != m.id:
+        other_m = enc.get(rider.data["mount"])
+        raise InvalidAction(field, f"{rider.name} already rides {other_m.name if other_m else rider.data['mount']}: "
+                            "dismount first (a rider has one mount)")
+    if rider.data.get("rider"):
+        raise InvalidAction(field, f"{rider.name} is carrying a rider and cannot ride")
+    if m.data.get("mount"):
+        raise InvalidAction(field, f"{m.name} is riding {m.data['mount']} and cannot be a mount")
+    if m.data.get("rider") and m.data["rider"] != rider.id:
+        raise RuleViolation("Back in Combat", f"{m.name} already carries a rider: mounts cannot carry more than "
+                            "one character as a proper rider (extra characters: Carrying Characters rules)")
+
+
+def do_mount(enc: Encounter, rider: Combatant, m: Combatant) -> None:
+    rider.data["mount"] = m.id
+    m.data["rider"] = rider.id
+    rider.position = Position(m.position.x, m.position.y, m.position.alt)
+    rider.data["flying"] = False  # "Characters who are riding flying mounts ... are not considered flying"
+    if rider.data.get("stealth") != m.data.get("stealth"):
+        low = min(rider.data.get("stealth", "low"), m.data.get("stealth", "low"), key=STEALTH.index)
+        rider.data["stealth"] = m.data["stealth"] = "medium" if low == "high" else low
+
+
+def mount(ctx: Context) -> None:
+    """``rb.mount {id: rider, mount}``: the rider mounts (moves onto the mount's position, shares its
+    stealth level; High Stealth ends: mounted characters and mounts cannot use it)."""
+    rider = ctx.combatant()
+    m = other(ctx, "mount")
+    check_mount(ctx.enc, rider, m, "mount")
+    able(rider, "Back in Combat", "mount")
+    if "knocked-down" in rider.conditions:
+        raise RuleViolation("Falling Off Mounts", f"{rider.name} is knocked down")
+    do_mount(ctx.enc, rider, m)
+    ctx.event("mount", f"{rider.name} mounts {m.name}", id=rider.id, mount=m.id)
+
+
+def dismount(ctx: Context) -> None:
+    """``rb.dismount {id, fall?}``: normal dismounting, or ``fall: true``: "You may voluntarily 'fall off'
+    of a mount as a free action; you still suffer a knockdown." """
+    rider = ctx.combatant()
+    m = rules.mount_of(ctx.enc, rider)
+    if m is None:
+        raise RuleViolation("Back in Combat", f"{rider.name} is not mounted")
+    t = tables_of(ctx)
+    if flag(ctx.action, "fall"):
+        knock_down(ctx, rider, t, "voluntarily falls off the mount (free action)")
+    else:
+        unmount(ctx, rider, "dismounts")
+
+
+# -- the round's flow -------------------------------------------------------------------------------------
+
+def fly(ctx: Context) -> None:
+    """``rb.fly {id, on}``: switch between flying and ground movement, at the beginning or end of the
+    combatant's movement (its movement slot), but not both in one movement phase."""
+    c = ctx.combatant()
+    on = flag(ctx.action, "on", True)
+    deprived = flag(ctx.action, "deprived")
+    enc, t = ctx.enc, tables_of(ctx)
+    z = rules.zone(enc)
+    if deprived:
+        if on or not c.data.get("flying"):
+            raise InvalidAction("deprived", "deprived of flight applies to a flyer stopping (on: false)")
+        if rules.at_engagement_altitude(c, t):
+            c.data["flying"] = False
+            ctx.event("flight", f"{c.name} loses their means of flight at engagement altitude", id=c.id)
+        else:
+            fall(ctx, c, t, "deprived of their means of flight")
+        return
+    if rules.underwater(enc):
+        raise RuleViolation("Underwater Combat", "underwater, characters cannot stop 'flying': movement is 3-D already")
+    if on == bool(c.data.get("flying")):
+        raise RuleViolation("Flight", f"{c.name} is {'already' if on else 'not'} flying")
+    if on:
+        able(c, "Flight", "fly")
+        if not rules.can_fly(c):
+            raise RuleViolation("Flight", f"{c.name} has no flying SPD")
+        if rules.is_mounted(c):
+            raise RuleViolation("Flight", "a rider is not flying: the mount flies")
+        if z["narrow"]:
+            raise RuleViolation("Flight", "flight cannot be used in an area using narrow passage rules")
+        if z["flight_ceiling"] == "none":
+            raise RuleViolation("Flight", "flight is not available in this zone")
+        if c.data.get("grappling"):
+            raise RuleViolation("Flight", "you cannot begin flying while grappling")
+    if enc.phase not in ("movement", "setup"):
+        raise RuleViolation("Flight", "switch between flying and ground movement at the beginning or end of your "
+                            "movement phase")
+    sw = c.data.get("fly_switch") or {}
+    if enc.phase == "movement" and sw.get("round") == enc.round:
+        raise RuleViolation("Flight", "switch at the beginning or end of the movement phase, but not both")
+    if enc.phase == "movement":
+        c.data["fly_switch"] = {"round": enc.round}
+    if on:
+        c.data["flying"] = True
+        limit = rules.band_max(t, "engaged") or 0
+        if c.position.alt > limit:
+            c.position = Position(c.position.x, c.position.y, limit)
+        ctx.event("flight", f"{c.name} begins flying at engagement altitude", id=c.id)
+        if "knocked-down" in c.conditions:
+            cond_off(c, "knocked-down")
+            add_duration(enc, c, "minor-stunned", "before_turn", 1)
+            ctx.event("flight", f"{c.name} was knocked down: minor stunned for 1 round, no longer knocked down", id=c.id)
+        if c.data.get("stealth") != "low":
+            set_stealth(ctx, c, "low", "flying", lock=True)
+    else:
+        if rules.at_engagement_altitude(c, t):
+            c.data["flying"] = False
+            c.position = Position(c.position.x, c.position.y, 0.0)
+            ctx.event("flight", f"{c.name} lands", id=c.id)
+        else:
+            fall(ctx, c, t, "voluntarily stops flying above engagement altitude")
+
+
+def move(ctx: Context) -> None:
+    """``rb.move {id, x?, y?, alt?, rush?, cautious?, drop_high_stealth?, outnumbered?, unseen_area?,
+    dense_smoke?}``: a movement roll. Builds the roll specification (pending ``movement``); on success
+    the new position applies. Stealth consequences apply at once, "regardless of whether your movement
+    roll succeeded". A mount's rider moves with it."""
+    c = ctx.combatant()
+    enc, t = ctx.enc, tables_of(ctx)
+    able(c, "Movement", "move")
+    rush = flag(ctx.action, "rush")
+    cautious = flag(ctx.action, "cautious")
+    drop = flag(ctx.action, "drop_high_stealth")
+    outnumbered = flag(ctx.action, "outnumbered")
+    unseen = flag(ctx.action, "unseen_area")
+    smoke = flag(ctx.action, "dense_smoke")
+    new = coords(ctx, c)
+    if rules.is_mounted(c):
+        raise RuleViolation("Back in Combat", f"{c.name} is mounted: move the mount")
+    if enc.phase != "movement":
+        raise RuleViolation("The round", "movement rolls happen in the movement phase")
+    if "knocked-down" in c.conditions and not rules.is_flying(enc, c):
+        raise RuleViolation("Movement", f"{c.name} is knocked down")
+    z = rules.zone(enc)
+    fly = rules.is_flying(enc, c) or rules.underwater(enc)
+    up = new.alt - c.position.alt
+    if not fly and abs(up) > 1e-9:
+        raise InvalidAction("alt", "only flying (or underwater) characters change altitude by moving")
+    if fly and (up > 0 or rules.underwater(enc)):
+        cap = rules.band_max(t, "medium" if rush else "short") or 0
+        if abs(up) > cap + 1e-9:
+            raise RuleViolation("Flight", f"a successful flying movement roll ascends up to short range "
+                                f"({rules.band_max(t, 'short'):g} m); rushing and succeeding by 10 or more, medium "
+                                f"({rules.band_max(t, 'medium'):g} m)")
+    if fly and not rules.underwater(enc):
+        ceiling = z["flight_ceiling"]
+        cmax = rules.band_max(t, ceiling) if ceiling != "none" else 0
+        if cmax is not None and new.alt > cmax + 1e-9:
+            raise RuleViolation("Flight", f"this zone limits altitude to {ceiling} range ({cmax:g} m)")
+    if unseen and rush:
+        raise RuleViolation("Lack of Sight", "you cannot rush through or out of an area you can't see")
+    if new.alt < 0 and not rules.underwater(enc):
+        raise InvalidAction("alt", "altitude below the ground")
+    spec = rules.movement_spec(enc, c, t, rush=rush, cautious=cautious, keep_high=not drop, outnumbered=outnumbered,
+                               unseen_area=unseen, dense_smoke=smoke)
+    if rules.sightless(enc, c, t) and not cautious:
+        pend(ctx, "blind_knockdown", c, RollSpec(
+            "Avoid a knockdown (moving without sight)", "d12", "DEX", int(c.stats.get("DEX", 0)), "Lack of Sight",
+            success="keeps their feet", failure="knocked down; the movement attempt ends early"))
+    stealth = c.data.get("stealth", "low")
+    if rush and stealth != "low":
+        set_stealth(ctx, c, "low", "rushing", lock=True)
+    elif stealth == "high" and drop:
+        set_stealth(ctx, c, "medium", "moved without the High Stealth Hindrance", lock=True)
+    c.data["moved"] = {"round": enc.round, "rushed": rush, "success": None,
+                       "vertical": abs(up) > (rules.band_max(t, "engaged") or 0), "from": [c.position.x, c.position.y]}
+    c.data["move_phase_round"] = enc.round
+    effect = {"to": [new.x, new.y, new.alt], "rush": rush, "up": up}
+    if spec.auto:
+        apply_move(ctx, c, t, effect, {"success": True, "by": spec.auto["by"], "text": spec.auto["reason"]})
+        ctx.event("move", f"{c.name}: {spec.text()}", id=c.id, spec=spec.to_json())
+        return
+    pend(ctx, "movement", c, spec, effect)
+
+
+def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, Any], out: dict[str, Any]) -> None:
+    enc = ctx.enc
+    mv = dict(c.data.get("moved") or {"round": enc.round, "rushed": effect.get("rush", False)})
+    mv["success"] = out["success"]
+    if not out["success"]:
+        c.data["moved"] = mv
+        ctx.event("move", f"{c.name} fails the movement roll and stays put", id=c.id)
+        return
+    x, y, alt = effect["to"]
+    up = float(effect.get("up", 0))
+    short = rules.band_max(t, "short") or 0
+    note = ""
+    climb = abs(up) if rules.underwater(enc) else up
+    if climb > short + 1e-9 and not (effect.get("rush") and out.get("by", 0) >= 10):
+        alt = c.position.alt + (short if up > 0 else -short)
+        note = (f" ({'ascends' if up > 0 else 'descends'} only short range, {short:g} m: medium needs a rush "
+                "succeeding by 10 or more)")
+    start = Position(c.position.x, c.position.y, c.position.alt)
+    c.position = Position(float(x), float(y), float(alt))
+    mv["band"] = rules.range_between(start, c.position, t)["band"]
+    c.data["moved"] = mv
+    r = rules.rider_of(enc, c)
+    if r is not None:
+        r.position = Position(c.position.x, c.position.y, c.position.alt)
+    ctx.event("move", f"{c.name} moves to ({c.position.x:g}, {c.position.y:g}) m, altitude {c.position.alt:g} m"
+              + note, id=c.id, x=c.position.x, y=c.position.y, alt=c.position.alt)
+
+
+def descend(ctx: Context) -> None:
+    """``rb.descend {id, alt}``: "During your movement phase, you may descend any distance equivalent to
+    1 zone (long range) with or without a roll." Not underwater ("just as difficult to descend as to
+    ascend": use ``rb.move``)."""
+    c = ctx.combatant()
+    enc, t = ctx.enc, tables_of(ctx)
+    if not rules.is_flying(enc, c):
+        raise RuleViolation("Flight", f"{c.name} is not flying" + (" (underwater: descending takes a movement roll)"
+                                                                     if rules.underwater(enc) else ""))
+    if enc.phase != "movement":
+        raise RuleViolation("Flight", "descend during your movement phase")
+    alt = whole(ctx.action.get("alt"), "alt", 0, 100000) if not isinstance(ctx.action.get("alt"), float) else ctx.action["alt"]
+    if alt > c.position.alt:
+        raise InvalidAction("alt", "descending goes down")
+    if c.position.alt - alt > (rules.band_max(t, "long") or 0) + 1e-9:
+        raise RuleViolation("Flight", f"descend at most 1 zone (long range, {rules.band_max(t, 'long'):g} m)")
+    c.position = Position(c.position.x, c.position.y, float(alt))
+    c.data["moved"] = {"round": enc.round, "rushed": False, "success": True, "vertical": True, "band": "vertical"}
+    c.data["move_phase_round"] = enc.round
+    ctx.event("move", f"{c.name} descends to altitude {alt:g} m (no roll needed)", id=c.id)
+
+
+def stealth(ctx: Context) -> None:
+    """``rb.stealth {id, level}``: Low (free, any time), Medium (free, from Low, no roll), High (a major
+    action from Medium: a pending d20 stealth roll on DEX, −TN 50% of WGT). ``start: true`` in setup:
+    "the GM may allow any characters who wish to start a battle in High Stealth to do so without rolling"."""
+    c = ctx.combatant()
+    level = pick(ctx.action, "level", STEALTH)
+    start = flag(ctx.action, "start")
+    enc, t = ctx.enc, tables_of(ctx)
+    cur = c.data.get("stealth", "low")
+    if level == cur:
+        raise RuleViolation("Combat Stealth", f"{c.name} is already in {level.capitalize()} Stealth")
+    if level == "low":
+        set_stealth(ctx, c, "low", "reverts as a free action")
+        return
+    why = rules.stealth_block(enc, c, level, t)
+    if why:
+        raise RuleViolation("Large Creatures & Vehicles" if "AWGT" in why else "Combat Stealth", why)
+    if level == "medium":
+        set_stealth(ctx, c, "medium", "free action, no roll" if cur == "low" else "reverts")
+        return
+    if cur != "medium" and not start:
+        raise RuleViolation("High Stealth", "to enter High Stealth you must already be in Medium Stealth")
+    if not start and enc.phase != "actions":
+        raise RuleViolation("High Stealth", "the stealth roll is a major action: make it in your turn")
+    if c.data.get("grappling"):
+        raise RuleViolation("High Stealth", "cannot re-enter High Stealth while grappling")
+    if start:
+        if enc.phase != "setup":
+            raise RuleViolation("High Stealth", "starting in High Stealth without a roll is for the start of a battle")
+        set_stealth(ctx, c, "high", "starts the battle in High Stealth (GM allows, no roll)")
+        return
+    use_action(ctx, c, "major", "stealth roll (enter High Stealth)", t)
+    pend(ctx, "enter_high", c, rules.stealth_spec(c, "d20", "Stealth roll (enter High Stealth)", t),
+         prompt=f"{c.name} tries to enter High Stealth")
+    ctx.enc.state["pending"][-1]["spec"]["success"] = "enters High Stealth"
+    ctx.enc.state["pending"][-1]["spec"]["failure"] = "stays in Medium Stealth"
+
+
+def maintain(ctx: Context) -> None:
+    """``rb.maintain_stealth {id}``: "You must also maintain High Stealth as a major action on every turn;
+    this does not require further stealth rolls." Without it, the turn's end reverts to Medium."""
+    c = ctx.combatant()
+    if c.data.get("stealth") != "high":
+        raise RuleViolation("High Stealth", f"{c.name} is not in High Stealth")
+    use_action(ctx, c, "major", "maintain High Stealth", tables_of(ctx))
+    c.data["maintained_round"] = ctx.enc.round
+    ctx.event("stealth", f"{c.name} maintains High Stealth (major action)", id=c.id)
+
+
+def act(ctx: Context) -> None:
+    """``rb.act {id, size, what, dex_roll?, verbal?, light?}``: any other action in the combatant's turn:
+    ``size`` major | minor | free | slowing | process. A slowing action with a DEX roll while mounted gets
+    the mounted Hindrance (pending ``slowing``). A major action other than maintaining High Stealth
+    reverts High to Medium at the end of the turn. ``light: true``: the action emits notable light (Low
+    Stealth, locked for the round). ``verbal: true`` is refused while holding breath or underwater for
+    non-water-breathers."""
+    c = ctx.combatant()
+    size = pick(ctx.action, "size", ACTION_SIZES)
+    what = ctx.action.get("what", size + " action")
+    if not isinstance(what, str) or not what.strip() or len(what) > 80:
+        raise InvalidAction("what", "say what the action is (1 to 80 characters)")
+    dex = flag(ctx.action, "dex_roll")
+    verbal = flag(ctx.action, "verbal")
+    light = flag(ctx.action, "light")
+    unwilling = flag(ctx.action, "unwilling")
+    target = other(ctx, "target", c) if ctx.action.get("target") is not None else None
+    enc, t = ctx.enc, tables_of(ctx)
+    able(c, "The round", "act")
+    dark = rules.sightless(enc, c, t)
+    if dark and target is not None and rules.range_between(c.position, target.position, t)["index"] > 0:
+        raise RuleViolation("Lack of Sight", f"{c.name} is without sight ({dark}): nothing that targets a specific "
+                            "character at greater than engagement range")
+    if verbal:
+        if c.data.get("breath", {}).get("holding"):
+            raise RuleViolation("Holding Breath", "holding breath prevents verbal actions until the next turn")
+        if rules.underwater(enc) and c.data.get("amphibious") != "breathes":
+            raise RuleViolation("Underwater Combat", "only characters who can naturally breathe underwater may speak "
+                                "or perform verbal actions underwater")
+    if size == "slowing":
+        mv = c.data.get("moved") or {}
+        if mv.get("round") == enc.round and mv.get("vertical"):
+            raise RuleViolation("Flight", "you cannot notably change your altitude and still perform slowing actions")
+    use_action(ctx, c, "major" if size == "process" else size, what, t)
+    ctx.event("action", f"{c.name}: {size} action — {what}", id=c.id, size=size)
+    if light and c.data.get("stealth") != "low":
+        set_stealth(ctx, c, "low", "emits notable light", lock=True)
+    blind_hit = bool(dark and target is not None and unwilling and target.id not in c.data.get("grappling", []))
+    if dex or blind_hit:
+        spec = RollSpec(f"{size.capitalize()} action: {what}", "d20", "DEX", int(c.stats.get("DEX", 0)),
+                        "Back in Combat" if size == "slowing" else "Lack of Sight",
+                        hindrance=list(rules.mounted_hindrance(enc, c)) if size == "slowing" else [])
+        if blind_hit:
+            spec.rule = "Lack of Sight"
+            if dex:
+                spec.hindrance.append(("without sight (the action already rolls DEX)", 3))
+            spec.notes.append("without sight: may affect a random enemy, much like a blind attack")
+        pend(ctx, "slowing" if size == "slowing" else "action", c, spec, {"target": target.id if target else None})
+
+
+# -- attacks ---------------------------------------------------------------------------------------------
+
+def weapon_of(ctx: Context, c: Combatant) -> dict[str, Any]:
+    ws = c.data.get("weapons", [])
+    i = ctx.action.get("weapon")
+    if i is None:
+        kind = pick(ctx.action, "kind", ("melee", "ranged", "thrown"), "melee")
+        tags = ctx.action.get("tags", [])
+        if not isinstance(tags, list) or any(x not in ("reach", "precise", "blast", "natural", "unarmed", "grapple")
+                                             for x in tags):
+            raise InvalidAction("tags", "must be a list of reach, precise, blast, natural, unarmed, grapple")
+        return {"name": kind + " attack", "kind": kind, "tags": sorted(set(tags))}
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(ws):
+        raise InvalidAction("weapon", f"{c.name} has no weapon {i!r}" + (f" (0 to {len(ws) - 1})" if ws else ""))
+    return ws[i]
+
+
+def attack(ctx: Context) -> None:
+    """``rb.attack {id, target, weapon? | kind + tags, die?, stat?, size?, aoe?, warned_by?, emits_light?,
+    unexpected?}``: an attack (a ``size`` action of the turn, default major: assumed) and its
+    offense roll specification with every Hindrance the text gives (mounted, mount size, underwater),
+    its competence, whether it is a stealth attack (the target cannot see the attacker: 3 Hindrance on
+    the defense, 1 if warned), and what is forbidden (10× mount size, underwater incompetent melee,
+    ranged attacks underwater or without sight). The offense is a pending ``offense`` roll; if it succeeds
+    against a target in High Stealth, the target's d12 stealth roll follows."""
+    a = ctx.combatant()
+    d = other(ctx, "target", a)
+    enc, t = ctx.enc, tables_of(ctx)
+    w = weapon_of(ctx, a)
+    die = pick(ctx.action, "die", ("d6", "d10", "d12", "d20"), "d20")
+    stat = pick(ctx.action, "stat", ("DEX", "CON", "INT", "SPD"), "DEX")
+    aoe = flag(ctx.action, "aoe")
+    size = pick(ctx.action, "size", ("major", "minor", "free"), "major")
+    emits_light = flag(ctx.action, "emits_light")
+    unexpected = flag(ctx.action, "unexpected")
+    warned_by = ctx.action.get("warned_by")
+    able(a, "Combat", "attack")
+    melee = w["kind"] == "melee"
+    tags = set(w["tags"])
+    spec = RollSpec(f"Offense roll: {w['name']} against {d.name}", die, stat, int(a.stats.get(stat, 0)), "Combat")
+    competent = True
+    notes: list[str] = []
+    grappling = d.id in a.data.get("grappling", [])
+    # Lack of Sight
+    dark = rules.sightless(enc, a, t)
+    sees, why_see = rules.can_see(enc, a, d, t)
+    if dark and not melee and not grappling:
+        if not aoe:
+            raise RuleViolation("Lack of Sight", f"{a.name} is completely without sight ({dark}): no ranged attacks, "
+                                "except AoEs at their own engagement (offense roll automatically fails)")
+        spec.auto = {"success": False, "by": 0, "reason": "without sight: an AoE at one's own engagement, offense "
+                     "roll automatically failed"}
+    if melee and not sees and not grappling:
+        notes.append("cannot see the target: use the blind melee attack rules")
+    elif not melee and not sees and not dark and not grappling:
+        notes.append("cannot see the target: blind ranged attack rules, or attack its area with AoE rules at "
+                     "50% hit chances on a successful offense roll")
+    # Mounts
+    if rules.is_mounted(a):
+        comp = "mounted_melee" if melee else "mounted_ranged"
+        if comp not in a.data.get("competencies", []):
+            competent = False
+            notes.append(f"mounted without Mounted {'Melee' if melee else 'Ranged'} Competency: incompetent attack")
+        if not melee:
+            spec.hindrance.extend(rules.mounted_hindrance(enc, a))
+    if melee:
+        reach_only = "reach" in tags
+        ok, why, hind = rules.melee_size_check(enc, a, d, reach_only)
+        if not ok:
+            raise RuleViolation("Melee Attacks & Extreme Mount Sizes", "; ".join(why))
+        spec.hindrance.extend(hind)
+        notes.extend(why)
+    # Underwater
+    if rules.underwater(enc):
+        aquatic_ok = "precise" in tags or ("natural" in tags and a.data.get("aquatic")) or (
+            ({"unarmed", "grapple"} & tags) and (a.data.get("aquatic") or a.data.get("amphibious") != "no"))
+        if melee and not aquatic_ok:
+            if not competent:
+                raise RuleViolation("Underwater Combat", "incompetent melee attacks cannot occur underwater at all")
+            spec.hindrance.append(("competent melee underwater", rules.const(t, "underwater_melee_hindrance")))
+        if not melee and not ((w["kind"] == "thrown" and "precise" in tags) or "blast" in tags):
+            raise RuleViolation("Underwater Combat", "ranged attacks are useless underwater (except Precise thrown "
+                                "weapons, blast-only attacks and certain devices)")
+        if "blast" in tags:
+            notes.append("explosives underwater: full blast damage, frag damage only on direct impact")
+    # Stealth attack
+    stealth_attack = not grappling and (unexpected or not rules.can_see(enc, d, a, t)[0])
+    defense: dict[str, Any] | None = None
+    if stealth_attack:
+        warn_ok, warn_why = False, ""
+        if warned_by is not None:
+            warner = other(ctx, "warned_by", d)
+            warn_ok, warn_why = warning_ok(enc, warner, d, a, t)
+            if not warn_ok:
+                raise RuleViolation("Stealth Attacks", warn_why)
+        n = rules.const(t, "warned_hindrance") if warn_ok else rules.const(t, "stealth_attack_hindrance")
+        defense = {"hindrance": [{"reason": "stealth attack" + (f" (warned by {enc.get(warned_by).name})"
+                                                                 if warn_ok else ""), "count": n}]}
+        notes.append(f"stealth attack: {d.name} cannot see {a.name}; +{n} Hindrance to the defense roll")
+    if "precise" in tags and melee and stealth_attack:
+        notes.append("Precise melee weapon: less noise in a stealth attack")
+    use_action(ctx, a, size, f"attack {d.name} with {w['name']}", t)
+    spec.notes = notes + [f"{'competent' if competent else 'incompetent'} attack"]
+    spec.success = "the attack succeeds on its offense roll: roll damage by the core rules" + (
+        "; the target in High Stealth then makes a d12 stealth roll" if d.data.get("stealth") == "high" else "")
+    spec.failure = "the attack misses"
+    effect = {"target": d.id, "weapon": w["name"], "melee": melee, "stealth_attack": stealth_attack,
+              "competent": competent, "defense": defense, "aoe": aoe}
+    if spec.auto:
+        ctx.event("attack", f"{a.name} → {d.name}: {spec.text()}", id=a.id, target=d.id, spec=spec.to_json())
+        if emits_light and a.data.get("stealth") != "low":
+            set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
+        return
+    pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
+    if emits_light and a.data.get("stealth") != "low":
+        set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
+
+
+def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker: Combatant,
+               t: rules.Tables) -> tuple[bool, str]:
+    """Stealth Attacks: who may warn whom. (The text's list of criteria is not in the excerpt; these
+    are the sentences it does give.)"""
+    if warner.data.get("kind") == "animal" or defender.data.get("kind") == "animal":
+        return False, "animals cannot warn others, nor can they be warned"
+    if "deafened" in warner.conditions or "deafened" in defender.conditions:
+        return False, "warnings are impossible if either character is deafened"
+    if rules.sightless(enc, defender, t):
+        return False, "a defender completely without sight gains no benefit from being warned"
+    if not rules.can_see(enc, warner, attacker, t)[0]:
+        return False, f"{warner.name} cannot see {attacker.name} to warn of them"
+    return True, ""
+
+
+def grapple(ctx: Context) -> None:
+    """``rb.grapple {id, target, mismatched_flying_ok?}``: a grapple starts. Flying: "if you grapple or are
+    grappled while flying, both you and the attacker immediately fall", except a mismatched grapple in
+    which the larger character is flying and can carry the other. High Stealth reverts (to Low if the
+    other character is Low)."""
+    a = ctx.combatant()
+    d = other(ctx, "target", a)
+    exception = flag(ctx.action, "mismatched_flying_ok")
+    enc, t = ctx.enc, tables_of(ctx)
+    able(a, "Combat", "grapple")
+    for x, y in ((a, d), (d, a)):
+        if y.id not in x.data.get("grappling", []):
+            x.data["grappling"] = x.data.get("grappling", []) + [y.id]
+    ctx.event("grapple", f"{a.name} grapples {d.name}", id=a.id, target=d.id)
+    if rules.is_flying(enc, a) or rules.is_flying(enc, d):
+        big = a if rules.c_awgt(a) >= rules.c_awgt(d) else d
+        if exception and rules.is_flying(enc, big) and rules.c_awgt(big) > rules.c_awgt(a if big is d else d):
+            ctx.event("flight", f"mismatched grapple: {big.name} is larger, flying and carries the other", id=big.id)
+        else:
+            for x in (a, d):
+                if rules.is_flying(enc, x):
+                    fall(ctx, x, t, "a grapple while flying: both characters fall immediately")
+    for x, y in ((a, d), (d, a)):
+        if x.data.get("stealth") == "high":
+            set_stealth(ctx, x, "low" if y.data.get("stealth") == "low" else "medium", "entered a grapple")
+
+
+def release(ctx: Context) -> None:
+    """``rb.release {id, target}``: a grapple ends."""
+    a = ctx.combatant()
+    d = other(ctx, "target", a)
+    if d.id not in a.data.get("grappling", []):
+        raise RuleViolation("Combat", f"{a.name} is not grappling {d.name}")
+    a.data["grappling"] = [x for x in a.data["grappling"] if x != d.id]
+    d.data["grappling"] = [x for x in d.data.get("grappling", []) if x != a.id]
+    ctx.event("grapple", f"{a.name} and {d.name} are no longer grappling", id=a.id, target=d.id)
+
+
+def touch(ctx: Context) -> None:
+    """``rb.touch {id, ally}``: "If you ... are touched by an ally who is not in High Stealth, you revert to
+    Medium Stealth, or to Low Stealth if the other character is Low." """
+    a = ctx.combatant()
+    b = other(ctx, "ally", a)
+    for x, y in ((b, a), (a, b)):
+        if x.data.get("stealth") == "high" and y.data.get("stealth") != "high":
+            set_stealth(ctx, x, y.data.get("stealth", "low"), f"touched by {y.name}")
+    ctx.event("touch", f"{a.name} touches {b.name}", id=a.id, ally=b.id)
+
+
+def knockdown(ctx: Context) -> None:
+    """``rb.knockdown {id, stop_flying?}``: anything that inflicts a knockdown. Flying: minor stunned until the
+    end of the next turn (or, at engagement altitude, ``stop_flying: true`` to land knocked down);
+    underwater: immune, but removed from a mount; mounted: knocked off (a fall from a 400+ WGT or flying
+    mount); a mount knocked down throws its rider."""
+    c = ctx.combatant()
+    knock_down(ctx, c, tables_of(ctx), "knockdown", stop_flying=flag(ctx.action, "stop_flying"))
+
+
+def status(ctx: Context) -> None:
+    """``rb.status {id, status, on?, rounds?, ends?}``: a status with a duration. ``ends``: ``before_turn``
+    (default: ends right before this combatant's turn ``rounds`` rounds later) or ``after_turn`` (until the
+    end of its ``rounds``-th next turn). Incapacitated or paralyzed flyers fall; a mount incapacitated
+    throws its rider (knocked down)."""
+    c = ctx.combatant()
+    st = pick(ctx.action, "status", STATUSES)
+    on = flag(ctx.action, "on", True)
+    enc, t = ctx.enc, tables_of(ctx)
+    if not on:
+        if not cond_off(c, st):
+            raise RuleViolation("Statuses", f"{c.name} is not {st}")
+        ctx.event("condition", f"{c.name} is no longer {st}", id=c.id, condition=st, on=False)
+        return
+    rounds = ctx.action.get("rounds")
+    if st == "knocked-down":
+        knock_down(ctx, c, t, "status set by the GM")
+        return
+    if rounds is not None:
+        rounds = whole(rounds, "rounds", 1, 1000)
+        add_duration(enc, c, st, pick(ctx.action, "ends", ("before_turn", "after_turn"), "before_turn"), rounds)
+    elif not cond_on(c, st):
+        raise RuleViolation("Statuses", f"{c.name} is already {st}")
+    ctx.event("condition", f"{c.name} is now {st}" + (f" for {rounds} round(s)" if rounds else ""), id=c.id,
+              condition=st, on=True)
+    after_status(ctx, c, st, t)
+
+
+def after_status(ctx: Context, c: Combatant, st: str, t: rules.Tables) -> None:
+    enc = ctx.enc
+    if st in ("incapacitated", "paralyzed", "dead"):
+        if rules.is_flying(enc, c):
+            fall(ctx, c, t, f"{st} while flying")
+        r = rules.rider_of(enc, c)
+        if r is not None:
+            knock_down(ctx, r, t, f"their mount {c.name} is {st}")
+
+
+def cannot_see(ctx: Context) -> None:
+    """``rb.cannot_see {id, target, on?}``: the GM marks that ``id`` cannot see ``target`` for a reason the
+    map does not know (a smoke cloud, a cloaking device). The visibility projection uses it."""
+    c = ctx.combatant()
+    o = other(ctx, "target", c)
+    on = flag(ctx.action, "on", True)
+    cur = [x for x in c.data.get("cannot_see", []) if x != o.id]
+    c.data["cannot_see"] = cur + ([o.id] if on else [])
+    ctx.event("sight", f"{c.name} {'cannot' if on else 'can again'} see {o.name}", id=c.id, target=o.id)
+
+
+def carry_light(ctx: Context) -> None:
+    """``rb.light {id, light}``: the light source carried (none, dim, moderate, bright, extreme). Carrying
+    one reverts to Low Stealth (a dim one not in High Light)."""
+    c = ctx.combatant()
+    from .combatant import LIGHTS
+    c.data["light"] = pick(ctx.action, "light", LIGHTS)
+    t = tables_of(ctx)
+    ctx.event("light", f"{c.name} carries {'no light' if c.data['light'] == 'none' else 'a ' + c.data['light'] + ' light'}",
+              id=c.id)
+    if rules.light_forces_low(ctx.enc, c, t) and c.data.get("stealth") != "low":
+        set_stealth(ctx, c, "low", f"carrying a {c.data['light']} light source", lock=True)
+
+
+# -- stealth rolls: detection, ambush ---------------------------------------------------------------------
+
+def detect(ctx: Context) -> None:
+    """``rb.detect {id, observers?, die?}``: "resolved by a detection roll by everyone who may or may not see
+    the stealthy character. By default, this detection roll is a d20 on INT, and is a blind roll; the die
+    may be altered by the GM." One pending blind roll per observer (default: every opponent)."""
+    c = ctx.combatant()
+    obs = ids_list(ctx, "observers", c) or [o for o in ctx.enc.combatants if o.side != c.side and rules.able(o)]
+    die = pick(ctx.action, "die", ("d6", "d10", "d12", "d20"), "d20")
+    if not obs:
+        raise InvalidAction("observers", "nobody to make a detection roll")
+    for o in obs:
+        spec = RollSpec(f"Detection roll: does {o.name} see {c.name}?", die, "INT", int(o.stats.get("INT", 0)),
+                        "Detection Rolls", blind=True, success=f"{o.name} sees {c.name}",
+                        failure=f"{o.name} does not see {c.name}")
+        pend(ctx, "detection", o, spec, {"target": c.id})
+
+
+def ambush(ctx: Context) -> None:
+    """``rb.ambush {id}``: Ambush Movement, after a successful movement of at least short range. Needs the
+    round begun in High Stealth, not flying; the d20 stealth roll has 2 Hindrance if the move rushed."""
+    c = ctx.combatant()
+    enc, t = ctx.enc, tables_of(ctx)
+    start = enc.state.get("round_start", {}).get(c.id, {})
+    if start.get("stealth") != "high":
+        raise RuleViolation("Ambush Movement", "to use ambush movement you must begin a round already in High Stealth")
+    if rules.is_flying(enc, c) or start.get("flying"):
+        raise RuleViolation("Ambush Movement", "ambush movement cannot be utilized while flying")
+    mv = c.data.get("moved") or {}
+    if mv.get("round") != enc.round or not mv.get("success"):
+        raise RuleViolation("Ambush Movement", "you must succeed on a movement roll this round first")
+    if BANDS.index(mv.get("band", "engaged")) < BANDS.index("short"):
+        raise RuleViolation("Ambush Movement", "the movement must move you at least short range")
+    hind = [("rushed during the movement", rules.const(t, "ambush_rush_hindrance"))] if mv.get("rushed") else []
+    spec = rules.stealth_spec(c, "d20", "Stealth roll (ambush movement)", t, hind)
+    spec.rule = "Ambush Movement"
+    spec.success = "those who could not see you at the start of the round do not see you until after your turn"
+    spec.failure = "seen at once at the range your stealth level gives"
+    pend(ctx, "ambush", c, spec, {"unseen_by": list(start.get("unseen_by", []))})
+
+
+def noise(ctx: Context) -> None:
+    """``rb.noise {id: source, audible?: band, deafen?: bool, deafen_rounds?}``: a sound unrelated to movement.
+    "If any rule describes an action making noise, but no audible range is given, consider the audible range
+    to be medium"; animals and Adlet hear it one range further. A noise audible at travel range in an
+    enclosed zone "may deafen characters for 1 round" (``deafen: true`` applies it; a given duration is
+    doubled in such a place)."""
+    c = ctx.combatant()
+    enc, t = ctx.enc, tables_of(ctx)
+    band = pick(ctx.action, "audible", BANDS, "medium")
+    deafen = flag(ctx.action, "deafen")
+    rounds = whole(ctx.action.get("deafen_rounds", 1), "deafen_rounds", 1, 100)
+    heard = []
+    for o in enc.combatants:
+        if o.id == c.id or "deafened" in o.conditions:
+            continue
+        reach = BANDS.index(band) + (1 if o.data.get("kind") == "animal" or o.data.get("hears_far") else 0)
+        if rules.range_between(c.position, o.position, t)["index"] <= reach:
+            heard.append(o)
+    ctx.event("noise", f"A noise from {c.name}, audible at {band} range: heard by "
+              + (", ".join(o.name for o in heard) or "nobody"), id=c.id, heard=[o.id for o in heard])
+    if band == "travel" and rules.zone(enc)["enclosed"]:
+        if deafen:
+            n = rounds * 2 if "deafen_rounds" in ctx.action else 1
+            for o in enc.combatants:
+                if o.id != c.id:
+                    add_duration(enc, o, "deafened", "before_turn", n)
+            ctx.event("condition", f"Everyone in the enclosed zone is deafened for {n} round(s)")
+        else:
+            prompt(ctx, "noise", c, "a travel-range noise in an enclosed zone may deafen characters for 1 round (a "
+                   "rule's own deafening duration is doubled here): set deafen if it does")
+    elif deafen:
+        raise RuleViolation("Sound", "only a noise audible at travel range, in an enclosed zone, deafens by this rule")
+
+
+# -- breath ------------------------------------------------------------------------------------------------
+
+def breath(ctx: Context) -> None:
+    """``rb.breath {id, holding, idle?}``: "Characters decide whether they are holding their breath at the
+    beginning of their turn"; ``idle`` (focused, not exerting): 8 rounds before CON rolls, rolls every 2."""
+    c = ctx.combatant()
+    holding = flag(ctx.action, "holding", True)
+    idle = flag(ctx.action, "idle")
+    b = dict(c.data.get("breath", {}))
+    if not holding and not rules.zone(ctx.enc)["air"] and c.data.get("amphibious") != "breathes":
+        raise RuleViolation("Holding Breath", "there is no air here: the character cannot stop holding their breath")
+    if holding and b.get("out"):
+        raise RuleViolation("Holding Breath", f"{c.name} is out of breath")
+    if holding and not b.get("holding") and not b.get("held"):
+        b["held"] = 1  # the round in which one starts holding is the first of the 4 (until caught, it keeps counting)
+    b.update(holding=holding, idle=idle if holding else False)
+    c.data["breath"] = b
+    ctx.event("breath", f"{c.name} {'holds their breath' + (' (idle)' if idle else '') if holding else 'breathes'}",
+              id=c.id)
+
+
+def catch_breath(ctx: Context) -> None:
+    """``rb.catch_breath {id}``: fully catch one's breath (held breath lasts 4 rounds again, no Hindrance on the
+    first CON roll): a minor action if not yet rolling on CON, a major action if rolling, 2 major actions if
+    out of breath (the second in the next turn: ``catching``)."""
+    c = ctx.combatant()
+    enc, t = ctx.enc, tables_of(ctx)
+    b = dict(c.data.get("breath", {}))
+    if not rules.zone(enc)["air"] and c.data.get("amphibious") != "breathes":
+        raise RuleViolation("Holding Breath", "there is no air to catch one's breath")
+    if b.get("needs_restart"):
+        raise RuleViolation("Holding Breath", f"{c.name}'s breathing must be restarted by another character")
+    if b.get("out"):
+        step = int(b.get("catching", 0)) + 1
+        use_action(ctx, c, "major", f"catch breath ({step} of 2 major actions)", t)
+        if step < 2:
+            b["catching"] = step
+            c.data["breath"] = b
+            ctx.event("breath", f"{c.name} is catching their breath (1 of 2 major actions)", id=c.id)
+            return
+    elif b.get("rolls"):
+        use_action(ctx, c, "major", "catch breath", t)
+    else:
+        use_action(ctx, c, "minor", "catch breath", t)
+    c.data["breath"] = {**b, "holding": False, "idle": False, "held": 0, "rolls": 0, "out": False, "catching": 0,
+                        "out_underwater": False}
+    cond_off(c, "out-of-breath")
+    cond_off(c, "major-stunned") if "major-stunned" in c.conditions and b.get("out") else None
+    ctx.event("breath", f"{c.name} catches their breath", id=c.id)
+
+
+def restart_breathing(ctx: Context) -> None:
+    """``rb.restart_breathing {id: helper, target}``: a process action rolled on CON with a point goal of 20
+    plus the victim's AWGT; Conventional Medicine (Nature) gives a significant +TN (table constants,
+    assumed +3). "Only one character at a time may attempt this assistance." """
+    h = ctx.combatant()
+    v = other(ctx, "target", h)
+    enc, t = ctx.enc, tables_of(ctx)
+    if not v.data.get("breath", {}).get("needs_restart"):
+        raise RuleViolation("Holding Breath", f"{v.name}'s breathing does not need restarting")
+    for p in enc.state.get("pending", []):
+        if p["kind"] == "restart" and p["effect"].get("target") == v.id and p["combatant"] != h.id:
+            raise RuleViolation("Holding Breath", "only one character at a time may attempt this assistance")
+    use_action(ctx, h, "major", f"restart {v.name}'s breathing (process action)", t)
+    goal = rules.const(t, "restart_goal_base") + rules.c_awgt(v)
+    spec = RollSpec(f"Restart {v.name}'s breathing (process, goal {goal} points)", "d20", "CON",
+                    int(h.stats.get("CON", 0)), "Holding Breath",
+                    success="adds the margin to the points (assumed); at the goal, breathing restarts",
+                    failure="no points this time")
+    if "conventional_medicine" in h.data.get("competencies", []):
+        spec.tn.append(("Conventional Medicine (Nature)", rules.const(t, "conventional_medicine_tn")))
+    pend(ctx, "restart", h, spec, {"target": v.id, "goal": goal})
+
+
+# -- teleportation ------------------------------------------------------------------------------------------
+
+def teleport(ctx: Context) -> None:
+    """``rb.teleport {id, x, y, alt, size: minor|major, range: band, precision: low|medium|high, bring?: ids,
+    leave_items?}``: vertical range is always the same as horizontal. Low precision brings along everything
+    attached (grappled enemies, touching allies: list them in ``attached``) and may fail (a prompt); neither
+    low nor medium can escape restraints; high can leave anything behind."""
+    c = ctx.combatant()
+    enc, t = ctx.enc, tables_of(ctx)
+    size = pick(ctx.action, "size", ("minor", "major"), "major")
+    rng = pick(ctx.action, "range", BANDS)
+    precision = pick(ctx.action, "precision", ("low", "medium", "high"))
+    attached = ids_list(ctx, "attached", c)
+    bring = ids_list(ctx, "bring", c)
+    new = coords(ctx, c)
+    able(c, "Teleportation & Combat", "teleport")
+    rb = rules.range_between(c.position, new, t)
+    if rb["index"] > BANDS.index(rng):
+        raise RuleViolation("Teleportation & Combat", f"the destination is at {rb['band']} range ({rb['why']}); this "
+                            f"teleport reaches {rng} range, vertically as horizontally")
+    if "restrained" in c.conditions and precision != "high":
+        raise RuleViolation("Teleportation & Combat", f"{precision} precision cannot escape restraints")
+    grappled = [enc.get(x) for x in c.data.get("grappling", []) if enc.get(x)]
+    use_action(ctx, c, size, f"teleport ({precision} precision)", t)
+    going = list(bring)
+    if precision == "low":
+        for x in grappled + attached:
+            if x not in going:
+                going.append(x)
+    old = c.position
+    c.position = new
+    for x in going:
+        x.position = Position(new.x + (x.position.x - old.x), new.y + (x.position.y - old.y),
+                              max(0.0, new.alt + (x.position.alt - old.alt)))
+    if precision != "low" or not going:
+        for gid in list(c.data.get("grappling", [])):
+            if enc.get(gid) not in going:
+                g = enc.get(gid)
+                c.data["grappling"].remove(gid)
+                if g is not None:
+                    g.data["grappling"] = [y for y in g.data.get("grappling", []) if y != c.id]
+    ctx.event("teleport", f"{c.name} teleports ({precision} precision, {size} action) to ({new.x:g}, {new.y:g}) m, "
+              f"altitude {new.alt:g} m" + (", bringing " + ", ".join(x.name for x in going) if going else ""),
+              id=c.id, bring=[x.id for x in going])
+    if precision == "low" and going:
+        prompt(ctx, "teleport", c, f"Low precision teleport tries to bring {', '.join(x.name for x in going)} along "
+               "and may therefore fail: the GM decides by the source's rules")
+    if precision == "high" and going:
+        prompt(ctx, "teleport", c, "characters brought along follow the medium precision rules (no separating them "
+               "from their armour or items, nor freeing them from tight restraints)")
+
+
+# -- resolution --------------------------------------------------------------------------------------------
+
+def _find(enc: Encounter, ref: Any, field: str = "ref") -> tuple[str, int]:
+    if not isinstance(ref, str):
+        raise InvalidAction(field, "must name a pending roll or prompt (R1, R2, ...)")
+    for key in ("pending", "prompts"):
+        for i, p in enumerate(enc.state.get(key, [])):
+            if p["ref"] == ref:
+                return key, i
+    raise InvalidAction(field, f"there is no pending roll or prompt {ref!r}")
+
+
+def dismiss(ctx: Context) -> None:
+    """``rb.dismiss {ref}``: drop a pending roll or a prompt (the GM settled it by hand)."""
+    key, i = _find(ctx.enc, ctx.action.get("ref"))
+    p = ctx.enc.state[key].pop(i)
+    ctx.event("dismiss", f"{p['ref']} dismissed", ref=p["ref"])
+
+
+def resolve(ctx: Context) -> None:
+    """``rb.resolve {ref, success?, by?, blunder?}``: settle a pending roll with the GM's outcome, or (no
+    ``success``) let Fray roll it by the default mechanic (roll ``roll``), then apply what the rules say."""
+    key, i = _find(ctx.enc, ctx.action.get("ref"))
+    if key != "pending":
+        raise InvalidAction("ref", "a prompt has no roll: dismiss it when done")
+    enc, t = ctx.enc, tables_of(ctx)
+    p = enc.state["pending"][i]
+    out = outcome_from_action(ctx.action)
+    if out is None:
+        out = roll_default(p["spec"], t["core_roll"], ctx.dice, "roll")
+    enc.state["pending"].pop(i)
+    c = enc.get(p["combatant"])
+    ctx.event("roll", f"{p['ref']} {p['spec']['what']}: {'success' if out['success'] else 'failure'}"
+              + (f" by {out['by']}" if out.get("by") is not None else "") + (" (blunder)" if out.get("blunder") else "")
+              + f" — {out.get('text', '')}", ref=p["ref"], success=out["success"], by=out.get("by"),
+              blunder=out.get("blunder", False))
+    if c is None:
+        return
+    EFFECTS.get(p["kind"], lambda *a: None)(ctx, c, p, out, t)
+
+
+def _eff_movement(ctx, c, p, out, t):
+    apply_move(ctx, c, t, p["effect"], out)
+
+
+def _eff_blind_knockdown(ctx, c, p, out, t):
+    if not out["success"]:
+        knock_down(ctx, c, t, "moving without sight")
+        for q in list(ctx.enc.state.get("pending", [])):
+            if q["kind"] == "movement" and q["combatant"] == c.id:
+                ctx.enc.state["pending"].remove(q)
+                ctx.event("move", f"{c.name}'s movement attempt ends early", id=c.id)
+
+
+def _eff_enter_high(ctx, c, p, out, t):
+    if out["success"]:
+        why = rules.stealth_block(ctx.enc, c, "high", t)
+        if why:
+            raise RuleViolation("High Stealth", why)
+        set_stealth(ctx, c, "high", "stealth roll succeeded")
+        c.data["maintained_round"] = ctx.enc.round
+
+
+def _eff_attacked(ctx, c, p, out, t):
+    if not out["success"] and c.data.get("stealth") == "high":
+        set_stealth(ctx, c, "medium", "failed the stealth roll after being attacked")
+
+
+def _eff_offense(ctx, c, p, out, t):
+    d = ctx.enc.get(p["effect"]["target"])
+    if d is None or not out["success"]:
+        return
+    eff = p["effect"]
+    dh = sum(x["count"] for x in (eff.get("defense") or {}).get("hindrance", []))
+    ctx.event("attack", f"{c.name}'s {eff['weapon']} succeeds on its offense roll against {d.name}"
+              + (f": a stealth attack, +{dh} Hindrance on {d.name}'s defense roll" if eff.get("stealth_attack") else "")
+              + ("" if eff.get("competent", True) else " (incompetent attack)"), id=c.id, target=d.id,
+              stealth_attack=bool(eff.get("stealth_attack")), defense_hindrance=dh, ref=p["ref"])
+    if flag(ctx.action, "aoe_missed"):
+        return  # "except for AoEs that miss you due to hit chance rolls"
+    if d.data.get("stealth") == "high":
+        spec = rules.stealth_spec(d, "d12", "Stealth roll after being attacked", t)
+        spec.success = "stays in High Stealth"
+        spec.failure = "reverts to Medium Stealth"
+        pend(ctx, "attacked", d, spec)
+
+
+def _eff_ambush(ctx, c, p, out, t):
+    if out["success"]:
+        c.data["ambush"] = {"round": ctx.enc.round, "unseen_by": list(p["effect"].get("unseen_by", []))}
+        ctx.event("stealth", f"{c.name}'s ambush movement succeeds: unseen by those who could not see them, until "
+                  "after their turn", id=c.id)
+    else:
+        c.data["ambush"] = None
+        ctx.event("stealth", f"{c.name} is seen at once (ambush failed)", id=c.id)
+
+
+def _eff_breath(ctx, c, p, out, t):
+    b = dict(c.data.get("breath", {}))
+    b["rolls"] = int(b.get("rolls", 0)) + 1
+    if not out["success"]:
+        b["out"] = True
+        b["out_underwater"] = rules.underwater(ctx.enc)
+        if rules.zone(ctx.enc)["air"] or c.data.get("amphibious") == "breathes":
+            b.update(holding=False)
+            ctx.event("breath", f"{c.name} is out of breath and unavoidably resumes breathing", id=c.id)
+        else:
+            b.update(holding=True)
+            cond_on(c, "out-of-breath")
+            cond_on(c, "major-stunned")
+            ctx.event("breath", f"{c.name} is out of breath with no air: functions as major-stunned; 25% chance each "
+                      "round of becoming incapacitated", id=c.id)
+    c.data["breath"] = b
+
+
+def _eff_breath_incap(ctx, c, p, out, t):
+    if out["success"]:
+        cond_on(c, "incapacitated")
+        c.data["breath"] = {**c.data.get("breath", {}), "incapacitated_round": ctx.enc.round}
+        ctx.event("condition", f"{c.name} is incapacitated by lack of air", id=c.id, condition="incapacitated")
+        after_status(ctx, c, "incapacitated", t)
+
+
+def _eff_breath_death(ctx, c, p, out, t):
+    if out["success"]:
+        cond_on(c, "dead")
+        ctx.event("condition", f"{c.name} dies from lack of air (revivable)", id=c.id, condition="dead")
+
+
+def _eff_restart(ctx, c, p, out, t):
+    v = ctx.enc.get(p["effect"]["target"])
+    if v is None:
+        return
+    b = dict(v.data.get("breath", {}))
+    if out["success"]:
+        b["restart_points"] = int(b.get("restart_points", 0)) + max(1, int(out.get("by", 0)))
+    if b["restart_points"] >= int(p["effect"]["goal"]):
+        b.update(needs_restart=False, out=False, holding=False, held=0, rolls=0, restart_points=0)
+        cond_off(v, "out-of-breath")
+        ctx.event("breath", f"{c.name} restarts {v.name}'s breathing", id=v.id)
+    else:
+        ctx.event("breath", f"{v.name}: {b.get('restart_points', 0)} of {p['effect']['goal']} points", id=v.id)
+    v.data["breath"] = b
+
+
+def _eff_detection(ctx, c, p, out, t):
+    target = ctx.enc.get(p["effect"]["target"])
+    if target is None:
+        return
+    ctx.event("detect", f"{c.name} {'sees' if out['success'] else 'does not see'} {target.name} (detection roll)",
+              id=c.id, target=target.id, sees=out["success"])
+    cur = [x for x in c.data.get("cannot_see", []) if x != target.id]
+    if not out["success"]:
+        cur.append(target.id)
+    c.data["cannot_see"] = cur
+
+
+EFFECTS = {
+    "movement": _eff_movement, "blind_knockdown": _eff_blind_knockdown, "enter_high": _eff_enter_high,
+    "attacked": _eff_attacked, "offense": _eff_offense, "ambush": _eff_ambush, "breath": _eff_breath,
+    "breath_incap": _eff_breath_incap, "breath_death": _eff_breath_death, "restart": _eff_restart,
+    "detection": _eff_detection,
+}
+
+
+# -- end of the battle ---------------------------------------------------------------------------------------
+
+ACTIVITY = ("idle", "light", "moderate", "heavy")
+INVOLVEMENT = ("none", "witness", "combatant", "front line")
+
+
+def end_battle(ctx: Context) -> None:
+    """``rb.end_battle {activity: {id: level}, involvement: {id: level}, rounds?, wave?}``: proposes
+    post-combat fatigue (by activity and battle length) and trauma (by involvement and length) per
+    combatant from the assumed charts, stores them in ``enc.state["battle_end"]`` and ends the battle
+    (phase ``ended``). ``wave: true``: past 24 rounds, assign between waves without ending."""
+    enc, t = ctx.enc, tables_of(ctx)
+    acts = ctx.action.get("activity", {})
+    invs = ctx.action.get("involvement", {})
+    if not isinstance(acts, dict):
+        raise InvalidAction("activity", "must map combatant ids to idle, light, moderate or heavy")
+    if not isinstance(invs, dict):
+        raise InvalidAction("involvement", "must map combatant ids to none, witness, combatant or front line")
+    for field, m in (("activity", acts), ("involvement", invs)):
+        for k in m:
+            if enc.get(k) is None:
+                raise InvalidAction(f"{field}.{k}", f"there is no combatant {k!r}")
+    act_keys = [e["activity"] for e in t["fatigue"]["entries"]]
+    inv_keys = [e["involvement"] for e in t["trauma"]["entries"]]
+    for k, v in acts.items():
+        if v not in act_keys:
+            raise InvalidAction(f"activity.{k}", f"must be one of {', '.join(act_keys)}")
+    for k, v in invs.items():
+        if v not in inv_keys:
+            raise InvalidAction(f"involvement.{k}", f"must be one of {', '.join(inv_keys)}")
+    rounds = whole(ctx.action.get("rounds", enc.round), "rounds", 1, 100000)
+    wave = flag(ctx.action, "wave")
+    waves = rules.const(t, "battle_waves_rounds")
+    if wave and rounds <= waves:
+        raise RuleViolation("Post-Combat Fatigue & Trauma", f"fatigue between waves is for battles longer than "
+                            f"{waves} rounds (2 minutes)")
+    out = []
+    for c in enc.combatants:
+        a = acts.get(c.id, act_keys[min(2, len(act_keys) - 1)])
+        inv = invs.get(c.id, inv_keys[min(2, len(inv_keys) - 1)])
+        f = rules.fatigue_for(t, "fatigue", "activity", a, rounds)
+        tr = rules.fatigue_for(t, "trauma", "involvement", inv, rounds)
+        out.append({"id": c.id, "name": c.name, "activity": a, "involvement": inv, "fatigue": f, "trauma": tr})
+        c.data["post_combat"] = {"fatigue": int(c.data.get("post_combat", {}).get("fatigue", 0)) + f,
+                                 "trauma": int(c.data.get("post_combat", {}).get("trauma", 0)) + tr}
+    enc.state["battle_end"] = {"rounds": rounds, "wave": wave, "proposals": out,
+                               "note": "the party may usually take a 2-minute rest" + (
+                                   f"; over {waves} rounds: post-combat fatigue may be assigned between waves"
+                                   if rounds > waves else ""),
+                               "assumed": True}
+    if not wave:
+        enc.phase = "ended"
+    ctx.event("battle_end", ("Between waves" if wave else "The battle ends") + f" after {rounds} rounds: " +
+              "; ".join(f"{x['name']} fatigue {x['fatigue']}, trauma {x['trauma']}" for x in out), rounds=rounds)
+
+
+HANDLERS = {
+    "rb.turn_order": turn_order,
+    "rb.zone": set_zone,
+    "rb.mount": mount,
+    "rb.dismount": dismount,
+    "rb.fly": fly,
+    "rb.move": move,
+    "rb.descend": descend,
+    "rb.stealth": stealth,
+    "rb.maintain_stealth": maintain,
+    "rb.act": act,
+    "rb.attack": attack,
+    "rb.grapple": grapple,
+    "rb.release": release,
+    "rb.touch": touch,
+    "rb.knockdown": knockdown,
+    "rb.status": status,
+    "rb.cannot_see": cannot_see,
+    "rb.light": carry_light,
+    "rb.detect": detect,
+    "rb.noise": noise,
+    "rb.ambush": ambush,
+    "rb.breath": breath,
+    "rb.catch_breath": catch_breath,
+    "rb.restart_breathing": restart_breathing,
+    "rb.teleport": teleport,
+    "rb.resolve": resolve,
+    "rb.dismiss": dismiss,
+    "rb.end_battle": end_battle,
+}

@@ -1,0 +1,63 @@
+"""The map's rule for the range-band game: bands instead of metres.
+
+Modelled on ``maprules.TacticalRoundMap``; registered into ``maprules.RULES`` when this package is
+imported (the ruleset registry is being refactored so each ruleset owns its map rule; the lead
+reconciles). Range between two characters is "the greater of the horizontal and the vertical band"
+(Flight; FACTS.md), the metres of each band from table ``bands`` (assumed; the GM's edit wins).
+Rings: the outer edge of each band around the selected token. Links: mount and rider, and grapples.
+The rule text of each target says whether the selected combatant can see it (the visibility
+projection), so the map can draw the unseen ones as unseen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...maprules import Band, MapRule, Ring
+from ...model import Combatant, Encounter
+from . import rules
+
+
+def _tables(enc: Encounter) -> dict[str, dict[str, Any]]:
+    from .. import get_ruleset
+    rs = get_ruleset("range-band")
+    return {k: rs.table(enc, k) for k in rs.tables}
+
+
+class RangeBandMap(MapRule):
+    """The greater of the horizontal and the vertical band; who the selected combatant can see."""
+
+    combine = "band"
+
+    def rings(self, enc: Encounter, c: Combatant) -> list[Ring]:
+        out = []
+        for b in _tables(enc)["bands"]["entries"]:
+            if b.get("max") is not None:
+                out.append(Ring(float(b["max"]), f"{b['band']} (to {b['max']:g} m, assumed)", "band"))
+        return out
+
+    def band(self, enc: Encounter, c: Combatant, other: Combatant, metres: float) -> tuple[Band | None, str]:
+        t = _tables(enc)
+        rb = rules.range_between(c.position, other.position, t)
+        sees, why = rules.can_see(enc, c, other, t)
+        text = "sees" if sees else "cannot see: " + why[-1] if why else "cannot see"
+        return Band(rb["band"], None, rb["why"] + " (metre limits assumed)"), text
+
+    def links(self, enc: Encounter) -> list[tuple[str, str]]:
+        out = set()
+        for c in enc.combatants:
+            m = c.data.get("mount")
+            if m and enc.get(m) is not None:
+                out.add(tuple(sorted((c.id, m))))
+            for g in c.data.get("grappling", []) or []:
+                if enc.get(g) is not None and g != c.id:
+                    out.add(tuple(sorted((c.id, g))))
+        return sorted(out)
+
+
+def register_map_rule(rule: MapRule) -> None:
+    """Until the plug-in registry (``Ruleset.map_rule``) lands, the core map finds rules in ``maprules.RULES``."""
+    from ... import maprules
+    table = getattr(maprules, "RULES", None)
+    if isinstance(table, dict):
+        table["range-band"] = rule

@@ -1,0 +1,40 @@
+"""Whole-round scenarios (STYLE 11): hand-made fights in tests/scenarios/range-band/, played through the same
+reducer as the page and ``python -m fray replay``. Each file's ``expect`` maps a dotted path (``fray.scenario.lookup``
+in ``{"encounter", "events"}``) to the value worked out by hand in its ``notes``; ``expect_view`` does the same in
+``view()``; ``expect_hindrance`` gives each roll specification's Hindrance total by reference, and
+``expect_stealth_attacks`` the defense Hindrance of each stealth attack that succeeded on its offense roll."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from fray.scenario import lookup, result_json, run_scenario
+from rb_helpers import RS
+
+FOLDER = pathlib.Path(__file__).resolve().parents[2] / "scenarios" / "range-band"
+FILES = sorted(FOLDER.glob("*.json"))
+
+
+def test_there_are_whole_round_scenarios():
+    assert len(FILES) >= 2
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_scenario(path):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    h, events = run_scenario(data)
+    result = {**result_json(h, events), "view": RS.view(h.present)}
+    json.dumps(result)
+    for key, value in data["expect"].items():
+        assert lookup(result, key) == value, key
+    for key, value in data.get("expect_view", {}).items():
+        assert lookup(result["view"], key) == value, f"view.{key}"
+    specs = {e["detail"]["ref"]: e["detail"]["spec"] for e in events if e["kind"] == "roll_needed"}
+    for ref, total in data.get("expect_hindrance", {}).items():
+        assert specs[ref]["hindrance"]["total"] == total, ref
+    stealth = {e["detail"]["ref"]: e["detail"]["defense_hindrance"] for e in events
+               if e["kind"] == "attack" and e["detail"].get("stealth_attack")}
+    assert stealth == data.get("expect_stealth_attacks", {})
