@@ -56,12 +56,17 @@ venv: $(VENV_STAMP)
 
 # Debian's Chromium where apt-get exists (Playwright's own download cannot reach its host on
 # every machine); otherwise Playwright's browser. tests/e2e/conftest.py picks whichever exists.
+# A fresh machine's package lists are as old as its image (they offer Chromium 150 where the
+# archive has 156), so the lists are refreshed before installing; if the refresh fails (no
+# network to the archive) the install still tries the lists it has. The suite passes on both.
 chromium: $(VENV_STAMP)
 	@if [ -x /usr/bin/chromium ]; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
 	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get install -y chromium || { $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }; \
+	  $$SUDO apt-get update || echo "apt-get update failed: installing from the package lists as they are"; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y chromium; \
 	else $(VENV)/bin/playwright install chromium; fi
+	@{ [ -x /usr/bin/chromium ] && /usr/bin/chromium --version 2>/dev/null; } || true
 
 # Two pytest runs (tests/unit and tests/e2e each have a conftest.py); both always run and
 # `make test` fails if either does.

@@ -111,6 +111,57 @@ def strike_rank_exchange(seed: int = 1, n: int = 50) -> int:
     return n
 
 
+_RB_BASE: list = []
+
+
+def range_band_base():
+    """12 range-band combatants (the presets twice, spread over 120 m, a rider on a horse, a flyer aloft, two
+    light carriers), in round 1's action phase."""
+    from fray.reducer import apply, new_encounter
+    from fray.rulesets import get_ruleset
+
+    if not _RB_BASE:
+        presets = get_ruleset("range-band").presets()
+        enc = new_encounter("range-band", "Bench")
+        for i in range(12):
+            p = dict(presets[i % len(presets)])
+            p["name"] = f"{p['name']} {i + 1}"
+            p["side"] = ("party", "foes")[i % 2]
+            p["position"] = {"x": (i * 37) % 120, "y": (i * 53) % 90, "alt": 12.0 if p.get("flying") else 0.0}
+            if i in (0, 7):
+                p["light"] = "moderate"
+                p.pop("stealth", None)
+            enc, _ = apply(enc, {"type": "add_combatant", "combatant": p})
+        enc, _ = apply(enc, {"type": "rb.mount", "id": "c2", "mount": "c3"})
+        enc, _ = apply(enc, {"type": "rb.zone", "light": "low", "clutter": "medium"})
+        enc, _ = apply(enc, {"type": "advance"})
+        for _ in range(11):
+            enc, _ = apply(enc, {"type": "advance"})
+        _RB_BASE.append(enc)
+    return _RB_BASE[0]
+
+
+@workload("range_band_turn")
+def range_band_turn(seed: int = 1, n: int = 20) -> int:
+    """``n`` range-band turns, each from the same 12-combatant action phase: the rider's mounted crossbow shot
+    (roll specification with its Hindrance reasons and the stealth-attack check), its resolution (the GM's
+    outcome), and the visibility projection for all 12 combatants (132 observer-target pairs, light, chart,
+    size, sound)."""
+    from fray.reducer import apply
+    from fray.rulesets.range_band import rules
+    from fray.rulesets import get_ruleset
+
+    rs = get_ruleset("range-band")
+    base = range_band_base()
+    t = rs.all_tables(base)
+    for i in range(n):
+        enc, _ = apply(base, {"type": "rb.attack", "id": "c2", "target": "c4", "weapon": 1})
+        ref = enc.state["pending"][-1]["ref"]
+        enc, _ = apply(enc, {"type": "rb.resolve", "ref": ref, "success": i % 2 == 0, "by": 2})
+        rules.visibility(enc, t)
+    return n
+
+
 def run_all(repeat: int = 5, seed: int = 1) -> dict[str, dict]:
     """Time every workload: best of ``repeat`` runs (after one warm-up), in ops per second."""
     out = {}

@@ -26,6 +26,11 @@
     in a GM's browser). Every page it opens is watched like ``page``; all are closed at teardown.
 ``persistent_page``
     The first page of ``launch_persistent()``, watched; ``persistent_page.context`` is its context.
+``outage_server`` (function)
+    A second server of ``dist/`` on its own port, for offline tests: ``.url``, ``.origin`` and
+    ``.stop()``, which closes its socket so that every request to it is refused, as in a real
+    outage at the table (the browser's offline emulation is not what a GM meets, and Chromium 150
+    does not even report it through ``navigator.onLine`` after a reload).
 ``browser_type_launch_args`` (session, overridden)
     Debian's /usr/bin/chromium when present (else Playwright's own browser) with flags that keep
     Chromium off the network: no background networking, component updates, sync or QUIC.
@@ -83,6 +88,29 @@ def app_origin(app_server) -> str:
 @pytest.fixture(scope="session")
 def app_url(app_origin) -> str:
     return app_origin + SUB_PATH
+
+
+class OutageServer:
+    """dist/ served on a port of its own until ``stop()``: then connections are refused."""
+
+    def __init__(self):
+        self._srv = serve.start({SUB_PATH: DIST})
+        self.origin = f"http://127.0.0.1:{self._srv.server_address[1]}"
+        self.url = self.origin + SUB_PATH
+        self.stopped = False
+
+    def stop(self) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self._srv.shutdown()
+            self._srv.server_close()
+
+
+@pytest.fixture
+def outage_server(app_server):  # app_server: the same dist/ check before serving
+    srv = OutageServer()
+    yield srv
+    srv.stop()
 
 
 # -- browser ----------------------------------------------------------------------------------
@@ -180,15 +208,16 @@ def open_app(app_url):
 
 @pytest.fixture
 def launch_persistent(browser_type, browser_type_launch_args, browser_context_args, app_origin):
-    """``launch_persistent(profile_dir=None) -> context``; the same dir again relaunches warm."""
+    """``launch_persistent(profile_dir=None, origin=None) -> context``; the same dir again
+    relaunches warm. ``origin``: the origin the watch accepts requests to (default the app's)."""
     opened: list = []
     watches: list[Watch] = []
     tmp = Path(tempfile.mkdtemp(prefix="fray-profile-"))
 
-    def launch(profile_dir: str | Path | None = None):
+    def launch(profile_dir: str | Path | None = None, origin: str | None = None):
         ctx = browser_type.launch_persistent_context(
             str(profile_dir or tmp), **{**browser_context_args, **browser_type_launch_args})
-        watch = Watch(app_origin)
+        watch = Watch(origin or app_origin)
         watch.attach_context(ctx)
         for p in ctx.pages:
             watch.attach_page(p)

@@ -29,6 +29,7 @@ BUILTIN = {
     "tactical-round": "tactical_round",
     "range-band": "range_band",
     "freeform": "freeform",
+    "range-band": "range_band",
 }
 
 

@@ -94,6 +94,7 @@ actions = st.one_of(
                                                                            max_size=2),
                                                   "vision": junk, "weapons": junk})),
     st.builds(lambda i: {"type": "remove_combatant", "id": i}, ids),
+    st.builds(lambda i, x, a: {"type": "move", "id": i, "x": x, "alt": a}, ids, num, st.one_of(st.integers(0, 40), junk)),
 )
 
 
@@ -102,8 +103,12 @@ def check_invariants(enc) -> None:
     for c in enc.combatants:
         d = c.data
         assert d["stealth"] in ("low", "medium", "high")
+        assert d.get("mount") in ids_ or d.get("mount") is None, "no mount that left the fight"
+        assert d.get("rider") in ids_ or d.get("rider") is None
+        assert set(d.get("grappling", [])) <= ids_
         if d.get("mount") in ids_:
             m = enc.get(d["mount"])
+            assert (m.position.x, m.position.y, m.position.alt) == (c.position.x, c.position.y, c.position.alt)
             assert m.data.get("rider") == c.id, "mount and rider point at each other"
             assert m.data["stealth"] == d["stealth"], "mount and rider share a stealth level"
             assert d["stealth"] != "high"

@@ -71,6 +71,18 @@ def test_durations_end_right_before_the_same_combatants_turn():
     assert "deafened" not in enc.get("c2").conditions
 
 
+def test_turn_actions_one_major_and_one_minor_assumed():
+    """FACTS: "each character takes one turn in turn order" with major, minor and free actions — how many of each is
+    not in the text: table turn_actions (assumed): one major, one minor, free ones unlimited."""
+    assert T["turn_actions"]["assumed"] is True
+    enc = to_phase(start(fight(person("A"))), "actions")
+    enc = act(act(enc, "act", id="c1", size="major", what="strike"), "act", id="c1", size="minor", what="step")
+    enc = act(enc, "act", id="c1", size="free", what="drop torch")
+    with pytest.raises(RuleViolation):
+        act(enc, "act", id="c1", size="major", what="strike again")
+    assert cv(enc, "c1")["used"]["what"] == ["major: strike", "minor: step", "free: drop torch"]
+
+
 # == Rolls: specifications, the GM's outcome, the assumed default ====================================
 
 def test_roll_spec_is_data_with_reasons_and_gm_outcome():
@@ -193,6 +205,26 @@ def test_mount_and_rider_one_for_group_defense_not_for_outnumbering():
     rider, horse = cv(enc, "c1"), cv(enc, "c2")
     assert rider["outnumbering"]["counts"] is False and horse["outnumbering"]["counts"] is True
     assert rider["group_defense"]["unit"] == horse["group_defense"]["unit"] == ["c1", "c2"]
+
+
+def test_mount_and_rider_move_together_on_the_map():
+    """Back in Combat: mount and rider are one place on the map — dragging either token (core ``move``) moves both,
+    and a flying mount's descent takes its rider down."""
+    enc = rider_and_horse()
+    enc, _ = apply(enc, {"type": "move", "id": "c2", "x": 12, "y": 3})
+    assert (enc.get("c1").position.x, enc.get("c1").position.y) == (12, 3)
+    enc, _ = apply(enc, {"type": "move", "id": "c1", "x": 4})
+    assert enc.get("c2").position.x == 4
+    sky = fight(preset("Rider"), preset("Winged flyer", side="party", name="Griffon", position={"x": 0, "y": 0, "alt": 40}))
+    sky = act(sky, "mount", id="c1", mount="c2")
+    sky = act(to_phase(start(sky), "movement", "c2"), "descend", id="c2", alt=5)
+    assert sky.get("c1").position.alt == 5
+
+
+def test_removing_a_mount_unmounts_its_rider():
+    """A combatant who leaves the fight leaves no one mounted on nothing (nor grappling nothing)."""
+    enc, _ = apply(rider_and_horse(), {"type": "remove_combatant", "id": "c2"})
+    assert enc.get("c1").data["mount"] is None and cv(enc, "c1")["outnumbering"]["counts"] is True
 
 
 def test_mount_carries_one_proper_rider():
@@ -326,6 +358,9 @@ def test_switch_flight_at_start_or_end_of_movement_not_both():
     enc = to_phase(enc, "actions")
     with pytest.raises(RuleViolation):
         act(enc, "fly", id="c1", on=False)
+    two = to_phase(start(fight(person("Walker"), preset("Winged flyer", flying=False))), "movement", "c1")
+    with pytest.raises(RuleViolation):
+        act(two, "fly", id="c2", on=True)  # not in its own movement
 
 
 def test_begin_flying_when_knocked_down_minor_stunned():
@@ -345,6 +380,7 @@ def test_flying_restrictions_low_stealth_no_group_defense_no_outnumbering():
     enc = fight(preset("Winged flyer"))
     v = cv(enc, "c1")
     assert v["flying"] and v["stealth"]["level"] == "low" and v["outnumbering"]["counts"] is False
+    assert v["can_use_cover"] is False and v["reminders"][0]["rule"] == "Flight"
     assert v["group_defense"]["defender"] is False and v["group_defense"]["defended"] is False
     with pytest.raises(RuleViolation):
         act(enc, "stealth", id="c1", level="medium")
@@ -384,6 +420,8 @@ def test_descend_one_zone_without_a_roll():
     without a roll." """
     enc = fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 200}))
     enc = to_phase(start(enc), "movement")
+    with pytest.raises(InvalidAction):
+        act(enc, "descend", id="c1", alt=float("nan"))
     enc = act(enc, "descend", id="c1", alt=0)
     assert enc.get("c1").position.alt == 0 and not pending(enc)
 
@@ -464,6 +502,7 @@ def test_falling_from_flight(status):
     enc = fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 30}))
     enc = act(enc, "status", id="c1", status=status)
     assert enc.get("c1").data["flying"] is False and "medium-range fall" in enc.state["prompts"][-1]["text"]
+    assert enc.get("c1").position.alt == 0 and enc.state["prompts"][-1]["from_alt"] == 30
     stop = act(to_phase(start(fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 30}))), "movement"),
                "fly", id="c1", on=False)
     assert stop.state["prompts"][-1]["kind"] == "fall"
@@ -644,6 +683,9 @@ def test_out_of_breath_without_air_major_stunned_and_25_percent():
     enc = to_phase(enc, "actions")
     p = last_pending(enc, "breath_incap")["spec"]
     assert (p["die"], p["stat_value"], p["can_blunder"]) == ("d100", 25, False)
+    with pytest.raises(InvalidAction) as e:
+        resolve(enc, "breath_incap", success=False, blunder=True)
+    assert e.value.field == "blunder"
     enc = resolve(enc, "breath_incap", success=True)
     assert "incapacitated" in enc.get("c1").conditions
 
@@ -689,6 +731,23 @@ def test_restart_breathing_process_goal_20_plus_awgt():
     assert spec["spec"]["tn"]["parts"] == [{"reason": "Conventional Medicine (Nature)", "value": 3}]
     enc = resolve(enc, "restart", success=True, by=30)
     assert not enc.get("c1").data["breath"]["needs_restart"]
+
+
+def test_incapacitated_without_air_25_percent_death_each_minute():
+    """Holding Breath: "Once incapacitated, they have a 25% chance of dying every minute. Deaths from lack of air are
+    revivable." (a minute = 12 rounds of 5 seconds)"""
+    enc = fight(person("A"), person("Diver"), zone={"underwater": True})
+    d = enc.get("c2")
+    d.conditions.append("incapacitated")
+    d.data["breath"].update(out=True, holding=True, incapacitated_round=1)
+    enc = start(enc)
+    for _ in range(40):
+        if pending(enc, "breath_death"):
+            break
+        enc, _ = apply(enc, {"type": "advance"})
+    assert enc.round == 13 and last_pending(enc, "breath_death")["spec"]["stat_value"] == 25
+    enc = resolve(enc, "breath_death", success=True)
+    assert "dead" in enc.get("c2").conditions
 
 
 @pytest.mark.parametrize("state, size", [("fresh", "minor"), ("rolling", "major"), ("out", "major")])
@@ -818,6 +877,17 @@ def test_attacked_by_unseen_is_stealth_attack_and_no_warning_benefit_when_sightl
 
 # == Combat Stealth / Sight & Visible Range ===========================================================
 
+def test_combat_stealth_is_sight_and_sound():
+    """Combat Stealth: "Evading notice by the enemy has two elements: sight and sound." — the projection gives both,
+    per observer."""
+    enc = fight(person("Sneak", stealth="medium", armor_noise="medium"), person("Guard", side="foes", x=8))
+    enc = to_phase(start(enc), "movement", "c1")
+    enc = resolve(act(enc, "move", id="c1", x=1), "movement")
+    v = RS.view(enc)["visibility"]["c2"]["c1"]
+    assert (v["sees"], v["hears"]) == (True, True)
+    assert v["hear_why"] == "medium noise: short"
+
+
 def test_visible_range_from_light_clutter_and_stealth_chart():
     """Sight & Visible Range: "Your visible range at which you can be seen is determined by the amount of light and
     clutter in the zone, as well as your own stealth level." (chart assumed: medium light, medium clutter: Low →
@@ -848,10 +918,12 @@ def test_low_stealth_free_and_rushing_or_light_revert():
     enc = to_phase(start(fight(person("A", stealth="medium"), person("B", stealth="medium"),
                                person("C", stealth="medium"))), "movement")
     assert act(enc, "stealth", id="c1", level="low").get("c1").data["stealth"] == "low"
-    assert act(enc, "move", id="c2", x=5, rush=True).get("c2").data["stealth"] == "low"
+    assert act(enc, "move", id="c1", x=5, rush=True).get("c1").data["stealth"] == "low"
+    with pytest.raises(RuleViolation):
+        act(enc, "move", id="c2", x=5)  # the movement phase goes in turn order
     assert act(enc, "light", id="c3", light="moderate").get("c3").data["stealth"] == "low"
-    shot = act(enc, "attack", id="c1", target="c2", kind="ranged", emits_light=True)
-    assert shot.get("c1").data["stealth"] == "low"
+    shot = act(enc, "attack", id="c2", target="c1", kind="ranged", emits_light=True)
+    assert shot.get("c2").data["stealth"] == "low"
 
 
 # == Medium Stealth ===================================================================================
@@ -984,6 +1056,16 @@ def test_detection_roll_d20_int_blind_per_observer():
     assert "c1" in enc.get("c3").data["cannot_see"]
 
 
+def test_close_call_after_a_stealthy_move_prompts_a_detection_roll():
+    """Detection Rolls: "The rules for visible range may not provide enough clarity on occasions when ranges are too
+    close to call." — a stealthy character ending its move one band beyond an opponent's sight gets a prompt."""
+    enc = fight(person("Sneak", stealth="medium", x=0), person("Guard", side="foes", x=40))
+    enc = to_phase(start(enc), "movement", "c1")
+    enc = resolve(act(enc, "move", id="c1", x=20), "movement")  # medium range; visible at short
+    p = enc.state["prompts"][-1]
+    assert p["kind"] == "detection" and p["observers"] == ["c2"]
+
+
 # == High Stealth & Groups ============================================================================
 
 def test_high_stealth_groups_can_still_be_defended():
@@ -1082,8 +1164,14 @@ def test_ambush_keeps_sneak_unseen_until_after_their_turn():
 
 
 def test_ambush_not_while_flying_and_no_group_defense_that_round():
-    """Ambush Movement: "Ambush movement cannot be utilized while flying" and "Characters cannot participate in group
-    defense (as either defenders or defended) in the same round that they used ambush movement." """
+    """Ambush Movement: "Ambush movement cannot be utilized while flying, even if you began on the ground in High
+    Stealth. Characters cannot participate in group defense (as either defenders or defended) in the same round that
+    they used ambush movement." """
+    flyer = fight(person("Glider", stealth="high", stats={"FSPD": 12}), person("Guard", side="foes", x=30))
+    flyer = act(to_phase(start(flyer), "movement", "c1"), "fly", id="c1", on=True)
+    flyer = resolve(act(flyer, "move", id="c1", x=25), "movement")
+    with pytest.raises(RuleViolation):
+        act(flyer, "ambush", id="c1")
     enc = ambush_setup()
     enc = resolve(act(resolve(act(enc, "move", id="c1", x=25), "movement"), "ambush", id="c1"), "ambush")
     gd = cv(enc, "c1")["group_defense"]
@@ -1146,6 +1234,20 @@ def test_echolocation_sees_darkness_as_low_light_to_one_zone():
     v = RS.view(enc)["visibility"]["c2"]
     assert v["c1"]["sees"] is True and v["c3"]["sees"] is False
     assert cv(enc, "c2")["sightless"] == "" and cv(enc, "c1")["sightless"] == "total darkness"
+
+
+def test_echolocation_audible_to_same_species_at_its_range():
+    """Echolocation: "Active echolocation is audible at the same distance, but only to creatures of the same species;
+    if desired, a character can reduce the maximum range of their echolocation "sight" to likewise reduce its audible
+    range to others." """
+    bat = {"vision": "echolocation", "species": "cave bat", "echolocation_band": "medium"}
+    enc = fight(person("Bat A", **bat), person("Bat B", side="foes", x=40, species="Cave  Bat"),
+                person("Man", side="foes", x=40))
+    v = RS.view(enc)["visibility"]
+    assert v["c2"]["c1"]["hears"] is True and v["c3"]["c1"]["hears"] is False
+    near = act(enc, "zone", light="medium")
+    near, _ = apply(near, {"type": "edit_combatant", "id": "c1", "changes": {"echolocation_band": "short"}})
+    assert RS.view(near)["visibility"]["c2"]["c1"]["hears"] is False
 
 
 # == Light Sources ====================================================================================
@@ -1247,7 +1349,41 @@ def test_tables_carry_source_and_assumed_flag_and_edits_are_checked():
     with pytest.raises(InvalidAction) as e:
         apply(enc, {"type": "set_table", "table": "bands", "value": bad})
     assert e.value.field == "value.entries.1.max"
+    consts = {**T["constants"], "entries": [{**e, "value": 0} if e["key"] == "rounds_per_minute" else e
+                                            for e in T["constants"]["entries"]]}
+    with pytest.raises(InvalidAction):
+        apply(enc, {"type": "set_table", "table": "constants", "value": consts})
     wide = {**T["bands"], "entries": [dict(e) for e in T["bands"]["entries"]]}
     wide["entries"][1]["max"] = 25
     enc, _ = apply(enc, {"type": "set_table", "table": "bands", "value": wide})
     assert RS.view(enc)["visibility"]["c1"]["c2"]["band"] == "short"
+
+
+# == The page's contract ==============================================================================
+
+def test_presets_cover_the_issue_and_join_cleanly():
+    """Issue: "ready-made combatants (a human scout, a rider and a horse, a winged flyer, an amphibious swimmer, a large
+    creature)"."""
+    names = [p["name"] for p in RS.presets()]
+    assert names == ["Human scout", "Rider", "Horse", "Winged flyer", "Amphibious swimmer", "Large creature"]
+    enc = fight(*[preset(n) for n in names])
+    enc = act(enc, "mount", id="c2", mount="c3")
+    v = {c["name"]: c for c in RS.view(enc)["combatants"]}
+    assert v["Winged flyer"]["flying"] and v["Large creature"]["awgt"] == 172 and v["Horse"]["awgt"] == 35
+    assert v["Human scout"]["stealth"]["level"] == "medium" and v["Rider"]["mount"] == "c3"
+
+
+def test_view_gives_the_page_everything_it_shows():
+    """Issue: per combatant "its stealth level, flying and altitude band, mount, breath and statuses"; "every roll
+    specification shown before rolling with its Hindrance reasons"; zone settings; who each one cannot see."""
+    import json
+    enc = to_phase(start(rider_and_horse()), "actions", "c1")
+    enc = act(enc, "attack", id="c1", target="c3", weapon=1)
+    v = json.loads(json.dumps(RS.view(enc)))
+    assert {"round", "phase", "phase_label", "acting", "current", "turn_order", "zone", "combatants", "pending",
+            "prompts", "visibility", "unseen", "battle_end", "assumed_tables", "choices", "actions"} <= set(v)
+    assert set(v["zone"]) >= {"light", "clutter", "enclosed", "underwater", "flight_ceiling"}
+    c = v["combatants"][0]
+    assert {"stealth", "flying", "altitude", "mount", "rider", "breath", "statuses"} <= set(c)
+    assert v["pending"][0]["spec"]["hindrance"]["parts"][0] == {"reason": "mounted", "count": 1}
+    assert set(v["visibility"]["c1"]) == {"c2", "c3"}

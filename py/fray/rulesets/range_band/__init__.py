@@ -45,8 +45,8 @@ class RangeBand(Ruleset):
                "GM's dice or Fray's assumed default.")
     stats = combatant.STATS
     conditions = dict(view_mod.CONDITION_TEXT)
-    map_rule = maprule.RangeBandMap()  # the plug-in registry's map rule (branch plugin)
-    panel = "range_band_panel"
+    map_rule = maprule.RangeBandMap()
+    panel = "range_band_panel"  # fray/web/range_band_panel.py
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return load_tables(os.path.join(HERE, "tables"))
@@ -58,8 +58,12 @@ class RangeBand(Ruleset):
         return {k: self.table(enc, k) for k in self.tables}
 
     def presets(self) -> list[dict[str, Any]]:
-        with open(os.path.join(HERE, "presets.json"), encoding="utf-8") as fh:
-            return json.load(fh)
+        """Ready-made combatants (presets.json): a human scout, a rider and a horse (mount with ``rb.mount``),
+        a winged flyer, an amphibious swimmer, a large creature. A fresh copy each time: callers may edit it."""
+        if not hasattr(self, "_presets"):
+            with open(os.path.join(HERE, "presets.json"), encoding="utf-8") as fh:
+                self._presets = json.load(fh)
+        return json.loads(json.dumps(self._presets))
 
     # -- combatants -----------------------------------------------------------------------------------
     def init_combatant(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
@@ -175,10 +179,13 @@ class RangeBand(Ruleset):
         ctx.event("round", f"Round {enc.round} begins")
         ctx.event("phase", "Movement phase", phase="movement")
         start = {}
+        vis = None
         for c in enc.combatants:
-            unseen = [o.id for o in enc.combatants if o.id != c.id and not rules.can_see(enc, o, c, t)[0]]
-            start[c.id] = {"stealth": c.data.get("stealth", "low"), "flying": bool(c.data.get("flying")),
-                           "unseen_by": unseen}
+            entry = {"stealth": c.data.get("stealth", "low"), "flying": bool(c.data.get("flying"))}
+            if entry["stealth"] == "high":  # only they may use ambush movement this round
+                vis = vis or rules.visibility(enc, t)
+                entry["unseen_by"] = [o for o, row in vis.items() if o != c.id and not row[c.id]["sees"]]
+            start[c.id] = entry
             if c.data.get("ambush") and c.data["ambush"].get("round", 0) < enc.round:
                 c.data["ambush"] = None
             self.suffocation_upkeep(ctx, c, t)
@@ -291,4 +298,3 @@ class RangeBand(Ruleset):
 
 
 register(RangeBand())
-maprule.register_map_rule(RangeBand.map_rule)

@@ -141,10 +141,12 @@ def set_stealth(ctx: Context, c: Combatant, level: str, why: str, lock: bool = F
                   stealth=level)
 
 
-def new_ref(enc: Encounter) -> str:
-    n = int(enc.state.get("next_ref", 1))
-    enc.state["next_ref"] = n + 1
-    return f"R{n}"
+def new_ref(enc: Encounter, prefix: str = "R") -> str:
+    """Pending rolls are R1, R2, ...; prompts P1, P2, ... (separate counts, so a prompt never shifts a roll's ref)."""
+    key = "next_ref" if prefix == "R" else "next_prompt"
+    n = int(enc.state.get(key, 1))
+    enc.state[key] = n + 1
+    return f"{prefix}{n}"
 
 
 def pend(ctx: Context, kind: str, c: Combatant, spec: RollSpec, effect: dict[str, Any] | None = None,
@@ -158,7 +160,7 @@ def pend(ctx: Context, kind: str, c: Combatant, spec: RollSpec, effect: dict[str
 
 
 def prompt(ctx: Context, kind: str, c: Combatant, text: str, **detail: Any) -> str:
-    ref = new_ref(ctx.enc)
+    ref = new_ref(ctx.enc, "P")
     ctx.enc.state.setdefault("prompts", []).append({"ref": ref, "kind": kind, "combatant": c.id, "text": text,
                                                     "round": ctx.enc.round, **detail})
     ctx.event("prompt", text, ref=ref, id=c.id)
@@ -201,7 +203,9 @@ def knock_down(ctx: Context, c: Combatant, t: rules.Tables, why: str, stop_flyin
             what = "the mount is flying" if rules.is_flying(enc, m) else f"{m.name} has WGT {m.stats.get('WGT')}"
             prompt(ctx, "fall", c, f"{c.name} falls off {m.name} ({what}): use the Falling rules for a "
                    f"{'short-range' if not rules.is_flying(enc, m) else rules.altitude_band(m, t) + '-range'} fall; "
-                   "knocked down regardless of injury")
+                   "knocked down regardless of injury", from_alt=c.position.alt)
+        if c.position.alt > 0:
+            c.position = Position(c.position.x, c.position.y, 0.0)
     r = rules.rider_of(enc, c)
     if r is not None:
         knock_down(ctx, r, t, f"their mount {c.name} was knocked down")
@@ -211,7 +215,9 @@ def fall(ctx: Context, c: Combatant, t: rules.Tables, why: str) -> None:
     """Falling from flight: no longer flying, a Falling prompt by altitude."""
     c.data["flying"] = False
     p = rules.fall_prompt(c, t, why)
-    prompt(ctx, "fall", c, p["text"], band=p["band"])
+    prompt(ctx, "fall", c, p["text"], band=p["band"], from_alt=c.position.alt)
+    if c.position.alt > 0:
+        c.position = Position(c.position.x, c.position.y, 0.0)  # down on the ground; the prompt keeps the height
 
 
 def use_action(ctx: Context, c: Combatant, size: str, what: str, t: rules.Tables, count: int = 1) -> None:
@@ -380,6 +386,12 @@ def fly(ctx: Context) -> None:
     if enc.phase not in ("movement", "setup"):
         raise RuleViolation("Flight", "switch between flying and ground movement at the beginning or end of your "
                             "movement phase")
+    if enc.phase == "movement":
+        slots = ctx.ruleset.order_of_play(enc)
+        cur = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
+        if cur != c.id:
+            raise RuleViolation("Flight", f"switch at the beginning or end of {c.name}'s own movement "
+                                f"(now: {enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s)")
     sw = c.data.get("fly_switch") or {}
     if enc.phase == "movement" and sw.get("round") == enc.round:
         raise RuleViolation("Flight", "switch at the beginning or end of the movement phase, but not both")
@@ -425,6 +437,11 @@ def move(ctx: Context) -> None:
         raise RuleViolation("Back in Combat", f"{c.name} is mounted: move the mount")
     if enc.phase != "movement":
         raise RuleViolation("The round", "movement rolls happen in the movement phase")
+    slots = ctx.ruleset.order_of_play(enc)
+    cur = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
+    if cur != c.id:
+        raise RuleViolation("The round", f"the movement phase goes in turn order: now it is "
+                            f"{enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s movement")
     if "knocked-down" in c.conditions and not rules.is_flying(enc, c):
         raise RuleViolation("Movement", f"{c.name} is knocked down")
     z = rules.zone(enc)
@@ -490,11 +507,80 @@ def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, An
     c.position = Position(float(x), float(y), float(alt))
     mv["band"] = rules.range_between(start, c.position, t)["band"]
     c.data["moved"] = mv
-    r = rules.rider_of(enc, c)
-    if r is not None:
-        r.position = Position(c.position.x, c.position.y, c.position.alt)
+    follow(enc, c)
     ctx.event("move", f"{c.name} moves to ({c.position.x:g}, {c.position.y:g}) m, altitude {c.position.alt:g} m"
               + note, id=c.id, x=c.position.x, y=c.position.y, alt=c.position.alt)
+    close_calls(ctx, c, t)
+
+
+def close_calls(ctx: Context, c: Combatant, t: rules.Tables) -> None:
+    """Detection Rolls: "The rules for visible range may not provide enough clarity on occasions when ranges
+    are too close to call." After a stealthy character moves, every opponent who does not see it but is only
+    one band beyond its visible range gets a prompt to call for a detection roll (``rb.detect``)."""
+    if c.data.get("stealth", "low") == "low":
+        return
+    enc = ctx.enc
+    sight = rules.Sight(enc, t)
+    close = []
+    for o in enc.combatants:
+        if o.side == c.side or o.id == c.id or not rules.able(o):
+            continue
+        seen, _ = rules.can_see(enc, o, c, t, sight)
+        if seen or rules.sightless(enc, o, t, sight) or c.id in o.data.get("cannot_see", []):
+            continue
+        d = sight.idx(o.position, c.position)
+        rng, _ = rules.visible_range(enc, o, c, t, d, sight)
+        if rng != "none" and d == BANDS.index(rng) + 1:
+            close.append(o)
+    if close:
+        prompt(ctx, "detection", c, f"{c.name} is just beyond the visible range of "
+               f"{', '.join(o.name for o in close)}: too close to call? Call for a detection roll (d20 on INT, blind)",
+               observers=[o.id for o in close])
+
+
+def follow(enc: Encounter, c: Combatant) -> Combatant | None:
+    """Mount and rider stand in one place: the other one follows ``c``."""
+    p = rules.partner(enc, c)
+    if p is not None:
+        p.position = Position(c.position.x, c.position.y, c.position.alt)
+    return p
+
+
+def map_move(ctx: Context) -> None:
+    """The core ``move`` (the GM drags a token), with mount and rider kept together: dragging either moves
+    both. No roll: the GM's override, as in every ruleset."""
+    from ...reducer import CORE_ACTIONS
+    CORE_ACTIONS["move"](ctx)
+    c = ctx.combatant()
+    p = follow(ctx.enc, c)
+    if p is not None:
+        ctx.event("move", f"{p.name} moves with {c.name}", id=p.id)
+
+
+def remove(ctx: Context) -> None:
+    """The core ``remove_combatant``, then no one keeps pointing at the one who left: its rider or mount is
+    unmounted, grapples and sight marks end, its pending rolls and prompts go."""
+    from ...reducer import CORE_ACTIONS
+    gone = ctx.combatant().id
+    CORE_ACTIONS["remove_combatant"](ctx)
+    enc = ctx.enc
+    for c in enc.combatants:
+        d = c.data
+        if d.get("mount") == gone:
+            d["mount"] = None
+        if d.get("rider") == gone:
+            d["rider"] = None
+        d["grappling"] = [x for x in d.get("grappling", []) if x != gone]
+        d["cannot_see"] = [x for x in d.get("cannot_see", []) if x != gone]
+        if d.get("ambush"):
+            d["ambush"] = {**d["ambush"], "unseen_by": [x for x in d["ambush"].get("unseen_by", []) if x != gone]}
+    for key in ("pending", "prompts"):
+        if key in enc.state:
+            enc.state[key] = [p for p in enc.state[key] if p.get("combatant") != gone
+                              and (p.get("effect") or {}).get("target") != gone]
+    if "round_start" in enc.state:
+        enc.state["round_start"] = {k: {**v, "unseen_by": [x for x in v.get("unseen_by", []) if x != gone]}
+                                    for k, v in enc.state["round_start"].items() if k != gone}
 
 
 def descend(ctx: Context) -> None:
@@ -508,12 +594,14 @@ def descend(ctx: Context) -> None:
                                                                      if rules.underwater(enc) else ""))
     if enc.phase != "movement":
         raise RuleViolation("Flight", "descend during your movement phase")
-    alt = whole(ctx.action.get("alt"), "alt", 0, 100000) if not isinstance(ctx.action.get("alt"), float) else ctx.action["alt"]
+    from ...reducer import _number
+    alt = _number(ctx.action.get("alt"), "alt", -20000, 20000)
     if alt > c.position.alt:
         raise InvalidAction("alt", "descending goes down")
     if c.position.alt - alt > (rules.band_max(t, "long") or 0) + 1e-9:
         raise RuleViolation("Flight", f"descend at most 1 zone (long range, {rules.band_max(t, 'long'):g} m)")
     c.position = Position(c.position.x, c.position.y, float(alt))
+    follow(ctx.enc, c)
     c.data["moved"] = {"round": enc.round, "rushed": False, "success": True, "vertical": True, "band": "vertical"}
     c.data["move_phase_round"] = enc.round
     ctx.event("move", f"{c.name} descends to altitude {alt:g} m (no roll needed)", id=c.id)
@@ -551,10 +639,9 @@ def stealth(ctx: Context) -> None:
         set_stealth(ctx, c, "high", "starts the battle in High Stealth (GM allows, no roll)")
         return
     use_action(ctx, c, "major", "stealth roll (enter High Stealth)", t)
-    pend(ctx, "enter_high", c, rules.stealth_spec(c, "d20", "Stealth roll (enter High Stealth)", t),
-         prompt=f"{c.name} tries to enter High Stealth")
-    ctx.enc.state["pending"][-1]["spec"]["success"] = "enters High Stealth"
-    ctx.enc.state["pending"][-1]["spec"]["failure"] = "stays in Medium Stealth"
+    spec = rules.stealth_spec(c, "d20", "Stealth roll (enter High Stealth)", t)
+    spec.success, spec.failure = "enters High Stealth", "stays in Medium Stealth"
+    pend(ctx, "enter_high", c, spec, prompt=f"{c.name} tries to enter High Stealth")
 
 
 def maintain(ctx: Context) -> None:
@@ -661,9 +748,10 @@ def attack(ctx: Context) -> None:
     competent = True
     notes: list[str] = []
     grappling = d.id in a.data.get("grappling", [])
+    sight = rules.Sight(enc, t)
     # Lack of Sight
-    dark = rules.sightless(enc, a, t)
-    sees, why_see = rules.can_see(enc, a, d, t)
+    dark = rules.sightless(enc, a, t, sight)
+    sees, why_see = rules.can_see(enc, a, d, t, sight)
     if dark and not melee and not grappling:
         if not aoe:
             raise RuleViolation("Lack of Sight", f"{a.name} is completely without sight ({dark}): no ranged attacks, "
@@ -704,7 +792,7 @@ def attack(ctx: Context) -> None:
         if "blast" in tags:
             notes.append("explosives underwater: full blast damage, frag damage only on direct impact")
     # Stealth attack
-    stealth_attack = not grappling and (unexpected or not rules.can_see(enc, d, a, t)[0])
+    stealth_attack = not grappling and (unexpected or not rules.can_see(enc, d, a, t, sight)[0])
     defense: dict[str, Any] | None = None
     if stealth_attack:
         warn_ok, warn_why = False, ""
@@ -993,7 +1081,8 @@ def catch_breath(ctx: Context) -> None:
     c.data["breath"] = {**b, "holding": False, "idle": False, "held": 0, "rolls": 0, "out": False, "catching": 0,
                         "out_underwater": False}
     cond_off(c, "out-of-breath")
-    cond_off(c, "major-stunned") if "major-stunned" in c.conditions and b.get("out") else None
+    if b.get("out"):
+        cond_off(c, "major-stunned")  # it came from running out of breath
     ctx.event("breath", f"{c.name} catches their breath", id=c.id)
 
 
@@ -1076,7 +1165,7 @@ def teleport(ctx: Context) -> None:
 
 def _find(enc: Encounter, ref: Any, field: str = "ref") -> tuple[str, int]:
     if not isinstance(ref, str):
-        raise InvalidAction(field, "must name a pending roll or prompt (R1, R2, ...)")
+        raise InvalidAction(field, "must name a pending roll (R1, R2, ...) or a prompt (P1, P2, ...)")
     for key in ("pending", "prompts"):
         for i, p in enumerate(enc.state.get(key, [])):
             if p["ref"] == ref:
@@ -1100,6 +1189,8 @@ def resolve(ctx: Context) -> None:
     enc, t = ctx.enc, tables_of(ctx)
     p = enc.state["pending"][i]
     out = outcome_from_action(ctx.action)
+    if out is not None and out["blunder"] and not p["spec"]["can_blunder"]:
+        raise InvalidAction("blunder", f"{p['spec']['what']} cannot blunder")
     if out is None:
         out = roll_default(p["spec"], t["core_roll"], ctx.dice, "roll")
     enc.state["pending"].pop(i)
@@ -1294,6 +1385,8 @@ def end_battle(ctx: Context) -> None:
 
 
 HANDLERS = {
+    "move": map_move,
+    "remove_combatant": remove,
     "rb.turn_order": turn_order,
     "rb.zone": set_zone,
     "rb.mount": mount,

@@ -7,7 +7,8 @@ Traits (extra keys of ``add_combatant.combatant`` / ``edit_combatant.changes``; 
 with the dotted path of a bad value):
 
 * ``kind``: ``sentient`` | ``tech`` | ``animal`` (animals cannot warn or be warned, and hear at the
-  next longer range); ``hears_far``: true for Adlet (hear at the next longer range).
+  next longer range); ``hears_far``: true for Adlet (hear at the next longer range); ``species``: free
+  text (active echolocation is audible only to the same species).
 * ``amphibious``: ``no`` | ``breathes`` (breathes underwater) | ``holds`` (holds breath longer than any
   combat); ``aquatic``: an aquatic animal (its natural weapons work underwater); ``swim_bonus``: extra
   SPD underwater for amphibious species.
@@ -73,14 +74,14 @@ WEAPON_TAGS = ("reach", "precise", "blast", "natural", "unarmed", "grapple")
 MAX_WEAPONS = 12
 MAX_SOURCES = 6
 
-TRAITS = ("kind", "hears_far", "amphibious", "aquatic", "swim_bonus", "breath_rounds", "vision", "echolocation_band",
+TRAITS = ("kind", "species", "hears_far", "amphibious", "aquatic", "swim_bonus", "breath_rounds", "vision", "echolocation_band",
           "light", "armor_noise", "carried", "competencies", "wing_flight", "flight_sources", "vehicle",
           "vehicle_stealth", "weapons")
 STATE_FIELDS = ("riding", "stealth", "flying")
 EXTRA_FIELDS = TRAITS + STATE_FIELDS
 
 DEFAULTS: dict[str, Any] = {
-    "kind": "sentient", "hears_far": False, "amphibious": "no", "aquatic": False, "swim_bonus": 0, "breath_rounds": 4,
+    "kind": "sentient", "species": "", "hears_far": False, "amphibious": "no", "aquatic": False, "swim_bonus": 0, "breath_rounds": 4,
     "vision": "normal", "echolocation_band": "long", "light": "none", "armor_noise": "low", "carried": 0,
     "competencies": [], "wing_flight": True, "flight_sources": [], "vehicle": "none", "vehicle_stealth": False,
     "weapons": [],
@@ -150,6 +151,10 @@ def check_trait(key: str, raw: Any, path: str) -> Any:
     """One trait in its proper form, or ``InvalidAction`` at ``path``."""
     if key == "kind":
         return _choice(raw, path, KINDS)
+    if key == "species":
+        if not isinstance(raw, str) or len(raw) > 40:
+            raise InvalidAction(path, "must be text of up to 40 characters")
+        return " ".join(raw.split()).lower()
     if key in ("hears_far", "aquatic", "wing_flight", "vehicle_stealth"):
         return _bool(raw, path)
     if key == "amphibious":

@@ -1,8 +1,6 @@
 """The map's rule for the range-band game: bands instead of metres.
 
-Modelled on ``maprules.TacticalRoundMap``; registered into ``maprules.RULES`` when this package is
-imported (the ruleset registry is being refactored so each ruleset owns its map rule; the lead
-reconciles). Range between two characters is "the greater of the horizontal and the vertical band"
+The ruleset's ``map_rule`` (the plug-in interface, ``rulesets/base.py``). Range between two characters is "the greater of the horizontal and the vertical band"
 (Flight; FACTS.md), the metres of each band from table ``bands`` (assumed; the GM's edit wins).
 Rings: the outer edge of each band around the selected token. Links: mount and rider, and grapples.
 The rule text of each target says whether the selected combatant can see it (the visibility
@@ -53,11 +51,3 @@ class RangeBandMap(MapRule):
                 if enc.get(g) is not None and g != c.id:
                     out.add(tuple(sorted((c.id, g))))
         return sorted(out)
-
-
-def register_map_rule(rule: MapRule) -> None:
-    """Until the plug-in registry (``Ruleset.map_rule``) lands, the core map finds rules in ``maprules.RULES``."""
-    from ... import maprules
-    table = getattr(maprules, "RULES", None)
-    if isinstance(table, dict):
-        table["range-band"] = rule

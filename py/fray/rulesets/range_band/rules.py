@@ -7,6 +7,7 @@ last turn)" and the tests can check the rule text sentence by sentence.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ...geometry import separation
@@ -289,22 +290,58 @@ def group_defense(enc: Encounter, c: Combatant) -> dict[str, Any]:
 
 # -- light, sight and sound -------------------------------------------------------------------------
 
+class Sight:
+    """What the sight and sound rules need about one encounter, computed once: band limits, the chart as
+    a dict, the light at each combatant's place, the band between two places. ``visibility`` builds one
+    for all 132 pairs of a 12-combatant fight; single questions build their own."""
+
+    def __init__(self, enc: Encounter, t: Tables):
+        self.enc, self.t = enc, t
+        self.z = zone(enc)
+        self.maxes = [None if b.get("max") is None else float(b["max"]) for b in bands(t)]
+        self.chart = {(e["light"], e["clutter"], e["stealth"]): e["range"] for e in t["visible_range"]["entries"]}
+        self.srcs = keyed(t["light_sources"])
+        self.carriers = [c for c in enc.combatants if c.data.get("light", "none") in self.srcs]
+        self.size = keyed(t["size_stealth"])
+        self.noise = keyed(t["noise"])
+        self._light: dict[str, tuple[str, str]] = {}
+
+    def _bi(self, m: float) -> int:
+        for i, mx in enumerate(self.maxes):
+            if mx is None or m <= mx + 1e-9:
+                return i
+        return len(self.maxes) - 1
+
+    def idx(self, a: Position, b: Position) -> int:
+        """The greater of the horizontal and the vertical band, as an index into BANDS."""
+        h = self._bi(math.hypot(a.x - b.x, a.y - b.y))
+        v = self._bi(abs(a.alt - b.alt))
+        return h if h > v else v
+
+    def light_at(self, pos: Position) -> tuple[str, str]:
+        z = self.z["light"]
+        level, why = LIGHT.index(z), f"zone {z} light"
+        dark = z == "none"
+        for c in self.carriers:
+            kind = c.data["light"]
+            d = self.idx(c.position, pos)
+            entry = self.srcs[kind]
+            casts = entry.get("casts", []) + (entry.get("dark_casts", []) if dark else [])
+            for cast in casts:
+                lv = LIGHT.index(cast["light"])
+                if lv > level and d <= BANDS.index(cast["to"]):
+                    level, why = lv, f"{c.name}'s {kind} light ({cast['light']} to {cast['to']})"
+        return LIGHT[level], why
+
+    def light_of(self, c: Combatant) -> tuple[str, str]:
+        if c.id not in self._light:
+            self._light[c.id] = self.light_at(c.position)
+        return self._light[c.id]
+
+
 def light_at(enc: Encounter, pos: Position, t: Tables) -> tuple[str, str]:
     """The light level at a place: the zone's, raised by any light source carried nearby."""
-    z = zone(enc)["light"]
-    level, why = LIGHT.index(z), f"zone {z} light"
-    dark = z == "none"
-    srcs = keyed(t["light_sources"])
-    for c in enc.combatants:
-        kind = c.data.get("light", "none")
-        if kind == "none" or kind not in srcs:
-            continue
-        d = range_between(c.position, pos, t)["index"]
-        casts = list(srcs[kind].get("casts", [])) + (list(srcs[kind].get("dark_casts", [])) if dark else [])
-        for cast in casts:
-            if d <= BANDS.index(cast["to"]) and LIGHT.index(cast["light"]) > level:
-                level, why = LIGHT.index(cast["light"]), f"{c.name}'s {kind} light ({cast['light']} to {cast['to']})"
-    return LIGHT[level], why
+    return Sight(enc, t).light_at(pos)
 
 
 def chart_range(t: Tables, light: str, clutter: str, stealth: str) -> str:
@@ -314,44 +351,47 @@ def chart_range(t: Tables, light: str, clutter: str, stealth: str) -> str:
     return "none"
 
 
-def sightless(enc: Encounter, c: Combatant, t: Tables) -> str:
+def sightless(enc: Encounter, c: Combatant, t: Tables, sight: Sight | None = None) -> str:
     """Why ``c`` is completely without sight ("" if it has sight): blinded, or total darkness where it is
     with no sense that works in the dark."""
     if "blinded" in c.conditions:
         return "blinded"
     if c.data.get("vision") in ("echolocation", "darkeye", "clairvoyance"):
         return ""
-    light, _ = light_at(enc, c.position, t)
-    if light == "none" and zone(enc)["light"] == "none":
-        return "total darkness"
-    return ""
+    if zone(enc)["light"] != "none":
+        return ""
+    s = sight or Sight(enc, t)
+    return "total darkness" if s.light_of(c)[0] == "none" else ""
 
 
-def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tables,
-                  band_index_: int) -> tuple[str, list[str]]:
+def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tables, band_index_: int,
+                  sight: Sight | None = None) -> tuple[str, list[str]]:
     """The range at which ``observer`` can see ``target`` (Sight & Visible Range), with reasons."""
-    z = zone(enc)
-    light, why_light = light_at(enc, target.position, t)
+    s = sight or Sight(enc, t)
+    light, why_light = s.light_of(target)
     reasons = [f"light at {target.name}: {light} ({why_light})"]
     vision = observer.data.get("vision", "normal")
     stealth = target.data.get("stealth", "low")
     if vision == "shadow" and light == "low":
         light = "medium"
         reasons.append("shadow vision: Low Light seen as Medium Light")
-    if vision in ("echolocation",) and light == "none":
+    elif vision == "echolocation" and light == "none":
         reach = BANDS.index(observer.data.get("echolocation_band", "long"))
         if band_index_ <= reach:
             light = "low"
             reasons.append(f"echolocation: total darkness seen as Low Light to {BANDS[reach]} range")
+    elif vision in ("darkeye", "clairvoyance") and light == "none":
+        light = "low"
+        reasons.append(f"{vision}: sees in total darkness (as Low Light, assumed)")
     if vision == "thermal" and stealth == "high":
         stealth = "medium"
         reasons.append("thermal vision removes the effects of High Stealth")
-    rng = chart_range(t, light, z["clutter"], stealth)
-    reasons.append(f"chart: {light} light, {z['clutter']} clutter, {stealth} stealth → {rng}")
+    clutter = s.z["clutter"]
+    rng = s.chart.get((light, clutter, stealth), "none")
+    reasons.append(f"chart: {light} light, {clutter} clutter, {stealth} stealth → {rng}")
     if stealth == "low" and rng != "none":
-        size = keyed(t["size_stealth"])
         a = c_awgt(target)
-        start, every = int(size["visible_plus_from"]["value"]), int(size["visible_plus_every"]["value"])
+        start, every = int(s.size["visible_plus_from"]["value"]), int(s.size["visible_plus_every"]["value"])
         if a >= start:
             plus = 1 + (a - start) // every
             new = RANGES[min(len(RANGES) - 1, RANGES.index(rng) + plus)]
@@ -372,19 +412,26 @@ def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tab
     return rng, reasons
 
 
-def audible_range(enc: Encounter, listener: Combatant, target: Combatant, t: Tables) -> tuple[str, str]:
+def audible_range(enc: Encounter, listener: Combatant, target: Combatant, t: Tables,
+                  sight: Sight | None = None) -> tuple[str, str]:
     """Sound: movement noise by armour; High Stealth one range less; animals and Adlet one range more."""
     veh = target.data.get("vehicle", "none")
     if veh == "aircraft" and target.data.get("flying"):
         return "travel", "aircraft in flight: audible at travel range"
     if veh in ("vehicle", "aircraft", "huge") and zone(enc)["light"] != "none":
         return "long", "vehicles are always audible at long range"
+    species = target.data.get("species", "")
+    if target.data.get("vision") == "echolocation" and species and listener.data.get("species") == species:
+        band = target.data.get("echolocation_band", "long")
+        return band, f"active echolocation: audible exactly at its range ({band}) to the same species"
     moved = target.data.get("moved") or {}
     if moved.get("round") != enc.round:
         return "none", f"{target.name} is not notably moving"
-    noise = keyed(t["noise"])[target.data.get("armor_noise", "low")]["audible"]
+    noise_table = sight.noise if sight else keyed(t["noise"])
+    armour = target.data.get("armor_noise", "low")
+    noise = noise_table[armour]["audible"]
     i = RANGES.index(noise)
-    why = f"{target.data.get('armor_noise', 'low')} noise: {noise}"
+    why = f"{armour} noise: {noise}"
     if target.data.get("stealth") == "high":
         i -= 1
         why += ", High Stealth −1 range"
@@ -395,47 +442,98 @@ def audible_range(enc: Encounter, listener: Combatant, target: Combatant, t: Tab
     return RANGES[i], why
 
 
-def can_see(enc: Encounter, observer: Combatant, target: Combatant, t: Tables) -> tuple[bool, list[str]]:
+def can_see(enc: Encounter, observer: Combatant, target: Combatant, t: Tables,
+            sight: Sight | None = None) -> tuple[bool, list[str]]:
     """Does ``observer`` see ``target``, and why (the projection the stealth rules run on)."""
     if observer.id == target.id:
         return True, ["self"]
-    if target.id in observer.data.get("grappling", []):
+    if target.id in observer.data.get("grappling", ()):
         return True, ["grappling: always counts as seeing (Lack of Sight)"]
-    if not able(observer):
+    if any(x in observer.conditions for x in OUT):
         return False, [f"{observer.name} is out of the fight"]
-    dark = sightless(enc, observer, t)
+    s = sight or Sight(enc, t)
+    dark = sightless(enc, observer, t, s)
     if dark:
         return False, [f"{observer.name} is completely without sight ({dark})"]
-    if target.id in observer.data.get("cannot_see", []):
+    if target.id in observer.data.get("cannot_see", ()):
         return False, [f"{observer.name} cannot see {target.name} (smoke, cloaking or the like: the GM's call)"]
-    rb = range_between(observer.position, target.position, t)
     amb = target.data.get("ambush")
     if amb and amb.get("round") == enc.round and observer.id in amb.get("unseen_by", []) and \
             observer.data.get("vision") not in ("darkeye", "clairvoyance", "thermal"):
         return False, [f"ambush movement: {target.name} is not seen until after their turn"]
-    rng, reasons = visible_range(enc, observer, target, t, rb["index"])
-    seen = rng != "none" and rb["index"] <= BANDS.index(rng)
-    reasons.append(f"at {rb['band']} range ({rb['why']}); visible {'up to ' + rng if rng != 'none' else 'at no range'}")
+    d = s.idx(observer.position, target.position)
+    rng, reasons = visible_range(enc, observer, target, t, d, s)
+    seen = rng != "none" and d <= BANDS.index(rng)
+    reasons.append(f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}")
     return seen, reasons
 
 
 def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
-    """Who sees and hears whom, for every observer: ``{observer: {target: {sees, hears, band, why}}}``."""
+    """Who sees and hears whom, for every observer: ``{observer: {target: {sees, hears, band, why, hear_why}}}``.
+
+    The same answers as ``can_see`` and ``audible_range`` pair by pair, computed once for the whole fight:
+    the band between every two combatants, the light at each, and the visible range of each target per
+    kind of vision are shared by all the observers (the page asks for this on every render)."""
+    s = Sight(enc, t)
+    cs = enc.combatants
+    n = len(cs)
+    idx = [[0] * n for _ in range(n)]
+    for i in range(n):
+        pi = cs[i].position
+        for j in range(i + 1, n):
+            idx[i][j] = idx[j][i] = s.idx(pi, cs[j].position)
+    seen_cache: dict[tuple, tuple[bool, list[str]]] = {}
+    range_cache: dict[tuple, tuple[str, list[str]]] = {}
+    hear_cache: dict[tuple, tuple[str, str]] = {}
     out: dict[str, dict[str, Any]] = {}
-    for o in enc.combatants:
+    rnd = enc.round
+    for i, o in enumerate(cs):
         row: dict[str, Any] = {}
-        for c in enc.combatants:
-            if c.id == o.id:
+        deaf = "deafened" in o.conditions
+        vision = o.data.get("vision", "normal")
+        grappling = o.data.get("grappling", ())
+        blocked = o.data.get("cannot_see", ())
+        out_of_fight = any(x in o.conditions for x in OUT)
+        dark = "" if out_of_fight else sightless(enc, o, t, s)
+        keen = o.data.get("kind") == "animal" or bool(o.data.get("hears_far"))
+        for j, c in enumerate(cs):
+            if i == j:
                 continue
-            sees, why = can_see(enc, o, c, t)
-            if "deafened" in o.conditions:
+            d = idx[i][j]
+            if c.id in grappling:
+                sees, why = True, ["grappling: always counts as seeing (Lack of Sight)"]
+            elif out_of_fight:
+                sees, why = False, [f"{o.name} is out of the fight"]
+            elif dark:
+                sees, why = False, [f"{o.name} is completely without sight ({dark})"]
+            elif c.id in blocked:
+                sees, why = False, [f"{o.name} cannot see {c.name} (smoke, cloaking or the like: the GM's call)"]
+            else:
+                amb = c.data.get("ambush")
+                if amb and amb.get("round") == rnd and o.id in amb.get("unseen_by", ()) and \
+                        vision not in ("darkeye", "clairvoyance", "thermal"):
+                    sees, why = False, [f"ambush movement: {c.name} is not seen until after their turn"]
+                else:
+                    key = (j, vision, d if vision == "echolocation" else -1)
+                    hit = seen_cache.get((key, d))
+                    if hit is None:
+                        base = range_cache.get(key)
+                        if base is None:
+                            base = range_cache[key] = visible_range(enc, o, c, t, d, s)
+                        rng, reasons = base
+                        hit = seen_cache[(key, d)] = (rng != "none" and d <= BANDS.index(rng), reasons + [
+                            f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}"])
+                    sees, why = hit  # shared by the pairs with the same answer: the view is read-only
+            if deaf:
                 hears, hwhy = False, "deafened"
             else:
-                rng, hwhy = audible_range(enc, o, c, t)
-                d = range_between(o.position, c.position, t)["index"]
-                hears = rng != "none" and d <= BANDS.index(rng)
-            row[c.id] = {"sees": sees, "hears": hears, "why": why, "hear_why": hwhy,
-                         "band": range_between(o.position, c.position, t)["band"]}
+                hk = (j, keen, o.data.get("species", ""))
+                h = hear_cache.get(hk)
+                if h is None:
+                    h = hear_cache[hk] = audible_range(enc, o, c, t, s)
+                rng_h, hwhy = h
+                hears = rng_h != "none" and d <= RANGES.index(rng_h) - 1
+            row[c.id] = {"sees": sees, "hears": hears, "why": why, "hear_why": hwhy, "band": BANDS[d]}
         out[o.id] = row
     return out
 

@@ -106,8 +106,10 @@ def check(table_id: str, table: dict[str, Any]) -> dict[str, Any]:
             raise InvalidAction(p, "needs major, minor and free")
     elif table_id == "constants":
         keys = [e.get("key") for e in es]
+        at_least_one = {"rounds_per_minute", "breath_every_idle", "breath_rounds", "breath_rounds_idle",
+                        "battle_waves_rounds"}
         for i, e in enumerate(es):
-            _int(e.get("value"), f"{p}.{i}.value", 0, 100000)
+            _int(e.get("value"), f"{p}.{i}.value", 1 if e.get("key") in at_least_one else 0, 100000)
         with open(os.path.join(os.path.dirname(__file__), "tables", "constants.json"), encoding="utf-8") as fh:
             need = {e["key"] for e in json.load(fh)["entries"]}  # the default's keys must all stay
         missing = sorted(need - set(keys))

@@ -34,13 +34,15 @@
          "if_immobilized": "" | "sinks" | "rises to the surface",      # underwater, after combat
          "ambush": {"round", "unseen_by"} | null, "grappling": [...], "cannot_see": [...],
          "post_combat": {"fatigue": 1, "trauma": 0} | null,
+         "can_use_cover": true,                                       # flyers cannot use cover
+         "reminders": [{"rule": "Flight", "text": "..."}],            # what the GM applies by hand
          "traits": {... every trait, as entered ...}}],
       "pending": [{"ref": "R3", "kind": "movement", "combatant": "c1", "prompt": "...", "round": 2,
                    "spec": {"what", "die", "stat", "stat_value", "rule", "tn": {"total", "parts"},
                             "hindrance": {"total", "parts": [{"reason", "count"}]}, "easing": {...},
                             "net_hindrance", "can_blunder", "blind", "success", "failure", "auto", "notes",
                             "text"}}],
-      "prompts": [{"ref": "R4", "kind": "fall", "combatant": "c3", "text": "...", "round": 2}],
+      "prompts": [{"ref": "P1", "kind": "fall", "combatant": "c3", "text": "...", "round": 2}],
       "visibility": {"c1": {"c2": {"sees": true, "hears": false, "band": "short", "why": [...],
                                    "hear_why": "..."}}},           # per observer, every other combatant
       "unseen": {"c1": ["c4"]},                                  # per observer: who it cannot see
@@ -124,6 +126,29 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
     }
 
 
+def reminders(enc: Encounter, c, t: rules.Tables) -> list[dict[str, str]]:
+    """What the text says about this combatant's situation that the GM applies by hand, with its heading."""
+    out = []
+    if rules.is_mounted(c):
+        out.append({"rule": "Back in Combat", "text": "may draw and put away items from the mount's inventory with "
+                    "inventory actions; these rules assume a saddle"})
+    if rules.is_flying(enc, c):
+        out.append({"rule": "Flight", "text": "no cover, no group defense; flight costs are paid at the beginning "
+                    "of the movement phase; begin your turn in an engagement before bypassing group defense"})
+    if rules.underwater(enc):
+        out.append({"rule": "Underwater Combat", "text": "counts 5 times heavier for pseudogravity; Abilities that "
+                    "cannot be used while flying cannot be used underwater"})
+    if c.data.get("breath", {}).get("holding"):
+        out.append({"rule": "Holding Breath", "text": "no verbal actions and no voluntary fatigue until the next turn"})
+    if c.data.get("stealth") == "high":
+        out.append({"rule": "High Stealth", "text": "maintain it as a major action this turn; +3 Hindrance to "
+                    "movement rolls to keep it"})
+    if rules.sightless(enc, c, t):
+        out.append({"rule": "Lack of Sight", "text": "no Abilities needing sight or targeting beyond engagement "
+                    "range; blind melee attack rules"})
+    return out
+
+
 def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
     fs, fparts = rules.flying_spd(c)
     us, uparts = rules.underwater_spd(c)
@@ -173,5 +198,7 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         "ambush": c.data.get("ambush"), "grappling": list(c.data.get("grappling", [])),
         "cannot_see": list(c.data.get("cannot_see", [])),
         "post_combat": c.data.get("post_combat"),
+        "can_use_cover": not rules.is_flying(enc, c),
+        "reminders": reminders(enc, c, t),
         "traits": traits_json(c),
     }
