@@ -141,19 +141,19 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
 
     scout = card(page, SCOUT)
     scout.get_by_label("Ride", exact=True).select_option(label=SCOUT)
-    scout.get_by_role("button", name=f"{SCOUT} mounts").click()
+    scout.get_by_role("button", name=f"Mount: {SCOUT}").click()
     expect(scout.locator('[data-error-for="mount"]')).to_contain_text("cannot be their own mount")
     assert len(saved(page)["history"]["actions"]) == actions_before
 
     rider = card(page, RIDER)
     rider.get_by_label("Ride", exact=True).select_option(label=HORSE)
-    rider.get_by_role("button", name=f"{RIDER} mounts").click()
+    rider.get_by_role("button", name=f"Mount: {RIDER}").click()
     expect(newest_log(page)).to_contain_text(f"{RIDER} mounts {HORSE}")
     expect(card(page, RIDER).locator(".rb-mount")).to_contain_text(f"rides {HORSE}")
     expect(card(page, HORSE).locator(".rb-mount")).to_contain_text(f"carries {RIDER}")
     rider = card(page, RIDER)
     rider.get_by_label("Ride", exact=True).select_option(label=FLYER)
-    rider.get_by_role("button", name=f"{RIDER} mounts").click()
+    rider.get_by_role("button", name=f"Mount: {RIDER}").click()
     expect(rider.locator('[data-error-for="mount"]')).to_contain_text(f"already rides {HORSE}")
     expect(card(page, RIDER).locator(".rb-mount")).to_contain_text(f"rides {HORSE}")
 
@@ -244,7 +244,7 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     move(page, x=28, rush=True)
     gm_result(page, "R9", True, 5)
     advance(page, SWIMMER)
-    card(page, SWIMMER).get_by_role("button", name=f"{SWIMMER} holds their breath").click()
+    card(page, SWIMMER).get_by_role("button", name=f"Hold breath: {SWIMMER}").click()
     expect(card(page, SWIMMER).locator(".rb-breath")).to_contain_text("holding breath")
 
     advance(page, "Action phase: Human scout")
@@ -265,7 +265,7 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     expect(hindrance(page, "R11").locator(".rb-hindrance-value")).to_have_text("3")
     expect(hindrance(page, "R11")).to_contain_text("mount rushed")
     gm_result(page, "R11", True, 6)
-    card(page, FLYER).get_by_role("button", name=f"Knock {FLYER} down").click()
+    card(page, FLYER).get_by_role("button", name=f"Knockdown: {FLYER}").click()
     expect(card(page, FLYER).locator(".rb-statuses")).to_contain_text("minor-stunned")
 
     # undo and redo the knockdown
@@ -279,6 +279,9 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     advance(page, "Movement phase")
     expect(page.locator("#round-bar .round")).to_have_text("Round 3")
     assert touch_and_name_problems(page, "rb") == []
+    page.set_viewport_size({"width": 768, "height": 1024})  # a tablet: same targets, same names
+    assert touch_and_name_problems(page, "rb") == []
+    page.set_viewport_size({"width": 1366, "height": 900})
 
     # -- the map: bands around the selected token, unseen combatants ------------------------------
     page.locator(f'#tok-c5').click()

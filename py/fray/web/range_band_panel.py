@@ -258,7 +258,8 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
     return (
         f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Movement: {esc(c["name"])}</h3>'
         f'<p class="hint">Movement roll on {spd_name} {esc(spd)}; the roll '
-        'specification appears below before anything is rolled. Switch flight at the start or end of the movement.</p>'
+        'specification appears under Rolls to settle before anything is rolled. Switch flight at the start or '
+        'end of the movement.</p>'
         f'<form data-form="rb-move" data-id="{esc(cid)}" novalidate aria-label="Move {esc(c["name"])}">'
         '<div class="rb-grid">'
         + _field(f"{pre}-x", "x", "East (x, m)", _input(f"{pre}-x", "x", _g(x), "decimal"))
@@ -324,7 +325,7 @@ def actions_html(view: dict[str, Any], c: dict[str, Any]) -> str:
         extras.append(_btn("Catch breath", "rb-catch-breath", "secondary", id=cid))
     return (f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Turn: {esc(c["name"])}</h3>'
             f'{_used_html(c)}{attack}'
-            f'<div class="rb-row rb-stealth-row" aria-label="Stealth">{"".join(stealth_btns)}</div>'
+            f'<div class="rb-row rb-stealth-row" role="group" aria-label="Stealth">{"".join(stealth_btns)}</div>'
             f'{other}<div class="rb-row">{"".join(extras)}</div>{_err("rb-acting")}</div>')
 
 
@@ -430,12 +431,12 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     opts = [("", "(choose a mount)")] + [(o["id"], o["name"]) for o in view.get("combatants", [])]
     mount_form = (f'<form class="rb-inline" data-form="rb-mount" data-id="{esc(cid)}" novalidate>'
                   f'<label for="rb-mt-{esc(cid)}">Ride</label>{_select(f"rb-mt-{cid}", "mount", opts)}'
-                  f'<button type="submit" class="small" aria-label="{esc(c["name"])} mounts">Mount</button>'
+                  f'<button type="submit" class="small" aria-label="Mount: {esc(c["name"])}">Mount</button>'
                   f'{_err("mount")}</form>')
     if c.get("mount"):
         mount = (f'rides <strong>{esc(names.get(c["mount"], c["mount"]))}</strong> '
-                 + _btn("Dismount", "rb-dismount", "small secondary", aria=f"{c['name']} dismounts", id=cid)
-                 + _btn("Fall off (free)", "rb-fall-off", "small secondary", aria=f"{c['name']} falls off", id=cid))
+                 + _btn("Dismount", "rb-dismount", "small secondary", aria=f"Dismount {c['name']}", id=cid)
+                 + _btn("Fall off (free)", "rb-fall-off", "small secondary", aria=f"Fall off (free): {c['name']}", id=cid))
         mh = ", ".join(f'+{p["count"]} {esc(p["reason"])}' for p in c.get("mounted_hindrance", []))
         if mh:
             mount += f'<span class="hint rb-mh"> ranged/slowing Hindrance: {mh}</span>'
@@ -443,20 +444,20 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     elif c.get("rider"):
         mount = f'carries <strong>{esc(names.get(c["rider"], c["rider"]))}</strong>'
     else:
-        mount = "none" + mount_form
+        mount = '<span>none</span>' + mount_form
     # breath
     b = c["breath"]
     breath_btn = ""
     if not b.get("out"):
-        breath_btn = (_btn("Breathe", "rb-breath", "small secondary", aria=f"{c['name']} breathes", id=cid,
+        breath_btn = (_btn("Breathe", "rb-breath", "small secondary", aria=f"Breathe: {c['name']}", id=cid,
                            holding="false") if b.get("holding") else
-                      _btn("Hold breath", "rb-breath", "small secondary", aria=f"{c['name']} holds their breath",
+                      _btn("Hold breath", "rb-breath", "small secondary", aria=f"Hold breath: {c['name']}",
                            id=cid, holding="true"))
     # statuses
     statuses = "".join(
         f'<li class="rb-status" title="{esc(s.get("text", ""))}">{esc(s["name"])}'
         + (f' <span class="hint">({esc(s["ends"])})</span>' if s.get("ends") else "")
-        + _btn("×", "rb-status-off", "icon", aria=f"{c['name']} is no longer {s['name']}", id=cid, status=s["name"])
+        + _btn("×", "rb-status-off", "icon", aria=f"Remove {s['name']} from {c['name']}", id=cid, status=s["name"])
         + "</li>" for s in c.get("statuses", []))
     status_form = (
         f'<form class="rb-inline" data-form="rb-status" data-id="{esc(cid)}" novalidate>'
@@ -464,7 +465,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         f'{_select(f"rb-ss-{cid}", "status", [(s, s) for s in view.get("choices", {}).get("statuses", [])])}'
         f'<label for="rb-sr-{esc(cid)}" class="visually-hidden">Rounds</label>'
         f'{_input(f"rb-sr-{cid}", "rounds", "", placeholder="rounds")}'
-        f'<button type="submit" class="small" aria-label="Give {esc(c["name"])} the status">Add</button>'
+        f'<button type="submit" class="small" aria-label="Add the status to {esc(c["name"])}">Add</button>'
         f'{_err("status")}{_err("rounds")}</form>')
     unseen = view.get("unseen", {}).get(cid, [])
     sees = (f'cannot see: {", ".join(esc(names.get(x, x)) for x in unseen)}' if unseen else "sees everyone")
@@ -486,7 +487,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         notes.append("flying SPD 21+: Speed Class rules apply")
     if c.get("post_combat"):
         notes.append(f'post-combat fatigue {esc(c["post_combat"]["fatigue"])}, trauma {esc(c["post_combat"]["trauma"])}')
-    knock = _btn("Knockdown", "rb-knockdown", "small secondary", aria=f"Knock {c['name']} down", id=cid)
+    knock = _btn("Knockdown", "rb-knockdown", "small secondary", aria=f"Knockdown: {c['name']}", id=cid)
     return (
         f'<div class="rb-card" data-id="{esc(cid)}">'
         f'<dl class="rb-facts">'
