@@ -29,7 +29,6 @@ BUILTIN = {
     "tactical-round": "tactical_round",
     "range-band": "range_band",
     "freeform": "freeform",
-    "range-band": "range_band",
 }
 
 

@@ -1387,3 +1387,16 @@ def test_view_gives_the_page_everything_it_shows():
     assert {"stealth", "flying", "altitude", "mount", "rider", "breath", "statuses"} <= set(c)
     assert v["pending"][0]["spec"]["hindrance"]["parts"][0] == {"reason": "mounted", "count": 1}
     assert set(v["visibility"]["c1"]) == {"c2", "c3"}
+
+
+def test_map_rule_bands_unseen_and_altitude():
+    """FACTS: "Range between two characters is the greater of the horizontal and the vertical band." — the map rule
+    labels every other token with its band, says who the selected one cannot see, and gives altitude bands."""
+    from fray.maprules import map_view
+    enc = fight(person("A"), person("B", side="foes", x=20, stealth="medium"),
+                preset("Winged flyer", x=5, position={"x": 5, "y": 0, "alt": 30}))
+    v = map_view(enc, "c1")
+    by = {t.id: t for t in v.targets}
+    assert by["c2"].band.label == "medium" and by["c3"].band.label == "medium"
+    assert RS.map_rule.unseen(enc, enc.get("c1")) == {"c2": "at medium range; visible up to short"}
+    assert RS.map_rule.altitude(enc, enc.get("c3")) == "medium" and RS.map_rule.altitude(enc, enc.get("c1")) is None

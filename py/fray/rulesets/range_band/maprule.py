@@ -18,7 +18,7 @@ from . import rules
 
 def _tables(enc: Encounter) -> dict[str, dict[str, Any]]:
     from .. import get_ruleset
-    rs = get_ruleset("range-band")
+    rs = get_ruleset(enc.ruleset)
     return {k: rs.table(enc, k) for k in rs.tables}
 
 
@@ -51,3 +51,19 @@ class RangeBandMap(MapRule):
                 if enc.get(g) is not None and g != c.id:
                     out.add(tuple(sorted((c.id, g))))
         return sorted(out)
+
+    def unseen(self, enc: Encounter, c: Combatant) -> dict[str, str]:
+        """Who ``c`` cannot see, each with the last reason (the map draws them as unseen)."""
+        t = _tables(enc)
+        sight = rules.Sight(enc, t)
+        out = {}
+        for o in enc.combatants:
+            if o.id != c.id:
+                sees, why = rules.can_see(enc, c, o, t, sight)
+                if not sees:
+                    out[o.id] = why[-1] if why else "cannot see"
+        return out
+
+    def altitude(self, enc: Encounter, c: Combatant) -> str | None:
+        """The altitude band to draw beside a token above the ground ("short"), else None."""
+        return rules.altitude_band(c, _tables(enc)) if c.position.alt > 0 else None
