@@ -240,3 +240,22 @@ def test_add_section_folds_into_the_json_box():
                      "rb_flying": False}, {"weapons": []})
     assert out == {"weapons": [], "kind": "animal", "stealth": "low", "carried": 3, "riding": "c1"}
     assert re.search(r'name="rb_riding"', html)
+
+
+def test_more_actions_are_forms_named_by_the_engine_fields():
+    from fray.web.range_band_panel import more_action, more_html
+
+    h = fight()
+    view = RS.view(h.present)
+    c = next(x for x in view["combatants"] if x["id"] == "c1")
+    html = more_html(view, c)
+    assert html.count('data-form="rb-more"') == 8
+    assert {"target", "ally", "light", "audible", "precision", "range", "x", "y", "alt"} <= names_in(html)
+    assert more_action("grapple", "c1", {"target": "c4"}) == {"type": "rb.grapple", "id": "c1", "target": "c4",
+                                                                "mismatched_flying_ok": False}
+    assert more_action("teleport", "c1", {"x": "3", "y": "", "alt": "0", "range": "short", "precision": "high",
+                                          "size": "major"})["x"] == 3
+    h.do(more_action("light", "c1", {"light": "moderate"}))
+    assert h.present.get("c1").data["light"] == "moderate"
+    with pytest.raises(InvalidAction):
+        more_action("fly-to-the-moon", "c1", {})

@@ -326,7 +326,72 @@ def actions_html(view: dict[str, Any], c: dict[str, Any]) -> str:
     return (f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Turn: {esc(c["name"])}</h3>'
             f'{_used_html(c)}{attack}'
             f'<div class="rb-row rb-stealth-row" role="group" aria-label="Stealth">{"".join(stealth_btns)}</div>'
-            f'{other}<div class="rb-row">{"".join(extras)}</div>{_err("rb-acting")}</div>')
+            f'{other}<div class="rb-row">{"".join(extras)}</div>{more_html(view, c)}{_err("rb-acting")}</div>')
+
+
+MORE = {
+    # form kind -> (action type, title, [(field, label, control kind)])
+    "grapple": ("rb.grapple", "Grapple", [("target", "Target", "other"),
+                                          ("mismatched_flying_ok", "Mismatched grapple, larger one flying", "check")]),
+    "release": ("rb.release", "Release a grapple", [("target", "Grappled with", "other")]),
+    "touch": ("rb.touch", "Touch an ally", [("ally", "Ally", "other")]),
+    "light": ("rb.light", "Carry a light", [("light", "Light source", "light")]),
+    "noise": ("rb.noise", "Make a noise", [("audible", "Audible at", "band"), ("deafen", "It deafens", "check")]),
+    "cannot_see": ("rb.cannot_see", "Cannot see (smoke, cloaking)", [("target", "Whom", "other"),
+                                                                     ("on", "Cannot see them", "check-on")]),
+    "restart": ("rb.restart_breathing", "Restart someone's breathing", [("target", "Whom", "other")]),
+    "teleport": ("rb.teleport", "Teleport", [("x", "East (x, m)", "num"), ("y", "North (y, m)", "num"),
+                                             ("alt", "Altitude (m)", "num"), ("range", "Range", "band"),
+                                             ("precision", "Precision", "precision"), ("size", "Action", "size")]),
+}
+
+
+def more_html(view: dict[str, Any], c: dict[str, Any]) -> str:
+    """The rest of a turn's actions, each a small form named by the engine's fields."""
+    cid = c["id"]
+    bands = view.get("choices", {}).get("bands", ["engaged", "short", "medium", "long", "travel"])
+    forms = []
+    for kind, (_, title, fields) in MORE.items():
+        ctls = []
+        for name, label, ctl in fields:
+            fid = f"rb-more-{kind}-{name}"
+            if ctl == "other":
+                ctls.append(_field(fid, name, label, _select(fid, name, _targets(view, cid))))
+            elif ctl == "light":
+                ctls.append(_field(fid, name, label, _select(fid, name, [(x, x) for x in (
+                    "none", "dim", "moderate", "bright", "extreme")], c.get("light", "none"))))
+            elif ctl == "band":
+                ctls.append(_field(fid, name, label, _select(fid, name, [(b, b) for b in bands], "medium")))
+            elif ctl == "precision":
+                ctls.append(_field(fid, name, label, _select(fid, name, [(x, x) for x in ("low", "medium", "high")])))
+            elif ctl == "size":
+                ctls.append(_field(fid, name, label, _select(fid, name, [("major", "major"), ("minor", "minor")])))
+            elif ctl == "num":
+                ctls.append(_field(fid, name, label, _input(fid, name, "", "decimal")))
+            else:
+                ctls.append(_check(fid, name, label, ctl == "check-on") + _err(name))
+        forms.append(f'<form class="rb-more-form" data-form="rb-more" data-kind="{kind}" data-id="{esc(cid)}" novalidate '
+                     f'aria-label="{esc(title)}"><h4>{esc(title)}</h4><div class="rb-grid">{"".join(ctls)}</div>'
+                     f'<button type="submit" class="secondary">{esc(title)}</button>{_general_err()}</form>')
+    return (f'<details class="rb-more"><summary>More actions (grapple, touch, light, noise, sight, teleport, '
+            f'breathing)</summary><div class="rb-more-forms">{"".join(forms)}</div></details>')
+
+
+def more_action(kind: str, cid: str, values: dict[str, Any]) -> dict[str, Any]:
+    if kind not in MORE:
+        raise InvalidAction("rb", f"unknown action {kind!r}")
+    atype, _, fields = MORE[kind]
+    action: dict[str, Any] = {"type": atype, "id": cid}
+    for name, _, ctl in fields:
+        if ctl in ("check", "check-on"):
+            action[name] = bool(values.get(name))
+        elif ctl == "num":
+            v = (values.get(name) or "").strip()
+            if v:  # blank: the engine keeps that coordinate where it is
+                action[name] = as_number(v)
+        else:
+            action[name] = values.get(name)
+    return action
 
 
 def _used_html(c: dict[str, Any]) -> str:
@@ -618,7 +683,7 @@ def zone_action(view_zone: dict[str, Any], values: dict[str, Any]) -> dict[str, 
 
 
 class RangeBandPanel:
-    FORMS = ("rb-zone", "rb-turn-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
+    FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
              "rb-mount", "rb-status", "rb-end", "add-combatant")
     ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-detect", "rb-ambush",
             "rb-catch-breath", "rb-dismount", "rb-fall-off", "rb-breath", "rb-status-off", "rb-knockdown", "add-combatant",
@@ -707,6 +772,9 @@ class RangeBandPanel:
         if form_name == "rb-zone":
             view = app.ruleset.view(app.enc)
             return zone_action(view.get("zone", {}), values)
+        if form_name == "rb-more":
+            from .app import data
+            return more_action(data(form, "kind") or "", cid or "", values)
         if form_name == "rb-turn-order":
             v = (values.get("value") or "").strip()
             return {"type": "rb.turn_order", "id": cid, "value": as_int(v) if v else None}
