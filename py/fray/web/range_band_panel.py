@@ -128,6 +128,8 @@ def pending_html(view: dict[str, Any]) -> str:
         ref = p["ref"]
         pre = f"rb-res-{ref}"
         who = names.get(p.get("combatant"), p.get("combatant", ""))
+        prompt = p.get("prompt", "")
+        head = prompt if prompt.startswith(who) else f"{who}: {prompt}"
         outcome = (f'<fieldset class="rb-outcome"><legend>The GM\'s result</legend>'
                    f'<label class="rb-check" for="{pre}-s"><input type="radio" id="{pre}-s" name="success" '
                    f'value="yes"> Success</label>'
@@ -138,7 +140,7 @@ def pending_html(view: dict[str, Any]) -> str:
         out.append(
             f'<form class="rb-pending rb-box" data-form="rb-resolve" data-ref="{esc(ref)}" novalidate '
             f'aria-label="Pending roll {esc(ref)}: {esc(p["spec"].get("what", ""))}">'
-            f'<h4><span class="rb-ref">{esc(ref)}</span> {esc(who)}: {esc(p.get("prompt", ""))}</h4>'
+            f'<h4><span class="rb-ref">{esc(ref)}</span> {esc(head)}</h4>'
             f'{spec_html(p["spec"])}'
             f'<div class="rb-row">{outcome}</div>'
             f'<div class="rb-row rb-buttons"><button type="submit" class="primary">Apply result</button>'
