@@ -115,8 +115,8 @@ def add_preset(page, preset: str, side: str | None = None) -> None:
 
 def touch_and_name_problems(page, prefix: str) -> list[str]:
     """Every visible control of a ruleset's panel and cards (``.{prefix}-panel``,
-    ``.{prefix}-card``) that has no accessible name or is under 44 px tall (a checkbox counts
-    its label)."""
+    ``.{prefix}-card``) that has no accessible name or is under 44 px tall (a checkbox or radio
+    counts its label)."""
     sel = ", ".join(f".{prefix}-{part} {ctl}" for part in ("panel", "card")
                     for ctl in ("button", "select", "input:not([type=hidden])", "summary"))
     return page.evaluate("""(sel) => {
@@ -126,7 +126,7 @@ def touch_and_name_problems(page, prefix: str) -> list[str]:
             if (r.width === 0 && r.height === 0) continue;  // inside a closed <details>
             let name = el.getAttribute('aria-label') || (el.labels && el.labels.length ? el.labels[0].textContent : '') || el.textContent;
             if (!name || !name.trim()) out.push('no name: ' + el.outerHTML.slice(0, 80));
-            const box = el.type === 'checkbox' ? el.closest('label').getBoundingClientRect() : r;
+            const box = (el.type === 'checkbox' || el.type === 'radio') ? el.closest('label').getBoundingClientRect() : r;
             if (box.height < 43.5) out.push('small: ' + el.outerHTML.slice(0, 80) + ' ' + box.height);
         }
         return out;

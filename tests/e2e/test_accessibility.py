@@ -83,3 +83,23 @@ def test_tactical_round_declaration_and_map_selection(sized, open_app):
     page.keyboard.press("Enter")
     expect(page.locator("#tok-c2")).to_have_attribute("aria-pressed", "true")
     assert violations(page) == []
+
+
+def test_range_band_pending_roll_cards_and_map(sized, open_app):
+    page = sized
+    open_app(page)
+    new_encounter(page, "Axe ambush", "range-band", "Range bands (turn order, movement phase, major/minor actions)")
+    add_preset(page, "Human scout")
+    add_preset(page, "Rider")
+    add_preset(page, "Winged flyer")
+    assert violations(page) == []  # setup: zone settings open, turn order fields, card forms
+    page.locator('#round-bar [data-act="advance"]').click()
+    expect(page.locator("#round-bar")).to_contain_text("Movement phase")
+    page.locator('form[data-form="rb-move"]').get_by_role("button", name="Movement roll").click()
+    expect(page.locator("form.rb-pending")).to_be_visible()
+    assert violations(page) == []  # a roll specification with the GM's result fields
+    show_map(page)
+    page.locator("#tok-c1").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#tok-c1")).to_have_attribute("aria-pressed", "true")
+    assert violations(page) == []
