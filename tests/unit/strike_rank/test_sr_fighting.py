@@ -91,6 +91,22 @@ def test_disengaging_fleeing_free_attack_dodge_half():
         attack(enc, "c2", "c1", free_attack=True, rolls={"attack": 90})
 
 
+def test_disengaging_free_attack_counts_against_the_enemys_declared_attack():
+    """Disengaging: "get to make an immediate melee attack against the fleeing combatant ... This attack counts
+    against the enemy's attacks that round!" (issue 10: a declared attack still resolved after the free one)."""
+    enc = to_phase(duel(fighter("Ana", side="party"), fighter("Bor", SWORD, x=2)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
+    later = actions(enc, "c2")[0]
+    enc = to_phase(enc, "resolve")
+    enc, _ = do(enc, {"type": "sr.disengage", "id": "c1", "how": "flee"})
+    enc, ev = attack(enc, "c2", "c1", free_attack=True, defence="dodge", rolls={"attack": 90, "defence": 50})
+    assert actions(enc, "c2")[0]["status"] == "lost"
+    assert "the free attack on fleeing Ana counts against the attacks this MR" in texts(ev)
+    with pytest.raises(RuleViolation, match="pending action"):
+        attack(enc, "c2", "c1", ref=later["ref"], rolls={"attack": 90})
+
+
 def test_charging_cannot_defend_if_attacked_first():
     """Charging: "if the opponent does attack first, the charging combatant would not be able to dodge or parry.\""""
     enc = to_phase(duel(fighter("Ana", side="party"), fighter("Bor", x=9)), "declare")
@@ -301,6 +317,22 @@ def test_shield_parries_and_impales_stuck_enc():
     enc = to_phase(to_phase(to_phase(enc, "end"), "declare"), "resolve")
     enc, ev = attack(enc, "c3", "c2", defence={"kind": "parry", "weapon": "shield"}, rolls={"attack": 90, "defence": 90})
     assert "50% → ×0.5 weapons stuck in the shield = 25%" in texts(ev)
+
+
+def test_shield_stuck_over_enc_2_refusal_cites_shield_parries_and_impales():
+    """Shield Parries and Impales: "ENC over 2 (or attacker is holding on to weapon): Shield cannot be used."
+    (issue 10: "The stuck-shield refusal cites the wrong heading.")"""
+    enc = to_phase(fight(fighter("Ana", dict(SPEAR, enc=3), side="party"), fighter("Bor"),
+                         fighter("Cid", side="party")), "resolve")
+    enc, _ = attack(enc, weapon="spear", defence={"kind": "parry", "weapon": "shield"},
+                    rolls={"attack": 10, "defence": 40, "location": 1, "damage": [1, 1, 1]})
+    enc = to_phase(to_phase(to_phase(enc, "end"), "declare"), "resolve")
+    with pytest.raises(RuleViolation, match="cannot be used") as parry:
+        attack(enc, "c3", "c2", defence={"kind": "parry", "weapon": "shield"}, rolls={"attack": 90, "defence": 90})
+    assert parry.value.rule == "Shield Parries and Impales"
+    with pytest.raises(RuleViolation) as hit:
+        attack(enc, "c2", "c1", weapon="shield", rolls={"attack": 90})
+    assert hit.value.rule == "Shield Parries and Impales"
 
 
 def test_shield_stuck_weapon_pulled_with_str_x3_auto_after_5():

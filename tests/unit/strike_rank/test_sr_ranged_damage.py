@@ -45,6 +45,19 @@ def test_ranged_combat_thrown_split_5_sr_apart():
                 kind="missile", weapon="bow", target="c2", shots=2)
 
 
+def test_ranged_combat_thrown_s_mr_at_its_rate_split_is_extra():
+    """Ranged Combat: "S/MR: Multiple attacks per MR, the first at DEX SR, subsequent attacks take 3 SR to prepare
+    and DEX SR to make" applies to ranged weapons generally; "Thrown weapons ... allow for splitting the skill for
+    multiple attacks 5 SR apart" is an extra option (issue 10)."""
+    darts = dict(JAVELIN, name="Dart", rate="S/MR")
+    enc = to_phase(duel(fighter("Ana", darts, side="party")), "declare")
+    at_rate, _ = declare(enc, "c1", kind="missile", weapon="dart", target="c2", shots=2)
+    assert [a["sr"] for a in actions(at_rate, "c1")] == [3, 9]
+    assert not any(a.get("split") for a in actions(at_rate, "c1"))
+    split, _ = declare(enc, "c1", kind="missile", weapon="dart", target="c2", shots=2, split=[55, 55])
+    assert [a["sr"] for a in actions(split, "c1")] == [3, 8]
+
+
 @pytest.mark.parametrize("metres,text", [(60, "60%, rolled"), (100, "×0.5 beyond range 60 m = 30%")])
 def test_range_halved_past_range(metres, text):
     """Range: "Up to that range, attacks are made at full skill. Past that and up to double that range, the

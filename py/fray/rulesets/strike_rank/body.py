@@ -355,17 +355,26 @@ def hand_location(c: Combatant, w: dict[str, Any]) -> list[dict[str, Any]]:
 
 def weapon_usable(c: Combatant, w: dict[str, Any]) -> str | None:
     """Why a weapon cannot be used now, or None ("A disabled arm cannot wield weapons or shields")."""
+    why = weapon_unusable_rule(c, w)
+    return why[1] if why else None
+
+
+def weapon_unusable_rule(c: Combatant, w: dict[str, Any]) -> tuple[str, str] | None:
+    """The heading of the rule text that keeps a weapon out of use, and why; or None."""
     for l in hand_location(c, w):
         if limb_disabled(l):
-            return f"{l['name']} is {loc_level(l) if loc_level(l) != 'none' else 'disabled'}"
+            return ("Damage Equal to Location HP",
+                    f"{l['name']} is {loc_level(l) if loc_level(l) != 'none' else 'disabled'}")
     if w["hp_max"] and w["hp"] <= 0:
-        return f"{w['name']} is broken"
+        return "Attacks & Defenses", f"{w['name']} is broken"
     if w.get("dropped"):
-        return f"{w['name']} was dropped"
+        return "Disarm (½ skill)", f"{w['name']} was dropped"
     if w.get("stuck_in"):
-        return f"{w['name']} is stuck in {w['stuck_in']['name']}"
+        return "Impale", f"{w['name']} is stuck in {w['stuck_in']['name']}"
     if w["shield"] and stuck_enc(w) > 2:
-        return f"{w['name']} has weapons stuck in it (ENC {stuck_enc(w):g})"
+        # "ENC over 2 (or attacker is holding on to weapon): Shield cannot be used."
+        return ("Shield Parries and Impales",
+                f"{w['name']} has weapons stuck in it (ENC {stuck_enc(w):g}): the shield cannot be used")
     return None
 
 

@@ -90,9 +90,9 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
     pw = body.weapon(defender, d.get("weapon"))
     if pw is None:
         raise InvalidAction("defence.weapon", f"{defender.name} has no weapon {d.get('weapon')!r}")
-    bad = body.weapon_usable(defender, pw)
+    bad = body.weapon_unusable_rule(defender, pw)
     if bad:
-        raise RuleViolation("Damage Equal to Location HP", bad)
+        raise RuleViolation(*bad)
     if r.get("bracing") == pw["id"]:
         raise RuleViolation("Bracing for a Charge", "The bracing combatant cannot dodge or use the spear to parry.")
     cover = shield_cover(ctx)
@@ -179,6 +179,28 @@ def _check_attack_allowance(ctx: Context, c: Combatant, w: dict, split: int | No
                         + (" (the free attack on a fleeing enemy counts)" if free_attack else ""))
 
 
+def _free_attack_counts(ctx: Context, attacker: Combatant, fleeing: Combatant) -> None:
+    """"This attack counts against the enemy's attacks that round!": the declared attacks it leaves no room
+    for are lost."""
+    r = attacker.data["round"]
+    made = list(r["attacks"])
+    pending = sorted((x for x in ctx.enc.state.get("actions", []) if x["combatant"] == attacker.id
+                      and x["attack"] and x["status"] == "declared" and x["round"] == ctx.enc.round),
+                     key=lambda x: x["sr"])
+    for a in pending:
+        w = body.weapon(attacker, a.get("weapon")) or {}
+        try:
+            _check_attack_allowance(ctx, attacker, w, a.get("split", [None])[a.get("index", 0)]
+                                    if a.get("split") else None, True)
+        except RuleViolation:
+            a["status"] = "lost"
+            ctx.event("lost", f"{attacker.name} loses the attack at SR {a['sr']}: the free attack on fleeing "
+                      f"{fleeing.name} counts against the attacks this MR", ref=a["ref"])
+            continue
+        r["attacks"].append(w.get("id"))
+    r["attacks"] = made
+
+
 def attack(ctx: Context) -> None:
     enc = ctx.enc
     a = ctx.action
@@ -197,9 +219,9 @@ def attack(ctx: Context) -> None:
     w = body.weapon(attacker, a.get("weapon"))
     if w is None:
         raise InvalidAction("weapon", f"{attacker.name} has no weapon {a.get('weapon')!r}")
-    bad = body.weapon_usable(attacker, w)
+    bad = body.weapon_unusable_rule(attacker, w)
     if bad:
-        raise RuleViolation("Damage Equal to Location HP", bad)
+        raise RuleViolation(*bad)
     mode = a.get("mode", "normal")
     if mode not in MODES:
         raise InvalidAction("mode", f"must be one of {', '.join(MODES)}")
@@ -331,6 +353,8 @@ def attack(ctx: Context) -> None:
     r_att, r_def = attacker.data["round"], target.data["round"]
     r_att["attacks"].append(w["id"])
     r_att["fought"] = True
+    if free_attack:
+        _free_attack_counts(ctx, attacker, target)
     if split is not None:
         r_att["split_used"][w["id"]] = r_att["split_used"].get(w["id"], 0) + split
     if dkind == "parry":

@@ -205,9 +205,10 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
             raise InvalidAction("shots", "must be a whole number, at least 1")
         if shots > 1 and not (w["rate"] == "S/MR" or w["thrown"]):
             raise RuleViolation("Ranged Combat", f"{w['name']} fires {w['rate']}: one attack")
-        if w["thrown"] and shots > 1:
-            # "Thrown weapons ... allow for splitting the skill for multiple attacks 5 SR apart."
-            split = a.get("split")
+        split = a.get("split")
+        if w["thrown"] and shots > 1 and (split is not None or w["rate"] != "S/MR"):
+            # "Thrown weapons ... allow for splitting the skill for multiple attacks 5 SR apart": an
+            # extra option; a thrown S/MR weapon also shoots at its rate like any ranged weapon.
             if not isinstance(split, list) or len(split) != shots:
                 raise InvalidAction("split", f"{shots} throws need {shots} split ratings")
             bad = rules.check_split(w["skill"], split)
@@ -307,9 +308,9 @@ def _weapon(ctx: Context, c: Combatant, field: str) -> dict[str, Any]:
     w = body.weapon(c, ctx.action.get(field))
     if w is None:
         raise InvalidAction(field, f"{c.name} has no weapon {ctx.action.get(field)!r}")
-    why = body.weapon_usable(c, w)
+    why = body.weapon_unusable_rule(c, w)
     if why:
-        raise RuleViolation("Damage Equal to Location HP" if "arm" in why.lower() else "Attacks & Defenses", why)
+        raise RuleViolation(*why)
     return w
 
 
