@@ -121,9 +121,9 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     expect(card(page, SWORD).locator(".tr-def-value")).to_have_text("70")
     expect(card(page, SWORD).locator(".tr-weapons")).to_contain_text("CMB 35 (of 55)")
 
-    advance_to(page, "Move")
-    advance_to(page, "Spell A")
+    # Next passes over Move and Spell A, in which nobody acts (issue 10: "Fewer taps")
     advance_to(page, "Ranged A")
+    expect(newest_log(page)).to_contain_text("Phase: Ranged A (nobody acts in Move, Spell A)")
     expect(page.locator(".tr-slot")).to_have_count(1)
     form = quick_attack(page, "c3", "45", line_of_sight=True)
     expect(page.locator(".tr-ranges")).to_contain_text(f"{ORC} 0 m — Light crossbow: up to Base Range (+0)")
@@ -166,9 +166,7 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     expect(card(page, ORC).locator(".tr-hp-value")).to_have_text("22")
     expect(card(page, ORC).locator(".tr-conds")).to_contain_text(f"Engaged with {SWORD}")
 
-    advance_to(page, "Ranged B")
-    advance_to(page, "Spell B")
-    advance_to(page, "Other Actions")
+    # nobody acts in Ranged B, Spell B or Other Actions: one Next ends the round
     advance_to(page, "Assessment", 2)
     expect(card(page, SWORD).locator(".tr-conds")).not_to_contain_text("Stunned")
 
@@ -180,10 +178,6 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
             f"{XBOW} declares: Reload a missile weapon (Ranged B, half), Ranged attack (Ranged B, full)")
     parry(page, SWORD, 10, ORC)
     parry(page, ORC, 15, SWORD)
-    advance_to(page, "Move")
-    advance_to(page, "Spell A")
-    advance_to(page, "Ranged A")
-    expect(page.locator(".tr-acting-none")).to_be_visible()
     advance_to(page, "Melee")
     expect(page.locator(".tr-slot .who")).to_have_text([SWORD, ORC])  # CMB 45 (55−10) before 30 (45−15)
     form = quick_attack(page, "c2", "30")
@@ -210,8 +204,6 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     page.locator("#btn-redo").click()
     expect(pending(page, "A6")).to_have_count(0)
 
-    advance_to(page, "Spell B")
-    advance_to(page, "Other Actions")
     advance_to(page, "Assessment", 3)
 
     # -- the numbers on the cards -------------------------------------------------------------
@@ -314,15 +306,12 @@ def test_card_controls_cover_hp_parry_errors_and_running_away(page, open_app):
     advance_to(page, "Assessment", 1)
     advance_to(page, "Declaration")
     declare(page, "c2", [("melee_attack", "0", "c1")], "Wolf declares: Melee attack")
-    for t in ("Move", "Spell A", "Ranged A", "Melee"):
-        advance_to(page, t)
+    advance_to(page, "Melee")
     form = quick_attack(page, "c2", "50")
     form.get_by_role("button", name="Attack", exact=True).click()
     expect(pending(page, "A1")).to_have_count(1)
     apply_result(page, "A1", 0)
     expect(sword.locator(".tr-conds")).to_contain_text("Engaged with Wolf")
-    for t in ("Ranged B", "Spell B", "Other Actions"):
-        advance_to(page, t)
     advance_to(page, "Assessment", 2)
     advance_to(page, "Declaration")
     declare(page, "c1", [("run_away", "", "")], f"{SWORD} declares: Run Away (Move, full)")

@@ -672,11 +672,11 @@ class TacticalPanel:
     # -- clicks
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act == "advance":
-            # The generic Next (same call as app.py), then bring the stepper into view: the
+            # Next, passing over phases in which nobody acts, then bring the stepper into view: the
             # declarations or a pending result above may have gone, leaving the GM among the cards.
             from .app import by_id
 
-            if app.dispatch({"type": "advance"}, by_id("round-bar")):
+            if app.dispatch({"type": "advance", "skip_empty": True}, by_id("round-bar")):
                 stepper = by_id("tr-stepper")
                 bar = by_id("round-bar")
                 if stepper is not None and bar is not None and \

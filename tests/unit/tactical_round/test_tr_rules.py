@@ -78,6 +78,24 @@ def test_sequence_steps_phases_and_rounds():
                     (1, "melee"), (1, "ranged_b"), (1, "spell_b"), (1, "other"), (2, "assessment")]
 
 
+def test_next_skips_phases_in_which_nobody_acts():
+    """Issue 10, "Fewer taps": "tactical-round's Next skips phases in which nobody acts (today 9 Nexts a round)";
+    the sequence itself is unchanged and Assessment and Declaration always stop."""
+    enc = duel()
+    nxt = {"type": "advance", "skip_empty": True}
+    enc, _ = do(enc, nxt)
+    enc, _ = do(enc, nxt)
+    assert (enc.round, enc.phase) == (1, "declaration")
+    enc = declare(enc, "c1", {"action": "melee_attack", "weapon": 0, "target": "c2"})
+    enc, ev = do(enc, nxt)
+    assert enc.phase == "melee"
+    assert "Phase: Melee (nobody acts in Move, Spell A, Ranged A)" in [e["text"] for e in ev]
+    enc, _ = do(enc, nxt)
+    assert (enc.round, enc.phase) == (2, "assessment")
+    with pytest.raises(InvalidAction, match="true or false"):
+        do(enc, {"type": "advance", "skip_empty": "yes"})
+
+
 @pytest.mark.parametrize("act, weapon, phase", [
     ("move", None, "move"),
     ("run_away", None, "move"),

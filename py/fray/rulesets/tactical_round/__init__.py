@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import InvalidAction
 from ...model import Combatant, Encounter
 from .. import register
 from ..base import Context, Ruleset, Slot, StatSpec
@@ -70,16 +71,27 @@ class TacticalRound(Ruleset):
         """Next phase of the Tactical Round Sequence; after Other Actions, the next round."""
         enc = ctx.enc
         t = self.all_tables(enc)
-        nxt, new_round = rules.next_phase(t, enc.phase)
-        if new_round:
-            self.end_of_round(ctx, t)
-            enc.round += 1
-            ctx.event("round", f"Round {enc.round} begins")
-        elif enc.phase not in rules.phase_ids(t):
-            ctx.event("round", f"Round {enc.round} begins")
-        enc.phase = nxt
-        enc.turn = 0
-        ctx.event("phase", f"Phase: {rules.phase_title(t, nxt)}", phase=nxt)
+        skip = ctx.action.get("skip_empty")
+        if skip is not None and not isinstance(skip, bool):
+            raise InvalidAction("skip_empty", "must be true or false")
+        skipped: list[str] = []
+        while True:
+            nxt, new_round = rules.next_phase(t, enc.phase)
+            if new_round:
+                self.end_of_round(ctx, t)
+                enc.round += 1
+                ctx.event("round", f"Round {enc.round} begins")
+            elif enc.phase not in rules.phase_ids(t):
+                ctx.event("round", f"Round {enc.round} begins")
+            enc.phase = nxt
+            enc.turn = 0
+            # The page's Next passes over phases in which nobody acts (issue 10: "Fewer taps");
+            # Assessment and Declaration always stop, so every round is declared.
+            if not skip or nxt in ("assessment", "declaration") or self.order_of_play(enc):
+                break
+            skipped.append(rules.phase_title(t, nxt))
+        note = f" (nobody acts in {', '.join(skipped)})" if skipped else ""
+        ctx.event("phase", f"Phase: {rules.phase_title(t, nxt)}{note}", phase=nxt)
 
     def end_of_round(self, ctx: Context, t: dict[str, dict[str, Any]]) -> None:
         """End of the Other Actions phase: Disengage takes effect, Stunned wears off, the round's
