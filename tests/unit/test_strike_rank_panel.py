@@ -413,3 +413,75 @@ def test_free_attack_on_a_fleeing_enemy_opens_an_attack_panel():
     h.undo()
     h.undo()
     assert 'data-form="sr-attack"' not in panel_html(RS.view(h.present), {"sr_free": free}, log_of(h))
+
+
+def _selected(html: str, name: str) -> str:
+    sel = html.split(f'name="{name}"')[1].split("</select>")[0]
+    return sel.split(" selected")[0].rsplit('value="', 1)[1].split('"')[0]
+
+
+def _options(html: str, name: str) -> list[str]:
+    sel = html.split(f'name="{name}"')[1].split("</select>")[0]
+    return [x.split('"')[0] for x in sel.split('value="')[1:]]
+
+
+def test_default_targets_are_enemies_not_allies():
+    """Issue 10: "default targets are allies": the declare form and the attack panel default to another side."""
+    h = History(new_encounter("strike-rank", "t"))
+    rng = random.Random(3)
+    for name, side in (("Ana", "party"), ("Cid", "party"), ("Wolf", "foes")):
+        preset = PRESETS["Great wolf (four-legged)" if side == "foes" else "Human warrior"]
+        h.do({"type": "add_combatant", "combatant": {**preset, "name": name, "side": side}}, rng)
+    h.do({"type": "advance"}, rng)
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    ana = html.split('data-form="sr-declare" data-id="c1"')[1]
+    assert _selected(ana, "target") == "c3"
+    wolf = html.split('data-form="sr-declare" data-id="c3"')[1]
+    assert _selected(wolf, "target") == "c1"
+
+
+def test_archer_preset_declares_a_missile_attack_and_the_error_names_the_label():
+    """Issue 10: "the archer preset defaults to a melee attack with its bow, and the error then names
+    "kind 'missile'" instead of the on-screen label"."""
+    h = History(new_encounter("strike-rank", "t"))
+    rng = random.Random(3)
+    h.do({"type": "add_combatant", "combatant": PRESETS["Archer"]}, rng)
+    h.do({"type": "add_combatant", "combatant": {**PRESETS["Human warrior"], "side": "party"}}, rng)
+    h.do({"type": "advance"}, rng)
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    archer = html.split('data-form="sr-declare" data-id="c1"')[1]
+    assert _selected(archer, "kind") == "missile" and _selected(archer, "weapon") == "composite_bow"
+    with pytest.raises(FrayError, match="declare a Missile attack"):
+        h.do(declare_action("c1", {"kind": "melee", "weapon": "composite_bow", "target": "c2"}), rng)
+
+
+def test_parry_list_against_missiles_only_shields_and_a_used_shield_is_not_the_default():
+    """Defending vs. Missiles: "Ranged attacks can be dodged or parried with a shield, but not parried with other
+    weapons"; issue 10: "After a shield parry, the next attack on the same defender still defaults to "Parry with
+    Medium shield", and the refusal shows an internal id"."""
+    h = History(new_encounter("strike-rank", "t"))
+    rng = random.Random(3)
+    h.do({"type": "add_combatant", "combatant": {**PRESETS["Human warrior"], "side": "party"}}, rng)
+    h.do({"type": "add_combatant", "combatant": PRESETS["Archer"]}, rng)
+    h.do({"type": "add_combatant", "combatant": {**PRESETS["Archer"], "name": "Archer 2"}}, rng)
+    h.do({"type": "advance"}, rng)
+    for cid in ("c2", "c3"):
+        h.do(declare_action(cid, {"kind": "missile", "weapon": "composite_bow", "target": "c1"}), rng)
+    h.do({"type": "advance"}, rng)
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    form = html.split('data-form="sr-attack"')[1]
+    assert _options(form, "defence.weapon") == ["medium_shield"]
+    assert _selected(form, "defence.kind") == "parry"
+    first = next(o for o in RS.view(h.present)["order"] if o.get("current"))
+    h.do({"type": "sr.attack", "attacker": first["combatant"], "target": "c1", "weapon": "composite_bow",
+          "ref": first["ref"], "defence": {"kind": "parry", "weapon": "medium_shield"},
+          "rolls": {"attack": 90, "defence": 90}}, rng)
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    form = html.split('data-form="sr-attack"')[1]
+    assert _selected(form, "defence.kind") == "dodge"
+    second = next(o for o in RS.view(h.present)["order"] if o.get("current"))
+    with pytest.raises(FrayError) as refused:
+        h.do({"type": "sr.attack", "attacker": second["combatant"], "target": "c1", "weapon": "composite_bow",
+              "ref": second["ref"], "defence": {"kind": "parry", "weapon": "medium_shield"},
+              "rolls": {"attack": 90, "defence": 90}}, rng)
+    assert "(Medium shield)" in str(refused.value) and "medium_shield" not in str(refused.value)

@@ -150,14 +150,18 @@ SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
 
 
 def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
-                 ref: str = "", preset: dict[str, Any] | None = None) -> str:
+                 ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None) -> str:
     """Kind, weapon, target, metres, running, spell → one ``sr.declare`` (or ``sr.change``)."""
     p = preset or {}
     pre = f"sr-{form}-{cid}" + (f"-{ref}" if ref else "")
     weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}' + ("" if w["usable"] else " (unusable)"))
                for w in c.get("weapons", [])]
     targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid]
-    enemy = next((o for o, oc in _others(names, cid)), "")
+    if enemy is None:
+        enemy = next((o for o, oc in _others(names, cid)), "")
+    # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
+    first = (c.get("weapons") or [{}])[0]
+    kind = "missile" if first.get("missile") else "melee"
     spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
     ref_attr = f' data-ref="{esc(ref)}"' if ref else ""
     who = c["name"]
@@ -167,7 +171,7 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
         f'aria-label="{esc(title)}">'
         f'<div class="sr-row">'
         + _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", list(DECLARE_KINDS),
-                                                          p.get("kind", "melee")))
+                                                          p.get("kind", kind)))
         + _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
                                                               p.get("weapon", weapons[0][0] if weapons else "")))
         + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
@@ -185,6 +189,15 @@ def _others(names: dict[str, str], cid: str):
     return [(o, n) for o, n in names.items() if o != cid]
 
 
+def _first_enemy(view: dict[str, Any], cid: str) -> str:
+    """The default target: the first combatant on another side (issue 10: "default targets are allies"),
+    else anyone else."""
+    cs = view.get("combatants", {})
+    side = cs.get(cid, {}).get("side")
+    others = [o for o in cs if o != cid]
+    return next((o for o in others if cs[o].get("side") != side), others[0] if others else "")
+
+
 def declare_html(view: dict[str, Any]) -> str:
     names = _names(view)
     rows = []
@@ -200,7 +213,7 @@ def declare_html(view: dict[str, Any]) -> str:
         status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
         rows.append(f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
                     f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
-                    f'{declare_form(cid, c, names)}</div>')
+                    f'{declare_form(cid, c, names, enemy=_first_enemy(view, cid))}</div>')
     if not rows:
         return '<p class="hint">No combatants yet.</p>'
     return ('<div class="sr-declare-list"><p class="hint">Declare each combatant\'s actions, then press '
@@ -285,12 +298,17 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     cs = view.get("combatants", {})
     attacker = cs.get(o["combatant"], {})
     names = _names(view)
-    tid = o.get("target") or next((x for x, _ in _others(names, o["combatant"])), "")
+    tid = o.get("target") or _first_enemy(view, o["combatant"])
     target = cs.get(tid, {})
     w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
     pre = f"sr-att-{o['ref'] or 'free'}"
+    # "Ranged attacks can be dodged or parried with a shield, but not parried with other weapons - except
+    # for unarmed Martial Arts parries"; a weapon that has parried this MR comes last, not first
+    parried = target.get("round", {}).get("parries", [])
     tw = [(x["id"], f'{x["name"]} ({x["skill"]}%)') for x in
-          sorted(target.get("weapons", []), key=lambda x: not x.get("shield")) if x.get("usable", True)]
+          sorted(target.get("weapons", []), key=lambda x: (x["id"] in parried, not x.get("shield")))
+          if x.get("usable", True) and not (w and w.get("missile") and not (x.get("shield") or x.get("martial_arts")))]
+    fresh = [x for x in tw if x[0] not in parried]
     locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
     dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
     wtxt = f'{w["name"]} {w["skill"]}%, {w["damage"]}' if w else str(o.get("weapon", ""))
@@ -317,7 +335,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", _others(names, o["combatant"]),
                                                               tid))
         + _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", list(DEFENCES),
-                                                                         "parry" if tw else "dodge"))
+                                                                         "parry" if fresh else "dodge"))
         + _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon",
                                                                       tw or [("", "(no weapon)")]))
         + _field(pre + "-mode", "mode", "Mode", _select(pre + "-mode", "mode", list(MODES), "normal"))
@@ -927,6 +945,13 @@ class StrikeRankPanel:
         return card_html(combatant_id, view, app.ui)
 
     def on_act(self, app: Any, act: str, el: Any) -> bool:
+        if act == "advance":
+            # Next: when nothing at the end of the MR waits for the GM, straight on to the next
+            # MR's declarations (one Next, not two)
+            from .app import by_id
+
+            app.dispatch({"type": "advance", "skip_empty": True}, by_id("round-bar"))
+            return True
         if act not in self.ACTS:
             return False
         from .app import by_id, data, nil

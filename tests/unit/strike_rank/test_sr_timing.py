@@ -27,6 +27,24 @@ def test_time_melee_round_has_12_strike_ranks():
     assert rules.rolled_over(13) == (1, 1)
 
 
+def test_time_next_ends_the_round_and_opens_the_next_declarations_in_one_step():
+    """Time: Melee Rounds follow one another; issue 10, "Fewer taps": "strike-rank's end of round takes one Next,
+    not two" — unless the end of the MR put a question to the GM (an impale's half damage)."""
+    nxt = {"type": "advance", "skip_empty": True}
+    enc = to_phase(duel(), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc, _ = do(enc, nxt)
+    assert enc.phase == "resolve"
+    enc, ev = do(enc, nxt)
+    assert (enc.round, enc.phase) == (2, "declare")
+    assert [e["text"] for e in ev if e["kind"] == "round"] == [
+        "End of Melee Round 1", "Melee Round 2: declare actions"]
+    # the plain advance still stops at the end of the MR
+    enc = to_phase(duel(), "resolve")
+    enc, _ = do(enc, {"type": "advance"})
+    assert (enc.round, enc.phase) == (1, "end")
+
+
 @pytest.mark.parametrize("sr,expected", [(16, (1, 4)), (15, (1, 3)), (24, (1, 12)), (25, (2, 1))])
 def test_time_roll_over(sr, expected):
     """Action Declaration & Resolution: "an action started at SR 2 and requiring 13 SR to perform would

@@ -158,7 +158,8 @@ def _check_parry_allowance(c: Combatant, pw: dict, surprised: bool) -> None:
         return
     if len(parries) == 1 and extra_free and pw["id"] not in parries:
         return
-    raise RuleViolation("Attacks & Defenses", f"{c.name} has already parried this MR ({', '.join(parries)}); "
+    used = [(body.weapon(c, p) or {}).get("name", p) for p in parries]
+    raise RuleViolation("Attacks & Defenses", f"{c.name} has already parried this MR ({', '.join(used)}); "
                         "dodges are unlimited")
 
 

@@ -123,7 +123,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     if kind == "melee":
         w = _weapon(ctx, c, "weapon")
         if w["missile"] and not w["thrown"]:
-            raise InvalidAction("weapon", f"{w['name']} is a missile weapon: declare kind 'missile'")
+            raise InvalidAction("weapon", f"{w['name']} is a missile weapon: declare a Missile attack")
         rec["weapon"] = w["id"]
         earlier = [x for x in declared if x["attack"]]
         if earlier and not (w["natural"] and all(x["weapon"] != w["id"] for x in earlier)) and not (
@@ -489,6 +489,9 @@ def _finish(ctx: Context, c: Combatant, a: dict[str, Any]) -> None:
 def advance(ctx: Context) -> None:
     enc = ctx.enc
     st = enc.state
+    skip = ctx.action.get("skip_empty")
+    if skip is not None and not isinstance(skip, bool):
+        raise InvalidAction("skip_empty", "must be true or false")
     if enc.phase == "setup":
         enc.phase = "declare"
         st["sr"] = 0
@@ -522,9 +525,20 @@ def advance(ctx: Context) -> None:
             return
         enc.phase = "end"
         st["sr"] = rules.LAST_SR
+        asked = st.get("next_prompt", 1)
         end_of_round(ctx)
+        if skip and st.get("next_prompt", 1) == asked:
+            # the page's Next: nothing at the end of the MR waits for the GM, so the next MR's
+            # declarations follow at once (issue 10: "end of round takes one Next, not two")
+            _next_round(ctx)
         return
-    # end → next MR
+    _next_round(ctx)
+
+
+def _next_round(ctx: Context) -> None:
+    """End of a Melee Round → the next one's declarations."""
+    enc = ctx.enc
+    st = enc.state
     enc.round += 1
     enc.phase = "declare"
     st["sr"] = 0
