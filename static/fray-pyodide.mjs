@@ -20,8 +20,11 @@ async function fetchSnapshot(url) {
   if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${response.status} for the snapshot`);
-  // gzip checks its CRC-32 and length at the end: a corrupt or cut file rejects here.
-  const inflated = response.body.pipeThrough(new DecompressionStream("gzip"));
+  // The whole file first, then inflate: a corrupt file then fails in the inflating, not by
+  // aborting the download half-way. gzip checks its CRC-32 and length at the end, so a corrupt or
+  // cut file rejects here.
+  const gz = new Blob([await response.arrayBuffer()]);
+  const inflated = gz.stream().pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
 
