@@ -105,12 +105,21 @@ export async function save(key, text, name, ruleset, expected) {
 // Repair library entries (a missing or unreadable one, rebuilt from its save) and drop the
 // entries of saves that no longer exist. `fix` is a JSON list of {key, name, ruleset, rev};
 // `drop` a JSON list of keys.
+// Each is checked again inside the transaction: another tab may have saved meanwhile, and its
+// entry (with the newer revision) must win.
 export async function repair(fix, drop) {
-  const t = tx(["entries"], "readwrite");
+  const t = tx(["entries", "saves"], "readwrite");
   const end = committed(t);
-  const store = t.objectStore("entries");
-  for (const entry of JSON.parse(fix)) store.put(entry);
-  for (const key of JSON.parse(drop)) store.delete(key);
+  const entries = t.objectStore("entries");
+  for (const entry of JSON.parse(fix)) {
+    const now = await done(entries.get(entry.key));
+    const sound = now && Number.isInteger(now.rev) && now.rev >= 1 && typeof now.name === "string"
+      && typeof now.ruleset === "string";
+    if (!sound) entries.put(entry);
+  }
+  for (const key of JSON.parse(drop)) {
+    if (await done(t.objectStore("saves").getKey(key)) === undefined) entries.delete(key);
+  }
   await end;
 }
 

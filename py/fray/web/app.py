@@ -234,6 +234,8 @@ class App:
     def persist(self) -> None:
         """Queue a write of the open encounter. The page says "Saving…" until it is committed."""
         self._dirty[self.key] = self.history
+        if self.conflict is not None:  # the choice comes back with every change until it is made
+            self.changed_elsewhere(self.conflict)
         self.show_save_state()
         if self._writer is None:
             self._writer = asyncio.ensure_future(self._write_all())
@@ -321,8 +323,10 @@ class App:
         if not isinstance(msg, dict) or msg.get("tab") == self.tab:
             return
         key, rev = msg.get("key"), msg.get("rev")
-        if key == self.key and key in self.revs and isinstance(rev, int) and rev != self.revs[key]:
-            self.changed_elsewhere(rev)
+        if key == self.key and key in self.revs and isinstance(rev, int):
+            # A message can arrive after this tab has already read that revision (or a later one).
+            if (msg.get("kind") == "deleted" or rev > self.revs[key]) and self.conflict is None:
+                self.changed_elsewhere(0 if msg.get("kind") == "deleted" else rev)
         self.spawn(self.refresh_list())
 
     def on_visible(self, event: Any = None) -> None:
@@ -333,7 +337,8 @@ class App:
     async def _check_revision(self) -> None:
         key = self.key
         rev = await self.lib.revision(key)
-        if key == self.key and key in self.revs and rev != self.revs[key] and self._writer is None:
+        if (key == self.key and key in self.revs and rev != self.revs[key] and self._writer is None
+                and not self._dirty and self.conflict is None):
             self.changed_elsewhere(rev)
         await self.refresh_list()
 
