@@ -372,3 +372,13 @@ def test_add_form_submit_folds_the_lines_then_leaves_the_adding_to_the_app():
     values = {"combatant.name": "X", "combatant.extra": "", "tr_weapons": "Dagger, 25, melee"}
     assert TacticalPanel().on_form(None, "add-combatant", None, values) is False
     assert json.loads(values["combatant.extra"]) == {"weapons": [{"name": "Dagger", "cmb": 25, "kind": "melee"}]}
+
+
+def test_attack_form_default_target_is_an_enemy_not_an_ally():
+    """Issue 10: "default targets are allies (both rulesets)": the Crossbowman's (party) attack form defaults to
+    the Orc warrior (foes), not the Swordsman beside him."""
+    view = RS.view(encounter(phase_steps=5).present)
+    html = panel_html(view, {"tr_attack": {"id": "c3"}}, DEFAULT_KINDS)
+    form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
+    sel = re.search(r'name="target".*?</select>', form).group(0)
+    assert re.search(r'<option value="([^"]*)" selected', sel).group(1) == "c2"

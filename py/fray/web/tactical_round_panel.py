@@ -294,7 +294,11 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
             f'{" selected" if c["id"] == attacker and str(pre.get("weapon", "")) == str(w["index"]) else ""}>'
             f'{esc(w["name"])} (CMB {w["cmb_now"]}, {esc(w["state"])})</option>' for w in c.get("weapons", []))
         groups += f'<optgroup label="{esc(c["name"])}">{opts}</optgroup>'
-    target = pre.get("target") or next((c["id"] for c in combatants if c["id"] != attacker), "")
+    # the default target is on another side (issue 10: "default targets are allies")
+    side = next((c.get("side") for c in combatants if c["id"] == attacker), None)
+    others = [c for c in combatants if c["id"] != attacker]
+    target = pre.get("target") or next((c["id"] for c in others if c.get("side") != side),
+                                       others[0]["id"] if others else "")
     flags = "".join(_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS)
     flags += _check("tr-att-los", "line_of_sight", "Line of sight (ranged)", bool(pre.get("line_of_sight", False)))
     body = (
