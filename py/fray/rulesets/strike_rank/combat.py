@@ -20,6 +20,7 @@ from . import body, rules, timing, wounds
 
 MODES = ("normal", "aimed", "attack_weapon", "attack_object", "disarm", "stun", "push", "grapple")
 WATER = ("none", "waist", "armpits", "under")
+MATRIX = {"parry": "attack_vs_parry", "dodge": "attack_vs_dodge", "none": "attack_undefended"}  # table by defence
 
 
 def _num(ctx: Context, key: str, default: float, lo: float, hi: float) -> float:
@@ -366,8 +367,7 @@ def attack(ctx: Context) -> None:
         r_def["dodges"] += 1
     if w["missile"]:
         _unload(attacker, w)
-    table_id = {"parry": "attack_vs_parry", "dodge": "attack_vs_dodge", "none": "attack_undefended"}[dkind]
-    cell = rules.matrix_cell(ctx.table(table_id), adeg, ddeg)
+    cell = rules.matrix_cell(ctx.table(MATRIX[dkind]), adeg, ddeg)
     ctx.event("attack", text + f" → {cell['damage'].replace('_', ' ')}" + (" (parried)" if cell["parried"] else ""),
               attacker=attacker.id, target=target.id, attack_roll=ar, attack_skill=skill.value, attack_degree=adeg,
               defence=dkind, defence_degree=ddeg, result=cell["damage"], parried=cell["parried"])
