@@ -10,6 +10,7 @@ including its limit of 20 rolls.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Callable, Hashable, Iterable
 
 from .dice import DiceExpr, parse
@@ -111,11 +112,12 @@ def _chain(rolls_left: int, cap: int) -> Dist:
     return Dist(final, 100 ** rolls_left)
 
 
+@lru_cache(maxsize=64)
 def open_ended_d100(low: int = -1000, high: int = 1000, limit: int = OPEN_LIMIT) -> Dist:
     """The open-ended d100: 96-100 roll again and add, 01-05 roll again and subtract (a subtracted
     96-100 keeps going), as ``dice.roll_open_ended`` rolls it. Exact; totals at or below ``low``
     are kept together at ``low`` and those at or above ``high`` at ``high``, so the chance of
-    reaching any total between them is exact."""
+    reaching any total between them is exact. Shared between callers: never edit the result."""
     up = _chain(limit - 1, max(1, high - 96))
     down = _chain(limit - 1, max(1, 5 - low))
     out: dict[int, int] = {}

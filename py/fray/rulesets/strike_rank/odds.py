@@ -152,7 +152,12 @@ def exchange_odds(ruleset: Any, enc: Encounter, action: dict[str, Any]) -> Excha
         notes.append(f"{p.mode.replace('_', ' ')}: result table only, no damage spread")
     skill = p.skill.value if p.skill else None
     return ExchangeOdds(p.attacker.name, p.target.name, p.weapon["name"], skill, p.skill.text() if p.skill else "",
-                        dict(d100_degrees(skill).items()) if skill is not None else {}, chosen, out, notes=notes)
+                        _ordered(d100_degrees(skill)) if skill is not None else {}, chosen, out, notes=notes)
+
+
+def _ordered(d: Dist) -> dict[str, Fraction]:
+    """Degrees best first, as the rules list them."""
+    return {k: d.p(k) for k in rules.DEGREES if k in d.weights}
 
 
 def _alternative(ctx: Context, plan: combat.Plan, key: str, label: str) -> Alternative:
@@ -167,7 +172,7 @@ def _alternative(ctx: Context, plan: combat.Plan, key: str, label: str) -> Alter
     else:
         alt.skill, alt.skill_text = plan.dskill.value, plan.dskill.text()
         dfn = d100_degrees(plan.dskill.value)
-        alt.degrees = dict(dfn.items())
+        alt.degrees = _ordered(dfn)
     table = ctx.table(combat.MATRIX[plan.dkind])
     groups: dict[tuple[str, bool, bool], int] = {}  # (landing, parried, ignores armour) → weight
     total = att.total * dfn.total
