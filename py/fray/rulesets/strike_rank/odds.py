@@ -124,6 +124,7 @@ def exchange_odds(ruleset: Any, enc: Encounter, action: dict[str, Any]) -> Excha
     if chosen not in {k for k, _, _ in alts}:
         alts.insert(0, (chosen, chosen.replace("parry:", "Parry with "), base.get("defence")))
     first = None
+    memo: dict[tuple, Any] = {}  # what does not depend on the defence, worked out once
     out: list[Alternative] = []
     for key, label, defence in alts:
         act = dict(base) if key == chosen else {**base, "defence": defence}
@@ -131,7 +132,8 @@ def exchange_odds(ruleset: Any, enc: Encounter, action: dict[str, Any]) -> Excha
         try:
             plan = combat.plan_attack(ctx)
         except RuleViolation as e:
-            out.append(Alternative(key, label, allowed=False, why=str(e).split(": ", 1)[-1], rule=e.rule))
+            why = str(e).removesuffix(f" (rule: {e.rule})")
+            out.append(Alternative(key, label, allowed=False, why=why, rule=e.rule))
             continue
         except FrayError as e:
             if key == chosen:
@@ -140,7 +142,7 @@ def exchange_odds(ruleset: Any, enc: Encounter, action: dict[str, Any]) -> Excha
             continue
         if first is None:
             first = plan
-        out.append(_alternative(ctx, plan, key, label))
+        out.append(_alternative(ctx, plan, key, label, memo))
     if first is None:
         why = next((a.why for a in out if a.key == chosen), "the attack cannot be made")
         return ExchangeOdds("", "", "", None, "", {}, chosen, out, error=why)
@@ -160,7 +162,7 @@ def _ordered(d: Dist) -> dict[str, Fraction]:
     return {k: d.p(k) for k in rules.DEGREES if k in d.weights}
 
 
-def _alternative(ctx: Context, plan: combat.Plan, key: str, label: str) -> Alternative:
+def _alternative(ctx: Context, plan: combat.Plan, key: str, label: str, memo: dict[tuple, Any]) -> Alternative:
     alt = Alternative(key, label)
     if plan.past_range is not None:
         alt.taken = {0: Fraction(1)}
@@ -199,12 +201,18 @@ def _alternative(ctx: Context, plan: combat.Plan, key: str, label: str) -> Alter
         return alt
     acc = _Acc()
     acc.add({("taken", 0): total - sum(groups.values()), ("wound", "none"): total - sum(groups.values())}, total)
-    where: dict[bool, tuple[Dist, dict[str, Fraction]]] = {}
     for (landing, parried, ignores), w in groups.items():
         crit = landing == "max_special"
-        if crit not in where:
-            where[crit] = _locations(ctx, plan, crit)
-        _spread(ctx, plan, landing, parried, ignores, w, total, where[crit], acc)
+        if ("where", crit) not in memo:
+            memo[("where", crit)] = _locations(ctx, plan, crit)
+        k = ("spread", landing, parried, ignores, plan.pw["id"] if parried else None)
+        if k not in memo:
+            memo[k] = _spread(ctx, plan, landing, parried, ignores, memo[("where", crit)], memo)
+        elsewhere, weights, denom = memo[k]
+        for what, p in elsewhere.items():
+            n = w * p.numerator
+            acc.add({("elsewhere", what): n, ("taken", 0): n, ("wound", "none"): n}, total * p.denominator)
+        acc.add({x: v * w for x, v in weights.items()}, total * denom)
     out = acc.fractions()
     alt.taken = {k[1]: v for k, v in sorted((k, v) for k, v in out.items() if k[0] == "taken")}
     alt.wound = {k: out.get(("wound", k), Fraction(0)) for k in WOUNDS}
@@ -269,18 +277,18 @@ def _locations(ctx: Context, plan: combat.Plan, crit: bool) -> tuple[Dist, dict[
     return free, {"GM places the blow (hard cover every time)": Fraction(cw ** n, t ** n)}
 
 
-def _spread(ctx: Context, plan: combat.Plan, landing: str, parried: bool, ignores: bool, w_cells: int, total: int,
-            where: tuple[Dist, dict[str, Fraction]], acc: _Acc) -> None:
-    """Damage of one kind of landing (cells of weight ``w_cells`` out of ``total``) through the
-    parry and the armour to each location, as ``combat._landed`` applies it."""
+def _spread(ctx: Context, plan: combat.Plan, landing: str, parried: bool, ignores: bool,
+            where: tuple[Dist, dict[str, Fraction]], memo: dict[tuple, Any]
+            ) -> tuple[dict[str, Fraction], dict[Any, int], int]:
+    """Damage of one kind of landing through the parry and the armour to each location, as
+    ``combat._landed`` applies it: (where else it goes, outcome weights, their denominator)."""
     target, pw = plan.target, plan.pw
-    pull = ctx.action.get("pull") if isinstance(ctx.action.get("pull"), dict) else None
-    expr, _, maxed, st, _ = combat.damage_dice(ctx, plan.attacker, plan.weapon, landing, plan.decl, pull)
+    if ("dice", landing) not in memo:
+        pull = ctx.action.get("pull") if isinstance(ctx.action.get("pull"), dict) else None
+        memo[("dice", landing)] = combat.damage_dice(ctx, plan.attacker, plan.weapon, landing, plan.decl, pull)
+    expr, _, maxed, st, _ = memo[("dice", landing)]
     dmg = Dist.point(parse(expr).maximum()) if maxed else _dice(expr)
     locs, elsewhere = where
-    for what, p in elsewhere.items():
-        n = w_cells * p.numerator
-        acc.add({("elsewhere", what): n, ("taken", 0): n, ("wound", "none"): n}, total * p.denominator)
     hp = target.data["hp"]
     stuck = parried and pw["shield"] and st == "impaling" and landing in ("special", "max_special")
     out: dict[Any, int] = {}
@@ -312,4 +320,4 @@ def _spread(ctx: Context, plan: combat.Plan, landing: str, parried: bool, ignore
             out[k] = out.get(k, 0) + w
             if hp - got <= 0 or (vital and lvl == "mangled"):
                 out[("killed",)] = out.get(("killed",), 0) + w
-    acc.add({k: v * w_cells for k, v in out.items()}, total * locs.total * dmg.total)
+    return elsewhere, out, locs.total * dmg.total
