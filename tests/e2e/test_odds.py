@@ -28,6 +28,11 @@ def saved_actions(page) -> list:
     }""")
 
 
+def fits(page) -> None:
+    """Nothing sticks out of the viewport sideways."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
 def shot(page, name: str) -> None:
     folder = os.environ.get("FRAY_SHOTS")
     if folder:
@@ -66,6 +71,7 @@ def test_strike_rank_odds_beside_the_roll_button_follow_the_defence(page, open_a
     chosen_before = odds.locator(".odds-alts tbody tr").first.locator("td.chosen").inner_text()
     form.locator("details.odds-detail summary").click()
     expect(form.locator(".odds-grid")).to_be_visible()
+    fits(page)
     shot(page, f"odds-strike-rank-{size['width']}x{size['height']}.png")
 
     # the GM's option changes: dodge is now the chosen column, and the figures follow
@@ -107,6 +113,7 @@ def test_tactical_round_odds_follow_the_attack_form(page, open_app, size):
     expect(odds).to_contain_text("Middle 90%")
     expect(odds).to_contain_text("No attack table loaded")
     first = odds.locator("p").nth(1).inner_text()
+    fits(page)
     shot(page, f"odds-tactical-{size['width']}x{size['height']}.png")
     before = saved_actions(page)
     form.get_by_label("Flanking").check()

@@ -214,7 +214,9 @@ def _on_change(app: Any, event: Any) -> None:
     from .app import nil
 
     t = nil(event.target)
-    form = nil(t.closest("form")) if t is not None and hasattr(t, "closest") else None
+    if t is None or str(getattr(t, "name", "") or "").startswith("rolls."):
+        return  # typed dice do not change the odds
+    form = nil(t.closest("form")) if hasattr(t, "closest") else None
     if form is not None and nil(form.querySelector("[data-odds]")) is not None:
         refresh(app, form)
 
