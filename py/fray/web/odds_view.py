@@ -59,7 +59,7 @@ def _degrees(deg: dict[str, Any]) -> str:
 def exchange_html(o: Any) -> str:
     """An exchange's odds (``strike_rank.odds.ExchangeOdds``): the alternatives side by side, then
     the chosen defence in detail (result table, damage spread, where it lands)."""
-    if o.error and not o.alternatives:
+    if o.error:
         return f'<div class="odds-box"><p class="odds-none">No odds: {esc(o.error)}</p></div>'
     alts = o.alternatives
     mark = {a.key: (' class="chosen" aria-current="true"' if a.key == o.chosen else "") for a in alts}
@@ -74,13 +74,13 @@ def exchange_html(o: Any) -> str:
 
     rows = [row("Blow lands", lambda a: _pc(a.lands))]
     if any(a.allowed and a.damage_spread for a in alts):
-        rows.append(row("Damage gets through", lambda a: _pc(a.through) if a.damage_spread else "—"))
+        rows.append(row("Damage through", lambda a: _pc(a.through) if a.damage_spread else "—"))
         rows.append(row("Average damage", lambda a: esc(f"{float(a.mean_taken):.1f}") if a.damage_spread else "—"))
         for k, label in WOUND_ROWS:
             rows.append(row(label, lambda a, k=k: _pc(a.wound.get(k, 0)) if a.damage_spread else "—"))
         rows.append(row("Killed", lambda a: _pc(a.killed) if a.damage_spread else "—"))
     if any(a.allowed and a.weapon_damaged for a in alts):
-        rows.append(row("Parry strikes the attacking weapon", lambda a: _pc(a.weapon_damaged)))
+        rows.append(row("Parry hits the weapon", lambda a: _pc(a.weapon_damaged)))
     why = "".join(f'<li>{esc(a.label)}: not allowed ({esc(a.why)})</li>' for a in alts if not a.allowed)
     chosen = o.alternative(o.chosen)
     notes = "".join(f"<li>{esc(n)}</li>" for n in o.notes)
