@@ -27,8 +27,7 @@ WOUND_ROWS = (("minor", "Minor wound"), ("serious", "Serious wound"), ("maimed",
 
 def slot() -> str:
     """Where a form's odds go (filled by ``refresh``)."""
-    return ('<div class="odds" data-odds aria-live="polite" aria-label="Odds before rolling">'
-            '<p class="hint">Working out the odds…</p></div>')
+    return '<div class="odds" data-odds><p class="hint">Working out the odds…</p></div>'
 
 
 def _pc(x: Any) -> str:
@@ -114,7 +113,8 @@ def detail_html(a: Any) -> str:
         body += f'<tr><th scope="row">{esc(DEGREE_SHORT.get(at, at))}</th>{tds}</tr>'
     grid = (f'<table class="odds-grid"><caption>Attack (rows) × {esc(a.label.lower())} (columns). hit: normal '
             f'damage, spec: special, max: maximised special, ·p: parried (less the weapon\'s HP), —: no damage</caption>'
-            f'<thead><tr><th scope="col"></th>{thead}</tr></thead><tbody>{body}</tbody></table>')
+            f'<thead><tr><th scope="col"><span class="visually-hidden">Attack</span></th>{thead}</tr></thead>'
+            f'<tbody>{body}</tbody></table>')
     spread = ""
     if a.damage_spread and a.taken:
         hurt = [(f"{v} damage", p) for v, p in a.taken.items() if v > 0]
