@@ -3,6 +3,7 @@
 #   make build   write dist/ (what GitHub Pages serves)
 #   make test    .venv + pinned test tools + Chromium, then unit and end-to-end tests
 #   make bench   boot time, bytes and engine speed -> bench/results.json
+#   make fuzz    the reducer state machines at length: FUZZ_SEQUENCES (10000) per ruleset
 #   make files   regenerate pyscript.toml's [files] table from py/
 #   make clean   remove generated files (keeps node_modules/ and .venv/)
 
@@ -20,7 +21,7 @@ VENV_STAMP := $(VENV)/.fray-stamp
 # Every source file and folder that ends up in dist/ (folders too, so a deleted file rebuilds).
 SOURCES := index.html pyscript.toml static/sw.js $(shell find py static -path static/vendor -prune -o \( -name __pycache__ -prune \) -o -print 2>/dev/null)
 
-.PHONY: all serve build vendor files files-check test unit e2e bench chromium venv clean
+.PHONY: all serve build vendor files files-check test unit e2e bench fuzz chromium venv clean
 all: build
 
 $(NODE_STAMP): package.json package-lock.json
@@ -81,6 +82,13 @@ unit: venv
 
 e2e: build chromium
 	$(VPY) -m pytest tests/e2e $(PYTEST_ARGS)
+
+# The reducer's contract (tests/unit/test_machines.py) with FUZZ_SEQUENCES action sequences per
+# ruleset instead of the unit run's hundred; prints the counts and each ruleset's time.
+FUZZ_SEQUENCES ?= 10000
+fuzz: venv
+	FRAY_FUZZ_SEQUENCES=$(FUZZ_SEQUENCES) PYTHONPATH=py $(VPY) -m pytest tests/unit/test_machines.py -q \
+	  -p no:cacheprovider --durations=0 --durations-min=0 $(PYTEST_ARGS)
 
 bench: build chromium
 	PYTHONPATH=py $(VPY) bench/run.py

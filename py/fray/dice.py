@@ -221,6 +221,8 @@ def _build(expr: DiceExpr, faces: Sequence[int], typed: bool) -> RollResult:
 def roll(expression: "str | DiceExpr", rng: RandomSource) -> RollResult:
     """Roll with an explicit random source."""
     expr = parse(expression) if isinstance(expression, str) else expression
+    if rng is None:
+        raise DiceError(str(expr), "no dice were given and there is nothing to roll them with")
     faces = [rng.randint(1, t.sides) for t in expr.dice_terms for _ in range(t.count)]
     return _build(expr, faces, typed=False)
 
@@ -312,6 +314,8 @@ def _open_check(rolls: Sequence[int], expr: str = "open-ended D100") -> None:
 
 
 def roll_open_ended(rng: RandomSource, limit: int = 20) -> OpenEndedResult:
+    if rng is None:
+        raise DiceError("open-ended D100", "no dice were given and there is nothing to roll them with")
     rolls = [rng.randint(1, 100)]
     if rolls[0] >= 96 or rolls[0] <= 5:
         while len(rolls) < limit:

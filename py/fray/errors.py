@@ -32,6 +32,7 @@ class InvalidAction(FrayError):
 
     def __init__(self, field: str, message: str):
         self.field = field
+        self.message = message
         super().__init__(f"{field}: {message}")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import gate
 from .dice import RandomSource
 from .errors import FrayError, InvalidAction, RuleViolation
 from .model import Combatant, Encounter, LogEntry, Position
@@ -23,8 +24,12 @@ from .rulesets.base import Context, Ruleset
 from .tray import DiceTray
 
 MAX_NAME = 60
-MAX_NOTES = 2000
+MAX_NOTES = gate.MAX_TEXT
 MAX_COMBATANTS = 200
+# ids are c1, c2, ... and never reused; a million additions is more than any fight
+MAX_NEXT_ID = 1_000_000
+MAX_COORD = 100000  # metres east/west and north/south of the map's origin
+MAX_ALT = 20000  # metres up or down
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 SIDES = ("party", "foes", "neutral")
 
@@ -78,6 +83,8 @@ def _add_combatant(ctx: Context) -> None:
     enc, rs = ctx.enc, ctx.ruleset
     if len(enc.combatants) >= MAX_COMBATANTS:
         raise RuleViolation("encounter size", f"at most {MAX_COMBATANTS} combatants")
+    if enc.next_id >= MAX_NEXT_ID:
+        raise RuleViolation("encounter size", f"at most {MAX_NEXT_ID - 1} combatants added in one encounter")
     name = clean_name(raw.get("name"), "combatant.name")
     side = _side(raw.get("side", "foes"), "combatant.side")
     stats = rs.validate_stats(raw.get("stats", {}), "combatant.stats")
@@ -104,9 +111,9 @@ def _position(raw: Any, field: str) -> Position:
     if not isinstance(raw, dict):
         raise InvalidAction(field, "must be an object with x, y and alt in metres")
     return Position(
-        x=_number(raw.get("x", 0), f"{field}.x"),
-        y=_number(raw.get("y", 0), f"{field}.y"),
-        alt=_number(raw.get("alt", 0), f"{field}.alt", -20000, 20000),
+        x=_number(raw.get("x", 0), f"{field}.x", -MAX_COORD, MAX_COORD),
+        y=_number(raw.get("y", 0), f"{field}.y", -MAX_COORD, MAX_COORD),
+        alt=_number(raw.get("alt", 0), f"{field}.alt", -MAX_ALT, MAX_ALT),
     )
 
 
@@ -250,6 +257,8 @@ def handler_for(ruleset: Ruleset, action_type: Any):
 def _run(encounter: Encounter, action: Any, rng: RandomSource | None) -> tuple[Encounter, list[dict], dict]:
     if not isinstance(action, dict):
         raise InvalidAction("action", "an action is an object with a type")
+    # the one gate: typed, replayed and imported actions alike (finite numbers, depth, text size)
+    gate.check_value(action)
     ruleset = get_ruleset(encounter.ruleset)
     handler = handler_for(ruleset, action.get("type"))
     tray = DiceTray(action.get("rolls"), rng)

@@ -15,9 +15,11 @@ autosave before the GM sees a half-right fight.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from typing import Any
 
+from . import gate, reducer
 from .errors import FrayError, InvalidAction, SaveFileError
 from .history import History
 from .model import SCHEMA_VERSION, Combatant, Encounter, LogEntry, Position
@@ -25,6 +27,8 @@ from .rulesets import get_ruleset
 
 FORMAT = "fray-encounter"
 MAX_FILE_BYTES = 20 * 1024 * 1024
+# a round counter that could only come from a hand-edited file (a million "next" presses)
+MAX_ROUND = 1_000_000
 
 
 def dump_history(h: History) -> dict[str, Any]:
@@ -45,23 +49,31 @@ def loads(text: str) -> History:
     if len(text) > MAX_FILE_BYTES:
         raise SaveFileError("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SaveFileError("", f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
-    except (RecursionError, ValueError) as e:
-        raise SaveFileError("", f"not JSON Fray can read: {e}") from None
+        data = gate.parse_json(text)
+    except InvalidAction as e:
+        raise SaveFileError("", e.message) from None
     return load_data(data)
 
 
 def load_data(data: Any) -> History:
+    """Check a parsed save file with the same gate and the same readers as the actions."""
+    try:
+        return _load(data)
+    except InvalidAction as e:
+        raise SaveFileError(e.field, e.message) from None
+
+
+def _load(data: Any) -> History:
     if not isinstance(data, dict):
         raise SaveFileError("", "not a Fray file: expected a JSON object")
     if data.get("format") != FORMAT:
         raise SaveFileError("format", f"not a Fray encounter file (format is {data.get('format')!r}, "
                                       f"expected {FORMAT!r})")
-    schema = data.get("schema")
-    if not isinstance(schema, int) or isinstance(schema, bool):
+    if "schema" not in data:
         raise SaveFileError("schema", "missing schema version")
+    schema = data["schema"]
+    if not isinstance(schema, int) or isinstance(schema, bool):
+        raise SaveFileError("schema", f"must be the whole number {SCHEMA_VERSION}")
     if schema > SCHEMA_VERSION:
         raise SaveFileError("schema", f"made by a newer Fray (schema {schema}; this one reads {SCHEMA_VERSION})")
     if schema < 1:
@@ -83,9 +95,10 @@ def load_data(data: Any) -> History:
     if initial.ruleset != present.ruleset:
         raise SaveFileError("history.initial.ruleset", "differs from the encounter's ruleset")
     try:
+        # every action passes the reducer's gate on the way, exactly as when it was first typed
         h = History.replay(initial, actions, cursor)
     except InvalidAction as e:
-        raise SaveFileError(f"history.{e.field}", str(e).split(": ", 1)[-1]) from None
+        raise SaveFileError(f"history.{e.field}", e.message) from None
     except FrayError as e:
         raise SaveFileError("history.actions", str(e)) from None
     if asdict(h.present) != asdict(present):
@@ -112,7 +125,7 @@ def check_readable(enc: Encounter, path: str) -> None:
         raise SaveFileError(path, f"the {rs.name} rules cannot read it ({type(e).__name__}: {e})") from None
 
 
-# -- strict readers ---------------------------------------------------------------------------
+# -- strict readers: the same checks as the actions that make each field -----------------------
 
 def _req(d: dict, key: str, path: str, kinds: tuple, what: str) -> Any:
     if key not in d:
@@ -123,48 +136,72 @@ def _req(d: dict, key: str, path: str, kinds: tuple, what: str) -> Any:
     return v
 
 
-def _num(d: dict, key: str, path: str) -> float:
-    v = _req(d, key, path, (int, float), "a number")
-    if v != v or abs(v) > 1e6:
-        raise SaveFileError(f"{path}.{key}", "must be a finite number")
-    return float(v)
+def _whole(d: dict, key: str, path: str, lo: int, hi: int) -> int:
+    v = _req(d, key, path, (int,), "a whole number")
+    if not lo <= v <= hi:
+        raise SaveFileError(f"{path}.{key}", f"must be a whole number from {lo} to {hi}, not {v}")
+    return v
 
 
-def _json_like(v: Any, path: str, depth: int = 0) -> None:
-    if depth > 40:
-        raise SaveFileError(path, "is nested too deeply")
-    if isinstance(v, dict):
-        for k, x in v.items():
-            if not isinstance(k, str):
-                raise SaveFileError(path, "keys must be text")
-            _json_like(x, f"{path}.{k}", depth + 1)
-    elif isinstance(v, list):
-        for i, x in enumerate(v):
-            _json_like(x, f"{path}.{i}", depth + 1)
-    elif not (v is None or isinstance(v, (str, int, float, bool))):
-        raise SaveFileError(path, "is not JSON data")
+def _text(d: dict, key: str, path: str, max_len: int = gate.MAX_TEXT) -> str:
+    v = _req(d, key, path, (str,), "text")
+    gate.check_text(v, f"{path}.{key}", max_len)
+    return v
+
+
+def _as_written(d: dict, key: str, path: str, max_len: int = reducer.MAX_NAME) -> str:
+    """A name as ``reducer.clean_name`` writes it: what the actions store, nothing else."""
+    v = _req(d, key, path, (str,), "text")
+    if reducer.clean_name(v, f"{path}.{key}", max_len) != v:
+        raise SaveFileError(f"{path}.{key}", "has spaces at its ends or runs of spaces, which Fray never writes")
+    return v
+
+
+def _num(d: dict, key: str, path: str, lo: float, hi: float) -> float:
+    _req(d, key, path, (int, float), "a number")
+    return reducer._number(d[key], f"{path}.{key}", lo, hi)
+
+
+def _json_like(v: Any, path: str) -> None:
+    gate.check_value(v, path)
+
+
+_ID = re.compile(r"c([1-9][0-9]*)")
 
 
 def encounter_from_dict(d: Any, path: str = "encounter") -> Encounter:
+    """Read one encounter, refusing what no sequence of actions could have made."""
+    try:
+        return _encounter(d, path)
+    except InvalidAction as e:
+        raise SaveFileError(e.field, e.message) from None
+
+
+def _encounter(d: Any, path: str) -> Encounter:
     if not isinstance(d, dict):
         raise SaveFileError(path, "must be an object")
     ruleset_id = _req(d, "ruleset", path, (str,), "a ruleset id")
     try:
         rs = get_ruleset(ruleset_id)
     except InvalidAction as e:
-        raise SaveFileError(f"{path}.ruleset", str(e).split(": ", 1)[-1]) from None
+        raise SaveFileError(f"{path}.ruleset", e.message) from None
+    combatants = _req(d, "combatants", path, (list,), "a list")
+    # first, before any per-combatant work (the map rules are quadratic in the count)
+    if len(combatants) > reducer.MAX_COMBATANTS:
+        raise SaveFileError(f"{path}.combatants", f"at most {reducer.MAX_COMBATANTS} combatants "
+                                                  f"(the file has {len(combatants)})")
     enc = Encounter(ruleset=ruleset_id)
-    enc.name = _req(d, "name", path, (str,), "text")
-    enc.round = _req(d, "round", path, (int,), "a whole number")
-    enc.phase = _req(d, "phase", path, (str,), "text")
-    enc.turn = _req(d, "turn", path, (int,), "a whole number")
-    enc.next_id = _req(d, "next_id", path, (int,), "a whole number")
-    if enc.round < 1:
-        raise SaveFileError(f"{path}.round", "must be 1 or more")
+    enc.name = _as_written(d, "name", path)
+    enc.round = _whole(d, "round", path, 1, MAX_ROUND)
+    enc.phase = _text(d, "phase", path, 40)
+    enc.turn = _whole(d, "turn", path, 0, MAX_ROUND)
+    enc.next_id = _whole(d, "next_id", path, 1, reducer.MAX_NEXT_ID)
     override = _req(d, "order_override", path, (list,), "a list")
     for i, x in enumerate(override):
         if not isinstance(x, str):
             raise SaveFileError(f"{path}.order_override.{i}", "must be a combatant id")
+    if len(set(override)) != len(override):
+        raise SaveFileError(f"{path}.order_override", "names a combatant twice")
     enc.order_override = list(override)
     enc.tables = _req(d, "tables", path, (dict,), "an object")
     _json_like(enc.tables, f"{path}.tables")
@@ -175,37 +212,44 @@ def encounter_from_dict(d: Any, path: str = "encounter") -> Encounter:
             raise SaveFileError(f"{path}.tables.{tid}", str(e)) from None
     enc.state = _req(d, "state", path, (dict,), "an object")
     _json_like(enc.state, f"{path}.state")
-    combatants = _req(d, "combatants", path, (list,), "a list")
     seen: set[str] = set()
     for i, cd in enumerate(combatants):
         cp = f"{path}.combatants.{i}"
         if not isinstance(cd, dict):
             raise SaveFileError(cp, "must be an object")
         cid = _req(cd, "id", cp, (str,), "text")
+        m = _ID.fullmatch(cid)
+        if m is None:
+            raise SaveFileError(f"{cp}.id", f"must be c followed by a number, as Fray numbers them, not {cid[:20]!r}")
         if cid in seen:
             raise SaveFileError(f"{cp}.id", f"the id {cid!r} is used twice")
         seen.add(cid)
-        name = _req(cd, "name", cp, (str,), "text")
-        if not name.strip() or len(name) > 60:
-            raise SaveFileError(f"{cp}.name", "must be 1 to 60 characters")
-        side = _req(cd, "side", cp, (str,), "text")
+        name = _as_written(cd, "name", cp)
+        side = reducer._side(_req(cd, "side", cp, (str,), "text"), f"{cp}.side")
         stats = _req(cd, "stats", cp, (dict,), "an object")
+        _json_like(stats, f"{cp}.stats")
         try:
             stats = rs.validate_stats(stats, "stats")
         except InvalidAction as e:
-            raise SaveFileError(f"{cp}.{e.field}", str(e).split(": ", 1)[-1]) from None
-        notes = _req(cd, "notes", cp, (str,), "text")
+            raise SaveFileError(f"{cp}.{e.field}", e.message) from None
+        notes = _text(cd, "notes", cp, reducer.MAX_NOTES)
         conds = _req(cd, "conditions", cp, (list,), "a list")
         for j, x in enumerate(conds):
             if not isinstance(x, str):
                 raise SaveFileError(f"{cp}.conditions.{j}", "must be text")
+            if reducer.clean_name(x, f"{cp}.conditions.{j}", 40).lower() != x:
+                raise SaveFileError(f"{cp}.conditions.{j}", "must be a lower-case condition name as Fray writes it")
+        if len(set(conds)) != len(conds):
+            raise SaveFileError(f"{cp}.conditions", "names a condition twice")
         pd = _req(cd, "position", cp, (dict,), "an object with x, y, alt")
-        pos = Position(_num(pd, "x", f"{cp}.position"), _num(pd, "y", f"{cp}.position"),
-                       _num(pd, "alt", f"{cp}.position"))
+        pp = f"{cp}.position"
+        pos = Position(_num(pd, "x", pp, -reducer.MAX_COORD, reducer.MAX_COORD),
+                       _num(pd, "y", pp, -reducer.MAX_COORD, reducer.MAX_COORD),
+                       _num(pd, "alt", pp, -reducer.MAX_ALT, reducer.MAX_ALT))
         data = _req(cd, "data", cp, (dict,), "an object")
         _json_like(data, f"{cp}.data")
         enc.combatants.append(Combatant(cid, name, side, stats, notes, list(conds), pos, data))
-    numbered = [int(x[1:]) for x in seen if x[:1] == "c" and x[1:].isdigit()]
+    numbered = [int(x[1:]) for x in seen]
     if numbered and enc.next_id <= max(numbered):
         raise SaveFileError(f"{path}.next_id", f"must be more than {max(numbered)} (the highest combatant id), "
                                                f"not {enc.next_id}")
@@ -219,8 +263,8 @@ def encounter_from_dict(d: Any, path: str = "encounter") -> Encounter:
             raise SaveFileError(lp, "must be an object")
         detail = _req(ld, "detail", lp, (dict,), "an object")
         _json_like(detail, f"{lp}.detail")
-        enc.log.append(LogEntry(_req(ld, "seq", lp, (int,), "a whole number"),
-                                _req(ld, "round", lp, (int,), "a whole number"),
-                                _req(ld, "kind", lp, (str,), "text"),
-                                _req(ld, "text", lp, (str,), "text"), detail))
+        enc.log.append(LogEntry(_whole(ld, "seq", lp, 1, 10**9),
+                                _whole(ld, "round", lp, 1, MAX_ROUND),
+                                _text(ld, "kind", lp, 40),
+                                _text(ld, "text", lp, gate.MAX_LOG_TEXT), detail))
     return enc

@@ -30,8 +30,10 @@ class DiceTray:
     def _take(self, name: str, expr: str) -> Any:
         if name in self.used:
             raise RuntimeError(f"rules code asked for the roll {name!r} twice in one action")
-        if name in self.given:
+        if self.given.get(name) is not None:
             return self.given[name]
+        # a null roll is an empty box: rolled while preparing, and missing on replay (where
+        # there is no random source to roll it from)
         if self.rng is None:
             raise InvalidAction(f"rolls.{name}", f"needs {expr}: roll it or type it in")
         return None

@@ -207,3 +207,30 @@ def test_a_bad_file_gets_a_clear_message_and_the_encounter_is_untouched(page, op
     import_file(page, good_path)
     expect(err).to_have_text("")
     expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf", "Aria"])
+
+
+def test_a_file_nested_100000_deep_is_refused_before_parsing(page, open_app, tmp_path):
+    """Issue 8, item 4: "Arrays nested 100,000 deep in an imported file overflow the JavaScript
+    stack in Pyodide ("fatal error ... Maximum call stack size exceeded"); the import then silently
+    does nothing and the interpreter is left broken until a reload. ... check the depth before
+    parsing, and test it in the browser." A clear message, the encounter untouched, no console
+    error (the page fixture fails on any), and the engine still answers afterwards."""
+    open_app(page)
+    new_freeform(page, "Current")
+    add_combatant(page, "Wolf", "initiative: 14")
+    _, good_path = export(page, tmp_path)
+    before, kept = snapshot(page), storage(page)
+    deep = b'{"format": "fray-encounter", "schema": 1, "encounter": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    import_file(page, {"name": "deep.json", "mimeType": "application/json", "buffer": deep})
+    err = page.locator("#import-error")
+    expect(err).to_contain_text("deep.json was not imported")
+    expect(err).to_contain_text("nested 100001 deep")
+    expect(err).to_contain_text("The current encounter is unchanged")
+    assert snapshot(page) == before
+    assert storage(page) == kept
+    # the interpreter is not broken: the next action and the next import work
+    add_combatant(page, "Bear", "initiative: 1")
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf", "Bear"])
+    import_file(page, good_path)
+    expect(err).to_have_text("")
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf"])

@@ -187,7 +187,7 @@ def test_set_table_on_freeform_is_not_applicable(two, value):
         ({"type": "edit_combatant", "id": "c1", "changes": {"side": "x"}}, "changes.side"),
         ({"type": "edit_combatant", "id": "c1", "changes": {"stats": 5}}, "changes.stats"),
         ({"type": "remove_combatant", "id": "c9"}, "id"),
-        ({"type": "move", "id": "c1", "x": float("nan")}, "position.x"),
+        ({"type": "move", "id": "c1", "x": float("nan")}, "x"),  # the gate names the path in the action
         ({"type": "move", "id": "c1", "alt": 1e6}, "position.alt"),
         ({"type": "move", "id": 1}, "id"),
         ({"type": "set_condition", "id": "c1"}, "condition"),

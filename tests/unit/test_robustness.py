@@ -82,7 +82,8 @@ def test_a_table_edit_the_rules_cannot_use_is_refused_and_changes_nothing():
     before = asdict(enc)
     with pytest.raises(InvalidAction) as e:
         apply(enc, {"type": "set_table", "table": "dex_sr", "value": table})
-    assert e.value.field == "value" and "cannot use this table" in str(e.value)
+    # refused by the table check itself since issue 8: a field of another kind than the default's
+    assert e.value.field == "value.entries.2.sr" and "must be a number" in str(e.value)
     assert asdict(enc) == before
 
 

@@ -19,6 +19,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from .. import savefile
 from ..errors import FrayError, InvalidAction, RuleViolation
+from ..gate import parse_json
 from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
@@ -431,9 +432,13 @@ class App:
             # Weapons, armour, body plan, spells: the ruleset's own fields, as JSON the GM can edit
             # (a ready-made combatant fills it in).
             try:
-                extra = json.loads(extra_text)
+                extra = parse_json(extra_text, "combatant.extra")
                 if not isinstance(extra, dict):
                     raise ValueError("expected an object such as {\"weapons\": [...]}")
+            except InvalidAction as e:
+                self.clear_errors(form)
+                self.show_error(form, e)
+                return
             except ValueError as e:
                 self.clear_errors(form)
                 self.show_error(form, InvalidAction("combatant.extra", f"not a JSON object: {e}"))
@@ -574,10 +579,10 @@ class App:
             value = None
         else:
             try:
-                value = json.loads(text)
-            except ValueError as e:
+                value = parse_json(text, "value")  # depth-scanned before parsing (fray.gate)
+            except InvalidAction as e:
                 self.clear_errors(form)
-                self.show_error(form, InvalidAction("value", f"not JSON: {e}"))
+                self.show_error(form, e)
                 return
         if self.dispatch({"type": "set_table", "table": tid, "value": value}, form):
             self.open_dialog(tables_form(self.ruleset, self.enc, saved=tid))

@@ -66,12 +66,12 @@ def split_lines(text: str) -> list[tuple[int, list[str]]]:
 
 def read_extra(text: Any) -> dict[str, Any] | None:
     """The JSON box as a dict ({} when blank); None when it is not a JSON object (the app names that)."""
-    import json
+    from ..gate import parse_json
 
     if not isinstance(text, str) or not text.strip():
         return {}
     try:
-        extra = json.loads(text)
+        extra = parse_json(text, "combatant.extra")  # depth-scanned first: see fray.gate
     except ValueError:
         return None
     return extra if isinstance(extra, dict) else None

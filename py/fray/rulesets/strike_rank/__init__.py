@@ -13,6 +13,7 @@ import json
 import os
 from typing import Any
 
+from ...errors import InvalidAction
 from ...model import Combatant, Encounter
 from .. import register
 from ..base import Context, Ruleset, Slot, StatSpec, load_tables
@@ -42,6 +43,19 @@ STATS = (
 )
 
 
+def _kind(v: Any) -> str:
+    """A JSON value's kind, as a table check names it."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true or false"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, str):
+        return "text"
+    return "a list" if isinstance(v, list) else "an object"
+
+
 class StrikeRank(Ruleset):
     id = "strike-rank"
     name = "Strike Rank (d100)"
@@ -68,11 +82,18 @@ class StrikeRank(Ruleset):
     def check_table(self, table_id: str, table: Any) -> dict[str, Any]:
         out = super().check_table(table_id, table)
         # the GM's copy must still be readable by the rules: same kind of rows as the default
-        default_keys = set(self.tables[table_id]["entries"][0])
+        default_entries = self.tables[table_id]["entries"]
+        default_keys = set(default_entries[0])
+        # and the same kind of value in each field (a list where the rules read a word would
+        # be accepted here and crash every later use of the table)
+        kinds = {k: {_kind(e[k]) for e in default_entries if k in e} for k in default_keys}
         for i, e in enumerate(out["entries"]):
             if not isinstance(e, dict) or not default_keys <= set(e):
-                from ...errors import InvalidAction
                 raise InvalidAction(f"value.entries.{i}", f"needs the fields {', '.join(sorted(default_keys))}")
+            for k in default_keys:
+                if "null" not in kinds[k] and _kind(e[k]) not in kinds[k]:
+                    raise InvalidAction(f"value.entries.{i}.{k}", f"must be {' or '.join(sorted(kinds[k]))}, "
+                                                                  f"as in the default table")
         return out
 
     def presets(self) -> list[dict[str, Any]]:

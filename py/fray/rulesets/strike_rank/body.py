@@ -125,7 +125,7 @@ def check_weapon(raw: Any, path: str, location_ids: set[str]) -> dict[str, Any]:
     w["unarmed"] = _bool(raw.get("unarmed"), f"{path}.unarmed")
     w["martial_arts"] = _bool(raw.get("martial_arts"), f"{path}.martial_arts")
     loc = raw.get("location")
-    if loc is not None and loc not in location_ids:
+    if loc is not None and (not isinstance(loc, str) or loc not in location_ids):
         raise InvalidAction(f"{path}.location", f"there is no hit location {loc!r}")
     w["location"] = loc or ""
     w["hand"] = _choice(raw.get("hand"), f"{path}.hand", ("right", "left", "both", "none"),

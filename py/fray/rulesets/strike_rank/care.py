@@ -108,7 +108,7 @@ def natural_healing(ctx: Context) -> None:
     c = ctx.combatant()
     period = ctx.action.get("period")
     tbl = ctx.table("natural_healing")
-    if period not in {e["period"] for e in tbl["entries"]}:
+    if not isinstance(period, str) or period not in {e["period"] for e in tbl["entries"]}:
         raise InvalidAction("period", "must be day, week or season")
     hr = body.derived(ctx.ruleset, ctx.enc, c)["healing_rate"]["value"]
     bonus = 0

@@ -15,7 +15,7 @@ from typing import Any
 from ...errors import InvalidAction, RuleViolation
 from ...geometry import distance
 from ...model import Combatant
-from ..base import Context
+from ..base import Context, whole_number
 from . import body, rules, timing, wounds
 
 MODES = ("normal", "aimed", "attack_weapon", "attack_object", "disarm", "stun", "push", "grapple")
@@ -85,7 +85,7 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
             mults.append(0.5), why.append("waist-deep")
         n = r["dodges"]
         # "unlimited dodges, but each one after the first suffers a cumulative -20% penalty"
-        bonus = -20 * n + int(d.get("bonus", 0))
+        bonus = -20 * n + _whole(d.get("bonus", 0), "defence.bonus")
         return "dodge", None, rules.modified_skill(defender.stats.get("dodge", 0), mults, None, bonus, why)
     if free_attack:
         raise RuleViolation("Disengaging", "the attack on a fleeing combatant cannot be parried (but may be dodged at ½)")
@@ -97,7 +97,7 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
         raise RuleViolation("Damage Equal to Location HP", bad)
     if r.get("bracing") == pw["id"]:
         raise RuleViolation("Bracing for a Charge", "The bracing combatant cannot dodge or use the spear to parry.")
-    cover = ctx.action.get("shield_cover") or {}
+    cover = shield_cover(ctx)
     if cover.get("weapon") == pw["id"]:
         raise RuleViolation("Shields as Cover", "a shield used as cover cannot be used to parry")
     if weapon["missile"] and not (pw["shield"] or pw["martial_arts"]):
@@ -112,13 +112,35 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
             mults.append(0.5), why.append("weapons stuck in the shield")
     split = d.get("split")
     if split is not None:
+        split = _whole(split, "defence.split")
         bad = rules.check_split(rules.modified_skill(pw["skill"], mults).value, [split])
         if bad:
             raise RuleViolation("Fighting", bad)
         used = r["split_used"].get("parry:" + pw["id"], 0)
         if used + split > rules.modified_skill(pw["skill"], mults).value:
             raise RuleViolation("Fighting", "the split parries exceed the skill")
-    return "parry", pw, rules.modified_skill(pw["skill"], mults, split, int(d.get("bonus", 0)), why)
+    return "parry", pw, rules.modified_skill(pw["skill"], mults, split, _whole(d.get("bonus", 0), "defence.bonus"), why)
+
+
+def _whole(raw: Any, path: str) -> int:
+    """A typed modifier: a whole number ("", "A1", a list or Infinity are not)."""
+    v = whole_number(raw, path)
+    if not -1000 <= v <= 1000:
+        raise InvalidAction(path, f"must be from -1000 to 1000, not {v}")
+    return v
+
+
+def shield_cover(ctx: Context) -> dict[str, Any]:
+    """"Shields as Cover": ``{"weapon": shield id, "locations": [hit location ids]}`` or nothing."""
+    cov = ctx.action.get("shield_cover")
+    if not cov:
+        return {}
+    if not isinstance(cov, dict):
+        raise InvalidAction("shield_cover", 'must be {"weapon": shield, "locations": [hit locations]}')
+    locs = cov.get("locations", [])
+    if not isinstance(locs, list) or not all(isinstance(x, str) for x in locs):
+        raise InvalidAction("shield_cover.locations", "must be a list of hit location ids")
+    return cov
 
 
 def _holds_two(c: Combatant) -> bool:
@@ -576,6 +598,13 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
     pull = ctx.action.get("pull")
     if pull is not None and not isinstance(pull, dict):
         raise InvalidAction("pull", "must be {\"drop_modifier\": true, \"die_sides\": 3, \"bonus\": 0}")
+    if pull:
+        pull = dict(pull)
+        if "drop_modifier" in pull and not isinstance(pull["drop_modifier"], bool):
+            raise InvalidAction("pull.drop_modifier", "must be true or false")
+        for k in ("die_sides", "bonus", "extra_bonus"):
+            if pull.get(k) is not None:
+                pull[k] = _whole(pull[k], f"pull.{k}")
     # -- attacking a weapon or an object: no hit location -------------------------------------------------
     if mode == "attack_weapon":
         tw = pw if dkind == "parry" else body.weapon(target, ctx.action.get("target_weapon"))
@@ -682,14 +711,14 @@ def armour_against(ctx: Context, target: Combatant, hit_loc: dict, ignores: bool
     damage"; a shield as cover grants "AP equal to ½ the shield's HP"; a critical ignores armour;
     underwater opponents "have an extra 3 AP (critical-proof)"."""
     ap = hit_loc["ap"]
-    shield_cov = ctx.action.get("shield_cover") or {}
+    shield_cov = shield_cover(ctx)
     sc_ap = 0
     scw = None
-    if isinstance(shield_cov, dict) and hit_loc["id"] in shield_cov.get("locations", []):
+    if hit_loc["id"] in shield_cov.get("locations", []):
         scw = body.weapon(target, shield_cov.get("weapon"))
         if scw is None or not scw["shield"]:
             raise InvalidAction("shield_cover.weapon", "name the defender's shield")
-        if len(shield_cov["locations"]) > max(1, scw["cover"]):
+        if len(shield_cov.get("locations", [])) > max(1, scw["cover"]):
             raise RuleViolation("Shields as Cover", f"{scw['name']} covers at most {scw['cover']} locations")
         sc_ap = scw["hp"] // 2
     water_ap = 3 if water == "under" else 0  # "an extra 3 AP (critical-proof)"

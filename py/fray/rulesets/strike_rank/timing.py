@@ -360,7 +360,13 @@ def undeclare(ctx: Context) -> None:
         raise RuleViolation("Changing Actions", "after resolution begins, changing costs DEX SR: use sr.change")
     a = _action(ctx)
     ctx.enc.state["actions"].remove(a)
-    ctx.event("declare", f"{ctx.enc.get(a['combatant']).name} withdraws {a['kind']} ({a['ref']})")
+    ctx.event("declare", f"{_who(ctx.enc, a['combatant'])} withdraws {a['kind']} ({a['ref']})")
+
+
+def _who(enc: Encounter, cid: str) -> str:
+    """A declared action's owner by name; a combatant removed since declaring is named by id."""
+    c = enc.get(cid)
+    return c.name if c is not None else cid
 
 
 def _action(ctx: Context, field: str = "ref") -> dict[str, Any]:
@@ -451,6 +457,9 @@ def resolve(ctx: Context) -> None:
     """Resolve a declared non-attack action at its SR (a spell completing, a move, an other action)."""
     a = _action(ctx)
     c = ctx.enc.get(a["combatant"])
+    if c is None:
+        raise RuleViolation("Action Declaration & Resolution",
+                            f"{a['ref']} was declared by {a['combatant']}, who has left the fight")
     if a["attack"]:
         raise RuleViolation("Attacking", "an attack is resolved with sr.attack")
     mark_done(ctx, a["ref"], c.id, False)
@@ -488,7 +497,7 @@ def advance(ctx: Context) -> None:
         enc.phase = "resolve"
         slots = order_of_play(enc)
         st["sr"] = max(1, min([int(s.label[3:]) for s in slots], default=1))
-        order = "; ".join(f"{enc.get(s.combatant_id).name} {s.label}" for s in slots)
+        order = "; ".join(f"{_who(enc, s.combatant_id)} {s.label}" for s in slots)
         ctx.event("round", f"Resolution begins at SR {st['sr']}: {order or 'no actions'}")
         return
     if enc.phase == "resolve":
@@ -523,7 +532,8 @@ def advance(ctx: Context) -> None:
         if enc.round > 1 and "surprised" in c.conditions:
             wounds.drop_condition(c, "surprised")
         wounds.drop_condition(c, "fleeing")
-    rolled = [a for a in st.get("actions", []) if a["round"] == enc.round and a["status"] == "declared"]
+    rolled = [a for a in st.get("actions", []) if a["round"] == enc.round and a["status"] == "declared"
+              and enc.get(a["combatant"]) is not None]
     ctx.event("round", f"Melee Round {enc.round}: declare actions"
               + (f"; rolled over: {', '.join(enc.get(a['combatant']).name + ' ' + a['kind'] + ' SR ' + str(a['sr']) for a in rolled)}"
                  if rolled else ""))

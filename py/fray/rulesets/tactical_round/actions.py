@@ -103,7 +103,7 @@ def declare(ctx: Context) -> None:
     plan = []
     for i, d in enumerate(raw):
         p = f"actions.{i}"
-        if not isinstance(d, dict) or d.get("action") not in kinds:
+        if not isinstance(d, dict) or not isinstance(d.get("action"), str) or d["action"] not in kinds:
             raise InvalidAction(f"{p}.action", f"must be one of {', '.join(kinds)}")
         kind = d["action"]
         w_index, w = None, None

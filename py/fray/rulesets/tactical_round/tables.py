@@ -91,7 +91,8 @@ def check(table_id: str, table: dict[str, Any]) -> dict[str, Any]:
                 raise InvalidAction(f"value.entries.{i}.phase", f"must be one of {', '.join(sorted(phases))}")
             if e["cost"] not in ("full", "half"):
                 raise InvalidAction(f"value.entries.{i}.cost", "must be full or half")
-    if table_id == "cover" and table.get("into_melee", "partial") not in {e["key"] for e in table["entries"]}:
+    into_melee = table.get("into_melee", "partial")
+    if table_id == "cover" and (not isinstance(into_melee, str) or into_melee not in {e["key"] for e in table["entries"]}):
         raise InvalidAction("value.into_melee", "must name one of the cover entries")
     if table_id == "range_bands":
         if not table["entries"]:

@@ -1,0 +1,122 @@
+"""One gate for everything that comes in (STYLE 15).
+
+Every value that enters the engine passes here, whatever it came from: an action the GM typed,
+an action replayed from a save or an import, an imported file, the browser's autosave, a table
+edit typed as JSON. There is one statement of what a value may be, so a save holds only what the
+actions could have made and the loader accepts exactly that:
+
+* numbers are finite (NaN never equals itself, so a save holding one could not be checked
+  against its own history; Infinity is not JSON and Export would write a file no browser reads)
+  and at most ``MAX_NUMBER`` in size;
+* containers are nested at most ``MAX_DEPTH`` deep, counted from the value's own root (an
+  action, a table, a combatant's data), so a table edit and the same table in a save count the
+  same depth;
+* a text is at most ``MAX_TEXT`` characters (the longest an action may carry: a note), and an
+  object's keys are texts of that size too;
+* JSON *text* is scanned for its depth before it is parsed: in Pyodide a parser recursing
+  100,000 deep overflows the JavaScript stack and leaves the interpreter broken, where CPython
+  raises a clean RecursionError.
+
+Problems are reported as ``InvalidAction(path, message)`` with the dotted path (list items by
+index); the save-file loader turns them into ``SaveFileError`` with the same path and message.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from itertools import accumulate
+from typing import Any
+
+from .errors import InvalidAction
+
+MAX_DEPTH = 40
+MAX_TEXT = 2000
+MAX_NUMBER = 1e15
+# Log lines are written by the engine, never typed; one can name every combatant ("Resolution
+# begins at SR 1: ..."), so they get room for 200 names and breakdowns.
+MAX_LOG_TEXT = 50_000
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = str.maketrans({"[": "\x02", "{": "\x02", "]": "\x00", "}": "\x00"})
+
+
+def _join(path: str, key: Any) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def json_depth(text: str) -> int:
+    """How deep the brackets of a JSON text nest, counting only brackets outside strings; no
+    recursion, so it cannot overflow any stack however deep the text is."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if not brackets:
+        return 0
+    return max(accumulate(ord(ch) - 1 for ch in brackets.translate(_DEPTH_STEP)))
+
+
+# The deepest a save file's brackets can go when every value in it is within MAX_DEPTH: the file
+# object, history, initial, log, an entry, its detail (6) and then MAX_DEPTH - 1 more containers.
+FILE_DEPTH = MAX_DEPTH + 6
+
+
+def parse_json(text: str, path: str = "", max_depth: int = FILE_DEPTH) -> Any:
+    """``json.loads`` behind the depth scan; errors are ``InvalidAction`` at ``path``. The scan
+    only keeps the parser safe; ``check_value`` then applies the exact limits with their paths."""
+    if not isinstance(text, str):
+        raise InvalidAction(path, "must be JSON text")
+    depth = json_depth(text)
+    if depth > max_depth:
+        raise InvalidAction(path, f"is nested {depth} deep; Fray reads JSON nested at most {max_depth} deep")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidAction(path, f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except (RecursionError, ValueError) as e:
+        raise InvalidAction(path, f"not JSON Fray can read: {e}") from None
+
+
+def check_number(v: Any, path: str) -> None:
+    if isinstance(v, float) and not math.isfinite(v):
+        raise InvalidAction(path, "must be a finite number (not NaN or Infinity)")
+    if not -MAX_NUMBER <= v <= MAX_NUMBER:
+        raise InvalidAction(path, f"is too large (at most {MAX_NUMBER:.0e} either way)")
+
+
+def check_text(v: str, path: str, max_len: int = MAX_TEXT) -> None:
+    if len(v) > max_len:
+        raise InvalidAction(path, f"is longer than {max_len} characters")
+
+
+def check_value(v: Any, path: str = "", max_depth: int = MAX_DEPTH) -> None:
+    """Raise ``InvalidAction`` at the first part of ``v`` that is not data the engine keeps:
+    objects with text keys, lists, texts, finite numbers, booleans and null, within the limits
+    above. ``v`` itself is depth 0; its items are depth 1."""
+    _check(v, path, 0, max_depth)
+
+
+def _check(v: Any, path: str, depth: int, max_depth: int) -> None:
+    if v is None or isinstance(v, bool):
+        return
+    if isinstance(v, (int, float)):
+        check_number(v, path or "action")
+        return
+    if isinstance(v, str):
+        check_text(v, path or "action")
+        return
+    if isinstance(v, (dict, list)):
+        if depth >= max_depth:
+            raise InvalidAction(path or "action", f"is nested too deeply (at most {max_depth} levels)")
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    raise InvalidAction(path or "action", "keys must be text")
+                if len(k) > MAX_TEXT:
+                    raise InvalidAction(path or "action", f"has a key longer than {MAX_TEXT} characters")
+                _check(x, _join(path, k), depth + 1, max_depth)
+        else:
+            for i, x in enumerate(v):
+                _check(x, _join(path, i), depth + 1, max_depth)
+        return
+    raise InvalidAction(path or "action", "is not JSON data")

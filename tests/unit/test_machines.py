@@ -1,0 +1,201 @@
+"""One reducer state machine per ruleset (issue 8, item 4: "make the reducer's contract a test: a
+Hypothesis state machine per ruleset (free-form, strike-rank, tactical-round, and range-band when
+it exists) that generates real action types with plausible and adversarial field values, and
+asserts that `apply` raises nothing but the engine's own errors, never touches its input, and that
+save → load and undo-to-start round-trip").
+
+The machine is ``reducer_machine.machine_for``; each ruleset here is a ``Spec``. To add one, write
+its ``Spec`` and one ``Test...`` line at the bottom (range-band took exactly that).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hypothesis import strategies as st
+
+from fray.reducer import apply, new_encounter
+from fray.rulesets import get_ruleset
+from reducer_machine import Spec, machine_for
+
+sys.path[:0] = [os.path.join(os.path.dirname(__file__), d) for d in ("strike_rank", "tactical_round", "range_band")]
+import test_properties as core  # noqa: E402
+import test_rb_property as rbp  # noqa: E402
+import test_sr_property as srp  # noqa: E402
+
+IDS = st.sampled_from(["c1", "c2", "c3", "c4", "c9"])
+CORE_FIELDS = ("id", "combatant", "changes", "x", "y", "alt", "condition", "on", "text", "name", "order", "table",
+               "value", "rolls")
+
+
+def core_actions(ruleset_id: str) -> st.SearchStrategy:
+    """The core actions every ruleset takes, plus a table edit of one of its own tables."""
+    rs = get_ruleset(ruleset_id)
+    tables = sorted(rs.tables)
+    edits = st.builds(lambda t, note: {"type": "set_table", "table": t, "value": {**rs.tables[t], "gm_note": note}},
+                      st.sampled_from(tables), st.text(max_size=10)) if tables else st.nothing()
+    resets = st.builds(lambda t: {"type": "set_table", "table": t, "value": None}, st.sampled_from(tables)) \
+        if tables else st.nothing()
+    return st.one_of(core.actions, edits, resets)
+
+
+# -- free-form ---------------------------------------------------------------------------------------
+
+FREEFORM = Spec(
+    ruleset="freeform",
+    start=lambda: new_encounter("freeform", "Fuzz"),
+    actions=core_actions("freeform"),
+    fields=CORE_FIELDS,
+)
+
+
+# -- strike-rank -----------------------------------------------------------------------------------
+
+SR = get_ruleset("strike-rank")
+SR_REFS = st.sampled_from(["a1", "a2", "a3", "a4", "a5"])
+SR_MORE = st.one_of(
+    st.builds(lambda c, r: {"type": "sr.undeclare", "id": c, "ref": r}, IDS, SR_REFS),
+    st.builds(lambda c, r, k: {"type": "sr.change", "id": c, "ref": r, "kind": k}, IDS, SR_REFS,
+              st.sampled_from(["other", "move", "melee"])),
+    st.builds(lambda c, r, k: {"type": "sr.abort", "id": c, "ref": r, "kind": k}, IDS, SR_REFS,
+              st.sampled_from(["other", "defend"])),
+    st.builds(lambda r: {"type": "sr.resolve", "ref": r}, SR_REFS),
+    st.builds(lambda c, p, h: {"type": "sr.natural_healing", "id": c, "period": p, **({"healer": h} if h else {})},
+              IDS, st.sampled_from(["day", "week", "season"]), st.one_of(st.none(), IDS)),
+    st.builds(lambda c, t: {"type": "sr.grapple", "attacker": c, "target": t, "option": "immobilize"}, IDS, IDS),
+    st.builds(lambda c, o, w: {"type": "sr.unstick", "holder": c, "owner": o, "weapon": w}, IDS, IDS,
+              st.sampled_from(["broadsword", "bite", "spear"])),
+    st.builds(lambda a, t, b, sc, pull, rolls: {"type": "sr.attack", "attacker": a, "target": t,
+                                                "weapon": "broadsword", "defence": {"kind": "dodge", "bonus": b},
+                                                "shield_cover": sc, "pull": pull, "rolls": rolls},
+              IDS, IDS, st.integers(-20, 20), st.sampled_from([None, {"weapon": "shield", "locations": ["chest"]}]),
+              st.sampled_from([None, {"drop_modifier": True}, {"die_sides": 3, "bonus": 0}]),
+              st.fixed_dictionaries({}, optional={"attack": st.integers(1, 100), "defence": st.integers(1, 100),
+                                                  "location": st.integers(1, 20), "damage": st.integers(1, 9)})),
+)
+SR_WEAPONS = {"c1": ["broadsword", "shield", "grapple"], "c2": ["bite"], "c3": ["bow", "spear"]}
+SR_DEFENCE = {"c1": ["broadsword", "shield"], "c2": ["bite"], "c3": ["spear"]}
+
+
+@st.composite
+def sr_attack(draw) -> dict:
+    """An attack as the page makes one: the attacker's own weapon, a defence the target has."""
+    a, t = draw(st.permutations(["c1", "c2", "c3"]))[:2]
+    kind = draw(st.sampled_from(["none", "dodge", "parry", "parry"]))
+    defence = {"kind": kind}
+    if kind == "parry":
+        defence["weapon"] = draw(st.sampled_from(SR_DEFENCE[t]))
+    if draw(st.booleans()):
+        defence["bonus"] = draw(st.integers(-40, 40))
+    if kind == "parry" and draw(st.booleans()):
+        defence["split"] = draw(st.integers(1, 60))
+    action = {"type": "sr.attack", "attacker": a, "target": t, "weapon": draw(st.sampled_from(SR_WEAPONS[a])),
+              "defence": defence,
+              "rolls": draw(st.fixed_dictionaries({}, optional={
+                  "attack": st.integers(1, 100), "defence": st.integers(1, 100), "location": st.integers(1, 20),
+                  "damage": st.lists(st.integers(1, 8), min_size=1, max_size=3)}))}
+    for k, v in draw(st.dictionaries(st.sampled_from(["mode", "aim", "shield_cover", "pull", "special"]),
+                                     st.just(None), max_size=2)).items():
+        action[k] = draw({"mode": st.sampled_from(["normal", "aimed", "stun", "push", "disarm", "attack_weapon"]),
+                          "aim": st.sampled_from(["head", "chest", "right_arm", "forequarters"]),
+                          "shield_cover": st.just({"weapon": "shield", "locations": ["chest", "left_arm"]}),
+                          "pull": st.sampled_from([{"drop_modifier": True}, {"die_sides": 3, "bonus": 0}]),
+                          "special": st.sampled_from(["impaling", "slashing", "crushing"])}[k])
+    return action
+
+
+def sr_start():
+    """test_sr_property's three fighters, standing within reach of each other (engaged at 3 m)."""
+    return srp.fight(srp.fighter("Ana", srp.SWORD, srp.SHIELD, srp.GRAPPLE, side="party",
+                                 spells=[{"name": "Heal", "type": "battle", "intensity": 2},
+                                         {"name": "Big", "type": "sorcery", "manipulation": 5}]),
+                     srp.fighter("Wolf", srp.BITE, body="quadruped", x=1, hp=9),
+                     srp.fighter("Ivo", srp.BOW, srp.SPEAR, side="party", x=2, hp=8))
+
+
+STRIKE_RANK = Spec(
+    ruleset="strike-rank",
+    start=sr_start,
+    actions=st.one_of(srp.action, sr_attack(), sr_attack(), SR_MORE, core_actions("strike-rank"),
+                      st.just({"type": "advance"})),
+    phases=("declare", "resolve", "end"),
+    fields=CORE_FIELDS + ("attacker", "target", "weapon", "defence", "mode", "aim", "kind", "metres", "running",
+                          "spell", "shots", "ref", "location", "amount", "points", "healer", "how", "prompt", "choice",
+                          "period", "shield_cover", "pull", "special", "location_die", "gm_location", "target_weapon",
+                          "holder", "owner", "option", "brace_against", "free_attack", "split"),
+)
+
+
+# -- tactical-round --------------------------------------------------------------------------------
+
+TR = get_ruleset("tactical-round")
+TR_DECLARABLE = ["move", "run_away", "spell_prepared", "ranged_attack", "melee_attack", "spell_unprepared", "reload",
+                 "ready_thrown", "disengage", "other"]
+TR_WEAPON = st.one_of(st.none(), st.integers(-1, 3))
+TR_REFS = st.sampled_from(["A1", "A2", "A3"])
+
+
+def tr_start():
+    enc = new_encounter("tactical-round", "Fuzz")
+    for p in TR.presets()[:4]:
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": p})
+    return enc
+
+
+TR_ACTIONS = st.one_of(
+    st.just({"type": "advance"}), st.just({"type": "advance"}), st.just({"type": "advance"}),
+    st.builds(lambda i, ds: {"type": "tr.declare", "id": i, "actions": ds}, IDS,
+              st.lists(st.fixed_dictionaries({"action": st.sampled_from(TR_DECLARABLE), "weapon": TR_WEAPON,
+                                              "target": st.one_of(st.none(), IDS)}), max_size=2)),
+    st.builds(lambda a, t, w, f, d: {"type": "tr.attack", "id": a, "target": t, "weapon": w, "flanking": f,
+                                     "distance": d, "line_of_sight": True},
+              IDS, IDS, TR_WEAPON, st.booleans(), st.one_of(st.none(), st.integers(0, 200))),
+    st.builds(lambda r, h, c: {"type": "tr.apply_result", "ref": r, "hits": h, "critical": c}, TR_REFS,
+              st.integers(0, 60), st.sampled_from([None, "A", "C", "E"])),
+    st.builds(lambda r, h, s, p: {"type": "tr.apply_critical", "ref": r, "hits": h, "stunned_rounds": s, "prone": p},
+              TR_REFS, st.integers(0, 30), st.integers(0, 3), st.booleans()),
+    st.builds(lambda i, a, t: {"type": "tr.parry", "id": i, "amount": a, "against": t}, IDS, st.integers(-5, 80),
+              st.one_of(IDS, st.lists(IDS, max_size=3))),
+    st.builds(lambda i, k, t: {"type": "tr.cover", "id": i, "cover": k, "against": t}, IDS,
+              st.sampled_from(["none", "partial", "full"]), st.one_of(IDS, st.just("all"))),
+    st.builds(lambda i, h: {"type": "tr.adjust_hp", "id": i, "hits": h}, IDS, st.integers(-30, 60)),
+    st.builds(lambda i, w: {"type": "tr.reload", "id": i, "weapon": w}, IDS, TR_WEAPON),
+    st.builds(lambda i: {"type": "tr.run_away", "id": i}, IDS),
+    st.builds(lambda i, x: {"type": "tr.move", "id": i, "x": x, "y": 0}, IDS, st.integers(-20, 20)),
+    st.builds(lambda i, w: {"type": "tr.wield", "id": i, "weapon": w}, IDS, TR_WEAPON),
+    st.builds(lambda i, to: {"type": "tr.dive_for_cover", "id": i, "aware": True, "to": to, "cover": "partial"}, IDS,
+              st.sampled_from(["prone", "cover"])),
+    st.builds(lambda i: {"type": "tr.resolve", "id": i}, IDS),
+    st.builds(lambda r: {"type": "tr.dismiss", "ref": r}, TR_REFS),
+    core_actions("tactical-round"),
+)
+TACTICAL_ROUND = Spec(
+    ruleset="tactical-round",
+    start=tr_start,
+    actions=TR_ACTIONS,
+    phases=("declaration", "move", "spell_a", "ranged_a", "melee", "ranged_b", "spell_b", "other"),
+    fields=CORE_FIELDS + ("target", "weapon", "actions", "ref", "hits", "critical", "stunned_rounds", "prone",
+                          "amount", "against", "cover", "to", "aware", "distance", "line_of_sight", "flanking",
+                          "on_rear", "attackers", "ids"),
+)
+
+
+# -- range-band: its own property test's actions, in the machine -------------------------------------
+
+RANGE_BAND = Spec(
+    ruleset="range-band",
+    start=rbp.start,
+    actions=st.one_of(rbp.actions, core_actions("range-band")),
+    fields=CORE_FIELDS + ("target", "weapon", "kind", "tags", "warned_by", "ref", "success", "by", "mount", "fall", "on",
+                          "deprived", "rush", "level", "start", "size", "what", "status", "rounds", "ends", "light",
+                          "audible", "range", "precision", "activity", "involvement", "wave", "ally", "holding"),
+    ids=("c1", "c2", "c3", "c4", "c5", "c6", "c9"),
+    phases=("movement", "actions"),
+)
+
+
+TestFreeformMachine = machine_for(FREEFORM).TestCase
+TestStrikeRankMachine = machine_for(STRIKE_RANK).TestCase
+TestTacticalRoundMachine = machine_for(TACTICAL_ROUND).TestCase
+TestRangeBandMachine = machine_for(RANGE_BAND).TestCase
