@@ -164,3 +164,14 @@ def test_brute_force_through_the_real_exchange():
                 taken[got] += w * (20 * 16) // per
     total = sum(taken.values())
     assert {k: F(v, total) for k, v in taken.items() if v} == o.taken
+
+
+def test_pulled_blow_is_read_as_the_exchange_reads_it():
+    """Pulling Blows: "any die ... can be reduced to a smaller die (down to 1D3)"; a pull that cannot be read
+    gives no odds, with the engine's own message."""
+    _, act, o = exchange(fighter("Ana", SWORD, side="party"), fighter("Bor"), "none", gm_location="head",
+                         pull={"die_sides": 3, "drop_modifier": True})
+    # 1D8+1 pulled to 1D3+1 with no damage modifier; the worst is a critical: 2D3+2 maximised = 8
+    assert max(o.alternative("none").taken) == 8
+    _, _, bad = exchange(fighter("Ana", SWORD, side="party"), fighter("Bor"), "none", pull={"die_sides": "x"})
+    assert bad.error and "pull.die_sides" in bad.error

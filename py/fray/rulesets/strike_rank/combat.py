@@ -591,10 +591,8 @@ def _pick_location(ctx: Context, attacker: Combatant, target: Combatant, w: dict
     return None
 
 
-def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: dict | None, cell: dict, mode: str,
-            cover: dict, water: str, dkind: str, ddeg: str, decl: dict | None) -> None:
-    landing = cell["damage"]
-    crit = landing == "max_special"
+def pulled_blow(ctx: Context) -> dict | None:
+    """"Pulling Blows": the action's ``pull`` read and checked, or None."""
     pull = ctx.action.get("pull")
     if pull is not None and not isinstance(pull, dict):
         raise InvalidAction("pull", "must be {\"drop_modifier\": true, \"die_sides\": 3, \"bonus\": 0}")
@@ -605,6 +603,14 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
         for k in ("die_sides", "bonus", "extra_bonus"):
             if pull.get(k) is not None:
                 pull[k] = _whole(pull[k], f"pull.{k}")
+    return pull
+
+
+def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: dict | None, cell: dict, mode: str,
+            cover: dict, water: str, dkind: str, ddeg: str, decl: dict | None) -> None:
+    landing = cell["damage"]
+    crit = landing == "max_special"
+    pull = pulled_blow(ctx)
     # -- attacking a weapon or an object: no hit location -------------------------------------------------
     if mode == "attack_weapon":
         tw = pw if dkind == "parry" else body.weapon(target, ctx.action.get("target_weapon"))

@@ -142,7 +142,10 @@ def exchange_odds(ruleset: Any, enc: Encounter, action: dict[str, Any]) -> Excha
             continue
         if first is None:
             first = plan
-        out.append(_alternative(ctx, plan, key, label, memo))
+        try:
+            out.append(_alternative(ctx, plan, key, label, memo))
+        except FrayError as e:  # a field read only once the blow lands (a pulled blow): the whole attack
+            return ExchangeOdds("", "", "", None, "", {}, chosen, [], error=str(e))
     if first is None:
         why = next((a.why for a in out if a.key == chosen), "the attack cannot be made")
         return ExchangeOdds("", "", "", None, "", {}, chosen, out, error=why)
@@ -284,8 +287,8 @@ def _spread(ctx: Context, plan: combat.Plan, landing: str, parried: bool, ignore
     ``combat._landed`` applies it: (where else it goes, outcome weights, their denominator)."""
     target, pw = plan.target, plan.pw
     if ("dice", landing) not in memo:
-        pull = ctx.action.get("pull") if isinstance(ctx.action.get("pull"), dict) else None
-        memo[("dice", landing)] = combat.damage_dice(ctx, plan.attacker, plan.weapon, landing, plan.decl, pull)
+        memo[("dice", landing)] = combat.damage_dice(ctx, plan.attacker, plan.weapon, landing, plan.decl,
+                                                     combat.pulled_blow(ctx))
     expr, _, maxed, st, _ = memo[("dice", landing)]
     dmg = Dist.point(parse(expr).maximum()) if maxed else _dice(expr)
     locs, elsewhere = where
