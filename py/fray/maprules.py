@@ -11,6 +11,8 @@ holds the interface, the geometry every game shares and ``map_view``, and names 
 * ``rings``, ``band``, ``links``: the rings around the selected token, the band to each other
   combatant with the figure it drives, and the engagements drawn as links, from the ruleset's
   own data and functions.
+* ``unseen`` and ``altitude``: which combatants the selected one cannot see, with why (drawn as
+  unseen), and how a token's height is named (a game's altitude band; default: metres only).
 
 A ruleset without a map rule (free-form) gets ``MapRule``: distances only.
 """
@@ -55,6 +57,7 @@ class Target:
     band: Band | None = None
     rule: str = ""  # the ruleset figure this distance drives ("move delay 2 SR", "range −25")
     in_the_way: list[str] = field(default_factory=list)  # names of bodies on the line between
+    unseen: str = ""  # why the selected combatant cannot see this one ("" = it can, or the game does not say)
 
 
 @dataclass
@@ -65,6 +68,7 @@ class MapView:
     rings: list[Ring] = field(default_factory=list)
     links: list[tuple[str, str]] = field(default_factory=list)
     weapon: str = ""  # which weapon the rings and bands are for
+    altitudes: dict[str, str] = field(default_factory=dict)  # id -> altitude band name, where the game has bands
 
 
 # -- combining horizontal and vertical ------------------------------------------------------------
@@ -141,6 +145,14 @@ class MapRule:
     def links(self, enc: Encounter) -> list[tuple[str, str]]:
         return []
 
+    def unseen(self, enc: Encounter, c: Combatant) -> dict[str, str]:
+        """Combatants ``c`` cannot see: id -> why. Default: the map does not judge sight."""
+        return {}
+
+    def altitude(self, enc: Encounter, c: Combatant) -> str | None:
+        """The name of ``c``'s altitude where the game measures height in bands; None: metres."""
+        return None
+
 
 def rule_for(ruleset_id: str) -> MapRule:
     """The open encounter's ruleset's map rule; an unknown ruleset measures distances only."""
@@ -166,6 +178,10 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
         links = []
     c = enc.get(selected) if selected else None
     view = MapView(rule.combine, c.id if c else None, links=links)
+    try:
+        view.altitudes = {o.id: a for o in enc.combatants if (a := rule.altitude(enc, o))}
+    except (KeyError, TypeError, AttributeError):
+        view.altitudes = {}
     if c is None:
         return view
     try:
@@ -173,6 +189,10 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
         view.weapon = rule.weapon(enc, c)
     except (KeyError, TypeError, AttributeError):
         view.rings = []
+    try:
+        unseen = rule.unseen(enc, c)
+    except (KeyError, TypeError, AttributeError):
+        unseen = {}
     for o in enc.combatants:
         if o.id == c.id:
             continue
@@ -182,7 +202,7 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
         except (KeyError, TypeError, AttributeError):
             band, text = None, ""
         view.targets.append(Target(o.id, o.name, metres, explain, band, text,
-                                   [x.name for x in in_the_way(enc, c, o)]))
+                                   [x.name for x in in_the_way(enc, c, o)], unseen.get(o.id, "")))
     view.targets.sort(key=lambda t: (t.metres, t.id))
     return view
 

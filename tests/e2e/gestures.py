@@ -80,9 +80,66 @@ def snapshot(page) -> dict:
     })""")
 
 
+# The page's IndexedDB (static/store.js): read or written from the test, as another program
+# on the machine would. Only once the page has booted (opening it first would create an empty
+# database without the page's stores).
+_IDB = """async ([op, store, key, value]) => {
+    const db = await new Promise((ok, ko) => {
+        const r = indexedDB.open('fray'); r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
+    try {
+        const t = db.transaction([store], op === 'read' ? 'readonly' : 'readwrite');
+        const s = t.objectStore(store);
+        const done = new Promise((ok, ko) => { t.oncomplete = ok; t.onerror = () => ko(t.error); });
+        let out = null;
+        if (op === 'read') {
+            const keys = await new Promise(ok => { const r = s.getAllKeys(); r.onsuccess = () => ok(r.result); });
+            const values = await new Promise(ok => { const r = s.getAll(); r.onsuccess = () => ok(r.result); });
+            out = keys.map((k, i) => [k, values[i]]);
+        } else if (op === 'put') {
+            if (s.keyPath === null) s.put(value, key); else s.put(value);
+        } else if (op === 'delete') {
+            s.delete(key);
+        } else if (op === 'clear') {
+            s.clear();
+        }
+        await done;
+        return out;
+    } finally { db.close(); }
+}"""
+
+
+def store_read(page, store: str) -> dict:
+    """Every record of one object store of the page's database, by key."""
+    return dict(page.evaluate(_IDB, ["read", store, None, None]))
+
+
+def store_write(page, store: str, op: str, key=None, value=None) -> None:
+    """``op`` is "put" (``value``; ``key`` for the out-of-line ``meta`` store), "delete" or "clear"."""
+    page.evaluate(_IDB, [op, store, key, value])
+
+
+def wait_saved(page) -> None:
+    """Wait until the page says its autosave is committed (the header's save state)."""
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "saved")
+
+
+def current_key(page) -> str:
+    wait_saved(page)
+    key = store_read(page, "meta").get("current")
+    assert key, "no current encounter in the database"
+    return key
+
+
+def saved_text(page, key: str | None = None) -> str | None:
+    """The stored save file of ``key`` (default: the current encounter), as text."""
+    wait_saved(page)
+    row = store_read(page, "saves").get(key or current_key(page))
+    return row["text"] if row else None
+
+
 def saved(page) -> dict:
-    """The autosave of the current encounter, parsed."""
-    raw = page.evaluate("localStorage.getItem('fray.enc.' + localStorage.getItem('fray.current'))")
+    """The autosave of the current encounter, parsed (once the page says it is saved)."""
+    raw = saved_text(page)
     assert raw, "nothing autosaved"
     return json.loads(raw)
 
@@ -115,8 +172,8 @@ def add_preset(page, preset: str, side: str | None = None) -> None:
 
 def touch_and_name_problems(page, prefix: str) -> list[str]:
     """Every visible control of a ruleset's panel and cards (``.{prefix}-panel``,
-    ``.{prefix}-card``) that has no accessible name or is under 44 px tall (a checkbox counts
-    its label)."""
+    ``.{prefix}-card``) that has no accessible name or is under 44 px tall (a checkbox or radio
+    counts its label)."""
     sel = ", ".join(f".{prefix}-{part} {ctl}" for part in ("panel", "card")
                     for ctl in ("button", "select", "input:not([type=hidden])", "summary"))
     return page.evaluate("""(sel) => {
@@ -126,7 +183,7 @@ def touch_and_name_problems(page, prefix: str) -> list[str]:
             if (r.width === 0 && r.height === 0) continue;  // inside a closed <details>
             let name = el.getAttribute('aria-label') || (el.labels && el.labels.length ? el.labels[0].textContent : '') || el.textContent;
             if (!name || !name.trim()) out.push('no name: ' + el.outerHTML.slice(0, 80));
-            const box = el.type === 'checkbox' ? el.closest('label').getBoundingClientRect() : r;
+            const box = (el.type === 'checkbox' || el.type === 'radio') ? el.closest('label').getBoundingClientRect() : r;
             if (box.height < 43.5) out.push('small: ' + el.outerHTML.slice(0, 80) + ' ' + box.height);
         }
         return out;

@@ -99,3 +99,53 @@ def test_line_of_sight_column_names_bodies_in_the_way_as_text():
     assert "&lt;i&gt;Orc&lt;/i&gt; in the way: GM, line of sight? cover?" in row
     near = re.search(r'<tr data-target="c2".*?</tr>', info).group(0)
     assert "no one in the way" in near
+
+
+class _SightRule:
+    """A game that judges sight and names altitudes by band (the MapRule hooks ``unseen`` and
+    ``altitude``), standing in for any such ruleset."""
+
+    combine = "band"
+
+    def weapon(self, enc, c):
+        return ""
+
+    def rings(self, enc, c):
+        from fray.maprules import Ring
+        return [Ring(10.0, "short (to 10 m)", "band")]
+
+    def band(self, enc, c, other, metres):
+        from fray.maprules import Band
+        return Band("short" if metres <= 10 else "medium"), ""
+
+    def links(self, enc):
+        return []
+
+    def unseen(self, enc, c):
+        return {o.id: "too dark" for o in enc.combatants if o.name == "Sneak"}
+
+    def altitude(self, enc, c):
+        return "short" if c.position.alt > 2 else None
+
+
+def test_a_band_game_labels_bands_draws_unseen_tokens_and_altitude_bands(monkeypatch):
+    from fray import maprules
+
+    enc = _enc(people=[({"name": "Eye"}, 0, 0, 0), ({"name": "Sneak"}, 8, 0, 0), ({"name": "Hawk"}, 30, 0, 6)])
+    monkeypatch.setattr(maprules, "rule_for", lambda rid: _SightRule())
+    parts = mapview.map_parts(enc, "c1")
+    plan, info, elev = parts["plan"], parts["info"], parts["elev"]
+    sneak = plan[plan.index('id="tok-c2"'):plan.index("</g>", plan.index('id="tok-c2"'))]
+    hawk = plan[plan.index('id="tok-c3"'):plan.index("</g>", plan.index('id="tok-c3"'))]
+    classes = {m[1]: m[0].split() for m in re.findall(r'<g class="([^"]*)" id="tok-(c\d)"', plan)}
+    assert "unseen" in classes["c2"] and "unseen" not in classes["c3"] and "unseen" not in classes["c1"]
+    assert "unseen: too dark" in sneak and ">short<" in sneak        # the band, not "8.0 m"
+    assert "↑short" in hawk and ">medium<" in hawk and "altitude 6 m (short band)" in hawk
+    assert '<tr data-target="c2" class="unseen">' in info and "unseen: too dark" in info
+    assert "(short band)" in elev
+
+
+def test_metre_games_keep_metres_and_judge_no_sight():
+    enc = _enc(people=[({"name": "A"}, 0, 0, 0), ({"name": "B"}, 8, 0, 4)])
+    plan = mapview.map_parts(enc, "c1")["plan"]
+    assert "8.9 m" in plan and "unseen" not in plan and "↑4 m" in plan

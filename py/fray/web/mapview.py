@@ -5,8 +5,11 @@ what the map shows is exactly what the rules measure. The plan's user units are 
 ``y`` flipped (SVG y grows down, north grows up). Each token is a ``<g>`` translated to its
 position, so a drag only rewrites one ``transform`` (``mapctl``) and the commit re-renders.
 
-Tokens in the air stand on a stalk above their shadow, with the altitude written beside them;
-prone tokens are flattened; the side view under the plan shows every height to scale.
+Tokens in the air stand on a stalk above their shadow, with the altitude written beside them
+(its band, where the game measures height in bands); prone tokens are flattened; the side view
+under the plan shows every height to scale. In a band game the selected token's rings and the
+labels on the others are bands, not metres; a combatant the selected one cannot see is drawn
+as unseen (faded, dashed), with why in its name.
 """
 
 from __future__ import annotations
@@ -75,8 +78,11 @@ def state_words(c: Combatant) -> list[str]:
     return words
 
 
-def dist_text(target: Target) -> str:
-    """"15.6 m +0": the distance from the selected token, and the range modifier if any."""
+def dist_text(target: Target, combine: str = "straight") -> str:
+    """"15.6 m +0": the distance from the selected token, and the range modifier if any; in a band
+    game (``combine == "band"``) the band itself."""
+    if combine == "band" and target.band:
+        return target.band.label
     txt = f"{target.metres:.1f} m"
     if target.band and target.band.modifier is not None:
         txt += f" {_signed(target.band.modifier)}"
@@ -87,32 +93,42 @@ def initials_of(c: Combatant) -> str:
     return "".join(w[0] for w in c.name.split()[:2]).upper() or "?"
 
 
-def notes_of(c: Combatant) -> list[str]:
-    """The words drawn beside a token: its height, and states such as prone or stunned."""
-    notes = [f"↑{c.position.alt:g} m"] if c.position.alt > 0 else []
+def notes_of(c: Combatant, alt_band: str | None = None) -> list[str]:
+    """The words drawn beside a token: its height (its band, if the game has bands), and states
+    such as prone or stunned."""
+    notes = ([f"↑{alt_band}" if alt_band else f"↑{c.position.alt:g} m"] if c.position.alt > 0 else [])
     return notes + [w for w in state_words(c) if w != "flying"]
 
 
-def token_label(c: Combatant, selected: bool, target: Target | None) -> str:
+def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: str | None = None,
+                combine: str = "straight") -> str:
     """What a screen reader says, and the tooltip: the name, then the details."""
     p = c.position
-    parts = [c.name, c.side, f"at {p.x:g}, {p.y:g} m", f"altitude {p.alt:g} m"]
+    parts = [c.name, c.side, f"at {p.x:g}, {p.y:g} m",
+             f"altitude {p.alt:g} m" + (f" ({alt_band} band)" if alt_band else "")]
     parts += state_words(c)
     if target is not None:
-        parts.append(f"{dist_text(target)} away" + (f", {target.band.label}" if target.band else ""))
+        if combine == "band" and target.band:
+            parts.append(f"{target.band.label} range ({target.metres:.1f} m)")
+        else:
+            parts.append(f"{dist_text(target)} away" + (f", {target.band.label}" if target.band else ""))
+        if target.unseen:
+            parts.append(f"unseen: {target.unseen}")
     if selected:
         parts.append("selected")
     return ", ".join(parts)
 
 
-def token_svg(c: Combatant, r: float, selected: bool, target: Target | None) -> str:
+def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
+              combine: str = "straight") -> str:
     p = c.position
     colour = SIDE_COLOUR.get(c.side, "#444")
     lift = _lift(p.alt, r)
     down = any(x in c.conditions for x in DOWN)
     prone = "prone" in c.conditions
     cls = "token" + (" selected" if selected else "") + (" airborne" if lift else "") + (" down" if down else "") + (
-        " prone" if prone else "") + (f" side-{c.side}" if c.side in SIDE_COLOUR else "")
+        " prone" if prone else "") + (f" side-{c.side}" if c.side in SIDE_COLOUR else "") + (
+        " unseen" if target is not None and target.unseen else "")
     fs = r * 0.75
     out = [f'<g class="{cls}" id="tok-{esc(c.id)}" data-token="{esc(c.id)}" '
            f'transform="translate({fmt(p.x)} {fmt(-p.y)})" role="button" tabindex="0" '
@@ -120,7 +136,7 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None) -> 
            # The name comes from <title>, not aria-label: the initials and name drawn on the token
            # are part of its label on screen, and an aria-label that does not repeat them word for
            # word breaks "label in name" for voice control.
-           f'<title>{esc(token_label(c, selected, target))}</title>']
+           f'<title>{esc(token_label(c, selected, target, alt_band, combine))}</title>']
     if lift:
         out.append(f'<ellipse class="shadow" cx="0" cy="0" rx="{fmt(r * .8)}" ry="{fmt(r * .35)}" />'
                    f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(-lift)}" stroke-width="{fmt(r / 8)}" />')
@@ -142,12 +158,14 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None) -> 
                f'text-anchor="middle" aria-hidden="true">{esc(initials)}</text>')
     out.append(f'<text class="name" x="0" y="{fmt(cy - r * 1.3)}" font-size="{fmt(fs * .7)}" text-anchor="middle" '
                f'stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(c.name)}</text>')
-    notes = notes_of(c)
+    notes = notes_of(c, alt_band)
+    if target is not None and target.unseen:
+        notes.append("unseen")
     if notes:
         out.append(f'<text class="state" x="{fmt(r * 1.25)}" y="{fmt(cy + fs * .35)}" font-size="{fmt(fs * .85)}" '
                    f'stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(" · ".join(notes))}</text>')
     if target is not None:
-        txt = dist_text(target)
+        txt = dist_text(target, combine)
         out.append(f'<text class="dist" x="0" y="{fmt(r * 1.9 if not lift else r * .9)}" font-size="{fmt(fs * .85)}" '
                    f'text-anchor="middle" stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(txt)}</text>')
     out.append("</g>")
@@ -206,7 +224,8 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> st
     # airborne tokens last, so they are drawn above the ones on the ground; the selected one on top
     order = sorted(enc.combatants, key=lambda c: (c.id == mv.selected, c.position.alt > 0, c.position.alt))
     parts.append('<g class="tokens">')
-    parts += [token_svg(c, r, c.id == mv.selected, targets.get(c.id)) for c in order]
+    parts += [token_svg(c, r, c.id == mv.selected, targets.get(c.id), mv.altitudes.get(c.id), mv.combine)
+              for c in order]
     parts.append("</g></svg>")
     return "".join(parts)
 
@@ -219,7 +238,8 @@ def elev_scale(enc: Encounter, view: list[float]) -> tuple[float, float, float, 
     return vx, vw / ELEV_W, top, (ELEV_GROUND - 20) / top
 
 
-def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None = None) -> str:
+def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None = None,
+                  altitudes: dict[str, str] | None = None) -> str:
     """The side view, looking north: east across (as the plan above), altitude up, to scale."""
     view = view or fit_view(enc)
     x0, kx, top, ky = elev_scale(enc, view)
@@ -241,11 +261,12 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
         ey = ELEV_GROUND - max(p.alt, 0) * ky
         colour = SIDE_COLOUR.get(c.side, "#444")
         sel = " selected" if c.id == selected else ""
+        band = f" ({altitudes[c.id]} band)" if altitudes and altitudes.get(c.id) and p.alt else ""
         parts.append(f'<g class="elev-token{sel}" data-elev-token="{esc(c.id)}" transform="translate({fmt(ex)} '
-                     f'{fmt(ey)})"><title>{esc(c.name)}: altitude {p.alt:g} m</title>'
+                     f'{fmt(ey)})"><title>{esc(c.name)}: altitude {p.alt:g} m{esc(band)}</title>'
                      f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(ELEV_GROUND - ey)}" />'
                      f'<circle r="12" fill="{colour}" />'
-                     f'<text x="16" y="7">{esc(c.name)}{f" {p.alt:g} m" if p.alt else ""}</text></g>')
+                     f'<text x="16" y="7">{esc(c.name)}{f" {p.alt:g} m" if p.alt else ""}{esc(band)}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -255,7 +276,8 @@ def scale_html(view: list[float]) -> str:
     bar = max(step, grid_step(view[2] / 4))  # about a fifth of the width
     pct = bar / view[2] * 100
     return (f'<div class="map-scale" aria-label="Scale: the bar is {bar} metres">'
-            f'<span class="bar" style="width:{pct:.2f}%"></span><span class="lbl">{bar} m</span>'
+            # An <svg>'s width attribute, not a style attribute: the page's CSP runs no inline style.
+            f'<svg class="bar" width="{pct:.2f}%" height="6" aria-hidden="true"></svg><span class="lbl">{bar} m</span>'
             f'<span class="grid-note">grid {step} m</span></div>')
 
 
@@ -295,6 +317,8 @@ def info_html(enc: Encounter, mv: MapView) -> str:
             if t.band and t.band.modifier is not None:
                 band += f" ({_signed(t.band.modifier)})"
             cls = "" if not t.band or t.band.reachable else ' class="unreachable"'
+            if t.unseen:
+                cls = ' class="unseen"'
             out.append(f'<tr data-target="{esc(t.id)}"{cls}><th scope="row">{esc(t.name)}</th>'
                        f'<td class="d" title="{esc(t.explain)}">{t.metres:.1f} m</td>'
                        f'<td class="band" title="{esc(t.band.note if t.band else "")}">{esc(band)}</td>'
@@ -310,7 +334,10 @@ def info_html(enc: Encounter, mv: MapView) -> str:
 
 
 def los_text(t: Any) -> str:
-    """A prompt, not a verdict: bodies on the line may block the view or give cover."""
+    """A prompt, not a verdict: bodies on the line may block the view or give cover. Where the game
+    judges sight itself (``Target.unseen``), that comes first."""
+    if getattr(t, "unseen", ""):
+        return "unseen: " + esc(t.unseen)
     if not t.in_the_way:
         return "no one in the way"
     return esc(", ".join(t.in_the_way)) + " in the way: GM, line of sight? cover?"
@@ -330,7 +357,7 @@ def map_parts(enc: Encounter, selected: str | None, view: list[float] | None = N
         selected = None
     mv = map_view(enc, selected)
     v = list(view) if view else fit_view(enc)
-    return {"plan": plan_svg(enc, mv, v), "elev": elevation_svg(enc, selected, v), "scale": scale_html(v),
+    return {"plan": plan_svg(enc, mv, v), "elev": elevation_svg(enc, selected, v, mv.altitudes), "scale": scale_html(v),
             "info": info_html(enc, mv), "view": v}
 
 

@@ -46,7 +46,7 @@ class RangeBand(Ruleset):
     stats = combatant.STATS
     conditions = dict(view_mod.CONDITION_TEXT)
     map_rule = maprule.RangeBandMap()
-    panel = ""  # "range_band_panel" once fray/web/range_band_panel.py exists (the page's engineer sets it)
+    panel = "range_band_panel"  # fray/web/range_band_panel.py
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return load_tables(os.path.join(HERE, "tables"))

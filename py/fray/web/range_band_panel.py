@@ -1,0 +1,856 @@
+"""The range-band panel: zone settings, the round (turn order, movement phase, turns), the current
+combatant's movement or actions, every pending roll as its roll specification, and on each card
+stealth, flight and altitude band, mount, breath, statuses and who this combatant cannot see.
+
+Rendering is pure (``panel_html``, ``card_html`` take the ruleset's ``view()``; every piece of
+user text goes through ``esc``). The handlers read a form, build one ``rb.*`` action and call
+``app.dispatch(action, form)``. Every control's ``name`` is the engine's field path for that
+action (``level``, ``mount``, ``x``, ``by``) beside a ``data-error-for`` slot of the same name, so
+an engine error lands beside the control and the encounter is unchanged.
+
+Rolls are two steps, as the engine keeps them: an action that calls for a roll leaves a pending
+roll whose specification (die, stat, TN with its parts, Hindrance and Easing with their reasons,
+blunder, what success and failure do) is shown before anyone rolls. The GM enters the result of
+their own dice (success or failure, by how much) or lets Fray roll it with the default mechanic,
+which is *assumed* (table ``core_roll``) and marked so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import InvalidAction
+from .render import esc
+from .widgets import act_button as _btn, as_int, as_number, err_slot as _err, open_add_section, read_extra
+
+LIGHT_TEXT = {"none": "No Light", "low": "Low Light", "medium": "Medium Light", "high": "High Light"}
+STEALTH_TEXT = {"low": "Low Stealth", "medium": "Medium Stealth", "high": "High Stealth"}
+PHASES = (("setup", "Setup"), ("movement", "Movement phase"), ("actions", "Action phase"), ("ended", "Battle over"))
+DICE = ("d20", "d12", "d10", "d6")
+ROLL_STATS = ("DEX", "CON", "INT", "SPD")
+MOVE_FLAGS = (("rush", "Rush"), ("cautious", "Cautious (unseen area, +2 Hindrance, no knockdown risk)"),
+              ("drop_high_stealth", "Without the High Stealth Hindrance (drops to Medium)"),
+              ("outnumbered", "Outnumbered"), ("unseen_area", "Through an area they can't see"),
+              ("dense_smoke", "Through dense smoke"))
+ATTACK_FLAGS = (("unexpected", "Unexpected (thought to be an ally)"), ("emits_light", "Emits notable light"),
+                ("aoe", "AoE"))
+ADD_TRAITS = (
+    ("kind", "Kind", ("sentient", "tech", "animal")),
+    ("amphibious", "Amphibious", ("no", "breathes", "holds")),
+    ("vision", "Vision", ("normal", "shadow", "echolocation", "thermal", "darkeye", "clairvoyance")),
+    ("light", "Light carried", ("none", "dim", "moderate", "bright", "extreme")),
+    ("armor_noise", "Armour noise", ("low", "medium", "high")),
+    ("stealth", "Starts in", ("low", "medium", "high")),
+)
+
+
+# -- small pure helpers ----------------------------------------------------------------------------
+
+def _field(fid: str, name: str, label: str, control: str, hint: str = "", cls: str = "") -> str:
+    h = f'<small class="hint">{esc(hint)}</small>' if hint else ""
+    c = f" {cls}" if cls else ""
+    return (f'<div class="field{c}" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>'
+            f'{control}{h}{_err(name)}</div>')
+
+
+def _select(fid: str, name: str, options: list[tuple[str, str]], selected: Any = None) -> str:
+    opts = "".join(f'<option value="{esc(v)}"{" selected" if str(selected) == v else ""}>{esc(t)}</option>'
+                   for v, t in options)
+    return f'<select id="{esc(fid)}" name="{esc(name)}">{opts}</select>'
+
+
+def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
+    return (f'<label class="rb-check" for="{esc(fid)}"><input type="checkbox" id="{esc(fid)}" name="{esc(name)}"'
+            f'{" checked" if checked else ""}> {esc(label)}</label>')
+
+
+def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> str:
+    ph = f' placeholder="{esc(placeholder)}"' if placeholder else ""
+    return (f'<input id="{esc(fid)}" name="{esc(name)}" type="text" inputmode="{mode}" autocomplete="off"'
+            f' value="{esc("" if value is None else value)}"{ph}>')
+
+
+def _g(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _names(view: dict[str, Any]) -> dict[str, str]:
+    return {c["id"]: c["name"] for c in view.get("combatants", [])}
+
+
+def _combatant(view: dict[str, Any], cid: str | None) -> dict[str, Any] | None:
+    return next((c for c in view.get("combatants", []) if c["id"] == cid), None)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _general_err() -> str:
+    return '<p class="field-error rb-form-error" data-error-for="rb"></p>'
+
+
+# -- the roll specification ---------------------------------------------------------------------------
+
+def spec_html(spec: dict[str, Any]) -> str:
+    """A roll specification before anyone rolls: die on stat, TN and its parts, Hindrance and
+    Easing with their reasons, blunder, what success and failure do."""
+    tn = spec.get("tn", {})
+    tn_parts = "".join(f" {'+' if p['value'] >= 0 else '−'} {esc(p['reason'])} {abs(int(p['value']))}"
+                       for p in tn.get("parts", []))
+    rows = [f'<li class="rb-tn"><span class="k">TN</span> <strong class="rb-tn-value">{esc(tn.get("total"))}</strong>'
+            f' = {esc(spec.get("stat"))} {esc(spec.get("stat_value"))}{tn_parts}</li>']
+    for key, label in (("hindrance", "Hindrance"), ("easing", "Easing")):
+        part = spec.get(key, {})
+        reasons = ", ".join(f"+{int(p['count'])} {esc(p['reason'])}" for p in part.get("parts", []))
+        rows.append(f'<li class="rb-{key}"><span class="k">{label}</span> '
+                    f'<strong class="rb-{key}-value">{esc(part.get("total", 0))}</strong>'
+                    + (f" ({reasons})" if reasons else "") + "</li>")
+    rows.append(f'<li class="rb-blunder">{"can blunder" if spec.get("can_blunder") else "cannot blunder"}'
+                + ("; a blind roll: the GM rolls it unseen" if spec.get("blind") else "") + "</li>")
+    if spec.get("auto"):
+        rows.append(f'<li class="rb-auto">{esc(spec["auto"].get("reason", ""))}</li>')
+    if spec.get("success"):
+        rows.append(f'<li class="rb-success"><span class="k">Success</span> {esc(spec["success"])}</li>')
+    if spec.get("failure"):
+        rows.append(f'<li class="rb-failure"><span class="k">Failure</span> {esc(spec["failure"])}</li>')
+    rows += [f'<li class="rb-note">{esc(n)}</li>' for n in spec.get("notes", [])]
+    return (f'<p class="rb-spec-head"><strong>{esc(spec.get("what", "Roll"))}</strong>: '
+            f'<span class="rb-die">{esc(spec.get("die"))} on {esc(spec.get("stat"))}</span>'
+            f' <span class="rule">({esc(spec.get("rule", ""))})</span></p>'
+            f'<ul class="rb-spec" aria-label="Roll specification">{"".join(rows)}</ul>')
+
+
+def pending_html(view: dict[str, Any]) -> str:
+    names = _names(view)
+    out = []
+    for p in view.get("pending", []):
+        ref = p["ref"]
+        pre = f"rb-res-{ref}"
+        who = names.get(p.get("combatant"), p.get("combatant", ""))
+        prompt = p.get("prompt", "")
+        head = prompt if prompt.startswith(who) else f"{who}: {prompt}"
+        outcome = (f'<fieldset class="rb-outcome"><legend>The GM\'s result</legend>'
+                   f'<label class="rb-check" for="{pre}-s"><input type="radio" id="{pre}-s" name="success" '
+                   f'value="yes"> Success</label>'
+                   f'<label class="rb-check" for="{pre}-f"><input type="radio" id="{pre}-f" name="success" '
+                   f'value="no"> Failure</label>{_err("success")}</fieldset>'
+                   + _field(f"{pre}-by", "by", "By how much", _input(f"{pre}-by", "by", "0"))
+                   + _check(f"{pre}-bl", "blunder", "Blunder"))
+        out.append(
+            f'<form class="rb-pending rb-box" data-form="rb-resolve" data-ref="{esc(ref)}" novalidate '
+            f'aria-label="Pending roll {esc(ref)}: {esc(p["spec"].get("what", ""))}">'
+            f'<h4><span class="rb-ref">{esc(ref)}</span> {esc(head)}</h4>'
+            f'{spec_html(p["spec"])}'
+            f'<div class="rb-row">{outcome}</div>'
+            f'<div class="rb-row rb-buttons"><button type="submit" class="primary">Apply result</button>'
+            f'{_field(f"{pre}-dice", "rolls.roll", "Dice for Fray (blank = Fray rolls)", _input(f"{pre}-dice", "rolls.roll", "", placeholder="e.g. 7 12"), cls="rb-dice")}'
+            f'{_btn("Let Fray roll (assumed default)", "rb-roll", "secondary", ref=ref)}'
+            f'{_btn("Dismiss", "rb-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)}</div>'
+            f'<p class="hint">Fray\'s roll uses the default mechanic of table core_roll: '
+            f'<span class="badge assumed">assumed</span></p>{_general_err()}</form>')
+    for p in view.get("prompts", []):
+        ref = p["ref"]
+        done = _btn("Done", "rb-dismiss", "secondary", aria=f"Done with {ref}", ref=ref)
+        out.append(f'<div class="rb-prompt rb-box" role="note"><p><span class="rb-ref">{esc(ref)}</span> '
+                   f'{esc(names.get(p.get("combatant"), ""))}: {esc(p.get("text", ""))}</p>{done}{_err("ref")}</div>')
+    if not out:
+        return ""
+    return f'<section class="rb-rolls" aria-labelledby="rb-rolls-h"><h3 id="rb-rolls-h">Rolls to settle</h3>{"".join(out)}</section>'
+
+
+# -- the panel ---------------------------------------------------------------------------------------
+
+def zone_html(view: dict[str, Any], open_: bool = False) -> str:
+    z = view.get("zone", {})
+    ch = view.get("choices", {})
+    bands = ch.get("bands", ["engaged", "short", "medium", "long", "travel"])
+    summary = (f'{LIGHT_TEXT.get(z.get("light"), z.get("light"))}, {esc(z.get("clutter"))} clutter'
+               + (", enclosed" if z.get("enclosed") else "") + (", underwater" if z.get("underwater") else "")
+               + (", no air" if not z.get("air", True) and not z.get("underwater") else "")
+               + (f", flight to {esc(z.get('flight_ceiling'))}" if z.get("flight_allowed") else
+                  f", no flight ({esc(z.get('why_no_flight'))})"))
+    dmg = z.get("damage_factors")
+    body = (
+        '<div class="rb-grid">'
+        + _field("rb-z-light", "light", "Light", _select("rb-z-light", "light",
+                 [(x, LIGHT_TEXT.get(x, x)) for x in ch.get("light", LIGHT_TEXT)], z.get("light")))
+        + _field("rb-z-clutter", "clutter", "Clutter", _select("rb-z-clutter", "clutter",
+                 [(x, x) for x in ch.get("clutter", ("low", "medium", "high"))], z.get("clutter")))
+        + _field("rb-z-ceiling", "flight_ceiling", "Flight ceiling", _select("rb-z-ceiling", "flight_ceiling",
+                 [("none", "no flight")] + [(b, b) for b in bands], z.get("flight_ceiling")))
+        + '</div><div class="rb-row">'
+        + _check("rb-z-enclosed", "enclosed", "Enclosed (indoor, underground)", bool(z.get("enclosed")))
+        + _check("rb-z-underwater", "underwater", "Underwater", bool(z.get("underwater")))
+        + _check("rb-z-narrow", "narrow", "Narrow passage", bool(z.get("narrow")))
+        + _check("rb-z-air", "air", "Breathable air", bool(z.get("air", True)))
+        + '</div>'
+        + (f'<p class="hint">Underwater: heat does {dmg["heat"]}% damage, frost {dmg["frost"]}%; no knockdowns; '
+           'SPD 25% unless amphibious.</p>' if dmg else "")
+        + '<p class="hint">Who sees whom comes from light, clutter and stealth level through the visible-range '
+          'chart <span class="badge assumed">assumed</span> (Tables to edit it).</p>'
+        + '<div class="rb-row"><button type="submit" class="primary">Set zone</button></div>' + _general_err())
+    return (f'<details class="rb-zone rb-box"{" open" if open_ else ""}><summary>Zone: <span class="rb-zone-summary">'
+            f'{summary}</span></summary><form data-form="rb-zone" novalidate aria-label="Zone settings">{body}'
+            f'</form></details>')
+
+
+def round_html(view: dict[str, Any]) -> str:
+    phase = view.get("phase", {}).get("id", "setup")
+    steps = "".join(f'<li class="{"current" if pid == phase else ""}"'
+                    f'{" aria-current=step" if pid == phase else ""}>{esc(t)}</li>' for pid, t in PHASES)
+    acting = view.get("acting", [])
+    names = _names(view)
+    order_rows = []
+    for t in view.get("turn_order", []):
+        cid = t["id"]
+        slot = next((a for a in acting if a["combatant"] == cid), None)
+        cur = slot is not None and slot.get("current")
+        note = slot.get("label", "") if slot else ("moves with the mount" if phase == "movement" else "")
+        fid = f"rb-to-{cid}"
+        order_rows.append(
+            f'<li class="rb-slot{" current" if cur else ""}{"" if slot or phase == "setup" else " idle"}" '
+            f'data-id="{esc(cid)}"{" aria-current=step" if cur else ""}>'
+            f'<span class="who">{esc(names.get(cid, cid))}</span>'
+            f'<span class="why">{esc(note)}</span>'
+            f'<form class="rb-to" data-form="rb-turn-order" data-id="{esc(cid)}" novalidate>'
+            f'<label for="{fid}" class="visually-hidden">Turn order of {esc(names.get(cid, cid))}</label>'
+            f'{_input(fid, "value", t.get("value"), placeholder="turn")}'
+            f'<button type="submit" class="small" aria-label="Set the turn order of {esc(names.get(cid, cid))}">Set'
+            f'</button>{_err("value")}</form></li>')
+    hint = ('Type each turn-order result (higher acts first), set the zone, then start the round.'
+            if phase == "setup" else view.get("phase", {}).get("note", ""))
+    return (f'<div class="rb-round rb-box" id="rb-round"><ol class="rb-steps" aria-label="Phases">{steps}</ol>'
+            f'<p class="hint">{esc(hint)}</p>'
+            f'<ol class="rb-order" aria-label="Turn order">{"".join(order_rows)}</ol></div>')
+
+
+def _targets(view: dict[str, Any], cid: str) -> list[tuple[str, str]]:
+    return [(c["id"], c["name"]) for c in view.get("combatants", []) if c["id"] != cid]
+
+
+def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, float, float]) -> str:
+    cid = c["id"]
+    pre = "rb-mv"
+    x, y, alt = pos
+    flags = "".join(_check(f"{pre}-{k}", k, label) for k, label in MOVE_FLAGS
+                    if k != "drop_high_stealth" or c["stealth"]["level"] == "high")
+    fly = ""
+    if c.get("can_fly") and not view.get("zone", {}).get("underwater"):
+        fly = (_btn("Land (stop flying)" if c.get("flying") else "Take off (fly)", "rb-fly", "secondary",
+                    id=cid, on="false" if c.get("flying") else "true"))
+    descend = ""
+    if c.get("flying") and not view.get("zone", {}).get("underwater"):
+        descend = (f'<form class="rb-descend" data-form="rb-descend" data-id="{esc(cid)}" novalidate '
+                   f'aria-label="Descend without a roll">'
+                   + _field("rb-ds-alt", "alt", "Descend to altitude (m), no roll", _input("rb-ds-alt", "alt", _g(alt),
+                                                                                        "decimal"))
+                   + '<button type="submit" class="secondary">Descend</button></form>')
+    ambush = ""
+    if c["stealth"]["level"] == "high" or (c.get("moved") or {}).get("success"):
+        ambush = (f'<div class="rb-row">{_btn("Ambush movement (stealth roll)", "rb-ambush", "secondary", id=cid)}'
+                  '<span class="hint">after a successful move of at least short range, begun in High Stealth</span>'
+                  '</div>')
+    if c.get("underwater_spd"):
+        spd_name, spd = "underwater SPD", c["underwater_spd"]["value"]
+    elif c.get("flying"):
+        spd_name, spd = "flying SPD", c["flying_spd"]["value"]
+    else:
+        spd_name, spd = "SPD", c["stats"].get("SPD")
+    return (
+        f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Movement: {esc(c["name"])}</h3>'
+        f'<p class="hint">Movement roll on {spd_name} {esc(spd)}; the roll '
+        'specification appears under Rolls to settle before anything is rolled. Switch flight at the start or '
+        'end of the movement.</p>'
+        f'<form data-form="rb-move" data-id="{esc(cid)}" novalidate aria-label="Move {esc(c["name"])}">'
+        '<div class="rb-grid">'
+        + _field(f"{pre}-x", "x", "East (x, m)", _input(f"{pre}-x", "x", _g(x), "decimal"))
+        + _field(f"{pre}-y", "y", "North (y, m)", _input(f"{pre}-y", "y", _g(y), "decimal"))
+        + _field(f"{pre}-alt", "alt", "Altitude (m)", _input(f"{pre}-alt", "alt", _g(alt), "decimal"))
+        + f'</div><div class="rb-row">{flags}</div>'
+        f'<div class="rb-row"><button type="submit" class="primary">Movement roll</button>{fly}</div>'
+        f'{_general_err()}</form>{descend}{ambush}{_err("rb-acting")}</div>')
+
+
+def actions_html(view: dict[str, Any], c: dict[str, Any]) -> str:
+    cid = c["id"]
+    pre = "rb-at"
+    weapons = c.get("traits", {}).get("weapons", [])
+    w_opts = [(str(i), f'{w["name"]} ({w["kind"]}{", " + ", ".join(w["tags"]) if w.get("tags") else ""})')
+              for i, w in enumerate(weapons)] or [("", "unarmed (melee)")]
+    targets = _targets(view, cid)
+    warn = [("", "nobody")] + [t for t in targets]
+    flags = "".join(_check(f"{pre}-{k}", k, label) for k, label in ATTACK_FLAGS)
+    attack = (
+        f'<form data-form="rb-attack" data-id="{esc(cid)}" novalidate aria-label="Attack by {esc(c["name"])}">'
+        '<h4>Attack</h4><div class="rb-grid">'
+        + _field(f"{pre}-target", "target", "Target", _select(f"{pre}-target", "target", targets))
+        + _field(f"{pre}-weapon", "weapon", "Weapon", _select(f"{pre}-weapon", "weapon", w_opts))
+        + _field(f"{pre}-die", "die", "Die", _select(f"{pre}-die", "die", [(d, d) for d in DICE], "d20"),
+                 hint="the core roll's die: assumed d20")
+        + _field(f"{pre}-stat", "stat", "On stat", _select(f"{pre}-stat", "stat", [(s, s) for s in ROLL_STATS], "DEX"))
+        + _field(f"{pre}-size", "size", "Action", _select(f"{pre}-size", "size",
+                                                           [(s, s) for s in ("major", "minor", "free")], "major"))
+        + _field(f"{pre}-warn", "warned_by", "Target warned by", _select(f"{pre}-warn", "warned_by", warn))
+        + f'</div><div class="rb-row">{flags}</div>'
+        '<div class="rb-row"><button type="submit" class="primary">Offense roll</button></div>'
+        f'{_general_err()}</form>')
+    st = c["stealth"]
+    stealth_btns = []
+    for lv in ("low", "medium", "high"):
+        if lv == st["level"]:
+            continue
+        why = st["can_enter"].get(lv)
+        label = {"low": "Revert to Low Stealth (free)", "medium": "Enter Medium Stealth (free)",
+                 "high": "Enter High Stealth (stealth roll, major)"}[lv]
+        stealth_btns.append(_btn(label, "rb-stealth", "secondary", id=cid, level=lv) if not why else
+                            f'<span class="rb-why">{esc(label)}: {esc(why)}</span>')
+    if st["level"] == "high":
+        stealth_btns.append(_btn("Maintain High Stealth (major)", "rb-maintain", "secondary", id=cid))
+    other = (
+        f'<form data-form="rb-act" data-id="{esc(cid)}" novalidate aria-label="Another action by {esc(c["name"])}">'
+        '<h4>Other action</h4><div class="rb-grid">'
+        + _field("rb-ac-size", "size", "Size", _select("rb-ac-size", "size",
+                                                       [(s, s) for s in view.get("choices", {}).get(
+                                                           "action_sizes", ("major", "minor", "free"))]))
+        + _field("rb-ac-what", "what", "What", _input("rb-ac-what", "what", "", "text", "e.g. draw a weapon"))
+        + '</div><div class="rb-row">'
+        + _check("rb-ac-dex", "dex_roll", "Needs a DEX roll") + _check("rb-ac-verbal", "verbal", "Verbal")
+        + _check("rb-ac-light", "light", "Emits notable light")
+        + '</div><div class="rb-row"><button type="submit" class="secondary">Take the action</button></div>'
+        f'{_general_err()}</form>')
+    extras = [_btn("Detection rolls against them", "rb-detect", "secondary", id=cid)]
+    if st["level"] == "high" or (c.get("ambush") is None and (c.get("moved") or {}).get("success")):
+        extras.append(_btn("Ambush movement (stealth roll)", "rb-ambush", "secondary", id=cid))
+    b = c.get("breath", {})
+    if b.get("holding") or b.get("out") or b.get("rolls"):
+        extras.append(_btn("Catch breath", "rb-catch-breath", "secondary", id=cid))
+    return (f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Turn: {esc(c["name"])}</h3>'
+            f'{_used_html(c)}{attack}'
+            f'<div class="rb-row rb-stealth-row" role="group" aria-label="Stealth">{"".join(stealth_btns)}</div>'
+            f'{other}<div class="rb-row">{"".join(extras)}</div>{more_html(view, c)}{_err("rb-acting")}</div>')
+
+
+MORE = {
+    # form kind -> (action type, title, [(field, label, control kind)])
+    "grapple": ("rb.grapple", "Grapple", [("target", "Target", "other"),
+                                          ("mismatched_flying_ok", "Mismatched grapple, larger one flying", "check")]),
+    "release": ("rb.release", "Release a grapple", [("target", "Grappled with", "other")]),
+    "touch": ("rb.touch", "Touch an ally", [("ally", "Ally", "other")]),
+    "light": ("rb.light", "Carry a light", [("light", "Light source", "light")]),
+    "noise": ("rb.noise", "Make a noise", [("audible", "Audible at", "band"), ("deafen", "It deafens", "check")]),
+    "cannot_see": ("rb.cannot_see", "Cannot see (smoke, cloaking)", [("target", "Whom", "other"),
+                                                                     ("on", "Cannot see them", "check-on")]),
+    "restart": ("rb.restart_breathing", "Restart someone's breathing", [("target", "Whom", "other")]),
+    "teleport": ("rb.teleport", "Teleport", [("x", "East (x, m)", "num"), ("y", "North (y, m)", "num"),
+                                             ("alt", "Altitude (m)", "num"), ("range", "Range", "band"),
+                                             ("precision", "Precision", "precision"), ("size", "Action", "size")]),
+}
+
+
+def more_html(view: dict[str, Any], c: dict[str, Any]) -> str:
+    """The rest of a turn's actions, each a small form named by the engine's fields."""
+    cid = c["id"]
+    bands = view.get("choices", {}).get("bands", ["engaged", "short", "medium", "long", "travel"])
+    forms = []
+    for kind, (_, title, fields) in MORE.items():
+        ctls = []
+        for name, label, ctl in fields:
+            fid = f"rb-more-{kind}-{name}"
+            if ctl == "other":
+                ctls.append(_field(fid, name, label, _select(fid, name, _targets(view, cid))))
+            elif ctl == "light":
+                ctls.append(_field(fid, name, label, _select(fid, name, [(x, x) for x in (
+                    "none", "dim", "moderate", "bright", "extreme")], c.get("light", "none"))))
+            elif ctl == "band":
+                ctls.append(_field(fid, name, label, _select(fid, name, [(b, b) for b in bands], "medium")))
+            elif ctl == "precision":
+                ctls.append(_field(fid, name, label, _select(fid, name, [(x, x) for x in ("low", "medium", "high")])))
+            elif ctl == "size":
+                ctls.append(_field(fid, name, label, _select(fid, name, [("major", "major"), ("minor", "minor")])))
+            elif ctl == "num":
+                ctls.append(_field(fid, name, label, _input(fid, name, "", "decimal")))
+            else:
+                ctls.append(_check(fid, name, label, ctl == "check-on") + _err(name))
+        forms.append(f'<form class="rb-more-form" data-form="rb-more" data-kind="{kind}" data-id="{esc(cid)}" novalidate '
+                     f'aria-label="{esc(title)}"><h4>{esc(title)}</h4><div class="rb-grid">{"".join(ctls)}</div>'
+                     f'<button type="submit" class="secondary">{esc(title)}</button>{_general_err()}</form>')
+    return (f'<details class="rb-more"><summary>More actions (grapple, touch, light, noise, sight, teleport, '
+            f'breathing)</summary><div class="rb-more-forms">{"".join(forms)}</div></details>')
+
+
+def more_action(kind: str, cid: str, values: dict[str, Any]) -> dict[str, Any]:
+    if kind not in MORE:
+        raise InvalidAction("rb", f"unknown action {kind!r}")
+    atype, _, fields = MORE[kind]
+    action: dict[str, Any] = {"type": atype, "id": cid}
+    for name, _, ctl in fields:
+        if ctl in ("check", "check-on"):
+            action[name] = bool(values.get(name))
+        elif ctl == "num":
+            v = (values.get(name) or "").strip()
+            if v:  # blank: the engine keeps that coordinate where it is
+                action[name] = as_number(v)
+        else:
+            action[name] = values.get(name)
+    return action
+
+
+def _used_html(c: dict[str, Any]) -> str:
+    u = c.get("used")
+    if not u:
+        return '<p class="hint rb-used">No actions yet this turn.</p>'
+    what = "; ".join(u.get("what", []))
+    return (f'<p class="hint rb-used">Used: {esc(u.get("major", 0))} major, {esc(u.get("minor", 0))} minor'
+            + (f" ({esc(what)})" if what else "") + "</p>")
+
+
+def battle_end_html(view: dict[str, Any]) -> str:
+    end = view.get("battle_end")
+    ch = view.get("choices", {})
+    if end:
+        rows = "".join(f'<tr><th scope="row">{esc(p["name"])}</th><td>{esc(p["activity"])}</td>'
+                       f'<td>{esc(p["involvement"])}</td><td>{esc(p["fatigue"])}</td><td>{esc(p["trauma"])}</td></tr>'
+                       for p in end.get("proposals", []))
+        return (f'<div class="rb-end rb-box"><h3>{"Between waves" if end.get("wave") else "The battle is over"} '
+                f'after {esc(end.get("rounds"))} rounds <span class="badge assumed">assumed charts</span></h3>'
+                f'<table class="rb-end-table"><thead><tr><th scope="col">Who</th><th scope="col">Activity</th>'
+                f'<th scope="col">Involvement</th><th scope="col">Fatigue</th><th scope="col">Trauma</th></tr></thead>'
+                f'<tbody>{rows}</tbody></table><p class="hint">{esc(end.get("note", ""))}</p></div>')
+    if view.get("phase", {}).get("id") == "setup":
+        return ""
+    rows = []
+    for c in view.get("combatants", []):
+        cid = c["id"]
+        rows.append(
+            f'<tr><th scope="row">{esc(c["name"])}</th><td>'
+            f'<label for="rb-be-a-{esc(cid)}" class="visually-hidden">Activity of {esc(c["name"])}</label>'
+            f'{_select(f"rb-be-a-{cid}", f"activity.{cid}", [(x, x) for x in ch.get("activity", [])], "moderate")}'
+            f'{_err(f"activity.{cid}")}</td><td>'
+            f'<label for="rb-be-i-{esc(cid)}" class="visually-hidden">Involvement of {esc(c["name"])}</label>'
+            f'{_select(f"rb-be-i-{cid}", f"involvement.{cid}", [(x, x) for x in ch.get("involvement", [])], "combatant")}'
+            f'{_err(f"involvement.{cid}")}</td></tr>')
+    return (f'<details class="rb-end rb-box"><summary>End the battle (post-combat fatigue and trauma)</summary>'
+            f'<form data-form="rb-end" novalidate aria-label="End the battle">'
+            f'<table class="rb-end-table"><thead><tr><th scope="col">Who</th><th scope="col">Activity</th>'
+            f'<th scope="col">Involvement</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+            '<div class="rb-row">' + _check("rb-be-wave", "wave", "Between waves (battles over 24 rounds)")
+            + '<button type="submit" class="secondary">End the battle</button></div>'
+            '<p class="hint">Fatigue and trauma come from charts <span class="badge assumed">assumed</span>.</p>'
+            f'{_general_err()}</form></details>')
+
+
+def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
+               positions: dict[str, tuple[float, float, float]] | None = None) -> str:
+    ui = ui or {}
+    phase = view.get("phase", {}).get("id", "setup")
+    cur = _combatant(view, view.get("current"))
+    acting = ""
+    if cur is not None and phase == "movement":
+        acting = movement_html(view, cur, (positions or {}).get(cur["id"], (0.0, 0.0, cur["altitude"]["metres"])))
+    elif cur is not None and phase == "actions":
+        acting = actions_html(view, cur)
+    return (f'<section class="rb-panel" aria-labelledby="rb-h"><h2 id="rb-h" class="visually-hidden">'
+            f'Range-band round</h2>'
+            f'{zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup")}{round_html(view)}'
+            f'{pending_html(view)}{acting}{battle_end_html(view)}</section>')
+
+
+# -- the card ----------------------------------------------------------------------------------------
+
+def card_html(view: dict[str, Any], cid: str) -> str:
+    c = _combatant(view, cid)
+    if c is None:
+        return ""
+    names = _names(view)
+    st = c["stealth"]
+    phase = view.get("phase", {}).get("id", "setup")
+    level = st["level"]
+    stealth_opts = [(lv, STEALTH_TEXT[lv]) for lv in ("low", "medium", "high")]
+    locked = (" · cannot re-enter " + ", ".join(STEALTH_TEXT.get(x, x) for x in st.get("locked", [])) +
+              " this round") if st.get("locked") else ""
+    stealth_form = (
+        f'<form class="rb-inline" data-form="rb-stealth" data-id="{esc(cid)}" novalidate>'
+        f'<label for="rb-st-{esc(cid)}">Stealth</label>'
+        f'{_select(f"rb-st-{cid}", "level", stealth_opts, level)}'
+        + (_check(f"rb-st-start-{cid}", "start", "start in it (no roll)", False) if phase == "setup" else "")
+        + f'<button type="submit" class="small" aria-label="Set the stealth level of {esc(c["name"])}">Set</button>'
+        f'{_err("level")}</form>')
+    # flight and altitude
+    alt = c["altitude"]
+    fs = c["flying_spd"]
+    if c.get("flying"):
+        flight = f'flying, altitude <strong class="rb-alt-band">{esc(alt["band"])}</strong> ({_g(alt["metres"])} m)'
+    elif c.get("mount") and alt["metres"] > 0:
+        flight = f'on a flying mount, altitude <strong class="rb-alt-band">{esc(alt["band"])}</strong>'
+    else:
+        flight = "on the ground"
+    spd_bits = [f'SPD {esc(c["stats"].get("SPD"))}']
+    if fs["value"]:
+        spd_bits.append(f'flying SPD {esc(fs["value"])}' + (
+            " (" + " + ".join(f'{esc(p["reason"])} {esc(p["value"])}' for p in fs["parts"]) + ")"
+            if len(fs["parts"]) > 1 else ""))
+    if c.get("underwater_spd"):
+        us = c["underwater_spd"]
+        spd_bits.append(f'underwater SPD {esc(us["value"])} (' +
+                        " + ".join(f'{esc(p["reason"])} {esc(p["value"])}' for p in us["parts"]) + ")")
+    # mount: the form stays on a rider's card too, so a second mount is refused with the reason
+    opts = [("", "(choose a mount)")] + [(o["id"], o["name"]) for o in view.get("combatants", [])]
+    mount_form = (f'<form class="rb-inline" data-form="rb-mount" data-id="{esc(cid)}" novalidate>'
+                  f'<label for="rb-mt-{esc(cid)}">Ride</label>{_select(f"rb-mt-{cid}", "mount", opts)}'
+                  f'<button type="submit" class="small" aria-label="Mount: {esc(c["name"])}">Mount</button>'
+                  f'{_err("mount")}</form>')
+    if c.get("mount"):
+        mount = (f'rides <strong>{esc(names.get(c["mount"], c["mount"]))}</strong> '
+                 + _btn("Dismount", "rb-dismount", "small secondary", aria=f"Dismount {c['name']}", id=cid)
+                 + _btn("Fall off (free)", "rb-fall-off", "small secondary", aria=f"Fall off (free): {c['name']}", id=cid))
+        mh = ", ".join(f'+{p["count"]} {esc(p["reason"])}' for p in c.get("mounted_hindrance", []))
+        if mh:
+            mount += f'<span class="hint rb-mh"> ranged/slowing Hindrance: {mh}</span>'
+        mount += mount_form
+    elif c.get("rider"):
+        mount = f'carries <strong>{esc(names.get(c["rider"], c["rider"]))}</strong>'
+    else:
+        mount = '<span>none</span>' + mount_form
+    # breath
+    b = c["breath"]
+    breath_btn = ""
+    if not b.get("out"):
+        breath_btn = (_btn("Breathe", "rb-breath", "small secondary", aria=f"Breathe: {c['name']}", id=cid,
+                           holding="false") if b.get("holding") else
+                      _btn("Hold breath", "rb-breath", "small secondary", aria=f"Hold breath: {c['name']}",
+                           id=cid, holding="true"))
+    # statuses
+    statuses = "".join(
+        f'<li class="rb-status" title="{esc(s.get("text", ""))}">{esc(s["name"])}'
+        + (f' <span class="hint">({esc(s["ends"])})</span>' if s.get("ends") else "")
+        + _btn("×", "rb-status-off", "icon", aria=f"Remove {s['name']} from {c['name']}", id=cid, status=s["name"])
+        + "</li>" for s in c.get("statuses", []))
+    status_form = (
+        f'<form class="rb-inline" data-form="rb-status" data-id="{esc(cid)}" novalidate>'
+        f'<label for="rb-ss-{esc(cid)}">Status</label>'
+        f'{_select(f"rb-ss-{cid}", "status", [(s, s) for s in view.get("choices", {}).get("statuses", [])])}'
+        f'<label for="rb-sr-{esc(cid)}" class="visually-hidden">Rounds</label>'
+        f'{_input(f"rb-sr-{cid}", "rounds", "", placeholder="rounds")}'
+        f'<button type="submit" class="small" aria-label="Add the status to {esc(c["name"])}">Add</button>'
+        f'{_err("status")}{_err("rounds")}</form>')
+    unseen = view.get("unseen", {}).get(cid, [])
+    sees = (f'cannot see: {", ".join(esc(names.get(x, x)) for x in unseen)}' if unseen else "sees everyone")
+    if c.get("sightless"):
+        sees = f'without sight ({esc(c["sightless"])})'
+    unseen_by = [o for o, row in view.get("unseen", {}).items() if cid in row and o != cid]
+    hidden = (f'; unseen by {", ".join(esc(names.get(x, x)) for x in unseen_by)}' if unseen_by else "")
+    notes = []
+    if not c["outnumbering"]["counts"]:
+        notes.append(f'not counted for outnumbering: {esc(c["outnumbering"]["why"])}')
+    gd = c.get("group_defense", {})
+    if gd.get("why"):
+        notes.append("group defense: " + esc("; ".join(gd["why"])))
+    if c.get("if_immobilized"):
+        notes.append(f'if immobilized after combat: {esc(c["if_immobilized"])}')
+    if c.get("sinking") and c["sinking"] != "no":
+        notes.append(f'sinks short range every {esc(c["sinking"])}')
+    if c.get("speed_class"):
+        notes.append("flying SPD 21+: Speed Class rules apply")
+    if c.get("post_combat"):
+        notes.append(f'post-combat fatigue {esc(c["post_combat"]["fatigue"])}, trauma {esc(c["post_combat"]["trauma"])}')
+    knock = _btn("Knockdown", "rb-knockdown", "small secondary", aria=f"Knockdown: {c['name']}", id=cid)
+    return (
+        f'<div class="rb-card" data-id="{esc(cid)}">'
+        f'<dl class="rb-facts">'
+        f'<div><dt>AWGT</dt><dd class="rb-awgt">{esc(c["awgt"])}</dd></div>'
+        f'<div><dt>Stealth</dt><dd class="rb-stealth rb-st-{esc(level)}">{esc(STEALTH_TEXT.get(level, level))}'
+        f'{esc(locked)}</dd></div>'
+        f'<div><dt>Flight</dt><dd class="rb-flight">{flight}; {"; ".join(spd_bits)}</dd></div>'
+        f'<div><dt>Mount</dt><dd class="rb-mount">{mount}</dd></div>'
+        f'<div><dt>Breath</dt><dd class="rb-breath">{esc(b.get("text", ""))} {breath_btn}</dd></div>'
+        f'<div><dt>Sight</dt><dd class="rb-sight">{sees}{hidden}</dd></div>'
+        f'</dl>'
+        f'<ul class="rb-statuses" aria-label="Statuses of {esc(c["name"])}">{statuses}</ul>'
+        f'<div class="rb-card-forms">{stealth_form}{status_form}{knock}</div>'
+        + (f'<p class="hint rb-notes">{"; ".join(notes)}</p>' if notes else "")
+        + f'{_err("rb-card")}</div>')
+
+
+# -- the add form's section -------------------------------------------------------------------------
+
+def add_fields_html(extra: dict[str, Any] | None, mounts: list[tuple[str, str]] | None = None) -> str:
+    """The range-band traits of the add form, filled from the JSON box; folded back on submit."""
+    extra = extra or {}
+    parts = ['<fieldset class="rb-add"><legend>Range-band traits</legend><div class="rb-grid">']
+    for key, label, choices in ADD_TRAITS:
+        default = "low" if key == "stealth" else choices[0]
+        parts.append(_field(f"f-rb-{key}", f"combatant.{key}", label,
+                            _select(f"f-rb-{key}", f"rb_{key}", [(c, c) for c in choices], extra.get(key, default))))
+    parts.append(_field("f-rb-carried", "combatant.carried", "WGT carried",
+                        _input("f-rb-carried", "rb_carried", extra.get("carried", 0))))
+    parts.append(_field("f-rb-swim", "combatant.swim_bonus", "Swim SPD bonus",
+                        _input("f-rb-swim", "rb_swim_bonus", extra.get("swim_bonus", 0))))
+    opts = [("", "(none)")] + list(mounts or [])
+    parts.append(_field("f-rb-riding", "combatant.riding", "Riding", _select("f-rb-riding", "rb_riding", opts,
+                                                                             extra.get("riding", ""))))
+    parts.append('</div><div class="rb-row">')
+    parts.append(_check("f-rb-flying", "rb_flying", "Starts flying", bool(extra.get("flying"))))
+    parts.append(f'{_err("combatant.flying")}</div>'
+                 '<p class="hint">Weapons and other traits stay in the JSON below.</p></fieldset>')
+    return "".join(parts)
+
+
+ADD_KEYS = tuple(k for k, _, _ in ADD_TRAITS) + ("carried", "swim_bonus", "riding", "flying")
+
+
+def add_extra(values: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """The JSON box's fields with this section's values (the section wins)."""
+    out = dict(extra)
+    for key, _, _ in ADD_TRAITS:
+        if f"rb_{key}" in values:
+            out[key] = values[f"rb_{key}"]
+    for key in ("carried", "swim_bonus"):
+        if f"rb_{key}" in values:
+            v = values[f"rb_{key}"]
+            out[key] = as_int(v) if isinstance(v, str) and v.strip() else 0
+    if "rb_riding" in values:
+        if values["rb_riding"]:
+            out["riding"] = values["rb_riding"]
+        else:
+            out.pop("riding", None)
+    if "rb_flying" in values:
+        if values["rb_flying"]:
+            out["flying"] = True
+        else:
+            out.pop("flying", None)
+    return out
+
+
+# -- the controller side ---------------------------------------------------------------------------
+
+def resolve_action(ref: str, values: dict[str, Any], roll: bool) -> dict[str, Any]:
+    """``rb.resolve`` from the pending roll's form: the GM's result, or Fray's roll (typed dice allowed)."""
+    action: dict[str, Any] = {"type": "rb.resolve", "ref": ref}
+    if roll:
+        dice = (values.get("rolls.roll") or "").replace(",", " ").split()
+        if dice:
+            if not all(d.isdigit() for d in dice):
+                raise InvalidAction("rolls.roll", "type the dice as whole numbers separated by spaces, or leave it "
+                                                  "blank to let Fray roll")
+            action["rolls"] = {"roll": [int(d) for d in dice]}
+        return action
+    s = values.get("success")
+    if s not in ("yes", "no"):
+        raise InvalidAction("success", "choose success or failure (or let Fray roll)")
+    action["success"] = s == "yes"
+    by = as_int(values.get("by", "") or "0")
+    action["by"] = by
+    if values.get("blunder"):
+        action["blunder"] = True
+    return action
+
+
+def move_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
+    action: dict[str, Any] = {"type": "rb.move", "id": cid}
+    for k in ("x", "y", "alt"):
+        action[k] = as_number(values.get(k, ""))
+    for k, _ in MOVE_FLAGS:
+        if values.get(k):
+            action[k] = True
+    return action
+
+
+def attack_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
+    action: dict[str, Any] = {"type": "rb.attack", "id": cid, "target": values.get("target") or None,
+                              "die": values.get("die") or "d20", "stat": values.get("stat") or "DEX",
+                              "size": values.get("size") or "major"}
+    w = values.get("weapon", "")
+    if w != "":
+        action["weapon"] = as_int(w)
+    if values.get("warned_by"):
+        action["warned_by"] = values["warned_by"]
+    for k, _ in ATTACK_FLAGS:
+        if values.get(k):
+            action[k] = True
+    return action
+
+
+def zone_action(view_zone: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """``rb.zone`` with only what changed (the log says what the GM set)."""
+    action: dict[str, Any] = {"type": "rb.zone"}
+    for k in ("light", "clutter", "flight_ceiling"):
+        if k in values and values[k] != view_zone.get(k):
+            action[k] = values[k]
+    for k in ("enclosed", "underwater", "narrow", "air"):
+        v = bool(values.get(k))
+        if v != bool(view_zone.get(k)):
+            action[k] = v
+    return action
+
+
+class RangeBandPanel:
+    FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
+             "rb-mount", "rb-status", "rb-end", "add-combatant")
+    ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-detect", "rb-ambush",
+            "rb-catch-breath", "rb-dismount", "rb-fall-off", "rb-breath", "rb-status-off", "rb-knockdown", "add-combatant",
+            "use-preset")
+
+    def panel(self, app: Any, view: dict[str, Any]) -> str:
+        positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
+        return panel_html(view, app.ui, positions)
+
+    def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
+        return card_html(view, combatant_id)
+
+    def on_act(self, app: Any, act: str, el: Any) -> bool:
+        if act not in self.ACTS:
+            return False
+        if act in ("add-combatant", "use-preset"):
+            mounts = [(c.id, c.name) for c in app.enc.combatants]
+            open_add_section(app, act, el, "rb-add", lambda extra: add_fields_html(extra, mounts))
+            return True
+        from .app import data, nil
+
+        cid = data(el, "id")
+        form = nil(el.closest("form"))
+        scope = form if form is not None else nil(el.closest(".rb-box, .rb-card, article"))
+        if act == "rb-fly":
+            app.dispatch({"type": "rb.fly", "id": cid, "on": data(el, "on") == "true"}, scope)
+        elif act == "rb-roll" and form is not None:
+            from .app import form_values
+            try:
+                action = resolve_action(data(el, "ref") or "", form_values(form), roll=True)
+            except InvalidAction as e:
+                app.clear_errors(form)
+                app.show_error(form, e)
+                return True
+            app.dispatch(action, form)
+        elif act == "rb-dismiss":
+            app.dispatch({"type": "rb.dismiss", "ref": data(el, "ref")}, scope)
+        elif act == "rb-stealth":
+            app.dispatch({"type": "rb.stealth", "id": cid, "level": data(el, "level")}, scope)
+        elif act == "rb-maintain":
+            app.dispatch({"type": "rb.maintain_stealth", "id": cid}, scope)
+        elif act == "rb-detect":
+            app.dispatch({"type": "rb.detect", "id": cid}, scope)
+        elif act == "rb-ambush":
+            app.dispatch({"type": "rb.ambush", "id": cid}, scope)
+        elif act == "rb-catch-breath":
+            app.dispatch({"type": "rb.catch_breath", "id": cid}, scope)
+        elif act in ("rb-dismount", "rb-fall-off"):
+            action: dict[str, Any] = {"type": "rb.dismount", "id": cid}
+            if act == "rb-fall-off":
+                action["fall"] = True
+            app.dispatch(action, scope)
+        elif act == "rb-breath":
+            app.dispatch({"type": "rb.breath", "id": cid, "holding": data(el, "holding") == "true"}, scope)
+        elif act == "rb-knockdown":
+            app.dispatch({"type": "rb.knockdown", "id": cid}, scope)
+        elif act == "rb-status-off":
+            app.dispatch({"type": "rb.status", "id": cid, "status": data(el, "status"), "on": False}, scope)
+        return True
+
+    def on_form(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> bool:
+        if form_name not in self.FORMS:
+            return False
+        if form_name == "add-combatant":
+            return self.add(app, form, values)
+        from .app import data
+
+        cid = data(form, "id")
+        try:
+            action = self.form_action(app, form_name, form, cid, values)
+        except InvalidAction as e:
+            app.clear_errors(form)
+            app.show_error(form, e)
+            return True
+        if action is None:
+            return True
+        if form_name == "rb-zone" and len(action) == 1:
+            app.clear_errors(form)
+            app.show_error(form, InvalidAction("light", "nothing changed: pick a different setting first"))
+            return True
+        app.dispatch(action, form)
+        return True
+
+    def form_action(self, app: Any, form_name: str, form: Any, cid: str | None,
+                    values: dict[str, Any]) -> dict[str, Any] | None:
+        if form_name == "rb-zone":
+            view = app.ruleset.view(app.enc)
+            return zone_action(view.get("zone", {}), values)
+        if form_name == "rb-more":
+            from .app import data
+            return more_action(data(form, "kind") or "", cid or "", values)
+        if form_name == "rb-turn-order":
+            v = (values.get("value") or "").strip()
+            return {"type": "rb.turn_order", "id": cid, "value": as_int(v) if v else None}
+        if form_name == "rb-move":
+            return move_action(cid or "", values)
+        if form_name == "rb-descend":
+            return {"type": "rb.descend", "id": cid, "alt": as_number(values.get("alt", ""))}
+        if form_name == "rb-attack":
+            return attack_action(cid or "", values)
+        if form_name == "rb-act":
+            action = {"type": "rb.act", "id": cid, "size": values.get("size"),
+                      "what": (values.get("what") or "").strip() or f"{values.get('size')} action"}
+            for k in ("dex_roll", "verbal", "light"):
+                if values.get(k):
+                    action[k] = True
+            return action
+        if form_name == "rb-resolve":
+            return resolve_action(data_ref(form), values, roll=False)
+        if form_name == "rb-stealth":
+            action = {"type": "rb.stealth", "id": cid, "level": values.get("level")}
+            if values.get("start"):
+                action["start"] = True
+            return action
+        if form_name == "rb-mount":
+            if not values.get("mount"):
+                raise InvalidAction("mount", "choose the mount")
+            return {"type": "rb.mount", "id": cid, "mount": values.get("mount")}
+        if form_name == "rb-status":
+            action = {"type": "rb.status", "id": cid, "status": values.get("status")}
+            r = (values.get("rounds") or "").strip()
+            if r:
+                action["rounds"] = as_int(r)
+            return action
+        if form_name == "rb-end":
+            acts = {k[len("activity."):]: v for k, v in values.items() if k.startswith("activity.")}
+            invs = {k[len("involvement."):]: v for k, v in values.items() if k.startswith("involvement.")}
+            action = {"type": "rb.end_battle", "activity": acts, "involvement": invs}
+            if values.get("wave"):
+                action["wave"] = True
+            return action
+        return None
+
+    def add(self, app: Any, form: Any, values: dict[str, Any]) -> bool:
+        """Fold the traits section into the JSON box and add; an error in a trait lands at its control."""
+        import json
+
+        if not any(k.startswith("rb_") for k in values):
+            return False  # no section (it failed to open): the generic handler adds from the JSON box
+        extra = read_extra(values.get("combatant.extra", ""))
+        if extra is None:
+            return False  # not a JSON object: the app names it at its box
+        merged = add_extra(values, extra)
+        body = app.combatant_payload(values)
+        body.pop("extra", None)
+        body = {**merged, **body}
+        section = {f"combatant.{k}" for k in ADD_KEYS}
+        known = ("combatant.name", "combatant.side", "combatant.stats", "combatant.notes", "combatant.position")
+
+        def to_form_field(f: str) -> str:
+            f = "combatant." + f.removeprefix("combatant.")
+            if f.startswith(known) or f == "combatant":
+                return f
+            head = ".".join(f.split(".")[:2])
+            return head if head in section else "combatant.extra"
+
+        values["combatant.extra"] = json.dumps(merged, ensure_ascii=False)
+        if app.dispatch({"type": "add_combatant", "combatant": body}, form, to_form_field):
+            app.close_dialog()
+        return True
+
+
+def data_ref(form: Any) -> str:
+    from .app import data
+    return data(form, "ref") or ""
+
+
+PANEL = RangeBandPanel()  # found by the ruleset's ``panel = "range_band_panel"``

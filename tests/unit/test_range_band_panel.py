@@ -1,0 +1,261 @@
+"""The range-band panel (pure HTML and the handlers, no browser): escaping, control names (= the
+engine's field paths, each with its error slot), roll specifications shown before rolling, and
+bad input refused at its field with the encounter unchanged."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict
+from html.parser import HTMLParser
+
+import pytest
+
+from fray.errors import FrayError, InvalidAction
+from fray.history import History
+from fray.reducer import new_encounter
+from fray.rulesets import get_ruleset
+from fray.web import panels
+from fray.web.range_band_panel import (PANEL, RangeBandPanel, add_extra, add_fields_html, attack_action, card_html,
+                                       move_action, panel_html, resolve_action, spec_html, zone_action)
+
+EVIL = '<img src=x onerror="alert(1)">&'
+RS = get_ruleset("range-band")
+
+
+class Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def tags(html: str):
+    p = Tags()
+    p.feed(html)
+    return p.tags
+
+
+def names_in(html: str) -> set[str]:
+    return {a["name"] for t, a in tags(html) if t in ("input", "select", "textarea") and a.get("name")}
+
+
+def preset(name: str) -> dict:
+    return dict(next(p for p in RS.presets() if p["name"] == name))
+
+
+def fight() -> History:
+    h = History(new_encounter("range-band", "T"))
+    for n in ("Human scout", "Rider", "Horse", "Winged flyer", "Amphibious swimmer"):
+        h.do({"type": "add_combatant", "combatant": preset(n)})
+    h.do({"type": "edit_combatant", "id": "c5", "changes": {"name": EVIL}})
+    h.do({"type": "rb.mount", "id": "c2", "mount": "c3"})
+    for i, cid in enumerate(("c1", "c3", "c4", "c5")):
+        h.do({"type": "rb.turn_order", "id": cid, "value": 20 - i})
+    return h
+
+
+class FakeApp:
+    """What a panel handler uses of the App: dispatch through History, errors recorded."""
+
+    def __init__(self, h: History) -> None:
+        self.history = h
+        self.ui: dict = {}
+        self.errors: list[tuple[str, str]] = []
+
+    @property
+    def enc(self):
+        return self.history.present
+
+    @property
+    def ruleset(self):
+        return RS
+
+    def dispatch(self, action, scope=None, field_map=None) -> bool:
+        try:
+            self.history.do(action)
+        except FrayError as e:
+            f = getattr(e, "field", "") or ""
+            self.errors.append((field_map(f) if field_map and f else f, str(e)))
+            return False
+        return True
+
+    def clear_errors(self, scope=None):
+        pass
+
+    def show_error(self, scope, e, field_map=None):
+        self.errors.append((getattr(e, "field", ""), str(e)))
+
+
+def test_found_by_the_ruleset_id():
+    assert isinstance(panels.panel_for("range-band"), RangeBandPanel)
+    assert RS.panel == "range_band_panel"
+
+
+def test_user_text_is_escaped_everywhere():
+    h = fight()
+    h.do({"type": "advance"})
+    view = RS.view(h.present)
+    html = panel_html(view, {}) + "".join(card_html(view, c.id) for c in h.present.combatants)
+    assert EVIL not in html and "&lt;img" in html
+
+
+def test_every_control_has_its_error_slot():
+    h = fight()
+    h.do({"type": "advance"})  # movement phase: the scout moves
+    view = RS.view(h.present)
+    html = panel_html(view, {}, {"c1": (0.0, 0.0, 0.0)})
+    slots = {a["data-error-for"] for _, a in tags(html) if a.get("data-error-for")}
+    for n in ("x", "y", "alt", "value", "light"):
+        assert n in names_in(html) and n in slots
+
+
+def test_zone_settings_and_round_view_in_setup():
+    view = RS.view(fight().present)
+    html = panel_html(view, {})
+    assert {"light", "clutter", "flight_ceiling", "enclosed", "underwater", "narrow", "air"} <= names_in(html)
+    assert "Movement phase" in html and "Turn order" in html
+    assert "assumed" in html
+
+
+def test_pending_roll_shows_its_specification_before_rolling():
+    h = fight()
+    h.do({"type": "rb.stealth", "id": "c1", "level": "high", "start": True})
+    h.do({"type": "advance"})
+    h.do({"type": "rb.move", "id": "c1", "x": 5, "y": 0, "alt": 0})
+    view = RS.view(h.present)
+    html = panel_html(view, {})
+    p = view["pending"][0]
+    assert p["spec"]["hindrance"]["total"] == 3
+    assert "+3 staying in High Stealth" in html
+    assert 'data-form="rb-resolve"' in html and "Let Fray roll (assumed default)" in html
+    assert {"success", "by", "blunder", "rolls.roll"} <= names_in(html)
+
+
+def test_spec_html_lists_every_reason():
+    spec = {"what": "Offense", "die": "d20", "stat": "DEX", "stat_value": 12, "rule": "Back in Combat",
+            "tn": {"total": 10, "parts": [{"reason": "50% WGT", "value": -2}]},
+            "hindrance": {"total": 3, "parts": [{"reason": "mounted", "count": 1}, {"reason": "mount moved", "count": 2}]},
+            "easing": {"total": 0, "parts": []}, "can_blunder": True, "success": "hits", "failure": "misses",
+            "notes": ["incompetent attack"]}
+    html = spec_html(spec)
+    assert "+1 mounted, +2 mount moved" in html and "− 50% WGT 2" in html and "can blunder" in html
+
+
+def test_card_shows_stealth_flight_mount_breath_and_sight():
+    h = fight()
+    view = RS.view(h.present)
+    rider = card_html(view, "c2")
+    assert "rides <strong>Horse</strong>" in rider and "+1 mounted" in rider
+    assert "carries <strong>Rider</strong>" in card_html(view, "c3")
+    flyer = card_html(view, "c4")
+    assert "flying" in flyer and "rb-alt-band" in flyer and "flying SPD 14" in flyer
+    assert "breathing" in card_html(view, "c1")
+    assert {"level", "status", "rounds"} <= names_in(card_html(view, "c1"))
+
+
+def test_resolve_action_reads_the_gm_result_or_lets_fray_roll():
+    assert resolve_action("R1", {"success": "yes", "by": "4"}, roll=False) == \
+        {"type": "rb.resolve", "ref": "R1", "success": True, "by": 4}
+    assert resolve_action("R1", {"rolls.roll": "7 3"}, roll=True) == {"type": "rb.resolve", "ref": "R1",
+                                                                      "rolls": {"roll": [7, 3]}}
+    assert resolve_action("R1", {}, roll=True) == {"type": "rb.resolve", "ref": "R1"}
+    with pytest.raises(InvalidAction) as e:
+        resolve_action("R1", {}, roll=False)
+    assert e.value.field == "success"
+    with pytest.raises(InvalidAction) as e:
+        resolve_action("R1", {"rolls.roll": "seven"}, roll=True)
+    assert e.value.field == "rolls.roll"
+
+
+def test_move_attack_zone_actions():
+    assert move_action("c1", {"x": "5", "y": "0", "alt": "12.5", "rush": True}) == \
+        {"type": "rb.move", "id": "c1", "x": 5, "y": 0, "alt": 12.5, "rush": True}
+    a = attack_action("c1", {"target": "c2", "weapon": "1", "die": "d20", "stat": "DEX", "size": "major",
+                             "warned_by": "", "unexpected": True})
+    assert a == {"type": "rb.attack", "id": "c1", "target": "c2", "weapon": 1, "die": "d20", "stat": "DEX",
+                 "size": "major", "unexpected": True}
+    z = {"light": "medium", "clutter": "medium", "flight_ceiling": "travel", "enclosed": False, "underwater": False,
+         "narrow": False, "air": True}
+    assert zone_action(z, {**z, "light": "low", "air": True}) == {"type": "rb.zone", "light": "low"}
+    assert zone_action(z, {"light": "medium", "clutter": "medium", "flight_ceiling": "travel", "underwater": True,
+                           "air": True}) == {"type": "rb.zone", "underwater": True}
+
+
+def _submit(app, form_name, values, cid=None, ref=None):
+    class Form:
+        def getAttribute(self, k):
+            return {"data-id": cid, "data-ref": ref}.get(k)
+    import sys
+    import types
+    # the panel reads data-* through fray.web.app.data, which needs js; stand in for it here
+    fake = types.ModuleType("fray.web.app")
+    fake.data = lambda el, n: el.getAttribute("data-" + n)
+    fake.nil = lambda v: v
+    saved = sys.modules.get("fray.web.app")
+    sys.modules["fray.web.app"] = fake
+    try:
+        return PANEL.on_form(app, form_name, Form(), values)
+    finally:
+        if saved is not None:
+            sys.modules["fray.web.app"] = saved
+        else:
+            del sys.modules["fray.web.app"]
+
+
+@pytest.mark.parametrize("form_name,cid,values,field", [
+    ("rb-mount", "c3", {"mount": "c3"}, "mount"),              # a mount that is its own rider
+    ("rb-mount", "c2", {"mount": "c4"}, "mount"),              # a rider on two mounts
+    ("rb-turn-order", "c1", {"value": "fast"}, "value"),
+    ("rb-status", "c1", {"status": "blinded", "rounds": "two"}, "rounds"),
+])
+def test_bad_input_is_refused_at_its_field_and_changes_nothing(form_name, cid, values, field):
+    h = fight()
+    before = asdict(h.present)
+    app = FakeApp(h)
+    assert _submit(app, form_name, values, cid=cid) is True
+    assert app.errors and app.errors[0][0] == field, app.errors
+    assert asdict(h.present) == before
+
+
+def test_good_input_goes_through_the_engine():
+    h = fight()
+    app = FakeApp(h)
+    _submit(app, "rb-zone", {"light": "low", "clutter": "medium", "flight_ceiling": "travel", "air": True})
+    assert h.present.state["zone"]["light"] == "low" and not app.errors
+    _submit(app, "rb-stealth", {"level": "high", "start": True}, cid="c1")
+    assert h.present.get("c1").data["stealth"] == "high"
+    h.do({"type": "advance"})
+    _submit(app, "rb-move", {"x": "5", "y": "0", "alt": "0"}, cid="c1")
+    ref = h.present.state["pending"][0]["ref"]
+    _submit(app, "rb-resolve", {"success": "yes", "by": "2"}, ref=ref)
+    assert h.present.get("c1").position.x == 5 and not app.errors
+
+
+def test_add_section_folds_into_the_json_box():
+    html = add_fields_html({"kind": "animal", "stealth": "medium"}, [("c1", EVIL)])
+    assert EVIL not in html and 'value="animal" selected' in html
+    out = add_extra({"rb_kind": "animal", "rb_stealth": "low", "rb_carried": "3", "rb_riding": "c1",
+                     "rb_flying": False}, {"weapons": []})
+    assert out == {"weapons": [], "kind": "animal", "stealth": "low", "carried": 3, "riding": "c1"}
+    assert re.search(r'name="rb_riding"', html)
+
+
+def test_more_actions_are_forms_named_by_the_engine_fields():
+    from fray.web.range_band_panel import more_action, more_html
+
+    h = fight()
+    view = RS.view(h.present)
+    c = next(x for x in view["combatants"] if x["id"] == "c1")
+    html = more_html(view, c)
+    assert html.count('data-form="rb-more"') == 8
+    assert {"target", "ally", "light", "audible", "precision", "range", "x", "y", "alt"} <= names_in(html)
+    assert more_action("grapple", "c1", {"target": "c4"}) == {"type": "rb.grapple", "id": "c1", "target": "c4",
+                                                                "mismatched_flying_ok": False}
+    assert more_action("teleport", "c1", {"x": "3", "y": "", "alt": "0", "range": "short", "precision": "high",
+                                          "size": "major"})["x"] == 3
+    h.do(more_action("light", "c1", {"light": "moderate"}))
+    assert h.present.get("c1").data["light"] == "moderate"
+    with pytest.raises(InvalidAction):
+        more_action("fly-to-the-moon", "c1", {})
