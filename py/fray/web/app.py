@@ -24,7 +24,7 @@ from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
-from . import mapctl
+from . import mapctl, players_view
 from .panels import panel_for
 from .store import Library, MemoryStorage
 
@@ -145,6 +145,7 @@ class App:
         except Exception:
             pass  # not offered by every browser; the autosave works without it
         mapctl.install(self)
+        players_view.install(self)
         self.persist()
         self.render()
         by_id("loading").hidden = True
@@ -179,6 +180,7 @@ class App:
         self.persist()
         self.clear_errors()  # regions that do not change are not re-written: drop stale messages
         self.render()
+        players_view.publish(self)
 
     def persist(self) -> None:
         try:
@@ -331,6 +333,8 @@ class App:
     def act(self, act: str, el: Any, event: Any) -> None:
         panel = panel_for(self.enc.ruleset)
         if panel and panel.on_act(self, act, el):
+            return
+        if players_view.on_act(self, act, el):
             return
         cid = data(el, "id")
         if act == "undo":
@@ -635,5 +639,8 @@ APP: App | None = None
 
 def main() -> None:
     global APP
+    if players_view.wanted():  # the second window, ?view=players: no GM controls at all
+        players_view.main()
+        return
     APP = App()
     APP.start()
