@@ -54,9 +54,24 @@ def map_svg(p: dict[str, Any]) -> str:
     def at(c: dict[str, Any]) -> tuple[float, float]:
         return W / 2 + (c["x"] - cx) * scale, H / 2 - (c["y"] - cy) * scale  # north is up
 
+    # Tokens on one spot (a fight not yet laid out on the map) stand side by side, not on top of
+    # each other, so every name stays readable.
+    spots: dict[tuple[int, int], list[str]] = {}
+    for c in cs:
+        x, y = at(c)
+        spots.setdefault((round(x / (2 * R_TOKEN)), round(y / (2 * R_TOKEN))), []).append(c["id"])
+    step = 190
     tokens = []
     for c in cs:
         x, y = at(c)
+        group = spots[(round(x / (2 * R_TOKEN)), round(y / (2 * R_TOKEN)))]
+        if len(group) > 1:
+            k, n = group.index(c["id"]), len(group)
+            per_row = max(1, (W - 2 * PAD) // step)
+            row, col = divmod(k, per_row)
+            in_row = min(per_row, n - row * per_row)
+            x = min(max(x + (col - (in_row - 1) / 2) * step, PAD), W - PAD)
+            y = min(max(y + row * 120, PAD), H - PAD)
         cur = " current" if c["id"] == p.get("current") else ""
         initial = (c["name"][:1] or "?").upper()
         alt = f' · {c["alt"]:g} m up' if c.get("alt") else ""
