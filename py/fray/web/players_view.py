@@ -4,12 +4,13 @@ Both windows are on one device, so they talk over a ``BroadcastChannel`` (no ser
 offline). The GM's window posts the players' projection (``fray.players.project``) after every
 change; the players' window only ever receives that projection, never the encounter, and draws
 it. A reload of either restores it: the players' window reads the saved encounter from the
-store at boot and projects it itself, then asks the GM's window (``hello``) for the latest; a
+store (IndexedDB, ``static/store.js``) at boot and projects it itself, then asks the GM's window (``hello``) for the latest; a
 GM's window that boots says so (``gm``) and the players' window answers with ``hello``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import traceback
 from typing import Any
@@ -18,10 +19,10 @@ from urllib.parse import parse_qs
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from .. import players
+from .. import players, savefile
 from ..rulesets import get_ruleset
 from . import players_render as PR
-from .store import Library
+from .store import JsBackend, Library
 
 CHANNEL = "fray.players"
 document = js.document
@@ -125,6 +126,7 @@ class PlayersWindow:
     def __init__(self) -> None:
         self.root = None
         self.painted = ""
+        self.painted_live = False  # a broadcast arrived: newer than the store
         self.channel = _channel()
         self._proxy = create_proxy(self.on_message)
 
@@ -140,18 +142,34 @@ class PlayersWindow:
         self.root.id = "players-view"
         self.root.className = "players-view"
         document.body.appendChild(self.root)
-        self.draw(self.from_store())
+        self.draw(None)
         if self.channel is not None:
             self.channel.onmessage = self._proxy
-            self.channel.postMessage(json.dumps({"kind": "hello"}))
-        html_el.dataset.engine = "ready"
+        asyncio.ensure_future(self.boot())
 
-    def from_store(self) -> dict[str, Any] | None:
+    async def boot(self) -> None:
+        saved = await self.from_store()
+        if saved is not None and not self.painted_live:
+            self.draw(saved)
+        if self.channel is not None:  # then the GM's window, if open, sends the latest
+            self.channel.postMessage(json.dumps({"kind": "hello"}))
+        document.documentElement.dataset.engine = "ready"
+
+    async def from_store(self) -> dict[str, Any] | None:
+        """The saved encounter, projected here (read only: an unreadable save is the GM
+        window's to set aside, not this one's)."""
         try:
-            lib = Library(js.window.localStorage)
-            key = lib.current_key()
-            return projection(lib.load(key).present) if key else None
+            from pyscript.js_modules import fray_store  # type: ignore[import-not-found]
+
+            await fray_store.open()
+            backend = JsBackend(fray_store)
+            key = await Library(backend).current_key()
+            row = await backend.get(key) if key else None
+            if row is None or not isinstance(row.get("text"), str):
+                return None
+            return projection(savefile.loads(row["text"]).present)
         except Exception:  # noqa: BLE001 - nothing saved yet, or unreadable: wait for the GM's window
+            traceback.print_exc()
             return None
 
     def on_message(self, event: Any) -> None:
@@ -160,6 +178,7 @@ class PlayersWindow:
         except ValueError:
             return
         if msg.get("kind") == "view":
+            self.painted_live = True
             self.draw(msg.get("view"))
         elif msg.get("kind") == "gm" and self.channel is not None:
             self.channel.postMessage(json.dumps({"kind": "hello"}))

@@ -551,10 +551,12 @@ def location_cell(l: dict[str, Any], area: str | None = None) -> str:
         flags.append("impaled: " + ", ".join(l["impaled_by"]))
     if l.get("first_aid_used"):
         flags.append("first aid given")
-    style = f' style="grid-area:{area}"' if area else ""
+    # The grid area rides on a data attribute (strike-rank.css places it): the page's CSP runs no
+    # inline style.
+    where = f' data-area="{area}"' if area else ""
     rng = l.get("melee") or []
     rtxt = f' {rng[0]}–{rng[1]}' if len(rng) == 2 and rng[0] != rng[1] else (f" {rng[0]}" if rng else "")
-    return (f'<li class="sr-loc {injury_class(lvl)}"{style} data-loc="{esc(l["id"])}">'
+    return (f'<li class="sr-loc {injury_class(lvl)}"{where} data-loc="{esc(l["id"])}">'
             f'<span class="n">{esc(l["name"])}<small>{esc(rtxt)}</small></span>'
             f'<span class="hp">{esc(l["hp"])}/{esc(l["hp_max"])} HP</span>'
             f'<span class="ap">AP {esc(l["ap"])}</span>'
