@@ -59,7 +59,7 @@ def test_any_failure_loading_an_autosave_keeps_it_aside(monkeypatch):
     raw = savefile.dumps(warriors())
     store.setItem("fray.enc.e1", raw)
 
-    def broken(text):
+    def broken(text, **_):
         raise KeyError("weapons")
 
     monkeypatch.setattr(savefile, "loads", broken)
