@@ -1,12 +1,17 @@
 """`make bench`: boot time, bytes and engine speed, printed and written to bench/results.json.
 
-(a) Warm boot to ``html[data-engine="ready"]`` of Fray (dist/ under /fray/) against a bare
-    PyScript page (bench/bare/) on the same vendored files, N times each, alternating, in one
-    headless Chromium with a persistent profile (after one visit of each, so both come from
-    cache: Fray from its service worker, the bare page from the HTTP cache). The time is
-    ``performance.now()`` when the attribute flips (a MutationObserver installed before any page
-    script runs), i.e. milliseconds from navigation start. Median of each and the ratio; the
-    goal is Fray/bare <= 1.15.
+(a) Warm boot to ``html[data-engine="ready"]`` of Fray as built (dist/ under /fray/, booting from
+    the memory snapshot), of the same build with the snapshot switched off (a copy of dist/ under
+    /fray-plain/ whose interpreter module names no snapshot), and of a bare PyScript page
+    (bench/bare/) on the same vendored files, N times each, in rotating order, in one headless
+    Chromium with a persistent profile (after one visit of each, so all come from cache: Fray from
+    its service worker, the bare page from the HTTP cache). The time is ``performance.now()`` when
+    the attribute flips (a MutationObserver installed before any page script runs), i.e.
+    milliseconds from navigation start. Medians and ratios; goals: Fray/bare <= 1.15 without the
+    snapshot (the old goal), <= 0.5 with it (issue 13). Each Fray boot also records whether the
+    snapshot was used (``globalThis.frayBoot``).
+(a') Cold first visit of the same three, each in a fresh profile (nothing cached, service worker
+    installing alongside), BENCH_COLD_N times; goal: Fray with the snapshot <= 1.3x the bare page.
 (b) Bytes the app adds over the vendored runtime: size of dist/ minus dist/static/vendor/.
 (c) Engine speed: every workload in bench/workload.py (WORKLOADS) in this CPython and inside
     Pyodide in a page, ops/s and the ratio CPython/Pyodide.
@@ -17,7 +22,8 @@ Hooks for later benches, all landing in the same results file:
     ``(bench: Bench) -> dict`` that may use ``bench.context``, ``bench.fray_url`` and
     ``bench.measure_ready(url)`` -> "page".
 
-Environment: BENCH_N (boots per page, default 9), BENCH_REPEAT (engine repeats, default 5).
+Environment: BENCH_N (boots per page, default 9), BENCH_COLD_N (cold visits per page, default 3),
+BENCH_REPEAT (engine repeats, default 5).
 Nothing here asserts; tests never assert on time.
 """
 
@@ -26,6 +32,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import sys
@@ -44,8 +51,11 @@ import serve  # noqa: E402
 import workload  # noqa: E402
 
 N = int(os.environ.get("BENCH_N", "9"))
+COLD_N = int(os.environ.get("BENCH_COLD_N", "3"))
 REPEAT = int(os.environ.get("BENCH_REPEAT", "5"))
 GOAL = 1.15
+SNAPSHOT_GOAL = 0.5  # warm, with the snapshot, against the bare page
+COLD_GOAL = 1.3  # first visit, with the snapshot, against the bare page
 TIMEOUT_MS = 120_000
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -83,10 +93,12 @@ class Bench:
     fray_url: str
     bare_url: str
     engine_url: str
+    plain_url: str = ""
+    boots: list | None = None  # globalThis.frayBoot of each Fray boot measured
 
-    def measure_ready(self, url: str) -> float:
+    def measure_ready(self, url: str, context=None) -> float:
         """Open ``url`` in a new tab, wait for data-engine=ready; ms from navigation start."""
-        page = self.context.new_page()
+        page = (context or self.context).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: m.type == "error" and errors.append(m.text))
@@ -94,11 +106,45 @@ class Bench:
             page.goto(url)
             page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=TIMEOUT_MS)
             page.wait_for_function("window.__readyAt !== undefined", timeout=TIMEOUT_MS)
+            if self.boots is not None and url != self.bare_url:
+                self.boots.append([url, page.evaluate("globalThis.frayBoot || null")])
             return float(page.evaluate("window.__readyAt"))
         except Exception as e:
             raise SystemExit(f"bench: {url} did not get ready: {e}\n  " + "\n  ".join(errors))
         finally:
             page.close()
+
+
+def plain_copy(folder: Path) -> None:
+    """dist/ with the snapshot switched off: its interpreter module names no snapshot, so the
+    page boots the plain way (the same path as the fallback). Everything else is the same bytes,
+    the service worker's cache name included."""
+    shutil.copytree(DIST, folder)
+    module = folder / "static" / "fray-pyodide.mjs"
+    text = module.read_text(encoding="utf-8")
+    module.write_text(re.sub(r"const SNAPSHOT = [^;]*;", "const SNAPSHOT = null;", text, count=1), encoding="utf-8")
+
+
+def cold_visits(pw_launch, b: Bench, tmp: Path) -> dict:
+    """Each page's first visit in a fresh profile, COLD_N times each, rotating."""
+    pw, launch = pw_launch
+    out: dict[str, list[float]] = {"fray": [], "plain": [], "bare": []}
+    urls = {"fray": b.fray_url, "plain": b.plain_url, "bare": b.bare_url}
+    order = list(urls)
+    for i in range(COLD_N):
+        for key in order[i % 3:] + order[:i % 3]:
+            ctx = pw.chromium.launch_persistent_context(str(tmp / f"cold-{key}-{i}"), **launch)
+            ctx.add_init_script(READY_PROBE)
+            try:
+                out[key].append(round(b.measure_ready(urls[key], ctx), 1))
+            finally:
+                ctx.close()
+    med = {k: statistics.median(v) for k, v in out.items()}
+    return {"fray_ms": out["fray"], "plain_ms": out["plain"], "bare_ms": out["bare"],
+            "fray_median_ms": med["fray"], "plain_median_ms": med["plain"], "bare_median_ms": med["bare"],
+            "fray_over_bare": round(med["fray"] / med["bare"], 3),
+            "plain_over_bare": round(med["plain"] / med["bare"], 3),
+            "goal": COLD_GOAL, "met": med["fray"] / med["bare"] <= COLD_GOAL}
 
 
 def folder_bytes(path: Path) -> int:
@@ -145,8 +191,9 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="fray-bench-"))
     (tmp / "engine").mkdir()
     engine_page(tmp / "engine")
-    srv = serve.start({"/fray/": DIST, "/bare/": BENCH / "bare", "/bare/vendor/": DIST / "static" / "vendor",
-                       "/engine/": tmp / "engine"})
+    plain_copy(tmp / "plain")
+    srv = serve.start({"/fray/": DIST, "/fray-plain/": tmp / "plain", "/bare/": BENCH / "bare",
+                       "/bare/vendor/": DIST / "static" / "vendor", "/engine/": tmp / "engine"})
     origin = f"http://127.0.0.1:{srv.server_address[1]}"
     results: dict = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -162,27 +209,39 @@ def main() -> int:
             ctx = pw.chromium.launch_persistent_context(str(tmp / "profile"), **launch)
             ctx.add_init_script(READY_PROBE)
             results["machine"]["browser"] = ctx.browser.version if ctx.browser else "chromium"
-            b = Bench(ctx, origin, origin + "/fray/", origin + "/bare/", origin + "/engine/")
+            b = Bench(ctx, origin, origin + "/fray/", origin + "/bare/", origin + "/engine/",
+                      origin + "/fray-plain/")
 
-            # Warm-up: first visits fill the service worker's cache and the HTTP cache.
-            page = ctx.new_page()
-            page.goto(b.fray_url)
-            page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=TIMEOUT_MS)
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT_MS)
-            page.close()
-            b.measure_ready(b.fray_url)
+            # Warm-up: first visits fill the service workers' cache and the HTTP cache.
+            for url in (b.fray_url, b.plain_url):
+                page = ctx.new_page()
+                page.goto(url)
+                page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=TIMEOUT_MS)
+                page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=TIMEOUT_MS)
+                page.close()
+                b.measure_ready(url)
             b.measure_ready(b.bare_url)
 
-            fray_ms, bare_ms = [], []
+            b.boots = []
+            fray_ms, plain_ms, bare_ms = [], [], []
             for i in range(N):
-                # Alternate which goes first so drift on the machine hits both alike.
-                order = [(b.fray_url, fray_ms), (b.bare_url, bare_ms)]
-                for url, out in (order if i % 2 == 0 else order[::-1]):
+                # Rotate which goes first so drift on the machine hits all alike.
+                order = [(b.fray_url, fray_ms), (b.plain_url, plain_ms), (b.bare_url, bare_ms)]
+                for url, out in order[i % 3:] + order[:i % 3]:
                     out.append(round(b.measure_ready(url), 1))
-            fm, bm = statistics.median(fray_ms), statistics.median(bare_ms)
-            results["boot"] = {"fray_ms": fray_ms, "bare_ms": bare_ms, "fray_median_ms": fm,
-                               "bare_median_ms": bm, "ratio": round(fm / bm, 3), "goal": GOAL,
-                               "met": fm / bm <= GOAL}
+            fm, pm, bm = (statistics.median(x) for x in (fray_ms, plain_ms, bare_ms))
+            used = [boot for url, boot in b.boots if url == b.fray_url]
+            results["boot"] = {"fray_ms": fray_ms, "plain_ms": plain_ms, "bare_ms": bare_ms,
+                               "fray_median_ms": fm, "plain_median_ms": pm, "bare_median_ms": bm,
+                               "ratio": round(fm / bm, 3), "plain_over_bare": round(pm / bm, 3),
+                               "snapshot_over_plain": round(fm / pm, 3),
+                               "snapshot_used": sum(1 for u in used if u and u.get("snapshot")),
+                               "snapshot_boots": len(used),
+                               "plain_goal": GOAL, "plain_met": pm / bm <= GOAL,
+                               "goal": SNAPSHOT_GOAL, "met": fm / bm <= SNAPSHOT_GOAL}
+            b.boots = None
+            if COLD_N:
+                results["cold"] = cold_visits((pw, launch), b, tmp)
 
             page = ctx.new_page()
             page.goto(b.engine_url)
@@ -209,9 +268,18 @@ def main() -> int:
 
     RESULTS.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     bt, by = results["boot"], results["bytes"]
-    print(f"warm boot to ready (median of {N}): Fray {bt['fray_median_ms']:.0f} ms, "
-          f"bare PyScript {bt['bare_median_ms']:.0f} ms, ratio {bt['ratio']:.3f} "
-          f"(goal <= {GOAL}: {'met' if bt['met'] else 'NOT met'})")
+    print(f"warm boot to ready (median of {N}): Fray with the snapshot {bt['fray_median_ms']:.0f} ms "
+          f"(used in {bt['snapshot_used']}/{bt['snapshot_boots']}), without {bt['plain_median_ms']:.0f} ms, "
+          f"bare PyScript {bt['bare_median_ms']:.0f} ms")
+    print(f"  with/bare {bt['ratio']:.3f} (goal <= {SNAPSHOT_GOAL}: {'met' if bt['met'] else 'NOT met'}), "
+          f"without/bare {bt['plain_over_bare']:.3f} (goal <= {GOAL}: {'met' if bt['plain_met'] else 'NOT met'}), "
+          f"with/without {bt['snapshot_over_plain']:.3f}")
+    if "cold" in results:
+        c = results["cold"]
+        print(f"cold first visit (median of {COLD_N}): Fray with the snapshot {c['fray_median_ms']:.0f} ms, "
+              f"without {c['plain_median_ms']:.0f} ms, bare {c['bare_median_ms']:.0f} ms; with/bare "
+              f"{c['fray_over_bare']:.3f} (goal <= {COLD_GOAL}: {'met' if c['met'] else 'NOT met'}), "
+              f"without/bare {c['plain_over_bare']:.3f}")
     print(f"bytes: dist {by['dist']:,}, vendored runtime {by['vendor']:,}, the app adds {by['app']:,}")
     for name, e in results["engine"].items():
         print(f"engine {name}: CPython {e['cpython_ops_per_s']:,.0f} ops/s, Pyodide "

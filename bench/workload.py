@@ -162,6 +162,38 @@ def range_band_turn(seed: int = 1, n: int = 20) -> int:
     return n
 
 
+@workload("odds_strike_rank_exchange")
+def odds_strike_rank_exchange(seed: int = 1, n: int = 20) -> int:
+    """``n`` times the odds for one strike-rank exchange with all defender alternatives (a Human
+    warrior's broadsword against another's parry with the shield, parry with the broadsword, dodge
+    and no defence), as the page works them out beside the roll button. The caches of d100 degrees
+    and damage dice are emptied each time, so each op is a cold one."""
+    from fray.rulesets import get_ruleset
+    from fray.rulesets.strike_rank import odds
+
+    rs = get_ruleset("strike-rank")
+    if not _SR_ODDS:
+        from fray.reducer import apply, new_encounter
+
+        presets = {p["name"]: p for p in rs.presets()}
+        enc = new_encounter("strike-rank", "Bench")
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": {**presets["Human warrior"], "side": "party"}})
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": presets["Human warrior"]})
+        _SR_ODDS.append(enc)
+    enc = _SR_ODDS[0]
+    action = {"type": "sr.attack", "attacker": "c1", "target": "c2", "weapon": "broadsword",
+              "defence": {"kind": "parry", "weapon": "medium_shield"}}
+    for i in range(n):
+        odds.d100_degrees.cache_clear()
+        odds._dice.cache_clear()
+        o = odds.exchange_odds(rs, enc, {**action, "bonus": i % 5})
+        assert len(o.alternatives) >= 3 and not o.error
+    return n
+
+
+_SR_ODDS: list = []
+
+
 def run_all(repeat: int = 5, seed: int = 1) -> dict[str, dict]:
     """Time every workload: best of ``repeat`` runs (after one warm-up), in ops per second."""
     out = {}

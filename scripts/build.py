@@ -1,6 +1,7 @@
 """Build dist/: exactly what GitHub Pages serves.
 
     dist/index.html  dist/pyscript.toml  dist/py/...  dist/static/... (incl. vendor/)  dist/sw.js
+    dist/static/fray-<hash>.snapshot.gz (the interpreter's memory after importing the engine)
 
 sw.js sits at the root of dist/ because a service worker controls only its own folder and
 below, and Pages cannot send the Service-Worker-Allowed header that would lift that. Its
@@ -97,6 +98,37 @@ def write_bundle(dist: Path) -> None:
     (dist / "pyscript.toml").write_text(text, encoding="utf-8")
 
 
+SNAPSHOT_MODULE = "static/fray-pyodide.mjs"
+
+
+def write_snapshot(dist: Path) -> str | None:
+    """Make the interpreter's memory snapshot (scripts/snapshot.mjs) and write its content-hashed
+    name into dist's interpreter module; without Node the module keeps ``null`` and the page
+    boots the plain way. Returns the snapshot's file name, if any.
+
+    The name changes with the content, so the service worker (which precaches every file of
+    dist/) holds exactly the one this build's module asks for."""
+    name = None
+    node = shutil.which("node")
+    if node and (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").exists():
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "snapshot.gz"
+            subprocess.run([node, str(ROOT / "scripts" / "snapshot.mjs"), str(dist / "fray.zip"), str(out)],
+                           check=True)
+            data = out.read_bytes()
+        name = f"fray-{hashlib.sha256(data).hexdigest()[:16]}.snapshot.gz"
+        (dist / "static" / name).write_bytes(data)
+    else:
+        print("build: no Node/Pyodide to make the snapshot with; the page boots without one")
+    module = dist / SNAPSHOT_MODULE
+    js, n = re.subn(r"/\*SNAPSHOT\*/.*?/\*END\*/", lambda _m: json.dumps("./" + name) if name else "null",
+                    module.read_text(encoding="utf-8"), flags=re.S)
+    if n != 1:
+        raise SystemExit(f"build: {SNAPSHOT_MODULE} lost its /*SNAPSHOT*/ placeholder")
+    module.write_text(js, encoding="utf-8")
+    return name
+
+
 def main() -> int:
     for need in ("index.html", "pyscript.toml", "py", "static/vendor/pyodide/pyodide.mjs", "static/sw.js"):
         if not (ROOT / need).exists():
@@ -114,6 +146,7 @@ def main() -> int:
         ["sw.js"] if Path(d) == ROOT / "static" else []))
     # Pages runs Jekyll unless told not to; Jekyll drops files and folders starting with _ .
     (DIST / ".nojekyll").write_text("")
+    write_snapshot(DIST)
     n, version = write_sw(DIST, ROOT / "static" / "sw.js")
     total = sum(p.stat().st_size for p in DIST.rglob("*") if p.is_file())
     print(f"build: dist/ {total / 1e6:.1f} MB, sw.js precaches {n} URLs, cache fray-{version}")

@@ -80,9 +80,66 @@ def snapshot(page) -> dict:
     })""")
 
 
+# The page's IndexedDB (static/store.js): read or written from the test, as another program
+# on the machine would. Only once the page has booted (opening it first would create an empty
+# database without the page's stores).
+_IDB = """async ([op, store, key, value]) => {
+    const db = await new Promise((ok, ko) => {
+        const r = indexedDB.open('fray'); r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
+    try {
+        const t = db.transaction([store], op === 'read' ? 'readonly' : 'readwrite');
+        const s = t.objectStore(store);
+        const done = new Promise((ok, ko) => { t.oncomplete = ok; t.onerror = () => ko(t.error); });
+        let out = null;
+        if (op === 'read') {
+            const keys = await new Promise(ok => { const r = s.getAllKeys(); r.onsuccess = () => ok(r.result); });
+            const values = await new Promise(ok => { const r = s.getAll(); r.onsuccess = () => ok(r.result); });
+            out = keys.map((k, i) => [k, values[i]]);
+        } else if (op === 'put') {
+            if (s.keyPath === null) s.put(value, key); else s.put(value);
+        } else if (op === 'delete') {
+            s.delete(key);
+        } else if (op === 'clear') {
+            s.clear();
+        }
+        await done;
+        return out;
+    } finally { db.close(); }
+}"""
+
+
+def store_read(page, store: str) -> dict:
+    """Every record of one object store of the page's database, by key."""
+    return dict(page.evaluate(_IDB, ["read", store, None, None]))
+
+
+def store_write(page, store: str, op: str, key=None, value=None) -> None:
+    """``op`` is "put" (``value``; ``key`` for the out-of-line ``meta`` store), "delete" or "clear"."""
+    page.evaluate(_IDB, [op, store, key, value])
+
+
+def wait_saved(page) -> None:
+    """Wait until the page says its autosave is committed (the header's save state)."""
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "saved")
+
+
+def current_key(page) -> str:
+    wait_saved(page)
+    key = store_read(page, "meta").get("current")
+    assert key, "no current encounter in the database"
+    return key
+
+
+def saved_text(page, key: str | None = None) -> str | None:
+    """The stored save file of ``key`` (default: the current encounter), as text."""
+    wait_saved(page)
+    row = store_read(page, "saves").get(key or current_key(page))
+    return row["text"] if row else None
+
+
 def saved(page) -> dict:
-    """The autosave of the current encounter, parsed."""
-    raw = page.evaluate("localStorage.getItem('fray.enc.' + localStorage.getItem('fray.current'))")
+    """The autosave of the current encounter, parsed (once the page says it is saved)."""
+    raw = saved_text(page)
     assert raw, "nothing autosaved"
     return json.loads(raw)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from gestures import add_combatant, new_freeform  # noqa: E402
+from gestures import add_combatant, new_freeform, saved_text, store_read, wait_saved  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -38,7 +38,9 @@ def snapshot(page) -> dict:
 
 
 def storage(page) -> dict:
-    return page.evaluate("Object.fromEntries(Object.entries(localStorage))")
+    """What the browser keeps: the saves and the library list (IndexedDB, once committed)."""
+    wait_saved(page)
+    return {store: store_read(page, store) for store in ("saves", "entries", "broken", "meta")}
 
 
 def build_encounter(page) -> None:
@@ -98,7 +100,7 @@ def test_export_downloads_a_save_file_that_cpython_reads(page, open_app, tmp_pat
     assert h.can_redo and h.cursor == len(h.actions) - 1
     assert h.actions[-1] == {"type": "note", "text": "Rain ✓"}
     # The export is the same data as the autosave.
-    autosave = page.evaluate("localStorage.getItem('fray.enc.' + localStorage.getItem('fray.current'))")
+    autosave = saved_text(page)
     assert json.loads(text) == json.loads(autosave)
     assert savefile.dump_history(h) == json.loads(text)
 

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from playwright.sync_api import expect
-from gestures import add_preset, card, new_encounter, touch_and_name_problems  # noqa: E402
+from gestures import add_preset, card, new_encounter, saved, touch_and_name_problems  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -60,13 +60,6 @@ def attack(page, defence: str, rolls: dict[str, str], parry_with: str | None = N
     n = page.locator("#log li").count()
     form.get_by_role("button", name="Roll the exchange").click()
     expect(page.locator("#log li")).not_to_have_count(n)
-
-
-def saved(page) -> dict:
-    return page.evaluate("""() => {
-        const key = localStorage.getItem('fray.current');
-        return JSON.parse(localStorage.getItem('fray.enc.' + key));
-    }""")
 
 
 def play_round(page, round_: int, wolf_rolls, wolf_def, warrior_rolls, warrior_def, parry=None,

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from playwright.sync_api import expect
-from gestures import add_preset, card, new_encounter, touch_and_name_problems  # noqa: E402
+from gestures import add_preset, card, new_encounter, saved, touch_and_name_problems  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -86,13 +86,6 @@ def apply_result(page, ref: str, hits: int, critical: str = "", crit_roll: str =
         box.get_by_label("Critical d100").fill(crit_roll)
     box.get_by_role("button", name="Apply result").click()
     expect(page.locator("#log")).to_contain_text(f"{ref} (GM)")
-
-
-def saved(page) -> dict:
-    return page.evaluate("""() => {
-        const key = localStorage.getItem('fray.current');
-        return JSON.parse(localStorage.getItem('fray.enc.' + key));
-    }""")
 
 
 def shown_hp(page, name: str) -> int:

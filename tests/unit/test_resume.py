@@ -10,6 +10,7 @@ refused with its path and the history is left as it was.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from dataclasses import asdict
@@ -21,7 +22,7 @@ from fray import savefile
 from fray.errors import SaveFileError
 from fray.history import CHECKPOINT_EVERY, History
 from fray.reducer import new_encounter
-from fray.web.store import Library, MemoryStorage
+from fray.web.store import Library, MemoryBackend
 
 N = CHECKPOINT_EVERY
 
@@ -137,11 +138,11 @@ def test_a_lazy_load_replays_from_the_last_checkpoint_and_walks_the_states_of_a_
 
 def test_the_autosave_resumes_from_the_last_checkpoint(monkeypatch):
     h = fight(2 * N + 5)
-    lib = Library(MemoryStorage())
-    lib.save("e1", h)
+    lib = Library(MemoryBackend())
+    asyncio.run(lib.save("e1", h, 0))
     before = asdict(History.replay(h.initial, h.actions, h.cursor - 1).present)
     calls = counting(monkeypatch)
-    back = lib.load("e1")
+    back, _ = asyncio.run(lib.load("e1"))
     assert len(calls) == 5 and asdict(back.present) == asdict(h.present)
     assert back.undo() and asdict(back.present) == before
     assert len(calls) == 5  # that state was built by the load's replay

@@ -4,6 +4,7 @@ message and the current encounter is untouched"). Found by review; each case onc
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from dataclasses import asdict
 
@@ -15,7 +16,7 @@ from fray.history import History
 from fray.reducer import apply, new_encounter
 from fray.rulesets import get_ruleset
 from fray.tray import DiceTray
-from fray.web.store import Library, MemoryStorage
+from fray.web.store import Library, MemoryBackend
 
 RS = get_ruleset("strike-rank")
 
@@ -54,25 +55,25 @@ def test_json_nested_too_deep_is_a_save_file_error():
 def test_any_failure_loading_an_autosave_keeps_it_aside(monkeypatch):
     """Not only the engine's own errors: an action this version cannot apply (a bug, a change
     between versions) must not cost the GM the save."""
-    store = MemoryStorage()
+    store = MemoryBackend()
     lib = Library(store)
     raw = savefile.dumps(warriors())
-    store.setItem("fray.enc.e1", raw)
+    store.saves["e1"] = {"text": raw, "rev": 1}
 
     def broken(text, **_):
         raise KeyError("weapons")
 
     monkeypatch.setattr(savefile, "loads", broken)
     with pytest.raises(SaveFileError) as e:
-        lib.load("e1")
+        asyncio.run(lib.load("e1"))
     assert "KeyError" in str(e.value)
-    assert store.getItem("fray.broken.e1") == raw and store.getItem("fray.enc.e1") == raw
+    assert store.broken["e1"] == raw and store.saves["e1"]["text"] == raw
 
 
 def test_new_key_skips_a_save_missing_from_the_index():
-    store = MemoryStorage()
-    store.setItem("fray.enc.e1", "{}")
-    assert Library(store).new_key() == "e2"
+    store = MemoryBackend()
+    store.saves["e1"] = {"text": "{}", "rev": 1}
+    assert asyncio.run(Library(store).new_key()) == "e2"
 
 
 def test_a_table_edit_the_rules_cannot_use_is_refused_and_changes_nothing():

@@ -122,7 +122,7 @@ def test_card_body_diagram_colours_and_labels():
     assert 'class="sr-body humanoid"' in html
     leg = html.split('data-loc="right_leg"')[1].split("</li>")[0]
     assert "3/5 HP" in leg and "AP 2" in leg and "minor" in leg
-    assert 'class="sr-loc inj-minor" style="grid-area:rleg"' in html
+    assert 'class="sr-loc inj-minor" data-area="rleg"' in html
     assert "HP 11/13" in html
     assert "DEX SR 3 (DEX 11)" in html and "SIZ SR 2 (SIZ 13)" in html and "damage modifier +1D4" in html
     assert "Broadsword" in html and "65%" in html

@@ -4,10 +4,17 @@ One delegated listener per event kind (click, submit, keydown) on the document t
 ``data-act`` button or a ``data-form`` form into an engine call. An engine error is shown next
 to the control that caused it (``data-error-for`` = the error's field path) and the encounter is
 left exactly as it was: ``History.do`` only commits after the reducer succeeded.
+
+Autosave (``web/store.py``, ``static/store.js``): every change queues a write of the open
+encounter; the header's save state says "Saving…" until the browser has committed it to
+IndexedDB, then "Saved". Each write carries the revision this tab last loaded or wrote, so a
+save another tab made since is never overwritten: the GM is told and chooses (load the newer
+version, or keep this tab's as a copy).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -26,7 +33,7 @@ from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
 from . import mapctl
 from .panels import panel_for
-from .store import Library, MemoryStorage
+from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
 
 document = js.document
 
@@ -87,38 +94,76 @@ class App:
         self.ui: dict[str, Any] = {}  # short-lived view state (open panels), never saved
         self._painted: dict[str, Any] = {}  # the markup last written to each region
         self._proxies: list[Any] = []
-        try:
-            storage = js.window.localStorage
-            storage.getItem("fray.index")
-        except Exception:  # storage disabled (private mode, policy): work in memory, say so
-            storage = MemoryStorage()
-            self.banner("This browser refuses storage: nothing will be kept after a reload. Use Export.")
-        self.lib = Library(storage)
-        self.key, self.history = self._boot_encounter()
+        self.tab = f"{self.rng.getrandbits(64):016x}"  # tells this tab's broadcasts from others'
+        self.lib = Library(MemoryBackend())
+        self.in_memory = False  # the browser refused its database: nothing outlives the tab
+        self.key = "e1"
+        self.history = History(new_encounter("freeform", "First encounter"))
+        # The revision of each save as this tab last loaded or wrote it (0: never saved).
+        self.revs: dict[str, int] = {}
+        self.conflict: int | None = None  # a newer revision of the open encounter, from another tab
+        self._dirty: dict[str, History] = {}  # encounters changed since their last committed write
+        self._writer: asyncio.Task | None = None
+        self.save_failed: str | None = None
+        self.broken: tuple[str, str | None] | None = None  # an unreadable save: (key, its text)
 
     # -- boot -----------------------------------------------------------------------------------
-    def _boot_encounter(self) -> tuple[str, History]:
-        key = self.lib.current_key()
-        keys = [x["key"] for x in self.lib.index()]
-        if key and key not in keys:
-            keys.insert(0, key)
-        for k in ([key] if key else []) + [x for x in keys if x != key]:
-            if k is None:
-                continue
+    async def boot(self) -> None:
+        await self.open_library()
+        self.key, self.history = await self._boot_encounter()
+        self.start()
+
+    async def open_library(self) -> None:
+        try:
+            from pyscript.js_modules import fray_store  # type: ignore[import-not-found]
+
+            await fray_store.open()
+            self.lib = Library(JsBackend(fray_store))
+        except Exception as e:  # no IndexedDB (private mode, policy): work in memory, say so
+            self.in_memory = True
+            self.banner(f"This browser refuses storage ({e}): nothing will be kept after a reload. Use Export.")
+            return
+        try:
+            items = local_items(js.window.localStorage)
+        except Exception:  # localStorage refused: there is nothing of an older Fray to bring in
+            items = {}
+        try:
+            await self.lib.migrate(items)
+        except Exception as e:  # the old saves stay in localStorage; the next boot tries again
+            traceback.print_exc()
+            self.banner(f"The encounters saved by an older Fray could not be moved to this browser's database "
+                        f"({e}). They are still there; reload to try again.")
+
+    async def _boot_encounter(self) -> tuple[str, History]:
+        """The current encounter; if its save is gone or unreadable, the next one that loads;
+        else a fresh one (which is saved at once, so nothing empty is ever offered)."""
+        entries = await self.lib.entries()
+        current = await self.lib.current_key()
+        for k in boot_order(current, [e["key"] for e in entries]):
             try:
-                return k, self.lib.load(k)
+                h, self.revs[k] = await self.lib.load(k)
+            except MissingSave:
+                continue  # listed a moment ago, deleted since (another tab): nothing to offer
             except Exception as e:  # Library.load keeps the raw save aside whatever went wrong
-                self.broken_save(k, e)
-                break
-        k = self.lib.new_key()
+                if self.broken is None:
+                    await self.broken_save(k, e)
+                continue
+            if k != current:
+                await self.lib.set_current(k)
+            return k, h
+        k = new_key([e["key"] for e in entries] + [current or ""])
         h = History(new_encounter(first_ruleset_id(), "First encounter"))
         return k, h
 
-    def broken_save(self, key: str, err: Exception) -> None:
-        self.ui["broken_key"] = key
+    async def broken_save(self, key: str, err: Exception) -> None:
+        raw = await self.lib.raw(key)
+        self.broken = (key, raw)
+        if raw is None:  # nothing to download: never offer an empty file
+            self.banner(f"The saved encounter could not be loaded ({err}).")
+            return
         self.banner(
             f"The saved encounter could not be loaded ({err}). It is kept untouched; "
-            "download it to repair or send it, then carry on with a fresh encounter.",
+            "download it to repair or send it, then carry on with another encounter.",
             actions=[("Download the raw save", "download-broken")])
 
     # -- wiring -------------------------------------------------------------------------------
@@ -128,6 +173,10 @@ class App:
         self._listen(document, "keydown", self.on_key)
         self._listen(by_id("file-import"), "change", self.on_import)
         self._listen(by_id("encounter-select"), "change", self.on_switch)
+        self._listen(document, "visibilitychange", self.on_visible)
+        p = create_proxy(self.on_broadcast)
+        self._proxies.append(p)
+        self.lib.backend.listen(p)
         for i in ("btn-new", "btn-delete", "btn-undo", "btn-redo", "btn-export", "btn-tables", "file-import",
                   "encounter-select"):
             by_id(i).disabled = False
@@ -145,7 +194,9 @@ class App:
         except Exception:
             pass  # not offered by every browser; the autosave works without it
         mapctl.install(self)
-        self.persist()
+        if self.key not in self.revs:  # a fresh encounter: in the library from the start
+            self.persist()
+        self.show_save_state()
         self.render()
         by_id("loading").hidden = True
         document.documentElement.dataset.engine = "ready"
@@ -181,12 +232,169 @@ class App:
         self.render()
 
     def persist(self) -> None:
+        """Queue a write of the open encounter. The page says "Saving…" until it is committed."""
+        self._dirty[self.key] = self.history
+        if self.conflict is not None:  # the choice comes back with every change until it is made
+            self.changed_elsewhere(self.conflict)
+        self.show_save_state()
+        if self._writer is None:
+            self._writer = asyncio.ensure_future(self._write_all())
+
+    async def _write_all(self) -> None:
+        """Write every changed encounter, one transaction each, until none is left. A burst of
+        clicks during a write is one more write (each holds the whole history)."""
         try:
-            self.lib.save(self.key, self.history)
-            self.ui.pop("save_error", None)
-        except Exception as e:  # quota or a refusing browser: the fight goes on, the GM is told
-            self.ui["save_error"] = True
-            self.banner(f"Autosave failed ({e}); use Export to keep this encounter.")
+            while self._dirty:
+                key = next(iter(self._dirty))
+                h = self._dirty.pop(key)
+                if key == self.key and self.conflict is not None:
+                    continue  # held here until the GM chooses: never over another tab's save
+                expected = self.revs.get(key, 0)
+                try:
+                    res = await self.lib.save(key, h, expected)
+                except Exception as e:  # quota or a refusing browser: the fight goes on, the GM is told
+                    traceback.print_exc()
+                    self.save_failed = str(e)
+                    self.banner(f"Autosave failed ({e}); use Export to keep this encounter.")
+                    continue
+                if res.ok:
+                    self.revs[key] = res.rev
+                    self.save_failed = None
+                    self._listed(key, h)
+                    self.lib.backend.announce({"kind": "saved", "key": key, "rev": res.rev, "tab": self.tab})
+                elif expected == 0:
+                    # Another tab's new encounter took this key a moment ago: this one takes the next.
+                    fresh = self.free_key()
+                    if self.key == key:
+                        self.key = fresh
+                    self._dirty = {fresh: h, **self._dirty}
+                elif key == self.key:
+                    self.changed_elsewhere(res.rev)
+                else:  # switched away meanwhile (switching waits for writes, so hardly ever): keep it
+                    h.do({"type": "rename_encounter", "name": _copy_name(h.present.name)})
+                    self._dirty[self.free_key()] = h
+        finally:
+            self._writer = None
+            self.show_save_state()
+            self.paint_select()
+
+    async def flush(self) -> None:
+        """Wait until every queued write is committed (before reading a save back)."""
+        while self._writer is not None:
+            await self._writer
+
+    def free_key(self) -> str:
+        return new_key([e["key"] for e in self.lib.cached] + list(self.revs) + list(self._dirty) + [self.key])
+
+    def _listed(self, key: str, h: History) -> None:
+        """Keep the drawn library list in step with a committed write."""
+        entry = {"key": key, "name": h.present.name, "ruleset": h.present.ruleset, "rev": self.revs.get(key, 0)}
+        for i, e in enumerate(self.lib.cached):
+            if e["key"] == key:
+                self.lib.cached[i] = entry
+                return
+        self.lib.cached.append(entry)
+
+    def show_save_state(self) -> None:
+        """The header's honest word on the autosave: saved only once the browser committed it."""
+        el = by_id("save-state")
+        if el is None:
+            return
+        if self.conflict is not None:
+            state, text = "conflict", "Not saved: changed in another tab"
+        elif self.save_failed is not None:
+            state, text = "failed", "Not saved"
+        elif self.in_memory:
+            state, text = "memory", "Not kept by this browser"
+        elif self._writer is not None or self._dirty:
+            state, text = "saving", "Saving…"
+        else:
+            state, text = "saved", "Saved"
+        el.dataset.state = state
+        el.textContent = text
+
+    # -- other tabs -------------------------------------------------------------------------------
+    def on_broadcast(self, text: str) -> None:
+        """Another tab committed a save or deleted an encounter (static/store.js ``announce``)."""
+        try:
+            msg = json.loads(str(text))
+        except ValueError:
+            return
+        if not isinstance(msg, dict) or msg.get("tab") == self.tab:
+            return
+        key, rev = msg.get("key"), msg.get("rev")
+        if key == self.key and key in self.revs and isinstance(rev, int):
+            # A message can arrive after this tab has already read that revision (or a later one).
+            if (msg.get("kind") == "deleted" or rev > self.revs[key]) and self.conflict is None:
+                self.changed_elsewhere(0 if msg.get("kind") == "deleted" else rev)
+        self.spawn(self.refresh_list())
+
+    def on_visible(self, event: Any = None) -> None:
+        """A tab coming back (a tablet wakes it) checks what it may have missed."""
+        if document.visibilityState == "visible" and self.key in self.revs:
+            self.spawn(self._check_revision())
+
+    async def _check_revision(self) -> None:
+        key = self.key
+        rev = await self.lib.revision(key)
+        if (key == self.key and key in self.revs and rev != self.revs[key] and self._writer is None
+                and not self._dirty and self.conflict is None):
+            self.changed_elsewhere(rev)
+        await self.refresh_list()
+
+    async def refresh_list(self) -> None:
+        await self.lib.entries()
+        self.paint_select()
+
+    def changed_elsewhere(self, rev: int) -> None:
+        """The open encounter's save is not the one this tab holds: hold every write and ask."""
+        self.conflict = rev
+        if rev == 0:
+            text = ("This encounter was deleted in another tab or window. What is on screen here is not saved.")
+            actions = [("Open another encounter", "conflict-reload"), ("Keep mine as a copy", "conflict-copy")]
+        else:
+            text = ("This encounter was changed in another tab or window. Nothing here has overwritten it, "
+                    "and changes made here are not saved until you choose.")
+            actions = [("Load the newer version", "conflict-reload"), ("Keep mine as a copy", "conflict-copy")]
+        self.banner(text, actions=actions)
+        self.show_save_state()
+
+    async def load_newer(self) -> None:
+        """The GM chose the other tab's version (what is on screen here is dropped)."""
+        key = self.key
+        await self.flush()
+        try:
+            h, rev = await self.lib.load(key)
+        except MissingSave:
+            await self.lib.entries()
+            await self.open_next()
+            return
+        except Exception as e:  # kept aside by Library.load
+            await self.broken_save(key, e)
+            return
+        self.history, self.revs[key], self.conflict, self.ui = h, rev, None, {}
+        by_id("banner").hidden = True
+        self.clear_errors()
+        self.show_save_state()
+        self.render()
+
+    def keep_copy(self) -> None:
+        """The GM keeps both: this tab's encounter is saved under a new key, renamed "(copy)";
+        the other tab's save stays as it is."""
+        self.history.do({"type": "rename_encounter", "name": _copy_name(self.enc.name)})
+        self.key, self.conflict = self.free_key(), None
+        by_id("banner").hidden = True
+        self.after_change()
+
+    def spawn(self, coro: Any) -> None:
+        """Run a storage step in the background; a failure is said in the banner."""
+        async def run() -> None:
+            try:
+                await coro
+            except Exception as e:  # noqa: BLE001 - say it, keep the encounter
+                traceback.print_exc()
+                self.banner(f"Something went wrong: {e}. The encounter is unchanged.")
+        asyncio.ensure_future(run())
 
     # -- errors ---------------------------------------------------------------------------------
     def clear_errors(self, scope: Any = None) -> None:
@@ -256,10 +464,7 @@ class App:
             view, order = {}, []
         panel = panel_for(enc.ruleset)
         focus_id = nil(document.activeElement).id if nil(document.activeElement) is not None else ""
-        # Always re-written: the GM's own pick in it may have been refused (an unreadable save).
-        by_id("encounter-select").innerHTML = ("".join(
-            f'<option value="{R.esc(x["key"])}"{" selected" if x["key"] == self.key else ""}>{R.esc(x.get("name", x["key"]))}</option>'
-            for x in self.lib.index()) or f'<option>{R.esc(enc.name)}</option>')
+        self.paint_select()
         by_id("ruleset-badge").textContent = rs.name
         by_id("btn-undo").disabled = not self.history.can_undo
         by_id("btn-redo").disabled = not self.history.can_redo
@@ -276,6 +481,17 @@ class App:
             el = by_id(focus_id)
             if el is not None:
                 el.focus()
+
+    def paint_select(self) -> None:
+        """The library list. Always re-written: the GM's own pick in it may have been refused (an
+        unreadable save). The open encounter is listed even before its first write commits."""
+        entries = list(self.lib.cached)
+        if self.key not in [e["key"] for e in entries]:
+            entries.append({"key": self.key, "name": self.enc.name})
+        by_id("encounter-select").innerHTML = "".join(
+            f'<option value="{R.esc(x["key"])}"{" selected" if x["key"] == self.key else ""}>'
+            f'{R.esc(self.enc.name if x["key"] == self.key else x.get("name", x["key"]))}</option>'
+            for x in entries)
 
     def paint(self, region: str, html: str) -> None:
         """Write a region only when its markup changed: a GM's half-typed entry in an untouched
@@ -375,8 +591,12 @@ class App:
         elif act == "dismiss-banner":
             by_id("banner").hidden = True
         elif act == "download-broken":
-            raw = self.lib.raw(self.ui.get("broken_key", "")) or ""
-            download(f"fray-unreadable-save-{self.ui.get('broken_key', 'x')}.json", raw)
+            if self.broken is not None and self.broken[1]:  # never an empty file
+                download(f"fray-unreadable-save-{self.broken[0]}.json", self.broken[1])
+        elif act == "conflict-reload":
+            self.in_background(self.load_newer())
+        elif act == "conflict-copy":
+            self.keep_copy()
         elif act in ("show-tracker", "show-map"):
             show = "tracker" if act == "show-tracker" else "map"
             q(document, ".panes").dataset.show = show
@@ -480,9 +700,9 @@ class App:
         except FrayError as e:
             self.show_error(form, e)
             return
-        self.key = self.lib.new_key()
+        self.key = self.free_key()
         self.history = History(enc)
-        self.ui = {}
+        self.ui, self.conflict = {}, None
         self.close_dialog()
         self.after_change()
 
@@ -492,30 +712,77 @@ class App:
         if not js.window.confirm(f"Delete the encounter {self.enc.name} from this browser? "
                                  "Export it first if you may want it back."):
             return
-        self.lib.forget(self.key)
-        self.lib.storage.removeItem(f"fray.broken.{self.key}")
-        for entry in self.lib.index():
-            try:
-                self.key, self.history = entry["key"], self.lib.load(entry["key"])
-                break
-            except Exception as e:  # kept aside by Library.load; try the next one
-                self.broken_save(entry["key"], e)
-        else:
-            self.key = self.lib.new_key()
-            self.history = History(new_encounter(self.enc.ruleset, "New encounter"))
-        self.ui = {}
-        self.after_change()
+        self.in_background(self._delete(self.key))
 
-    def on_switch(self, event: Any) -> None:
-        key = event.target.value
-        try:
-            h = self.lib.load(key)
-        except Exception as e:  # kept aside by Library.load; the open encounter stays
-            self.broken_save(key, e)
+    async def _delete(self, key: str) -> None:
+        await self.flush()
+        await self.lib.forget(key)
+        self.revs.pop(key, None)
+        self.lib.backend.announce({"kind": "deleted", "key": key, "rev": 0, "tab": self.tab})
+        await self.lib.entries()
+        await self.open_next()
+
+    async def open_next(self) -> None:
+        """Open the first encounter of the list that loads, or a fresh one."""
+        self.ui, self.conflict = {}, None
+        for k in boot_order(None, [e["key"] for e in self.lib.cached]):
+            try:
+                h, rev = await self.lib.load(k)
+            except MissingSave:
+                continue
+            except Exception as e:  # kept aside by Library.load; try the next one
+                await self.broken_save(k, e)
+                continue
+            self.key, self.history, self.revs[k] = k, h, rev
+            await self.lib.set_current(k)
+            self.show_save_state()
             self.render()
             return
-        self.key, self.history, self.ui = key, h, {}
+        ruleset = self.enc.ruleset
+        self.key = self.free_key()
+        self.history = History(new_encounter(ruleset, "New encounter"))
         self.after_change()
+
+    def busy(self, on: bool) -> None:
+        """Mark the tracker and map busy while an encounter is read back from storage (a switch
+        waits for a write still under way): assistive technology, and the tests, wait on it."""
+        panes = q(document, ".panes")
+        if on:
+            panes.setAttribute("aria-busy", "true")
+        else:
+            panes.removeAttribute("aria-busy")
+
+    def in_background(self, coro: Any) -> None:
+        """``spawn`` with the panes marked busy until it is done."""
+        self.busy(True)
+
+        async def run() -> None:
+            try:
+                await coro
+            finally:
+                self.busy(False)
+        self.spawn(run())
+
+    def on_switch(self, event: Any) -> None:
+        self.in_background(self.switch_to(event.target.value))
+
+    async def switch_to(self, key: str) -> None:
+        try:
+            await self.flush()  # a write still under way is committed before anything is read back
+            h, rev = await self.lib.load(key)
+            await self.lib.set_current(key)
+        except Exception as e:  # kept aside by Library.load; the open encounter stays
+            if not isinstance(e, MissingSave):
+                await self.broken_save(key, e)
+            else:
+                await self.refresh_list()
+            self.render()
+            return
+        self.key, self.history, self.ui, self.conflict = key, h, {}, None
+        self.revs[key] = rev
+        self.clear_errors()
+        self.show_save_state()
+        self.render()
 
     def nudge_order(self, cid: str, step: int) -> None:
         ids = [s.combatant_id for s in self.ruleset.order_of_play(self.enc)]
@@ -567,9 +834,9 @@ class App:
             inp.value = ""
             return
         inp.value = ""
-        self.key = self.lib.new_key()
+        self.key = self.free_key()
         self.history = h
-        self.ui = {}
+        self.ui, self.conflict = {}, None
         self.after_change()
 
     def submit_table(self, form: Any, values: dict[str, Any]) -> None:
@@ -630,10 +897,24 @@ def _css(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def _copy_name(name: str) -> str:
+    """The name of the copy a GM keeps when another tab changed the same encounter."""
+    suffix = " (copy)"
+    return name[:60 - len(suffix)].rstrip() + suffix
+
+
 APP: App | None = None
 
 
 def main() -> None:
     global APP
     APP = App()
-    APP.start()
+
+    async def boot() -> None:
+        try:
+            await APP.boot()
+        except Exception:  # the page must say so rather than spin on "loading" for ever
+            traceback.print_exc()
+            APP.banner("Fray could not start: reload the page. Your saved encounters are untouched.")
+
+    asyncio.ensure_future(boot())

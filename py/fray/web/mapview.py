@@ -276,7 +276,8 @@ def scale_html(view: list[float]) -> str:
     bar = max(step, grid_step(view[2] / 4))  # about a fifth of the width
     pct = bar / view[2] * 100
     return (f'<div class="map-scale" aria-label="Scale: the bar is {bar} metres">'
-            f'<span class="bar" style="width:{pct:.2f}%"></span><span class="lbl">{bar} m</span>'
+            # An <svg>'s width attribute, not a style attribute: the page's CSP runs no inline style.
+            f'<svg class="bar" width="{pct:.2f}%" height="6" aria-hidden="true"></svg><span class="lbl">{bar} m</span>'
             f'<span class="grid-note">grid {step} m</span></div>')
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidAction
+from . import odds_view
 from .render import esc
 from .widgets import act_button as _btn, as_int, as_number, err_slot as _err, open_add_section, read_extra
 
@@ -147,6 +148,7 @@ def pending_html(view: dict[str, Any]) -> str:
             f'{_field(f"{pre}-dice", "rolls.roll", "Dice for Fray (blank = Fray rolls)", _input(f"{pre}-dice", "rolls.roll", "", placeholder="e.g. 7 12"), cls="rb-dice")}'
             f'{_btn("Let Fray roll (assumed default)", "rb-roll", "secondary", ref=ref)}'
             f'{_btn("Dismiss", "rb-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)}</div>'
+            f'{odds_view.slot()}'
             f'<p class="hint">Fray\'s roll uses the default mechanic of table core_roll: '
             f'<span class="badge assumed">assumed</span></p>{_general_err()}</form>')
     for p in view.get("prompts", []):
@@ -693,7 +695,21 @@ class RangeBandPanel:
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
+        odds_view.refresh_soon(app)
         return panel_html(view, app.ui, positions)
+
+    def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
+        """A pending roll's odds under the assumed default mechanic (never rolls)."""
+        if form_name != "rb-resolve":
+            return None
+        from ..rulesets.range_band.odds import spec_odds
+        from .app import data
+
+        ref = data(form, "ref")
+        p = next((x for x in app.enc.state.get("pending", []) if x.get("ref") == ref), None)
+        if p is None:
+            return None
+        return odds_view.spec_html(spec_odds(p["spec"], app.ruleset.table(app.enc, "core_roll")))
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(view, combatant_id)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import odds_view
 from .render import esc
 from .widgets import (act_button as _btn, as_int, as_number, err_slot as _err, fold_extra, open_add_section,
                       text_input as _input)
@@ -330,7 +331,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         + circumstances_html(pre, target, w, ui, bool(o.get("free")))
         + f'<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'
         f'<div class="sr-row">{dice}</div></fieldset>'
-        f'<div class="sr-actions"><button type="submit" class="primary">Roll the exchange</button></div>'
+        f'<div class="sr-actions odds-beside"><button type="submit" class="primary">Roll the exchange</button>'
+        f'{odds_view.slot()}</div>'
         f'{_err("sr")}</form>')
 
 
@@ -551,10 +553,12 @@ def location_cell(l: dict[str, Any], area: str | None = None) -> str:
         flags.append("impaled: " + ", ".join(l["impaled_by"]))
     if l.get("first_aid_used"):
         flags.append("first aid given")
-    style = f' style="grid-area:{area}"' if area else ""
+    # The grid area rides on a data attribute (strike-rank.css places it): the page's CSP runs no
+    # inline style.
+    where = f' data-area="{area}"' if area else ""
     rng = l.get("melee") or []
     rtxt = f' {rng[0]}–{rng[1]}' if len(rng) == 2 and rng[0] != rng[1] else (f" {rng[0]}" if rng else "")
-    return (f'<li class="sr-loc {injury_class(lvl)}"{style} data-loc="{esc(l["id"])}">'
+    return (f'<li class="sr-loc {injury_class(lvl)}"{where} data-loc="{esc(l["id"])}">'
             f'<span class="n">{esc(l["name"])}<small>{esc(rtxt)}</small></span>'
             f'<span class="hp">{esc(l["hp"])}/{esc(l["hp_max"])} HP</span>'
             f'<span class="ap">AP {esc(l["ap"])}</span>'
@@ -921,7 +925,18 @@ class StrikeRankPanel:
 
         app.ui["sr_open"] = {d.getAttribute("data-fold"): bool(d.open)
                              for d in document.querySelectorAll("details[data-fold]")}
+        odds_view.refresh_soon(app)
         return panel_html(view, app.ui, log)
+
+    def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
+        """The odds of the exchange as the attack form is set now, for each defence (never rolls)."""
+        if form_name != "sr-attack":
+            return None
+        from ..rulesets.strike_rank.odds import exchange_odds
+        from .app import data
+
+        a, _ = attack_action(data(form, "ref") or "", data(form, "attacker") or "", data(form, "weapon") or "", values)
+        return odds_view.exchange_html(exchange_odds(app.ruleset, app.enc, a))
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(combatant_id, view, app.ui)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidAction
+from . import odds_view
 from .render import esc
 from .widgets import (act_button as _btn, as_int, as_number, err_slot as _err, fold_extra, open_add_section,
                       read_extra, split_lines, text_input as _input)
@@ -312,9 +313,9 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
         + _field("tr-att-roll", "rolls.attack", "Open-ended d100",
                  _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
                  "Type every d100 rolled (98 40), or leave blank and Fray rolls")
-        + '<div class="tr-actions"><button type="submit" class="primary">Attack</button>'
+        + '<div class="tr-actions odds-beside"><button type="submit" class="primary">Attack</button>'
         + _btn("Roll and attack", "tr-attack-roll", "")
-        + "</div></form>")
+        + odds_view.slot() + "</div></form>")
     return (f'<details class="tr-box tr-attack-box"{" open" if open_ or pre else ""}>'
             f'<summary>Attack</summary>{body}</details>')
 
@@ -643,6 +644,26 @@ def fold_weapons(values: dict[str, Any]) -> None:
 
 # -- the controller side ---------------------------------------------------------------------------
 
+def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The ``tr.attack`` the attack form describes (without dice), or why it cannot be read."""
+    cid = values.get("id")
+    action: dict[str, Any] = {"type": "tr.attack", "id": cid, "target": values.get("target")}
+    weapon = values.get("weapon") or ""
+    if weapon:
+        owner, _, idx = weapon.rpartition(":")
+        if owner != cid:
+            return action, "that weapon belongs to someone else: choose one of the attacker's weapons"
+        action["weapon"] = as_int(idx)
+    for k, _ in FLAGS:
+        if values.get(k):
+            action[k] = True
+    action["line_of_sight"] = bool(values.get("line_of_sight"))
+    dist = (values.get("distance") or "").strip()
+    if dist:
+        action["distance"] = as_number(dist)
+    return action, ""
+
+
 class TacticalPanel:
     FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away",
              "add-combatant")
@@ -664,6 +685,7 @@ class TacticalPanel:
             ranges = map_ranges(enc, app.ruleset.all_tables(enc), who)
         except Exception:
             ranges = None  # a hint only: never let it blank the panel
+        odds_view.refresh_soon(app)
         return panel_html(view, app.ui, kinds, ranges)
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
@@ -805,25 +827,21 @@ class TacticalPanel:
                 out[n] = got
         return out
 
+    def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
+        """The odds of the attack as the form is set now (never rolls)."""
+        if form_name != "tr-attack":
+            return None
+        from ..rulesets.tactical_round.odds import AttackOdds, attack_odds
+
+        action, err = attack_action(values)
+        return odds_view.open_ended_html(AttackOdds(error=err) if err else attack_odds(app.ruleset, app.enc, action))
+
     def attack(self, app: Any, form: Any, values: dict[str, Any], roll: bool = False) -> None:
-        cid = values.get("id")
-        action: dict[str, Any] = {"type": "tr.attack", "id": cid, "target": values.get("target")}
-        weapon = values.get("weapon") or ""
-        if weapon:
-            owner, _, idx = weapon.rpartition(":")
-            if owner != cid:
-                app.clear_errors(form)
-                app.show_error(form, InvalidAction("weapon", "that weapon belongs to someone else: choose one of "
-                                                             "the attacker's weapons"))
-                return
-            action["weapon"] = as_int(idx)
-        for k, _ in FLAGS:
-            if values.get(k):
-                action[k] = True
-        action["line_of_sight"] = bool(values.get("line_of_sight"))
-        dist = (values.get("distance") or "").strip()
-        if dist:
-            action["distance"] = as_number(dist)
+        action, err = attack_action(values)
+        if err:
+            app.clear_errors(form)
+            app.show_error(form, InvalidAction("weapon", err))
+            return
         if not roll:
             rolls = self.rolls(app, form, values, ("attack",))
             if rolls is False:

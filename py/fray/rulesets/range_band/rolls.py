@@ -104,24 +104,30 @@ def _setting(table: dict[str, Any], key: str, default: Any) -> Any:
     return default
 
 
-def roll_default(spec: dict[str, Any], core_roll: dict[str, Any], tray, name: str) -> dict[str, Any]:
-    """Roll a spec with the default mechanic (table ``core_roll``, assumed) through the dice tray.
-
-    The tray takes typed faces (``rolls[name]``: the kept die first is not required, all dice in any
-    order) or rolls them, and records them in the action so a replay gives the same outcome."""
-    n_sides = sides(spec["die"])
+def dice_count(spec: dict[str, Any], core_roll: dict[str, Any]) -> int:
+    """How many dice the default mechanic rolls: one, plus one per net Hindrance or Easing."""
     net = int(spec["net_hindrance"])
     mode = _setting(core_roll, "hindrance_easing", "extra_dice")
-    count = 1 + abs(net) if mode == "extra_dice" else 1
-    r = tray.roll(name, f"{count}D{n_sides}")
-    faces = r.faces() or [r.total]
-    tn = int(spec["tn"]["total"])
-    if mode == "extra_dice":
-        kept = max(faces) if net > 0 else min(faces)
-        shift = 0
-    else:
-        kept = faces[0]
+    return 1 + abs(net) if mode == "extra_dice" else 1
+
+
+def kept_face(faces: list[int], spec: dict[str, Any], core_roll: dict[str, Any]) -> int:
+    """The die that counts: the highest with net Hindrance, the lowest otherwise (extra dice), or
+    the one die (flat steps)."""
+    net = int(spec["net_hindrance"])
+    if _setting(core_roll, "hindrance_easing", "extra_dice") == "extra_dice":
+        return max(faces) if net > 0 else min(faces)
+    return faces[0]
+
+
+def judge(spec: dict[str, Any], core_roll: dict[str, Any], kept: int) -> dict[str, Any]:
+    """Success, margin and blunder of a kept die under the default mechanic (and the flat shift)."""
+    n_sides = sides(spec["die"])
+    net = int(spec["net_hindrance"])
+    shift = 0
+    if _setting(core_roll, "hindrance_easing", "extra_dice") != "extra_dice":
         shift = net * int(_setting(core_roll, "flat_step", 2))
+    tn = int(spec["tn"]["total"])
     if _setting(core_roll, "success", "at_or_under_tn") == "at_or_under_tn":
         success = kept + shift <= tn
         by = abs(tn - (kept + shift))
@@ -133,7 +139,22 @@ def roll_default(spec: dict[str, Any], core_roll: dict[str, Any], tray, name: st
     face = _setting(core_roll, "blunder_face", "max")
     blunder = bool(spec["can_blunder"]) and not success and (
         (face == "max" and kept == n_sides) or (face == "min" and kept == 1))
-    return {"success": success, "by": by, "blunder": blunder, "faces": faces, "kept": kept, "typed": r.typed,
+    return {"success": success, "by": by, "blunder": blunder, "shift": shift, "tn": tn}
+
+
+def roll_default(spec: dict[str, Any], core_roll: dict[str, Any], tray, name: str) -> dict[str, Any]:
+    """Roll a spec with the default mechanic (table ``core_roll``, assumed) through the dice tray.
+
+    The tray takes typed faces (``rolls[name]``: the kept die first is not required, all dice in any
+    order) or rolls them, and records them in the action so a replay gives the same outcome."""
+    n_sides = sides(spec["die"])
+    r = tray.roll(name, f"{dice_count(spec, core_roll)}D{n_sides}")
+    faces = r.faces() or [r.total]
+    kept = kept_face(faces, spec, core_roll)
+    j = judge(spec, core_roll, kept)
+    shift, tn = j["shift"], j["tn"]
+    return {"success": j["success"], "by": j["by"], "blunder": j["blunder"], "faces": faces, "kept": kept,
+            "typed": r.typed,
             "text": f"rolled {'/'.join(map(str, faces))} (kept {kept}) against TN {tn}"
                     + (f", shift {shift:+d}" if shift else "") + " (default mechanic, assumed)"}
 

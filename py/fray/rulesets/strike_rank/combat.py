@@ -9,6 +9,7 @@ number comes through the dice tray under a fixed name, so the action carries its
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InvalidAction, RuleViolation
@@ -19,6 +20,7 @@ from . import body, rules, timing, wounds
 
 MODES = ("normal", "aimed", "attack_weapon", "attack_object", "disarm", "stun", "push", "grapple")
 WATER = ("none", "waist", "armpits", "under")
+MATRIX = {"parry": "attack_vs_parry", "dodge": "attack_vs_dodge", "none": "attack_undefended"}  # table by defence
 
 
 def _num(ctx: Context, key: str, default: float, lo: float, hi: float) -> float:
@@ -179,7 +181,36 @@ def _check_attack_allowance(ctx: Context, c: Combatant, w: dict, split: int | No
                         + (" (the free attack on a fleeing enemy counts)" if free_attack else ""))
 
 
-def attack(ctx: Context) -> None:
+@dataclass
+class Plan:
+    """An exchange as decided before any die: who attacks whom with what, at what skill, against
+    which defence at what skill (``plan_attack``). ``past_range`` is set (the range in metres) for a
+    shot past double range that is assumed to miss; the skills are then not worked out."""
+
+    attacker: Combatant
+    target: Combatant
+    weapon: dict[str, Any]
+    mode: str
+    water: str
+    free_attack: bool
+    split: int | None
+    decl: dict[str, Any] | None
+    past_range: float | None = None
+    base: int = 0
+    mults: list[float] = field(default_factory=list)
+    why_m: list[str] = field(default_factory=list)
+    bonus: int = 0
+    into_melee: bool = False
+    cover: dict[str, Any] = field(default_factory=dict)
+    skill: rules.Skill | None = None
+    dkind: str = "none"
+    pw: dict[str, Any] | None = None
+    dskill: rules.Skill | None = None
+
+
+def plan_attack(ctx: Context) -> Plan:
+    """Read and check an ``sr.attack`` and work out both skills, changing nothing: the attack
+    itself (``attack``) and the odds before it (``odds.py``) both start here."""
     enc = ctx.enc
     a = ctx.action
     attacker = ctx.combatant("attacker")
@@ -261,12 +292,7 @@ def attack(ctx: Context) -> None:
         missile_range = rng_m
         if rng_m > 2 * w["range"]:
             if not _bool(ctx, "miracle"):
-                timing.mark_done(ctx, a.get("ref"), attacker.id, True)
-                attacker.data["round"]["attacks"].append(w["id"])
-                ctx.event("attack", f"{attacker.name} shoots {w['name']} at {target.name} at {rng_m:g} m, past double "
-                          f"range ({2 * w['range']:g} m): assumed to miss")
-                _unload(attacker, w)
-                return
+                return Plan(attacker, target, w, mode, water, free_attack, split, decl, past_range=rng_m)
         elif rng_m > w["range"]:
             half(f"beyond range {w['range']:g} m")
         if decl and decl.get("moving") or _bool(ctx, "moving"):
@@ -312,6 +338,25 @@ def attack(ctx: Context) -> None:
     dkind, pw, dskill = defence_skill(ctx, attacker, target, w, free_attack, water)
     if mode == "attack_object" and not a["object"].get("held", True) and dkind != "none":
         raise RuleViolation("Attack Object (full or ½ skill)", "an unattended object cannot be defended")
+    return Plan(attacker, target, w, mode, water, free_attack, split, decl, None, base, mults, why_m, bonus,
+                bool(into_melee), cover, skill, dkind, pw, dskill)
+
+
+def attack(ctx: Context) -> None:
+    enc = ctx.enc
+    a = ctx.action
+    p = plan_attack(ctx)
+    attacker, target, w = p.attacker, p.target, p.weapon
+    if p.past_range is not None:
+        timing.mark_done(ctx, a.get("ref"), attacker.id, True)
+        attacker.data["round"]["attacks"].append(w["id"])
+        ctx.event("attack", f"{attacker.name} shoots {w['name']} at {target.name} at {p.past_range:g} m, past double "
+                  f"range ({2 * w['range']:g} m): assumed to miss")
+        _unload(attacker, w)
+        return
+    mode, water, free_attack, split, decl = p.mode, p.water, p.free_attack, p.split, p.decl
+    base, mults, why_m, bonus, into_melee, cover = p.base, p.mults, p.why_m, p.bonus, p.into_melee, p.cover
+    skill, dkind, pw, dskill = p.skill, p.dkind, p.pw, p.dskill
     # -- timing ---------------------------------------------------------------------------------------
     decl = timing.mark_done(ctx, a.get("ref"), attacker.id, True)
     if decl and decl.get("charge"):
@@ -344,8 +389,7 @@ def attack(ctx: Context) -> None:
         r_def["dodges"] += 1
     if w["missile"]:
         _unload(attacker, w)
-    table_id = {"parry": "attack_vs_parry", "dodge": "attack_vs_dodge", "none": "attack_undefended"}[dkind]
-    cell = rules.matrix_cell(ctx.table(table_id), adeg, ddeg)
+    cell = rules.matrix_cell(ctx.table(MATRIX[dkind]), adeg, ddeg)
     ctx.event("attack", text + f" → {cell['damage'].replace('_', ' ')}" + (" (parried)" if cell["parried"] else ""),
               attacker=attacker.id, target=target.id, attack_roll=ar, attack_skill=skill.value, attack_degree=adeg,
               defence=dkind, defence_degree=ddeg, result=cell["damage"], parried=cell["parried"])
@@ -426,9 +470,10 @@ def _dm_of(ctx: Context, c: Combatant, decl: dict | None) -> tuple[str, str]:
     return body.derived(ctx.ruleset, ctx.enc, src)["damage_modifier"]["value"], src.name
 
 
-def roll_damage(ctx: Context, c: Combatant, w: dict, landing: str, name: str, decl: dict | None = None,
-                pull: dict | None = None, dm_use: str | None = None) -> tuple[int, str, str]:
-    """Total, breakdown, special type. Maximised damage needs no dice."""
+def damage_dice(ctx: Context, c: Combatant, w: dict, landing: str, decl: dict | None = None,
+                pull: dict | None = None, dm_use: str | None = None) -> tuple[str, str, bool, str, str]:
+    """The dice of a blow before they are rolled: expression, how it was built, maximised or not,
+    the special damage type, and whose damage modifier it carries if not the attacker's."""
     dm, whose = _dm_of(ctx, c, decl)
     st = _special_type(ctx, w)
     try:
@@ -437,6 +482,13 @@ def roll_damage(ctx: Context, c: Combatant, w: dict, landing: str, name: str, de
     except ValueError as e:
         raise RuleViolation("Pulling Blows", str(e)) from None
     extra = f"; damage modifier of {whose}" if whose != c.name else ""
+    return expr, note, maxed, st, extra
+
+
+def roll_damage(ctx: Context, c: Combatant, w: dict, landing: str, name: str, decl: dict | None = None,
+                pull: dict | None = None, dm_use: str | None = None) -> tuple[int, str, str]:
+    """Total, breakdown, special type. Maximised damage needs no dice."""
+    expr, note, maxed, st, extra = damage_dice(ctx, c, w, landing, decl, pull, dm_use)
     if maxed:
         from ...dice import parse
         total = parse(expr).maximum()
@@ -479,6 +531,35 @@ def _parry_strikes_back(ctx: Context, attacker: Combatant, w: dict, defender: Co
               f"{w['hp'] + loss}: loses {loss}; {w['name']} HP {w['hp']}/{w['hp_max']}")
 
 
+LOCATION_ATTEMPTS = 5  # a critical re-rolls a location under hard cover; after five the GM places it
+
+
+def location_die(ctx: Context) -> str:
+    """The hit location dice: 1D20, a smaller die with a positioning bonus, or a rider's 1D10+10."""
+    expr = ctx.action.get("location_die", "1D20")
+    try:
+        from ...dice import parse
+        lo, hi = parse(expr).minimum(), parse(expr).maximum()
+    except Exception:
+        raise InvalidAction("location_die", "must be dice such as 1D10 or 1D6+14") from None
+    if lo < 1 or hi > 20:
+        raise InvalidAction("location_die", "must stay within 1-20 (a smaller die with a positioning bonus)")
+    if _bool(ctx, "mounted_vs_foot"):
+        # "A mounted combatant rolls 1D10+10 for hit location when making melee attacks against
+        # combatants on foot."
+        expr = "1D10+10"
+    return expr
+
+
+def location_at(target: Combatant, col: str, roll: int) -> dict | None:
+    """The hit location a roll falls on, in the melee or missile column."""
+    return next((l for l in target.data["locations"] if l[col][0] <= roll <= l[col][1]), None)
+
+
+def hard_cover(cover: dict) -> list:
+    return cover.get("hard", []) if isinstance(cover.get("hard", []), list) else []
+
+
 def _pick_location(ctx: Context, attacker: Combatant, target: Combatant, w: dict, mode: str, cover: dict,
                    crit: bool) -> dict | None:
     aim = ctx.action.get("aim")
@@ -493,23 +574,12 @@ def _pick_location(ctx: Context, attacker: Combatant, target: Combatant, w: dict
             raise InvalidAction("gm_location", f"{target.name} has no hit location {gm_loc!r}")
         ctx.event("location", f"the GM places the blow: {l['name']}")
         return l
-    expr = ctx.action.get("location_die", "1D20")
-    try:
-        from ...dice import parse
-        lo, hi = parse(expr).minimum(), parse(expr).maximum()
-    except Exception:
-        raise InvalidAction("location_die", "must be dice such as 1D10 or 1D6+14") from None
-    if lo < 1 or hi > 20:
-        raise InvalidAction("location_die", "must stay within 1-20 (a smaller die with a positioning bonus)")
-    if _bool(ctx, "mounted_vs_foot"):
-        # "A mounted combatant rolls 1D10+10 for hit location when making melee attacks against
-        # combatants on foot."
-        expr = "1D10+10"
-    hard = cover.get("hard", []) if isinstance(cover.get("hard", []), list) else []
-    for attempt in range(1, 6):
+    expr = location_die(ctx)
+    hard = hard_cover(cover)
+    for attempt in range(1, LOCATION_ATTEMPTS + 1):
         name = "location" if attempt == 1 else f"location_{attempt}"
         roll = ctx.dice.roll(name, expr).total
-        loc = next((l for l in target.data["locations"] if l[col][0] <= roll <= l[col][1]), None)
+        loc = location_at(target, col, roll)
         if loc is None:
             raise RuleViolation("Damage", f"no {col} hit location for {roll}")
         ctx.event("location", f"hit location {expr} ({col}) = {roll}: {loc['name']}", roll=roll, location=loc["id"])
@@ -521,10 +591,8 @@ def _pick_location(ctx: Context, attacker: Combatant, target: Combatant, w: dict
     return None
 
 
-def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: dict | None, cell: dict, mode: str,
-            cover: dict, water: str, dkind: str, ddeg: str, decl: dict | None) -> None:
-    landing = cell["damage"]
-    crit = landing == "max_special"
+def pulled_blow(ctx: Context) -> dict | None:
+    """"Pulling Blows": the action's ``pull`` read and checked, or None."""
     pull = ctx.action.get("pull")
     if pull is not None and not isinstance(pull, dict):
         raise InvalidAction("pull", "must be {\"drop_modifier\": true, \"die_sides\": 3, \"bonus\": 0}")
@@ -535,6 +603,14 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
         for k in ("die_sides", "bonus", "extra_bonus"):
             if pull.get(k) is not None:
                 pull[k] = _whole(pull[k], f"pull.{k}")
+    return pull
+
+
+def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: dict | None, cell: dict, mode: str,
+            cover: dict, water: str, dkind: str, ddeg: str, decl: dict | None) -> None:
+    landing = cell["damage"]
+    crit = landing == "max_special"
+    pull = pulled_blow(ctx)
     # -- attacking a weapon or an object: no hit location -------------------------------------------------
     if mode == "attack_weapon":
         tw = pw if dkind == "parry" else body.weapon(target, ctx.action.get("target_weapon"))
@@ -581,15 +657,13 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
     hit_loc = loc
     parts = [text]
     if cell["parried"] and pw is not None:
-        if pw["unarmed"] or pw["martial_arts"]:
-            limb = (body.hand_location(target, pw) or [loc])[0]
-            whp = limb["hp_max"] * (2 if pw["martial_arts"] else 1)
+        whp, limb = parry_absorbs(target, pw, loc)
+        if limb is not None:
             through = max(0, dmg - whp)
             hit_loc = limb  # "the parrying limb may take damage"
             parts.append(f"parried by {limb['name']} (weapon HP {whp}{' martial arts ×2' if pw['martial_arts'] else ''}): "
                          f"{through} through to the {limb['name']}")
         else:
-            whp = pw["hp"]
             through = max(0, dmg - whp)
             parts.append(f"parried by {pw['name']} (HP {whp}): {through} through")
             spares = w["type"] == "impaling" or (w["type"] == "cut-and-thrust" and st == "impaling")
@@ -602,20 +676,8 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
             if pw["shield"] and st == "impaling" and landing in ("special", "max_special"):
                 return _stuck_in_shield(ctx, attacker, w, target, pw, parts, through, hit_loc)
     # armour
-    ap = hit_loc["ap"]
     ignores = cell["ignores_armour"]
-    shield_cov = shield_cover(ctx)
-    sc_ap = 0
-    scw = None
-    if hit_loc["id"] in shield_cov.get("locations", []):
-        scw = body.weapon(target, shield_cov.get("weapon"))
-        if scw is None or not scw["shield"]:
-            raise InvalidAction("shield_cover.weapon", "name the defender's shield")
-        if len(shield_cov.get("locations", [])) > max(1, scw["cover"]):
-            raise RuleViolation("Shields as Cover", f"{scw['name']} covers at most {scw['cover']} locations")
-        sc_ap = scw["hp"] // 2
-    water_ap = 3 if water == "under" else 0  # "an extra 3 AP (critical-proof)"
-    eff_ap = (0 if ignores else ap + sc_ap) + water_ap
+    eff_ap, ap, sc_ap, scw, water_ap = armour_against(ctx, target, hit_loc, ignores, water)
     if through:
         parts.append(f"AP {eff_ap}" + (" (critical ignores armour)" if ignores and (ap or sc_ap) else "")
                      + (f" incl. shield cover {sc_ap}" if sc_ap and not ignores else "")
@@ -635,6 +697,39 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
     elif w["knockback"] and "dead" not in target.conditions:
         resist_self = target.data["round"].get("bracing")
         _knockback(ctx, attacker, target, rolled, "damage", "rolled damage", resist_self)
+
+
+def parry_absorbs(target: Combatant, pw: dict, loc: dict) -> tuple[int, dict | None]:
+    """"Parry: attack damage reduced by weapon HP": the HP a parry takes off a blow, and the limb
+    the rest strikes for an unarmed parry ("Unarmed parries use the HP of the bodypart used ... the
+    parrying limb may take damage"; "Martial Arts parries are treated as having weapon HP equal to
+    twice the location HP"), or None when it goes on to the hit location."""
+    if pw["unarmed"] or pw["martial_arts"]:
+        limb = (body.hand_location(target, pw) or [loc])[0]
+        return limb["hp_max"] * (2 if pw["martial_arts"] else 1), limb
+    return pw["hp"], None
+
+
+def armour_against(ctx: Context, target: Combatant, hit_loc: dict, ignores: bool, water: str
+                   ) -> tuple[int, int, int, dict | None, int]:
+    """The AP a blow meets at a location: (effective AP, the location's AP, shield cover AP, the
+    covering shield, underwater AP). "The location's armor points (AP) are deducted from the
+    damage"; a shield as cover grants "AP equal to ½ the shield's HP"; a critical ignores armour;
+    underwater opponents "have an extra 3 AP (critical-proof)"."""
+    ap = hit_loc["ap"]
+    shield_cov = shield_cover(ctx)
+    sc_ap = 0
+    scw = None
+    if hit_loc["id"] in shield_cov.get("locations", []):
+        scw = body.weapon(target, shield_cov.get("weapon"))
+        if scw is None or not scw["shield"]:
+            raise InvalidAction("shield_cover.weapon", "name the defender's shield")
+        if len(shield_cov.get("locations", [])) > max(1, scw["cover"]):
+            raise RuleViolation("Shields as Cover", f"{scw['name']} covers at most {scw['cover']} locations")
+        sc_ap = scw["hp"] // 2
+    water_ap = 3 if water == "under" else 0  # "an extra 3 AP (critical-proof)"
+    eff_ap = (0 if ignores else ap + sc_ap) + water_ap
+    return eff_ap, ap, sc_ap, scw, water_ap
 
 
 def _stuck_in_shield(ctx, attacker, w, target, shield, parts, through, hit_loc) -> None:

@@ -7,6 +7,7 @@ draft encounter. Action types, fields and rolls are listed in docs/rules/tactica
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ...errors import InvalidAction, RuleViolation
@@ -300,8 +301,30 @@ def _distance(ctx: Context, a: Combatant, b: Combatant) -> float:
     return round(map_distance(a.position, b.position), 2)
 
 
-def attack(ctx: Context) -> None:
-    """``tr.attack``: open-ended d100 + CMB + modifiers − DEF; the GM then enters the result."""
+@dataclass
+class AttackPlan:
+    """A ``tr.attack`` as decided before the die: who, with which weapon, and both sides' parts."""
+
+    attacker: Combatant
+    target: Combatant
+    weapon: dict[str, Any]
+    ranged: bool
+    strike: bool  # a strike at a character Running Away (in the Move phase)
+    flight: dict[str, Any]
+    cmb: list[rules.Part]
+    notes: list[str]
+    dfn: list[rules.Part]
+    def_notes: list[str]
+
+    @property
+    def modifier(self) -> int:
+        """What the open-ended roll is added to: CMB and modifiers less DEF."""
+        return sum(v for _, v in self.cmb) - sum(v for _, v in self.dfn)
+
+
+def plan_attack(ctx: Context) -> AttackPlan:
+    """Read and check a ``tr.attack`` and work out CMB and DEF, changing nothing: the attack
+    (``attack``) and the odds before it (``odds.py``) both start here."""
     enc = ctx.enc
     t = tables_of(ctx)
     a = ctx.combatant()
@@ -337,6 +360,16 @@ def attack(ctx: Context) -> None:
     flags["full_and_half"] = rules.full_and_half(declarations(enc, a.id))
     cmb, notes = rules.attack_parts(enc, a, w, b, flags, dist, t)
     dfn, def_notes = rules.defense(enc, b, a, w, flags, t)
+    return AttackPlan(a, b, w, ranged, strike, flight, cmb, notes, dfn, def_notes)
+
+
+def attack(ctx: Context) -> None:
+    """``tr.attack``: open-ended d100 + CMB + modifiers − DEF; the GM then enters the result."""
+    enc = ctx.enc
+    t = tables_of(ctx)
+    p = plan_attack(ctx)
+    a, b, w, ranged, strike, flight = p.attacker, p.target, p.weapon, p.ranged, p.strike, p.flight
+    cmb, notes, dfn, def_notes = p.cmb, p.notes, p.dfn, p.def_notes
     roll = ctx.dice.open_ended("attack")
     body = roll.breakdown().split(" = ")[1]
     total, text = rules.explain_total(body, roll.total, cmb, dfn)

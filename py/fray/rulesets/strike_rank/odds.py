@@ -1,0 +1,326 @@
+"""The odds of one attack exchange before anyone rolls, for the defence chosen and for each of the
+defender's alternatives (parry with each weapon, dodge, none).
+
+Built from the very code the exchange runs (``combat.plan_attack`` for both skills after every
+multiplier, split and bonus; ``rules.degree_of_success`` for each d100 face; the Attack vs Parry /
+Dodge tables; ``combat.damage_dice`` for the damage dice; ``combat.location_die`` and
+``location_at`` for the hit location; ``combat.parry_absorbs`` and ``armour_against`` for what
+gets through; ``rules.injury_level`` for the wound), with every outcome counted exactly: the two
+d100s, the location die and the damage dice are enumerated and convolved (``fray.chance``), so
+each chance is a ``Fraction``. It never rolls (its dice tray has no random source and no dice)
+and changes nothing: ``plan_attack`` only reads the encounter.
+
+Covered: normal and aimed attacks, with parries (weapon, unarmed limb, martial arts), armour,
+shield cover, criticals ignoring armour, hard cover (a critical re-rolls, up to five times), water
+AP and an impale stuck in a parrying shield. Not covered: a blow on the far side of a mounted target
+striking the mount (the GM is asked in the exchange). Other modes (attack weapon or object, disarm, stun,
+push, grapple) get the result table and the chance the blow lands, without the damage spread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from ...chance import Dist, of_dice
+from ...dice import parse
+from ...errors import FrayError, RuleViolation
+from ...model import Encounter
+from ...tray import DiceTray
+from ..base import Context
+from . import body, combat, rules
+
+DAMAGE_MODES = ("normal", "aimed")
+WOUNDS = ("none", "minor", "serious", "maimed", "mangled")  # "none": nothing got through
+METHOD = "exact: every face of both d100s, the location die and the damage dice is counted"
+
+
+@dataclass
+class Alternative:
+    """One defence the defender could choose, with its odds (or why it is not allowed)."""
+
+    key: str  # "none", "dodge", "parry:<weapon id>"
+    label: str  # "No defence", "Dodge", "Parry with Shield"
+    allowed: bool = True
+    why: str = ""  # the rule that forbids it
+    rule: str = ""
+    skill: int | None = None
+    skill_text: str = ""
+    degrees: dict[str, Fraction] = field(default_factory=dict)  # the defender's d100 (empty: no roll)
+    grid: list[dict[str, Any]] = field(default_factory=list)  # attack × defence cells with their chance
+    lands: Fraction = Fraction(0)  # the table gives the blow damage (parried or not)
+    parried: Fraction = Fraction(0)
+    weapon_damaged: Fraction = Fraction(0)  # the parry strikes the attacking weapon
+    through: Fraction = Fraction(0)  # some damage gets past parry and armour
+    taken: dict[int, Fraction] = field(default_factory=dict)  # damage taken, 0 included
+    wound: dict[str, Fraction] = field(default_factory=dict)  # the struck location's injury after the blow
+    killed: Fraction = Fraction(0)  # total HP 0 or less, or mangled vitals
+    locations: dict[str, Fraction] = field(default_factory=dict)  # where damage lands (names)
+    elsewhere: dict[str, Fraction] = field(default_factory=dict)  # "hard cover", "GM places the blow"
+    damage_spread: bool = True  # False: a mode whose damage is not a wound (stun, disarm, ...)
+
+    @property
+    def mean_taken(self) -> Fraction:
+        return sum((v * p for v, p in self.taken.items()), Fraction(0))
+
+
+@dataclass
+class ExchangeOdds:
+    attacker: str
+    target: str
+    weapon: str
+    skill: int | None
+    skill_text: str
+    degrees: dict[str, Fraction]
+    chosen: str
+    alternatives: list[Alternative]
+    method: str = METHOD
+    notes: list[str] = field(default_factory=list)
+    error: str = ""  # the attack as set up cannot be made (its message)
+
+    def alternative(self, key: str) -> Alternative | None:
+        return next((a for a in self.alternatives if a.key == key), None)
+
+
+@lru_cache(maxsize=256)
+def d100_degrees(skill: int) -> Dist:
+    """The degree of success of each face 1..100 against ``skill`` (FACTS.md rounding). Shared:
+    never edit the result."""
+    return Dist.uniform(1, 100).map(lambda r: rules.degree_of_success(skill, r))
+
+
+@lru_cache(maxsize=256)
+def _dice(expr: str) -> Dist:
+    return of_dice(expr)
+
+
+def _key(defence: Any) -> str:
+    d = {"kind": defence} if isinstance(defence, str) else (defence if isinstance(defence, dict) else {})
+    kind = d.get("kind", "none")
+    return f"parry:{d.get('weapon')}" if kind == "parry" else str(kind)
+
+
+def alternatives_of(enc: Encounter, action: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(key, label, defence) for parry with each weapon the defender can hold, dodge, none."""
+    out = []
+    target = enc.get(action.get("target")) if isinstance(action.get("target"), str) else None
+    if target is not None:
+        for w in sorted(target.data.get("weapons", []), key=lambda x: not x.get("shield")):
+            if body.weapon_usable(target, w) is None:
+                out.append((f"parry:{w['id']}", f"Parry with {w['name']}", {"kind": "parry", "weapon": w["id"]}))
+    out.append(("dodge", "Dodge", {"kind": "dodge"}))
+    out.append(("none", "No defence", {"kind": "none"}))
+    return out
+
+
+def exchange_odds(ruleset: Any, enc: Encounter, action: dict[str, Any]) -> ExchangeOdds:
+    """The odds of an ``sr.attack`` as set up (its ``rolls`` are ignored), for its own defence and
+    each alternative one."""
+    base = {k: v for k, v in action.items() if k != "rolls"}
+    chosen = _key(base.get("defence", {"kind": "none"}))
+    alts = alternatives_of(enc, base)
+    if chosen not in {k for k, _, _ in alts}:
+        alts.insert(0, (chosen, chosen.replace("parry:", "Parry with "), base.get("defence")))
+    first = None
+    memo: dict[tuple, Any] = {}  # what does not depend on the defence, worked out once
+    out: list[Alternative] = []
+    for key, label, defence in alts:
+        act = dict(base) if key == chosen else {**base, "defence": defence}
+        ctx = Context(enc, act, DiceTray({}, None), ruleset)
+        try:
+            plan = combat.plan_attack(ctx)
+        except RuleViolation as e:
+            why = str(e).removesuffix(f" (rule: {e.rule})")
+            out.append(Alternative(key, label, allowed=False, why=why, rule=e.rule))
+            continue
+        except FrayError as e:
+            if key == chosen:
+                return ExchangeOdds("", "", "", None, "", {}, chosen, [], error=str(e))
+            out.append(Alternative(key, label, allowed=False, why=str(e)))
+            continue
+        if first is None:
+            first = plan
+        try:
+            out.append(_alternative(ctx, plan, key, label, memo))
+        except FrayError as e:  # a field read only once the blow lands (a pulled blow): the whole attack
+            return ExchangeOdds("", "", "", None, "", {}, chosen, [], error=str(e))
+    if first is None:
+        why = next((a.why for a in out if a.key == chosen), "the attack cannot be made")
+        return ExchangeOdds("", "", "", None, "", {}, chosen, out, error=why)
+    p = first
+    notes = []
+    if p.past_range is not None:
+        notes.append(f"past double range ({2 * p.weapon['range']:g} m): assumed to miss")
+    if p.mode not in DAMAGE_MODES:
+        notes.append(f"{p.mode.replace('_', ' ')}: result table only, no damage spread")
+    skill = p.skill.value if p.skill else None
+    return ExchangeOdds(p.attacker.name, p.target.name, p.weapon["name"], skill, p.skill.text() if p.skill else "",
+                        _ordered(d100_degrees(skill)) if skill is not None else {}, chosen, out, notes=notes)
+
+
+def _ordered(d: Dist) -> dict[str, Fraction]:
+    """Degrees best first, as the rules list them."""
+    return {k: d.p(k) for k in rules.DEGREES if k in d.weights}
+
+
+def _alternative(ctx: Context, plan: combat.Plan, key: str, label: str, memo: dict[tuple, Any]) -> Alternative:
+    alt = Alternative(key, label)
+    if plan.past_range is not None:
+        alt.taken = {0: Fraction(1)}
+        alt.wound = {"none": Fraction(1)}
+        return alt
+    att = d100_degrees(plan.skill.value)
+    if plan.dkind == "none":
+        dfn = Dist.point("none")
+    else:
+        alt.skill, alt.skill_text = plan.dskill.value, plan.dskill.text()
+        dfn = d100_degrees(plan.dskill.value)
+        alt.degrees = _ordered(dfn)
+    table = ctx.table(combat.MATRIX[plan.dkind])
+    groups: dict[tuple[str, bool, bool], int] = {}  # (landing, parried, ignores armour) → weight
+    total = att.total * dfn.total
+    for adeg in rules.DEGREES:
+        for ddeg in (rules.DEGREES if plan.dkind != "none" else ("none",)):
+            w = att.weights.get(adeg, 0) * dfn.weights.get(ddeg, 0)
+            cell = rules.matrix_cell(table, adeg, ddeg)
+            chance = Fraction(w, total)
+            alt.grid.append({"attack": adeg, "defence": ddeg, "chance": chance, "damage": cell["damage"],
+                             "parried": bool(cell["parried"]), "ignores_armour": bool(cell["ignores_armour"]),
+                             "weapon_damage": cell.get("attacking_weapon_damage", "none")})
+            if not w:
+                continue
+            if cell.get("attacking_weapon_damage", "none") != "none" and plan.dkind == "parry":
+                alt.weapon_damaged += chance
+            if cell["parried"]:
+                alt.parried += chance
+            if cell["damage"] != "none":
+                alt.lands += chance
+                g = (cell["damage"], bool(cell["parried"]) and plan.pw is not None, bool(cell["ignores_armour"]))
+                groups[g] = groups.get(g, 0) + w
+    if plan.mode not in DAMAGE_MODES:
+        alt.damage_spread = False
+        return alt
+    acc = _Acc()
+    acc.add({("taken", 0): total - sum(groups.values()), ("wound", "none"): total - sum(groups.values())}, total)
+    for (landing, parried, ignores), w in groups.items():
+        crit = landing == "max_special"
+        if ("where", crit) not in memo:
+            memo[("where", crit)] = _locations(ctx, plan, crit)
+        k = ("spread", landing, parried, ignores, plan.pw["id"] if parried else None)
+        if k not in memo:
+            memo[k] = _spread(ctx, plan, landing, parried, ignores, memo[("where", crit)], memo)
+        elsewhere, weights, denom = memo[k]
+        for what, p in elsewhere.items():
+            n = w * p.numerator
+            acc.add({("elsewhere", what): n, ("taken", 0): n, ("wound", "none"): n}, total * p.denominator)
+        acc.add({x: v * w for x, v in weights.items()}, total * denom)
+    out = acc.fractions()
+    alt.taken = {k[1]: v for k, v in sorted((k, v) for k, v in out.items() if k[0] == "taken")}
+    alt.wound = {k: out.get(("wound", k), Fraction(0)) for k in WOUNDS}
+    alt.locations = {k[1]: v for k, v in out.items() if k[0] == "location"}
+    alt.elsewhere = {k[1]: v for k, v in out.items() if k[0] == "elsewhere"}
+    alt.killed = out.get(("killed",), Fraction(0))
+    alt.through = 1 - alt.taken.get(0, Fraction(0))
+    return alt
+
+
+class _Acc:
+    """Whole-number weights over one common denominator: exact sums without a Fraction per term."""
+
+    def __init__(self) -> None:
+        self.w: dict[Any, int] = {}
+        self.den = 1
+
+    def add(self, weights: dict[Any, int], den: int) -> None:
+        from math import gcd
+
+        lcm = self.den * den // gcd(self.den, den)
+        if lcm != self.den:
+            k = lcm // self.den
+            self.w = {x: v * k for x, v in self.w.items()}
+            self.den = lcm
+        k = lcm // den
+        for x, v in weights.items():
+            if v:
+                self.w[x] = self.w.get(x, 0) + v * k
+
+    def fractions(self) -> dict[Any, Fraction]:
+        return {x: Fraction(v, self.den) for x, v in self.w.items()}
+
+
+def _locations(ctx: Context, plan: combat.Plan, crit: bool) -> tuple[Dist, dict[str, Fraction]]:
+    """Where the blow lands: a Dist of location ids, and the chance it goes elsewhere (hard cover,
+    the GM), as in ``combat._pick_location``."""
+    target = plan.target
+    if plan.mode == "aimed":
+        return Dist.point(ctx.action.get("aim")), {}
+    gm = ctx.action.get("gm_location")
+    if gm is not None:
+        return Dist.point(gm), {}
+    col = "missile" if plan.weapon["missile"] else "melee"
+    rolls = _dice(combat.location_die(ctx))
+    locs = rolls.map(lambda r: (combat.location_at(target, col, r) or {}).get("id"))
+    hard = set(combat.hard_cover(plan.cover))
+    if not hard:
+        return locs, {}
+    covered = locs.chance(lambda lid: lid in hard)
+    if not crit:
+        free = Dist({k: w for k, w in locs.weights.items() if k not in hard}, locs.total)
+        return free, {"hard cover": covered}
+    # "A critical hit bypasses the cover: re-roll for a hit location that is not covered"
+    # (up to LOCATION_ATTEMPTS rolls; then the GM places the blow)
+    n = combat.LOCATION_ATTEMPTS
+    cw = sum(w for k, w in locs.weights.items() if k in hard)
+    t = locs.total
+    # P(an uncovered l within n rolls) = p_l × (1 + c + ... + c^(n-1)), c = cw/t
+    geo_num = sum(cw ** i * t ** (n - 1 - i) for i in range(n))
+    free = Dist({k: w * geo_num for k, w in locs.weights.items() if k not in hard}, t ** n)
+    return free, {"GM places the blow (hard cover every time)": Fraction(cw ** n, t ** n)}
+
+
+def _spread(ctx: Context, plan: combat.Plan, landing: str, parried: bool, ignores: bool,
+            where: tuple[Dist, dict[str, Fraction]], memo: dict[tuple, Any]
+            ) -> tuple[dict[str, Fraction], dict[Any, int], int]:
+    """Damage of one kind of landing through the parry and the armour to each location, as
+    ``combat._landed`` applies it: (where else it goes, outcome weights, their denominator)."""
+    target, pw = plan.target, plan.pw
+    if ("dice", landing) not in memo:
+        memo[("dice", landing)] = combat.damage_dice(ctx, plan.attacker, plan.weapon, landing, plan.decl,
+                                                     combat.pulled_blow(ctx))
+    expr, _, maxed, st, _ = memo[("dice", landing)]
+    dmg = Dist.point(parse(expr).maximum()) if maxed else _dice(expr)
+    locs, elsewhere = where
+    hp = target.data["hp"]
+    stuck = parried and pw["shield"] and st == "impaling" and landing in ("special", "max_special")
+    out: dict[Any, int] = {}
+    for lid, wl in locs.weights.items():
+        loc = body.location(target, lid)
+        if loc is None:
+            continue
+        hit, whp = loc, 0
+        if parried:
+            whp, limb = combat.parry_absorbs(target, pw, loc)
+            hit = limb or loc
+        if stuck:
+            ap = hit["ap"]  # combat._stuck_in_shield: the location's own AP
+        else:
+            ap = combat.armour_against(ctx, target, hit, ignores, plan.water)[0]
+        vital = hit["type"] in rules.VITAL_TYPES
+        for d, wd in dmg.weights.items():
+            got = max(0, (max(0, d - whp) if parried else d) - ap)
+            w = wl * wd
+            k = ("taken", got)
+            out[k] = out.get(k, 0) + w
+            if got <= 0:
+                out[("wound", "none")] = out.get(("wound", "none"), 0) + w
+                continue
+            lvl = rules.injury_level(hit["hp"] - got, hit["hp_max"], hit.get("severed", False))
+            k = ("wound", lvl)
+            out[k] = out.get(k, 0) + w
+            k = ("location", hit["name"])
+            out[k] = out.get(k, 0) + w
+            if hp - got <= 0 or (vital and lvl == "mangled"):
+                out[("killed",)] = out.get(("killed",), 0) + w
+    return elsewhere, out, locs.total * dmg.total

@@ -1,0 +1,249 @@
+"""The odds before rolling, beside a roll button: rendering, and the small bit of page glue that
+keeps them current as the GM changes the options.
+
+A panel puts ``slot()`` inside its attack form, calls ``refresh_soon(app)`` when it draws, and
+answers ``odds(app, form_name, form, values)`` with the HTML for the options chosen right now
+(built with the renderers here from its engine's odds). This module listens for ``input`` and
+``change`` in any form holding a slot and asks the panel again. Nothing here changes the
+encounter or rolls: the odds come from the engines' pure odds modules.
+
+Rendering is pure (CPython tests call it) and escapes every piece of text; the bars are SVG
+attributes, not inline styles (the page's Content-Security-Policy allows no inline style).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..chance import percent
+from .render import esc
+
+DEGREE_SHORT = {"critical": "crit", "special": "special", "success": "success", "failure": "fail", "fumble": "fumble",
+                "none": "no roll"}
+LANDING = {"none": "—", "normal": "hit", "special": "spec", "max_special": "max"}  # what the blow does
+WOUND_ROWS = (("minor", "Minor wound"), ("serious", "Serious wound"), ("maimed", "Maimed"),
+              ("mangled", "Mangled"))
+
+
+def slot() -> str:
+    """Where a form's odds go (filled by ``refresh``)."""
+    return '<div class="odds" data-odds><p class="hint">Working out the odds…</p></div>'
+
+
+def _pc(x: Any) -> str:
+    return esc(percent(x))
+
+
+def _bars(values: list[tuple[str, Any]], label: str, width: int = 220, height: int = 36) -> str:
+    """A small histogram as SVG: one bar per (label, chance), tallest = full height."""
+    if not values:
+        return ""
+    top = max(float(p) for _, p in values) or 1.0
+    bw = width / len(values)
+    rects = []
+    for i, (name, p) in enumerate(values):
+        h = max(0.0, float(p) / top * (height - 2))
+        rects.append(f'<rect x="{i * bw + 0.5:.1f}" y="{height - h:.1f}" width="{max(bw - 1, 0.5):.1f}" '
+                     f'height="{h:.1f}"><title>{esc(name)}: {_pc(p)}</title></rect>')
+    return (f'<svg class="odds-bars" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+            f'role="img" aria-label="{esc(label)}">{"".join(rects)}</svg>')
+
+
+def _degrees(deg: dict[str, Any]) -> str:
+    return " · ".join(f"{esc(DEGREE_SHORT.get(k, k))} {_pc(v)}" for k, v in deg.items() if v)
+
+
+# -- strike-rank style: an exchange against each defence ----------------------------------------------
+
+def exchange_html(o: Any) -> str:
+    """An exchange's odds (``strike_rank.odds.ExchangeOdds``): the alternatives side by side, then
+    the chosen defence in detail (result table, damage spread, where it lands)."""
+    if o.error:
+        return f'<div class="odds-box"><p class="odds-none">No odds: {esc(o.error)}</p></div>'
+    alts = o.alternatives
+    mark = {a.key: (' class="chosen" aria-current="true"' if a.key == o.chosen else "") for a in alts}
+    head = "".join(
+        f'<th scope="col"{mark[a.key]}>{esc(a.label)}'
+        + (f' <small>{esc(a.skill)}%</small>' if a.skill is not None else "") + "</th>" for a in alts)
+
+    def row(label: str, fn) -> str:
+        cells = "".join(
+            (f'<td{" class=chosen" if a.key == o.chosen else ""}>{fn(a)}</td>' if a.allowed else '<td class="odds-no">not allowed</td>') for a in alts)
+        return f'<tr><th scope="row">{esc(label)}</th>{cells}</tr>'
+
+    rows = [row("Blow lands", lambda a: _pc(a.lands))]
+    if any(a.allowed and a.damage_spread for a in alts):
+        rows.append(row("Damage through", lambda a: _pc(a.through) if a.damage_spread else "—"))
+        rows.append(row("Average damage", lambda a: esc(f"{float(a.mean_taken):.1f}") if a.damage_spread else "—"))
+        for k, label in WOUND_ROWS:
+            rows.append(row(label, lambda a, k=k: _pc(a.wound.get(k, 0)) if a.damage_spread else "—"))
+        rows.append(row("Killed", lambda a: _pc(a.killed) if a.damage_spread else "—"))
+    if any(a.allowed and a.weapon_damaged for a in alts):
+        rows.append(row("Parry hits the weapon", lambda a: _pc(a.weapon_damaged)))
+    why = "".join(f'<li>{esc(a.label)}: not allowed ({esc(a.why)})</li>' for a in alts if not a.allowed)
+    chosen = o.alternative(o.chosen)
+    notes = "".join(f"<li>{esc(n)}</li>" for n in o.notes)
+    return (
+        '<div class="odds-box">'
+        f'<p class="odds-head"><strong>Odds before rolling</strong> <span class="odds-method" '
+        f'title="{esc(o.method)}">exact</span></p>'
+        + (f'<p class="odds-attack">{esc(o.attacker)} {esc(o.skill)}%: {_degrees(o.degrees)}</p>' if o.skill is not None
+           else "")
+        + f'<div class="odds-scroll"><table class="odds-alts"><thead><tr><th scope="col">'
+          f'<span class="visually-hidden">Defence</span></th>{head}</tr></thead>'
+          f'<tbody>{"".join(rows)}</tbody></table></div>'
+        + (f'<ul class="odds-notes">{why}{notes}</ul>' if why or notes else "")
+        + (detail_html(chosen) if chosen is not None and chosen.allowed else "")
+        + "</div>")
+
+
+def detail_html(a: Any) -> str:
+    """The chosen defence: attack result × defender result, damage spread, where damage lands."""
+    defences = list(dict.fromkeys(c["defence"] for c in a.grid))
+    attacks = list(dict.fromkeys(c["attack"] for c in a.grid))
+    cells = {(c["attack"], c["defence"]): c for c in a.grid}
+    thead = "".join(f'<th scope="col">{esc(DEGREE_SHORT.get(d, d))}</th>' for d in defences)
+    body = ""
+    for at in attacks:
+        tds = ""
+        for d in defences:
+            c = cells[(at, d)]
+            what = LANDING.get(c["damage"], c["damage"]) + ("·p" if c["parried"] and c["damage"] != "none" else "")
+            tds += f'<td><span class="odds-p">{_pc(c["chance"])}</span> <small>{esc(what)}</small></td>'
+        body += f'<tr><th scope="row">{esc(DEGREE_SHORT.get(at, at))}</th>{tds}</tr>'
+    grid = (f'<table class="odds-grid"><caption>Attack (rows) × {esc(a.label.lower())} (columns). hit: normal '
+            f'damage, spec: special, max: maximised special, ·p: parried (less the weapon\'s HP), —: no damage</caption>'
+            f'<thead><tr><th scope="col"><span class="visually-hidden">Attack</span></th>{thead}</tr></thead>'
+            f'<tbody>{body}</tbody></table>')
+    spread = ""
+    if a.damage_spread and a.taken:
+        hurt = [(f"{v} damage", p) for v, p in a.taken.items() if v > 0]
+        top = max((v for v in a.taken if v > 0), default=0)
+        spread = (f'<p class="odds-spread">Damage through armour{" and parry" if a.parried else ""}: '
+                  f'none {_pc(a.taken.get(0, 0))}'
+                  + (f'; 1 to {top}: ' + _bars(hurt, "damage that gets through, 1 to " + str(top)) if hurt else "")
+                  + "</p>")
+        if a.locations:
+            spread += ('<p class="odds-locs">Wounds land on: ' + " · ".join(
+                f"{esc(k)} {_pc(v)}" for k, v in sorted(a.locations.items(), key=lambda kv: -kv[1])) + "</p>")
+        if a.elsewhere:
+            spread += '<p class="odds-locs">' + " · ".join(f"{esc(k)} {_pc(v)}" for k, v in a.elsewhere.items()) + "</p>"
+    return (f'<details class="odds-detail" data-odds-fold="detail"><summary>{esc(a.label)}: results and damage'
+            f'</summary><div class="odds-scroll">{grid}</div>{spread}</details>')
+
+
+# -- tactical-round style: an open-ended total against DEF ------------------------------------------
+
+def open_ended_html(o: Any) -> str:
+    """The open-ended total's spread (``tactical_round.odds.AttackOdds``) and the GM's bands."""
+    if o.error:
+        return f'<div class="odds-box"><p class="odds-none">No odds: {esc(o.error)}</p></div>'
+    lo, med, hi = o.quantile(0.05), o.quantile(0.5), o.quantile(0.95)
+    step = 10
+    start, stop = (o.quantile(0.01) // step) * step, (o.quantile(0.99) // step + 1) * step
+    buckets = []
+    for b in range(start, stop, step):
+        buckets.append((f"total {b} to {b + step - 1}", o.totals.chance(lambda v, b=b: b <= v < b + step)))
+    sign = "+" if o.modifier >= 0 else "−"
+    out = ('<div class="odds-box">'
+           f'<p class="odds-head"><strong>Odds before rolling</strong> <span class="odds-method" '
+           f'title="{esc(o.method)}">exact</span></p>'
+           f'<p>Total = open-ended d100 {sign} {abs(o.modifier)} <small>({esc(o.breakdown)})</small></p>'
+           f'<p>Middle 90%: <strong>{lo}</strong> to <strong>{hi}</strong>, half the time {med} or more · '
+           f'total 1+: {_pc(o.at_least(1))} · 100+: {_pc(o.at_least(100))}</p>'
+           + _bars(buckets, f"attack total from {start} to {stop - 1}, in steps of {step}", 240, 32)
+           + f'<p class="odds-axis"><span>{start}</span><span>{stop - 1}</span></p>')
+    if o.table_loaded:
+        rows = "".join(
+            f'<tr><td>{esc(_range(b["min"], b["max"]))}</td><td>{esc(b["hits"])} hits'
+            + (f', critical {esc(b["critical"])}' if b.get("critical") else "") + f'</td><td>{_pc(b["chance"])}</td></tr>'
+            for b in o.bands)
+        if o.unmatched:
+            rows += f'<tr><td>no row</td><td>the GM enters it</td><td>{_pc(o.unmatched)}</td></tr>'
+        out += ('<table class="odds-bands"><caption>The GM\'s attack table</caption><thead><tr><th scope="col">Total'
+                '</th><th scope="col">Result</th><th scope="col">Chance</th></tr></thead>'
+                f'<tbody>{rows}</tbody></table>')
+    else:
+        out += '<p class="hint">No attack table loaded: the GM reads the total on their own table.</p>'
+    if o.notes:
+        out += '<ul class="odds-notes">' + "".join(f"<li>{esc(n)}</li>" for n in o.notes) + "</ul>"
+    return out + "</div>"
+
+
+def _range(lo: Any, hi: Any) -> str:
+    if lo is None and hi is None:
+        return "any"
+    if lo is None:
+        return f"{hi} or less"
+    if hi is None:
+        return f"{lo} or more"
+    return f"{lo} to {hi}"
+
+
+# -- range-band style: a roll specification under an assumed mechanic --------------------------------
+
+def spec_html(o: Any) -> str:
+    """A roll specification's odds (``range_band.odds.SpecOdds``)."""
+    assumed = (' <span class="odds-assumed">assumed default mechanic</span>' if o.assumed else "")
+    return ('<div class="odds-box odds-spec">'
+            f'<p class="odds-head"><strong>Odds</strong>{assumed} <span class="odds-method" title="{esc(o.method)}">'
+            f'exact</span></p>'
+            f'<p>Success {_pc(o.success)} · by 10 or more {_pc(o.by_10)}'
+            + (f' · blunder {_pc(o.blunder)}' if o.blunder else "")
+            + (f' <small>({esc(o.dice)})</small>' if o.dice else "") + "</p></div>")
+
+
+# -- page glue ----------------------------------------------------------------------------------------
+
+_state: dict[str, Any] = {"installed": False}
+
+
+def refresh_soon(app: Any) -> None:
+    """After this render is painted, fill every odds slot on the page; listen for option changes."""
+    import js  # type: ignore[import-not-found]
+    from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+
+    if not _state["installed"]:
+        _state["installed"] = True
+        app._listen(js.document, "change", lambda e: _on_change(app, e))
+        app._listen(js.document, "input", lambda e: _on_change(app, e))
+    js.setTimeout(create_once_callable(lambda: refresh(app)), 0)
+
+
+def _on_change(app: Any, event: Any) -> None:
+    from .app import nil
+
+    t = nil(event.target)
+    if t is None or str(getattr(t, "name", "") or "").startswith("rolls."):
+        return  # typed dice do not change the odds
+    form = nil(t.closest("form")) if hasattr(t, "closest") else None
+    if form is not None and nil(form.querySelector("[data-odds]")) is not None:
+        refresh(app, form)
+
+
+def refresh(app: Any, only: Any = None) -> None:
+    """Work out and write the odds of each form with a slot (or of ``only``)."""
+    import traceback
+
+    from .app import data, document, form_values, nil
+    from .panels import panel_for
+
+    panel = panel_for(app.enc.ruleset)
+    if panel is None or not hasattr(panel, "odds"):
+        return
+    forms = [only] if only is not None else [f for f in document.querySelectorAll("form") if
+                                             nil(f.querySelector("[data-odds]")) is not None]
+    for form in forms:
+        slot_el = nil(form.querySelector("[data-odds]"))
+        if slot_el is None:
+            continue
+        try:
+            html = panel.odds(app, data(form, "form") or "", form, form_values(form)) or ""
+        except Exception as e:  # noqa: BLE001 - the odds must never break the form they sit in
+            traceback.print_exc()
+            html = f'<p class="odds-none">No odds: {esc(e)}</p>'
+        opened = {d.getAttribute("data-odds-fold") for d in slot_el.querySelectorAll("details[open]")}
+        for key in opened:
+            html = html.replace(f'data-odds-fold="{key}"', f'data-odds-fold="{key}" open', 1)
+        if slot_el.innerHTML != html:
+            slot_el.innerHTML = html

@@ -1,0 +1,55 @@
+// Fray's interpreter module: pyscript.toml's `interpreter` names this file, and PyScript calls its
+// loadPyodide(options) and reads its version, as it would Pyodide's own pyodide.mjs. It is that
+// module plus one thing: the interpreter starts from the memory snapshot `make build` took after
+// importing the engine (scripts/snapshot.mjs), instead of starting Python and importing it all
+// again. docs/ARCHITECTURE.md, "Booting from a snapshot".
+//
+// The build writes the snapshot's content-hashed file name below. Whenever the snapshot cannot be
+// used (no snapshot in this build, missing, corrupt, from another Pyodide build, a browser without
+// DecompressionStream or that refuses the memory), the page boots the plain way, with no error:
+// globalThis.frayBoot says which way it went and why.
+import { loadPyodide as loadPlain, version } from "./vendor/pyodide/pyodide.mjs";
+
+export { version };
+
+const SNAPSHOT = /*SNAPSHOT*/null/*END*/;
+// PyScript derives indexURL from this module's folder; the runtime's files are in vendor/pyodide.
+const INDEX_URL = new URL("./vendor/pyodide/", import.meta.url).href;
+
+async function fetchSnapshot(url) {
+  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${response.status} for the snapshot`);
+  // The whole file first, then inflate: a corrupt file then fails in the inflating, not by
+  // aborting the download half-way. gzip checks its CRC-32 and length at the end, so a corrupt or
+  // cut file rejects here.
+  const gz = new Blob([await response.arrayBuffer()]);
+  const inflated = gz.stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
+}
+
+export async function loadPyodide(options = {}) {
+  const started = performance.now();
+  const plain = { ...options, indexURL: INDEX_URL };
+  if (SNAPSHOT) {
+    try {
+      // Fetched while Pyodide loads its runtime; Pyodide awaits it only later, so a failure must
+      // not count as an unhandled rejection meanwhile (it still rejects the await below).
+      const snapshot = fetchSnapshot(new URL(SNAPSHOT, import.meta.url));
+      snapshot.catch(() => {});
+      const py = await loadPlain({ ...plain, _loadSnapshot: snapshot });
+      // The snapshot froze the random module's state: give this page its own.
+      py.runPython("import random; random.seed()");
+      globalThis.frayBoot = { snapshot: true, ms: performance.now() - started };
+      return py;
+    } catch (e) {
+      globalThis.frayBoot = { snapshot: false, reason: String(e && e.message || e) };
+      console.info(`Fray: booting without the snapshot (${globalThis.frayBoot.reason})`);
+    }
+  } else {
+    globalThis.frayBoot = { snapshot: false, reason: "this build has no snapshot" };
+  }
+  const py = await loadPlain(plain);
+  globalThis.frayBoot.ms = performance.now() - started;
+  return py;
+}

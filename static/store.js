@@ -1,0 +1,205 @@
+// Fray's autosave in IndexedDB: the few operations py/fray/web/store.py needs, each one
+// transaction, each promise settled only when its transaction has committed.
+//
+// Python (in Pyodide) cannot keep an IndexedDB transaction open across its own awaits, so the
+// check-then-write of a save (is the stored revision still the one this tab loaded?) happens
+// here, inside one transaction: two tabs can never both pass the check for the same revision.
+// The transactions that write are "strict": the browser reports them committed only once they
+// are on disk, so a page killed right after "Saved" keeps the change.
+//
+// Database "fray", version 1:
+//   entries  {key, name, ruleset, rev}   the library list (small, read at every boot)
+//   saves    {key, text, rev}            each encounter's save file (docs/file-format.md)
+//   broken   {key, text}                 a save that failed to load, kept for download
+//   meta     "current" -> key of the open encounter; "migrated" -> true once localStorage's
+//            library has been copied in
+//
+// Loaded by PyScript before Python starts (pyscript.toml [js_modules.main]).
+
+const NAME = "fray";
+const VERSION = 1;
+const STORES = ["entries", "saves", "broken", "meta"];
+let db = null;
+
+function done(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function committed(tx) {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error || new Error("the transaction was aborted"));
+    tx.onerror = () => reject(tx.error);
+  });
+}
+
+function tx(names, mode) {
+  if (db === null) throw new Error("the save store is not open");
+  return mode === "readwrite"
+    ? db.transaction(names, mode, { durability: "strict" })
+    : db.transaction(names, "readonly");
+}
+
+export async function open() {
+  if (db !== null) return true;
+  const request = indexedDB.open(NAME, VERSION);
+  request.onupgradeneeded = () => {
+    const d = request.result;
+    d.createObjectStore("entries", { keyPath: "key" });
+    d.createObjectStore("saves", { keyPath: "key" });
+    d.createObjectStore("broken", { keyPath: "key" });
+    d.createObjectStore("meta");
+  };
+  // A newer Fray in another tab wants to upgrade the database: let it (this tab's next save
+  // then fails loudly instead of blocking the other tab).
+  request.onblocked = () => {};
+  db = await done(request);
+  db.onversionchange = () => { db.close(); db = null; };
+  return true;
+}
+
+// The library list as stored, and every key that has a save: Python reconciles the two.
+export async function list() {
+  const t = tx(["entries", "saves"], "readonly");
+  const [entries, keys] = await Promise.all([
+    done(t.objectStore("entries").getAll()), done(t.objectStore("saves").getAllKeys())]);
+  return { entries, keys };
+}
+
+export async function get(key) {
+  const row = await done(tx(["saves"], "readonly").objectStore("saves").get(key));
+  return row === undefined ? null : { text: row.text, rev: row.rev };
+}
+
+// The stored revision of one save, without reading its text.
+async function revisionIn(t, key) {
+  const entry = await done(t.objectStore("entries").get(key));
+  if (entry && Number.isInteger(entry.rev)) return entry.rev;
+  const row = await done(t.objectStore("saves").get(key));
+  return row === undefined ? 0 : (Number.isInteger(row.rev) ? row.rev : 0);
+}
+
+// Write one save if its stored revision is still `expected` (0: not saved yet), and make it
+// current. Resolves {ok: true, rev} once committed, or {ok: false, rev} (the newer revision
+// another tab wrote) having written nothing.
+export async function save(key, text, name, ruleset, expected) {
+  const t = tx(["entries", "saves", "meta"], "readwrite");
+  const end = committed(t);
+  const stored = await revisionIn(t, key);
+  if (stored !== expected) {
+    t.abort();
+    await end.catch(() => {});
+    return { ok: false, rev: stored };
+  }
+  const rev = stored + 1;
+  t.objectStore("saves").put({ key, text, rev });
+  t.objectStore("entries").put({ key, name, ruleset, rev });
+  t.objectStore("meta").put(key, "current");
+  await end;
+  return { ok: true, rev };
+}
+
+// Repair library entries (a missing or unreadable one, rebuilt from its save) and drop the
+// entries of saves that no longer exist. `fix` is a JSON list of {key, name, ruleset, rev};
+// `drop` a JSON list of keys.
+// Each is checked again inside the transaction: another tab may have saved meanwhile, and its
+// entry (with the newer revision) must win.
+export async function repair(fix, drop) {
+  const t = tx(["entries", "saves"], "readwrite");
+  const end = committed(t);
+  const entries = t.objectStore("entries");
+  for (const entry of JSON.parse(fix)) {
+    const now = await done(entries.get(entry.key));
+    const sound = now && Number.isInteger(now.rev) && now.rev >= 1 && typeof now.name === "string"
+      && typeof now.ruleset === "string";
+    if (!sound) entries.put(entry);
+  }
+  for (const key of JSON.parse(drop)) {
+    if (await done(t.objectStore("saves").getKey(key)) === undefined) entries.delete(key);
+  }
+  await end;
+}
+
+export async function setCurrent(key) {
+  const t = tx(["meta"], "readwrite");
+  const end = committed(t);
+  t.objectStore("meta").put(key, "current");
+  await end;
+}
+
+export async function meta(name) {
+  const v = await done(tx(["meta"], "readonly").objectStore("meta").get(name));
+  return v === undefined ? null : v;
+}
+
+export async function getBroken(key) {
+  const row = await done(tx(["broken"], "readonly").objectStore("broken").get(key));
+  return row === undefined ? null : row.text;
+}
+
+export async function putBroken(key, text) {
+  const t = tx(["broken"], "readwrite");
+  const end = committed(t);
+  t.objectStore("broken").put({ key, text });
+  await end;
+}
+
+// Forget an encounter: its save, its entry and its unreadable copy.
+export async function forget(key) {
+  const t = tx(["entries", "saves", "broken"], "readwrite");
+  const end = committed(t);
+  for (const name of ["entries", "saves", "broken"]) t.objectStore(name).delete(key);
+  await end;
+}
+
+// Copy localStorage's library in, all in one transaction, once: `plan` is JSON
+// {saves: [{key, text, name, ruleset}], broken: [{key, text}], current}. Resolves true if this
+// call copied it, false if it had been done before (by this tab or another).
+export async function migrate(plan) {
+  const t = tx(STORES, "readwrite");
+  const end = committed(t);
+  if (await done(t.objectStore("meta").get("migrated")) === true) {
+    t.abort();
+    await end.catch(() => {});
+    return false;
+  }
+  const p = JSON.parse(plan);
+  // Saves already here were made by this Fray after an earlier migration failed: both are
+  // kept, the older one under a new key.
+  const taken = new Set(await done(t.objectStore("saves").getAllKeys()));
+  const moved = new Map();
+  for (const s of p.saves) {
+    let key = s.key;
+    while (taken.has(key)) key += "-old";
+    taken.add(key);
+    moved.set(s.key, key);
+    t.objectStore("saves").put({ key, text: s.text, rev: 1 });
+    t.objectStore("entries").put({ key, name: s.name, ruleset: s.ruleset, rev: 1 });
+  }
+  for (const b of p.broken) t.objectStore("broken").put({ key: moved.get(b.key) || b.key, text: b.text });
+  const current = await done(t.objectStore("meta").get("current"));
+  if (typeof p.current === "string" && current === undefined) {
+    t.objectStore("meta").put(moved.get(p.current) || p.current, "current");
+  }
+  t.objectStore("meta").put(true, "migrated");
+  await end;
+  return true;
+}
+
+// Another tab saved or deleted an encounter: {kind, key, rev, tab}.
+let channel = null;
+export function listen(callback) {
+  if (typeof BroadcastChannel === "undefined") return false;
+  channel = channel || new BroadcastChannel(NAME);
+  channel.onmessage = (event) => callback(JSON.stringify(event.data));
+  return true;
+}
+
+export function announce(message) {
+  if (typeof BroadcastChannel === "undefined") return;
+  channel = channel || new BroadcastChannel(NAME);
+  channel.postMessage(JSON.parse(message));
+}

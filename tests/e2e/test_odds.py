@@ -1,0 +1,150 @@
+"""The odds before rolling in a real browser (issue 12, "The odds before rolling"): beside the
+strike-rank attack panel's roll button, the tactical-round attack form and a range-band pending
+roll specification, the odds for the options
+chosen right now, updating as an option changes, with no console error (the page fixture fails the
+test on any), and changing nothing in the encounter.
+
+FRAY_SHOTS=<folder> keeps screenshots at 768×1024 and 1366×900.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from gestures import add_preset, new_encounter, open_add_dialog, saved  # noqa: E402
+
+SIZES = ({"width": 1366, "height": 900}, {"width": 768, "height": 1024})
+WARRIOR, WOLF = "Human warrior", "Great wolf (four-legged)"
+SWORD, ORC = "Swordsman with shield", "Orc warrior"
+
+
+def saved_actions(page) -> list:
+    return saved(page)["history"]["actions"]
+
+
+def fits(page) -> None:
+    """Nothing sticks out of the viewport sideways."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def shot(page, name: str) -> None:
+    folder = os.environ.get("FRAY_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name), full_page=False)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_strike_rank_odds_beside_the_roll_button_follow_the_defence(page, open_app, size):
+    page.set_viewport_size(size)
+    open_app(page)
+    new_encounter(page, "Odds in the pass", "strike-rank", "Strike Rank (d100)")
+    add_preset(page, WARRIOR, "party")
+    add_preset(page, WOLF)
+    page.locator("#round-bar [data-act=advance]").click()
+    for cid, weapon, target in (("c1", "broadsword", "c2"), ("c2", "bite", "c1")):
+        form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
+        form.locator('[name="kind"]').select_option("melee")
+        form.locator('[name="weapon"]').select_option(weapon)
+        form.locator('[name="target"]').select_option(target)
+        form.locator("button[type=submit]").click()
+        expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR")
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 3")
+    before = saved_actions(page)
+
+    form = page.locator("form[data-form=sr-attack]")
+    odds = form.locator("[data-odds]")
+    # the wolf's bite against each of the warrior's defences, the chosen one (parry) marked
+    expect(odds).to_contain_text("Odds before rolling")
+    expect(odds.locator(".odds-alts thead th.chosen")).to_contain_text("Parry with")
+    expect(odds.locator(".odds-alts thead th")).to_contain_text(["", re.compile("Parry with"), re.compile("Dodge"),
+                                                                 re.compile("No defence")])
+    expect(odds.locator(".odds-alts")).to_contain_text("Blow lands")
+    expect(odds.locator(".odds-alts")).to_contain_text("Serious wound")
+    chosen_before = odds.locator(".odds-alts tbody tr").first.locator("td.chosen").inner_text()
+    form.locator("details.odds-detail summary").click()
+    expect(form.locator(".odds-grid")).to_be_visible()
+    fits(page)
+    shot(page, f"odds-strike-rank-{size['width']}x{size['height']}.png")
+
+    # the GM's option changes: dodge is now the chosen column, and the figures follow
+    form.locator('[name="defence.kind"]').select_option("dodge")
+    expect(odds.locator(".odds-alts thead th.chosen")).to_contain_text("Dodge")
+    expect(form.locator(".odds-grid")).to_be_visible()  # the open fold stays open
+    form.locator('[name="bonus"]').fill("-40")
+    expect(odds.locator(".odds-attack")).to_contain_text("%")
+    expect(odds.locator(".odds-alts tbody tr").first.locator("td.chosen")).not_to_have_text(chosen_before)
+    # working out the odds rolled nothing and changed nothing
+    assert saved_actions(page) == before
+    expect(page.locator("#banner")).to_be_hidden()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_tactical_round_odds_follow_the_attack_form(page, open_app, size):
+    page.set_viewport_size(size)
+    open_app(page)
+    new_encounter(page, "Odds on the bridge", "tactical-round", "Tactical round (CMB vs DEF)")
+    add_preset(page, SWORD)
+    add_preset(page, ORC)
+    for title in ("Assessment", "Declaration"):
+        page.locator("#round-bar [data-act=advance]").click()
+        expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
+    decl = page.locator('form[data-form=tr-declare][data-id="c1"]')
+    decl.locator('[name="actions.0.action"]').select_option("melee_attack")
+    decl.locator('[name="actions.0.weapon"]').select_option("0")
+    decl.locator('[name="actions.0.target"]').select_option("c2")
+    decl.locator("button[type=submit]").click()
+    expect(page.locator("#log li").first).to_contain_text("declares")
+    form = page.locator("form[data-form=tr-attack]")
+    # before Melee the rules forbid the attack: the odds say why instead of guessing
+    expect(form.locator("[data-odds]")).to_contain_text("No odds")
+    for title in ("Move", "Spell A", "Ranged A", "Melee"):
+        page.locator("#round-bar [data-act=advance]").click()
+        expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
+    odds = form.locator("[data-odds]")
+    expect(odds).to_contain_text("Total = open-ended d100")
+    expect(odds).to_contain_text("Middle 90%")
+    expect(odds).to_contain_text("No attack table loaded")
+    first = odds.locator("p").nth(1).inner_text()
+    fits(page)
+    shot(page, f"odds-tactical-{size['width']}x{size['height']}.png")
+    before = saved_actions(page)
+    form.get_by_label("Flanking").check()
+    expect(odds.locator("p").nth(1)).not_to_have_text(first)
+    expect(odds).to_contain_text("Flanking")
+    assert saved_actions(page) == before
+    expect(page.locator("#banner")).to_be_hidden()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_range_band_pending_roll_shows_its_odds_under_the_assumed_mechanic(page, open_app, size):
+    page.set_viewport_size(size)
+    open_app(page)
+    new_encounter(page, "Odds at the ford", "range-band", "Range bands (turn order, movement phase, major/minor "
+                  "actions)")
+    box = open_add_dialog(page)
+    box.get_by_label("Ready-made").select_option(label="Human scout")
+    box.get_by_role("button", name="Use", exact=True).click()
+    box.get_by_role("button", name="Add", exact=True).click()
+    expect(box).to_be_hidden()
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(page.locator("#round-bar .phase")).to_contain_text("Movement phase: Human scout")
+    move = page.locator("form[data-form=rb-move]")
+    move.get_by_label("East (x, m)").fill("20")
+    move.get_by_role("button", name="Movement roll").click()
+    roll = page.locator('form.rb-pending[data-ref="R1"]')
+    odds = roll.locator("[data-odds]")
+    expect(odds).to_contain_text("assumed default mechanic")
+    expect(odds).to_contain_text(re.compile(r"Success \d+% · by 10 or more"))
+    before = saved_actions(page)
+    fits(page)
+    shot(page, f"odds-range-band-{size['width']}x{size['height']}.png")
+    roll.get_by_label("Success", exact=True).check()  # the GM's own entry leaves the odds as they were
+    expect(odds).to_contain_text("assumed default mechanic")
+    assert saved_actions(page) == before
+    expect(page.locator("#banner")).to_be_hidden()

@@ -1,0 +1,54 @@
+"""web/odds_view: the odds as the page shows them (pure rendering, CPython): every piece of text
+escaped, the chosen defence marked, an assumed mechanic said so, and no inline style (the page's
+Content-Security-Policy runs none)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "strike_rank"))
+sys.path.insert(0, str(Path(__file__).parent / "tactical_round"))
+
+from fray.rulesets import get_ruleset  # noqa: E402
+from fray.rulesets.range_band import odds as rb_odds, rolls  # noqa: E402
+from fray.rulesets.strike_rank import odds as sr_odds  # noqa: E402
+from fray.rulesets.tactical_round import odds as tr_odds  # noqa: E402
+from fray.web import odds_view  # noqa: E402
+
+
+def test_exchange_odds_render_escaped_with_the_chosen_defence_marked():
+    from sr_helpers import RS, duel, fighter, to_phase
+
+    enc = to_phase(duel(fighter("<b>Ana</b>", side="party"), fighter("Bor")), "resolve")
+    o = sr_odds.exchange_odds(RS, enc, {"type": "sr.attack", "attacker": "c1", "target": "c2", "weapon": "broadsword",
+                                        "defence": {"kind": "dodge"}})
+    html = odds_view.exchange_html(o)
+    assert "<b>Ana" not in html and "&lt;b&gt;Ana" in html
+    assert '<th scope="col" class="chosen" aria-current="true">Dodge' in html
+    assert "Parry with Shield" in html and "No defence" in html and "Serious wound" in html
+    assert "style=" not in html
+
+
+def test_no_odds_say_why():
+    from sr_helpers import RS, duel, to_phase
+
+    enc = to_phase(duel(), "resolve")
+    o = sr_odds.exchange_odds(RS, enc, {"type": "sr.attack", "attacker": "c1", "target": "c9", "weapon": "broadsword"})
+    assert "No odds" in odds_view.exchange_html(o) and "c9" in odds_view.exchange_html(o)
+
+
+def test_open_ended_total_renders_its_spread():
+    from tr_helpers import RS, SWORD, declare, fight, fighter, to_phase
+
+    enc = fight(fighter("Ana", SWORD, side="party"), fighter("Bor", SWORD, DEF=30))
+    enc = to_phase(declare(enc, "c1", {"action": "melee_attack", "weapon": 0, "target": "c2"}), "melee")
+    html = odds_view.open_ended_html(tr_odds.attack_odds(RS, enc, {"type": "tr.attack", "id": "c1", "target": "c2"}))
+    assert "open-ended d100 + 20" in html and "Middle 90%" in html and "<svg" in html and "style=" not in html
+
+
+def test_spec_odds_say_the_mechanic_is_assumed():
+    core = get_ruleset("range-band").tables["core_roll"]
+    spec = rolls.RollSpec("Stealth roll", "d20", "DEX", 10, "High Stealth").to_json()
+    html = odds_view.spec_html(rb_odds.spec_odds(spec, core))
+    assert "assumed default mechanic" in html and "Success 50%" in html
