@@ -2,29 +2,48 @@
 
 The history is the starting encounter plus the list of recorded actions (each carrying its dice)
 and a cursor. The encounter at any point is the replay of the actions before the cursor; the
-states are cached so undo and redo cost nothing. Saving the history saves the actions, not the
-states, so an autosave stays small and a reload rebuilds the exact same encounter.
+states are cached so undo and redo cost nothing. Saving the history saves the actions, the
+present and a checkpoint every ``CHECKPOINT_EVERY`` actions (see docs/file-format.md).
+
+A history resumed from a save (``History.resume``) does not replay from the start: it holds the
+saved present and checkpoints. ``check_present`` replays from the last checkpoint below the
+present to it; the other states are rebuilt when undo or redo first needs them, from the nearest
+state held below, and every saved state such a replay reaches (and every checkpoint before it is
+shown) must equal what the replay made, or the undo is refused with a ``SaveFileError`` naming
+that state, and nothing changes. ``verify()`` does the whole walk at once; after it, the
+history is exactly the one ``History.replay`` builds.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import asdict
+from typing import Any, Callable
 
 from .dice import RandomSource
 from .model import Encounter
 from .reducer import apply, prepare
+
+# a save holds the state after every CHECKPOINT_EVERY-th action, so undo after a reload replays at
+# most this many actions at a time
+CHECKPOINT_EVERY = 50
 
 
 class History:
     def __init__(self, initial: Encounter):
         self.initial = initial
         self.actions: list[dict[str, Any]] = []
-        self._states: list[Encounter] = [initial]
+        # None: a state not built yet (only in a resumed history)
+        self._states: list[Encounter | None] = [initial]
+        # indices of states read from a save that no replay has confirmed yet, with their path
+        self._unverified: dict[int, str] = {}
         self.cursor = 0
+        self._dumped: dict[int, tuple[Encounter, str]] = {}
 
     @property
     def present(self) -> Encounter:
-        return self._states[self.cursor]
+        state = self._states[self.cursor]
+        assert state is not None  # the present is always built
+        return state
 
     @property
     def can_undo(self) -> bool:
@@ -43,6 +62,8 @@ class History:
             recorded, new, events = prepare(self.present, action, rng)
         del self.actions[self.cursor:]
         del self._states[self.cursor + 1:]
+        for i in [i for i in self._unverified if i > self.cursor]:
+            del self._unverified[i]
         self.actions.append(recorded)
         self._states.append(new)
         self.cursor += 1
@@ -51,14 +72,127 @@ class History:
     def undo(self) -> bool:
         if not self.can_undo:
             return False
+        self.state_at(self.cursor - 1)  # may refuse (a save that its actions contradict)
         self.cursor -= 1
         return True
 
     def redo(self) -> bool:
         if not self.can_redo:
             return False
+        self.state_at(self.cursor + 1)
         self.cursor += 1
         return True
+
+    # -- states rebuilt on demand -----------------------------------------------------------------
+    def state_at(self, i: int) -> Encounter:
+        """The encounter after ``actions[:i]``, replaying what is missing (a resumed history)."""
+        state = self._states[i]
+        if state is not None and (i not in self._unverified or i == self.cursor):
+            return state
+        # a state not built yet, or a checkpoint from the save: rebuilt (and so checked) before it is shown
+        start = max(j for j in range(i) if self._states[j] is not None)
+        if state is not None:
+            self._fill(start, i)
+            return state
+        # replay up to the next state held from the save, to check it, or to ``i`` if none
+        end = next((j for j in range(i + 1, len(self._states)) if self._states[j] is not None), i)
+        if end not in self._unverified:
+            end = i
+        self._fill(start, end)
+        state = self._states[i]
+        assert state is not None
+        return state
+
+    def _step(self, enc: Encounter, k: int) -> Encounter:
+        from .errors import SaveFileError
+
+        try:
+            return apply(enc, self.actions[k])[0]
+        except Exception as e:  # noqa: BLE001 - as History.replay words it; nothing is kept
+            raise SaveFileError(f"history.actions.{k}", f"cannot be applied ({type(e).__name__}: {e})") from None
+
+    def _check(self, made: Encounter, k: int) -> None:
+        """``made`` is what the actions build at ``k``; a state held from the save there must equal it."""
+        from .errors import SaveFileError
+
+        held = self._states[k]
+        if held is not None and k in self._unverified:
+            if asdict(made) != asdict(held):
+                raise SaveFileError(self._unverified[k],
+                                    "does not match what its history replays to (edited or corrupted file)")
+            del self._unverified[k]
+
+    def _fill(self, start: int, end: int) -> None:
+        made: list[Encounter] = []
+        enc = self._states[start]
+        assert enc is not None
+        for k in range(start, end):
+            enc = self._step(enc, k)
+            made.append(enc)
+        try:
+            self._check(made[-1], end)  # before anything is kept: a refusal leaves the history as it was
+        except Exception:
+            if start in self._unverified:
+                self.state_at(start)  # blame the first saved state that is wrong: it raises if it is
+            raise
+        for k, e in enumerate(made, start + 1):
+            if self._states[k] is None:
+                self._states[k] = e
+
+    def check_present(self) -> None:
+        """Check the present against a replay from the nearest state held below it (a resumed
+        history: the last checkpoint); raises ``SaveFileError`` and builds nothing if they differ."""
+        if self.cursor in self._unverified:
+            start = max(j for j in range(self.cursor) if self._states[j] is not None)
+            self._fill(start, self.cursor)
+
+    def verify(self) -> None:
+        """Rebuild every state not built yet and check every saved one; raises ``SaveFileError``.
+        Afterwards the history is the one ``History.replay`` builds from the same actions."""
+        for i in range(len(self._states)):
+            self.state_at(i)
+        for k in sorted(self._unverified):  # saved states next to each other: no replay reached them
+            before = self._states[k - 1]
+            assert before is not None
+            self._check(self._step(before, k - 1), k)
+
+    def checkpoints(self) -> list[tuple[int, Encounter]]:
+        """The states a save keeps beside the present: one every ``CHECKPOINT_EVERY`` actions."""
+        out = []
+        for k in range(CHECKPOINT_EVERY, len(self.actions) + 1, CHECKPOINT_EVERY):
+            state = self._states[k]
+            if k != self.cursor and state is not None:
+                out.append((k, state))
+        return out
+
+    def dumped(self, k: int, state: Encounter, to_text: Callable[[Any], str]) -> str:
+        """``to_text(asdict(state))``, kept: states are never changed, so each is written once."""
+        held = self._dumped.get(k)
+        if held is None or held[0] is not state:
+            held = (state, to_text(asdict(state)))
+            self._dumped[k] = held
+        return held[1]
+
+    @classmethod
+    def resume(cls, initial: Encounter, actions: list[dict[str, Any]], cursor: int, present: Encounter,
+               saved: dict[int, tuple[Encounter, str]]) -> "History":
+        """A history from a save, without replaying: ``present`` is the state at ``cursor`` and
+        ``saved`` maps other indices to (state, its path in the file); all are checked lazily."""
+        h = cls(initial)
+        h.actions = list(actions)
+        h._states = [initial] + [None] * len(actions)
+        for k, (state, path) in saved.items():
+            h._states[k] = state
+            h._unverified[k] = path
+        if cursor == 0:
+            if asdict(present) != asdict(initial):
+                from .errors import SaveFileError
+                raise SaveFileError("encounter", "does not match what its history replays to (edited or corrupted file)")
+        else:
+            h._states[cursor] = present
+            h._unverified[cursor] = "encounter"
+        h.cursor = cursor
+        return h
 
     @classmethod
     def replay(cls, initial: Encounter, actions: list[dict[str, Any]], cursor: int | None = None) -> "History":

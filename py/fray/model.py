@@ -15,7 +15,7 @@ import pickle
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 @dataclass

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import gate
+from . import gate, players
 from .dice import RandomSource
 from .errors import FrayError, InvalidAction, RuleViolation
 from .model import Combatant, Encounter, LogEntry, Position
@@ -242,6 +242,7 @@ CORE_ACTIONS = {
     "reorder": _reorder,
     "set_table": _set_table,
     "advance": _advance,
+    **players.ACTIONS,  # the players' view settings (fray.players)
 }
 
 

@@ -1,15 +1,20 @@
 """The JSON save format (documented in docs/file-format.md).
 
 ```
-{"format": "fray-encounter", "schema": 1,
+{"format": "fray-encounter", "schema": 2,
  "encounter": {...the present encounter...},
- "history": {"initial": {...}, "actions": [...], "cursor": N}}
+ "history": {"initial": {...}, "actions": [...], "cursor": N,
+             "checkpoints": [{"at": 50, "encounter": {...}}, ...]}}
 ```
+
+Schema 1 is the same without ``checkpoints``; it loads, and the next save writes schema 2.
 
 Loading checks every field and names the exact path of the first thing that is wrong
 (``encounter.combatants.2.position.x: must be a number``). When a history is present, its
 replay must reproduce the saved encounter; that catches a file edited by hand or a corrupted
-autosave before the GM sees a half-right fight.
+autosave before the GM sees a half-right fight. ``loads(text, verify=False)`` (the autosave)
+reads every field just as strictly but replays only from the last checkpoint to the present; the
+history checks the other saved states as undo and redo first reach them (``History.resume``).
 """
 
 from __future__ import annotations
@@ -36,34 +41,46 @@ def dump_history(h: History) -> dict[str, Any]:
         "format": FORMAT,
         "schema": SCHEMA_VERSION,
         "encounter": asdict(h.present),
-        "history": {"initial": asdict(h.initial), "actions": h.actions, "cursor": h.cursor},
+        "history": {"initial": asdict(h.initial), "actions": h.actions, "cursor": h.cursor,
+                    "checkpoints": [{"at": k, "encounter": asdict(s)} for k, s in h.checkpoints()]},
     }
 
 
+def _compact(v: Any) -> str:
+    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps(h: History) -> str:
-    return json.dumps(dump_history(h), separators=(",", ":"), ensure_ascii=False)
+    """``dump_history`` as compact JSON, the same text; each state's JSON is made once and kept
+    (states are never changed), so an autosave does not turn every checkpoint into text again."""
+    cps = ",".join(f'{{"at":{k},"encounter":{h.dumped(k, s, _compact)}}}' for k, s in h.checkpoints())
+    return (f'{{"format":{_compact(FORMAT)},"schema":{SCHEMA_VERSION},'
+            f'"encounter":{h.dumped(h.cursor, h.present, _compact)},'
+            f'"history":{{"initial":{h.dumped(0, h.initial, _compact)},"actions":{_compact(h.actions)},'
+            f'"cursor":{h.cursor},"checkpoints":[{cps}]}}}}')
 
 
-def loads(text: str) -> History:
-    """Parse a save file; raise ``SaveFileError`` naming what is wrong."""
+def loads(text: str, verify: bool = True) -> History:
+    """Parse a save file; raise ``SaveFileError`` naming what is wrong. With ``verify`` false the
+    history is not replayed now but as undo and redo reach each state (``History.resume``)."""
     if len(text) > MAX_FILE_BYTES:
         raise SaveFileError("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
     try:
         data = gate.parse_json(text)
     except InvalidAction as e:
         raise SaveFileError("", e.message) from None
-    return load_data(data)
+    return load_data(data, verify)
 
 
-def load_data(data: Any) -> History:
+def load_data(data: Any, verify: bool = True) -> History:
     """Check a parsed save file with the same gate and the same readers as the actions."""
     try:
-        return _load(data)
+        return _load(data, verify)
     except InvalidAction as e:
         raise SaveFileError(e.field, e.message) from None
 
 
-def _load(data: Any) -> History:
+def _load(data: Any, verify: bool) -> History:
     if not isinstance(data, dict):
         raise SaveFileError("", "not a Fray file: expected a JSON object")
     if data.get("format") != FORMAT:
@@ -73,7 +90,7 @@ def _load(data: Any) -> History:
         raise SaveFileError("schema", "missing schema version")
     schema = data["schema"]
     if not isinstance(schema, int) or isinstance(schema, bool):
-        raise SaveFileError("schema", f"must be the whole number {SCHEMA_VERSION}")
+        raise SaveFileError("schema", f"must be the whole number 1 or {SCHEMA_VERSION}")
     if schema > SCHEMA_VERSION:
         raise SaveFileError("schema", f"made by a newer Fray (schema {schema}; this one reads {SCHEMA_VERSION})")
     if schema < 1:
@@ -94,6 +111,18 @@ def _load(data: Any) -> History:
         raise SaveFileError("history.cursor", f"must be a whole number from 0 to {len(actions)}")
     if initial.ruleset != present.ruleset:
         raise SaveFileError("history.initial.ruleset", "differs from the encounter's ruleset")
+    saved = _checkpoints(hist, schema, initial.ruleset, len(actions), cursor)
+    if not verify:
+        # the actions pass the reducer's gate when they are replayed, as undo or redo reach them
+        for i, a in enumerate(actions):
+            if not isinstance(a, dict):
+                raise SaveFileError(f"history.actions.{i}", "must be an object")
+            gate.check_value(a, f"history.actions.{i}")
+        h = History.resume(initial, actions, cursor, present, saved)
+        # the present is checked now, by a replay from the last checkpoint before it (at most
+        # CHECKPOINT_EVERY actions); the checkpoints are checked as undo and redo reach them
+        h.check_present()
+        return h
     try:
         # every action passes the reducer's gate on the way, exactly as when it was first typed
         h = History.replay(initial, actions, cursor)
@@ -103,7 +132,41 @@ def _load(data: Any) -> History:
         raise SaveFileError("history.actions", str(e)) from None
     if asdict(h.present) != asdict(present):
         raise SaveFileError("encounter", "does not match what its history replays to (edited or corrupted file)")
+    for k, (state, path) in saved.items():
+        if asdict(h.state_at(k)) != asdict(state):
+            raise SaveFileError(path, "does not match what its history replays to (edited or corrupted file)")
     return h
+
+
+def _checkpoints(hist: dict, schema: int, ruleset: str, n_actions: int,
+                 cursor: int) -> dict[int, tuple[Encounter, str]]:
+    """``history.checkpoints`` (schema 2): each state read with the same strict reader as the
+    present, at a strictly increasing index from 1 to the number of actions, never the cursor."""
+    if "checkpoints" not in hist:
+        return {}
+    if schema < 2:
+        raise SaveFileError("history.checkpoints", "is not part of schema 1")
+    cps = hist["checkpoints"]
+    if not isinstance(cps, list):
+        raise SaveFileError("history.checkpoints", "must be a list")
+    out: dict[int, tuple[Encounter, str]] = {}
+    last = 0
+    for i, cp in enumerate(cps):
+        p = f"history.checkpoints.{i}"
+        if not isinstance(cp, dict):
+            raise SaveFileError(p, "must be an object with at and encounter")
+        if last >= n_actions:
+            raise SaveFileError(p, f"one checkpoint too many: the last possible one is at {n_actions}")
+        at = _whole(cp, "at", p, last + 1, n_actions)
+        if at == cursor:
+            raise SaveFileError(f"{p}.at", "is the cursor: the state there is the file's encounter")
+        state = encounter_from_dict(cp.get("encounter"), f"{p}.encounter")
+        if state.ruleset != ruleset:
+            raise SaveFileError(f"{p}.encounter.ruleset", "differs from the encounter's ruleset")
+        check_readable(state, f"{p}.encounter")
+        out[at] = (state, f"{p}.encounter")
+        last = at
+    return out
 
 
 def check_readable(enc: Encounter, path: str) -> None:

@@ -60,7 +60,7 @@ def test_any_failure_loading_an_autosave_keeps_it_aside(monkeypatch):
     raw = savefile.dumps(warriors())
     store.saves["e1"] = {"text": raw, "rev": 1}
 
-    def broken(text):
+    def broken(text, **_):
         raise KeyError("weapons")
 
     monkeypatch.setattr(savefile, "loads", broken)

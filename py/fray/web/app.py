@@ -31,7 +31,7 @@ from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
-from . import mapctl
+from . import mapctl, players_view
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
 
@@ -194,6 +194,7 @@ class App:
         except Exception:
             pass  # not offered by every browser; the autosave works without it
         mapctl.install(self)
+        players_view.install(self)
         if self.key not in self.revs:  # a fresh encounter: in the library from the start
             self.persist()
         self.show_save_state()
@@ -230,6 +231,7 @@ class App:
         self.persist()
         self.clear_errors()  # regions that do not change are not re-written: drop stale messages
         self.render()
+        players_view.publish(self)
 
     def persist(self) -> None:
         """Queue a write of the open encounter. The page says "Saving…" until it is committed."""
@@ -547,6 +549,8 @@ class App:
     def act(self, act: str, el: Any, event: Any) -> None:
         panel = panel_for(self.enc.ruleset)
         if panel and panel.on_act(self, act, el):
+            return
+        if players_view.on_act(self, act, el):
             return
         cid = data(el, "id")
         if act == "undo":
@@ -908,6 +912,9 @@ APP: App | None = None
 
 def main() -> None:
     global APP
+    if players_view.wanted():  # the second window, ?view=players: no GM controls at all
+        players_view.main()
+        return
     APP = App()
 
     async def boot() -> None:

@@ -203,7 +203,8 @@ class Library:
         raw = row["text"]
         rev = row.get("rev") if _whole(row.get("rev")) else 0
         try:
-            return savefile.loads(raw), rev
+            # our own autosave: read as strictly as an import, replayed from its last checkpoint only
+            return savefile.loads(raw, verify=False), rev
         except SaveFileError:
             await self.backend.put_broken(key, raw)
             raise

@@ -1,0 +1,196 @@
+"""The players' view: what the players at the table may see of an encounter (issue 12).
+
+``project(encounter, view, order)`` is a pure function (STYLE habit 9, a projection as in
+boardgame.io's player view): the GM's encounter, the ruleset's ``view`` and its order of play in,
+a plain JSON-able dict out. It copies across only what players may see (names, sides, order of
+play, who acts now, map positions, wounds as the GM chose) and leaves out everything else by
+construction: the GM's notes, stats, dice typed but not yet applied (pending rolls, prompts), the
+log, and every trace of a hidden combatant, positions included.
+
+The GM's choices are part of the encounter, so they are actions with undo, kept in
+``encounter.state["players_view"]``:
+
+* ``players.wounds`` ``{"mode": "exact" | "described" | "none"}``: how wounds are shown.
+* ``players.hide`` ``{"id": "c3", "hidden": true | false | null}``: hide a combatant, show it
+  even when unseen, or (null) go back to the automatic rule.
+
+The automatic rule: where the ruleset's view has a ``visibility`` projection (range-band), a
+combatant that is not on the party's side and that no party member can see is hidden.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import InvalidAction
+from .model import Encounter
+from .rulesets.base import Context
+
+KEY = "players_view"
+WOUND_MODES = ("exact", "described", "none")
+DEFAULT_WOUNDS = "described"
+PARTY = "party"
+
+
+def settings(enc: Encounter) -> dict[str, Any]:
+    """The GM's choices for this encounter, with defaults filled in."""
+    raw = enc.state.get(KEY) or {}
+    return {"wounds": raw.get("wounds", DEFAULT_WOUNDS), "hide": dict(raw.get("hide", {}))}
+
+
+def _own(ctx: Context) -> dict[str, Any]:
+    s = ctx.enc.state.get(KEY)
+    if not isinstance(s, dict):
+        s = ctx.enc.state[KEY] = {}
+    return s
+
+
+def set_wounds(ctx: Context) -> None:
+    mode = ctx.action.get("mode")
+    if mode not in WOUND_MODES:
+        raise InvalidAction("mode", f"must be one of {', '.join(WOUND_MODES)}")
+    _own(ctx)["wounds"] = mode
+    text = {"exact": "exact hit points", "described": "wounds described in words", "none": "no wounds"}[mode]
+    ctx.event("players", f"The players' view shows {text}")
+
+
+def set_hidden(ctx: Context) -> None:
+    c = ctx.combatant("id")
+    hidden = ctx.action.get("hidden")
+    if hidden is not None and not isinstance(hidden, bool):
+        raise InvalidAction("hidden", "must be true, false or null (automatic)")
+    hide = _own(ctx).setdefault("hide", {})
+    if hidden is None:
+        hide.pop(c.id, None)
+        ctx.event("players", f"{c.name}: shown to the players by the automatic rule again")
+    else:
+        hide[c.id] = hidden
+        ctx.event("players", f"{c.name} is {'hidden from' if hidden else 'shown to'} the players")
+
+
+ACTIONS = {"players.wounds": set_wounds, "players.hide": set_hidden}
+
+
+def auto_hidden(enc: Encounter, view: dict[str, Any]) -> set[str]:
+    """Combatants not of the party that no party member can see, by the ruleset's visibility
+    projection; empty when the ruleset judges no sight (or there is no party to see)."""
+    vis = view.get("visibility") if isinstance(view, dict) else None
+    if not isinstance(vis, dict):
+        return set()
+    party = [c.id for c in enc.combatants if c.side == PARTY]
+    if not party:
+        return set()
+    out = set()
+    for c in enc.combatants:
+        if c.side == PARTY:
+            continue
+        if not any((vis.get(p) or {}).get(c.id, {}).get("sees", True) for p in party):
+            out.add(c.id)
+    return out
+
+
+def hidden_ids(enc: Encounter, view: dict[str, Any]) -> set[str]:
+    """Who the players do not see: the GM's explicit choice wins over the automatic rule."""
+    hide = settings(enc)["hide"]
+    auto = auto_hidden(enc, view)
+    return {c.id for c in enc.combatants if hide.get(c.id, c.id in auto)}
+
+
+def _hp(view: dict[str, Any], c: Any) -> tuple[float, float | None] | None:
+    """Current and maximum hit points, from the ruleset's view where it has them, else a free
+    ``HP`` stat (the plain tracker)."""
+    rows = view.get("combatants") if isinstance(view, dict) else None
+    row = None
+    if isinstance(rows, dict):
+        row = rows.get(c.id)
+    elif isinstance(rows, list):
+        row = next((r for r in rows if isinstance(r, dict) and r.get("id") == c.id), None)
+    hp = row.get("hp") if isinstance(row, dict) else None
+    if isinstance(hp, dict) and isinstance(hp.get("current"), (int, float)):
+        mx = hp.get("max")
+        return hp["current"], mx if isinstance(mx, (int, float)) and mx > 0 else None
+    for k, v in c.stats.items():
+        if k.lower() == "hp" and isinstance(v, (int, float)) and not isinstance(v, bool):
+            mx = next((w for kk, w in c.stats.items() if kk.lower() in ("max hp", "hp max", "maxhp")
+                       and isinstance(w, (int, float)) and w > 0), None)
+            return v, mx
+    return None
+
+
+def describe(current: float, maximum: float | None) -> str:
+    """Hit points in words, for a table that should not see the numbers."""
+    if current <= 0:
+        return "down"
+    if maximum is None:
+        return "standing"
+    ratio = current / maximum
+    if ratio >= 1:
+        return "unhurt"
+    if ratio > 0.5:
+        return "hurt"
+    return "badly hurt"
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def wounds_text(mode: str, view: dict[str, Any], c: Any) -> str:
+    if mode == "none":
+        return ""
+    hp = _hp(view, c)
+    if hp is None:
+        return ""
+    cur, mx = hp
+    if mode == "exact":
+        return f"HP {_num(cur)}" + (f" / {_num(mx)}" if mx is not None else "")
+    return describe(cur, mx)
+
+
+def _current(enc: Encounter, view: dict[str, Any], order: list[Any]) -> str | None:
+    """Who acts now: the ruleset's own word where its view says (``current``, or the entry of
+    ``order``/``acting`` marked current), else the turn of the order of play."""
+    if enc.phase == "setup":
+        return None
+    if isinstance(view.get("current"), str):
+        return view["current"]
+    for key in ("acting", "order"):
+        rows = view.get(key)
+        if isinstance(rows, list):
+            for r in rows:
+                if isinstance(r, dict) and r.get("current") is True and isinstance(r.get("combatant"), str):
+                    return r["combatant"]
+    if 0 <= enc.turn < len(order):
+        return order[enc.turn].combatant_id
+    return None
+
+
+def project(enc: Encounter, view: dict[str, Any], order: list[Any]) -> dict[str, Any]:
+    """What the players' window shows. ``order`` is the ruleset's order of play (``Slot``s with
+    ``combatant_id``); hidden combatants are dropped from every part of the result."""
+    view = view if isinstance(view, dict) else {}
+    hidden = hidden_ids(enc, view)
+    mode = settings(enc)["wounds"]
+    current = _current(enc, view, order)
+    seen: list[str] = []
+    for s in order:
+        cid = s.combatant_id
+        if cid not in hidden and cid not in seen and enc.get(cid) is not None:
+            seen.append(cid)
+    combatants = []
+    for c in enc.combatants:
+        if c.id in hidden:
+            continue
+        combatants.append({"id": c.id, "name": c.name, "side": c.side,
+                           "wounds": wounds_text(mode, view, c),
+                           "x": c.position.x, "y": c.position.y, "alt": c.position.alt})
+    return {
+        "name": enc.name,
+        "round": enc.round,
+        "phase": enc.phase,
+        "phase_label": view.get("phase_label") if isinstance(view.get("phase_label"), str) else "",
+        "wounds": mode,
+        "order": [{"id": cid, "name": enc.get(cid).name, "current": cid == current} for cid in seen],
+        "current": current if current not in hidden else None,
+        "combatants": combatants,
+    }

@@ -1,0 +1,119 @@
+"""The players' window's markup, and the GM's dialog that sets it up (issue 12).
+
+Pure functions over ``fray.players.project``'s result: the players' window gets nothing else, so
+what the projection leaves out (notes, pending dice, hidden combatants) cannot reach its DOM.
+The players' markup has no controls at all: it is read across a table, in large type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import players
+from .render import button, esc
+
+W, H = 1000, 720  # the map's drawing units (the SVG scales to its box)
+PAD = 70
+R_TOKEN = 26
+
+
+def players_html(p: dict[str, Any]) -> str:
+    """The whole players' window: the round, whose turn it is, the order of play, the map."""
+    by_id = {c["id"]: c for c in p["combatants"]}
+    now = by_id.get(p.get("current") or "")
+    label = p.get("phase_label") or ("Setting up" if p["phase"] == "setup" else p["phase"].capitalize())
+    head = (f'<header class="pv-head"><h1 class="pv-title">{esc(p["name"])}</h1>'
+            f'<p class="pv-round">Round {esc(p["round"])} · {esc(label)}</p></header>')
+    acting = (f'<p class="pv-now" id="pv-now">Now: <strong>{esc(now["name"])}</strong></p>' if now
+              else '<p class="pv-now" id="pv-now">&nbsp;</p>')
+    rows = []
+    for o in p["order"]:
+        c = by_id.get(o["id"], {})
+        wound = f'<span class="pv-wound">{esc(c.get("wounds", ""))}</span>' if c.get("wounds") else ""
+        cur = ' aria-current="true"' if o["current"] else ""
+        rows.append(f'<li class="pv-slot side-{esc(c.get("side", "foes"))}{" current" if o["current"] else ""}"{cur}'
+                    f' data-id="{esc(o["id"])}"><span class="pv-name">{esc(o["name"])}</span>{wound}</li>')
+    order = (f'<section class="pv-order" aria-label="Order of play"><h2>Order of play</h2>'
+             f'<ol id="pv-order">{"".join(rows) or "<li class=pv-empty>No one yet</li>"}</ol></section>')
+    return (f'{head}<div class="pv-body">{order}<section class="pv-map" aria-label="Map">'
+            f'{acting}{map_svg(p)}</section></div>')
+
+
+def map_svg(p: dict[str, Any]) -> str:
+    """The tokens on a plain field, fitted to the combatants the players may see (so the frame
+    itself says nothing of where a hidden one stands)."""
+    cs = p["combatants"]
+    if not cs:
+        return f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map: no one to show"></svg>'
+    xs, ys = [c["x"] for c in cs], [c["y"] for c in cs]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    span = max(x1 - x0, y1 - y0, 10.0)
+    scale = min((W - 2 * PAD) / span, (H - 2 * PAD) / span)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+
+    def at(c: dict[str, Any]) -> tuple[float, float]:
+        return W / 2 + (c["x"] - cx) * scale, H / 2 - (c["y"] - cy) * scale  # north is up
+
+    # Tokens on one spot (a fight not yet laid out on the map) stand side by side, not on top of
+    # each other, so every name stays readable.
+    spots: dict[tuple[int, int], list[str]] = {}
+    for c in cs:
+        x, y = at(c)
+        spots.setdefault((round(x / (2 * R_TOKEN)), round(y / (2 * R_TOKEN))), []).append(c["id"])
+    step = 190
+    tokens = []
+    for c in cs:
+        x, y = at(c)
+        group = spots[(round(x / (2 * R_TOKEN)), round(y / (2 * R_TOKEN)))]
+        if len(group) > 1:
+            k, n = group.index(c["id"]), len(group)
+            per_row = max(1, (W - 2 * PAD) // step)
+            row, col = divmod(k, per_row)
+            in_row = min(per_row, n - row * per_row)
+            x = min(max(x + (col - (in_row - 1) / 2) * step, PAD), W - PAD)
+            y = min(max(y + row * 120, PAD), H - PAD)
+        cur = " current" if c["id"] == p.get("current") else ""
+        initial = (c["name"][:1] or "?").upper()
+        alt = f' · {c["alt"]:g} m up' if c.get("alt") else ""
+        tokens.append(
+            f'<g class="pv-token side-{esc(c["side"])}{cur}" data-id="{esc(c["id"])}">'
+            f'<title>{esc(c["name"])}{esc(alt)}</title>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_TOKEN}"></circle>'
+            f'<text class="pv-initial" x="{x:.1f}" y="{y + 10:.1f}" text-anchor="middle">{esc(initial)}</text>'
+            f'<text class="pv-label" x="{x:.1f}" y="{y + R_TOKEN + 32:.1f}" text-anchor="middle">{esc(c["name"])}</text>'
+            f'</g>')
+    return (f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map">'
+            f'<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{"".join(tokens)}</svg>')
+
+
+HIDE_LABEL = {True: "hidden", False: "shown", None: "automatic"}
+
+
+def settings_dialog(enc: Any, view: dict[str, Any]) -> str:
+    """The GM's players' view dialog: open the window, choose how wounds show, hide or show each
+    combatant (the automatic rule, where the ruleset judges sight, says who no party member sees)."""
+    s = players.settings(enc)
+    auto = players.auto_hidden(enc, view)
+    hidden = players.hidden_ids(enc, view)
+    modes = "".join(
+        button(lbl, "players-wounds", "small" + ("" if s["wounds"] == m else " secondary"), mode=m)
+        for m, lbl in (("exact", "Exact HP"), ("described", "Described (\u201cbadly hurt\u201d)"), ("none", "Nothing")))
+    rows = []
+    for c in enc.combatants:
+        choice = s["hide"].get(c.id)
+        why = " (no one of the party sees them)" if c.id in auto else ""
+        state = ("Hidden" if c.id in hidden else "Shown") + (f": {HIDE_LABEL[choice]}{why}" if choice is None else ", by the GM")
+        acts = "".join(button(lbl, "players-hide", "small" + ("" if choice is val else " secondary"), id=c.id,
+                              hidden=HIDE_LABEL[val])
+                       for val, lbl in ((True, "Hide"), (False, "Show"), (None, "Automatic")))
+        rows.append(f'<li class="pv-gm-row" data-id="{esc(c.id)}"><span class="pv-gm-name">{esc(c.name)}</span>'
+                    f' <span class="pv-gm-state">{esc(state)}</span> {acts}</li>')
+    open_button = button("Open players\u2019 view", "players-open", "primary")
+    return ('<div class="players-settings"><h2 id="dlg-title">Players\u2019 view</h2>'
+            '<p class="hint">A second window for a screen the players see: order of play, names, the map and '
+            'wounds as chosen here. Never notes, dice not yet applied, or hidden combatants.</p>'
+            f'<p>{open_button}</p>'
+            f'<h3>Wounds</h3><p class="pv-gm-modes" role="group" aria-label="Wounds">{modes}</p>'
+            f'<h3>Who the players see</h3><ul class="pv-gm-list">{"".join(rows) or "<li>No combatants yet</li>"}</ul>'
+            f'<p class="field-error" data-error-for="players"></p>'
+            f'<div class="dlg-actions">{button("Close", "close-dialog", "secondary")}</div></div>')

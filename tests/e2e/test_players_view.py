@@ -1,0 +1,147 @@
+"""The players' view on a second window (issue 12, "The players' view").
+
+Issue: ""Open players' view" opens the page with `?view=players`, which shows what the players may
+see and follows every change within a frame, offline, with no server (BroadcastChannel between the
+two windows; a reload of either restores it)." and "End-to-end tests open both windows in one
+browser context and check that a change in the GM's window appears in the players' window, that
+hidden combatants never appear in its DOM, and that it works with the network off. Large type and
+high contrast, readable across a table; screenshots at 1920×1080."
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gestures import add_combatant, card, new_freeform
+from playwright.sync_api import expect
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "players-view"
+FULL_HD = {"width": 1920, "height": 1080}
+
+
+def players_dialog(page):
+    page.locator("#btn-players").click()
+    dlg = page.locator("#dlg")
+    expect(dlg.get_by_role("heading", name="Players\u2019 view")).to_be_visible()
+    return dlg
+
+
+def open_players(page, wait_ready):
+    """"Open players' view" in the GM's window: a second window of the same context."""
+    dlg = players_dialog(page)
+    with page.context.expect_page() as info:
+        dlg.get_by_role("button", name="Open players\u2019 view").click()
+    pv = info.value
+    page.watch.attach_page(pv)  # console errors in the players' window fail the test too
+    wait_ready(pv)
+    assert "view=players" in pv.url
+    dlg.get_by_role("button", name="Close").click()
+    return pv
+
+
+def setup_fight(page):
+    new_freeform(page, "Bridge at dusk")
+    add_combatant(page, "Bran", "initiative: 14\nHP: 12\nmax HP: 12", side="party")
+    add_combatant(page, "Ambusher", "initiative: 9\nHP: 8\nmax HP: 8", side="foes")
+    card(page, "Ambusher").get_by_role("button", name="Edit").click()
+    page.locator('#dlg [name="combatant.notes"]').fill("GMSECRET waits under the bridge")
+    page.locator("#dlg").get_by_role("button", name="Save").click()
+    expect(page.locator("#dlg")).to_be_hidden()
+
+
+def test_gm_changes_appear_in_the_players_window(page, open_app, wait_ready):
+    """"a change in the GM's window appears in the players' window"; it "shows the order of play
+    and who acts now, names, the map with tokens", and "has no controls that change the encounter"."""
+    page.set_viewport_size(FULL_HD)
+    open_app(page)
+    setup_fight(page)
+    pv = open_players(page, wait_ready)
+    pv.set_viewport_size(FULL_HD)
+    expect(pv.locator("#pv-order li")).to_have_count(2)
+    expect(pv.locator("#pv-order")).to_contain_text("Bran")
+    expect(pv.locator(".pv-token")).to_have_count(2)
+    assert pv.locator("button, input, select, textarea, form, [data-act]").count() == 0
+    assert "GMSECRET" not in pv.content()
+    page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
+    expect(pv.locator("#pv-now")).to_have_text("Now: Bran")
+    expect(pv.locator("#pv-order li.current")).to_contain_text("Bran")
+    add_combatant(page, "Ferryman", "initiative: 3", side="neutral")
+    expect(pv.locator("#pv-order li")).to_have_count(3)
+    page.locator("#round-bar").get_by_role("button", name="Next").click()
+    expect(pv.locator("#pv-now")).to_have_text("Now: Ambusher")
+    page.locator("#btn-undo").click()
+    expect(pv.locator("#pv-now")).to_have_text("Now: Bran")
+    # a note in the log and dice typed in a form never reach the players
+    page.locator("#note-text").fill("GMNOTE the bridge will give way")
+    page.locator("#note-form button[type=submit]").click()
+    expect(page.locator("#log")).to_contain_text("GMNOTE")
+    expect(pv.locator(".pv-slot.current")).to_have_count(1)
+    assert "GMNOTE" not in pv.content() and "GMSECRET" not in pv.content()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pv.screenshot(path=str(SHOTS / "players-view-1920x1080.png"))
+    page.screenshot(path=str(SHOTS / "gm-window-1920x1080.png"))
+
+
+def test_wounds_as_the_gm_chooses(page, open_app, wait_ready):
+    """"wounds as the GM chooses per encounter (exact HP, described states such as "badly hurt",
+    or nothing)": a choice with undo."""
+    open_app(page)
+    setup_fight(page)
+    pv = open_players(page, wait_ready)
+    slot = pv.locator("#pv-order li", has_text="Ambusher")
+    expect(slot.locator(".pv-wound")).to_have_text("unhurt")
+    dlg = players_dialog(page)
+    dlg.get_by_role("button", name="Exact HP").click()
+    expect(slot.locator(".pv-wound")).to_have_text("HP 8 / 8")
+    dlg.get_by_role("button", name="Nothing").click()
+    expect(slot.locator(".pv-wound")).to_have_count(0)
+    dlg.get_by_role("button", name="Close").click()
+    page.locator("#btn-undo").click()
+    expect(slot.locator(".pv-wound")).to_have_text("HP 8 / 8")
+
+
+def test_hidden_combatants_never_reach_the_players_dom(page, open_app, wait_ready):
+    """"The GM can hide any combatant from it (an ambusher not yet revealed)" and "hidden
+    combatants never appear in its DOM", nor their positions; a reload of either window restores it."""
+    open_app(page)
+    setup_fight(page)
+    pv = open_players(page, wait_ready)
+    expect(pv.locator("#pv-order")).to_contain_text("Ambusher")
+    dlg = players_dialog(page)
+    dlg.locator('li[data-id="c2"]').get_by_role("button", name="Hide").click()
+    expect(dlg.locator('li[data-id="c2"]')).to_contain_text("Hidden")
+    expect(pv.locator("#pv-order li")).to_have_count(1)
+    html = pv.content()
+    assert "Ambusher" not in html and 'data-id="c2"' not in html
+    dlg.get_by_role("button", name="Close").click()
+    pv.reload()
+    wait_ready(pv)
+    expect(pv.locator("#pv-order li")).to_have_count(1)
+    assert "Ambusher" not in pv.content()
+    page.reload()
+    wait_ready(page)
+    dlg = players_dialog(page)
+    dlg.locator('li[data-id="c2"]').get_by_role("button", name="Show").click()
+    expect(pv.locator("#pv-order li")).to_have_count(2)
+    expect(pv.locator("#pv-order")).to_contain_text("Ambusher")
+
+
+def test_players_view_follows_with_the_network_off(launch_persistent, outage_server, wait_ready):
+    """"follows every change ... offline, with no server": the server is stopped (a real outage)
+    and both windows still boot and follow each other."""
+    ctx = launch_persistent(origin=outage_server.origin)
+    page = ctx.pages[0] if ctx.pages else ctx.new_page()
+    page.goto(outage_server.url)
+    wait_ready(page)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                           timeout=120_000)
+    setup_fight(page)
+    outage_server.stop()
+    page.reload()
+    wait_ready(page)
+    pv = open_players(page, wait_ready)
+    expect(pv.locator("#pv-order li")).to_have_count(2)
+    add_combatant(page, "Ferryman", "initiative: 3", side="neutral")
+    expect(pv.locator("#pv-order li")).to_have_count(3)
+    expect(pv.locator("#pv-order")).to_contain_text("Ferryman")
+    assert ctx.watch.foreign() == []

@@ -1,0 +1,153 @@
+"""The players' view projection (issue 12, "The players' view").
+
+Issue: "It shows the order of play and who acts now, names, the map with tokens, and wounds as the
+GM chooses per encounter (exact HP, described states such as "badly hurt", or nothing). The GM can
+hide any combatant from it (an ambusher not yet revealed); in range-band, combatants that no party
+member can see (the engine's visibility projection) are hidden automatically, with the GM able to
+override. It never shows the GM's notes, dice typed but not yet applied, or hidden combatants'
+positions, and has no controls that change the encounter."
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from fray import players
+from fray.errors import InvalidAction
+from fray.history import History
+from fray.reducer import apply, new_encounter
+from fray.rulesets import get_ruleset
+
+sys.path.insert(0, str(Path(__file__).parent / "range_band"))
+from rb_helpers import fight, person  # noqa: E402
+
+
+def see(enc):
+    rs = get_ruleset(enc.ruleset)
+    return players.project(enc, rs.view(enc), rs.order_of_play(enc))
+
+
+def free_fight():
+    enc = new_encounter("freeform", "Bridge")
+    for name, side, hp, notes, x in (("Bran", "party", 12, "owes the GM a favour", 3),
+                                     ("Grak", "foes", 4, "secretly the duke", 40)):
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": {
+            "name": name, "side": side, "stats": {"initiative": 10 if side == "party" else 5, "HP": hp,
+                                                  "max HP": 12}, "notes": notes,
+            "position": {"x": x, "y": 7, "alt": 0}}})
+    enc, _ = apply(enc, {"type": "advance"})
+    return enc
+
+
+def test_shows_order_who_acts_names_and_positions():
+    p = see(free_fight())
+    assert [o["name"] for o in p["order"]] == ["Bran", "Grak"]
+    assert p["current"] == "c1" and p["order"][0]["current"] is True
+    assert {c["name"]: (c["x"], c["y"]) for c in p["combatants"]} == {"Bran": (3, 7), "Grak": (40, 7)}
+
+
+def test_never_notes_stats_log_or_pending():
+    enc = free_fight()
+    enc, _ = apply(enc, {"type": "note", "text": "the bridge will collapse"})
+    text = json.dumps(see(enc))
+    for secret in ("owes the GM a favour", "secretly the duke", "bridge will collapse", "initiative"):
+        assert secret not in text
+    assert set(see(enc)) == {"name", "round", "phase", "phase_label", "wounds", "order", "current", "combatants"}
+
+
+@pytest.mark.parametrize("mode,want", [("exact", {"Bran": "HP 12 / 12", "Grak": "HP 4 / 12"}),
+                                       ("described", {"Bran": "unhurt", "Grak": "badly hurt"}),
+                                       ("none", {"Bran": "", "Grak": ""})])
+def test_wounds_as_the_gm_chooses(mode, want):
+    """"wounds as the GM chooses per encounter (exact HP, described states such as "badly hurt", or nothing)" """
+    enc, _ = apply(free_fight(), {"type": "players.wounds", "mode": mode})
+    assert {c["name"]: c["wounds"] for c in see(enc)["combatants"]} == want
+    assert see(enc)["wounds"] == mode
+
+
+def test_described_states():
+    assert [players.describe(c, 20) for c in (20, 15, 10, 1, 0, -3)] == [
+        "unhurt", "hurt", "badly hurt", "badly hurt", "down", "down"]
+    assert players.describe(5, None) == "standing"
+
+
+def test_wounds_choice_is_an_action_with_undo():
+    h = History(free_fight())
+    h.do({"type": "players.wounds", "mode": "none"})
+    assert players.settings(h.present)["wounds"] == "none"
+    h.undo()
+    assert players.settings(h.present)["wounds"] == players.DEFAULT_WOUNDS
+    with pytest.raises(InvalidAction) as e:
+        apply(h.present, {"type": "players.wounds", "mode": "all of it"})
+    assert e.value.field == "mode"
+
+
+def test_gm_hides_a_combatant_everywhere():
+    """"The GM can hide any combatant from it (an ambusher not yet revealed)" and it never shows
+    "hidden combatants' positions"."""
+    enc, _ = apply(free_fight(), {"type": "players.hide", "id": "c2", "hidden": True})
+    p = see(enc)
+    text = json.dumps(p)
+    assert "Grak" not in text and "c2" not in text and "40" not in text
+    assert [o["id"] for o in p["order"]] == ["c1"]
+    enc, _ = apply(enc, {"type": "players.hide", "id": "c2", "hidden": None})
+    assert "Grak" in json.dumps(see(enc))
+    with pytest.raises(InvalidAction):
+        apply(enc, {"type": "players.hide", "id": "c9", "hidden": True})
+    with pytest.raises(InvalidAction):
+        apply(enc, {"type": "players.hide", "id": "c2", "hidden": "yes"})
+
+
+def test_hidden_current_combatant_is_not_named_as_acting():
+    enc, _ = apply(free_fight(), {"type": "advance"})
+    assert see(enc)["current"] == "c2"
+    enc, _ = apply(enc, {"type": "players.hide", "id": "c2", "hidden": True})
+    assert see(enc)["current"] is None and "c2" not in json.dumps(see(enc))
+
+
+def test_range_band_unseen_by_every_party_member_is_hidden_automatically():
+    """"in range-band, combatants that no party member can see (the engine's visibility projection)
+    are hidden automatically, with the GM able to override." (A Sneak in Medium Stealth at 20 m is
+    unseen in medium light and clutter: tests/unit/range_band/test_rb_rules.py.)"""
+    enc = fight(person("Ana"), person("Sneak", side="foes", x=20, stealth="medium"),
+                person("Brute", side="foes", x=5))
+    assert get_ruleset("range-band").view(enc)["unseen"]["c1"] == ["c2"]
+    assert [c["name"] for c in see(enc)["combatants"]] == ["Ana", "Brute"]
+    enc, _ = apply(enc, {"type": "players.hide", "id": "c2", "hidden": False})  # the GM reveals it
+    assert [c["name"] for c in see(enc)["combatants"]] == ["Ana", "Sneak", "Brute"]
+    enc, _ = apply(enc, {"type": "players.hide", "id": "c3", "hidden": True})  # and hides a seen one
+    assert [c["name"] for c in see(enc)["combatants"]] == ["Ana", "Sneak"]
+
+
+def test_range_band_seen_by_one_party_member_is_shown():
+    enc = fight(person("Ana"), person("Scout", x=18), person("Sneak", side="foes", x=20, stealth="medium"))
+    assert "Sneak" in [c["name"] for c in see(enc)["combatants"]]
+
+
+def test_range_band_with_no_party_hides_nobody():
+    enc = fight(person("Sneak", side="foes", x=20, stealth="medium"), person("Guard", side="foes"))
+    assert len(see(enc)["combatants"]) == 2
+
+
+@pytest.mark.parametrize("ruleset", ["strike-rank", "tactical-round"])
+def test_every_ruleset_projects(ruleset):
+    rs = get_ruleset(ruleset)
+    enc = new_encounter(ruleset, "Any")
+    for p in rs.presets()[:2]:
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": p})
+    p = see(enc)
+    assert len(p["combatants"]) == 2 and all(c["wounds"] for c in p["combatants"])
+    json.dumps(p)
+
+
+def test_settings_survive_a_save_round_trip():
+    from fray import savefile
+    h = History(free_fight())
+    h.do({"type": "players.wounds", "mode": "exact"})
+    h.do({"type": "players.hide", "id": "c2", "hidden": True})
+    back = savefile.loads(savefile.dumps(h))
+    assert see(back.present) == see(h.present)

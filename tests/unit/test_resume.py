@@ -1,0 +1,267 @@
+"""Issue 11, item 1: a save keeps the present and a checkpoint every CHECKPOINT_EVERY actions, so a
+reload does not replay the fight from the start, and undo after the reload still reaches it.
+
+Contracts: a schema 1 save (no checkpoints) still loads and is written back as schema 2; a lazy
+load (the autosave's) replays nothing, yet walks the same states as a full replay, all the way to
+the start and back; every checkpoint is read by the same strict reader as the present and, when a
+replay reaches it, must equal what the actions make, or the load (verify) or the undo (lazy) is
+refused with its path and the history is left as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from dataclasses import asdict
+
+import pytest
+
+from fray import history as history_module
+from fray import savefile
+from fray.errors import SaveFileError
+from fray.history import CHECKPOINT_EVERY, History
+from fray.reducer import new_encounter
+from fray.web.store import Library, MemoryBackend
+
+N = CHECKPOINT_EVERY
+
+
+def fight(n_actions: int, seed: int = 1) -> History:
+    """A free-form fight: four join, then ``n_actions - 4`` moves and notes."""
+    rnd = random.Random(seed)
+    h = History(new_encounter("freeform", "Long fight"))
+    for name in ("Orc", "Elf", "Wolf", "Troll"):
+        h.do({"type": "add_combatant", "combatant": {"name": name, "stats": {"initiative": rnd.randint(1, 20)}}})
+    for i in range(n_actions - 4):
+        cid = f"c{rnd.randint(1, 4)}"
+        if i % 3:
+            h.do({"type": "move", "id": cid, "x": rnd.randint(-50, 50), "y": rnd.randint(-50, 50)})
+        else:
+            h.do({"type": "edit_combatant", "id": cid, "changes": {"notes": f"note {i}"}})
+    return h
+
+
+def states(h: History) -> list[dict]:
+    """Every state of ``h``, by walking undo to the start and redo to the end; leaves the cursor."""
+    cursor = h.cursor
+    while h.undo():
+        pass
+    out = [asdict(h.present)]
+    while h.redo():
+        out.append(asdict(h.present))
+    while h.cursor > cursor:
+        h.undo()
+    return out
+
+
+def schema_1(h: History) -> str:
+    """The same history as Fray wrote it before checkpoints (schema 1)."""
+    data = savefile.dump_history(h)
+    data["schema"] = 1
+    del data["history"]["checkpoints"]
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_dumps_is_the_compact_json_of_dump_history():
+    h = fight(2 * N + 7)
+    h.undo()
+    assert savefile.dumps(h) == json.dumps(savefile.dump_history(h), separators=(",", ":"), ensure_ascii=False)
+    assert savefile.dumps(h) == savefile.dumps(h)  # the kept texts give the same file again
+
+
+def test_a_save_holds_a_checkpoint_every_n_actions_but_not_the_present():
+    h = fight(2 * N + 7)
+    data = json.loads(savefile.dumps(h))
+    assert data["schema"] == 2
+    assert [c["at"] for c in data["history"]["checkpoints"]] == [N, 2 * N]
+    for _ in range(7):
+        h.undo()  # the cursor now sits on the second checkpoint: the present stands for it
+    data = json.loads(savefile.dumps(h))
+    assert [c["at"] for c in data["history"]["checkpoints"]] == [N]
+
+
+@pytest.mark.parametrize("verify", [True, False])
+def test_a_schema_1_save_loads_and_is_upgraded(verify):
+    h = fight(2 * N + 3)
+    h.undo()
+    old = schema_1(h)
+    loaded = savefile.loads(old, verify=verify)
+    assert asdict(loaded.present) == asdict(h.present) and loaded.cursor == h.cursor
+    assert states(loaded) == states(h)
+    new = json.loads(savefile.dumps(loaded))
+    assert new["schema"] == 2
+    assert [c["at"] for c in new["history"]["checkpoints"]] == [N, 2 * N]
+    assert savefile.dumps(savefile.loads(savefile.dumps(loaded))) == savefile.dumps(h)
+
+
+def test_schema_1_has_no_checkpoints():
+    h = fight(N + 1)
+    data = savefile.dump_history(h)
+    data["schema"] = 1
+    with pytest.raises(SaveFileError) as e:
+        savefile.load_data(data)
+    assert e.value.path == "history.checkpoints" and "schema 1" in str(e.value)
+
+
+def counting(monkeypatch) -> list[int]:
+    """Count the actions the history replays from now on."""
+    calls = []
+    real = history_module.apply
+
+    def counted(enc, action):
+        calls.append(1)
+        return real(enc, action)
+
+    monkeypatch.setattr(history_module, "apply", counted)
+    return calls
+
+
+@pytest.mark.parametrize("undos", [0, 1, 7, N, N + 1, 2 * N + 7, 3 * N])
+def test_a_lazy_load_replays_from_the_last_checkpoint_and_walks_the_states_of_a_full_replay(monkeypatch, undos):
+    h = fight(3 * N)
+    for _ in range(undos):
+        h.undo()
+    text = savefile.dumps(h)
+    full = History.replay(h.initial, h.actions, h.cursor)
+    calls = counting(monkeypatch)
+    lazy = savefile.loads(text, verify=False)
+    # only from the last checkpoint before the present (the present is never saved twice)
+    assert len(calls) == (0 if h.cursor == 0 else (h.cursor - 1) % N + 1)
+    assert asdict(lazy.present) == asdict(full.present) and lazy.cursor == full.cursor
+    assert states(lazy) == states(full)
+    # undo across the reload reaches the start
+    while lazy.undo():
+        pass
+    assert lazy.cursor == 0 and asdict(lazy.present) == asdict(h.initial)
+
+
+def test_the_autosave_resumes_from_the_last_checkpoint(monkeypatch):
+    h = fight(2 * N + 5)
+    lib = Library(MemoryBackend())
+    asyncio.run(lib.save("e1", h, 0))
+    before = asdict(History.replay(h.initial, h.actions, h.cursor - 1).present)
+    calls = counting(monkeypatch)
+    back, _ = asyncio.run(lib.load("e1"))
+    assert len(calls) == 5 and asdict(back.present) == asdict(h.present)
+    assert back.undo() and asdict(back.present) == before
+    assert len(calls) == 5  # that state was built by the load's replay
+
+
+def test_verify_makes_the_history_of_a_full_replay():
+    h = fight(3 * N + 2)
+    for _ in range(N + 3):
+        h.undo()
+    lazy = savefile.loads(savefile.dumps(h), verify=False)
+    lazy.verify()
+    assert all(s is not None for s in lazy._states) and not lazy._unverified
+    assert states(lazy) == states(h)
+
+
+def tampered(h: History, i: int = 0) -> dict:
+    data = savefile.dump_history(h)
+    enc = data["history"]["checkpoints"][i]["encounter"]
+    enc["name"] = "Edited fight"  # no action renames it: every replay from there disagrees
+    return data
+
+
+def test_a_checkpoint_that_its_actions_contradict_is_refused_by_a_full_load():
+    h = fight(2 * N + 5)
+    with pytest.raises(SaveFileError) as e:
+        savefile.load_data(tampered(h, 1))
+    assert e.value.path == "history.checkpoints.1.encounter" and "does not match" in str(e.value)
+
+
+def test_a_lazy_load_refuses_the_undo_that_reaches_a_contradicted_checkpoint():
+    h = fight(2 * N + 5)
+    lazy = savefile.load_data(tampered(h, 0), verify=False)
+    while lazy.cursor > 2 * N + 1:
+        assert lazy.undo()  # replayed from the second checkpoint, which agrees with the present
+    assert asdict(lazy.present) == asdict(History.replay(h.initial, h.actions, 2 * N + 1).present)
+    before = asdict(lazy.present)
+    # the second checkpoint is checked by a replay from the first, which disagrees; the first is
+    # then checked from the start, and blamed
+    with pytest.raises(SaveFileError) as e:
+        lazy.undo()
+    assert e.value.path == "history.checkpoints.0.encounter" and "does not match" in str(e.value)
+    assert lazy.cursor == 2 * N + 1 and asdict(lazy.present) == before
+    with pytest.raises(SaveFileError):
+        lazy.undo()  # still refused, still unchanged
+    assert lazy.cursor == 2 * N + 1
+    with pytest.raises(SaveFileError):
+        lazy.verify()
+
+
+@pytest.mark.parametrize("length", [N - 3, N + 1, N + 5])
+@pytest.mark.parametrize("verify", [True, False])
+def test_a_present_that_its_actions_contradict_is_refused_by_any_load(verify, length):
+    h = fight(length)
+    data = savefile.dump_history(h)
+    data["encounter"]["name"] = "Edited fight"
+    with pytest.raises(SaveFileError) as e:
+        savefile.load_data(data, verify=verify)
+    assert e.value.path == "encounter" and "does not match" in str(e.value)
+
+
+def test_an_action_that_cannot_be_applied_after_the_last_checkpoint_is_refused_by_the_autosave_load():
+    h = fight(N + 5)
+    data = savefile.dump_history(h)
+    data["history"]["actions"][N + 2] = {"type": "move", "id": "c99", "x": 1}
+    with pytest.raises(SaveFileError) as e:
+        savefile.load_data(data, verify=False)
+    assert e.value.path == f"history.actions.{N + 2}"
+
+
+def test_verify_finds_a_contradicted_checkpoint_that_no_undo_reached():
+    h = fight(2 * N + 5)
+    lazy = savefile.load_data(tampered(h, 0), verify=False)
+    with pytest.raises(SaveFileError) as e:
+        lazy.verify()
+    assert e.value.path == "history.checkpoints.0.encounter"
+
+
+@pytest.mark.parametrize("verify", [True, False])
+@pytest.mark.parametrize("change, path, words", [
+    (lambda cps: cps[0]["encounter"]["combatants"][0].__setitem__("side", "pirates"),
+     "history.checkpoints.0.encounter.combatants.0.side", "must be one of"),
+    (lambda cps: cps[0]["encounter"]["combatants"][0]["position"].__setitem__("x", float("nan")),
+     "history.checkpoints.0.encounter.combatants.0.position.x", "must be"),
+    (lambda cps: cps[0]["encounter"].__setitem__("ruleset", "strike-rank"),
+     "history.checkpoints.0.encounter", ""),
+    (lambda cps: cps[0].__setitem__("at", 0), "history.checkpoints.0.at", "from 1"),
+    (lambda cps: cps[1].__setitem__("at", cps[0]["at"]), "history.checkpoints.1.at", "whole number from"),
+    (lambda cps: cps[1].__setitem__("at", 10**6), "history.checkpoints.1.at", "whole number from"),
+    (lambda cps: cps[1].__setitem__("at", True), "history.checkpoints.1.at", "whole number"),
+    (lambda cps: cps[1].__setitem__("at", 2 * N + 5), "history.checkpoints.1.at", "is the cursor"),
+    (lambda cps: cps.__setitem__(0, []), "history.checkpoints.0", "must be an object"),
+    (lambda cps: cps[0].pop("encounter"), "history.checkpoints.0.encounter", "must be an object"),
+])
+def test_a_checkpoint_is_read_as_strictly_as_the_present(verify, change, path, words):
+    h = fight(2 * N + 5)
+    data = savefile.dump_history(h)
+    change(data["history"]["checkpoints"])
+    with pytest.raises(SaveFileError) as e:
+        savefile.load_data(data, verify=verify)
+    assert e.value.path.startswith(path) and words in str(e.value)
+
+
+def test_a_lazy_load_still_gates_every_action():
+    h = fight(N + 5)
+    data = savefile.dump_history(h)
+    data["history"]["actions"][3]["deep"] = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+    with pytest.raises(SaveFileError) as e:
+        savefile.load_data(data, verify=False)
+    assert e.value.path.startswith("history.actions.3")
+
+
+def test_doing_after_a_lazy_load_drops_the_redo_and_its_checkpoints():
+    h = fight(2 * N + 5)
+    for _ in range(N + 10):
+        h.undo()
+    lazy = savefile.loads(savefile.dumps(h), verify=False)
+    lazy.do({"type": "move", "id": "c1", "x": 1, "y": 1})
+    assert not lazy.can_redo and len(lazy.actions) == N - 4
+    assert not [k for k in lazy._unverified if k > lazy.cursor]
+    h.do({"type": "move", "id": "c1", "x": 1, "y": 1})
+    assert states(lazy) == states(h)
+    assert savefile.dumps(lazy) == savefile.dumps(h)
