@@ -103,9 +103,9 @@ def test_tactical_round_odds_follow_the_attack_form(page, open_app, size):
     form = page.locator("form[data-form=tr-attack]")
     # before Melee the rules forbid the attack: the odds say why instead of guessing
     expect(form.locator("[data-odds]")).to_contain_text("No odds")
-    for title in ("Move", "Spell A", "Ranged A", "Melee"):
-        page.locator("#round-bar [data-act=advance]").click()
-        expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
+    # issue 10: Next passes over the phases in which nobody acts (Move, Spell A, Ranged A)
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(page.locator(".tr-stepper li.current")).to_contain_text("Melee")
     odds = form.locator("[data-odds]")
     expect(odds).to_contain_text("Total = open-ended d100")
     expect(odds).to_contain_text("Middle 90%")
