@@ -31,7 +31,7 @@ from ...errors import InvalidAction, RuleViolation
 from ...model import Combatant, Encounter
 from .. import register
 from ..base import Context, Ruleset, Slot, load_tables
-from . import actions, combatant, maprule, rules, tables as tables_mod, view as view_mod
+from . import actions, combatant, maprule, rules, state_edits, tables as tables_mod, view as view_mod
 from .rolls import RollSpec
 
 HERE = os.path.dirname(__file__)
@@ -202,7 +202,7 @@ class RangeBand(Ruleset):
         minute = rules.const(t, "rounds_per_minute")
         if enc.round > int(ir) and (enc.round - int(ir)) % minute == 0:
             pct = rules.const(t, "incapacitated_death_pct")
-            actions.pend(ctx, "breath_death", c, RollSpec(
+            state_edits.pend(ctx, "breath_death", c, RollSpec(
                 f"{pct}% chance of dying (a minute incapacitated without air)", "d100", "%", pct, "Holding Breath",
                 can_blunder=False, success="dies (revivable)", failure="still alive"))
 
@@ -252,7 +252,7 @@ class RangeBand(Ruleset):
             if no_air:
                 pct = rules.const(t, "out_of_breath_incapacitated_pct")
                 if "incapacitated" not in c.conditions:
-                    actions.pend(ctx, "breath_incap", c, RollSpec(
+                    state_edits.pend(ctx, "breath_incap", c, RollSpec(
                         f"{pct}% chance of becoming incapacitated (out of breath)", "d100", "%", pct, "Holding Breath",
                         can_blunder=False, success="incapacitated", failure="still conscious"))
             c.data["breath"] = b
@@ -269,7 +269,7 @@ class RangeBand(Ruleset):
                             "Holding Breath", hindrance=[("previous breath rolls", rolls)] if rolls else [],
                             success="keeps holding their breath",
                             failure="out of breath: resumes breathing if there is air, else major-stunned")
-            actions.pend(ctx, "breath", c, spec)
+            state_edits.pend(ctx, "breath", c, spec)
 
     def end_turn(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
         enc = ctx.enc
@@ -288,7 +288,7 @@ class RangeBand(Ruleset):
             keep.append(d)
         c.data["durations"] = keep
         if c.data.get("stealth") == "high" and c.data.get("maintained_round") != enc.round:
-            actions.set_stealth(ctx, c, "medium", "High Stealth not maintained as a major action this turn")
+            state_edits.set_stealth(ctx, c, "medium", "High Stealth not maintained as a major action this turn")
         if c.data.get("ambush") and c.data["ambush"].get("round") == enc.round:
             c.data["ambush"] = None
             ctx.event("stealth", f"{c.name}'s ambush effect ends with their turn", id=c.id)

@@ -1,0 +1,63 @@
+"""Teleportation & Combat: range, precision and what each precision level leaves behind.
+
+Part of the range-band handlers; ``actions.py`` states their conventions (all input read and
+checked before the draft is edited; only ``InvalidAction`` and ``RuleViolation``)."""
+
+from __future__ import annotations
+
+from ...errors import RuleViolation
+from ...model import Position
+from ..base import Context
+from . import rules
+from .combatant import BANDS
+from .state_edits import tables_of, pick, ids_list, able, coords, prompt, use_action
+
+
+def teleport(ctx: Context) -> None:
+    """``rb.teleport {id, x, y, alt, size: minor|major, range: band, precision: low|medium|high, bring?: ids,
+    leave_items?}``: vertical range is always the same as horizontal. Low precision brings along everything
+    attached (grappled enemies, touching allies: list them in ``attached``) and may fail (a prompt); neither
+    low nor medium can escape restraints; high can leave anything behind."""
+    c = ctx.combatant()
+    enc, t = ctx.enc, tables_of(ctx)
+    size = pick(ctx.action, "size", ("minor", "major"), "major")
+    rng = pick(ctx.action, "range", BANDS)
+    precision = pick(ctx.action, "precision", ("low", "medium", "high"))
+    attached = ids_list(ctx, "attached", c)
+    bring = ids_list(ctx, "bring", c)
+    new = coords(ctx, c)
+    able(c, "Teleportation & Combat", "teleport")
+    rb = rules.range_between(c.position, new, t)
+    if rb["index"] > BANDS.index(rng):
+        raise RuleViolation("Teleportation & Combat", f"the destination is at {rb['band']} range ({rb['why']}); this "
+                            f"teleport reaches {rng} range, vertically as horizontally")
+    if "restrained" in c.conditions and precision != "high":
+        raise RuleViolation("Teleportation & Combat", f"{precision} precision cannot escape restraints")
+    grappled = [enc.get(x) for x in c.data.get("grappling", []) if enc.get(x)]
+    use_action(ctx, c, size, f"teleport ({precision} precision)", t)
+    going = list(bring)
+    if precision == "low":
+        for x in grappled + attached:
+            if x not in going:
+                going.append(x)
+    old = c.position
+    c.position = new
+    for x in going:
+        x.position = Position(new.x + (x.position.x - old.x), new.y + (x.position.y - old.y),
+                              max(0.0, new.alt + (x.position.alt - old.alt)))
+    if precision != "low" or not going:
+        for gid in list(c.data.get("grappling", [])):
+            if enc.get(gid) not in going:
+                g = enc.get(gid)
+                c.data["grappling"].remove(gid)
+                if g is not None:
+                    g.data["grappling"] = [y for y in g.data.get("grappling", []) if y != c.id]
+    ctx.event("teleport", f"{c.name} teleports ({precision} precision, {size} action) to ({new.x:g}, {new.y:g}) m, "
+              f"altitude {new.alt:g} m" + (", bringing " + ", ".join(x.name for x in going) if going else ""),
+              id=c.id, bring=[x.id for x in going])
+    if precision == "low" and going:
+        prompt(ctx, "teleport", c, f"Low precision teleport tries to bring {', '.join(x.name for x in going)} along "
+               "and may therefore fail: the GM decides by the source's rules")
+    if precision == "high" and going:
+        prompt(ctx, "teleport", c, "characters brought along follow the medium precision rules (no separating them "
+               "from their armour or items, nor freeing them from tight restraints)")
