@@ -255,6 +255,7 @@ class App:
         el = by_id("undo-said")
         if el is not None:
             el.textContent = text
+            el.title = text  # the header cuts a long one; the whole sentence is a hover away
 
     def after_change(self) -> None:
         self.persist()
