@@ -622,7 +622,7 @@ class App:
         elif act == "add-condition":
             c = self.enc.get(cid)
             if c:
-                self.open_dialog(R.condition_form(c, self.ruleset.conditions))
+                self.open_dialog(R.condition_form(c, self.ruleset.conditions, self.enc, self.ruleset))
         elif act == "clear-condition":
             self.dispatch({"type": "set_condition", "id": cid, "condition": data(el, "condition"), "on": False},
                           nil(el.closest("article")))
@@ -678,8 +678,7 @@ class App:
         elif name == "edit-combatant":
             self.submit_combatant(form, values, data(form, "id"))
         elif name == "add-condition":
-            if self.dispatch({"type": "set_condition", "id": data(form, "id"), "condition": values.get("condition", ""),
-                              "on": True}, form):
+            if self.dispatch(R.condition_action(data(form, "id"), values), form):
                 self.close_dialog()
         elif name == "note":
             if self.dispatch({"type": "note", "text": values.get("text", "")}, form):
