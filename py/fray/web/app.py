@@ -32,6 +32,7 @@ from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
 from . import history_view, mapctl, players_view
+from .tables_view import table_from_grid, tables_form
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
 
@@ -638,6 +639,8 @@ class App:
             self.export()
         elif act == "tables":
             self.open_dialog(tables_form(self.ruleset, self.enc))
+        elif act == "table-add-row":
+            self.add_table_row(nil(el.closest("form")))
         elif act == "dismiss-banner":
             by_id("banner").hidden = True
         elif act == "download-broken":
@@ -687,6 +690,8 @@ class App:
             self.create_encounter(form, values)
         elif name == "table":
             self.submit_table(form, values)
+        elif name == "table-grid":
+            self.submit_table_grid(form, values)
 
     def combatant_payload(self, values: dict[str, Any]) -> dict[str, Any]:
         body = nest(values, "combatant")
@@ -903,31 +908,49 @@ class App:
         if self.dispatch({"type": "set_table", "table": tid, "value": value}, form):
             self.open_dialog(tables_form(self.ruleset, self.enc, saved=tid))
 
+    def submit_table_grid(self, form: Any, values: dict[str, Any]) -> None:
+        """A table typed as rows and cells: read each cell as its column's kind, then the engine."""
+        tid = data(form, "table") or ""
+        default = self.ruleset.tables.get(tid)
+        if default is None:
+            return
+        try:
+            value = table_from_grid(default, self.enc.tables.get(tid) or default, values)
+        except InvalidAction as e:
+            self.clear_errors(form)
+            self.show_error(form, e)
+            return
+        if self.dispatch({"type": "set_table", "table": tid, "value": value}, form):
+            self.open_dialog(tables_form(self.ruleset, self.enc, saved=tid))
 
-def tables_form(rs: Any, enc: Any, saved: str | None = None) -> str:
-    """Every table of the ruleset, each editable as JSON, marked assumed or sourced."""
-    parts = ['<div class="tables"><h2 id="dlg-title">Tables</h2>',
-             '<p class="hint">Edit a table for this encounter only. Figures marked <strong>assumed</strong> are '
-             "Fray's own defaults, not the game's.</p>"]
-    if not rs.tables:
-        parts.append("<p>This ruleset has no tables.</p>")
-    for tid, table in rs.tables.items():
-        current = enc.tables.get(tid) or table
-        edited = tid in enc.tables
-        tag = '<span class="badge assumed">assumed</span>' if table.get("assumed") else ""
-        parts.append(
-            f'<details{" open" if saved == tid else ""}><summary>{R.esc(table.get("title", tid))} {tag}'
-            f'{" <em>(edited)</em>" if edited else ""}</summary>'
-            f'<p class="hint">Source: {R.esc(table.get("source", "not stated"))}</p>'
-            f'<form class="form" data-form="table" data-table="{R.esc(tid)}" novalidate>'
-            f'<div class="field" data-field="value"><label for="t-{R.esc(tid)}">JSON</label>'
-            f'<textarea id="t-{R.esc(tid)}" name="value" rows="10" spellcheck="false">'
-            f'{R.esc(json.dumps(current, indent=1, ensure_ascii=False))}</textarea>'
-            f'<p class="field-error" data-error-for="value"></p></div>'
-            f'<div class="dlg-actions"><label><input type="checkbox" name="reset" value="yes"> reset to default</label>'
-            f'<button type="submit" class="primary">Save table</button></div></form></details>')
-    parts.append(f'<div class="dlg-actions">{R.button("Close", "close-dialog", "secondary")}</div></div>')
-    return "".join(parts)
+    def add_table_row(self, form: Any) -> None:
+        """One more row in a table's grid, a copy of the last (most tables grow by one more band),
+        added in place so that the cells typed and not yet saved stay as they are."""
+        if form is None:
+            return
+        rows = form.querySelectorAll("tbody tr:not(.row-error)")
+        if rows.length == 0:
+            return
+        n = rows.length
+        last = rows.item(n - 1)
+        row, err = last.cloneNode(True), last.nextElementSibling.cloneNode(True)
+        for inp in row.querySelectorAll("[name]"):
+            inp.name = inp.name.replace(f"r{n - 1}.", f"r{n}.", 1)
+            label = inp.getAttribute("aria-label")
+            if label:
+                inp.setAttribute("aria-label", label.replace(f"row {n} ", f"row {n + 1} ", 1))
+            if inp.type == "checkbox":
+                inp.checked = False
+        row.querySelector("th").firstChild.textContent = str(n + 1)
+        slot = err.querySelector("[data-error-for]")
+        slot.setAttribute("data-error-for", f"value.entries.{n}")
+        slot.textContent = ""
+        tbody = last.parentNode
+        tbody.appendChild(row)
+        tbody.appendChild(err)
+        first = row.querySelector("input:not([type=hidden]), select")
+        if first is not None:
+            first.focus()
 
 
 def download(filename: str, text: str) -> None:
