@@ -130,7 +130,8 @@ def test_the_json_is_still_there_and_sources_read_as_a_gm_would():
     sources = re.findall(r'<p class="hint">From: (.*?)</p>', html)
     assert len(sources) == len(rs.tables)
     assert not [x for x in sources if "FACTS.md" in x]  # Fray's own notes file means nothing at the table
-    assert any("the game's published summary" in x for x in sources)
+    assert any("public material" in x for x in sources)
+    assert T.source_words("the chart is not public (FACTS.md): our default") == "the chart is not public: our default"
 
 
 def test_names_and_texts_are_escaped_in_the_grid():

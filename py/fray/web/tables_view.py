@@ -12,6 +12,7 @@ JSON in its cell), so a slip is named at its row before the engine sees it; the 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..errors import InvalidAction
@@ -206,9 +207,13 @@ def grid_html(tid: str, default: dict[str, Any], current: dict[str, Any]) -> str
 
 
 def source_words(source: str) -> str:
-    """Where a table comes from, in a GM's words: the rule files are Fray's own notes."""
-    return (source.replace("FACTS.md", "the game's published summary").replace("rule text", "the rules")
-            .replace("Rule text", "The rules"))
+    """Where a table comes from, in a GM's words: FACTS.md is Fray's own notes file, which means
+    nothing at the table; what it stands for is public material about the game."""
+    s = re.sub(r"\s*\(FACTS\.md\)", "", source)
+    s = re.sub(r"FACTS\.md's", "the public", s)
+    s = re.sub(r"FACTS\.md \((strike-rank|tactical-round|range-band)\)", "public material", s)
+    s = s.replace("FACTS.md", "public material")
+    return s.replace("rule text", "the rules").replace("Rule text", "The rules")
 
 
 def tables_form(rs: Any, enc: Any, saved: str | None = None) -> str:
