@@ -31,7 +31,7 @@ from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
-from . import history_view, mapctl, players_view
+from . import history_view, import_view, mapctl, players_view
 from .tables_view import table_from_grid, tables_form
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
@@ -598,6 +598,8 @@ class App:
                 if self.history.redo():
                     self.after_change()
                     self.say_undo(f"Redid: {said}")
+        elif act in ("import-replace", "import-keep", "import-cancel"):
+            self.in_background(self.settle_import(act.removeprefix("import-")))
         elif act == "history":
             self.ui["history_shown"] = history_view.PAGE
             self.open_dialog(history_view.history_html(self.history, history_view.PAGE, self.enc.name))
@@ -888,10 +890,52 @@ class App:
             inp.value = ""
             return
         inp.value = ""
-        self.key = self.free_key()
+        match = await self.kept_twin(h)
+        if match is not None:
+            key, verdict, n = match
+            self.ui["import"] = (h, key, verdict)
+            self.open_dialog(import_view.duplicate_dialog(h.present.name, str(f.name), verdict, n))
+            return
+        self.open_imported(h, self.free_key())
+
+    async def kept_twin(self, h: History) -> tuple[str, str, int] | None:
+        """An encounter kept here with the imported one's name and rules, and how the two stand
+        (``savefile.compare_histories``); the closest one if there are several."""
+        found = None
+        for e in list(self.lib.cached):
+            if e.get("name") != h.present.name or e.get("ruleset") != h.present.ruleset:
+                continue
+            try:
+                mine = self.history if e["key"] == self.key else (await self.lib.load(e["key"]))[0]
+            except Exception:  # an unreadable save is no twin: it stays as it is
+                continue
+            verdict, n = savefile.compare_histories(mine, h)
+            rank = ("same", "ahead", "behind", "different").index(verdict)
+            if found is None or rank < found[0]:
+                found = (rank, (e["key"], verdict, n))
+        return found[1] if found else None
+
+    def open_imported(self, h: History, key: str) -> None:
+        self.key = key
         self.history = h
         self.ui, self.conflict = {}, None
         self.after_change()
+
+    async def settle_import(self, choice: str) -> None:
+        """The GM's answer to "already here": replace the kept one, keep both, or nothing."""
+        pending = self.ui.pop("import", None)
+        self.close_dialog()
+        if pending is None or choice == "cancel":
+            return
+        h, key, _ = pending
+        if choice == "replace":
+            await self.flush()
+            self.revs[key] = await self.lib.revision(key)  # written over as this tab's own next revision
+            self.open_imported(h, key)
+            return
+        taken = {e.get("name", "") for e in self.lib.cached}
+        h.do({"type": "rename_encounter", "name": import_view.second_name(h.present.name, taken)})
+        self.open_imported(h, self.free_key())
 
     def submit_table(self, form: Any, values: dict[str, Any]) -> None:
         tid = data(form, "table")
