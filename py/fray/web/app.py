@@ -24,14 +24,14 @@ from typing import Any, Callable
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from .. import savefile
+from .. import bestiary, savefile
 from ..errors import FrayError, InvalidAction, RuleViolation
 from ..gate import parse_json
 from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
-from . import history_view, import_view, mapctl, players_view
+from . import bestiary_view, history_view, import_view, mapctl, players_view
 from .tables_view import table_from_grid, tables_form
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
@@ -107,10 +107,13 @@ class App:
         self._writer: asyncio.Task | None = None
         self.save_failed: str | None = None
         self.broken: tuple[str, str | None] | None = None  # an unreadable save: (key, its text)
+        self.templates: list[dict[str, Any]] = []  # the GM's bestiary (fray.bestiary)
+        self.bestiary_broken = False
 
     # -- boot -----------------------------------------------------------------------------------
     async def boot(self) -> None:
         await self.open_library()
+        await self.load_bestiary()
         self.key, self.history = await self._boot_encounter()
         self.start()
 
@@ -611,7 +614,15 @@ class App:
         elif act == "advance":
             self.dispatch({"type": "advance"}, by_id("round-bar"))
         elif act == "add-combatant":
-            self.open_dialog(R.combatant_form(self.ruleset, None, self.ruleset.presets()))
+            self.open_dialog(R.combatant_form(self.ruleset, None, self.ruleset.presets(), self.my_templates()))
+        elif act == "bestiary":
+            self.open_bestiary()
+        elif act == "bestiary-export":
+            download("fray-bestiary.json", bestiary.dumps(self.templates))
+        elif act == "bestiary-remove":
+            name = data(el, "name") or ""
+            self.in_background(self.store_templates(bestiary.remove(self.templates, self.ruleset.id, name),
+                                                    f"{name} is no longer in the bestiary."))
         elif act == "use-preset":
             self.use_preset(nil(el.closest("form")))
         elif act == "edit-combatant":
@@ -733,15 +744,88 @@ class App:
             ok = self.dispatch({"type": "edit_combatant", "id": cid, "changes": body}, form, to_form_field)
         if ok:
             self.close_dialog()
+            if cid is None and values.get("keep"):
+                # the engine took it, so it is a template it will take again
+                t = bestiary.template_of(self.ruleset.id, body)
+                name = t["combatant"].get("name", "")
+                self.in_background(self.keep_template(t, name))
+
+    async def keep_template(self, t: dict[str, Any], name: str) -> None:
+        try:
+            templates = bestiary.add(self.templates, t)
+        except FrayError as e:
+            self.banner(f"{name} was added to the fight but not to the bestiary: {e}")
+            return
+        await self.lib.save_bestiary(templates)
+        self.templates = templates
+        self.bestiary_broken = False
+        self.say_undo(f"{name} is kept in your bestiary")
+
+    def my_templates(self) -> list[dict[str, Any]]:
+        return bestiary.of_ruleset(self.templates, self.ruleset.id)
+
+    def open_bestiary(self, note: str = "") -> None:
+        self.open_dialog(bestiary_view.bestiary_html(self.templates, self.ruleset, note))
+        inp = by_id("bestiary-import")
+        if inp is not None:  # the dialog is drawn anew each time: one proxy serves every drawing
+            if getattr(self, "_bestiary_proxy", None) is None:
+                self._bestiary_proxy = create_proxy(self.on_bestiary_import)
+            inp.addEventListener("change", self._bestiary_proxy)
+
+    async def load_bestiary(self) -> None:
+        try:
+            self.templates = await self.lib.bestiary()
+        except Exception as e:  # kept untouched: only a save of the bestiary writes over it
+            self.templates = []
+            self.bestiary_broken = True
+            self.banner(f"Your bestiary could not be read ({e}); it is kept as it was. "
+                        "Templates added now will replace it.")
+
+    async def store_templates(self, templates: list[dict[str, Any]], note: str) -> None:
+        await self.lib.save_bestiary(templates)
+        self.templates = templates
+        self.bestiary_broken = False
+        self.open_bestiary(note)
+
+    async def on_bestiary_import(self, event: Any) -> None:
+        inp = event.target
+        files = inp.files
+        if not files or files.length == 0:
+            return
+        f = files.item(0)
+        slot = by_id("bestiary-error")
+        try:
+            incoming = bestiary.loads(str(await f.text()))
+        except FrayError as e:
+            slot.textContent = f"{f.name} was not imported: {e}. The bestiary is unchanged."
+            inp.value = ""
+            return
+        except Exception as e:
+            slot.textContent = f"{f.name} could not be read: {e}. The bestiary is unchanged."
+            inp.value = ""
+            return
+        merged, new, replaced = bestiary.merge(self.templates, incoming)
+        await self.store_templates(merged, f"Imported {f.name}: {new} new template{'s' if new != 1 else ''}"
+                                           + (f", {replaced} replaced by the file's" if replaced else "") + ".")
 
     def use_preset(self, form: Any) -> None:
         idx = q(form, "[name=preset]").value
         if idx == "":
             return
-        preset = self.ruleset.presets()[int(idx)]
+        if idx.startswith("b"):  # one of the GM's own templates
+            mine = self.my_templates()
+            k = int(idx[1:])
+            if not 0 <= k < len(mine):
+                return
+            preset = mine[k]["combatant"]
+        else:
+            preset = self.ruleset.presets()[int(idx)]
         values = {"combatant.name": preset.get("name", ""), "combatant.side": preset.get("side", "foes"),
                   "combatant.notes": preset.get("notes", "")}
-        values.update({f"combatant.stats.{k}": v for k, v in preset.get("stats", {}).items()})
+        if self.ruleset.free_stats:  # one box of "name: value" lines
+            values["combatant.stats"] = "\n".join(f"{k}: {v}" for k, v in preset.get("stats", {}).items())
+        else:
+            values.update({f"combatant.stats.{k}": v for k, v in preset.get("stats", {}).items()})
         extra = {k: v for k, v in preset.items() if k not in ("name", "side", "stats", "notes", "position")}
         values["combatant.extra"] = json.dumps(extra, indent=1, ensure_ascii=False) if extra else ""
         for k, v in values.items():
