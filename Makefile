@@ -90,6 +90,10 @@ fuzz: venv
 	FRAY_FUZZ_SEQUENCES=$(FUZZ_SEQUENCES) PYTHONPATH=py $(VPY) -m pytest tests/unit/test_machines.py -q \
 	  -p no:cacheprovider --durations=0 --durations-min=0 $(PYTEST_ARGS)
 
+# The GM's quick start's pictures (static/help/*.jpg), from the built page: after a change they show.
+quickstart-shots: build chromium
+	PYTHONPATH=py $(VPY) scripts/quickstart_shots.py
+
 bench: build chromium
 	PYTHONPATH=py $(VPY) bench/run.py
 
