@@ -21,7 +21,7 @@ VENV_STAMP := $(VENV)/.fray-stamp
 # Every source file and folder that ends up in dist/ (folders too, so a deleted file rebuilds).
 SOURCES := index.html pyscript.toml static/sw.js $(shell find py static -path static/vendor -prune -o \( -name __pycache__ -prune \) -o -print 2>/dev/null)
 
-.PHONY: all serve build vendor files files-check test unit e2e bench fuzz chromium venv clean
+.PHONY: all serve build vendor files files-check test unit e2e bench fuzz chromium venv clean quickstart-shots
 all: build
 
 $(NODE_STAMP): package.json package-lock.json
