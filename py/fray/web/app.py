@@ -31,7 +31,8 @@ from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
-from . import mapctl, players_view
+from . import history_view, mapctl, players_view
+from .tables_view import table_from_grid, tables_form
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
 
@@ -185,6 +186,7 @@ class App:
         by_id("btn-delete").dataset.act = "delete-encounter"
         by_id("btn-undo").dataset.act = "undo"
         by_id("btn-redo").dataset.act = "redo"
+        by_id("btn-history").dataset.act = "history"
         by_id("btn-export").dataset.act = "export"
         by_id("btn-tables").dataset.act = "tables"
         by_id("tab-tracker").dataset.act = "show-tracker"
@@ -224,8 +226,37 @@ class App:
         except FrayError as e:
             self.show_error(scope, e, field_map)
             return False
+        self.say_undo("")  # a new change: what Undo last said is no longer the news
         self.after_change()
         return True
+
+    def history_go(self, point: int) -> None:
+        """Jump to a point of the history list: that many undos (or redos) at once."""
+        h = self.history
+        before = h.cursor
+        try:
+            moved = h.go_to(point)
+        except Exception as e:  # a save its actions contradict, or a stale list: say it, move nothing
+            self.banner(f"Could not go to that point: {e}. The encounter is unchanged.")
+            return
+        if not moved:
+            return
+        self.after_change()
+        if point < before:
+            n = before - point
+            self.say_undo(f"Undid {n} change{'s' if n != 1 else ''}, back to: "
+                          + (h.label(point - 1) if point else "the start"))
+        else:
+            n = point - before
+            self.say_undo(f"Redid {n} change{'s' if n != 1 else ''}, up to: {h.label(point - 1)}")
+        self.open_dialog(history_view.history_html(h, self.ui.get("history_shown", history_view.PAGE), self.enc.name))
+
+    def say_undo(self, text: str) -> None:
+        """The header's word on what Undo, Redo or the history list just changed (a live region)."""
+        el = by_id("undo-said")
+        if el is not None:
+            el.textContent = text
+            el.title = text  # the header cuts a long one; the whole sentence is a hover away
 
     def after_change(self) -> None:
         self.persist()
@@ -470,6 +501,8 @@ class App:
         by_id("ruleset-badge").textContent = rs.name
         by_id("btn-undo").disabled = not self.history.can_undo
         by_id("btn-redo").disabled = not self.history.can_redo
+        by_id("btn-history").disabled = not self.history.actions
+        by_id("btn-undo").title, by_id("btn-redo").title = history_view.undo_title(self.history)
         self.paint("round-bar", R.round_bar(enc, order, rs, view, turn_based=panel is None))
         # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
         self.paint("ruleset-panel", panel.panel(self, view) if panel else R.order_list(enc, order))
@@ -554,11 +587,25 @@ class App:
             return
         cid = data(el, "id")
         if act == "undo":
-            if self.history.undo():
-                self.after_change()
+            if self.history.can_undo:
+                said = self.history.label(self.history.cursor - 1)
+                if self.history.undo():
+                    self.after_change()
+                    self.say_undo(f"Undid: {said}")
         elif act == "redo":
-            if self.history.redo():
-                self.after_change()
+            if self.history.can_redo:
+                said = self.history.label(self.history.cursor)
+                if self.history.redo():
+                    self.after_change()
+                    self.say_undo(f"Redid: {said}")
+        elif act == "history":
+            self.ui["history_shown"] = history_view.PAGE
+            self.open_dialog(history_view.history_html(self.history, history_view.PAGE, self.enc.name))
+        elif act == "history-more":
+            self.ui["history_shown"] = int(data(el, "shown") or history_view.PAGE)
+            self.open_dialog(history_view.history_html(self.history, self.ui["history_shown"], self.enc.name))
+        elif act == "history-go":
+            self.history_go(int(data(el, "point") or 0))
         elif act == "advance":
             self.dispatch({"type": "advance"}, by_id("round-bar"))
         elif act == "add-combatant":
@@ -576,7 +623,7 @@ class App:
         elif act == "add-condition":
             c = self.enc.get(cid)
             if c:
-                self.open_dialog(R.condition_form(c, self.ruleset.conditions))
+                self.open_dialog(R.condition_form(c, self.ruleset.conditions, self.enc, self.ruleset))
         elif act == "clear-condition":
             self.dispatch({"type": "set_condition", "id": cid, "condition": data(el, "condition"), "on": False},
                           nil(el.closest("article")))
@@ -592,6 +639,8 @@ class App:
             self.export()
         elif act == "tables":
             self.open_dialog(tables_form(self.ruleset, self.enc))
+        elif act == "table-add-row":
+            self.add_table_row(nil(el.closest("form")))
         elif act == "dismiss-banner":
             by_id("banner").hidden = True
         elif act == "download-broken":
@@ -632,8 +681,7 @@ class App:
         elif name == "edit-combatant":
             self.submit_combatant(form, values, data(form, "id"))
         elif name == "add-condition":
-            if self.dispatch({"type": "set_condition", "id": data(form, "id"), "condition": values.get("condition", ""),
-                              "on": True}, form):
+            if self.dispatch(R.condition_action(data(form, "id"), values), form):
                 self.close_dialog()
         elif name == "note":
             if self.dispatch({"type": "note", "text": values.get("text", "")}, form):
@@ -642,6 +690,8 @@ class App:
             self.create_encounter(form, values)
         elif name == "table":
             self.submit_table(form, values)
+        elif name == "table-grid":
+            self.submit_table_grid(form, values)
 
     def combatant_payload(self, values: dict[str, Any]) -> dict[str, Any]:
         body = nest(values, "combatant")
@@ -858,31 +908,49 @@ class App:
         if self.dispatch({"type": "set_table", "table": tid, "value": value}, form):
             self.open_dialog(tables_form(self.ruleset, self.enc, saved=tid))
 
+    def submit_table_grid(self, form: Any, values: dict[str, Any]) -> None:
+        """A table typed as rows and cells: read each cell as its column's kind, then the engine."""
+        tid = data(form, "table") or ""
+        default = self.ruleset.tables.get(tid)
+        if default is None:
+            return
+        try:
+            value = table_from_grid(default, self.enc.tables.get(tid) or default, values)
+        except InvalidAction as e:
+            self.clear_errors(form)
+            self.show_error(form, e)
+            return
+        if self.dispatch({"type": "set_table", "table": tid, "value": value}, form):
+            self.open_dialog(tables_form(self.ruleset, self.enc, saved=tid))
 
-def tables_form(rs: Any, enc: Any, saved: str | None = None) -> str:
-    """Every table of the ruleset, each editable as JSON, marked assumed or sourced."""
-    parts = ['<div class="tables"><h2 id="dlg-title">Tables</h2>',
-             '<p class="hint">Edit a table for this encounter only. Figures marked <strong>assumed</strong> are '
-             "Fray's own defaults, not the game's.</p>"]
-    if not rs.tables:
-        parts.append("<p>This ruleset has no tables.</p>")
-    for tid, table in rs.tables.items():
-        current = enc.tables.get(tid) or table
-        edited = tid in enc.tables
-        tag = '<span class="badge assumed">assumed</span>' if table.get("assumed") else ""
-        parts.append(
-            f'<details{" open" if saved == tid else ""}><summary>{R.esc(table.get("title", tid))} {tag}'
-            f'{" <em>(edited)</em>" if edited else ""}</summary>'
-            f'<p class="hint">Source: {R.esc(table.get("source", "not stated"))}</p>'
-            f'<form class="form" data-form="table" data-table="{R.esc(tid)}" novalidate>'
-            f'<div class="field" data-field="value"><label for="t-{R.esc(tid)}">JSON</label>'
-            f'<textarea id="t-{R.esc(tid)}" name="value" rows="10" spellcheck="false">'
-            f'{R.esc(json.dumps(current, indent=1, ensure_ascii=False))}</textarea>'
-            f'<p class="field-error" data-error-for="value"></p></div>'
-            f'<div class="dlg-actions"><label><input type="checkbox" name="reset" value="yes"> reset to default</label>'
-            f'<button type="submit" class="primary">Save table</button></div></form></details>')
-    parts.append(f'<div class="dlg-actions">{R.button("Close", "close-dialog", "secondary")}</div></div>')
-    return "".join(parts)
+    def add_table_row(self, form: Any) -> None:
+        """One more row in a table's grid, a copy of the last (most tables grow by one more band),
+        added in place so that the cells typed and not yet saved stay as they are."""
+        if form is None:
+            return
+        rows = form.querySelectorAll("tbody tr:not(.row-error)")
+        if rows.length == 0:
+            return
+        n = rows.length
+        last = rows.item(n - 1)
+        row, err = last.cloneNode(True), last.nextElementSibling.cloneNode(True)
+        for inp in row.querySelectorAll("[name]"):
+            inp.name = inp.name.replace(f"r{n - 1}.", f"r{n}.", 1)
+            label = inp.getAttribute("aria-label")
+            if label:
+                inp.setAttribute("aria-label", label.replace(f"row {n} ", f"row {n + 1} ", 1))
+            if inp.type == "checkbox":
+                inp.checked = False
+        row.querySelector("th").firstChild.textContent = str(n + 1)
+        slot = err.querySelector("[data-error-for]")
+        slot.setAttribute("data-error-for", f"value.entries.{n}")
+        slot.textContent = ""
+        tbody = last.parentNode
+        tbody.appendChild(row)
+        tbody.appendChild(err)
+        first = row.querySelector("input:not([type=hidden]), select")
+        if first is not None:
+            first.focus()
 
 
 def download(filename: str, text: str) -> None:
