@@ -194,7 +194,7 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     expect(pending(page, "R3").locator(".rb-die")).to_have_text("d10 on flying SPD")
     gm_result(page, "R3", True, 3)
     expect(card(page, FLYER).locator(".rb-alt-band")).to_have_text("short")
-    expect(page.locator("#tok-c4 .state")).to_contain_text("↑short")  # altitude in bands on the map
+    expect(page.locator("#lab-c4 .state")).to_contain_text("↑short")  # altitude in bands on the map
 
     advance(page, HORSE)  # the rider moves with the horse: no movement slot of its own
     move(page, x=20)
@@ -289,10 +289,12 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     page.locator(f'#tok-c5').click()
     expect(page.locator("#tok-c5")).to_have_attribute("aria-pressed", "true")
     expect(page.locator(".map-dist")).to_be_visible()
-    expect(page.locator("#map-plan .ring-label").first).to_contain_text("engaged")
+    # the rings are bands (each named in its tooltip; a label goes where it has room, issue 10)
+    expect(page.locator("#map-plan circle.ring-band title").first).to_contain_text("engaged")
+    expect(page.locator("#map-plan .ring-label").first).to_contain_text(re.compile(r"engaged|short|medium|long"))
     # the scout, back in High Stealth 9 m away, is drawn as unseen from the swimmer; bands, not metres
     expect(page.locator("#tok-c1")).to_have_class(re.compile(r"\bunseen\b"))
-    expect(page.locator("#tok-c1 .dist")).to_have_text("short")
+    expect(page.locator("#lab-c1 .dist")).to_have_text("short")
     expect(page.locator("#tok-c1 title")).to_contain_text("unseen: at short range; visible up to engaged")
     expect(page.locator('.map-dist tr[data-target="c1"] .los')).to_contain_text("unseen")
     expect(page.locator("#tok-c2")).not_to_have_class(re.compile(r"\bunseen\b"))
