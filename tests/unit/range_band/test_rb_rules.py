@@ -1400,3 +1400,138 @@ def test_map_rule_bands_unseen_and_altitude():
     assert by["c2"].band.label == "medium" and by["c3"].band.label == "medium"
     assert RS.map_rule.unseen(enc, enc.get("c1")) == {"c2": "at medium range; visible up to short"}
     assert RS.map_rule.altitude(enc, enc.get("c3")) == "medium" and RS.map_rule.altitude(enc, enc.get("c1")) is None
+
+
+# == Obscuring areas (Lack of Sight, Sight & Visible Range): zone data the projection reads ==========
+
+def sees(enc, o, target):
+    return RS.view(enc)["visibility"][o][target]["sees"]
+
+
+def test_smoke_area_blocks_sight_into_and_through_it_but_not_at_engaged_range():
+    """Lack of Sight: "they might be unable to see specific characters or areas due to such things as smoke clouds";
+    Stealth Attacks: "all characters are visible at engaged range unless they can make use of total darkness,
+    blinding, or advanced cloaking technology"."""
+    enc = fight(person("A"), person("B", side="foes", x=30), person("C", side="foes", x=1),
+                person("D", side="foes", x=16))
+    assert sees(enc, "c1", "c2") and sees(enc, "c1", "c4")
+    smoky = act(enc, "area", kind="smoke", x=15, y=0, radius="engaged", name="Smoke grenade")
+    assert not sees(smoky, "c1", "c2"), "through the cloud"
+    assert not sees(smoky, "c1", "c4") and not sees(smoky, "c4", "c1"), "into it, and out of it"
+    assert sees(smoky, "c1", "c3")
+    why = RS.view(smoky)["visibility"]["c1"]["c2"]["why"]
+    assert why == ["Smoke grenade (A1) blocks the line of sight (smoke: Lack of Sight)"]
+    assert RS.view(smoky)["unseen"]["c1"] == ["c2", "c4"]
+    inside = act(act(enc, "area", kind="smoke", x=0, y=0, radius="short"), "cannot_see", id="c1", target="c3",
+                 on=False)
+    assert sees(inside, "c1", "c3"), "engaged inside the same cloud: still seen"
+    assert not sees(inside, "c1", "c2")
+    assert rules.can_see(smoky, smoky.get("c1"), smoky.get("c2"), T)[0] is False, "one pair, the same answer"
+    cleared = act(smoky, "clear_area", area="A1")
+    assert sees(cleared, "c1", "c2") and cleared.state["areas"] == []
+
+
+def test_echolocation_sees_through_fog_and_smoke_not_through_obstacles():
+    """Echolocation: "Echolocation is also unaffected by fog and smoke."; Sight & Visible Range: "Visible range is
+    obviously overridden by large obstacles that block sight." """
+    bat = person("Bat", vision="echolocation", echolocation_band="long")
+    enc = fight(bat, person("B", side="foes", x=30), person("C", side="foes", x=1))
+    assert sees(act(enc, "area", kind="smoke", x=15, y=0, radius="engaged"), "c1", "c2")
+    wall = act(enc, "area", kind="obstacle", x=15, y=0, radius="engaged")
+    assert not sees(wall, "c1", "c2")
+    hut = act(fight(person("A"), person("C", side="foes", x=1.5)), "area", kind="obstacle", x=0.8, y=0,
+              radius="engaged")
+    assert not sees(hut, "c1", "c2"), "an obstacle blocks at engaged range too"
+
+
+def test_dark_and_shadowed_areas_set_the_light_there():
+    """Lack of Sight: "completely without sight (such as via the blinded status, total darkness ...)"; Sight &
+    Visible Range: "Your visible range ... is determined by the amount of light and clutter in the zone"; Light
+    Sources: a light source carried still casts its light."""
+    enc = fight(person("A", x=0), person("B", side="foes", x=30, stealth="medium"), zone={"light": "high"})
+    dark = act(enc, "area", kind="darkness", x=30, y=0, radius="short")
+    assert cv(dark, "c2")["sightless"] == "total darkness" and cv(dark, "c1")["sightless"] == ""
+    assert not sees(dark, "c1", "c2") and "none light inside" in " ".join(
+        RS.view(dark)["visibility"]["c1"]["c2"]["why"])
+    lit = act(dark, "light", id="c2", light="moderate")
+    assert cv(lit, "c2")["sightless"] == "" and sees(lit, "c1", "c2")
+    shade = act(enc, "area", kind="shadow", x=30, y=0, radius="short")
+    light, why = rules.light_at(shade, shade.get("c2").position, T)
+    assert light == "low" and "inside" in why
+    assert rules.light_at(shade, shade.get("c1").position, T)[0] == "high"
+
+
+def test_dense_smoke_adds_clutter_and_halves_the_rush_out_of_it_without_knockdown_risk():
+    """Lack of Sight: "Some rules for highly obscured vision (such as dense smoke clouds) may have a similar but
+    lesser effect, causing rushing through or out of it to provide only half its usual reactive +TN, with no
+    knockdown risk." (high clutter inside is Fray's assumption, table obscuring)"""
+    enc = fight(preset("Winged flyer", x=0, side="party"), person("B", side="foes", x=40))
+    enc = act(enc, "area", kind="dense_smoke", x=0, y=0, radius="short")
+    why = RS.view(enc)["visibility"]["c2"]["c1"]["why"]
+    assert any("high clutter inside" in w for w in why)
+    enc = to_phase(start(enc), "movement", "c1")
+    out = act(enc, "move", id="c1", x=30, rush=True)
+    spec = last_pending(out, "movement")["spec"]
+    fs = rules.flying_spd(enc.get("c1"))[0]
+    assert {p["reason"]: p["value"] for p in spec["tn"]["parts"]} == {
+        "rushing: flying SPD as reactive +TN (halved: dense smoke)": fs // 2}
+    assert not pending(out, "blind_knockdown")
+
+
+def test_moving_through_or_out_of_smoke_no_rush_entering_may_rush_and_standing_in_it_risks_a_knockdown():
+    """Lack of Sight: "Whenever you attempt movement through an area you can't see, you cannot rush through or out of
+    it. You can use a rush to enter it, but not for additional distance afterward. Additionally, you must roll d12
+    on DEX to avoid a knockdown if you lack sight at the beginning of your movement"."""
+    enc = to_phase(start(fight(person("A"), person("B", side="foes", x=80))), "movement", "c1")
+    enc = act(enc, "area", kind="smoke", x=20, y=0, radius="engaged")
+    with pytest.raises(RuleViolation, match="cannot rush through or out of it"):
+        act(enc, "move", id="c1", x=30, rush=True)
+    entering = act(enc, "move", id="c1", x=19, rush=True)
+    assert "enters Smoke cloud or fog (A1)" in last_pending(entering, "movement")["spec"]["notes"]
+    walk = act(enc, "move", id="c1", x=30)
+    assert not pending(walk, "blind_knockdown")
+    assert "through or out of Smoke cloud or fog (A1): an area you can't see" in \
+        last_pending(walk, "movement")["spec"]["notes"]
+    inside = act(enc, "move", id="c1", x=20)
+    inside = resolve(inside, "movement")
+    inside, _ = apply(inside, {"type": "advance"})
+    inside = to_phase(inside, "movement", "c1")
+    risky = act(inside, "move", id="c1", x=30)
+    assert last_pending(risky, "blind_knockdown")["spec"]["die"] == "d12"
+    with pytest.raises(RuleViolation):
+        act(inside, "move", id="c1", x=30, rush=True)
+    careful = act(inside, "move", id="c1", x=30, cautious=True)
+    assert not pending(careful, "blind_knockdown")
+
+
+@pytest.mark.parametrize("fields, field", [
+    ({"kind": "gas", "x": 0, "y": 0, "radius": "short"}, "kind"),
+    ({"kind": "smoke", "x": 0, "y": 0, "radius": "travel"}, "radius"),
+    ({"kind": "smoke", "x": "far", "y": 0, "radius": "short"}, "x"),
+    ({"kind": "smoke", "x": 0, "y": 0, "radius": "short", "name": "n" * 41}, "name"),
+])
+def test_bad_area_input_names_the_field_and_changes_nothing(fields, field):
+    """The page's contract: bad input gets a clear error at the field and changes nothing."""
+    enc = fight(person("A"))
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "area", **fields)
+    assert e.value.field == field and "areas" not in enc.state
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "clear_area", area="A7")
+    assert e.value.field == "area"
+
+
+def test_obscuring_table_is_editable_and_checked():
+    """Tables are data: what each kind of area does is table obscuring (the sentences it follows in its source);
+    an edit keeps every kind and the fields the rules read."""
+    tab = T["obscuring"]
+    assert {e["key"] for e in tab["entries"]} == {"smoke", "dense_smoke", "obstacle", "shadow", "darkness"}
+    bad = {**tab, "entries": [{**tab["entries"][0], "movement": "teleport"}] + tab["entries"][1:]}
+    with pytest.raises(InvalidAction) as e:
+        RS.check_table("obscuring", bad)
+    assert e.value.field == "value.entries.0.movement"
+    thin = {**tab, "entries": [{**e, "blocks_sight": False} if e["key"] == "smoke" else e for e in tab["entries"]]}
+    enc = fight(person("A"), person("B", side="foes", x=30))
+    enc, _ = apply(enc, {"type": "set_table", "table": "obscuring", "value": thin})
+    enc = act(enc, "area", kind="smoke", x=15, y=0, radius="engaged")
+    assert sees(enc, "c1", "c2"), "the GM's edit wins"

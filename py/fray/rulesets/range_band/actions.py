@@ -25,6 +25,7 @@ from ...errors import InvalidAction, RuleViolation
 from ...model import Combatant, Encounter, Position
 from ..base import Context
 from . import rules
+from . import areas as areas_mod
 from .aftermath import end_battle
 from .breath import breath, catch_breath, restart_breathing
 from .combatant import BANDS, STEALTH, whole
@@ -269,9 +270,22 @@ def move(ctx: Context) -> None:
         raise RuleViolation("Lack of Sight", "you cannot rush through or out of an area you can't see")
     if new.alt < 0 and not rules.underwater(enc):
         raise InvalidAction("alt", "altitude below the ground")
+    fx = areas_mod.path_effects(areas_mod.areas(enc, t), c.position, new, c.data.get("vision", "normal")) \
+        if enc.state.get("areas") else {"unseen": [], "obscured": [], "start": [], "enter": []}
+    if fx["unseen"] and rush:
+        raise RuleViolation("Lack of Sight", f"the movement goes through or out of {', '.join(a.label for a in fx['unseen'])}"
+                            ", an area you can't see: you cannot rush through or out of it (a rush may only enter it)")
     spec = rules.movement_spec(enc, c, t, rush=rush, cautious=cautious, keep_high=not drop, outnumbered=outnumbered,
-                               unseen_area=unseen, dense_smoke=smoke)
-    if rules.sightless(enc, c, t) and not cautious:
+                               unseen_area=unseen or bool(fx["unseen"]), dense_smoke=smoke or bool(fx["obscured"]))
+    for a in fx["unseen"]:
+        spec.notes.append(f"through or out of {a.label}: an area you can't see")
+    for a in fx["obscured"]:
+        spec.notes.append(f"through or out of {a.label}: highly obscured, a rush gives half its reactive +TN, "
+                          "no knockdown risk")
+    for a in fx["enter"]:
+        spec.notes.append(f"enters {a.label}")
+    lacks_sight = rules.sightless(enc, c, t) or (f"standing in {fx['start'][0].label}" if fx["start"] else "")
+    if lacks_sight and not cautious:
         pend(ctx, "blind_knockdown", c, RollSpec(
             "Avoid a knockdown (moving without sight)", "d12", "DEX", int(c.stats.get("DEX", 0)), "Lack of Sight",
             success="keeps their feet", failure="knocked down; the movement attempt ends early"))
@@ -961,5 +975,7 @@ HANDLERS = {
     "rb.teleport": teleport,
     "rb.resolve": resolve,
     "rb.dismiss": dismiss,
+    "rb.area": areas_mod.mark_area,
+    "rb.clear_area": areas_mod.clear_area,
     "rb.end_battle": end_battle,
 }

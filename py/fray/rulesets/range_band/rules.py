@@ -13,6 +13,7 @@ from typing import Any
 from ...geometry import separation
 from ...model import Combatant, Encounter, Position
 from ..base import gm_tie_break
+from . import areas as areas_mod
 from .combatant import BANDS, STEALTH
 from .rolls import RollSpec
 
@@ -304,6 +305,8 @@ class Sight:
         self.carriers = [c for c in enc.combatants if c.data.get("light", "none") in self.srcs]
         self.size = keyed(t["size_stealth"])
         self.noise = keyed(t["noise"])
+        self.areas = areas_mod.areas(enc, t)  # obscuring areas (smoke, obstacles, shadow, darkness)
+        self.dark_areas = any(a.entry.get("light") == "none" for a in self.areas)
         self._light: dict[str, tuple[str, str]] = {}
 
     def _bi(self, m: float) -> int:
@@ -321,7 +324,11 @@ class Sight:
     def light_at(self, pos: Position) -> tuple[str, str]:
         z = self.z["light"]
         level, why = LIGHT.index(z), f"zone {z} light"
-        dark = z == "none"
+        if self.areas:
+            local, where = areas_mod.local_light(self.areas, pos)
+            if local is not None and LIGHT.index(local) < level:
+                level, why = LIGHT.index(local), f"{local} light {where}"
+        dark = level == 0
         for c in self.carriers:
             kind = c.data["light"]
             d = self.idx(c.position, pos)
@@ -358,9 +365,11 @@ def sightless(enc: Encounter, c: Combatant, t: Tables, sight: Sight | None = Non
         return "blinded"
     if c.data.get("vision") in ("echolocation", "darkeye", "clairvoyance"):
         return ""
-    if zone(enc)["light"] != "none":
+    if sight is None and zone(enc)["light"] != "none" and not enc.state.get("areas"):
         return ""
     s = sight or Sight(enc, t)
+    if s.z["light"] != "none" and not s.dark_areas:
+        return ""
     return "total darkness" if s.light_of(c)[0] == "none" else ""
 
 
@@ -387,6 +396,10 @@ def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tab
         stealth = "medium"
         reasons.append("thermal vision removes the effects of High Stealth")
     clutter = s.z["clutter"]
+    if s.areas:
+        clutter, where = areas_mod.local_clutter(s.areas, target.position, clutter)
+        if where:
+            reasons.append(f"{clutter} clutter {where}")
     rng = s.chart.get((light, clutter, stealth), "none")
     reasons.append(f"chart: {light} light, {clutter} clutter, {stealth} stealth → {rng}")
     if stealth == "low" and rng != "none":
@@ -457,15 +470,24 @@ def can_see(enc: Encounter, observer: Combatant, target: Combatant, t: Tables,
         return False, [f"{observer.name} is completely without sight ({dark})"]
     if target.id in observer.data.get("cannot_see", ()):
         return False, [f"{observer.name} cannot see {target.name} (smoke, cloaking or the like: the GM's call)"]
+    d = s.idx(observer.position, target.position)
+    if s.areas:
+        ar = areas_mod.sight_block(s.areas, observer.position, target.position, d, observer.data.get("vision", "normal"),
+                                   BANDS.index(observer.data.get("echolocation_band", "long")))
+        if ar is not None:
+            return False, [area_reason(ar)]
     amb = target.data.get("ambush")
     if amb and amb.get("round") == enc.round and observer.id in amb.get("unseen_by", []) and \
             observer.data.get("vision") not in ("darkeye", "clairvoyance", "thermal"):
         return False, [f"ambush movement: {target.name} is not seen until after their turn"]
-    d = s.idx(observer.position, target.position)
     rng, reasons = visible_range(enc, observer, target, t, d, s)
     seen = rng != "none" and d <= BANDS.index(rng)
     reasons.append(f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}")
     return seen, reasons
+
+
+def area_reason(ar: "areas_mod.Area") -> str:
+    return f"{ar.label} blocks the line of sight ({ar.kind.replace('_', ' ')}: Lack of Sight)"
 
 
 def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
@@ -496,6 +518,7 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
         out_of_fight = any(x in o.conditions for x in OUT)
         dark = "" if out_of_fight else sightless(enc, o, t, s)
         keen = o.data.get("kind") == "animal" or bool(o.data.get("hears_far"))
+        echo = BANDS.index(o.data.get("echolocation_band", "long")) if vision == "echolocation" else 0
         for j, c in enumerate(cs):
             if i == j:
                 continue
@@ -508,6 +531,8 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
                 sees, why = False, [f"{o.name} is completely without sight ({dark})"]
             elif c.id in blocked:
                 sees, why = False, [f"{o.name} cannot see {c.name} (smoke, cloaking or the like: the GM's call)"]
+            elif s.areas and (ar := areas_mod.sight_block(s.areas, o.position, c.position, d, vision, echo)):
+                sees, why = False, [area_reason(ar)]
             else:
                 amb = c.data.get("ambush")
                 if amb and amb.get("round") == rnd and o.id in amb.get("unseen_by", ()) and \
