@@ -1535,3 +1535,31 @@ def test_obscuring_table_is_editable_and_checked():
     enc, _ = apply(enc, {"type": "set_table", "table": "obscuring", "value": thin})
     enc = act(enc, "area", kind="smoke", x=15, y=0, radius="engaged")
     assert sees(enc, "c1", "c2"), "the GM's edit wins"
+
+
+def test_visibility_memo_is_never_stale():
+    """Combat Stealth: who sees whom is derived from the state. The projection is remembered by its inputs
+    (``rules.sight_key``); for every state of the scenarios and of a run of actions that change sight (moves,
+    stealth, light, areas, statuses) the remembered answer equals a fresh one."""
+    import json as _json
+    import pathlib
+
+    from fray.scenario import run_scenario
+
+    states = []
+    for f in sorted(pathlib.Path(__file__).resolve().parents[2].glob("scenarios/range-band/*.json")):
+        h, _ = run_scenario(_json.loads(f.read_text(encoding="utf-8")))
+        states += [h.state_at(k) for k in range(len(h.actions) + 1)]
+    enc = fight(person("A"), person("B", side="foes", x=30, stealth="medium"), preset("Large creature", x=60))
+    for step in ({"type": "rb.area", "kind": "smoke", "x": 15, "y": 0, "radius": "engaged"},
+                 {"type": "rb.light", "id": "c1", "light": "bright"}, {"type": "rb.clear_area", "area": "A1"},
+                 {"type": "move", "id": "c2", "x": 3, "y": 0}, {"type": "rb.status", "id": "c1", "status": "blinded"},
+                 {"type": "rb.zone", "light": "none"}, {"type": "rb.stealth", "id": "c2", "level": "low"},
+                 {"type": "edit_combatant", "id": "c2", "changes": {"name": "Bea", "vision": "thermal"}}):
+        enc, _ = apply(enc, step)
+        states.append(enc)
+    for st in states:
+        t = RS.all_tables(st)
+        first = rules.visibility(st, t)
+        assert first == rules._visibility(st, t)
+        assert rules.visibility(st, t) is first, "the same inputs: the remembered projection"

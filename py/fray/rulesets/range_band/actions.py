@@ -570,7 +570,8 @@ def attack(ctx: Context) -> None:
     sight = rules.Sight(enc, t)
     # Lack of Sight
     dark = rules.sightless(enc, a, t, sight)
-    sees, why_see = rules.can_see(enc, a, d, t, sight)
+    vis = rules.visibility(enc, t)  # the projection (shared with the page's view of this state)
+    sees = vis[a.id][d.id]["sees"]
     if dark and not melee and not grappling:
         if not aoe:
             raise RuleViolation("Lack of Sight", f"{a.name} is completely without sight ({dark}): no ranged attacks, "
@@ -611,7 +612,7 @@ def attack(ctx: Context) -> None:
         if "blast" in tags:
             notes.append("explosives underwater: full blast damage, frag damage only on direct impact")
     # Stealth attack
-    stealth_attack = not grappling and (unexpected or not rules.can_see(enc, d, a, t, sight)[0])
+    stealth_attack = not grappling and (unexpected or not vis[d.id][a.id]["sees"])
     defense: dict[str, Any] | None = None
     if stealth_attack:
         warn_ok, warn_why = False, ""

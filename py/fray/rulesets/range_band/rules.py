@@ -8,6 +8,7 @@ last turn)" and the tests can check the rule text sentence by sentence.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from typing import Any
 
 from ...geometry import separation
@@ -486,8 +487,49 @@ def can_see(enc: Encounter, observer: Combatant, target: Combatant, t: Tables,
     return seen, reasons
 
 
+def _vision_class(vision: str, light: str, stealth: str) -> str:
+    """The vision that ``visible_range`` actually applies to a target in ``light`` and ``stealth``: a sense
+    that changes nothing here (shadow vision in Medium Light, thermal against Low Stealth) sees as normal
+    vision does, with the same reasons, so their answers are computed once."""
+    if (vision == "shadow" and light == "low") or (vision == "thermal" and stealth == "high") or (
+            vision in ("echolocation", "darkeye", "clairvoyance") and light == "none"):
+        return vision
+    return "normal"
+
+
 def area_reason(ar: "areas_mod.Area") -> str:
     return f"{ar.label} blocks the line of sight ({ar.kind.replace('_', ' ')}: Lack of Sight)"
+
+
+SIGHT_TABLES = ("bands", "visible_range", "light_sources", "size_stealth", "noise", "obscuring")
+_MEMO: dict[tuple, tuple[tuple, dict[str, dict[str, Any]]]] = {}
+MEMO_SIZE = 16
+
+
+def _ids(v: Any) -> tuple:
+    return tuple(v) if isinstance(v, (list, tuple)) else ()
+
+
+def sight_key(enc: Encounter, t: Tables) -> tuple:
+    """Everything the visibility projection reads, as one hashable value: two states with the same key
+    have the same projection. Tables by identity (states never change a table in place; an edit is a new
+    object, and the memo keeps the objects alive so an identity cannot be reused while it is cached)."""
+    z = zone(enc)
+    parts = [enc.round, z["light"], z["clutter"], tuple(id(t[k]) for k in SIGHT_TABLES),
+             tuple((a["ref"], a["kind"], a["x"], a["y"], a.get("alt", 0.0), a["radius"])
+                   for a in enc.state.get("areas", ()))]
+    for c in enc.combatants:
+        d = c.data
+        p = c.position
+        amb = d.get("ambush")
+        mv = d.get("moved")
+        parts.append((c.id, c.name, p.x, p.y, p.alt, tuple(c.conditions), c.stats.get("WGT", 1), d.get("stealth"),
+                      d.get("light"), d.get("vision"), d.get("echolocation_band"), _ids(d.get("grappling")),
+                      _ids(d.get("cannot_see")),
+                      (amb.get("round"), _ids(amb.get("unseen_by"))) if amb else None,
+                      mv.get("round") if mv else None, d.get("armor_noise"), d.get("kind"), d.get("hears_far"),
+                      d.get("species"), d.get("vehicle"), d.get("vehicle_stealth"), d.get("flying")))
+    return tuple(parts)
 
 
 def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
@@ -495,20 +537,45 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
 
     The same answers as ``can_see`` and ``audible_range`` pair by pair, computed once for the whole fight:
     the band between every two combatants, the light at each, and the visible range of each target per
-    kind of vision are shared by all the observers (the page asks for this on every render)."""
+    kind of vision are shared by all the observers (the page asks for this on every render). A state
+    whose sight inputs (``sight_key``) equal a recent one's gets that projection again: most actions
+    (rolls, prompts, turns) change nothing anyone sees. The result is shared and read-only."""
+    key = sight_key(enc, t)
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return hit[1]
+    out = _visibility(enc, t)
+    if len(_MEMO) >= MEMO_SIZE:
+        _MEMO.pop(next(iter(_MEMO)))
+    _MEMO[key] = (tuple(t[k] for k in SIGHT_TABLES), out)
+    return out
+
+
+def _visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
     s = Sight(enc, t)
     cs = enc.combatants
     n = len(cs)
+    fin = [m for m in s.maxes if m is not None]  # the bands' outer edges, nearest first; travel has none
+
+    def band(m: float) -> int:
+        return bisect_left(fin, m - 1e-9)
+
     idx = [[0] * n for _ in range(n)]
     for i in range(n):
         pi = cs[i].position
         for j in range(i + 1, n):
-            idx[i][j] = idx[j][i] = s.idx(pi, cs[j].position)
+            pj = cs[j].position
+            h, v = band(math.hypot(pi.x - pj.x, pi.y - pj.y)), band(abs(pi.alt - pj.alt))
+            idx[i][j] = idx[j][i] = h if h > v else v
+    rnd = enc.round
+    light = [s.light_of(c)[0] for c in cs]
+    stealth = [c.data.get("stealth", "low") for c in cs]
+    ambush = [(c.data.get("ambush") or {}) for c in cs]
+    ambush = [a.get("unseen_by", ()) if a and a.get("round") == rnd else None for a in ambush]
     seen_cache: dict[tuple, tuple[bool, list[str]]] = {}
     range_cache: dict[tuple, tuple[str, list[str]]] = {}
     hear_cache: dict[tuple, tuple[str, str]] = {}
     out: dict[str, dict[str, Any]] = {}
-    rnd = enc.round
     for i, o in enumerate(cs):
         row: dict[str, Any] = {}
         deaf = "deafened" in o.conditions
@@ -518,47 +585,50 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
         out_of_fight = any(x in o.conditions for x in OUT)
         dark = "" if out_of_fight else sightless(enc, o, t, s)
         keen = o.data.get("kind") == "animal" or bool(o.data.get("hears_far"))
+        species = o.data.get("species", "")
         echo = BANDS.index(o.data.get("echolocation_band", "long")) if vision == "echolocation" else 0
+        ambush_proof = vision in ("darkeye", "clairvoyance", "thermal")
+        di = idx[i]
         for j, c in enumerate(cs):
             if i == j:
                 continue
-            d = idx[i][j]
-            if c.id in grappling:
+            d = di[j]
+            cid = c.id
+            if cid in grappling:
                 sees, why = True, ["grappling: always counts as seeing (Lack of Sight)"]
             elif out_of_fight:
                 sees, why = False, [f"{o.name} is out of the fight"]
             elif dark:
                 sees, why = False, [f"{o.name} is completely without sight ({dark})"]
-            elif c.id in blocked:
+            elif cid in blocked:
                 sees, why = False, [f"{o.name} cannot see {c.name} (smoke, cloaking or the like: the GM's call)"]
             elif s.areas and (ar := areas_mod.sight_block(s.areas, o.position, c.position, d, vision, echo)):
                 sees, why = False, [area_reason(ar)]
+            elif ambush[j] is not None and o.id in ambush[j] and not ambush_proof:
+                sees, why = False, [f"ambush movement: {c.name} is not seen until after their turn"]
             else:
-                amb = c.data.get("ambush")
-                if amb and amb.get("round") == rnd and o.id in amb.get("unseen_by", ()) and \
-                        vision not in ("darkeye", "clairvoyance", "thermal"):
-                    sees, why = False, [f"ambush movement: {c.name} is not seen until after their turn"]
-                else:
-                    key = (j, vision, d if vision == "echolocation" else -1)
-                    hit = seen_cache.get((key, d))
-                    if hit is None:
-                        base = range_cache.get(key)
-                        if base is None:
-                            base = range_cache[key] = visible_range(enc, o, c, t, d, s)
-                        rng, reasons = base
-                        hit = seen_cache[(key, d)] = (rng != "none" and d <= BANDS.index(rng), reasons + [
-                            f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}"])
-                    sees, why = hit  # shared by the pairs with the same answer: the view is read-only
+                vc = _vision_class(vision, light[j], stealth[j])
+                key = (j, vc, (d, echo) if vc == "echolocation" else -1, d)
+                hit = seen_cache.get(key)
+                if hit is None:
+                    rk = key[:3]
+                    base = range_cache.get(rk)
+                    if base is None:
+                        base = range_cache[rk] = visible_range(enc, o, c, t, d, s)
+                    rng, reasons = base
+                    hit = seen_cache[key] = (rng != "none" and d <= BANDS.index(rng), reasons + [
+                        f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}"])
+                sees, why = hit  # shared by the pairs with the same answer: the view is read-only
             if deaf:
                 hears, hwhy = False, "deafened"
             else:
-                hk = (j, keen, o.data.get("species", ""))
+                hk = (j, keen, species)
                 h = hear_cache.get(hk)
                 if h is None:
                     h = hear_cache[hk] = audible_range(enc, o, c, t, s)
                 rng_h, hwhy = h
                 hears = rng_h != "none" and d <= RANGES.index(rng_h) - 1
-            row[c.id] = {"sees": sees, "hears": hears, "why": why, "hear_why": hwhy, "band": BANDS[d]}
+            row[cid] = {"sees": sees, "hears": hears, "why": why, "hear_why": hwhy, "band": BANDS[d]}
         out[o.id] = row
     return out
 
