@@ -1208,6 +1208,28 @@ def test_animals_and_deafened_cannot_warn():
         act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
 
 
+def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_the_excerpt():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
+    their allies. The following criteria must be met:" — the criteria themselves are not in the excerpt (FACTS.md), so
+    the warning is the GM's call, with the sentences the text does give applied ("Animals cannot warn others ...
+    Techs and sentients may warn each other ... impossible if either character is deafened")."""
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21),
+                person("Dog", x=19, kind="animal"), person("Deaf", x=22), person("Far", x=200))
+    enc = act(enc, "status", id="c5", status="deafened")
+    hit = act(enc, "attack", id="c1", target="c2", kind="ranged")
+    p = [x for x in hit.state["prompts"] if x["kind"] == "warning"][-1]
+    assert p["combatant"] == "c2"
+    assert "criteria for a warning are not in the excerpt (FACTS.md)" in p["text"]
+    assert "Allies who may warn: Lookout (cannot see Sneak), Far (cannot see Sneak)." in p["text"]
+    assert "Dog (animals cannot warn others, nor can they be warned)" in p["text"]
+    assert "Deaf (warnings are impossible if either character is deafened)" in p["text"]
+    warned = act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
+    assert last_pending(warned, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 1
+    assert "Warned by Lookout (who cannot see Sneak): 1 Hindrance" in warned.state["prompts"][-1]["text"]
+    seen = act(fight(person("A"), person("B", side="foes", x=1)), "attack", id="c1", target="c2")
+    assert not seen.state.get("prompts"), "not a stealth attack: nothing to warn of"
+
+
 def test_unexpected_attack_from_supposed_ally_is_stealth_attack():
     """Stealth Attacks: "Stealth attack rules can also be applied in the case of unexpected attacks from characters
     thought to be allies." """

@@ -640,6 +640,8 @@ def attack(ctx: Context) -> None:
             set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
         return
     pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
+    if stealth_attack:
+        prompt(ctx, "warning", d, warning_prompt(enc, a, d, enc.get(warned_by) if warn_ok else None, vis, t))
     if emits_light and a.data.get("stealth") != "low":
         set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
 
@@ -654,9 +656,40 @@ def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker:
         return False, "warnings are impossible if either character is deafened"
     if rules.sightless(enc, defender, t):
         return False, "a defender completely without sight gains no benefit from being warned"
-    if not rules.can_see(enc, warner, attacker, t)[0]:
-        return False, f"{warner.name} cannot see {attacker.name} to warn of them"
     return True, ""
+
+
+WARNING_GIVEN = ("animals cannot warn or be warned; techs and sentients may warn each other; warnings are not "
+                 "verbal actions but are impossible if either character is deafened; Sign Language cannot be used; "
+                 "a defender completely without sight gains no benefit; a warned defender takes 1 Hindrance instead "
+                 "of 3")
+
+
+def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, warned_by: Combatant | None,
+                   vis: dict[str, dict[str, Any]], t: rules.Tables) -> str:
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one
+    of their allies. The following criteria must be met:" and the criteria are not in the excerpt (FACTS.md).
+    The GM decides whether a warning is given; Fray says so, applies the sentences the text does give, and lists
+    the defender's allies with what those sentences say of each (and whether each can see the attacker)."""
+    head = (f"Stealth attack on {defender.name}: may an ally warn them? The text's criteria for a warning are not in "
+            f"the excerpt (FACTS.md), so this is the GM's call. What the text gives, applied: {WARNING_GIVEN}.")
+    if warned_by is not None:
+        sees = vis.get(warned_by.id, {}).get(attacker.id, {}).get("sees")
+        return (head + f" Warned by {warned_by.name}" + ("" if sees else f" (who cannot see {attacker.name})")
+                + ": 1 Hindrance on the defense instead of 3, if the missing criteria allow it.")
+    can, cannot = [], []
+    for x in enc.combatants:
+        if x.id in (attacker.id, defender.id) or x.side != defender.side or not rules.able(x):
+            continue
+        ok, why = warning_ok(enc, x, defender, attacker, t)
+        if ok:
+            sees = vis.get(x.id, {}).get(attacker.id, {}).get("sees")
+            can.append(x.name + ("" if sees else f" (cannot see {attacker.name})"))
+        else:
+            cannot.append(f"{x.name} ({why})")
+    return (head + (f" Allies who may warn: {', '.join(can)}." if can else " No ally may warn by these sentences.")
+            + (f" Not: {'; '.join(cannot)}." if cannot else "")
+            + " If one does, choose them in \"Target warned by\" and make the attack again (dismiss this one).")
 
 
 def grapple(ctx: Context) -> None:
