@@ -1585,3 +1585,45 @@ def test_visibility_memo_is_never_stale():
         first = rules.visibility(st, t)
         assert first == rules._visibility(st, t)
         assert rules.visibility(st, t) is first, "the same inputs: the remembered projection"
+
+
+# == Fatigue of specific Abilities and of flight =====================================================
+
+def test_ability_fatigue_is_inflicted_immediately_upon_use_not_while_holding_breath():
+    """Post-Combat Fatigue & Trauma: "Many Abilities used in combat have fatigue costs, and these always inflict their
+    fatigue immediately upon use."; Holding Breath: holding breath "prevents them from performing verbal actions or
+    voluntarily taking fatigue points until their next turn"."""
+    enc = to_phase(start(fight(person("A"))), "actions")
+    used = act(enc, "act", id="c1", size="major", what="Flame Burst", fatigue=2)
+    assert cv(used, "c1")["fatigue"] == 2 and cv(enc, "c1")["fatigue"] == 0
+    assert any("takes 2 fatigue (Flame Burst" in e.text for e in used.log)
+    again = act(used, "act", id="c1", size="minor", what="Quick Ward", fatigue=1)
+    assert cv(again, "c1")["fatigue"] == 3
+    holding = act(enc, "breath", id="c1", holding=True)
+    with pytest.raises(RuleViolation, match="fatigue"):
+        act(holding, "act", id="c1", size="major", what="Flame Burst", fatigue=2)
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "act", id="c1", size="major", what="Flame Burst", fatigue="lots")
+    assert e.value.field == "fatigue"
+
+
+def test_flight_costs_are_paid_at_the_beginning_of_the_movement_phase():
+    """Flight: "Creatures may also list a specific amount of fatigue inflicted by flying, or there may be a charge cost
+    for flight devices or Abilities ... All normal flight costs must be paid at the beginning of the movement
+    phase." and "If you rush, you do not take the fatigue normal for ground rushing." """
+    flyer = preset("Winged flyer", flight_fatigue=1,
+                   flight_sources=[{"name": "Wind sash", "spd": 8, "fatigue": 1}])
+    enc = fight(flyer, person("B", x=30))
+    assert cv(enc, "c1")["flight_cost"]["fatigue"] == 2
+    enc = start(enc)
+    assert cv(enc, "c1")["fatigue"] == 2, "round 1's movement phase"
+    enc = to_phase(enc, "movement", "c1", rnd=2)
+    assert cv(enc, "c1")["fatigue"] == 4, "and round 2's"
+    rush = act(enc, "move", id="c1", x=20, rush=True)
+    assert "flying rush: no ground-rushing fatigue" in last_pending(rush, "movement")["spec"]["notes"]
+    assert cv(rush, "c1")["fatigue"] == 4
+    grounded = fight(preset("Winged flyer", flying=False, flight_fatigue=1), person("B", x=30))
+    grounded = to_phase(start(grounded), "movement", "c1")
+    assert cv(grounded, "c1")["fatigue"] == 0, "not flying: nothing to pay"
+    up = act(grounded, "fly", id="c1", on=True)
+    assert cv(up, "c1")["fatigue"] == 1, "taking off at the start of its movement pays this round's cost"

@@ -189,6 +189,8 @@ class RangeBand(Ruleset):
             if c.data.get("ambush") and c.data["ambush"].get("round", 0) < enc.round:
                 c.data["ambush"] = None
             self.suffocation_upkeep(ctx, c, t)
+            if rules.is_flying(enc, c) and rules.able(c):
+                state_edits.pay_flight_cost(ctx, c, "at the beginning of the movement phase")
         enc.state["round_start"] = start
 
     def suffocation_upkeep(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:

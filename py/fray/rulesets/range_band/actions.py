@@ -35,7 +35,7 @@ from .teleport import teleport
 from .state_edits import (
     tables_of, flag, pick, other, ids_list, able,
     coords, cond_on, cond_off, add_duration, set_stealth, new_ref,
-    pend, prompt, unmount, knock_down, fall, use_action,
+    pend, prompt, unmount, knock_down, fall, use_action, take_fatigue, pay_flight_cost,
 )
 
 ACTION_SIZES = ("major", "minor", "free", "slowing", "process")
@@ -209,6 +209,8 @@ def fly(ctx: Context) -> None:
         if c.position.alt > limit:
             c.position = Position(c.position.x, c.position.y, limit)
         ctx.event("flight", f"{c.name} begins flying at engagement altitude", id=c.id)
+        if enc.phase == "movement":
+            pay_flight_cost(ctx, c, "on taking off in the movement phase")
         if "knocked-down" in c.conditions:
             cond_off(c, "knocked-down")
             add_duration(enc, c, "minor-stunned", "before_turn", 1)
@@ -475,7 +477,8 @@ def maintain(ctx: Context) -> None:
 
 
 def act(ctx: Context) -> None:
-    """``rb.act {id, size, what, dex_roll?, verbal?, light?}``: any other action in the combatant's turn:
+    """``rb.act {id, size, what, dex_roll?, verbal?, light?, target?, unwilling?, fatigue?}``: any other action in
+    the combatant's turn (``fatigue``: an Ability's fatigue cost, taken at once; not while holding breath):
     ``size`` major | minor | free | slowing | process. A slowing action with a DEX roll while mounted gets
     the mounted Hindrance (pending ``slowing``). A major action other than maintaining High Stealth
     reverts High to Medium at the end of the turn. ``light: true``: the action emits notable light (Low
@@ -490,9 +493,13 @@ def act(ctx: Context) -> None:
     verbal = flag(ctx.action, "verbal")
     light = flag(ctx.action, "light")
     unwilling = flag(ctx.action, "unwilling")
+    fatigue = whole(ctx.action.get("fatigue", 0), "fatigue", 0, 100)
     target = other(ctx, "target", c) if ctx.action.get("target") is not None else None
     enc, t = ctx.enc, tables_of(ctx)
     able(c, "The round", "act")
+    if fatigue and (c.data.get("breath", {}).get("holding") or c.data.get("breath", {}).get("out")):
+        raise RuleViolation("Holding Breath", "holding breath prevents voluntarily taking fatigue points until the next "
+                            "turn; without breath it is impossible")
     dark = rules.sightless(enc, c, t)
     if dark and target is not None and rules.range_between(c.position, target.position, t)["index"] > 0:
         raise RuleViolation("Lack of Sight", f"{c.name} is without sight ({dark}): nothing that targets a specific "
@@ -509,6 +516,8 @@ def act(ctx: Context) -> None:
             raise RuleViolation("Flight", "you cannot notably change your altitude and still perform slowing actions")
     use_action(ctx, c, "major" if size == "process" else size, what, t)
     ctx.event("action", f"{c.name}: {size} action — {what}", id=c.id, size=size)
+    if fatigue:
+        take_fatigue(ctx, c, fatigue, f"{what}: its fatigue cost, inflicted immediately upon use")
     if light and c.data.get("stealth") != "low":
         set_stealth(ctx, c, "low", "emits notable light", lock=True)
     blind_hit = bool(dark and target is not None and unwilling and target.id not in c.data.get("grappling", []))

@@ -180,6 +180,20 @@ def flying_spd(c: Combatant, underwater_only: bool = False) -> tuple[int, list[t
     return best[1] + rest // 4, parts
 
 
+def flight_cost(c: Combatant) -> tuple[int, list[tuple[str, int]]]:
+    """Flight: "Creatures may also list a specific amount of fatigue inflicted by flying, or there may be a charge
+    cost for flight devices or Abilities ... All normal flight costs must be paid at the beginning of the movement
+    phase." The fatigue part: the creature's own (``flight_fatigue``, with natural flying SPD) and each active
+    source's ``fatigue``. Charges of devices are the device's rules."""
+    parts = []
+    if int(c.stats.get("FSPD", 0) or 0) and int(c.data.get("flight_fatigue", 0) or 0):
+        parts.append(("flying (the creature's own)", int(c.data["flight_fatigue"])))
+    for src in c.data.get("flight_sources", []):
+        if src.get("active") and src.get("fatigue"):
+            parts.append((src["name"], int(src["fatigue"])))
+    return sum(n for _, n in parts), parts
+
+
 def can_fly(c: Combatant) -> bool:
     return flying_spd(c)[0] > 0
 

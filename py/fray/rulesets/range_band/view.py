@@ -34,6 +34,8 @@
          "if_immobilized": "" | "sinks" | "rises to the surface",      # underwater, after combat
          "ambush": {"round", "unseen_by"} | null, "grappling": [...], "cannot_see": [...],
          "post_combat": {"fatigue": 1, "trauma": 0} | null,
+         "fatigue": 0,                                                # taken this battle (Abilities, flight costs)
+         "flight_cost": {"fatigue": 1, "parts": [{"reason", "points"}]},  # paid each movement phase in flight
          "can_use_cover": true,                                       # flyers cannot use cover
          "reminders": [{"rule": "Flight", "text": "..."}],            # what the GM applies by hand
          "traits": {... every trait, as entered ...}}],
@@ -207,6 +209,9 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         "ambush": c.data.get("ambush"), "grappling": list(c.data.get("grappling", [])),
         "cannot_see": list(c.data.get("cannot_see", [])),
         "post_combat": c.data.get("post_combat"),
+        "fatigue": int(c.data.get("fatigue", 0)),
+        "flight_cost": {"fatigue": rules.flight_cost(c)[0],
+                        "parts": [{"reason": r, "points": n} for r, n in rules.flight_cost(c)[1]]},
         "can_use_cover": not rules.is_flying(enc, c),
         "reminders": reminders(enc, c, t),
         "traits": traits_json(c),
