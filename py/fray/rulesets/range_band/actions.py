@@ -495,6 +495,8 @@ def act(ctx: Context) -> None:
     unwilling = flag(ctx.action, "unwilling")
     fatigue = whole(ctx.action.get("fatigue", 0), "fatigue", 0, 100)
     target = other(ctx, "target", c) if ctx.action.get("target") is not None else None
+    if unwilling and target is None:
+        raise InvalidAction("unwilling", "an unwilling target: choose the target the action affects")
     enc, t = ctx.enc, tables_of(ctx)
     able(c, "The round", "act")
     if fatigue and (c.data.get("breath", {}).get("holding") or c.data.get("breath", {}).get("out")):
@@ -774,6 +776,9 @@ def status(ctx: Context) -> None:
         ctx.event("condition", f"{c.name} is no longer {st}", id=c.id, condition=st, on=False)
         return
     rounds = ctx.action.get("rounds")
+    if ctx.action.get("ends") is not None and rounds is None:
+        pick(ctx.action, "ends", ("before_turn", "after_turn"))
+        raise InvalidAction("ends", "when a duration ends needs its length: give the rounds")
     if st == "knocked-down":
         knock_down(ctx, c, t, "status set by the GM")
         return

@@ -25,6 +25,9 @@ def teleport(ctx: Context) -> None:
     precision = pick(ctx.action, "precision", ("low", "medium", "high"))
     attached = ids_list(ctx, "attached", c)
     bring = ids_list(ctx, "bring", c)
+    for i, x in enumerate(attached):
+        if x in bring:
+            raise InvalidAction(f"attached.{i}", f"{x.name} is listed to be brought along already: list them once")
     new = coords(ctx, c)
     able(c, "Teleportation & Combat", "teleport")
     rb = rules.range_between(c.position, new, t)
