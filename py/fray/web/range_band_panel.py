@@ -631,6 +631,8 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         notes.append(f'sinks short range every {esc(c["sinking"])}')
     if c.get("speed_class"):
         notes.append("flying SPD 21+: Speed Class rules apply")
+    if c.get("fatigue"):
+        notes.append(f'fatigue this battle (Abilities, flight costs): {esc(c["fatigue"])}')
     if c.get("post_combat"):
         notes.append(f'post-combat fatigue {esc(c["post_combat"]["fatigue"])}, trauma {esc(c["post_combat"]["trauma"])}')
     knock = _btn("Knockdown", "rb-knockdown", "small secondary", aria=f"Knockdown: {c['name']}", id=cid)

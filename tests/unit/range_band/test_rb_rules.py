@@ -1627,3 +1627,43 @@ def test_flight_costs_are_paid_at_the_beginning_of_the_movement_phase():
     assert cv(grounded, "c1")["fatigue"] == 0, "not flying: nothing to pay"
     up = act(grounded, "fly", id="c1", on=True)
     assert cv(up, "c1")["fatigue"] == 1, "taking off at the start of its movement pays this round's cost"
+
+
+def test_teleport_brings_the_listed_characters_and_each_is_listed_once():
+    """Teleportation & Combat, medium precision: "Although you do not have to bring other characters along ... you can
+    choose to do so"; low precision brings "any enemies you are grappling with, any allies you are touching, and any
+    allies touching you" (``attached``). A character in both lists is bad input, refused at the field."""
+    enc = to_phase(start(fight(person("A"), person("B", x=1), person("C", side="foes", x=40))), "actions", "c1")
+    went = act(enc, "teleport", id="c1", x=5, range="short", precision="medium", size="minor", bring=["c2"])
+    assert (went.get("c1").position.x, went.get("c2").position.x) == (5, 6)
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "teleport", id="c1", x=5, range="short", precision="low", bring=["c2"], attached=["c2"])
+    assert e.value.field == "attached"
+
+
+def test_detection_observers_must_be_in_the_fight_and_the_die_may_be_altered():
+    """Detection Rolls: "resolved by a detection roll by everyone who may or may not see the stealthy character. By
+    default, this detection roll is a d20 on INT ... the die may be altered by the GM." Someone out of the fight sees
+    nothing and rolls nothing: naming them is refused at the field."""
+    enc = fight(person("Sneak", stealth="medium"), person("Guard", side="foes", x=20), person("Out", side="foes", x=5))
+    enc = act(enc, "status", id="c3", status="incapacitated")
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "detect", id="c1", observers=["c3"])
+    assert e.value.field == "observers"
+    rolled = act(enc, "detect", id="c1", observers=["c2"], die="d12")
+    assert [(p["combatant"], p["spec"]["die"]) for p in pending(rolled, "detection")] == [("c2", "d12")]
+
+
+@pytest.mark.parametrize("kind, fields, field", [
+    ("act", {"size": "major", "what": "shove", "unwilling": True}, "unwilling"),
+    ("status", {"status": "deafened", "ends": "after_turn"}, "ends"),
+    ("end_battle", {"activity": {}, "involvement": {}, "rounds": 0}, "rounds"),
+])
+def test_options_without_what_they_qualify_are_refused_at_the_field(kind, fields, field):
+    """Lack of Sight: "Anything that affects an unwilling non-grappling character" needs that character (the target);
+    FACTS: a duration "counts down when the turn order reaches the same place in a later round", so when it ends needs
+    its rounds; a battle lasts at least a round (Post-Combat Fatigue & Trauma: "based on the length of the battle")."""
+    enc = to_phase(start(fight(person("A"), person("B", side="foes", x=1))), "actions", "c1")
+    with pytest.raises(InvalidAction) as e:
+        act(enc, kind, id="c1", **fields)
+    assert e.value.field == field

@@ -19,9 +19,9 @@ def detect(ctx: Context) -> None:
     may be altered by the GM." One pending blind roll per observer (default: every opponent)."""
     c = ctx.combatant()
     chosen = ids_list(ctx, "observers", c)
-    for i, o in enumerate(chosen):
+    for o in chosen:
         if not rules.able(o):
-            raise InvalidAction(f"observers.{i}", f"{o.name} is out of the fight and makes no detection roll")
+            raise InvalidAction("observers", f"{o.name} is out of the fight and makes no detection roll")
     obs = chosen or [o for o in ctx.enc.combatants if o.side != c.side and rules.able(o)]
     die = pick(ctx.action, "die", ("d6", "d10", "d12", "d20"), "d20")
     if not obs:
