@@ -223,9 +223,9 @@ def areas_html(view: dict[str, Any], open_: bool = False) -> str:
     areas = view.get("areas", [])
     rows = "".join(
         f'<li class="rb-area" data-ref="{esc(a["ref"])}"><span class="rb-ref">{esc(a["ref"])}</span> '
-        f'<strong>{esc(a["name"])}</strong>: {esc(a["title"])}, to {esc(a["radius"])} range ({_g(a["metres"])} m) '
-        f'around ({_g(a["x"])}, {_g(a["y"])}) m'
-        + (f', from altitude {_g(a["alt"])} m' if a.get("alt") else "")
+        f'<strong>{esc(a["name"])}</strong> <span class="rb-area-what">{esc(a["title"])}, to {esc(a["radius"])} '
+        f'range ({_g(a["metres"])} m) around ({_g(a["x"])}, {_g(a["y"])}) m'
+        + (f', from altitude {_g(a["alt"])} m' if a.get("alt") else "") + "</span>"
         + _btn("Clear", "rb-clear-area", "small secondary", aria=f"Clear {a['name']} ({a['ref']})", area=a["ref"])
         + "</li>" for a in areas)
     kinds = [(k["key"], k["title"]) for k in ch.get("area_kinds", [])]
@@ -313,8 +313,8 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
     return (
         f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Movement: {esc(c["name"])}</h3>'
         f'<p class="hint">Movement roll on {spd_name} {esc(spd)}; the roll '
-        'specification appears under Rolls to settle before anything is rolled. Switch flight at the start or '
-        'end of the movement.</p>'
+        'specification shows below as you choose (a preview), then under Rolls to settle. Switch flight at the start '
+        'or end of the movement.</p>'
         f'<form data-form="rb-move" data-id="{esc(cid)}" novalidate aria-label="Move {esc(c["name"])}">'
         '<div class="rb-grid">'
         + _field(f"{pre}-x", "x", "East (x, m)", _input(f"{pre}-x", "x", _g(x), "decimal"))
@@ -610,7 +610,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         f'<label for="rb-sr-{esc(cid)}" class="visually-hidden">Rounds</label>'
         f'{_input(f"rb-sr-{cid}", "rounds", "", placeholder="rounds")}'
         f'<label for="rb-se-{esc(cid)}" class="visually-hidden">Ends</label>'
-        f'{_select(f"rb-se-{cid}", "ends", [("before_turn", "ends before their turn"), ("after_turn", "ends after their turn")])}'
+        f'{_select(f"rb-se-{cid}", "ends", [("before_turn", "ends before turn"), ("after_turn", "ends after turn")])}'
         f'<button type="submit" class="small" aria-label="Add the status to {esc(c["name"])}">Add</button>'
         f'{_err("status")}{_err("rounds")}{_err("ends")}</form>')
     unseen = view.get("unseen", {}).get(cid, [])

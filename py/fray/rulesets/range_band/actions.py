@@ -700,7 +700,7 @@ def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, war
             cannot.append(f"{x.name} ({why})")
     return (head + (f" Allies who may warn: {', '.join(can)}." if can else " No ally may warn by these sentences.")
             + (f" Not: {'; '.join(cannot)}." if cannot else "")
-            + " If one does, choose them in \"Target warned by\" and make the attack again (dismiss this one).")
+            + " If one does, choose them in \"Target warned by\" (once the roll is sent: dismiss it and attack again).")
 
 
 def grapple(ctx: Context) -> None:
