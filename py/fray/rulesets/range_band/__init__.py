@@ -18,7 +18,8 @@ with major, minor and free actions). ``advance`` steps slot by slot. Upkeep:
 
 Modules: ``combatant`` (stats, traits, per-fight state), ``rolls`` (roll specifications and the
 default mechanic), ``rules`` (pure functions: AWGT, bands, flight, stealth, visibility, sound, mounts),
-``actions`` (the ``rb.*`` handlers), ``view`` (what the page shows), ``maprule`` (the map's rule).
+``actions`` (the ``rb.*`` handlers), ``areas`` (obscuring areas as zone data), ``preview`` (what an action
+would ask for, before it is sent), ``view`` (what the page shows), ``maprule`` (the map's rule).
 """
 
 from __future__ import annotations
