@@ -405,7 +405,7 @@ MORE = {
     "touch": ("rb.touch", "Touch an ally", [("ally", "Ally", "other")]),
     "light": ("rb.light", "Carry a light", [("light", "Light source", "light")]),
     "noise": ("rb.noise", "Make a noise", [("audible", "Audible at", "band"), ("deafen", "It deafens", "check")]),
-    "cannot_see": ("rb.cannot_see", "Cannot see (smoke, cloaking)", [("target", "Whom", "other"),
+    "cannot_see": ("rb.cannot_see", "Cannot see (cloaking: by hand)", [("target", "Whom", "other"),
                                                                      ("on", "Cannot see them", "check-on")]),
     "restart": ("rb.restart_breathing", "Restart someone's breathing", [("target", "Whom", "other")]),
     "teleport": ("rb.teleport", "Teleport", [("x", "East (x, m)", "num"), ("y", "North (y, m)", "num"),
@@ -445,7 +445,7 @@ def more_html(view: dict[str, Any], c: dict[str, Any]) -> str:
         forms.append(f'<form class="rb-more-form" data-form="rb-more" data-kind="{kind}" data-id="{esc(cid)}" novalidate '
                      f'aria-label="{esc(title)}"><h4>{esc(title)}</h4><div class="rb-grid">{"".join(ctls)}</div>'
                      f'<button type="submit" class="secondary">{esc(title)}</button>{_general_err()}</form>')
-    return (f'<details class="rb-more"><summary>More actions (grapple, touch, light, noise, sight, teleport, '
+    return (f'<details class="rb-more"><summary>More actions (grapple, touch, light, noise, cloaking, teleport, '
             f'breathing)</summary><div class="rb-more-forms">{"".join(forms)}</div></details>')
 
 
