@@ -524,6 +524,10 @@ def _ids(v: Any) -> tuple:
     return tuple(v) if isinstance(v, (list, tuple)) else ()
 
 
+SIGHT_DATA = ("stealth", "light", "vision", "echolocation_band", "armor_noise", "kind", "hears_far", "species",
+              "vehicle", "vehicle_stealth", "flying")  # plain values of c.data the projection reads
+
+
 def sight_key(enc: Encounter, t: Tables) -> tuple:
     """Everything the visibility projection reads, as one hashable value: two states with the same key
     have the same projection. Tables by identity (states never change a table in place; an edit is a new
@@ -537,12 +541,11 @@ def sight_key(enc: Encounter, t: Tables) -> tuple:
         p = c.position
         amb = d.get("ambush")
         mv = d.get("moved")
-        parts.append((c.id, c.name, p.x, p.y, p.alt, tuple(c.conditions), c.stats.get("WGT", 1), d.get("stealth"),
-                      d.get("light"), d.get("vision"), d.get("echolocation_band"), _ids(d.get("grappling")),
-                      _ids(d.get("cannot_see")),
+        g, cs = d.get("grappling"), d.get("cannot_see")
+        parts.append((c.id, c.name, p.x, p.y, p.alt, tuple(c.conditions), c.stats.get("WGT", 1),
+                      tuple(map(d.get, SIGHT_DATA)), tuple(g) if g else (), tuple(cs) if cs else (),
                       (amb.get("round"), _ids(amb.get("unseen_by"))) if amb else None,
-                      mv.get("round") if mv else None, d.get("armor_noise"), d.get("kind"), d.get("hears_far"),
-                      d.get("species"), d.get("vehicle"), d.get("vehicle_stealth"), d.get("flying")))
+                      mv.get("round") if mv else None))
     return tuple(parts)
 
 
