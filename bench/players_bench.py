@@ -140,21 +140,9 @@ def players_follow(bench) -> dict:
 
 
 def main() -> int:
-    import serve
-    from playwright.sync_api import sync_playwright
+    from standalone import run_alone
 
-    srv = serve.start({"/fray/": ROOT / "dist"})
-    url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
-    try:
-        with sync_playwright() as pw:
-            launch = {"headless": True, "args": ["--no-sandbox", "--disable-gpu"]}
-            if Path("/usr/bin/chromium").exists():
-                launch["executable_path"] = "/usr/bin/chromium"
-            browser = pw.chromium.launch(**launch)
-            r = measure(browser.new_context(), url)
-            browser.close()
-    finally:
-        srv.shutdown()
+    r = run_alone(lambda browser, url: measure(browser.new_context(), url))
     print(f"players' view follows the GM ({r['combatants']} combatants, {r['changes']} changes): shown median "
           f"{r['shown_median_ms']} ms / {r['shown_median_frames']} frames, p95 {r['shown_p95_ms']} ms / "
           f"{r['shown_p95_frames']} frames (DOM median {r['dom_median_ms']} ms, p95 {r['dom_p95_ms']} ms; frame "
