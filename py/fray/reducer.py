@@ -96,7 +96,7 @@ def _add_combatant(ctx: Context) -> None:
     notes = _notes(raw.get("notes", ""), "combatant.notes")
     pos = _position(raw.get("position"), "combatant.position") if raw.get("position") is not None else Position()
     extra = {k: v for k, v in raw.items() if k not in ("name", "side", "stats", "notes", "position", "count")}
-    names = [name] if count == 1 and raw.get("count") in (None, "") else numbered(enc, name, count)
+    names = [name] if count == 1 else numbered(enc, name, count)
     for i, each in enumerate(names):
         cid = f"c{enc.next_id}"
         where = _position({"x": pos.x + i, "y": pos.y, "alt": pos.alt}, "combatant.position")
