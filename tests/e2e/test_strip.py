@@ -77,10 +77,20 @@ def twelve(page, ruleset: str) -> None:
         expect(page.locator(".sr-decl")).to_have_count(12)
         bar.get_by_role("button", name="Next").click()
     elif ruleset == "tactical-round":
-        # the phase stepper passes phases in which nobody acts: one Next to a phase with someone in it
-        pass
-    elif ruleset == "range-band":
-        pass
+        # two declare a melee attack on each other; Next passes the phases in which nobody acts
+        for cid, target in (("c1", "c7"), ("c7", "c1"), ("c2", "c8")):
+            form = page.locator(f'form[data-form=tr-declare][data-id="{cid}"]')
+            form.locator('[name="actions.0.action"]').select_option("melee_attack")
+            form.locator('[name="actions.0.weapon"]').select_option("0")
+            form.locator('[name="actions.0.target"]').select_option(target)
+            form.locator("button[type=submit]").click()
+            expect(page.locator("#log li").first).to_contain_text("declares: Melee attack")
+        for _ in range(4):  # Declaration (everyone declares), then on to the first phase with an action
+            if "Melee" in page.locator("#round-bar .phase").inner_text():
+                break
+            bar.get_by_role("button", name="Next").click()
+            page.wait_for_timeout(0)
+        expect(page.locator("#round-bar .phase")).to_contain_text("Melee")
     expect(page.locator("#order-strip li.strip-entry[aria-current=step]")).to_have_count(1)
 
 

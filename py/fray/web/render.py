@@ -189,8 +189,8 @@ def order_strip(entries: list[dict[str, Any]]) -> str:
             f'<button type="button" class="strip-open" id="strip-{esc(e["id"])}" data-act="strip-open" '
             f'data-id="{esc(e["id"])}" aria-label="{esc(name)}"'
             f'{attrs(data_up=e["up"], data_down=e["down"], aria_keyshortcuts=keys or None)}>'
-            f'<span class="strip-line"><span class="strip-slot">{esc(e["label"])}</span>'
-            f'<span class="strip-name">{esc(e["name"])}</span>'
+            f'<span class="strip-line"><span class="strip-name">{esc(e["name"])}</span>'
+            f'<span class="strip-slot">{esc(e["label"])}</span>'
             f'{f"<span class=strip-tag>{tag}</span>" if tag else ""}</span>'
             f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{esc(words)}</span>'
             f'{chips(st.get("chips", []))}</span></button>{grip}</li>')
