@@ -291,8 +291,8 @@ def _settle_tie(ctx: Context) -> None:
     tie = next((s.tie for s in mine if s.tie is not None and any(t.tie == s.tie for t in theirs)), None)
     if tie is None:
         raise RuleViolation("order of play", f"{c.name} ({mine[0].label}) and {other.name} ({theirs[0].label}) "
-                                             f"are not equals, so the rules order them, not the GM: "
-                                             f"{ctx.ruleset.tie_rule}")
+                                             f"are not equals, so the rules order them, not the GM "
+                                             f"({ctx.ruleset.tie_rule})")
     group: list[str] = []
     for s in order:
         if s.tie == tie and s.combatant_id not in group:

@@ -138,3 +138,185 @@ def test_laptop_strip_beside_the_cards(page, open_app, ruleset):
     cards = page.locator("#combatants").bounding_box()
     assert strip["x"] + strip["width"] <= cards["x"], "the strip is not beside the cards"
     shot(page, f"laptop-{ruleset}")
+
+
+# -- free-form: tap, fold, ties, many of one kind --------------------------------------------------
+
+def goblins_and_aria(page) -> None:
+    """Aria (initiative 15) and three Goblins tied at initiative 10, added as one Add ×3."""
+    from gestures import add_combatant, new_freeform
+
+    new_freeform(page, "Strip")
+    add_combatant(page, "Aria", "initiative: 15\nHP: 12/12", side="party")
+    dlg = open_add_dialog(page)
+    dlg.locator('[name="combatant.name"]').fill("Goblin")
+    dlg.locator('[name="combatant.stats"]').fill("initiative: 10\nHP: 7/7")
+    dlg.get_by_label("How many").fill("3")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Aria", "Goblin 1", "Goblin 2", "Goblin 3"])
+
+
+def test_tapping_an_entry_opens_its_card_and_folding_sticks(browser, open_app):
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    try:
+        open_app(page)
+        goblins_and_aria(page)
+        page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
+        expect(page.locator("#order-strip li[aria-current=step] .strip-name")).to_have_text("Aria")
+        expect(card(page, "Aria", open_=False)).to_have_attribute("data-open", "true")
+        expect(card(page, "Goblin 2", open_=False)).to_have_attribute("data-open", "false")
+        expect(card(page, "Goblin 2", open_=False).locator(".card-body")).to_be_hidden()
+        # the folded line still says how it stands
+        expect(card(page, "Goblin 2", open_=False).locator(".glance")).to_contain_text("HP 7/7")
+        # a tap on the strip entry opens that card and brings it on screen
+        entry = page.locator("#order-strip").get_by_role("button", name=re.compile("^Goblin 2,"))
+        entry.tap()
+        g2 = card(page, "Goblin 2", open_=False)
+        expect(g2).to_have_attribute("data-open", "true")
+        expect(g2.get_by_role("button", name="Edit")).to_be_in_viewport()
+        expect(page.locator("#order-strip ol.strip")).to_be_in_viewport()
+        expect(g2.locator(".card-toggle")).to_be_focused()
+        # the GM folds the acting card: it stays folded through the next renders, and Goblin 2
+        # stays open though it is not acting
+        card(page, "Aria", open_=False).locator(".card-toggle").tap()
+        expect(card(page, "Aria", open_=False)).to_have_attribute("data-open", "false")
+        page.locator("#round-bar").get_by_role("button", name="Next").tap()
+        expect(page.locator("#order-strip li[aria-current=step] .strip-name")).to_have_text("Goblin 1")
+        expect(card(page, "Goblin 1", open_=False)).to_have_attribute("data-open", "true")
+        expect(card(page, "Aria", open_=False)).to_have_attribute("data-open", "false")
+        expect(card(page, "Goblin 2", open_=False)).to_have_attribute("data-open", "true")
+        page.locator("#round-bar").get_by_role("button", name="Next").tap()
+        # Goblin 1 no longer acts and the GM never chose for it: it folds again
+        expect(card(page, "Goblin 1", open_=False)).to_have_attribute("data-open", "false")
+        # every entry has a name and a 44 px target
+        boxes = page.evaluate("""() => [...document.querySelectorAll('#order-strip .strip-open')]
+            .map(b => [b.getAttribute('aria-label'), b.getBoundingClientRect().height])""")
+        assert all(name and h >= 43.5 for name, h in boxes), boxes
+    finally:
+        ctx.close()
+
+
+def order_now(page) -> list[str]:
+    return strip_names(page)
+
+
+def test_ties_by_keyboard_and_by_mouse_drag_only_among_equals(page, open_app):
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    goblins_and_aria(page)
+    page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
+    assert order_now(page) == ["Aria", "Goblin 1", "Goblin 2", "Goblin 3"]
+    # Aria is alone at 15: no grip; the goblins are equals at 10: each has one
+    expect(page.locator('#order-strip li[data-id="c1"] .strip-grip')).to_have_count(0)
+    expect(page.locator("#order-strip li[data-tie] .strip-grip")).to_have_count(3)
+    # keyboard: Alt+ArrowUp on the focused Goblin 3 moves it before Goblin 2
+    page.locator("#order-strip").get_by_role("button", name=re.compile("^Goblin 3,")).focus()
+    page.keyboard.press("Alt+ArrowUp")
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 1", "Goblin 3", "Goblin 2"])
+    expect(page.locator("#order-strip").get_by_role("button", name=re.compile("^Goblin 3,"))).to_be_focused()
+    expect(page.locator("#log li").first).to_contain_text("The GM settles a tie: Goblin 3 acts before Goblin 2")
+    # Goblin 1 is first among equals: Alt+ArrowUp does not move it past Aria
+    page.locator("#order-strip").get_by_role("button", name=re.compile("^Goblin 1,")).focus()
+    page.keyboard.press("Alt+ArrowUp")
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 1", "Goblin 3", "Goblin 2"])
+    # the ▲ of the order list asks for the same; past a non-equal it is refused at the list
+    page.locator("#ruleset-panel").get_by_title("Move Goblin 1 earlier among ties").click()
+    expect(page.locator('#ruleset-panel [data-error-for="order"]')).to_contain_text("are not equals")
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 1", "Goblin 3", "Goblin 2"])
+    # mouse drag: Goblin 1's grip onto Goblin 2 (later): Goblin 1 goes after it
+    grip = page.locator('#order-strip li[data-id="c2"] .strip-grip').bounding_box()
+    target = page.locator('#order-strip li[data-id="c3"]').bounding_box()
+    page.mouse.move(grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 40, target["y"] + target["height"] / 2, steps=6)
+    expect(page.locator('#order-strip li[data-id="c3"]')).to_have_class(re.compile("drop-target"))
+    page.mouse.up()
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 3", "Goblin 2", "Goblin 1"])
+    # dropped on a non-equal: nothing happens
+    grip = page.locator('#order-strip li[data-id="c2"] .strip-grip').bounding_box()
+    aria = page.locator('#order-strip li[data-id="c1"]').bounding_box()
+    page.mouse.move(grip["x"] + 5, grip["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(aria["x"] + 40, aria["y"] + 10, steps=4)
+    page.mouse.up()
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 3", "Goblin 2", "Goblin 1"])
+    # one Undo takes back the drag alone
+    page.locator("#btn-undo").click()
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 1", "Goblin 3", "Goblin 2"])
+
+
+def test_drag_among_equals_by_touch(browser, open_app):
+    """The same drag with a finger (touch events become pointer events of type touch)."""
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    try:
+        open_app(page)
+        goblins_and_aria(page)
+        page.locator("#round-bar").get_by_role("button", name="Start the fight").tap()
+        cdp = ctx.new_cdp_session(page)
+        grip = page.locator('#order-strip li[data-id="c4"] .strip-grip').bounding_box()
+        target = page.locator('#order-strip li[data-id="c2"]').bounding_box()
+        x0, y0 = grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2
+        x1, y1 = target["x"] + 30, target["y"] + target["height"] / 2
+
+        def touch(kind: str, x: float, y: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", x0, y0)
+        for i in range(1, 7):
+            touch("touchMove", x0 + (x1 - x0) * i / 6, y0 + (y1 - y0) * i / 6)
+        touch("touchEnd", x1, y1)
+        # Goblin 3 dropped on Goblin 1 (earlier): it goes before it
+        expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 3", "Goblin 1", "Goblin 2"])
+    finally:
+        ctx.close()
+
+
+def test_add_many_bad_counts_and_duplicate(page, open_app):
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    goblins_and_aria(page)
+    # Add ×3 was one action: one Undo takes all three away, Redo brings them back
+    page.locator("#btn-undo").click()
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Aria"])
+    page.locator("#btn-redo").click()
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Aria", "Goblin 1", "Goblin 2", "Goblin 3"])
+    # distinct token labels on the map
+    labels = page.locator("#map [data-token] text.initials").evaluate_all("els => els.map(e => e.textContent)")
+    assert sorted(labels) == ["A", "G1", "G2", "G3"], labels
+    # bad counts: an error at the field, nothing added
+    for bad, said in (("0", "at least 1"), ("201", "at most 196"), ("many", "whole number")):
+        dlg = open_add_dialog(page)
+        dlg.locator('[name="combatant.name"]').fill("Orc")
+        dlg.get_by_label("How many").fill(bad)
+        dlg.get_by_role("button", name="Add", exact=True).click()
+        expect(dlg.locator('[data-error-for="combatant.count"]')).to_contain_text(said)
+        expect(dlg.get_by_label("How many")).to_have_attribute("aria-invalid", "true")
+        dlg.get_by_role("button", name="Cancel").click()
+        expect(page.locator("#combatants .card")).to_have_count(4)
+    # the 200-combatant gate: 196 more fit, then no more
+    dlg = open_add_dialog(page)
+    dlg.locator('[name="combatant.name"]').fill("Rat")
+    dlg.get_by_label("How many").fill("196")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(200)
+    expect(page.locator("#combatants .card h3.name").last).to_have_text("Rat 196")
+    dlg = open_add_dialog(page)
+    dlg.locator('[name="combatant.name"]').fill("Rat")
+    dlg.get_by_label("How many").fill("1")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg.locator('[data-error-for="combatant.count"]')).to_contain_text("at most 0")
+    dlg.get_by_role("button", name="Cancel").click()
+    page.locator("#btn-undo").click()
+    expect(page.locator("#combatants .card")).to_have_count(4)
+    # Duplicate on a card: the copy takes the next number
+    card(page, "Goblin 2").get_by_role("button", name="Duplicate").click()
+    expect(page.locator("#combatants .card h3.name")).to_have_text(
+        ["Aria", "Goblin 1", "Goblin 2", "Goblin 3", "Goblin 4"])
+    card(page, "Aria").get_by_role("button", name="Duplicate").click()
+    expect(page.locator("#combatants .card h3.name").last).to_have_text("Aria 2")
+    expect(page.locator("#log li").first).to_contain_text("Aria 2 joins the fight (party), a copy of Aria")

@@ -24,7 +24,7 @@ class FreeForm(Ruleset):
     name = "Free-form"
     summary = "Any stats; turn order by an initiative number. No rules automated."
     free_stats = True
-    tie_rule = "equal initiative: the GM decides who goes first"
+    tie_rule = "higher initiative goes first; the GM orders equal initiative"
     conditions = {"prone": "Lying on the ground.", "stunned": "Dazed.", "down": "Out of the fight."}
 
     def validate_stats(self, raw: Any, prefix: str = "stats") -> dict[str, Any]:

@@ -90,7 +90,12 @@ def dist_text(target: Target, combine: str = "straight") -> str:
 
 
 def initials_of(c: Combatant) -> str:
-    return "".join(w[0] for w in c.name.split()[:2]).upper() or "?"
+    """"Great wolf" → GW; a numbered one keeps its whole number ("Goblin 12" → G12, not G1 like
+    Goblin 1), so the tokens of an Add ×N stay apart."""
+    words = c.name.split()
+    if len(words) > 1 and words[-1].isdigit():
+        return (words[0][0] + words[-1]).upper()
+    return "".join(w[0] for w in words[:2]).upper() or "?"
 
 
 def notes_of(c: Combatant, alt_band: str | None = None) -> list[str]:

@@ -94,7 +94,8 @@ def order_list(enc: Encounter, order: list[Slot]) -> str:
             f'<span class="move">{button("▲", "order-up", "icon", title=f"Move {c.name} earlier among ties", id=c.id)}'
             f'{button("▼", "order-down", "icon", title=f"Move {c.name} later among ties", id=c.id)}</span></li>'
         )
-    return f'<h2 class="visually-hidden">Order of play</h2><ol class="order" aria-label="Order of play">{"".join(items)}</ol>'
+    return (f'<h2 class="visually-hidden">Order of play</h2><ol class="order" aria-label="Order of play">{"".join(items)}</ol>'
+            f'<p class="field-error" data-error-for="order"></p>')
 
 
 # -- the order strip ----------------------------------------------------------------------------
