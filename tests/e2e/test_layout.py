@@ -30,7 +30,12 @@ OVERFLOW = """() => {
     if (el.closest("svg, .map, .visually-hidden, input, textarea, select, option")) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    const wide = el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && !el.matches(".sr-weapons");
+    // text cut on purpose with an ellipsis (a name in the order strip, whose entry's accessible
+    // name and card hold it whole) is not an overflow
+    // and a box made to scroll sideways (the weapons table, the odds table) scrolls, it does not overflow
+    const cs = getComputedStyle(el);
+    const cut = cs.textOverflow === "ellipsis" || cs.overflowX === "auto" || cs.overflowX === "scroll";
+    const wide = el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && !el.matches(".sr-weapons") && !cut;
     if (wide || r.right > vw + 1 || r.left < -1)
       out.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(r.left)}..${Math.round(r.right)} scroll ${el.scrollWidth}/${el.clientWidth}`);
   }
