@@ -141,6 +141,12 @@ def strip_entries(enc: Encounter, order: list[Slot], status: dict[str, dict[str,
     return out
 
 
+def drop_side(order: list[str], dragged: str, target: str) -> str:
+    """Where a dragged entry goes relative to the one it is dropped on: before an entry that came
+    earlier, after one that came later (so a drop always moves it onto that place)."""
+    return "before" if order.index(target) < order.index(dragged) else "after"
+
+
 def status_text(st: dict[str, Any]) -> str:
     """"HP 9/13, serious: abdomen": what the bar and colour say, in words."""
     parts = []

@@ -16,10 +16,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 
-def drop_side(order: list[str], dragged: str, target: str) -> str:
-    """Where the dragged entry goes relative to the one it is dropped on: before an entry that
-    came earlier, after one that came later (so a drop always moves it onto that place)."""
-    return "before" if order.index(target) < order.index(dragged) else "after"
+from .render import drop_side
 
 
 class StripCtl:
