@@ -170,7 +170,7 @@ def hp_bar(st: dict[str, Any]) -> str:
 
 
 def chips(items: Iterable[str], cls: str = "chip") -> str:
-    return "".join(f'<span class="{cls}">{esc(x)}</span>' for x in items)
+    return " ".join(f'<span class="{cls}">{esc(x)}</span>' for x in items)
 
 
 def order_strip(entries: list[dict[str, Any]]) -> str:
@@ -181,9 +181,8 @@ def order_strip(entries: list[dict[str, Any]]) -> str:
         st = e["status"]
         words = status_text(st)
         tag = "now" if e["current"] else ("next" if e["next"] else "")
-        name = ", ".join(x for x in (
-            e["name"], e["label"], {"now": "acting now", "next": "acts next"}.get(tag, ""), words,
-            ", ".join(st.get("chips", [])), "tied: Alt+Up or Alt+Down moves among equals" if e["group"] else "") if x)
+        # The button's name is its visible text (name, slot, now/next, state, chips: spaces between
+        # them), so voice control finds it by what it shows; the keys for equals are its description.
         keys = " ".join(k for k, v in (("Alt+ArrowUp", e["up"]), ("Alt+ArrowDown", e["down"])) if v)
         cls = " ".join(x for x in ("strip-entry", f"side-{e['side']}", f"lv-{st.get('level', 'ok')}",
                                    "current" if e["current"] else "", "next" if e["next"] else "",
@@ -194,15 +193,17 @@ def order_strip(entries: list[dict[str, Any]]) -> str:
             f'<li class="{esc(cls)}" data-id="{esc(e["id"])}"'
             f'{attrs(data_tie=e["group"] or None, aria_current="step" if e["current"] else None)}>'
             f'<button type="button" class="strip-open" id="strip-{esc(e["id"])}" data-act="strip-open" '
-            f'data-id="{esc(e["id"])}" aria-label="{esc(name)}"'
-            f'{attrs(data_up=e["up"], data_down=e["down"], aria_keyshortcuts=keys or None)}>'
-            f'<span class="strip-line"><span class="strip-name">{esc(e["name"])}</span>'
+            f'data-id="{esc(e["id"])}"'
+            f'{attrs(data_up=e["up"], data_down=e["down"], aria_keyshortcuts=keys or None)}'
+            f'{attrs(aria_describedby="strip-tie-hint" if e["group"] else None)}>'
+            f'<span class="strip-line"><span class="strip-name">{esc(e["name"])}</span> '
             f'<span class="strip-slot">{esc(e["label"])}</span>'
-            f'{f"<span class=strip-tag>{tag}</span>" if tag else ""}</span>'
-            f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{esc(words)}</span>'
+            f'{f" <span class=strip-tag>{tag}</span>" if tag else ""}</span> '
+            f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{esc(words)}</span> '
             f'{chips(st.get("chips", []))}</span></button>{grip}</li>')
     return (f'<h2 class="strip-title">Order</h2>'
             f'<ol class="strip" aria-label="Order of play and state">{"".join(items)}</ol>'
+            f'<p id="strip-tie-hint" class="visually-hidden">Tied with others: Alt+Up or Alt+Down moves it among equals.</p>'
             f'<p class="field-error" data-error-for="strip"></p>')
 
 
