@@ -12,6 +12,7 @@ The recorded action replays to the same result with no random source at all.
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -20,7 +21,7 @@ from .dice import RandomSource
 from .errors import FrayError, InvalidAction, RuleViolation
 from .model import Combatant, Encounter, LogEntry, Position
 from .rulesets import get_ruleset
-from .rulesets.base import Context, Ruleset
+from .rulesets.base import Context, Ruleset, whole_number
 from .tray import DiceTray
 
 MAX_NAME = 60
@@ -77,26 +78,92 @@ def _side(raw: Any, field: str) -> str:
 # -- core actions -----------------------------------------------------------------------------
 
 def _add_combatant(ctx: Context) -> None:
+    """One combatant, or ``combatant.count`` of them numbered after the name ("Goblin 1".."Goblin N",
+    going on from the highest number already in the fight), each a metre east of the last so every
+    token can be picked on the map. All of them or none: one action, one undo."""
     raw = ctx.action.get("combatant")
     if not isinstance(raw, dict):
         raise InvalidAction("combatant", "must be an object with name, side and stats")
     enc, rs = ctx.enc, ctx.ruleset
+    count = _count(raw.get("count"), len(enc.combatants))
     if len(enc.combatants) >= MAX_COMBATANTS:
         raise RuleViolation("encounter size", f"at most {MAX_COMBATANTS} combatants")
-    if enc.next_id >= MAX_NEXT_ID:
+    if enc.next_id + count > MAX_NEXT_ID:
         raise RuleViolation("encounter size", f"at most {MAX_NEXT_ID - 1} combatants added in one encounter")
     name = clean_name(raw.get("name"), "combatant.name")
     side = _side(raw.get("side", "foes"), "combatant.side")
     stats = rs.validate_stats(raw.get("stats", {}), "combatant.stats")
     notes = _notes(raw.get("notes", ""), "combatant.notes")
     pos = _position(raw.get("position"), "combatant.position") if raw.get("position") is not None else Position()
-    cid = f"c{enc.next_id}"
-    c = Combatant(id=cid, name=name, side=side, stats=stats, notes=notes, position=pos)
-    extra = {k: v for k, v in raw.items() if k not in ("name", "side", "stats", "notes", "position")}
-    rs.init_combatant(enc, c, extra)
+    extra = {k: v for k, v in raw.items() if k not in ("name", "side", "stats", "notes", "position", "count")}
+    names = [name] if count == 1 else numbered(enc, name, count)
+    for i, each in enumerate(names):
+        cid = f"c{enc.next_id}"
+        where = _position({"x": pos.x + i, "y": pos.y, "alt": pos.alt}, "combatant.position")
+        c = Combatant(id=cid, name=each, side=side, stats=dict(stats), notes=notes, position=where)
+        # each copy gets its own ruleset fields (weapons, body): a wound on one is not on all
+        rs.init_combatant(enc, c, copy.deepcopy(extra))
+        enc.next_id += 1
+        enc.combatants.append(c)
+        ctx.event("combatant", f"{each} joins the fight ({side})", id=cid)
+
+
+def _count(raw: Any, present: int) -> int:
+    """How many to add: a whole number from 1 up to what the encounter-size gate still allows."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return 1
+    n = whole_number(raw, "combatant.count", "How many")
+    room = MAX_COMBATANTS - present
+    if n < 1:
+        raise InvalidAction("combatant.count", f"How many must be at least 1, not {n}")
+    if n > room:
+        raise InvalidAction("combatant.count", f"How many must be at most {room}: an encounter holds at most "
+                                               f"{MAX_COMBATANTS} combatants and this one has {present}")
+    return n
+
+
+_NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
+
+
+def numbered(enc: Encounter, name: str, count: int) -> list[str]:
+    """``count`` names "name 1", "name 2", ... starting after the highest "name N" in the fight
+    (a second "Add ×3 Goblin" gives Goblin 4..6); a name that already ends in a number goes on
+    from it ("Goblin 2" → Goblin 3, 4)."""
+    m = _NUMBERED.match(name)
+    base = m.group(1) if m else name
+    taken = [int(mm.group(2)) for c in enc.combatants if (mm := _NUMBERED.match(c.name)) and mm.group(1) == base]
+    if m:
+        taken.append(int(m.group(2)))
+    start = max(taken, default=0) + 1
+    out = [f"{base} {start + i}" for i in range(count)]
+    for each in out:
+        clean_name(each, "combatant.name")  # the number must still fit the name's length limit
+    return out
+
+
+def _duplicate(ctx: Context) -> None:
+    """Another one like this combatant, as it stands (stats, ruleset fields, wounds, conditions),
+    named with the next number ("Goblin" → "Goblin 2"), a metre east; its ties to others
+    (engagements, a mount, grapples) are the original's alone (``Ruleset.on_duplicate``)."""
+    c = ctx.combatant()
+    enc = ctx.enc
+    if len(enc.combatants) >= MAX_COMBATANTS:
+        raise RuleViolation("encounter size", f"at most {MAX_COMBATANTS} combatants")
+    if enc.next_id >= MAX_NEXT_ID:
+        raise RuleViolation("encounter size", f"at most {MAX_NEXT_ID - 1} combatants added in one encounter")
+    m = _NUMBERED.match(c.name)
+    base = m.group(1) if m else c.name
+    taken = [int(mm.group(2)) for x in enc.combatants if (mm := _NUMBERED.match(x.name)) and mm.group(1) == base]
+    name = f"{base} {max(taken + [1]) + 1}"
+    name = clean_name(name, "id")
+    twin = copy.deepcopy(c)
+    twin.id = f"c{enc.next_id}"
+    twin.name = name
+    twin.position = _position({"x": c.position.x + 1, "y": c.position.y, "alt": c.position.alt}, "id")
+    ctx.ruleset.on_duplicate(enc, c, twin)
     enc.next_id += 1
-    enc.combatants.append(c)
-    ctx.event("combatant", f"{name} joins the fight ({side})", id=cid)
+    enc.combatants.append(twin)
+    ctx.event("combatant", f"{name} joins the fight ({twin.side}), a copy of {c.name}", id=twin.id, copy_of=c.id)
 
 
 def _notes(raw: Any, field: str) -> str:
@@ -222,6 +289,39 @@ def _reorder(ctx: Context) -> None:
     ctx.event("order", "The GM reorders ties: " + ", ".join(ctx.enc.get(x).name for x in order))
 
 
+def _settle_tie(ctx: Context) -> None:
+    """The GM orders equals: ``id`` goes just ``before`` (or ``after``) another combatant that the
+    rules rank the same (``Slot.tie``: same SR and DEX, same weapon length and CMB, same turn-order
+    value). Anyone else is refused, naming the rule that orders them. The GM's order of the whole
+    tie group is recorded in ``order_override``, which every ruleset's key reads just before its id."""
+    c = ctx.combatant()
+    where = "before" if "before" in ctx.action else "after"
+    other = ctx.combatant(where)
+    if other.id == c.id:
+        raise InvalidAction(where, f"{c.name} cannot move {where} themselves")
+    order = ctx.ruleset.order_of_play(ctx.enc)
+    mine = [s for s in order if s.combatant_id == c.id]
+    theirs = [s for s in order if s.combatant_id == other.id]
+    if not mine:
+        raise RuleViolation("order of play", f"{c.name} has no place in the order of play now")
+    if not theirs:
+        raise RuleViolation("order of play", f"{other.name} has no place in the order of play now")
+    tie = next((s.tie for s in mine if s.tie is not None and any(t.tie == s.tie for t in theirs)), None)
+    if tie is None:
+        raise RuleViolation("order of play", f"{c.name} ({mine[0].label}) and {other.name} ({theirs[0].label}) "
+                                             f"are not equals, so the rules order them, not the GM "
+                                             f"({ctx.ruleset.tie_rule})")
+    group: list[str] = []
+    for s in order:
+        if s.tie == tie and s.combatant_id not in group:
+            group.append(s.combatant_id)
+    group.remove(c.id)
+    group.insert(group.index(other.id) + (where == "after"), c.id)
+    ctx.enc.order_override = [x for x in ctx.enc.order_override if x not in group] + group
+    ctx.event("order", f"The GM settles a tie: {c.name} acts {where} {other.name} "
+                       f"({' then '.join(ctx.enc.get(x).name for x in group)})", id=c.id, order=group)
+
+
 def _set_table(ctx: Context) -> None:
     table_id = ctx.action.get("table")
     if not isinstance(table_id, str):
@@ -260,6 +360,8 @@ CORE_ACTIONS = {
     "note": _note,
     "rename_encounter": _rename,
     "reorder": _reorder,
+    "settle_tie": _settle_tie,
+    "duplicate_combatant": _duplicate,
     "set_table": _set_table,
     "advance": _advance,
     **players.ACTIONS,  # the players' view settings (fray.players)

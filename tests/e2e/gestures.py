@@ -61,9 +61,15 @@ def add_combatant(page, name: str, stats: str = "initiative: 10", side: str | No
     expect(page.locator("#combatants .card")).to_have_count(before + 1)
 
 
-def card(page, name: str):
-    return page.locator("#combatants article.card",
-                        has=page.locator("h3.name", has_text=re.compile("^" + re.escape(name) + "$")))
+def card(page, name: str, open_: bool = True):
+    """The combatant's card, opened first if it is folded (a GM taps its name), so its controls
+    can be used; ``open_=False`` leaves it as it is."""
+    loc = page.locator("#combatants article.card",
+                       has=page.locator("h3.name", has_text=re.compile("^" + re.escape(name) + "$")))
+    if open_ and loc.count() == 1 and loc.get_attribute("data-open") == "false":
+        loc.locator(".card-toggle").click()
+        expect(loc).to_have_attribute("data-open", "true")
+    return loc
 
 
 def snapshot(page) -> dict:

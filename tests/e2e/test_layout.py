@@ -30,7 +30,12 @@ OVERFLOW = """() => {
     if (el.closest("svg, .map, .visually-hidden, input, textarea, select, option")) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    const wide = el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && !el.matches(".sr-weapons");
+    // text cut on purpose with an ellipsis (a name in the order strip, whose entry's accessible
+    // name and card hold it whole) is not an overflow
+    // and a box made to scroll sideways (the weapons table, the odds table) scrolls, it does not overflow
+    const cs = getComputedStyle(el);
+    const cut = cs.textOverflow === "ellipsis" || cs.overflowX === "auto" || cs.overflowX === "scroll";
+    const wide = el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && !el.matches(".sr-weapons") && !cut;
     if (wide || r.right > vw + 1 || r.left < -1)
       out.push(`${el.tagName.toLowerCase()}.${el.className} ${Math.round(r.left)}..${Math.round(r.right)} scroll ${el.scrollWidth}/${el.clientWidth}`);
   }
@@ -71,6 +76,14 @@ def show_map(page) -> None:
     assert page.evaluate(MAP_COVERED) == []
 
 
+def open_first_card(page) -> None:
+    """Cards fold (issue 10): a folded one opens when its name is tapped."""
+    first = page.locator("#combatants .card").first
+    if first.get_attribute("data-open") == "false":
+        first.locator(".card-toggle").click()
+    expect(first).to_have_attribute("data-open", "true")
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_long_word_wraps_in_every_text_region(page, open_app, size):
     page.set_viewport_size(SIZES[size])
@@ -93,6 +106,7 @@ def test_a_long_word_wraps_in_every_text_region(page, open_app, size):
     page.locator("#note-text").fill(WORD)
     page.locator("#note-form button[type=submit]").click()
     expect(page.locator("#log .log-note")).to_have_count(1)
+    open_first_card(page)
     page.locator("#combatants .card").first.get_by_role("button", name="Condition…").click()
     dlg = page.locator("#dlg")
     dlg.get_by_label("Condition").fill(CONDITION)
@@ -115,6 +129,7 @@ def test_a_long_word_wraps_in_every_text_region(page, open_app, size):
     shot(page, f"{size}-map")
     if size == "tablet":
         page.locator("#tab-tracker").click()
+    open_first_card(page)
     page.locator("#combatants .card").first.get_by_role("button", name="Edit").click()
     expect(page.locator("#dlg")).to_be_visible()
     fits(page, "edit dialog")

@@ -255,7 +255,12 @@ def test_order_up_and_down_reorder_ties(page, open_app):
 
     order.get_by_title("Move Aria earlier among ties").click()
     expect(order.locator("li .who")).to_have_text(["Bear", "Aria", "Wolf"])
-    expect(page.locator("#log li").first).to_contain_text("The GM reorders ties")
+    expect(page.locator("#log li").first).to_contain_text("The GM settles a tie: Aria acts before Wolf")
+    # Bear (20) is not their equal: moving Aria past Bear is refused beside the list, nothing moves
+    order.get_by_title("Move Aria earlier among ties").click()
+    expect(page.locator('#ruleset-panel [data-error-for="order"]')).to_contain_text(
+        "Aria (Init 12) and Bear (Init 20) are not equals")
+    expect(order.locator("li .who")).to_have_text(["Bear", "Aria", "Wolf"])
 
     order.get_by_title("Move Aria later among ties").click()
     expect(order.locator("li .who")).to_have_text(["Bear", "Wolf", "Aria"])

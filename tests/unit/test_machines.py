@@ -26,7 +26,20 @@ import test_sr_property as srp  # noqa: E402
 
 IDS = st.sampled_from(["c1", "c2", "c3", "c4", "c9"])
 CORE_FIELDS = ("id", "combatant", "changes", "x", "y", "alt", "condition", "on", "lasts", "text", "name", "order", "table",
-               "value", "rolls")
+               "value", "rolls", "before", "after")
+
+# The GM's own order among equals (issue 10, "The GM settles ties") and many of one kind ("Add ×N",
+# "Duplicate"): plausible ids, so most of them meet real combatants, equals or not.
+TIES = st.builds(lambda a, where, b: {"type": "settle_tie", "id": a, where: b}, IDS,
+                 st.sampled_from(["before", "after"]), IDS)
+COPIES = st.builds(lambda i: {"type": "duplicate_combatant", "id": i}, IDS)
+
+
+def add_many(ruleset_id: str) -> st.SearchStrategy:
+    """Add ×N of one of the ruleset's ready-made combatants (free-form: a plain one)."""
+    presets = get_ruleset(ruleset_id).presets() or [{"name": "Goblin", "stats": {"initiative": 12}}]
+    return st.builds(lambda p, n: {"type": "add_combatant", "combatant": {**p, "count": n}},
+                     st.sampled_from(presets), st.one_of(st.integers(1, 4), st.sampled_from([0, 201, "many", "3"])))
 
 
 def core_actions(ruleset_id: str) -> st.SearchStrategy:
@@ -37,7 +50,7 @@ def core_actions(ruleset_id: str) -> st.SearchStrategy:
                       st.sampled_from(tables), st.text(max_size=10)) if tables else st.nothing()
     resets = st.builds(lambda t: {"type": "set_table", "table": t, "value": None}, st.sampled_from(tables)) \
         if tables else st.nothing()
-    return st.one_of(core.actions, edits, resets)
+    return st.one_of(core.actions, edits, resets, TIES, TIES, COPIES, add_many(ruleset_id))
 
 
 # -- free-form ---------------------------------------------------------------------------------------

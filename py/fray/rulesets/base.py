@@ -127,6 +127,9 @@ class Slot:
     key: tuple  # the sort key, ending in a stable id
     explanation: str = ""  # "SR 7 = DEX 3 + SIZ 2 + weapon 2"
     action_ref: str = ""  # which declared action this slot resolves, if any
+    # The part of ``key`` the rules decide, just before the GM's tie-break: slots with the same
+    # ``tie`` are equals, which only the GM orders (``settle_tie``). None: the GM may not move it.
+    tie: tuple | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"combatant": self.combatant_id, "label": self.label, "explanation": self.explanation,
@@ -187,6 +190,8 @@ class Ruleset:
     free_stats: bool = False  # the form takes any stat names (the free-form tracker)
     map_rule: MapRule = MapRule()  # what the map measures (rings, bands, engagements)
     panel: str = ""  # module of fray.web with this game's PANEL ("strike_rank_panel"); "" = none
+    # The rule that leaves equals to the GM, quoted when a reorder of non-equals is refused.
+    tie_rule: str = "Equals in the order: the GM decides"
     # Durations (fray.timers): whether combatants take turns one after another, so that "until the
     # end of X's next turn" means something; the game's word for a round; and when "for N rounds"
     # runs out: as round from+N begins, or right before the holder's turn in that round.
@@ -240,6 +245,10 @@ class Ruleset:
         if extra:
             raise InvalidAction("combatant", f"unknown fields: {', '.join(sorted(extra))}")
 
+    def on_duplicate(self, enc: Encounter, original: Combatant, copy: Combatant) -> None:
+        """Clear what in the copy's ``data`` ties it to other combatants (an engagement, a mount,
+        a weapon stuck in someone): those belong to the original. Default: nothing to clear."""
+
     def on_stats_changed(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:
         """Recompute derived data after an edit; default: same as a new combatant keeps data."""
         self.init_combatant(enc, c, extra)
@@ -278,6 +287,16 @@ class Ruleset:
         """What the page shows beyond the core fields: derived values with breakdowns."""
         return {}
 
+    def status(self, enc: Encounter, view: dict[str, Any], combatant_id: str) -> dict[str, Any]:
+        """A combatant's state at a glance, for the order strip: ``{"hp": [current, max] | None,
+        "fraction": 0..1 | None, "word": "bruised", "level": "ok" | "hurt" | "bad" | "out",
+        "chips": ["prone", ...]}``. The default reads an ``HP`` stat ("7", "7/12", or "HP" with
+        "max HP") and the conditions, so the free-form tracker shows what the GM typed."""
+        c = enc.get(combatant_id)
+        if c is None:
+            return {"hp": None, "fraction": None, "word": "", "level": "ok", "chips": []}
+        return default_status(c)
+
     def describe(self) -> dict[str, Any]:
         return {
             "id": self.id, "name": self.name, "summary": self.summary,
@@ -287,6 +306,55 @@ class Ruleset:
                            "source": v.get("source", "")} for k, v in self.tables.items()},
             "presets": self.presets(),
         }
+
+
+OUT_WORDS = ("dead", "dying", "incapacitated", "unconscious")
+
+
+def status_of(hp: tuple[int, int] | None, conditions: list[str], word: str = "", bad: bool = False,
+              out_words: tuple[str, ...] = OUT_WORDS) -> dict[str, Any]:
+    """The order strip's summary from HP, conditions and the game's own wound word. ``level``
+    is the colour: out of the fight (a condition in ``out_words``), badly hurt (``bad``, or under
+    half HP), hurt (below full), else ok."""
+    frac = None
+    if hp is not None and hp[1] > 0:
+        frac = max(0.0, min(1.0, hp[0] / hp[1]))
+    out = next((w for w in out_words if w in conditions), "")
+    if out:
+        level, word = "out", word or out
+    elif bad or (frac is not None and frac < 0.5):
+        level = "bad"
+    elif frac is not None and frac < 1:
+        level = "hurt"
+    else:
+        level = "ok"
+    return {"hp": list(hp) if hp is not None else None, "fraction": frac, "word": word, "level": level,
+            "chips": [x for x in conditions if x != out]}
+
+
+def _num(v: Any) -> float | None:
+    try:
+        f = float(str(v).strip())
+    except ValueError:
+        return None
+    return f if math.isfinite(f) else None
+
+
+def default_status(c: Combatant) -> dict[str, Any]:
+    """Free stats: ``HP: 7/12``, or ``HP: 7`` with ``max HP`` / ``HP max``; anything else, no bar."""
+    stats = {str(k).strip().lower(): v for k, v in c.stats.items()}
+    hp = None
+    raw = stats.get("hp")
+    if raw is not None:
+        text = str(raw)
+        cur, _, mx = text.partition("/")
+        a = _num(cur)
+        b = _num(mx) if mx else _num(stats.get("max hp", stats.get("hp max", stats.get("max_hp", ""))))
+        if a is not None and b is not None and b > 0:
+            hp = (int(a), int(b))
+        elif a is not None and a <= 0:
+            return status_of(None, list(c.conditions), "down", True)
+    return status_of(hp, list(c.conditions))
 
 
 def ceil_div(a: int, b: int) -> int:

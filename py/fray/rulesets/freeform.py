@@ -24,6 +24,7 @@ class FreeForm(Ruleset):
     name = "Free-form"
     summary = "Any stats; turn order by an initiative number. No rules automated."
     free_stats = True
+    tie_rule = "higher initiative goes first; the GM orders equal initiative"
     conditions = {"prone": "Lying on the ground.", "stunned": "Dazed.", "down": "Out of the fight."}
 
     def validate_stats(self, raw: Any, prefix: str = "stats") -> dict[str, Any]:
@@ -63,7 +64,8 @@ class FreeForm(Ruleset):
             v = c.stats.get("initiative", 0)
             return v if isinstance(v, (int, float)) else 0
 
-        slots = [Slot(c.id, f"Init {init(c)}", (-init(c), gm_tie_break(enc, c.id), i, c.id), f"initiative {init(c)}")
+        slots = [Slot(c.id, f"Init {init(c)}", (-init(c), gm_tie_break(enc, c.id), i, c.id), f"initiative {init(c)}",
+                      tie=(-init(c),))
                  for i, c in enumerate(enc.combatants) if "down" not in c.conditions]
         slots.sort(key=lambda s: s.key)
         return slots

@@ -31,7 +31,7 @@ from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
-from . import bestiary_view, history_view, import_view, mapctl, players_view
+from . import bestiary_view, history_view, import_view, mapctl, players_view, stripctl
 from .tables_view import table_from_grid, tables_form
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
@@ -199,6 +199,7 @@ class App:
         except Exception:
             pass  # not offered by every browser; the autosave works without it
         mapctl.install(self)
+        stripctl.install(self)
         players_view.install(self)
         if self.key not in self.revs:  # a fresh encounter: in the library from the start
             self.persist()
@@ -510,8 +511,16 @@ class App:
         # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
         self.paint("ruleset-panel", panel.panel(self, view) if panel else R.order_list(enc, order))
         current_id = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
+        status = {}
+        for c in enc.combatants:
+            try:
+                status[c.id] = rs.status(enc, view, c.id)
+            except Exception:  # a summary that cannot be drawn must not cost the card
+                traceback.print_exc()
+        self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id)))
         cards = [(c.id, R.combatant_card(enc, c, rs, panel.card_extra(self, c.id, view) if panel else "",
-                                         c.id == current_id)) for c in enc.combatants]
+                                         c.id == current_id, R.card_open(self.ui, c.id, c.id == current_id),
+                                         status.get(c.id))) for c in enc.combatants]
         self.paint_cards(cards, R.empty_state(enc))
         self.paint("log", R.log_items(enc.log))
         mapctl.render(self)
@@ -642,6 +651,15 @@ class App:
                           nil(el.closest("article")))
         elif act in ("order-up", "order-down"):
             self.nudge_order(cid, -1 if act == "order-up" else 1)
+        elif act == "strip-open":
+            self.open_card(cid)
+        elif act == "card-fold":
+            article = nil(el.closest("article"))
+            shut = article is not None and data(article, "open") == "true"
+            self.ui.setdefault("card_open", {})[cid] = not shut
+            self.render()
+        elif act == "duplicate-combatant":
+            self.dispatch({"type": "duplicate_combatant", "id": cid}, nil(el.closest("article")))
         elif act == "close-dialog":
             self.close_dialog()
         elif act == "new-encounter":
@@ -731,7 +749,8 @@ class App:
                 self.show_error(form, InvalidAction("combatant.extra", f"not a JSON object: {e}"))
                 return
             body = {**extra, **body}
-        known = ("combatant.name", "combatant.side", "combatant.stats", "combatant.notes", "combatant.position")
+        known = ("combatant.name", "combatant.side", "combatant.stats", "combatant.notes", "combatant.position",
+                 "combatant.count")
 
         def to_form_field(f: str) -> str:
             f = "combatant." + f.removeprefix("changes.").removeprefix("combatant.")
@@ -912,16 +931,43 @@ class App:
         self.show_save_state()
         self.render()
 
-    def nudge_order(self, cid: str, step: int) -> None:
-        ids = [s.combatant_id for s in self.ruleset.order_of_play(self.enc)]
+    def nudge_order(self, cid: str, step: int, scope: Any = None) -> None:
+        """▲ / ▼ (and Alt+Arrow in the order strip): swap with the neighbour in the order; the
+        engine refuses, at ``scope``, unless the two are equals."""
+        ids = []
+        for s in self.ruleset.order_of_play(self.enc):
+            if s.combatant_id not in ids:
+                ids.append(s.combatant_id)
         if cid not in ids:
             return
-        i = ids.index(cid)
-        j = i + step
+        j = ids.index(cid) + step
         if not 0 <= j < len(ids):
             return
-        ids[i], ids[j] = ids[j], ids[i]
-        self.dispatch({"type": "reorder", "order": ids}, by_id("ruleset-panel"))
+        self.settle_tie(cid, "before" if step < 0 else "after", ids[j], scope or by_id("ruleset-panel"))
+
+    def settle_tie(self, cid: str, where: str, other: str, scope: Any = None) -> bool:
+        return self.dispatch({"type": "settle_tie", "id": cid, where: other}, scope or by_id("order-strip"))
+
+    def open_card(self, cid: str | None) -> None:
+        """An entry of the order strip: open that combatant's card and bring it just under the
+        sticky head, its name focused."""
+        if not cid or self.enc.get(cid) is None:
+            return
+        self.ui.setdefault("card_open", {})[cid] = True
+        self.render()
+        card = q(document, f'#combatants article[data-id="{_css(cid)}"]')
+        if card is None:
+            return
+        head = by_id("tracker-head")
+        above = head.getBoundingClientRect().height if head is not None else 0
+        if not above:  # on a laptop the head's parts stand in the grid: only the round bar sticks
+            bar = by_id("round-bar")
+            above = bar.getBoundingClientRect().height if bar is not None else 0
+        top = card.getBoundingClientRect().top + js.window.scrollY - above - 8
+        js.window.scrollTo(0, max(0, top))
+        toggle = q(card, ".card-toggle")
+        if toggle is not None:
+            toggle.focus(js.Object.fromEntries([["preventScroll", True]]))
 
     def on_key(self, event: Any) -> None:
         tag = (event.target.tagName or "").lower()
@@ -930,6 +976,13 @@ class App:
         dlg = by_id("dlg")
         if dlg is not None and dlg.open:
             return  # undo behind an open form would leave the form showing what no longer is
+        if event.altKey and event.key in ("ArrowUp", "ArrowDown") and data(event.target, "act") == "strip-open":
+            # the keyboard route among equals in the order strip (drag is the pointer's)
+            other = data(event.target, "up" if event.key == "ArrowUp" else "down")
+            event.preventDefault()
+            if other:
+                self.settle_tie(data(event.target, "id"), "before" if event.key == "ArrowUp" else "after", other)
+            return
         if (event.ctrlKey or event.metaKey) and event.key.lower() == "z":
             event.preventDefault()
             self.act("redo" if event.shiftKey else "undo", event.target, event)

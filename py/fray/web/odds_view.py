@@ -93,7 +93,8 @@ def exchange_html(o: Any) -> str:
         f'title="{esc(o.method)}">exact</span></p>'
         + (f'<p class="odds-attack">{esc(o.attacker)} {esc(o.skill)}%: {_degrees(o.degrees)}</p>' if o.skill is not None
            else "")
-        + f'<div class="odds-scroll"><table class="odds-alts"><thead><tr><th scope="col">'
+        + f'<div class="odds-scroll" tabindex="0" role="region" aria-label="Odds for each defence">'
+          f'<table class="odds-alts"><thead><tr><th scope="col">'
           f'<span class="visually-hidden">Defence</span></th>{head}</tr></thead>'
           f'<tbody>{"".join(rows)}</tbody></table></div>'
         + (f'<ul class="odds-notes">{why}{notes}</ul>' if why or notes else "")
@@ -144,7 +145,7 @@ def detail_html(a: Any) -> str:
                    + _bars(bars, f"{a.spread_label}, {lo} to {hi}") + "</p>")
     what = "what follows" if a.effect else "damage"
     return (f'<details class="odds-detail" data-odds-fold="detail"><summary>{esc(a.label)}: results and {what}'
-            f'</summary><div class="odds-scroll">{grid}</div>{spread}</details>')
+            f'</summary><div class="odds-scroll" tabindex="0" role="region" aria-label="Odds by result">{grid}</div>{spread}</details>')
 
 
 # -- tactical-round style: an open-ended total against DEF ------------------------------------------

@@ -1000,7 +1000,8 @@ class RangeBandPanel:
         body.pop("extra", None)
         body = {**merged, **body}
         section = {f"combatant.{k}" for k in ADD_KEYS}
-        known = ("combatant.name", "combatant.side", "combatant.stats", "combatant.notes", "combatant.position")
+        known = ("combatant.name", "combatant.side", "combatant.stats", "combatant.notes", "combatant.position",
+                 "combatant.count")
 
         def to_form_field(f: str) -> str:
             f = "combatant." + f.removeprefix("combatant.")

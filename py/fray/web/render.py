@@ -95,7 +95,117 @@ def order_list(enc: Encounter, order: list[Slot]) -> str:
             f'<span class="move">{button("▲", "order-up", "icon", title=f"Move {c.name} earlier among ties", id=c.id)}'
             f'{button("▼", "order-down", "icon", title=f"Move {c.name} later among ties", id=c.id)}</span></li>'
         )
-    return f'<h2 class="visually-hidden">Order of play</h2><ol class="order" aria-label="Order of play">{"".join(items)}</ol>'
+    return (f'<h2 class="visually-hidden">Order of play</h2><ol class="order" aria-label="Order of play">{"".join(items)}</ol>'
+            f'<p class="field-error" data-error-for="order"></p>')
+
+
+# -- the order strip ----------------------------------------------------------------------------
+# Who acts now and next and how each combatant stands, compact enough that a dozen fit above the
+# cards on a tablet; an entry opens its combatant's card. Equals in the order (the same ``Slot.tie``)
+# can be dragged by their grip or moved with Alt+Arrow keys: the engine's ``settle_tie``.
+
+def strip_entries(enc: Encounter, order: list[Slot], status: dict[str, dict[str, Any]],
+                  current_id: str | None) -> list[dict[str, Any]]:
+    """One entry per combatant: those with a place in the order first, in it (at their first
+    slot), then the rest in the encounter's order. ``up``/``down``: the equal just before / after."""
+    first: dict[str, Slot] = {}
+    for s in order:
+        if s.combatant_id not in first and enc.get(s.combatant_id) is not None:
+            first[s.combatant_id] = s
+    ids = list(first) + [c.id for c in enc.combatants if c.id not in first]
+    ties: dict[tuple, list[str]] = {}
+    for cid, s in first.items():
+        if s.tie is not None:
+            ties.setdefault(s.tie, []).append(cid)
+    later = list(first)
+    next_id = None
+    if current_id in later:
+        rest = later[later.index(current_id) + 1:]
+        next_id = rest[0] if rest else None
+    elif current_id is None and enc.phase != "setup" and later:
+        next_id = later[0]
+    out = []
+    for cid in ids:
+        c = enc.get(cid)
+        s = first.get(cid)
+        group = ties.get(s.tie, []) if s is not None and s.tie is not None else []
+        group = group if len(group) > 1 else []
+        i = group.index(cid) if group else -1
+        out.append({
+            "id": cid, "name": c.name, "side": c.side, "label": s.label if s else "",
+            "status": status.get(cid) or {"hp": None, "fraction": None, "word": "", "level": "ok", "chips": []},
+            "current": cid == current_id, "next": cid == next_id, "in_order": s is not None,
+            "group": "t" + "-".join(str(x) for x in (s.tie or ())) if group else "",
+            "up": group[i - 1] if group and i > 0 else None,
+            "down": group[i + 1] if group and i + 1 < len(group) else None,
+        })
+    return out
+
+
+def drop_side(order: list[str], dragged: str, target: str) -> str:
+    """Where a dragged entry goes relative to the one it is dropped on: before an entry that came
+    earlier, after one that came later (so a drop always moves it onto that place)."""
+    return "before" if order.index(target) < order.index(dragged) else "after"
+
+
+def status_text(st: dict[str, Any]) -> str:
+    """"HP 9/13, serious: abdomen": what the bar and colour say, in words."""
+    parts = []
+    if st.get("hp"):
+        parts.append(f"HP {st['hp'][0]}/{st['hp'][1]}")
+    if st.get("word"):
+        parts.append(str(st["word"]))
+    return ", ".join(parts)
+
+
+def hp_bar(st: dict[str, Any]) -> str:
+    """The HP left as a bar (an SVG rect: no style attribute under the page's policy); none
+    when the game counts no HP. Its meaning is in the entry's words, so it is hidden from readers."""
+    frac = st.get("fraction")
+    if frac is None:
+        return ""
+    w = round(100 * frac)
+    return (f'<svg class="hpbar lv-{esc(st.get("level", "ok"))}" viewBox="0 0 100 6" preserveAspectRatio="none" '
+            f'aria-hidden="true" focusable="false"><rect class="bg" width="100" height="6"></rect>'
+            f'<rect class="fill" width="{w}" height="6"></rect></svg>')
+
+
+def chips(items: Iterable[str], cls: str = "chip") -> str:
+    return " ".join(f'<span class="{cls}">{esc(x)}</span>' for x in items)
+
+
+def order_strip(entries: list[dict[str, Any]]) -> str:
+    if not entries:
+        return ""
+    items = []
+    for e in entries:
+        st = e["status"]
+        words = status_text(st)
+        tag = "now" if e["current"] else ("next" if e["next"] else "")
+        # The button's name is its visible text (name, slot, now/next, state, chips: spaces between
+        # them), so voice control finds it by what it shows; the keys for equals are its description.
+        keys = " ".join(k for k, v in (("Alt+ArrowUp", e["up"]), ("Alt+ArrowDown", e["down"])) if v)
+        cls = " ".join(x for x in ("strip-entry", f"side-{e['side']}", f"lv-{st.get('level', 'ok')}",
+                                   "current" if e["current"] else "", "next" if e["next"] else "",
+                                   "" if e["in_order"] else "idle") if x)
+        grip = (f'<span class="strip-grip" data-drag="{esc(e["id"])}" title="Drag among equals" '
+                f'aria-hidden="true">⠿</span>') if e["group"] else ""
+        items.append(
+            f'<li class="{esc(cls)}" data-id="{esc(e["id"])}"'
+            f'{attrs(data_tie=e["group"] or None, aria_current="step" if e["current"] else None)}>'
+            f'<button type="button" class="strip-open" id="strip-{esc(e["id"])}" data-act="strip-open" '
+            f'data-id="{esc(e["id"])}"'
+            f'{attrs(data_up=e["up"], data_down=e["down"], aria_keyshortcuts=keys or None)}'
+            f'{attrs(aria_describedby="strip-tie-hint" if e["group"] else None)}>'
+            f'<span class="strip-line"><span class="strip-name">{esc(e["name"])}</span> '
+            f'<span class="strip-slot">{esc(e["label"])}</span>'
+            f'{f" <span class=strip-tag>{tag}</span>" if tag else ""}</span> '
+            f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{esc(words)}</span> '
+            f'{chips(st.get("chips", []))}</span></button>{grip}</li>')
+    return (f'<h2 class="strip-title">Order</h2>'
+            f'<ol class="strip" aria-label="Order of play and state">{"".join(items)}</ol>'
+            f'<p id="strip-tie-hint" class="visually-hidden">Tied with others: Alt+Up or Alt+Down moves it among equals.</p>'
+            f'<p class="field-error" data-error-for="strip"></p>')
 
 
 def stat_line(c: Combatant, ruleset: Ruleset) -> str:
@@ -113,27 +223,48 @@ def _timer_note(enc: Encounter, c: Combatant, cond: str, ruleset: Ruleset) -> st
     return f' <span class="cond-left">{esc(timers.describe(enc, t, ruleset.rounds_word))}</span>' if t else ""
 
 
-def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: str = "", current: bool = False) -> str:
+def card_open(ui: dict[str, Any], cid: str, current: bool) -> bool:
+    """A card is open when the GM opened it, shut when the GM shut it, else open only while its
+    combatant acts. The GM's choice is page state (``ui["card_open"]``), never the encounter's."""
+    chosen = (ui.get("card_open") or {}).get(cid)
+    return current if chosen is None else bool(chosen)
+
+
+def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: str = "", current: bool = False,
+                   open_: bool = True, status: dict[str, Any] | None = None) -> str:
+    """A combatant's card. Folded, it is one line (name, state, chips) whose name opens it; the
+    ruleset panel's part (``extra_html``) is inside the fold, so panels need no change."""
     conds = "".join(
         f'<li class="cond">{esc(x)}{_timer_note(enc, c, x, ruleset)} '
         f'{button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x)}</li>'
         for x in c.conditions)
     pos = c.position
     where = f"({pos.x:g}, {pos.y:g}) m" + (f", alt {pos.alt:g} m" if pos.alt else "")
+    st = status or {}
+    words = status_text(st)
+    glance = (f'<span class="glance lv-{esc(st.get("level", "ok"))}">{hp_bar(st)}'
+              f'{f"<span class=glance-word>{esc(words)}</span>" if words else ""}'
+              f'{chips(st.get("chips", []))}</span>') if st else ""
+    body_id = f"card-body-{c.id}"
     return (
-        f'<article class="card side-{esc(c.side)}{" current" if current else ""}" data-id="{esc(c.id)}" '
-        f'aria-label="{esc(c.name)}">'
-        f'<header><h3 class="name">{esc(c.name)}</h3><span class="side">{esc(SIDE_LABEL.get(c.side, c.side))}</span>'
+        f'<article class="card side-{esc(c.side)}{" current" if current else ""}{"" if open_ else " folded"}" '
+        f'data-id="{esc(c.id)}" data-open="{"true" if open_ else "false"}" aria-label="{esc(c.name)}">'
+        f'<header><h3 class="name"><button type="button" class="card-toggle" id="card-toggle-{esc(c.id)}" '
+        f'data-act="card-fold" data-id="{esc(c.id)}" aria-expanded="{"true" if open_ else "false"}" '
+        f'aria-controls="{esc(body_id)}">{esc(c.name)}</button></h3>{glance}'
+        f'<span class="side">{esc(SIDE_LABEL.get(c.side, c.side))}</span>'
         f'<span class="where" title="Position on the map">{esc(where)}</span></header>'
+        f'<div class="card-body" id="{esc(body_id)}"{"" if open_ else " hidden"}>'
         f'<div class="stats">{stat_line(c, ruleset)}</div>'
         f'{extra_html}'
         f'<ul class="conds" aria-label="Conditions of {esc(c.name)}">{conds}</ul>'
         f'{"<p class=notes>" + esc(c.notes) + "</p>" if c.notes else ""}'
         f'<div class="card-actions">'
         f'{button("Edit", "edit-combatant", "small", title=f"Edit {c.name}", id=c.id)}'
+        f'{button("Duplicate", "duplicate-combatant", "small", title=f"Duplicate {c.name}", id=c.id)}'
         f'{button("Condition…", "add-condition", "small", title=f"Add a condition to {c.name}", id=c.id)}'
         f'{button("Remove", "remove-combatant", "small danger", title=f"Remove {c.name}", id=c.id)}'
-        f'</div><p class="field-error" data-error-for="card-{esc(c.id)}"></p></article>'
+        f'</div></div><p class="field-error" data-error-for="card-{esc(c.id)}"></p></article>'
     )
 
 
@@ -197,6 +328,9 @@ def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str
     parts.append('<fieldset class="grid"><legend>Who</legend>')
     parts.append(field_html("combatant.name", "Name", c.name if c else "", required=True))
     parts.append(field_html("combatant.side", "Side", c.side if c else "foes", "choice", choices=("party", "foes", "neutral")))
+    if not editing:
+        parts.append(field_html("combatant.count", "How many", "1", "int",
+                                help_text="2 or more are numbered: Goblin 1, Goblin 2, …"))
     parts.append("</fieldset>")
     if ruleset.free_stats:
         text = "\n".join(f"{k}: {v}" for k, v in (c.stats.items() if c else [("initiative", 10)]))

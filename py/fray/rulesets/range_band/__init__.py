@@ -31,7 +31,7 @@ from typing import Any
 from ...errors import InvalidAction, RuleViolation
 from ...model import Combatant, Encounter
 from .. import register
-from ..base import Context, Ruleset, Slot, load_tables
+from ..base import Context, Ruleset, Slot, load_tables, status_of
 from . import actions, combatant, maprule, rules, state_edits, tables as tables_mod, view as view_mod
 from .rolls import RollSpec
 
@@ -48,6 +48,8 @@ class RangeBand(Ruleset):
     conditions = dict(view_mod.CONDITION_TEXT)
     map_rule = maprule.RangeBandMap()
     panel = "range_band_panel"  # fray/web/range_band_panel.py
+    tie_rule = ("each character takes one turn in turn order; equal turn-order values are the GM's to order "
+                "(FACTS.md, range-band: the round)")
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return load_tables(os.path.join(HERE, "tables"))
@@ -140,8 +142,10 @@ class RangeBand(Ruleset):
                 continue
             v = c.data.get("turn_value")
             label = "Movement" if enc.phase == "movement" else "Turn"
-            out.append(Slot(c.id, label, rules.sort_key(enc, c),
-                            f"turn order {v}" if v is not None else "no turn-order value yet (after those with one)"))
+            key = rules.sort_key(enc, c)
+            out.append(Slot(c.id, label, key,
+                            f"turn order {v}" if v is not None else "no turn-order value yet (after those with one)",
+                            tie=key[:2]))
         return out
 
     def advance(self, ctx: Context) -> None:
@@ -303,6 +307,20 @@ class RangeBand(Ruleset):
         if c.data.get("ambush") and c.data["ambush"].get("round") == enc.round:
             c.data["ambush"] = None
             ctx.event("stealth", f"{c.name}'s ambush effect ends with their turn", id=c.id)
+
+    def on_duplicate(self, enc: Encounter, original: Combatant, copy: Combatant) -> None:
+        """The copy rides nothing and carries no one; grapples, sight marks and an ambush are the original's."""
+        copy.data.update({"mount": None, "rider": None, "grappling": [], "cannot_see": [], "ambush": None})
+
+    def status(self, enc: Encounter, view: dict[str, Any], combatant_id: str) -> dict[str, Any]:
+        """The game counts no hit points: its statuses are the state. Out of the fight when dead or
+        incapacitated; badly hurt when stunned, out of breath, paralyzed or restrained."""
+        c = enc.get(combatant_id)
+        if c is None:
+            return super().status(enc, view, combatant_id)
+        bad = any(x in c.conditions for x in ("major-stunned", "minor-stunned", "out-of-breath", "paralyzed",
+                                             "restrained", "knocked-down"))
+        return status_of(None, list(c.conditions), "", bad, out_words=("dead", "incapacitated"))
 
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc), self.order_of_play(enc))

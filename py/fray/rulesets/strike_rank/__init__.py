@@ -16,8 +16,8 @@ from typing import Any
 from ...errors import InvalidAction
 from ...model import Combatant, Encounter
 from .. import register
-from ..base import Context, Ruleset, Slot, StatSpec, load_tables
-from . import body, care, combat, timing
+from ..base import Context, Ruleset, Slot, StatSpec, load_tables, status_of
+from . import body, care, combat, rules, timing
 from .maprule import StrikeRankMap
 from . import view as view_mod
 
@@ -64,6 +64,7 @@ class StrikeRank(Ruleset):
     stats = STATS
     map_rule = StrikeRankMap()
     panel = "strike_rank_panel"
+    tie_rule = "Ties on the same SR: higher DEX acts first; then the GM decides (FACTS.md, Strike ranks)"
     conditions = {
         "surprised": "No actions in the first MR; dodge and parry at half skill.",
         "prone": "On the ground.",
@@ -137,6 +138,33 @@ class StrikeRank(Ruleset):
 
     def advance(self, ctx: Context) -> None:
         timing.advance(ctx)
+
+    def on_duplicate(self, enc: Encounter, original: Combatant, copy: Combatant) -> None:
+        """The copy rides no mount; weapons stuck in its body or shield, and holds on it, belong to
+        others and stay with the original."""
+        copy.data.update({"mount": "", "impaled": [], "grips": []})
+        for w in copy.data.get("weapons", []):
+            if "stuck" in w:
+                w["stuck"] = []
+
+    def status(self, enc: Encounter, view: dict[str, Any], combatant_id: str) -> dict[str, Any]:
+        """Total HP, and the worst hit-location injury as the word ("serious: abdomen, bleeding"):
+        a serious wound or worse, or a bleeding one, is shown as badly hurt whatever the total HP."""
+        c = enc.get(combatant_id)
+        if c is None or "hp" not in c.data:
+            return super().status(enc, view, combatant_id)
+        worst, where, bleeding = "none", "", []
+        for loc in c.data.get("locations", []):
+            level = body.loc_level(loc)
+            if rules.injury_rank(level) > rules.injury_rank(worst):
+                worst, where = level, loc["name"]
+            if loc.get("bleeding"):
+                bleeding.append(loc["name"])
+        word = f"{worst}: {where}" if worst != "none" else ""
+        if bleeding:
+            word = (word + ", " if word else "") + "bleeding"
+        bad = rules.injury_rank(worst) >= rules.injury_rank("serious") or bool(bleeding)
+        return status_of((int(c.data["hp"]), int(c.data["hp_max"])), list(c.conditions), word, bad)
 
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(self, enc)

@@ -431,7 +431,7 @@ def order_of_play(enc: Encounter) -> list[Slot]:
             continue
         dex = c.stats.get("DEX", 0)
         slots.append(Slot(c.id, f"SR {a['sr']}", (a["sr"], -dex, gm_tie_break(enc, c.id), c.id, int(a["ref"][1:])),
-                          a["text"], a["ref"]))
+                          a["text"], a["ref"], tie=(a["sr"], -dex)))
     slots.sort(key=lambda s: s.key)
     return slots
 

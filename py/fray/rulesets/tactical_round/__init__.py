@@ -18,7 +18,7 @@ from typing import Any
 from ...errors import InvalidAction
 from ...model import Combatant, Encounter
 from .. import register
-from ..base import Context, Ruleset, Slot, StatSpec
+from ..base import Context, Ruleset, Slot, StatSpec, status_of
 from . import actions, combatant, order, rules, tables, view as view_mod
 from .maprule import TacticalRoundMap
 
@@ -37,6 +37,8 @@ class TacticalRound(Ruleset):
     conditions = dict(view_mod.CONDITION_TEXT)
     map_rule = TacticalRoundMap()
     panel = "tactical_round_panel"
+    tie_rule = ("Melee: longest weapon first; tie: higher CMB; equal: simultaneous, in the order the GM "
+                "chooses (FACTS.md, Tactical Round Sequence)")
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return tables.default_tables()
@@ -116,6 +118,25 @@ class TacticalRound(Ruleset):
             c.data["parry"] = None
             c.data["run_away"] = None
         enc.state["declared"] = {}
+
+    def on_duplicate(self, enc: Encounter, original: Combatant, copy: Combatant) -> None:
+        """The copy is engaged with no one, is not running away or disengaging, and has no parry set
+        against the original's attackers."""
+        copy.data.update({"engaged_with": [], "run_away": None, "disengaging": False, "parry": None})
+
+    def status(self, enc: Encounter, view: dict[str, Any], combatant_id: str) -> dict[str, Any]:
+        """HP left of the HP stat; the worst Hit Point threshold reached is the word ("bruised",
+        "incapacitated", "dying": FACTS.md, Hit points)."""
+        c = enc.get(combatant_id)
+        if c is None:
+            return super().status(enc, view, combatant_id)
+        thresholds = [e["condition"] for e in self.all_tables(enc)["hp_thresholds"]["entries"]]
+        word = next((x for x in reversed(thresholds) if x in c.conditions), "")
+        conds = [x for x in c.conditions if x != word or x in rules.OUT_OF_ACTION]
+        if rules.engaged_ids(enc, c):
+            conds.append("engaged")
+        return status_of((combatant.hp_current(c), combatant.hp_max(c)), conds, word, bool(word),
+                         out_words=rules.OUT_OF_ACTION)
 
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc))

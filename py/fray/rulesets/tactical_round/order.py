@@ -26,7 +26,8 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
     if phase == "declaration":
         for c in enc.combatants:
             if not any(x in c.conditions for x in rules.OUT_OF_ACTION):
-                slots.append(Slot(c.id, title, (0, 0) + rules.sorted_slots_key(enc, c), "declares this round's actions"))
+                slots.append(Slot(c.id, title, (0, 0) + rules.sorted_slots_key(enc, c), "declares this round's actions",
+                                  tie=(0, 0)))
     declared = enc.state.get("declared", {})
     kinds = rules.keyed(tables["declared_actions"])
     for c in enc.combatants:
@@ -43,11 +44,11 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
             if phase == "melee" and d["action"] == "melee_attack" and w is not None:
                 a, b = rules.melee_key(c, w)
                 expl = f"{what} with {w['name']}: length {w['length']:g}, CMB {-b}"
-                slots.append(Slot(c.id, title, (a, b) + rules.sorted_slots_key(enc, c) + (i,), expl, ref))
+                slots.append(Slot(c.id, title, (a, b) + rules.sorted_slots_key(enc, c) + (i,), expl, ref, tie=(a, b)))
             else:
                 if w is not None and w["kind"] in RANGED_KINDS:
                     what += f" with {w['name']}"
-                slots.append(Slot(c.id, title, (0, 0) + rules.sorted_slots_key(enc, c) + (i,), what, ref))
+                slots.append(Slot(c.id, title, (0, 0) + rules.sorted_slots_key(enc, c) + (i,), what, ref, tie=(0, 0)))
     if phase == "move":
         for c in enc.combatants:
             flight = c.data.get("run_away") or {}
@@ -59,7 +60,7 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
                     continue
                 how = "with On Rear" if res == "lose" else "at half CMB"
                 slots.append(Slot(oid, title, (-1, 0) + rules.sorted_slots_key(enc, o) + (0,),
-                                  f"strikes at the fleeing {c.name} {how}", f"strike:{c.id}"))
+                                  f"strikes at the fleeing {c.name} {how}", f"strike:{c.id}", tie=(-1, 0)))
     slots.sort(key=lambda s: s.key)
     return slots
 

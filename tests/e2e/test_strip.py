@@ -1,0 +1,326 @@
+"""The screen at table density (issue 10, "The screen"): the order strip, folding cards, the GM's
+tie order, Add ×N and Duplicate, in each game, driven through the real page.
+
+"At 768×1024, 12 combatants' order and state fit on one screen without scrolling" and "the acting
+combatant's card opens, others are one line until opened": checked on a touch tablet context.
+Set FRAY_SHOTS=dir to keep the screenshots (768×1024 and 1366×900 of each game's 12-combatant fight).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+sys.path.insert(0, os.path.dirname(__file__))
+from gestures import card, new_encounter, open_add_dialog  # noqa: E402
+
+TABLET = {"viewport": {"width": 768, "height": 1024}, "has_touch": True, "is_mobile": True}
+LAPTOP = {"width": 1366, "height": 900}
+SHOTS = os.environ.get("FRAY_SHOTS", "")
+
+GAMES = {
+    "strike-rank": ("Strike Rank (d100)", "Human warrior", "Great wolf (four-legged)"),
+    "tactical-round": ("Tactical round (CMB vs DEF)", "Swordsman with shield", "Orc warrior"),
+    "range-band": ("Range bands (turn order, movement phase, major/minor actions)", "Human scout", "Large creature"),
+}
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"))
+
+
+def add_many(page, preset: str, count: str, side: str | None = None, name: str | None = None) -> None:
+    """Add ×N through the dialog: a ready-made combatant and How many."""
+    before = page.locator("#combatants .card").count()
+    dlg = open_add_dialog(page)
+    dlg.get_by_label("Ready-made").select_option(label=preset)
+    dlg.get_by_role("button", name="Use", exact=True).click()
+    if name:
+        dlg.locator('[name="combatant.name"]').fill(name)
+    if side:
+        dlg.locator('[name="combatant.side"]').select_option(side)
+    dlg.get_by_label("How many").fill(count)
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(before + int(count))
+
+
+def strip_names(page) -> list[str]:
+    return page.locator("#order-strip li.strip-entry .strip-name").all_inner_texts()
+
+
+def badge_of(page) -> str:
+    return page.locator("#ruleset-badge").inner_text()
+
+
+def twelve(page, ruleset: str) -> None:
+    """A 12-combatant fight of ``ruleset`` (6 of one kind for the party, 6 of another against
+    them), started to the point where someone acts."""
+    badge, ours, theirs = GAMES[ruleset]
+    new_encounter(page, "Twelve", ruleset, badge)
+    add_many(page, ours, "6", "party", "Hero")
+    add_many(page, theirs, "6", "foes", "Foe")
+    expect(page.locator("#order-strip li.strip-entry")).to_have_count(12)
+    bar = page.locator("#round-bar")
+    bar.get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
+    if ruleset == "strike-rank":
+        forms = page.locator('form[data-form="sr-declare"]')
+        expect(forms).to_have_count(12)
+        for i in range(12):
+            forms.nth(i).locator("button[type=submit]").click()
+        expect(page.locator(".sr-decl")).to_have_count(12)
+        bar.get_by_role("button", name="Next").click()
+    elif ruleset == "tactical-round":
+        # two declare a melee attack on each other; Next passes the phases in which nobody acts
+        for cid, target in (("c1", "c7"), ("c7", "c1"), ("c2", "c8")):
+            form = page.locator(f'form[data-form=tr-declare][data-id="{cid}"]')
+            form.locator('[name="actions.0.action"]').select_option("melee_attack")
+            form.locator('[name="actions.0.weapon"]').select_option("0")
+            form.locator('[name="actions.0.target"]').select_option(target)
+            form.locator("button[type=submit]").click()
+            expect(page.locator("#log li").first).to_contain_text("declares: Melee attack")
+        for _ in range(4):  # Declaration (everyone declares), then on to the first phase with an action
+            if "Melee" in page.locator("#round-bar .phase").inner_text():
+                break
+            bar.get_by_role("button", name="Next").click()
+            page.wait_for_timeout(0)
+        expect(page.locator("#round-bar .phase")).to_contain_text("Melee")
+    expect(page.locator("#order-strip li.strip-entry[aria-current=step]")).to_have_count(1)
+
+
+def in_view(page, selector: str) -> bool:
+    """The element's box lies wholly inside the viewport as it is (nothing scrolled)."""
+    return page.evaluate("""(sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth && r.height > 0;
+    }""", selector)
+
+
+@pytest.mark.parametrize("ruleset", list(GAMES))
+def test_twelve_fit_on_a_tablet_with_the_acting_card(browser, open_app, ruleset):
+    """The strip and the acting combatant's open card are both on screen at 768×1024, unscrolled."""
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    try:
+        open_app(page)
+        twelve(page, ruleset)
+        page.evaluate("window.scrollTo(0, 0)")
+        assert page.evaluate("scrollY") == 0
+        shot(page, f"tablet-{ruleset}")
+        if SHOTS:  # the page's length with 12 combatants, for the closing note (not a test of speed)
+            with open(os.path.join(SHOTS, f"tablet-{ruleset}.height"), "w") as fh:
+                fh.write(str(page.evaluate("document.documentElement.scrollHeight")))
+        assert in_view(page, "#order-strip ol.strip"), "the order strip does not fit the screen"
+        current = page.locator("#order-strip li.strip-entry[aria-current=step]")
+        cid = current.get_attribute("data-id")
+        acting = page.locator(f'#combatants article[data-id="{cid}"]')
+        expect(acting).to_have_attribute("data-open", "true")
+        assert in_view(page, f'#combatants article[data-id="{cid}"] header'), "the acting card is off screen"
+        # everyone else is one line
+        expect(page.locator("#combatants article.card[data-open=true]")).to_have_count(1)
+        # the strip sticks: scrolled down, it is still at the top
+        page.mouse.wheel(0, 1500)
+        page.wait_for_function("scrollY > 100")
+        assert page.evaluate("document.getElementById('order-strip').getBoundingClientRect().top") < 200
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("ruleset", list(GAMES))
+def test_laptop_strip_beside_the_cards(page, open_app, ruleset):
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    twelve(page, ruleset)
+    strip = page.locator("#order-strip").bounding_box()
+    cards = page.locator("#combatants").bounding_box()
+    assert strip["x"] + strip["width"] <= cards["x"], "the strip is not beside the cards"
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, f"laptop-{ruleset}")
+
+
+# -- free-form: tap, fold, ties, many of one kind --------------------------------------------------
+
+def goblins_and_aria(page) -> None:
+    """Aria (initiative 15) and three Goblins tied at initiative 10, added as one Add ×3."""
+    from gestures import add_combatant, new_freeform
+
+    new_freeform(page, "Strip")
+    add_combatant(page, "Aria", "initiative: 15\nHP: 12/12", side="party")
+    dlg = open_add_dialog(page)
+    dlg.locator('[name="combatant.name"]').fill("Goblin")
+    dlg.locator('[name="combatant.stats"]').fill("initiative: 10\nHP: 7/7")
+    dlg.get_by_label("How many").fill("3")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Aria", "Goblin 1", "Goblin 2", "Goblin 3"])
+
+
+def test_tapping_an_entry_opens_its_card_and_folding_sticks(browser, open_app):
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    try:
+        open_app(page)
+        goblins_and_aria(page)
+        page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
+        expect(page.locator("#order-strip li[aria-current=step] .strip-name")).to_have_text("Aria")
+        expect(card(page, "Aria", open_=False)).to_have_attribute("data-open", "true")
+        expect(card(page, "Goblin 2", open_=False)).to_have_attribute("data-open", "false")
+        expect(card(page, "Goblin 2", open_=False).locator(".card-body")).to_be_hidden()
+        # the folded line still says how it stands
+        expect(card(page, "Goblin 2", open_=False).locator(".glance")).to_contain_text("HP 7/7")
+        # a tap on the strip entry opens that card and brings it on screen
+        entry = page.locator("#order-strip").get_by_role("button", name=re.compile("^Goblin 2 "))
+        entry.tap()
+        g2 = card(page, "Goblin 2", open_=False)
+        expect(g2).to_have_attribute("data-open", "true")
+        expect(g2.get_by_role("button", name="Edit")).to_be_in_viewport()
+        expect(page.locator("#order-strip ol.strip")).to_be_in_viewport()
+        expect(g2.locator(".card-toggle")).to_be_focused()
+        # the GM folds the acting card: it stays folded through the next renders, and Goblin 2
+        # stays open though it is not acting
+        card(page, "Aria", open_=False).locator(".card-toggle").tap()
+        expect(card(page, "Aria", open_=False)).to_have_attribute("data-open", "false")
+        page.locator("#round-bar").get_by_role("button", name="Next").tap()
+        expect(page.locator("#order-strip li[aria-current=step] .strip-name")).to_have_text("Goblin 1")
+        expect(card(page, "Goblin 1", open_=False)).to_have_attribute("data-open", "true")
+        expect(card(page, "Aria", open_=False)).to_have_attribute("data-open", "false")
+        expect(card(page, "Goblin 2", open_=False)).to_have_attribute("data-open", "true")
+        page.locator("#round-bar").get_by_role("button", name="Next").tap()
+        # Goblin 1 no longer acts and the GM never chose for it: it folds again
+        expect(card(page, "Goblin 1", open_=False)).to_have_attribute("data-open", "false")
+        # every entry has a name and a 44 px target
+        boxes = page.evaluate("""() => [...document.querySelectorAll('#order-strip .strip-open')]
+            .map(b => [b.textContent.trim(), b.getBoundingClientRect().height])""")
+        assert all(name and h >= 43.5 for name, h in boxes), boxes
+    finally:
+        ctx.close()
+
+
+def order_now(page) -> list[str]:
+    return strip_names(page)
+
+
+def test_ties_by_keyboard_and_by_mouse_drag_only_among_equals(page, open_app):
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    goblins_and_aria(page)
+    page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
+    assert order_now(page) == ["Aria", "Goblin 1", "Goblin 2", "Goblin 3"]
+    # Aria is alone at 15: no grip; the goblins are equals at 10: each has one
+    expect(page.locator('#order-strip li[data-id="c1"] .strip-grip')).to_have_count(0)
+    expect(page.locator("#order-strip li[data-tie] .strip-grip")).to_have_count(3)
+    # keyboard: Alt+ArrowUp on the focused Goblin 3 moves it before Goblin 2
+    page.locator("#order-strip").get_by_role("button", name=re.compile("^Goblin 3 ")).focus()
+    page.keyboard.press("Alt+ArrowUp")
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 1", "Goblin 3", "Goblin 2"])
+    expect(page.locator("#order-strip").get_by_role("button", name=re.compile("^Goblin 3 "))).to_be_focused()
+    expect(page.locator("#log li").first).to_contain_text("The GM settles a tie: Goblin 3 acts before Goblin 2")
+    # Goblin 1 is first among equals: Alt+ArrowUp does not move it past Aria
+    page.locator("#order-strip").get_by_role("button", name=re.compile("^Goblin 1 ")).focus()
+    page.keyboard.press("Alt+ArrowUp")
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 1", "Goblin 3", "Goblin 2"])
+    # the ▲ of the order list asks for the same; past a non-equal it is refused at the list
+    page.locator("#ruleset-panel").get_by_title("Move Goblin 1 earlier among ties").click()
+    expect(page.locator('#ruleset-panel [data-error-for="order"]')).to_contain_text("are not equals")
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 1", "Goblin 3", "Goblin 2"])
+    # mouse drag: Goblin 1's grip onto Goblin 2 (later): Goblin 1 goes after it
+    grip = page.locator('#order-strip li[data-id="c2"] .strip-grip').bounding_box()
+    target = page.locator('#order-strip li[data-id="c3"]').bounding_box()
+    page.mouse.move(grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 40, target["y"] + target["height"] / 2, steps=6)
+    expect(page.locator('#order-strip li[data-id="c3"]')).to_have_class(re.compile("drop-target"))
+    page.mouse.up()
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 3", "Goblin 2", "Goblin 1"])
+    # dropped on a non-equal: nothing happens
+    grip = page.locator('#order-strip li[data-id="c2"] .strip-grip').bounding_box()
+    aria = page.locator('#order-strip li[data-id="c1"]').bounding_box()
+    page.mouse.move(grip["x"] + 5, grip["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(aria["x"] + 40, aria["y"] + 10, steps=4)
+    page.mouse.up()
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 3", "Goblin 2", "Goblin 1"])
+    # one Undo takes back the drag alone
+    page.locator("#btn-undo").click()
+    expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 1", "Goblin 3", "Goblin 2"])
+
+
+def test_drag_among_equals_by_touch(browser, open_app):
+    """The same drag with a finger (touch events become pointer events of type touch)."""
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    try:
+        open_app(page)
+        goblins_and_aria(page)
+        page.locator("#round-bar").get_by_role("button", name="Start the fight").tap()
+        cdp = ctx.new_cdp_session(page)
+        grip = page.locator('#order-strip li[data-id="c4"] .strip-grip').bounding_box()
+        target = page.locator('#order-strip li[data-id="c2"]').bounding_box()
+        x0, y0 = grip["x"] + grip["width"] / 2, grip["y"] + grip["height"] / 2
+        x1, y1 = target["x"] + 30, target["y"] + target["height"] / 2
+
+        def touch(kind: str, x: float, y: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", x0, y0)
+        for i in range(1, 7):
+            touch("touchMove", x0 + (x1 - x0) * i / 6, y0 + (y1 - y0) * i / 6)
+        touch("touchEnd", x1, y1)
+        # Goblin 3 dropped on Goblin 1 (earlier): it goes before it
+        expect(page.locator("#order-strip .strip-name")).to_have_text(["Aria", "Goblin 3", "Goblin 1", "Goblin 2"])
+    finally:
+        ctx.close()
+
+
+def test_add_many_bad_counts_and_duplicate(page, open_app):
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    goblins_and_aria(page)
+    # Add ×3 was one action: one Undo takes all three away, Redo brings them back
+    page.locator("#btn-undo").click()
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Aria"])
+    page.locator("#btn-redo").click()
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Aria", "Goblin 1", "Goblin 2", "Goblin 3"])
+    # distinct token labels on the map
+    labels = page.locator("#map [data-token] text.initials").evaluate_all("els => els.map(e => e.textContent)")
+    assert sorted(labels) == ["A", "G1", "G2", "G3"], labels
+    # bad counts: an error at the field, nothing added
+    for bad, said in (("0", "at least 1"), ("201", "at most 196"), ("many", "whole number")):
+        dlg = open_add_dialog(page)
+        dlg.locator('[name="combatant.name"]').fill("Orc")
+        dlg.get_by_label("How many").fill(bad)
+        dlg.get_by_role("button", name="Add", exact=True).click()
+        expect(dlg.locator('[data-error-for="combatant.count"]')).to_contain_text(said)
+        expect(dlg.get_by_label("How many")).to_have_attribute("aria-invalid", "true")
+        dlg.get_by_role("button", name="Cancel").click()
+        expect(page.locator("#combatants .card")).to_have_count(4)
+    # the 200-combatant gate: 196 more fit, then no more
+    dlg = open_add_dialog(page)
+    dlg.locator('[name="combatant.name"]').fill("Rat")
+    dlg.get_by_label("How many").fill("196")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(200)
+    expect(page.locator("#combatants .card h3.name").last).to_have_text("Rat 196")
+    dlg = open_add_dialog(page)
+    dlg.locator('[name="combatant.name"]').fill("Rat")
+    dlg.get_by_label("How many").fill("1")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg.locator('[data-error-for="combatant.count"]')).to_contain_text("at most 0")
+    dlg.get_by_role("button", name="Cancel").click()
+    page.locator("#btn-undo").click()
+    expect(page.locator("#combatants .card")).to_have_count(4)
+    # Duplicate on a card: the copy takes the next number
+    card(page, "Goblin 2").get_by_role("button", name="Duplicate").click()
+    expect(page.locator("#combatants .card h3.name")).to_have_text(
+        ["Aria", "Goblin 1", "Goblin 2", "Goblin 3", "Goblin 4"])
+    card(page, "Aria").get_by_role("button", name="Duplicate").click()
+    expect(page.locator("#combatants .card h3.name").last).to_have_text("Aria 2")
+    expect(page.locator("#log li").first).to_contain_text("Aria 2 joins the fight (party), a copy of Aria")

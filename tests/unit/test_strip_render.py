@@ -1,0 +1,111 @@
+"""The order strip and the folding card as markup (issue 10, "The screen"): who acts now and next,
+state at a glance, ties marked for drag and keys, user text escaped, a card's fold from the GM's
+choice or from who acts."""
+
+from __future__ import annotations
+
+import pytest
+
+from fray.model import Combatant, Encounter, Position
+from fray.rulesets import get_ruleset
+from fray.rulesets.base import Slot
+from fray.web import render as R
+from fray.web.mapview import initials_of
+from test_web_render import PAYLOADS, Parsed
+
+OK = {"hp": [7, 12], "fraction": 7 / 12, "word": "bruised", "level": "hurt", "chips": ["prone"]}
+
+
+def enc_of(*names: str, phase: str = "turns") -> Encounter:
+    cs = [Combatant(id=f"c{i + 1}", name=n, side="foes" if i else "party", position=Position())
+          for i, n in enumerate(names)]
+    return Encounter(ruleset="freeform", combatants=cs, phase=phase)
+
+
+def slots(*rows: tuple[str, str, tuple | None]) -> list[Slot]:
+    return [Slot(cid, label, (i,), "", tie=tie) for i, (cid, label, tie) in enumerate(rows)]
+
+
+def test_entries_follow_the_order_then_the_rest_with_now_next_and_ties():
+    enc = enc_of("Aria", "Gob 1", "Gob 2", "Gob 3", "Idle")
+    order = slots(("c1", "Init 15", (-15,)), ("c2", "Init 10", (-10,)), ("c3", "Init 10", (-10,)),
+                  ("c4", "Init 10", (-10,)), ("c2", "Init 10", (-10,)))
+    es = R.strip_entries(enc, order, {"c1": OK}, "c2")
+    assert [e["id"] for e in es] == ["c1", "c2", "c3", "c4", "c5"]  # each once, the idle one last
+    assert [e["current"] for e in es] == [False, True, False, False, False]
+    assert [e["next"] for e in es] == [False, False, True, False, False]
+    assert es[0]["group"] == "" and es[1]["group"] == es[2]["group"] == es[3]["group"] != ""
+    assert (es[1]["up"], es[1]["down"]) == (None, "c3") and (es[3]["up"], es[3]["down"]) == ("c3", None)
+    assert es[4]["in_order"] is False and es[4]["label"] == ""
+    assert es[0]["status"] == OK and es[1]["status"]["level"] == "ok"
+
+
+def test_no_tie_when_the_rules_leave_none():
+    enc = enc_of("A", "B")
+    es = R.strip_entries(enc, slots(("c1", "SR 3", None), ("c2", "SR 3", None)), {}, None)
+    assert all(e["group"] == "" and e["up"] is None and e["down"] is None for e in es)
+    assert es[0]["next"]  # nobody acts yet in a started fight: the first is next
+
+
+def test_strip_markup_marks_the_current_one_and_names_every_entry():
+    enc = enc_of("Aria", "Gob 1", "Gob 2")
+    order = slots(("c1", "Init 15", (-15,)), ("c2", "Init 10", (-10,)), ("c3", "Init 10", (-10,)))
+    p = Parsed(R.order_strip(R.strip_entries(enc, order, {"c1": OK}, "c1")))
+    assert ("aria-current", "step") in p.attrs
+    # each button is named by what it shows; equals are described by the keys that move them
+    assert "Aria Init 15 now HP 7/12, bruised prone" in " ".join(p.all_text.split())
+    assert "Gob 1 Init 10 next" in " ".join(p.all_text.split())
+    assert [v for k, v in p.attrs if k == "aria-describedby"] == ["strip-tie-hint", "strip-tie-hint"]
+    assert "Alt+Up or Alt+Down" in p.all_text
+    assert [v for k, v in p.attrs if k == "data-drag"] == ["c2", "c3"]  # grips only on equals
+    assert ("aria-keyshortcuts", "Alt+ArrowDown") in p.attrs and ("aria-keyshortcuts", "Alt+ArrowUp") in p.attrs
+    assert p.tags.count("svg") == 1
+    assert ("width", "58") in p.attrs  # 7/12 of the bar, as an attribute (no style under the policy)
+
+
+@pytest.mark.parametrize("s", PAYLOADS)
+def test_strip_escapes_names_labels_words_and_chips(s):
+    enc = enc_of(s, "B")
+    st = {"hp": [1, 2], "fraction": .5, "word": s, "level": "bad", "chips": [s]}
+    p = Parsed(R.order_strip(R.strip_entries(enc, slots(("c1", s, (0,)), ("c2", s, (0,))), {"c1": st}, "c1")))
+    assert p.tags.count("svg") == 1 and "script" not in p.tags and "img" not in p.tags
+    assert not [k for k, _ in p.attrs if k.startswith("on") or k == "autofocus"]
+    assert p.all_text.count(s) >= 4  # name, slot label, word, chip
+
+
+def test_card_folds_from_the_gms_choice_else_from_who_acts():
+    assert R.card_open({}, "c1", True) is True and R.card_open({}, "c1", False) is False
+    ui = {"card_open": {"c1": False, "c2": True}}
+    assert R.card_open(ui, "c1", True) is False and R.card_open(ui, "c2", False) is True
+
+
+def test_a_folded_card_keeps_its_line_and_hides_its_body():
+    ff = get_ruleset("freeform")
+    enc = enc_of("Aria")
+    c = enc.combatants[0]
+    html = R.combatant_card(enc, c, ff, "<div class=extra>panel</div>", False, False, OK)
+    p = Parsed(html)
+    assert ("data-open", "false") in p.attrs and ("aria-expanded", "false") in p.attrs and ("hidden", None) in p.attrs
+    assert "HP 7/12, bruised" in p.all_text and "prone" in p.all_text
+    assert ("title", "Duplicate Aria") in p.attrs
+    opened = Parsed(R.combatant_card(enc, c, ff, "", True, True, OK))
+    assert ("aria-expanded", "true") in opened.attrs and ("hidden", None) not in opened.attrs
+
+
+def test_add_form_asks_how_many_but_the_edit_form_does_not():
+    ff = get_ruleset("freeform")
+    assert 'name="combatant.count"' in R.combatant_form(ff, None, [])
+    assert 'name="combatant.count"' not in R.combatant_form(ff, enc_of("A").combatants[0], [])
+
+
+def test_numbered_tokens_stay_apart():
+    """"distinct token labels" (issue 10): Goblin 1 and Goblin 12 are G1 and G12."""
+    c = Combatant(id="c1", name="Goblin 12")
+    assert initials_of(c) == "G12"
+    assert initials_of(Combatant(id="c2", name="Goblin 1")) == "G1"
+    assert initials_of(Combatant(id="c3", name="Great wolf")) == "GW"
+
+
+def test_a_drop_goes_onto_the_place_dropped_on():
+    order = ["c1", "c2", "c3", "c4"]
+    assert R.drop_side(order, "c4", "c2") == "before" and R.drop_side(order, "c2", "c4") == "after"
