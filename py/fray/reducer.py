@@ -388,7 +388,7 @@ def _run(encounter: Encounter, action: Any, rng: RandomSource | None) -> tuple[E
     draft = encounter.copy()
     ctx = Context(draft, action, tray, ruleset)
     handler(ctx)
-    timers.after_action(encounter, draft, ruleset, ctx.event)  # durations that ran out with this action
+    timers.after_action(encounter, draft, ruleset, ctx.event, action.get("type"))  # durations that ran out
     seq = len(draft.log)
     for ev in ctx.events:
         seq += 1

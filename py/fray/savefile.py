@@ -176,6 +176,12 @@ def check_readable(enc: Encounter, path: str) -> None:
     never becomes the open encounter."""
     from .maprules import map_view
 
+    from . import timers
+
+    wrong = timers.check_state(enc)  # the one key of the state that the core owns
+    if wrong is not None:
+        raise SaveFileError(f"{path}.state.timers.{wrong.split(':')[0]}" if wrong[0].isdigit() else f"{path}.state.timers",
+                            wrong.split(": ", 1)[-1])
     rs = get_ruleset(enc.ruleset)
     try:
         rs.view(enc)

@@ -113,9 +113,14 @@ def _turn_key(enc: Encounter, ruleset: Any) -> tuple[Any, ...]:
     return (enc.round, enc.phase, enc.turn, ruleset.turn_of(enc))
 
 
-def after_action(before: Encounter, after: Encounter, ruleset: Any, event: Any) -> None:
+# Only these actions pass a turn. Re-ordering ties, adding a faster combatant or taking one out
+# moves the turn pointer too, but nobody's turn ended or began: a timer waits for the GM's Next.
+TURN_PASSING = ("advance",)
+
+
+def after_action(before: Encounter, after: Encounter, ruleset: Any, event: Any, action_type: Any = "advance") -> None:
     """End the timers whose time came with this action (``event(kind, text, **detail)`` logs)."""
-    if not after.state.get(KEY):
+    if not after.state.get(KEY) or action_type not in TURN_PASSING:
         return
     had_turns = ruleset.has_turns
     b = _turn_key(before, ruleset) if had_turns else (before.round,)
@@ -125,13 +130,16 @@ def after_action(before: Encounter, after: Encounter, ruleset: Any, event: Any) 
     started: str | None = None
     if had_turns and b != a and (b[3] != a[3] or new_round or b[1] != a[1]):
         ended, started = b[3], a[3]
+    # whose turns come in this round's action phase (range-band: a holder out of the fight has none)
+    acting = ({s.combatant_id for s in ruleset.order_of_play(after)}
+              if had_turns and ruleset.round_durations_end == "before_own_turn" and a[1] != b[1] else None)
     keep: list[dict[str, Any]] = []
     gone: list[tuple[dict[str, Any], str]] = []
     for t in timers(after):
         c = after.get(t["id"])
         if c is None or t["condition"] not in c.conditions:
             continue  # the condition was taken off some other way: nothing left to time
-        why = _ends(t, after, ruleset, new_round, ended, started)
+        why = _ends(t, after, ruleset, new_round, ended, started, acting)
         if why is None:
             if t["kind"] == "turn_end" and started == t["of"] and not t.get("armed"):
                 t = {**t, "armed": True}
@@ -148,8 +156,8 @@ def after_action(before: Encounter, after: Encounter, ruleset: Any, event: Any) 
 
 
 def _ends(t: dict[str, Any], enc: Encounter, ruleset: Any, new_round: bool, ended: str | None,
-          started: str | None) -> str | None:
-    """Why ``t`` ends now, or None."""
+          started: str | None, acting: set[str] | None = None) -> str | None:
+    """Why ``t`` ends now, or None. ``acting``: when a new phase just began, who has a turn in it."""
     kind = t["kind"]
     if kind == "rounds":
         due = t["from_round"] + t["rounds"]
@@ -158,6 +166,9 @@ def _ends(t: dict[str, Any], enc: Encounter, ruleset: Any, new_round: bool, ende
         if ruleset.round_durations_end == "before_own_turn" and ruleset.has_turns:
             if enc.round >= due and started == t["id"]:
                 return f"{span}: it ends right before their turn"
+            if enc.round >= due and acting is not None and enc.phase == "actions" and t["id"] not in acting:
+                # no turn of theirs comes this round (out of the fight): it ends as the turns begin
+                return f"{span}: they have no turn in round {enc.round}"
             if enc.round > due and new_round:
                 return f"{span}: they had no turn in round {due}"
             return None
@@ -168,4 +179,40 @@ def _ends(t: dict[str, Any], enc: Encounter, ruleset: Any, new_round: bool, ende
         return f"the start of {whose} turn" if started == t["of"] else None
     if kind == "turn_end":
         return f"the end of {whose} turn" if ended == t["of"] and t.get("armed") else None
+    return None
+
+
+def check_state(enc: Encounter) -> str | None:
+    """What is wrong with ``state["timers"]`` of an encounter read from a file (None: nothing), so
+    that a hand-edited or damaged save is refused at load instead of breaking every later action."""
+    ts = enc.state.get(KEY)
+    if ts is None:
+        return None
+    if not isinstance(ts, list):
+        return "must be a list"
+    seen = set()
+    for i, t in enumerate(ts):
+        if not isinstance(t, dict) or t.get("kind") not in KINDS:
+            return f"{i}: must be a timer with a kind of {', '.join(KINDS)}"
+        want = {"id", "condition", "kind"} | ({"rounds", "from_round"} if t["kind"] == "rounds" else {"of", "armed"})
+        if set(t) != want:
+            return f"{i}: a {t['kind']} timer has exactly the fields {', '.join(sorted(want))}"
+        c = enc.get(t["id"]) if isinstance(t["id"], str) else None
+        if c is None:
+            return f"{i}.id: names no combatant"
+        if not isinstance(t["condition"], str) or t["condition"] not in c.conditions:
+            return f"{i}.condition: {c.name} has no such condition"
+        if (t["id"], t["condition"]) in seen:
+            return f"{i}: times {c.name}'s {t['condition']} twice"
+        seen.add((t["id"], t["condition"]))
+        if t["kind"] == "rounds":
+            for k, lo in (("rounds", 1), ("from_round", 1)):
+                v = t[k]
+                if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= 1_000_000:
+                    return f"{i}.{k}: must be a whole number from {lo}"
+        else:
+            if not isinstance(t["of"], str) or enc.get(t["of"]) is None:
+                return f"{i}.of: names no combatant"
+            if not isinstance(t["armed"], bool):
+                return f"{i}.armed: must be true or false"
     return None

@@ -142,3 +142,24 @@ def test_names_and_texts_are_escaped_in_the_grid():
     enc, _ = apply(enc, {"type": "set_table", "table": "cover", "value": table})
     html = T.tables_form(rs, enc)
     assert "<img" not in html and "&lt;img" in html
+
+
+@pytest.mark.parametrize("typed", ["nan", "inf", "-inf", "1e999"])
+def test_a_number_cell_that_is_not_finite_is_named_at_its_cell(typed):
+    rs = get_ruleset("strike-rank")
+    table = rs.tables["dex_sr"]
+    values = grid_values(T.tables_form(rs, new_encounter("strike-rank")), "dex_sr")
+    values["r1.max"] = typed
+    with pytest.raises(InvalidAction) as e:
+        T.table_from_grid(table, table, values)
+    assert e.value.field == "value.entries.1.max"
+
+
+def test_the_engines_row_numbers_are_mapped_to_the_rows_the_gm_sees():
+    """A row removed above: the engine counts the kept rows, the error lands at the form's row."""
+    values = {"r0.__row": "1", "r0.__drop": "yes", "r1.__row": "1", "r2.__row": "1", "r2.__drop": "yes",
+              "r3.__row": "1"}
+    to_form = T.engine_field_to_form(values)
+    assert to_form("value.entries.0") == "value.entries.1"
+    assert to_form("value.entries.1.sr") == "value.entries.3.sr"
+    assert to_form("value.note") == "value.note"

@@ -233,3 +233,78 @@ def test_tactical_round_durations_are_rounds():
             break
         enc, _ = apply(enc, {"type": "advance"})
     assert enc.round == 2 and "shaken" not in enc.get("c1").conditions
+
+
+def test_only_the_gms_next_passes_a_turn():
+    """Re-ordering ties moves the turn pointer, but nobody's turn began: the timer waits."""
+    h = free_fight(("Orc", 10), ("Elf", 10))
+    nxt(h)  # Orc's turn (ties: Orc first)
+    cond(h, "c1", "prone", {"until": "turn_start", "of": "c2"})
+    h.do({"type": "reorder", "order": ["c2", "c1"]})
+    assert has(h, "c1", "prone")
+    h.do({"type": "add_combatant", "combatant": {"name": "Hawk", "stats": {"initiative": 20}}})
+    assert has(h, "c1", "prone")
+
+
+def test_range_band_a_holder_out_of_the_fight_is_not_held_a_round_longer():
+    """FACTS.md: "a 1-round effect ends right before that character's next turn" - a holder with
+    no turn that round (incapacitated) is freed as the round's turns begin, not a round later."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "range_band"))
+    from rb_helpers import act, fight, person, start, to_phase
+
+    enc = fight(person("A"), person("B"))
+    enc = act(enc, "turn_order", id="c1", value=10)
+    enc = act(enc, "turn_order", id="c2", value=5)
+    enc = to_phase(start(enc), "actions", "c2")  # B's turn, round 1
+    enc, _ = apply(enc, {"type": "set_condition", "id": "c2", "condition": "paralyzed", "lasts": {"rounds": 1}})
+    enc, _ = apply(enc, {"type": "set_condition", "id": "c2", "condition": "incapacitated"})
+    enc = to_phase(enc, "actions", rnd=2)
+    assert enc.round == 2 and "paralyzed" not in enc.get("c2").conditions
+    assert any("they have no turn in round 2" in e.text for e in enc.log)
+
+
+def test_tactical_round_a_timed_stun_lasts_as_long_as_the_gm_said():
+    """The ruleset's own end of round takes Stunned off after its rounds; a stun the GM gave a
+    duration is the timer's to end."""
+    rs = get_ruleset("tactical-round")
+    enc = new_encounter("tactical-round")
+    enc, _ = apply(enc, {"type": "add_combatant", "combatant": {**rs.presets()[0], "name": "Bera"}})
+    enc, _ = apply(enc, {"type": "set_condition", "id": "c1", "condition": "stunned", "lasts": {"rounds": 3}})
+    for _ in range(80):
+        if enc.round == 3:
+            break
+        enc, _ = apply(enc, {"type": "advance"})
+    assert enc.round == 3 and "stunned" in enc.get("c1").conditions
+    for _ in range(80):
+        if enc.round == 4:
+            break
+        enc, _ = apply(enc, {"type": "advance"})
+    assert "stunned" not in enc.get("c1").conditions
+
+
+@pytest.mark.parametrize("timers_value, path", [
+    ([{"id": "c1"}], "encounter.state.timers.0"),
+    ("xy", "encounter.state.timers"),
+    ([{"id": "c1", "condition": "stunned", "kind": "rounds", "rounds": 2}], "encounter.state.timers.0"),
+    ([{"id": "c9", "condition": "stunned", "kind": "rounds", "rounds": 2, "from_round": 1}], "encounter.state.timers.0.id"),
+    ([{"id": "c1", "condition": "prone", "kind": "rounds", "rounds": 2, "from_round": 1}], "encounter.state.timers.0.condition"),
+    ([{"id": "c1", "condition": "stunned", "kind": "rounds", "rounds": "2", "from_round": 1}], "encounter.state.timers.0.rounds"),
+    ([{"id": "c1", "condition": "stunned", "kind": "turn_end", "of": "c7", "armed": False}], "encounter.state.timers.0.of"),
+])
+def test_a_save_with_broken_timers_is_refused_at_load(timers_value, path):
+    import json
+
+    from fray import savefile
+    from fray.errors import SaveFileError
+
+    h = free_fight(("Orc", 10))
+    cond(h, "c1", "stunned", {"rounds": 2})
+    data = savefile.dump_history(h)
+    del data["history"]  # the file as the encounter stands (no actions to replay)
+    data["encounter"]["state"]["timers"] = timers_value
+    with pytest.raises(SaveFileError) as e:
+        savefile.loads(json.dumps(data))
+    assert e.value.field == path if hasattr(e.value, "field") else path in str(e.value)

@@ -32,7 +32,7 @@ from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
 from . import bestiary_view, history_view, import_view, mapctl, players_view, stripctl
-from .tables_view import table_from_grid, tables_form
+from .tables_view import engine_field_to_form, table_from_grid, tables_form
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
 
@@ -246,14 +246,18 @@ class App:
         if not moved:
             return
         self.after_change()
-        if point < before:
-            n = before - point
-            self.say_undo(f"Undid {n} change{'s' if n != 1 else ''}, back to: "
-                          + (h.label(point - 1) if point else "the start"))
-        else:
-            n = point - before
-            self.say_undo(f"Redid {n} change{'s' if n != 1 else ''}, up to: {h.label(point - 1)}")
-        self.open_dialog(history_view.history_html(h, self.ui.get("history_shown", history_view.PAGE), self.enc.name))
+        n = abs(point - before)
+        try:  # naming the point may replay states of a resumed history: the move itself is done
+            where = h.label(point - 1) if point else "the start"
+        except Exception:  # noqa: BLE001 - say where without the name
+            where = f"point {point}"
+        self.say_undo(f"{'Undid' if point < before else 'Redid'} {n} change{'s' if n != 1 else ''}, "
+                      f"{'back to' if point < before else 'up to'}: {where}")
+        try:
+            self.open_dialog(history_view.history_html(h, self.ui.get("history_shown", history_view.PAGE), self.enc.name))
+        except Exception as e:  # noqa: BLE001 - the list could not be drawn; the encounter moved as asked
+            self.close_dialog()
+            self.banner(f"Moved to {where}; the history list could not be drawn ({e}).")
 
     def say_undo(self, text: str) -> None:
         """The header's word on what Undo, Redo or the history list just changed (a live region)."""
@@ -629,9 +633,7 @@ class App:
         elif act == "bestiary-export":
             download("fray-bestiary.json", bestiary.dumps(self.templates))
         elif act == "bestiary-remove":
-            name = data(el, "name") or ""
-            self.in_background(self.store_templates(bestiary.remove(self.templates, self.ruleset.id, name),
-                                                    f"{name} is no longer in the bestiary."))
+            self.in_background(self.remove_template(data(el, "name") or ""))
         elif act == "use-preset":
             self.use_preset(nil(el.closest("form")))
         elif act == "edit-combatant":
@@ -769,14 +771,18 @@ class App:
                 name = t["combatant"].get("name", "")
                 self.in_background(self.keep_template(t, name))
 
+    async def remove_template(self, name: str) -> None:
+        await self.store_templates(bestiary.remove(await self.fresh_templates(), self.ruleset.id, name),
+                                   f"{name} is no longer in the bestiary.")
+
     async def keep_template(self, t: dict[str, Any], name: str) -> None:
         try:
-            templates = bestiary.add(self.templates, t)
+            templates = bestiary.add(await self.fresh_templates(), t)
         except FrayError as e:
             self.banner(f"{name} was added to the fight but not to the bestiary: {e}")
             return
+        self.templates = templates  # before the write: a second change starts from this one
         await self.lib.save_bestiary(templates)
-        self.templates = templates
         self.bestiary_broken = False
         self.say_undo(f"{name} is kept in your bestiary")
 
@@ -801,8 +807,8 @@ class App:
                         "Templates added now will replace it.")
 
     async def store_templates(self, templates: list[dict[str, Any]], note: str) -> None:
+        self.templates = templates  # before the write: a second change starts from this one
         await self.lib.save_bestiary(templates)
-        self.templates = templates
         self.bestiary_broken = False
         self.open_bestiary(note)
 
@@ -811,9 +817,23 @@ class App:
         if incoming is None:
             return
         f = event.target.files.item(0)
-        merged, new, replaced = bestiary.merge(self.templates, incoming)
+        try:
+            merged, new, replaced = bestiary.merge(await self.fresh_templates(), incoming)
+        except FrayError as e:
+            by_id("bestiary-error").textContent = f"{f.name} was not imported: {e}. The bestiary is unchanged."
+            return
         await self.store_templates(merged, f"Imported {f.name}: {new} new template{'s' if new != 1 else ''}"
                                            + (f", {replaced} replaced by the file's" if replaced else "") + ".")
+
+    async def fresh_templates(self) -> list[dict[str, Any]]:
+        """The bestiary as stored now (another tab may have kept a template since this one read
+        it), so that a write starts from it and loses nobody's templates."""
+        if not self.bestiary_broken:
+            try:
+                self.templates = await self.lib.bestiary()
+            except Exception:  # noqa: BLE001 - unreadable since: keep what this tab has
+                pass
+        return self.templates
 
     def use_preset(self, form: Any) -> None:
         idx = q(form, "[name=preset]").value
@@ -1076,7 +1096,7 @@ class App:
             self.clear_errors(form)
             self.show_error(form, e)
             return
-        if self.dispatch({"type": "set_table", "table": tid, "value": value}, form):
+        if self.dispatch({"type": "set_table", "table": tid, "value": value}, form, engine_field_to_form(values)):
             self.open_dialog(tables_form(self.ruleset, self.enc, saved=tid))
 
     def add_table_row(self, form: Any) -> None:

@@ -12,6 +12,7 @@ JSON in its cell), so a slip is named at its row before the engine sees it; the 
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -124,7 +125,9 @@ def read_cell(text: Any, kind: str, path: str, nullable: bool = True) -> Any:
             f = float(s)
         except ValueError:
             raise InvalidAction(path, f"must be a number, not {s!r}") from None
-        return int(f) if f == int(f) and "." not in s else f
+        if not math.isfinite(f):
+            raise InvalidAction(path, f"must be a finite number, not {s!r}")
+        return int(f) if f == int(f) and "." not in s and "e" not in s.lower() else f
     if kind == "yes/no":
         if s.lower() in ("yes", "true"):
             return True
@@ -242,3 +245,25 @@ def tables_form(rs: Any, enc: Any, saved: str | None = None) -> str:
             f'<button type="submit" class="primary">Save table</button></div></form></details></details>')
     parts.append(f'<div class="dlg-actions">{button("Close", "close-dialog", "secondary")}</div></div>')
     return "".join(parts)
+
+
+def form_row_of(values: dict[str, Any], kept: int) -> int:
+    """The grid row (as the form numbers them) of the ``kept``-th row the table was saved with:
+    rows marked "remove" are left out of the table, so the engine's row numbers skip them."""
+    n = k = 0
+    while f"r{n}.__row" in values:
+        if not values.get(f"r{n}.__drop"):
+            if k == kept:
+                return n
+            k += 1
+        n += 1
+    return kept
+
+
+def engine_field_to_form(values: dict[str, Any]):
+    """``field_map`` for the engine's errors on a grid's table: ``value.entries.<kept row>...`` to
+    the row the GM sees."""
+    def to_form(field: str) -> str:
+        m = re.match(r"^value\.entries\.(\d+)(.*)$", field)
+        return f"value.entries.{form_row_of(values, int(m.group(1)))}{m.group(2)}" if m else field
+    return to_form

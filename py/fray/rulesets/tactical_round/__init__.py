@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import timers
 from ...errors import InvalidAction
 from ...model import Combatant, Encounter
 from .. import register
@@ -107,7 +108,9 @@ class TacticalRound(Ruleset):
                 actions.disengage_all(enc, c)
                 c.data["disengaging"] = False
                 ctx.event("condition", f"{c.name} disengages: no longer Engaged", id=c.id)
-            if "stunned" in c.conditions:
+            if "stunned" in c.conditions and timers.of_combatant(enc, c.id, "stunned"):
+                pass  # the GM gave this stun a duration (fray.timers): that timer ends it
+            elif "stunned" in c.conditions:
                 left = max(int(c.data.get("stunned_rounds", 0)) - 1, 0)
                 c.data["stunned_rounds"] = left
                 if left == 0:
