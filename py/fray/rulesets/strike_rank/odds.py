@@ -260,7 +260,7 @@ def _locations(ctx: Context, plan: combat.Plan, crit: bool) -> tuple[Dist, dict[
     if gm is not None:
         return Dist.point(gm), {}
     col = "missile" if plan.weapon["missile"] else "melee"
-    rolls = _dice(combat.location_die(ctx))
+    rolls = _dice(combat.location_die(ctx, plan.attacker, target, plan.weapon))
     locs = rolls.map(lambda r: (combat.location_at(target, col, r) or {}).get("id"))
     hard = set(combat.hard_cover(plan.cover))
     if not hard:

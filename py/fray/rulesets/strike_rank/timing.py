@@ -558,6 +558,25 @@ def new_tally() -> dict[str, Any]:
     return body.new_round_tally()
 
 
+def bleeds_by_test(l: dict[str, Any]) -> bool:
+    """A bleeding location whose bleeding is a CON test at the end of the MR ("a CON test at the end
+    of each MR"); a mangled limb instead "bleeds 1 total HP per MR", with no test."""
+    if not l["bleeding"]:
+        return False
+    lv = body.loc_level(l)
+    return not (rules.injury_rank(lv) >= rules.injury_rank("mangled") and l["type"] not in rules.VITAL_TYPES)
+
+
+def bleed_tests(enc: Encounter, multiplier: int) -> list[dict[str, Any]]:
+    """The CON tests the end of this MR will roll, one per bleeding location, each with its roll
+    name (``bleed.<combatant>.<location>``, a d100 on the ``advance`` that ends the MR) so the GM
+    can type it like any other roll."""
+    return [{"combatant": c.id, "name": c.name, "location": l["id"], "location_name": l["name"],
+             "roll": f"bleed.{c.id}.{l['id']}", "chance": c.stats.get("CON", 0) * multiplier}
+            for c in enc.combatants if "dead" not in c.conditions
+            for l in c.data["locations"] if bleeds_by_test(l)]
+
+
 def end_of_round(ctx: Context) -> None:
     """Bleeding CON tests, mangled limbs, impaled weapons, stun timers, reloading, resuscitation."""
     enc = ctx.enc
@@ -574,9 +593,8 @@ def end_of_round(ctx: Context) -> None:
         for l in c.data["locations"]:
             if not l["bleeding"]:
                 continue
-            lv = body.loc_level(l)
-            if rules.injury_rank(lv) >= rules.injury_rank("mangled") and l["type"] not in rules.VITAL_TYPES:
-                # "it is useless (as maimed) and bleeds 1 total HP per MR"
+            if not bleeds_by_test(l):
+                # a mangled limb: "it is useless (as maimed) and bleeds 1 total HP per MR"
                 c.data["hp"] -= 1
                 ctx.event("bleeding", f"{c.name}'s mangled {l['name']} bleeds 1 HP; total HP {c.data['hp']}")
             else:
