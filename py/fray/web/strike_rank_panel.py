@@ -29,7 +29,7 @@ from .strike_rank.card import body_html, card_html, location_cell, stuck_entries
 from .strike_rank.common import INJURY_LABEL, PHASE_LABEL
 from .strike_rank.declare import change_html, declare_form, declare_html, order_html
 from .strike_rank.parse import (_rolls, answer_action, attack_action, care_action, declare_action, parse_dice)
-from .strike_rank.questions import end_html, exchange_html, last_exchange, prompt_html
+from .strike_rank.questions import bleed_html, end_html, exchange_html, last_exchange, prompt_html
 from .widgets import as_int, fold_extra, open_add_section
 
 __all__ = ["INJURY_LABEL", "PANEL", "StrikeRankPanel", "add_extra", "add_fields_html", "answer_action", "armour_text",
@@ -58,13 +58,14 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         parts.append('<p class="hint">Add the combatants, then press <strong>Start the fight</strong> '
                      'to declare the first Melee Round.</p>')
     if phase == "declare":
-        parts.append(declare_html(view))
+        parts.append(declare_html(view, ui))
     if phase == "resolve":
         parts.append(order_html(view, ui))
         change = ui.get("sr_change")
         if change:
             parts.append(change_html(view, change))
         parts.append(current_html(view, ui))
+        parts.append(bleed_html(view))
     if phase in ("resolve", "end", "declare"):
         parts.append(exchange_html(log))
     if phase == "end" or view.get("prompts"):
@@ -80,7 +81,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
 class StrikeRankPanel:
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
             "use-preset", "sr-free-attack")
-    FORMS = ("sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-first-aid", "sr-heal",
+    FORMS = ("sr-bleed", "sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-first-aid", "sr-heal",
              "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick", "sr-prompt", "add-combatant")
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
@@ -94,6 +95,17 @@ class StrikeRankPanel:
                              for d in document.querySelectorAll("details[data-fold]")}
         odds_view.refresh_soon(app)
         return panel_html(view, app.ui, log)
+
+    def advance(self, app: Any, values: dict[str, Any], scope: Any) -> None:
+        """Next: when nothing at the end of the MR waits for the GM, straight on to the next MR's
+        declarations (one Next, not two), with the bleeding CON tests the GM typed."""
+        rolls, errors = _rolls(values)
+        if _show_errors(app, scope, errors):
+            return
+        a: dict[str, Any] = {"type": "advance", "skip_empty": True}
+        if rolls:
+            a["rolls"] = rolls
+        app.dispatch(a, scope)
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
         """The odds of the exchange as the attack form is set now, for each defence (never rolls)."""
@@ -110,11 +122,14 @@ class StrikeRankPanel:
 
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act == "advance":
-            # Next: when nothing at the end of the MR waits for the GM, straight on to the next
-            # MR's declarations (one Next, not two)
-            from .app import by_id
+            # Next, with the bleeding CON tests the GM may have typed in the panel's box
+            from .app import by_id, document, form_values, nil
 
-            app.dispatch({"type": "advance", "skip_empty": True}, by_id("round-bar"))
+            bleed = nil(document.querySelector('[data-form="sr-bleed"]'))
+            if bleed is None:
+                self.advance(app, {}, by_id("round-bar"))
+            else:
+                self.advance(app, form_values(bleed), bleed)
             return True
         if act not in self.ACTS:
             return False
@@ -162,7 +177,9 @@ class StrikeRankPanel:
                 # not a JSON object is left for the app to name at its field)
                 fold_extra(values, add_extra)
             return False  # the generic handler adds it (stats, name, side) with these fields
-        if form_name == "sr-declare":
+        if form_name == "sr-bleed":
+            self.advance(app, values, form)
+        elif form_name == "sr-declare":
             app.dispatch(declare_action(cid, values), form)
         elif form_name == "sr-change":
             a = declare_action(cid, values)

@@ -10,6 +10,11 @@ from .common import (CASTING_ROLLS, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _
                      _fold, _input, _names, _others, _select, esc)
 from .declare import action_label
 
+MOUNTED_VS_FOOT = (("", "Auto (from the rider's mount)"), ("yes", "Yes"), ("no", "No"))
+ATTACKER_SIDE = (("", "(either side)"), ("left", "the left (a blow on the right hits the mount)"),
+                 ("right", "the right (a blow on the left hits the mount)"))
+
+
 def current_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
     """The action(s) at the current SR: an attack form for attacks, a Resolve button otherwise."""
     out = []
@@ -149,8 +154,21 @@ def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | Non
                + _field(pre + "-ohp", "object.hp", "Object HP", _input(pre + "-ohp", "object.hp", "", "numeric"))
                + _check(pre + "-oheld", "object.held", "Object is held (½)", True)
                + "</div>" + _err("object") + "</fieldset>")
+    defender = ('<fieldset class="sr-sub"><legend>' + esc(tname) + "'s own split or bonus</legend>"
+                '<div class="sr-row">'
+                + _field(pre + "-dsplit", "defence.split", "Parry with split skill %",
+                         _input(pre + "-dsplit", "defence.split", "", "numeric", "e.g. 50"))
+                + _field(pre + "-dbonus", "defence.bonus", "Defence bonus %",
+                         _input(pre + "-dbonus", "defence.bonus", "", "numeric", "0"))
+                + "</div>" + _err("defence") + "</fieldset>")
+    mounted = ('<fieldset class="sr-sub"><legend>Mounted</legend><div class="sr-row">'
+               + _field(pre + "-mvf", "mounted_vs_foot", "Rider against one on foot (1D10+10)",
+                        _select(pre + "-mvf", "mounted_vs_foot", list(MOUNTED_VS_FOOT)))
+               + _field(pre + "-side", "attacker_side", f"Striking {tname} from",
+                        _select(pre + "-side", "attacker_side", list(ATTACKER_SIDE)))
+               + "</div></fieldset>")
     return _fold("sr-fold sr-circumstances", f"circ-{pre}", "Circumstances",
-                 f'<div class="sr-row">{row1}</div>{cover}{pull}{special}', ui, default_open=free)
+                 f'<div class="sr-row">{row1}</div>{defender}{mounted}{cover}{pull}{special}', ui, default_open=free)
 
 
 

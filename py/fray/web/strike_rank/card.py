@@ -66,6 +66,8 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
     names = _names(view)
     hp = c.get("hp", {})
     status = c.get("status", "ok")
+    wound = wound_text(c)
+    shown = ("wounded", wound) if status == "ok" and wound else (status, status)
     d = c.get("derived", {})
     derived = "".join(f'<li>{esc(d[k]["text"])}</li>' for k in ("dex_sr", "siz_sr", "damage_modifier") if k in d)
     mv = c.get("movement", {})
@@ -109,7 +111,7 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
     return (
         f'<div class="sr-card">'
         f'<p class="sr-hp"><strong>HP {esc(hp.get("current"))}/{esc(hp.get("max"))}</strong>'
-        f' <span class="sr-status st-{esc(status)}">{esc(status)}</span>'
+        f' <span class="sr-status st-{esc(shown[0])}">{esc(shown[1])}</span>'
         + (f' <span class="sr-resus">resuscitate by MR {esc(resus.get("round"))} SR {esc(resus.get("sr"))}</span>'
            if isinstance(resus, dict) else "") + "</p>"
         + body_html(c["name"], locs)
@@ -206,3 +208,19 @@ def stuck_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None)
             + f'<button type="submit" class="small" aria-label="Try to free {esc(e["name"])}">Free it (1 MR)</button>'
             + _err("sr") + "</form>")
     return _fold("sr-tools sr-stuck", f"stuck-{cid}", f"Stuck weapons ({len(entries)})", "".join(forms), ui, True)
+
+
+def wound_text(c: dict[str, Any]) -> str:
+    """What a standing combatant's worst wound is, for the HP line ("ok" would hide a bleeding
+    abdomen): "bleeding: Abdomen", else "serious wound: Chest", "" when unhurt or only scratched."""
+    locs = c.get("locations", [])
+    bleeding = [l["name"] for l in locs if l.get("bleeding")]
+    if bleeding:
+        return "bleeding: " + ", ".join(bleeding)
+    worst = max(locs, key=lambda l: WOUND_RANK.get(l.get("injury", "none"), 0), default=None)
+    if worst is None or WOUND_RANK.get(worst.get("injury", "none"), 0) < WOUND_RANK["serious"]:
+        return ""
+    return f'{INJURY_LABEL.get(worst["injury"], worst["injury"])} wound: {worst["name"]}'
+
+
+WOUND_RANK = {k: i for i, k in enumerate(("none", "minor", "serious", "maimed", "mangled", "severed"))}

@@ -8,11 +8,59 @@ from .common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_
                      _others, _select, esc)
 
 SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
+MORE_FLAGS = (("charge", "Charge (runs at double rate; no dodge or parry until the attack)"),
+              ("charge_past", "Charge past (moves on if the blow comes first)"),
+              ("mounted_charge", "Mounted charge (lance or spear, 20 m or more; the mount's SR and damage)"),
+              ("mutual", "Closing on each other (the target comes too: add both rates)"),
+              ("continuing", "Continuing last MR's move (up to 12 × rate)"))
+MORE_KEYS = ("shots", "attacks", "split", "extra_weapon", "brace_against", "label", "sr_cost") + tuple(
+    k for k, _ in MORE_FLAGS)
+
+
+def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: dict[str, Any],
+              ui: dict[str, Any] | None = None) -> str:
+    """The rarer fields of a declaration, folded away: open when the action being changed uses one."""
+    weapons = [("", "(none)")] + [(w["id"], w["name"]) for w in c.get("weapons", []) if w.get("usable", True)]
+    others = [("", "(not bracing)")] + _others(names, cid)
+    split = p.get("split")
+    split_text = " ".join(str(x) for x in split) if isinstance(split, list) else ""
+    flags = "".join(_check(f"{pre}-{k}", k, label, bool(p.get(k))) for k, label in MORE_FLAGS)
+    body = (
+        '<div class="sr-row">'
+        + _field(pre + "-shots", "shots", "Shots (S/MR missile)", _input(pre + "-shots", "shots",
+                                                                         _num(p.get("shots")), "numeric", "1"))
+        + _field(pre + "-attacks", "attacks", "Attacks with this weapon",
+                 _input(pre + "-attacks", "attacks", _num(p.get("attacks")), "numeric", "1"))
+        + _field(pre + "-split", "split", "Split skill % (one each)", _input(pre + "-split", "split", split_text,
+                                                                             "text", "60 50"))
+        + _field(pre + "-extra", "extra_weapon", "Second weapon's attack",
+                 _select(pre + "-extra", "extra_weapon", weapons, p.get("extra_weapon", "")))
+        + _field(pre + "-brace", "brace_against", "Brace the spear against",
+                 _select(pre + "-brace", "brace_against", others, p.get("brace_against", "")))
+        + "</div>"
+        + f'<div class="sr-row">{flags}</div>'
+        + '<div class="sr-row">'
+        + _field(pre + "-label", "label", "Other: what", _input(pre + "-label", "label", p.get("label", "")
+                                                                if p.get("kind") == "other" else "", "text",
+                                                                "light a torch"))
+        + _field(pre + "-cost", "sr_cost", "Other: SR it takes", _input(pre + "-cost", "sr_cost",
+                                                                        _num(p.get("sr_cost")), "numeric", "0"))
+        + "</div>")
+    used = any(p.get(k) not in (None, "", False, 1) for k in MORE_KEYS)
+    return _fold("sr-fold sr-decl-more", f"more-{pre}", "More: shots, several attacks, charge, brace, other…", body,
+                 ui, default_open=used, aria=f"More options for {c.get('name', '')}")
+
+
+def _num(v: Any) -> str:
+    return "" if v in (None, "", 1) else str(v)
 
 
 def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
-                 ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None) -> str:
-    """Kind, weapon, target, metres, running, spell → one ``sr.declare`` (or ``sr.change``)."""
+                 ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None,
+                 ui: dict[str, Any] | None = None) -> str:
+    """Kind, weapon, target, metres, running, spell, and folded under "More" every other field of
+    ``sr.declare`` (shots, several attacks, a second weapon, charges, bracing, closing, an Other
+    action's label and SR cost) → one ``sr.declare`` (or ``sr.change``, ``sr.abort``)."""
     p = preset or {}
     pre = f"sr-{form}-{cid}" + (f"-{ref}" if ref else "")
     weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}' + ("" if w["usable"] else " (unusable)"))
@@ -42,12 +90,18 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
         + (_field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
            if len(spells) > 1 else "")
         + _check(pre + "-running", "running", "Running", bool(p.get("running")))
+        + "</div>"
+        + more_html(pre, cid, c, names, p, ui)
+        + '<div class="sr-row sr-actions">'
         + f'<button type="submit" class="primary">{esc(SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))}</button>'
         f'</div>{_err("sr")}</form>')
 
 
 
-def declare_html(view: dict[str, Any]) -> str:
+def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+    """Each combatant's declarations and the form for the next one. A form closes once it has
+    declared (its fold-out is keyed by the number of declarations, so a new one starts shut) and
+    the next combatant's form is the one in view; "Declare another" opens it again."""
     names = _names(view)
     rows = []
     for cid, c in view.get("combatants", {}).items():
@@ -60,9 +114,12 @@ def declare_html(view: dict[str, Any]) -> str:
                    ref=a["ref"], id=cid)
             + "</li>" for a in decl)
         status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
+        form = declare_form(cid, c, names, enemy=_first_enemy(view, cid), ui=ui)
+        summary = f'Declare another action for {esc(c["name"])}' if decl else f'Declare for {esc(c["name"])}'
         rows.append(f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
                     f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
-                    f'{declare_form(cid, c, names, enemy=_first_enemy(view, cid))}</div>')
+                    + _fold("sr-fold sr-declare-fold", f"declare-{cid}-{len(decl)}", summary, form, ui,
+                            default_open=not decl) + "</div>")
     if not rows:
         return '<p class="hint">No combatants yet.</p>'
     return ('<div class="sr-declare-list"><p class="hint">Declare each combatant\'s actions, then press '
@@ -77,6 +134,12 @@ def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | N
         bits.append(f"with {wname}")
     if a.get("spell"):
         bits.append(str(a["spell"]))
+    if a.get("kind") == "other" and a.get("label"):
+        bits.append(f"“{a['label']}”")
+    for flag, word in (("charge", "charging"), ("charge_past", "charging past"), ("mounted_charge", "mounted charge"),
+                       ("bracing", "braced")):
+        if a.get(flag):
+            bits.append(word)
     if a.get("target"):
         bits.append(f"→ {names.get(a['target'], a['target'])}")
     if a.get("metres"):
@@ -111,7 +174,7 @@ ABORTABLE = ("spell", "reload", "other")
 def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None) -> str:
     """"Abort and …" beside a prolonged action: the new action, delayed by DEX SR from now (``sr.abort``)."""
     return _fold("sr-fold sr-abort", "abort-" + str(o["ref"]), "Abort and …",
-                 declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}), ui,
+                 declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}, ui=ui), ui,
                  aria=f'Abort {o["ref"]} of {o["name"]} and do something else')
 
 

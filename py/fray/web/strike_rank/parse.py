@@ -53,6 +53,31 @@ def declare_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
         a["metres"] = as_number(m)
     if values.get("running"):
         a["running"] = True
+    # the fields folded under "More", each sent only with the kinds of action the engine reads it for
+    typed = {k: str(values.get(k) or "").strip() for k in ("shots", "attacks", "split", "label", "sr_cost")}
+    if kind == "missile" and typed["shots"]:
+        a["shots"] = as_int(typed["shots"])
+    if kind == "melee" and typed["attacks"]:
+        a["attacks"] = as_int(typed["attacks"])
+    if kind in ("melee", "missile") and typed["split"]:
+        a["split"] = [as_int(x) for x in typed["split"].replace(",", " ").split()]
+    if kind == "melee":
+        for k in ("extra_weapon", "brace_against"):
+            if values.get(k):
+                a[k] = values[k]
+        for k in ("charge_past", "mounted_charge"):
+            if values.get(k):
+                a[k] = True
+    if kind in ("melee", "move"):
+        for k in ("charge", "mutual"):
+            if values.get(k):
+                a[k] = True
+    if kind == "move" and values.get("continuing"):
+        a["continuing"] = True
+    if kind == "other" and typed["label"]:
+        a["label"] = typed["label"]
+    if kind in ("other", "reload") and typed["sr_cost"]:
+        a["sr_cost"] = as_int(typed["sr_cost"])
     return a
 
 
@@ -63,6 +88,12 @@ def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) 
     defence: dict[str, Any] = {"kind": dk}
     if dk == "parry":
         defence["weapon"] = values.get("defence.weapon", "")
+        s = str(values.get("defence.split") or "").strip()
+        if s:
+            defence["split"] = as_int(s)
+    b = str(values.get("defence.bonus") or "").strip()
+    if b and dk in ("parry", "dodge"):
+        defence["bonus"] = as_int(b)
     a: dict[str, Any] = {"type": "sr.attack", "attacker": attacker, "target": values.get("target", ""),
                          "weapon": weapon, "ref": ref, "defence": defence, "mode": values.get("mode", "normal")}
     if values.get("aim"):
@@ -76,6 +107,10 @@ def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) 
     for k in ("moving", "mount_running", "free_attack", "miracle"):
         if values.get(k):
             a[k] = True
+    if values.get("mounted_vs_foot") in ("yes", "no"):
+        a["mounted_vs_foot"] = values["mounted_vs_foot"] == "yes"
+    if values.get("attacker_side") in ("left", "right"):
+        a["attacker_side"] = values["attacker_side"]
     if values.get("into_melee") in ("yes", "no"):
         a["into_melee"] = values["into_melee"] == "yes"
     if values.get("water") and values["water"] != "none":

@@ -94,3 +94,32 @@ def prompt_html(p: dict[str, Any], names: dict[str, str]) -> str:
             f'aria-label="Question {esc(pid)}"><p>{esc(p.get("text", ""))}</p>{extra}'
             f'<div class="sr-options" role="group" aria-label="{esc(p.get("text", ""))}">{opts}</div>'
             f'{_err("choice")}{_err("sr")}</form>')
+
+
+def ends_the_round(view: dict[str, Any]) -> bool:
+    """The next Next ends the Melee Round: resolving, and no action waits at a later SR."""
+    if view.get("phase") != "resolve":
+        return False
+    cur = view.get("sr", 0)
+    return not any(o.get("sr", 0) > cur for o in view.get("order", []))
+
+
+def bleed_html(view: dict[str, Any]) -> str:
+    """The end of the MR's bleeding CON tests, one d100 each, typed like every other roll (blank =
+    Fray rolls); they ride on the Next that ends the MR (``advance`` with ``rolls.bleed.<id>.<loc>``)."""
+    tests = view.get("bleed_tests") or []
+    if not tests or not ends_the_round(view):
+        return ""
+    fields = "".join(
+        _field(f"sr-bleed-{t['combatant']}-{t['location']}", f"rolls.{t['roll']}",
+               f"{t['name']}, {t['location_name']}: CON {t['chance']}% d100",
+               _input(f"sr-bleed-{t['combatant']}-{t['location']}", f"rolls.{t['roll']}", "", "numeric",
+                      "blank = roll"), "sr-die")
+        for t in tests)
+    return ('<form class="sr-box sr-bleed" data-form="sr-bleed" novalidate aria-label="Bleeding at the end of the MR">'
+            '<h3>Bleeding: CON tests at the end of this Melee Round</h3>'
+            '<p class="hint">A failure loses 1 HP; a special or critical stops the bleeding. '
+            'Type your own d100 or leave it blank for Fray to roll, then end the round here or with Next.</p>'
+            f'<div class="sr-row">{fields}</div>'
+            '<div class="sr-actions"><button type="submit" class="primary">End the Melee Round</button></div>'
+            f'{_err("sr")}</form>')
