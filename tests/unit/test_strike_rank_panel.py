@@ -575,3 +575,39 @@ def test_bleeding_con_tests_are_typed_fields_on_the_round_ending_next():
     assert "bleeding: Abdomen" in card and ">ok<" not in card
     h.do({"type": "advance", "skip_empty": True, "rolls": {"bleed.c1.abdomen": 99}}, rng)
     assert "CON×5 rolled 99" in "\n".join(t for _, t in log_of(h))
+
+
+def test_armour_list_with_a_bare_number_is_named_in_the_forms_words():
+    """Issue 10: armour "4, legs 2" named "armour.4" under the JSON box: the page now explains it under Armour
+    points, and the engine's refusal of an unknown location lists the body's own location names."""
+    from fray.web.strike_rank_panel import armour_problem
+
+    assert "“4” has no hit location" in armour_problem("4, legs 2")
+    assert armour_problem("3") == "" and armour_problem("head 3, chest 2") == ""
+    h = History(new_encounter("strike-rank", "t"))
+    with pytest.raises(FrayError) as e:
+        h.do({"type": "add_combatant", "combatant": {**PRESETS["Human warrior"], "armour": {"legs": 2}}},
+             random.Random(1))
+    assert e.value.field == "combatant.armour.legs" and "Right leg" in str(e.value)
+
+
+def test_a_weapon_of_someone_else_is_refused_with_card_names_not_ids():
+    """Issue 10: "the refusal shows an internal id ("medium_shield")": a parry weapon the defender does not carry
+    is refused with the names on the defender's card."""
+    h = fight()
+    rng = random.Random(1)
+    h.do(declare_action("c2", {"kind": "melee", "weapon": "bite", "target": "c1"}), rng)
+    h.do({"type": "advance"}, rng)
+    with pytest.raises(FrayError) as e:
+        h.do({"type": "sr.attack", "attacker": "c2", "target": "c1", "weapon": "bite", "ref": "a1",
+              "defence": {"kind": "parry", "weapon": "no_such_shield"}}, rng)
+    assert "medium_shield" not in str(e.value) and "no_such_shield" not in str(e.value)
+    assert "Broadsword, Medium shield" in str(e.value)
+
+
+def test_table_sources_read_as_words_not_file_names():
+    """Issue 10: "Source: FACTS.md" is a developers' file name; the page says what it is."""
+    from fray.web.widgets import source_words
+
+    assert source_words("FACTS.md (a-game), gathered from public material") == (
+        "Fray's notes of the published figures, gathered from public material")

@@ -187,6 +187,9 @@ class Ruleset:
     free_stats: bool = False  # the form takes any stat names (the free-form tracker)
     map_rule: MapRule = MapRule()  # what the map measures (rings, bands, engagements)
     panel: str = ""  # module of fray.web with this game's PANEL ("strike_rank_panel"); "" = none
+    # what the add dialog's JSON box holds, in this game's words, and what an empty box means
+    extra_label: str = "Weapons, armour, body (JSON)"
+    extra_empty: str = "Leave empty for an unarmed humanoid."
 
     def __init__(self) -> None:
         self.tables: dict[str, dict[str, Any]] = self.load_default_tables()

@@ -34,6 +34,7 @@ from . import render as R
 from . import mapctl, players_view
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
+from .widgets import source_words
 
 document = js.document
 
@@ -672,8 +673,16 @@ class App:
 
         def to_form_field(f: str) -> str:
             f = "combatant." + f.removeprefix("changes.").removeprefix("combatant.")
-            # An error inside the ruleset's own fields lands at the JSON box, naming its path.
-            return f if f.startswith(known) or f == "combatant" else "combatant.extra"
+            if f.startswith(known) or f == "combatant":
+                return f
+            # A ruleset field with its own control in the dialog (the strike-rank Armour points) keeps
+            # its error there; any other error inside the ruleset's fields lands at the JSON box.
+            probe = f
+            while probe.count("."):
+                if q(form, f'[data-error-for="{_css(probe)}"]') is not None:
+                    return f
+                probe = probe.rpartition(".")[0]
+            return "combatant.extra"
 
         if cid is None:
             ok = self.dispatch({"type": "add_combatant", "combatant": body}, form, to_form_field)
@@ -873,7 +882,7 @@ def tables_form(rs: Any, enc: Any, saved: str | None = None) -> str:
         parts.append(
             f'<details{" open" if saved == tid else ""}><summary>{R.esc(table.get("title", tid))} {tag}'
             f'{" <em>(edited)</em>" if edited else ""}</summary>'
-            f'<p class="hint">Source: {R.esc(table.get("source", "not stated"))}</p>'
+            f'<p class="hint">Source: {R.esc(source_words(table.get("source", "not stated")))}</p>'
             f'<form class="form" data-form="table" data-table="{R.esc(tid)}" novalidate>'
             f'<div class="field" data-field="value"><label for="t-{R.esc(tid)}">JSON</label>'
             f'<textarea id="t-{R.esc(tid)}" name="value" rows="10" spellcheck="false">'

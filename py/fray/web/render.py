@@ -199,9 +199,9 @@ def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str
     parts.append(field_html("combatant.position.alt", "Altitude", pos.alt if pos else 0, "number"))
     parts.append("</fieldset>")
     if not editing and not ruleset.free_stats:
-        parts.append(field_html("combatant.extra", "Weapons, armour, body (JSON)", "", "textarea",
+        parts.append(field_html("combatant.extra", ruleset.extra_label, "", "textarea",
                                 help_text="Filled in by a ready-made combatant; edit the numbers as needed. "
-                                          "Leave empty for an unarmed humanoid."))
+                                          + ruleset.extra_empty))
     parts.append(field_html("combatant.notes", "Notes", c.notes if c else "", "textarea"))
     parts.append('<p class="field-error form-error" data-error-for="combatant"></p>')
     parts.append(f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'

@@ -23,7 +23,7 @@ from typing import Any
 
 from . import odds_view
 from .render import esc
-from .strike_rank.add_form import add_extra, add_fields_html, armour_text, parse_armour, parse_weapons, weapons_text
+from .strike_rank.add_form import add_extra, add_fields_html, armour_problem, armour_text, parse_armour, parse_weapons, weapons_text
 from .strike_rank.attack import attack_html, current_html, free_attack_html
 from .strike_rank.card import body_html, card_html, location_cell, stuck_entries
 from .strike_rank.common import INJURY_LABEL, PHASE_LABEL
@@ -94,7 +94,24 @@ class StrikeRankPanel:
         app.ui["sr_open"] = {d.getAttribute("data-fold"): bool(d.open)
                              for d in document.querySelectorAll("details[data-fold]")}
         odds_view.refresh_soon(app)
+        if not getattr(self, "_listening", False):
+            self._listening = True
+            app._listen(document, "change", lambda e: self.on_change(app, e))
         return panel_html(view, app.ui, log)
+
+    def on_change(self, app: Any, event: Any) -> None:
+        """A new Target in an attack form: draw the form again for that defender (their parrying
+        weapons, hit locations, shields), so nothing in it still names the first one's."""
+        from .app import data, nil
+
+        t = nil(event.target)
+        if t is None or str(getattr(t, "name", "") or "") != "target":
+            return
+        form = nil(t.closest('form[data-form="sr-attack"]'))
+        if form is None:
+            return
+        app.ui.setdefault("sr_target", {})[data(form, "ref") or "free"] = str(t.value)
+        app.render()
 
     def advance(self, app: Any, values: dict[str, Any], scope: Any) -> None:
         """Next: when nothing at the end of the MR waits for the GM, straight on to the next MR's
@@ -172,6 +189,10 @@ class StrikeRankPanel:
 
         cid = data(form, "id") or ""
         if form_name == "add-combatant":
+            bad = armour_problem(values.get("sr_armour", ""))
+            if bad:
+                _show_errors(app, form, {"combatant.armour": bad})
+                return True  # nothing is added: the GM retypes the armour
             if "sr_weapons" in values:
                 # fold the compact section into the generic JSON box the app sends (a box that is
                 # not a JSON object is left for the app to name at its field)
@@ -196,9 +217,11 @@ class StrikeRankPanel:
         elif form_name == "sr-attack":
             a, errors = attack_action(data(form, "ref") or "", data(form, "attacker") or "",
                                       data(form, "weapon") or "", values)
-            if not _show_errors(app, form, errors) and app.dispatch(a, form) and not a.get("ref"):
-                app.ui.pop("sr_free", None)  # the free attack is made; the GM answers its prompt
-                app.render()
+            if not _show_errors(app, form, errors) and app.dispatch(a, form):
+                app.ui.get("sr_target", {}).pop(a.get("ref") or "free", None)
+                if not a.get("ref"):
+                    app.ui.pop("sr_free", None)  # the free attack is made; the GM answers its prompt
+                    app.render()
         elif form_name == "sr-prompt":
             pass  # the option buttons answer (data-act="sr-answer"); Enter in a dice box does nothing
         elif form_name in ("sr-heal", "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick"):

@@ -374,8 +374,14 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         for x in conds:
             extra = f' ({c["stunned_rounds"]} round{"s" if c["stunned_rounds"] != 1 else ""})' \
                 if x["name"] == "stunned" and c.get("stunned_rounds") else ""
-            items.append(f'<li><strong>{esc(x["name"].capitalize())}{esc(extra)}</strong>'
-                         f'{": " + esc(x["text"]) if x["text"] else ""}</li>')
+            title = x["name"].capitalize()
+            text = x["text"] or ""
+            if text.lower().startswith(x["name"].lower()):
+                # the text already says it ("Engaged with Grak"): not "Engaged: Engaged with Grak"
+                items.append(f'<li><strong>{esc(text)}{esc(extra)}</strong></li>')
+                continue
+            items.append(f'<li><strong>{esc(title)}{esc(extra)}</strong>'
+                         f'{": " + esc(text) if text else ""}</li>')
         out.append(f'<ul class="tr-conds" aria-label="Conditions">{"".join(items)}</ul>')
     # weapons
     ws = []

@@ -47,6 +47,8 @@ class RangeBand(Ruleset):
     conditions = dict(view_mod.CONDITION_TEXT)
     map_rule = maprule.RangeBandMap()
     panel = "range_band_panel"  # fray/web/range_band_panel.py
+    extra_label = "Traits, weapons, mount and flight (JSON)"
+    extra_empty = "Leave empty for an ordinary sentient on foot with no weapons."
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return load_tables(os.path.join(HERE, "tables"))

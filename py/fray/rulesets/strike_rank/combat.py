@@ -92,7 +92,7 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
         raise RuleViolation("Disengaging", "the attack on a fleeing combatant cannot be parried (but may be dodged at ½)")
     pw = body.weapon(defender, d.get("weapon"))
     if pw is None:
-        raise InvalidAction("defence.weapon", f"{defender.name} has no weapon {d.get('weapon')!r}")
+        raise InvalidAction("defence.weapon", body.no_such_weapon(defender))
     bad = body.weapon_unusable_rule(defender, pw)
     if bad:
         raise RuleViolation(*bad)
@@ -251,7 +251,7 @@ def plan_attack(ctx: Context) -> Plan:
         raise RuleViolation("Disengaging", "a fleeing combatant cannot attack this MR")
     w = body.weapon(attacker, a.get("weapon"))
     if w is None:
-        raise InvalidAction("weapon", f"{attacker.name} has no weapon {a.get('weapon')!r}")
+        raise InvalidAction("weapon", body.no_such_weapon(attacker))
     bad = body.weapon_unusable_rule(attacker, w)
     if bad:
         raise RuleViolation(*bad)
@@ -652,7 +652,7 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
     if mode == "attack_weapon":
         tw = pw if dkind == "parry" else body.weapon(target, ctx.action.get("target_weapon"))
         if tw is None:
-            raise InvalidAction("target_weapon", f"{target.name} has no weapon {ctx.action.get('target_weapon')!r}")
+            raise InvalidAction("target_weapon", body.no_such_weapon(target))
         dmg, text, _ = roll_damage(ctx, attacker, w, landing, "damage", decl, pull)
         loss = dmg if crit else max(0, dmg - tw["hp"])
         tw["hp"] -= loss

@@ -314,7 +314,7 @@ def combat_holds_two(c: Combatant) -> bool:
 def _weapon(ctx: Context, c: Combatant, field: str) -> dict[str, Any]:
     w = body.weapon(c, ctx.action.get(field))
     if w is None:
-        raise InvalidAction(field, f"{c.name} has no weapon {ctx.action.get(field)!r}")
+        raise InvalidAction(field, body.no_such_weapon(c))
     why = body.weapon_unusable_rule(c, w)
     if why:
         raise RuleViolation(*why)

@@ -37,6 +37,8 @@ class TacticalRound(Ruleset):
     conditions = dict(view_mod.CONDITION_TEXT)
     map_rule = TacticalRoundMap()
     panel = "tactical_round_panel"
+    extra_label = "Weapons, the one in hand, hits taken (JSON)"  # no armour or body plan in this game: DEF is a stat
+    extra_empty = "Leave empty for a combatant with no weapons."
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return tables.default_tables()

@@ -71,6 +71,20 @@ def parse_armour(text: str) -> Any:
     return out
 
 
+def armour_problem(text: str) -> str:
+    """Armour points typed as a list in which a piece has no hit location ("4, legs 2"): what to
+    write instead, in the form's own words; "" when the text reads."""
+    t = (text or "").strip()
+    if "," not in t and " " not in t:
+        return ""
+    for part in t.split(","):
+        bits = part.strip().rsplit(" ", 1)
+        if len(bits) == 1 and bits[0]:
+            return (f"“{bits[0]}” has no hit location: give one number for every location (such as 3), "
+                    "or name each one (head 3, chest 2)")
+    return ""
+
+
 def add_fields_html(extra: dict[str, Any] | None) -> str:
     """Body plan, armour and weapons for the add form (errors land on combatant.body/armour/weapons)."""
     e = extra or {}

@@ -36,7 +36,9 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     cs = view.get("combatants", {})
     attacker = cs.get(o["combatant"], {})
     names = _names(view)
-    tid = o.get("target") or _first_enemy(view, o["combatant"])
+    # the target the GM picked in this form (the parry weapons, locations and cover are theirs)
+    picked = (ui or {}).get("sr_target", {}).get(o["ref"] or "free")
+    tid = picked if picked in cs else (o.get("target") or _first_enemy(view, o["combatant"]))
     target = cs.get(tid, {})
     w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
     pre = f"sr-att-{o['ref'] or 'free'}"
