@@ -515,12 +515,13 @@ def roll_damage(ctx: Context, c: Combatant, w: dict, landing: str, name: str, de
                 pull: dict | None = None, dm_use: str | None = None) -> tuple[int, str, str]:
     """Total, breakdown, special type. Maximised damage needs no dice."""
     expr, note, maxed, st, extra = damage_dice(ctx, c, w, landing, decl, pull, dm_use)
+    why = "; ".join(x for x in (note, extra.removeprefix("; ")) if x)  # no "(; ..." when there is no note
     if maxed:
         from ...dice import parse
         total = parse(expr).maximum()
-        return total, f"{expr} maximised = {total} ({note}{extra})", st
+        return total, f"{expr} maximised = {total} ({why})" if why else f"{expr} maximised = {total}", st
     r = ctx.dice.roll(name, expr)
-    return r.total, r.breakdown() + (f" ({note}{extra})" if note or extra else ""), st
+    return r.total, r.breakdown() + (f" ({why})" if why else ""), st
 
 
 def _weapon_hp_loss(w: dict, dmg: int, rule: str) -> int:

@@ -12,6 +12,8 @@ from .common import _err, _field, _input, _select, esc
 
 BODY_PLANS = (("humanoid", "Humanoid (7 locations)"), ("quadruped", "Four-legged"), ("single", "Single location"))
 WEAPON_COLS = ("name", "skill", "damage", "sr", "hp", "type")
+# words after the columns: what the rules treat differently (a spear can be braced, a lance charged with)
+WEAPON_FLAGS = ("shield", "missile", "natural", "thrown", "spear", "lance")
 
 
 def weapons_text(weapons: list[dict[str, Any]]) -> str:
@@ -21,7 +23,7 @@ def weapons_text(weapons: list[dict[str, Any]]) -> str:
         cols = [str(w.get(k, "")) for k in WEAPON_COLS]
         while cols and cols[-1] == "":
             cols.pop()
-        flags = [f for f in ("shield", "missile", "natural") if w.get(f)]
+        flags = [f for f in WEAPON_FLAGS if w.get(f)]
         lines.append(", ".join(cols + flags))
     return "\n".join(lines)
 
@@ -41,7 +43,7 @@ def parse_weapons(text: str, base: list[dict[str, Any]] | None = None) -> list[d
             if v == "":
                 continue
             w[k] = as_int(v.rstrip("%")) if k in ("skill", "sr", "hp") else v
-        for f in ("shield", "missile", "natural"):
+        for f in WEAPON_FLAGS:
             if f in flags:
                 w[f] = True
         out.append(w)
@@ -99,7 +101,7 @@ def add_fields_html(extra: dict[str, Any] | None) -> str:
                  _input("f-sr-armour", "sr_armour", armour_text(e.get("armour")), "text",
                         "3, or head 3, chest 2"))
         + f'<div class="field" data-field="combatant.weapons"><label for="f-sr-weapons">Weapons, one a line: '
-          f'name, skill %, damage, SR, HP, type (add shield or missile)</label>'
+          f'name, skill %, damage, SR, HP, type (add shield, missile, thrown, spear or lance)</label>'
           f'<textarea id="f-sr-weapons" name="sr_weapons" rows="3" spellcheck="false">'
           f'{esc(weapons_text(e.get("weapons", [])))}</textarea>{_err("combatant.weapons")}</div>'
         + "</fieldset>")
