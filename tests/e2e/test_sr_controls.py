@@ -51,7 +51,16 @@ def add_custom(page, name: str, weapons: str, side: str = "party", extra: dict |
     expect(page.locator("#combatants .card")).to_have_count(before + 1)
 
 
-def roll(page, rolls: dict[str, str], defence: str = "none", **fields: str) -> None:
+def shots(page, name: str) -> None:
+    """Screenshots (not in the repo) of the screen as it is now, at tablet and laptop size, to look at."""
+    was = page.viewport_size
+    for w, h in ((768, 1024), (1366, 900)):
+        page.set_viewport_size({"width": w, "height": h})
+        page.screenshot(path=f"/work/shots/srcontrols/{name}-{w}.png", full_page=True)
+    page.set_viewport_size(was)
+
+
+def roll(page, rolls: dict[str, str], defence: str = "none", shot: str = "", **fields: str) -> None:
     form = page.locator("form[data-form=sr-attack]")
     expect(form).to_have_count(1)
     form.locator('[name="defence.kind"]').select_option(defence)
@@ -65,6 +74,8 @@ def roll(page, rolls: dict[str, str], defence: str = "none", **fields: str) -> N
             ctl.fill(v)
     for k, v in rolls.items():
         form.locator(f'[name="rolls.{k}"]').fill(v)
+    if shot:
+        shots(page, shot)
     n = page.locator("#log li").count()
     form.get_by_role("button", name="Roll the exchange").click()
     expect(page.locator("#log li")).not_to_have_count(n)
@@ -95,7 +106,7 @@ def test_shots_field_declares_every_s_mr_shot_and_the_form_closes(page, open_app
     expect(page.locator('.sr-who[data-id="c1"] .sr-declare-fold > summary')).to_have_text(
         "Declare another action for Archer")
     expect(declare_form(page, "c2").locator('[name="kind"]')).to_be_visible()
-    page.screenshot(path="/work/shots/srcontrols/declare-shots-768.png", full_page=True)
+    shots(page, "declare-shots")
 
 
 def test_second_weapons_attack(page, open_app):
@@ -108,7 +119,7 @@ def test_second_weapons_attack(page, open_app):
     form = more(page, "c1")
     form.locator('[name="weapon"]').select_option("shortsword")
     form.locator('[name="extra_weapon"]').select_option("main_gauche")
-    page.screenshot(path="/work/shots/srcontrols/declare-more-1366.png", full_page=True)
+    shots(page, "declare-more")
     form.get_by_role("button", name="Declare").click()
     expect(declared(page, "c1")).to_have_count(2)
     expect(declared(page, "c1").nth(0)).to_contain_text("SR 6 = DEX 3 + SIZ 2 + weapon 1")
@@ -235,7 +246,7 @@ def test_other_action_with_a_label_and_an_sr_cost(page, open_app):
     form.locator('[name="kind"]').select_option("other")
     form.locator('[name="label"]').fill("Light a torch")
     form.locator('[name="sr_cost"]').fill("3")
-    page.screenshot(path="/work/shots/srcontrols/declare-other-768.png", full_page=True)
+    shots(page, "declare-other")
     form.get_by_role("button", name="Declare").click()
     expect(declared(page, "c1")).to_contain_text("Other “Light a torch”")
     expect(declared(page, "c1")).to_contain_text("SR 6 = DEX 3 + Light a torch 3")
@@ -256,9 +267,8 @@ def test_defenders_own_bonus_on_a_parry(page, open_app):
     advance(page, "Resolve SR 3")
     att = page.locator("form[data-form=sr-attack]")
     att.locator('[name="defence.weapon"]').select_option("medium_shield")
-    page.screenshot(path="/work/shots/srcontrols/attack-1366.png", full_page=True)
     roll(page, {"attack": "20", "defence": "90", "location": "3", "damage": "1 1"}, defence="parry",
-         **{"defence.bonus": "10"})
+         shot="attack-circumstances", **{"defence.bonus": "10"})
     expect(page.locator("#log")).to_contain_text("Human warrior parries with Medium shield: 55% → +10 = 65%, "
                                                  "rolled 90: failure")
 
@@ -287,7 +297,7 @@ def test_bleeding_con_tests_typed_by_the_gm(page, open_app):
     bleed.get_by_role("button", name="End the Melee Round").click()
     expect(bleed.locator('[data-error-for="rolls.bleed.c1.abdomen"]')).to_contain_text("whole numbers")
     bleed.locator('[name="rolls.bleed.c1.abdomen"]').fill("80")
-    page.screenshot(path="/work/shots/srcontrols/bleed-768.png", full_page=True)
+    shots(page, "bleed")
     page.locator("#round-bar [data-act=advance]").click()  # Next carries the typed roll too
     expect(page.locator("#log")).to_contain_text("Abdomen: CON×5 rolled 80, failure: loses 1 HP")
     expect(c.locator(".sr-hp")).to_contain_text("HP 7/13")
@@ -306,7 +316,7 @@ def test_armour_error_lands_under_armour_points(page, open_app):
     slot = dlg.locator('[data-error-for="combatant.armour"]')
     expect(slot).to_contain_text("“4” has no hit location")
     expect(dlg.locator('[data-error-for="combatant.extra"]')).to_have_text("")
-    page.screenshot(path="/work/shots/srcontrols/add-armour-768.png", full_page=True)
+    shots(page, "add-armour")
     dlg.locator('[name="sr_armour"]').fill("head 4, legs 2")
     dlg.get_by_role("button", name="Add", exact=True).click()
     expect(slot).to_contain_text("legs: not a hit location of this body (Right leg, Left leg, Abdomen, Chest, "
