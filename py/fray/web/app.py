@@ -31,7 +31,7 @@ from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
-from . import mapctl, players_view
+from . import history_view, mapctl, players_view
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
 from .widgets import source_words
@@ -186,6 +186,7 @@ class App:
         by_id("btn-delete").dataset.act = "delete-encounter"
         by_id("btn-undo").dataset.act = "undo"
         by_id("btn-redo").dataset.act = "redo"
+        by_id("btn-history").dataset.act = "history"
         by_id("btn-export").dataset.act = "export"
         by_id("btn-tables").dataset.act = "tables"
         by_id("tab-tracker").dataset.act = "show-tracker"
@@ -225,8 +226,37 @@ class App:
         except FrayError as e:
             self.show_error(scope, e, field_map)
             return False
+        self.say_undo("")  # a new change: what Undo last said is no longer the news
         self.after_change()
         return True
+
+    def history_go(self, point: int) -> None:
+        """Jump to a point of the history list: that many undos (or redos) at once."""
+        h = self.history
+        before = h.cursor
+        try:
+            moved = h.go_to(point)
+        except Exception as e:  # a save its actions contradict, or a stale list: say it, move nothing
+            self.banner(f"Could not go to that point: {e}. The encounter is unchanged.")
+            return
+        if not moved:
+            return
+        self.after_change()
+        if point < before:
+            n = before - point
+            self.say_undo(f"Undid {n} change{'s' if n != 1 else ''}, back to: "
+                          + (h.label(point - 1) if point else "the start"))
+        else:
+            n = point - before
+            self.say_undo(f"Redid {n} change{'s' if n != 1 else ''}, up to: {h.label(point - 1)}")
+        self.open_dialog(history_view.history_html(h, self.ui.get("history_shown", history_view.PAGE), self.enc.name))
+
+    def say_undo(self, text: str) -> None:
+        """The header's word on what Undo, Redo or the history list just changed (a live region)."""
+        el = by_id("undo-said")
+        if el is not None:
+            el.textContent = text
+            el.title = text  # the header cuts a long one; the whole sentence is a hover away
 
     def after_change(self) -> None:
         self.persist()
@@ -471,6 +501,8 @@ class App:
         by_id("ruleset-badge").textContent = rs.name
         by_id("btn-undo").disabled = not self.history.can_undo
         by_id("btn-redo").disabled = not self.history.can_redo
+        by_id("btn-history").disabled = not self.history.actions
+        by_id("btn-undo").title, by_id("btn-redo").title = history_view.undo_title(self.history)
         self.paint("round-bar", R.round_bar(enc, order, rs, view, turn_based=panel is None))
         # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
         self.paint("ruleset-panel", panel.panel(self, view) if panel else R.order_list(enc, order))
@@ -555,11 +587,25 @@ class App:
             return
         cid = data(el, "id")
         if act == "undo":
-            if self.history.undo():
-                self.after_change()
+            if self.history.can_undo:
+                said = self.history.label(self.history.cursor - 1)
+                if self.history.undo():
+                    self.after_change()
+                    self.say_undo(f"Undid: {said}")
         elif act == "redo":
-            if self.history.redo():
-                self.after_change()
+            if self.history.can_redo:
+                said = self.history.label(self.history.cursor)
+                if self.history.redo():
+                    self.after_change()
+                    self.say_undo(f"Redid: {said}")
+        elif act == "history":
+            self.ui["history_shown"] = history_view.PAGE
+            self.open_dialog(history_view.history_html(self.history, history_view.PAGE, self.enc.name))
+        elif act == "history-more":
+            self.ui["history_shown"] = int(data(el, "shown") or history_view.PAGE)
+            self.open_dialog(history_view.history_html(self.history, self.ui["history_shown"], self.enc.name))
+        elif act == "history-go":
+            self.history_go(int(data(el, "point") or 0))
         elif act == "advance":
             self.dispatch({"type": "advance"}, by_id("round-bar"))
         elif act == "add-combatant":
@@ -577,7 +623,7 @@ class App:
         elif act == "add-condition":
             c = self.enc.get(cid)
             if c:
-                self.open_dialog(R.condition_form(c, self.ruleset.conditions))
+                self.open_dialog(R.condition_form(c, self.ruleset.conditions, self.enc, self.ruleset))
         elif act == "clear-condition":
             self.dispatch({"type": "set_condition", "id": cid, "condition": data(el, "condition"), "on": False},
                           nil(el.closest("article")))
@@ -633,8 +679,7 @@ class App:
         elif name == "edit-combatant":
             self.submit_combatant(form, values, data(form, "id"))
         elif name == "add-condition":
-            if self.dispatch({"type": "set_condition", "id": data(form, "id"), "condition": values.get("condition", ""),
-                              "on": True}, form):
+            if self.dispatch(R.condition_action(data(form, "id"), values), form):
                 self.close_dialog()
         elif name == "note":
             if self.dispatch({"type": "note", "text": values.get("text", "")}, form):

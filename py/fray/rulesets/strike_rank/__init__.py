@@ -124,6 +124,11 @@ class StrikeRank(Ruleset):
             "sr.grapple": care.grapple,
         })
 
+    # Strike ranks, not turns: a duration is a number of Melee Rounds ("time is divided into
+    # Melee Rounds (MR)")
+    has_turns = False
+    rounds_word = "melee round"
+
     def order_of_play(self, enc: Encounter) -> list[Slot]:
         return timing.order_of_play(enc)
 
