@@ -720,13 +720,12 @@ class App:
             f = "combatant." + f.removeprefix("changes.").removeprefix("combatant.")
             if f.startswith(known) or f == "combatant":
                 return f
-            # A ruleset field with its own control in the dialog (the strike-rank Armour points) keeps
-            # its error there; any other error inside the ruleset's fields lands at the JSON box.
-            probe = f
-            while probe.count("."):
-                if q(form, f'[data-error-for="{_css(probe)}"]') is not None:
-                    return f
-                probe = probe.rpartition(".")[0]
+            # A ruleset field with its own control in the dialog keeps its error there when the path
+            # names one entry of it ("combatant.armour.legs": the strike-rank Armour points); any other
+            # error inside the ruleset's fields lands at the JSON box, naming its whole path.
+            parent = f.rpartition(".")[0]
+            if parent.count(".") and q(form, f'[data-error-for="{_css(parent)}"]') is not None:
+                return f
             return "combatant.extra"
 
         if cid is None:
