@@ -231,7 +231,8 @@ def _set_table(ctx: Context) -> None:
     value = ctx.action.get("value")
     if value is None:
         ctx.enc.tables.pop(table_id, None)
-        ctx.event("table", f"Table {table_id} reset to the default")
+        ctx.event("table", f"Table \u201c{ctx.ruleset.tables[table_id].get('title', table_id)}\u201d reset to the default",
+                  table=table_id)
         return
     ctx.enc.tables[table_id] = ctx.ruleset.check_table(table_id, value)
     # A table can be well formed and still hold values the rules cannot use ("x" for a strike
@@ -242,7 +243,8 @@ def _set_table(ctx: Context) -> None:
     except Exception as e:  # noqa: BLE001 - any failure means the edit cannot be used
         detail = str(e) if isinstance(e, FrayError) else f"{type(e).__name__}: {e}"
         raise InvalidAction("value", f"the rules cannot use this table ({detail})") from None
-    ctx.event("table", f"Table {table_id} edited by the GM")
+    ctx.event("table", f"Table \u201c{ctx.ruleset.tables[table_id].get('title', table_id)}\u201d edited by the GM",
+              table=table_id)
 
 
 def _advance(ctx: Context) -> None:

@@ -358,6 +358,6 @@ def test_tactical_round_add_hint_and_table_sources_in_words(page, open_app):
     expect(dlg).not_to_contain_text("armour")
     dlg.get_by_role("button", name="Cancel").click()
     page.locator("#btn-tables").click()
-    source = page.locator("#dlg-body p.hint", has_text="Source:").first  # the JSON below keeps the file name
-    expect(source).to_contain_text("Source: Fray's notes of the published figures: <=4 critical failure")
+    source = page.locator("#dlg-body p.hint", has_text="From:").first  # the JSON below keeps the file name
+    expect(source).to_contain_text("From: public material: <=4 critical failure")
     expect(source).not_to_contain_text("FACTS.md")

@@ -604,10 +604,3 @@ def test_a_weapon_of_someone_else_is_refused_with_card_names_not_ids():
     assert "medium_shield" not in str(e.value) and "no_such_shield" not in str(e.value)
     assert "Broadsword, Medium shield" in str(e.value)
 
-
-def test_table_sources_read_as_words_not_file_names():
-    """Issue 10: "Source: FACTS.md" is a developers' file name; the page says what it is."""
-    from fray.web.widgets import source_words
-
-    assert source_words("FACTS.md (a-game), gathered from public material") == (
-        "Fray's notes of the published figures, gathered from public material")

@@ -169,19 +169,31 @@ def field_html(name: str, label: str, value: Any, kind: str = "text", help_text:
     return f'<div class="field" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>{ctl}{hint}{err}</div>'
 
 
-def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str, Any]]) -> str:
+def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str, Any]],
+                   templates: list[dict[str, Any]] | None = None) -> str:
     """The add/edit form. Field names are the action's field paths, so an engine error names
-    the exact input to mark."""
+    the exact input to mark. ``templates``: the GM's own (fray.bestiary), this ruleset's only."""
     editing = c is not None
     title = f"Edit {c.name}" if editing else "Add a combatant"
     parts = [f'<form class="form" data-form="{"edit-combatant" if editing else "add-combatant"}"'
              f'{attrs(data_id=c.id if c else None)} novalidate>',
              f'<h2 id="dlg-title">{esc(title)}</h2>']
-    if not editing and presets:
-        opts = "".join(f'<option value="{i}">{esc(p["name"])}</option>' for i, p in enumerate(presets))
-        parts.append(f'<div class="field"><label for="f-preset">Ready-made</label>'
-                     f'<div class="row"><select id="f-preset" name="preset"><option value="">(none)</option>{opts}</select>'
-                     f'{button("Use", "use-preset", "small")}</div></div>')
+    templates = templates or []
+    if not editing:
+        if presets or templates:
+            opts = "".join(f'<option value="{i}">{esc(p["name"])}</option>' for i, p in enumerate(presets))
+            if presets and templates:
+                opts = f'<optgroup label="{esc(ruleset.name)}">{opts}</optgroup>'
+            if templates:
+                opts += ('<optgroup label="My bestiary">' + "".join(
+                    f'<option value="b{i}">{esc(t["combatant"].get("name", "?"))}</option>'
+                    for i, t in enumerate(templates)) + "</optgroup>")
+            parts.append(f'<div class="field"><label for="f-preset">Ready-made</label>'
+                         f'<div class="row"><select id="f-preset" name="preset"><option value="">(none)</option>{opts}</select>'
+                         f'{button("Use", "use-preset", "small")}'
+                         f'{button("My bestiary…", "bestiary", "small secondary")}</div></div>')
+        else:
+            parts.append(f'<p>{button("My bestiary…", "bestiary", "small secondary")}</p>')
     parts.append('<fieldset class="grid"><legend>Who</legend>')
     parts.append(field_html("combatant.name", "Name", c.name if c else "", required=True))
     parts.append(field_html("combatant.side", "Side", c.side if c else "foes", "choice", choices=("party", "foes", "neutral")))
@@ -210,6 +222,9 @@ def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str
                                 help_text="Filled in by a ready-made combatant; edit the numbers as needed. "
                                           + ruleset.extra_empty))
     parts.append(field_html("combatant.notes", "Notes", c.notes if c else "", "textarea"))
+    if not editing:
+        parts.append('<label class="keep"><input type="checkbox" name="keep" value="yes"> Keep in my bestiary '
+                     '(a template of this combatant, kept in this browser)</label>')
     parts.append('<p class="field-error form-error" data-error-for="combatant"></p>')
     parts.append(f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'
                  f'<button type="submit" class="primary">{"Save" if editing else "Add"}</button></div></form>')

@@ -100,14 +100,6 @@ def parse_faces(text: Any, signed: bool = False) -> list[int] | None:
     return out
 
 
-def source_words(source: str) -> str:
-    """A table's ``source`` for a GM: "FACTS.md" (and its "(game)" tag) is a developers' file name;
-    the page says what it is, Fray's notes of the game's published figures. The data keeps the name."""
-    import re
-
-    return re.sub(r"FACTS\.md(?: \([a-z-]+\))?", "Fray's notes of the published figures", str(source))
-
-
 # -- a ruleset's compact section in the add-combatant dialog ----------------------------------------
 # The dialog's JSON box "combatant.extra" stays the one place the ruleset's fields live: a panel's
 # friendlier section is filled from it when the dialog opens (or a ready-made combatant is used)
