@@ -163,12 +163,27 @@ class RollResult:
     typed: bool = False
 
     def breakdown(self) -> str:
-        """``2D6+2 = 3+5+2 = 10``: how the total was reached, for the log."""
+        """``2D6+2 = 3+5+2 = 10``: how the total was reached, for the log, in the expression's own
+        order (``1D8+1+1D4 = 6+1+2``), so each number sits under the term it came from."""
         parts = []
-        for d in self.dice:
-            parts.append(("-" if d.sign < 0 else "+") + str(d.face))
-        if self.constant:
-            parts.append(("-" if self.constant < 0 else "+") + str(abs(self.constant)))
+        dice = list(self.dice)
+        try:
+            terms = parse(self.expression).terms
+        except DiceError:
+            terms = ()
+        if sum(t.count for t in terms if t.sides) == len(dice) and dice:
+            for t in terms:
+                if t.sides:
+                    for d in dice[:t.count]:
+                        parts.append(("-" if d.sign < 0 else "+") + str(d.face))
+                    dice = dice[t.count:]
+                elif t.count:
+                    parts.append(("-" if t.sign < 0 else "+") + str(t.count))
+        else:  # a typed total kept as one number (no dice), or an expression that no longer parses
+            for d in self.dice:
+                parts.append(("-" if d.sign < 0 else "+") + str(d.face))
+            if self.constant:
+                parts.append(("-" if self.constant < 0 else "+") + str(abs(self.constant)))
         body = "".join(parts).lstrip("+") or "0"
         src = " (typed)" if self.typed else ""
         return f"{self.expression} = {body} = {self.total}{src}"
@@ -249,7 +264,8 @@ def roll_given(expression: "str | DiceExpr", given: "Iterable[int] | int") -> Ro
             return RollResult(text, (), given, given, typed=True)
     faces = _whole_numbers(given, text)
     if len(faces) != expr.dice_count:
-        raise DiceError(text, f"{text} needs {expr.dice_count} dice, {len(faces)} typed")
+        raise DiceError(text, f"{text} needs {expr.dice_count} {'die' if expr.dice_count == 1 else 'dice'}, "
+                              f"{len(faces)} typed")
     i = 0
     for t in expr.dice_terms:
         for _ in range(t.count):

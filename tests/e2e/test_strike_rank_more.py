@@ -146,7 +146,7 @@ def test_abort_circumstances_disengage_and_grapple(page, open_app):
     expect(page.locator(".sr-result")).to_contain_text("rolled 15, success: keeps casting")
     # the warrior aborts the spell for a parry / dodge stance
     row = page.locator(".sr-order li", has=page.locator("strong", has_text=WARRIOR))
-    row.locator("summary").click()
+    row.locator(".sr-abort > summary").click()
     ab = row.locator("form[data-form=sr-abort]")
     ab.locator('[name="kind"]').select_option("defend")
     ab.get_by_role("button", name="Abort and do this").click()

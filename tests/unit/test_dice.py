@@ -195,7 +195,7 @@ def test_mixed_sum_keeps_each_die_and_subtracts_negative_terms():
     assert rng.asked == [(1, 8), (1, 4)]
     assert r.dice == (Die(8, 6, 1), Die(4, 3, -1))
     assert r.total == 4
-    assert r.breakdown() == "1D8+1-1D4 = 6-3+1 = 4"
+    assert r.breakdown() == "1D8+1-1D4 = 6+1-3 = 4"  # in the formula's order (issue 10)
     assert r.to_json() == [6, 3]
 
 
@@ -331,3 +331,11 @@ def test_open_ended_rolled_sequence_is_accepted_when_typed_back():
     for seed in range(300):
         r = roll_open_ended(random.Random(seed))
         assert open_ended_given(list(r.rolls)).total == r.total
+
+
+def test_breakdown_follows_the_formula_and_one_die_is_a_die():
+    """A damage breakdown reads term by term ("1D8+1+1D4 = 6+1+2"), and a count of one is "1 die" (issue 10)."""
+    assert roll_given("1D8+1+1D4", [6, 2]).breakdown() == "1D8+1+1D4 = 6+1+2 = 9 (typed)"
+    assert roll_given("2D6", 9).breakdown() == "2D6 = 9 = 9 (typed)"  # a typed total stays one number
+    with pytest.raises(DiceError, match="needs 1 die, 2 typed"):
+        roll_given("1D8", [1, 2])

@@ -108,6 +108,10 @@ def sr_attack(draw) -> dict:
               "rolls": draw(st.fixed_dictionaries({}, optional={
                   "attack": st.integers(1, 100), "defence": st.integers(1, 100), "location": st.integers(1, 20),
                   "damage": st.lists(st.integers(1, 8), min_size=1, max_size=3)}))}
+    if draw(st.booleans()):
+        action["mounted_vs_foot"] = draw(st.booleans())
+    if draw(st.booleans()):
+        action["attacker_side"] = draw(st.sampled_from(["left", "right"]))
     for k, v in draw(st.dictionaries(st.sampled_from(["mode", "aim", "shield_cover", "pull", "special"]),
                                      st.just(None), max_size=2)).items():
         action[k] = draw({"mode": st.sampled_from(["normal", "aimed", "stun", "push", "disarm", "attack_weapon"]),
@@ -116,6 +120,28 @@ def sr_attack(draw) -> dict:
                           "pull": st.sampled_from([{"drop_modifier": True}, {"die_sides": 3, "bonus": 0}]),
                           "special": st.sampled_from(["impaling", "slashing", "crushing"])}[k])
     return action
+
+
+@st.composite
+def sr_declare_more(draw) -> dict:
+    """A declaration as the page's "More" fold-out makes one (issue 10): shots, several attacks with a
+    split, a second weapon, charges, bracing, closing, continuing, an Other action's label and SR cost."""
+    c, t = draw(st.permutations(["c1", "c2", "c3"]))[:2]
+    kind = draw(st.sampled_from(["melee", "missile", "move", "other", "reload"]))
+    a: dict = {"type": "sr.declare", "id": c, "kind": kind, "target": t}
+    if kind in ("melee", "missile", "reload"):
+        a["weapon"] = draw(st.sampled_from(SR_WEAPONS[c]))
+    if draw(st.booleans()):
+        a["metres"] = draw(st.integers(0, 40))
+    extra = {"shots": st.integers(1, 4), "attacks": st.integers(1, 3),
+             "split": st.lists(st.integers(40, 120), min_size=1, max_size=3),
+             "extra_weapon": st.sampled_from(["broadsword", "shield", "grapple", "bite", "spear"]),
+             "brace_against": st.sampled_from(["c1", "c2", "c3"]), "label": st.sampled_from(["Light a torch", ""]),
+             "sr_cost": st.integers(-1, 40), "charge": st.booleans(), "charge_past": st.booleans(),
+             "mounted_charge": st.booleans(), "mutual": st.booleans(), "continuing": st.booleans()}
+    for k in draw(st.lists(st.sampled_from(sorted(extra)), max_size=3, unique=True)):
+        a[k] = draw(extra[k])
+    return a
 
 
 def sr_start():
@@ -130,13 +156,19 @@ def sr_start():
 STRIKE_RANK = Spec(
     ruleset="strike-rank",
     start=sr_start,
-    actions=st.one_of(srp.action, sr_attack(), sr_attack(), SR_MORE, core_actions("strike-rank"),
-                      st.just({"type": "advance"})),
+    actions=st.one_of(srp.action, sr_attack(), sr_attack(), sr_declare_more(), SR_MORE, core_actions("strike-rank"),
+                      st.just({"type": "advance"}),
+                      # the end of the MR's bleeding CON tests typed by the GM, on the Next that ends it
+                      st.builds(lambda r: {"type": "advance", "skip_empty": True,
+                                           "rolls": {"bleed.c2.chest": r, "bleed.c1.abdomen": r}},
+                                st.integers(1, 100))),
     phases=("declare", "resolve", "end"),
     fields=CORE_FIELDS + ("attacker", "target", "weapon", "defence", "mode", "aim", "kind", "metres", "running",
                           "spell", "shots", "ref", "location", "amount", "points", "healer", "how", "prompt", "choice",
                           "period", "shield_cover", "pull", "special", "location_die", "gm_location", "target_weapon",
-                          "holder", "owner", "option", "brace_against", "free_attack", "split"),
+                          "holder", "owner", "option", "brace_against", "free_attack", "split", "attacks",
+                          "extra_weapon", "charge", "charge_past", "mounted_charge", "mutual", "continuing", "label",
+                          "sr_cost", "mounted_vs_foot", "attacker_side", "skip_empty"),
 )
 
 

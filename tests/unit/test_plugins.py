@@ -62,6 +62,10 @@ def _plugin_files() -> set[Path]:
         rs = get_ruleset(ruleset_id)
         if rs.panel:
             out.add(PY / "fray" / "web" / f"{rs.panel}.py")
+            # a large panel keeps its parts in a package of the game's name beside it
+            parts = PY / "fray" / "web" / rs.panel.removesuffix("_panel")
+            if parts.is_dir():
+                out |= set(parts.rglob("*.py"))
     return out
 
 

@@ -485,3 +485,122 @@ def test_parry_list_against_missiles_only_shields_and_a_used_shield_is_not_the_d
               "ref": second["ref"], "defence": {"kind": "parry", "weapon": "medium_shield"},
               "rolls": {"attack": 90, "defence": 90}}, rng)
     assert "(Medium shield)" in str(refused.value) and "medium_shield" not in str(refused.value)
+
+
+# -- issue 10: every declaration and attack field of the engine has a control --------------------------
+
+def test_declaration_more_fields_reach_the_engine():
+    """Ranged Combat ("S/MR: multiple shots"), Fighting with Two Weapons, Charging, Charging Past, Mounted Charge &
+    Lance, Bracing for a Charge, Movement ("add up their movement rates"), Other Actions: each field the engine
+    reads on ``sr.declare`` has a control in the declaration form, and is sent only with the kinds that use it."""
+    h = fight()
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    check_controls(html)
+    names = {a.get("name") for t, a in tags(html) if t in ("input", "select")}
+    assert {"shots", "attacks", "split", "extra_weapon", "brace_against", "charge", "charge_past", "mounted_charge",
+            "mutual", "continuing", "label", "sr_cost"} <= names
+    melee = declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2", "attacks": "2",
+                                  "split": "60, 50", "extra_weapon": "medium_shield", "charge": True,
+                                  "charge_past": True, "mutual": True, "shots": "3", "label": "x"})
+    assert {k: melee[k] for k in ("attacks", "split", "extra_weapon", "charge", "charge_past", "mutual")} == {
+        "attacks": 2, "split": [60, 50], "extra_weapon": "medium_shield", "charge": True, "charge_past": True,
+        "mutual": True}
+    assert "shots" not in melee and "label" not in melee
+    shot = declare_action("c1", {"kind": "missile", "weapon": "bow", "shots": "2", "attacks": "3"})
+    assert shot["shots"] == 2 and "attacks" not in shot
+    other = declare_action("c1", {"kind": "other", "label": "Light a torch", "sr_cost": "3", "charge": True})
+    assert other == {"type": "sr.declare", "id": "c1", "kind": "other", "label": "Light a torch", "sr_cost": 3}
+    brace = declare_action("c1", {"kind": "melee", "weapon": "spear", "brace_against": "c2", "mounted_charge": True})
+    assert brace["brace_against"] == "c2" and brace["mounted_charge"] is True
+    move = declare_action("c1", {"kind": "move", "metres": "9", "continuing": True, "mutual": True, "target": "c2"})
+    assert move["continuing"] and move["mutual"] and move["metres"] == 9
+
+
+def test_split_text_that_is_not_numbers_is_named_by_the_engine_at_split():
+    """Fighting: split ratings are whole numbers; text passes to the engine, which names the field (no crash)."""
+    h = fight()
+    with pytest.raises(FrayError) as e:
+        h.do(declare_action("c1", {"kind": "melee", "weapon": "broadsword", "attacks": "2", "split": "60 abc"}),
+             random.Random(1))
+    assert getattr(e.value, "field", "") == "split"
+
+
+def test_a_finished_declaration_form_closes():
+    """Issue 10: "a finished declaration form closes": a combatant who has declared gets a shut fold-out
+    ("Declare another action for ..."), the one who has not an open one."""
+    h = fight()
+    h.do(declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"}), random.Random(1))
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    folds = {a["data-fold"]: "open" in a for t, a in tags(html) if t == "details" and "data-fold" in a}
+    assert folds["declare-c1-1"] is False and folds["declare-c2-0"] is True
+    assert "Declare another action for Human warrior" in html
+
+
+def test_defenders_split_bonus_and_mounted_fields_reach_the_attack():
+    """Fighting (a defender's split parry, bonuses), Mounted Hit Locations (``mounted_vs_foot``, the attacker's side):
+    the attack panel's fields become the engine's ``defence.split``, ``defence.bonus``, ``mounted_vs_foot`` and
+    ``attacker_side``; blank leaves Fray to derive the rider's 1D10+10 from the mount."""
+    h = fight()
+    rng = random.Random(1)
+    h.do(declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"}), rng)
+    h.do({"type": "advance"}, rng)
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    check_controls(html)
+    names = {a.get("name") for t, a in tags(html) if t in ("input", "select")}
+    assert {"defence.split", "defence.bonus", "mounted_vs_foot", "attacker_side"} <= names
+    a, _ = attack_action("a1", "c1", "broadsword", {"defence.kind": "parry", "defence.weapon": "bite",
+                                                    "defence.split": "50", "defence.bonus": "10",
+                                                    "mounted_vs_foot": "no", "attacker_side": "left"})
+    assert a["defence"] == {"kind": "parry", "weapon": "bite", "split": 50, "bonus": 10}
+    assert a["mounted_vs_foot"] is False and a["attacker_side"] == "left"
+    auto, _ = attack_action("a1", "c1", "broadsword", {"defence.kind": "dodge", "defence.split": "50",
+                                                       "mounted_vs_foot": ""})
+    assert auto["defence"] == {"kind": "dodge"} and "mounted_vs_foot" not in auto
+
+
+def test_bleeding_con_tests_are_typed_fields_on_the_round_ending_next():
+    """Damage Equal to Location HP: "Chest, Abdomen: Combatant must make a CON test at the end of each MR": when the
+    next Next ends the MR, each test is a d100 field named by its roll (blank = Fray rolls); and the card says
+    the wound instead of "ok" (issue 10: "HP 7/13 ok" while the abdomen bleeds)."""
+    h = fight()
+    rng = random.Random(1)
+    h.do({"type": "advance"}, rng)  # resolve, nothing declared
+    h.do({"type": "sr.damage", "target": "c1", "location": "abdomen", "amount": 5, "armour": False}, rng)
+    view = RS.view(h.present)
+    html = panel_html(view, {}, log_of(h))
+    check_controls(html)
+    assert 'data-form="sr-bleed"' in html and 'name="rolls.bleed.c1.abdomen"' in html
+    assert "Human warrior, Abdomen: CON 60% d100" in html
+    card = card_html("c1", view)
+    assert "bleeding: Abdomen" in card and ">ok<" not in card
+    h.do({"type": "advance", "skip_empty": True, "rolls": {"bleed.c1.abdomen": 99}}, rng)
+    assert "CON×5 rolled 99" in "\n".join(t for _, t in log_of(h))
+
+
+def test_armour_list_with_a_bare_number_is_named_in_the_forms_words():
+    """Issue 10: armour "4, legs 2" named "armour.4" under the JSON box: the page now explains it under Armour
+    points, and the engine's refusal of an unknown location lists the body's own location names."""
+    from fray.web.strike_rank_panel import armour_problem
+
+    assert "“4” has no hit location" in armour_problem("4, legs 2")
+    assert armour_problem("3") == "" and armour_problem("head 3, chest 2") == ""
+    h = History(new_encounter("strike-rank", "t"))
+    with pytest.raises(FrayError) as e:
+        h.do({"type": "add_combatant", "combatant": {**PRESETS["Human warrior"], "armour": {"legs": 2}}},
+             random.Random(1))
+    assert e.value.field == "combatant.armour.legs" and "Right leg" in str(e.value)
+
+
+def test_a_weapon_of_someone_else_is_refused_with_card_names_not_ids():
+    """Issue 10: "the refusal shows an internal id ("medium_shield")": a parry weapon the defender does not carry
+    is refused with the names on the defender's card."""
+    h = fight()
+    rng = random.Random(1)
+    h.do(declare_action("c2", {"kind": "melee", "weapon": "bite", "target": "c1"}), rng)
+    h.do({"type": "advance"}, rng)
+    with pytest.raises(FrayError) as e:
+        h.do({"type": "sr.attack", "attacker": "c2", "target": "c1", "weapon": "bite", "ref": "a1",
+              "defence": {"kind": "parry", "weapon": "no_such_shield"}}, rng)
+    assert "medium_shield" not in str(e.value) and "no_such_shield" not in str(e.value)
+    assert "Broadsword, Medium shield" in str(e.value)
+

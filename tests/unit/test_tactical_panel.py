@@ -169,7 +169,7 @@ def test_engaged_card_offers_running_away_with_named_rolls():
     h.do({"type": "tr.attack", "id": "c2", "target": "c1", "rolls": {"attack": [50]}})
     view = RS.view(h.present)
     html = card_html(view, "c1")
-    assert "Engaged with" in html
+    assert "Engaged with" in html and "Engaged: Engaged" not in html  # issue 10: said once
     form = re.search(r'<form class="tr-form tr-run".*?</form>', html).group(0)
     assert names(form) == {"rolls.flee", "rolls.athletics.c2"}
     assert {"rolls.flee", "rolls.athletics.c2"} <= error_slots(form)
@@ -382,3 +382,12 @@ def test_attack_form_default_target_is_an_enemy_not_an_ally():
     form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
     sel = re.search(r'name="target".*?</select>', form).group(0)
     assert re.search(r'<option value="([^"]*)" selected', sel).group(1) == "c2"
+
+
+def test_add_form_names_only_this_games_fields():
+    """Issue 10: the tactical-round add form's JSON hint spoke of "armour, body", which this game does not have
+    (DEF is a stat); it names weapons, the one in hand and hits taken."""
+    from fray.web.render import combatant_form
+
+    html = combatant_form(RS, None, RS.presets())
+    assert "armour" not in html.lower() and "Weapons, the one in hand, hits taken (JSON)" in html

@@ -192,6 +192,9 @@ class Ruleset:
     panel: str = ""  # module of fray.web with this game's PANEL ("strike_rank_panel"); "" = none
     # The rule that leaves equals to the GM, quoted when a reorder of non-equals is refused.
     tie_rule: str = "Equals in the order: the GM decides"
+    # what the add dialog's JSON box holds, in this game's words, and what an empty box means
+    extra_label: str = "Weapons, armour, body (JSON)"
+    extra_empty: str = "Leave empty for an unarmed humanoid."
     # Durations (fray.timers): whether combatants take turns one after another, so that "until the
     # end of X's next turn" means something; the game's word for a round; and when "for N rounds"
     # runs out: as round from+N begins, or right before the holder's turn in that round.

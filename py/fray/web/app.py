@@ -756,8 +756,15 @@ class App:
 
         def to_form_field(f: str) -> str:
             f = "combatant." + f.removeprefix("changes.").removeprefix("combatant.")
-            # An error inside the ruleset's own fields lands at the JSON box, naming its path.
-            return f if f.startswith(known) or f == "combatant" else "combatant.extra"
+            if f.startswith(known) or f == "combatant":
+                return f
+            # A ruleset field with its own control in the dialog keeps its error there when the path
+            # names one entry of it ("combatant.armour.legs": the strike-rank Armour points); any other
+            # error inside the ruleset's fields lands at the JSON box, naming its whole path.
+            parent = f.rpartition(".")[0]
+            if parent.count(".") and q(form, f'[data-error-for="{_css(parent)}"]') is not None:
+                return f
+            return "combatant.extra"
 
         if cid is None:
             ok = self.dispatch({"type": "add_combatant", "combatant": body}, form, to_form_field)

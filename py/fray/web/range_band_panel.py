@@ -22,7 +22,9 @@ from typing import Any
 from ..errors import InvalidAction
 from . import odds_view
 from .render import esc
-from .widgets import act_button as _btn, as_int, as_number, err_slot as _err, open_add_section, read_extra
+from .widgets import (act_button as _btn, as_int, as_number, check, combatant_in as _combatant, err_slot as _err,
+                      field as _field, general_err, names_in as _names, open_add_section, read_extra,
+                      select as _select, text_input as _input)
 
 LIGHT_TEXT = {"none": "No Light", "low": "Low Light", "medium": "Medium Light", "high": "High Light"}
 STEALTH_TEXT = {"low": "Low Stealth", "medium": "Medium Stealth", "high": "High Stealth"}
@@ -47,48 +49,20 @@ ADD_TRAITS = (
 
 # -- small pure helpers ----------------------------------------------------------------------------
 
-def _field(fid: str, name: str, label: str, control: str, hint: str = "", cls: str = "") -> str:
-    h = f'<small class="hint">{esc(hint)}</small>' if hint else ""
-    c = f" {cls}" if cls else ""
-    return (f'<div class="field{c}" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>'
-            f'{control}{h}{_err(name)}</div>')
-
-
-def _select(fid: str, name: str, options: list[tuple[str, str]], selected: Any = None) -> str:
-    opts = "".join(f'<option value="{esc(v)}"{" selected" if str(selected) == v else ""}>{esc(t)}</option>'
-                   for v, t in options)
-    return f'<select id="{esc(fid)}" name="{esc(name)}">{opts}</select>'
-
-
 def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
-    return (f'<label class="rb-check" for="{esc(fid)}"><input type="checkbox" id="{esc(fid)}" name="{esc(name)}"'
-            f'{" checked" if checked else ""}> {esc(label)}</label>')
+    return check(fid, name, label, checked, "rb-check")
 
 
-def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> str:
-    ph = f' placeholder="{esc(placeholder)}"' if placeholder else ""
-    return (f'<input id="{esc(fid)}" name="{esc(name)}" type="text" inputmode="{mode}" autocomplete="off"'
-            f' value="{esc("" if value is None else value)}"{ph}>')
+def _general_err() -> str:
+    return general_err("rb")
 
 
 def _g(v: Any) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
-def _names(view: dict[str, Any]) -> dict[str, str]:
-    return {c["id"]: c["name"] for c in view.get("combatants", [])}
-
-
-def _combatant(view: dict[str, Any], cid: str | None) -> dict[str, Any] | None:
-    return next((c for c in view.get("combatants", []) if c["id"] == cid), None)
-
-
 def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
-
-
-def _general_err() -> str:
-    return '<p class="field-error rb-form-error" data-error-for="rb"></p>'
 
 
 def _preview_slot() -> str:

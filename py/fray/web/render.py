@@ -352,9 +352,9 @@ def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str
     parts.append(field_html("combatant.position.alt", "Altitude", pos.alt if pos else 0, "number"))
     parts.append("</fieldset>")
     if not editing and not ruleset.free_stats:
-        parts.append(field_html("combatant.extra", "Weapons, armour, body (JSON)", "", "textarea",
+        parts.append(field_html("combatant.extra", ruleset.extra_label, "", "textarea",
                                 help_text="Filled in by a ready-made combatant; edit the numbers as needed. "
-                                          "Leave empty for an unarmed humanoid."))
+                                          + ruleset.extra_empty))
     parts.append(field_html("combatant.notes", "Notes", c.notes if c else "", "textarea"))
     if not editing:
         parts.append('<label class="keep"><input type="checkbox" name="keep" value="yes"> Keep in my bestiary '

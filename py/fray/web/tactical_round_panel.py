@@ -19,8 +19,9 @@ from typing import Any
 from ..errors import InvalidAction
 from . import odds_view
 from .render import esc
-from .widgets import (act_button as _btn, as_int, as_number, err_slot as _err, fold_extra, open_add_section,
-                      read_extra, split_lines, text_input as _input)
+from .widgets import (act_button as _btn, as_int, as_number, check, combatant_in as _combatant, err_slot as _err,
+                      field as _field, fold_extra, general_err, names_in as _names, open_add_section, parse_faces,
+                      read_extra, select as _select, split_lines, text_input as _input)
 
 FLAGS = (("flanking", "Flanking"), ("on_rear", "On rear"), ("charge", "Charge"), ("mounted", "Mounted"),
          ("two_weapons", "Two weapons"))
@@ -41,45 +42,15 @@ DECLARE_ROWS = 2  # at most one Full + one Half, or two Half
 
 def parse_dice(text: str) -> list[int] | None:
     """"98 40" / "98,40" → [98, 40]; blank → None (Fray rolls). Raises ValueError otherwise."""
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if not parts:
-        return None
-    out = []
-    for p in parts:
-        if not (p.isdigit() or (p[0] in "+-" and p[1:].isdigit())):
-            raise ValueError(p)
-        out.append(int(p))
-    return out
+    return parse_faces(text, signed=True)
 
 
 def _general_err() -> str:
-    return '<p class="field-error tr-form-error" data-error-for="tr"></p>'
-
-
-def _field(fid: str, name: str, label: str, control: str, hint: str = "") -> str:
-    h = f'<small class="hint">{esc(hint)}</small>' if hint else ""
-    return (f'<div class="field" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>'
-            f'{control}{h}{_err(name)}</div>')
-
-
-def _select(fid: str, name: str, options: list[tuple[str, str]], selected: Any = None, groups: str = "") -> str:
-    opts = "".join(f'<option value="{esc(v)}"{" selected" if str(selected) == v else ""}>{esc(t)}</option>'
-                   for v, t in options)
-    return f'<select id="{esc(fid)}" name="{esc(name)}">{opts}{groups}</select>'
+    return general_err("tr")
 
 
 def _check(fid: str, name: str, label: str, checked: bool = False, value: str = "") -> str:
-    v = f' value="{esc(value)}"' if value else ""
-    return (f'<label class="tr-check" for="{esc(fid)}"><input type="checkbox" id="{esc(fid)}" name="{esc(name)}"{v}'
-            f'{" checked" if checked else ""}> {esc(label)}</label>')
-
-
-def _names(view: dict[str, Any]) -> dict[str, str]:
-    return {c["id"]: c["name"] for c in view.get("combatants", [])}
-
-
-def _combatant(view: dict[str, Any], cid: str) -> dict[str, Any] | None:
-    return next((c for c in view.get("combatants", []) if c["id"] == cid), None)
+    return check(fid, name, label, checked, "tr-check", value)
 
 
 def _out_of_action(c: dict[str, Any]) -> bool:
@@ -403,8 +374,14 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         for x in conds:
             extra = f' ({c["stunned_rounds"]} round{"s" if c["stunned_rounds"] != 1 else ""})' \
                 if x["name"] == "stunned" and c.get("stunned_rounds") else ""
-            items.append(f'<li><strong>{esc(x["name"].capitalize())}{esc(extra)}</strong>'
-                         f'{": " + esc(x["text"]) if x["text"] else ""}</li>')
+            title = x["name"].capitalize()
+            text = x["text"] or ""
+            if text.lower().startswith(x["name"].lower()):
+                # the text already says it ("Engaged with Grak"): not "Engaged: Engaged with Grak"
+                items.append(f'<li><strong>{esc(text)}{esc(extra)}</strong></li>')
+                continue
+            items.append(f'<li><strong>{esc(title)}{esc(extra)}</strong>'
+                         f'{": " + esc(text) if text else ""}</li>')
         out.append(f'<ul class="tr-conds" aria-label="Conditions">{"".join(items)}</ul>')
     # weapons
     ws = []

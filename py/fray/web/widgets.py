@@ -48,6 +48,58 @@ def text_input(fid: str, name: str, value: Any = "", mode: str = "numeric", plac
             f' value="{esc("" if value is None else value)}"{ph}>')
 
 
+def field(fid: str, name: str, label: str, control: str, hint: str = "", cls: str = "") -> str:
+    """A labelled control with its hint and the slot where an engine error about ``name`` lands."""
+    h = f'<small class="hint">{esc(hint)}</small>' if hint else ""
+    c = f" {cls}" if cls else ""
+    return (f'<div class="field{c}" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>'
+            f'{control}{h}{err_slot(name)}</div>')
+
+
+def select(fid: str, name: str, options: list[tuple[str, str]] | tuple[tuple[str, str], ...], selected: Any = None,
+           groups: str = "") -> str:
+    """A drop-down of (value, on-screen label) pairs; ``groups``: ready-made ``<optgroup>`` markup after them."""
+    opts = "".join(f'<option value="{esc(v)}"{" selected" if str(selected) == str(v) else ""}>{esc(t)}</option>'
+                   for v, t in options)
+    return f'<select id="{esc(fid)}" name="{esc(name)}">{opts}{groups}</select>'
+
+
+def check(fid: str, name: str, label: str, checked: bool = False, cls: str = "", value: str = "") -> str:
+    """A tick box inside its label (the whole label is the touch target)."""
+    v = f' value="{esc(value)}"' if value else ""
+    c = f' class="{esc(cls)}"' if cls else ""
+    return (f'<label{c} for="{esc(fid)}"><input type="checkbox" id="{esc(fid)}" name="{esc(name)}"{v}'
+            f'{" checked" if checked else ""}> {esc(label)}</label>')
+
+
+def general_err(prefix: str) -> str:
+    """The slot for an error about the whole form (the engine's rule refusals land here)."""
+    return f'<p class="field-error {esc(prefix)}-form-error" data-error-for="{esc(prefix)}"></p>'
+
+
+def names_in(view: dict[str, Any]) -> dict[str, str]:
+    """{id: name} of a view whose ``combatants`` is a list (tactical-round, range-band)."""
+    return {c["id"]: c["name"] for c in view.get("combatants", [])}
+
+
+def combatant_in(view: dict[str, Any], cid: str | None) -> dict[str, Any] | None:
+    return next((c for c in view.get("combatants", []) if c["id"] == cid), None)
+
+
+def parse_faces(text: Any, signed: bool = False) -> list[int] | None:
+    """Typed dice faces: "8 4" / "8,4" → [8, 4]; blank → None (Fray rolls). ValueError naming the
+    first piece that is not a whole number (``signed``: "+2" and "-1" are whole numbers too)."""
+    parts = [p for p in str(text or "").replace(",", " ").split() if p]
+    if not parts:
+        return None
+    out = []
+    for p in parts:
+        if not (p.isdigit() or (signed and p[0] in "+-" and p[1:].isdigit())):
+            raise ValueError(p)
+        out.append(int(p))
+    return out
+
+
 # -- a ruleset's compact section in the add-combatant dialog ----------------------------------------
 # The dialog's JSON box "combatant.extra" stays the one place the ruleset's fields live: a panel's
 # friendlier section is filled from it when the dialog opens (or a ready-made combatant is used)

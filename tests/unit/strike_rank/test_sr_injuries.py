@@ -218,3 +218,25 @@ def test_treatment_adds_hr(roll, bonus):
     enc, ev = do(enc, {"type": "sr.natural_healing", "id": "c2", "period": "day", "healer": "c1",
                        "rolls": {"treatment": roll}})
     assert loc(enc, "c2", "chest")["hp"] == 15 - 10 + 2 + bonus  # CON 12: HR 2
+
+
+def test_bleeding_con_tests_listed_for_the_gm_before_the_round_ends():
+    """Damage Equal to Location HP: "Chest, Abdomen: Combatant must make a CON test at the end of each MR or lose 1
+    total HP to bleeding": the view lists each test with its roll name, so the GM can type it on the Next that ends
+    the MR; a mangled limb "bleeds 1 total HP per MR" with no test and is not listed."""
+    enc = to_phase(duel(), "resolve")
+    enc, _ = hurt(enc, "abdomen", 5)
+    tests = RS.view(enc)["bleed_tests"]
+    assert tests == [{"combatant": "c2", "name": "Bor", "location": "abdomen", "location_name": "Abdomen",
+                      "roll": "bleed.c2.abdomen", "chance": 60}]
+    arm = loc(enc, "c2", "left_arm")  # a made-up state: a mangled arm (3 × its HP) on someone still alive
+    arm.update(hp=-2 * arm["hp_max"], bleeding=True)
+    assert [t["location"] for t in RS.view(enc)["bleed_tests"]] == ["abdomen"]
+
+
+def test_injury_none_reads_unhurt_in_the_log():
+    """Injuries: the degree of injury "none" is the card's "unhurt"; the log uses the same word (issue 10:
+    "Right arm 4/4 none" where the card says "unhurt")."""
+    enc = to_phase(duel(b=fighter("Bor", armour=6)), "resolve")
+    _, ev = do(enc, {"type": "sr.damage", "target": "c2", "location": "right_arm", "amount": 4, "armour": True})
+    assert "Right arm 4/4 unhurt" in texts(ev) and " none" not in texts(ev)

@@ -83,7 +83,7 @@ def test_defending_vs_missiles_martial_arts_parry_allowed():
     enc = to_phase(duel(fighter("Ana", BOW, side="party"), fighter("Bor", KARATE, x=10)), "resolve")
     enc, ev = attack(enc, weapon="bow", defence={"kind": "parry", "weapon": "martial_arts"},
                      rolls={"attack": 90, "defence": 40})
-    assert "Bor parrys with Martial arts: 50%, rolled 40: success" in texts(ev)
+    assert "Bor parries with Martial arts: 50%, rolled 40: success" in texts(ev)
     assert enc.get("c2").data["round"]["parries"] == ["martial_arts"]
 
 
@@ -172,6 +172,22 @@ def test_mounted_hit_locations_1d10_plus_10_and_far_side():
     horse, ev = attack(horse, "c3", "c2", attacker_side="right", rolls={"attack": 20, "location": 5, "damage": [1, 1]})
     p = prompts(horse, "apply_damage")[0]
     assert p["combatant"] == "c1" and {o["value"] for o in p["options"]} == {"hindquarters", "forequarters"}
+
+
+def test_mounted_hit_locations_derived_from_the_riders_mount():
+    """Mounted Hit Locations: "A mounted combatant rolls 1D10+10 for hit location when making melee attacks against
+    combatants on foot." Fray sees the rider's mount (``mount``) and the target's lack of one; the GM's
+    ``mounted_vs_foot`` still wins either way, and a missile attack keeps its 1D20."""
+    enc = fight(fighter("Horse", BITE, body="quadruped", SIZ=25, side="party"))
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Rider", SWORD, BOW, side="party", mount="c1")})
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor")})
+    enc = to_phase(enc, "resolve")
+    _, ev = attack(enc, "c2", "c3", rolls={"attack": 20, "location": 3, "damage": [1, 1]})
+    assert "1D10+10 (melee) = 13: Right arm" in texts(ev)
+    _, ev = attack(enc, "c2", "c3", mounted_vs_foot=False, rolls={"attack": 20, "location": 3, "damage": [1, 1]})
+    assert "1D20 (melee) = 3" in texts(ev)
+    _, ev = attack(enc, "c3", "c2", rolls={"attack": 20, "location": 3, "damage": [1, 1]})  # on foot vs a rider
+    assert "1D20 (melee) = 3" in texts(ev)
 
 
 def test_alternative_hit_locations_gm_decides_or_smaller_die():

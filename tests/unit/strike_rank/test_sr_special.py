@@ -51,7 +51,7 @@ def test_attack_object_held_half_unattended_full():
     enc = to_phase(duel(), "resolve")
     _, ev = attack(enc, mode="attack_object", object={"name": "lantern", "hp": 4, "held": True},
                    rolls={"attack": 20, "damage": [5, 2]})
-    assert "×0.5 held object = 30%" in texts(ev) and "lantern: 1D8+1+1D4 = 5+2+1 = 8 (typed); loses 4 HP" in texts(ev)
+    assert "×0.5 held object = 30%" in texts(ev) and "lantern: 1D8+1+1D4 = 5+1+2 = 8 (typed); loses 4 HP" in texts(ev)
     _, ev = attack(enc, mode="attack_object", object={"name": "door", "hp": 10, "held": False},
                    rolls={"attack": 50, "damage": [5, 2]})
     assert "60%, rolled 50: success" in texts(ev)

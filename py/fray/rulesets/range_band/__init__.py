@@ -50,6 +50,8 @@ class RangeBand(Ruleset):
     panel = "range_band_panel"  # fray/web/range_band_panel.py
     tie_rule = ("each character takes one turn in turn order; equal turn-order values are the GM's to order "
                 "(FACTS.md, range-band: the round)")
+    extra_label = "Traits, weapons, mount and flight (JSON)"
+    extra_empty = "Leave empty for an ordinary sentient on foot with no weapons."
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return load_tables(os.path.join(HERE, "tables"))

@@ -258,7 +258,9 @@ def init_combatant(ruleset, enc: Encounter, c: Combatant, extra: dict[str, Any],
         ids = {l["id"] for l in locs}
         for k, v in armour.items():
             if k not in ids:
-                raise InvalidAction(f"combatant.armour.{k}", f"there is no hit location {k!r}")
+                # the body's own location names, as the card shows them, so the GM can retype it
+                raise InvalidAction(f"combatant.armour.{k}", "not a hit location of this body ("
+                                    + ", ".join(l["name"] for l in locs) + ")")
             next(l for l in locs if l["id"] == k)["ap"] = _int(v, f"combatant.armour.{k}", 0, 50)
     elif armour:
         ap = _int(armour, "combatant.armour", 0, 50)
@@ -429,3 +431,10 @@ def can_fight(c: Combatant) -> str | None:
         if l["type"] == "chest" and rules.injury_rank(loc_level(l)) >= rules.injury_rank("maimed"):
             return f"{c.name}'s chest is maimed: cannot fight"
     return None
+
+
+def no_such_weapon(c: Combatant) -> str:
+    """A weapon id that is not this combatant's (a form still set for someone else): say so with the
+    names on their card, not the id."""
+    names = ", ".join(w["name"] for w in c.data["weapons"]) or "none"
+    return f"{c.name} does not carry that weapon (theirs: {names})"

@@ -20,6 +20,7 @@ from . import body, rules, timing, wounds
 
 MODES = ("normal", "aimed", "attack_weapon", "attack_object", "disarm", "stun", "push", "grapple")
 WATER = ("none", "waist", "armpits", "under")
+DEFENCE_VERB = {"parry": "parries", "dodge": "dodges"}
 MATRIX = {"parry": "attack_vs_parry", "dodge": "attack_vs_dodge", "none": "attack_undefended"}  # table by defence
 
 
@@ -91,7 +92,7 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
         raise RuleViolation("Disengaging", "the attack on a fleeing combatant cannot be parried (but may be dodged at ½)")
     pw = body.weapon(defender, d.get("weapon"))
     if pw is None:
-        raise InvalidAction("defence.weapon", f"{defender.name} has no weapon {d.get('weapon')!r}")
+        raise InvalidAction("defence.weapon", body.no_such_weapon(defender))
     bad = body.weapon_unusable_rule(defender, pw)
     if bad:
         raise RuleViolation(*bad)
@@ -250,7 +251,7 @@ def plan_attack(ctx: Context) -> Plan:
         raise RuleViolation("Disengaging", "a fleeing combatant cannot attack this MR")
     w = body.weapon(attacker, a.get("weapon"))
     if w is None:
-        raise InvalidAction("weapon", f"{attacker.name} has no weapon {a.get('weapon')!r}")
+        raise InvalidAction("weapon", body.no_such_weapon(attacker))
     bad = body.weapon_unusable_rule(attacker, w)
     if bad:
         raise RuleViolation(*bad)
@@ -395,7 +396,7 @@ def attack(ctx: Context) -> None:
     if dkind != "none":
         dr = ctx.dice.d100("defence").total
         ddeg = rules.degree_of_success(dskill.value, dr)
-        text += f"; {target.name} {dkind}s{' with ' + pw['name'] if pw else ''}: {dskill.text()}, rolled {dr}: {ddeg}"
+        text += f"; {target.name} {DEFENCE_VERB[dkind]}{' with ' + pw['name'] if pw else ''}: {dskill.text()}, rolled {dr}: {ddeg}"
     r_att, r_def = attacker.data["round"], target.data["round"]
     r_att["attacks"].append(w["id"])
     r_att["fought"] = True
@@ -419,7 +420,7 @@ def attack(ctx: Context) -> None:
               attacker=attacker.id, target=target.id, attack_roll=ar, attack_skill=skill.value, attack_degree=adeg,
               defence=dkind, defence_degree=ddeg, result=cell["damage"], parried=cell["parried"])
     if dkind in ("parry", "dodge"):
-        wounds.interrupt_casting(ctx, target, f"{dkind}s", "concentration_defence")
+        wounds.interrupt_casting(ctx, target, DEFENCE_VERB[dkind], "concentration_defence")
         if any(x["kind"] == "reload" and x["status"] == "declared" for x in timing.actions_of(enc, target.id)):
             r_def["reload_interrupted"] = True
     # -- fumbles ----------------------------------------------------------------------------------------
@@ -514,12 +515,13 @@ def roll_damage(ctx: Context, c: Combatant, w: dict, landing: str, name: str, de
                 pull: dict | None = None, dm_use: str | None = None) -> tuple[int, str, str]:
     """Total, breakdown, special type. Maximised damage needs no dice."""
     expr, note, maxed, st, extra = damage_dice(ctx, c, w, landing, decl, pull, dm_use)
+    why = "; ".join(x for x in (note, extra.removeprefix("; ")) if x)  # no "(; ..." when there is no note
     if maxed:
         from ...dice import parse
         total = parse(expr).maximum()
-        return total, f"{expr} maximised = {total} ({note}{extra})", st
+        return total, f"{expr} maximised = {total} ({why})" if why else f"{expr} maximised = {total}", st
     r = ctx.dice.roll(name, expr)
-    return r.total, r.breakdown() + (f" ({note}{extra})" if note or extra else ""), st
+    return r.total, r.breakdown() + (f" ({why})" if why else ""), st
 
 
 def _weapon_hp_loss(w: dict, dmg: int, rule: str) -> int:
@@ -559,7 +561,20 @@ def _parry_strikes_back(ctx: Context, attacker: Combatant, w: dict, defender: Co
 LOCATION_ATTEMPTS = 5  # a critical re-rolls a location under hard cover; after five the GM places it
 
 
-def location_die(ctx: Context) -> str:
+def mounted_vs_foot(ctx: Context, attacker: Combatant | None, target: Combatant | None, w: dict | None) -> bool:
+    """"A mounted combatant rolls 1D10+10 for hit location when making melee attacks against
+    combatants on foot": the attacker rides a mount that is in the fight, the target rides none and
+    the weapon is not a missile. The GM's ``mounted_vs_foot`` (true or false) wins."""
+    if "mounted_vs_foot" in ctx.action:
+        return _bool(ctx, "mounted_vs_foot")
+    if attacker is None or target is None or w is None or w["missile"]:
+        return False
+    rides = ctx.enc.get(attacker.data.get("mount") or "") is not None
+    return rides and ctx.enc.get(target.data.get("mount") or "") is None
+
+
+def location_die(ctx: Context, attacker: Combatant | None = None, target: Combatant | None = None,
+                 w: dict | None = None) -> str:
     """The hit location dice: 1D20, a smaller die with a positioning bonus, or a rider's 1D10+10."""
     expr = ctx.action.get("location_die", "1D20")
     try:
@@ -569,9 +584,7 @@ def location_die(ctx: Context) -> str:
         raise InvalidAction("location_die", "must be dice such as 1D10 or 1D6+14") from None
     if lo < 1 or hi > 20:
         raise InvalidAction("location_die", "must stay within 1-20 (a smaller die with a positioning bonus)")
-    if _bool(ctx, "mounted_vs_foot"):
-        # "A mounted combatant rolls 1D10+10 for hit location when making melee attacks against
-        # combatants on foot."
+    if mounted_vs_foot(ctx, attacker, target, w):
         expr = "1D10+10"
     return expr
 
@@ -599,7 +612,7 @@ def _pick_location(ctx: Context, attacker: Combatant, target: Combatant, w: dict
             raise InvalidAction("gm_location", f"{target.name} has no hit location {gm_loc!r}")
         ctx.event("location", f"the GM places the blow: {l['name']}")
         return l
-    expr = location_die(ctx)
+    expr = location_die(ctx, attacker, target, w)
     hard = hard_cover(cover)
     for attempt in range(1, LOCATION_ATTEMPTS + 1):
         name = "location" if attempt == 1 else f"location_{attempt}"
@@ -640,7 +653,7 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
     if mode == "attack_weapon":
         tw = pw if dkind == "parry" else body.weapon(target, ctx.action.get("target_weapon"))
         if tw is None:
-            raise InvalidAction("target_weapon", f"{target.name} has no weapon {ctx.action.get('target_weapon')!r}")
+            raise InvalidAction("target_weapon", body.no_such_weapon(target))
         dmg, text, _ = roll_damage(ctx, attacker, w, landing, "damage", decl, pull)
         loss = dmg if crit else max(0, dmg - tw["hp"])
         tw["hp"] -= loss
@@ -769,7 +782,7 @@ def _stuck_in_shield(ctx, attacker, w, target, shield, parts, through, hit_loc) 
         wounds.apply_damage(ctx, target, hit_loc["id"], taken, source=f"{attacker.name}'s {w['name']}", tag="wound")
     wounds.prompt(ctx, "unstick", attacker.id, f"{attacker.name} may pull {w['name']} out of {shield['name']} now "
                   "at half weapon skill, or let it go",
-                  [{"value": "pull", "label": "Pull now (½ skill; roll 'pull')"},
+                  [{"value": "pull", "label": "Pull now (½ skill; Pull d100)"},
                    {"value": "hold", "label": "Hold on to it"}, {"value": "let_go", "label": "Let go"}],
                   weapon=w["id"], owner=attacker.id, holder=target.id, shield=shield["id"])
 
@@ -786,7 +799,7 @@ def _impale(ctx: Context, attacker: Combatant, w: dict, target: Combatant, loc: 
     if not w["missile"]:
         wounds.prompt(ctx, "unstick", attacker.id, f"{attacker.name} may free {w['name']} now at half weapon skill, "
                       "hold on (neither can move or disengage), or let go",
-                      [{"value": "pull", "label": "Free it now (½ skill; roll 'pull')"},
+                      [{"value": "pull", "label": "Free it now (½ skill; Pull d100)"},
                        {"value": "hold", "label": "Hold on"}, {"value": "let_go", "label": "Let go"}],
                       weapon=w["id"], owner=attacker.id, holder=target.id, location=loc["id"])
 
@@ -876,7 +889,7 @@ def _grapple(ctx, attacker, target, cell, dkind, pw) -> None:
         # instead seizes the parrying weapon"
         ctx.event("grapple", f"{attacker.name} seizes {target.name}'s {pw['name']} instead")
         wounds.prompt(ctx, "grapple_weapon", attacker.id, f"{attacker.name} holds {target.name}'s {pw['name']}: try to "
-                      "pull it away (STR vs STR)?", [{"value": "pull", "label": "Pull (roll 'resistance')"},
+                      "pull it away (STR vs STR)?", [{"value": "pull", "label": "Pull (STR vs STR d100)"},
                                                      {"value": "release", "label": "Let go"}],
                       target=target.id, weapon=pw["id"])
         return

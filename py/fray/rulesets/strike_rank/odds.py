@@ -275,7 +275,7 @@ def _locations(ctx: Context, plan: combat.Plan, crit: bool) -> tuple[Dist, dict[
     if gm is not None:
         return Dist.point(gm), {}
     col = "missile" if plan.weapon["missile"] else "melee"
-    rolls = _dice(combat.location_die(ctx))
+    rolls = _dice(combat.location_die(ctx, plan.attacker, target, plan.weapon))
     locs = rolls.map(lambda r: (combat.location_at(target, col, r) or {}).get("id"))
     hard = set(combat.hard_cover(plan.cover))
     if not hard:
@@ -544,7 +544,7 @@ def _grapple(ctx, plan, alt, cells, total, dfn, memo) -> None:
                 raise InvalidAction("aim" if aim else "gm_location", f"{target.name} has no hit location {aim or gm!r}")
             locs = Dist.point(loc["name"])
         else:
-            locs = _dice(combat.location_die(ctx)).map(
+            locs = _dice(combat.location_die(ctx, plan.attacker, target, {"missile": False})).map(
                 lambda r: (combat.location_at(target, "melee", r) or {}).get("name", "no location"))
         acc.add({("effect", f"Grabs the {k}"): grabbed * v for k, v in locs.weights.items()}, total * locs.total)
     _finish(alt, acc)

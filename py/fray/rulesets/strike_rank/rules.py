@@ -346,6 +346,11 @@ def injury_rank(level: str) -> int:
     return INJURY_LEVELS.index(level)
 
 
+def injury_word(level: str) -> str:
+    """The word the log and the card share for an injury level ("none" reads "unhurt")."""
+    return "unhurt" if level == "none" else level
+
+
 def matrix_cell(table: dict[str, Any], attack: str, defence: str) -> dict[str, Any]:
     for e in table["entries"]:
         if e["attack"] == attack and e["defence"] == defence:

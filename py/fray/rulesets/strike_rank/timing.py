@@ -129,7 +129,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
         if earlier and not (w["natural"] and all(x["weapon"] != w["id"] for x in earlier)) and not (
                 len(earlier) == 1 and earlier[0]["weapon"] != w["id"] and combat_holds_two(c)):
             raise RuleViolation("Attacks & Defenses", f"{c.name} already has an attack this MR; declare several "
-                                "attacks at once (attacks + split, or extra_weapon)")
+                                "attacks at once: more attacks with a split skill, or a second weapon")
         if a.get("brace_against") is not None:
             # "They attack at the weapon's SR + the SR required for the charging movement (ignoring
             # DEX SR and SIZ SR), and the attack uses the charger's (or their mount's) damage bonus"
@@ -166,9 +166,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
             base = rules.melee_sr(dsr, ssr, w["sr"], move_sr)
             srs = [base]
             if n > 1:
-                split = a.get("split")
-                if not isinstance(split, list) or len(split) != n:
-                    raise InvalidAction("split", f"{n} attacks with one weapon need {n} split ratings")
+                split = _split_ratings(a.get("split"), n, "attacks with one weapon")
                 bad = rules.check_split(w["skill"], split)
                 if bad:
                     raise RuleViolation("Fighting", bad)
@@ -195,7 +193,8 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
         if not w["missile"]:
             raise InvalidAction("weapon", f"{w['name']} is not a missile weapon")
         if any(x["attack"] for x in declared):
-            raise RuleViolation("Attacks & Defenses", f"{c.name} already has an attack this MR; declare all shots at once")
+            raise RuleViolation("Attacks & Defenses", f"{c.name} already has an attack this MR; declare all shots at once "
+                                "(the number of shots)")
         if running:
             raise RuleViolation("Moving & Shooting", "can shoot while moving at normal rate, not running")
         if w["rate"].startswith("1/") and w["rate"] != "1/MR" and not c.data["reload"].get(w["id"], {}).get("loaded", True):
@@ -209,8 +208,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
         if w["thrown"] and shots > 1 and (split is not None or w["rate"] != "S/MR"):
             # "Thrown weapons ... allow for splitting the skill for multiple attacks 5 SR apart": an
             # extra option; a thrown S/MR weapon also shoots at its rate like any ranged weapon.
-            if not isinstance(split, list) or len(split) != shots:
-                raise InvalidAction("split", f"{shots} throws need {shots} split ratings")
+            split = _split_ratings(split, shots, "throws")
             bad = rules.check_split(w["skill"], split)
             if bad:
                 raise RuleViolation("Ranged Combat", bad)
@@ -299,6 +297,15 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     return out
 
 
+def _split_ratings(split: Any, n: int, what: str) -> list[int]:
+    """The split skill of ``n`` attacks: one whole-number rating each."""
+    if not isinstance(split, list) or len(split) != n:
+        raise InvalidAction("split", f"{n} {what} need {n} split ratings")
+    if any(isinstance(p, bool) or not isinstance(p, int) for p in split):
+        raise InvalidAction("split", "each split rating is a whole number of percent")
+    return split
+
+
 def combat_holds_two(c: Combatant) -> bool:
     from .combat import _holds_two
     return _holds_two(c)
@@ -307,7 +314,7 @@ def combat_holds_two(c: Combatant) -> bool:
 def _weapon(ctx: Context, c: Combatant, field: str) -> dict[str, Any]:
     w = body.weapon(c, ctx.action.get(field))
     if w is None:
-        raise InvalidAction(field, f"{c.name} has no weapon {ctx.action.get(field)!r}")
+        raise InvalidAction(field, body.no_such_weapon(c))
     why = body.weapon_unusable_rule(c, w)
     if why:
         raise RuleViolation(*why)
@@ -558,6 +565,25 @@ def new_tally() -> dict[str, Any]:
     return body.new_round_tally()
 
 
+def bleeds_by_test(l: dict[str, Any]) -> bool:
+    """A bleeding location whose bleeding is a CON test at the end of the MR ("a CON test at the end
+    of each MR"); a mangled limb instead "bleeds 1 total HP per MR", with no test."""
+    if not l["bleeding"]:
+        return False
+    lv = body.loc_level(l)
+    return not (rules.injury_rank(lv) >= rules.injury_rank("mangled") and l["type"] not in rules.VITAL_TYPES)
+
+
+def bleed_tests(enc: Encounter, multiplier: int) -> list[dict[str, Any]]:
+    """The CON tests the end of this MR will roll, one per bleeding location, each with its roll
+    name (``bleed.<combatant>.<location>``, a d100 on the ``advance`` that ends the MR) so the GM
+    can type it like any other roll."""
+    return [{"combatant": c.id, "name": c.name, "location": l["id"], "location_name": l["name"],
+             "roll": f"bleed.{c.id}.{l['id']}", "chance": c.stats.get("CON", 0) * multiplier}
+            for c in enc.combatants if "dead" not in c.conditions
+            for l in c.data["locations"] if bleeds_by_test(l)]
+
+
 def end_of_round(ctx: Context) -> None:
     """Bleeding CON tests, mangled limbs, impaled weapons, stun timers, reloading, resuscitation."""
     enc = ctx.enc
@@ -574,9 +600,8 @@ def end_of_round(ctx: Context) -> None:
         for l in c.data["locations"]:
             if not l["bleeding"]:
                 continue
-            lv = body.loc_level(l)
-            if rules.injury_rank(lv) >= rules.injury_rank("mangled") and l["type"] not in rules.VITAL_TYPES:
-                # "it is useless (as maimed) and bleeds 1 total HP per MR"
+            if not bleeds_by_test(l):
+                # a mangled limb: "it is useless (as maimed) and bleeds 1 total HP per MR"
                 c.data["hp"] -= 1
                 ctx.event("bleeding", f"{c.name}'s mangled {l['name']} bleeds 1 HP; total HP {c.data['hp']}")
             else:

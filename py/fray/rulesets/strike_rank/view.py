@@ -125,5 +125,7 @@ def view(rs, enc: Encounter) -> dict[str, Any]:
         "ruleset": rs.id, "round": enc.round, "phase": enc.phase, "sr": cur, "order": order,
         "order_key": "SR, then higher DEX first, then the GM's order for ties, then combatant id",
         "prompts": [dict(p) for p in enc.state.get("prompts", [])],
+        # the end of the MR's bleeding CON tests, for the GM's own dice (typed on the advance that ends it)
+        "bleed_tests": timing.bleed_tests(enc, rules.test_multiplier(rs.table(enc, "characteristic_tests"), "CON")),
         "combatants": {c.id: combatant_view(rs, enc, c) for c in enc.combatants},
     }

@@ -111,7 +111,7 @@ def apply_damage(ctx: Context, c: Combatant, lid: str, amount: int, *, source: s
     out = {"location": lid, "amount": amount, "level_before": before, "level": after,
            "hp": loc["hp"], "hp_max": loc["hp_max"], "total_hp": c.data["hp"]}
     ctx.event("damage", f"{c.name}: {amount} to {loc['name']} ({source}); {loc['name']} {loc['hp']}/{loc['hp_max']}"
-              f" {after}; total HP {c.data['hp']}/{c.data['hp_max']}", id=c.id, **out)
+              f" {rules.injury_word(after)}; total HP {c.data['hp']}/{c.data['hp_max']}", id=c.id, **out)
     if amount > 0 and "dead" not in c.conditions:
         interrupt_casting(ctx, c, "takes damage", f"{tag}.concentration")
     _injury_effects(ctx, c, loc, before, after, amount, tag)
@@ -175,7 +175,7 @@ def heal_location(ctx: Context, c: Combatant, lid: str, points: int, how: str) -
     loc["hp"] += healed
     c.data["hp"] = min(c.data["hp_max"], c.data["hp"] + healed)
     after = body.loc_level(loc)
-    ctx.event("heal", f"{c.name}: {loc['name']} heals {healed} ({how}); {loc['hp']}/{loc['hp_max']} {after}; "
+    ctx.event("heal", f"{c.name}: {loc['name']} heals {healed} ({how}); {loc['hp']}/{loc['hp_max']} {rules.injury_word(after)}; "
               f"total HP {c.data['hp']}/{c.data['hp_max']}", id=c.id, location=lid, healed=healed)
     after_heal(ctx, c, loc, before, after)
     return healed

@@ -40,6 +40,8 @@ class TacticalRound(Ruleset):
     panel = "tactical_round_panel"
     tie_rule = ("Melee: longest weapon first; tie: higher CMB; equal: simultaneous, in the order the GM "
                 "chooses (FACTS.md, Tactical Round Sequence)")
+    extra_label = "Weapons, the one in hand, hits taken (JSON)"  # no armour or body plan in this game: DEF is a stat
+    extra_empty = "Leave empty for a combatant with no weapons."
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return tables.default_tables()

@@ -1,0 +1,89 @@
+"""What the parts of the strike-rank panel share: the option lists the forms offer, a labelled
+field, a tick box in a field of its own, fold-outs that stay open across re-renders, who is who."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..render import esc
+from ..widgets import act_button as _btn, check, err_slot as _err, field, select as _select, text_input as _input
+
+__all__ = ["_btn", "_err", "_select", "_input", "esc"]  # shared by the other parts
+
+DECLARE_KINDS = (("melee", "Melee attack"), ("missile", "Missile attack"), ("spell", "Cast a spell"),
+                 ("move", "Move"), ("defend", "Parry / dodge only"), ("reload", "Reload"), ("other", "Other"))
+MODES = (("normal", "Normal"), ("aimed", "Aimed (½ skill)"), ("attack_weapon", "Attack weapon (½)"),
+         ("disarm", "Disarm (½)"), ("stun", "Stun (½)"), ("push", "Push"), ("grapple", "Grapple"),
+         ("attack_object", "Attack object"))
+DEFENCES = (("parry", "Parry"), ("dodge", "Dodge"), ("none", "None"))
+INJURY_LABEL = {"none": "unhurt", "minor": "minor", "serious": "serious", "maimed": "maimed",
+                "mangled": "mangled", "severed": "severed"}
+PHASE_LABEL = {"setup": "Setting up", "declare": "Declare", "resolve": "Resolve", "end": "End of round"}
+EXCHANGE_KINDS = ("attack", "location", "damage_roll", "damage", "injury", "parry", "weapon", "knockback",
+                  "fumble", "impale", "death", "unconscious", "critical", "special")
+CURRENT = ' aria-current="step"'
+ROLLS = (("attack", "Attack d100"), ("defence", "Defence d100"), ("location", "Location d20"),
+         ("damage", "Damage dice"))
+CASTING_ROLLS = (("concentration_defence", "INT×3 if defending d100"), ("wound.concentration", "INT×3 if hurt d100"))
+WATER = (("none", "No water"), ("waist", "Waist-deep"), ("armpits", "Armpit-deep"), ("under", "Underwater"))
+INTO_MELEE = (("", "Auto (from the map)"), ("yes", "Yes (½)"), ("no", "No"))
+HEAL_KINDS = (("heal", "Heal (battle magic)"), ("rune", "Healing rune magic"))
+PERIODS = (("day", "Day (minor, serious)"), ("week", "Week (maimed)"), ("season", "Season (mangled)"))
+DISENGAGE = (("outnumbered", "Outnumbering (free)"), ("retreat", "Fighting retreat"), ("flee", "Flee"))
+GRAPPLE_OPTIONS = (("immobilize", "Immobilize (STR vs STR)"), ("choke", "Choke (STR vs CON)"),
+                   ("damage", "Damage (STR vs STR)"), ("drag", "Drag (STR vs SIZ)"), ("throw", "Throw (STR vs SIZ)"),
+                   ("break", "Break a hold (STR vs STR)"), ("release", "Release"))
+GRAPPLE_ROLLS = (("resistance", "Resistance d100"), ("damage", "Damage 1D3+DM"), ("throw_dex", "Throw DEX d100"),
+                 ("throw_damage", "Throw 1D6"), ("throw_location", "Throw location d20"))
+UNSTICK_BODY = (("first_aid", "First Aid (healer)"), ("con", "CON×3% (the impaled)"), ("wrench", "STR vs STR wrench"))
+UNSTICK_SHIELD = (("str", "STR×3%"), ("wrench", "STR vs STR wrench"), ("break", "Break it"))
+PROMPT_ROLLS = {"impaled": (("impale_damage", "Weapon damage dice"),),
+                "unstick": (("pull", "Pull d100"),),
+                "collision": (("collision_dex", "DEX d100"), ("collision", "Collision dice"),
+                              ("collision_location", "Location d20")),
+                "stray": (("damage", "Damage dice"), ("location", "Location d20")),
+                "fumble": (("fumble", "Fumble d100"),),
+                "grapple_weapon": (("resistance", "STR vs STR d100"),)}
+
+
+
+def _field(fid: str, name: str, label: str, control: str, cls: str = "") -> str:
+    return field(fid, name, label, control, cls=cls)
+
+
+def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
+    """A tick box in a field of its own, with its error slot (the engine names a bad flag by its field)."""
+    return (f'<div class="field sr-checkfield" data-field="{esc(name)}">{check(fid, name, label, checked, "sr-check")}'
+            f'{_err(name)}</div>')
+
+
+def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None, default_open: bool = False,
+          aria: str = "") -> str:
+    """A fold-out that stays open (or shut) across re-renders: ``ui["sr_open"]`` holds each
+    fold-out's state as the page showed it just before the render ({key: open})."""
+    is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
+    al = f' aria-label="{esc(aria)}"' if aria else ""
+    return (f'<details class="{esc(cls)}" data-fold="{esc(key)}"{" open" if is_open else ""}><summary{al}>{summary}'
+            f'</summary>{body}</details>')
+
+
+def _names(view: dict[str, Any]) -> dict[str, str]:
+    return {cid: c["name"] for cid, c in view.get("combatants", {}).items()}
+
+
+def injury_class(level: str) -> str:
+    return "inj-" + (level if level in INJURY_LABEL else "none")
+
+
+
+def _others(names: dict[str, str], cid: str):
+    return [(o, n) for o, n in names.items() if o != cid]
+
+
+def _first_enemy(view: dict[str, Any], cid: str) -> str:
+    """The default target: the first combatant on another side (issue 10: "default targets are allies"),
+    else anyone else."""
+    cs = view.get("combatants", {})
+    side = cs.get(cid, {}).get("side")
+    others = [o for o in cs if o != cid]
+    return next((o for o in others if cs[o].get("side") != side), others[0] if others else "")

@@ -1,0 +1,189 @@
+"""The declaration forms (declare, change, abort) and the SR order of the resolve phase."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemy, _fold, _input, _names,
+                     _others, _select, esc)
+
+SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
+MORE_FLAGS = (("charge", "Charge (runs at double rate; no dodge or parry until the attack)"),
+              ("charge_past", "Charge past (moves on if the blow comes first)"),
+              ("mounted_charge", "Mounted charge (lance or spear, 20 m or more; the mount's SR and damage)"),
+              ("mutual", "Closing on each other (the target comes too: add both rates)"),
+              ("continuing", "Continuing last MR's move (up to 12 × rate)"))
+MORE_KEYS = ("shots", "attacks", "split", "extra_weapon", "brace_against", "label", "sr_cost") + tuple(
+    k for k, _ in MORE_FLAGS)
+
+
+def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: dict[str, Any],
+              ui: dict[str, Any] | None = None) -> str:
+    """The rarer fields of a declaration, folded away: open when the action being changed uses one."""
+    weapons = [("", "(none)")] + [(w["id"], w["name"]) for w in c.get("weapons", []) if w.get("usable", True)]
+    others = [("", "(not bracing)")] + _others(names, cid)
+    split = p.get("split")
+    split_text = " ".join(str(x) for x in split) if isinstance(split, list) else ""
+    flags = "".join(_check(f"{pre}-{k}", k, label, bool(p.get(k))) for k, label in MORE_FLAGS)
+    body = (
+        '<div class="sr-row">'
+        + _field(pre + "-shots", "shots", "Shots (S/MR missile)", _input(pre + "-shots", "shots",
+                                                                         _num(p.get("shots")), "numeric", "1"))
+        + _field(pre + "-attacks", "attacks", "Attacks with this weapon",
+                 _input(pre + "-attacks", "attacks", _num(p.get("attacks")), "numeric", "1"))
+        + _field(pre + "-split", "split", "Split skill % (one each)", _input(pre + "-split", "split", split_text,
+                                                                             "text", "60 50"))
+        + _field(pre + "-extra", "extra_weapon", "Second weapon's attack",
+                 _select(pre + "-extra", "extra_weapon", weapons, p.get("extra_weapon", "")))
+        + _field(pre + "-brace", "brace_against", "Brace the spear against",
+                 _select(pre + "-brace", "brace_against", others, p.get("brace_against", "")))
+        + "</div>"
+        + f'<div class="sr-row">{flags}</div>'
+        + '<div class="sr-row">'
+        + _field(pre + "-label", "label", "Other: what", _input(pre + "-label", "label", p.get("label", "")
+                                                                if p.get("kind") == "other" else "", "text",
+                                                                "light a torch"))
+        + _field(pre + "-cost", "sr_cost", "Other: SR it takes", _input(pre + "-cost", "sr_cost",
+                                                                        _num(p.get("sr_cost")), "numeric", "0"))
+        + "</div>")
+    used = any(p.get(k) not in (None, "", False, 1) for k in MORE_KEYS)
+    return _fold("sr-fold sr-decl-more", f"more-{pre}", "More: shots, several attacks, charge, brace, other…", body,
+                 ui, default_open=used, aria=f"More options for {c.get('name', '')}")
+
+
+def _num(v: Any) -> str:
+    return "" if v in (None, "", 1) else str(v)
+
+
+def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
+                 ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None,
+                 ui: dict[str, Any] | None = None) -> str:
+    """Kind, weapon, target, metres, running, spell, and folded under "More" every other field of
+    ``sr.declare`` (shots, several attacks, a second weapon, charges, bracing, closing, an Other
+    action's label and SR cost) → one ``sr.declare`` (or ``sr.change``, ``sr.abort``)."""
+    p = preset or {}
+    pre = f"sr-{form}-{cid}" + (f"-{ref}" if ref else "")
+    weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}' + ("" if w["usable"] else " (unusable)"))
+               for w in c.get("weapons", [])]
+    targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid]
+    if enemy is None:
+        enemy = next((o for o, oc in _others(names, cid)), "")
+    # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
+    first = (c.get("weapons") or [{}])[0]
+    kind = "missile" if first.get("missile") else "melee"
+    spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
+    ref_attr = f' data-ref="{esc(ref)}"' if ref else ""
+    who = c["name"]
+    title = (f"Abort {ref} of {who} and" if form == "sr-abort" else f"Change {ref} of {who}") if ref else f"Declare for {who}"
+    return (
+        f'<form class="sr-declare" data-form="{esc(form)}" data-id="{esc(cid)}"{ref_attr} novalidate '
+        f'aria-label="{esc(title)}">'
+        f'<div class="sr-row">'
+        + _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", list(DECLARE_KINDS),
+                                                          p.get("kind", kind)))
+        + _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
+                                                              p.get("weapon", weapons[0][0] if weapons else "")))
+        + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
+                                                              p.get("target", enemy)))
+        + _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),
+                                                             "decimal", "from map"))
+        + (_field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
+           if len(spells) > 1 else "")
+        + _check(pre + "-running", "running", "Running", bool(p.get("running")))
+        + "</div>"
+        + more_html(pre, cid, c, names, p, ui)
+        + '<div class="sr-row sr-actions">'
+        + f'<button type="submit" class="primary">{esc(SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))}</button>'
+        f'</div>{_err("sr")}</form>')
+
+
+
+def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+    """Each combatant's declarations and the form for the next one. A form closes once it has
+    declared (its fold-out is keyed by the number of declarations, so a new one starts shut) and
+    the next combatant's form is the one in view; "Declare another" opens it again."""
+    names = _names(view)
+    rows = []
+    for cid, c in view.get("combatants", {}).items():
+        decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
+        items = "".join(
+            f'<li class="sr-decl"><span class="sr-badge">SR {esc(a["sr"])}</span> '
+            f'<span class="sr-what">{esc(action_label(a, names, c))}</span> '
+            f'<span class="sr-text">{esc(a["text"])}</span> '
+            + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {a["ref"]} of {c["name"]}',
+                   ref=a["ref"], id=cid)
+            + "</li>" for a in decl)
+        status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
+        form = declare_form(cid, c, names, enemy=_first_enemy(view, cid), ui=ui)
+        summary = f'Declare another action for {esc(c["name"])}' if decl else f'Declare for {esc(c["name"])}'
+        rows.append(f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
+                    f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
+                    + _fold("sr-fold sr-declare-fold", f"declare-{cid}-{len(decl)}", summary, form, ui,
+                            default_open=not decl) + "</div>")
+    if not rows:
+        return '<p class="hint">No combatants yet.</p>'
+    return ('<div class="sr-declare-list"><p class="hint">Declare each combatant\'s actions, then press '
+            '<strong>Next</strong> to resolve them by strike rank.</p>' + "".join(rows) + "</div>")
+
+
+def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | None = None) -> str:
+    kind = dict(DECLARE_KINDS).get(a.get("kind", ""), a.get("kind", ""))
+    bits = [kind]
+    if a.get("weapon"):
+        wname = next((w["name"] for w in (c or {}).get("weapons", []) if w["id"] == a["weapon"]), a["weapon"])
+        bits.append(f"with {wname}")
+    if a.get("spell"):
+        bits.append(str(a["spell"]))
+    if a.get("kind") == "other" and a.get("label"):
+        bits.append(f"“{a['label']}”")
+    for flag, word in (("charge", "charging"), ("charge_past", "charging past"), ("mounted_charge", "mounted charge"),
+                       ("bracing", "braced")):
+        if a.get(flag):
+            bits.append(word)
+    if a.get("target"):
+        bits.append(f"→ {names.get(a['target'], a['target'])}")
+    if a.get("metres"):
+        bits.append(f"{a['metres']:g} m" if isinstance(a["metres"], (int, float)) else str(a["metres"]))
+    return " ".join(bits)
+
+
+def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+    names = _names(view)
+    items = []
+    for o in view.get("order", []):
+        cur = bool(o.get("current"))
+        c = view.get("combatants", {}).get(o["combatant"], {})
+        items.append(
+            f'<li class="{"current" if cur else ""}"{CURRENT if cur else ""} data-ref="{esc(o["ref"])}">'
+            f'<span class="sr-badge">SR {esc(o["sr"])}</span> <strong>{esc(o["name"])}</strong> '
+            f'<span class="sr-what">{esc(action_label(o, names, c))}</span> '
+            f'<span class="sr-text">{esc(o["text"])}</span>'
+            + _btn("Change…", "sr-change-open", "small secondary", f'Change {o["ref"]} of {o["name"]}',
+                   ref=o["ref"], id=o["combatant"])
+            + (abort_html(o, c, names, ui) if o.get("kind") in ABORTABLE and c else "")
+            + "</li>")
+    if not items:
+        return '<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>'
+    return (f'<ol class="sr-order" aria-label="Strike rank order">{"".join(items)}</ol>'
+            f'<p class="hint">{esc(view.get("order_key", ""))}</p>')
+
+
+ABORTABLE = ("spell", "reload", "other")
+
+
+def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None) -> str:
+    """"Abort and …" beside a prolonged action: the new action, delayed by DEX SR from now (``sr.abort``)."""
+    return _fold("sr-fold sr-abort", "abort-" + str(o["ref"]), "Abort and …",
+                 declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}, ui=ui), ui,
+                 aria=f'Abort {o["ref"]} of {o["name"]} and do something else')
+
+
+def change_html(view: dict[str, Any], ref: str) -> str:
+    names = _names(view)
+    for cid, c in view.get("combatants", {}).items():
+        for a in c.get("declared", []):
+            if a["ref"] == ref and a.get("status") == "declared":
+                return (f'<div class="sr-box sr-change"><h3>Change {esc(ref)} of {esc(c["name"])} '
+                        f'(delayed by DEX SR)</h3>{declare_form(cid, c, names, "sr-change", ref, a)}'
+                        + _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change") + "</div>")
+    return ""
