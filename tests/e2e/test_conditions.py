@@ -104,7 +104,10 @@ def test_strike_rank_offers_its_own_conditions_and_melee_rounds_only(page, open_
     dlg.get_by_role("button", name="Use", exact=True).click()
     dlg.get_by_role("button", name="Add", exact=True).click()
     expect(dlg).to_be_hidden()
-    page.locator("#combatants .card").first.get_by_role("button", name="Condition…").click()
+    first = page.locator("#combatants .card").first
+    if first.get_attribute("data-open") == "false":  # cards fold until the GM opens one
+        first.locator(".card-toggle").click()
+    first.get_by_role("button", name="Condition…").click()
     expect(dlg.locator("fieldset.picks")).to_contain_text("surprised")
     expect(dlg.locator("fieldset.picks")).to_contain_text("No actions in the first MR")
     lasts = dlg.get_by_label("Lasts")

@@ -54,13 +54,14 @@ def test_history_list_goes_back_and_forward_and_is_one_undo_stack(page, open_app
     row = items.filter(has_text="Wolf joins the fight")
     row.get_by_role("button", name="Go back to here").click()
     expect(page.locator("#undo-said")).to_have_text("Undid 2 changes, back to: Wolf joins the fight (foes)")
-    expect(card(page, "Aria")).to_have_count(0)
-    expect(card(page, "Wolf")).to_have_count(1)
+    # the dialog stays open (modal): the cards are looked at, not opened
+    expect(card(page, "Aria", open_=False)).to_have_count(0)
+    expect(card(page, "Wolf", open_=False)).to_have_count(1)
     expect(dlg.locator('li[aria-current="step"]')).to_contain_text("Wolf joins the fight")
     expect(dlg.locator("li.undone")).to_have_count(2)
     items.filter(has_text="Aria joins the fight").get_by_role("button", name="Go forward to here").click()
     expect(page.locator("#undo-said")).to_have_text("Redid 1 change, up to: Aria joins the fight (party)")
-    expect(card(page, "Aria")).to_have_count(1)
+    expect(card(page, "Aria", open_=False)).to_have_count(1)
     page.click("#dlg [data-act=close-dialog]")
     page.click("#btn-redo")  # one stack: Redo finishes the walk forward
     expect(page.locator("#log li").first).to_contain_text("The wolf circles")
