@@ -264,10 +264,10 @@ def _run(encounter: Encounter, action: Any, rng: RandomSource | None) -> tuple[E
     ruleset = get_ruleset(encounter.ruleset)
     handler = handler_for(ruleset, action.get("type"))
     tray = DiceTray(action.get("rolls"), rng)
-    draft, cows = sharing.draft(encounter)
+    draft, copies = sharing.draft(encounter)
     ctx = Context(draft, action, tray, ruleset)
     handler(ctx)
-    sharing.settle(draft, encounter, cows)
+    sharing.settle(draft, encounter, copies)
     seq = len(draft.log)
     for ev in ctx.events:
         seq += 1

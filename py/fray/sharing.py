@@ -39,26 +39,78 @@ def _print(v: Any) -> bytes:
     return f.getvalue()
 
 
-def _copy(v: Any) -> tuple[Any, bytes]:
-    return pickle.loads(pickle.dumps(v, _P)), _print(v)
+class Copies:
+    """What one draft handed out: each copy (or lazy container) with the original it stands for."""
+
+    def __init__(self) -> None:
+        self.held: dict[int, tuple[Any, Any, bytes | None]] = {}  # id(copy) -> (copy, original, print)
+
+    def own(self, v: Any, depth: int) -> Any:
+        """A copy of ``v`` to edit: lazy one level down while ``depth`` > 1, else a deep copy
+        (one memo-less pickle both makes it and later judges it)."""
+        if isinstance(v, _IMMUTABLE):
+            return v
+        if depth > 1 and type(v) is list:
+            c: Any = CowList(v, self, depth - 1)
+            self.held[id(c)] = (c, v, None)
+            return c
+        if depth > 1 and type(v) is dict:
+            c = CowDict(v, self, depth - 1)
+            self.held[id(c)] = (c, v, None)
+            return c
+        blob = _print(v)
+        c = pickle.loads(blob)
+        self.held[id(c)] = (c, v, blob)
+        return c
+
+    def settle(self, v: Any) -> Any:
+        """``v`` as plain data that holds the original of everything handed out and left alone."""
+        held = self.held.get(id(v))
+        if held is not None and held[0] is v:
+            if held[2] is not None:  # a deep copy: the original if it prints the same
+                return held[1] if _print(v) == held[2] else v
+            return _keep(self._plain(v), held[1])
+        if type(v) in (list, dict):  # a container the handler built: its items may be ours
+            return self._plain(v)
+        return v
+
+    def _plain(self, v: Any) -> Any:
+        if isinstance(v, list):
+            return [self.settle(x) for x in list.__iter__(v)]
+        return {k: self.settle(x) for k, x in dict.items(v)}
+
+
+def _keep(new: Any, old: Any) -> Any:
+    """``old`` if ``new`` holds exactly its items, else ``new``."""
+    if type(new) is list and type(old) is list:
+        return old if len(new) == len(old) and all(a is b for a, b in zip(new, old)) else new
+    if type(new) is dict and type(old) is dict:
+        return old if list(new) == list(old) and all(new[k] is v for k, v in old.items()) else new
+    return new
+
+
+def _same_as(v: Any, old: Any) -> Any:
+    """A value the handler made afresh (``state["round_start"] = {...}``) that saves the same as
+    the old one is the old one."""
+    if old is v or isinstance(v, _IMMUTABLE) or type(old) is not type(v):
+        return v
+    return old if _print(v) == _print(old) else v
 
 
 class CowList(list):
-    """A list whose items (combatants) are copied the first time they are read."""
+    """A list whose items are copied (``Copies.own``) the first time anything reads them."""
 
-    def __init__(self, items=()):
+    def __init__(self, items, copies: Copies, depth: int = 1):
         super().__init__(items)
-        self._base = {id(x) for x in list.__iter__(self)}
-        self.copies: dict[int, tuple[Any, Any, bytes]] = {}  # id(copy) -> (copy, original, its pickle)
+        self._copies, self._depth = copies, depth
+        self._base = {id(x) for x in list.__iter__(self) if not isinstance(x, _IMMUTABLE)}
 
     def _own(self, i: int) -> Any:
         x = list.__getitem__(self, i)
         if id(x) in self._base:
             self._base.discard(id(x))
-            c, blob = _copy(x)
-            self.copies[id(c)] = (c, x, blob)
-            list.__setitem__(self, i, c)
-            return c
+            x = self._copies.own(x, self._depth)
+            list.__setitem__(self, i, x)
         return x
 
     def __getitem__(self, i):
@@ -99,31 +151,24 @@ class CowList(list):
 
     __rmul__ = __mul__
 
-    def original(self, x: Any) -> Any:
-        """The item of the old encounter that ``x`` can stand for: itself if never read, the
-        original if ``x`` is an unchanged copy, else ``x``."""
-        held = self.copies.get(id(x))
-        if held is not None and held[0] is x and _print(x) == held[2]:
-            return held[1]
-        return x
+    def __reduce_ex__(self, protocol):
+        return list, (list(self),)
 
 
 class CowDict(dict):
-    """A dict whose mutable values are copied the first time they are read."""
+    """A dict whose values are copied (``Copies.own``) the first time anything reads them."""
 
-    def __init__(self, base: dict):
+    def __init__(self, base: dict, copies: Copies, depth: int = 1):
         super().__init__(base)
+        self._copies, self._depth = copies, depth
         self._base = {k for k, v in base.items() if not isinstance(v, _IMMUTABLE)}
-        self.copies: dict[int, tuple[Any, Any, bytes]] = {}
 
     def _own(self, k: Any) -> Any:
         v = dict.__getitem__(self, k)
         if k in self._base:
             self._base.discard(k)
-            c, blob = _copy(v)
-            self.copies[id(c)] = (c, v, blob)
-            dict.__setitem__(self, k, c)
-            return c
+            v = self._copies.own(v, self._depth)
+            dict.__setitem__(self, k, v)
         return v
 
     def __getitem__(self, k):
@@ -170,54 +215,36 @@ class CowDict(dict):
     def __reduce_ex__(self, protocol):
         return dict, (self.copy(),)
 
-    def original(self, x: Any) -> Any:
-        held = self.copies.get(id(x))
-        if held is not None and held[0] is x and _print(x) == held[2]:
-            return held[1]
-        return x
+
+# how far down a draft's containers stay lazy: the combatant list's items (combatants) are copied
+# whole; a key of ``state`` or ``tables`` holding a list or dict is lazy one level more, so an
+# attack that edits one declaration copies that declaration, not the round's list of them
+DEPTH = {"combatants": 1, "state": 2, "tables": 2}
 
 
-def draft(enc) -> tuple[Any, dict[str, Any]]:
-    """A draft of ``enc`` for a handler to edit (``enc`` itself is never edited), and the
-    copy-on-read containers it started with, for ``settle``."""
+def draft(enc) -> tuple[Any, Copies]:
+    """A draft of ``enc`` for a handler to edit (``enc`` itself is never edited), and the record
+    of what it hands out, for ``settle``."""
+    copies = Copies()
     d = replace(enc)  # the scalars are values; every container is replaced below
-    cows = {"combatants": CowList(enc.combatants), "state": CowDict(enc.state), "tables": CowDict(enc.tables)}
-    d.combatants, d.state, d.tables = cows["combatants"], cows["state"], cows["tables"]
+    d.combatants = copies.own(enc.combatants, DEPTH["combatants"] + 1)
+    d.state = copies.own(enc.state, DEPTH["state"] + 1)
+    d.tables = copies.own(enc.tables, DEPTH["tables"] + 1)
     d.order_override = list(enc.order_override)
     d.log = list(enc.log)  # entries are never edited once written: shared
-    return d, cows
+    return d, copies
 
 
-def _settle_list(now: list, was: list, cow: CowList) -> list:
-    # the handler may have put a new list in place (``enc.combatants = [...]``): its items are
-    # still the draft's copies, and the draft's first list knows what they stand for
-    items = [cow.original(x) for x in list.__iter__(now)]
-    if len(items) == len(was) and all(a is b for a, b in zip(items, was)):
-        return was
-    return items
-
-
-def _settle_dict(now: dict, was: dict, cow: CowDict) -> dict:
-    items = {k: _same_as(cow.original(v), was, k) for k, v in dict.items(now)}
-    if list(items) == list(was) and all(items[k] is v for k, v in was.items()):
-        return was
-    return items
-
-
-def _same_as(v: Any, was: dict, k: Any) -> Any:
-    """A value the handler put in afresh (``state["round_start"] = {...}``) that saves the same
-    as the old one is the old one."""
-    old = was.get(k, v)
-    if old is v or isinstance(v, _IMMUTABLE) or type(old) is not type(v):
-        return v
-    return old if _print(v) == _print(old) else v
-
-
-def settle(d, enc, cows: dict[str, Any]):
-    """The draft as a plain encounter that shares with ``enc`` every item the handler left alone."""
-    d.combatants = _settle_list(d.combatants, enc.combatants, cows["combatants"])
-    d.state = _settle_dict(d.state, enc.state, cows["state"])
-    d.tables = _settle_dict(d.tables, enc.tables, cows["tables"])
+def settle(d, enc, copies: Copies):
+    """The draft as a plain encounter that shares with ``enc`` every item the handler left alone.
+    The handler may have put new containers in place (``enc.combatants = [...]``): their items are
+    still the draft's copies, and ``copies`` knows what they stand for."""
+    d.combatants = _keep(copies.settle(d.combatants), enc.combatants)
+    for name in ("state", "tables"):
+        new, old = copies.settle(getattr(d, name)), getattr(enc, name)
+        if new is not old:
+            new = _keep({k: _same_as(v, old[k]) if k in old else v for k, v in new.items()}, old)
+        setattr(d, name, new)
     if d.order_override == enc.order_override and all(type(a) is type(b) for a, b in
                                                         zip(d.order_override, enc.order_override)):
         d.order_override = enc.order_override
