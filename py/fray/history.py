@@ -3,7 +3,9 @@
 The history is the starting encounter plus the list of recorded actions (each carrying its dice)
 and a cursor. The encounter at any point is the replay of the actions before the cursor; the
 states are cached so undo and redo cost nothing. Saving the history saves the actions, the
-present and a checkpoint every ``CHECKPOINT_EVERY`` actions (see docs/file-format.md).
+present and a checkpoint every ``CHECKPOINT_EVERY`` actions before the cursor (see
+docs/file-format.md). The states share every combatant and ``state`` key an action left alone
+(``fray.sharing``), so holding all of them costs what the actions changed.
 
 A history resumed from a save (``History.resume``) does not replay from the start: it holds the
 saved present and checkpoints. ``check_present`` replays from the last checkpoint below the
@@ -16,12 +18,21 @@ history is exactly the one ``History.replay`` builds.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any, Callable
 
 from .dice import RandomSource
 from .model import Encounter
 from .reducer import apply, prepare
+
+def fields_of(state: Encounter, log: bool = True) -> dict[str, Any]:
+    """``asdict(state)``, or without its ``log`` key (a checkpoint's log is a length)."""
+    if log:
+        return asdict(state)
+    d = asdict(replace(state, log=[]))
+    del d["log"]
+    return d
+
 
 # a save holds the state after every CHECKPOINT_EVERY-th action, so undo after a reload replays at
 # most this many actions at a time
@@ -37,7 +48,7 @@ class History:
         # indices of states read from a save that no replay has confirmed yet, with their path
         self._unverified: dict[int, str] = {}
         self.cursor = 0
-        self._dumped: dict[int, tuple[Encounter, str]] = {}
+        self._dumped: dict[tuple[int, bool], tuple[Encounter, str]] = {}
 
     @property
     def present(self) -> Encounter:
@@ -157,20 +168,23 @@ class History:
             self._check(self._step(before, k - 1), k)
 
     def checkpoints(self) -> list[tuple[int, Encounter]]:
-        """The states a save keeps beside the present: one every ``CHECKPOINT_EVERY`` actions."""
+        """The states a save keeps beside the present: one every ``CHECKPOINT_EVERY`` actions
+        before the cursor. Each one's log is the start of the present's (the log only grows),
+        so a save writes it as a length; the redo stack is rebuilt forward from the present."""
         out = []
-        for k in range(CHECKPOINT_EVERY, len(self.actions) + 1, CHECKPOINT_EVERY):
+        for k in range(CHECKPOINT_EVERY, self.cursor, CHECKPOINT_EVERY):
             state = self._states[k]
-            if k != self.cursor and state is not None:
+            if state is not None:
                 out.append((k, state))
         return out
 
-    def dumped(self, k: int, state: Encounter, to_text: Callable[[Any], str]) -> str:
-        """``to_text(asdict(state))``, kept: states are never changed, so each is written once."""
-        held = self._dumped.get(k)
+    def dumped(self, k: int, state: Encounter, to_text: Callable[[Any], str], log: bool = True) -> str:
+        """``to_text`` of the state's fields (without ``log`` if ``log`` is false), kept: states
+        are never changed, so each is written once."""
+        held = self._dumped.get((k, log))
         if held is None or held[0] is not state:
-            held = (state, to_text(asdict(state)))
-            self._dumped[k] = held
+            held = (state, to_text(fields_of(state, log)))
+            self._dumped[(k, log)] = held
         return held[1]
 
     @classmethod
