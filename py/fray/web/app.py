@@ -106,6 +106,8 @@ class App:
         self._writer: asyncio.Task | None = None
         self.save_failed: str | None = None
         self.broken: tuple[str, str | None] | None = None  # an unreadable save: (key, its text)
+        self._paint_proxy: Any = None  # App.keep_paint's timer callback, made when the page starts
+        self._paint_timer: Any = None
 
     # -- boot -----------------------------------------------------------------------------------
     async def boot(self) -> None:
@@ -198,6 +200,8 @@ class App:
         if self.key not in self.revs:  # a fresh encounter: in the library from the start
             self.persist()
         self.show_save_state()
+        self._paint_proxy = create_proxy(self._write_paint)
+        self._proxies.append(self._paint_proxy)
         self.render()
         by_id("loading").hidden = True
         document.documentElement.dataset.engine = "ready"
@@ -455,6 +459,29 @@ class App:
             traceback.print_exc()
             self.banner(f"Part of the page could not be drawn ({type(e).__name__}: {e}). "
                         "The encounter is saved; Undo, Export or switching encounters still work.")
+        self.keep_paint()
+
+    def keep_paint(self) -> None:
+        """Keep what the page shows, for the next boot to show at once before Python is ready
+        (static/first-paint.js), a moment after the last render: a burst of clicks writes it once."""
+        if self._paint_proxy is None:
+            return
+        if self._paint_timer is not None:
+            js.clearTimeout(self._paint_timer)
+        self._paint_timer = js.setTimeout(self._paint_proxy, PAINT_DELAY_MS)
+
+    def _write_paint(self, *_: Any) -> None:
+        self._paint_timer = None
+        try:
+            kept = json.dumps({"v": 1, "key": self.key, "badge": by_id("ruleset-badge").textContent,
+                               "select": by_id("encounter-select").innerHTML,
+                               "main": document.querySelector("main.panes").outerHTML})
+            js.window.localStorage.setItem(PAINT_KEY, kept)
+        except Exception:  # noqa: BLE001 - full or refused: an old picture is worse than none
+            try:
+                js.window.localStorage.removeItem(PAINT_KEY)
+            except Exception:  # noqa: BLE001 - localStorage refused altogether: nothing was kept
+                pass
 
     def _render(self) -> None:
         enc, rs = self.enc, self.ruleset
@@ -908,6 +935,9 @@ def _copy_name(name: str) -> str:
 
 
 APP: App | None = None
+# what the page last drew, for the next boot's first paint (static/first-paint.js reads it)
+PAINT_KEY = "fray.paint"
+PAINT_DELAY_MS = 400
 
 
 def main() -> None:
@@ -923,5 +953,6 @@ def main() -> None:
         except Exception:  # the page must say so rather than spin on "loading" for ever
             traceback.print_exc()
             APP.banner("Fray could not start: reload the page. Your saved encounters are untouched.")
+            document.documentElement.dataset.engine = "failed"  # the first-paint copy steps aside
 
     asyncio.ensure_future(boot())
