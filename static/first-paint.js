@@ -5,9 +5,11 @@
 // The page keeps what it drew in localStorage "fray.paint" (py/fray/web/app.py, App.keep_paint):
 // {v: 1, key, badge, select: the encounter menu's <option>s, main: the outerHTML of main.panes}.
 // It is our own render output; it is still checked and cleaned here before it is shown (one with
-// an event-handler or style attribute is dropped; no script, frame, javascript: URL or id is
-// kept) and made inert with every control disabled. A classic script at the end of <body>: it runs while the page is parsed, long
-// before the PyScript module, and reads localStorage synchronously, so the copy is on screen at
+// an event-handler or style attribute is dropped; no script, frame or javascript: URL is
+// kept) and made inert with every control disabled. It keeps its ids (the page's CSS places some
+// regions by id) and comes after the live main, so getElementById still finds the live element.
+// A classic script at the end of <body>: it runs while the page is parsed, long before the
+// PyScript module, and reads localStorage synchronously, so the copy is on screen at
 // the first paint. Nothing here is inline (CSP: script-src 'self').
 (function () {
   "use strict";
@@ -74,7 +76,9 @@
 
   live.classList.add("behind-first-paint");
   place();
-  live.before(copy);
+  // after the live main in the document, so that where both hold an id (the page's CSS places
+  // some regions by id) getElementById still finds the live one, which Python draws into
+  live.after(copy);
   document.body.append(note);
   status.shown = true;
   status.shownAt = performance.now();
@@ -116,7 +120,7 @@
     for (const el of fragment.querySelectorAll("*")) {
       for (const attr of Array.from(el.attributes)) {
         const n = attr.name.toLowerCase();
-        if (n.startsWith("on") || n === "style" || n === "id" || n === "autofocus" || n === "srcdoc"
+        if (n.startsWith("on") || n === "style" || n === "autofocus" || n === "srcdoc"
             || /^\s*javascript:/i.test(attr.value)) {
           el.removeAttribute(attr.name);
         }
