@@ -85,6 +85,11 @@ import map_bench  # noqa: E402  (bench/map_bench.py: 50 tokens, one drag step)
 
 page_bench("map_drag_step")(map_bench.map_drag_step)
 
+import resume_bench  # noqa: E402  (bench/resume_bench.py: issue 11, a long fight stays instant)
+
+for _game in resume_bench.GAMES:
+    page_bench(f"resume_{_game}")(resume_bench.bench_for(_game))
+
 
 @dataclass
 class Bench:

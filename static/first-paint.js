@@ -2,7 +2,7 @@
 // page last drew it, read-only and marked "Starting the rules engine", then step aside when the
 // live page is ready, in the same place, so nothing moves.
 //
-// The page keeps what it drew in localStorage "fray.paint" (py/fray/web/app.py, App.keep_paint):
+// The page keeps what it drew in localStorage "fray.paint" (App.keep_paint calls frayKeepPaint below):
 // {v: 1, key, badge, select: the encounter menu's <option>s, main: the outerHTML of main.panes}.
 // It is our own render output; it is still checked and cleaned here before it is shown (one with
 // an event-handler or style attribute is dropped; no script, frame or javascript: URL is
@@ -17,6 +17,23 @@
   const root = document.documentElement;
   const status = { shown: false, reason: "" };
   globalThis.frayFirstPaint = status;
+
+  // Called by the page (App.keep_paint) a moment after it renders: keep what it drew. Here, in
+  // JavaScript, so a large drawing never crosses into Python and back.
+  globalThis.frayKeepPaint = function (key) {
+    const main = document.querySelector("main.panes:not(.first-paint)");
+    if (!main) return false;
+    const select = document.getElementById("encounter-select");
+    const badge = document.getElementById("ruleset-badge");
+    try {
+      localStorage.setItem(KEY, JSON.stringify({ v: 1, key: String(key), badge: badge ? badge.textContent : "",
+        select: select ? select.innerHTML : "", main: main.outerHTML }));
+      return true;
+    } catch (e) {  // full or refused: an old picture is worse than none
+      try { localStorage.removeItem(KEY); } catch (_) { /* localStorage refused altogether */ }
+      return false;
+    }
+  };
   if (new URLSearchParams(location.search).get("view") === "players") {
     status.reason = "players' view";  // the players' window never shows the GM's page
     return;

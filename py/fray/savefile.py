@@ -28,7 +28,7 @@ from typing import Any
 
 from . import gate, reducer
 from .errors import FrayError, InvalidAction, SaveFileError
-from .history import History, fields_of
+from .history import History, Unread, fields_of
 from .model import SCHEMA_VERSION, Combatant, Encounter, LogEntry, Position
 from .rulesets import get_ruleset
 
@@ -44,9 +44,13 @@ def dump_history(h: History) -> dict[str, Any]:
         "schema": SCHEMA_VERSION,
         "encounter": asdict(h.present),
         "history": {"initial": asdict(h.initial), "actions": h.actions, "cursor": h.cursor,
-                    "checkpoints": [{"at": k, "log": len(s.log), "encounter": fields_of(s, log=False)}
+                    "checkpoints": [{"at": k, "log": log_length(s), "encounter": fields_of(s, log=False)}
                                     for k, s in h.checkpoints()]},
     }
+
+
+def log_length(state: "Encounter | Unread") -> int:
+    return state.log_length if isinstance(state, Unread) else len(state.log)
 
 
 def _compact(v: Any) -> str:
@@ -56,7 +60,7 @@ def _compact(v: Any) -> str:
 def dumps(h: History) -> str:
     """``dump_history`` as compact JSON, the same text; each state's JSON is made once and kept
     (states are never changed), so an autosave does not turn every checkpoint into text again."""
-    cps = ",".join(f'{{"at":{k},"log":{len(s.log)},"encounter":{h.dumped(k, s, _compact, log=False)}}}'
+    cps = ",".join(f'{{"at":{k},"log":{log_length(s)},"encounter":{h.dumped(k, s, _compact, log=False)}}}'
                    for k, s in h.checkpoints())
     return (f'{{"format":{_compact(FORMAT)},"schema":{SCHEMA_VERSION},'
             f'"encounter":{h.dumped(h.cursor, h.present, _compact)},'
@@ -115,7 +119,7 @@ def _load(data: Any, verify: bool) -> History:
         raise SaveFileError("history.cursor", f"must be a whole number from 0 to {len(actions)}")
     if initial.ruleset != present.ruleset:
         raise SaveFileError("history.initial.ruleset", "differs from the encounter's ruleset")
-    saved = _checkpoints(hist, schema, initial.ruleset, len(actions), cursor, present)
+    saved = _checkpoints(hist, schema, initial.ruleset, len(actions), cursor, present, lazy=not verify)
     if not verify:
         # the actions pass the reducer's gate when they are replayed, as undo or redo reach them
         for i, a in enumerate(actions):
@@ -143,11 +147,13 @@ def _load(data: Any, verify: bool) -> History:
 
 
 def _checkpoints(hist: dict, schema: int, ruleset: str, n_actions: int, cursor: int,
-                 present: Encounter) -> dict[int, tuple[Encounter, str]]:
+                 present: Encounter, lazy: bool = False) -> dict[int, tuple["Encounter | Unread", str]]:
     """``history.checkpoints`` (schema 2 and 3): each state read with the same strict reader as
     the present, at a strictly increasing index from 1 to the number of actions, never the
     cursor. From schema 3 a checkpoint comes before the cursor and holds no log: ``log`` says how
-    many of the present's first log entries are its log (the log only grows)."""
+    many of the present's first log entries are its log (the log only grows). ``lazy`` (the
+    autosave, schema 3): each one's place and shape are checked now, its fields when undo or redo
+    first needs it (``history.Unread``), so a load reads one encounter, not one per 50 actions."""
     if "checkpoints" not in hist:
         return {}
     if schema < 2:
@@ -175,13 +181,23 @@ def _checkpoints(hist: dict, schema: int, ruleset: str, n_actions: int, cursor: 
             if isinstance(cp.get("encounter"), dict) and "log" in cp["encounter"]:
                 raise SaveFileError(f"{p}.encounter.log", "is not part of a schema 3 checkpoint: its log is the "
                                                           "first `log` entries of the file's encounter")
-        state = encounter_from_dict(cp.get("encounter"), f"{p}.encounter", log=log)
-        if state.ruleset != ruleset:
+        raw = cp.get("encounter")
+        if not isinstance(raw, dict):
+            raise SaveFileError(f"{p}.encounter", "must be an object")
+        if raw.get("ruleset") != ruleset:
             raise SaveFileError(f"{p}.encounter.ruleset", "differs from the encounter's ruleset")
-        check_readable(state, f"{p}.encounter")
-        out[at] = (state, f"{p}.encounter")
+        read = _checkpoint_reader(raw, f"{p}.encounter", log)
+        out[at] = (Unread(read, raw, len(log)) if lazy and log is not None else read(), f"{p}.encounter")
         last = at
     return out
+
+
+def _checkpoint_reader(raw: dict, path: str, log: list[LogEntry] | None):
+    def read() -> Encounter:
+        state = encounter_from_dict(raw, path, log=log)
+        check_readable(state, path)
+        return state
+    return read
 
 
 def check_readable(enc: Encounter, path: str) -> None:

@@ -22,7 +22,7 @@ import traceback
 from typing import Any, Callable
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 from .. import savefile
 from ..errors import FrayError, InvalidAction, RuleViolation
@@ -143,7 +143,13 @@ class App:
         current = await self.lib.current_key()
         for k in boot_order(current, [e["key"] for e in entries]):
             try:
+                t0 = js.performance.now()
                 h, self.revs[k] = await self.lib.load(k)
+                # what resuming cost, for make bench (bench/resume_bench.py), like globalThis.frayBoot
+                js.globalThis.frayResume = to_js({"key": k, "load_ms": js.performance.now() - t0,
+                                                  "actions": len(h.actions),
+                                                  "combatants": len(h.present.combatants)},
+                                                 dict_converter=js.Object.fromEntries)
             except MissingSave:
                 continue  # listed a moment ago, deleted since (another tab): nothing to offer
             except Exception as e:  # Library.load keeps the raw save aside whatever went wrong
@@ -473,15 +479,9 @@ class App:
     def _write_paint(self, *_: Any) -> None:
         self._paint_timer = None
         try:
-            kept = json.dumps({"v": 1, "key": self.key, "badge": by_id("ruleset-badge").textContent,
-                               "select": by_id("encounter-select").innerHTML,
-                               "main": document.querySelector("main.panes").outerHTML})
-            js.window.localStorage.setItem(PAINT_KEY, kept)
-        except Exception:  # noqa: BLE001 - full or refused: an old picture is worse than none
-            try:
-                js.window.localStorage.removeItem(PAINT_KEY)
-            except Exception:  # noqa: BLE001 - localStorage refused altogether: nothing was kept
-                pass
+            js.globalThis.frayKeepPaint(self.key)  # static/first-paint.js: the drawing stays in JavaScript
+        except Exception:  # noqa: BLE001 - no first-paint script: the next boot just paints later
+            pass
 
     def _render(self) -> None:
         enc, rs = self.enc, self.ruleset
@@ -935,8 +935,8 @@ def _copy_name(name: str) -> str:
 
 
 APP: App | None = None
-# what the page last drew, for the next boot's first paint (static/first-paint.js reads it)
-PAINT_KEY = "fray.paint"
+# the page keeps what it drew this long after its last render, for the next boot's first paint
+# (static/first-paint.js keeps and reads it)
 PAINT_DELAY_MS = 400
 
 
