@@ -12,7 +12,7 @@
 //   saves    {key, text, rev}            each encounter's save file (docs/file-format.md)
 //   broken   {key, text}                 a save that failed to load, kept for download
 //   meta     "current" -> key of the open encounter; "migrated" -> true once localStorage's
-//            library has been copied in
+//            library has been copied in; "bestiary" -> the GM's templates, as bestiary file text
 //
 // Loaded by PyScript before Python starts (pyscript.toml [js_modules.main]).
 
@@ -127,6 +127,14 @@ export async function setCurrent(key) {
   const t = tx(["meta"], "readwrite");
   const end = committed(t);
   t.objectStore("meta").put(key, "current");
+  await end;
+}
+
+// A setting of this browser beside the saves: "bestiary" -> the GM's templates (fray/bestiary.py).
+export async function putMeta(name, value) {
+  const t = tx(["meta"], "readwrite");
+  const end = committed(t);
+  t.objectStore("meta").put(value, name);
   await end;
 }
 

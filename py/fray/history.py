@@ -57,6 +57,8 @@ def fields_of(state: "Encounter | Unread", log: bool = True) -> dict[str, Any]:
 # a save holds the state after every CHECKPOINT_EVERY-th action, so undo after a reload replays at
 # most this many actions at a time
 CHECKPOINT_EVERY = 50
+# how much of an action's first log line names it in "Undid: ..." and the history list
+LABEL_WIDTH = 90
 
 
 class History:
@@ -113,6 +115,38 @@ class History:
         self.state_at(self.cursor + 1)
         self.cursor += 1
         return True
+
+    def has_state(self, i: int) -> bool:
+        """Whether the state after ``actions[:i]`` is built and checked (nothing to replay)."""
+        return 0 <= i < len(self._states) and self._states[i] is not None and (
+            i not in self._unverified or i == self.cursor)
+
+    def go_to(self, i: int) -> bool:
+        """Move the cursor to just after ``actions[:i]`` (0: the start), as that many undos or
+        redos at once: one undo stack, so Redo still walks forward again from there."""
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i <= len(self.actions):
+            raise ValueError(f"there is no point {i!r} in this history (0 to {len(self.actions)})")
+        if i == self.cursor:
+            return False
+        self.state_at(i)  # may refuse (a save that its actions contradict): nothing moves then
+        self.cursor = i
+        return True
+
+    def label(self, k: int, width: int = LABEL_WIDTH) -> str:
+        """What ``actions[k]`` did, in the log's own words: the first line it wrote (with how many
+        more), so "Undid: ..." and the history list read like the log the GM already knows. An
+        action that wrote nothing is named by its type."""
+        before, after = self.state_at(k), self.state_at(k + 1)
+        lines = after.log[len(before.log):]
+        if not lines:
+            words = str(self.actions[k].get("type", "action")).split(".")[-1].replace("_", " ")
+            return words[:1].upper() + words[1:]
+        text = " ".join(lines[0].text.split())
+        if len(text) > width:
+            text = text[: width - 1].rstrip() + "\u2026"
+        if len(lines) > 1:
+            text += f" (+{len(lines) - 1} more)"
+        return text
 
     # -- states rebuilt on demand -----------------------------------------------------------------
     def _get(self, k: int) -> Encounter:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import gate, players, sharing
+from . import gate, players, sharing, timers
 from .dice import RandomSource
 from .errors import FrayError, InvalidAction, RuleViolation
 from .model import Combatant, Encounter, LogEntry, Position
@@ -151,6 +151,11 @@ def _remove_combatant(ctx: Context) -> None:
     ctx.enc.combatants = [x for x in ctx.enc.combatants if x.id != c.id]
     ctx.enc.order_override = [x for x in ctx.enc.order_override if x != c.id]
     ctx.event("combatant", f"{c.name} leaves the fight", id=c.id)
+    for t in timers.forget_combatant(ctx.enc, c.id):
+        holder = ctx.enc.get(t["id"])
+        if holder is not None:
+            ctx.event("condition", f"{holder.name} stays {t['condition']} until removed (it was to end with "
+                                   f"{c.name}'s turn)", id=holder.id, condition=t["condition"])
 
 
 def _move(ctx: Context) -> None:
@@ -170,14 +175,27 @@ def _set_condition(ctx: Context) -> None:
     on = ctx.action.get("on", True)
     if not isinstance(on, bool):
         raise InvalidAction("on", "must be true or false")
+    lasts = ctx.action.get("lasts")
+    if not on and lasts is not None:
+        raise InvalidAction("lasts", "only a condition being put on has a duration")
+    timer = timers.parse_lasts(ctx.enc, ctx.ruleset, c, lasts)
     if on and cond not in c.conditions:
         c.conditions.append(cond)
-        ctx.event("condition", f"{c.name} is now {cond}", id=c.id, condition=cond)
+        timers.set_timer(ctx.enc, cond, timer)
+        ctx.event("condition", f"{c.name} is now {cond}" + _lasting(ctx, timer), id=c.id, condition=cond)
+    elif on and timer is not None:  # already on: the GM gives (or changes) how long it lasts
+        timers.set_timer(ctx.enc, cond, timer)
+        ctx.event("condition", f"{c.name} stays {cond}" + _lasting(ctx, timer), id=c.id, condition=cond)
     elif not on and cond in c.conditions:
         c.conditions.remove(cond)
+        timers.drop(ctx.enc, c.id, cond)
         ctx.event("condition", f"{c.name} is no longer {cond}", id=c.id, condition=cond)
     else:
         raise RuleViolation("conditions", f"{c.name} is {'already' if on else 'not'} {cond}")
+
+
+def _lasting(ctx: Context, timer: dict[str, Any] | None) -> str:
+    return f" ({timers.describe(ctx.enc, timer, ctx.ruleset.rounds_word)})" if timer else ""
 
 
 def _note(ctx: Context) -> None:
@@ -214,7 +232,8 @@ def _set_table(ctx: Context) -> None:
     value = ctx.action.get("value")
     if value is None:
         ctx.enc.tables.pop(table_id, None)
-        ctx.event("table", f"Table {table_id} reset to the default")
+        ctx.event("table", f"Table \u201c{ctx.ruleset.tables[table_id].get('title', table_id)}\u201d reset to the default",
+                  table=table_id)
         return
     ctx.enc.tables[table_id] = ctx.ruleset.check_table(table_id, value)
     # A table can be well formed and still hold values the rules cannot use ("x" for a strike
@@ -225,7 +244,8 @@ def _set_table(ctx: Context) -> None:
     except Exception as e:  # noqa: BLE001 - any failure means the edit cannot be used
         detail = str(e) if isinstance(e, FrayError) else f"{type(e).__name__}: {e}"
         raise InvalidAction("value", f"the rules cannot use this table ({detail})") from None
-    ctx.event("table", f"Table {table_id} edited by the GM")
+    ctx.event("table", f"Table \u201c{ctx.ruleset.tables[table_id].get('title', table_id)}\u201d edited by the GM",
+              table=table_id)
 
 
 def _advance(ctx: Context) -> None:
@@ -267,6 +287,7 @@ def _run(encounter: Encounter, action: Any, rng: RandomSource | None) -> tuple[E
     draft, copies = sharing.draft(encounter)
     ctx = Context(draft, action, tray, ruleset)
     handler(ctx)
+    timers.after_action(encounter, draft, ruleset, ctx.event)  # durations that ran out with this action
     sharing.settle(draft, encounter, copies)
     seq = len(draft.log)
     for ev in ctx.events:

@@ -366,3 +366,20 @@ def _encounter(d: Any, path: str, given_log: list[LogEntry] | None = None) -> En
                                 _text(ld, "kind", lp, 40),
                                 _text(ld, "text", lp, gate.MAX_LOG_TEXT), detail))
     return enc
+
+
+def compare_histories(mine: History, theirs: History) -> tuple[str, int]:
+    """How an imported history stands to one already kept (the same name): ``("same", 0)``, the
+    file ``("ahead", n)`` changes further on, the one here ``("behind", n)`` changes further on
+    than the file, or ``("different", 0)`` (another fight, or the two went separate ways). Compared
+    on what the history is made of (the start and the actions with their dice), never on the
+    text, so the same fight exported twice is the same."""
+    if asdict(mine.initial) != asdict(theirs.initial):
+        return "different", 0
+    a, b = mine.actions[:mine.cursor], theirs.actions[:theirs.cursor]
+    n = min(len(a), len(b))
+    if a[:n] != b[:n]:
+        return "different", 0
+    if len(a) == len(b):
+        return "same", 0
+    return ("ahead", len(b) - len(a)) if len(b) > len(a) else ("behind", len(a) - len(b))

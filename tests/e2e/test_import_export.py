@@ -112,12 +112,15 @@ def test_export_then_import_gives_the_same_encounter(page, open_app, tmp_path):
     _, path = export(page, tmp_path, "first")
     first = json.loads(path.read_text(encoding="utf-8"))
 
-    # Change the current encounter, then import the file: it opens as a new encounter.
+    # Open another encounter, then import the file. The same fight is kept here: the page asks,
+    # and replacing it (nothing is lost) opens the file in its place.
     new_freeform(page, "Something else")
     add_combatant(page, "Bear", "initiative: 1")
     n_options = page.locator("#encounter-select option").count()
     import_file(page, path)
-    expect(page.locator("#encounter-select option")).to_have_count(n_options + 1)
+    expect(page.locator("#dlg")).to_contain_text("the same fight, change for change")
+    page.locator("#dlg").get_by_role("button", name=re.compile("^Replace the one here")).click()
+    expect(page.locator("#encounter-select option")).to_have_count(n_options)
     expect(page.locator("#encounter-select option:checked")).to_have_text("Ford «ambush» <b>")
     expect(page.locator("#import-error")).to_have_text("")
     assert snapshot(page) == before
@@ -133,17 +136,46 @@ def test_export_then_import_gives_the_same_encounter(page, open_app, tmp_path):
     expect(page.locator("#combatants .card h3.name")).to_have_text(["Bear"])
 
 
-def test_the_same_file_can_be_imported_twice(page, open_app, tmp_path):
+def test_the_same_file_imported_twice_asks_replace_or_keep_both(page, open_app, tmp_path):
+    """Issue 10: "Importing the same file twice makes two identical entries (offer replace or keep both)"."""
     open_app(page)
     new_freeform(page, "Twice")
     add_combatant(page, "Wolf", "initiative: 14")
     _, path = export(page, tmp_path)
-    n = page.locator("#encounter-select option").count()
+    options = page.locator("#encounter-select option")
+    n = options.count()
+    dlg = page.locator("#dlg")
     import_file(page, path)
-    expect(page.locator("#encounter-select option")).to_have_count(n + 1)
-    import_file(page, path)
-    expect(page.locator("#encounter-select option")).to_have_count(n + 2)
+    expect(dlg.get_by_role("heading", name="Twice is already here")).to_be_visible()
+    expect(dlg).to_contain_text("the same fight, change for change")
+    dlg.get_by_role("button", name="Keep both").click()
+    expect(dlg).to_be_hidden()
+    expect(options).to_have_count(n + 1)
+    expect(page.locator("#encounter-select option:checked")).to_have_text("Twice (2)")
     expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf"])
+    # again: the same fight is here (twice now); Replace adds nothing
+    import_file(page, path)
+    dlg.get_by_role("button", name=re.compile("^Replace the one here")).click()
+    expect(dlg).to_be_hidden()
+    expect(options).to_have_count(n + 1)
+    expect(page.locator("#encounter-select option:checked")).to_have_text("Twice")
+    # the one here moves on; the older file would lose that change: the page says so, Cancel keeps all
+    add_combatant(page, "Elf", "initiative: 9", side="party")
+    expect(page.locator("#save-state")).to_have_text("Saved")
+    import_file(page, path)
+    expect(dlg).to_contain_text("The one here is the same fight 1 change further on than the file")
+    expect(dlg.get_by_role("button", name="Replace the one here (its last 1 change are lost)")).to_be_visible()
+    dlg.get_by_role("button", name="Cancel").click()
+    expect(options).to_have_count(n + 1)
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf", "Elf"])
+    import_file(page, path)
+    dlg.get_by_role("button", name=re.compile("^Replace the one here")).click()
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf"])
+    expect(page.locator("#save-state")).to_have_text("Saved")
+    open_app(page)  # and the replacement is what the browser keeps
+    expect(page.locator("#encounter-select option:checked")).to_have_text("Twice")
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf"])
+    expect(options).to_have_count(n + 1)
 
 
 def _wrong_field(good: dict) -> dict:
@@ -204,9 +236,11 @@ def test_a_bad_file_gets_a_clear_message_and_the_encounter_is_untouched(page, op
     assert storage(page) == kept
     assert page.locator("#encounter-select option").all_inner_texts() == select_before
 
-    # The page carries on, and a good import afterwards clears the message.
+    # The page carries on, and a good import afterwards clears the message. The file is the
+    # encounter kept here one change back: the page asks, and the GM keeps both.
     add_combatant(page, "Bear", "initiative: 1")
     import_file(page, good_path)
+    page.locator("#dlg").get_by_role("button", name="Keep both").click()
     expect(err).to_have_text("")
     expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf", "Aria"])
 
@@ -234,5 +268,6 @@ def test_a_file_nested_100000_deep_is_refused_before_parsing(page, open_app, tmp
     add_combatant(page, "Bear", "initiative: 1")
     expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf", "Bear"])
     import_file(page, good_path)
+    page.locator("#dlg").get_by_role("button", name="Keep both").click()
     expect(err).to_have_text("")
     expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf"])

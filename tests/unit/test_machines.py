@@ -25,7 +25,7 @@ import test_rb_property as rbp  # noqa: E402
 import test_sr_property as srp  # noqa: E402
 
 IDS = st.sampled_from(["c1", "c2", "c3", "c4", "c9"])
-CORE_FIELDS = ("id", "combatant", "changes", "x", "y", "alt", "condition", "on", "text", "name", "order", "table",
+CORE_FIELDS = ("id", "combatant", "changes", "x", "y", "alt", "condition", "on", "lasts", "text", "name", "order", "table",
                "value", "rolls")
 
 

@@ -50,6 +50,13 @@ actions = st.one_of(
     st.builds(lambda i, p: {"type": "move", "id": i, **p}, ids, positions),
     st.builds(lambda i, c, on: {"type": "set_condition", "id": i, "condition": c, "on": on}, ids,
               st.sampled_from(["prone", "Stunned", "down", "", "x" * 41]), st.sampled_from([True, False, "yes"])),
+    # with a duration (fray.timers): plausible ones and the kinds of slip a form or a file can make
+    st.builds(lambda i, c, lasts: {"type": "set_condition", "id": i, "condition": c, "lasts": lasts}, ids,
+              st.sampled_from(["prone", "stunned", "dazed"]),
+              st.one_of(st.builds(lambda n: {"rounds": n}, st.sampled_from([1, 2, 3, 0, -1, 1.5, "2", 10**6])),
+                        st.builds(lambda u, o: {"until": u, "of": o}, st.sampled_from(["turn_start", "turn_end", "x"]),
+                                  ids),
+                        st.sampled_from([None, "2 rounds", {"rounds": 1, "of": "c1"}, {}]))),
     st.builds(lambda t: {"type": "note", "text": t}, st.one_of(st.text(max_size=20), st.none())),
     st.builds(lambda n: {"type": "rename_encounter", "name": n}, names),
     st.builds(lambda o: {"type": "reorder", "order": o}, st.lists(ids, max_size=4)),

@@ -187,6 +187,12 @@ class Ruleset:
     free_stats: bool = False  # the form takes any stat names (the free-form tracker)
     map_rule: MapRule = MapRule()  # what the map measures (rings, bands, engagements)
     panel: str = ""  # module of fray.web with this game's PANEL ("strike_rank_panel"); "" = none
+    # Durations (fray.timers): whether combatants take turns one after another, so that "until the
+    # end of X's next turn" means something; the game's word for a round; and when "for N rounds"
+    # runs out: as round from+N begins, or right before the holder's turn in that round.
+    has_turns: bool = True
+    rounds_word: str = "round"
+    round_durations_end: str = "round_start"
 
     def __init__(self) -> None:
         self.tables: dict[str, dict[str, Any]] = self.load_default_tables()
@@ -244,6 +250,14 @@ class Ruleset:
 
     def order_of_play(self, enc: Encounter) -> list[Slot]:
         return []
+
+    def turn_of(self, enc: Encounter) -> str | None:
+        """Whose turn it is (the combatant id), or None between turns; only asked when
+        ``has_turns``. Default: the current slot of the order of play once the fight has begun."""
+        if enc.phase == "setup":
+            return None
+        order = self.order_of_play(enc)
+        return order[enc.turn].combatant_id if 0 <= enc.turn < len(order) else None
 
     def advance(self, ctx: Context) -> None:
         """The GM's "next": next slot, and next round after the last one."""

@@ -24,14 +24,15 @@ from typing import Any, Callable
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
-from .. import savefile
+from .. import bestiary, savefile
 from ..errors import FrayError, InvalidAction, RuleViolation
 from ..gate import parse_json
 from ..history import History
 from ..reducer import new_encounter
 from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
-from . import mapctl, players_view
+from . import bestiary_view, history_view, import_view, mapctl, players_view
+from .tables_view import table_from_grid, tables_form
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
 
@@ -108,10 +109,13 @@ class App:
         self.broken: tuple[str, str | None] | None = None  # an unreadable save: (key, its text)
         self._paint_proxy: Any = None  # App.keep_paint's timer callback, made when the page starts
         self._paint_timer: Any = None
+        self.templates: list[dict[str, Any]] = []  # the GM's bestiary (fray.bestiary)
+        self.bestiary_broken = False
 
     # -- boot -----------------------------------------------------------------------------------
     async def boot(self) -> None:
         await self.open_library()
+        await self.load_bestiary()
         self.key, self.history = await self._boot_encounter()
         self.start()
 
@@ -193,6 +197,7 @@ class App:
         by_id("btn-delete").dataset.act = "delete-encounter"
         by_id("btn-undo").dataset.act = "undo"
         by_id("btn-redo").dataset.act = "redo"
+        by_id("btn-history").dataset.act = "history"
         by_id("btn-export").dataset.act = "export"
         by_id("btn-tables").dataset.act = "tables"
         by_id("tab-tracker").dataset.act = "show-tracker"
@@ -234,8 +239,37 @@ class App:
         except FrayError as e:
             self.show_error(scope, e, field_map)
             return False
+        self.say_undo("")  # a new change: what Undo last said is no longer the news
         self.after_change()
         return True
+
+    def history_go(self, point: int) -> None:
+        """Jump to a point of the history list: that many undos (or redos) at once."""
+        h = self.history
+        before = h.cursor
+        try:
+            moved = h.go_to(point)
+        except Exception as e:  # a save its actions contradict, or a stale list: say it, move nothing
+            self.banner(f"Could not go to that point: {e}. The encounter is unchanged.")
+            return
+        if not moved:
+            return
+        self.after_change()
+        if point < before:
+            n = before - point
+            self.say_undo(f"Undid {n} change{'s' if n != 1 else ''}, back to: "
+                          + (h.label(point - 1) if point else "the start"))
+        else:
+            n = point - before
+            self.say_undo(f"Redid {n} change{'s' if n != 1 else ''}, up to: {h.label(point - 1)}")
+        self.open_dialog(history_view.history_html(h, self.ui.get("history_shown", history_view.PAGE), self.enc.name))
+
+    def say_undo(self, text: str) -> None:
+        """The header's word on what Undo, Redo or the history list just changed (a live region)."""
+        el = by_id("undo-said")
+        if el is not None:
+            el.textContent = text
+            el.title = text  # the header cuts a long one; the whole sentence is a hover away
 
     def after_change(self) -> None:
         self.persist()
@@ -497,6 +531,8 @@ class App:
         by_id("ruleset-badge").textContent = rs.name
         by_id("btn-undo").disabled = not self.history.can_undo
         by_id("btn-redo").disabled = not self.history.can_redo
+        by_id("btn-history").disabled = not self.history.actions
+        by_id("btn-undo").title, by_id("btn-redo").title = history_view.undo_title(self.history)
         self.paint("round-bar", R.round_bar(enc, order, rs, view, turn_based=panel is None))
         # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
         self.paint("ruleset-panel", panel.panel(self, view) if panel else R.order_list(enc, order))
@@ -581,15 +617,39 @@ class App:
             return
         cid = data(el, "id")
         if act == "undo":
-            if self.history.undo():
-                self.after_change()
+            if self.history.can_undo:
+                said = self.history.label(self.history.cursor - 1)
+                if self.history.undo():
+                    self.after_change()
+                    self.say_undo(f"Undid: {said}")
         elif act == "redo":
-            if self.history.redo():
-                self.after_change()
+            if self.history.can_redo:
+                said = self.history.label(self.history.cursor)
+                if self.history.redo():
+                    self.after_change()
+                    self.say_undo(f"Redid: {said}")
+        elif act in ("import-replace", "import-keep", "import-cancel"):
+            self.in_background(self.settle_import(act.removeprefix("import-")))
+        elif act == "history":
+            self.ui["history_shown"] = history_view.PAGE
+            self.open_dialog(history_view.history_html(self.history, history_view.PAGE, self.enc.name))
+        elif act == "history-more":
+            self.ui["history_shown"] = int(data(el, "shown") or history_view.PAGE)
+            self.open_dialog(history_view.history_html(self.history, self.ui["history_shown"], self.enc.name))
+        elif act == "history-go":
+            self.history_go(int(data(el, "point") or 0))
         elif act == "advance":
             self.dispatch({"type": "advance"}, by_id("round-bar"))
         elif act == "add-combatant":
-            self.open_dialog(R.combatant_form(self.ruleset, None, self.ruleset.presets()))
+            self.open_dialog(R.combatant_form(self.ruleset, None, self.ruleset.presets(), self.my_templates()))
+        elif act == "bestiary":
+            self.open_bestiary()
+        elif act == "bestiary-export":
+            download("fray-bestiary.json", bestiary.dumps(self.templates))
+        elif act == "bestiary-remove":
+            name = data(el, "name") or ""
+            self.in_background(self.store_templates(bestiary.remove(self.templates, self.ruleset.id, name),
+                                                    f"{name} is no longer in the bestiary."))
         elif act == "use-preset":
             self.use_preset(nil(el.closest("form")))
         elif act == "edit-combatant":
@@ -603,7 +663,7 @@ class App:
         elif act == "add-condition":
             c = self.enc.get(cid)
             if c:
-                self.open_dialog(R.condition_form(c, self.ruleset.conditions))
+                self.open_dialog(R.condition_form(c, self.ruleset.conditions, self.enc, self.ruleset))
         elif act == "clear-condition":
             self.dispatch({"type": "set_condition", "id": cid, "condition": data(el, "condition"), "on": False},
                           nil(el.closest("article")))
@@ -619,6 +679,8 @@ class App:
             self.export()
         elif act == "tables":
             self.open_dialog(tables_form(self.ruleset, self.enc))
+        elif act == "table-add-row":
+            self.add_table_row(nil(el.closest("form")))
         elif act == "dismiss-banner":
             by_id("banner").hidden = True
         elif act == "download-broken":
@@ -659,8 +721,7 @@ class App:
         elif name == "edit-combatant":
             self.submit_combatant(form, values, data(form, "id"))
         elif name == "add-condition":
-            if self.dispatch({"type": "set_condition", "id": data(form, "id"), "condition": values.get("condition", ""),
-                              "on": True}, form):
+            if self.dispatch(R.condition_action(data(form, "id"), values), form):
                 self.close_dialog()
         elif name == "note":
             if self.dispatch({"type": "note", "text": values.get("text", "")}, form):
@@ -669,6 +730,8 @@ class App:
             self.create_encounter(form, values)
         elif name == "table":
             self.submit_table(form, values)
+        elif name == "table-grid":
+            self.submit_table_grid(form, values)
 
     def combatant_payload(self, values: dict[str, Any]) -> dict[str, Any]:
         body = nest(values, "combatant")
@@ -708,15 +771,88 @@ class App:
             ok = self.dispatch({"type": "edit_combatant", "id": cid, "changes": body}, form, to_form_field)
         if ok:
             self.close_dialog()
+            if cid is None and values.get("keep"):
+                # the engine took it, so it is a template it will take again
+                t = bestiary.template_of(self.ruleset.id, body)
+                name = t["combatant"].get("name", "")
+                self.in_background(self.keep_template(t, name))
+
+    async def keep_template(self, t: dict[str, Any], name: str) -> None:
+        try:
+            templates = bestiary.add(self.templates, t)
+        except FrayError as e:
+            self.banner(f"{name} was added to the fight but not to the bestiary: {e}")
+            return
+        await self.lib.save_bestiary(templates)
+        self.templates = templates
+        self.bestiary_broken = False
+        self.say_undo(f"{name} is kept in your bestiary")
+
+    def my_templates(self) -> list[dict[str, Any]]:
+        return bestiary.of_ruleset(self.templates, self.ruleset.id)
+
+    def open_bestiary(self, note: str = "") -> None:
+        self.open_dialog(bestiary_view.bestiary_html(self.templates, self.ruleset, note))
+        inp = by_id("bestiary-import")
+        if inp is not None:  # the dialog is drawn anew each time: one proxy serves every drawing
+            if getattr(self, "_bestiary_proxy", None) is None:
+                self._bestiary_proxy = create_proxy(self.on_bestiary_import)
+            inp.addEventListener("change", self._bestiary_proxy)
+
+    async def load_bestiary(self) -> None:
+        try:
+            self.templates = await self.lib.bestiary()
+        except Exception as e:  # kept untouched: only a save of the bestiary writes over it
+            self.templates = []
+            self.bestiary_broken = True
+            self.banner(f"Your bestiary could not be read ({e}); it is kept as it was. "
+                        "Templates added now will replace it.")
+
+    async def store_templates(self, templates: list[dict[str, Any]], note: str) -> None:
+        await self.lib.save_bestiary(templates)
+        self.templates = templates
+        self.bestiary_broken = False
+        self.open_bestiary(note)
+
+    async def on_bestiary_import(self, event: Any) -> None:
+        inp = event.target
+        files = inp.files
+        if not files or files.length == 0:
+            return
+        f = files.item(0)
+        slot = by_id("bestiary-error")
+        try:
+            incoming = bestiary.loads(str(await f.text()))
+        except FrayError as e:
+            slot.textContent = f"{f.name} was not imported: {e}. The bestiary is unchanged."
+            inp.value = ""
+            return
+        except Exception as e:
+            slot.textContent = f"{f.name} could not be read: {e}. The bestiary is unchanged."
+            inp.value = ""
+            return
+        merged, new, replaced = bestiary.merge(self.templates, incoming)
+        await self.store_templates(merged, f"Imported {f.name}: {new} new template{'s' if new != 1 else ''}"
+                                           + (f", {replaced} replaced by the file's" if replaced else "") + ".")
 
     def use_preset(self, form: Any) -> None:
         idx = q(form, "[name=preset]").value
         if idx == "":
             return
-        preset = self.ruleset.presets()[int(idx)]
+        if idx.startswith("b"):  # one of the GM's own templates
+            mine = self.my_templates()
+            k = int(idx[1:])
+            if not 0 <= k < len(mine):
+                return
+            preset = mine[k]["combatant"]
+        else:
+            preset = self.ruleset.presets()[int(idx)]
         values = {"combatant.name": preset.get("name", ""), "combatant.side": preset.get("side", "foes"),
                   "combatant.notes": preset.get("notes", "")}
-        values.update({f"combatant.stats.{k}": v for k, v in preset.get("stats", {}).items()})
+        if self.ruleset.free_stats:  # one box of "name: value" lines
+            values["combatant.stats"] = "\n".join(f"{k}: {v}" for k, v in preset.get("stats", {}).items())
+        else:
+            values.update({f"combatant.stats.{k}": v for k, v in preset.get("stats", {}).items()})
         extra = {k: v for k, v in preset.items() if k not in ("name", "side", "stats", "notes", "position")}
         values["combatant.extra"] = json.dumps(extra, indent=1, ensure_ascii=False) if extra else ""
         for k, v in values.items():
@@ -865,10 +1001,52 @@ class App:
             inp.value = ""
             return
         inp.value = ""
-        self.key = self.free_key()
+        match = await self.kept_twin(h)
+        if match is not None:
+            key, verdict, n = match
+            self.ui["import"] = (h, key, verdict)
+            self.open_dialog(import_view.duplicate_dialog(h.present.name, str(f.name), verdict, n))
+            return
+        self.open_imported(h, self.free_key())
+
+    async def kept_twin(self, h: History) -> tuple[str, str, int] | None:
+        """An encounter kept here with the imported one's name and rules, and how the two stand
+        (``savefile.compare_histories``); the closest one if there are several."""
+        found = None
+        for e in list(self.lib.cached):
+            if e.get("name") != h.present.name or e.get("ruleset") != h.present.ruleset:
+                continue
+            try:
+                mine = self.history if e["key"] == self.key else (await self.lib.load(e["key"]))[0]
+            except Exception:  # an unreadable save is no twin: it stays as it is
+                continue
+            verdict, n = savefile.compare_histories(mine, h)
+            rank = ("same", "ahead", "behind", "different").index(verdict)
+            if found is None or rank < found[0]:
+                found = (rank, (e["key"], verdict, n))
+        return found[1] if found else None
+
+    def open_imported(self, h: History, key: str) -> None:
+        self.key = key
         self.history = h
         self.ui, self.conflict = {}, None
         self.after_change()
+
+    async def settle_import(self, choice: str) -> None:
+        """The GM's answer to "already here": replace the kept one, keep both, or nothing."""
+        pending = self.ui.pop("import", None)
+        self.close_dialog()
+        if pending is None or choice == "cancel":
+            return
+        h, key, _ = pending
+        if choice == "replace":
+            await self.flush()
+            self.revs[key] = await self.lib.revision(key)  # written over as this tab's own next revision
+            self.open_imported(h, key)
+            return
+        taken = {e.get("name", "") for e in self.lib.cached}
+        h.do({"type": "rename_encounter", "name": import_view.second_name(h.present.name, taken)})
+        self.open_imported(h, self.free_key())
 
     def submit_table(self, form: Any, values: dict[str, Any]) -> None:
         tid = data(form, "table")
@@ -885,31 +1063,49 @@ class App:
         if self.dispatch({"type": "set_table", "table": tid, "value": value}, form):
             self.open_dialog(tables_form(self.ruleset, self.enc, saved=tid))
 
+    def submit_table_grid(self, form: Any, values: dict[str, Any]) -> None:
+        """A table typed as rows and cells: read each cell as its column's kind, then the engine."""
+        tid = data(form, "table") or ""
+        default = self.ruleset.tables.get(tid)
+        if default is None:
+            return
+        try:
+            value = table_from_grid(default, self.enc.tables.get(tid) or default, values)
+        except InvalidAction as e:
+            self.clear_errors(form)
+            self.show_error(form, e)
+            return
+        if self.dispatch({"type": "set_table", "table": tid, "value": value}, form):
+            self.open_dialog(tables_form(self.ruleset, self.enc, saved=tid))
 
-def tables_form(rs: Any, enc: Any, saved: str | None = None) -> str:
-    """Every table of the ruleset, each editable as JSON, marked assumed or sourced."""
-    parts = ['<div class="tables"><h2 id="dlg-title">Tables</h2>',
-             '<p class="hint">Edit a table for this encounter only. Figures marked <strong>assumed</strong> are '
-             "Fray's own defaults, not the game's.</p>"]
-    if not rs.tables:
-        parts.append("<p>This ruleset has no tables.</p>")
-    for tid, table in rs.tables.items():
-        current = enc.tables.get(tid) or table
-        edited = tid in enc.tables
-        tag = '<span class="badge assumed">assumed</span>' if table.get("assumed") else ""
-        parts.append(
-            f'<details{" open" if saved == tid else ""}><summary>{R.esc(table.get("title", tid))} {tag}'
-            f'{" <em>(edited)</em>" if edited else ""}</summary>'
-            f'<p class="hint">Source: {R.esc(table.get("source", "not stated"))}</p>'
-            f'<form class="form" data-form="table" data-table="{R.esc(tid)}" novalidate>'
-            f'<div class="field" data-field="value"><label for="t-{R.esc(tid)}">JSON</label>'
-            f'<textarea id="t-{R.esc(tid)}" name="value" rows="10" spellcheck="false">'
-            f'{R.esc(json.dumps(current, indent=1, ensure_ascii=False))}</textarea>'
-            f'<p class="field-error" data-error-for="value"></p></div>'
-            f'<div class="dlg-actions"><label><input type="checkbox" name="reset" value="yes"> reset to default</label>'
-            f'<button type="submit" class="primary">Save table</button></div></form></details>')
-    parts.append(f'<div class="dlg-actions">{R.button("Close", "close-dialog", "secondary")}</div></div>')
-    return "".join(parts)
+    def add_table_row(self, form: Any) -> None:
+        """One more row in a table's grid, a copy of the last (most tables grow by one more band),
+        added in place so that the cells typed and not yet saved stay as they are."""
+        if form is None:
+            return
+        rows = form.querySelectorAll("tbody tr:not(.row-error)")
+        if rows.length == 0:
+            return
+        n = rows.length
+        last = rows.item(n - 1)
+        row, err = last.cloneNode(True), last.nextElementSibling.cloneNode(True)
+        for inp in row.querySelectorAll("[name]"):
+            inp.name = inp.name.replace(f"r{n - 1}.", f"r{n}.", 1)
+            label = inp.getAttribute("aria-label")
+            if label:
+                inp.setAttribute("aria-label", label.replace(f"row {n} ", f"row {n + 1} ", 1))
+            if inp.type == "checkbox":
+                inp.checked = False
+        row.querySelector("th").firstChild.textContent = str(n + 1)
+        slot = err.querySelector("[data-error-for]")
+        slot.setAttribute("data-error-for", f"value.entries.{n}")
+        slot.textContent = ""
+        tbody = last.parentNode
+        tbody.appendChild(row)
+        tbody.appendChild(err)
+        first = row.querySelector("input:not([type=hidden]), select")
+        if first is not None:
+            first.focus()
 
 
 def download(filename: str, text: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable
 
+from .. import timers
 from ..model import Combatant, Encounter, LogEntry
 from ..rulesets.base import Ruleset, Slot, StatSpec
 
@@ -107,9 +108,15 @@ def stat_line(c: Combatant, ruleset: Ruleset) -> str:
                    for k, v in pairs)
 
 
+def _timer_note(enc: Encounter, c: Combatant, cond: str, ruleset: Ruleset) -> str:
+    t = timers.of_combatant(enc, c.id, cond)
+    return f' <span class="cond-left">{esc(timers.describe(enc, t, ruleset.rounds_word))}</span>' if t else ""
+
+
 def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: str = "", current: bool = False) -> str:
     conds = "".join(
-        f'<li class="cond">{esc(x)} {button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x)}</li>'
+        f'<li class="cond">{esc(x)}{_timer_note(enc, c, x, ruleset)} '
+        f'{button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x)}</li>'
         for x in c.conditions)
     pos = c.position
     where = f"({pos.x:g}, {pos.y:g}) m" + (f", alt {pos.alt:g} m" if pos.alt else "")
@@ -162,19 +169,31 @@ def field_html(name: str, label: str, value: Any, kind: str = "text", help_text:
     return f'<div class="field" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>{ctl}{hint}{err}</div>'
 
 
-def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str, Any]]) -> str:
+def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str, Any]],
+                   templates: list[dict[str, Any]] | None = None) -> str:
     """The add/edit form. Field names are the action's field paths, so an engine error names
-    the exact input to mark."""
+    the exact input to mark. ``templates``: the GM's own (fray.bestiary), this ruleset's only."""
     editing = c is not None
     title = f"Edit {c.name}" if editing else "Add a combatant"
     parts = [f'<form class="form" data-form="{"edit-combatant" if editing else "add-combatant"}"'
              f'{attrs(data_id=c.id if c else None)} novalidate>',
              f'<h2 id="dlg-title">{esc(title)}</h2>']
-    if not editing and presets:
-        opts = "".join(f'<option value="{i}">{esc(p["name"])}</option>' for i, p in enumerate(presets))
-        parts.append(f'<div class="field"><label for="f-preset">Ready-made</label>'
-                     f'<div class="row"><select id="f-preset" name="preset"><option value="">(none)</option>{opts}</select>'
-                     f'{button("Use", "use-preset", "small")}</div></div>')
+    templates = templates or []
+    if not editing:
+        if presets or templates:
+            opts = "".join(f'<option value="{i}">{esc(p["name"])}</option>' for i, p in enumerate(presets))
+            if presets and templates:
+                opts = f'<optgroup label="{esc(ruleset.name)}">{opts}</optgroup>'
+            if templates:
+                opts += ('<optgroup label="My bestiary">' + "".join(
+                    f'<option value="b{i}">{esc(t["combatant"].get("name", "?"))}</option>'
+                    for i, t in enumerate(templates)) + "</optgroup>")
+            parts.append(f'<div class="field"><label for="f-preset">Ready-made</label>'
+                         f'<div class="row"><select id="f-preset" name="preset"><option value="">(none)</option>{opts}</select>'
+                         f'{button("Use", "use-preset", "small")}'
+                         f'{button("My bestiary…", "bestiary", "small secondary")}</div></div>')
+        else:
+            parts.append(f'<p>{button("My bestiary…", "bestiary", "small secondary")}</p>')
     parts.append('<fieldset class="grid"><legend>Who</legend>')
     parts.append(field_html("combatant.name", "Name", c.name if c else "", required=True))
     parts.append(field_html("combatant.side", "Side", c.side if c else "foes", "choice", choices=("party", "foes", "neutral")))
@@ -203,6 +222,9 @@ def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str
                                 help_text="Filled in by a ready-made combatant; edit the numbers as needed. "
                                           "Leave empty for an unarmed humanoid."))
     parts.append(field_html("combatant.notes", "Notes", c.notes if c else "", "textarea"))
+    if not editing:
+        parts.append('<label class="keep"><input type="checkbox" name="keep" value="yes"> Keep in my bestiary '
+                     '(a template of this combatant, kept in this browser)</label>')
     parts.append('<p class="field-error form-error" data-error-for="combatant"></p>')
     parts.append(f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'
                  f'<button type="submit" class="primary">{"Save" if editing else "Add"}</button></div></form>')
@@ -223,18 +245,66 @@ def new_encounter_form(rulesets: list[Ruleset]) -> str:
     )
 
 
-def condition_form(c: Combatant, known: dict[str, str]) -> str:
-    opts = "".join(f'<option value="{esc(k)}">{esc(k)}: {esc(v)}</option>' for k, v in known.items())
+def condition_form(c: Combatant, known: dict[str, str], enc: Encounter | None = None,
+                   ruleset: Ruleset | None = None) -> str:
+    """Put a condition on ``c``: the ruleset's own conditions first (with what each does), any
+    other by name, and how long it lasts (fray.timers)."""
+    fid = f"cond-{esc(c.id)}"
+    picks = "".join(
+        f'<label class="pick"><input type="radio" name="pick" value="{esc(k)}"{" disabled" if k in c.conditions else ""}>'
+        f' <strong>{esc(k)}</strong><span class="hint">{esc(v)}{" (already on)" if k in c.conditions else ""}</span></label>'
+        for k, v in known.items())
+    known_html = (f'<fieldset class="field picks" data-field="pick"><legend>{esc(ruleset.name) if ruleset else "This game"}'
+                  f"'s conditions</legend>{picks}</fieldset>") if known else ""
+    has_turns = bool(ruleset and ruleset.has_turns)
+    word = ruleset.rounds_word if ruleset else "round"
+    lasts = [("", "until removed"), ("rounds", f"for a number of {word}s")]
+    if has_turns:
+        lasts += [("turn_start", "until the start of someone's next turn"),
+                  ("turn_end", "until the end of someone's next turn")]
+    lasts_opts = "".join(f'<option value="{v}">{esc(t)}</option>' for v, t in lasts)
+    who = ""
+    if has_turns and enc is not None:
+        opts = "".join(f'<option value="{esc(x.id)}"{" selected" if x.id == c.id else ""}>{esc(x.name)}</option>'
+                       for x in enc.combatants)
+        who = (f'<div class="field" data-field="lasts.of"><label for="{fid}-of">Whose turn</label>'
+               f'<select id="{fid}-of" name="of">{opts}</select><p class="field-error" data-error-for="lasts.of"></p></div>')
     return (
         f'<form class="form" data-form="add-condition" data-id="{esc(c.id)}" novalidate>'
         f'<h2 id="dlg-title">Condition on {esc(c.name)}</h2>'
-        f'<div class="field" data-field="condition"><label for="f-condition">Condition</label>'
-        f'<input id="f-condition" name="condition" list="known-conditions" autocomplete="off">'
-        f'<datalist id="known-conditions">{opts}</datalist>'
+        f'{known_html}'
+        f'<div class="field" data-field="condition"><label for="f-condition">{"Or another condition" if known else "Condition"}</label>'
+        f'<input id="f-condition" name="condition" autocomplete="off" maxlength="40">'
         f'<p class="field-error" data-error-for="condition"></p></div>'
+        f'<div class="field-row"><div class="field" data-field="lasts.until"><label for="{fid}-lasts">Lasts</label>'
+        f'<select id="{fid}-lasts" name="lasts">{lasts_opts}</select>'
+        f'<p class="field-error" data-error-for="lasts.until"></p><p class="field-error" data-error-for="lasts"></p></div>'
+        f'<div class="field" data-field="lasts.rounds"><label for="{fid}-rounds">{esc(word.capitalize())}s</label>'
+        f'<input id="{fid}-rounds" name="rounds" inputmode="numeric" value="1" size="4">'
+        f'<p class="field-error" data-error-for="lasts.rounds"></p></div>{who}</div>'
+        f'<p class="hint">For a number of {esc(word)}s, the {esc(word)} it is put on counts as the first'
+        + (" (it ends right before its holder's turn)" if ruleset and ruleset.round_durations_end == "before_own_turn"
+           else f"; it ends as the {esc(word)} after the last begins") + '. Fray takes it off by itself and says so in the log; Undo puts it back.</p>'
         f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'
         '<button type="submit" class="primary">Add</button></div></form>'
     )
+
+
+def condition_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
+    """The ``set_condition`` action of the condition form's values (the engine checks them)."""
+    name = str(values.get("condition", "")).strip() or str(values.get("pick", "") or "")
+    action: dict[str, Any] = {"type": "set_condition", "id": cid, "condition": name, "on": True}
+    kind = values.get("lasts") or ""
+    if kind == "rounds":
+        raw = str(values.get("rounds", "")).strip()
+        try:
+            n: Any = int(raw)
+        except ValueError:
+            n = raw  # the engine says what is wrong with it, at the field
+        action["lasts"] = {"rounds": n}
+    elif kind:
+        action["lasts"] = {"until": kind, "of": values.get("of") or cid}
+    return action
 
 
 def parse_free_stats(text: str) -> dict[str, str]:

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .. import savefile
+from .. import bestiary, savefile
 from ..errors import SaveFileError
 from ..history import History
 
@@ -233,6 +233,15 @@ class Library:
         """Drop an encounter: its save, its entry and its unreadable copy."""
         await self.backend.forget(key)
 
+    async def bestiary(self) -> list[dict[str, Any]]:
+        """The GM's templates (fray.bestiary), read as strictly as an imported bestiary file; an
+        unreadable one raises (the page says so and keeps it untouched until the GM saves anew)."""
+        text = await self.backend.meta("bestiary")
+        return [] if not text else bestiary.loads(str(text))
+
+    async def save_bestiary(self, templates: list[dict[str, Any]]) -> None:
+        await self.backend.put_meta("bestiary", bestiary.dumps(templates))
+
     async def migrate(self, items: dict[str, str]) -> bool:
         """Copy localStorage's library in (once, in one transaction). True if this call did."""
         if await self.backend.meta("migrated") is True:
@@ -285,6 +294,9 @@ class MemoryBackend:
 
     async def meta(self, name: str) -> Any:
         return self.metas.get(name)
+
+    async def put_meta(self, name: str, value: Any) -> None:
+        self.metas[name] = value
 
     async def get_broken(self, key: str) -> str | None:
         return self.broken.get(key)
@@ -344,6 +356,9 @@ class JsBackend:
 
     async def meta(self, name: str) -> Any:
         return _py(await self.js.meta(name))
+
+    async def put_meta(self, name: str, value: Any) -> None:
+        await self.js.putMeta(name, value)
 
     async def get_broken(self, key: str) -> str | None:
         return _py(await self.js.getBroken(key))

@@ -117,6 +117,14 @@ class RangeBand(Ruleset):
     def register_actions(self) -> None:
         self.actions.update(actions.HANDLERS)
 
+    # "A duration counts down when the turn order reaches the same place in a later round, so a
+    # 1-round effect ends right before that character's next turn" (FACTS.md, The round)
+    round_durations_end = "before_own_turn"
+
+    def turn_of(self, enc: Encounter) -> str | None:
+        """A turn is the action phase's slot; the movement phase is not anyone's turn."""
+        return super().turn_of(enc) if enc.phase == "actions" else None
+
     def order_of_play(self, enc: Encounter) -> list[Slot]:
         """Movement phase and action phase: a slot per combatant still in the fight, in turn order
         (``(has a value, −turn-order value, GM tie-break, id number, id)``). A rider moves with its mount,

@@ -83,14 +83,17 @@ class StrikeRank(Ruleset):
         out = super().check_table(table_id, table)
         # the GM's copy must still be readable by the rules: same kind of rows as the default
         default_entries = self.tables[table_id]["entries"]
-        default_keys = set(default_entries[0])
+        # the fields every row of the default has (some rows carry more: the "success" degree has
+        # its always-succeed and always-fail rolls; the default itself must pass this check)
+        default_keys = set(default_entries[0]).intersection(*(set(e) for e in default_entries))
         # and the same kind of value in each field (a list where the rules read a word would
         # be accepted here and crash every later use of the table)
-        kinds = {k: {_kind(e[k]) for e in default_entries if k in e} for k in default_keys}
+        every_key = set().union(*(set(e) for e in default_entries))
+        kinds = {k: {_kind(e[k]) for e in default_entries if k in e} for k in every_key}
         for i, e in enumerate(out["entries"]):
             if not isinstance(e, dict) or not default_keys <= set(e):
                 raise InvalidAction(f"value.entries.{i}", f"needs the fields {', '.join(sorted(default_keys))}")
-            for k in default_keys:
+            for k in every_key & set(e):
                 if "null" not in kinds[k] and _kind(e[k]) not in kinds[k]:
                     raise InvalidAction(f"value.entries.{i}.{k}", f"must be {' or '.join(sorted(kinds[k]))}, "
                                                                   f"as in the default table")
@@ -123,6 +126,11 @@ class StrikeRank(Ruleset):
             "sr.disengage": care.disengage,
             "sr.grapple": care.grapple,
         })
+
+    # Strike ranks, not turns: a duration is a number of Melee Rounds ("time is divided into
+    # Melee Rounds (MR)")
+    has_turns = False
+    rounds_word = "melee round"
 
     def order_of_play(self, enc: Encounter) -> list[Slot]:
         return timing.order_of_play(enc)

@@ -64,6 +64,9 @@ class TacticalRound(Ruleset):
     def register_actions(self) -> None:
         self.actions.update(actions.HANDLERS)
 
+    # Phases, not turns: everyone acting in a phase acts together, so a duration is rounds
+    has_turns = False
+
     def order_of_play(self, enc: Encounter) -> list[Slot]:
         return order.order_of_play(enc, self.all_tables(enc))
 

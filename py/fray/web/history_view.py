@@ -1,0 +1,58 @@
+"""The history list: every point of the fight the GM can go back (or forward) to.
+
+It is one undo stack shown whole: going to an earlier point is that many undos at once, and
+Redo (or a later entry) walks forward again until the GM does something new. Labels are the
+first log line of each action (``History.label``), so the list reads like the log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..history import History
+from .render import button, esc
+
+# entries shown at first; "Show earlier" adds this many more. A resumed history builds the states
+# it labels on demand (replaying from the nearest checkpoint), so the list stays short at first.
+PAGE = 30
+
+
+def undo_title(history: History) -> tuple[str, str]:
+    """The Undo and Redo buttons' titles: what each would change, when that is known cheaply
+    (a state still to be replayed after a reload is not built just to say it)."""
+    undo = redo = ""
+    c = history.cursor
+    if c > 0 and history.has_state(c - 1):
+        undo = f"Undo: {history.label(c - 1)}"
+    if c < len(history.actions) and history.has_state(c + 1):
+        redo = f"Redo: {history.label(c)}"
+    return undo or "Undo the last change", redo or "Redo what was undone"
+
+
+def history_html(history: History, shown: int = PAGE, enc_name: str = "") -> str:
+    total = len(history.actions)
+    lo = max(0, total - shown)
+    items = []
+    for i in range(total, lo - 1, -1):
+        now = i == history.cursor
+        text = history.label(i - 1) if i > 0 else f"Start of {enc_name or 'the encounter'}"
+        if now:
+            ctl = '<span class="hist-now">now</span>'
+        elif i < history.cursor:
+            ctl = button("Go back to here", "history-go", "secondary", title=f"Undo back to: {text}", point=i)
+        else:
+            ctl = button("Go forward to here", "history-go", "secondary", title=f"Redo up to: {text}", point=i)
+        cls = "now" if now else ("undone" if i > history.cursor else "done")
+        n = f"{i}." if i else ""
+        current = ' aria-current="step"' if now else ""
+        items.append(f'<li class="{cls}"{current}>'
+                     f'<span class="hist-n">{n}</span><span class="hist-text">{esc(text)}</span>{ctl}</li>')
+    more = ""
+    if lo > 0:
+        more = f'<p>{button(f"Show earlier ({lo} more)", "history-more", "secondary", shown=shown + 100)}</p>'
+    undone = total - history.cursor
+    hint = (f"{undone} undone change{'s' if undone != 1 else ''} can still be redone; doing something new "
+            "drops them." if undone else "Going back is the same as pressing Undo that many times; Redo goes forward again.")
+    return (f'<div class="history"><h2 id="dlg-title">History</h2><p class="hint">{esc(hint)}</p>'
+            f'<ol class="hist-list" reversed>{"".join(items)}</ol>{more}'
+            f'<div class="dlg-actions">{button("Close", "close-dialog", "secondary")}</div></div>')

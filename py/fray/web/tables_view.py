@@ -1,0 +1,244 @@
+"""The Tables dialog: every table of the ruleset, editable as a form of rows and cells, with the
+JSON still there for what a grid cannot show (issue 10: "the table editor is raw JSON: make
+tables editable as forms (rows and cells), with the JSON still available").
+
+Pure functions (no ``js``): ``tables_form`` draws the dialog, ``table_from_grid`` reads a grid
+form's values back into a table. Each cell is read as the kind of value its column holds in the
+game's default table (a whole number stays a whole number, yes/no a yes/no, a list or object is
+JSON in its cell), so a slip is named at its row before the engine sees it; the engine's own
+``check_table`` then checks the table as it checks one typed as JSON or imported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..errors import InvalidAction
+from ..gate import parse_json
+from .render import button, esc
+
+# fields of a table that say what it is, not what it holds: shown, never edited
+ABOUT = ("id", "title", "source", "assumed")
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes/no"
+    if isinstance(v, int):
+        return "whole number"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "text"
+    if v is None:
+        return "empty"
+    return "json"
+
+
+def _one_kind(kinds: set[str]) -> str:
+    kinds = kinds - {"empty"}
+    if not kinds:
+        return "empty"
+    if kinds <= {"whole number", "number"}:
+        return "number" if "number" in kinds else "whole number"
+    return kinds.pop() if len(kinds) == 1 else "any"
+
+
+def _kinds_seen(tables: tuple[dict[str, Any], ...]) -> dict[str, set[str]]:
+    seen: dict[str, set[str]] = {}
+    for t in tables:
+        for e in t.get("entries", []):
+            if isinstance(e, dict):
+                for k, v in e.items():
+                    seen.setdefault(k, set()).add(_kind(v))
+    return seen
+
+
+def column_kinds(default: dict[str, Any], current: dict[str, Any]) -> dict[str, str]:
+    """Each column of the entries and the kind of value it holds in the default table (a column
+    only the GM's copy has takes its kind from there); "any" where the rows differ."""
+    return {k: _one_kind(v) for k, v in _kinds_seen((default, current)).items()}
+
+
+def nullable_columns(default: dict[str, Any], current: dict[str, Any]) -> set[str]:
+    """Columns in which some row holds null: there an empty text cell is null, elsewhere ""."""
+    return {k for k, v in _kinds_seen((default, current)).items() if "empty" in v}
+
+
+def scalar_kinds(default: dict[str, Any], current: dict[str, Any]) -> dict[str, str]:
+    """The table's own settings beside its rows ("die", "note", "beyond"...), with their kinds."""
+    kinds: dict[str, set[str]] = {}
+    for t in (default, current):
+        for k, v in t.items():
+            if k not in ABOUT and k != "entries":
+                kinds.setdefault(k, set()).add(_kind(v))
+    return {k: _one_kind(v) for k, v in kinds.items()}
+
+
+def _cell_text(v: Any, kind: str) -> str:
+    if v is None:
+        return ""
+    if kind == "json" or isinstance(v, (list, dict)):
+        return json.dumps(v, ensure_ascii=False)
+    if kind == "any":  # read back as JSON where it parses: true, 0.5, "12" (a word that looks like a number)
+        if not isinstance(v, str):
+            return json.dumps(v)
+        try:
+            json.loads(v)
+        except ValueError:
+            return v
+        return json.dumps(v)
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float) and v == int(v) and kind == "number":
+        return f"{v:g}"
+    return str(v)
+
+
+def _cell(name: str, v: Any, kind: str, label: str) -> str:
+    if kind == "yes/no":
+        opts = "".join(f'<option value="{x}"{" selected" if _cell_text(v, kind) == x else ""}>{x or "(none)"}</option>'
+                       for x in ("yes", "no", ""))
+        return f'<select name="{esc(name)}" aria-label="{esc(label)}">{opts}</select>'
+    mode = ' inputmode="numeric"' if kind == "whole number" else ' inputmode="decimal"' if kind == "number" else ""
+    size = 6 if kind in ("whole number", "number") else 14
+    return (f'<input name="{esc(name)}" value="{esc(_cell_text(v, kind))}" aria-label="{esc(label)}"{mode} '
+            f'size="{size}" autocomplete="off" spellcheck="false">')
+
+
+def read_cell(text: Any, kind: str, path: str, nullable: bool = True) -> Any:
+    """A cell's text as its column's kind of value; ``InvalidAction(path)`` says what is wrong.
+    An empty cell is null, except in a text column that never holds null, where it is ""."""
+    s = str(text if text is not None else "").strip()
+    if s == "":
+        return None if nullable or kind not in ("text", "any") else ""
+    if kind == "whole number":
+        try:
+            return int(s)
+        except ValueError:
+            raise InvalidAction(path, f"must be a whole number, not {s!r}") from None
+    if kind == "number":
+        try:
+            f = float(s)
+        except ValueError:
+            raise InvalidAction(path, f"must be a number, not {s!r}") from None
+        return int(f) if f == int(f) and "." not in s else f
+    if kind == "yes/no":
+        if s.lower() in ("yes", "true"):
+            return True
+        if s.lower() in ("no", "false"):
+            return False
+        raise InvalidAction(path, f"must be yes or no, not {s!r}")
+    if kind == "json":
+        return parse_json(s, path)  # depth-scanned; a slip is InvalidAction at the cell
+    if kind in ("empty", "any"):  # a column of no one kind: a number or JSON if it reads as one, else text
+        try:
+            return parse_json(s, path)
+        except InvalidAction:
+            return s  # not JSON: the word as typed
+    return s
+
+
+def table_from_grid(default: dict[str, Any], current: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The table a grid form describes: ``current`` with its settings and rows as typed, rows
+    marked "remove" left out. Raises ``InvalidAction`` at ``value.entries.<row>.<column>``."""
+    cols = column_kinds(default, current)
+    nulls = nullable_columns(default, current)
+    out = {k: v for k, v in current.items()}
+    for k, kind in scalar_kinds(default, current).items():
+        if f"s.{k}" in values:
+            out[k] = read_cell(values[f"s.{k}"], kind, f"value.{k}", nullable=current.get(k, "") is None)
+    rows = []
+    n = 0
+    while f"r{n}.__row" in values:
+        if not values.get(f"r{n}.__drop"):
+            # a row that has no such field keeps not having it, unless the GM types one in
+            absent = set(filter(None, str(values.get(f"r{n}.__absent", "")).split(",")))
+            row = {}
+            for k, kind in cols.items():
+                text = values.get(f"r{n}.{k}")
+                if k in absent and not str(text or "").strip():
+                    continue
+                row[k] = read_cell(text, kind, f"value.entries.{n}.{k}", nullable=k in nulls)
+            rows.append(row)
+        n += 1
+    out["entries"] = rows
+    return out
+
+
+def grid_html(tid: str, default: dict[str, Any], current: dict[str, Any]) -> str:
+    cols = column_kinds(default, current)
+    scalars = scalar_kinds(default, current)
+    entries = list(current.get("entries", []))
+    parts = [f'<form class="form table-grid" data-form="table-grid" data-table="{esc(tid)}" novalidate>']
+    if scalars:
+        parts.append('<div class="field-row">')
+        for k, kind in scalars.items():
+            fid = f"ts-{esc(tid)}-{esc(k)}"
+            control = _cell(f"s.{k}", current.get(k), kind, k).replace("<input ", f'<input id="{fid}" ', 1) \
+                .replace("<select ", f'<select id="{fid}" ', 1)
+            parts.append(f'<div class="field" data-field="value.{esc(k)}"><label for="{fid}">{esc(k)}</label>{control}'
+                         f'<p class="field-error" data-error-for="value.{esc(k)}"></p></div>')
+        parts.append("</div>")
+    if cols:
+        head = "".join(f'<th scope="col">{esc(k)}<br><span class="hint">{esc(kind)}</span></th>' for k, kind in cols.items())
+        body = []
+        for i, e in enumerate(entries):
+            e = e if isinstance(e, dict) else {}
+            cells = "".join(f"<td>{_cell(f'r{i}.{k}', e.get(k), kind, f'row {i + 1} {k}')}</td>" for k, kind in cols.items())
+            body.append(
+                f'<tr><th scope="row">{i + 1}<input type="hidden" name="r{i}.__row" value="1">'
+                f'<input type="hidden" name="r{i}.__absent" value="{esc(",".join(k for k in cols if k not in e))}"></th>{cells}'
+                f'<td><label class="drop"><input type="checkbox" name="r{i}.__drop" value="yes"> remove</label></td></tr>'
+                f'<tr class="row-error"><td colspan="{len(cols) + 2}"><p class="field-error" '
+                f'data-error-for="value.entries.{i}"></p></td></tr>')
+        parts.append(f'<div class="grid-scroll"><table class="grid"><thead><tr><th scope="col">Row</th>{head}'
+                     f'<th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>'
+                     f'<tbody>{"".join(body)}</tbody></table></div>')
+    else:
+        parts.append('<p class="hint">This table has no rows yet and so no columns to show: type it as JSON below, '
+                     "as its source says.</p>")
+    parts.append('<p class="field-error" data-error-for="value.entries"></p><p class="field-error" data-error-for="value"></p>')
+    add = button("Add a row", "table-add-row", "secondary", table=tid) if cols and entries else ""
+    parts.append(f'<div class="dlg-actions">{add}<button type="submit" class="primary">Save table</button></div></form>')
+    return "".join(parts)
+
+
+def source_words(source: str) -> str:
+    """Where a table comes from, in a GM's words: FACTS.md is Fray's own notes file, which means
+    nothing at the table; what it stands for is public material about the game."""
+    s = re.sub(r"\s*\(FACTS\.md\)", "", source)
+    s = re.sub(r"FACTS\.md's", "the public", s)
+    s = re.sub(r"FACTS\.md \((strike-rank|tactical-round|range-band)\)", "public material", s)
+    s = s.replace("FACTS.md", "public material")
+    return s.replace("rule text", "the rules").replace("Rule text", "The rules")
+
+
+def tables_form(rs: Any, enc: Any, saved: str | None = None) -> str:
+    """Every table of the ruleset as a form of rows and cells (and its JSON), marked assumed or sourced."""
+    parts = ['<div class="tables"><h2 id="dlg-title">Tables</h2>',
+             '<p class="hint">Edit a table for this encounter only. Tables marked <strong>assumed</strong> are '
+             "Fray's own defaults, not the game's: replace them with your edition's.</p>"]
+    if not rs.tables:
+        parts.append("<p>This ruleset has no tables.</p>")
+    for tid, table in rs.tables.items():
+        current = enc.tables.get(tid) or table
+        edited = tid in enc.tables
+        tag = '<span class="badge assumed">assumed</span>' if table.get("assumed") else ""
+        parts.append(
+            f'<details{" open" if saved == tid else ""} data-table="{esc(tid)}"><summary>{esc(table.get("title", tid))} {tag}'
+            f'{" <em>(edited)</em>" if edited else ""}</summary>'
+            f'<p class="hint">From: {esc(source_words(table.get("source", "not stated")))}</p>'
+            f'{grid_html(tid, table, current)}'
+            f'<details class="as-json"><summary>As JSON</summary>'
+            f'<form class="form" data-form="table" data-table="{esc(tid)}" novalidate>'
+            f'<div class="field" data-field="value"><label for="t-{esc(tid)}">JSON</label>'
+            f'<textarea id="t-{esc(tid)}" name="value" rows="10" spellcheck="false">'
+            f'{esc(json.dumps(current, indent=1, ensure_ascii=False))}</textarea>'
+            f'<p class="field-error" data-error-for="value"></p></div>'
+            f'<div class="dlg-actions"><label><input type="checkbox" name="reset" value="yes"> reset to default</label>'
+            f'<button type="submit" class="primary">Save table</button></div></form></details></details>')
+    parts.append(f'<div class="dlg-actions">{button("Close", "close-dialog", "secondary")}</div></div>')
+    return "".join(parts)
