@@ -137,7 +137,21 @@ class History:
         more), so "Undid: ..." and the history list read like the log the GM already knows. An
         action that wrote nothing is named by its type."""
         before, after = self.state_at(k), self.state_at(k + 1)
-        lines = after.log[len(before.log):]
+        return self._label(k, after.log[len(before.log):], width)
+
+    def known_label(self, k: int, width: int = LABEL_WIDTH) -> str | None:
+        """``label(k)`` if no replay is needed for it, else None: both states built and checked,
+        or the last action before the present from an autosave, whose state before is held from
+        the save (read or not: its log's length is all the label needs)."""
+        if self.has_state(k) and self.has_state(k + 1):
+            return self.label(k, width)
+        held = self._states[k] if 0 <= k < len(self._states) else None
+        if k + 1 == self.cursor and held is not None:
+            n = held.log_length if isinstance(held, Unread) else len(held.log)
+            return self._label(k, self.present.log[n:], width)
+        return None
+
+    def _label(self, k: int, lines: list, width: int) -> str:
         if not lines:
             words = str(self.actions[k].get("type", "action")).split(".")[-1].replace("_", " ")
             return words[:1].upper() + words[1:]
