@@ -34,7 +34,9 @@ new MutationObserver(() => {
     controls: controls.length,
     disabled: Array.from(controls).filter(c => c.disabled).length,
     ids: copy.querySelectorAll("[id]").length,
-    shadowed: Array.from(copy.querySelectorAll("[id]")).filter(e => document.getElementById(e.id) === e).length,
+    // the regions the live page draws into, by id: each must still be the live one
+    shadowed: ["round-bar", "ruleset-panel", "combatants", "log", "map", "map-scale", "note-text", "btn-undo"]
+      .filter(id => copy.contains(document.getElementById(id))).length,
     note: note ? note.textContent : null,
     liveHidden: getComputedStyle(document.querySelector("main.panes:not(.first-paint)")).visibility,
     scripts: copy.querySelectorAll("script").length,
