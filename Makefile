@@ -21,7 +21,7 @@ VENV_STAMP := $(VENV)/.fray-stamp
 # Every source file and folder that ends up in dist/ (folders too, so a deleted file rebuilds).
 SOURCES := index.html pyscript.toml static/sw.js $(shell find py static -path static/vendor -prune -o \( -name __pycache__ -prune \) -o -print 2>/dev/null)
 
-.PHONY: all serve build vendor files files-check test unit e2e bench fuzz chromium venv clean
+.PHONY: all serve build vendor files files-check test unit e2e bench fuzz chromium venv clean quickstart-shots
 all: build
 
 $(NODE_STAMP): package.json package-lock.json
@@ -89,6 +89,10 @@ FUZZ_SEQUENCES ?= 10000
 fuzz: venv
 	FRAY_FUZZ_SEQUENCES=$(FUZZ_SEQUENCES) PYTHONPATH=py $(VPY) -m pytest tests/unit/test_machines.py -q \
 	  -p no:cacheprovider --durations=0 --durations-min=0 $(PYTEST_ARGS)
+
+# The GM's quick start's pictures (static/help/*.jpg), from the built page: after a change they show.
+quickstart-shots: build chromium
+	PYTHONPATH=py $(VPY) scripts/quickstart_shots.py
 
 bench: build chromium
 	PYTHONPATH=py $(VPY) bench/run.py

@@ -94,21 +94,9 @@ def map_drag_step(bench) -> dict:
 
 
 def main() -> int:
-    import serve
-    from playwright.sync_api import sync_playwright
+    from standalone import run_alone
 
-    srv = serve.start({"/fray/": ROOT / "dist"})
-    url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
-    try:
-        with sync_playwright() as pw:
-            launch = {"headless": True, "args": ["--no-sandbox", "--disable-gpu"]}
-            if Path("/usr/bin/chromium").exists():
-                launch["executable_path"] = "/usr/bin/chromium"
-            browser = pw.chromium.launch(**launch)
-            r = measure(browser.new_page(), url)
-            browser.close()
-    finally:
-        srv.shutdown()
+    r = run_alone(lambda browser, url: measure(browser.new_page(), url))
     print(f"map drag step with {r['tokens']} tokens: median {r['drag_step_median_ms']} ms over {r['steps']} steps "
           f"(max {r['drag_step_max_ms']} ms; goal <= {GOAL_MS} ms: {'met' if r['met'] else 'NOT met'}); "
           f"commit (move + full render) median {r['commit_median_ms']} ms")

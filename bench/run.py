@@ -85,6 +85,10 @@ import map_bench  # noqa: E402  (bench/map_bench.py: 50 tokens, one drag step)
 
 page_bench("map_drag_step")(map_bench.map_drag_step)
 
+import players_bench  # noqa: E402  (bench/players_bench.py: the players' window follows the GM's)
+
+page_bench("players_follow")(players_bench.players_follow)
+
 import resume_bench  # noqa: E402  (bench/resume_bench.py: issue 11, a long fight stays instant)
 
 for _game in resume_bench.GAMES:

@@ -164,7 +164,7 @@ def test_the_same_file_imported_twice_asks_replace_or_keep_both(page, open_app, 
     expect(page.locator("#save-state")).to_have_text("Saved")
     import_file(page, path)
     expect(dlg).to_contain_text("The one here is the same fight 1 change further on than the file")
-    expect(dlg.get_by_role("button", name="Replace the one here (its last 1 change are lost)")).to_be_visible()
+    expect(dlg.get_by_role("button", name="Replace the one here (its last change is lost)")).to_be_visible()
     dlg.get_by_role("button", name="Cancel").click()
     expect(options).to_have_count(n + 1)
     expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf", "Elf"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gestures import add_combatant, card, new_freeform
+from gestures import add_combatant, card, new_encounter, new_freeform, open_add_dialog
 from playwright.sync_api import expect
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "players-view"
@@ -145,3 +145,60 @@ def test_players_view_follows_with_the_network_off(launch_persistent, outage_ser
     expect(pv.locator("#pv-order li")).to_have_count(3)
     expect(pv.locator("#pv-order")).to_contain_text("Ferryman")
     assert ctx.watch.foreign() == []
+
+
+RANGE_BAND = "Range bands (turn order, movement phase, major/minor actions)"
+
+
+def add_rb(page, preset: str, name: str, side: str, x: float) -> None:
+    before = page.locator("#combatants .card").count()
+    dlg = open_add_dialog(page)
+    dlg.get_by_label("Ready-made").select_option(label=preset)
+    dlg.get_by_role("button", name="Use", exact=True).click()
+    expect(dlg.locator(".rb-add")).to_be_visible()
+    dlg.locator('[name="combatant.name"]').fill(name)
+    dlg.locator('[name="combatant.side"]').select_option(side)
+    dlg.locator('[name="combatant.position.x"]').fill(str(x))
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(before + 1)
+
+
+def test_range_band_hides_whom_no_party_member_sees_with_the_gm_override(page, open_app, wait_ready):
+    """"in range-band, combatants that no party member can see (the engine's visibility projection)
+    are hidden automatically, with the GM able to override." A foe in Medium Stealth 20 m from the
+    party's only member (medium light) is unseen, so it never reaches the players' DOM; a foe 5 m
+    away is seen. The GM shows the unseen one, hides the seen one, and gives both back to the rule."""
+    open_app(page)
+    new_encounter(page, "Reeds at the ford", "range-band", RANGE_BAND)
+    add_rb(page, "Human scout", "Wren", "party", 0)
+    add_rb(page, "Human scout", "Lurker", "foes", 20)
+    add_rb(page, "Rider", "Outrider", "foes", 5)
+    pv = open_players(page, wait_ready)
+
+    def players_see(*names):
+        # before the first turn order the order of play is empty: the map's tokens are who is there
+        expect(pv.locator(".pv-token")).to_have_count(len(names))
+        html = pv.content()
+        for n in ("Wren", "Lurker", "Outrider"):
+            assert (n in html) == (n in names), n
+        assert ('data-id="c2"' in html) == ("Lurker" in names)  # no trace of its token or position
+
+    players_see("Wren", "Outrider")
+    dlg = players_dialog(page)
+    lurker, outrider = dlg.locator('li[data-id="c2"]'), dlg.locator('li[data-id="c3"]')
+    expect(lurker).to_contain_text("Hidden: automatic (no one of the party sees them)")
+    expect(outrider).to_contain_text("Shown: automatic")
+    lurker.get_by_role("button", name="Show").click()  # the GM reveals the ambusher
+    expect(lurker).to_contain_text("Shown, by the GM")
+    players_see("Wren", "Lurker", "Outrider")
+    outrider.get_by_role("button", name="Hide").click()  # and keeps a seen one off the screen
+    expect(outrider).to_contain_text("Hidden, by the GM")
+    players_see("Wren", "Lurker")
+    lurker.get_by_role("button", name="Automatic").click()
+    outrider.get_by_role("button", name="Automatic").click()
+    expect(outrider).to_contain_text("Shown: automatic")
+    players_see("Wren", "Outrider")
+    dlg.get_by_role("button", name="Close").click()
+    page.locator("#btn-undo").click()  # the GM's choices are actions: undo brings the last one back
+    players_see("Wren")

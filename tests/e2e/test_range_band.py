@@ -194,7 +194,7 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     expect(pending(page, "R3").locator(".rb-die")).to_have_text("d10 on flying SPD")
     gm_result(page, "R3", True, 3)
     expect(card(page, FLYER).locator(".rb-alt-band")).to_have_text("short")
-    expect(page.locator("#tok-c4 .state")).to_contain_text("↑short")  # altitude in bands on the map
+    expect(page.locator("#lab-c4 .state")).to_contain_text("↑short")  # altitude in bands on the map
 
     advance(page, HORSE)  # the rider moves with the horse: no movement slot of its own
     move(page, x=20)
@@ -289,10 +289,12 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     page.locator(f'#tok-c5').click()
     expect(page.locator("#tok-c5")).to_have_attribute("aria-pressed", "true")
     expect(page.locator(".map-dist")).to_be_visible()
-    expect(page.locator("#map-plan .ring-label").first).to_contain_text("engaged")
+    # the rings are bands (each named in its tooltip; a label goes where it has room, issue 10)
+    expect(page.locator("#map-plan circle.ring-band title").first).to_contain_text("engaged")
+    expect(page.locator("#map-plan .ring-label").first).to_contain_text(re.compile(r"engaged|short|medium|long"))
     # the scout, back in High Stealth 9 m away, is drawn as unseen from the swimmer; bands, not metres
     expect(page.locator("#tok-c1")).to_have_class(re.compile(r"\bunseen\b"))
-    expect(page.locator("#tok-c1 .dist")).to_have_text("short")
+    expect(page.locator("#lab-c1 .dist")).to_have_text("short")
     expect(page.locator("#tok-c1 title")).to_contain_text("unseen: at short range; visible up to engaged")
     expect(page.locator('.map-dist tr[data-target="c1"] .los')).to_contain_text("unseen")
     expect(page.locator("#tok-c2")).not_to_have_class(re.compile(r"\bunseen\b"))
@@ -309,3 +311,171 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     assert by[RIDER].data["mount"] == by[HORSE].id and by[RIDER].position.x == 28
     assert by[FLYER].conditions == ["minor-stunned"] and by[FLYER].data["flying"] and by[FLYER].position.alt == 0
     assert by[SWIMMER].position.x == 40 and by[SWIMMER].data["breath"]["holding"]
+
+
+# -- issue 9's last gaps: areas, the live preview, and a control for every engine option -----------------
+
+def actions_count(page) -> int:
+    return len(saved(page)["history"]["actions"])
+
+
+def preview_of(form):
+    return form.locator(".rb-preview")
+
+
+def test_areas_preview_and_the_new_controls_through_the_page(page, open_app):
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_encounter(page, "Smoke at the ford", "range-band", BADGE)
+    add(page, SCOUT)                           # c1, party, x 0
+    add(page, SWIMMER, x=30, side="foes")      # c2
+    add(page, RIDER, x=1)                      # c3, party
+
+    # -- an obscuring area, marked by a point and a band: the projection follows ----------------------
+    expect(card(page, SCOUT).locator(".rb-sight")).to_contain_text("sees everyone")
+    areas = page.locator("details.rb-areas")
+    areas.locator("summary").click()
+    mark = areas.locator("form[data-form=rb-area]")
+    mark.get_by_label("What").select_option("smoke")
+    mark.get_by_label("Centre east (x, m)").fill("far")
+    mark.get_by_label("Centre north (y, m)").fill("0")
+    mark.get_by_label("Out to").select_option("engaged")
+    n = actions_count(page)
+    mark.get_by_role("button", name="Mark the area").click()
+    expect(mark.locator('[data-error-for="x"]')).to_contain_text("number")
+    expect(mark.get_by_label("Centre east (x, m)")).to_have_attribute("aria-invalid", "true")
+    assert actions_count(page) == n
+    mark.get_by_label("Centre east (x, m)").fill("15")
+    mark.get_by_label("Name (optional)").fill("Smoke pot")
+    mark.get_by_role("button", name="Mark the area").click()
+    expect(page.locator(".rb-area-list")).to_contain_text("Smoke pot")
+    expect(card(page, SCOUT).locator(".rb-sight")).to_contain_text(f"cannot see: {SWIMMER}")
+    page.get_by_role("button", name="Clear Smoke pot (A1)").click()
+    expect(card(page, SCOUT).locator(".rb-sight")).to_contain_text("sees everyone")
+    page.locator("#btn-undo").click()  # the smoke is back: marking and clearing are actions like any other
+    expect(card(page, SCOUT).locator(".rb-sight")).to_contain_text(f"cannot see: {SWIMMER}")
+
+    # -- status end timing and the duration's field ------------------------------------------------
+    sw = card(page, SWIMMER)
+    sw.get_by_label("Status", exact=True).select_option("deafened")
+    sw.get_by_label("Ends", exact=True).select_option("after_turn")
+    n = actions_count(page)
+    sw.get_by_role("button", name=f"Add the status to {SWIMMER}").click()
+    expect(sw.locator('[data-error-for="ends"]')).to_contain_text("give the rounds")
+    assert actions_count(page) == n
+    sw.get_by_label("Rounds", exact=True).fill("1")
+    sw.get_by_role("button", name=f"Add the status to {SWIMMER}").click()
+    expect(card(page, SWIMMER).locator(".rb-statuses")).to_contain_text("ends at the end of their next turn")
+    rd = card(page, RIDER)
+    rd.get_by_label("Status", exact=True).select_option("incapacitated")
+    rd.get_by_role("button", name=f"Add the status to {RIDER}").click()
+    expect(card(page, RIDER).locator(".rb-statuses")).to_contain_text("incapacitated")
+
+    for name, v in ((SCOUT, 15), (SWIMMER, 9)):
+        set_turn_order(page, name, v)
+
+    # -- the live preview of a movement roll: through the smoke, no rush --------------------------
+    advance(page, "Movement phase: Human scout")
+    form = page.locator("form[data-form=rb-move]")
+    n = actions_count(page)
+    form.get_by_label("East (x, m)").fill("31")
+    form.get_by_label("Rush", exact=True).check()
+    expect(preview_of(form)).to_contain_text("Would be refused")
+    expect(preview_of(form)).to_contain_text("cannot rush through or out of it")
+    form.get_by_label("Rush", exact=True).uncheck()
+    expect(preview_of(form).locator(".rb-die")).to_have_text("d12 on SPD")
+    expect(preview_of(form)).to_contain_text("through or out of Smoke pot (A1)")
+    expect(preview_of(form)).to_contain_text("Success")
+    assert actions_count(page) == n, "the preview sends nothing"
+    expect(page.locator("form.rb-pending")).to_have_count(0)
+    advance(page, SWIMMER)
+    advance(page, "Action phase: Human scout")
+    n = actions_count(page)
+
+    # -- the attack's preview: a stealth attack, and the warning prompt ---------------------------
+    at = page.locator("form[data-form=rb-attack]")
+    at.get_by_label("Target", exact=True).select_option(label=SWIMMER)
+    sel = at.get_by_label("Weapon")
+    sel.select_option(sel.locator("option", has_text="Shortbow").get_attribute("value"))
+    expect(preview_of(at).locator(".rb-die")).to_have_text("d20 on DEX")
+    expect(preview_of(at)).to_contain_text("stealth attack")
+    expect(preview_of(at)).to_contain_text("criteria for a warning are not in the excerpt")
+    expect(preview_of(at)).to_contain_text("Odds")
+    assert actions_count(page) == n
+
+    # -- rb.act: the target it affects, unwilling, an Ability's fatigue ----------------------------
+    other = page.locator("form[data-form=rb-act]")
+    other.get_by_label("Size").select_option("free")
+    other.get_by_label("What").fill("Flame burst")
+    other.get_by_label("The target is unwilling").check()
+    other.get_by_role("button", name="Take the action").click()
+    expect(other.locator('[data-error-for="unwilling"]')).to_contain_text("choose the target")
+    assert actions_count(page) == n
+    other = page.locator("form[data-form=rb-act]")
+    other.get_by_label("Affects").select_option(label=SWIMMER)
+    other.get_by_label("Fatigue cost (Ability)").fill("lots")
+    other.get_by_role("button", name="Take the action").click()
+    expect(other.locator('[data-error-for="fatigue"]')).to_contain_text("whole number")
+    assert actions_count(page) == n
+    other.get_by_label("Fatigue cost (Ability)").fill("2")
+    expect(preview_of(other)).to_contain_text("takes 2 fatigue")
+    other.get_by_role("button", name="Take the action").click()
+    expect(page.locator("#log")).to_contain_text(f"{SCOUT} takes 2 fatigue (Flame burst")
+    expect(card(page, SCOUT)).to_contain_text("fatigue this battle (Abilities, flight costs): 2")
+
+    # -- detection rolls: who rolls, and the die -------------------------------------------------
+    det = page.locator("form[data-form=rb-detect]")
+    det.get_by_label("Die (the GM may alter it)").select_option("d12")
+    det.locator('[data-field="observers"]').get_by_label(RIDER).check()
+    n = actions_count(page)
+    det.get_by_role("button", name="Detection rolls").click()
+    expect(det.locator('[data-error-for="observers"]')).to_contain_text("out of the fight")
+    assert actions_count(page) == n
+    det = page.locator("form[data-form=rb-detect]")
+    det.locator('[data-field="observers"]').get_by_label(RIDER).uncheck()
+    det.locator('[data-field="observers"]').get_by_label(SWIMMER).check()
+    expect(preview_of(det).locator(".rb-die")).to_have_text("d12 on INT")
+    det.get_by_role("button", name="Detection rolls").click()
+    box = page.locator("form.rb-pending", has_text=f"does {SWIMMER} see {SCOUT}")
+    expect(box.locator(".rb-die")).to_have_text("d12 on INT")
+
+    # -- teleport: who is brought along, who is attached -------------------------------------------
+    page.locator("details.rb-more > summary").click()
+    tp = page.locator('form[data-kind="teleport"]')
+    tp.get_by_label("East (x, m)").fill("5")
+    tp.get_by_label("Range").select_option("short")
+    tp.get_by_label("Precision").select_option("medium")
+    tp.get_by_label("Action").select_option("minor")
+    tp.locator('[data-field="bring"]').get_by_label(RIDER).check()
+    tp.locator('[data-field="attached"]').get_by_label(RIDER).check()
+    n = actions_count(page)
+    tp.get_by_role("button", name="Teleport").click()
+    expect(tp.locator('[data-error-for="attached"]')).to_contain_text("list them once")
+    assert actions_count(page) == n
+    tp = page.locator('form[data-kind="teleport"]')
+    tp.locator('[data-field="attached"]').get_by_label(RIDER).uncheck()
+    tp.get_by_role("button", name="Teleport").click()
+    expect(page.locator("#log")).to_contain_text(f"bringing {RIDER}")
+    expect(card(page, SCOUT).locator(".where")).to_contain_text("(5, 0) m")
+    expect(card(page, RIDER).locator(".where")).to_contain_text("(6, 0) m")
+
+    # -- the battle's length, overridden -----------------------------------------------------------
+    end = page.locator("details.rb-end")
+    end.locator("summary").click()
+    endf = end.locator("form[data-form=rb-end]")
+    endf.get_by_label("Battle length (rounds)").fill("0")
+    n = actions_count(page)
+    endf.get_by_role("button", name="End the battle").click()
+    expect(endf.locator('[data-error-for="rounds"]')).to_contain_text("from 1")
+    assert actions_count(page) == n
+    endf.get_by_label("Battle length (rounds)").fill("30")
+    endf.get_by_role("button", name="End the battle").click()
+    expect(page.locator(".rb-end h3")).to_contain_text("after 30 rounds")
+    assert touch_and_name_problems(page, "rb") == []
+
+    # the autosave replays headless to the same encounter
+    data = saved(page)
+    hist = data["history"]
+    replayed = History.replay(encounter_from_dict(hist["initial"], "history.initial"), hist["actions"])
+    assert asdict(replayed.present) == data["encounter"]
+    assert replayed.present.state["areas"][0]["name"] == "Smoke pot"

@@ -65,5 +65,6 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("reducer state machines")
     for ruleset, c in machine.COUNTS.items():
         terminalreporter.write_line(
-            f"{ruleset}: {c['sequences']} sequences, {c['steps']} actions ({c['applied']} applied, "
-            f"{c['refused']} refused by the engine's own errors), {c['saves']} save/load round trips")
+            f"{ruleset}: {c['sequences']} sequences, {c['steps']} actions ({c['applied']} applied, {c['page']} of "
+            f"them players' view settings or a Next skipping empty phases; {c['refused']} refused by the engine's "
+            f"own errors), {c['saves']} save/load round trips")

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from fray import players
 from fray.errors import FrayError
 from fray.history import History
 from fray.model import Encounter
@@ -35,7 +36,7 @@ from fray.reducer import CORE_ACTIONS, prepare
 from fray.rulesets import get_ruleset
 from fray.savefile import dumps, loads
 
-# ruleset id -> Counter(sequences=, steps=, applied=, refused=, saves=)
+# ruleset id -> Counter(sequences=, steps=, applied=, refused=, saves=, page=)
 COUNTS: dict[str, Counter] = {}
 
 # sequences per ruleset: ``make fuzz`` sets FRAY_FUZZ_SEQUENCES; the unit run does a hundred each
@@ -123,6 +124,17 @@ def junk_action(types: list[str], fields: tuple[str, ...], ids: tuple[str, ...])
                      st.dictionaries(st.sampled_from(fields), st.one_of(st.sampled_from(ids), JUNK), max_size=5))
 
 
+# Actions every ruleset takes that the page sends in its own form: the players' view settings
+# (``fray.players``) and the Next that passes phases in which nobody acts (``skip_empty``).
+PAGE_ACTIONS = st.one_of(
+    st.builds(lambda m: {"type": "players.wounds", "mode": m}, st.sampled_from(players.WOUND_MODES)),
+    st.builds(lambda c, h: {"type": "players.hide", "id": c, "hidden": h},
+              st.sampled_from(["c1", "c2", "c3", "c4", "c9"]), st.sampled_from([True, False, None])),
+    st.builds(lambda s: {"type": "advance", "skip_empty": s}, st.booleans()),
+)
+PAGE_FIELDS = ("mode", "hidden", "skip_empty")
+
+
 def _refuse_constant(name: str):
     raise AssertionError(f"the save holds {name}, which is not JSON")
 
@@ -130,8 +142,9 @@ def _refuse_constant(name: str):
 def machine_for(spec: Spec) -> type[RuleBasedStateMachine]:
     rs = get_ruleset(spec.ruleset)
     types = sorted(set(rs.actions) | set(CORE_ACTIONS))
-    plausible = mutated(spec.actions, spec.fields)
-    actions = st.one_of(plausible, plausible, plausible, plausible, junk_action(types, spec.fields, spec.ids))
+    fields = spec.fields + tuple(f for f in PAGE_FIELDS if f not in spec.fields)
+    plausible = mutated(st.one_of(spec.actions, spec.actions, spec.actions, PAGE_ACTIONS), fields)
+    actions = st.one_of(plausible, plausible, plausible, plausible, junk_action(types, fields, spec.ids))
     counts = COUNTS.setdefault(spec.ruleset, Counter())
 
     class ReducerMachine(RuleBasedStateMachine):
@@ -162,6 +175,8 @@ def machine_for(spec: Spec) -> type[RuleBasedStateMachine]:
             except Exception as e:  # noqa: BLE001 - the contract under test
                 raise AssertionError(f"{type(e).__name__}: {e} from {action!r}") from e
             counts["applied"] += 1
+            if action.get("type") in players.ACTIONS or action.get("skip_empty") is True:
+                counts["page"] += 1
             assert asdict(enc) == before, f"{action.get('type')} edited the encounter it was given"
             assert action == sent, f"{action.get('type')} edited the action it was given"
             self.history.do(recorded)  # the recorded action replays with no random source
@@ -177,12 +192,12 @@ def machine_for(spec: Spec) -> type[RuleBasedStateMachine]:
             self.act(action)
 
         if spec.phases:
-            @rule(phase=st.sampled_from(spec.phases))
-            def go_to(self, phase: str) -> None:
+            @rule(phase=st.sampled_from(spec.phases), skip=st.booleans())
+            def go_to(self, phase: str, skip: bool) -> None:
                 for _ in range(12):
                     if self.history.present.phase == phase:
                         break
-                    self.act({"type": "advance"})
+                    self.act({"type": "advance", "skip_empty": True} if skip else {"type": "advance"})
 
         @rule(what=st.sampled_from(["undo", "undo", "redo", "save"]))
         def elsewise(self, what: str) -> None:
@@ -211,8 +226,15 @@ def machine_for(spec: Spec) -> type[RuleBasedStateMachine]:
         @invariant()
         def view_and_order_can_be_read(self) -> None:
             enc = self.history.present
-            json.dumps(rs.view(enc), allow_nan=False)
-            rs.order_of_play(enc)
+            view = rs.view(enc)
+            json.dumps(view, allow_nan=False)
+            order = rs.order_of_play(enc)
+            # the players' view: a JSON projection with no trace of whom it hides
+            seen = players.project(enc, view, order)
+            json.dumps(seen, allow_nan=False)
+            shown = {c["id"] for c in seen["combatants"]} | {o["id"] for o in seen["order"]} | {seen["current"]}
+            hidden = players.hidden_ids(enc, view)
+            assert not shown & hidden, f"the players' view shows hidden {shown & hidden}"
 
         def teardown(self) -> None:
             """undo-to-start round-trips, after a save and a load."""

@@ -58,7 +58,7 @@ def test_the_question_says_how_they_stand_and_what_replacing_loses(verdict, n, s
     assert f'data-act="{primary}" class="primary"' in html and html.count('class="primary"') == 1
     assert "<b>Wolf" not in html and "&lt;b&gt;Wolf&lt;/b&gt; is already here" in html
     if verdict == "behind":
-        assert "its last 1 change are lost" in html
+        assert "its last change is lost" in html
     if verdict == "different":
         assert "the one here is lost" in html
 

@@ -37,7 +37,8 @@ def test_airborne_token_has_shadow_stalk_and_altitude():
     plan = mapview.map_parts(enc, None)["plan"]
     hawk = plan[plan.index('id="tok-c1"'):plan.index("</g>", plan.index('id="tok-c1"'))]
     walker = plan[plan.index('id="tok-c2"'):plan.index("</g>", plan.index('id="tok-c2"'))]
-    assert 'class="shadow"' in hawk and 'class="stalk"' in hawk and "↑20 m" in hawk and "flying" in hawk
+    label = plan[plan.index('id="lab-c1"'):plan.index("</g></g>", plan.index('id="lab-c1"'))]
+    assert 'class="shadow"' in hawk and 'class="stalk"' in hawk and "↑20 m" in label and "flying" in hawk
     assert 'class="shadow"' not in walker
     assert "Hawk 20 m" in mapview.map_parts(enc, None)["elev"]
 
@@ -135,8 +136,12 @@ def test_a_band_game_labels_bands_draws_unseen_tokens_and_altitude_bands(monkeyp
     monkeypatch.setattr(maprules, "rule_for", lambda rid: _SightRule())
     parts = mapview.map_parts(enc, "c1")
     plan, info, elev = parts["plan"], parts["info"], parts["elev"]
-    sneak = plan[plan.index('id="tok-c2"'):plan.index("</g>", plan.index('id="tok-c2"'))]
-    hawk = plan[plan.index('id="tok-c3"'):plan.index("</g>", plan.index('id="tok-c3"'))]
+    def token_and_label(cid):  # the token's group, and its label in the labels layer
+        tok = plan[plan.index(f'id="tok-{cid}"'):plan.index("</g>", plan.index(f'id="tok-{cid}"'))]
+        lab = plan[plan.index(f'id="lab-{cid}"'):plan.index("</g></g>", plan.index(f'id="lab-{cid}"'))]
+        return tok + lab
+
+    sneak, hawk = token_and_label("c2"), token_and_label("c3")
     classes = {m[1]: m[0].split() for m in re.findall(r'<g class="([^"]*)" id="tok-(c\d)"', plan)}
     assert "unseen" in classes["c2"] and "unseen" not in classes["c3"] and "unseen" not in classes["c1"]
     assert "unseen: too dark" in sneak and ">short<" in sneak        # the band, not "8.0 m"
@@ -149,3 +154,141 @@ def test_metre_games_keep_metres_and_judge_no_sight():
     enc = _enc(people=[({"name": "A"}, 0, 0, 0), ({"name": "B"}, 8, 0, 4)])
     plan = mapview.map_parts(enc, "c1")["plan"]
     assert "8.9 m" in plan and "unseen" not in plan and "↑4 m" in plan
+
+
+# -- the map at table density (issue 10) ---------------------------------------------------------
+
+MELEE = [("Harald Fairhair", 0, 0, 0), ("Hakon Fairhair", 1.5, .5, 0), ("Astrid", -1.5, .8, 0), ("Ulf", .5, -1.6, 0),
+         ("Great wolf", 2.5, 2, 0), ("Grey wolf", 3, -.5, 0), ("Goblin", 1, 2.2, 0), ("Goblin", -.8, 2.4, 0),
+         ("Goblin", 2, 3.6, 0), ("Goblin archer", 12, 8, 0), ("Bandit chief", -6, -5, 0), ("Bat", 1.2, 1.2, 9)]
+
+
+def _melee(ruleset="freeform"):
+    return _enc(ruleset, [({"name": n, "side": "party" if i < 4 else "foes"}, x, y, a)
+                          for i, (n, x, y, a) in enumerate(MELEE)])
+
+
+def _boxes(enc, selected):
+    mv = mapview.map_view(enc, selected)
+    view = mapview.fit_view(enc)
+    r = mapview.token_radius(view, enc)
+    labels, rings = mapview.layout(enc, mv, view, r)
+    return view, r, labels, rings
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_issue_10_labels_of_twelve_adjacent_tokens_never_overlap():
+    """Issue 10, The map at table density: "Names and distances overlap on adjacent tokens ("HaraGreat wolf",
+    "20.020.1 m") ... Labels must never overlap (place them, or show them on selection)". Twelve combatants
+    within a few metres, with and without a selection: no two label boxes (ring labels included) overlap, none
+    covers a token, each lies inside the view; the selected token's label is always placed whole."""
+    for ruleset in ("freeform", "strike-rank", "range-band"):
+        enc = _melee(ruleset) if ruleset == "freeform" else _sr_or_rb(ruleset)
+        for selected in (None, "c1", "c7"):
+            view, r, labels, rings = _boxes(enc, selected)
+            boxes = [p["box"] for p in labels.values()] + [p["box"] for p in rings.values()]
+            assert len(labels) >= 6, (ruleset, selected, len(labels))  # most are placed, not all dropped
+            for i, a in enumerate(boxes):
+                assert view[0] <= a[0] and a[2] <= view[0] + view[2] and view[1] <= a[1] and a[3] <= view[1] + view[3]
+                for b in boxes[i + 1:]:
+                    assert not _overlap(a, b), (ruleset, selected, a, b)
+            lifts = mapview.lift_offsets(enc, r)
+            discs = [(c.position.x + lifts[c.id][0] - r, -c.position.y + lifts[c.id][1] - r,
+                      c.position.x + lifts[c.id][0] + r, -c.position.y + lifts[c.id][1] + r) for c in enc.combatants]
+            for a in boxes:
+                assert not any(_overlap(a, d) for d in discs)
+            if selected:
+                assert labels[selected]["variant"] == 0  # its name and notes, whole
+    # and the markup holds exactly the placed labels: one name per placed full label
+    enc = _melee()
+    view, r, labels, _ = _boxes(enc, "c1")
+    plan = mapview.map_parts(enc, "c1")["plan"]
+    assert plan.count('<text class="name"') == sum(1 for p in labels.values() if p["variant"] == 0)
+
+
+def _sr_or_rb(ruleset):
+    presets = get_ruleset(ruleset).presets()
+    people = []
+    for i, (n, x, y, a) in enumerate(MELEE):
+        p = {k: v for k, v in presets[i % len(presets)].items() if k != "flying"}
+        people.append(({**p, "name": n, "side": "party" if i < 4 else "foes"}, x, y, a))
+    return _enc(ruleset, people)
+
+
+def test_issue_10_every_token_has_its_own_initials():
+    """Issue 10: "repeated initials make tokens indistinguishable ... every token is distinguishable": names that
+    share initials are numbered, a number in the name is kept, and nothing is left the same."""
+    enc = _melee()
+    got = mapview.token_initials(enc)
+    assert len(set(got.values())) == len(got)
+    assert [got[f"c{i}"] for i in (1, 2, 7, 8, 9)] == ["HF1", "HF2", "G1", "G2", "G3"]
+    assert got["c5"] == "GW1" and got["c6"] == "GW2" and got["c10"] == "GA"
+    enc = _enc(people=[({"name": "Goblin 1"}, 0, 0, 0), ({"name": "Guard"}, 2, 0, 0), ({"name": "Gnoll"}, 4, 0, 0),
+                       ({"name": "Goblin 12"}, 6, 0, 0)])
+    assert mapview.token_initials(enc) == {"c1": "G1", "c2": "G2", "c3": "G3", "c4": "G12"}
+    assert '>G12</text>' in mapview.map_parts(enc, None)["plan"]
+
+
+def test_issue_10_adjacent_tokens_shrink_so_they_do_not_cover_each_other():
+    """Tokens a metre or two apart touch instead of stacking; never below half size."""
+    enc = _melee()
+    view = mapview.fit_view(enc)
+    r = mapview.token_radius(view, enc)
+    assert view[2] / 48 <= r < view[2] / 24
+    far = _enc(people=[({"name": "A"}, 0, 0, 0), ({"name": "B"}, 40, 0, 0)])
+    assert mapview.token_radius(mapview.fit_view(far), far) == mapview.fit_view(far)[2] / 24
+
+
+def test_issue_10_the_view_changes_only_when_the_gm_changes_it():
+    """Issue 10: "the map re-zooms itself after a drag (grid 10 m → 5 m) ... the view only changes when the GM
+    changes it". The first fit is kept while every token is in sight; a token off the edge fits again; the
+    GM's own pan or zoom always wins; "Fit all" (forgetting both) fits tight again."""
+    enc = _enc(people=[({"name": "A"}, 0, 0, 0), ({"name": "B"}, 30, 10, 0)])
+    ui: dict = {}
+    first = mapview.view_for(enc, ui)
+    assert mapview.grid_step(first[2]) == 5
+    enc, _ = apply(enc, {"type": "move", "id": "c2", "x": 8, "y": 2, "alt": 0})  # a drag closer in
+    assert mapview.view_for(enc, ui) == first and mapview.fit_view(enc) != first
+    enc, _ = apply(enc, {"type": "move", "id": "c2", "x": 200, "y": 2, "alt": 0})  # off the edge: fit again
+    wider = mapview.view_for(enc, ui)
+    assert wider != first and mapview.shows_everyone(enc, wider)
+    ui["map_view"] = [0, 0, 10, 10]  # the GM zoomed
+    assert mapview.view_for(enc, ui) == [0, 0, 10, 10]
+    ui.clear()
+    assert mapview.view_for(enc, ui) == mapview.fit_view(enc)
+
+
+def test_issue_10_side_view_names_only_those_in_the_air_and_the_selected():
+    """Issue 10: "the side view is unreadable with 12 combatants": those on the ground are one line of
+    markers (named on hover, counted), the selected one and every flyer are named, no two names overlapping."""
+    enc = _melee()
+    elev = mapview.map_parts(enc, "c3")["elev"]
+    assert "Bat 9 m" in elev and ">Astrid</text>" in elev and ">Ulf</text>" not in elev
+    assert "11 on the ground" in elev and "<title>Ulf: altitude 0 m</title>" in elev
+
+
+def test_issue_10_selection_halo_is_a_thin_ring():
+    """Issue 10: "on a tablet the selection halo is a large blob": the halo has no width in metres (the style
+    sheet draws it 3 px wide at any zoom) and sits just outside the disc."""
+    enc = _melee()
+    plan = mapview.map_parts(enc, "c1")["plan"]
+    halo = re.search(r'<circle class="halo"[^>]*>', plan).group(0)
+    assert "stroke-width" not in halo
+
+
+def test_issue_10_a_flyer_is_not_drawn_over_another_token():
+    """Every token distinguishable: the bat 9 m above the melee stands on its stalk where its disc covers no
+    other token's."""
+    enc = _melee()
+    view = mapview.fit_view(enc)
+    r = mapview.token_radius(view, enc)
+    lifts = mapview.lift_offsets(enc, r)
+    bat = next(c for c in enc.combatants if c.name == "Bat")
+    bx, by = bat.position.x + lifts[bat.id][0], -bat.position.y + lifts[bat.id][1]
+    assert lifts[bat.id] != (0.0, 0.0)
+    for c in enc.combatants:
+        if c.id != bat.id:
+            assert ((c.position.x - bx) ** 2 + (-c.position.y - by) ** 2) ** .5 >= 2 * r

@@ -52,3 +52,18 @@ def test_spec_odds_say_the_mechanic_is_assumed():
     spec = rolls.RollSpec("Stealth roll", "d20", "DEX", 10, "High Stealth").to_json()
     html = odds_view.spec_html(rb_odds.spec_odds(spec, core))
     assert "assumed default mechanic" in html and "Success 50%" in html
+
+
+def test_special_attack_odds_show_what_follows_side_by_side():
+    """A stun aimed at the head: one row per outcome for each defence, and the MR unconscious as bars."""
+    from sr_helpers import RS, duel, to_phase
+
+    enc = to_phase(duel(), "resolve")
+    o = sr_odds.exchange_odds(RS, enc, {"type": "sr.attack", "attacker": "c1", "target": "c2", "weapon": "broadsword",
+                                        "mode": "stun", "aim": "head", "defence": "none"})
+    html = odds_view.exchange_html(o)
+    row = html[html.index('<th scope="row">Unconscious</th>'):]
+    row = row[:row.index("</tr>")]
+    assert row.count("<td") == len(o.alternatives)  # parry with each weapon, dodge, none
+    assert "results and what follows" in html and "MR unconscious: none" in html and "<svg" in html
+    assert "Damage through" not in html and "style=" not in html

@@ -259,3 +259,79 @@ def test_more_actions_are_forms_named_by_the_engine_fields():
     assert h.present.get("c1").data["light"] == "moderate"
     with pytest.raises(InvalidAction):
         more_action("fly-to-the-moon", "c1", {})
+
+
+# -- the controls of issue 9's gaps: areas, detection, act target, status end, battle length, teleport lists ------
+
+def in_turn(h: History, who: str) -> History:
+    for _ in range(30):
+        v = RS.view(h.present)
+        if v["phase"]["id"] == "actions" and v["current"] == who:
+            return h
+        h.do({"type": "advance"})
+    raise AssertionError(who)
+
+
+def test_new_controls_are_named_by_the_engine_fields_with_error_slots():
+    h = in_turn(fight(), "c1")
+    view = RS.view(h.present)
+    html = panel_html(view, {}) + card_html(view, "c1")
+    names = names_in(html)
+    slots = {a["data-error-for"] for _, a in tags(html) if a.get("data-error-for")}
+    for n in ("kind", "radius", "name", "die", "fatigue", "unwilling", "ends", "rounds", "observers", "bring",
+              "attached"):
+        assert n in slots, n
+    assert {"observers.c4", "bring.c4", "attached.c4", "target", "unwilling", "fatigue", "ends", "rounds"} <= names
+    assert "observers.c1" not in names, "nobody detects themselves"
+    assert html.count('class="rb-preview"') >= 3, "attack, other action and detection carry a preview"
+
+
+def test_form_builders_turn_controls_into_actions():
+    app = FakeApp(in_turn(fight(), "c1"))
+    p = RangeBandPanel()
+    act = p.form_action(app, "rb-act", None, "c1", {"size": "major", "what": "Hex", "target": "c4", "unwilling": "on",
+                                                    "fatigue": "2"})
+    assert act == {"type": "rb.act", "id": "c1", "size": "major", "what": "Hex", "target": "c4", "fatigue": 2,
+                   "unwilling": True}
+    det = p.form_action(app, "rb-detect", None, "c1", {"die": "d12", "observers.c4": "on", "observers.c5": ""})
+    assert det == {"type": "rb.detect", "id": "c1", "die": "d12", "observers": ["c4"]}
+    st = p.form_action(app, "rb-status", None, "c1", {"status": "deafened", "rounds": "2", "ends": "after_turn"})
+    assert st == {"type": "rb.status", "id": "c1", "status": "deafened", "rounds": 2, "ends": "after_turn"}
+    end = p.form_action(app, "rb-end", None, None, {"rounds": "30", "activity.c1": "heavy"})
+    assert end["rounds"] == 30 and end["activity"] == {"c1": "heavy"}
+    area = p.form_action(app, "rb-area", None, None, {"kind": "smoke", "x": "5", "y": "1.5", "radius": "short",
+                                                      "alt": "", "name": ""})
+    assert area == {"type": "rb.area", "kind": "smoke", "radius": "short", "x": 5, "y": 1.5, "alt": 0}
+
+
+@pytest.mark.parametrize("form, values, field", [
+    ("rb-act", {"size": "major", "what": "Hex", "fatigue": "lots"}, "fatigue"),
+    ("rb-act", {"size": "major", "what": "Shove", "unwilling": "on"}, "unwilling"),
+    ("rb-status", {"status": "deafened", "rounds": "", "ends": "after_turn"}, "ends"),
+    ("rb-end", {"rounds": "0", "activity.c1": "heavy"}, "rounds"),
+    ("rb-area", {"kind": "smoke", "x": "far", "y": "0", "radius": "short"}, "x"),
+])
+def test_bad_input_in_the_new_controls_lands_at_its_field_and_changes_nothing(form, values, field):
+    h = in_turn(fight(), "c1")
+    app = FakeApp(h)
+    before = asdict(h.present)
+    _submit(app, form, dict(values), cid="c1")
+    assert app.errors and app.errors[-1][0] == field, app.errors
+    assert asdict(h.present) == before
+
+
+def test_preview_shows_the_spec_before_anything_is_sent_and_changes_nothing():
+    from fray.rulesets.range_band.preview import preview
+    from fray.web.range_band_panel import preview_html
+
+    h = in_turn(fight(), "c2")
+    enc = h.present
+    before, n = asdict(enc), len(h.actions)
+    p = preview(enc, {"type": "rb.attack", "id": "c2", "target": "c4", "kind": "ranged"})
+    assert asdict(enc) == before and len(h.actions) == n and h.present is enc
+    assert [q["kind"] for q in p["pending"]] == ["offense"] and p["error"] is None
+    html = preview_html(p, RS.table(enc, "core_roll"), {c.id: c.name for c in enc.combatants})
+    assert "+1 mounted" in html and "Odds" in html and "nothing is sent" in html
+    bad = preview(enc, {"type": "rb.attack", "id": "c2", "target": "c2"})
+    assert bad["error"]["field"] == "target" and not bad["pending"]
+    assert "Would be refused" in preview_html(bad, RS.table(enc, "core_roll"), {})

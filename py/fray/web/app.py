@@ -815,22 +815,10 @@ class App:
         self.open_bestiary(note)
 
     async def on_bestiary_import(self, event: Any) -> None:
-        inp = event.target
-        files = inp.files
-        if not files or files.length == 0:
+        incoming = await read_picked(event.target, by_id("bestiary-error"), bestiary.loads, "The bestiary is unchanged.")
+        if incoming is None:
             return
-        f = files.item(0)
-        slot = by_id("bestiary-error")
-        try:
-            incoming = bestiary.loads(str(await f.text()))
-        except FrayError as e:
-            slot.textContent = f"{f.name} was not imported: {e}. The bestiary is unchanged."
-            inp.value = ""
-            return
-        except Exception as e:
-            slot.textContent = f"{f.name} could not be read: {e}. The bestiary is unchanged."
-            inp.value = ""
-            return
+        f = event.target.files.item(0)
         merged, new, replaced = bestiary.merge(self.templates, incoming)
         await self.store_templates(merged, f"Imported {f.name}: {new} new template{'s' if new != 1 else ''}"
                                            + (f", {replaced} replaced by the file's" if replaced else "") + ".")
@@ -983,23 +971,10 @@ class App:
 
     async def on_import(self, event: Any) -> None:
         inp = event.target
-        files = inp.files
-        slot = by_id("import-error")
-        slot.textContent = ""
-        if not files or files.length == 0:
+        h = await read_picked(inp, by_id("import-error"), savefile.loads, "The current encounter is unchanged.")
+        if h is None:
             return
-        f = files.item(0)
-        try:
-            text = await f.text()
-            h = savefile.loads(str(text))
-        except FrayError as e:
-            slot.textContent = f"{f.name} was not imported: {e}. The current encounter is unchanged."
-            inp.value = ""
-            return
-        except Exception as e:
-            slot.textContent = f"{f.name} could not be read: {e}. The current encounter is unchanged."
-            inp.value = ""
-            return
+        f = inp.files.item(0)
         inp.value = ""
         match = await self.kept_twin(h)
         if match is not None:
@@ -1106,6 +1081,24 @@ class App:
         first = row.querySelector("input:not([type=hidden]), select")
         if first is not None:
             first.focus()
+
+
+async def read_picked(inp: Any, slot: Any, read: Callable[[str], Any], unchanged: str) -> Any:
+    """The file picked in ``inp``, read by ``read``; on any error the reason is said in ``slot``
+    (with ``unchanged``, what stayed as it was), the picker is cleared for another try, and None."""
+    slot.textContent = ""
+    files = inp.files
+    if not files or files.length == 0:
+        return None
+    f = files.item(0)
+    try:
+        return read(str(await f.text()))
+    except FrayError as e:
+        slot.textContent = f"{f.name} was not imported: {e}. {unchanged}"
+    except Exception as e:  # noqa: BLE001 - a file the browser cannot read, or a bug: said, nothing kept
+        slot.textContent = f"{f.name} could not be read: {e}. {unchanged}"
+    inp.value = ""
+    return None
 
 
 def download(filename: str, text: str) -> None:

@@ -21,7 +21,7 @@ def duplicate_dialog(name: str, filename: str, verdict: str, n: int) -> str:
     loses = {
         "same": "nothing is lost",
         "ahead": "nothing is lost: the file holds all of it and more",
-        "behind": f"its last {_changes(n)} are lost",
+        "behind": "its last change is lost" if n == 1 else f"its last {n} changes are lost",
         "different": "the one here is lost",
     }[verdict]
     primary = "import-keep" if verdict in ("different", "behind") else "import-replace"

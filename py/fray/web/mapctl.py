@@ -9,6 +9,10 @@ container, so a drag survives the re-render that follows its commit.
   action, so one Undo puts the token back.
 * Dragging empty ground pans, the wheel and a two-finger pinch zoom; the view box lives in
   ``app.ui["map_view"]`` (view state, never saved) and "Fit all" forgets it.
+* The view only changes when the GM changes it: until they pan or zoom, the map keeps the view
+  that fitted everyone when it was first drawn (``app.ui["map_fit"]``), so a drag does not re-zoom
+  it (a grid of 10 m turning 5 m under the GM's finger). It fits again only when a token would
+  be out of sight (someone added or moved off the edge), or on "Fit all".
 * A tap or click on a token (or Enter / Space on the focused token) selects it; the selection is
   ``app.ui["selected"]``. Arrow keys on a focused token move it 1 m (Shift: 5 m), one undoable
   move each, and leave the selection as it was.
@@ -155,7 +159,7 @@ class MapCtl:
             svg.setAttribute("viewBox", " ".join(mapview.fmt(round(x, 3)) for x in v))
 
     def current_view(self) -> list[float]:
-        return self.view() or mapview.fit_view(self.app.enc)
+        return view_for(self.app)
 
     def select(self, cid: str | None) -> None:
         self.app.ui["selected"] = cid
@@ -210,7 +214,7 @@ class MapCtl:
             return
         plan, elev = _by_id("map-plan"), _by_id("map-elev-svg")
         self.g.update(kind=kind, id=c.id, px=c.position.x, py=c.position.y, alt=c.position.alt, nx=c.position.x,
-                      ny=c.position.y, nalt=c.position.alt, el=_by_id(f"tok-{c.id}"),
+                      ny=c.position.y, nalt=c.position.alt, el=_by_id(f"tok-{c.id}"), lel=_by_id(f"lab-{c.id}"),
                       eel=_nil(js.document.querySelector(f'[data-elev-token="{_css(c.id)}"]')))
         if plan is not None:
             self.g["m"] = _inverse_ctm(plan)
@@ -248,9 +252,9 @@ class MapCtl:
                 return
             self.mode = self.g.get("kind")
             if self.mode == "drag" or self.mode == "elev":
-                el = self.g.get("el")
-                if el is not None:
-                    el.classList.add("dragging")
+                for key in ("el", "lel"):
+                    if self.g.get(key) is not None:
+                        self.g[key].classList.add("dragging")
         t0 = js.performance.now() if self.g.get("bench") is not None else None
         if self.mode == "drag":
             self.drag_to(e.clientX, e.clientY)
@@ -271,8 +275,9 @@ class MapCtl:
         x = _round(g["px"] + (sx - g["s0"][0]))
         y = _round(g["py"] - (sy - g["s0"][1]))
         g["nx"], g["ny"] = x, y
-        if g.get("el") is not None:
-            g["el"].setAttribute("transform", f"translate({mapview.fmt(x)} {mapview.fmt(-y)})")
+        for key in ("el", "lel"):  # the token and its label move together
+            if g.get(key) is not None:
+                g[key].setAttribute("transform", f"translate({mapview.fmt(x)} {mapview.fmt(-y)})")
         self.place_elev(x, g["nalt"])
         self.readout()
 
@@ -347,9 +352,10 @@ class MapCtl:
 
     def restore_token(self) -> None:
         g = self.g
-        if g.get("el") is not None:
-            g["el"].setAttribute("transform", f"translate({mapview.fmt(g['px'])} {mapview.fmt(-g['py'])})")
-            g["el"].classList.remove("dragging")
+        for key in ("el", "lel"):
+            if g.get(key) is not None:
+                g[key].setAttribute("transform", f"translate({mapview.fmt(g['px'])} {mapview.fmt(-g['py'])})")
+                g[key].classList.remove("dragging")
 
     def commit(self, g: dict[str, Any]) -> None:
         """ONE undoable core ``move`` for the whole drag."""
@@ -419,6 +425,7 @@ class MapCtl:
         act = _attr(b, "data-map")
         if act == "fit":
             self.app.ui.pop("map_view", None)
+            self.app.ui.pop("map_fit", None)
             self.render_keep_focus()
         elif act in ("zoom-in", "zoom-out") and _by_id("map-plan") is not None:
             self.zoom(1 / 1.5 if act == "zoom-in" else 1.5)
@@ -464,13 +471,16 @@ def install(app: Any) -> MapCtl:
     return CTL
 
 
+def view_for(app: Any) -> list[float]:
+    return mapview.view_for(app.enc, app.ui)
+
+
 def render(app: Any) -> None:
     """``App.render``'s map line: write every region of the map pane from the encounter."""
     sel = app.ui.get("selected")
     if sel and app.enc.get(sel) is None:
         app.ui["selected"] = sel = None
-    view = app.ui.get("map_view")
-    parts = mapview.map_parts(app.enc, sel, list(view) if view else None)
+    parts = mapview.map_parts(app.enc, sel, view_for(app))
     for region, key in (("map", "plan"), ("map-elev", "elev"), ("map-scale", "scale"), ("map-info", "info")):
         el = _by_id(region)
         if el is not None:

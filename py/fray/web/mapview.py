@@ -10,6 +10,14 @@ Tokens in the air stand on a stalk above their shadow, with the altitude written
 under the plan shows every height to scale. In a band game the selected token's rings and the
 labels on the others are bands, not metres; a combatant the selected one cannot see is drawn
 as unseen (faded, dashed), with why in its name.
+
+At table density (a dozen combatants a metre or two apart) three things keep the plan readable:
+every token's initials are its own (``token_initials``: "G1", "G2" where names share them);
+tokens shrink towards half the gap to their nearest neighbour (never below half size); and the
+labels (name, distance, states) and ring labels are placed where they overlap nothing, inside
+the view (``place_labels``): beside the token on one of eight sides, or without the name, or not
+at all. A label with no room is still in the token's tooltip and the distance list, and zooming
+in (or selecting the token: its label is placed first) brings it back.
 """
 
 from __future__ import annotations
@@ -24,6 +32,9 @@ from .render import esc
 SIDE_COLOUR = {"party": "#2f6f9f", "foes": "#b4442c", "neutral": "#6b6b6b"}
 STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 TOKEN_FRACTION = 24  # token radius = view width / this: ~44 px across on a 500 px plan
+LABEL_FRACTION = 32  # label font unit = view width / this (the labels' size does not shrink with crowding)
+CHAR_EM = 0.66  # a character's width in ems, generous for the page's sans-serif at weight 600
+LINE_EM = 1.2
 DOWN = ("dead", "unconscious", "incapacitated", "dying")
 ELEV_W, ELEV_H, ELEV_GROUND = 1000.0, 170.0, 148.0
 
@@ -55,12 +66,77 @@ def fit_view(enc: Encounter) -> list[float]:
     return [x0, -(y0 + h), w, h]
 
 
+def shows_everyone(enc: Encounter, view: list[float]) -> bool:
+    """Does the view box hold every token whole (its disc and an airborne one's stalk)?"""
+    vx, vy, vw, vh = view
+    r = vw / TOKEN_FRACTION
+    for c in enc.combatants:
+        x, y = c.position.x, -c.position.y
+        top = y - _lift(c.position.alt, r)
+        if x - r < vx or x + r > vx + vw or top - r < vy or y + r > vy + vh:
+            return False
+    return True
+
+
+def view_for(enc: Encounter, ui: dict[str, Any]) -> list[float]:
+    """The plan's view box: the GM's own (``ui["map_view"]``: pan, zoom), else the fitted one
+    kept from before (``ui["map_fit"]``) while it still shows every token, else a new fit, kept
+    for next time. So the view changes only when the GM changes it, or someone would be out of
+    sight."""
+    v = ui.get("map_view")
+    if v:
+        return list(v)
+    kept = ui.get("map_fit")
+    if kept and shows_everyone(enc, kept):
+        return list(kept)
+    fit = fit_view(enc)
+    ui["map_fit"] = fit
+    return list(fit)
+
+
 def grid_step(w: float) -> int:
     return next((s for s in STEPS if w / s <= 14), STEPS[-1])
 
 
-def token_radius(view: list[float]) -> float:
-    return view[2] / TOKEN_FRACTION
+def token_radius(view: list[float], enc: Encounter | None = None) -> float:
+    """View width / 24; where tokens stand closer than that, half the gap to the nearest
+    neighbour, so adjacent tokens touch instead of covering each other (at least half size)."""
+    full = view[2] / TOKEN_FRACTION
+    if enc is None or len(enc.combatants) < 2:
+        return full
+    pts = [(c.position.x, c.position.y) for c in enc.combatants]
+    gaps = [math.hypot(ax - bx, ay - by) for i, (ax, ay) in enumerate(pts) for bx, by in pts[i + 1:]]
+    gaps = [g for g in gaps if g > full / 4]  # tokens on the same spot stay stacked: no size helps them
+    if not gaps:
+        return full
+    return max(full / 2, min(full, min(gaps) / 2))
+
+
+def label_unit(view: list[float]) -> float:
+    return view[2] / LABEL_FRACTION
+
+
+def token_initials(enc: Encounter) -> dict[str, str]:
+    """Each token's initials, different from every other's: the first letters of the name's first
+    two words (a number is kept whole: "Goblin 12" is "G12"); names that give the same initials
+    are numbered in the order they joined ("Harald" and "Hakon": "H1", "H2")."""
+    base = {c.id: initials_of(c) for c in enc.combatants}
+    count: dict[str, int] = {}
+    for v in base.values():
+        count[v] = count.get(v, 0) + 1
+    taken = {v for v in base.values() if count[v] == 1}
+    out = {}
+    for c in enc.combatants:
+        b = base[c.id]
+        if count[b] == 1:
+            out[c.id] = b
+            continue
+        n = 1
+        while f"{b}{n}" in taken:
+            n += 1
+        out[c.id] = f"{b}{n}"
+        taken.add(out[c.id])
+    return out
 
 
 def _lift(alt: float, r: float) -> float:
@@ -68,6 +144,33 @@ def _lift(alt: float, r: float) -> float:
     if alt <= 0:
         return 0.0
     return r * min(3.2, 1.2 + math.log1p(alt) * 0.6)
+
+
+LIFT_WAYS = ((0, -1), (.71, -.71), (-.71, -.71), (1, 0), (-1, 0), (.71, .71), (-.71, .71), (0, 1))
+
+
+def lift_offsets(enc: Encounter, r: float) -> dict[str, tuple[float, float]]:
+    """Where each airborne token's disc is drawn from its shadow (x, y in SVG units): up on its
+    stalk, or, where that would cover another token, the first way round that covers none (a bat
+    over a goblin must not hide the goblin). Tokens on the ground: (0, 0)."""
+    out: dict[str, tuple[float, float]] = {}
+    ground = [(c.position.x, -c.position.y) for c in enc.combatants if _lift(c.position.alt, r) == 0]
+    drawn: list[tuple[float, float]] = []
+    for c in sorted(enc.combatants, key=lambda c: (c.position.alt, c.id)):
+        lift = _lift(c.position.alt, r)
+        if not lift:
+            out[c.id] = (0.0, 0.0)
+            continue
+        x, y = c.position.x, -c.position.y
+        best = (0.0, -lift)
+        for ux, uy in LIFT_WAYS:
+            dx, dy = ux * lift, uy * lift
+            if all(math.hypot(x + dx - gx, y + dy - gy) >= 2 * r for gx, gy in ground + drawn):
+                best = (dx, dy)
+                break
+        out[c.id] = best
+        drawn.append((x + best[0], y + best[1]))
+    return out
 
 
 def state_words(c: Combatant) -> list[str]:
@@ -90,7 +193,8 @@ def dist_text(target: Target, combine: str = "straight") -> str:
 
 
 def initials_of(c: Combatant) -> str:
-    return "".join(w[0] for w in c.name.split()[:2]).upper() or "?"
+    words = c.name.split()[:2]
+    return "".join(w if w.isdigit() else w[0] for w in words).upper() or "?"
 
 
 def notes_of(c: Combatant, alt_band: str | None = None) -> list[str]:
@@ -119,11 +223,151 @@ def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: s
     return ", ".join(parts)
 
 
+Line = tuple[str, list[tuple[str, str]], float]  # (css class, spans as (css class, text), font size)
+SEP = "\u2002"  # between the distance and the notes on a label's second line
+
+
+def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combine: str, unit: float
+                ) -> list[list[Line]]:
+    """The label's variants, fullest first: the name; then the distance from the selected token
+    (or its band) and the token's notes (height, prone, unseen, ...)."""
+    info: list[tuple[str, str]] = []
+    if target is not None:
+        info.append(("dist", dist_text(target, combine)))
+    notes = notes_of(c, alt_band)
+    if target is not None and target.unseen:
+        notes.append("unseen")
+    if notes:
+        info.append(("state", " · ".join(notes)))
+    name: list[Line] = [("name", [("", c.name)], unit * .75)]
+    second: list[Line] = [("info", info, unit * .7)] if info else []
+    return [name + second, second] if second else [name]
+
+
+def _line_text(line: Line) -> str:
+    return SEP.join(t for _, t in line[1])
+
+
+def _text_box(lines: list[Line]) -> tuple[float, float, float]:
+    """(width, height, padding) of a label, from its characters: generous, so the drawn text fits."""
+    pad = max(ln[2] for ln in lines) * .15  # the text's halo stroke, and a hair between labels
+    w = max(len(_line_text(ln)) * ln[2] * CHAR_EM for ln in lines) + 2 * pad
+    h = sum(ln[2] * LINE_EM for ln in lines) + 2 * pad
+    return w, h, pad
+
+
+# where a label may go around its disc, nearest first: the side, and the direction (in radii) of
+# the point of the box that touches the disc's surroundings
+SPOTS = (("above", 0, -1), ("below", 0, 1), ("right", 1, 0), ("left", -1, 0),
+         ("above-right", 1, -1), ("below-right", 1, 1), ("above-left", -1, -1), ("below-left", -1, 1))
+
+
+def _spot(ux: float, uy: float, cx: float, cy: float, d: float, w: float, h: float
+          ) -> tuple[float, float, float, float]:
+    """The box (x0, y0, x1, y1) of a label of size w × h at distance ``d`` from a disc's centre."""
+    ax, ay = cx + ux * d, cy + uy * d
+    x0 = ax - w / 2 if ux == 0 else (ax if ux > 0 else ax - w)
+    y0 = ay - h / 2 if uy == 0 else (ay if uy > 0 else ay - h)
+    return (x0, y0, x0 + w, y0 + h)
+
+
+def _candidates(want: dict[str, Any], d: float, w: float, h: float):
+    """(side, ux, uy, box) to try, in order. A ring's label sits on the ring itself (its halo keeps
+    it readable over the line), top first, then round the ring every 15°: a ring larger than the
+    view still has its label on the arc that shows."""
+    if want.get("ring"):
+        for k in range(24):
+            a = math.radians(90 + (k + 1) // 2 * 15 * (1 if k % 2 else -1))
+            x, y = want["cx"] + want["r"] * math.cos(a), want["cy"] - want["r"] * math.sin(a)
+            yield "above", 0, 0, (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        return
+    for kind, ux, uy in SPOTS:
+        yield kind, ux, uy, _spot(ux, uy, want["cx"], want["cy"], d, w, h)
+
+
+def _hits(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, float, float, float]],
+                 view: list[float]) -> dict[str, dict[str, Any]]:
+    """Place labels in order (the first wins a contested spot) so that no two overlap, none covers
+    an obstacle (a token's disc, the scale bar) and each lies inside the view. ``wanted``: dicts
+    with ``id``, the disc ``cx``, ``cy``, ``r``, ``variants`` (lists of lines, fullest first), and
+    optionally ``own`` (its own disc, not an obstacle to it) and ``far`` (False: only right beside
+    the disc). Returns id → {"variant", "spot", "box", "lines", "pad"} for those that found room."""
+    vx, vy, vw, vh = view
+    placed: list[tuple[float, float, float, float]] = []
+    out: dict[str, dict[str, Any]] = {}
+    for want in wanted:
+        found = None
+        for vi, lines in enumerate(want["variants"]):
+            w, h, pad = _text_box(lines)
+            gap = max(pad, want["r"] * .15) if want.get("far", True) else pad
+            for d in ((want["r"] + gap, 2 * want["r"] + gap) if want.get("far", True) else (want["r"] + gap,)):
+                for kind, ux, uy, box in _candidates(want, d, w, h):
+                    if box[0] < vx or box[1] < vy or box[2] > vx + vw or box[3] > vy + vh:
+                        continue  # a label never runs off the edge of the map
+                    if any(_hits(box, o) for o in obstacles if o is not want.get("own")):
+                        continue
+                    if any(_hits(box, q) for q in placed):
+                        continue
+                    found = {"variant": vi, "spot": kind, "box": box, "lines": lines, "pad": pad,
+                             "disc": (want["cx"], want["cy"], want["r"]), "far": d > want["r"] + gap}
+                    break
+                if found:
+                    break
+            if found:
+                break
+        if found:
+            placed.append(found["box"])
+            out[want["id"]] = found
+    return out
+
+
+def label_svg(p: dict[str, Any], ox: float, oy: float) -> str:
+    """A placed label's text, in the coordinates of its token's group (origin ``ox``, ``oy``)."""
+    x0, y0, x1, _ = p["box"]
+    pad, spot = p["pad"], p["spot"]
+    if spot in ("above", "below"):
+        x, anchor = (x0 + x1) / 2, "middle"
+    elif spot.endswith("left"):
+        x, anchor = x1 - pad, "end"
+    else:
+        x, anchor = x0 + pad, "start"
+    out = [f'<g class="label label-{esc(spot)}" aria-hidden="true">']
+    cx, cy, r = p.get("disc", (0.0, 0.0, 0.0))
+    if p.get("far") or "-" in spot:
+        # a label set off from its token (on a diagonal, or a step out) gets a leader to it, so it
+        # is not read as a neighbour's
+        bx, by = min(max(cx, x0), x1), min(max(cy, p["box"][1]), p["box"][3])
+        d = math.hypot(bx - cx, by - cy)
+        if d > r:
+            sx, sy = cx + (bx - cx) * r / d, cy + (by - cy) * r / d
+            out.append(f'<line class="leader" x1="{fmt(round(sx - ox, 3))}" y1="{fmt(round(sy - oy, 3))}" '
+                       f'x2="{fmt(round(bx - ox, 3))}" y2="{fmt(round(by - oy, 3))}" />')
+    top = y0 + pad
+    for cls, spans, size in p["lines"]:
+        base = top + size * .95
+        top += size * LINE_EM
+        if len(spans) == 1 and not spans[0][0]:
+            inner = esc(spans[0][1])
+        else:  # the distance and the notes stay separate spans: styles and tests tell them apart
+            inner = f'<tspan class="sep">{SEP}</tspan>'.join(f'<tspan class="{k}">{esc(t)}</tspan>' for k, t in spans)
+        out.append(f'<text class="{cls}" x="{fmt(round(x - ox, 3))}" y="{fmt(round(base - oy, 3))}" '
+                   f'font-size="{fmt(round(size, 3))}" text-anchor="{anchor}" stroke-width="{fmt(round(size / 4, 3))}">'
+                   f'{inner}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
 def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
-              combine: str = "straight") -> str:
+              combine: str = "straight", initials: str | None = None,
+              offset: tuple[float, float] | None = None) -> str:
     p = c.position
     colour = SIDE_COLOUR.get(c.side, "#444")
     lift = _lift(p.alt, r)
+    cx, cy = offset if offset is not None else (0.0, -lift)
     down = any(x in c.conditions for x in DOWN)
     prone = "prone" in c.conditions
     cls = "token" + (" selected" if selected else "") + (" airborne" if lift else "") + (" down" if down else "") + (
@@ -139,48 +383,93 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt
            f'<title>{esc(token_label(c, selected, target, alt_band, combine))}</title>']
     if lift:
         out.append(f'<ellipse class="shadow" cx="0" cy="0" rx="{fmt(r * .8)}" ry="{fmt(r * .35)}" />'
-                   f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(-lift)}" stroke-width="{fmt(r / 8)}" />')
-    cy = -lift
+                   f'<line class="stalk" x1="0" y1="0" x2="{fmt(round(cx, 3))}" y2="{fmt(round(cy, 3))}" '
+                   f'stroke-width="{fmt(r / 8)}" />')
+    cy = round(cy, 3)
+    ccx = fmt(round(cx, 3))
     if selected:
-        out.append(f'<circle class="halo" cx="0" cy="{fmt(cy)}" r="{fmt(r * 1.3)}" stroke-width="{fmt(r / 5)}" />')
+        # a thin ring just outside the disc, its width in screen pixels (CSS): on a small
+        # screen a width in metres grows into a blob
+        out.append(f'<circle class="halo" cx="{ccx}" cy="{fmt(cy)}" r="{fmt(r * 1.3)}" />')
     if prone:
-        out.append(f'<ellipse class="disc" cx="0" cy="{fmt(cy)}" rx="{fmt(r)}" ry="{fmt(r * .55)}" fill="{colour}" '
+        out.append(f'<ellipse class="disc" cx="{ccx}" cy="{fmt(cy)}" rx="{fmt(r)}" ry="{fmt(r * .55)}" fill="{colour}" '
                    f'stroke-width="{fmt(r / 8)}" />')
     else:
-        out.append(f'<circle class="disc" cx="0" cy="{fmt(cy)}" r="{fmt(r)}" fill="{colour}" '
+        out.append(f'<circle class="disc" cx="{ccx}" cy="{fmt(cy)}" r="{fmt(r)}" fill="{colour}" '
                    f'stroke-width="{fmt(r / 8)}" />')
     if down:
         d = r * .6
-        out.append(f'<path class="cross" d="M{fmt(-d)} {fmt(cy - d)}L{fmt(d)} {fmt(cy + d)}M{fmt(d)} {fmt(cy - d)}'
-                   f'L{fmt(-d)} {fmt(cy + d)}" stroke-width="{fmt(r / 6)}" />')
-    initials = initials_of(c)
-    out.append(f'<text class="initials" x="0" y="{fmt(cy + fs * .35)}" font-size="{fmt(fs)}" '
+        x0, x1 = round(cx - d, 3), round(cx + d, 3)
+        out.append(f'<path class="cross" d="M{fmt(x0)} {fmt(cy - d)}L{fmt(x1)} {fmt(cy + d)}M{fmt(x1)} {fmt(cy - d)}'
+                   f'L{fmt(x0)} {fmt(cy + d)}" stroke-width="{fmt(r / 6)}" />')
+    initials = initials or initials_of(c)
+    ifs = fs * min(1.0, 2.2 / max(len(initials), 1))  # "G12" still fits on the disc
+    out.append(f'<text class="initials" x="{ccx}" y="{fmt(round(cy + ifs * .35, 3))}" font-size="{fmt(round(ifs, 3))}" '
                f'text-anchor="middle" aria-hidden="true">{esc(initials)}</text>')
-    out.append(f'<text class="name" x="0" y="{fmt(cy - r * 1.3)}" font-size="{fmt(fs * .7)}" text-anchor="middle" '
-               f'stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(c.name)}</text>')
-    notes = notes_of(c, alt_band)
-    if target is not None and target.unseen:
-        notes.append("unseen")
-    if notes:
-        out.append(f'<text class="state" x="{fmt(r * 1.25)}" y="{fmt(cy + fs * .35)}" font-size="{fmt(fs * .85)}" '
-                   f'stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(" · ".join(notes))}</text>')
-    if target is not None:
-        txt = dist_text(target, combine)
-        out.append(f'<text class="dist" x="0" y="{fmt(r * 1.9 if not lift else r * .9)}" font-size="{fmt(fs * .85)}" '
-                   f'text-anchor="middle" stroke-width="{fmt(fs / 5)}" aria-hidden="true">{esc(txt)}</text>')
     out.append("</g>")
     return "".join(out)
+
+
+def token_label_svg(c: Combatant, label: dict[str, Any], selected: bool) -> str:
+    """A token's label, in the labels layer above every token (so no token hides one), translated
+    with its token: a drag moves both (``mapctl``). Kept out of the token's own group, whose box is
+    then the disc a tap aims at."""
+    p = c.position
+    return (f'<g class="token-label{" selected" if selected else ""}" id="lab-{esc(c.id)}" '
+            f'data-label-for="{esc(c.id)}" transform="translate({fmt(p.x)} {fmt(-p.y)})">'
+            f'{label_svg(label, p.x, -p.y)}</g>')
 
 
 def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
+def layout(enc: Encounter, mv: MapView, view: list[float], r: float
+           ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Where each token's label and each ring's label go (``place_labels``): the selected token's
+    first, then the rings', then the others nearest the selected first (else in the order they
+    joined). Obstacles: every disc, and the scale bar drawn over the plan's lower left corner."""
+    vx, vy, vw, vh = view
+    unit = label_unit(view)
+    targets = {t.id: t for t in mv.targets}
+    discs = {}
+    lifts = lift_offsets(enc, r)
+    for c in enc.combatants:
+        cx, cy = c.position.x + lifts[c.id][0], -c.position.y + lifts[c.id][1]
+        rr = r * 1.35 if c.id == mv.selected else r  # the halo
+        discs[c.id] = (cx - rr, cy - rr, cx + rr, cy + rr)
+    scale = (vx, vy + vh * .93, vx + vw * .45, vy + vh)
+    obstacles = list(discs.values()) + [scale]
+
+    def want(c: Combatant) -> dict[str, Any]:
+        t = targets.get(c.id)
+        variants = label_lines(c, t, mv.altitudes.get(c.id), mv.combine, unit)
+        x0, y0, x1, y1 = discs[c.id]
+        return {"id": c.id, "cx": (x0 + x1) / 2, "cy": (y0 + y1) / 2, "r": (x1 - x0) / 2, "variants": variants,
+                "own": discs[c.id]}
+
+    sel = enc.get(mv.selected) if mv.selected else None
+    first = [want(sel)] if sel is not None else []
+    rings = []
+    if sel is not None:
+        sx, sy = sel.position.x, -sel.position.y
+        for i, ring in enumerate(mv.rings):
+            lines: list[Line] = [("ring", [("", ring.label)], unit * .6)]
+            rings.append({"id": f"ring{i}", "cx": sx, "cy": sy, "r": ring.radius, "variants": [lines], "far": False,
+                          "ring": True})
+    others = [c for c in enc.combatants if sel is None or c.id != sel.id]
+    if sel is not None:
+        others.sort(key=lambda c: targets[c.id].metres if c.id in targets else 0.0)
+    placed = place_labels(first + rings + [want(c) for c in others], obstacles, view)
+    return ({k: v for k, v in placed.items() if not k.startswith("ring")},
+            {k: v for k, v in placed.items() if k.startswith("ring")})
+
+
 def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> str:
     """The plan: grid, rings of the selected token, engagement links, tokens."""
     vx, vy, vw, vh = view or fit_view(enc)
     step = grid_step(vw)
-    r = token_radius([vx, vy, vw, vh])
+    r = token_radius([vx, vy, vw, vh], enc)
     # the grid covers three views each way so a pan shows grid until the next render
     gx0, gx1 = math.floor((vx - vw) / step) * step, vx + 2 * vw
     gy0, gy1 = math.floor((vy - vh) / step) * step, vy + 2 * vh
@@ -200,16 +489,22 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> st
              f'<path class="map-axes" d="M0 {fmt(gy0)}V{fmt(gy1)}M{fmt(gx0)} 0H{fmt(gx1)}" '
              f'stroke-width="{fmt(vw / 400)}" />']
     sel = enc.get(mv.selected) if mv.selected else None
+    targets = {t.id: t for t in mv.targets}
+    labels, ring_labels = layout(enc, mv, [vx, vy, vw, vh], r)
     if sel is not None and mv.rings:
         sp = sel.position
         parts.append(f'<g class="rings" transform="translate({fmt(sp.x)} {fmt(-sp.y)})" aria-hidden="true">')
-        for ring in mv.rings:
+        for i, ring in enumerate(mv.rings):
             parts.append(f'<circle class="ring ring-{ring.kind}" cx="0" cy="0" r="{fmt(ring.radius)}" '
                          f'stroke-width="{fmt(vw / 300)}" data-radius="{fmt(ring.radius)}"><title>{esc(ring.label)}'
                          f'</title></circle>')
-            parts.append(f'<text class="ring-label ring-{ring.kind}" x="0" y="{fmt(-ring.radius - r * .2)}" '
-                         f'font-size="{fmt(r * .6)}" text-anchor="middle" stroke-width="{fmt(r / 8)}">'
-                         f'{esc(ring.label)}</text>')
+            rl = ring_labels.get(f"ring{i}")
+            if rl is not None:
+                x0, y0, x1, y1 = rl["box"]
+                size = rl["lines"][0][2]
+                parts.append(f'<text class="ring-label ring-{ring.kind}" x="{fmt(round((x0 + x1) / 2 - sp.x, 3))}" '
+                             f'y="{fmt(round(y0 + rl["pad"] + size * .95 + sp.y, 3))}" font-size="{fmt(round(size, 3))}" '
+                             f'text-anchor="middle" stroke-width="{fmt(round(size / 4, 3))}">{esc(ring.label)}</text>')
         parts.append("</g>")
     if mv.links:
         pos = {c.id: c.position for c in enc.combatants}
@@ -220,12 +515,15 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> st
                 parts.append(f'<line class="engaged" data-link="{esc(a)} {esc(b)}" x1="{fmt(pa.x)}" '
                              f'y1="{fmt(-pa.y)}" x2="{fmt(pb.x)}" y2="{fmt(-pb.y)}" stroke-width="{fmt(r / 4)}" />')
         parts.append("</g>")
-    targets = {t.id: t for t in mv.targets}
     # airborne tokens last, so they are drawn above the ones on the ground; the selected one on top
     order = sorted(enc.combatants, key=lambda c: (c.id == mv.selected, c.position.alt > 0, c.position.alt))
+    initials = token_initials(enc)
+    lifts = lift_offsets(enc, r)
     parts.append('<g class="tokens">')
-    parts += [token_svg(c, r, c.id == mv.selected, targets.get(c.id), mv.altitudes.get(c.id), mv.combine)
-              for c in order]
+    parts += [token_svg(c, r, c.id == mv.selected, targets.get(c.id), mv.altitudes.get(c.id), mv.combine,
+                        initials[c.id], lifts[c.id]) for c in order]
+    parts.append('</g><g class="labels" aria-hidden="true">')
+    parts += [token_label_svg(c, labels[c.id], c.id == mv.selected) for c in order if c.id in labels]
     parts.append("</g></svg>")
     return "".join(parts)
 
@@ -255,18 +553,42 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
         parts.append(f'<line class="alt-tick" x1="0" y1="{fmt(y)}" x2="{fmt(ELEV_W)}" y2="{fmt(y)}" />'
                      f'<text class="alt-mark" x="4" y="{fmt(y - 3)}">{a:g} m</text>')
     parts.append(f'<text class="alt-mark" x="4" y="{fmt(ELEV_GROUND + 18)}">ground</text>')
+    # Everyone on the ground stands on one line: only the selected one and those in the air are
+    # named (placed so no two names overlap, as on the plan); the rest say who they are on hover.
+    spots = {}
+    for c in enc.combatants:
+        p = c.position
+        spots[c.id] = ((p.x - x0) / kx, ELEV_GROUND - max(p.alt, 0) * ky)
+    aloft = sorted((c for c in enc.combatants if c.position.alt > 0 or c.id == selected),
+                   key=lambda c: (c.id != selected, -c.position.alt))
+    obstacles = [(ex - 12, ey - 12, ex + 12, ey + 12) for ex, ey in spots.values()]
+    own = dict(zip(spots, obstacles))
+    wanted = []
+    for c in aloft:
+        p = c.position
+        band = f" ({altitudes[c.id]} band)" if altitudes and altitudes.get(c.id) and p.alt else ""
+        text = f"{c.name}{f' {p.alt:g} m' if p.alt else ''}{band}"
+        wanted.append({"id": c.id, "cx": spots[c.id][0], "cy": spots[c.id][1], "r": 12.0, "own": own[c.id],
+                       "variants": [[("elev-name", [("", text)], 22.0)]], "far": False})
+    names = place_labels(wanted, obstacles, [0.0, 0.0, ELEV_W, ELEV_GROUND + 2])
+    on_ground = sum(1 for c in enc.combatants if c.position.alt <= 0)
+    if on_ground:
+        parts.append(f'<text class="alt-mark ground-count" x="{fmt(ELEV_W - 4)}" y="{fmt(ELEV_GROUND + 18)}" '
+                     f'text-anchor="end">{on_ground} on the ground</text>')
     for c in sorted(enc.combatants, key=lambda c: (c.id == selected, c.position.alt)):
         p = c.position
-        ex = (p.x - x0) / kx
-        ey = ELEV_GROUND - max(p.alt, 0) * ky
+        ex, ey = spots[c.id]
         colour = SIDE_COLOUR.get(c.side, "#444")
         sel = " selected" if c.id == selected else ""
         band = f" ({altitudes[c.id]} band)" if altitudes and altitudes.get(c.id) and p.alt else ""
-        parts.append(f'<g class="elev-token{sel}" data-elev-token="{esc(c.id)}" transform="translate({fmt(ex)} '
-                     f'{fmt(ey)})"><title>{esc(c.name)}: altitude {p.alt:g} m{esc(band)}</title>'
-                     f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(ELEV_GROUND - ey)}" />'
-                     f'<circle r="12" fill="{colour}" />'
-                     f'<text x="16" y="7">{esc(c.name)}{f" {p.alt:g} m" if p.alt else ""}{esc(band)}</text></g>')
+        label = ""
+        if c.id in names:
+            label = label_svg(names[c.id], ex, ey)
+        parts.append(f'<g class="elev-token{sel}{" aloft" if p.alt > 0 else ""}" data-elev-token="{esc(c.id)}" '
+                     f'transform="translate({fmt(round(ex, 2))} {fmt(round(ey, 2))})"><title>{esc(c.name)}: altitude '
+                     f'{p.alt:g} m{esc(band)}</title>'
+                     f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(round(ELEV_GROUND - ey, 2))}" />'
+                     f'<circle r="{12 if p.alt > 0 or sel else 8}" fill="{colour}" />{label}</g>')
     parts.append("</svg>")
     return "".join(parts)
 

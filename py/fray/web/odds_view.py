@@ -78,6 +78,10 @@ def exchange_html(o: Any) -> str:
         for k, label in WOUND_ROWS:
             rows.append(row(label, lambda a, k=k: _pc(a.wound.get(k, 0)) if a.damage_spread else "—"))
         rows.append(row("Killed", lambda a: _pc(a.killed) if a.damage_spread else "—"))
+    # a special attack: what follows the blow, one row per outcome, in the order the engine met them
+    effects = list(dict.fromkeys(k for a in alts if a.allowed for k in a.effect))
+    for k in effects:
+        rows.append(row(k, lambda a, k=k: _pc(a.effect.get(k, 0))))
     if any(a.allowed and a.weapon_damaged for a in alts):
         rows.append(row("Parry hits the weapon", lambda a: _pc(a.weapon_damaged)))
     why = "".join(f'<li>{esc(a.label)}: not allowed ({esc(a.why)})</li>' for a in alts if not a.allowed)
@@ -128,7 +132,18 @@ def detail_html(a: Any) -> str:
                 f"{esc(k)} {_pc(v)}" for k, v in sorted(a.locations.items(), key=lambda kv: -kv[1])) + "</p>")
         if a.elsewhere:
             spread += '<p class="odds-locs">' + " · ".join(f"{esc(k)} {_pc(v)}" for k, v in a.elsewhere.items()) + "</p>"
-    return (f'<details class="odds-detail" data-odds-fold="detail"><summary>{esc(a.label)}: results and damage'
+    if a.effect:
+        spread += ('<p class="odds-effect">What follows: ' + " · ".join(
+            f"{esc(k)} {_pc(v)}" for k, v in a.effect.items()) + "</p>")
+    if a.spread_label and any(v > 0 for v in a.spread):
+        vals = sorted(v for v in a.spread if v > 0)
+        lo, hi = vals[0], vals[-1]
+        bars = [(f"{v} {a.spread_label}", a.spread.get(v, 0)) for v in range(lo, hi + 1)]
+        spread += (f'<p class="odds-spread">{esc(a.spread_label[:1].upper() + a.spread_label[1:])}: none '
+                   f'{_pc(a.spread.get(0, 0))}; {lo} to {hi}: '
+                   + _bars(bars, f"{a.spread_label}, {lo} to {hi}") + "</p>")
+    what = "what follows" if a.effect else "damage"
+    return (f'<details class="odds-detail" data-odds-fold="detail"><summary>{esc(a.label)}: results and {what}'
             f'</summary><div class="odds-scroll">{grid}</div>{spread}</details>')
 
 

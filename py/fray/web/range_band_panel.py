@@ -91,6 +91,26 @@ def _general_err() -> str:
     return '<p class="field-error rb-form-error" data-error-for="rb"></p>'
 
 
+def _preview_slot() -> str:
+    """Where the live roll-specification preview of a form goes (filled by ``odds_view.refresh`` through
+    ``RangeBandPanel.odds`` as the GM changes the options; nothing is sent)."""
+    return f'<div class="rb-preview" aria-live="polite">{odds_view.slot()}</div>'
+
+
+def _id_checks(view: dict[str, Any], pre: str, name: str, label: str, skip: str, only_able: bool = False) -> str:
+    """Checkboxes ``name.<id>`` for a list of combatants, with one error slot ``name``."""
+    boxes = "".join(_check(f"{pre}-{c['id']}", f"{name}.{c['id']}", c["name"])
+                    for c in view.get("combatants", []) if c["id"] != skip)
+    return (f'<fieldset class="rb-ids" data-field="{esc(name)}"><legend>{esc(label)}</legend>'
+            f'<div class="rb-row">{boxes}</div>{_err(name)}</fieldset>')
+
+
+def checked_ids(values: dict[str, Any], name: str) -> list[str]:
+    """The ids whose ``name.<id>`` box is ticked, in the form's order."""
+    head = name + "."
+    return [k[len(head):] for k, v in values.items() if k.startswith(head) and v]
+
+
 # -- the roll specification ---------------------------------------------------------------------------
 
 def spec_html(spec: dict[str, Any]) -> str:
@@ -197,6 +217,37 @@ def zone_html(view: dict[str, Any], open_: bool = False) -> str:
             f'</form></details>')
 
 
+def areas_html(view: dict[str, Any], open_: bool = False) -> str:
+    """Obscuring areas (zone data): the marked ones with a Clear button each, and the form to mark one."""
+    ch = view.get("choices", {})
+    areas = view.get("areas", [])
+    rows = "".join(
+        f'<li class="rb-area" data-ref="{esc(a["ref"])}"><span class="rb-ref">{esc(a["ref"])}</span> '
+        f'<strong>{esc(a["name"])}</strong> <span class="rb-area-what">{esc(a["title"])}, to {esc(a["radius"])} '
+        f'range ({_g(a["metres"])} m) around ({_g(a["x"])}, {_g(a["y"])}) m'
+        + (f', from altitude {_g(a["alt"])} m' if a.get("alt") else "") + "</span>"
+        + _btn("Clear", "rb-clear-area", "small secondary", aria=f"Clear {a['name']} ({a['ref']})", area=a["ref"])
+        + "</li>" for a in areas)
+    kinds = [(k["key"], k["title"]) for k in ch.get("area_kinds", [])]
+    bands = [(b, b) for b in ch.get("area_bands", ("engaged", "short", "medium", "long"))]
+    form = (
+        '<form data-form="rb-area" novalidate aria-label="Mark an obscuring area"><div class="rb-grid">'
+        + _field("rb-ar-kind", "kind", "What", _select("rb-ar-kind", "kind", kinds))
+        + _field("rb-ar-x", "x", "Centre east (x, m)", _input("rb-ar-x", "x", "", "decimal"))
+        + _field("rb-ar-y", "y", "Centre north (y, m)", _input("rb-ar-y", "y", "", "decimal"))
+        + _field("rb-ar-r", "radius", "Out to", _select("rb-ar-r", "radius", bands, "short"),
+                 hint="a band around the point (metres: table bands, assumed)")
+        + _field("rb-ar-alt", "alt", "From altitude (m)", _input("rb-ar-alt", "alt", "0", "decimal"))
+        + _field("rb-ar-name", "name", "Name (optional)", _input("rb-ar-name", "name", "", "text", "e.g. smoke grenade"))
+        + '</div><div class="rb-row"><button type="submit" class="secondary">Mark the area</button></div>'
+        '<p class="hint">What each kind does to sight and movement: table obscuring (Lack of Sight); who sees '
+        'whom follows at once.</p>' + _general_err() + '</form>')
+    summary = (f'Obscuring areas: {len(areas)} marked' + (" (" + ", ".join(esc(a["name"]) for a in areas) + ")"
+                                                          if areas else " (smoke, fog, obstacles, darkness)"))
+    return (f'<details class="rb-areas rb-box"{" open" if open_ or areas else ""}><summary>{summary}</summary>'
+            f'<ul class="rb-area-list" aria-label="Marked areas">{rows}</ul>{form}</details>')
+
+
 def round_html(view: dict[str, Any]) -> str:
     phase = view.get("phase", {}).get("id", "setup")
     steps = "".join(f'<li class="{"current" if pid == phase else ""}"'
@@ -262,14 +313,14 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
     return (
         f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Movement: {esc(c["name"])}</h3>'
         f'<p class="hint">Movement roll on {spd_name} {esc(spd)}; the roll '
-        'specification appears under Rolls to settle before anything is rolled. Switch flight at the start or '
-        'end of the movement.</p>'
+        'specification shows below as you choose (a preview), then under Rolls to settle. Switch flight at the start '
+        'or end of the movement.</p>'
         f'<form data-form="rb-move" data-id="{esc(cid)}" novalidate aria-label="Move {esc(c["name"])}">'
         '<div class="rb-grid">'
         + _field(f"{pre}-x", "x", "East (x, m)", _input(f"{pre}-x", "x", _g(x), "decimal"))
         + _field(f"{pre}-y", "y", "North (y, m)", _input(f"{pre}-y", "y", _g(y), "decimal"))
         + _field(f"{pre}-alt", "alt", "Altitude (m)", _input(f"{pre}-alt", "alt", _g(alt), "decimal"))
-        + f'</div><div class="rb-row">{flags}</div>'
+        + f'</div><div class="rb-row">{flags}</div>{_preview_slot()}'
         f'<div class="rb-row"><button type="submit" class="primary">Movement roll</button>{fly}</div>'
         f'{_general_err()}</form>{descend}{ambush}{_err("rb-acting")}</div>')
 
@@ -294,7 +345,7 @@ def actions_html(view: dict[str, Any], c: dict[str, Any]) -> str:
         + _field(f"{pre}-size", "size", "Action", _select(f"{pre}-size", "size",
                                                            [(s, s) for s in ("major", "minor", "free")], "major"))
         + _field(f"{pre}-warn", "warned_by", "Target warned by", _select(f"{pre}-warn", "warned_by", warn))
-        + f'</div><div class="rb-row">{flags}</div>'
+        + f'</div><div class="rb-row">{flags}</div>{_preview_slot()}'
         '<div class="rb-row"><button type="submit" class="primary">Offense roll</button></div>'
         f'{_general_err()}</form>')
     st = c["stealth"]
@@ -316,12 +367,25 @@ def actions_html(view: dict[str, Any], c: dict[str, Any]) -> str:
                                                        [(s, s) for s in view.get("choices", {}).get(
                                                            "action_sizes", ("major", "minor", "free"))]))
         + _field("rb-ac-what", "what", "What", _input("rb-ac-what", "what", "", "text", "e.g. draw a weapon"))
+        + _field("rb-ac-target", "target", "Affects", _select("rb-ac-target", "target", [("", "nobody in particular")]
+                                                              + targets))
+        + _field("rb-ac-fatigue", "fatigue", "Fatigue cost (Ability)", _input("rb-ac-fatigue", "fatigue", "0"),
+                 hint="taken at once on use")
         + '</div><div class="rb-row">'
         + _check("rb-ac-dex", "dex_roll", "Needs a DEX roll") + _check("rb-ac-verbal", "verbal", "Verbal")
         + _check("rb-ac-light", "light", "Emits notable light")
-        + '</div><div class="rb-row"><button type="submit" class="secondary">Take the action</button></div>'
+        + _check("rb-ac-unwilling", "unwilling", "The target is unwilling") + _err("unwilling")
+        + f'</div>{_preview_slot()}<div class="rb-row"><button type="submit" class="secondary">Take the action</button></div>'
         f'{_general_err()}</form>')
-    extras = [_btn("Detection rolls against them", "rb-detect", "secondary", id=cid)]
+    detect = (
+        f'<form data-form="rb-detect" data-id="{esc(cid)}" novalidate aria-label="Detection rolls against '
+        f'{esc(c["name"])}"><h4>Detection rolls against {esc(c["name"])}</h4><div class="rb-grid">'
+        + _field("rb-dt-die", "die", "Die (the GM may alter it)", _select("rb-dt-die", "die", [(d, d) for d in DICE],
+                                                                          "d20"))
+        + '</div>' + _id_checks(view, "rb-dt-o", "observers", "Who rolls (none ticked: every able opponent)", cid)
+        + f'{_preview_slot()}<div class="rb-row"><button type="submit" class="secondary">Detection rolls</button></div>'
+        f'{_general_err()}</form>')
+    extras = []
     if st["level"] == "high" or (c.get("ambush") is None and (c.get("moved") or {}).get("success")):
         extras.append(_btn("Ambush movement (stealth roll)", "rb-ambush", "secondary", id=cid))
     b = c.get("breath", {})
@@ -330,7 +394,7 @@ def actions_html(view: dict[str, Any], c: dict[str, Any]) -> str:
     return (f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Turn: {esc(c["name"])}</h3>'
             f'{_used_html(c)}{attack}'
             f'<div class="rb-row rb-stealth-row" role="group" aria-label="Stealth">{"".join(stealth_btns)}</div>'
-            f'{other}<div class="rb-row">{"".join(extras)}</div>{more_html(view, c)}{_err("rb-acting")}</div>')
+            f'{other}<div class="rb-row">{"".join(extras)}</div>{detect}{more_html(view, c)}{_err("rb-acting")}</div>')
 
 
 MORE = {
@@ -341,12 +405,14 @@ MORE = {
     "touch": ("rb.touch", "Touch an ally", [("ally", "Ally", "other")]),
     "light": ("rb.light", "Carry a light", [("light", "Light source", "light")]),
     "noise": ("rb.noise", "Make a noise", [("audible", "Audible at", "band"), ("deafen", "It deafens", "check")]),
-    "cannot_see": ("rb.cannot_see", "Cannot see (smoke, cloaking)", [("target", "Whom", "other"),
+    "cannot_see": ("rb.cannot_see", "Cannot see (cloaking: by hand)", [("target", "Whom", "other"),
                                                                      ("on", "Cannot see them", "check-on")]),
     "restart": ("rb.restart_breathing", "Restart someone's breathing", [("target", "Whom", "other")]),
     "teleport": ("rb.teleport", "Teleport", [("x", "East (x, m)", "num"), ("y", "North (y, m)", "num"),
                                              ("alt", "Altitude (m)", "num"), ("range", "Range", "band"),
-                                             ("precision", "Precision", "precision"), ("size", "Action", "size")]),
+                                             ("precision", "Precision", "precision"), ("size", "Action", "size"),
+                                             ("bring", "Bring along", "ids"),
+                                             ("attached", "Attached to them (low precision takes them too)", "ids")]),
 }
 
 
@@ -372,12 +438,14 @@ def more_html(view: dict[str, Any], c: dict[str, Any]) -> str:
                 ctls.append(_field(fid, name, label, _select(fid, name, [("major", "major"), ("minor", "minor")])))
             elif ctl == "num":
                 ctls.append(_field(fid, name, label, _input(fid, name, "", "decimal")))
+            elif ctl == "ids":
+                ctls.append(_id_checks(view, fid, name, label, cid))
             else:
                 ctls.append(_check(fid, name, label, ctl == "check-on") + _err(name))
         forms.append(f'<form class="rb-more-form" data-form="rb-more" data-kind="{kind}" data-id="{esc(cid)}" novalidate '
                      f'aria-label="{esc(title)}"><h4>{esc(title)}</h4><div class="rb-grid">{"".join(ctls)}</div>'
                      f'<button type="submit" class="secondary">{esc(title)}</button>{_general_err()}</form>')
-    return (f'<details class="rb-more"><summary>More actions (grapple, touch, light, noise, sight, teleport, '
+    return (f'<details class="rb-more"><summary>More actions (grapple, touch, light, noise, cloaking, teleport, '
             f'breathing)</summary><div class="rb-more-forms">{"".join(forms)}</div></details>')
 
 
@@ -393,6 +461,8 @@ def more_action(kind: str, cid: str, values: dict[str, Any]) -> dict[str, Any]:
             v = (values.get(name) or "").strip()
             if v:  # blank: the engine keeps that coordinate where it is
                 action[name] = as_number(v)
+        elif ctl == "ids":
+            action[name] = checked_ids(values, name)
         else:
             action[name] = values.get(name)
     return action
@@ -436,7 +506,11 @@ def battle_end_html(view: dict[str, Any]) -> str:
             f'<form data-form="rb-end" novalidate aria-label="End the battle">'
             f'<table class="rb-end-table"><thead><tr><th scope="col">Who</th><th scope="col">Activity</th>'
             f'<th scope="col">Involvement</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
-            '<div class="rb-row">' + _check("rb-be-wave", "wave", "Between waves (battles over 24 rounds)")
+            '<div class="rb-grid">'
+            + _field("rb-be-rounds", "rounds", "Battle length (rounds)",
+                     _input("rb-be-rounds", "rounds", "", placeholder=str(view.get("round", 1))),
+                     hint=f"blank: {view.get('round', 1)}, the rounds played")
+            + '</div><div class="rb-row">' + _check("rb-be-wave", "wave", "Between waves (battles over 24 rounds)")
             + '<button type="submit" class="secondary">End the battle</button></div>'
             '<p class="hint">Fatigue and trauma come from charts <span class="badge assumed">assumed</span>.</p>'
             f'{_general_err()}</form></details>')
@@ -454,7 +528,8 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         acting = actions_html(view, cur)
     return (f'<section class="rb-panel" aria-labelledby="rb-h"><h2 id="rb-h" class="visually-hidden">'
             f'Range-band round</h2>'
-            f'{zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup")}{round_html(view)}'
+            f'{zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup")}'
+            f'{areas_html(view, bool(ui.get("rb_areas_open")))}{round_html(view)}'
             f'{pending_html(view)}{acting}{battle_end_html(view)}</section>')
 
 
@@ -534,8 +609,10 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         f'{_select(f"rb-ss-{cid}", "status", [(s, s) for s in view.get("choices", {}).get("statuses", [])])}'
         f'<label for="rb-sr-{esc(cid)}" class="visually-hidden">Rounds</label>'
         f'{_input(f"rb-sr-{cid}", "rounds", "", placeholder="rounds")}'
+        f'<label for="rb-se-{esc(cid)}" class="visually-hidden">Ends</label>'
+        f'{_select(f"rb-se-{cid}", "ends", [("before_turn", "ends before turn"), ("after_turn", "ends after turn")])}'
         f'<button type="submit" class="small" aria-label="Add the status to {esc(c["name"])}">Add</button>'
-        f'{_err("status")}{_err("rounds")}</form>')
+        f'{_err("status")}{_err("rounds")}{_err("ends")}</form>')
     unseen = view.get("unseen", {}).get(cid, [])
     sees = (f'cannot see: {", ".join(esc(names.get(x, x)) for x in unseen)}' if unseen else "sees everyone")
     if c.get("sightless"):
@@ -554,6 +631,8 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         notes.append(f'sinks short range every {esc(c["sinking"])}')
     if c.get("speed_class"):
         notes.append("flying SPD 21+: Speed Class rules apply")
+    if c.get("fatigue"):
+        notes.append(f'fatigue this battle (Abilities, flight costs): {esc(c["fatigue"])}')
     if c.get("post_combat"):
         notes.append(f'post-combat fatigue {esc(c["post_combat"]["fatigue"])}, trauma {esc(c["post_combat"]["trauma"])}')
     knock = _btn("Knockdown", "rb-knockdown", "small secondary", aria=f"Knockdown: {c['name']}", id=cid)
@@ -673,6 +752,56 @@ def attack_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
     return action
 
 
+def act_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
+    """``rb.act`` from the Other action form: size, what, the target it affects (unwilling or not), an Ability's
+    fatigue cost and the flags."""
+    action: dict[str, Any] = {"type": "rb.act", "id": cid, "size": values.get("size"),
+                              "what": (values.get("what") or "").strip() or f"{values.get('size')} action"}
+    if values.get("target"):
+        action["target"] = values["target"]
+    f = (values.get("fatigue") or "").strip()
+    if f and f != "0":
+        action["fatigue"] = as_int(f)
+    for k in ("dex_roll", "verbal", "light", "unwilling"):
+        if values.get(k):
+            action[k] = True
+    return action
+
+
+def area_action(values: dict[str, Any]) -> dict[str, Any]:
+    """``rb.area`` from the Mark an area form (a blank altitude is the ground)."""
+    action: dict[str, Any] = {"type": "rb.area", "kind": values.get("kind"), "radius": values.get("radius"),
+                              "x": as_number(values.get("x", "")), "y": as_number(values.get("y", "")),
+                              "alt": as_number((values.get("alt") or "0"))}
+    if (values.get("name") or "").strip():
+        action["name"] = values["name"].strip()
+    return action
+
+
+def preview_html(p: dict[str, Any], core_roll: dict[str, Any], names: dict[str, str]) -> str:
+    """The live preview: every roll the action would leave pending, as its specification with the odds under
+    the assumed default mechanic, the prompts it would raise, or why it would be refused. Nothing is sent."""
+    from ..rulesets.range_band.odds import spec_odds
+
+    head = '<p class="rb-preview-head"><strong>Before you send it</strong> <span class="hint">(a preview: nothing ' \
+           'is sent or rolled)</span></p>'
+    if p.get("error"):
+        e = p["error"]
+        where = f' <span class="hint">({esc(e["field"])})</span>' if e.get("field") else ""
+        return head + f'<p class="rb-preview-error" role="status">Would be refused: {esc(e["message"])}{where}</p>'
+    out = [head]
+    for q in p.get("pending", []):
+        who = names.get(q.get("combatant"), q.get("combatant", ""))
+        out.append(f'<div class="rb-preview-spec"><p class="hint">{esc(who)}</p>{spec_html(q["spec"])}'
+                   f'{odds_view.spec_html(spec_odds(q["spec"], core_roll))}</div>')
+    for q in p.get("prompts", []):
+        out.append(f'<p class="rb-preview-prompt" role="note">{esc(q.get("text", ""))}</p>')
+    if not p.get("pending"):
+        out.append('<p class="hint rb-preview-none">No roll: ' + esc("; ".join(p.get("events", [])) or "nothing to roll")
+                   + "</p>")
+    return "".join(out)
+
+
 def zone_action(view_zone: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
     """``rb.zone`` with only what changed (the log says what the GM set)."""
     action: dict[str, Any] = {"type": "rb.zone"}
@@ -686,12 +815,15 @@ def zone_action(view_zone: dict[str, Any], values: dict[str, Any]) -> dict[str, 
     return action
 
 
+PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
+
+
 class RangeBandPanel:
     FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
-             "rb-mount", "rb-status", "rb-end", "add-combatant")
+             "rb-mount", "rb-status", "rb-end", "rb-area", "rb-detect", "add-combatant")
     ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-detect", "rb-ambush",
             "rb-catch-breath", "rb-dismount", "rb-fall-off", "rb-breath", "rb-status-off", "rb-knockdown", "add-combatant",
-            "use-preset")
+            "use-preset", "rb-clear-area")
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
@@ -700,10 +832,21 @@ class RangeBandPanel:
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
         """A pending roll's odds under the assumed default mechanic (never rolls)."""
-        if form_name != "rb-resolve":
-            return None
         from ..rulesets.range_band.odds import spec_odds
         from .app import data
+
+        if form_name in PREVIEW_FORMS:
+            from ..rulesets.range_band.preview import preview
+            try:
+                action = self.form_action(app, form_name, form, data(form, "id"), values)
+            except InvalidAction as e:
+                p = {"error": {"field": e.field, "message": e.message}}
+            else:
+                p = preview(app.enc, action) if action else {"error": {"field": None, "message": "nothing to do"}}
+            names = {c.id: c.name for c in app.enc.combatants}
+            return preview_html(p, app.ruleset.table(app.enc, "core_roll"), names)
+        if form_name != "rb-resolve":
+            return None
 
         ref = data(form, "ref")
         p = next((x for x in app.enc.state.get("pending", []) if x.get("ref") == ref), None)
@@ -743,8 +886,8 @@ class RangeBandPanel:
             app.dispatch({"type": "rb.stealth", "id": cid, "level": data(el, "level")}, scope)
         elif act == "rb-maintain":
             app.dispatch({"type": "rb.maintain_stealth", "id": cid}, scope)
-        elif act == "rb-detect":
-            app.dispatch({"type": "rb.detect", "id": cid}, scope)
+        elif act == "rb-clear-area":
+            app.dispatch({"type": "rb.clear_area", "area": data(el, "area")}, scope)
         elif act == "rb-ambush":
             app.dispatch({"type": "rb.ambush", "id": cid}, scope)
         elif act == "rb-catch-breath":
@@ -805,10 +948,7 @@ class RangeBandPanel:
         if form_name == "rb-act":
             action = {"type": "rb.act", "id": cid, "size": values.get("size"),
                       "what": (values.get("what") or "").strip() or f"{values.get('size')} action"}
-            for k in ("dex_roll", "verbal", "light"):
-                if values.get(k):
-                    action[k] = True
-            return action
+            return act_action(cid or "", values)
         if form_name == "rb-resolve":
             return resolve_action(data_ref(form), values, roll=False)
         if form_name == "rb-stealth":
@@ -825,6 +965,14 @@ class RangeBandPanel:
             r = (values.get("rounds") or "").strip()
             if r:
                 action["rounds"] = as_int(r)
+            if r or values.get("ends") == "after_turn":
+                action["ends"] = values.get("ends") or "before_turn"
+            return action
+        if form_name == "rb-area":
+            return area_action(values)
+        if form_name == "rb-detect":
+            action = {"type": "rb.detect", "id": cid, "die": values.get("die") or "d20",
+                      "observers": checked_ids(values, "observers")}
             return action
         if form_name == "rb-end":
             acts = {k[len("activity."):]: v for k, v in values.items() if k.startswith("activity.")}
@@ -832,6 +980,9 @@ class RangeBandPanel:
             action = {"type": "rb.end_battle", "activity": acts, "involvement": invs}
             if values.get("wave"):
                 action["wave"] = True
+            r = (values.get("rounds") or "").strip()
+            if r:
+                action["rounds"] = as_int(r)
             return action
         return None
 

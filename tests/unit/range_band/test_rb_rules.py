@@ -1208,6 +1208,28 @@ def test_animals_and_deafened_cannot_warn():
         act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
 
 
+def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_the_excerpt():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
+    their allies. The following criteria must be met:" — the criteria themselves are not in the excerpt (FACTS.md), so
+    the warning is the GM's call, with the sentences the text does give applied ("Animals cannot warn others ...
+    Techs and sentients may warn each other ... impossible if either character is deafened")."""
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21),
+                person("Dog", x=19, kind="animal"), person("Deaf", x=22), person("Far", x=200))
+    enc = act(enc, "status", id="c5", status="deafened")
+    hit = act(enc, "attack", id="c1", target="c2", kind="ranged")
+    p = [x for x in hit.state["prompts"] if x["kind"] == "warning"][-1]
+    assert p["combatant"] == "c2"
+    assert "criteria for a warning are not in the excerpt (FACTS.md)" in p["text"]
+    assert "Allies who may warn: Lookout (cannot see Sneak), Far (cannot see Sneak)." in p["text"]
+    assert "Dog (animals cannot warn others, nor can they be warned)" in p["text"]
+    assert "Deaf (warnings are impossible if either character is deafened)" in p["text"]
+    warned = act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
+    assert last_pending(warned, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 1
+    assert "Warned by Lookout (who cannot see Sneak): 1 Hindrance" in warned.state["prompts"][-1]["text"]
+    seen = act(fight(person("A"), person("B", side="foes", x=1)), "attack", id="c1", target="c2")
+    assert not seen.state.get("prompts"), "not a stealth attack: nothing to warn of"
+
+
 def test_unexpected_attack_from_supposed_ally_is_stealth_attack():
     """Stealth Attacks: "Stealth attack rules can also be applied in the case of unexpected attacks from characters
     thought to be allies." """
@@ -1400,3 +1422,248 @@ def test_map_rule_bands_unseen_and_altitude():
     assert by["c2"].band.label == "medium" and by["c3"].band.label == "medium"
     assert RS.map_rule.unseen(enc, enc.get("c1")) == {"c2": "at medium range; visible up to short"}
     assert RS.map_rule.altitude(enc, enc.get("c3")) == "medium" and RS.map_rule.altitude(enc, enc.get("c1")) is None
+
+
+# == Obscuring areas (Lack of Sight, Sight & Visible Range): zone data the projection reads ==========
+
+def sees(enc, o, target):
+    return RS.view(enc)["visibility"][o][target]["sees"]
+
+
+def test_smoke_area_blocks_sight_into_and_through_it_but_not_at_engaged_range():
+    """Lack of Sight: "they might be unable to see specific characters or areas due to such things as smoke clouds";
+    Stealth Attacks: "all characters are visible at engaged range unless they can make use of total darkness,
+    blinding, or advanced cloaking technology"."""
+    enc = fight(person("A"), person("B", side="foes", x=30), person("C", side="foes", x=1),
+                person("D", side="foes", x=16))
+    assert sees(enc, "c1", "c2") and sees(enc, "c1", "c4")
+    smoky = act(enc, "area", kind="smoke", x=15, y=0, radius="engaged", name="Smoke grenade")
+    assert not sees(smoky, "c1", "c2"), "through the cloud"
+    assert not sees(smoky, "c1", "c4") and not sees(smoky, "c4", "c1"), "into it, and out of it"
+    assert sees(smoky, "c1", "c3")
+    why = RS.view(smoky)["visibility"]["c1"]["c2"]["why"]
+    assert why == ["Smoke grenade (A1) blocks the line of sight (smoke: Lack of Sight)"]
+    assert RS.view(smoky)["unseen"]["c1"] == ["c2", "c4"]
+    inside = act(act(enc, "area", kind="smoke", x=0, y=0, radius="short"), "cannot_see", id="c1", target="c3",
+                 on=False)
+    assert sees(inside, "c1", "c3"), "engaged inside the same cloud: still seen"
+    assert not sees(inside, "c1", "c2")
+    assert rules.can_see(smoky, smoky.get("c1"), smoky.get("c2"), T)[0] is False, "one pair, the same answer"
+    cleared = act(smoky, "clear_area", area="A1")
+    assert sees(cleared, "c1", "c2") and cleared.state["areas"] == []
+
+
+def test_echolocation_sees_through_fog_and_smoke_not_through_obstacles():
+    """Echolocation: "Echolocation is also unaffected by fog and smoke."; Sight & Visible Range: "Visible range is
+    obviously overridden by large obstacles that block sight." """
+    bat = person("Bat", vision="echolocation", echolocation_band="long")
+    enc = fight(bat, person("B", side="foes", x=30), person("C", side="foes", x=1))
+    assert sees(act(enc, "area", kind="smoke", x=15, y=0, radius="engaged"), "c1", "c2")
+    wall = act(enc, "area", kind="obstacle", x=15, y=0, radius="engaged")
+    assert not sees(wall, "c1", "c2")
+    hut = act(fight(person("A"), person("C", side="foes", x=1.5)), "area", kind="obstacle", x=0.8, y=0,
+              radius="engaged")
+    assert not sees(hut, "c1", "c2"), "an obstacle blocks at engaged range too"
+
+
+def test_dark_and_shadowed_areas_set_the_light_there():
+    """Lack of Sight: "completely without sight (such as via the blinded status, total darkness ...)"; Sight &
+    Visible Range: "Your visible range ... is determined by the amount of light and clutter in the zone"; Light
+    Sources: a light source carried still casts its light."""
+    enc = fight(person("A", x=0), person("B", side="foes", x=30, stealth="medium"), zone={"light": "high"})
+    dark = act(enc, "area", kind="darkness", x=30, y=0, radius="short")
+    assert cv(dark, "c2")["sightless"] == "total darkness" and cv(dark, "c1")["sightless"] == ""
+    assert not sees(dark, "c1", "c2") and "none light inside" in " ".join(
+        RS.view(dark)["visibility"]["c1"]["c2"]["why"])
+    lit = act(dark, "light", id="c2", light="moderate")
+    assert cv(lit, "c2")["sightless"] == "" and sees(lit, "c1", "c2")
+    shade = act(enc, "area", kind="shadow", x=30, y=0, radius="short")
+    light, why = rules.light_at(shade, shade.get("c2").position, T)
+    assert light == "low" and "inside" in why
+    assert rules.light_at(shade, shade.get("c1").position, T)[0] == "high"
+
+
+def test_dense_smoke_adds_clutter_and_halves_the_rush_out_of_it_without_knockdown_risk():
+    """Lack of Sight: "Some rules for highly obscured vision (such as dense smoke clouds) may have a similar but
+    lesser effect, causing rushing through or out of it to provide only half its usual reactive +TN, with no
+    knockdown risk." (high clutter inside is Fray's assumption, table obscuring)"""
+    enc = fight(preset("Winged flyer", x=0, side="party"), person("B", side="foes", x=40))
+    enc = act(enc, "area", kind="dense_smoke", x=0, y=0, radius="short")
+    why = RS.view(enc)["visibility"]["c2"]["c1"]["why"]
+    assert any("high clutter inside" in w for w in why)
+    enc = to_phase(start(enc), "movement", "c1")
+    out = act(enc, "move", id="c1", x=30, rush=True)
+    spec = last_pending(out, "movement")["spec"]
+    fs = rules.flying_spd(enc.get("c1"))[0]
+    assert {p["reason"]: p["value"] for p in spec["tn"]["parts"]} == {
+        "rushing: flying SPD as reactive +TN (halved: dense smoke)": fs // 2}
+    assert not pending(out, "blind_knockdown")
+
+
+def test_moving_through_or_out_of_smoke_no_rush_entering_may_rush_and_standing_in_it_risks_a_knockdown():
+    """Lack of Sight: "Whenever you attempt movement through an area you can't see, you cannot rush through or out of
+    it. You can use a rush to enter it, but not for additional distance afterward. Additionally, you must roll d12
+    on DEX to avoid a knockdown if you lack sight at the beginning of your movement"."""
+    enc = to_phase(start(fight(person("A"), person("B", side="foes", x=80))), "movement", "c1")
+    enc = act(enc, "area", kind="smoke", x=20, y=0, radius="engaged")
+    with pytest.raises(RuleViolation, match="cannot rush through or out of it"):
+        act(enc, "move", id="c1", x=30, rush=True)
+    entering = act(enc, "move", id="c1", x=19, rush=True)
+    assert "enters Smoke cloud or fog (A1)" in last_pending(entering, "movement")["spec"]["notes"]
+    walk = act(enc, "move", id="c1", x=30)
+    assert not pending(walk, "blind_knockdown")
+    assert "through or out of Smoke cloud or fog (A1): an area you can't see" in \
+        last_pending(walk, "movement")["spec"]["notes"]
+    inside = act(enc, "move", id="c1", x=20)
+    inside = resolve(inside, "movement")
+    inside, _ = apply(inside, {"type": "advance"})
+    inside = to_phase(inside, "movement", "c1")
+    risky = act(inside, "move", id="c1", x=30)
+    assert last_pending(risky, "blind_knockdown")["spec"]["die"] == "d12"
+    with pytest.raises(RuleViolation):
+        act(inside, "move", id="c1", x=30, rush=True)
+    careful = act(inside, "move", id="c1", x=30, cautious=True)
+    assert not pending(careful, "blind_knockdown")
+
+
+@pytest.mark.parametrize("fields, field", [
+    ({"kind": "gas", "x": 0, "y": 0, "radius": "short"}, "kind"),
+    ({"kind": "smoke", "x": 0, "y": 0, "radius": "travel"}, "radius"),
+    ({"kind": "smoke", "x": "far", "y": 0, "radius": "short"}, "x"),
+    ({"kind": "smoke", "x": 0, "y": 0, "radius": "short", "name": "n" * 41}, "name"),
+])
+def test_bad_area_input_names_the_field_and_changes_nothing(fields, field):
+    """The page's contract: bad input gets a clear error at the field and changes nothing."""
+    enc = fight(person("A"))
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "area", **fields)
+    assert e.value.field == field and "areas" not in enc.state
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "clear_area", area="A7")
+    assert e.value.field == "area"
+
+
+def test_obscuring_table_is_editable_and_checked():
+    """Tables are data: what each kind of area does is table obscuring (the sentences it follows in its source);
+    an edit keeps every kind and the fields the rules read."""
+    tab = T["obscuring"]
+    assert {e["key"] for e in tab["entries"]} == {"smoke", "dense_smoke", "obstacle", "shadow", "darkness"}
+    bad = {**tab, "entries": [{**tab["entries"][0], "movement": "teleport"}] + tab["entries"][1:]}
+    with pytest.raises(InvalidAction) as e:
+        RS.check_table("obscuring", bad)
+    assert e.value.field == "value.entries.0.movement"
+    thin = {**tab, "entries": [{**e, "blocks_sight": False} if e["key"] == "smoke" else e for e in tab["entries"]]}
+    enc = fight(person("A"), person("B", side="foes", x=30))
+    enc, _ = apply(enc, {"type": "set_table", "table": "obscuring", "value": thin})
+    enc = act(enc, "area", kind="smoke", x=15, y=0, radius="engaged")
+    assert sees(enc, "c1", "c2"), "the GM's edit wins"
+
+
+def test_visibility_memo_is_never_stale():
+    """Combat Stealth: who sees whom is derived from the state. The projection is remembered by its inputs
+    (``rules.sight_key``); for every state of the scenarios and of a run of actions that change sight (moves,
+    stealth, light, areas, statuses) the remembered answer equals a fresh one."""
+    import json as _json
+    import pathlib
+
+    from fray.scenario import run_scenario
+
+    states = []
+    for f in sorted(pathlib.Path(__file__).resolve().parents[2].glob("scenarios/range-band/*.json")):
+        h, _ = run_scenario(_json.loads(f.read_text(encoding="utf-8")))
+        states += [h.state_at(k) for k in range(len(h.actions) + 1)]
+    enc = fight(person("A"), person("B", side="foes", x=30, stealth="medium"), preset("Large creature", x=60))
+    for step in ({"type": "rb.area", "kind": "smoke", "x": 15, "y": 0, "radius": "engaged"},
+                 {"type": "rb.light", "id": "c1", "light": "bright"}, {"type": "rb.clear_area", "area": "A1"},
+                 {"type": "move", "id": "c2", "x": 3, "y": 0}, {"type": "rb.status", "id": "c1", "status": "blinded"},
+                 {"type": "rb.zone", "light": "none"}, {"type": "rb.stealth", "id": "c2", "level": "low"},
+                 {"type": "edit_combatant", "id": "c2", "changes": {"name": "Bea", "vision": "thermal"}}):
+        enc, _ = apply(enc, step)
+        states.append(enc)
+    for st in states:
+        t = RS.all_tables(st)
+        first = rules.visibility(st, t)
+        assert first == rules._visibility(st, t)
+        assert rules.visibility(st, t) is first, "the same inputs: the remembered projection"
+
+
+# == Fatigue of specific Abilities and of flight =====================================================
+
+def test_ability_fatigue_is_inflicted_immediately_upon_use_not_while_holding_breath():
+    """Post-Combat Fatigue & Trauma: "Many Abilities used in combat have fatigue costs, and these always inflict their
+    fatigue immediately upon use."; Holding Breath: holding breath "prevents them from performing verbal actions or
+    voluntarily taking fatigue points until their next turn"."""
+    enc = to_phase(start(fight(person("A"))), "actions")
+    used = act(enc, "act", id="c1", size="major", what="Flame Burst", fatigue=2)
+    assert cv(used, "c1")["fatigue"] == 2 and cv(enc, "c1")["fatigue"] == 0
+    assert any("takes 2 fatigue (Flame Burst" in e.text for e in used.log)
+    again = act(used, "act", id="c1", size="minor", what="Quick Ward", fatigue=1)
+    assert cv(again, "c1")["fatigue"] == 3
+    holding = act(enc, "breath", id="c1", holding=True)
+    with pytest.raises(RuleViolation, match="fatigue"):
+        act(holding, "act", id="c1", size="major", what="Flame Burst", fatigue=2)
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "act", id="c1", size="major", what="Flame Burst", fatigue="lots")
+    assert e.value.field == "fatigue"
+
+
+def test_flight_costs_are_paid_at_the_beginning_of_the_movement_phase():
+    """Flight: "Creatures may also list a specific amount of fatigue inflicted by flying, or there may be a charge cost
+    for flight devices or Abilities ... All normal flight costs must be paid at the beginning of the movement
+    phase." and "If you rush, you do not take the fatigue normal for ground rushing." """
+    flyer = preset("Winged flyer", flight_fatigue=1,
+                   flight_sources=[{"name": "Wind sash", "spd": 8, "fatigue": 1}])
+    enc = fight(flyer, person("B", x=30))
+    assert cv(enc, "c1")["flight_cost"]["fatigue"] == 2
+    enc = start(enc)
+    assert cv(enc, "c1")["fatigue"] == 2, "round 1's movement phase"
+    enc = to_phase(enc, "movement", "c1", rnd=2)
+    assert cv(enc, "c1")["fatigue"] == 4, "and round 2's"
+    rush = act(enc, "move", id="c1", x=20, rush=True)
+    assert "flying rush: no ground-rushing fatigue" in last_pending(rush, "movement")["spec"]["notes"]
+    assert cv(rush, "c1")["fatigue"] == 4
+    grounded = fight(preset("Winged flyer", flying=False, flight_fatigue=1), person("B", x=30))
+    grounded = to_phase(start(grounded), "movement", "c1")
+    assert cv(grounded, "c1")["fatigue"] == 0, "not flying: nothing to pay"
+    up = act(grounded, "fly", id="c1", on=True)
+    assert cv(up, "c1")["fatigue"] == 1, "taking off at the start of its movement pays this round's cost"
+
+
+def test_teleport_brings_the_listed_characters_and_each_is_listed_once():
+    """Teleportation & Combat, medium precision: "Although you do not have to bring other characters along ... you can
+    choose to do so"; low precision brings "any enemies you are grappling with, any allies you are touching, and any
+    allies touching you" (``attached``). A character in both lists is bad input, refused at the field."""
+    enc = to_phase(start(fight(person("A"), person("B", x=1), person("C", side="foes", x=40))), "actions", "c1")
+    went = act(enc, "teleport", id="c1", x=5, range="short", precision="medium", size="minor", bring=["c2"])
+    assert (went.get("c1").position.x, went.get("c2").position.x) == (5, 6)
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "teleport", id="c1", x=5, range="short", precision="low", bring=["c2"], attached=["c2"])
+    assert e.value.field == "attached"
+
+
+def test_detection_observers_must_be_in_the_fight_and_the_die_may_be_altered():
+    """Detection Rolls: "resolved by a detection roll by everyone who may or may not see the stealthy character. By
+    default, this detection roll is a d20 on INT ... the die may be altered by the GM." Someone out of the fight sees
+    nothing and rolls nothing: naming them is refused at the field."""
+    enc = fight(person("Sneak", stealth="medium"), person("Guard", side="foes", x=20), person("Out", side="foes", x=5))
+    enc = act(enc, "status", id="c3", status="incapacitated")
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "detect", id="c1", observers=["c3"])
+    assert e.value.field == "observers"
+    rolled = act(enc, "detect", id="c1", observers=["c2"], die="d12")
+    assert [(p["combatant"], p["spec"]["die"]) for p in pending(rolled, "detection")] == [("c2", "d12")]
+
+
+@pytest.mark.parametrize("kind, fields, field", [
+    ("act", {"size": "major", "what": "shove", "unwilling": True}, "unwilling"),
+    ("status", {"status": "deafened", "ends": "after_turn"}, "ends"),
+    ("end_battle", {"activity": {}, "involvement": {}, "rounds": 0}, "rounds"),
+])
+def test_options_without_what_they_qualify_are_refused_at_the_field(kind, fields, field):
+    """Lack of Sight: "Anything that affects an unwilling non-grappling character" needs that character (the target);
+    FACTS: a duration "counts down when the turn order reaches the same place in a later round", so when it ends needs
+    its rounds; a battle lasts at least a round (Post-Combat Fatigue & Trauma: "based on the length of the battle")."""
+    enc = to_phase(start(fight(person("A"), person("B", side="foes", x=1))), "actions", "c1")
+    with pytest.raises(InvalidAction) as e:
+        act(enc, kind, id="c1", **fields)
+    assert e.value.field == field

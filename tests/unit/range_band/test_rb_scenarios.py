@@ -6,16 +6,12 @@ in ``{"encounter", "events"}``) to the value worked out by hand in its ``notes``
 
 from __future__ import annotations
 
-import json
-import pathlib
-
 import pytest
 
-from fray.scenario import lookup, result_json, run_scenario
 from rb_helpers import RS
+from shared_checks import play_scenario, scenario_files
 
-FOLDER = pathlib.Path(__file__).resolve().parents[2] / "scenarios" / "range-band"
-FILES = sorted(FOLDER.glob("*.json"))
+FILES = scenario_files("range-band")
 
 
 def test_there_are_whole_round_scenarios():
@@ -24,14 +20,7 @@ def test_there_are_whole_round_scenarios():
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path):
-    data = json.loads(path.read_text(encoding="utf-8"))
-    h, events = run_scenario(data)
-    result = {**result_json(h, events), "view": RS.view(h.present)}
-    json.dumps(result)
-    for key, value in data["expect"].items():
-        assert lookup(result, key) == value, key
-    for key, value in data.get("expect_view", {}).items():
-        assert lookup(result["view"], key) == value, f"view.{key}"
+    data, h, events, result = play_scenario(path, RS.view)
     specs = {e["detail"]["ref"]: e["detail"]["spec"] for e in events if e["kind"] == "roll_needed"}
     for ref, total in data.get("expect_hindrance", {}).items():
         assert specs[ref]["hindrance"]["total"] == total, ref

@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from shared_checks import check_node_ids
+
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "tactical-round.md"
 RULES = ROOT.parent / "shared" / "rules" / "004_b263a66d4cd97a7b.txt"
@@ -36,11 +38,5 @@ def test_every_heading_in_order():
 
 
 def test_every_node_id_exists():
-    source = {k: (HERE / v).read_text(encoding="utf-8") for k, v in PREFIX.items()}
-    doc = DOC.read_text(encoding="utf-8")
-    ids = re.findall(r"`([RPS])::(test_\w+)(?:\[[^\]]*\])?`", doc)
-    assert ids
-    for prefix, name in ids:
-        assert f"def {name}(" in source[prefix], f"{prefix}::{name} is named in the docs but does not exist"
-    for _, tests in doc_rows():
-        assert "::test_" in tests
+    check_node_ids(DOC.read_text(encoding="utf-8"),
+                   {k: (HERE / v).read_text(encoding="utf-8") for k, v in PREFIX.items()}, doc_rows())

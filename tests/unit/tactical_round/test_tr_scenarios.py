@@ -6,16 +6,12 @@ worked out by hand in its ``notes``; ``expect_view`` does the same in ``view()``
 
 from __future__ import annotations
 
-import json
-import pathlib
-
 import pytest
 
-from fray.scenario import lookup, result_json, run_scenario
+from shared_checks import play_scenario, scenario_files
 from tr_helpers import RS
 
-FOLDER = pathlib.Path(__file__).resolve().parents[2] / "scenarios" / "tactical-round"
-FILES = sorted(FOLDER.glob("*.json"))
+FILES = scenario_files("tactical-round")
 
 
 def test_there_are_whole_round_scenarios():
@@ -24,14 +20,7 @@ def test_there_are_whole_round_scenarios():
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path):
-    data = json.loads(path.read_text(encoding="utf-8"))
-    h, events = run_scenario(data)
-    result = {**result_json(h, events), "view": RS.view(h.present)}
-    json.dumps(result)
-    for key, value in data["expect"].items():
-        assert lookup(result, key) == value, key
-    for key, value in data.get("expect_view", {}).items():
-        assert lookup(result["view"], key) == value, f"view.{key}"
+    data, h, events, result = play_scenario(path, RS.view)
     totals = {e["detail"]["ref"]: e["detail"]["total"] for e in events if e["kind"] == "attack"}
     assert totals == data.get("expect_attacks", totals)
     if "expect_melee_order" in data:

@@ -18,7 +18,8 @@ with major, minor and free actions). ``advance`` steps slot by slot. Upkeep:
 
 Modules: ``combatant`` (stats, traits, per-fight state), ``rolls`` (roll specifications and the
 default mechanic), ``rules`` (pure functions: AWGT, bands, flight, stealth, visibility, sound, mounts),
-``actions`` (the ``rb.*`` handlers), ``view`` (what the page shows), ``maprule`` (the map's rule).
+``actions`` (the ``rb.*`` handlers), ``areas`` (obscuring areas as zone data), ``preview`` (what an action
+would ask for, before it is sent), ``view`` (what the page shows), ``maprule`` (the map's rule).
 """
 
 from __future__ import annotations
@@ -197,6 +198,8 @@ class RangeBand(Ruleset):
             if c.data.get("ambush") and c.data["ambush"].get("round", 0) < enc.round:
                 c.data["ambush"] = None
             self.suffocation_upkeep(ctx, c, t)
+            if rules.is_flying(enc, c) and rules.able(c):
+                state_edits.pay_flight_cost(ctx, c, "at the beginning of the movement phase")
         enc.state["round_start"] = start
 
     def suffocation_upkeep(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:

@@ -25,6 +25,7 @@ from ...errors import InvalidAction, RuleViolation
 from ...model import Combatant, Encounter, Position
 from ..base import Context
 from . import rules
+from . import areas as areas_mod
 from .aftermath import end_battle
 from .breath import breath, catch_breath, restart_breathing
 from .combatant import BANDS, STEALTH, whole
@@ -34,7 +35,7 @@ from .teleport import teleport
 from .state_edits import (
     tables_of, flag, pick, other, ids_list, able,
     coords, cond_on, cond_off, add_duration, set_stealth, new_ref,
-    pend, prompt, unmount, knock_down, fall, use_action,
+    pend, prompt, unmount, knock_down, fall, use_action, take_fatigue, pay_flight_cost,
 )
 
 ACTION_SIZES = ("major", "minor", "free", "slowing", "process")
@@ -208,6 +209,8 @@ def fly(ctx: Context) -> None:
         if c.position.alt > limit:
             c.position = Position(c.position.x, c.position.y, limit)
         ctx.event("flight", f"{c.name} begins flying at engagement altitude", id=c.id)
+        if enc.phase == "movement":
+            pay_flight_cost(ctx, c, "on taking off in the movement phase")
         if "knocked-down" in c.conditions:
             cond_off(c, "knocked-down")
             add_duration(enc, c, "minor-stunned", "before_turn", 1)
@@ -269,9 +272,22 @@ def move(ctx: Context) -> None:
         raise RuleViolation("Lack of Sight", "you cannot rush through or out of an area you can't see")
     if new.alt < 0 and not rules.underwater(enc):
         raise InvalidAction("alt", "altitude below the ground")
+    fx = areas_mod.path_effects(areas_mod.areas(enc, t), c.position, new, c.data.get("vision", "normal")) \
+        if enc.state.get("areas") else {"unseen": [], "obscured": [], "start": [], "enter": []}
+    if fx["unseen"] and rush:
+        raise RuleViolation("Lack of Sight", f"the movement goes through or out of {', '.join(a.label for a in fx['unseen'])}"
+                            ", an area you can't see: you cannot rush through or out of it (a rush may only enter it)")
     spec = rules.movement_spec(enc, c, t, rush=rush, cautious=cautious, keep_high=not drop, outnumbered=outnumbered,
-                               unseen_area=unseen, dense_smoke=smoke)
-    if rules.sightless(enc, c, t) and not cautious:
+                               unseen_area=unseen or bool(fx["unseen"]), dense_smoke=smoke or bool(fx["obscured"]))
+    for a in fx["unseen"]:
+        spec.notes.append(f"through or out of {a.label}: an area you can't see")
+    for a in fx["obscured"]:
+        spec.notes.append(f"through or out of {a.label}: highly obscured, a rush gives half its reactive +TN, "
+                          "no knockdown risk")
+    for a in fx["enter"]:
+        spec.notes.append(f"enters {a.label}")
+    lacks_sight = rules.sightless(enc, c, t) or (f"standing in {fx['start'][0].label}" if fx["start"] else "")
+    if lacks_sight and not cautious:
         pend(ctx, "blind_knockdown", c, RollSpec(
             "Avoid a knockdown (moving without sight)", "d12", "DEX", int(c.stats.get("DEX", 0)), "Lack of Sight",
             success="keeps their feet", failure="knocked down; the movement attempt ends early"))
@@ -461,7 +477,8 @@ def maintain(ctx: Context) -> None:
 
 
 def act(ctx: Context) -> None:
-    """``rb.act {id, size, what, dex_roll?, verbal?, light?}``: any other action in the combatant's turn:
+    """``rb.act {id, size, what, dex_roll?, verbal?, light?, target?, unwilling?, fatigue?}``: any other action in
+    the combatant's turn (``fatigue``: an Ability's fatigue cost, taken at once; not while holding breath):
     ``size`` major | minor | free | slowing | process. A slowing action with a DEX roll while mounted gets
     the mounted Hindrance (pending ``slowing``). A major action other than maintaining High Stealth
     reverts High to Medium at the end of the turn. ``light: true``: the action emits notable light (Low
@@ -476,9 +493,15 @@ def act(ctx: Context) -> None:
     verbal = flag(ctx.action, "verbal")
     light = flag(ctx.action, "light")
     unwilling = flag(ctx.action, "unwilling")
+    fatigue = whole(ctx.action.get("fatigue", 0), "fatigue", 0, 100)
     target = other(ctx, "target", c) if ctx.action.get("target") is not None else None
+    if unwilling and target is None:
+        raise InvalidAction("unwilling", "an unwilling target: choose the target the action affects")
     enc, t = ctx.enc, tables_of(ctx)
     able(c, "The round", "act")
+    if fatigue and (c.data.get("breath", {}).get("holding") or c.data.get("breath", {}).get("out")):
+        raise RuleViolation("Holding Breath", "holding breath prevents voluntarily taking fatigue points until the next "
+                            "turn; without breath it is impossible")
     dark = rules.sightless(enc, c, t)
     if dark and target is not None and rules.range_between(c.position, target.position, t)["index"] > 0:
         raise RuleViolation("Lack of Sight", f"{c.name} is without sight ({dark}): nothing that targets a specific "
@@ -495,6 +518,8 @@ def act(ctx: Context) -> None:
             raise RuleViolation("Flight", "you cannot notably change your altitude and still perform slowing actions")
     use_action(ctx, c, "major" if size == "process" else size, what, t)
     ctx.event("action", f"{c.name}: {size} action — {what}", id=c.id, size=size)
+    if fatigue:
+        take_fatigue(ctx, c, fatigue, f"{what}: its fatigue cost, inflicted immediately upon use")
     if light and c.data.get("stealth") != "low":
         set_stealth(ctx, c, "low", "emits notable light", lock=True)
     blind_hit = bool(dark and target is not None and unwilling and target.id not in c.data.get("grappling", []))
@@ -556,7 +581,8 @@ def attack(ctx: Context) -> None:
     sight = rules.Sight(enc, t)
     # Lack of Sight
     dark = rules.sightless(enc, a, t, sight)
-    sees, why_see = rules.can_see(enc, a, d, t, sight)
+    vis = rules.visibility(enc, t)  # the projection (shared with the page's view of this state)
+    sees = vis[a.id][d.id]["sees"]
     if dark and not melee and not grappling:
         if not aoe:
             raise RuleViolation("Lack of Sight", f"{a.name} is completely without sight ({dark}): no ranged attacks, "
@@ -597,7 +623,7 @@ def attack(ctx: Context) -> None:
         if "blast" in tags:
             notes.append("explosives underwater: full blast damage, frag damage only on direct impact")
     # Stealth attack
-    stealth_attack = not grappling and (unexpected or not rules.can_see(enc, d, a, t, sight)[0])
+    stealth_attack = not grappling and (unexpected or not vis[d.id][a.id]["sees"])
     defense: dict[str, Any] | None = None
     if stealth_attack:
         warn_ok, warn_why = False, ""
@@ -625,6 +651,8 @@ def attack(ctx: Context) -> None:
             set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
         return
     pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
+    if stealth_attack:
+        prompt(ctx, "warning", d, warning_prompt(enc, a, d, enc.get(warned_by) if warn_ok else None, vis, t))
     if emits_light and a.data.get("stealth") != "low":
         set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
 
@@ -639,9 +667,40 @@ def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker:
         return False, "warnings are impossible if either character is deafened"
     if rules.sightless(enc, defender, t):
         return False, "a defender completely without sight gains no benefit from being warned"
-    if not rules.can_see(enc, warner, attacker, t)[0]:
-        return False, f"{warner.name} cannot see {attacker.name} to warn of them"
     return True, ""
+
+
+WARNING_GIVEN = ("animals cannot warn or be warned; techs and sentients may warn each other; warnings are not "
+                 "verbal actions but are impossible if either character is deafened; Sign Language cannot be used; "
+                 "a defender completely without sight gains no benefit; a warned defender takes 1 Hindrance instead "
+                 "of 3")
+
+
+def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, warned_by: Combatant | None,
+                   vis: dict[str, dict[str, Any]], t: rules.Tables) -> str:
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one
+    of their allies. The following criteria must be met:" and the criteria are not in the excerpt (FACTS.md).
+    The GM decides whether a warning is given; Fray says so, applies the sentences the text does give, and lists
+    the defender's allies with what those sentences say of each (and whether each can see the attacker)."""
+    head = (f"Stealth attack on {defender.name}: may an ally warn them? The text's criteria for a warning are not in "
+            f"the excerpt (FACTS.md), so this is the GM's call. What the text gives, applied: {WARNING_GIVEN}.")
+    if warned_by is not None:
+        sees = vis.get(warned_by.id, {}).get(attacker.id, {}).get("sees")
+        return (head + f" Warned by {warned_by.name}" + ("" if sees else f" (who cannot see {attacker.name})")
+                + ": 1 Hindrance on the defense instead of 3, if the missing criteria allow it.")
+    can, cannot = [], []
+    for x in enc.combatants:
+        if x.id in (attacker.id, defender.id) or x.side != defender.side or not rules.able(x):
+            continue
+        ok, why = warning_ok(enc, x, defender, attacker, t)
+        if ok:
+            sees = vis.get(x.id, {}).get(attacker.id, {}).get("sees")
+            can.append(x.name + ("" if sees else f" (cannot see {attacker.name})"))
+        else:
+            cannot.append(f"{x.name} ({why})")
+    return (head + (f" Allies who may warn: {', '.join(can)}." if can else " No ally may warn by these sentences.")
+            + (f" Not: {'; '.join(cannot)}." if cannot else "")
+            + " If one does, choose them in \"Target warned by\" (once the roll is sent: dismiss it and attack again).")
 
 
 def grapple(ctx: Context) -> None:
@@ -717,6 +776,9 @@ def status(ctx: Context) -> None:
         ctx.event("condition", f"{c.name} is no longer {st}", id=c.id, condition=st, on=False)
         return
     rounds = ctx.action.get("rounds")
+    if ctx.action.get("ends") is not None and rounds is None:
+        pick(ctx.action, "ends", ("before_turn", "after_turn"))
+        raise InvalidAction("ends", "when a duration ends needs its length: give the rounds")
     if st == "knocked-down":
         knock_down(ctx, c, t, "status set by the GM")
         return
@@ -961,5 +1023,7 @@ HANDLERS = {
     "rb.teleport": teleport,
     "rb.resolve": resolve,
     "rb.dismiss": dismiss,
+    "rb.area": areas_mod.mark_area,
+    "rb.clear_area": areas_mod.clear_area,
     "rb.end_battle": end_battle,
 }

@@ -20,7 +20,10 @@ with the dotted path of a bad value):
 * ``carried``: WGT carried (sinking underwater); ``competencies``: any of ``mounted_ranged``,
   ``mounted_melee``, ``conventional_medicine``.
 * ``wing_flight``: the FSPD stat is natural wing-based flight (default true; it adds nothing underwater).
-* ``flight_sources``: other sources of flying SPD ``[{name, spd, active, underwater}]``.
+* ``flight_sources``: other sources of flying SPD ``[{name, spd, active, underwater, fatigue?}]``.
+* ``flight_fatigue``: the fatigue a creature's own flying inflicts (Flight: "Creatures may also list a
+  specific amount of fatigue inflicted by flying"), paid at the beginning of each movement phase in
+  flight, like each active source's ``fatigue``.
 * ``vehicle``: ``none`` | ``vehicle`` | ``aircraft`` | ``huge`` (a ship, or larger than a vehicle); ``vehicle_stealth``: true if using vehicle stealth.
 * ``weapons``: ``[{name, kind: melee|ranged|thrown, tags: [reach, precise, blast, natural, unarmed,
   grapple]}]``.
@@ -40,6 +43,8 @@ Per-fight state in ``c.data`` (the ruleset owns it):
 * ``turn_value``: the turn-order result; ``used``: ``{round, major, minor, what: [...]}``.
 * ``fly_switch``: the round of the last switch between flying and ground movement, and when.
 * ``turn_done_round``: the last round in which this combatant's turn ended.
+* ``fatigue``: fatigue points taken during the battle from Abilities and flight costs, and
+  ``flight_paid``: the round whose flight costs are paid (post-combat fatigue is apart: ``post_combat``).
 """
 
 from __future__ import annotations
@@ -76,7 +81,7 @@ MAX_SOURCES = 6
 
 TRAITS = ("kind", "species", "hears_far", "amphibious", "aquatic", "swim_bonus", "breath_rounds", "vision", "echolocation_band",
           "light", "armor_noise", "carried", "competencies", "wing_flight", "flight_sources", "vehicle",
-          "vehicle_stealth", "weapons")
+          "vehicle_stealth", "weapons", "flight_fatigue")
 STATE_FIELDS = ("riding", "stealth", "flying")
 EXTRA_FIELDS = TRAITS + STATE_FIELDS
 
@@ -84,7 +89,7 @@ DEFAULTS: dict[str, Any] = {
     "kind": "sentient", "species": "", "hears_far": False, "amphibious": "no", "aquatic": False, "swim_bonus": 0, "breath_rounds": 4,
     "vision": "normal", "echolocation_band": "long", "light": "none", "armor_noise": "low", "carried": 0,
     "competencies": [], "wing_flight": True, "flight_sources": [], "vehicle": "none", "vehicle_stealth": False,
-    "weapons": [],
+    "weapons": [], "flight_fatigue": 0,
 }
 
 
@@ -140,11 +145,14 @@ def check_source(raw: Any, path: str) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise InvalidAction(path, "a flight source is an object with name and spd")
     for k in raw:
-        if k not in ("name", "spd", "active", "underwater"):
-            raise InvalidAction(f"{path}.{k}", "unknown field (known: name, spd, active, underwater)")
-    return {"name": _name(raw.get("name"), f"{path}.name"), "spd": whole(raw.get("spd"), f"{path}.spd", 0, 100),
-            "active": _bool(raw.get("active", True), f"{path}.active"),
-            "underwater": _bool(raw.get("underwater", True), f"{path}.underwater")}
+        if k not in ("name", "spd", "active", "underwater", "fatigue"):
+            raise InvalidAction(f"{path}.{k}", "unknown field (known: name, spd, active, underwater, fatigue)")
+    out = {"name": _name(raw.get("name"), f"{path}.name"), "spd": whole(raw.get("spd"), f"{path}.spd", 0, 100),
+           "active": _bool(raw.get("active", True), f"{path}.active"),
+           "underwater": _bool(raw.get("underwater", True), f"{path}.underwater")}
+    if "fatigue" in raw:
+        out["fatigue"] = whole(raw["fatigue"], f"{path}.fatigue", 0, 100)
+    return out
 
 
 def check_trait(key: str, raw: Any, path: str) -> Any:
@@ -159,7 +167,7 @@ def check_trait(key: str, raw: Any, path: str) -> Any:
         return _bool(raw, path)
     if key == "amphibious":
         return _choice(raw, path, AMPHIBIOUS)
-    if key == "swim_bonus":
+    if key in ("swim_bonus", "flight_fatigue"):
         return whole(raw, path, 0, 100)
     if key == "breath_rounds":
         return whole(raw, path, 1, 100000)

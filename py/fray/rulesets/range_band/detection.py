@@ -18,7 +18,11 @@ def detect(ctx: Context) -> None:
     the stealthy character. By default, this detection roll is a d20 on INT, and is a blind roll; the die
     may be altered by the GM." One pending blind roll per observer (default: every opponent)."""
     c = ctx.combatant()
-    obs = ids_list(ctx, "observers", c) or [o for o in ctx.enc.combatants if o.side != c.side and rules.able(o)]
+    chosen = ids_list(ctx, "observers", c)
+    for o in chosen:
+        if not rules.able(o):
+            raise InvalidAction("observers", f"{o.name} is out of the fight and makes no detection roll")
+    obs = chosen or [o for o in ctx.enc.combatants if o.side != c.side and rules.able(o)]
     die = pick(ctx.action, "die", ("d6", "d10", "d12", "d20"), "d20")
     if not obs:
         raise InvalidAction("observers", "nobody to make a detection roll")

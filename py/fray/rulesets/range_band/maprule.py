@@ -37,7 +37,8 @@ class RangeBandMap(MapRule):
     def band(self, enc: Encounter, c: Combatant, other: Combatant, metres: float) -> tuple[Band | None, str]:
         t = _tables(enc)
         rb = rules.range_between(c.position, other.position, t)
-        sees, why = rules.can_see(enc, c, other, t)
+        row = rules.visibility(enc, t).get(c.id, {}).get(other.id)
+        sees, why = (row["sees"], row["why"]) if row else rules.can_see(enc, c, other, t)
         text = "sees" if sees else "cannot see: " + why[-1] if why else "cannot see"
         return Band(rb["band"], None, rb["why"] + " (metre limits assumed)"), text
 
@@ -54,15 +55,8 @@ class RangeBandMap(MapRule):
 
     def unseen(self, enc: Encounter, c: Combatant) -> dict[str, str]:
         """Who ``c`` cannot see, each with the last reason (the map draws them as unseen)."""
-        t = _tables(enc)
-        sight = rules.Sight(enc, t)
-        out = {}
-        for o in enc.combatants:
-            if o.id != c.id:
-                sees, why = rules.can_see(enc, c, o, t, sight)
-                if not sees:
-                    out[o.id] = why[-1] if why else "cannot see"
-        return out
+        row = rules.visibility(enc, _tables(enc)).get(c.id, {})
+        return {o: v["why"][-1] if v["why"] else "cannot see" for o, v in row.items() if not v["sees"]}
 
     def altitude(self, enc: Encounter, c: Combatant) -> str | None:
         """The altitude band to draw beside a token above the ground ("short"), else None."""

@@ -8,11 +8,13 @@ last turn)" and the tests can check the rule text sentence by sentence.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from typing import Any
 
 from ...geometry import separation
 from ...model import Combatant, Encounter, Position
 from ..base import gm_tie_break
+from . import areas as areas_mod
 from .combatant import BANDS, STEALTH
 from .rolls import RollSpec
 
@@ -178,6 +180,20 @@ def flying_spd(c: Combatant, underwater_only: bool = False) -> tuple[int, list[t
     return best[1] + rest // 4, parts
 
 
+def flight_cost(c: Combatant) -> tuple[int, list[tuple[str, int]]]:
+    """Flight: "Creatures may also list a specific amount of fatigue inflicted by flying, or there may be a charge
+    cost for flight devices or Abilities ... All normal flight costs must be paid at the beginning of the movement
+    phase." The fatigue part: the creature's own (``flight_fatigue``, with natural flying SPD) and each active
+    source's ``fatigue``. Charges of devices are the device's rules."""
+    parts = []
+    if int(c.stats.get("FSPD", 0) or 0) and int(c.data.get("flight_fatigue", 0) or 0):
+        parts.append(("flying (the creature's own)", int(c.data["flight_fatigue"])))
+    for src in c.data.get("flight_sources", []):
+        if src.get("active") and src.get("fatigue"):
+            parts.append((src["name"], int(src["fatigue"])))
+    return sum(n for _, n in parts), parts
+
+
 def can_fly(c: Combatant) -> bool:
     return flying_spd(c)[0] > 0
 
@@ -304,6 +320,8 @@ class Sight:
         self.carriers = [c for c in enc.combatants if c.data.get("light", "none") in self.srcs]
         self.size = keyed(t["size_stealth"])
         self.noise = keyed(t["noise"])
+        self.areas = areas_mod.areas(enc, t)  # obscuring areas (smoke, obstacles, shadow, darkness)
+        self.dark_areas = any(a.entry.get("light") == "none" for a in self.areas)
         self._light: dict[str, tuple[str, str]] = {}
 
     def _bi(self, m: float) -> int:
@@ -321,7 +339,11 @@ class Sight:
     def light_at(self, pos: Position) -> tuple[str, str]:
         z = self.z["light"]
         level, why = LIGHT.index(z), f"zone {z} light"
-        dark = z == "none"
+        if self.areas:
+            local, where = areas_mod.local_light(self.areas, pos)
+            if local is not None and LIGHT.index(local) < level:
+                level, why = LIGHT.index(local), f"{local} light {where}"
+        dark = level == 0
         for c in self.carriers:
             kind = c.data["light"]
             d = self.idx(c.position, pos)
@@ -358,9 +380,11 @@ def sightless(enc: Encounter, c: Combatant, t: Tables, sight: Sight | None = Non
         return "blinded"
     if c.data.get("vision") in ("echolocation", "darkeye", "clairvoyance"):
         return ""
-    if zone(enc)["light"] != "none":
+    if sight is None and zone(enc)["light"] != "none" and not enc.state.get("areas"):
         return ""
     s = sight or Sight(enc, t)
+    if s.z["light"] != "none" and not s.dark_areas:
+        return ""
     return "total darkness" if s.light_of(c)[0] == "none" else ""
 
 
@@ -387,6 +411,10 @@ def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tab
         stealth = "medium"
         reasons.append("thermal vision removes the effects of High Stealth")
     clutter = s.z["clutter"]
+    if s.areas:
+        clutter, where = areas_mod.local_clutter(s.areas, target.position, clutter)
+        if where:
+            reasons.append(f"{clutter} clutter {where}")
     rng = s.chart.get((light, clutter, stealth), "none")
     reasons.append(f"chart: {light} light, {clutter} clutter, {stealth} stealth → {rng}")
     if stealth == "low" and rng != "none":
@@ -457,15 +485,68 @@ def can_see(enc: Encounter, observer: Combatant, target: Combatant, t: Tables,
         return False, [f"{observer.name} is completely without sight ({dark})"]
     if target.id in observer.data.get("cannot_see", ()):
         return False, [f"{observer.name} cannot see {target.name} (smoke, cloaking or the like: the GM's call)"]
+    d = s.idx(observer.position, target.position)
+    if s.areas:
+        ar = areas_mod.sight_block(s.areas, observer.position, target.position, d, observer.data.get("vision", "normal"),
+                                   BANDS.index(observer.data.get("echolocation_band", "long")))
+        if ar is not None:
+            return False, [area_reason(ar)]
     amb = target.data.get("ambush")
     if amb and amb.get("round") == enc.round and observer.id in amb.get("unseen_by", []) and \
             observer.data.get("vision") not in ("darkeye", "clairvoyance", "thermal"):
         return False, [f"ambush movement: {target.name} is not seen until after their turn"]
-    d = s.idx(observer.position, target.position)
     rng, reasons = visible_range(enc, observer, target, t, d, s)
     seen = rng != "none" and d <= BANDS.index(rng)
     reasons.append(f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}")
     return seen, reasons
+
+
+def _vision_class(vision: str, light: str, stealth: str) -> str:
+    """The vision that ``visible_range`` actually applies to a target in ``light`` and ``stealth``: a sense
+    that changes nothing here (shadow vision in Medium Light, thermal against Low Stealth) sees as normal
+    vision does, with the same reasons, so their answers are computed once."""
+    if (vision == "shadow" and light == "low") or (vision == "thermal" and stealth == "high") or (
+            vision in ("echolocation", "darkeye", "clairvoyance") and light == "none"):
+        return vision
+    return "normal"
+
+
+def area_reason(ar: "areas_mod.Area") -> str:
+    return f"{ar.label} blocks the line of sight ({ar.kind.replace('_', ' ')}: Lack of Sight)"
+
+
+SIGHT_TABLES = ("bands", "visible_range", "light_sources", "size_stealth", "noise", "obscuring")
+_MEMO: dict[tuple, tuple[tuple, dict[str, dict[str, Any]]]] = {}
+MEMO_SIZE = 16
+
+
+def _ids(v: Any) -> tuple:
+    return tuple(v) if isinstance(v, (list, tuple)) else ()
+
+
+SIGHT_DATA = ("stealth", "light", "vision", "echolocation_band", "armor_noise", "kind", "hears_far", "species",
+              "vehicle", "vehicle_stealth", "flying")  # plain values of c.data the projection reads
+
+
+def sight_key(enc: Encounter, t: Tables) -> tuple:
+    """Everything the visibility projection reads, as one hashable value: two states with the same key
+    have the same projection. Tables by identity (states never change a table in place; an edit is a new
+    object, and the memo keeps the objects alive so an identity cannot be reused while it is cached)."""
+    z = zone(enc)
+    parts = [enc.round, z["light"], z["clutter"], tuple(id(t[k]) for k in SIGHT_TABLES),
+             tuple((a["ref"], a["kind"], a["x"], a["y"], a.get("alt", 0.0), a["radius"])
+                   for a in enc.state.get("areas", ()))]
+    for c in enc.combatants:
+        d = c.data
+        p = c.position
+        amb = d.get("ambush")
+        mv = d.get("moved")
+        g, cs = d.get("grappling"), d.get("cannot_see")
+        parts.append((c.id, c.name, p.x, p.y, p.alt, tuple(c.conditions), c.stats.get("WGT", 1),
+                      tuple(map(d.get, SIGHT_DATA)), tuple(g) if g else (), tuple(cs) if cs else (),
+                      (amb.get("round"), _ids(amb.get("unseen_by"))) if amb else None,
+                      mv.get("round") if mv else None))
+    return tuple(parts)
 
 
 def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
@@ -473,20 +554,45 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
 
     The same answers as ``can_see`` and ``audible_range`` pair by pair, computed once for the whole fight:
     the band between every two combatants, the light at each, and the visible range of each target per
-    kind of vision are shared by all the observers (the page asks for this on every render)."""
+    kind of vision are shared by all the observers (the page asks for this on every render). A state
+    whose sight inputs (``sight_key``) equal a recent one's gets that projection again: most actions
+    (rolls, prompts, turns) change nothing anyone sees. The result is shared and read-only."""
+    key = sight_key(enc, t)
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return hit[1]
+    out = _visibility(enc, t)
+    if len(_MEMO) >= MEMO_SIZE:
+        _MEMO.pop(next(iter(_MEMO)))
+    _MEMO[key] = (tuple(t[k] for k in SIGHT_TABLES), out)
+    return out
+
+
+def _visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
     s = Sight(enc, t)
     cs = enc.combatants
     n = len(cs)
+    fin = [m for m in s.maxes if m is not None]  # the bands' outer edges, nearest first; travel has none
+
+    def band(m: float) -> int:
+        return bisect_left(fin, m - 1e-9)
+
     idx = [[0] * n for _ in range(n)]
     for i in range(n):
         pi = cs[i].position
         for j in range(i + 1, n):
-            idx[i][j] = idx[j][i] = s.idx(pi, cs[j].position)
+            pj = cs[j].position
+            h, v = band(math.hypot(pi.x - pj.x, pi.y - pj.y)), band(abs(pi.alt - pj.alt))
+            idx[i][j] = idx[j][i] = h if h > v else v
+    rnd = enc.round
+    light = [s.light_of(c)[0] for c in cs]
+    stealth = [c.data.get("stealth", "low") for c in cs]
+    ambush = [(c.data.get("ambush") or {}) for c in cs]
+    ambush = [a.get("unseen_by", ()) if a and a.get("round") == rnd else None for a in ambush]
     seen_cache: dict[tuple, tuple[bool, list[str]]] = {}
     range_cache: dict[tuple, tuple[str, list[str]]] = {}
     hear_cache: dict[tuple, tuple[str, str]] = {}
     out: dict[str, dict[str, Any]] = {}
-    rnd = enc.round
     for i, o in enumerate(cs):
         row: dict[str, Any] = {}
         deaf = "deafened" in o.conditions
@@ -496,44 +602,50 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
         out_of_fight = any(x in o.conditions for x in OUT)
         dark = "" if out_of_fight else sightless(enc, o, t, s)
         keen = o.data.get("kind") == "animal" or bool(o.data.get("hears_far"))
+        species = o.data.get("species", "")
+        echo = BANDS.index(o.data.get("echolocation_band", "long")) if vision == "echolocation" else 0
+        ambush_proof = vision in ("darkeye", "clairvoyance", "thermal")
+        di = idx[i]
         for j, c in enumerate(cs):
             if i == j:
                 continue
-            d = idx[i][j]
-            if c.id in grappling:
+            d = di[j]
+            cid = c.id
+            if cid in grappling:
                 sees, why = True, ["grappling: always counts as seeing (Lack of Sight)"]
             elif out_of_fight:
                 sees, why = False, [f"{o.name} is out of the fight"]
             elif dark:
                 sees, why = False, [f"{o.name} is completely without sight ({dark})"]
-            elif c.id in blocked:
+            elif cid in blocked:
                 sees, why = False, [f"{o.name} cannot see {c.name} (smoke, cloaking or the like: the GM's call)"]
+            elif s.areas and (ar := areas_mod.sight_block(s.areas, o.position, c.position, d, vision, echo)):
+                sees, why = False, [area_reason(ar)]
+            elif ambush[j] is not None and o.id in ambush[j] and not ambush_proof:
+                sees, why = False, [f"ambush movement: {c.name} is not seen until after their turn"]
             else:
-                amb = c.data.get("ambush")
-                if amb and amb.get("round") == rnd and o.id in amb.get("unseen_by", ()) and \
-                        vision not in ("darkeye", "clairvoyance", "thermal"):
-                    sees, why = False, [f"ambush movement: {c.name} is not seen until after their turn"]
-                else:
-                    key = (j, vision, d if vision == "echolocation" else -1)
-                    hit = seen_cache.get((key, d))
-                    if hit is None:
-                        base = range_cache.get(key)
-                        if base is None:
-                            base = range_cache[key] = visible_range(enc, o, c, t, d, s)
-                        rng, reasons = base
-                        hit = seen_cache[(key, d)] = (rng != "none" and d <= BANDS.index(rng), reasons + [
-                            f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}"])
-                    sees, why = hit  # shared by the pairs with the same answer: the view is read-only
+                vc = _vision_class(vision, light[j], stealth[j])
+                key = (j, vc, (d, echo) if vc == "echolocation" else -1, d)
+                hit = seen_cache.get(key)
+                if hit is None:
+                    rk = key[:3]
+                    base = range_cache.get(rk)
+                    if base is None:
+                        base = range_cache[rk] = visible_range(enc, o, c, t, d, s)
+                    rng, reasons = base
+                    hit = seen_cache[key] = (rng != "none" and d <= BANDS.index(rng), reasons + [
+                        f"at {BANDS[d]} range; visible {'up to ' + rng if rng != 'none' else 'at no range'}"])
+                sees, why = hit  # shared by the pairs with the same answer: the view is read-only
             if deaf:
                 hears, hwhy = False, "deafened"
             else:
-                hk = (j, keen, o.data.get("species", ""))
+                hk = (j, keen, species)
                 h = hear_cache.get(hk)
                 if h is None:
                     h = hear_cache[hk] = audible_range(enc, o, c, t, s)
                 rng_h, hwhy = h
                 hears = rng_h != "none" and d <= RANGES.index(rng_h) - 1
-            row[c.id] = {"sees": sees, "hears": hears, "why": why, "hear_why": hwhy, "band": BANDS[d]}
+            row[cid] = {"sees": sees, "hears": hears, "why": why, "hear_why": hwhy, "band": BANDS[d]}
         out[o.id] = row
     return out
 

@@ -217,3 +217,21 @@ def use_action(ctx: Context, c: Combatant, size: str, what: str, t: rules.Tables
         used = {**used, size: used[size] + count}
     used = {**used, "what": used["what"] + [f"{size}: {what}"]}
     c.data["used"] = used
+
+
+def take_fatigue(ctx: Context, c: Combatant, points: int, why: str) -> None:
+    """Fatigue taken during the battle (Post-Combat Fatigue & Trauma: "Many Abilities used in combat have fatigue
+    costs, and these always inflict their fatigue immediately upon use"; Flight: flight costs). Kept apart from the
+    post-combat fatigue the end of the battle proposes."""
+    c.data["fatigue"] = int(c.data.get("fatigue", 0)) + points
+    ctx.event("fatigue", f"{c.name} takes {points} fatigue ({why}); {c.data['fatigue']} this battle", id=c.id,
+              points=points)
+
+
+def pay_flight_cost(ctx: Context, c: Combatant, why: str) -> None:
+    """Flight: "All normal flight costs must be paid at the beginning of the movement phase." Once a round."""
+    cost, parts = rules.flight_cost(c)
+    if not cost or c.data.get("flight_paid") == ctx.enc.round:
+        return
+    c.data["flight_paid"] = ctx.enc.round
+    take_fatigue(ctx, c, cost, f"flight cost {why}: " + ", ".join(f"{r} {n}" for r, n in parts))

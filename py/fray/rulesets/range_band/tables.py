@@ -145,4 +145,7 @@ def check(table_id: str, table: dict[str, Any]) -> dict[str, Any]:
             _int(e.get("value"), f"{p}.{i}.value", 1, 100000)
         if len(keys) != 4:
             raise InvalidAction(p, "needs no_high_from, no_medium_from, visible_plus_from and visible_plus_every")
+    elif table_id == "obscuring":
+        from .areas import check_table
+        check_table(table)
     return table

@@ -5,7 +5,7 @@ checked before the draft is edited; only ``InvalidAction`` and ``RuleViolation``
 
 from __future__ import annotations
 
-from ...errors import RuleViolation
+from ...errors import InvalidAction, RuleViolation
 from ...model import Position
 from ..base import Context
 from . import rules
@@ -25,6 +25,9 @@ def teleport(ctx: Context) -> None:
     precision = pick(ctx.action, "precision", ("low", "medium", "high"))
     attached = ids_list(ctx, "attached", c)
     bring = ids_list(ctx, "bring", c)
+    for x in attached:
+        if x in bring:
+            raise InvalidAction("attached", f"{x.name} is listed to be brought along already: list them once")
     new = coords(ctx, c)
     able(c, "Teleportation & Combat", "teleport")
     rb = rules.range_between(c.position, new, t)

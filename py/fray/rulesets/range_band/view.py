@@ -34,6 +34,8 @@
          "if_immobilized": "" | "sinks" | "rises to the surface",      # underwater, after combat
          "ambush": {"round", "unseen_by"} | null, "grappling": [...], "cannot_see": [...],
          "post_combat": {"fatigue": 1, "trauma": 0} | null,
+         "fatigue": 0,                                                # taken this battle (Abilities, flight costs)
+         "flight_cost": {"fatigue": 1, "parts": [{"reason", "points"}]},  # paid each movement phase in flight
          "can_use_cover": true,                                       # flyers cannot use cover
          "reminders": [{"rule": "Flight", "text": "..."}],            # what the GM applies by hand
          "traits": {... every trait, as entered ...}}],
@@ -46,6 +48,8 @@
       "visibility": {"c1": {"c2": {"sees": true, "hears": false, "band": "short", "why": [...],
                                    "hear_why": "..."}}},           # per observer, every other combatant
       "unseen": {"c1": ["c4"]},                                  # per observer: who it cannot see
+      "areas": [{"ref": "A1", "kind": "smoke", "name": "Smoke", "x", "y", "alt", "radius": "short",
+                 "metres": 10.0, "title", "blocks_sight", "movement", "light", "clutter"}],  # rb.area
       "battle_end": null | {"rounds", "wave", "proposals": [{"id", "name", "activity", "involvement",
                                                              "fatigue", "trauma"}], "note", "assumed": true},
       "assumed_tables": ["bands", "core_roll", ...],
@@ -98,6 +102,7 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
     title, note = PHASES.get(enc.phase, (enc.phase, ""))
     cur_name = enc.get(current).name if current else ""
     vis = rules.visibility(enc, t)
+    area_kinds = rules.areas_mod.kinds(t)
     no_flight = "narrow passage rules" if z["narrow"] else ("no flight in this zone" if z["flight_ceiling"] == "none"
                                                             else "")
     return {
@@ -115,13 +120,19 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
         "prompts": [dict(p) for p in enc.state.get("prompts", [])],
         "visibility": vis,
         "unseen": {o: sorted(k for k, v in row.items() if not v["sees"]) for o, row in vis.items()},
+        "areas": [{**a, "title": ar.entry.get("title", a["kind"]), "metres": ar.r,
+                   "blocks_sight": bool(ar.entry.get("blocks_sight")), "movement": ar.entry.get("movement", "none"),
+                   "light": ar.entry.get("light"), "clutter": ar.entry.get("clutter")}
+                  for a, ar in zip([a for a in enc.state.get("areas", []) if a["kind"] in area_kinds], rules.areas_mod.areas(enc, t))],
         "battle_end": enc.state.get("battle_end"),
         "assumed_tables": sorted(k for k, v in t.items() if v.get("assumed")),
         "choices": {"light": list(rules.LIGHT), "clutter": list(rules.CLUTTER), "bands": list(BANDS),
                     "stealth": list(STEALTH), "statuses": list(actions_mod.STATUSES),
                     "activity": [e["activity"] for e in t["fatigue"]["entries"]],
                     "involvement": [e["involvement"] for e in t["trauma"]["entries"]],
-                    "action_sizes": list(actions_mod.ACTION_SIZES)},
+                    "action_sizes": list(actions_mod.ACTION_SIZES),
+                  "area_kinds": [{"key": k, "title": e.get("title", k)} for k, e in area_kinds.items()],
+                  "area_bands": list(rules.areas_mod.AREA_BANDS)},
         "actions": sorted(actions_mod.HANDLERS),
     }
 
@@ -198,6 +209,9 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         "ambush": c.data.get("ambush"), "grappling": list(c.data.get("grappling", [])),
         "cannot_see": list(c.data.get("cannot_see", [])),
         "post_combat": c.data.get("post_combat"),
+        "fatigue": int(c.data.get("fatigue", 0)),
+        "flight_cost": {"fatigue": rules.flight_cost(c)[0],
+                        "parts": [{"reason": r, "points": n} for r, n in rules.flight_cost(c)[1]]},
         "can_use_cover": not rules.is_flying(enc, c),
         "reminders": reminders(enc, c, t),
         "traits": traits_json(c),
