@@ -89,6 +89,11 @@ import players_bench  # noqa: E402  (bench/players_bench.py: the players' window
 
 page_bench("players_follow")(players_bench.players_follow)
 
+import resume_bench  # noqa: E402  (bench/resume_bench.py: issue 11, a long fight stays instant)
+
+for _game in resume_bench.GAMES:
+    page_bench(f"resume_{_game}")(resume_bench.bench_for(_game))
+
 
 @dataclass
 class Bench:

@@ -3,7 +3,9 @@
 The history is the starting encounter plus the list of recorded actions (each carrying its dice)
 and a cursor. The encounter at any point is the replay of the actions before the cursor; the
 states are cached so undo and redo cost nothing. Saving the history saves the actions, the
-present and a checkpoint every ``CHECKPOINT_EVERY`` actions (see docs/file-format.md).
+present and a checkpoint every ``CHECKPOINT_EVERY`` actions before the cursor (see
+docs/file-format.md). The states share every combatant and ``state`` key an action left alone
+(``fray.sharing``), so holding all of them costs what the actions changed.
 
 A history resumed from a save (``History.resume``) does not replay from the start: it holds the
 saved present and checkpoints. ``check_present`` replays from the last checkpoint below the
@@ -16,12 +18,41 @@ history is exactly the one ``History.replay`` builds.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any, Callable
 
 from .dice import RandomSource
 from .model import Encounter
 from .reducer import apply, prepare
+
+def same_state(a: Encounter, b: Encounter) -> bool:
+    """``asdict(a) == asdict(b)``, quickly: equal memo-less pickles are equal states (a 200-combatant
+    encounter in milliseconds, where ``asdict`` takes seconds); only when they differ is the
+    slow comparison asked, so nothing is refused that ``asdict`` would accept."""
+    from .sharing import _print
+
+    return _print(a) == _print(b) or asdict(a) == asdict(b)
+
+
+class Unread:
+    """A checkpoint from an autosave not read yet (``savefile.loads(text, verify=False)``): read,
+    with the same strict reader as any encounter (raising ``SaveFileError`` with its path), the
+    first time undo or redo needs it; a save writes its fields back as they came."""
+
+    def __init__(self, read: Callable[[], Encounter], fields: dict[str, Any], log: int):
+        self.read, self.fields, self.log_length = read, fields, log
+
+
+def fields_of(state: "Encounter | Unread", log: bool = True) -> dict[str, Any]:
+    """``asdict(state)``, or without its ``log`` key (a checkpoint's log is a length)."""
+    if isinstance(state, Unread):
+        return state.fields
+    if log:
+        return asdict(state)
+    d = asdict(replace(state, log=[]))
+    del d["log"]
+    return d
+
 
 # a save holds the state after every CHECKPOINT_EVERY-th action, so undo after a reload replays at
 # most this many actions at a time
@@ -39,7 +70,7 @@ class History:
         # indices of states read from a save that no replay has confirmed yet, with their path
         self._unverified: dict[int, str] = {}
         self.cursor = 0
-        self._dumped: dict[int, tuple[Encounter, str]] = {}
+        self._dumped: dict[tuple[int, bool], tuple[Encounter, str]] = {}
 
     @property
     def present(self) -> Encounter:
@@ -106,7 +137,21 @@ class History:
         more), so "Undid: ..." and the history list read like the log the GM already knows. An
         action that wrote nothing is named by its type."""
         before, after = self.state_at(k), self.state_at(k + 1)
-        lines = after.log[len(before.log):]
+        return self._label(k, after.log[len(before.log):], width)
+
+    def known_label(self, k: int, width: int = LABEL_WIDTH) -> str | None:
+        """``label(k)`` if no replay is needed for it, else None: both states built and checked,
+        or the last action before the present from an autosave, whose state before is held from
+        the save (read or not: its log's length is all the label needs)."""
+        if self.has_state(k) and self.has_state(k + 1):
+            return self.label(k, width)
+        held = self._states[k] if 0 <= k < len(self._states) else None
+        if k + 1 == self.cursor and held is not None:
+            n = held.log_length if isinstance(held, Unread) else len(held.log)
+            return self._label(k, self.present.log[n:], width)
+        return None
+
+    def _label(self, k: int, lines: list, width: int) -> str:
         if not lines:
             words = str(self.actions[k].get("type", "action")).split(".")[-1].replace("_", " ")
             return words[:1].upper() + words[1:]
@@ -118,16 +163,25 @@ class History:
         return text
 
     # -- states rebuilt on demand -----------------------------------------------------------------
+    def _get(self, k: int) -> Encounter:
+        """The state held at ``k``, reading it first if it is a checkpoint not read yet."""
+        state = self._states[k]
+        if isinstance(state, Unread):
+            state = state.read()  # raises SaveFileError with its path, and nothing is kept
+            self._states[k] = state
+        assert state is not None
+        return state
+
     def state_at(self, i: int) -> Encounter:
         """The encounter after ``actions[:i]``, replaying what is missing (a resumed history)."""
         state = self._states[i]
         if state is not None and (i not in self._unverified or i == self.cursor):
-            return state
+            return self._get(i)
         # a state not built yet, or a checkpoint from the save: rebuilt (and so checked) before it is shown
         start = max(j for j in range(i) if self._states[j] is not None)
         if state is not None:
             self._fill(start, i)
-            return state
+            return self._get(i)
         # replay up to the next state held from the save, to check it, or to ``i`` if none
         end = next((j for j in range(i + 1, len(self._states)) if self._states[j] is not None), i)
         if end not in self._unverified:
@@ -149,17 +203,16 @@ class History:
         """``made`` is what the actions build at ``k``; a state held from the save there must equal it."""
         from .errors import SaveFileError
 
-        held = self._states[k]
-        if held is not None and k in self._unverified:
-            if asdict(made) != asdict(held):
+        if self._states[k] is not None and k in self._unverified:
+            held = self._get(k)
+            if not same_state(made, held):
                 raise SaveFileError(self._unverified[k],
                                     "does not match what its history replays to (edited or corrupted file)")
             del self._unverified[k]
 
     def _fill(self, start: int, end: int) -> None:
         made: list[Encounter] = []
-        enc = self._states[start]
-        assert enc is not None
+        enc = self._get(start)
         for k in range(start, end):
             enc = self._step(enc, k)
             made.append(enc)
@@ -186,30 +239,31 @@ class History:
         for i in range(len(self._states)):
             self.state_at(i)
         for k in sorted(self._unverified):  # saved states next to each other: no replay reached them
-            before = self._states[k - 1]
-            assert before is not None
+            before = self._get(k - 1)
             self._check(self._step(before, k - 1), k)
 
-    def checkpoints(self) -> list[tuple[int, Encounter]]:
-        """The states a save keeps beside the present: one every ``CHECKPOINT_EVERY`` actions."""
-        out = []
-        for k in range(CHECKPOINT_EVERY, len(self.actions) + 1, CHECKPOINT_EVERY):
-            state = self._states[k]
-            if k != self.cursor and state is not None:
-                out.append((k, state))
-        return out
+    def checkpoints(self) -> list[tuple[int, "Encounter | Unread"]]:
+        """The states a save keeps beside the present: one every ``CHECKPOINT_EVERY`` actions
+        before the cursor, and the one just before it, so that a load checks the present by
+        replaying one action. Each one's log is the start of the present's (the log only grows),
+        so a save writes it as a length; the redo stack is rebuilt forward from the present."""
+        ks = list(range(CHECKPOINT_EVERY, self.cursor, CHECKPOINT_EVERY))
+        if self.cursor > 1 and self.cursor - 1 not in ks:
+            ks.append(self.cursor - 1)
+        return [(k, self._states[k]) for k in ks if self._states[k] is not None]
 
-    def dumped(self, k: int, state: Encounter, to_text: Callable[[Any], str]) -> str:
-        """``to_text(asdict(state))``, kept: states are never changed, so each is written once."""
-        held = self._dumped.get(k)
+    def dumped(self, k: int, state: Encounter, to_text: Callable[[Any], str], log: bool = True) -> str:
+        """``to_text`` of the state's fields (without ``log`` if ``log`` is false), kept: states
+        are never changed, so each is written once."""
+        held = self._dumped.get((k, log))
         if held is None or held[0] is not state:
-            held = (state, to_text(asdict(state)))
-            self._dumped[k] = held
+            held = (state, to_text(fields_of(state, log)))  # an Unread: its fields as they came
+            self._dumped[(k, log)] = held
         return held[1]
 
     @classmethod
     def resume(cls, initial: Encounter, actions: list[dict[str, Any]], cursor: int, present: Encounter,
-               saved: dict[int, tuple[Encounter, str]]) -> "History":
+               saved: dict[int, tuple["Encounter | Unread", str]]) -> "History":
         """A history from a save, without replaying: ``present`` is the state at ``cursor`` and
         ``saved`` maps other indices to (state, its path in the file); all are checked lazily."""
         h = cls(initial)

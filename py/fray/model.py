@@ -1,8 +1,10 @@
 """Encounter state as plain values.
 
 The state is a tree of dataclasses holding only JSON-able data, so that it saves, loads and
-compares as JSON. The reducer never edits the encounter it is given: it works on a deep copy
-(``Encounter.copy``) and returns that. A property test checks that the input stays unchanged.
+compares as JSON. An encounter is never edited once made: the reducer works on a draft
+(``fray.sharing``) that copies what the action reads, and the new encounter shares with the old
+one every combatant and every key of ``state`` and ``tables`` the action left as it was. A
+property test checks that the input stays unchanged.
 
 Ruleset-specific state lives in ``Combatant.data`` (hit locations, weapons, per-round choices)
 and ``Encounter.state`` (declarations, the current strike rank or phase, pending prompts), both
@@ -11,11 +13,10 @@ plain dicts that the ruleset owns and documents.
 
 from __future__ import annotations
 
-import pickle
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 @dataclass
@@ -71,23 +72,13 @@ class Encounter:
     log: list[LogEntry] = field(default_factory=list)
     next_id: int = 1
 
-    def copy(self) -> "Encounter":
-        """A deep copy for the reducer to edit, except the log: entries are never edited once
-        written (the reducer only appends), so the copy shares them. A pickle round trip is
-        about three times faster than ``copy.deepcopy`` on this JSON-like tree, and the log,
-        which grows all fight long, is not copied at all."""
-        body = pickle.loads(pickle.dumps(replace(self, log=[]), pickle.HIGHEST_PROTOCOL))
-        body.log = list(self.log)
-        return body
-
     def get(self, combatant_id: str) -> Combatant | None:
-        for c in self.combatants:
-            if c.id == combatant_id:
-                return c
-        return None
+        i = self.index_of(combatant_id)
+        return self.combatants[i] if i >= 0 else None
 
     def index_of(self, combatant_id: str) -> int:
-        for i, c in enumerate(self.combatants):
+        # the list's own iterator: in a draft (fray.sharing) reading the others' ids copies nothing
+        for i, c in enumerate(list.__iter__(self.combatants)):
             if c.id == combatant_id:
                 return i
         return -1

@@ -1,9 +1,10 @@
 """The one reducer: ``apply(encounter, action) -> (encounter, events)``.
 
 An action is plain JSON-able data: ``{"type": "...", ...fields, "rolls": {name: dice}}``.
-``apply`` copies the encounter, lets the core or the ruleset edit the copy, appends the events to
-the log and returns the copy. The input is never touched, so an error at any point leaves the
-caller's encounter exactly as it was.
+``apply`` makes a draft of the encounter (``fray.sharing``: what the handler reads is copied on
+first read), lets the core or the ruleset edit it, appends the events to the log and returns it,
+sharing with the input every combatant and ``state`` key the handler left as it was. The input is
+never touched, so an error at any point leaves the caller's encounter exactly as it was.
 
 ``prepare(encounter, action, rng)`` is the same with a random source: it rolls whatever the
 action needs and the GM did not type, and returns the action with every roll recorded in it.
@@ -16,7 +17,7 @@ import copy
 import re
 from typing import Any
 
-from . import gate, players, timers
+from . import gate, players, sharing, timers
 from .dice import RandomSource
 from .errors import FrayError, InvalidAction, RuleViolation
 from .model import Combatant, Encounter, LogEntry, Position
@@ -385,10 +386,11 @@ def _run(encounter: Encounter, action: Any, rng: RandomSource | None) -> tuple[E
     ruleset = get_ruleset(encounter.ruleset)
     handler = handler_for(ruleset, action.get("type"))
     tray = DiceTray(action.get("rolls"), rng)
-    draft = encounter.copy()
+    draft, copies = sharing.draft(encounter)
     ctx = Context(draft, action, tray, ruleset)
     handler(ctx)
     timers.after_action(encounter, draft, ruleset, ctx.event, action.get("type"))  # durations that ran out
+    sharing.settle(draft, encounter, copies)
     seq = len(draft.log)
     for ev in ctx.events:
         seq += 1

@@ -1,13 +1,15 @@
 """The JSON save format (documented in docs/file-format.md).
 
 ```
-{"format": "fray-encounter", "schema": 2,
+{"format": "fray-encounter", "schema": 3,
  "encounter": {...the present encounter...},
  "history": {"initial": {...}, "actions": [...], "cursor": N,
-             "checkpoints": [{"at": 50, "encounter": {...}}, ...]}}
+             "checkpoints": [{"at": 50, "log": L, "encounter": {...all but its log...}}, ...]}}
 ```
 
-Schema 1 is the same without ``checkpoints``; it loads, and the next save writes schema 2.
+A checkpoint's log is the first ``L`` entries of ``encounter.log``, so the file grows with the
+fight, not with its square. Schema 1 (no ``checkpoints``) and schema 2 (each checkpoint a whole
+encounter, log included, redo stack too) load, and the next save writes schema 3.
 
 Loading checks every field and names the exact path of the first thing that is wrong
 (``encounter.combatants.2.position.x: must be a number``). When a history is present, its
@@ -26,7 +28,7 @@ from typing import Any
 
 from . import gate, reducer
 from .errors import FrayError, InvalidAction, SaveFileError
-from .history import History
+from .history import History, Unread, fields_of
 from .model import SCHEMA_VERSION, Combatant, Encounter, LogEntry, Position
 from .rulesets import get_ruleset
 
@@ -42,8 +44,13 @@ def dump_history(h: History) -> dict[str, Any]:
         "schema": SCHEMA_VERSION,
         "encounter": asdict(h.present),
         "history": {"initial": asdict(h.initial), "actions": h.actions, "cursor": h.cursor,
-                    "checkpoints": [{"at": k, "encounter": asdict(s)} for k, s in h.checkpoints()]},
+                    "checkpoints": [{"at": k, "log": log_length(s), "encounter": fields_of(s, log=False)}
+                                    for k, s in h.checkpoints()]},
     }
+
+
+def log_length(state: "Encounter | Unread") -> int:
+    return state.log_length if isinstance(state, Unread) else len(state.log)
 
 
 def _compact(v: Any) -> str:
@@ -53,7 +60,8 @@ def _compact(v: Any) -> str:
 def dumps(h: History) -> str:
     """``dump_history`` as compact JSON, the same text; each state's JSON is made once and kept
     (states are never changed), so an autosave does not turn every checkpoint into text again."""
-    cps = ",".join(f'{{"at":{k},"encounter":{h.dumped(k, s, _compact)}}}' for k, s in h.checkpoints())
+    cps = ",".join(f'{{"at":{k},"log":{log_length(s)},"encounter":{h.dumped(k, s, _compact, log=False)}}}'
+                   for k, s in h.checkpoints())
     return (f'{{"format":{_compact(FORMAT)},"schema":{SCHEMA_VERSION},'
             f'"encounter":{h.dumped(h.cursor, h.present, _compact)},'
             f'"history":{{"initial":{h.dumped(0, h.initial, _compact)},"actions":{_compact(h.actions)},'
@@ -90,7 +98,7 @@ def _load(data: Any, verify: bool) -> History:
         raise SaveFileError("schema", "missing schema version")
     schema = data["schema"]
     if not isinstance(schema, int) or isinstance(schema, bool):
-        raise SaveFileError("schema", f"must be the whole number 1 or {SCHEMA_VERSION}")
+        raise SaveFileError("schema", f"must be the whole number 1, 2 or {SCHEMA_VERSION}")
     if schema > SCHEMA_VERSION:
         raise SaveFileError("schema", f"made by a newer Fray (schema {schema}; this one reads {SCHEMA_VERSION})")
     if schema < 1:
@@ -111,7 +119,7 @@ def _load(data: Any, verify: bool) -> History:
         raise SaveFileError("history.cursor", f"must be a whole number from 0 to {len(actions)}")
     if initial.ruleset != present.ruleset:
         raise SaveFileError("history.initial.ruleset", "differs from the encounter's ruleset")
-    saved = _checkpoints(hist, schema, initial.ruleset, len(actions), cursor)
+    saved = _checkpoints(hist, schema, initial.ruleset, len(actions), cursor, present, lazy=not verify)
     if not verify:
         # the actions pass the reducer's gate when they are replayed, as undo or redo reach them
         for i, a in enumerate(actions):
@@ -138,10 +146,14 @@ def _load(data: Any, verify: bool) -> History:
     return h
 
 
-def _checkpoints(hist: dict, schema: int, ruleset: str, n_actions: int,
-                 cursor: int) -> dict[int, tuple[Encounter, str]]:
-    """``history.checkpoints`` (schema 2): each state read with the same strict reader as the
-    present, at a strictly increasing index from 1 to the number of actions, never the cursor."""
+def _checkpoints(hist: dict, schema: int, ruleset: str, n_actions: int, cursor: int,
+                 present: Encounter, lazy: bool = False) -> dict[int, tuple["Encounter | Unread", str]]:
+    """``history.checkpoints`` (schema 2 and 3): each state read with the same strict reader as
+    the present, at a strictly increasing index from 1 to the number of actions, never the
+    cursor. From schema 3 a checkpoint comes before the cursor and holds no log: ``log`` says how
+    many of the present's first log entries are its log (the log only grows). ``lazy`` (the
+    autosave, schema 3): each one's place and shape are checked now, its fields when undo or redo
+    first needs it (``history.Unread``), so a load reads one encounter, not one per 50 actions."""
     if "checkpoints" not in hist:
         return {}
     if schema < 2:
@@ -150,23 +162,42 @@ def _checkpoints(hist: dict, schema: int, ruleset: str, n_actions: int,
     if not isinstance(cps, list):
         raise SaveFileError("history.checkpoints", "must be a list")
     out: dict[int, tuple[Encounter, str]] = {}
-    last = 0
+    last = last_log = 0
+    top = n_actions if schema < 3 else cursor - 1
     for i, cp in enumerate(cps):
         p = f"history.checkpoints.{i}"
         if not isinstance(cp, dict):
             raise SaveFileError(p, "must be an object with at and encounter")
-        if last >= n_actions:
-            raise SaveFileError(p, f"one checkpoint too many: the last possible one is at {n_actions}")
-        at = _whole(cp, "at", p, last + 1, n_actions)
+        if last >= top:
+            raise SaveFileError(p, f"one checkpoint too many: the last possible one is at {top}"
+                                   + (" (schema 3 keeps none from the cursor on)" if schema >= 3 else ""))
+        at = _whole(cp, "at", p, last + 1, top)
         if at == cursor:
             raise SaveFileError(f"{p}.at", "is the cursor: the state there is the file's encounter")
-        state = encounter_from_dict(cp.get("encounter"), f"{p}.encounter")
-        if state.ruleset != ruleset:
+        log = None
+        if schema >= 3:
+            n = _whole(cp, "log", p, last_log, len(present.log))
+            log, last_log = present.log[:n], n
+            if isinstance(cp.get("encounter"), dict) and "log" in cp["encounter"]:
+                raise SaveFileError(f"{p}.encounter.log", "is not part of a schema 3 checkpoint: its log is the "
+                                                          "first `log` entries of the file's encounter")
+        raw = cp.get("encounter")
+        if not isinstance(raw, dict):
+            raise SaveFileError(f"{p}.encounter", "must be an object")
+        if raw.get("ruleset") != ruleset:
             raise SaveFileError(f"{p}.encounter.ruleset", "differs from the encounter's ruleset")
-        check_readable(state, f"{p}.encounter")
-        out[at] = (state, f"{p}.encounter")
+        read = _checkpoint_reader(raw, f"{p}.encounter", log)
+        out[at] = (Unread(read, raw, len(log)) if lazy and log is not None else read(), f"{p}.encounter")
         last = at
     return out
+
+
+def _checkpoint_reader(raw: dict, path: str, log: list[LogEntry] | None):
+    def read() -> Encounter:
+        state = encounter_from_dict(raw, path, log=log)
+        check_readable(state, path)
+        return state
+    return read
 
 
 def check_readable(enc: Encounter, path: str) -> None:
@@ -238,15 +269,16 @@ def _json_like(v: Any, path: str) -> None:
 _ID = re.compile(r"c([1-9][0-9]*)")
 
 
-def encounter_from_dict(d: Any, path: str = "encounter") -> Encounter:
-    """Read one encounter, refusing what no sequence of actions could have made."""
+def encounter_from_dict(d: Any, path: str = "encounter", log: list[LogEntry] | None = None) -> Encounter:
+    """Read one encounter, refusing what no sequence of actions could have made; with ``log``
+    (a schema 3 checkpoint) the encounter has no log of its own and that is its log."""
     try:
-        return _encounter(d, path)
+        return _encounter(d, path, log)
     except InvalidAction as e:
         raise SaveFileError(e.field, e.message) from None
 
 
-def _encounter(d: Any, path: str) -> Encounter:
+def _encounter(d: Any, path: str, given_log: list[LogEntry] | None = None) -> Encounter:
     if not isinstance(d, dict):
         raise SaveFileError(path, "must be an object")
     ruleset_id = _req(d, "ruleset", path, (str,), "a ruleset id")
@@ -325,6 +357,9 @@ def _encounter(d: Any, path: str) -> Encounter:
     for i, x in enumerate(enc.order_override):
         if x not in seen:
             raise SaveFileError(f"{path}.order_override.{i}", f"names no combatant ({x!r})")
+    if given_log is not None:
+        enc.log = list(given_log)  # the entries of the present: shared, as in the history
+        return enc
     log = _req(d, "log", path, (list,), "a list")
     for i, ld in enumerate(log):
         lp = f"{path}.log.{i}"

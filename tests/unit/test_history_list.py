@@ -121,9 +121,10 @@ def test_a_resumed_history_labels_and_jumps_as_the_original():
 
 def test_the_undo_title_names_the_change_only_where_no_replay_is_needed():
     original, resumed = _resumed(2 * CHECKPOINT_EVERY + 17)
-    # the autosave's load replayed from the last checkpoint to the present: those states are built,
-    # those below the last checkpoint are not (has_state says so, and the title never builds one)
-    assert resumed.has_state(resumed.cursor - 1) and not resumed.has_state(CHECKPOINT_EVERY + 3)
+    # the autosave's load replayed the last action from the state before the present, which the
+    # save holds (issue 11): the title names that action from the log without checking that state;
+    # those below are not built (has_state says so, and the title never builds one)
+    assert not resumed.has_state(resumed.cursor - 1) and not resumed.has_state(CHECKPOINT_EVERY + 3)
     assert history_view.undo_title(resumed)[0] == f"Undo: {original.label(original.cursor - 1)}"
     resumed.cursor = CHECKPOINT_EVERY + 4  # as if the present were there: the state below needs a replay
     undo, redo = history_view.undo_title(resumed)

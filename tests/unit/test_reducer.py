@@ -284,13 +284,17 @@ def test_edit_failing_midway_leaves_the_input_alone(two):
     assert two.get("c1").name == "Orc"
 
 
-def test_returned_encounter_shares_no_mutable_state_with_the_input(two):
-    """Editing the returned encounter's lists and dicts never reaches the input."""
+def test_the_returned_encounter_shares_what_the_action_left_alone(two):
+    """Issue 11: "Make an action copy only what it changes ... so history memory is proportional
+    to what changed". Encounters are never edited once made, so the new one shares every
+    combatant the action did not change with the input, and the changed one is a new object."""
     before = asdict(two)
     new, _ = apply(two, {"type": "note", "text": "n"})
-    new.combatants[0].stats["hp"] = 0
-    new.combatants[0].conditions.append("down")
-    new.combatants[0].position.x = 99
+    assert all(a is b for a, b in zip(new.combatants, two.combatants))
+    assert new.state is two.state and new.tables is two.tables
+    moved, _ = apply(new, {"type": "move", "id": "c2", "x": 7})
+    assert moved.combatants[0] is two.combatants[0]
+    assert moved.combatants[1] is not two.combatants[1] and moved.combatants[1].position.x == 7
     assert asdict(two) == before
 
 

@@ -73,12 +73,13 @@ def test_dumps_is_the_compact_json_of_dump_history():
 def test_a_save_holds_a_checkpoint_every_n_actions_but_not_the_present():
     h = fight(2 * N + 7)
     data = json.loads(savefile.dumps(h))
-    assert data["schema"] == 2
-    assert [c["at"] for c in data["history"]["checkpoints"]] == [N, 2 * N]
+    assert data["schema"] == 3
+    # and the state just before the present: a load checks the present by replaying one action
+    assert [c["at"] for c in data["history"]["checkpoints"]] == [N, 2 * N, 2 * N + 6]
     for _ in range(7):
         h.undo()  # the cursor now sits on the second checkpoint: the present stands for it
     data = json.loads(savefile.dumps(h))
-    assert [c["at"] for c in data["history"]["checkpoints"]] == [N]
+    assert [c["at"] for c in data["history"]["checkpoints"]] == [N, 2 * N - 1]
 
 
 @pytest.mark.parametrize("verify", [True, False])
@@ -90,8 +91,8 @@ def test_a_schema_1_save_loads_and_is_upgraded(verify):
     assert asdict(loaded.present) == asdict(h.present) and loaded.cursor == h.cursor
     assert states(loaded) == states(h)
     new = json.loads(savefile.dumps(loaded))
-    assert new["schema"] == 2
-    assert [c["at"] for c in new["history"]["checkpoints"]] == [N, 2 * N]
+    assert new["schema"] == 3
+    assert [c["at"] for c in new["history"]["checkpoints"]] == [N, 2 * N, 2 * N + 1]
     assert savefile.dumps(savefile.loads(savefile.dumps(loaded))) == savefile.dumps(h)
 
 
@@ -126,8 +127,8 @@ def test_a_lazy_load_replays_from_the_last_checkpoint_and_walks_the_states_of_a_
     full = History.replay(h.initial, h.actions, h.cursor)
     calls = counting(monkeypatch)
     lazy = savefile.loads(text, verify=False)
-    # only from the last checkpoint before the present (the present is never saved twice)
-    assert len(calls) == (0 if h.cursor == 0 else (h.cursor - 1) % N + 1)
+    # only from the last checkpoint, the state just before the present (never saved twice)
+    assert len(calls) == (0 if h.cursor == 0 else 1)
     assert asdict(lazy.present) == asdict(full.present) and lazy.cursor == full.cursor
     assert states(lazy) == states(full)
     # undo across the reload reaches the start
@@ -143,9 +144,11 @@ def test_the_autosave_resumes_from_the_last_checkpoint(monkeypatch):
     before = asdict(History.replay(h.initial, h.actions, h.cursor - 1).present)
     calls = counting(monkeypatch)
     back, _ = asyncio.run(lib.load("e1"))
-    assert len(calls) == 5 and asdict(back.present) == asdict(h.present)
+    assert len(calls) == 1 and asdict(back.present) == asdict(h.present)
+    # the state before the present came from the save: before it is shown, it is checked by a
+    # replay from the checkpoint below it
     assert back.undo() and asdict(back.present) == before
-    assert len(calls) == 5  # that state was built by the load's replay
+    assert len(calls) == 5
 
 
 def test_verify_makes_the_history_of_a_full_replay():
@@ -203,13 +206,19 @@ def test_a_present_that_its_actions_contradict_is_refused_by_any_load(verify, le
     assert e.value.path == "encounter" and "does not match" in str(e.value)
 
 
-def test_an_action_that_cannot_be_applied_after_the_last_checkpoint_is_refused_by_the_autosave_load():
+def test_an_action_that_cannot_be_applied_is_refused_when_a_replay_reaches_it():
     h = fight(N + 5)
-    data = savefile.dump_history(h)
-    data["history"]["actions"][N + 2] = {"type": "move", "id": "c99", "x": 1}
+    data = json.loads(savefile.dumps(h))
+    data["history"]["actions"][N + 4] = {"type": "move", "id": "c99", "x": 1}  # the last: the load replays it
     with pytest.raises(SaveFileError) as e:
         savefile.load_data(data, verify=False)
-    assert e.value.path == f"history.actions.{N + 2}"
+    assert e.value.path == f"history.actions.{N + 4}"
+    data = json.loads(savefile.dumps(h))
+    data["history"]["actions"][N + 2] = {"type": "move", "id": "c99", "x": 1}
+    lazy = savefile.load_data(data, verify=False)  # replays only the last action
+    with pytest.raises(SaveFileError) as e:
+        lazy.undo()  # the state before the present is checked from the checkpoint at N, through N + 2
+    assert e.value.path == f"history.actions.{N + 2}" and lazy.cursor == N + 5
 
 
 def test_verify_finds_a_contradicted_checkpoint_that_no_undo_reached():
@@ -232,16 +241,19 @@ def test_verify_finds_a_contradicted_checkpoint_that_no_undo_reached():
     (lambda cps: cps[1].__setitem__("at", cps[0]["at"]), "history.checkpoints.1.at", "whole number from"),
     (lambda cps: cps[1].__setitem__("at", 10**6), "history.checkpoints.1.at", "whole number from"),
     (lambda cps: cps[1].__setitem__("at", True), "history.checkpoints.1.at", "whole number"),
-    (lambda cps: cps[1].__setitem__("at", 2 * N + 5), "history.checkpoints.1.at", "is the cursor"),
+    (lambda cps: cps[1].__setitem__("at", 2 * N + 5), "history.checkpoints.1.at", f"from {N + 1} to {2 * N + 4}"),
     (lambda cps: cps.__setitem__(0, []), "history.checkpoints.0", "must be an object"),
     (lambda cps: cps[0].pop("encounter"), "history.checkpoints.0.encounter", "must be an object"),
 ])
 def test_a_checkpoint_is_read_as_strictly_as_the_present(verify, change, path, words):
+    """Its place and shape at once; its fields, by the autosave's load, when a replay first needs
+    it (issue 11: the load reads one encounter, not one per 50 actions)."""
     h = fight(2 * N + 5)
     data = savefile.dump_history(h)
     change(data["history"]["checkpoints"])
     with pytest.raises(SaveFileError) as e:
-        savefile.load_data(data, verify=verify)
+        lazy = savefile.load_data(data, verify=verify)
+        lazy.verify()
     assert e.value.path.startswith(path) and words in str(e.value)
 
 
@@ -265,3 +277,79 @@ def test_doing_after_a_lazy_load_drops_the_redo_and_its_checkpoints():
     h.do({"type": "move", "id": "c1", "x": 1, "y": 1})
     assert states(lazy) == states(h)
     assert savefile.dumps(lazy) == savefile.dumps(h)
+
+
+# -- issue 11, item 2: "Checkpoints include the full log, so the save grows ~ actions^2/50: fix that
+# (checkpoints hold state without duplicating the log; old saves still load and upgrade; schema
+# version bumps if the format changes)"
+
+def test_a_checkpoint_holds_no_log_but_its_length_in_the_present_log():
+    h = fight(3 * N + 4)
+    data = json.loads(savefile.dumps(h))
+    assert data["schema"] == 3
+    for cp in data["history"]["checkpoints"]:
+        assert "log" not in cp["encounter"]
+        state = asdict(h.state_at(cp["at"]))
+        assert cp["log"] == len(state["log"]) and state["log"] == data["encounter"]["log"][:cp["log"]]
+        assert cp["encounter"] == {k: v for k, v in state.items() if k != "log"}
+
+
+def test_the_save_grows_with_the_fight_not_with_its_square():
+    """Schema 2 wrote every checkpoint's log again: twice the fight, about four times the file."""
+    sizes = {n: len(savefile.dumps(fight(n))) for n in (4 * N, 8 * N)}
+    assert sizes[8 * N] < 2.2 * sizes[4 * N]
+    old = {n: len(json.dumps(schema_2(fight(n)))) for n in (4 * N, 8 * N)}
+    assert old[8 * N] > 2.6 * old[4 * N]  # the growth this fixes, measured the same way
+
+
+def schema_2(h: History) -> dict:
+    """The same history as Fray wrote it in schema 2: whole checkpoints, redo stack too."""
+    data = savefile.dump_history(h)
+    data["schema"] = 2
+    data["history"]["checkpoints"] = [{"at": k, "encounter": asdict(h.state_at(k))}
+                                      for k in range(N, len(h.actions) + 1, N) if k != h.cursor]
+    return data
+
+
+@pytest.mark.parametrize("undos", [0, 3, N + 2])
+@pytest.mark.parametrize("verify", [True, False])
+def test_a_schema_2_save_loads_and_is_upgraded(verify, undos):
+    h = fight(3 * N + 5)
+    for _ in range(undos):
+        h.undo()
+    loaded = savefile.load_data(schema_2(h), verify=verify)
+    assert states(loaded) == states(h) and loaded.cursor == h.cursor
+    assert savefile.dumps(loaded) == savefile.dumps(h)
+    assert json.loads(savefile.dumps(loaded))["schema"] == 3
+
+
+@pytest.mark.parametrize("verify", [True, False])
+@pytest.mark.parametrize("change, path, words", [
+    (lambda cps, enc: cps[0].__setitem__("log", len(enc["log"]) + 1), "history.checkpoints.0.log", "from 0 to"),
+    (lambda cps, enc: cps[1].__setitem__("log", cps[0]["log"] - 1), "history.checkpoints.1.log", "whole number from"),
+    (lambda cps, enc: cps[0].__setitem__("log", "3"), "history.checkpoints.0.log", "whole number"),
+    (lambda cps, enc: cps[0].pop("log"), "history.checkpoints.0.log", "is missing"),
+    (lambda cps, enc: cps[0]["encounter"].__setitem__("log", []), "history.checkpoints.0.encounter.log",
+     "not part of a schema 3 checkpoint"),
+    (lambda cps, enc: cps[2].__setitem__("at", 2 * N + 5),
+     "history.checkpoints.2.at", f"from {2 * N + 1} to {2 * N + 4}"),  # none at or after the cursor
+])
+def test_a_schema_3_checkpoint_log_is_read_strictly(verify, change, path, words):
+    h = fight(2 * N + 5)
+    data = savefile.dump_history(h)
+    change(data["history"]["checkpoints"], data["encounter"])
+    with pytest.raises(SaveFileError) as e:
+        savefile.load_data(data, verify=verify)
+    assert e.value.path.startswith(path) and words in str(e.value)
+
+
+def test_a_checkpoint_log_length_its_actions_contradict_is_refused_when_checked():
+    h = fight(2 * N + 5)
+    data = savefile.dump_history(h)
+    data["history"]["checkpoints"][0]["log"] -= 1
+    with pytest.raises(SaveFileError) as e:
+        savefile.load_data(data)
+    assert e.value.path == "history.checkpoints.0.encounter" and "does not match" in str(e.value)
+    lazy = savefile.load_data(data, verify=False)
+    with pytest.raises(SaveFileError):
+        lazy.verify()

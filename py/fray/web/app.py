@@ -22,7 +22,7 @@ import traceback
 from typing import Any, Callable
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 from .. import bestiary, savefile
 from ..errors import FrayError, InvalidAction, RuleViolation
@@ -107,6 +107,8 @@ class App:
         self._writer: asyncio.Task | None = None
         self.save_failed: str | None = None
         self.broken: tuple[str, str | None] | None = None  # an unreadable save: (key, its text)
+        self._paint_proxy: Any = None  # App.keep_paint's timer callback, made when the page starts
+        self._paint_timer: Any = None
         self.templates: list[dict[str, Any]] = []  # the GM's bestiary (fray.bestiary)
         self.bestiary_broken = False
 
@@ -145,7 +147,13 @@ class App:
         current = await self.lib.current_key()
         for k in boot_order(current, [e["key"] for e in entries]):
             try:
+                t0 = js.performance.now()
                 h, self.revs[k] = await self.lib.load(k)
+                # what resuming cost, for make bench (bench/resume_bench.py), like globalThis.frayBoot
+                js.globalThis.frayResume = to_js({"key": k, "load_ms": js.performance.now() - t0,
+                                                  "actions": len(h.actions),
+                                                  "combatants": len(h.present.combatants)},
+                                                 dict_converter=js.Object.fromEntries)
             except MissingSave:
                 continue  # listed a moment ago, deleted since (another tab): nothing to offer
             except Exception as e:  # Library.load keeps the raw save aside whatever went wrong
@@ -204,6 +212,8 @@ class App:
         if self.key not in self.revs:  # a fresh encounter: in the library from the start
             self.persist()
         self.show_save_state()
+        self._paint_proxy = create_proxy(self._write_paint)
+        self._proxies.append(self._paint_proxy)
         self.render()
         by_id("loading").hidden = True
         document.documentElement.dataset.engine = "ready"
@@ -494,6 +504,23 @@ class App:
             traceback.print_exc()
             self.banner(f"Part of the page could not be drawn ({type(e).__name__}: {e}). "
                         "The encounter is saved; Undo, Export or switching encounters still work.")
+        self.keep_paint()
+
+    def keep_paint(self) -> None:
+        """Keep what the page shows, for the next boot to show at once before Python is ready
+        (static/first-paint.js), a moment after the last render: a burst of clicks writes it once."""
+        if self._paint_proxy is None:
+            return
+        if self._paint_timer is not None:
+            js.clearTimeout(self._paint_timer)
+        self._paint_timer = js.setTimeout(self._paint_proxy, PAINT_DELAY_MS)
+
+    def _write_paint(self, *_: Any) -> None:
+        self._paint_timer = None
+        try:
+            js.globalThis.frayKeepPaint(self.key)  # static/first-paint.js: the drawing stays in JavaScript
+        except Exception:  # noqa: BLE001 - no first-paint script: the next boot just paints later
+            pass
 
     def _render(self) -> None:
         enc, rs = self.enc, self.ruleset
@@ -1177,6 +1204,9 @@ def _copy_name(name: str) -> str:
 
 
 APP: App | None = None
+# the page keeps what it drew this long after its last render, for the next boot's first paint
+# (static/first-paint.js keeps and reads it)
+PAINT_DELAY_MS = 400
 
 
 def main() -> None:
@@ -1192,5 +1222,6 @@ def main() -> None:
         except Exception:  # the page must say so rather than spin on "loading" for ever
             traceback.print_exc()
             APP.banner("Fray could not start: reload the page. Your saved encounters are untouched.")
+            document.documentElement.dataset.engine = "failed"  # the first-paint copy steps aside
 
     asyncio.ensure_future(boot())

@@ -22,8 +22,9 @@ def undo_title(history: History) -> tuple[str, str]:
     (a state still to be replayed after a reload is not built just to say it)."""
     undo = redo = ""
     c = history.cursor
-    if c > 0 and history.has_state(c - 1):
-        undo = f"Undo: {history.label(c - 1)}"
+    known = history.known_label(c - 1) if c > 0 else None
+    if known is not None:
+        undo = f"Undo: {known}"
     if c < len(history.actions) and history.has_state(c + 1):
         redo = f"Redo: {history.label(c)}"
     return undo or "Undo the last change", redo or "Redo what was undone"

@@ -1,0 +1,120 @@
+"""Long fights for the resume benches and tests (issue 11): ``fight(ruleset, combatants, actions)``.
+
+A fight is played, not faked: each ruleset's presets join, two sides face each other a metre or
+two apart, and then every step the GM tries the moves a table makes (declare, attack, resolve,
+Next, a move, a note) in a seeded random order and keeps the first one the rules accept, with
+dice rolled by ``reducer.prepare`` and recorded in the action. So the actions are real recorded
+actions, the states are what the rules build, and the same seed gives the same fight.
+Standard library and ``fray`` only (the page bench copies this file into Pyodide).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from fray.errors import FrayError
+from fray.history import History
+from fray.reducer import new_encounter
+from fray.rulesets import get_ruleset
+
+
+def _enemies(enc, c) -> list:
+    return [o for o in enc.combatants if o.side != c.side]
+
+
+def _strike_rank(enc, rnd: random.Random) -> list[dict]:
+    rs = get_ruleset("strike-rank")
+    out: list[dict] = []
+    if enc.phase == "declare":
+        declared = {a["combatant"] for a in enc.state.get("actions", []) if a.get("round") == enc.round}
+        for c in rnd.sample(enc.combatants, len(enc.combatants)):
+            if c.id in declared:
+                continue
+            weapons = [w for w in c.data.get("weapons", []) if not w.get("shield")]
+            foes = [o for o in _enemies(enc, c) if not {"dead", "unconscious"} & set(o.conditions)]
+            if weapons and foes:
+                out.append({"type": "sr.declare", "id": c.id, "kind": "missile" if weapons[0].get("missile") else "melee",
+                            "weapon": weapons[0]["id"], "target": rnd.choice(foes).id})
+            if len(out) >= 4:
+                break
+    elif enc.phase == "resolve":
+        acts = {a["ref"]: a for a in enc.state.get("actions", [])}
+        for slot in rs.order_of_play(enc)[:3]:
+            a = acts.get(slot.action_ref)
+            if a and a.get("weapon") and a.get("target"):
+                out.append({"type": "sr.attack", "attacker": slot.combatant_id, "target": a["target"],
+                            "weapon": a["weapon"], "ref": a["ref"],
+                            "defence": {"kind": rnd.choice(["dodge", "none"])}})
+    return out
+
+
+def _tactical_round(enc, rnd: random.Random) -> list[dict]:
+    out: list[dict] = []
+    if enc.phase == "declaration":
+        declared = enc.state.get("declared", {})
+        for c in [c for c in enc.combatants if c.id not in declared][:2]:
+            foes = _enemies(enc, c)
+            if foes:
+                out.append({"type": "tr.declare", "id": c.id,
+                            "actions": [{"action": "melee_attack", "weapon": 0, "target": rnd.choice(foes).id}]})
+    elif enc.phase == "melee":
+        for r in enc.state.get("results", [])[:1] if isinstance(enc.state.get("results"), list) else []:
+            if isinstance(r, dict) and r.get("ref"):
+                out.append({"type": "tr.apply_result", "ref": r["ref"], "hits": rnd.randint(0, 12)})
+        for c in rnd.sample(enc.combatants, min(3, len(enc.combatants))):
+            foes = _enemies(enc, c)
+            if foes:
+                out.append({"type": "tr.attack", "id": c.id, "target": rnd.choice(foes).id, "weapon": 0,
+                            "line_of_sight": True})
+    return out
+
+
+def _range_band(enc, rnd: random.Random) -> list[dict]:
+    out: list[dict] = []
+    for p in (enc.state.get("pending") or [])[:1]:
+        out.append({"type": "rb.resolve", "ref": p["ref"], "success": rnd.random() < 0.5, "by": rnd.randint(0, 3)})
+    if enc.phase == "actions":
+        for c in rnd.sample(enc.combatants, min(3, len(enc.combatants))):
+            foes = _enemies(enc, c)
+            if foes and c.data.get("weapons"):
+                out.append({"type": "rb.attack", "id": c.id, "target": rnd.choice(foes).id,
+                            "weapon": rnd.randrange(len(c.data["weapons"]))})
+    return out
+
+
+MOVES: dict[str, Callable[[Any, random.Random], list[dict]]] = {
+    "strike-rank": _strike_rank, "tactical-round": _tactical_round, "range-band": _range_band,
+    "freeform": lambda enc, rnd: [],
+}
+
+
+def fight(ruleset: str, combatants: int, actions: int, seed: int = 1) -> History:
+    """``combatants`` from the presets (two sides, 1.5 m apart), then more actions up to ``actions``."""
+    rnd = random.Random(seed)
+    rs = get_ruleset(ruleset)
+    presets = [p for p in rs.presets() if not p.get("mount")] if ruleset != "freeform" else \
+        [{"name": "Fighter", "stats": {"initiative": 10}}]
+    h = History(new_encounter(ruleset, f"{ruleset} {combatants}x{actions}"))
+    for i in range(combatants):
+        p = dict(presets[i % len(presets)])
+        p.pop("mount", None)
+        p["name"] = f"{p['name'][:40]} {i + 1}"
+        p["side"] = ("party", "foes")[i % 2]
+        p["position"] = {"x": (i // 2) * 2.0, "y": (i % 2) * 1.5, "alt": 0.0}
+        h.do({"type": "add_combatant", "combatant": p}, rnd)
+    while len(h.actions) < actions:
+        tries = MOVES[ruleset](h.present, rnd)
+        rnd.shuffle(tries)
+        c = rnd.choice(h.present.combatants)
+        aside = [{"type": "move", "id": c.id, "x": c.position.x + rnd.choice([-1, 1]), "y": c.position.y},
+                 {"type": "note", "text": f"Note {len(h.actions)}"}]
+        # mostly the fight itself, now and then a step aside; Next when nothing else is left
+        order = (aside[:1] if rnd.random() < 0.1 else []) + tries + [{"type": "advance"}] + aside
+        for a in order:
+            try:
+                h.do(a, rnd)
+                break
+            except FrayError:
+                continue
+    return h

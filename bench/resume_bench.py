@@ -1,0 +1,243 @@
+"""Resume benches (issue 11): a long fight stays instant, per game, in headless Chromium.
+
+Registered with bench/run.py as ``@page_bench("resume_<game>")`` (``make bench``); also runs alone:
+``PYTHONPATH=py .venv/bin/python bench/resume_bench.py [strike-rank ...]`` (after ``make build``).
+
+Each game's fights are played in CPython by bench/fights.py (12x300, 30x300, 30x60 and 200x300:
+combatants x actions, the combatants' joining included) and written as saves into the page's own
+database, as the autosave would, beside a fresh "Empty" encounter. Then, in the same run:
+
+* ``boot``: warm boot to ``data-engine="ready"`` (ms from navigation, ``bench.measure_ready``)
+  with the empty encounter, the 12x300 and the 30x300 fight current, N times each in rotating
+  order; medians and each fight's ratio to the empty boot (goal <= 1.10).
+* ``first_paint_ms``: with the 12x300 fight's drawing kept by the boot before, the time from
+  navigation to the copy of the last state on screen (``globalThis.frayFirstPaint.shownAt``);
+  median, goal <= 300.
+* ``load_200x300_ms``: the time the page's Python takes to load the 200x300 save
+  (``globalThis.frayResume.load_ms``: ``Library.load``, the JSON, the strict reader, the replay
+  from the last checkpoint); median, goal <= 1000.
+* ``action_30_p95_ms``, ``action_200_p95_ms``: one action in the page (a click on Next, or a
+  note), from the click to the header saying "Saved" again: the reducer, the re-render and the
+  autosave committed to disk, ACTIONS of them, p95; goals 50 and 200 ms.
+
+Nothing here asserts. The machine's load average goes in the result: these are wall-clock times.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts"), str(ROOT / "bench")]
+
+GAMES = ("strike-rank", "tactical-round", "range-band")
+N = int(os.environ.get("BENCH_N", "9"))
+ACTIONS = int(os.environ.get("BENCH_ACTIONS", "30"))
+GOALS = {"boot_ratio": 1.10, "first_paint_ms": 300, "load_200x300_ms": 1000,
+         "action_30_p95_ms": 50, "action_200_p95_ms": 200}
+SIZES = {"12x300": (12, 300), "30x300": (30, 300), "30x60": (30, 60), "200x300": (200, 300)}
+
+_PUT = """async ([rows, current]) => {
+  const db = await new Promise((ok, no) => { const r = indexedDB.open("fray", 1);
+    r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
+  const t = db.transaction(["saves", "entries", "meta"], "readwrite", {durability: "strict"});
+  for (const [key, text, name, ruleset] of rows) {
+    t.objectStore("saves").put({key, text, rev: 1});
+    t.objectStore("entries").put({key, name, ruleset, rev: 1});
+  }
+  if (current) t.objectStore("meta").put(current, "current");
+  await new Promise((ok, no) => { t.oncomplete = ok; t.onerror = () => no(t.error); });
+  db.close();
+}"""
+
+# one action in the page: the click, then the header's "Saved" once the write is committed
+_ACT = """async (kind) => {
+  const state = document.getElementById("save-state");
+  const t0 = performance.now();
+  if (kind === "next") {
+    const next = Array.from(document.querySelectorAll("#round-bar button"))
+      .find(b => /^(Next|Start the fight)/.test(b.textContent.trim()));
+    if (!next) return null;
+    next.click();
+  } else {
+    document.getElementById("note-text").value = "Bench note " + t0;
+    document.getElementById("note-form").requestSubmit();
+  }
+  await new Promise(ok => {
+    if (state.dataset.state !== "saving") return ok();  // refused: nothing to write
+    const obs = new MutationObserver(() => {
+      if (state.dataset.state !== "saving") { obs.disconnect(); ok(); }
+    });
+    obs.observe(state, {attributes: true, attributeFilter: ["data-state"]});
+  });
+  return performance.now() - t0;
+}"""
+
+
+def p95(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+
+
+def saves(game: str) -> dict[str, tuple[str, str]]:
+    """Each size's save text and encounter name, played here (CPython), plus the empty encounter."""
+    import fights
+    from fray import savefile
+    from fray.history import History
+    from fray.reducer import new_encounter
+
+    out = {"empty": (savefile.dumps(History(new_encounter(game, "Empty"))), "Empty")}
+    for size, (n, k) in SIZES.items():
+        h = fights.fight(game, n, k)
+        out[size] = (savefile.dumps(h), h.present.name)
+    return out
+
+
+def load_average() -> float | None:
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return None
+
+
+def resume(bench, game: str) -> dict:
+    texts = saves(game)
+    keys = {size: f"e{900 + i}" for i, size in enumerate(texts)}
+    helper = bench.context.new_page()
+    helper.goto(bench.fray_url + "static/app.css")  # the app's origin, without the app running
+    helper.evaluate(_PUT, [[[keys[s], t, name, game] for s, (t, name) in texts.items()], keys["empty"]])
+
+    def current(size: str) -> None:
+        helper.evaluate(_PUT, [[], keys[size]])
+
+    def boot(size: str, keep_paint: bool = False) -> dict:
+        current(size)
+        page = bench.context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        try:
+            page.goto(bench.fray_url)
+            try:
+                page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
+            except Exception as e:
+                raise SystemExit(f"resume bench: {game} {size} did not get ready: {e}\n  " + "\n  ".join(errors))
+            page.wait_for_function("window.__readyAt !== undefined", timeout=60_000)
+            out = page.evaluate("({ready: window.__readyAt, paint: globalThis.frayFirstPaint || null, "
+                                "resume: globalThis.frayResume || null})")
+            if keep_paint:  # the page keeps its drawing a moment after it renders
+                page.wait_for_function(f"(localStorage.getItem('fray.paint') || '').includes({json.dumps(texts[size][1])})",
+                                       timeout=30_000)
+            return out
+        finally:
+            page.close()
+
+    load_before = load_average()
+    for size in ("empty", "12x300", "30x300"):
+        boot(size)  # warm: the first boot of each encounter loads its game's modules
+    times: dict[str, list[float]] = {"empty": [], "12x300": [], "30x300": []}
+    order = list(times)
+    for i in range(N):
+        for size in order[i % 3:] + order[:i % 3]:
+            times[size].append(round(boot(size)["ready"], 1))
+    med = {s: statistics.median(v) for s, v in times.items()}
+
+    boot("12x300", keep_paint=True)
+    paints = []
+    for _ in range(N):
+        r = boot("12x300", keep_paint=True)
+        if r["paint"] and r["paint"].get("shown"):
+            paints.append(round(r["paint"]["shownAt"], 1))
+
+    loads = []
+    for _ in range(max(3, N // 3)):
+        r = boot("200x300")
+        if r["resume"]:
+            loads.append(round(r["resume"]["load_ms"], 1))
+
+    actions = {}
+    for size in ("30x60", "200x300"):
+        current(size)
+        page = bench.context.new_page()
+        page.set_viewport_size({"width": 1366, "height": 900})
+        try:
+            page.goto(bench.fray_url)
+            page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
+            page.evaluate(_ACT, "note")  # the first write of a freshly opened page
+            got = []
+            for i in range(ACTIONS):
+                ms = page.evaluate(_ACT, "next" if i % 2 == 0 else "note")
+                if ms is not None:
+                    got.append(ms)
+            actions[size] = got
+        finally:
+            page.close()
+    helper.close()
+
+    def ratio(s: str) -> float:
+        return round(med[s] / med["empty"], 3)
+
+    a30, a200 = actions["30x60"], actions["200x300"]
+    return {
+        "load_average": [load_before, load_average()], "n": N,
+        "save_bytes": {s: len(t) for s, (t, _) in texts.items()},
+        "boot_ms": times, "boot_median_ms": med,
+        "boot_12x300_over_empty": ratio("12x300"), "boot_30x300_over_empty": ratio("30x300"),
+        "first_paint_ms": paints, "first_paint_median_ms": statistics.median(paints) if paints else None,
+        "load_200x300_ms": loads, "load_200x300_median_ms": statistics.median(loads) if loads else None,
+        "action_30_p95_ms": round(p95(a30), 1) if a30 else None,
+        "action_30_median_ms": round(statistics.median(a30), 1) if a30 else None,
+        "action_200_p95_ms": round(p95(a200), 1) if a200 else None,
+        "action_200_median_ms": round(statistics.median(a200), 1) if a200 else None,
+        "goals": GOALS,
+    }
+
+
+def bench_for(game: str):
+    def run(bench) -> dict:
+        return resume(bench, game)
+    run.__name__ = f"resume_{game.replace('-', '_')}"
+    return run
+
+
+def main(argv: list[str]) -> int:
+    """Alone: the same warm, persistent profile and server layout as bench/run.py."""
+    import shutil
+    import tempfile
+
+    import run as bench_run
+    import serve
+    from playwright.sync_api import sync_playwright
+
+    games = argv or list(GAMES)
+    tmp = Path(tempfile.mkdtemp(prefix="fray-resume-bench-"))
+    srv = serve.start({"/fray/": ROOT / "dist"})
+    origin = f"http://127.0.0.1:{srv.server_address[1]}"
+    try:
+        with sync_playwright() as pw:
+            launch = {"headless": True, "args": bench_run.CHROMIUM_ARGS}
+            if os.path.exists("/usr/bin/chromium"):
+                launch["executable_path"] = "/usr/bin/chromium"
+            ctx = pw.chromium.launch_persistent_context(str(tmp / "profile"), **launch)
+            ctx.add_init_script(bench_run.READY_PROBE)
+            b = bench_run.Bench(ctx, origin, origin + "/fray/", "", "")
+            page = ctx.new_page()
+            page.goto(b.fray_url)
+            page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
+            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+            page.close()
+            for game in games:
+                print(game, json.dumps(resume(b, game)), flush=True)
+            ctx.close()
+    finally:
+        srv.shutdown()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,147 @@
+// First paint of the last state (issue 11): before Python is ready, show the encounter as the
+// page last drew it, read-only and marked "Starting the rules engine", then step aside when the
+// live page is ready, in the same place, so nothing moves.
+//
+// The page keeps what it drew in localStorage "fray.paint" (App.keep_paint calls frayKeepPaint below):
+// {v: 1, key, badge, select: the encounter menu's <option>s, main: the outerHTML of main.panes}.
+// It is our own render output; it is still checked and cleaned here before it is shown (one with
+// an event-handler or style attribute is dropped; no script, frame or javascript: URL is
+// kept) and made inert with every control disabled. It keeps its ids (the page's CSS places some
+// regions by id) and comes after the live main, so getElementById still finds the live element.
+// A classic script at the end of <body>: it runs while the page is parsed, long before the
+// PyScript module, and reads localStorage synchronously, so the copy is on screen at
+// the first paint. Nothing here is inline (CSP: script-src 'self').
+(function () {
+  "use strict";
+  const KEY = "fray.paint";
+  const root = document.documentElement;
+  const status = { shown: false, reason: "" };
+  globalThis.frayFirstPaint = status;
+
+  // Called by the page (App.keep_paint) a moment after it renders: keep what it drew. Here, in
+  // JavaScript, so a large drawing never crosses into Python and back.
+  globalThis.frayKeepPaint = function (key) {
+    const main = document.querySelector("main.panes:not(.first-paint)");
+    if (!main) return false;
+    const select = document.getElementById("encounter-select");
+    const badge = document.getElementById("ruleset-badge");
+    try {
+      localStorage.setItem(KEY, JSON.stringify({ v: 1, key: String(key), badge: badge ? badge.textContent : "",
+        select: select ? select.innerHTML : "", main: main.outerHTML }));
+      return true;
+    } catch (e) {  // full or refused: an old picture is worse than none
+      try { localStorage.removeItem(KEY); } catch (_) { /* localStorage refused altogether */ }
+      return false;
+    }
+  };
+  if (new URLSearchParams(location.search).get("view") === "players") {
+    status.reason = "players' view";  // the players' window never shows the GM's page
+    return;
+  }
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(KEY) || "null");
+  } catch (e) {
+    status.reason = "unreadable: " + e;
+    return;
+  }
+  const live = document.querySelector("main.panes");
+  if (!saved || saved.v !== 1 || typeof saved.main !== "string" || !live || root.dataset.engine !== "loading") {
+    status.reason = saved ? "not usable" : "nothing kept";
+    return;
+  }
+  // our render never writes an event-handler or style attribute (CSP refuses both): a copy that
+  // has one was not made by Fray, and is not shown (parsing it would already make the browser
+  // report the policy it breaks)
+  if (/<[^>]*\s(on[a-z]+|style)\s*=/i.test(saved.main + (saved.select || ""))) {
+    status.reason = "not our own markup";
+    localStorage.removeItem(KEY);
+    return;
+  }
+  // parsed in a document of its own (no script runs there, and the page's CSP does not report
+  // the handlers and styles a tampered copy might hold), cleaned, then adopted
+  const parsed = new DOMParser().parseFromString("<!doctype html><body>" + saved.main, "text/html");
+  clean(parsed.body);
+  const found = parsed.body.firstElementChild;
+  if (!found || found.tagName !== "MAIN") {
+    status.reason = "not a page";
+    return;
+  }
+  const copy = document.adoptNode(found);
+  for (const c of copy.querySelectorAll("button, input, select, textarea, fieldset")) c.disabled = true;
+  copy.removeAttribute("hidden");
+  copy.classList.add("first-paint");
+  copy.inert = true;
+  copy.setAttribute("aria-busy", "true");
+  copy.setAttribute("aria-label", "The encounter as it was last shown, read-only while the rules engine starts");
+
+  const note = document.createElement("p");
+  note.className = "first-paint-note";
+  note.setAttribute("role", "status");
+  note.textContent = "Starting the rules engine\u2026 read-only until it is ready";
+
+  const loading = document.getElementById("loading");
+  if (loading) loading.hidden = true;  // the live page hides it too: hiding it now keeps main where it will be
+  const select = document.getElementById("encounter-select");
+  if (select && typeof saved.select === "string") {
+    const o = new DOMParser().parseFromString("<!doctype html><body><select>" + saved.select + "</select>", "text/html");
+    clean(o.body);
+    select.replaceChildren(...Array.from(o.body.querySelectorAll("option"), x => document.adoptNode(x)));
+  }
+  const badge = document.getElementById("ruleset-badge");
+  if (badge && typeof saved.badge === "string") badge.textContent = saved.badge;
+
+  live.classList.add("behind-first-paint");
+  place();
+  // after the live main in the document, so that where both hold an id (the page's CSS places
+  // some regions by id) getElementById still finds the live one, which Python draws into
+  live.after(copy);
+  document.body.append(note);
+  status.shown = true;
+  status.shownAt = performance.now();
+  status.key = typeof saved.key === "string" ? saved.key : "";
+  addEventListener("resize", place);
+
+  // the live page says it is ready (or that it failed): it takes the copy's place
+  new MutationObserver((_, obs) => {
+    if (root.dataset.engine === "loading") return;
+    obs.disconnect();
+    removeEventListener("resize", place);
+    const a = firstCard(copy), b = firstCard(live);
+    const before = copy.getBoundingClientRect().top;
+    live.classList.remove("behind-first-paint");
+    status.jump = Math.abs(live.getBoundingClientRect().top - before);
+    status.cardJump = a && b ? Math.abs(a.getBoundingClientRect().top - b.getBoundingClientRect().top) : null;
+    copy.remove();
+    note.remove();
+    status.replacedAt = performance.now();
+  }).observe(root, { attributes: true, attributeFilter: ["data-engine"] });
+
+  // the copy lies over the live main, which keeps its place in the layout (hidden, not removed,
+  // so the live page draws and measures its map in the real size)
+  function place() {
+    const r = live.getBoundingClientRect();
+    copy.style.top = (r.top + scrollY) + "px";
+    copy.style.left = (r.left + scrollX) + "px";
+    copy.style.width = r.width + "px";
+  }
+
+  function firstCard(m) {
+    return m.querySelector(".combatants > *") || m.querySelector("section");
+  }
+
+  function clean(fragment) {
+    for (const bad of fragment.querySelectorAll("script, style, link, meta, base, iframe, frame, object, embed, template")) {
+      bad.remove();
+    }
+    for (const el of fragment.querySelectorAll("*")) {
+      for (const attr of Array.from(el.attributes)) {
+        const n = attr.name.toLowerCase();
+        if (n.startsWith("on") || n === "style" || n === "autofocus" || n === "srcdoc"
+            || /^\s*javascript:/i.test(attr.value)) {
+          el.removeAttribute(attr.name);
+        }
+      }
+    }
+  }
+})();

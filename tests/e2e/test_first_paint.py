@@ -1,0 +1,143 @@
+"""Issue 11, item 3: "First paint of the last state ... before Python is ready: ... the page shows
+the encounter as it was last rendered (read-only, clearly marked "starting the rules engine",
+controls disabled), then the live page replaces it without a jump".
+
+Contracts: after the page has drawn an encounter, a reload shows a copy of that drawing before
+``data-engine="ready"`` (a probe installed before any page script watches for it), inert, every
+control disabled, marked by a status note; once ready the copy and the note are gone and the
+live page stands where the copy stood; a kept drawing that is not our own markup is cleaned of
+scripts, handlers and styles; the players' window and a first visit show no copy. The page
+fixture fails on any console error, and the probe records any CSP violation.
+"""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+import gestures as G
+
+# Installed before any page script: what the page showed before it was ready.
+PROBE = """
+window.__fp = {seen: [], csp: []};
+document.addEventListener("securitypolicyviolation", e => window.__fp.csp.push(e.violatedDirective + " " + e.blockedURI));
+new MutationObserver(() => {
+  const copy = document.querySelector("main.first-paint");
+  if (!copy || window.__fp.seen.length) return;
+  const controls = copy.querySelectorAll("button, input, select, textarea");
+  const note = document.querySelector(".first-paint-note");
+  window.__fp.seen.push({
+    engine: document.documentElement.dataset.engine,
+    text: copy.textContent,
+    inert: copy.inert,
+    controls: controls.length,
+    disabled: Array.from(controls).filter(c => c.disabled).length,
+    ids: copy.querySelectorAll("[id]").length,
+    // the regions the live page draws into, by id: each must still be the live one
+    shadowed: ["round-bar", "ruleset-panel", "combatants", "log", "map", "map-scale", "note-text", "btn-undo"]
+      .filter(id => copy.contains(document.getElementById(id))).length,
+    note: note ? note.textContent : null,
+    liveHidden: getComputedStyle(document.querySelector("main.panes:not(.first-paint)")).visibility,
+    scripts: copy.querySelectorAll("script").length,
+    handlers: copy.querySelectorAll("[onclick], [onload], [style]").length,
+    hrefs: Array.from(copy.querySelectorAll("[href]")).map(a => a.getAttribute("href")),
+  });
+}).observe(document, {childList: true, subtree: true});
+"""
+
+
+def kept(page) -> dict | None:
+    raw = page.evaluate("localStorage.getItem('fray.paint')")
+    return json.loads(raw) if raw else None
+
+
+def test_the_last_state_shows_read_only_before_the_engine_then_the_live_page_takes_its_place(page, open_app):
+    open_app(page)
+    G.new_freeform(page, "Ambush at the ford")
+    G.add_combatant(page, "Brakka the Bold", side="party")
+    G.add_combatant(page, "Grey Wolf")
+    page.wait_for_function("(localStorage.getItem('fray.paint') || '').includes('Grey Wolf')")
+    assert kept(page)["badge"] == page.locator("#ruleset-badge").text_content()
+    page.add_init_script(PROBE)
+    page.reload()
+    G.wait_ready(page)
+    seen = page.evaluate("window.__fp")
+    assert seen["csp"] == []
+    assert len(seen["seen"]) == 1, "no copy of the last state was shown"
+    copy = seen["seen"][0]
+    assert copy["engine"] == "loading"  # before Python was ready
+    assert "Brakka the Bold" in copy["text"] and "Grey Wolf" in copy["text"]
+    assert copy["inert"] and copy["controls"] > 5 and copy["disabled"] == copy["controls"]
+    assert copy["ids"] > 0 and copy["shadowed"] == 0  # its ids style it, but the live page's own win
+    assert copy["note"] and "Starting the rules engine" in copy["note"]
+    assert copy["liveHidden"] == "hidden"
+    # ready: the live page in its place, the copy and its note gone
+    expect(page.locator("main.first-paint")).to_have_count(0)
+    expect(page.locator(".first-paint-note")).to_have_count(0)
+    expect(G.card(page, "Grey Wolf")).to_be_visible()
+    status = page.evaluate("globalThis.frayFirstPaint")
+    assert status["shown"] and status["replacedAt"] >= status["shownAt"]
+    assert status["jump"] < 1 and status["cardJump"] is not None and status["cardJump"] < 1
+    expect(page.locator("main.panes")).to_be_visible()
+    expect(page.get_by_role("button", name="Undo")).to_be_enabled()
+
+
+def keep(page, main: str) -> None:
+    page.evaluate("s => localStorage.setItem('fray.paint', s)",
+                  json.dumps({"v": 1, "key": "e1", "badge": "Free-form", "select": "<option>Kept</option>",
+                              "main": main}))
+
+
+def test_a_kept_drawing_is_cleaned_before_it_is_shown(page, open_app):
+    open_app(page)
+    keep(page, '<main class="panes" data-show="tracker"><section class="pane"><h3 id="btn-undo">Kept</h3>'
+               '<script>window.__pwned = 1</script><a href="javascript:window.__pwned = 4">link</a>'
+               '<button type="button">Act</button><iframe srcdoc="hi"></iframe><object></object></section></main>')
+    page.add_init_script(PROBE.replace('if (!copy || window.__fp.seen.length) return;',
+                                       'if (!copy || window.__fp.seen.length) return; '
+                                       'window.__fp.frames = copy.querySelectorAll("iframe, object").length;'))
+    page.reload()
+    G.wait_ready(page)
+    seen = page.evaluate("window.__fp")
+    assert seen["csp"] == [] and len(seen["seen"]) == 1
+    copy = seen["seen"][0]
+    assert "Kept" in copy["text"] and copy["scripts"] == 0 and copy["shadowed"] == 0
+    assert copy["hrefs"] == []  # the javascript: link lost its href
+    assert seen["frames"] == 0
+    assert copy["disabled"] == copy["controls"] == 1
+    assert page.evaluate("window.__pwned") is None
+
+
+def test_a_kept_drawing_with_handlers_or_styles_is_not_ours_and_is_dropped(page, open_app):
+    """Fray's markup has neither (the CSP refuses both), so such a copy was written by something else."""
+    open_app(page)
+    for bad in ('<div onclick="window.__pwned = 2">x</div>', '<svg onload="window.__pwned = 3"></svg>',
+                '<p style="color: red">x</p>'):
+        keep(page, f'<main class="panes"><section class="pane">{bad}</section></main>')
+        page.add_init_script(PROBE)
+        page.reload()
+        G.wait_ready(page)
+        seen = page.evaluate("window.__fp")
+        assert seen["csp"] == [] and seen["seen"] == []
+        assert page.evaluate("globalThis.frayFirstPaint.reason") == "not our own markup"
+        assert page.evaluate("window.__pwned") is None
+
+
+def test_no_copy_on_a_first_visit_or_in_the_players_window(page, open_app):
+    page.add_init_script(PROBE)
+    open_app(page)
+    assert page.evaluate("window.__fp.seen") == []
+    assert page.evaluate("globalThis.frayFirstPaint.shown") is False
+    G.new_freeform(page, "Skirmish")
+    G.add_combatant(page, "Orc")
+    page.wait_for_function("(localStorage.getItem('fray.paint') || '').includes('Orc')")
+    players = page.context.new_page()
+    players.watch = page.watch
+    page.watch.attach_page(players)
+    players.add_init_script(PROBE)
+    players.goto(page.url.split("?")[0] + "?view=players")
+    players.wait_for_function("globalThis.frayFirstPaint !== undefined")
+    assert players.evaluate("globalThis.frayFirstPaint.shown") is False
+    assert players.evaluate("window.__fp.seen") == []
+    players.close()

@@ -1,0 +1,185 @@
+"""Issue 11, item 1: structural sharing ("copy only what an action changes ... so history memory is
+proportional to what changed"), with the replay unchanged byte for byte.
+
+Contracts: an action's new encounter holds the very objects of the old one for every combatant
+and every top-level key of ``state`` and ``tables`` it did not change, and new ones for exactly
+those it did; no way of reading a draft hands out an object of the old encounter to be edited;
+and the replay stays exact: ``tests/golden/`` was written by the engine before sharing (a
+schema 2 save per game, the sha256 of every state's JSON, and of ``python -m fray replay``'s
+output for every scenario), and this engine must give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from fray import savefile, sharing
+from fray.history import History
+from fray.model import Combatant, Encounter
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "golden"
+STATES = json.loads((GOLDEN / "states.sha256.json").read_text(encoding="utf-8"))
+REPLAYS = json.loads((GOLDEN / "replay.sha256.json").read_text(encoding="utf-8"))
+SAVES = sorted(GOLDEN.glob("*.schema2.json"))
+
+
+def text(v) -> str:
+    return json.dumps(asdict(v) if not isinstance(v, (dict, list)) else v, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha(enc: Encounter) -> str:
+    return hashlib.sha256(text(enc).encode()).hexdigest()
+
+
+def walk(h: History) -> list[Encounter]:
+    """Every state, by undo to the start and redo to the end (the page's way, lazily built)."""
+    while h.undo():
+        pass
+    out = [h.present]
+    while h.redo():
+        out.append(h.present)
+    return out
+
+
+@pytest.mark.parametrize("path", list(REPLAYS))
+def test_python_m_fray_replay_gives_the_same_bytes_as_before_sharing(path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
+    out = subprocess.run([sys.executable, "-m", "fray", "replay", str(ROOT / path)], capture_output=True, text=True,
+                         env=env, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert hashlib.sha256(out.stdout.encode()).hexdigest() == REPLAYS[path]
+
+
+@pytest.mark.parametrize("verify", [True, False])
+@pytest.mark.parametrize("save", SAVES, ids=lambda p: p.name)
+def test_an_old_save_loads_and_every_state_is_the_same_bytes_as_before_sharing(save, verify):
+    h = savefile.loads(save.read_text(encoding="utf-8"), verify=verify)
+    ruleset = save.name.split("-8x")[0]
+    assert [sha(s) for s in walk(h)] == STATES[ruleset]
+
+
+@pytest.mark.parametrize("save", SAVES, ids=lambda p: p.name)
+def test_each_state_shares_exactly_what_its_action_left_alone(save):
+    """Unchanged (the same JSON) means the same object; changed means a new one."""
+    h = savefile.loads(save.read_text(encoding="utf-8"))
+    states = walk(h)
+    shared = changed = 0
+    for before, after in zip(states, states[1:]):
+        old = {c.id: c for c in before.combatants}
+        for c in after.combatants:
+            was = old.get(c.id)
+            if was is None:
+                continue
+            same = text(was) == text(c)
+            assert (was is c) == same, f"{c.id}: {'unchanged but copied' if same else 'changed but shared'}"
+            shared += same
+            changed += not same
+        for field in ("state", "tables"):
+            a, b = getattr(before, field), getattr(after, field)
+            for k in a.keys() & b.keys():
+                if not isinstance(a[k], (str, int, float, bool, type(None))):
+                    assert (a[k] is b[k]) == (text(a[k]) == text(b[k])), f"{field}.{k}"
+    assert shared > 5 * changed  # most of a fight's combatants sit out most of its actions
+
+
+def base() -> Encounter:
+    return Encounter(ruleset="freeform", combatants=[Combatant("c1", "A", stats={"hp": 1}),
+                                                     Combatant("c2", "B", stats={"hp": 2})],
+                     state={"marks": {"c1": [1]}, "n": 3}, tables={"t": {"rows": [1, 2]}})
+
+
+READS = [
+    lambda d: d.combatants[0],
+    lambda d: d.combatants[-2],
+    lambda d: d.combatants[0:1][0],
+    lambda d: next(iter(d.combatants)),
+    lambda d: next(reversed(d.combatants)),
+    lambda d: list(d.combatants)[1],
+    lambda d: sorted(d.combatants, key=lambda c: c.id)[0],
+    lambda d: d.combatants.copy()[0],
+    lambda d: (d.combatants + [])[0],
+    lambda d: ([] + d.combatants)[1],
+    lambda d: (d.combatants * 1)[0],
+    lambda d: [*d.combatants][0],
+    lambda d: d.combatants.pop(),
+    lambda d: d.get("c2"),
+]
+
+
+@pytest.mark.parametrize("read", range(len(READS)))
+def test_every_way_of_reading_a_draft_combatant_gives_a_copy(read):
+    enc = base()
+    before = text(enc)
+    d, cows = sharing.draft(enc)
+    c = READS[read](d)
+    assert all(c is not x for x in enc.combatants)
+    c.stats["hp"] = 99
+    c.conditions.append("down")
+    assert text(enc) == before
+
+
+DICT_READS = [
+    lambda s: s["marks"],
+    lambda s: s.get("marks"),
+    lambda s: dict(s.items())["marks"],
+    lambda s: s.values()[0],
+    lambda s: s.pop("marks"),
+    lambda s: s.setdefault("marks", {}),
+    lambda s: s.copy()["marks"],
+    lambda s: dict(s)["marks"],
+    lambda s: {**s}["marks"],
+    lambda s: (s | {})["marks"],
+    lambda s: ({} | s)["marks"],
+    lambda s: s.popitem()[1] if list(s)[-1] == "marks" else s["marks"],
+]
+
+
+@pytest.mark.parametrize("read", range(len(DICT_READS)))
+def test_every_way_of_reading_draft_state_gives_a_copy(read):
+    enc = base()
+    before = text(enc)
+    d, cows = sharing.draft(enc)
+    v = DICT_READS[read](d.state)
+    assert v is not enc.state["marks"]
+    v["c1"].append(2)
+    assert text(enc) == before
+
+
+def test_a_dict_updated_from_draft_state_holds_copies():
+    enc = base()
+    before = text(enc)
+    d, cows = sharing.draft(enc)
+    fresh = {}
+    fresh.update(d.state)
+    fresh["marks"]["c9"] = [0]
+    assert text(enc) == before
+
+
+def test_settle_keeps_what_was_read_but_left_alone_and_only_that():
+    enc = base()
+    d, cows = sharing.draft(enc)
+    for c in d.combatants:  # read every combatant, change one
+        if c.id == "c2":
+            c.stats["hp"] = 2.0  # equal to 2, but it saves as 2.0: a change
+    d.state["marks"]  # read, unchanged
+    new = sharing.settle(d, enc, cows)
+    assert new.combatants[0] is enc.combatants[0] and new.combatants[1] is not enc.combatants[1]
+    assert new.state is enc.state and new.tables is enc.tables
+    assert type(new.combatants) is list and type(new.state) is dict and type(new.tables) is dict
+
+
+def test_settle_finds_the_originals_in_a_list_the_handler_replaced():
+    enc = base()
+    d, cows = sharing.draft(enc)
+    d.combatants = [c for c in d.combatants if c.id != "c1"]
+    new = sharing.settle(d, enc, cows)
+    assert len(new.combatants) == 1 and new.combatants[0] is enc.combatants[1]
