@@ -23,7 +23,8 @@ Hooks for later benches, all landing in the same results file:
     ``bench.measure_ready(url)`` -> "page".
 
 Environment: BENCH_N (boots per page, default 9), BENCH_COLD_N (cold visits per page, default 3),
-BENCH_REPEAT (engine repeats, default 5).
+BENCH_REPEAT (engine repeats, default 5), BENCH_PAGES (a comma list: only those page benches),
+BENCH_ACTIONS (actions timed per fight in the resume benches, default 30).
 Nothing here asserts; tests never assert on time.
 """
 
@@ -258,7 +259,9 @@ def main() -> int:
             in_pyodide = json.loads(page.locator("#out").text_content())
             page.close()
 
-            results["page"] = {name: fn(b) for name, fn in PAGE_BENCHES.items()}
+            # BENCH_PAGES="map_drag_step,players_follow" runs only those page benches (some take minutes)
+            only = {x for x in os.environ.get("BENCH_PAGES", "").split(",") if x}
+            results["page"] = {name: fn(b) for name, fn in PAGE_BENCHES.items() if not only or name in only}
             ctx.close()
     finally:
         srv.shutdown()
