@@ -72,6 +72,15 @@ def card(page, name: str, open_: bool = True):
     return loc
 
 
+def first_card(page):
+    """The first combatant card, opened if it is folded (only the acting one is open)."""
+    loc = page.locator("#combatants article.card").first
+    if loc.get_attribute("data-open") == "false":
+        loc.locator(".card-toggle").click()
+        expect(loc).to_have_attribute("data-open", "true")
+    return loc
+
+
 def snapshot(page) -> dict:
     """Everything the page shows of the encounter, plus the undo/redo buttons and the list."""
     return page.evaluate("""() => ({

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from gestures import add_combatant, new_freeform, saved_text, store_read, wait_saved  # noqa: E402
+from gestures import add_combatant, first_card, new_freeform, saved_text, store_read, wait_saved  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -26,10 +26,20 @@ from fray.errors import SaveFileError  # noqa: E402
 
 
 def snapshot(page) -> dict:
+    """What the page shows of the encounter. Which cards are folded is the page's own view state
+    (the acting one is open, the GM opens others), not the encounter, so it is left out."""
     return page.evaluate("""() => ({
         round: document.getElementById('round-bar').innerHTML,
         panel: document.getElementById('ruleset-panel').innerHTML,
-        cards: document.getElementById('combatants').innerHTML,
+        cards: (() => {
+            const copy = document.getElementById('combatants').cloneNode(true);
+            for (const el of copy.querySelectorAll('article.card')) {
+                el.classList.remove('folded'); el.removeAttribute('data-open');
+            }
+            for (const el of copy.querySelectorAll('.card-body')) el.removeAttribute('hidden');
+            for (const el of copy.querySelectorAll('[aria-expanded]')) el.removeAttribute('aria-expanded');
+            return copy.innerHTML;
+        })(),
         log: document.getElementById('log').innerHTML,
         badge: document.getElementById('ruleset-badge').textContent,
         canUndo: !document.getElementById('btn-undo').disabled,
@@ -51,7 +61,7 @@ def build_encounter(page) -> None:
     add_combatant(page, "Aria", "initiative: 14\nHP: 12", side="party")
     page.locator("#ruleset-panel ol.order").get_by_title(re.compile("^Move Aria earlier")).click()
     expect(page.locator("#ruleset-panel ol.order li .who")).to_have_text(["Aria", "Wolf <img src=x>"])
-    page.locator("#combatants article.card").first.get_by_role("button", name="Condition…").click()
+    first_card(page).get_by_role("button", name="Condition…").click()
     page.locator("#dlg").get_by_label("Condition").fill("prone")
     page.locator("#dlg").get_by_role("button", name="Add", exact=True).click()
     expect(page.locator("#combatants li.cond")).to_have_count(1)

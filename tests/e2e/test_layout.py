@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from gestures import new_encounter, open_add_dialog
+from gestures import first_card, new_encounter, open_add_dialog
 from playwright.sync_api import expect
 
 SIZES = {"laptop": {"width": 1366, "height": 900}, "tablet": {"width": 768, "height": 1024}}
@@ -107,7 +107,7 @@ def test_a_long_word_wraps_in_every_text_region(page, open_app, size):
     page.locator("#note-form button[type=submit]").click()
     expect(page.locator("#log .log-note")).to_have_count(1)
     open_first_card(page)
-    page.locator("#combatants .card").first.get_by_role("button", name="Condition…").click()
+    first_card(page).get_by_role("button", name="Condition…").click()
     dlg = page.locator("#dlg")
     dlg.get_by_label("Condition").fill(CONDITION)
     dlg.get_by_role("button", name="Add", exact=True).click()
@@ -130,7 +130,7 @@ def test_a_long_word_wraps_in_every_text_region(page, open_app, size):
     if size == "tablet":
         page.locator("#tab-tracker").click()
     open_first_card(page)
-    page.locator("#combatants .card").first.get_by_role("button", name="Edit").click()
+    first_card(page).get_by_role("button", name="Edit").click()
     expect(page.locator("#dlg")).to_be_visible()
     fits(page, "edit dialog")
     shot(page, f"{size}-edit")
