@@ -81,12 +81,23 @@ def first_card(page):
     return loc
 
 
+# The cards' markup without which of them are folded: that is the page's view state (the acting
+# card open, the GM opens others; a reload starts afresh), not the encounter.
+CARDS_UNFOLDED = """(() => {
+    const copy = document.getElementById('combatants').cloneNode(true);
+    for (const el of copy.querySelectorAll('article.card')) { el.classList.remove('folded'); el.removeAttribute('data-open'); }
+    for (const el of copy.querySelectorAll('.card-body')) el.removeAttribute('hidden');
+    for (const el of copy.querySelectorAll('[aria-expanded]')) el.removeAttribute('aria-expanded');
+    return copy.innerHTML;
+})()"""
+
+
 def snapshot(page) -> dict:
     """Everything the page shows of the encounter, plus the undo/redo buttons and the list."""
     return page.evaluate("""() => ({
         round: document.getElementById('round-bar').innerHTML,
         panel: document.getElementById('ruleset-panel').innerHTML,
-        cards: document.getElementById('combatants').innerHTML,
+        cards: """ + CARDS_UNFOLDED + """,
         log: document.getElementById('log').innerHTML,
         badge: document.getElementById('ruleset-badge').textContent,
         select: [...document.querySelectorAll('#encounter-select option')].map(o => [o.value, o.text, o.selected]),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from gestures import add_combatant, first_card, new_freeform, saved_text, store_read, wait_saved  # noqa: E402
+from gestures import CARDS_UNFOLDED, add_combatant, first_card, new_freeform, saved_text, store_read, wait_saved  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -31,15 +31,7 @@ def snapshot(page) -> dict:
     return page.evaluate("""() => ({
         round: document.getElementById('round-bar').innerHTML,
         panel: document.getElementById('ruleset-panel').innerHTML,
-        cards: (() => {
-            const copy = document.getElementById('combatants').cloneNode(true);
-            for (const el of copy.querySelectorAll('article.card')) {
-                el.classList.remove('folded'); el.removeAttribute('data-open');
-            }
-            for (const el of copy.querySelectorAll('.card-body')) el.removeAttribute('hidden');
-            for (const el of copy.querySelectorAll('[aria-expanded]')) el.removeAttribute('aria-expanded');
-            return copy.innerHTML;
-        })(),
+        cards: """ + CARDS_UNFOLDED + """,
         log: document.getElementById('log').innerHTML,
         badge: document.getElementById('ruleset-badge').textContent,
         canUndo: !document.getElementById('btn-undo').disabled,
