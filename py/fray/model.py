@@ -44,6 +44,20 @@ class Combatant:
     def stat(self, key: str, default: Any = None) -> Any:
         return self.stats.get(key, default)
 
+    def add_condition(self, cond: str) -> bool:
+        """Put ``cond`` on (once); whether it was not on before."""
+        if cond in self.conditions:
+            return False
+        self.conditions.append(cond)
+        return True
+
+    def drop_condition(self, cond: str) -> bool:
+        """Take ``cond`` off; whether it was on."""
+        if cond not in self.conditions:
+            return False
+        self.conditions.remove(cond)
+        return True
+
 
 @dataclass
 class LogEntry:

@@ -150,7 +150,7 @@ def after_action(before: Encounter, after: Encounter, ruleset: Any, event: Any, 
     for t, why in gone:
         c = after.get(t["id"])
         assert c is not None
-        c.conditions.remove(t["condition"])
+        c.drop_condition(t["condition"])
         event("condition", f"{c.name} is no longer {t['condition']} ({why})", id=c.id, condition=t["condition"],
               on=False)
 

@@ -88,8 +88,10 @@ def twelve(page, ruleset: str) -> None:
         for _ in range(4):  # Declaration (everyone declares), then on to the first phase with an action
             if "Melee" in page.locator("#round-bar .phase").inner_text():
                 break
+            phase = page.locator("#round-bar .phase")
+            before = phase.inner_text()
             bar.get_by_role("button", name="Next").click()
-            page.wait_for_timeout(0)
+            expect(phase).not_to_have_text(before)  # the page moved on to the next phase
         expect(page.locator("#round-bar .phase")).to_contain_text("Melee")
     expect(page.locator("#order-strip li.strip-entry[aria-current=step]")).to_have_count(1)
 

@@ -74,18 +74,15 @@ def coords(ctx: Context, c: Combatant) -> Position:
 # -- shared state edits ---------------------------------------------------------------------------------
 
 def cond_on(c: Combatant, cond: str) -> bool:
-    if cond not in c.conditions:
-        c.conditions.append(cond)
-        return True
-    return False
+    return c.add_condition(cond)
 
 
 def cond_off(c: Combatant, cond: str) -> bool:
-    if cond in c.conditions:
-        c.conditions.remove(cond)
-        c.data["durations"] = [d for d in c.data.get("durations", []) if d["condition"] != cond]
-        return True
-    return False
+    """Off, with its range-band duration (``rb.status``) if it had one."""
+    if not c.drop_condition(cond):
+        return False
+    c.data["durations"] = [d for d in c.data.get("durations", []) if d["condition"] != cond]
+    return True
 
 
 def add_duration(enc: Encounter, c: Combatant, cond: str, ends: str, rounds: int = 1) -> None:

@@ -50,15 +50,11 @@ def lose_later_actions(ctx: Context, c: Combatant, why: str) -> None:
 
 
 def add_condition(c: Combatant, cond: str) -> bool:
-    if cond not in c.conditions:
-        c.conditions.append(cond)
-        return True
-    return False
+    return c.add_condition(cond)  # the core's (model.Combatant), kept under this name for the callers here
 
 
 def drop_condition(c: Combatant, cond: str) -> None:
-    if cond in c.conditions:
-        c.conditions.remove(cond)
+    c.drop_condition(cond)
 
 
 def interrupt_casting(ctx: Context, c: Combatant, why: str, roll_name: str) -> None:
