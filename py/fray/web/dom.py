@@ -1,0 +1,41 @@
+"""The few DOM helpers the page's Python uses (Pyodide's JS proxies made Python-shaped)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+document = js.document
+
+
+def nil(v: Any) -> Any:
+    """JS null arrives as Pyodide's ``jsnull``, not None: fold both into None."""
+    return None if v is None or type(v).__name__ == "JsNull" else v
+
+
+def by_id(i: str) -> Any:
+    return nil(document.getElementById(i))
+
+
+def q(root: Any, selector: str) -> Any:
+    return nil(root.querySelector(selector))
+
+
+def data(el: Any, name: str) -> str | None:
+    """``el.dataset[name]`` or None (reading a missing dataset key raises in Pyodide)."""
+    v = el.getAttribute("data-" + name) if el is not None and hasattr(el, "getAttribute") else None
+    return v if isinstance(v, str) else None
+
+
+def download(filename: str, text: str) -> None:
+    blob = js.Blob.new([text], js.Object.fromEntries([["type", "application/json"]]))
+    url = js.URL.createObjectURL(blob)
+    a = document.createElement("a")
+    a.href = url
+    a.download = filename
+    document.body.appendChild(a)
+    a.click()
+    a.remove()
+    js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
