@@ -84,6 +84,9 @@ def test_the_last_state_shows_read_only_before_the_engine_then_the_live_page_tak
 
 
 def keep(page, main: str) -> None:
+    # The live page keeps its own drawing PAINT_DELAY_MS after it renders: let that write land first,
+    # or it replaces the copy written here before the reload reads it.
+    page.wait_for_function("(localStorage.getItem('fray.paint') || '').includes('Add the first combatant')")
     page.evaluate("s => localStorage.setItem('fray.paint', s)",
                   json.dumps({"v": 1, "key": "e1", "badge": "Free-form", "select": "<option>Kept</option>",
                               "main": main}))
