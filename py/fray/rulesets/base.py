@@ -369,6 +369,15 @@ def round_half_up(x: float) -> int:
     return int(math.floor(x + 0.5))
 
 
+def id_order(combatant_id: str) -> tuple[int, str]:
+    """A combatant id as the stable end of an order key, numbers as numbers: c7 before c10.
+
+    Ids are ``c`` and a count; compared as text "c10" would come before "c7", so equals the GM
+    has not settled would act in an order no one at the table expects."""
+    digits = combatant_id[1:]
+    return (int(digits) if digits.isdigit() else 0, combatant_id)
+
+
 def gm_tie_break(enc: Encounter, combatant_id: str) -> int:
     """Where the GM dragged this combatant among equals (``reorder``); unplaced ones go last.
 

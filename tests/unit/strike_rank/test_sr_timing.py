@@ -355,3 +355,19 @@ def test_movement_toward_a_target_measured_on_the_map():
     view = RS.view(enc)["combatants"]["c1"]["declared"]
     assert [d["sr"] for d in view] == [2]
     assert "move 2" in view[0]["text"]
+
+
+def test_declaration_ties_unsettled_by_the_gm_keep_the_order_they_joined():
+    """Action Declaration & Resolution (FACTS): "Ties on the same SR: higher DEX acts first; then the GM
+    decides". Until the GM decides, equals keep the order they joined the fight, numbers as numbers:
+    c7 before c10 (as text "c10" sorted before "c7")."""
+    enc = fight(*[fighter(f"Goblin {i}", side="foes" if i > 1 else "party", DEX=12) for i in range(1, 12)])
+    enc = to_phase(enc, "declare")
+    for i in range(1, 12):
+        enc, _ = declare(enc, f"c{i}", kind="melee", weapon="broadsword", target="c2" if i == 1 else "c1")
+    order = [s.combatant_id for s in RS.order_of_play(enc)]
+    assert order == [f"c{i}" for i in range(1, 12)]
+    # the GM's word still wins over the joining order
+    enc, _ = do(enc, {"type": "reorder", "order": ["c10", "c7"]})
+    order = [s.combatant_id for s in RS.order_of_play(enc)]
+    assert order.index("c10") < order.index("c7")

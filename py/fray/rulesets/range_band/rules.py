@@ -13,7 +13,7 @@ from typing import Any
 
 from ...geometry import separation
 from ...model import Combatant, Encounter, Position
-from ..base import gm_tie_break
+from ..base import gm_tie_break, id_order
 from . import areas as areas_mod
 from .combatant import BANDS, STEALTH
 from .rolls import RollSpec
@@ -147,8 +147,7 @@ def airborne(enc: Encounter, c: Combatant) -> bool:
 
 def sort_key(enc: Encounter, c: Combatant) -> tuple:
     v = c.data.get("turn_value")
-    num = int(c.id[1:]) if c.id[1:].isdigit() else 0
-    return (0 if v is not None else 1, -(v or 0), gm_tie_break(enc, c.id), num, c.id)
+    return (0 if v is not None else 1, -(v or 0), gm_tie_break(enc, c.id), *id_order(c.id))
 
 
 def turn_order(enc: Encounter) -> list[Combatant]:

@@ -17,7 +17,7 @@ from typing import Any
 from ...errors import InvalidAction, RuleViolation
 from ...geometry import distance
 from ...model import Combatant, Encounter
-from ..base import Context, Slot, gm_tie_break
+from ..base import Context, Slot, gm_tie_break, id_order
 from . import body, rules, wounds
 
 KINDS = ("melee", "missile", "spell", "move", "other", "reload", "defend")
@@ -437,7 +437,7 @@ def order_of_play(enc: Encounter) -> list[Slot]:
         if c is None:
             continue
         dex = c.stats.get("DEX", 0)
-        slots.append(Slot(c.id, f"SR {a['sr']}", (a["sr"], -dex, gm_tie_break(enc, c.id), c.id, int(a["ref"][1:])),
+        slots.append(Slot(c.id, f"SR {a['sr']}", (a["sr"], -dex, gm_tie_break(enc, c.id), *id_order(c.id), int(a["ref"][1:])),
                           a["text"], a["ref"], tie=(a["sr"], -dex)))
     slots.sort(key=lambda s: s.key)
     return slots

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 
 from ...errors import RuleViolation
 from ...model import Combatant, Encounter
-from ..base import gm_tie_break
+from ..base import gm_tie_break, id_order
 from .combatant import RANGED_KINDS, hp_current, hp_max, wielded
 
 Tables = dict[str, dict[str, Any]]
@@ -365,5 +365,4 @@ def explain_total(roll_text: str, roll_total: int, cmb: list[Part], dfn: list[Pa
 
 def sorted_slots_key(enc: Encounter, c: Combatant) -> tuple:
     """The end of every order key: the GM's placement among equals, then the stable id."""
-    num = int(c.id[1:]) if c.id[1:].isdigit() else 0
-    return (gm_tie_break(enc, c.id), num, c.id)
+    return (gm_tie_break(enc, c.id), *id_order(c.id))
