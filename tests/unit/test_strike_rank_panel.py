@@ -604,3 +604,20 @@ def test_a_weapon_of_someone_else_is_refused_with_card_names_not_ids():
     assert "medium_shield" not in str(e.value) and "no_such_shield" not in str(e.value)
     assert "Broadsword, Medium shield" in str(e.value)
 
+
+
+def test_a_new_target_keeps_the_dice_and_the_attackers_fields():
+    """Issue 10: "Changing the attack form's Target clears dice already typed in it": the dice, mode,
+    bonus and the attacker's circumstances stay; only what belongs to the old defender goes."""
+    from fray.web.strike_rank.attack import carried_over
+
+    typed = {"target": "c3", "rolls.attack": "34", "rolls.damage": "8 4", "rolls.defence": "71", "mode": "aimed",
+             "bonus": "10", "moving": True, "water": "waist", "aim": "head", "gm_location": "chest",
+             "defence.kind": "parry", "defence.weapon": "broadsword", "defence.split": "50", "defence.bonus": "5",
+             "cover.soft": True, "cover.hard.head": True, "shield_cover.weapon": "medium_shield",
+             "shield_cover.locations.left_arm": True, "target_weapon": "broadsword", "attacker_side": "left",
+             "split": "60", "pull.bonus": "2", "object.name": "door"}
+    kept = carried_over(typed)
+    assert kept == {"rolls.attack": "34", "rolls.damage": "8 4", "rolls.defence": "71", "mode": "aimed",
+                    "bonus": "10", "moving": True, "water": "waist", "split": "60", "pull.bonus": "2",
+                    "object.name": "door"}

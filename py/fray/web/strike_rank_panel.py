@@ -24,7 +24,7 @@ from typing import Any
 from . import odds_view
 from .render import esc
 from .strike_rank.add_form import add_extra, add_fields_html, armour_problem, armour_text, parse_armour, parse_weapons, weapons_text
-from .strike_rank.attack import attack_html, current_html, free_attack_html
+from .strike_rank.attack import attack_html, carried_over, current_html, free_attack_html
 from .strike_rank.card import body_html, card_html, location_cell, stuck_entries
 from .strike_rank.common import INJURY_LABEL, PHASE_LABEL
 from .strike_rank.declare import change_html, declare_form, declare_html, order_html
@@ -102,7 +102,7 @@ class StrikeRankPanel:
     def on_change(self, app: Any, event: Any) -> None:
         """A new Target in an attack form: draw the form again for that defender (their parrying
         weapons, hit locations, shields), so nothing in it still names the first one's."""
-        from .app import data, nil
+        from .app import data, document, form_values, nil
 
         t = nil(event.target)
         if t is None or str(getattr(t, "name", "") or "") != "target":
@@ -110,8 +110,15 @@ class StrikeRankPanel:
         form = nil(t.closest('form[data-form="sr-attack"]'))
         if form is None:
             return
-        app.ui.setdefault("sr_target", {})[data(form, "ref") or "free"] = str(t.value)
+        ref = data(form, "ref") or ""
+        app.ui.setdefault("sr_target", {})[ref or "free"] = str(t.value)
+        # what is typed in the attack forms survives their redrawing: all of it in the other
+        # forms, all that still applies in this one (issue 10: a new Target cleared the dice)
+        typed = {data(f, "ref") or "": form_values(f) for f in document.querySelectorAll('form[data-form="sr-attack"]')}
+        typed[ref] = carried_over(typed.get(ref, {}))
         app.render()
+        for f in document.querySelectorAll('form[data-form="sr-attack"]'):
+            restore_values(f, typed.get(data(f, "ref") or "", {}))
 
     def advance(self, app: Any, values: dict[str, Any], scope: Any) -> None:
         """Next: when nothing at the end of the MR waits for the GM, straight on to the next MR's
@@ -240,6 +247,23 @@ class StrikeRankPanel:
             if not _show_errors(app, form, errors):
                 app.dispatch(a, form)
         return True
+
+
+def restore_values(form: Any, values: dict[str, Any]) -> None:
+    """Put values read by ``form_values`` back into a redrawn form: a drop-down only to an option
+    it still offers, a tick box as it was, text as typed."""
+    for el in form.elements:
+        name = str(el.name or "")
+        if name not in values:
+            continue
+        v = values[name]
+        if el.type == "checkbox":
+            el.checked = bool(v)
+        elif el.tagName == "SELECT":
+            if any(str(o.value) == str(v) for o in el.options):
+                el.value = str(v)
+        elif el.type != "radio":
+            el.value = str(v)
 
 
 def _show_errors(app: Any, scope: Any, errors: dict[str, str]) -> bool:

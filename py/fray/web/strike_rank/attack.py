@@ -15,6 +15,19 @@ ATTACKER_SIDE = (("", "(either side)"), ("left", "the left (a blow on the right 
                  ("right", "the right (a blow on the left hits the mount)"))
 
 
+# The fields of the attack form that belong to its defender: a new Target draws them again for
+# the new one (their parrying weapons, locations, shield, mount, their own split or bonus).
+DEFENDER_FIELDS = ("target", "defence.", "aim", "gm_location", "cover.", "shield_cover.", "target_weapon",
+                   "attacker_side")
+
+
+def carried_over(values: dict[str, Any]) -> dict[str, Any]:
+    """What the GM set in an attack form that still applies once its Target changes: the dice
+    typed, the mode, the bonus, the circumstances of the attacker. Only the defender's fields go."""
+    return {k: v for k, v in values.items()
+            if not any(k == f or (f.endswith(".") and k.startswith(f)) for f in DEFENDER_FIELDS)}
+
+
 def current_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
     """The action(s) at the current SR: an attack form for attacks, a Resolve button otherwise."""
     out = []
