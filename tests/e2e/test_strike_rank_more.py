@@ -144,7 +144,8 @@ def test_abort_circumstances_disengage_and_grapple(page, open_app):
     att.get_by_role("button", name="Roll the exchange").click()
     expect(page.locator(".sr-result")).to_contain_text("soft cover")
     expect(page.locator(".sr-result")).to_contain_text("rolled 15, success: keeps casting")
-    # the warrior aborts the spell for a parry / dodge stance
+    # the warrior aborts the spell for a parry / dodge stance, from the folded SR order
+    page.locator(".sr-order-fold > summary").click()
     row = page.locator(".sr-order li", has=page.locator("strong", has_text=WARRIOR))
     row.locator(".sr-abort > summary").click()
     ab = row.locator("form[data-form=sr-abort]")

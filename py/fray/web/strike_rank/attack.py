@@ -34,7 +34,14 @@ def current_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
     for o in view.get("order", []):
         if not o.get("current"):
             continue
-        if o["kind"] in ("melee", "missile"):
+        if o["kind"] in ("melee", "missile") and out:
+            # the others at this SR wait folded, one line each, in the order they strike: the one
+            # who acts now (first in the strip) has the open form; each opens with a tap
+            c = view["combatants"].get(o["combatant"])
+            out.append(_fold("sr-fold sr-next-attack", "attack-" + str(o["ref"]),
+                             f'SR {esc(o["sr"])}: {esc(o["name"])}, {esc(action_label(o, _names(view), c))}',
+                             attack_html(view, o, ui), ui, aria=f'Attack by {o["name"]}'))
+        elif o["kind"] in ("melee", "missile"):
             out.append(attack_html(view, o, ui))
         else:
             out.append(f'<div class="sr-box sr-resolve"><p><strong>{esc(o["name"])}</strong>: '

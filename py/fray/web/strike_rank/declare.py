@@ -164,8 +164,14 @@ def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
             + "</li>")
     if not items:
         return '<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>'
-    return (f'<ol class="sr-order" aria-label="Strike rank order">{"".join(items)}</ol>'
-            f'<p class="hint">{esc(view.get("order_key", ""))}</p>')
+    # folded: the order strip already shows who acts at which SR; the list keeps each action's SR
+    # breakdown and its Change… and Abort controls one tap away (issue 10: with 12 combatants the
+    # open list made the page ~6,300 px long)
+    n = len(items)
+    return _fold("sr-fold sr-order-fold", "sr-order",
+                 f'Strike rank order: {n} action{"s" if n != 1 else ""}, breakdowns, Change… / Abort',
+                 f'<ol class="sr-order" aria-label="Strike rank order">{"".join(items)}</ol>'
+                 f'<p class="hint">{esc(view.get("order_key", ""))}</p>', ui)
 
 
 ABORTABLE = ("spell", "reload", "other")
