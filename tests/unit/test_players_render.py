@@ -27,3 +27,38 @@ def test_no_controls():
 def test_tokens_on_one_spot_stand_apart():
     xs = re.findall(r'<circle cx="([\d.]+)"', players_html(P))
     assert len(set(xs)) == 2
+
+
+def _boxes(html: str) -> list[tuple[float, float, float, float]]:
+    """Each drawn label's box, from its text's anchor, size and length (as place_labels measures)."""
+    from fray.web.mapview import CHAR_EM
+
+    out = []
+    for x, y, size, anchor, text in re.findall(
+            r'<text class="pv-label" x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)" text-anchor="(\w+)"[^>]*>([^<]*)<',
+            html):
+        x, y, size = float(x), float(y), float(size)
+        w = len(text) * size * CHAR_EM
+        x0 = x - w / 2 if anchor == "middle" else (x - w if anchor == "end" else x)
+        out.append((x0, y - size, x0 + w, y))
+    return out
+
+
+def test_a_dozen_on_one_spot_have_labels_that_never_overlap():
+    """Issue 10, the map at table density: "Labels must never overlap (place them, or show them on
+    selection), every token is distinguishable": the players' map places its labels as the GM's does."""
+    cs = [{"id": f"c{i}", "name": f"Goblin {i}" if i > 6 else f"Hero {i}", "side": "foes" if i > 6 else "party",
+           "wounds": "", "x": (i % 3) * 1.0, "y": 0, "alt": 0} for i in range(1, 13)]
+    p = dict(P, current="c7", order=[{"id": c["id"], "name": c["name"], "current": c["id"] == "c7"} for c in cs],
+             combatants=cs)
+    html = players_html(p)
+    boxes = _boxes(html)
+    assert len(boxes) >= 6  # most have room; the rest keep their name in the token's tooltip
+    assert "Goblin 7" in re.findall(r'class="pv-label"[^>]*>([^<]*)<', html)  # the one acting comes first
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+        assert 0 <= a[0] and a[2] <= 1000 and 0 <= a[1] and a[3] <= 720
+    # distinct initials, as on the GM's map: G7..G12 and H1..H6
+    initials = re.findall(r'class="pv-initial[^"]*"[^>]*>([^<]*)<', html)
+    assert len(set(initials)) == 12 and "G12" in initials

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from types import SimpleNamespace
+
 from .. import players
+from .mapview import label_svg, place_labels, token_initials
 from .render import button, esc
 
 W, H = 1000, 720  # the map's drawing units (the SVG scales to its box)
 PAD = 70
 R_TOKEN = 26
+LABEL_PX = 28  # .pv-label's font size in players.css: the boxes place_labels keeps apart
 
 
 def players_html(p: dict[str, Any]) -> str:
@@ -61,7 +65,8 @@ def map_svg(p: dict[str, Any]) -> str:
         x, y = at(c)
         spots.setdefault((round(x / (2 * R_TOKEN)), round(y / (2 * R_TOKEN))), []).append(c["id"])
     step = 190
-    tokens = []
+    tokens, wanted, discs = [], [], []
+    initials = token_initials(SimpleNamespace(combatants=[SimpleNamespace(id=c["id"], name=c["name"]) for c in cs]))
     for c in cs:
         x, y = at(c)
         group = spots[(round(x / (2 * R_TOKEN)), round(y / (2 * R_TOKEN)))]
@@ -73,17 +78,28 @@ def map_svg(p: dict[str, Any]) -> str:
             x = min(max(x + (col - (in_row - 1) / 2) * step, PAD), W - PAD)
             y = min(max(y + row * 120, PAD), H - PAD)
         cur = " current" if c["id"] == p.get("current") else ""
-        initial = (c["name"][:1] or "?").upper()
         alt = f' · {c["alt"]:g} m up' if c.get("alt") else ""
         tokens.append(
             f'<g class="pv-token side-{esc(c["side"])}{cur}" data-id="{esc(c["id"])}">'
             f'<title>{esc(c["name"])}{esc(alt)}</title>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_TOKEN}"></circle>'
-            f'<text class="pv-initial" x="{x:.1f}" y="{y + 10:.1f}" text-anchor="middle">{esc(initial)}</text>'
-            f'<text class="pv-label" x="{x:.1f}" y="{y + R_TOKEN + 32:.1f}" text-anchor="middle">{esc(c["name"])}</text>'
+            f'<text class="pv-initial{" long" if len(initials[c["id"]]) > 2 else ""}" x="{x:.1f}" y="{y + 10:.1f}" '
+            f'text-anchor="middle">{esc(initials[c["id"]])}</text>'
             f'</g>')
+        disc = (x - R_TOKEN, y - R_TOKEN, x + R_TOKEN, y + R_TOKEN)
+        discs.append(disc)
+        wanted.append({"id": c["id"], "cx": x, "cy": y, "r": R_TOKEN, "own": disc,
+                       "variants": [[("pv-label", [("", c["name"])], LABEL_PX)]]})
+    # the labels as the GM's map places them (mapview.place_labels): the one acting first, then in
+    # the order they joined; beside each token where they overlap no other label or token and stay
+    # inside the map, else not at all (the name is still the token's tooltip and in the order list)
+    wanted.sort(key=lambda w: w["id"] != p.get("current"))
+    placed = place_labels(wanted, discs, [0.0, 0.0, float(W), float(H)])
+    labels = "".join(f'<g class="pv-label-at" data-label-for="{esc(i)}">{label_svg(placed[i], 0.0, 0.0)}</g>'
+                     for i in (w["id"] for w in wanted) if i in placed)
     return (f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map">'
-            f'<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{"".join(tokens)}</svg>')
+            f'<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{"".join(tokens)}'
+            f'<g class="pv-labels">{labels}</g></svg>')
 
 
 HIDE_LABEL = {True: "hidden", False: "shown", None: "automatic"}
