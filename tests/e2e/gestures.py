@@ -28,14 +28,7 @@ def reload(page) -> None:
 
 def new_freeform(page, name: str) -> None:
     """Create a Free-form encounter through the New dialog and wait until it is shown."""
-    page.locator("#btn-new").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    dlg.get_by_label("Name").fill(name)
-    dlg.get_by_label("Rules").select_option("freeform")
-    dlg.get_by_role("button", name="Create").click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#ruleset-badge")).to_have_text("Free-form")
+    new_encounter(page, name, "freeform", "Free-form")
     expect(page.locator("#encounter-select option:checked")).to_have_text(name)
     expect(page.locator("#combatants .card")).to_have_count(0)
 
