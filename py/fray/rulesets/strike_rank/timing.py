@@ -312,13 +312,7 @@ def combat_holds_two(c: Combatant) -> bool:
 
 
 def _weapon(ctx: Context, c: Combatant, field: str) -> dict[str, Any]:
-    w = body.weapon(c, ctx.action.get(field))
-    if w is None:
-        raise InvalidAction(field, body.no_such_weapon(c))
-    why = body.weapon_unusable_rule(c, w)
-    if why:
-        raise RuleViolation(*why)
-    return w
+    return body.usable_weapon(c, ctx.action.get(field), field)
 
 
 def store(ctx: Context, c: Combatant, recs: list[dict[str, Any]], delay: list[tuple[str, int]] = ()) -> list[dict[str, Any]]:
