@@ -16,8 +16,8 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gestures import open_add_dialog  # noqa: E402
-from test_sr_controls import declare_form, declared, more, roll, start  # noqa: E402
+from gestures import open_add_dialog, sr_declare, sr_declare_form, sr_declared, sr_fill_declaration  # noqa: E402
+from test_sr_controls import roll, start  # noqa: E402
 from test_strike_rank import advance  # noqa: E402
 from test_strip import LAPTOP, TABLET, strip_names, twelve  # noqa: E402
 
@@ -182,23 +182,18 @@ def test_skill_split_several_attacks_with_one_weapon_and_split_parries(page, ope
         expect(dlg).to_be_hidden()
         expect(page.locator("#combatants .card")).to_have_count(before + 1)
     advance(page, "Declare")
-    form = more(page, "c1")
-    form.locator('[name="weapon"]').select_option("broadsword")
-    form.locator('[name="attacks"]').fill("2")
-    # a part under 50% is refused at its field, nothing declared
-    form.locator('[name="split"]').fill("80 40")
+    # a part under 50% is refused at the form, nothing declared
+    form = sr_fill_declaration(page, "c1", {"weapon": "broadsword", "attacks": "2", "split": "80 40"}, more=True)
     form.get_by_role("button", name="Declare").click()
     expect(form.locator('[data-error-for][role=alert]')).to_contain_text("each part of a split skill must be at least 50%")
-    expect(declared(page, "c1")).to_have_count(0)
-    form.locator('[name="split"]').fill("60 60")
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c1")).to_have_count(2)
-    expect(declared(page, "c1").nth(0)).to_contain_text("SR 5 = DEX 1 + SIZ 2 + weapon 2")
-    expect(declared(page, "c1").nth(1)).to_contain_text("SR 10 = DEX 1 + SIZ 2 + weapon 2 + next attack 5")
-    guard = declare_form(page, "c2")
+    expect(sr_declared(page, "c1")).to_have_count(0)
+    sr_declare(page, "c1", {"split": "60 60"}, "SR 10 = DEX 1 + SIZ 2 + weapon 2 + next attack 5")
+    expect(sr_declared(page, "c1")).to_have_count(2)
+    expect(sr_declared(page, "c1").nth(0)).to_contain_text("SR 5 = DEX 1 + SIZ 2 + weapon 2")
+    guard = sr_declare_form(page, "c2")
     guard.locator('[name="kind"]').select_option("defend")
     guard.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c2")).to_have_count(1)
+    expect(sr_declared(page, "c2")).to_have_count(1)
     advance(page, "Resolve SR 5")
     page.locator("form[data-form=sr-attack]").locator('[name="defence.weapon"]').select_option("broadsword")
     roll(page, {"attack": "30", "defence": "20", "location": "10", "damage": "3"}, defence="parry",
