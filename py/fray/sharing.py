@@ -75,6 +75,15 @@ class Copies:
         return v
 
     def _plain(self, v: Any) -> Any:
+        # An item of a lazy container that was never read is still the original: nothing in it
+        # was handed out, so there is nothing to look for in it (a long ``state["round_start"]``
+        # is passed over, not rebuilt, by an attack that never read it).
+        if type(v) is CowList:
+            base = v._base
+            return [x if id(x) in base else self.settle(x) for x in list.__iter__(v)]
+        if type(v) is CowDict:
+            base, orig = v._base, v._orig
+            return {k: x if k in base and orig.get(k) is x else self.settle(x) for k, x in dict.items(v)}
         if isinstance(v, list):
             return [self.settle(x) for x in list.__iter__(v)]
         return {k: self.settle(x) for k, x in dict.items(v)}
@@ -160,7 +169,7 @@ class CowDict(dict):
 
     def __init__(self, base: dict, copies: Copies, depth: int = 1):
         super().__init__(base)
-        self._copies, self._depth = copies, depth
+        self._copies, self._depth, self._orig = copies, depth, base
         self._base = {k for k, v in base.items() if not isinstance(v, _IMMUTABLE)}
 
     def _own(self, k: Any) -> Any:

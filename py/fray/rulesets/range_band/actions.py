@@ -343,7 +343,7 @@ def close_calls(ctx: Context, c: Combatant, t: rules.Tables) -> None:
     enc = ctx.enc
     sight = rules.Sight(enc, t)
     close = []
-    for o in enc.combatants:
+    for o in enc.peek():  # only looks: copies no combatant
         if o.side == c.side or o.id == c.id or not rules.able(o):
             continue
         seen, _ = rules.can_see(enc, o, c, t, sight)
@@ -689,7 +689,7 @@ def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, war
         return (head + f" Warned by {warned_by.name}" + ("" if sees else f" (who cannot see {attacker.name})")
                 + ": 1 Hindrance on the defense instead of 3, if the missing criteria allow it.")
     can, cannot = [], []
-    for x in enc.combatants:
+    for x in enc.peek():  # only looks: copies no combatant
         if x.id in (attacker.id, defender.id) or x.side != defender.side or not rules.able(x):
             continue
         ok, why = warning_ok(enc, x, defender, attacker, t)

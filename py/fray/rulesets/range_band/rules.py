@@ -317,7 +317,7 @@ class Sight:
         self.maxes = [None if b.get("max") is None else float(b["max"]) for b in bands(t)]
         self.chart = {(e["light"], e["clutter"], e["stealth"]): e["range"] for e in t["visible_range"]["entries"]}
         self.srcs = keyed(t["light_sources"])
-        self.carriers = [c for c in enc.combatants if c.data.get("light", "none") in self.srcs]
+        self.carriers = [c for c in enc.peek() if c.data.get("light", "none") in self.srcs]
         self.size = keyed(t["size_stealth"])
         self.noise = keyed(t["noise"])
         self.areas = areas_mod.areas(enc, t)  # obscuring areas (smoke, obstacles, shadow, darkness)
@@ -536,7 +536,7 @@ def sight_key(enc: Encounter, t: Tables) -> tuple:
     parts = [enc.round, z["light"], z["clutter"], tuple(id(t[k]) for k in SIGHT_TABLES),
              tuple((a["ref"], a["kind"], a["x"], a["y"], a.get("alt", 0.0), a["radius"])
                    for a in enc.state.get("areas", ()))]
-    for c in enc.combatants:
+    for c in enc.peek():  # reads only: in a draft, copies no combatant
         d = c.data
         p = c.position
         amb = d.get("ambush")
@@ -570,7 +570,7 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
 
 def _visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
     s = Sight(enc, t)
-    cs = enc.combatants
+    cs = list(enc.peek())  # reads only: in a draft, copies no combatant
     n = len(cs)
     fin = [m for m in s.maxes if m is not None]  # the bands' outer edges, nearest first; travel has none
 
