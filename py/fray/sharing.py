@@ -26,6 +26,7 @@ from dataclasses import replace
 from typing import Any
 
 _IMMUTABLE = (str, int, float, bool, type(None))
+_LEAVES = frozenset(_IMMUTABLE)
 _P = pickle.HIGHEST_PROTOCOL
 
 
@@ -78,15 +79,18 @@ class Copies:
         # An item of a lazy container that was never read is still the original: nothing in it
         # was handed out, so there is nothing to look for in it (a long ``state["round_start"]``
         # is passed over, not rebuilt, by an attack that never read it).
+        # Text, numbers, true/false and null are never handed out either (the leaves of the tree).
+        st = self.settle
         if type(v) is CowList:
             base = v._base
-            return [x if id(x) in base else self.settle(x) for x in list.__iter__(v)]
+            return [x if type(x) in _LEAVES or id(x) in base else st(x) for x in list.__iter__(v)]
         if type(v) is CowDict:
             base, orig = v._base, v._orig
-            return {k: x if k in base and orig.get(k) is x else self.settle(x) for k, x in dict.items(v)}
+            return {k: x if type(x) in _LEAVES or (k in base and orig.get(k) is x) else st(x)
+                    for k, x in dict.items(v)}
         if isinstance(v, list):
-            return [self.settle(x) for x in list.__iter__(v)]
-        return {k: self.settle(x) for k, x in dict.items(v)}
+            return [x if type(x) in _LEAVES else st(x) for x in list.__iter__(v)]
+        return {k: x if type(x) in _LEAVES else st(x) for k, x in dict.items(v)}
 
 
 def _keep(new: Any, old: Any) -> Any:

@@ -578,9 +578,8 @@ def attack(ctx: Context) -> None:
     competent = True
     notes: list[str] = []
     grappling = d.id in a.data.get("grappling", [])
-    sight = rules.Sight(enc, t)
-    # Lack of Sight
-    dark = rules.sightless(enc, a, t, sight)
+    # Lack of Sight (it works out the light at the attacker only where the zone or an area is dark)
+    dark = rules.sightless(enc, a, t)
     vis = rules.visibility(enc, t)  # the projection (shared with the page's view of this state)
     sees = vis[a.id][d.id]["sees"]
     if dark and not melee and not grappling:

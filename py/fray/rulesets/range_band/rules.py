@@ -36,7 +36,9 @@ def const(t: Tables, key: str) -> int:
 
 
 def zone(enc: Encounter) -> dict[str, Any]:
-    return {**ZONE_DEFAULT, **enc.state.get("zone", {})}
+    # a fresh dict of plain values (text and true/false): read without making a draft copy it
+    z = dict.get(enc.state, "zone")
+    return {**ZONE_DEFAULT, **dict(dict.items(z))} if z else dict(ZONE_DEFAULT)
 
 
 # -- weight ---------------------------------------------------------------------------------------
@@ -531,12 +533,13 @@ SIGHT_DATA = ("stealth", "light", "vision", "echolocation_band", "armor_noise", 
 def sight_key(enc: Encounter, t: Tables) -> tuple:
     """Everything the visibility projection reads, as one hashable value: two states with the same key
     have the same projection. Tables by identity (states never change a table in place; an edit is a new
-    object, and the memo keeps the objects alive so an identity cannot be reused while it is cached)."""
+    object, and the memo keeps the objects alive so an identity cannot be reused while it is cached).
+    Read without copying (``Encounter.peek``, ``dict.get``): asking in a draft costs no copy."""
     z = zone(enc)
     parts = [enc.round, z["light"], z["clutter"], tuple(id(t[k]) for k in SIGHT_TABLES),
              tuple((a["ref"], a["kind"], a["x"], a["y"], a.get("alt", 0.0), a["radius"])
-                   for a in enc.state.get("areas", ()))]
-    for c in enc.peek():  # reads only: in a draft, copies no combatant
+                   for a in list.__iter__(dict.get(enc.state, "areas") or []))]
+    for c in enc.peek():
         d = c.data
         p = c.position
         amb = d.get("ambush")
