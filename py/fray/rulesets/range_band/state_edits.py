@@ -1,7 +1,7 @@
 """What range-band actions share: readers of an action's fields and the state edits that several
 handlers make (conditions and durations, stealth level, pending rolls and prompts, falling off a
-mount, knockdown, spending turn actions). Handlers live in ``actions.py``; the end-of-turn upkeep in
-``__init__.py`` uses the same edits.
+mount, knockdown, spending turn actions). Handlers live in ``actions.py`` and the modules it names;
+the end-of-turn upkeep in ``__init__.py`` uses the same edits.
 """
 
 from __future__ import annotations
