@@ -105,6 +105,14 @@ class Encounter:
         ``get``, which hand out the copy."""
         return list.__iter__(self.combatants)
 
+    def peek_at(self, combatant_id: str) -> Combatant | None:
+        """One combatant as it stands, to read and never to edit (as ``peek``): a mount whose last
+        move sets a rider's Hindrance, the target of an attack that changes nothing on it."""
+        for c in self.peek():
+            if c.id == combatant_id:
+                return c
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -43,7 +43,7 @@ def attack(ctx: Context) -> None:
     ranged attacks underwater or without sight). The offense is a pending ``offense`` roll; if it succeeds
     against a target in High Stealth, the target's d12 stealth roll follows."""
     a = ctx.combatant()
-    d = other(ctx, "target", a)
+    d = other(ctx, "target", a, read_only=True)  # the attack itself changes nothing on its target
     enc, t = ctx.enc, tables_of(ctx)
     w = weapon_of(ctx, a)
     die = pick(ctx.action, "die", ("d6", "d10", "d12", "d20"), "d20")
@@ -109,12 +109,12 @@ def attack(ctx: Context) -> None:
     if stealth_attack:
         warn_ok, warn_why = False, ""
         if warned_by is not None:
-            warner = other(ctx, "warned_by", d)
+            warner = other(ctx, "warned_by", d, read_only=True)
             warn_ok, warn_why = warning_ok(enc, warner, d, a, t)
             if not warn_ok:
                 raise RuleViolation("Stealth Attacks", warn_why)
         n = rules.const(t, "warned_hindrance") if warn_ok else rules.const(t, "stealth_attack_hindrance")
-        defense = {"hindrance": [{"reason": "stealth attack" + (f" (warned by {enc.get(warned_by).name})"
+        defense = {"hindrance": [{"reason": "stealth attack" + (f" (warned by {warner.name})"
                                                                  if warn_ok else ""), "count": n}]}
         notes.append(f"stealth attack: {d.name} cannot see {a.name}; +{n} Hindrance to the defense roll")
     if "precise" in tags and melee and stealth_attack:
@@ -133,7 +133,7 @@ def attack(ctx: Context) -> None:
         return
     pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
     if stealth_attack:
-        prompt(ctx, "warning", d, warning_prompt(enc, a, d, enc.get(warned_by) if warn_ok else None, vis, t))
+        prompt(ctx, "warning", d, warning_prompt(enc, a, d, warner if warn_ok else None, vis, t))
     if emits_light and a.data.get("stealth") != "low":
         set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
 

@@ -89,7 +89,7 @@ def _eff_attacked(ctx, c, p, out, t):
 
 
 def _eff_offense(ctx, c, p, out, t):
-    d = ctx.enc.get(p["effect"]["target"])
+    d = ctx.enc.peek_at(p["effect"]["target"])  # only read, and named in its stealth roll
     if d is None or not out["success"]:
         return
     eff = p["effect"]

@@ -670,7 +670,7 @@ def mounted_hindrance(enc: Encounter, rider: Combatant) -> list[tuple[str, int]]
     """Back in Combat: "Your ranged attacks receive 1 Hindrance ... while you are mounted; this is
     increased to 2 Hindrance if the mount moved on its last turn, or 3 Hindrance if the mount was
     rushing." The same applies to slowing actions rolled on DEX."""
-    m = mount_of(enc, rider)
+    m = enc.peek_at(rider.data["mount"]) if rider.data.get("mount") else None  # only looked at
     if m is None:
         return []
     parts = [("mounted", 1)]

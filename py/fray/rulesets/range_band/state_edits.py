@@ -35,13 +35,16 @@ def pick(action: dict[str, Any], key: str, choices: tuple[str, ...], default: st
     return v
 
 
-def other(ctx: Context, key: str, me: Combatant | None = None) -> Combatant:
+def other(ctx: Context, key: str, me: Combatant | None = None, read_only: bool = False) -> Combatant:
+    """The combatant named by ``action[key]``, to edit; ``read_only``: the handler only reads it (an attack
+    changes nothing on its target), so in a draft it is not copied (``Encounter.peek_at``)."""
     cid = ctx.action.get(key)
-    if not isinstance(cid, str) or ctx.enc.get(cid) is None:
+    found = ctx.enc.peek_at(cid) if isinstance(cid, str) else None
+    if found is None:
         raise InvalidAction(key, f"there is no combatant {cid!r} in this encounter")
     if me is not None and cid == me.id:
         raise InvalidAction(key, f"{me.name} cannot be their own target here")
-    return ctx.enc.get(cid)
+    return found if read_only else ctx.enc.get(cid)
 
 
 def ids_list(ctx: Context, key: str, me: Combatant | None = None) -> list[Combatant]:
