@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import pickle
-from dataclasses import replace
+from operator import is_
 from typing import Any
 
 _IMMUTABLE = (str, int, float, bool, type(None))
@@ -96,9 +96,9 @@ class Copies:
 def _keep(new: Any, old: Any) -> Any:
     """``old`` if ``new`` holds exactly its items, else ``new``."""
     if type(new) is list and type(old) is list:
-        return old if len(new) == len(old) and all(a is b for a, b in zip(new, old)) else new
-    if type(new) is dict and type(old) is dict:
-        return old if list(new) == list(old) and all(new[k] is v for k, v in old.items()) else new
+        return old if len(new) == len(old) and all(map(is_, new, old)) else new
+    if type(new) is dict and type(old) is dict:  # the same keys in the same order, each the same object
+        return old if list(new) == list(old) and all(map(is_, new.values(), old.values())) else new
     return new
 
 
@@ -239,7 +239,8 @@ def draft(enc) -> tuple[Any, Copies]:
     """A draft of ``enc`` for a handler to edit (``enc`` itself is never edited), and the record
     of what it hands out, for ``settle``."""
     copies = Copies()
-    d = replace(enc)  # the scalars are values; every container is replaced below
+    d = object.__new__(type(enc))  # a shallow copy: the scalars are values; every container is replaced below
+    d.__dict__.update(enc.__dict__)
     d.combatants = copies.own(enc.combatants, DEPTH["combatants"] + 1)
     d.state = copies.own(enc.state, DEPTH["state"] + 1)
     d.tables = copies.own(enc.tables, DEPTH["tables"] + 1)
