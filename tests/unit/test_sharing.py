@@ -220,10 +220,11 @@ def test_settle_passes_over_what_was_never_read_and_finds_what_was_put_back():
     assert text(enc.state) == text({"log": [{"a": [1]}, {"b": [2]}], "marks": {"c1": [1]}, "n": 3})
 
 
-def test_a_range_band_attack_copies_only_its_attacker():
+def test_a_range_band_turn_copies_only_what_it_changes():
     """The range-band turn (bench ``range_band_turn``): an attack reads the 12 combatants for the visibility
     projection and edits only the attacker's turn actions, so its draft copies the attacker and nothing
-    else of the combatants, and the new encounter shares every other combatant."""
+    else of the combatants, and the new encounter shares every other combatant; settling its offense roll
+    copies nothing."""
     sys.path.insert(0, str(ROOT / "bench"))
     try:
         import workload
@@ -244,3 +245,12 @@ def test_a_range_band_attack_copies_only_its_attacker():
     new, _ = reducer.apply(enc, action)
     assert [c.id for c, was in zip(new.combatants, enc.combatants) if c is not was] == ["c2"]
     assert new.state["pending"][-1]["kind"] == "offense"
+    # settling the offense roll reads the attacker, the target and the roll, and copies none of them
+    settle_it = {"type": "rb.resolve", "ref": new.state["pending"][-1]["ref"], "success": True, "by": 2}
+    d, cows = sharing.draft(new)
+    reducer.handler_for(ruleset, settle_it["type"])(Context(d, settle_it, DiceTray(None, None), ruleset))
+    assert not [c for c, _, blob in cows.held.values() if blob is not None], "no deep copy at all"
+    done, _ = reducer.apply(new, settle_it)
+    assert all(c is was for c, was in zip(done.combatants, new.combatants))
+    assert not done.state.get("pending")
+    assert any("succeeds on its offense roll" in e.text for e in done.log)

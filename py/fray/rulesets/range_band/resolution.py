@@ -24,7 +24,8 @@ def _find(enc: Encounter, ref: Any, field: str = "ref") -> tuple[str, int]:
     if not isinstance(ref, str):
         raise InvalidAction(field, "must name a pending roll (R1, R2, ...) or a prompt (P1, P2, ...)")
     for key in ("pending", "prompts"):
-        for i, p in enumerate(enc.state.get(key, [])):
+        # looking for it reads each entry, and edits none: in a draft, nothing is copied
+        for i, p in enumerate(list.__iter__(dict.get(enc.state, key) or [])):
             if p["ref"] == ref:
                 return key, i
     raise InvalidAction(field, f"there is no pending roll or prompt {ref!r}")
@@ -44,14 +45,15 @@ def resolve(ctx: Context) -> None:
     if key != "pending":
         raise InvalidAction("ref", "a prompt has no roll: dismiss it when done")
     enc, t = ctx.enc, tables_of(ctx)
-    p = enc.state["pending"][i]
+    # the settled roll leaves the state as it was written and is only read: taken out uncopied
+    p = list.__getitem__(enc.state["pending"], i)
     out = outcome_from_action(ctx.action)
     if out is not None and out["blunder"] and not p["spec"]["can_blunder"]:
         raise InvalidAction("blunder", f"{p['spec']['what']} cannot blunder")
     if out is None:
         out = roll_default(p["spec"], t["core_roll"], ctx.dice, "roll")
-    enc.state["pending"].pop(i)
-    c = enc.get(p["combatant"])
+    del enc.state["pending"][i]
+    c = enc.peek_at(p["combatant"]) if p["kind"] in ONLY_READ else enc.get(p["combatant"])
     ctx.event("roll", f"{p['ref']} {p['spec']['what']}: {'success' if out['success'] else 'failure'}"
               + (f" by {out['by']}" if out.get("by") is not None else "") + (" (blunder)" if out.get("blunder") else "")
               + f" — {out.get('text', '')}", ref=p["ref"], success=out["success"], by=out.get("by"),
@@ -176,6 +178,10 @@ def _eff_detection(ctx, c, p, out, t):
         cur.append(target.id)
     c.data["cannot_see"] = cur
 
+
+# what follows these rolls changes nothing on the one who rolled (an offense roll's success is the attack's
+# event and maybe the target's stealth roll), so ``resolve`` reads them without copying them
+ONLY_READ = ("offense",)
 
 EFFECTS = {
     "movement": _eff_movement, "blind_knockdown": _eff_blind_knockdown, "enter_high": _eff_enter_high,
