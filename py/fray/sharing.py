@@ -70,27 +70,26 @@ class Copies:
         if held is not None and held[0] is v:
             if held[2] is not None:  # a deep copy: the original if it prints the same
                 return held[1] if _print(v) == held[2] else v
-            return _keep(self._plain(v), held[1])
-        if type(v) in (list, dict):  # a container the handler built: its items may be ours
-            return self._plain(v)
+            return _keep(self._lazy(v), held[1])
+        # A container the handler built: its items may be ours. Text, numbers, true/false and null
+        # are never handed out (the leaves of the tree), so they are passed over without a call.
+        st = self.settle
+        if type(v) is list:
+            return [x if type(x) in _LEAVES else st(x) for x in v]
+        if type(v) is dict:
+            return {k: x if type(x) in _LEAVES else st(x) for k, x in v.items()}
         return v
 
-    def _plain(self, v: Any) -> Any:
-        # An item of a lazy container that was never read is still the original: nothing in it
-        # was handed out, so there is nothing to look for in it (a long ``state["round_start"]``
-        # is passed over, not rebuilt, by an attack that never read it).
-        # Text, numbers, true/false and null are never handed out either (the leaves of the tree).
+    def _lazy(self, v: Any) -> Any:
+        """A lazy container (``CowList``, ``CowDict``) as a plain one. An item that was never read is
+        still the original: nothing in it was handed out, so there is nothing to look for in it (a long
+        ``state["round_start"]`` is passed over, not rebuilt, by an attack that never read it)."""
         st = self.settle
         if type(v) is CowList:
             base = v._base
             return [x if type(x) in _LEAVES or id(x) in base else st(x) for x in list.__iter__(v)]
-        if type(v) is CowDict:
-            base, orig = v._base, v._orig
-            return {k: x if type(x) in _LEAVES or (k in base and orig.get(k) is x) else st(x)
-                    for k, x in dict.items(v)}
-        if isinstance(v, list):
-            return [x if type(x) in _LEAVES else st(x) for x in list.__iter__(v)]
-        return {k: x if type(x) in _LEAVES else st(x) for k, x in dict.items(v)}
+        base, orig = v._base, v._orig
+        return {k: x if type(x) in _LEAVES or (k in base and orig.get(k) is x) else st(x) for k, x in dict.items(v)}
 
 
 def _keep(new: Any, old: Any) -> Any:

@@ -18,7 +18,7 @@ from .rolls import RollSpec
 # -- small readers ------------------------------------------------------------------------------------
 
 def tables_of(ctx: Context) -> rules.Tables:
-    return {k: ctx.ruleset.table(ctx.enc, k) for k in ctx.ruleset.tables}
+    return ctx.ruleset.all_tables(ctx.enc)
 
 
 def flag(action: dict[str, Any], key: str, default: bool = False) -> bool:
