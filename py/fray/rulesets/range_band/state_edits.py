@@ -137,7 +137,7 @@ def pend(ctx: Context, kind: str, c: Combatant, spec: RollSpec, effect: dict[str
     entry = {"ref": ref, "kind": kind, "combatant": c.id, "spec": spec.to_json(), "effect": effect or {},
              "round": ctx.enc.round, "prompt": prompt or f"{c.name}: {spec.what}"}
     ctx.enc.state.setdefault("pending", []).append(entry)
-    ctx.event("roll_needed", f"{c.name}: {spec.what} — {spec.text()}", ref=ref, id=c.id, spec=entry["spec"])
+    ctx.event("roll_needed", f"{c.name}: {spec.what} — {entry['spec']['text']}", ref=ref, id=c.id, spec=entry["spec"])
     return ref
 
 
