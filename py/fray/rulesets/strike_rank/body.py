@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from ...dice import parse as parse_dice
-from ...errors import DiceError, InvalidAction
+from ...errors import DiceError, InvalidAction, RuleViolation
 from ...model import Combatant, Encounter
 from ..base import ceil_div, whole_number
 from . import rules
@@ -353,6 +353,18 @@ def hand_location(c: Combatant, w: dict[str, Any]) -> list[dict[str, Any]]:
     if w["hand"] in ("right", "left"):
         return [l for l in arms if l["side"] == w["hand"]][:1]
     return []
+
+
+def usable_weapon(c: Combatant, wid: Any, field: str) -> dict[str, Any]:
+    """The weapon ``wid`` of ``c``, ready to use: one it does not carry is refused at ``field``
+    (``InvalidAction``), one out of use by the rule that says so (``RuleViolation``)."""
+    w = weapon(c, wid)
+    if w is None:
+        raise InvalidAction(field, no_such_weapon(c))
+    why = weapon_unusable_rule(c, w)
+    if why:
+        raise RuleViolation(*why)
+    return w
 
 
 def weapon_usable(c: Combatant, w: dict[str, Any]) -> str | None:

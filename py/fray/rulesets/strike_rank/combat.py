@@ -90,12 +90,7 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
         return "dodge", None, rules.modified_skill(defender.stats.get("dodge", 0), mults, None, bonus, why)
     if free_attack:
         raise RuleViolation("Disengaging", "the attack on a fleeing combatant cannot be parried (but may be dodged at ½)")
-    pw = body.weapon(defender, d.get("weapon"))
-    if pw is None:
-        raise InvalidAction("defence.weapon", body.no_such_weapon(defender))
-    bad = body.weapon_unusable_rule(defender, pw)
-    if bad:
-        raise RuleViolation(*bad)
+    pw = body.usable_weapon(defender, d.get("weapon"), "defence.weapon")
     if r.get("bracing") == pw["id"]:
         raise RuleViolation("Bracing for a Charge", "The bracing combatant cannot dodge or use the spear to parry.")
     cover = shield_cover(ctx)
@@ -249,12 +244,7 @@ def plan_attack(ctx: Context) -> Plan:
                             "Melee Round")
     if attacker.data["round"].get("fleeing"):
         raise RuleViolation("Disengaging", "a fleeing combatant cannot attack this MR")
-    w = body.weapon(attacker, a.get("weapon"))
-    if w is None:
-        raise InvalidAction("weapon", body.no_such_weapon(attacker))
-    bad = body.weapon_unusable_rule(attacker, w)
-    if bad:
-        raise RuleViolation(*bad)
+    w = body.usable_weapon(attacker, a.get("weapon"), "weapon")
     mode = a.get("mode", "normal")
     if mode not in MODES:
         raise InvalidAction("mode", f"must be one of {', '.join(MODES)}")
