@@ -14,7 +14,8 @@ shared item always saves to the same JSON text as the one the handler produced.
 Nothing of ``enc`` is ever handed out to be edited: every way to read an item (index, slice,
 iteration, ``get``, ``pop``, ``items``, ``values``, ``copy``, ``+``, ``*``) gives the copy; only
 the list's own ``sort`` key function, ``in``, ``==``, ``index`` and ``count`` see the originals, and
-they only read. The reducer machines (tests/unit/test_machines.py) check that no action edits
+they only read; so do ``Encounter.peek`` and ``peek_at``, which rules that only look use to read a
+draft without copying it. The reducer machines (tests/unit/test_machines.py) check that no action edits
 the encounter it was given.
 """
 
