@@ -288,3 +288,32 @@ def test_tactical_round_add_hint_and_table_sources_in_words(page, open_app):
     source = page.locator("#dlg-body p.hint", has_text="From:").first  # the JSON below keeps the file name
     expect(source).to_contain_text("From: public material: <=4 critical failure")
     expect(source).not_to_contain_text("FACTS.md")
+
+
+def test_magical_protection_is_set_on_the_card(page, open_app):
+    """Results: "Critical Hit: Special damage, ignores armor (but not magical protection)": the GM types a
+    spell's points on the card (kept apart from the armour); a slip is named at its field and changes nothing;
+    0 ends it."""
+    start(page, open_app, "Protection", (768, 1024), party=(WARRIOR,), foes=(WOLF,))
+    c = card(page, WARRIOR)
+    c.locator("summary", has_text="Damage / First Aid").click()
+    prot = c.locator("form[data-form=sr-protection]")
+    prot.locator('[name="points"]').fill("two")
+    prot.get_by_role("button", name="Set magical protection").click()
+    expect(prot.locator('[data-error-for="points"]')).to_contain_text("whole number from 0 to 30")
+    expect(c.locator(".sr-derived")).not_to_contain_text("Magical protection")
+    prot.locator('[name="points"]').fill("2")
+    prot.locator('[name="reason"]').fill("Protection <b>2</b>")
+    click_and_log(page, prot.get_by_role("button", name="Set magical protection"))
+    expect(page.locator("#log")).to_contain_text("Human warrior has magical protection 2 (Protection <b>2</b>) "
+                                                 "at every location")
+    expect(c.locator(".sr-derived")).to_contain_text(
+        "Magical protection 2 at every location (Protection <b>2</b>); a critical does not ignore it")
+    assert c.locator(".sr-derived b").count() == 0  # the GM's text is text, not markup
+    shots(page, "protection")
+    c = card(page, WARRIOR)
+    prot = c.locator("form[data-form=sr-protection]")
+    prot.locator('[name="points"]').fill("0")
+    click_and_log(page, prot.get_by_role("button", name="Set magical protection"))
+    expect(page.locator("#log")).to_contain_text("Human warrior's magical protection (2) ends")
+    expect(c.locator(".sr-derived")).not_to_contain_text("Magical protection")

@@ -326,6 +326,17 @@ def location(c: Combatant, lid: str) -> dict[str, Any] | None:
     return next((l for l in c.data["locations"] if l["id"] == lid), None)
 
 
+def protection(c: Combatant) -> int:
+    """Magical protection on the combatant (``sr.protection``), in points at every location: "Critical Hit:
+    Special damage, ignores armor (but not magical protection)", so it is kept apart from the armour."""
+    return int(c.data.get("protection", {}).get("points", 0))
+
+
+def armour_points(c: Combatant, loc: dict[str, Any]) -> int:
+    """What stops damage at a location: its armour and any magical protection."""
+    return loc["ap"] + protection(c)
+
+
 def weapon(c: Combatant, wid: Any) -> dict[str, Any] | None:
     ws = c.data["weapons"]
     if isinstance(wid, int) and not isinstance(wid, bool):

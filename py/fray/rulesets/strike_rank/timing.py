@@ -500,7 +500,7 @@ def advance(ctx: Context) -> None:
     if enc.phase == "declare":
         enc.phase = "resolve"
         slots = order_of_play(enc)
-        st["sr"] = max(1, min([int(s.label[3:]) for s in slots], default=1))
+        st["sr"] = min([int(s.label[3:]) for s in slots], default=1)
         order = "; ".join(f"{_who(enc, s.combatant_id)} {s.label}" for s in slots)
         ctx.event("round", f"Resolution begins at SR {st['sr']}: {order or 'no actions'}")
         return
