@@ -24,7 +24,17 @@ SOURCES := index.html pyscript.toml static/sw.js $(shell find py static -path st
 .PHONY: all serve build vendor files files-check test unit e2e bench fuzz chromium venv clean quickstart-shots
 all: build
 
+# A fresh Debian 12 has neither Node.js nor Python's venv module: each comes from Debian's packages
+# where apt-get exists (as root, or through sudo). The package lists are refreshed first, as for
+# Chromium below; if that fails the install still tries the lists it has.
+# $(call APT_INSTALL,packages): one command, whose status is the install's.
+APT_INSTALL = ( SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+  $$SUDO apt-get update || echo "apt-get update failed: installing from the package lists as they are"; \
+  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $(1) )
+
 $(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { command -v apt-get >/dev/null 2>&1 && $(call APT_INSTALL,nodejs npm); } \
+	  || { echo "make: npm is needed (Node.js 18 or later); apt-get is not here or could not install it" >&2; exit 1; }
 	npm ci --no-audit --no-fund
 	@touch $@
 
@@ -49,6 +59,9 @@ serve: build
 	$(PYTHON) scripts/serve.py --port $(PORT) --mount /=dist
 
 $(VENV_STAMP): requirements-dev.txt
+	@$(VPY) -m pip --version >/dev/null 2>&1 || $(PYTHON) -c "import ensurepip" 2>/dev/null \
+	  || { command -v apt-get >/dev/null 2>&1 && $(call APT_INSTALL,python3-venv); } \
+	  || { echo "make: Python's venv module is needed (Debian: python3-venv)" >&2; exit 1; }
 	$(VPY) -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv --clear $(VENV)
 	$(VPY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
@@ -62,10 +75,7 @@ venv: $(VENV_STAMP)
 # network to the archive) the install still tries the lists it has. The suite passes on both.
 chromium: $(VENV_STAMP)
 	@if [ -x /usr/bin/chromium ]; then :; \
-	elif command -v apt-get >/dev/null 2>&1; then \
-	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update || echo "apt-get update failed: installing from the package lists as they are"; \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y chromium; \
+	elif command -v apt-get >/dev/null 2>&1; then $(call APT_INSTALL,chromium); \
 	else $(VENV)/bin/playwright install chromium; fi
 	@{ [ -x /usr/bin/chromium ] && /usr/bin/chromium --version 2>/dev/null; } || true
 

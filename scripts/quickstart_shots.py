@@ -9,17 +9,15 @@ what each picture is, so a picture that no longer matches is easy to spot.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests" / "e2e")]
+sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "scripts")]
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 from gestures import add_preset, new_encounter  # noqa: E402
+import serve  # noqa: E402
 
 OUT = ROOT / "static" / "help"
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -34,14 +32,10 @@ def shot(page, name: str) -> None:
 
 
 def main() -> None:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    srv = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "-d",
-                            str(ROOT / "dist")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # the project's own server, in a thread: it is listening once start() returns (nothing to wait for)
+    srv = serve.start({"/": ROOT / "dist"})
+    port = srv.server_address[1]
     try:
-        time.sleep(1)
         with sync_playwright() as p:
             exe = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
             b = p.chromium.launch(executable_path=exe, args=ARGS)
@@ -88,7 +82,8 @@ def main() -> None:
             ctx.close()
             b.close()
     finally:
-        srv.terminate()
+        srv.shutdown()
+        srv.server_close()
     for f in sorted(OUT.glob("*.jpg")):
         print(f"{f.relative_to(ROOT)}: {f.stat().st_size:,} bytes")
 

@@ -14,7 +14,7 @@ plain dicts that the ruleset owns and documents.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 SCHEMA_VERSION = 3
 
@@ -92,10 +92,26 @@ class Encounter:
 
     def index_of(self, combatant_id: str) -> int:
         # the list's own iterator: in a draft (fray.sharing) reading the others' ids copies nothing
-        for i, c in enumerate(list.__iter__(self.combatants)):
+        for i, c in enumerate(self.peek()):
             if c.id == combatant_id:
                 return i
         return -1
+
+    def peek(self) -> Iterator[Combatant]:
+        """Every combatant as it stands, to read and never to edit. In a draft (``fray.sharing``) this
+        copies nothing: the list holds the handler's copy of each combatant it has read (with its
+        edits) and the original of every other, which nobody has edited. So a rule that only looks
+        (who sees whom, who may warn) costs no copies; a handler that edits uses ``combatants`` or
+        ``get``, which hand out the copy."""
+        return list.__iter__(self.combatants)
+
+    def peek_at(self, combatant_id: str) -> Combatant | None:
+        """One combatant as it stands, to read and never to edit (as ``peek``): a mount whose last
+        move sets a rider's Hindrance, the target of an attack that changes nothing on it."""
+        for c in self.peek():
+            if c.id == combatant_id:
+                return c
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

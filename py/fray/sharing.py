@@ -14,7 +14,8 @@ shared item always saves to the same JSON text as the one the handler produced.
 Nothing of ``enc`` is ever handed out to be edited: every way to read an item (index, slice,
 iteration, ``get``, ``pop``, ``items``, ``values``, ``copy``, ``+``, ``*``) gives the copy; only
 the list's own ``sort`` key function, ``in``, ``==``, ``index`` and ``count`` see the originals, and
-they only read. The reducer machines (tests/unit/test_machines.py) check that no action edits
+they only read; so do ``Encounter.peek`` and ``peek_at``, which rules that only look use to read a
+draft without copying it. The reducer machines (tests/unit/test_machines.py) check that no action edits
 the encounter it was given.
 """
 
@@ -22,10 +23,11 @@ from __future__ import annotations
 
 import io
 import pickle
-from dataclasses import replace
+from operator import is_
 from typing import Any
 
 _IMMUTABLE = (str, int, float, bool, type(None))
+_LEAVES = frozenset(_IMMUTABLE)
 _P = pickle.HIGHEST_PROTOCOL
 
 
@@ -69,23 +71,34 @@ class Copies:
         if held is not None and held[0] is v:
             if held[2] is not None:  # a deep copy: the original if it prints the same
                 return held[1] if _print(v) == held[2] else v
-            return _keep(self._plain(v), held[1])
-        if type(v) in (list, dict):  # a container the handler built: its items may be ours
-            return self._plain(v)
+            return _keep(self._lazy(v), held[1])
+        # A container the handler built: its items may be ours. Text, numbers, true/false and null
+        # are never handed out (the leaves of the tree), so they are passed over without a call.
+        st = self.settle
+        if type(v) is list:
+            return [x if type(x) in _LEAVES else st(x) for x in v]
+        if type(v) is dict:
+            return {k: x if type(x) in _LEAVES else st(x) for k, x in v.items()}
         return v
 
-    def _plain(self, v: Any) -> Any:
-        if isinstance(v, list):
-            return [self.settle(x) for x in list.__iter__(v)]
-        return {k: self.settle(x) for k, x in dict.items(v)}
+    def _lazy(self, v: Any) -> Any:
+        """A lazy container (``CowList``, ``CowDict``) as a plain one. An item that was never read is
+        still the original: nothing in it was handed out, so there is nothing to look for in it (a long
+        ``state["round_start"]`` is passed over, not rebuilt, by an attack that never read it)."""
+        st = self.settle
+        if type(v) is CowList:
+            base = v._base
+            return [x if type(x) in _LEAVES or id(x) in base else st(x) for x in list.__iter__(v)]
+        base, orig = v._base, v._orig
+        return {k: x if type(x) in _LEAVES or (k in base and orig.get(k) is x) else st(x) for k, x in dict.items(v)}
 
 
 def _keep(new: Any, old: Any) -> Any:
     """``old`` if ``new`` holds exactly its items, else ``new``."""
     if type(new) is list and type(old) is list:
-        return old if len(new) == len(old) and all(a is b for a, b in zip(new, old)) else new
-    if type(new) is dict and type(old) is dict:
-        return old if list(new) == list(old) and all(new[k] is v for k, v in old.items()) else new
+        return old if len(new) == len(old) and all(map(is_, new, old)) else new
+    if type(new) is dict and type(old) is dict:  # the same keys in the same order, each the same object
+        return old if list(new) == list(old) and all(map(is_, new.values(), old.values())) else new
     return new
 
 
@@ -160,7 +173,7 @@ class CowDict(dict):
 
     def __init__(self, base: dict, copies: Copies, depth: int = 1):
         super().__init__(base)
-        self._copies, self._depth = copies, depth
+        self._copies, self._depth, self._orig = copies, depth, base
         self._base = {k for k, v in base.items() if not isinstance(v, _IMMUTABLE)}
 
     def _own(self, k: Any) -> Any:
@@ -226,7 +239,8 @@ def draft(enc) -> tuple[Any, Copies]:
     """A draft of ``enc`` for a handler to edit (``enc`` itself is never edited), and the record
     of what it hands out, for ``settle``."""
     copies = Copies()
-    d = replace(enc)  # the scalars are values; every container is replaced below
+    d = object.__new__(type(enc))  # a shallow copy: the scalars are values; every container is replaced below
+    d.__dict__.update(enc.__dict__)
     d.combatants = copies.own(enc.combatants, DEPTH["combatants"] + 1)
     d.state = copies.own(enc.state, DEPTH["state"] + 1)
     d.tables = copies.own(enc.tables, DEPTH["tables"] + 1)

@@ -28,14 +28,7 @@ def reload(page) -> None:
 
 def new_freeform(page, name: str) -> None:
     """Create a Free-form encounter through the New dialog and wait until it is shown."""
-    page.locator("#btn-new").click()
-    dlg = page.locator("#dlg")
-    expect(dlg).to_be_visible()
-    dlg.get_by_label("Name").fill(name)
-    dlg.get_by_label("Rules").select_option("freeform")
-    dlg.get_by_role("button", name="Create").click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#ruleset-badge")).to_have_text("Free-form")
+    new_encounter(page, name, "freeform", "Free-form")
     expect(page.locator("#encounter-select option:checked")).to_have_text(name)
     expect(page.locator("#combatants .card")).to_have_count(0)
 
@@ -214,3 +207,53 @@ def touch_and_name_problems(page, prefix: str) -> list[str]:
         }
         return out;
     }""", sel)
+
+
+def set_controls(form, values: dict[str, str]) -> None:
+    """Set each named control of ``form`` in the order given (a choice can show the next control):
+    a drop-down picks the option with that value, any other box is typed into."""
+    for name, value in values.items():
+        ctl = form.locator(f'[name="{name}"]')
+        if ctl.evaluate("e => e.tagName") == "SELECT":
+            ctl.select_option(value)
+        else:
+            ctl.fill(value)
+
+
+def click_and_log(page, button) -> None:
+    """Click a control whose action writes the log, and wait for the log to change."""
+    n = page.locator("#log li").count()
+    button.click()
+    expect(page.locator("#log li")).not_to_have_count(n)
+
+
+# Strike-rank: the declaration form of one combatant and what it has declared (Statement of Intent).
+
+def sr_declare_form(page, cid: str):
+    return page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
+
+
+def sr_declared(page, cid: str):
+    return page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')
+
+
+def sr_fill_declaration(page, cid: str, values: dict[str, str], ticks: tuple[str, ...] = (),
+                        more: bool = False):
+    """Fill ``cid``'s declaration form: ``values`` by control name (``set_controls``), then tick
+    the boxes labelled ``ticks``; ``more`` opens the "More" fold-out first. Returns the form."""
+    form = sr_declare_form(page, cid)
+    if more:
+        form.locator(".sr-decl-more > summary").click()
+        expect(form.locator('[name="shots"]')).to_be_visible()
+    set_controls(form, values)
+    for label in ticks:
+        form.get_by_label(label).check()
+    return form
+
+
+def sr_declare(page, cid: str, values: dict[str, str], shows: str, ticks: tuple[str, ...] = (),
+               more: bool = False) -> None:
+    """Declare ``cid``'s action and wait until its declaration shows ``shows``."""
+    form = sr_fill_declaration(page, cid, values, ticks, more)
+    form.get_by_role("button", name="Declare").click()
+    expect(sr_declared(page, cid).last).to_contain_text(shows)

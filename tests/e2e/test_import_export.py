@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from gestures import CARDS_UNFOLDED, add_combatant, first_card, new_freeform, saved_text, store_read, wait_saved  # noqa: E402
+import gestures
+from gestures import add_combatant, first_card, new_freeform, saved_text, store_read, wait_saved  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -26,17 +27,11 @@ from fray.errors import SaveFileError  # noqa: E402
 
 
 def snapshot(page) -> dict:
-    """What the page shows of the encounter. Which cards are folded is the page's own view state
-    (the acting one is open, the GM opens others), not the encounter, so it is left out."""
-    return page.evaluate("""() => ({
-        round: document.getElementById('round-bar').innerHTML,
-        panel: document.getElementById('ruleset-panel').innerHTML,
-        cards: """ + CARDS_UNFOLDED + """,
-        log: document.getElementById('log').innerHTML,
-        badge: document.getElementById('ruleset-badge').textContent,
-        canUndo: !document.getElementById('btn-undo').disabled,
-        canRedo: !document.getElementById('btn-redo').disabled,
-    })""")
+    """What the page shows of the encounter (``gestures.snapshot``), without the encounter list:
+    a refused import must leave the encounter as it was, and the list is the browser's."""
+    shown = gestures.snapshot(page)
+    del shown["select"]
+    return shown
 
 
 def storage(page) -> dict:

@@ -9,28 +9,14 @@ Every step waits on what the page shows (``expect``), never on time.
 from __future__ import annotations
 
 import json
+import os
 
 from playwright.sync_api import expect
-from gestures import add_preset, card, new_encounter, open_add_dialog
+from gestures import (add_preset, card, click_and_log, new_encounter, open_add_dialog, set_controls, sr_declare,
+                      sr_declare_form, sr_declared, sr_fill_declaration)
 from test_strike_rank import WARRIOR, WOLF, advance, new_strike_rank
 
 ARCHER = "Archer"
-
-
-def declare_form(page, cid: str):
-    return page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
-
-
-def more(page, cid: str):
-    """The declaration form's "More" fold-out, opened."""
-    form = declare_form(page, cid)
-    form.locator(".sr-decl-more > summary").click()
-    expect(form.locator('[name="shots"]')).to_be_visible()
-    return form
-
-
-def declared(page, cid: str):
-    return page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')
 
 
 def add_custom(page, name: str, weapons: str, side: str = "party", extra: dict | None = None) -> None:
@@ -52,60 +38,62 @@ def add_custom(page, name: str, weapons: str, side: str = "party", extra: dict |
 
 
 def shots(page, name: str) -> None:
-    """Screenshots (not in the repo) of the screen as it is now, at tablet and laptop size, to look at."""
+    """Screenshots of the screen as it is now, at tablet and laptop size, to look at: only when
+    ``FRAY_SHOTS`` names a folder (not in the repo; a fresh machine or CI has no such folder)."""
+    folder = os.environ.get("FRAY_SHOTS")
+    if not folder:
+        return
     was = page.viewport_size
     for w, h in ((768, 1024), (1366, 900)):
         page.set_viewport_size({"width": w, "height": h})
-        page.screenshot(path=f"/work/shots/srcontrols/{name}-{w}.png", full_page=True)
+        page.screenshot(path=f"{folder}/{name}-{w}.png", full_page=True)
     page.set_viewport_size(was)
 
 
 def roll(page, rolls: dict[str, str], defence: str = "none", shot: str = "", **fields: str) -> None:
+    """Roll the exchange in the attack panel with typed dice; ``fields`` are its Circumstances."""
     form = page.locator("form[data-form=sr-attack]")
     expect(form).to_have_count(1)
     form.locator('[name="defence.kind"]').select_option(defence)
     if fields:
         form.locator(".sr-circumstances > summary").click()
-    for k, v in fields.items():
-        ctl = form.locator(f'[name="{k}"]')
-        if ctl.evaluate("e => e.tagName") == "SELECT":
-            ctl.select_option(v)
-        else:
-            ctl.fill(v)
-    for k, v in rolls.items():
-        form.locator(f'[name="rolls.{k}"]').fill(v)
+    set_controls(form, fields)
+    set_controls(form, {f"rolls.{k}": v for k, v in rolls.items()})
     if shot:
         shots(page, shot)
-    n = page.locator("#log li").count()
-    form.get_by_role("button", name="Roll the exchange").click()
-    expect(page.locator("#log li")).not_to_have_count(n)
+    click_and_log(page, form.get_by_role("button", name="Roll the exchange"))
 
 
-def start(page, open_app, name: str, size=(1366, 900)) -> None:
+def start(page, open_app, name: str, size=(1366, 900), party: tuple[str, ...] = (), foes: tuple[str, ...] = ()) -> None:
+    """A new strike-rank encounter; with ready-made ``party`` and ``foes`` added, at Declare."""
     page.set_viewport_size({"width": size[0], "height": size[1]})
     open_app(page)
     new_strike_rank(page, name)
+    for preset in party:
+        add_preset(page, preset, "party")
+    for preset in foes:
+        add_preset(page, preset)
+    if party or foes:
+        advance(page, "Declare")
+
+
+def declare_charge(page, cid: str, weapon: str, target: str, metres: str, ticks: tuple[str, ...], shows: str) -> None:
+    """A charge declared from the "More" fold-out: weapon, target and the metres run."""
+    sr_declare(page, cid, {"weapon": weapon, "target": target, "metres": metres}, shows, ticks, more=True)
 
 
 def test_shots_field_declares_every_s_mr_shot_and_the_form_closes(page, open_app):
     """Ranged Combat, "S/MR: multiple shots": the Archer (DEX 15 → DEX SR 2) declares 2 shots with the composite
     bow at once: SR 2 = DEX 2, then SR 7 = DEX 2 + prepare 3 + DEX 2. The finished form folds shut."""
-    start(page, open_app, "Two arrows", (768, 1024))
-    add_preset(page, ARCHER, "party")
-    add_preset(page, WOLF)
-    advance(page, "Declare")
-    form = more(page, "c1")
-    form.locator('[name="kind"]').select_option("missile")
-    form.locator('[name="shots"]').fill("2")
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c1")).to_have_count(2)
-    expect(declared(page, "c1").nth(0)).to_contain_text("SR 2 = DEX 2")
-    expect(declared(page, "c1").nth(1)).to_contain_text("SR 7 = DEX 2 + prepare 3 + DEX 2")
+    start(page, open_app, "Two arrows", (768, 1024), party=(ARCHER,), foes=(WOLF,))
+    sr_declare(page, "c1", {"kind": "missile", "shots": "2"}, "SR 7 = DEX 2 + prepare 3 + DEX 2", more=True)
+    expect(sr_declared(page, "c1")).to_have_count(2)
+    expect(sr_declared(page, "c1").nth(0)).to_contain_text("SR 2 = DEX 2")
     # "a finished declaration form closes": the Archer's is shut, the wolf's open and in view
-    expect(declare_form(page, "c1")).to_be_hidden()
+    expect(sr_declare_form(page, "c1")).to_be_hidden()
     expect(page.locator('.sr-who[data-id="c1"] .sr-declare-fold > summary')).to_have_text(
         "Declare another action for Archer")
-    expect(declare_form(page, "c2").locator('[name="kind"]')).to_be_visible()
+    expect(sr_declare_form(page, "c2").locator('[name="kind"]')).to_be_visible()
     shots(page, "declare-shots")
 
 
@@ -116,38 +104,24 @@ def test_second_weapons_attack(page, open_app):
     add_custom(page, "Duellist", "Shortsword, 60, 1D6+1, 1, 10, impaling\nMain-gauche, 50, 1D4+1, 0, 6, impaling")
     add_preset(page, WOLF)
     advance(page, "Declare")
-    form = more(page, "c1")
-    form.locator('[name="weapon"]').select_option("shortsword")
-    form.locator('[name="extra_weapon"]').select_option("main_gauche")
+    form = sr_fill_declaration(page, "c1", {"weapon": "shortsword", "extra_weapon": "main_gauche"}, more=True)
     shots(page, "declare-more")
     form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c1")).to_have_count(2)
-    expect(declared(page, "c1").nth(0)).to_contain_text("SR 6 = DEX 3 + SIZ 2 + weapon 1")
-    expect(declared(page, "c1").nth(1)).to_contain_text("with Main-gauche")
-    expect(declared(page, "c1").nth(1)).to_contain_text("SR 11 = DEX 3 + SIZ 2 + weapon 1 + Main-gauche 5")
+    expect(sr_declared(page, "c1")).to_have_count(2)
+    expect(sr_declared(page, "c1").nth(0)).to_contain_text("SR 6 = DEX 3 + SIZ 2 + weapon 1")
+    expect(sr_declared(page, "c1").nth(1)).to_contain_text("with Main-gauche")
+    expect(sr_declared(page, "c1").nth(1)).to_contain_text("SR 11 = DEX 3 + SIZ 2 + weapon 1 + Main-gauche 5")
 
 
 def test_charge_and_charging_past(page, open_app):
     """Charging ("running at double Movement rate") and Charging Past ("if the attack's SR is before the
     target's earliest attack SR the charger moves on"): the wolf charges 9 m past the warrior, SR 4 = DEX 1 +
     SIZ 1 + weapon 1 + move 1 (running), before the warrior's SR 7: it keeps moving."""
-    start(page, open_app, "Wolf runs past")
-    add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
-    advance(page, "Declare")
-    form = more(page, "c2")
-    form.locator('[name="weapon"]').select_option("bite")
-    form.locator('[name="target"]').select_option("c1")
-    form.locator('[name="metres"]').fill("9")
-    form.get_by_label("Charge (runs").check()
-    form.get_by_label("Charge past").check()
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c2")).to_contain_text("charging charging past")
-    expect(declared(page, "c2")).to_contain_text("SR 4 = DEX 1 + SIZ 1 + weapon 1 + move 1")
-    f1 = declare_form(page, "c1")
-    f1.locator('[name="weapon"]').select_option("broadsword")
-    f1.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c1")).to_contain_text("SR 7")
+    start(page, open_app, "Wolf runs past", party=(WARRIOR,), foes=(WOLF,))
+    declare_charge(page, "c2", "bite", "c1", "9", ("Charge (runs", "Charge past"),
+                   "SR 4 = DEX 1 + SIZ 1 + weapon 1 + move 1")
+    expect(sr_declared(page, "c2")).to_contain_text("charging charging past")
+    sr_declare(page, "c1", {"weapon": "broadsword"}, "SR 7")
     advance(page, "Resolve SR 4")
     roll(page, {"attack": "20", "location": "3", "damage": "1 1"})
     expect(page.locator("#log")).to_contain_text("charges past at SR 4, before Human warrior's earliest SR 7: "
@@ -162,19 +136,10 @@ def test_bracing_for_a_charge(page, open_app):
     add_custom(page, "Pikeman", "Spear, 60, 1D8+1, 1, 10, impaling, spear")
     add_preset(page, WOLF)
     advance(page, "Declare")
-    form = more(page, "c2")
-    form.locator('[name="weapon"]').select_option("bite")
-    form.locator('[name="target"]').select_option("c1")
-    form.locator('[name="metres"]').fill("9")
-    form.get_by_label("Charge (runs").check()
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c2")).to_contain_text("SR 4")
-    form = more(page, "c1")
-    form.locator('[name="weapon"]').select_option("spear")
-    form.locator('[name="brace_against"]').select_option("c2")
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c1")).to_contain_text("braced")
-    expect(declared(page, "c1")).to_contain_text("SR 2 = weapon 1 + charge 1 (braced: no DEX or SIZ SR)")
+    declare_charge(page, "c2", "bite", "c1", "9", ("Charge (runs",), "SR 4")
+    sr_declare(page, "c1", {"weapon": "spear", "brace_against": "c2"},
+               "SR 2 = weapon 1 + charge 1 (braced: no DEX or SIZ SR)", more=True)
+    expect(sr_declared(page, "c1")).to_contain_text("braced")
 
 
 def test_mounted_charge_and_the_riders_hit_location(page, open_app):
@@ -187,13 +152,8 @@ def test_mounted_charge_and_the_riders_hit_location(page, open_app):
     add_custom(page, "Rider", "Lance, 60, 1D10+1, 1, 10, impaling, lance", extra={"mount": "c1"})
     add_preset(page, WARRIOR)
     advance(page, "Declare")
-    form = more(page, "c2")
-    form.locator('[name="weapon"]').select_option("lance")
-    form.locator('[name="target"]').select_option("c3")
-    form.locator('[name="metres"]').fill("24")
-    form.get_by_label("Mounted charge").check()
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c2")).to_contain_text("SR 3 = weapon 1 + move 2 (mounted charge: no DEX or SIZ SR)")
+    declare_charge(page, "c2", "lance", "c3", "24", ("Mounted charge",),
+                   "SR 3 = weapon 1 + move 2 (mounted charge: no DEX or SIZ SR)")
     advance(page, "Resolve SR 3")
     roll(page, {"attack": "20", "location": "3", "damage": "1 1"})
     log = page.locator("#log")
@@ -209,11 +169,7 @@ def test_mounted_vs_foot_can_be_switched_off(page, open_app):
     add_custom(page, "Rider", "Lance, 60, 1D10+1, 1, 10, impaling, lance", extra={"mount": "c1"})
     add_preset(page, WARRIOR)
     advance(page, "Declare")
-    form = declare_form(page, "c2")
-    form.locator('[name="weapon"]').select_option("lance")
-    form.locator('[name="target"]').select_option("c3")
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c2")).to_contain_text("SR 6")
+    sr_declare(page, "c2", {"weapon": "lance", "target": "c3"}, "SR 6")
     advance(page, "Resolve SR 6")
     roll(page, {"attack": "20", "location": "3", "damage": "1 1"}, mounted_vs_foot="no")
     expect(page.locator("#log")).to_contain_text("hit location 1D20 (melee) = 3: Right leg")
@@ -222,48 +178,27 @@ def test_mounted_vs_foot_can_be_switched_off(page, open_app):
 def test_two_combatants_closing_on_each_other(page, open_app):
     """Movement: "If two combatants move to engage each other, add up their movement rates": the wolf (8 m/SR) and
     the warrior (3 m/SR) close 18 m at 11 m/SR: move SR 2 instead of 3."""
-    start(page, open_app, "Closing")
-    add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
-    advance(page, "Declare")
-    form = more(page, "c2")
-    form.locator('[name="kind"]').select_option("move")
-    form.locator('[name="target"]').select_option("c1")
-    form.locator('[name="metres"]').fill("18")
-    form.get_by_label("Closing on each other").check()
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c2")).to_contain_text("SR 2 = move 2 (18 m at 11 m/SR closing together)")
+    start(page, open_app, "Closing", party=(WARRIOR,), foes=(WOLF,))
+    sr_declare(page, "c2", {"kind": "move", "target": "c1", "metres": "18"},
+               "SR 2 = move 2 (18 m at 11 m/SR closing together)", ("Closing on each other",), more=True)
 
 
 def test_other_action_with_a_label_and_an_sr_cost(page, open_app):
     """Other Actions: "most are begun at DEX SR (plus any movement required)" and take their own time:
     lighting a torch, 3 SR, at SR 6 = DEX 3 + Light a torch 3, shown by its label."""
-    start(page, open_app, "Torch", (768, 1024))
-    add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
-    advance(page, "Declare")
-    form = more(page, "c1")
-    form.locator('[name="kind"]').select_option("other")
-    form.locator('[name="label"]').fill("Light a torch")
-    form.locator('[name="sr_cost"]').fill("3")
+    start(page, open_app, "Torch", (768, 1024), party=(WARRIOR,), foes=(WOLF,))
+    form = sr_fill_declaration(page, "c1", {"kind": "other", "label": "Light a torch", "sr_cost": "3"}, more=True)
     shots(page, "declare-other")
     form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c1")).to_contain_text("Other “Light a torch”")
-    expect(declared(page, "c1")).to_contain_text("SR 6 = DEX 3 + Light a torch 3")
+    expect(sr_declared(page, "c1")).to_contain_text("Other “Light a torch”")
+    expect(sr_declared(page, "c1")).to_contain_text("SR 6 = DEX 3 + Light a torch 3")
 
 
 def test_defenders_own_bonus_on_a_parry(page, open_app):
     """Fighting: "multipliers → split → bonuses": the warrior's own +10 on the shield parry: 55% → +10 = 65%,
     and the log says "parries" (issue 10: "parrys")."""
-    start(page, open_app, "Shield up")
-    add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
-    advance(page, "Declare")
-    form = declare_form(page, "c2")
-    form.locator('[name="weapon"]').select_option("bite")
-    form.locator('[name="target"]').select_option("c1")
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c2")).to_contain_text("SR 3")
+    start(page, open_app, "Shield up", party=(WARRIOR,), foes=(WOLF,))
+    sr_declare(page, "c2", {"weapon": "bite", "target": "c1"}, "SR 3")
     advance(page, "Resolve SR 3")
     att = page.locator("form[data-form=sr-attack]")
     att.locator('[name="defence.weapon"]').select_option("medium_shield")
@@ -327,16 +262,8 @@ def test_armour_error_lands_under_armour_points(page, open_app):
 def test_new_target_redraws_the_parry_list(page, open_app):
     """Issue 10: the refusal showed "medium_shield" after the Target changed: the attack panel now redraws for the
     new target, so "Parry with" offers the archer's weapons, and the exchange goes through."""
-    start(page, open_app, "New target")
-    add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
-    add_preset(page, ARCHER)
-    advance(page, "Declare")
-    form = declare_form(page, "c1")
-    form.locator('[name="weapon"]').select_option("broadsword")
-    form.locator('[name="target"]').select_option("c2")
-    form.get_by_role("button", name="Declare").click()
-    expect(declared(page, "c1")).to_contain_text("SR 7")
+    start(page, open_app, "New target", party=(WARRIOR,), foes=(WOLF, ARCHER))
+    sr_declare(page, "c1", {"weapon": "broadsword", "target": "c2"}, "SR 7")
     advance(page, "Resolve SR 7")
     att = page.locator("form[data-form=sr-attack]")
     expect(att.locator('[name="defence.weapon"]')).to_contain_text("Bite")
@@ -361,3 +288,32 @@ def test_tactical_round_add_hint_and_table_sources_in_words(page, open_app):
     source = page.locator("#dlg-body p.hint", has_text="From:").first  # the JSON below keeps the file name
     expect(source).to_contain_text("From: public material: <=4 critical failure")
     expect(source).not_to_contain_text("FACTS.md")
+
+
+def test_magical_protection_is_set_on_the_card(page, open_app):
+    """Results: "Critical Hit: Special damage, ignores armor (but not magical protection)": the GM types a
+    spell's points on the card (kept apart from the armour); a slip is named at its field and changes nothing;
+    0 ends it."""
+    start(page, open_app, "Protection", (768, 1024), party=(WARRIOR,), foes=(WOLF,))
+    c = card(page, WARRIOR)
+    c.locator("summary", has_text="Damage / First Aid").click()
+    prot = c.locator("form[data-form=sr-protection]")
+    prot.locator('[name="points"]').fill("two")
+    prot.get_by_role("button", name="Set magical protection").click()
+    expect(prot.locator('[data-error-for="points"]')).to_contain_text("whole number from 0 to 30")
+    expect(c.locator(".sr-derived")).not_to_contain_text("Magical protection")
+    prot.locator('[name="points"]').fill("2")
+    prot.locator('[name="reason"]').fill("Protection <b>2</b>")
+    click_and_log(page, prot.get_by_role("button", name="Set magical protection"))
+    expect(page.locator("#log")).to_contain_text("Human warrior has magical protection 2 (Protection <b>2</b>) "
+                                                 "at every location")
+    expect(c.locator(".sr-derived")).to_contain_text(
+        "Magical protection 2 at every location (Protection <b>2</b>); a critical does not ignore it")
+    assert c.locator(".sr-derived b").count() == 0  # the GM's text is text, not markup
+    shots(page, "protection")
+    c = card(page, WARRIOR)
+    prot = c.locator("form[data-form=sr-protection]")
+    prot.locator('[name="points"]').fill("0")
+    click_and_log(page, prot.get_by_role("button", name="Set magical protection"))
+    expect(page.locator("#log")).to_contain_text("Human warrior's magical protection (2) ends")
+    expect(c.locator(".sr-derived")).not_to_contain_text("Magical protection")

@@ -77,6 +77,8 @@ SR_MORE = st.one_of(
     st.builds(lambda c, p, h: {"type": "sr.natural_healing", "id": c, "period": p, **({"healer": h} if h else {})},
               IDS, st.sampled_from(["day", "week", "season"]), st.one_of(st.none(), IDS)),
     st.builds(lambda c, t: {"type": "sr.grapple", "attacker": c, "target": t, "option": "immobilize"}, IDS, IDS),
+    st.builds(lambda c, p, r: {"type": "sr.protection", "target": c, "points": p, "reason": r}, IDS,
+              st.integers(-1, 31), st.sampled_from(["", "Protection 2", "<b>x</b>"])),
     st.builds(lambda c, o, w: {"type": "sr.unstick", "holder": c, "owner": o, "weapon": w}, IDS, IDS,
               st.sampled_from(["broadsword", "bite", "spear"])),
     st.builds(lambda a, t, b, sc, pull, rolls: {"type": "sr.attack", "attacker": a, "target": t,
@@ -168,7 +170,7 @@ STRIKE_RANK = Spec(
                           "period", "shield_cover", "pull", "special", "location_die", "gm_location", "target_weapon",
                           "holder", "owner", "option", "brace_against", "free_attack", "split", "attacks",
                           "extra_weapon", "charge", "charge_past", "mounted_charge", "mutual", "continuing", "label",
-                          "sr_cost", "mounted_vs_foot", "attacker_side", "skip_empty"),
+                          "sr_cost", "mounted_vs_foot", "attacker_side", "skip_empty", "reason"),
 )
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict
-from html.parser import HTMLParser
 
 import pytest
 
@@ -17,24 +16,9 @@ from fray.rulesets import get_ruleset
 from fray.web import panels
 from fray.web.range_band_panel import (PANEL, RangeBandPanel, add_extra, add_fields_html, attack_action, card_html,
                                        move_action, panel_html, resolve_action, spec_html, zone_action)
+from html_checks import EVIL, tags
 
-EVIL = '<img src=x onerror="alert(1)">&'
 RS = get_ruleset("range-band")
-
-
-class Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-
-def tags(html: str):
-    p = Tags()
-    p.feed(html)
-    return p.tags
 
 
 def names_in(html: str) -> set[str]:

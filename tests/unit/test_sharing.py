@@ -183,3 +183,74 @@ def test_settle_finds_the_originals_in_a_list_the_handler_replaced():
     d.combatants = [c for c in d.combatants if c.id != "c1"]
     new = sharing.settle(d, enc, cows)
     assert len(new.combatants) == 1 and new.combatants[0] is enc.combatants[1]
+
+
+def test_peek_reads_a_draft_as_it_stands_without_copying():
+    """Issue 9 (the range-band turn's speed): a rule that only looks reads the draft through
+    ``Encounter.peek`` / ``peek_at``: the handler's copy of what it has read, the original of the rest,
+    and no new copy."""
+    enc = base()
+    d, cows = sharing.draft(enc)
+    c2 = d.get("c2")
+    c2.stats["hp"] = 5
+    held = len(cows.held)
+    seen = list(d.peek())
+    assert seen[0] is enc.combatants[0] and seen[1] is c2 and seen[1].stats["hp"] == 5
+    assert d.peek_at("c1") is enc.combatants[0] and d.peek_at("c2") is c2 and d.peek_at("c9") is None
+    assert len(cows.held) == held, "looking made no copy"
+    new = sharing.settle(d, enc, cows)
+    assert new.combatants[0] is enc.combatants[0] and new.combatants[1].stats["hp"] == 5
+
+
+def test_settle_passes_over_what_was_never_read_and_finds_what_was_put_back():
+    """A lazy container's items that nobody read are the originals and stay so; a value put in their
+    place (``state[k] = ...``), or a fresh container holding a draft's copy, is settled as before."""
+    enc = Encounter(ruleset="freeform", state={"log": [{"a": [1]}, {"b": [2]}], "marks": {"c1": [1]}, "n": 3})
+    d, cows = sharing.draft(enc)
+    d.state["log"][0]  # read one item of two, left alone
+    new = sharing.settle(d, enc, cows)
+    assert new.state is enc.state
+    d, cows = sharing.draft(enc)
+    d.state["log"]  # the list is read (lazy), its items never
+    d.state["marks"] = {"c1": [9]}  # a new value under a key nobody read
+    d.state["kept"] = {"x": d.state["log"]}  # a fresh dict holding the draft's lazy list
+    new = sharing.settle(d, enc, cows)
+    assert new.state["marks"] == {"c1": [9]} and new.state["log"] is enc.state["log"]
+    assert type(new.state["kept"]["x"]) is list and new.state["kept"]["x"] is enc.state["log"]
+    assert text(enc.state) == text({"log": [{"a": [1]}, {"b": [2]}], "marks": {"c1": [1]}, "n": 3})
+
+
+def test_a_range_band_turn_copies_only_what_it_changes():
+    """The range-band turn (bench ``range_band_turn``): an attack reads the 12 combatants for the visibility
+    projection and edits only the attacker's turn actions, so its draft copies the attacker and nothing
+    else of the combatants, and the new encounter shares every other combatant; settling its offense roll
+    copies nothing."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import workload
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    from fray import reducer
+    from fray.rulesets import get_ruleset
+    from fray.rulesets.base import Context
+    from fray.tray import DiceTray
+
+    enc = workload.range_band_base()
+    action = {"type": "rb.attack", "id": "c2", "target": "c4", "weapon": 1}
+    d, cows = sharing.draft(enc)
+    ruleset = get_ruleset("range-band")
+    reducer.handler_for(ruleset, action["type"])(Context(d, action, DiceTray(None, None), ruleset))
+    copied = [c.id for c, _, blob in cows.held.values() if isinstance(c, Combatant)]
+    assert copied == ["c2"]
+    new, _ = reducer.apply(enc, action)
+    assert [c.id for c, was in zip(new.combatants, enc.combatants) if c is not was] == ["c2"]
+    assert new.state["pending"][-1]["kind"] == "offense"
+    # settling the offense roll reads the attacker, the target and the roll, and copies none of them
+    settle_it = {"type": "rb.resolve", "ref": new.state["pending"][-1]["ref"], "success": True, "by": 2}
+    d, cows = sharing.draft(new)
+    reducer.handler_for(ruleset, settle_it["type"])(Context(d, settle_it, DiceTray(None, None), ruleset))
+    assert not [c for c, _, blob in cows.held.values() if blob is not None], "no deep copy at all"
+    done, _ = reducer.apply(new, settle_it)
+    assert all(c is was for c, was in zip(done.combatants, new.combatants))
+    assert not done.state.get("pending")
+    assert any("succeeds on its offense roll" in e.text for e in done.log)

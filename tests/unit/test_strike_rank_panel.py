@@ -5,7 +5,6 @@ injury colours and text labels, the typed-dice parser and the actions the forms 
 from __future__ import annotations
 
 import random
-from html.parser import HTMLParser
 
 import pytest
 
@@ -18,25 +17,10 @@ from fray.web.strike_rank_panel import (INJURY_LABEL, StrikeRankPanel, add_extra
                                         attack_action, body_html, card_html, care_action, declare_action,
                                         last_exchange, panel_html, parse_armour, parse_dice, prompt_html,
                                         stuck_entries, weapons_text)
+from html_checks import EVIL, tags
 
-EVIL = '<img src=x onerror="alert(1)">&'
 RS = get_ruleset("strike-rank")
 PRESETS = {p["name"]: p for p in RS.presets()}
-
-
-class Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-
-def tags(html: str) -> list[tuple[str, dict]]:
-    p = Tags()
-    p.feed(html)
-    return p.tags
 
 
 def fight(name: str = "Human warrior") -> History:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 
 import pytest
 
@@ -14,24 +13,9 @@ from fray.reducer import new_encounter
 from fray.rulesets import get_ruleset
 from fray.web import panels
 from fray.web.tactical_round_panel import (DEFAULT_KINDS, TacticalPanel, card_html, panel_html, parse_dice)
+from html_checks import EVIL, tags
 
-EVIL = '<img src=x onerror="alert(1)">&'
 RS = get_ruleset("tactical-round")
-
-
-class Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-
-def tags(html: str) -> list[tuple[str, dict]]:
-    p = Tags()
-    p.feed(html)
-    return p.tags
 
 
 def names(html: str) -> set[str]:

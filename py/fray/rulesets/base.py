@@ -212,7 +212,10 @@ class Ruleset:
         return {}
 
     def table(self, enc: Encounter, table_id: str) -> dict[str, Any]:
-        return enc.tables.get(table_id) or self.tables[table_id]
+        """The GM's edit of a table, else the default. Tables are read, never edited in place (the
+        defaults are shared by every encounter), so in a draft (``fray.sharing``) this reads the edit
+        without copying it, and it stays the same object from one state to the next."""
+        return dict.get(enc.tables, table_id) or self.tables[table_id]
 
     def check_table(self, table_id: str, table: Any) -> dict[str, Any]:
         """Validate a GM-edited table. Default: same id and an ``entries`` list."""

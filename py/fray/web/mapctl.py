@@ -22,7 +22,6 @@ container, so a drag survives the re-render that follows its commit.
 from __future__ import annotations
 
 import math
-import traceback
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -30,15 +29,13 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from ..maprules import measure, rule_for
 from . import mapview
+from .dom import by_id as _by_id, nil as _nil
+from .pointer import PointerCtl, capture
 
 DRAG_SLOP_PX = 4  # a press that moves less than this is a tap (select), not a drag
 MIN_VIEW_M, MAX_VIEW_M = 4.0, 50000.0
 
 CTL: "MapCtl | None" = None
-
-
-def _nil(v: Any) -> Any:
-    return None if v is None or type(v).__name__ == "JsNull" else v
 
 
 def _attr(el: Any, name: str) -> str | None:
@@ -52,10 +49,6 @@ def _closest(el: Any, selector: str) -> Any:
     if el is None or not hasattr(el, "closest"):
         return None
     return _nil(el.closest(selector))
-
-
-def _by_id(i: str) -> Any:
-    return _nil(js.document.getElementById(i))
 
 
 def _round(v: float) -> float:
@@ -74,24 +67,22 @@ def _apply(m: tuple[float, ...], x: float, y: float) -> tuple[float, float]:
     return a * x + c * y + e, b * x + d * y + f
 
 
-class MapCtl:
+class MapCtl(PointerCtl):
+    where = "on the map"
+
     def __init__(self, app: Any) -> None:
-        self.app = app
+        super().__init__(app)
         self.pointers: dict[int, tuple[float, float]] = {}
         self.mode: str | None = None  # press | drag | elev | pan | pinch
         self.g: dict[str, Any] = {}  # what the current gesture needs
         self._timer = None
         self._later = create_proxy(self._rerender)
-        self._proxies: list[Any] = []
 
     # -- wiring -------------------------------------------------------------------------------
     def install(self) -> None:
         stage, elev, pane = _by_id("map"), _by_id("map-elev"), _by_id("map-pane")
         for target in (stage, elev):
-            self.listen(target, "pointerdown", self.on_down)
-            self.listen(target, "pointermove", self.on_move)
-            self.listen(target, "pointerup", self.on_up)
-            self.listen(target, "pointercancel", self.on_cancel)
+            self.follow_gestures(target)
         self.listen(stage, "wheel", self.on_wheel, passive=False)
         self.listen(pane, "keydown", self.on_key)
         self.listen(pane, "click", self.on_click)
@@ -100,25 +91,6 @@ class MapCtl:
             b = _by_id(i)
             if b is not None:
                 b.disabled = False
-
-    def listen(self, target: Any, event: str, fn: Any, passive: bool | None = None) -> None:
-        if target is None:
-            return
-
-        def guarded(e: Any, fn: Any = fn) -> None:
-            try:
-                fn(e)
-            except Exception as err:  # a bug must not blank the page: say it, keep the encounter
-                traceback.print_exc()
-                self.reset()
-                self.app.banner(f"Something went wrong on the map: {err}. The encounter is unchanged.")
-
-        p = create_proxy(guarded)
-        self._proxies.append(p)
-        if passive is None:
-            target.addEventListener(event, p)
-        else:
-            target.addEventListener(event, p, js.Object.fromEntries([["passive", passive]]))
 
     # -- rendering ------------------------------------------------------------------------------
     def view(self) -> list[float] | None:
@@ -182,10 +154,7 @@ class MapCtl:
             return
         self.pointers[e.pointerId] = (e.clientX, e.clientY)
         container = e.currentTarget
-        try:
-            container.setPointerCapture(e.pointerId)
-        except Exception:
-            pass  # a synthetic pointer the browser does not know: events still bubble here
+        capture(container, e.pointerId)
         if len(self.pointers) == 2 and _by_id("map-plan") is not None and container.id == "map":
             self.start_pinch()
             return

@@ -81,7 +81,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
 class StrikeRankPanel:
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
             "use-preset", "sr-free-attack")
-    FORMS = ("sr-bleed", "sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-first-aid", "sr-heal",
+    FORMS = ("sr-bleed", "sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-protection", "sr-first-aid", "sr-heal",
              "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick", "sr-prompt", "add-combatant")
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
@@ -243,6 +243,9 @@ class StrikeRankPanel:
             a, errors = care_action(form_name, cid, values, data(form, "owner") or "", data(form, "weapon") or "")
             if not _show_errors(app, form, errors):
                 app.dispatch(a, form)
+        elif form_name == "sr-protection":
+            app.dispatch({"type": "sr.protection", "target": cid, "points": as_int(values.get("points", "")),
+                          "reason": str(values.get("reason") or "")}, form)
         elif form_name == "sr-damage":
             app.dispatch({"type": "sr.damage", "target": cid, "location": values.get("location", ""),
                           "amount": as_int(values.get("amount", "")), "armour": bool(values.get("armour"))}, form)

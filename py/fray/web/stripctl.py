@@ -9,60 +9,39 @@ is Alt+ArrowUp / Alt+ArrowDown on the focused entry (``App.on_key``).
 
 from __future__ import annotations
 
-import traceback
 from typing import Any
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-
+from .dom import nil
+from .pointer import PointerCtl, capture
 from .render import drop_side
 
 
-class StripCtl:
+class StripCtl(PointerCtl):
+    where = "in the order strip"
+
     def __init__(self, app: Any) -> None:
-        self.app = app
+        super().__init__(app)
         self.drag: dict[str, Any] | None = None
-        self._proxies: list[Any] = []
 
     def install(self) -> None:
         strip = js.document.getElementById("order-strip")
         if strip is None:
             return
-        for event, fn in (("pointerdown", self.on_down), ("pointermove", self.on_move),
-                          ("pointerup", self.on_up), ("pointercancel", self.on_cancel)):
-            self.listen(strip, event, fn)
-
-    def listen(self, target: Any, event: str, fn: Any) -> None:
-        def guarded(e: Any, fn: Any = fn) -> None:
-            try:
-                fn(e)
-            except Exception as err:  # a bug must not blank the page: say it, keep the encounter
-                traceback.print_exc()
-                self.reset()
-                self.app.banner(f"Something went wrong in the order strip: {err}. The encounter is unchanged.")
-
-        p = create_proxy(guarded)
-        self._proxies.append(p)
-        target.addEventListener(event, p)
+        self.follow_gestures(strip)
 
     def entry_at(self, x: float, y: float) -> Any:
-        el = js.document.elementFromPoint(x, y)
-        if el is None or type(el).__name__ == "JsNull":
-            return None
-        li = el.closest("li.strip-entry")
-        return None if li is None or type(li).__name__ == "JsNull" else li
+        el = nil(js.document.elementFromPoint(x, y))
+        return None if el is None else nil(el.closest("li.strip-entry"))
 
     def on_down(self, e: Any) -> None:
-        grip = e.target.closest("[data-drag]") if hasattr(e.target, "closest") else None
-        if grip is None or type(grip).__name__ == "JsNull":
+        grip = nil(e.target.closest("[data-drag]")) if hasattr(e.target, "closest") else None
+        if grip is None:
             return
         li = grip.closest("li.strip-entry")
         e.preventDefault()
-        try:
-            grip.setPointerCapture(e.pointerId)
-        except Exception:
-            pass  # capture is a convenience: moves over the strip still arrive without it
+        capture(grip, e.pointerId)
         li.classList.add("dragging")
         self.drag = {"id": li.getAttribute("data-id"), "tie": li.getAttribute("data-tie"), "li": li,
                      "target": None, "pointer": e.pointerId}

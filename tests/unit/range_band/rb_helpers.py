@@ -86,3 +86,9 @@ def cv(enc, cid: str) -> dict:
 
 def snapshot(enc) -> dict[str, Any]:
     return asdict(enc)
+
+
+def rider_and_horse(x: float = 0, **rider: Any):
+    """A Rider on its Horse, and a Foe 30 m off."""
+    enc = fight(preset("Rider", x=x, **rider), preset("Horse", x=x), person("Foe", side="foes", x=x + 30))
+    return act(enc, "mount", id="c1", mount="c2")

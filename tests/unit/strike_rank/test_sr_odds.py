@@ -175,3 +175,17 @@ def test_pulled_blow_is_read_as_the_exchange_reads_it():
     assert max(o.alternative("none").taken) == 8
     _, _, bad = exchange(fighter("Ana", SWORD, side="party"), fighter("Bor"), "none", pull={"die_sides": "x"})
     assert bad.error and "pull.die_sides" in bad.error
+
+
+def test_a_critical_gets_through_armour_but_not_magical_protection():
+    """Results: "Critical Hit: Special damage, ignores armor (but not magical protection)". 22 points of armour
+    on the head stop every normal and special blow of a broadsword (1D8+1+1D4, at most 22), yet the 3% of
+    criticals still land in full; 22 points of magical protection (``sr.protection``) stop the criticals too."""
+    a, b = fighter("Ana", SWORD, side="party"), fighter("Bor", armour={"head": 22})
+    enc, act, o = exchange(a, b, "none", gm_location="head")
+    armoured = o.alternative("none")
+    assert armoured.wound["none"] == F(97, 100) and armoured.wound["mangled"] == F(3, 100)
+    enc = to_phase(duel(a, fighter("Bor")), "resolve")
+    enc, _ = apply(enc, {"type": "sr.protection", "target": "c2", "points": 22, "reason": "Protection"})
+    shielded = odds.exchange_odds(RS, enc, act).alternative("none")
+    assert shielded.wound["none"] == 1 and shielded.through == 0

@@ -290,3 +290,30 @@ def test_damage_hit_location_tables_and_location_hp(total):
     third = -(-total // 3)
     assert [l["hp_max"] for l in locs] == [max(1, third + h[3]) for h in HUMANOID]
     assert third == {1: 1, 9: 3, 10: 4, 11: 4, 12: 4, 13: 5, 14: 5, 20: 7}[total]  # ceil, not round or floor
+
+
+def test_critical_ignores_armour_but_not_magical_protection():
+    """Results: "Critical Hit: Special damage, ignores armor (but not magical protection)": 4 AP of armour are
+    ignored, 2 points of magical protection (``sr.protection``, the GM's Protection spell) are not."""
+    enc = to_phase(duel(b=fighter("Bor", armour=4, hp=30)), "resolve")
+    enc, ev = do(enc, {"type": "sr.protection", "target": "c2", "points": 2, "reason": "Protection 2"})
+    assert enc.get("c2").data["protection"] == {"points": 2, "reason": "Protection 2"}
+    assert "magical protection 2 (Protection 2)" in texts(ev)
+    crit, ev = attack(enc, rolls={"attack": 2, "location": 9, "wound.con_shock": 1, "knockback_dex": 1})
+    assert loc(crit, "c2", "abdomen")["hp"] == 10 - (22 - 2)
+    assert "critical ignores armour" in texts(ev) and "incl. magical protection 2" in texts(ev)
+    # a normal hit meets both: 1D8+1+1D4 typed as 5+1 and 3 = 9, less 4 AP and 2 of protection
+    hit, _ = attack(enc, rolls={"attack": 40, "location": 9, "damage": [5, 3], "knockback_dex": 1})
+    assert loc(hit, "c2", "abdomen")["hp"] == 10 - (9 - 6)
+    # GM damage with "armour stops" counts it; 0 ends it, and there is then nothing to end
+    gm, _ = do(enc, {"type": "sr.damage", "target": "c2", "location": "abdomen", "amount": 8})
+    assert loc(gm, "c2", "abdomen")["hp"] == 10 - 2
+    ended, ev = do(enc, {"type": "sr.protection", "target": "c2", "points": 0})
+    assert "protection" not in ended.get("c2").data and "magical protection (2) ends" in texts(ev)
+    with pytest.raises(InvalidAction) as e:
+        do(ended, {"type": "sr.protection", "target": "c2", "points": 0})
+    assert e.value.field == "points"
+    for bad in (-1, 31, "2", True):
+        with pytest.raises(InvalidAction) as e:
+            do(enc, {"type": "sr.protection", "target": "c2", "points": bad})
+        assert e.value.field == "points"

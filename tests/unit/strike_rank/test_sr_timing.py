@@ -225,6 +225,17 @@ def test_attacking_missile_at_dex_sr():
     assert actions(enc, "c1")[0]["text"] == "SR 3 = DEX 3"
 
 
+def test_time_resolution_starts_at_sr_0_for_a_dex_19_archer():
+    """Time: "These actions are resolved in order of SR, from 0 to 12"; FACTS.md: DEX "19+ → 0", so a missile
+    attack at DEX SR can come at SR 0, and resolution starts there (it used to start at SR 1 regardless)."""
+    enc = to_phase(duel(fighter("Ana", BOW, side="party", DEX=19)), "declare")
+    enc, _ = declare(enc, "c1", kind="missile", weapon="bow", target="c2")
+    assert actions(enc, "c1")[0]["sr"] == 0
+    enc, ev = do(enc, {"type": "advance"})
+    assert enc.phase == "resolve" and enc.state["sr"] == 0
+    assert [e["text"] for e in ev if e["kind"] == "round"][0].startswith("Resolution begins at SR 0: Ana SR 0")
+
+
 def test_attacking_cannot_roll_over():
     """Attacking: "Attacks cannot "roll over."\""""
     enc = to_phase(duel(fighter("Ana", side="party"), fighter("Bor", x=21)), "declare")

@@ -60,7 +60,12 @@ class RangeBand(Ruleset):
         return tables_mod.check(table_id, super().check_table(table_id, table))
 
     def all_tables(self, enc: Encounter) -> dict[str, dict[str, Any]]:
-        return {k: self.table(enc, k) for k in self.tables}
+        """Every table, the GM's edit (``Ruleset.table``: read, never copied) else the default: asked by
+        nearly every action and every view."""
+        edited = enc.tables
+        if not edited:
+            return dict(self.tables)
+        return {k: dict.get(edited, k) or default for k, default in self.tables.items()}
 
     def presets(self) -> list[dict[str, Any]]:
         """Ready-made combatants (presets.json): a human scout, a rider and a horse (mount with ``rb.mount``),

@@ -68,7 +68,7 @@ def noise(ctx: Context) -> None:
     deafen = flag(ctx.action, "deafen")
     rounds = whole(ctx.action.get("deafen_rounds", 1), "deafen_rounds", 1, 100)
     heard = []
-    for o in enc.combatants:
+    for o in enc.peek():  # only looks: copies no combatant
         if o.id == c.id or "deafened" in o.conditions:
             continue
         reach = BANDS.index(band) + (1 if o.data.get("kind") == "animal" or o.data.get("hears_far") else 0)

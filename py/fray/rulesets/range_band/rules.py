@@ -36,7 +36,9 @@ def const(t: Tables, key: str) -> int:
 
 
 def zone(enc: Encounter) -> dict[str, Any]:
-    return {**ZONE_DEFAULT, **enc.state.get("zone", {})}
+    # a fresh dict of plain values (text and true/false): read without making a draft copy it
+    z = dict.get(enc.state, "zone")
+    return {**ZONE_DEFAULT, **dict(dict.items(z))} if z else dict(ZONE_DEFAULT)
 
 
 # -- weight ---------------------------------------------------------------------------------------
@@ -317,7 +319,7 @@ class Sight:
         self.maxes = [None if b.get("max") is None else float(b["max"]) for b in bands(t)]
         self.chart = {(e["light"], e["clutter"], e["stealth"]): e["range"] for e in t["visible_range"]["entries"]}
         self.srcs = keyed(t["light_sources"])
-        self.carriers = [c for c in enc.combatants if c.data.get("light", "none") in self.srcs]
+        self.carriers = [c for c in enc.peek() if c.data.get("light", "none") in self.srcs]
         self.size = keyed(t["size_stealth"])
         self.noise = keyed(t["noise"])
         self.areas = areas_mod.areas(enc, t)  # obscuring areas (smoke, obstacles, shadow, darkness)
@@ -531,12 +533,13 @@ SIGHT_DATA = ("stealth", "light", "vision", "echolocation_band", "armor_noise", 
 def sight_key(enc: Encounter, t: Tables) -> tuple:
     """Everything the visibility projection reads, as one hashable value: two states with the same key
     have the same projection. Tables by identity (states never change a table in place; an edit is a new
-    object, and the memo keeps the objects alive so an identity cannot be reused while it is cached)."""
+    object, and the memo keeps the objects alive so an identity cannot be reused while it is cached).
+    Read without copying (``Encounter.peek``, ``dict.get``): asking in a draft costs no copy."""
     z = zone(enc)
     parts = [enc.round, z["light"], z["clutter"], tuple(id(t[k]) for k in SIGHT_TABLES),
              tuple((a["ref"], a["kind"], a["x"], a["y"], a.get("alt", 0.0), a["radius"])
-                   for a in enc.state.get("areas", ()))]
-    for c in enc.combatants:
+                   for a in list.__iter__(dict.get(enc.state, "areas") or []))]
+    for c in enc.peek():
         d = c.data
         p = c.position
         amb = d.get("ambush")
@@ -570,7 +573,7 @@ def visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
 
 def _visibility(enc: Encounter, t: Tables) -> dict[str, dict[str, Any]]:
     s = Sight(enc, t)
-    cs = enc.combatants
+    cs = list(enc.peek())  # reads only: in a draft, copies no combatant
     n = len(cs)
     fin = [m for m in s.maxes if m is not None]  # the bands' outer edges, nearest first; travel has none
 
@@ -667,7 +670,7 @@ def mounted_hindrance(enc: Encounter, rider: Combatant) -> list[tuple[str, int]]
     """Back in Combat: "Your ranged attacks receive 1 Hindrance ... while you are mounted; this is
     increased to 2 Hindrance if the mount moved on its last turn, or 3 Hindrance if the mount was
     rushing." The same applies to slowing actions rolled on DEX."""
-    m = mount_of(enc, rider)
+    m = enc.peek_at(rider.data["mount"]) if rider.data.get("mount") else None  # only looked at
     if m is None:
         return []
     parts = [("mounted", 1)]

@@ -1,7 +1,7 @@
 """What range-band actions share: readers of an action's fields and the state edits that several
 handlers make (conditions and durations, stealth level, pending rolls and prompts, falling off a
-mount, knockdown, spending turn actions). Handlers live in ``actions.py``; the end-of-turn upkeep in
-``__init__.py`` uses the same edits.
+mount, knockdown, spending turn actions). Handlers live in ``actions.py`` and the modules it names;
+the end-of-turn upkeep in ``__init__.py`` uses the same edits.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .rolls import RollSpec
 # -- small readers ------------------------------------------------------------------------------------
 
 def tables_of(ctx: Context) -> rules.Tables:
-    return {k: ctx.ruleset.table(ctx.enc, k) for k in ctx.ruleset.tables}
+    return ctx.ruleset.all_tables(ctx.enc)
 
 
 def flag(action: dict[str, Any], key: str, default: bool = False) -> bool:
@@ -35,13 +35,16 @@ def pick(action: dict[str, Any], key: str, choices: tuple[str, ...], default: st
     return v
 
 
-def other(ctx: Context, key: str, me: Combatant | None = None) -> Combatant:
+def other(ctx: Context, key: str, me: Combatant | None = None, read_only: bool = False) -> Combatant:
+    """The combatant named by ``action[key]``, to edit; ``read_only``: the handler only reads it (an attack
+    changes nothing on its target), so in a draft it is not copied (``Encounter.peek_at``)."""
     cid = ctx.action.get(key)
-    if not isinstance(cid, str) or ctx.enc.get(cid) is None:
+    found = ctx.enc.peek_at(cid) if isinstance(cid, str) else None
+    if found is None:
         raise InvalidAction(key, f"there is no combatant {cid!r} in this encounter")
     if me is not None and cid == me.id:
         raise InvalidAction(key, f"{me.name} cannot be their own target here")
-    return ctx.enc.get(cid)
+    return found if read_only else ctx.enc.get(cid)
 
 
 def ids_list(ctx: Context, key: str, me: Combatant | None = None) -> list[Combatant]:
@@ -134,7 +137,7 @@ def pend(ctx: Context, kind: str, c: Combatant, spec: RollSpec, effect: dict[str
     entry = {"ref": ref, "kind": kind, "combatant": c.id, "spec": spec.to_json(), "effect": effect or {},
              "round": ctx.enc.round, "prompt": prompt or f"{c.name}: {spec.what}"}
     ctx.enc.state.setdefault("pending", []).append(entry)
-    ctx.event("roll_needed", f"{c.name}: {spec.what} — {spec.text()}", ref=ref, id=c.id, spec=entry["spec"])
+    ctx.event("roll_needed", f"{c.name}: {spec.what} — {entry['spec']['text']}", ref=ref, id=c.id, spec=entry["spec"])
     return ref
 
 

@@ -66,6 +66,7 @@ from typing import Any
 from ...model import Encounter
 from ..base import Slot
 from . import actions as actions_mod, rules
+from .statuses import STATUSES
 from .combatant import BANDS, STEALTH, traits_json
 
 CONDITION_TEXT = {
@@ -127,7 +128,7 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
         "battle_end": enc.state.get("battle_end"),
         "assumed_tables": sorted(k for k, v in t.items() if v.get("assumed")),
         "choices": {"light": list(rules.LIGHT), "clutter": list(rules.CLUTTER), "bands": list(BANDS),
-                    "stealth": list(STEALTH), "statuses": list(actions_mod.STATUSES),
+                    "stealth": list(STEALTH), "statuses": list(STATUSES),
                     "activity": [e["activity"] for e in t["fatigue"]["entries"]],
                     "involvement": [e["involvement"] for e in t["trauma"]["entries"]],
                     "action_sizes": list(actions_mod.ACTION_SIZES),

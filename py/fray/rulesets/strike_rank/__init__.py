@@ -122,6 +122,7 @@ class StrikeRank(Ruleset):
             "sr.heal": care.magic_heal,
             "sr.natural_healing": care.natural_healing,
             "sr.damage": care.gm_damage,
+            "sr.protection": care.protection,
             "sr.answer": care.answer,
             "sr.unstick": care.unstick,
             "sr.disengage": care.disengage,

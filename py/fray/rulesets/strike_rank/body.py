@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from ...dice import parse as parse_dice
-from ...errors import DiceError, InvalidAction
+from ...errors import DiceError, InvalidAction, RuleViolation
 from ...model import Combatant, Encounter
 from ..base import ceil_div, whole_number
 from . import rules
@@ -326,6 +326,17 @@ def location(c: Combatant, lid: str) -> dict[str, Any] | None:
     return next((l for l in c.data["locations"] if l["id"] == lid), None)
 
 
+def protection(c: Combatant) -> int:
+    """Magical protection on the combatant (``sr.protection``), in points at every location: "Critical Hit:
+    Special damage, ignores armor (but not magical protection)", so it is kept apart from the armour."""
+    return int(c.data.get("protection", {}).get("points", 0))
+
+
+def armour_points(c: Combatant, loc: dict[str, Any]) -> int:
+    """What stops damage at a location: its armour and any magical protection."""
+    return loc["ap"] + protection(c)
+
+
 def weapon(c: Combatant, wid: Any) -> dict[str, Any] | None:
     ws = c.data["weapons"]
     if isinstance(wid, int) and not isinstance(wid, bool):
@@ -353,6 +364,18 @@ def hand_location(c: Combatant, w: dict[str, Any]) -> list[dict[str, Any]]:
     if w["hand"] in ("right", "left"):
         return [l for l in arms if l["side"] == w["hand"]][:1]
     return []
+
+
+def usable_weapon(c: Combatant, wid: Any, field: str) -> dict[str, Any]:
+    """The weapon ``wid`` of ``c``, ready to use: one it does not carry is refused at ``field``
+    (``InvalidAction``), one out of use by the rule that says so (``RuleViolation``)."""
+    w = weapon(c, wid)
+    if w is None:
+        raise InvalidAction(field, no_such_weapon(c))
+    why = weapon_unusable_rule(c, w)
+    if why:
+        raise RuleViolation(*why)
+    return w
 
 
 def weapon_usable(c: Combatant, w: dict[str, Any]) -> str | None:

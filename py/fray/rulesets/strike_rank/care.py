@@ -151,12 +151,37 @@ def gm_damage(ctx: Context) -> None:
     if isinstance(amt, bool) or not isinstance(amt, int) or not 0 <= amt <= 500:
         raise InvalidAction("amount", "must be 0 to 500")
     armour = ctx.action.get("armour", True)
-    taken = max(0, amt - (l["ap"] if armour else 0))
+    ap = body.armour_points(c, l) if armour else 0
+    taken = max(0, amt - ap)
     reason = ctx.action.get("reason", "GM")
     if not isinstance(reason, str) or len(reason) > 80:
         raise InvalidAction("reason", "must be a short text")
-    wounds.apply_damage(ctx, c, l["id"], taken, source=f"{reason}: {amt}{' − AP ' + str(l['ap']) if armour and l['ap'] else ''}",
+    wounds.apply_damage(ctx, c, l["id"], taken, source=f"{reason}: {amt}{' − AP ' + str(ap) if ap else ''}",
                         tag="gm")
+
+
+def protection(ctx: Context) -> None:
+    """Magical protection a spell gives (``sr.protection``): points at every location that stop damage like
+    armour, kept apart from it because "Critical Hit: Special damage, ignores armor (but not magical
+    protection)". The text names no spell or amount: the GM types what the spell gives; 0 ends it."""
+    c = ctx.combatant("target")
+    pts = ctx.action.get("points")
+    if isinstance(pts, bool) or not isinstance(pts, int) or not 0 <= pts <= 30:
+        raise InvalidAction("points", "must be a whole number from 0 to 30 (0 ends it)")
+    reason = ctx.action.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > 60:
+        raise InvalidAction("reason", "must be a short text (at most 60 characters)")
+    reason = reason.strip()
+    old = body.protection(c)
+    if pts == 0:
+        if not old:
+            raise InvalidAction("points", f"{c.name} has no magical protection to end")
+        c.data.pop("protection", None)
+        ctx.event("protection", f"{c.name}'s magical protection ({old}) ends")
+        return
+    c.data["protection"] = {"points": pts, "reason": reason}
+    ctx.event("protection", f"{c.name} has magical protection {pts}{' (' + reason + ')' if reason else ''} at every "
+              "location: it stops damage like armour, and a critical does not ignore it")
 
 
 def answer(ctx: Context) -> None:
@@ -211,16 +236,17 @@ def answer(ctx: Context) -> None:
             dmg = ctx.dice.roll("collision", dice).total
             roll = ctx.dice.roll("collision_location", "1D20").total
             loc = next(l for l in c.data["locations"] if l["melee"][0] <= roll <= l["melee"][1])
-            wounds.apply_damage(ctx, c, loc["id"], max(0, dmg - loc["ap"]), source=f"collision {dice} = {dmg}", tag="collision")
+            wounds.apply_damage(ctx, c, loc["id"], max(0, dmg - body.armour_points(c, loc)), source=f"collision {dice} = {dmg}", tag="collision")
     elif k == "hard_cover" and choice == "through":
         amt = ctx.action.get("amount")
         if isinstance(amt, bool) or not isinstance(amt, int) or amt < 0:
             raise InvalidAction("amount", "enter the damage that gets through the cover")
         l = body.location(c, d["location"])
-        wounds.apply_damage(ctx, c, l["id"], max(0, amt - l["ap"]), source="through hard cover", tag="cover")
+        wounds.apply_damage(ctx, c, l["id"], max(0, amt - body.armour_points(c, l)), source="through hard cover", tag="cover")
     elif k == "apply_damage":
         l = body.location(c, choice)
-        taken = d["damage"] if d.get("ignores_armour") else max(0, d["damage"] - l["ap"])
+        # a critical ignores the armour, "but not magical protection"
+        taken = max(0, d["damage"] - (body.protection(c) if d.get("ignores_armour") else body.armour_points(c, l)))
         wounds.apply_damage(ctx, c, l["id"], taken, source="redirected blow", tag="redirect")
     elif k == "fumble" and choice == "reroll":
         res = rules.fumble_result(ctx.table("fumbles"), ctx.dice.d100("fumble").total)
@@ -232,8 +258,9 @@ def answer(ctx: Context) -> None:
         dmg, text, _ = combat.roll_damage(ctx, shooter, w, "normal", "damage")
         roll = ctx.dice.roll("location", "1D20").total
         loc = next(l for l in victim.data["locations"] if l["missile"][0] <= roll <= l["missile"][1])
-        wounds.apply_damage(ctx, victim, loc["id"], max(0, dmg - loc["ap"]),
-                            source=f"stray {w['name']}: {text}, location {roll}, AP {loc['ap']}", tag="stray")
+        ap = body.armour_points(victim, loc)
+        wounds.apply_damage(ctx, victim, loc["id"], max(0, dmg - ap),
+                            source=f"stray {w['name']}: {text}, location {roll}, AP {ap}", tag="stray")
     elif k == "unconscious" and choice == "woken":
         wounds.drop_condition(c, "unconscious")
         ctx.event("stun", f"{c.name} is woken")
@@ -419,7 +446,7 @@ def grapple(ctx: Context) -> None:
             dmg = ctx.dice.roll("throw_damage", "1D6").total
             roll = ctx.dice.roll("throw_location", "1D20").total
             l = next(x for x in t.data["locations"] if x["melee"][0] <= roll <= x["melee"][1])
-            wounds.apply_damage(ctx, t, l["id"], max(0, dmg - l["ap"]), source=f"thrown: 1D6 = {dmg}", tag="throw")
+            wounds.apply_damage(ctx, t, l["id"], max(0, dmg - body.armour_points(t, l)), source=f"thrown: 1D6 = {dmg}", tag="throw")
 
 
 def _sub(ctx: Context, chance: int) -> int:

@@ -90,12 +90,7 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
         return "dodge", None, rules.modified_skill(defender.stats.get("dodge", 0), mults, None, bonus, why)
     if free_attack:
         raise RuleViolation("Disengaging", "the attack on a fleeing combatant cannot be parried (but may be dodged at ½)")
-    pw = body.weapon(defender, d.get("weapon"))
-    if pw is None:
-        raise InvalidAction("defence.weapon", body.no_such_weapon(defender))
-    bad = body.weapon_unusable_rule(defender, pw)
-    if bad:
-        raise RuleViolation(*bad)
+    pw = body.usable_weapon(defender, d.get("weapon"), "defence.weapon")
     if r.get("bracing") == pw["id"]:
         raise RuleViolation("Bracing for a Charge", "The bracing combatant cannot dodge or use the spear to parry.")
     cover = shield_cover(ctx)
@@ -249,12 +244,7 @@ def plan_attack(ctx: Context) -> Plan:
                             "Melee Round")
     if attacker.data["round"].get("fleeing"):
         raise RuleViolation("Disengaging", "a fleeing combatant cannot attack this MR")
-    w = body.weapon(attacker, a.get("weapon"))
-    if w is None:
-        raise InvalidAction("weapon", body.no_such_weapon(attacker))
-    bad = body.weapon_unusable_rule(attacker, w)
-    if bad:
-        raise RuleViolation(*bad)
+    w = body.usable_weapon(attacker, a.get("weapon"), "weapon")
     mode = a.get("mode", "normal")
     if mode not in MODES:
         raise InvalidAction("mode", f"must be one of {', '.join(MODES)}")
@@ -547,8 +537,9 @@ def _parry_strikes_back(ctx: Context, attacker: Combatant, w: dict, defender: Co
             ctx.event("parry", f"the parry strikes {attacker.name}'s attacking limb: {text}; GM picks the location")
             return
         l = locs[0]
-        through = max(0, dmg - l["ap"])
-        ctx.event("parry", f"{defender.name}'s parry strikes {attacker.name}'s {l['name']}: {text} − AP {l['ap']}")
+        ap = body.armour_points(attacker, l)
+        through = max(0, dmg - ap)
+        ctx.event("parry", f"{defender.name}'s parry strikes {attacker.name}'s {l['name']}: {text} − AP {ap}")
         wounds.apply_damage(ctx, attacker, l["id"], through, source="parry", tag="parried_limb")
         return
     rule = ctx.table("attack_vs_parry").get("parrying_weapon_loss", "one")
@@ -717,7 +708,9 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
     ignores = cell["ignores_armour"]
     eff_ap, ap, sc_ap, scw, water_ap = armour_against(ctx, target, hit_loc, ignores, water)
     if through:
+        magic = body.protection(target)
         parts.append(f"AP {eff_ap}" + (" (critical ignores armour)" if ignores and (ap or sc_ap) else "")
+                     + (f" incl. magical protection {magic}" if magic else "")
                      + (f" incl. shield cover {sc_ap}" if sc_ap and not ignores else "")
                      + (" incl. 3 underwater" if water_ap else ""))
     taken = max(0, through - eff_ap)
@@ -766,7 +759,8 @@ def armour_against(ctx: Context, target: Combatant, hit_loc: dict, ignores: bool
             raise RuleViolation("Shields as Cover", f"{scw['name']} covers at most {scw['cover']} locations")
         sc_ap = scw["hp"] // 2
     water_ap = 3 if water == "under" else 0  # "an extra 3 AP (critical-proof)"
-    eff_ap = (0 if ignores else ap + sc_ap) + water_ap
+    # "Critical Hit: ... ignores armor (but not magical protection)"
+    eff_ap = (0 if ignores else ap + sc_ap) + water_ap + body.protection(target)
     return eff_ap, ap, sc_ap, scw, water_ap
 
 
@@ -778,7 +772,7 @@ def _stuck_in_shield(ctx, attacker, w, target, shield, parts, through, hit_loc) 
     parts.append(f"{w['name']} sticks in {shield['name']} (stuck ENC {body.stuck_enc(shield):g}: {eff})")
     ctx.event("damage_roll", "; ".join(parts))
     if through:
-        taken = max(0, through - hit_loc["ap"])
+        taken = max(0, through - body.armour_points(target, hit_loc))
         wounds.apply_damage(ctx, target, hit_loc["id"], taken, source=f"{attacker.name}'s {w['name']}", tag="wound")
     wounds.prompt(ctx, "unstick", attacker.id, f"{attacker.name} may pull {w['name']} out of {shield['name']} now "
                   "at half weapon skill, or let it go",
@@ -906,16 +900,17 @@ def _grapple(ctx, attacker, target, cell, dkind, pw) -> None:
 
 def _stun(ctx, attacker, target, loc, dmg, text) -> None:
     """"an opposed test between ([damage] - [AP])×5% and the target's CON×5%\""""
-    a_sk = max(0, dmg - loc["ap"]) * 5
+    ap = body.armour_points(target, loc)
+    a_sk = max(0, dmg - ap) * 5
     d_sk = target.stats.get("CON", 0) * 5
     ar = ctx.dice.d100("stun_attack").total
     dr = ctx.dice.d100("stun_resist").total
     win = opposed(a_sk, ar, d_sk, dr)
-    ctx.event("stun", f"stun at {loc['name']}: {text}; ({dmg} − AP {loc['ap']})×5 = {a_sk}% rolled {ar} vs CON×5 "
+    ctx.event("stun", f"stun at {loc['name']}: {text}; ({dmg} − AP {ap})×5 = {a_sk}% rolled {ar} vs CON×5 "
               f"{d_sk}% rolled {dr}: {win} wins")
     if win != "attacker":
         return
-    pts = max(0, dmg - loc["ap"])
+    pts = max(0, dmg - ap)
     if loc["type"] in ("arm", "leg", "wing", "tail"):
         n = ctx.dice.roll("stun_mr", "1D6").total
         loc["disabled_mr"] = n

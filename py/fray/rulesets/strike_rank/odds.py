@@ -315,7 +315,7 @@ def _spread(ctx: Context, plan: combat.Plan, landing: str, parried: bool, ignore
             whp, limb = combat.parry_absorbs(target, pw, loc)
             hit = limb or loc
         if stuck:
-            ap = hit["ap"]  # combat._stuck_in_shield: the location's own AP
+            ap = body.armour_points(target, hit)  # combat._stuck_in_shield: the location's own AP
         else:
             ap = combat.armour_against(ctx, target, hit, ignores, plan.water)[0]
         vital = hit["type"] in rules.VITAL_TYPES
@@ -472,7 +472,7 @@ def _stun(ctx, plan, alt, cells, total, dfn, memo) -> None:
         dmg, _ = _damage(ctx, plan, landing, memo)
         out: dict[Any, int] = {}
         for d, wd in dmg.weights.items():
-            pts = max(0, d - loc["ap"])
+            pts = max(0, d - body.armour_points(target, loc))
             op = opposed_odds(pts * 5, d_sk)
             lose = (op.total - op.weights.get("attacker", 0)) * 6
             win = op.weights.get("attacker", 0)

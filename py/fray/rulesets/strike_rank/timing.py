@@ -312,13 +312,7 @@ def combat_holds_two(c: Combatant) -> bool:
 
 
 def _weapon(ctx: Context, c: Combatant, field: str) -> dict[str, Any]:
-    w = body.weapon(c, ctx.action.get(field))
-    if w is None:
-        raise InvalidAction(field, body.no_such_weapon(c))
-    why = body.weapon_unusable_rule(c, w)
-    if why:
-        raise RuleViolation(*why)
-    return w
+    return body.usable_weapon(c, ctx.action.get(field), field)
 
 
 def store(ctx: Context, c: Combatant, recs: list[dict[str, Any]], delay: list[tuple[str, int]] = ()) -> list[dict[str, Any]]:
@@ -385,19 +379,25 @@ def _action(ctx: Context, field: str = "ref") -> dict[str, Any]:
     raise InvalidAction(field, f"there is no declared action {ref!r}")
 
 
+def _replan(ctx: Context, rule: str, status: str) -> tuple[Combatant, dict[str, Any], list[dict[str, Any]], int, int]:
+    """Changing and Aborting Actions alike: the combatant's own pending action ``ref`` is set
+    aside (``status``) and their declarations planned again with its replacement. Returns the
+    combatant, the old action, the new plan, the current SR and the combatant's DEX SR."""
+    c = ctx.combatant()
+    old = _action(ctx)
+    if old["combatant"] != c.id or old["status"] != "declared":
+        raise RuleViolation(rule, f"{old['ref']} is not a pending action of {c.name}")
+    recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old], replacing=old)
+    old["status"] = status
+    return c, old, recs, ctx.enc.state.get("sr", 0), dex_sr(ctx, c)
+
+
 def change(ctx: Context) -> None:
     """"Changing your declared action during a MR delays action by the combatant's DEX SR. If an
     attack is pushed past SR 12, it is lost.\""""
     if ctx.enc.phase != "resolve":
         raise RuleViolation("Changing Actions", "before resolution, simply declare again")
-    c = ctx.combatant()
-    old = _action(ctx)
-    if old["combatant"] != c.id or old["status"] != "declared":
-        raise RuleViolation("Changing Actions", f"{old['ref']} is not a pending action of {c.name}")
-    recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old], replacing=old)
-    old["status"] = "changed"
-    cur = ctx.enc.state.get("sr", 0)
-    dsr = dex_sr(ctx, c)
+    c, old, recs, cur, dsr = _replan(ctx, "Changing Actions", "changed")
     delay: list[tuple[str, int]] = [("changed: DEX", dsr)]
     first = recs[0]["sr"] if recs else 0
     if first < cur:
@@ -410,14 +410,7 @@ def abort(ctx: Context) -> None:
     on": read as starting from the abort SR, delayed by DEX SR, then the new action's own costs."""
     if ctx.enc.phase != "resolve":
         raise RuleViolation("Aborting Actions", "only a started action can be aborted")
-    c = ctx.combatant()
-    old = _action(ctx)
-    if old["combatant"] != c.id or old["status"] != "declared":
-        raise RuleViolation("Aborting Actions", f"{old['ref']} is not a pending action of {c.name}")
-    recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old], replacing=old)
-    old["status"] = "aborted"
-    cur = ctx.enc.state.get("sr", 0)
-    dsr = dex_sr(ctx, c)
+    c, old, recs, cur, dsr = _replan(ctx, "Aborting Actions", "aborted")
     for r in recs:
         # the new action's own DEX SR is replaced by the abort delay
         r["parts"] = [p for p in r["parts"] if p[0] != "DEX"] if r["parts"] and r["parts"][0][0] == "DEX" else r["parts"]
@@ -507,7 +500,7 @@ def advance(ctx: Context) -> None:
     if enc.phase == "declare":
         enc.phase = "resolve"
         slots = order_of_play(enc)
-        st["sr"] = max(1, min([int(s.label[3:]) for s in slots], default=1))
+        st["sr"] = min([int(s.label[3:]) for s in slots], default=1)
         order = "; ".join(f"{_who(enc, s.combatant_id)} {s.label}" for s in slots)
         ctx.event("round", f"Resolution begins at SR {st['sr']}: {order or 'no actions'}")
         return

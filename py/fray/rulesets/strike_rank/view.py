@@ -108,6 +108,7 @@ def combatant_view(rs, enc: Encounter, c) -> dict[str, Any]:
                               "weapon": s["weapon"]} for w in c.data["weapons"] for s in w["stuck"]]),
         "resuscitate_by": c.data.get("resuscitate_by"),
         "unconscious_minutes": c.data.get("unconscious_minutes", 0),
+        "protection": dict(c.data.get("protection") or {}),  # sr.protection: magical, not ignored by a critical
     }
 
 

@@ -98,6 +98,19 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
            + _check(pre + "-darm", "armour", "Armour stops", True)
            + f'<button type="submit" class="small" aria-label="Apply damage to {esc(c["name"])}">Damage</button>'
            + _err("sr") + "</form>")
+    prot = c.get("protection") or {}
+    shield = (f'<form class="sr-gm" data-form="sr-protection" data-id="{esc(cid)}" novalidate '
+              f'aria-label="Magical protection of {esc(c["name"])}">'
+              + _field(pre + "-ppts", "points", "Magical protection",
+                       _input(pre + "-ppts", "points", str(prot.get("points", "")), "numeric", "0 ends it"))
+              + _field(pre + "-preason", "reason", "From (spell)",
+                       _input(pre + "-preason", "reason", prot.get("reason", ""), "text", "e.g. Protection 2"))
+              + f'<button type="submit" class="small" aria-label="Set magical protection of {esc(c["name"])}">'
+              f'Set protection</button>' + _err("sr") + "</form>")
+    if prot.get("points"):
+        # "Critical Hit: ... ignores armor (but not magical protection)"
+        derived += (f'<li>Magical protection {esc(prot["points"])} at every location'
+                    + (f' ({esc(prot["reason"])})' if prot.get("reason") else "") + '; a critical does not ignore it</li>')
     aid = (f'<form class="sr-gm" data-form="sr-first-aid" data-id="{esc(cid)}" novalidate '
            f'aria-label="First Aid on {esc(c["name"])}">'
            + _field(pre + "-healer", "healer", "Healer", _select(pre + "-healer", "healer", healers, cid))
@@ -120,7 +133,8 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
         + (f'<ul class="sr-pending" aria-label="Pending questions about {esc(c["name"])}">{pending}</ul>'
            if pending else "")
         + stuck_html(cid, view, ui)
-        + _fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing", dmg + aid + heal_html(cid, c, names), ui)
+        + _fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
+                dmg + shield + aid + heal_html(cid, c, names), ui)
         + (fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else "")
         + "</div>")
 
