@@ -18,22 +18,64 @@
   const status = { shown: false, reason: "" };
   globalThis.frayFirstPaint = status;
 
-  // Called by the page (App.keep_paint) a moment after it renders: keep what it drew. Here, in
-  // JavaScript, so a large drawing never crosses into Python and back.
+  // Keep what the page drew. Here, in JavaScript, so a large drawing never crosses into Python
+  // and back. A folded card's body is hidden, so the copy keeps it empty: it shows the same, and
+  // at 200 combatants the drawing is a tenth of the size (the bodies are moved aside while the
+  // markup is read, not re-parsed, then put back).
   globalThis.frayKeepPaint = function (key) {
     const main = document.querySelector("main.panes:not(.first-paint)");
     if (!main) return false;
     const select = document.getElementById("encounter-select");
     const badge = document.getElementById("ruleset-badge");
+    const aside = Array.from(main.querySelectorAll(".card-body[hidden]"), body => {
+      const stub = body.cloneNode(false);
+      body.replaceWith(stub);
+      return [stub, body];
+    });
+    let markup;
+    try {
+      markup = main.outerHTML;
+    } finally {
+      for (const [stub, body] of aside) stub.replaceWith(body);
+    }
     try {
       localStorage.setItem(KEY, JSON.stringify({ v: 1, key: String(key), badge: badge ? badge.textContent : "",
-        select: select ? select.innerHTML : "", main: main.outerHTML }));
+        select: select ? select.innerHTML : "", main: markup }));
       return true;
     } catch (e) {  // full or refused: an old picture is worse than none
       try { localStorage.removeItem(KEY); } catch (_) { /* localStorage refused altogether */ }
       return false;
     }
   };
+
+  // Called by the page (App.keep_paint) after every render: keep the drawing PAINT_DELAY_MS after
+  // the last one (a burst of clicks writes it once), when the browser is idle, so the copy is never
+  // made inside a click's frame; a page hidden or closed before that keeps it as it goes.
+  const PAINT_DELAY_MS = 400;
+  let pending = null, timer = null, idle = null;
+  function keepNow() {
+    clearTimeout(timer);
+    if (idle !== null && typeof cancelIdleCallback === "function") cancelIdleCallback(idle);
+    timer = idle = null;
+    const key = pending;
+    pending = null;
+    if (key !== null) globalThis.frayKeepPaint(key);
+  }
+  globalThis.frayKeepPaintSoon = function (key) {
+    pending = String(key);
+    clearTimeout(timer);
+    if (idle !== null && typeof cancelIdleCallback === "function") cancelIdleCallback(idle);
+    idle = null;
+    timer = setTimeout(() => {
+      timer = null;
+      idle = typeof requestIdleCallback === "function" ? requestIdleCallback(keepNow, { timeout: 2000 }) : null;
+      if (idle === null) keepNow();
+    }, PAINT_DELAY_MS);
+  };
+  addEventListener("pagehide", () => { if (pending !== null) keepNow(); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden" && pending !== null) keepNow();
+  });
   if (new URLSearchParams(location.search).get("view") === "players") {
     status.reason = "players' view";  // the players' window never shows the GM's page
     return;

@@ -252,12 +252,12 @@ class History:
             ks.append(self.cursor - 1)
         return [(k, self._states[k]) for k in ks if self._states[k] is not None]
 
-    def dumped(self, k: int, state: Encounter, to_text: Callable[[Any], str], log: bool = True) -> str:
-        """``to_text`` of the state's fields (without ``log`` if ``log`` is false), kept: states
-        are never changed, so each is written once."""
+    def dumped(self, k: int, state: Encounter, to_text: Callable[[Any, bool], str], log: bool = True) -> str:
+        """``to_text(state, log)``: the state's text (without ``log`` if ``log`` is false), kept:
+        states are never changed, so each is written once."""
         held = self._dumped.get((k, log))
         if held is None or held[0] is not state:
-            held = (state, to_text(fields_of(state, log)))  # an Unread: its fields as they came
+            held = (state, to_text(state, log))
             self._dumped[(k, log)] = held
         return held[1]
 

@@ -132,6 +132,9 @@ class MapRule:
     """Free-form and the default: straight-line distances, no bands, rings or engagements."""
 
     combine = "straight"
+    # The keys of ``Encounter.state`` this rule reads, so the page redraws the map only when one of
+    # them (or a combatant, a table, the selection or the view) changed; None: it may read any.
+    state_keys: "tuple[str, ...] | None" = None
 
     def weapon(self, enc: Encounter, c: Combatant) -> str:
         return ""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from typing import Any
 
 from . import gate, reducer
@@ -57,15 +57,50 @@ def _compact(v: Any) -> str:
     return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
 
 
+# id -> (combatant or log line, its JSON), as the last save wrote them: see ``state_text``
+_PIECES: dict[int, tuple[Any, str]] = {}
+
+
+def state_text(state: "Encounter | Unread", log: bool = True) -> str:
+    """``_compact(fields_of(state, log))``, the same text, made from the text of each combatant
+    and log line as the last save wrote it. States are never changed and the reducer shares
+    every combatant an action left alone (``fray/sharing.py``), so an autosave after one action
+    turns into text only what that action changed, not the whole fight again."""
+    if isinstance(state, Unread):
+        return _compact(state.fields)  # its fields as they came
+    parts = []
+    for f in fields(state):
+        if f.name == "log" and not log:
+            continue
+        v = getattr(state, f.name)
+        text = "[" + ",".join(map(_piece, v)) + "]" if f.name in ("combatants", "log") else _compact(v)
+        parts.append(f"{_compact(f.name)}:{text}")
+    return "{" + ",".join(parts) + "}"
+
+
+def _piece(obj: Any) -> str:
+    held = _PIECES.get(id(obj))
+    if held is None or held[0] is not obj:  # the object itself is held, so its id is never reused
+        held = _PIECES[id(obj)] = (obj, _compact(asdict(obj)))
+    return held[1]
+
+
 def dumps(h: History) -> str:
     """``dump_history`` as compact JSON, the same text; each state's JSON is made once and kept
-    (states are never changed), so an autosave does not turn every checkpoint into text again."""
-    cps = ",".join(f'{{"at":{k},"log":{log_length(s)},"encounter":{h.dumped(k, s, _compact, log=False)}}}'
+    (states are never changed), so an autosave does not turn every checkpoint into text again,
+    and a new state's JSON reuses that of every combatant and log line it shares (``state_text``)."""
+    cps = ",".join(f'{{"at":{k},"log":{log_length(s)},"encounter":{h.dumped(k, s, state_text, log=False)}}}'
                    for k, s in h.checkpoints())
-    return (f'{{"format":{_compact(FORMAT)},"schema":{SCHEMA_VERSION},'
-            f'"encounter":{h.dumped(h.cursor, h.present, _compact)},'
-            f'"history":{{"initial":{h.dumped(0, h.initial, _compact)},"actions":{_compact(h.actions)},'
+    text = (f'{{"format":{_compact(FORMAT)},"schema":{SCHEMA_VERSION},'
+            f'"encounter":{h.dumped(h.cursor, h.present, state_text)},'
+            f'"history":{{"initial":{h.dumped(0, h.initial, state_text)},"actions":{_compact(h.actions)},'
             f'"cursor":{h.cursor},"checkpoints":[{cps}]}}}}')
+    if len(_PIECES) > 2 * (len(h.present.combatants) + len(h.present.log)) + 100:
+        # keep what the present is made of (the next state shares most of it); the rest is written
+        keep = {id(x) for x in h.present.combatants} | {id(x) for x in h.present.log}
+        for k in [k for k in _PIECES if k not in keep]:
+            del _PIECES[k]
+    return text
 
 
 def loads(text: str, verify: bool = True) -> History:

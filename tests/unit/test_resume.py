@@ -353,3 +353,26 @@ def test_a_checkpoint_log_length_its_actions_contradict_is_refused_when_checked(
     lazy = savefile.load_data(data, verify=False)
     with pytest.raises(SaveFileError):
         lazy.verify()
+
+
+@pytest.mark.parametrize("ruleset", ["strike-rank", "tactical-round", "range-band", "freeform"])
+def test_an_autosave_after_each_action_is_the_compact_json_of_dump_history(ruleset):
+    """``savefile.dumps`` reuses the text of each combatant and log line the last save wrote
+    (``state_text``): after every action of a played fight, undo and redo included, the file is
+    still exactly the compact JSON of ``dump_history``."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import fights
+
+    whole = fights.fight(ruleset, 6, 40, seed=3)
+    h = History(whole.initial)
+    for a in whole.actions:
+        h.do(a)
+        assert savefile.dumps(h) == json.dumps(savefile.dump_history(h), separators=(",", ":"), ensure_ascii=False)
+    h.undo()
+    h.undo()
+    h.redo()
+    assert savefile.dumps(h) == json.dumps(savefile.dump_history(h), separators=(",", ":"), ensure_ascii=False)
+    assert asdict(savefile.loads(savefile.dumps(h)).present) == asdict(h.present)

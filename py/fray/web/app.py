@@ -35,6 +35,7 @@ from . import history_view, mapctl, players_view, stripctl
 from .tables_view import tables_form
 from .dom import by_id, data, download, nil, q
 from .library_dialogs import LibraryDialogs, read_picked  # noqa: F401 - read_picked: the page's one file reader
+from .painter import Painter
 from .panels import panel_for
 from .store import JsBackend, Library, MemoryBackend, MissingSave, boot_order, local_items, new_key
 
@@ -72,7 +73,7 @@ def nest(values: dict[str, Any], prefix: str) -> dict[str, Any]:
     return out
 
 
-class App(LibraryDialogs):
+class App(LibraryDialogs, Painter):
     def __init__(self) -> None:
         self.rng = random.Random(int.from_bytes(os.urandom(8), "big"))
         self.ui: dict[str, Any] = {}  # short-lived view state (open panels), never saved
@@ -90,8 +91,8 @@ class App(LibraryDialogs):
         self._writer: asyncio.Task | None = None
         self.save_failed: str | None = None
         self.broken: tuple[str, str | None] | None = None  # an unreadable save: (key, its text)
-        self._paint_proxy: Any = None  # App.keep_paint's timer callback, made when the page starts
-        self._paint_timer: Any = None
+        self._card_memo: dict[str, Any] = {}  # each card's markup and what it was made of (web/painter.py)
+        self._keeping = False  # each render is kept for the next boot's first paint once the page started
         self.templates: list[dict[str, Any]] = []  # the GM's bestiary (fray.bestiary)
         self.bestiary_broken = False
 
@@ -195,8 +196,7 @@ class App(LibraryDialogs):
         if self.key not in self.revs:  # a fresh encounter: in the library from the start
             self.persist()
         self.show_save_state()
-        self._paint_proxy = create_proxy(self._write_paint)
-        self._proxies.append(self._paint_proxy)
+        self._keeping = True
         self.render()
         by_id("loading").hidden = True
         document.documentElement.dataset.engine = "ready"
@@ -476,106 +476,6 @@ class App(LibraryDialogs):
         b.innerHTML = (f'<p>{R.esc(text)}</p>' + "".join(R.button(lbl, act, "small") for lbl, act in (actions or []))
                        + R.button("Dismiss", "dismiss-banner", "small secondary"))
         b.hidden = False
-
-    # -- rendering ------------------------------------------------------------------------------
-    def render(self) -> None:
-        """Draw every region. A region that fails to draw says so in the banner; the encounter
-        (already saved) is not touched by drawing."""
-        try:
-            self._render()
-        except Exception as e:  # noqa: BLE001 - a drawing bug must not blank the page
-            traceback.print_exc()
-            self.banner(f"Part of the page could not be drawn ({type(e).__name__}: {e}). "
-                        "The encounter is saved; Undo, Export or switching encounters still work.")
-        self.keep_paint()
-
-    def keep_paint(self) -> None:
-        """Keep what the page shows, for the next boot to show at once before Python is ready
-        (static/first-paint.js), a moment after the last render: a burst of clicks writes it once."""
-        if self._paint_proxy is None:
-            return
-        if self._paint_timer is not None:
-            js.clearTimeout(self._paint_timer)
-        self._paint_timer = js.setTimeout(self._paint_proxy, PAINT_DELAY_MS)
-
-    def _write_paint(self, *_: Any) -> None:
-        self._paint_timer = None
-        try:
-            js.globalThis.frayKeepPaint(self.key)  # static/first-paint.js: the drawing stays in JavaScript
-        except Exception:  # noqa: BLE001 - no first-paint script: the next boot just paints later
-            pass
-
-    def _render(self) -> None:
-        enc, rs = self.enc, self.ruleset
-        try:
-            view = rs.view(enc)
-            order = rs.order_of_play(enc)
-        except Exception:
-            traceback.print_exc()
-            view, order = {}, []
-        panel = panel_for(enc.ruleset)
-        focus_id = nil(document.activeElement).id if nil(document.activeElement) is not None else ""
-        self.paint_select()
-        by_id("ruleset-badge").textContent = rs.name
-        by_id("btn-undo").disabled = not self.history.can_undo
-        by_id("btn-redo").disabled = not self.history.can_redo
-        by_id("btn-history").disabled = not self.history.actions
-        by_id("btn-undo").title, by_id("btn-redo").title = history_view.undo_title(self.history)
-        self.paint("round-bar", R.round_bar(enc, order, rs, view, turn_based=panel is None))
-        # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
-        self.paint("ruleset-panel", panel.panel(self, view) if panel else R.order_list(enc, order))
-        current_id = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
-        status = {}
-        for c in enc.combatants:
-            try:
-                status[c.id] = rs.status(enc, view, c.id)
-            except Exception:  # a summary that cannot be drawn must not cost the card
-                traceback.print_exc()
-        self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id)))
-        cards = [(c.id, R.combatant_card(enc, c, rs, panel.card_extra(self, c.id, view) if panel else "",
-                                         c.id == current_id, R.card_open(self.ui, c.id, c.id == current_id),
-                                         status.get(c.id))) for c in enc.combatants]
-        self.paint_cards(cards, R.empty_state(enc))
-        self.paint("log", R.log_items(enc.log))
-        mapctl.render(self)
-        if focus_id:
-            el = by_id(focus_id)
-            if el is not None:
-                el.focus()
-
-    def paint_select(self) -> None:
-        """The library list. Always re-written: the GM's own pick in it may have been refused (an
-        unreadable save). The open encounter is listed even before its first write commits."""
-        entries = list(self.lib.cached)
-        if self.key not in [e["key"] for e in entries]:
-            entries.append({"key": self.key, "name": self.enc.name})
-        by_id("encounter-select").innerHTML = "".join(
-            f'<option value="{R.esc(x["key"])}"{" selected" if x["key"] == self.key else ""}>'
-            f'{R.esc(self.enc.name if x["key"] == self.key else x.get("name", x["key"]))}</option>'
-            for x in entries)
-
-    def paint(self, region: str, html: str) -> None:
-        """Write a region only when its markup changed: a GM's half-typed entry in an untouched
-        region survives, and the browser re-parses only what moved."""
-        if self._painted.get(region) != html:
-            by_id(region).innerHTML = html
-            self._painted[region] = html
-
-    def paint_cards(self, cards: list[tuple[str, str]], empty: str) -> None:
-        """The combatant cards, replacing only the cards that changed (a token dragged on the map
-        changes one card of fifty)."""
-        before = self._painted.get("cards")
-        root = by_id("combatants")
-        if not cards:
-            root.innerHTML = empty
-        elif before is None or [i for i, _ in before] != [i for i, _ in cards]:
-            root.innerHTML = "".join(h for _, h in cards)
-        else:
-            nodes = root.children
-            for k, ((cid, html), (_, old)) in enumerate(zip(cards, before)):
-                if html != old:
-                    nodes.item(k).outerHTML = html
-        self._painted["cards"] = cards
 
     # -- dialogs --------------------------------------------------------------------------------
     def open_dialog(self, html: str) -> None:
@@ -976,9 +876,6 @@ def _copy_name(name: str) -> str:
 
 
 APP: App | None = None
-# the page keeps what it drew this long after its last render, for the next boot's first paint
-# (static/first-paint.js keeps and reads it)
-PAINT_DELAY_MS = 400
 
 
 def main() -> None:

@@ -98,7 +98,7 @@ class MapCtl(PointerCtl):
         return list(v) if v else None
 
     def render(self) -> None:
-        render(self.app)
+        render(self.app, force=True)
 
     def render_keep_focus(self) -> None:
         active = _nil(js.document.activeElement)
@@ -444,16 +444,35 @@ def view_for(app: Any) -> list[float]:
     return mapview.view_for(app.enc, app.ui)
 
 
-def render(app: Any) -> None:
-    """``App.render``'s map line: write every region of the map pane from the encounter."""
+def render(app: Any, force: bool = False) -> None:
+    """``App.render``'s map line: write every region of the map pane from the encounter.
+
+    The map is drawn again only when what it is drawn from changed: the combatants (the engine
+    shares each one an action left alone, so ``is`` tells), the tables, the part of ``state`` the
+    game's map rule reads (``MapRule.state_keys``), the selection and the view box. A note, a
+    roll or a turn that moved nobody costs the map nothing. ``force`` (the map's own gestures,
+    which move tokens in the page as the pointer goes) writes it whatever the inputs."""
+    enc = app.enc
     sel = app.ui.get("selected")
-    if sel and app.enc.get(sel) is None:
+    if sel and enc.get(sel) is None:
         app.ui["selected"] = sel = None
-    parts = mapview.map_parts(app.enc, sel, view_for(app))
-    for region, key in (("map", "plan"), ("map-elev", "elev"), ("map-scale", "scale"), ("map-info", "info")):
-        el = _by_id(region)
-        if el is not None:
-            el.innerHTML = parts[key]
+    v = view_for(app)
+    keys = getattr(rule_for(enc.ruleset), "state_keys", None)
+    state = tuple(enc.state.items()) if keys is None else tuple(enc.state.get(k) for k in keys)
+    plain = (enc.ruleset, sel, tuple(v), keys)
+    shared = (*enc.combatants, None, *enc.tables.values(), None, *state)
     live = _by_id("map-live")
     if live is not None:
-        live.textContent = ""
+        live.textContent = ""  # the live figure of a drag: over with any render
+    held = getattr(app, "_map_memo", None)
+    if (not force and held is not None and held[0] == plain and len(held[1]) == len(shared)
+            and all(a is b for a, b in zip(held[1], shared))):
+        return
+    parts = mapview.map_parts(enc, sel, v)
+    written = held[2] if held is not None and not force else {}
+    for region, key in (("map", "plan"), ("map-elev", "elev"), ("map-scale", "scale"), ("map-info", "info")):
+        el = _by_id(region)
+        if el is not None and written.get(region) != parts[key]:
+            el.innerHTML = parts[key]
+    app._map_memo = (plain, shared, {r: parts[k] for r, k in (("map", "plan"), ("map-elev", "elev"),
+                                                             ("map-scale", "scale"), ("map-info", "info"))})

@@ -237,6 +237,11 @@ def _on_change(app: Any, event: Any) -> None:
         refresh(app, form)
 
 
+def _data_of(form: Any) -> tuple[tuple[str, str], ...]:
+    """A form's ``data-*`` attributes (the attack they stand for: ref, attacker, weapon)."""
+    return tuple((str(n), str(form.getAttribute(n))) for n in form.getAttributeNames() if str(n).startswith("data-"))
+
+
 def refresh(app: Any, only: Any = None) -> None:
     """Work out and write the odds of each form with a slot (or of ``only``)."""
     import traceback
@@ -247,17 +252,32 @@ def refresh(app: Any, only: Any = None) -> None:
     panel = panel_for(app.enc.ruleset)
     if panel is None or not hasattr(panel, "odds"):
         return
-    forms = [only] if only is not None else [f for f in document.querySelectorAll("form") if
-                                             nil(f.querySelector("[data-odds]")) is not None]
+    # the slots, then their forms: not every form of the page (a strike-rank card holds six)
+    forms = [only] if only is not None else [nil(s.closest("form")) for s in document.querySelectorAll("form [data-odds]")]
+    enc = app.enc
+    # what the odds are worked out from besides the form: the engine shares every combatant, table
+    # and state entry an action left alone, so ``is`` tells that nothing the odds read has changed
+    shared = (*enc.combatants, None, *enc.tables.values(), None, *enc.state.values())
+    kept = _state.setdefault("odds", {})
     for form in forms:
-        slot_el = nil(form.querySelector("[data-odds]"))
+        slot_el = nil(form.querySelector("[data-odds]")) if form is not None else None
         if slot_el is None:
             continue
-        try:
-            html = panel.odds(app, data(form, "form") or "", form, form_values(form)) or ""
-        except Exception as e:  # noqa: BLE001 - the odds must never break the form they sit in
-            traceback.print_exc()
-            html = f'<p class="odds-none">No odds: {esc(e)}</p>'
+        name, values = data(form, "form") or "", form_values(form)
+        asked = (enc.ruleset, enc.round, enc.phase, enc.turn, name,
+                 tuple(sorted((k, str(v)) for k, v in values.items())), _data_of(form))
+        held = kept.get(asked)
+        if held is not None and len(held[0]) == len(shared) and all(a is b for a, b in zip(held[0], shared)):
+            html = held[1]
+        else:
+            try:
+                html = panel.odds(app, name, form, values) or ""
+            except Exception as e:  # noqa: BLE001 - the odds must never break the form they sit in
+                traceback.print_exc()
+                html = f'<p class="odds-none">No odds: {esc(e)}</p>'
+            if len(kept) > 32:  # the forms on the page now, and a few before
+                kept.clear()
+            kept[asked] = (shared, html)
         opened = {d.getAttribute("data-odds-fold") for d in slot_el.querySelectorAll("details[open]")}
         for key in opened:
             html = html.replace(f'data-odds-fold="{key}"', f'data-odds-fold="{key}" open', 1)

@@ -223,6 +223,12 @@ def _timer_note(enc: Encounter, c: Combatant, cond: str, ruleset: Ruleset) -> st
     return f' <span class="cond-left">{esc(timers.describe(enc, t, ruleset.rounds_word))}</span>' if t else ""
 
 
+def card_timers(enc: Encounter, c: Combatant, ruleset: Ruleset) -> tuple[str, ...]:
+    """What a card says of its conditions' timers: the part of the card that comes from the
+    encounter's timers rather than the combatant (``App.card`` keeps a card while it is the same)."""
+    return tuple(_timer_note(enc, c, x, ruleset) for x in c.conditions)
+
+
 def card_open(ui: dict[str, Any], cid: str, current: bool) -> bool:
     """A card is open when the GM opened it, shut when the GM shut it, else open only while its
     combatant acts. The GM's choice is page state (``ui["card_open"]``), never the encounter's."""

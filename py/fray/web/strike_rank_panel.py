@@ -26,7 +26,7 @@ from .render import esc
 from .strike_rank.add_form import add_extra, add_fields_html, armour_problem, armour_text, parse_armour, parse_weapons, weapons_text
 from .strike_rank.attack import attack_html, carried_over, current_html, free_attack_html
 from .strike_rank.card import body_html, card_html, location_cell, stuck_entries
-from .strike_rank.common import INJURY_LABEL, PHASE_LABEL
+from .strike_rank.common import INJURY_LABEL, PHASE_LABEL, _names
 from .strike_rank.declare import change_html, declare_form, declare_html, order_html
 from .strike_rank.parse import (_rolls, answer_action, attack_action, care_action, declare_action, parse_dice)
 from .strike_rank.questions import bleed_html, end_html, exchange_html, last_exchange, prompt_html
@@ -143,6 +143,21 @@ class StrikeRankPanel:
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(combatant_id, view, app.ui)
+
+    def card_key(self, app: Any, combatant_id: str, view: dict[str, Any]) -> Any:
+        """Everything ``card_extra`` reads, as one value to compare with the last render's
+        (``App.card``): the combatant's view, every name (the healer and grapple lists, a stuck
+        weapon's owner), the questions about them, the phase, and their fold-outs."""
+        c = view.get("combatants", {}).get(combatant_id)
+        if not c:
+            return None
+        held = getattr(self, "_names_of", None)
+        if held is None or held[0] is not view:  # once per render, not once per card
+            held = self._names_of = (view, _names(view))
+        folds = (app.ui or {}).get("sr_open", {})
+        return (c, held[1], [p for p in view.get("prompts", []) if p.get("combatant") == combatant_id],
+                view.get("phase") in ("declare", "resolve"),
+                tuple(folds.get(f"{k}-{combatant_id}") for k in ("care", "fight", "stuck")))
 
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act == "advance":

@@ -21,6 +21,8 @@ class StrikeRankMap(MapRule):
     """Metres, straight line. Missile weapons: range and double range (skill halved beyond range,
     past double range a miss); movement: Movement metres per SR."""
 
+    state_keys = ()  # it reads the combatants and the tables, nothing of the state
+
     def missile(self, c: Combatant) -> dict[str, Any] | None:
         for w in c.data.get("weapons", []) or []:
             if isinstance(w, dict) and w.get("missile") and w.get("range"):

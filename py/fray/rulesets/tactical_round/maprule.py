@@ -18,6 +18,8 @@ from . import rules
 class TacticalRoundMap(MapRule):
     """Metres, straight line. A ranged weapon's Base Range ×1..×4 with the range-band modifiers."""
 
+    state_keys = ()  # it reads the combatants and the tables, nothing of the state
+
     def ranged(self, c: Combatant) -> dict[str, Any] | None:
         ws = [w for w in c.data.get("weapons", []) or [] if isinstance(w, dict)]
         i = c.data.get("wielding", 0)

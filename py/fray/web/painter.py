@@ -1,0 +1,154 @@
+"""Drawing the page from the encounter: every region as one HTML string, written only when it changed.
+
+``App`` (web/app.py) inherits this. A render builds each region's markup with the pure functions
+of ``web/render.py`` and the ruleset's panel, and writes a region only when its markup differs
+from what was last written there, so a half-typed entry in an untouched region survives and the
+browser re-parses only what moved.
+
+The combatant cards are most of the page (a strike-rank card holds the body diagram, weapons and
+the GM's forms: some 40 KB of markup at 200 combatants), and one action changes one or two of
+them. So each card's markup is kept with what it was made from: the combatant (the engine shares
+an unchanged combatant between states, ``fray/sharing.py``, so ``is`` tells it is the same), whether
+it acts now and is open, its status, and the panel's own inputs for that card
+(``Panel.card_key``, when the panel has one; else the panel's markup itself). A card whose inputs
+are the same is not built again.
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import Any
+
+import js  # type: ignore[import-not-found]
+
+from . import mapctl
+from . import render as R
+from . import history_view
+from .dom import by_id, nil
+from .panels import panel_for
+
+document = js.document
+
+
+class Painter:
+    _painted: dict[str, Any]
+    # cid -> (combatant, the rest of the card's inputs, its markup): see the module's docstring
+    _card_memo: dict[str, tuple[Any, tuple, str]]
+    _keeping: bool  # App.start sets it: from then on each render is kept for the next first paint
+
+    # -- rendering ------------------------------------------------------------------------------
+    def render(self) -> None:
+        """Draw every region. A region that fails to draw says so in the banner; the encounter
+        (already saved) is not touched by drawing."""
+        try:
+            self._render()
+        except Exception as e:  # noqa: BLE001 - a drawing bug must not blank the page
+            traceback.print_exc()
+            self.banner(f"Part of the page could not be drawn ({type(e).__name__}: {e}). "
+                        "The encounter is saved; Undo, Export or switching encounters still work.")
+        self.keep_paint()
+
+    def keep_paint(self) -> None:
+        """Keep what the page shows, for the next boot to show at once before Python is ready
+        (static/first-paint.js). The script waits a moment after the last render, then for the
+        browser to be idle, so a burst of clicks writes it once and never inside a click's frame;
+        a page that is closed meanwhile writes it as it goes."""
+        if not getattr(self, "_keeping", False):
+            return
+        try:
+            js.globalThis.frayKeepPaintSoon(self.key)  # the drawing stays in JavaScript
+        except Exception:  # noqa: BLE001 - no first-paint script: the next boot just paints later
+            pass
+
+    def _render(self) -> None:
+        enc, rs = self.enc, self.ruleset
+        try:
+            view = rs.view(enc)
+            order = rs.order_of_play(enc)
+        except Exception:
+            traceback.print_exc()
+            view, order = {}, []
+        panel = panel_for(enc.ruleset)
+        focus_id = nil(document.activeElement).id if nil(document.activeElement) is not None else ""
+        self.paint_select()
+        by_id("ruleset-badge").textContent = rs.name
+        by_id("btn-undo").disabled = not self.history.can_undo
+        by_id("btn-redo").disabled = not self.history.can_redo
+        by_id("btn-history").disabled = not self.history.actions
+        by_id("btn-undo").title, by_id("btn-redo").title = history_view.undo_title(self.history)
+        self.paint("round-bar", R.round_bar(enc, order, rs, view, turn_based=panel is None))
+        # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
+        self.paint("ruleset-panel", panel.panel(self, view) if panel else R.order_list(enc, order))
+        current_id = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
+        status = {}
+        for c in enc.combatants:
+            try:
+                status[c.id] = rs.status(enc, view, c.id)
+            except Exception:  # a summary that cannot be drawn must not cost the card
+                traceback.print_exc()
+        self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id)))
+        self.paint_cards([(c.id, self.card(enc, c, rs, panel, view, c.id == current_id, status.get(c.id)))
+                          for c in enc.combatants], R.empty_state(enc))
+        self.paint("log", R.log_items(enc.log))
+        mapctl.render(self)
+        if focus_id:
+            el = by_id(focus_id)
+            if el is not None:
+                el.focus()
+
+    def card(self, enc: Any, c: Any, rs: Any, panel: Any, view: dict[str, Any], current: bool,
+             status: dict[str, Any] | None) -> str:
+        """One combatant's card, built again only when something it is made of changed."""
+        open_ = R.card_open(self.ui, c.id, current)
+        key_of = getattr(panel, "card_key", None) if panel else None
+        extra = None
+        if key_of is not None:
+            own = key_of(self, c.id, view)
+        else:  # a panel that does not say what its part is made of: its markup is the key
+            own = extra = panel.card_extra(self, c.id, view) if panel else ""
+        inputs = (enc.ruleset, current, open_, status, R.card_timers(enc, c, rs), own)
+        memo = self._card_memo.get(c.id)
+        if memo is not None and memo[0] is c and memo[1] == inputs:
+            return memo[2]
+        if extra is None:
+            extra = panel.card_extra(self, c.id, view)
+        html = R.combatant_card(enc, c, rs, extra, current, open_, status)
+        self._card_memo[c.id] = (c, inputs, html)
+        return html
+
+    def paint_select(self) -> None:
+        """The library list. Always re-written: the GM's own pick in it may have been refused (an
+        unreadable save). The open encounter is listed even before its first write commits."""
+        entries = list(self.lib.cached)
+        if self.key not in [e["key"] for e in entries]:
+            entries.append({"key": self.key, "name": self.enc.name})
+        by_id("encounter-select").innerHTML = "".join(
+            f'<option value="{R.esc(x["key"])}"{" selected" if x["key"] == self.key else ""}>'
+            f'{R.esc(self.enc.name if x["key"] == self.key else x.get("name", x["key"]))}</option>'
+            for x in entries)
+
+    def paint(self, region: str, html: str) -> None:
+        """Write a region only when its markup changed: a GM's half-typed entry in an untouched
+        region survives, and the browser re-parses only what moved."""
+        if self._painted.get(region) != html:
+            by_id(region).innerHTML = html
+            self._painted[region] = html
+
+    def paint_cards(self, cards: list[tuple[str, str]], empty: str) -> None:
+        """The combatant cards, replacing only the cards that changed (a token dragged on the map
+        changes one card of fifty)."""
+        before = self._painted.get("cards")
+        root = by_id("combatants")
+        live = {cid for cid, _ in cards}
+        for cid in [k for k in self._card_memo if k not in live]:
+            del self._card_memo[cid]  # removed, or another encounter's: never kept for nothing
+        if not cards:
+            root.innerHTML = empty
+        elif before is None or [i for i, _ in before] != [i for i, _ in cards]:
+            root.innerHTML = "".join(h for _, h in cards)
+        else:
+            nodes = root.children
+            for k, ((cid, html), (_, old)) in enumerate(zip(cards, before)):
+                if html is not old and html != old:
+                    nodes.item(k).outerHTML = html
+        self._painted["cards"] = cards
