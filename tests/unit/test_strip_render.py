@@ -124,3 +124,16 @@ def test_numbered_tokens_stay_apart():
 def test_a_drop_goes_onto_the_place_dropped_on():
     order = ["c1", "c2", "c3", "c4"]
     assert R.drop_side(order, "c4", "c2") == "before" and R.drop_side(order, "c2", "c4") == "after"
+
+
+def test_the_log_is_written_by_what_was_added_on_top():
+    """The page writes only the lines an action added (painter.paint_log); anything else is written whole."""
+    old = ["<li>3</li>", "<li>2</li>", "<li>1</li>"]
+    assert R.log_added(None, old) is None
+    assert R.log_added(old, old) == 0
+    assert R.log_added(old, ["<li>5</li>", "<li>4</li>"] + old) == 2
+    # at the limit the oldest line goes as a new one comes
+    assert R.log_added(old, ["<li>4</li>", "<li>3</li>", "<li>2</li>"]) == 1
+    # an undo took the top line away, or a line changed: written whole
+    assert R.log_added(old, old[1:]) is None
+    assert R.log_added(old, ["<li>4</li>", "<li>3b</li>", "<li>2</li>", "<li>1</li>"]) is None

@@ -90,7 +90,7 @@ class Painter:
         self.paint("cards-tools", R.cards_tools(enc, self.ui, current_id))
         self.paint_cards([(c.id, self.card(enc, c, rs, panel, view, c.id == current_id, status.get(c.id)))
                           for c in enc.combatants], R.empty_state(enc))
-        self.paint("log", R.log_items(enc.log))
+        self.paint_log(R.log_entries(enc.log))
         mapctl.render(self)
         if focus_id:
             el = by_id(focus_id)
@@ -136,6 +136,20 @@ class Painter:
         if self._painted.get(region) != html:
             by_id(region).innerHTML = html
             self._painted[region] = html
+
+    def paint_log(self, items: list[str]) -> None:
+        """The log, latest first. An action adds a few lines on top: only those are written (and the
+        oldest dropped past the limit), not 300 lines parsed and styled again on every tap."""
+        before = self._painted.get("log")
+        k = R.log_added(before, items)
+        root = by_id("log")
+        if k is None:
+            root.innerHTML = "".join(items)
+        elif k:
+            root.insertAdjacentHTML("afterbegin", "".join(items[:k]))
+            while root.children.length > len(items):
+                root.lastElementChild.remove()
+        self._painted["log"] = items
 
     def paint_cards(self, cards: list[tuple[str, str]], empty: str) -> None:
         """The combatant cards, replacing only the cards that changed (a token dragged on the map

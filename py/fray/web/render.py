@@ -295,11 +295,27 @@ def cards_tools(enc: Encounter, ui: dict[str, Any], current_id: str | None) -> s
     return "".join(tools)
 
 
+def log_entries(log: list[LogEntry], limit: int = 300) -> list[str]:
+    """The last ``limit`` log lines, latest first, one item each."""
+    return [f'<li class="log-{esc(e.kind)}" value="{e.seq}"><span class="r">R{e.round}</span> {esc(e.text)}</li>'
+            for e in reversed(log[-limit:])]
+
+
 def log_items(log: list[LogEntry], limit: int = 300) -> str:
-    items = []
-    for e in reversed(log[-limit:]):
-        items.append(f'<li class="log-{esc(e.kind)}" value="{e.seq}"><span class="r">R{e.round}</span> {esc(e.text)}</li>')
-    return "".join(items)
+    return "".join(log_entries(log, limit))
+
+
+def log_added(before: list[str] | None, items: list[str], most: int = 40) -> int | None:
+    """How many lines were put on top of ``before`` to make ``items`` (the rest the same, the oldest
+    perhaps dropped past the limit), or None when the log changed otherwise (an undo, another
+    encounter): then it is written whole."""
+    if before is None:
+        return None
+    for k in range(0, min(most, len(items)) + 1):
+        rest = items[k:]
+        if rest == before[:len(rest)] and (len(rest) == len(before) or len(items) == len(before)):
+            return k
+    return None
 
 
 def empty_state(enc: Encounter) -> str:
