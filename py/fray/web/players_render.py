@@ -43,13 +43,37 @@ def players_html(p: dict[str, Any]) -> str:
             f'{acting}{map_svg(p)}</section></div>')
 
 
+def areas_svg(areas: list[dict[str, Any]], at: Any, scale: float) -> str:
+    """The marked areas under the tokens: translucent circles, an obstacle hatched, each named
+    inside its top edge in type smaller than a token's name."""
+    if not areas:
+        return ""
+    out = []
+    if any(a["style"] == "solid" for a in areas):
+        out.append('<defs><pattern id="pv-area-hatch" patternUnits="userSpaceOnUse" width="22" height="22" '
+                   'patternTransform="rotate(45)"><rect class="pv-hatch-bg" width="22" height="22"></rect>'
+                   '<line class="pv-hatch-line" x1="0" y1="0" x2="0" y2="22"></line></pattern></defs>')
+    out.append('<g class="pv-areas">')
+    for a in areas:
+        x, y = at(a)
+        r = a["radius"] * scale
+        fill = ' fill="url(#pv-area-hatch)"' if a["style"] == "solid" else ""
+        name = (f'<text class="pv-area-name" x="{x:.1f}" y="{max(y - r + 34, 30):.1f}" text-anchor="middle">'
+                f'{esc(a["label"])}</text>') if r >= 40 else ""
+        out.append(f'<g class="pv-area area-{esc(a["style"])}" data-area="{esc(a["ref"])}"><title>{esc(a["label"])}</title>'
+                   f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}"{fill}></circle>{name}</g>')
+    out.append("</g>")
+    return "".join(out)
+
+
 def map_svg(p: dict[str, Any]) -> str:
     """The tokens on a plain field, fitted to the combatants the players may see (so the frame
-    itself says nothing of where a hidden one stands)."""
+    itself says nothing of where a hidden one stands) and the centres of the areas marked on it."""
     cs = p["combatants"]
-    if not cs:
+    areas = p.get("areas") or []
+    if not cs and not areas:
         return f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map: no one to show"></svg>'
-    xs, ys = [c["x"] for c in cs], [c["y"] for c in cs]
+    xs, ys = [c["x"] for c in cs + areas], [c["y"] for c in cs + areas]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     span = max(x1 - x0, y1 - y0, 10.0)
     scale = min((W - 2 * PAD) / span, (H - 2 * PAD) / span)
@@ -98,7 +122,8 @@ def map_svg(p: dict[str, Any]) -> str:
     labels = "".join(f'<g class="pv-label-at" data-label-for="{esc(i)}">{label_svg(placed[i], 0.0, 0.0)}</g>'
                      for i in (w["id"] for w in wanted) if i in placed)
     return (f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map">'
-            f'<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{"".join(tokens)}'
+            f'<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{areas_svg(areas, at, scale)}'
+            f'{"".join(tokens)}'
             f'<g class="pv-labels">{labels}</g></svg>')
 
 
