@@ -42,6 +42,7 @@ CHAR_EM = 0.66  # a character's width in ems, generous for the page's sans-serif
 LINE_EM = 1.2
 DOWN = ("dead", "unconscious", "incapacitated", "dying")
 ELEV_W, ELEV_H, ELEV_GROUND = 1000.0, 170.0, 148.0
+ELEV_NAME = 16.0  # an area's name in the side view (map.css: .elev text.area-name)
 
 
 def fmt(v: float) -> str:
@@ -482,21 +483,42 @@ def area_title(a: MapArea) -> str:
     return f"{a.label}: {a.note}, {a.radius:g} m around {a.x:g}, {a.y:g} m, from {a.bottom:g} to {a.top:g} m up"
 
 
-def areas_svg(areas: list[MapArea], unit: float, stroke: float) -> str:
-    """The plan's areas: one circle each (metres, y flipped) and its name inside the top edge."""
+def area_names(areas: list[Any], size: float, obstacles: list[tuple[float, float, float, float]],
+               view: list[float], flip: float = -1.0, scale: float = 1.0, ox: float = 0.0, oy: float = 0.0
+               ) -> dict[str, dict[str, Any]]:
+    """Where each area's name goes (``areas``: ``MapArea``s, or anything with their ``ref``,
+    ``label``, ``x``, ``y``, ``radius``): on its edge, top first, then round it (``place_labels``'
+    ring placement), placed after every token and label, which are ``obstacles``: a name that has
+    no room is left out (the area's tooltip and the panel's list still say it), never over a label.
+    ``flip``, ``scale``, ``ox``, ``oy``: from metres to the drawing's units."""
+    wanted = [{"id": a.ref, "cx": ox + a.x * scale, "cy": oy + flip * a.y * scale, "r": a.radius * scale,
+               "variants": [[("area-name", [("", a.label)], size)]], "far": False, "ring": True} for a in areas]
+    return place_labels(wanted, obstacles, view)
+
+
+def name_svg(p: dict[str, Any], cls: str) -> str:
+    """An area's placed name: centred in its box, in the area's own group."""
+    x0, y0, x1, _ = p["box"]
+    size = p["lines"][0][2]
+    text = p["lines"][0][1][0][1]
+    return (f'<text class="{cls}" x="{fmt(round((x0 + x1) / 2, 3))}" y="{fmt(round(y0 + p["pad"] + size * .95, 3))}" '
+            f'font-size="{fmt(round(size, 3))}" text-anchor="middle" stroke-width="{fmt(round(size / 4, 3))}">'
+            f'{esc(text)}</text>')
+
+
+def areas_svg(areas: list[MapArea], unit: float, stroke: float, names: dict[str, dict[str, Any]]) -> str:
+    """The plan's areas: one circle each (metres, y flipped) and its name where ``area_names`` put it."""
     if not areas:
         return ""
     out = [hatch_defs("area-hatch", unit * .9, unit * .22) if any(a.style == "solid" for a in areas) else "",
            '<g class="areas" aria-hidden="true">']
     for a in areas:
-        size = min(unit * .6, a.radius * .5)
         fill = ' fill="url(#area-hatch)"' if a.style == "solid" else ""
+        name = name_svg(names[a.ref], "area-name") if a.ref in names else ""
         out.append(f'<g class="area area-{a.style}" data-area="{esc(a.ref)}" data-x="{fmt(a.x)}" data-y="{fmt(a.y)}" '
                    f'data-r="{fmt(a.radius)}"><title>{esc(area_title(a))}</title>'
                    f'<circle cx="{fmt(a.x)}" cy="{fmt(-a.y)}" r="{fmt(a.radius)}" stroke-width="{fmt(stroke)}"{fill} />'
-                   f'<text class="area-name" x="{fmt(a.x)}" y="{fmt(round(-a.y - a.radius + size * 1.3, 3))}" '
-                   f'font-size="{fmt(round(size, 3))}" text-anchor="middle" stroke-width="{fmt(round(size / 4, 3))}">'
-                   f'{esc(a.label)}</text></g>')
+                   f'{name}</g>')
     out.append("</g>")
     return "".join(out)
 
@@ -524,10 +546,17 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> st
              f'<path class="map-grid" d="{"".join(lines)}" stroke-width="{fmt(vw / 600)}" />',
              f'<path class="map-axes" d="M0 {fmt(gy0)}V{fmt(gy1)}M{fmt(gx0)} 0H{fmt(gx1)}" '
              f'stroke-width="{fmt(vw / 400)}" />']
-    parts.append(areas_svg(mv.areas, label_unit([vx, vy, vw, vh]), vw / 300))
     sel = enc.get(mv.selected) if mv.selected else None
     targets = {t.id: t for t in mv.targets}
     labels, ring_labels = layout(enc, mv, [vx, vy, vw, vh], r)
+    if mv.areas:  # names last: every disc and every placed label is in their way, so none is covered
+        lifts = lift_offsets(enc, r)
+        taken = [(c.position.x + lifts[c.id][0] - r, -c.position.y + lifts[c.id][1] - r,
+                  c.position.x + lifts[c.id][0] + r, -c.position.y + lifts[c.id][1] + r) for c in enc.combatants]
+        taken += [p["box"] for p in labels.values()] + [p["box"] for p in ring_labels.values()]
+        taken.append((vx, vy + vh * .93, vx + vw * .45, vy + vh))  # the scale bar
+        names = area_names(mv.areas, label_unit([vx, vy, vw, vh]) * .55, taken, [vx, vy, vw, vh])
+        parts.append(areas_svg(mv.areas, label_unit([vx, vy, vw, vh]), vw / 300, names))
     if sel is not None and mv.rings:
         sp = sel.position
         parts.append(f'<g class="rings" transform="translate({fmt(sp.x)} {fmt(-sp.y)})" aria-hidden="true">')
@@ -580,6 +609,7 @@ def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float) -> str
         return ""
     out = [hatch_defs("elev-hatch", 14.0, 3.0) if any(a.style == "solid" for a in areas) else "",
            '<g class="areas" aria-hidden="true">']
+    named: list[tuple[float, float, float, float]] = []
     for a in areas:
         left, right = max((a.x - a.radius - x0) / kx, -10.0), min((a.x + a.radius - x0) / kx, ELEV_W + 10)
         y_top = max(ELEV_GROUND - a.top * ky, -10.0)
@@ -588,9 +618,14 @@ def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float) -> str
             continue  # off the side view
         fill = ' fill="url(#elev-hatch)"' if a.style == "solid" else ""
         name = ""
-        if right - left >= 60:
-            name = (f'<text class="area-name" x="{fmt(round((max(left, 0) + min(right, ELEV_W)) / 2, 2))}" '
-                    f'y="{fmt(round(max(y_top, 0) + 18, 2))}" text-anchor="middle">{esc(a.label)}</text>')
+        # the name inside the band's top, where it fits the band and no other area's name
+        w = len(a.label) * ELEV_NAME * CHAR_EM
+        mid, y = (max(left, 0) + min(right, ELEV_W)) / 2, max(y_top, 0) + ELEV_NAME + 2
+        box = (mid - w / 2, y - ELEV_NAME, mid + w / 2, y + 2)
+        if w <= min(right, ELEV_W) - max(left, 0) and not any(_hits(box, b) for b in named):
+            named.append(box)
+            name = (f'<text class="area-name" x="{fmt(round(mid, 2))}" y="{fmt(round(y, 2))}" '
+                    f'text-anchor="middle">{esc(a.label)}</text>')
         out.append(f'<g class="area area-{a.style}" data-area="{esc(a.ref)}"><title>{esc(area_title(a))}</title>'
                    f'<rect x="{fmt(round(left, 2))}" y="{fmt(round(y_top, 2))}" width="{fmt(round(right - left, 2))}" '
                    f'height="{fmt(round(y_bottom - y_top, 2))}"{fill} />{name}</g>')

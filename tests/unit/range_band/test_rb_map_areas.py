@@ -122,6 +122,25 @@ def test_the_players_window_circle_is_scaled_with_the_tokens():
     assert ar == pytest.approx((x2 - x1) * 10 / 40, abs=.1)
 
 
+def pv_circle(svg: str) -> tuple[float, float, float]:
+    m = re.search(r'data-area="A1"><title>[^<]*</title><circle cx="([^"]+)" cy="([^"]+)" r="([^"]+)"', svg)
+    assert m
+    return tuple(map(float, m.groups()))
+
+
+def test_the_players_window_frames_an_area_whole_unless_it_is_larger_than_the_fight():
+    """The players see the smoke, so a cloud beside the party is in the frame whole; a cloud larger than the whole
+    fight (``long``: to 250 m) would shrink the tokens' spread to a dot, so only its centre is framed."""
+    near = act(fight(person("A"), person("B", x=4)), "area", kind="smoke", x=15, y=0, radius="short")
+    x, y, r = pv_circle(players_render.map_svg(players.project(near, RS.view(near), RS.order_of_play(near))))
+    assert 0 <= x - r and x + r <= players_render.W and 0 <= y - r and y + r <= players_render.H
+    huge = act(fight(person("A"), person("B", x=40)), "area", kind="shadow", x=20, y=0, radius="long")
+    svg = players_render.map_svg(players.project(huge, RS.view(huge), RS.order_of_play(huge)))
+    toks = sorted(float(m) for m in re.findall(r'<circle cx="([^"]+)" cy="[^"]+" r="26"', svg))
+    assert toks[1] - toks[0] == pytest.approx(min(players_render.W, players_render.H) - 2 * players_render.PAD, abs=.5)
+    assert pv_circle(svg)[2] > players_render.W
+
+
 def test_a_game_without_areas_draws_none():
     """The core map names no game: the default ``MapRule.areas`` is empty, and nothing of areas is drawn."""
     from fray.reducer import new_encounter
@@ -129,3 +148,16 @@ def test_a_game_without_areas_draws_none():
     assert maprules.MapRule().areas(enc) == [] and maprules.map_view(enc, None).areas == []
     assert 'class="areas"' not in mapview.map_parts(enc, None)["plan"]
     assert players.project(enc, {}, [])["areas"] == []
+
+
+def test_an_area_name_gives_way_to_token_labels():
+    """Token labels stay readable: an area's name goes on its edge where no token or label is (top first, then
+    round the circle), and is left out where there is no room at all."""
+    [a] = maprules.map_view(smoky(), None).areas  # centre (15, 4) m, radius 10: top of the circle at y = −14
+    view = [-20.0, -40.0, 70.0, 70.0]
+    free = mapview.area_names([a], 1.0, [], view)["A1"]
+    assert free["box"][1] < -14 < free["box"][3], "on the top of the circle"
+    label_on_top = (5.0, -16.0, 25.0, -12.0)
+    moved = mapview.area_names([a], 1.0, [label_on_top], view)["A1"]
+    assert not mapview._hits(moved["box"], label_on_top)
+    assert mapview.area_names([a], 1.0, [tuple(view[:2]) + (view[0] + view[2], view[1] + view[3])], view) == {}
