@@ -85,8 +85,19 @@ CARDS_UNFOLDED = """(() => {
 })()"""
 
 
+def open_all_cards(page) -> None:
+    """A folded card's body is not in the page (render.combatant_card): "Open all cards" (page view
+    state) puts every body there, so two snapshots compare whole cards whichever the GM had open.
+    Behind an open dialog the cards stay as they are (a dialog's error must not touch them)."""
+    tool = page.locator("#cards-tools [data-act=cards-open-all]")
+    if tool.count() and not page.locator("dialog[open]").count():
+        tool.click()
+        expect(page.locator("#combatants article.card[data-open=false]")).to_have_count(0)
+
+
 def snapshot(page) -> dict:
     """Everything the page shows of the encounter, plus the undo/redo buttons and the list."""
+    open_all_cards(page)
     return page.evaluate("""() => ({
         round: document.getElementById('round-bar').innerHTML,
         panel: document.getElementById('ruleset-panel').innerHTML,

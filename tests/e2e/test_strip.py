@@ -204,6 +204,25 @@ def test_tapping_an_entry_opens_its_card_and_folding_sticks(browser, open_app):
         ctx.close()
 
 
+def test_open_all_cards_and_fold_them_back(page, open_app):
+    """Cards fold (issue 10), and a folded card's body is not in the page (issue 11): "Open all cards" puts
+    every body there at once; "Fold cards" leaves the acting one's alone open. Page view state: no undo step."""
+    open_app(page)
+    goblins_and_aria(page)
+    page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
+    expect(page.locator("#combatants article.card[data-open=true]")).to_have_count(1)
+    expect(card(page, "Goblin 2", open_=False).get_by_role("button", name="Edit")).to_have_count(0)
+    undo_title = page.locator("#btn-undo").get_attribute("title")
+    page.locator("#cards-tools").get_by_role("button", name="Open all cards").click()
+    expect(page.locator("#combatants article.card[data-open=false]")).to_have_count(0)
+    expect(page.locator("#combatants article.card .card-actions")).to_have_count(4)
+    expect(page.locator("#cards-tools").get_by_role("button", name="Open all cards")).to_have_count(0)
+    assert page.locator("#btn-undo").get_attribute("title") == undo_title
+    page.locator("#cards-tools").get_by_role("button", name="Fold cards").click()
+    expect(page.locator("#combatants article.card[data-open=true] h3.name")).to_have_text(["Aria"])
+    expect(page.locator("#combatants article.card[data-open=false] .card-body")).to_have_text(["", "", ""])
+
+
 def order_now(page) -> list[str]:
     return strip_names(page)
 

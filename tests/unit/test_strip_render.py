@@ -79,17 +79,32 @@ def test_card_folds_from_the_gms_choice_else_from_who_acts():
     assert R.card_open(ui, "c1", True) is False and R.card_open(ui, "c2", False) is True
 
 
-def test_a_folded_card_keeps_its_line_and_hides_its_body():
+def test_a_folded_card_keeps_its_line_and_leaves_its_body_out():
+    """Issue 10, "Cards fold: ... others are one line until opened"; issue 11: a folded card's body is not
+    in the page at all (200 hidden bodies were 180,000 nodes the browser checked on every action)."""
     ff = get_ruleset("freeform")
     enc = enc_of("Aria")
     c = enc.combatants[0]
     html = R.combatant_card(enc, c, ff, "<div class=extra>panel</div>", False, False, OK)
     p = Parsed(html)
     assert ("data-open", "false") in p.attrs and ("aria-expanded", "false") in p.attrs and ("hidden", None) in p.attrs
-    assert "HP 7/12, bruised" in p.all_text and "prone" in p.all_text
-    assert ("title", "Duplicate Aria") in p.attrs
-    opened = Parsed(R.combatant_card(enc, c, ff, "", True, True, OK))
+    assert "HP 7/12, bruised" in p.all_text and "prone" in p.all_text  # the line's state and chips
+    assert ("title", "Duplicate Aria") not in p.attrs and "panel" not in p.all_text
+    assert ("id", "card-body-c1") in p.attrs  # aria-controls names an element that is there
+    opened = Parsed(R.combatant_card(enc, c, ff, "<div class=extra>panel</div>", True, True, OK))
     assert ("aria-expanded", "true") in opened.attrs and ("hidden", None) not in opened.attrs
+    assert ("title", "Duplicate Aria") in opened.attrs and "panel" in opened.all_text
+
+
+def test_open_all_and_fold_cards_are_offered_as_they_apply():
+    """Page view state: "Open all cards" while any is folded, "Fold cards" while more than the acting one is open."""
+    enc = enc_of("Aria", "Bor", "Cai")
+    assert R.cards_tools(enc_of("Aria"), {}, None) == ""
+    tools = R.cards_tools(enc, {}, "c1")
+    assert "Open all cards" in tools and "Fold cards" not in tools
+    every = {"card_open": {c.id: True for c in enc.combatants}}
+    tools = R.cards_tools(enc, every, "c1")
+    assert "Open all cards" not in tools and "Fold cards" in tools
 
 
 def test_add_form_asks_how_many_but_the_edit_form_does_not():

@@ -570,6 +570,10 @@ class App(LibraryDialogs, Painter):
             shut = article is not None and data(article, "open") == "true"
             self.ui.setdefault("card_open", {})[cid] = not shut
             self.render()
+        elif act in ("cards-open-all", "cards-fold-all"):
+            # page view state: "Fold cards" forgets the GM's choices, so the acting card alone is open
+            self.ui["card_open"] = {c.id: True for c in self.enc.combatants} if act == "cards-open-all" else {}
+            self.render()
         elif act == "duplicate-combatant":
             self.dispatch({"type": "duplicate_combatant", "id": cid}, nil(el.closest("article")))
         elif act == "close-dialog":

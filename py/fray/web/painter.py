@@ -87,6 +87,7 @@ class Painter:
             except Exception:  # a summary that cannot be drawn must not cost the card
                 traceback.print_exc()
         self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id)))
+        self.paint("cards-tools", R.cards_tools(enc, self.ui, current_id))
         self.paint_cards([(c.id, self.card(enc, c, rs, panel, view, c.id == current_id, status.get(c.id)))
                           for c in enc.combatants], R.empty_state(enc))
         self.paint("log", R.log_items(enc.log))
@@ -102,7 +103,9 @@ class Painter:
         open_ = R.card_open(self.ui, c.id, current)
         key_of = getattr(panel, "card_key", None) if panel else None
         extra = None
-        if key_of is not None:
+        if not open_:  # a folded card shows its header only (render.combatant_card): nothing of the panel's
+            own = extra = ""
+        elif key_of is not None:
             own = key_of(self, c.id, view)
         else:  # a panel that does not say what its part is made of: its markup is the key
             own = extra = panel.card_extra(self, c.id, view) if panel else ""

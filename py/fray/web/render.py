@@ -239,7 +239,10 @@ def card_open(ui: dict[str, Any], cid: str, current: bool) -> bool:
 def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: str = "", current: bool = False,
                    open_: bool = True, status: dict[str, Any] | None = None) -> str:
     """A combatant's card. Folded, it is one line (name, state, chips) whose name opens it; the
-    ruleset panel's part (``extra_html``) is inside the fold, so panels need no change."""
+    ruleset panel's part (``extra_html``) is inside the fold, so panels need no change. A folded
+    card's body is left empty, not hidden: with 200 combatants the hidden bodies were 180,000 DOM
+    nodes and a thousand forms the browser style-checked on every action (issue 11), and opening a
+    card is a render anyway (``ui["card_open"]``)."""
     conds = "".join(
         f'<li class="cond">{esc(x)}{_timer_note(enc, c, x, ruleset)} '
         f'{button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x)}</li>'
@@ -252,15 +255,19 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
               f'{f"<span class=glance-word>{esc(words)}</span>" if words else ""}'
               f'{chips(st.get("chips", []))}</span>') if st else ""
     body_id = f"card-body-{c.id}"
-    return (
+    head = (
         f'<article class="card side-{esc(c.side)}{" current" if current else ""}{"" if open_ else " folded"}" '
         f'data-id="{esc(c.id)}" data-open="{"true" if open_ else "false"}" aria-label="{esc(c.name)}">'
         f'<header><h3 class="name"><button type="button" class="card-toggle" id="card-toggle-{esc(c.id)}" '
         f'data-act="card-fold" data-id="{esc(c.id)}" aria-expanded="{"true" if open_ else "false"}" '
         f'aria-controls="{esc(body_id)}">{esc(c.name)}</button></h3>{glance}'
         f'<span class="side">{esc(SIDE_LABEL.get(c.side, c.side))}</span>'
-        f'<span class="where" title="Position on the map">{esc(where)}</span></header>'
-        f'<div class="card-body" id="{esc(body_id)}"{"" if open_ else " hidden"}>'
+        f'<span class="where" title="Position on the map">{esc(where)}</span></header>')
+    tail = f'<p class="field-error" data-error-for="card-{esc(c.id)}"></p></article>'
+    if not open_:
+        return f'{head}<div class="card-body" id="{esc(body_id)}" hidden></div>{tail}'
+    return (
+        f'{head}<div class="card-body" id="{esc(body_id)}">'
         f'<div class="stats">{stat_line(c, ruleset)}</div>'
         f'{extra_html}'
         f'<ul class="conds" aria-label="Conditions of {esc(c.name)}">{conds}</ul>'
@@ -270,8 +277,22 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
         f'{button("Duplicate", "duplicate-combatant", "small", title=f"Duplicate {c.name}", id=c.id)}'
         f'{button("Condition…", "add-condition", "small", title=f"Add a condition to {c.name}", id=c.id)}'
         f'{button("Remove", "remove-combatant", "small danger", title=f"Remove {c.name}", id=c.id)}'
-        f'</div></div><p class="field-error" data-error-for="card-{esc(c.id)}"></p></article>'
+        f'</div></div>{tail}'
     )
+
+
+def cards_tools(enc: Encounter, ui: dict[str, Any], current_id: str | None) -> str:
+    """Open every card at once, or fold them back so that only the acting one is open: the GM's
+    view, never the encounter's. Shown only when a card is folded, or more than one is open."""
+    if len(enc.combatants) < 2:
+        return ""
+    opened = sum(card_open(ui, c.id, c.id == current_id) for c in enc.combatants)
+    tools = []
+    if opened < len(enc.combatants):
+        tools.append(button("Open all cards", "cards-open-all", "small"))
+    if opened > (1 if current_id else 0):
+        tools.append(button("Fold cards", "cards-fold-all", "small", title="Fold every card but the acting one's"))
+    return "".join(tools)
 
 
 def log_items(log: list[LogEntry], limit: int = 300) -> str:
