@@ -13,6 +13,9 @@ holds the interface, the geometry every game shares and ``map_view``, and names 
   own data and functions.
 * ``unseen`` and ``altitude``: which combatants the selected one cannot see, with why (drawn as
   unseen), and how a token's height is named (a game's altitude band; default: metres only).
+* ``areas``: the features of the scene a game marks on the ground (smoke, darkness, an obstacle),
+  each a circle from a bottom height to a top, drawn under the tokens; the look is one of a few
+  neutral ``style`` words, so the map's CSS names no game.
 
 A ruleset without a map rule (free-form) gets ``MapRule``: distances only.
 """
@@ -60,6 +63,25 @@ class Target:
     unseen: str = ""  # why the selected combatant cannot see this one ("" = it can, or the game does not say)
 
 
+AREA_STYLES = ("haze", "dense", "solid", "dim", "dark")  # the map's fills: light grey to black, hatched
+
+
+@dataclass(frozen=True)
+class MapArea:
+    """A marked area of the scene: a circle of ``radius`` metres around (``x``, ``y``), from altitude
+    ``bottom`` up to ``top``. ``style`` is one of ``AREA_STYLES`` (how the map fills it)."""
+
+    ref: str
+    label: str
+    style: str
+    x: float
+    y: float
+    radius: float
+    bottom: float
+    top: float
+    note: str = ""  # what the area does, for the tooltip
+
+
 @dataclass
 class MapView:
     combine: str
@@ -69,6 +91,7 @@ class MapView:
     links: list[tuple[str, str]] = field(default_factory=list)
     weapon: str = ""  # which weapon the rings and bands are for
     altitudes: dict[str, str] = field(default_factory=dict)  # id -> altitude band name, where the game has bands
+    areas: list[MapArea] = field(default_factory=list)
 
 
 # -- combining horizontal and vertical ------------------------------------------------------------
@@ -156,6 +179,22 @@ class MapRule:
         """The name of ``c``'s altitude where the game measures height in bands; None: metres."""
         return None
 
+    def areas(self, enc: Encounter) -> list[MapArea]:
+        """The areas marked on the scene (smoke, darkness, ...), in the order they were marked."""
+        return []
+
+
+def scene_areas(enc: Encounter, rule: MapRule | None = None) -> list[MapArea]:
+    """``rule.areas``, kept to what the map can draw: a ruleset's data not in the shape expected
+    draws no areas rather than no map."""
+    rule = rule or rule_for(enc.ruleset)
+    try:
+        got = rule.areas(enc)
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return []
+    return [a for a in got if a.style in AREA_STYLES and a.radius > 0
+            and all(math.isfinite(v) for v in (a.x, a.y, a.radius, a.bottom, a.top))]
+
 
 def rule_for(ruleset_id: str) -> MapRule:
     """The open encounter's ruleset's map rule; an unknown ruleset measures distances only."""
@@ -185,6 +224,7 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
         view.altitudes = {o.id: a for o in enc.combatants if (a := rule.altitude(enc, o))}
     except (KeyError, TypeError, AttributeError):
         view.altitudes = {}
+    view.areas = scene_areas(enc, rule)
     if c is None:
         return view
     try:

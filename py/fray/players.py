@@ -5,7 +5,9 @@ boardgame.io's player view): the GM's encounter, the ruleset's ``view`` and its 
 a plain JSON-able dict out. It copies across only what players may see (names, sides, order of
 play, who acts now, map positions, wounds as the GM chose) and leaves out everything else by
 construction: the GM's notes, stats, dice typed but not yet applied (pending rolls, prompts), the
-log, and every trace of a hidden combatant, positions included.
+log, and every trace of a hidden combatant, positions included. The areas the game marks on the
+scene (``MapRule.areas``: smoke, darkness, an obstacle) are copied too: they are features the
+players see, and say nothing of who stands inside them.
 
 The GM's choices are part of the encounter, so they are actions with undo, kept in
 ``encounter.state["players_view"]``:
@@ -23,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InvalidAction
+from .maprules import scene_areas
 from .model import Encounter
 from .rulesets.base import Context
 
@@ -193,4 +196,6 @@ def project(enc: Encounter, view: dict[str, Any], order: list[Any]) -> dict[str,
         "order": [{"id": cid, "name": enc.get(cid).name, "current": cid == current} for cid in seen],
         "current": current if current not in hidden else None,
         "combatants": combatants,
+        "areas": [{"ref": a.ref, "label": a.label, "style": a.style, "x": a.x, "y": a.y, "radius": a.radius}
+                  for a in scene_areas(enc)],
     }

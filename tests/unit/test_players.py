@@ -56,7 +56,8 @@ def test_never_notes_stats_log_or_pending():
     text = json.dumps(see(enc))
     for secret in ("owes the GM a favour", "secretly the duke", "bridge will collapse", "initiative"):
         assert secret not in text
-    assert set(see(enc)) == {"name", "round", "phase", "phase_label", "wounds", "order", "current", "combatants"}
+    assert set(see(enc)) == {"name", "round", "phase", "phase_label", "wounds", "order", "current", "combatants",
+                            "areas"}  # the scene's marked areas (smoke, darkness): seen by all
 
 
 @pytest.mark.parametrize("mode,want", [("exact", {"Bran": "HP 12 / 12", "Grak": "HP 4 / 12"}),

@@ -18,6 +18,11 @@ labels (name, distance, states) and ring labels are placed where they overlap no
 the view (``place_labels``): beside the token on one of eight sides, or without the name, or not
 at all. A label with no room is still in the token's tooltip and the distance list, and zooming
 in (or selecting the token: its label is placed first) brings it back.
+
+Areas the game marks on the scene (``MapRule.areas``: smoke, darkness, an obstacle) are drawn
+first, under the rings, tokens and labels, as translucent circles with their name along the top
+edge inside; in the side view each is a band from its bottom to its top. They never push a label
+away: a token label, drawn later with its halo, stays readable over any fill.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..maprules import MapView, Target, map_view
+from ..maprules import MapArea, MapView, Target, map_view
 from ..model import Combatant, Encounter
 from .render import esc
 
@@ -37,6 +42,7 @@ CHAR_EM = 0.66  # a character's width in ems, generous for the page's sans-serif
 LINE_EM = 1.2
 DOWN = ("dead", "unconscious", "incapacitated", "dying")
 ELEV_W, ELEV_H, ELEV_GROUND = 1000.0, 170.0, 148.0
+ELEV_NAME = 16.0  # an area's name in the side view (map.css: .elev text.area-name)
 
 
 def fmt(v: float) -> str:
@@ -465,6 +471,58 @@ def layout(enc: Encounter, mv: MapView, view: list[float], r: float
             {k: v for k, v in placed.items() if k.startswith("ring")})
 
 
+def hatch_defs(pid: str, step: float, width: float) -> str:
+    """The diagonal hatching an obstacle (``solid``) is filled with, ``step`` user units apart."""
+    return (f'<defs><pattern id="{pid}" patternUnits="userSpaceOnUse" width="{fmt(step)}" height="{fmt(step)}" '
+            f'patternTransform="rotate(45)"><rect class="area-hatch-bg" width="{fmt(step)}" height="{fmt(step)}" />'
+            f'<line class="area-hatch-line" x1="0" y1="0" x2="0" y2="{fmt(step)}" stroke-width="{fmt(width)}" />'
+            f'</pattern></defs>')
+
+
+def area_title(a: MapArea) -> str:
+    return f"{a.label}: {a.note}, {a.radius:g} m around {a.x:g}, {a.y:g} m, from {a.bottom:g} to {a.top:g} m up"
+
+
+def area_names(areas: list[Any], size: float, obstacles: list[tuple[float, float, float, float]],
+               view: list[float], flip: float = -1.0, scale: float = 1.0, ox: float = 0.0, oy: float = 0.0
+               ) -> dict[str, dict[str, Any]]:
+    """Where each area's name goes (``areas``: ``MapArea``s, or anything with their ``ref``,
+    ``label``, ``x``, ``y``, ``radius``): on its edge, top first, then round it (``place_labels``'
+    ring placement), placed after every token and label, which are ``obstacles``: a name that has
+    no room is left out (the area's tooltip and the panel's list still say it), never over a label.
+    ``flip``, ``scale``, ``ox``, ``oy``: from metres to the drawing's units."""
+    wanted = [{"id": a.ref, "cx": ox + a.x * scale, "cy": oy + flip * a.y * scale, "r": a.radius * scale,
+               "variants": [[("area-name", [("", a.label)], size)]], "far": False, "ring": True} for a in areas]
+    return place_labels(wanted, obstacles, view)
+
+
+def name_svg(p: dict[str, Any], cls: str) -> str:
+    """An area's placed name: centred in its box, in the area's own group."""
+    x0, y0, x1, _ = p["box"]
+    size = p["lines"][0][2]
+    text = p["lines"][0][1][0][1]
+    return (f'<text class="{cls}" x="{fmt(round((x0 + x1) / 2, 3))}" y="{fmt(round(y0 + p["pad"] + size * .95, 3))}" '
+            f'font-size="{fmt(round(size, 3))}" text-anchor="middle" stroke-width="{fmt(round(size / 4, 3))}">'
+            f'{esc(text)}</text>')
+
+
+def areas_svg(areas: list[MapArea], unit: float, stroke: float, names: dict[str, dict[str, Any]]) -> str:
+    """The plan's areas: one circle each (metres, y flipped) and its name where ``area_names`` put it."""
+    if not areas:
+        return ""
+    out = [hatch_defs("area-hatch", unit * .9, unit * .22) if any(a.style == "solid" for a in areas) else "",
+           '<g class="areas" aria-hidden="true">']
+    for a in areas:
+        fill = ' fill="url(#area-hatch)"' if a.style == "solid" else ""
+        name = name_svg(names[a.ref], "area-name") if a.ref in names else ""
+        out.append(f'<g class="area area-{a.style}" data-area="{esc(a.ref)}" data-x="{fmt(a.x)}" data-y="{fmt(a.y)}" '
+                   f'data-r="{fmt(a.radius)}"><title>{esc(area_title(a))}</title>'
+                   f'<circle cx="{fmt(a.x)}" cy="{fmt(-a.y)}" r="{fmt(a.radius)}" stroke-width="{fmt(stroke)}"{fill} />'
+                   f'{name}</g>')
+    out.append("</g>")
+    return "".join(out)
+
+
 def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> str:
     """The plan: grid, rings of the selected token, engagement links, tokens."""
     vx, vy, vw, vh = view or fit_view(enc)
@@ -491,6 +549,14 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> st
     sel = enc.get(mv.selected) if mv.selected else None
     targets = {t.id: t for t in mv.targets}
     labels, ring_labels = layout(enc, mv, [vx, vy, vw, vh], r)
+    if mv.areas:  # names last: every disc and every placed label is in their way, so none is covered
+        lifts = lift_offsets(enc, r)
+        taken = [(c.position.x + lifts[c.id][0] - r, -c.position.y + lifts[c.id][1] - r,
+                  c.position.x + lifts[c.id][0] + r, -c.position.y + lifts[c.id][1] + r) for c in enc.combatants]
+        taken += [p["box"] for p in labels.values()] + [p["box"] for p in ring_labels.values()]
+        taken.append((vx, vy + vh * .93, vx + vw * .45, vy + vh))  # the scale bar
+        names = area_names(mv.areas, label_unit([vx, vy, vw, vh]) * .55, taken, [vx, vy, vw, vh])
+        parts.append(areas_svg(mv.areas, label_unit([vx, vy, vw, vh]), vw / 300, names))
     if sel is not None and mv.rings:
         sp = sel.position
         parts.append(f'<g class="rings" transform="translate({fmt(sp.x)} {fmt(-sp.y)})" aria-hidden="true">')
@@ -536,14 +602,46 @@ def elev_scale(enc: Encounter, view: list[float]) -> tuple[float, float, float, 
     return vx, vw / ELEV_W, top, (ELEV_GROUND - 20) / top
 
 
+def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float) -> str:
+    """The side view's areas: each a band across its circle's width, from its bottom to its top
+    (cut to the drawing: a cloud taller than the view goes off its top)."""
+    if not areas:
+        return ""
+    out = [hatch_defs("elev-hatch", 14.0, 3.0) if any(a.style == "solid" for a in areas) else "",
+           '<g class="areas" aria-hidden="true">']
+    named: list[tuple[float, float, float, float]] = []
+    for a in areas:
+        left, right = max((a.x - a.radius - x0) / kx, -10.0), min((a.x + a.radius - x0) / kx, ELEV_W + 10)
+        y_top = max(ELEV_GROUND - a.top * ky, -10.0)
+        y_bottom = min(ELEV_GROUND - a.bottom * ky, ELEV_H + 10)
+        if right <= left or y_bottom <= y_top:
+            continue  # off the side view
+        fill = ' fill="url(#elev-hatch)"' if a.style == "solid" else ""
+        name = ""
+        # the name inside the band's top, where it fits the band and no other area's name
+        w = len(a.label) * ELEV_NAME * CHAR_EM
+        mid, y = (max(left, 0) + min(right, ELEV_W)) / 2, max(y_top, 0) + ELEV_NAME + 2
+        box = (mid - w / 2, y - ELEV_NAME, mid + w / 2, y + 2)
+        if w <= min(right, ELEV_W) - max(left, 0) and not any(_hits(box, b) for b in named):
+            named.append(box)
+            name = (f'<text class="area-name" x="{fmt(round(mid, 2))}" y="{fmt(round(y, 2))}" '
+                    f'text-anchor="middle">{esc(a.label)}</text>')
+        out.append(f'<g class="area area-{a.style}" data-area="{esc(a.ref)}"><title>{esc(area_title(a))}</title>'
+                   f'<rect x="{fmt(round(left, 2))}" y="{fmt(round(y_top, 2))}" width="{fmt(round(right - left, 2))}" '
+                   f'height="{fmt(round(y_bottom - y_top, 2))}"{fill} />{name}</g>')
+    out.append("</g>")
+    return "".join(out)
+
+
 def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None = None,
-                  altitudes: dict[str, str] | None = None) -> str:
+                  altitudes: dict[str, str] | None = None, areas: list[MapArea] | None = None) -> str:
     """The side view, looking north: east across (as the plan above), altitude up, to scale."""
     view = view or fit_view(enc)
     x0, kx, top, ky = elev_scale(enc, view)
     parts = [f'<svg class="elev" id="map-elev-svg" viewBox="0 0 {fmt(ELEV_W)} {fmt(ELEV_H)}" role="group" '
              f'aria-label="Side view: altitude of each token, up to {top:g} m" preserveAspectRatio="xMidYMid meet" '
              f'data-x0="{fmt(x0)}" data-kx="{kx:.6g}" data-ky="{ky:.6g}">',
+             elev_areas_svg(areas or [], x0, kx, ky),
              f'<line class="ground" x1="0" y1="{fmt(ELEV_GROUND)}" x2="{fmt(ELEV_W)}" y2="{fmt(ELEV_GROUND)}" />']
     # ticks on round heights (2.5, 5, 7.5 m or 5, 10 m), at most four, never 3.33333 m
     step = next(m * 10 ** e for e in range(-1, 6) for m in (1, 2, 2.5, 5) if top / (m * 10 ** e) <= 4)
@@ -679,7 +777,7 @@ def map_parts(enc: Encounter, selected: str | None, view: list[float] | None = N
         selected = None
     mv = map_view(enc, selected)
     v = list(view) if view else fit_view(enc)
-    return {"plan": plan_svg(enc, mv, v), "elev": elevation_svg(enc, selected, v, mv.altitudes), "scale": scale_html(v),
+    return {"plan": plan_svg(enc, mv, v), "elev": elevation_svg(enc, selected, v, mv.altitudes, mv.areas), "scale": scale_html(v),
             "info": info_html(enc, mv), "view": v}
 
 

@@ -12,13 +12,14 @@ from typing import Any
 from types import SimpleNamespace
 
 from .. import players
-from .mapview import label_svg, place_labels, token_initials
+from .mapview import area_names, label_svg, name_svg, place_labels, token_initials
 from .render import button, esc
 
 W, H = 1000, 720  # the map's drawing units (the SVG scales to its box)
 PAD = 70
 R_TOKEN = 26
 LABEL_PX = 28  # .pv-label's font size in players.css: the boxes place_labels keeps apart
+AREA_PX = 22  # .pv-area-name's
 
 
 def players_html(p: dict[str, Any]) -> str:
@@ -43,13 +44,44 @@ def players_html(p: dict[str, Any]) -> str:
             f'{acting}{map_svg(p)}</section></div>')
 
 
+def areas_svg(areas: list[dict[str, Any]], at: Any, scale: float, names: dict[str, dict[str, Any]]) -> str:
+    """The marked areas under the tokens: translucent circles, an obstacle hatched, each named on
+    its edge where ``mapview.area_names`` found room clear of every token and name."""
+    if not areas:
+        return ""
+    out = []
+    if any(a["style"] == "solid" for a in areas):
+        out.append('<defs><pattern id="pv-area-hatch" patternUnits="userSpaceOnUse" width="22" height="22" '
+                   'patternTransform="rotate(45)"><rect class="pv-hatch-bg" width="22" height="22"></rect>'
+                   '<line class="pv-hatch-line" x1="0" y1="0" x2="0" y2="22"></line></pattern></defs>')
+    out.append('<g class="pv-areas">')
+    for a in areas:
+        x, y = at(a)
+        fill = ' fill="url(#pv-area-hatch)"' if a["style"] == "solid" else ""
+        name = name_svg(names[a["ref"]], "pv-area-name") if a["ref"] in names else ""
+        out.append(f'<g class="pv-area area-{esc(a["style"])}" data-area="{esc(a["ref"])}"><title>{esc(a["label"])}</title>'
+                   f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{a["radius"] * scale:.1f}"{fill}></circle>{name}</g>')
+    out.append("</g>")
+    return "".join(out)
+
+
 def map_svg(p: dict[str, Any]) -> str:
     """The tokens on a plain field, fitted to the combatants the players may see (so the frame
-    itself says nothing of where a hidden one stands)."""
+    itself says nothing of where a hidden one stands) and the areas marked on it."""
     cs = p["combatants"]
-    if not cs:
+    areas = p.get("areas") or []
+    if not cs and not areas:
         return f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map: no one to show"></svg>'
     xs, ys = [c["x"] for c in cs], [c["y"] for c in cs]
+    if not cs:
+        xs, ys = [a["x"] for a in areas], [a["y"] for a in areas]
+    # An area is framed whole where it is no larger than the fight; a cloud over everyone would
+    # shrink the fight to a dot, so of that one only the centre is framed (its edge runs off).
+    span0 = max(max(xs) - min(xs), max(ys) - min(ys), 10.0)
+    for a in areas:
+        r = a["radius"] if a["radius"] <= span0 else 0.0
+        xs += [a["x"] - r, a["x"] + r]
+        ys += [a["y"] - r, a["y"] + r]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     span = max(x1 - x0, y1 - y0, 10.0)
     scale = min((W - 2 * PAD) / span, (H - 2 * PAD) / span)
@@ -95,10 +127,13 @@ def map_svg(p: dict[str, Any]) -> str:
     # inside the map, else not at all (the name is still the token's tooltip and in the order list)
     wanted.sort(key=lambda w: w["id"] != p.get("current"))
     placed = place_labels(wanted, discs, [0.0, 0.0, float(W), float(H)])
+    names = area_names([SimpleNamespace(**a) for a in areas], AREA_PX, discs + [q["box"] for q in placed.values()],
+                       [0.0, 0.0, float(W), float(H)], -1.0, scale, W / 2 - cx * scale, H / 2 + cy * scale)
     labels = "".join(f'<g class="pv-label-at" data-label-for="{esc(i)}">{label_svg(placed[i], 0.0, 0.0)}</g>'
                      for i in (w["id"] for w in wanted) if i in placed)
     return (f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map">'
-            f'<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{"".join(tokens)}'
+            f'<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{areas_svg(areas, at, scale, names)}'
+            f'{"".join(tokens)}'
             f'<g class="pv-labels">{labels}</g></svg>')
 
 

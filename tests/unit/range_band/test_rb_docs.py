@@ -17,7 +17,7 @@ if not RULES.exists():
     RULES = pathlib.Path("/work/shared/rules/000_da34f120076854a0.txt")
 HERE = pathlib.Path(__file__).resolve().parent
 PREFIX = {"R": "test_rb_rules.py", "F": "test_rb_flight.py", "V": "test_rb_sight.py", "P": "test_rb_property.py",
-          "S": "test_rb_scenarios.py"}
+          "S": "test_rb_scenarios.py", "M": "test_rb_map_areas.py"}
 
 
 def headings(text: str) -> list[str]:

@@ -4,16 +4,22 @@ The ruleset's ``map_rule`` (the plug-in interface, ``rulesets/base.py``). Range 
 (Flight; FACTS.md), the metres of each band from table ``bands`` (assumed; the GM's edit wins).
 Rings: the outer edge of each band around the selected token. Links: mount and rider, and grapples.
 The rule text of each target says whether the selected combatant can see it (the visibility
-projection), so the map can draw the unseen ones as unseen.
+projection), so the map can draw the unseen ones as unseen. Areas: the obscuring areas the GM
+marked (``areas.py``), with the very centre, radius and height the sight lines are judged by.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...maprules import Band, MapRule, Ring
+from ...maprules import Band, MapArea, MapRule, Ring
 from ...model import Combatant, Encounter
+from . import areas as zone_areas
 from . import rules
+
+# How each kind of table ``obscuring`` is filled on the map (maprules.AREA_STYLES): fog and smoke
+# light grey, dense smoke darker, an obstacle hatched, shadow dim, darkness near black.
+AREA_STYLE = {"smoke": "haze", "dense_smoke": "dense", "obstacle": "solid", "shadow": "dim", "darkness": "dark"}
 
 
 def _tables(enc: Encounter) -> dict[str, dict[str, Any]]:
@@ -61,3 +67,10 @@ class RangeBandMap(MapRule):
     def altitude(self, enc: Encounter, c: Combatant) -> str | None:
         """The altitude band to draw beside a token above the ground ("short"), else None."""
         return rules.altitude_band(c, _tables(enc)) if c.position.alt > 0 else None
+
+    def areas(self, enc: Encounter) -> list[MapArea]:
+        """The marked obscuring areas: a circle of the band's outer edge (table ``bands``) around the
+        point, from its altitude up that many metres, as ``areas.Area`` judges sight lines."""
+        return [MapArea(a.ref, a.label, AREA_STYLE.get(a.kind, "haze"), a.x, a.y, a.r, a.bottom, a.top,
+                        a.entry.get("title", a.kind))
+                for a in zone_areas.areas(enc, _tables(enc))]
