@@ -183,6 +183,19 @@ def test_two_combatants_closing_on_each_other(page, open_app):
                "SR 2 = move 2 (18 m at 11 m/SR closing together)", ("Closing on each other",), more=True)
 
 
+def test_continuing_a_longer_move(page, open_app):
+    """Movement: "On the MR a character begins a longer movement, they can only move ([12 - DEX SR] × Movement
+    rate) meters": the warrior (DEX SR 3, 3 m/SR) may start 27 m, so 36 m is refused at the form and nothing is
+    declared; More → "Continuing last MR's move" allows 12 × rate = 36 m."""
+    start(page, open_app, "Long move", party=(WARRIOR,), foes=(WOLF,))
+    form = sr_fill_declaration(page, "c1", {"kind": "move", "metres": "36"}, more=True)
+    form.get_by_role("button", name="Declare").click()
+    expect(form).to_contain_text("at most 27")
+    expect(sr_declared(page, "c1")).to_have_count(0)
+    expect(form.locator('[name="shots"]')).to_be_visible()  # the refusal left the form, More open, as it was
+    sr_declare(page, "c1", {"kind": "move", "metres": "36"}, "36 m", ("Continuing last MR's move (up to 12 × rate)",))
+
+
 def test_other_action_with_a_label_and_an_sr_cost(page, open_app):
     """Other Actions: "most are begun at DEX SR (plus any movement required)" and take their own time:
     lighting a torch, 3 SR, at SR 6 = DEX 3 + Light a torch 3, shown by its label."""
