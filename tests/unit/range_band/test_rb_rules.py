@@ -425,6 +425,8 @@ def test_view_gives_the_page_everything_it_shows():
     assert {"stealth", "flying", "altitude", "mount", "rider", "breath", "statuses"} <= set(c)
     assert v["pending"][0]["spec"]["hindrance"]["parts"][0] == {"reason": "mounted", "count": 1}
     assert set(v["visibility"]["c1"]) == {"c2", "c3"}
+    # the round bar and the players' window say "Round 1" beside the label: it does not say it again
+    assert v["phase_label"].startswith("Action phase") and "Round" not in v["phase_label"]
 
 
 def test_map_rule_bands_unseen_and_altitude():

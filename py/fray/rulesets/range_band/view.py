@@ -5,7 +5,7 @@
     {
       "round": 2,
       "phase": {"id": "movement" | "actions" | "setup" | "ended", "title": "Movement phase", "note": "..."},
-      "phase_label": "Round 2 · Movement phase: Bran",     # the round bar's text
+      "phase_label": "Movement phase: Bran",     # the round bar's text, beside its "Round 2"
       "acting": [{"combatant": "c1", "name": "Bran", "label": "Movement", "explanation": "turn order 14",
                   "current": true}],                       # the phase's slots in turn order
       "current": "c1" | null,                              # whose slot it is
@@ -109,7 +109,8 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
     return {
         "round": enc.round,
         "phase": {"id": enc.phase, "title": title, "note": note},
-        "phase_label": f"Round {enc.round} · {title}" + (f": {cur_name}" if cur_name else ""),
+        # the round bar and the players' window already say "Round N" beside it
+        "phase_label": title + (f": {cur_name}" if cur_name else ""),
         "acting": [{**s.to_json(), "name": enc.get(s.combatant_id).name, "current": s.combatant_id == current}
                    for s in slots],
         "current": current,
