@@ -42,6 +42,7 @@ def test_a_condition_for_one_round_comes_off_by_itself_and_undo_puts_it_back(pag
     expect(chip).to_contain_text("stunned")
     expect(chip.locator(".cond-left")).to_have_text("1 round left")
     next_turn(page)  # Elf
+    card(page, "Orc")  # no longer acting, it folded (a folded card shows only its line): the GM opens it
     expect(chip).to_have_count(1)
     next_turn(page)  # round 2 begins: one round is over
     expect(page.locator("#round-bar")).to_contain_text("Round 2")

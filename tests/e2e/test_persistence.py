@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from gestures import (add_combatant, card, current_key, new_freeform, reload, saved, saved_text,  # noqa: E402
+from gestures import (add_combatant, card, current_key, new_freeform, reload, saved, saved_text, wait_saved,  # noqa: E402
                       snapshot, store_read, store_write)
 
 
@@ -401,6 +401,7 @@ def test_an_older_localstorage_library_moves_to_the_database_whole(page, open_ap
 
     # The migration happens once: a change made now outlives the next boot.
     add_combatant(page, "Scout", "initiative: 3", side="party")
+    wait_saved(page)  # "Saved": the write is committed (a reload inside the commit is another test's matter)
     reload(page)
     expect(page.locator("#combatants .card h3.name")).to_have_text(["Bear", "Aria", "Scout"])
     page.locator("#encounter-select").select_option(label="Not in the index")
@@ -430,6 +431,7 @@ def test_a_corrupted_library_list_is_rebuilt_from_the_saves(page, open_app, dama
     reload(page)
     expect(page.locator("#encounter-select option")).to_have_text(["First encounter", "Alpha", "Beta"])
     add_combatant(page, "Aria", "initiative: 9", side="party")  # the next save
+    wait_saved(page)
     reload(page)
     expect(page.locator("#encounter-select option")).to_have_text(["First encounter", "Alpha", "Beta"])
     entries = store_read(page, "entries")
