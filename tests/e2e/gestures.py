@@ -268,3 +268,16 @@ def sr_declare(page, cid: str, values: dict[str, str], shows: str, ticks: tuple[
     form = sr_fill_declaration(page, cid, values, ticks, more)
     form.get_by_role("button", name="Declare").click()
     expect(sr_declared(page, cid).last).to_contain_text(shows)
+
+
+def rb_mark_area(page, what: str, x: str, y: str, out_to: str, name: str | None = None):
+    """Fill range-band's "mark an obscuring area" form (the Obscuring areas section, already open)
+    and return it, for the caller to press "Mark the area" when it is ready to."""
+    mark = page.locator("details.rb-areas form[data-form=rb-area]")
+    mark.get_by_label("What").select_option(what)
+    mark.get_by_label("Centre east (x, m)").fill(x)
+    mark.get_by_label("Centre north (y, m)").fill(y)
+    mark.get_by_label("Out to").select_option(out_to)
+    if name is not None:
+        mark.get_by_label("Name (optional)").fill(name)
+    return mark

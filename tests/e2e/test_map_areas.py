@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gestures import new_encounter, open_add_dialog
+from gestures import new_encounter, rb_mark_area
 from playwright.sync_api import expect
+from test_players_view import add_rb as add, open_players
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "map-areas"
 BADGE = "Range bands (turn order, movement phase, major/minor actions)"
@@ -26,33 +27,6 @@ GEOMETRY = """([sel, x, y]) => {
   const p = new DOMPoint(x, -y).matrixTransform(m);
   return {cx: b.x + b.width / 2, cy: b.y + b.height / 2, w: b.width, px: p.x, py: p.y, scale: m.a};
 }"""
-
-
-def add(page, preset: str, name: str, side: str, x: float) -> None:
-    before = page.locator("#combatants .card").count()
-    dlg = open_add_dialog(page)
-    dlg.get_by_label("Ready-made").select_option(label=preset)
-    dlg.get_by_role("button", name="Use", exact=True).click()
-    expect(dlg.locator(".rb-add")).to_be_visible()
-    dlg.locator('[name="combatant.name"]').fill(name)
-    dlg.locator('[name="combatant.side"]').select_option(side)
-    dlg.locator('[name="combatant.position.x"]').fill(str(x))
-    dlg.get_by_role("button", name="Add", exact=True).click()
-    expect(dlg).to_be_hidden()
-    expect(page.locator("#combatants .card")).to_have_count(before + 1)
-
-
-def open_players(page, wait_ready):
-    page.locator("#btn-players").click()
-    dlg = page.locator("#dlg")
-    with page.context.expect_page() as info:
-        dlg.get_by_role("button", name="Open players\u2019 view").click()
-    pv = info.value
-    page.watch.attach_page(pv)  # console errors in the players' window fail the test too
-    wait_ready(pv)
-    dlg.get_by_role("button", name="Close").click()
-    expect(dlg).to_be_hidden()
-    return pv
 
 
 def shoot(page, pv, stem: str, ref: str) -> None:
@@ -83,12 +57,7 @@ def test_a_smoke_area_is_drawn_in_the_gm_map_and_the_players_window_and_cleared(
 
     areas = page.locator("details.rb-areas")
     areas.locator("summary").click()
-    mark = areas.locator("form[data-form=rb-area]")
-    mark.get_by_label("What").select_option("smoke")
-    mark.get_by_label("Centre east (x, m)").fill("15")
-    mark.get_by_label("Centre north (y, m)").fill("3")
-    mark.get_by_label("Out to").select_option("short")
-    mark.get_by_label("Name (optional)").fill("Smoke pot")
+    mark = rb_mark_area(page, "smoke", "15", "3", "short", "Smoke pot")
     mark.get_by_role("button", name="Mark the area").click()
     expect(page.locator(".rb-area-list")).to_contain_text("Smoke pot")
 
@@ -140,12 +109,7 @@ def test_a_smoke_area_is_drawn_in_the_gm_map_and_the_players_window_and_cleared(
         areas.locator("summary").click()  # with no area left the fold-out closes
     for kind, x, y, radius in (("obstacle", 15, -9, "engaged"), ("darkness", 30, 6, "engaged"),
                                ("dense_smoke", 6, 8, "engaged"), ("shadow", -4, -6, "engaged")):
-        mark.get_by_label("What").select_option(kind)
-        mark.get_by_label("Centre east (x, m)").fill(str(x))
-        mark.get_by_label("Centre north (y, m)").fill(str(y))
-        mark.get_by_label("Out to").select_option(radius)
-        mark.get_by_label("Name (optional)").fill("")
-        mark.get_by_role("button", name="Mark the area").click()
+        rb_mark_area(page, kind, str(x), str(y), radius, "").get_by_role("button", name="Mark the area").click()
     plan = page.locator("#map-plan")
     for ref, style in (("A2", "solid"), ("A3", "dark"), ("A4", "dense"), ("A5", "dim")):
         expect(plan.locator(f"[data-area={ref}]")).to_have_class(f"area area-{style}")

@@ -16,7 +16,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from gestures import card, new_encounter, open_add_dialog, saved, touch_and_name_problems  # noqa: E402
+from gestures import card, new_encounter, open_add_dialog, rb_mark_area, saved, touch_and_name_problems  # noqa: E402
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -335,11 +335,7 @@ def test_areas_preview_and_the_new_controls_through_the_page(page, open_app):
     expect(card(page, SCOUT).locator(".rb-sight")).to_contain_text("sees everyone")
     areas = page.locator("details.rb-areas")
     areas.locator("summary").click()
-    mark = areas.locator("form[data-form=rb-area]")
-    mark.get_by_label("What").select_option("smoke")
-    mark.get_by_label("Centre east (x, m)").fill("far")
-    mark.get_by_label("Centre north (y, m)").fill("0")
-    mark.get_by_label("Out to").select_option("engaged")
+    mark = rb_mark_area(page, "smoke", "far", "0", "engaged")
     n = actions_count(page)
     mark.get_by_role("button", name="Mark the area").click()
     expect(mark.locator('[data-error-for="x"]')).to_contain_text("number")
