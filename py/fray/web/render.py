@@ -243,10 +243,6 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
     card's body is left empty, not hidden: with 200 combatants the hidden bodies were 180,000 DOM
     nodes and a thousand forms the browser style-checked on every action (issue 11), and opening a
     card is a render anyway (``ui["card_open"]``)."""
-    conds = "".join(
-        f'<li class="cond">{esc(x)}{_timer_note(enc, c, x, ruleset)} '
-        f'{button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x)}</li>'
-        for x in c.conditions)
     pos = c.position
     where = f"({pos.x:g}, {pos.y:g}) m" + (f", alt {pos.alt:g} m" if pos.alt else "")
     st = status or {}
@@ -266,6 +262,10 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
     tail = f'<p class="field-error" data-error-for="card-{esc(c.id)}"></p></article>'
     if not open_:
         return f'{head}<div class="card-body" id="{esc(body_id)}" hidden></div>{tail}'
+    conds = "".join(
+        f'<li class="cond">{esc(x)}{_timer_note(enc, c, x, ruleset)} '
+        f'{button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x)}</li>'
+        for x in c.conditions)
     return (
         f'{head}<div class="card-body" id="{esc(body_id)}">'
         f'<div class="stats">{stat_line(c, ruleset)}</div>'
