@@ -79,6 +79,7 @@ class GmSide:
         self._proxy = create_proxy(self.on_message)
         self._here = create_proxy(self.on_window_message)
         js.window.addEventListener("message", self._here)
+        self.hold(None)
         if self.channel is not None:
             self.channel.onmessage = self._proxy
             self.channel.postMessage(json.dumps({"kind": "gm"}))
@@ -102,12 +103,18 @@ class GmSide:
         except Exception:  # noqa: BLE001 - not ours
             return
         if source is not None and PF.players_root(source) is not None:
-            self.window = source
+            self.hold(source)
             self.publish(again=True)
 
     def adopt(self, win: Any) -> None:
         """The handle ``window.open`` returned (None where the browser refused to open one)."""
-        self.window = nil(win)
+        self.hold(nil(win))
+
+    def hold(self, win: Any) -> None:
+        self.window = win
+        # whether this window now writes into a players' window itself: the end-to-end tests wait
+        # on it after a reload of either window (as bench and tests read globalThis.frayBoot)
+        js.globalThis.frayPlayers = js.JSON.parse(json.dumps({"held": win is not None}))
 
     def publish(self, again: bool = False) -> None:
         """Send the projection of the present encounter, unless it is what was sent last
@@ -118,7 +125,7 @@ class GmSide:
             p = projection(self.app.enc)
             root = PF.players_root(self.window)
             if self.window is not None and root is None and self.window.closed:
-                self.window = None  # closed by the GM: the channel is the way again
+                self.hold(None)  # closed by the GM: the channel is the way again
             if p == self.last and not again and (root is None or PF.painted(root) == self.last_seq):
                 return
             self.count += 1
