@@ -12,7 +12,7 @@ no turn of the event loop between them in which the players' window's own Python
 
 from __future__ import annotations
 
-from gestures import add_combatant
+from gestures import add_combatant, new_freeform
 from playwright.sync_api import expect
 from test_players_view import open_players, players_dialog, setup_fight
 
@@ -202,6 +202,26 @@ def test_reloads_of_either_window_and_a_players_window_opened_by_hand(page, open
     for w in (pv, by_hand):
         assert "Lurker" not in w.content()
         never_shown(w)
+
+
+def test_another_encounter_on_the_gms_screen_is_on_the_players_screen(page, open_app, wait_ready):
+    """"follows every change": the GM switching to another encounter is a change for the players
+    too, as is starting a new one; the one left behind leaves nothing of itself in their window."""
+    open_app(page)
+    setup_fight(page)
+    new_freeform(page, "Ferry crossing")
+    add_combatant(page, "Ferryman", "initiative: 3", side="neutral")
+    pv = open_players(page, wait_ready)
+    held(page)
+    expect(pv.locator(".pv-title")).to_have_text("Ferry crossing")
+    page.locator("#encounter-select").select_option(label="Bridge at dusk")
+    expect(page.locator("#combatants .card")).to_have_count(2)
+    expect(pv.locator(".pv-title")).to_have_text("Bridge at dusk")
+    expect(pv.locator("#pv-order li")).to_have_count(2)
+    assert "Ferryman" not in pv.content() and "GMSECRET" not in pv.content()
+    page.locator("#encounter-select").select_option(label="Ferry crossing")
+    expect(pv.locator(".pv-title")).to_have_text("Ferry crossing")
+    expect(pv.locator("#pv-order")).to_contain_text("Ferryman")
 
 
 def test_the_same_frame_path_with_the_network_off(launch_persistent, outage_server, wait_ready):

@@ -411,6 +411,7 @@ class App(LibraryDialogs, Painter):
         self.clear_errors()
         self.show_save_state()
         self.render()
+        players_view.publish(self)  # another encounter on screen: the players' window follows
 
     def keep_copy(self) -> None:
         """The GM keeps both: this tab's encounter is saved under a new key, renamed "(copy)";
@@ -761,6 +762,7 @@ class App(LibraryDialogs, Painter):
             await self.lib.set_current(k)
             self.show_save_state()
             self.render()
+            players_view.publish(self)  # another encounter on screen: the players' window follows
             return
         ruleset = self.enc.ruleset
         self.key = self.free_key()
@@ -807,6 +809,7 @@ class App(LibraryDialogs, Painter):
         self.clear_errors()
         self.show_save_state()
         self.render()
+        players_view.publish(self)  # another encounter on screen: the players' window follows
 
     def nudge_order(self, cid: str, step: int, scope: Any = None) -> None:
         """▲ / ▼ (and Alt+Arrow in the order strip): swap with the neighbour in the order; the
