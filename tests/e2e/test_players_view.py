@@ -202,3 +202,53 @@ def test_range_band_hides_whom_no_party_member_sees_with_the_gm_override(page, o
     dlg.get_by_role("button", name="Close").click()
     page.locator("#btn-undo").click()  # the GM's choices are actions: undo brings the last one back
     players_see("Wren")
+
+
+def _fight_file(folder: Path, n: int) -> Path:
+    """A free-form fight of ``n`` with HP (wounds described), started."""
+    import json
+
+    from fray import savefile
+    from fray.history import History
+    from fray.reducer import new_encounter as fresh
+
+    h = History(fresh("freeform", f"Crowd of {n}"))
+    for i in range(n):
+        h.do({"type": "add_combatant", "combatant": {
+            "name": "Hero of the long and winding name 1" if i == 0 else f"{'Goblin archer' if i % 2 else 'Hero'} {i + 1}",
+            "side": "foes" if i % 2 else "party",
+            "stats": {"initiative": 300 - i, "HP": 10, "max HP": 12},
+            "position": {"x": (i % 6) * 3.0, "y": (i // 6) * 3.0, "alt": 0.0}}})
+    h.do({"type": "advance"})
+    path = folder / f"crowd-{n}.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    return path
+
+
+def test_a_long_order_of_play_stays_on_the_players_screen(page, open_app, wait_ready, tmp_path):
+    """"Large type and high contrast, readable across a table": nobody scrolls the screen across
+    the table, so 12 and then 40 combatants' order of play must all be on a 1920x1080 screen, none
+    of it cut at the bottom or the side, each name in type no smaller than 24 px at 12."""
+    open_app(page)
+    page.set_input_files("#file-import", str(_fight_file(tmp_path, 12)))
+    expect(page.locator("#combatants .card")).to_have_count(12)
+    pv = open_players(page, wait_ready)
+    pv.set_viewport_size(FULL_HD)
+    for n, least_px in ((12, 24), (40, 18)):
+        if n != 12:
+            page.set_input_files("#file-import", str(_fight_file(tmp_path, n)))
+            expect(page.locator("#combatants .card")).to_have_count(n)
+        expect(pv.locator("#pv-order li")).to_have_count(n)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pv.screenshot(path=str(SHOTS / f"players-view-{n}-1920x1080.png"))
+        outside = pv.evaluate("""() => Array.from(document.querySelectorAll("#pv-order li"))
+          .map(li => li.getBoundingClientRect())
+          .filter(r => r.bottom > innerHeight || r.right > innerWidth || r.left < 0).length""")
+        assert outside == 0, f"{outside} of {n} rows of the order of play are off the screen"
+        sizes = pv.evaluate("""() => Array.from(document.querySelectorAll("#pv-order .pv-name"),
+          e => parseFloat(getComputedStyle(e).fontSize))""")
+        assert min(sizes) >= least_px, sizes
+        # no name is cut: a long one wraps, and its end (what tells two goblins apart) is shown
+        assert pv.evaluate("""() => Array.from(document.querySelectorAll("#pv-order .pv-name"))
+          .every(e => e.scrollWidth <= e.clientWidth + 1)""")
+        assert pv.evaluate("document.documentElement.scrollHeight") <= FULL_HD["height"]

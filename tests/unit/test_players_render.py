@@ -4,6 +4,7 @@ the map with tokens" and "has no controls that change the encounter"."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from fray.web.players_render import players_html
 
@@ -62,3 +63,28 @@ def test_a_dozen_on_one_spot_have_labels_that_never_overlap():
     # distinct initials, as on the GM's map: G7..G12 and H1..H6
     initials = re.findall(r'class="pv-initial[^"]*"[^>]*>([^<]*)<', html)
     assert len(set(initials)) == 12 and "G12" in initials
+
+
+def _fight(n: int) -> dict:
+    cs = [{"id": f"c{i}", "name": f"Goblin {i}", "side": "foes", "wounds": "", "x": i, "y": 0, "alt": 0}
+          for i in range(1, n + 1)]
+    return {**P, "current": "c1", "combatants": cs,
+            "order": [{"id": c["id"], "name": c["name"], "current": c["id"] == "c1"} for c in cs]}
+
+
+def test_a_long_order_of_play_goes_into_more_columns_not_off_the_screen():
+    """The players' view is "readable across a table" on a screen nobody scrolls: up to 10 rows
+    stay one column of large type; more take the denser layouts of players.css, each row kept."""
+    from fray.web.players_render import order_density
+
+    def body_class(n: int) -> str:
+        return re.search(r'<div class="(pv-body[^"]*)"', players_html(_fight(n))).group(1)
+
+    assert [body_class(n) for n in (1, 10, 11, 22, 23, 45, 46, 80, 81, 200)] == [
+        "pv-body", "pv-body", "pv-body dense-2", "pv-body dense-2", "pv-body dense-3", "pv-body dense-3",
+        "pv-body dense-4", "pv-body dense-4", "pv-body dense-5", "pv-body dense-5"]
+    assert players_html(_fight(30)).count('class="pv-slot') == 30
+    assert order_density(0) == ""
+    css = (Path(__file__).resolve().parents[2] / "static" / "players.css").read_text(encoding="utf-8")
+    for cls in ("dense-2", "dense-3", "dense-4", "dense-5"):
+        assert f".{cls} .pv-order ol {{ columns:" in css  # each class the renderer writes is styled

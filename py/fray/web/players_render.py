@@ -40,8 +40,22 @@ def players_html(p: dict[str, Any]) -> str:
                     f' data-id="{esc(o["id"])}"><span class="pv-name">{esc(o["name"])}</span>{wound}</li>')
     order = (f'<section class="pv-order" aria-label="Order of play"><h2>Order of play</h2>'
              f'<ol id="pv-order">{"".join(rows) or "<li class=pv-empty>No one yet</li>"}</ol></section>')
-    return (f'{head}<div class="pv-body">{order}<section class="pv-map" aria-label="Map">'
+    dense = order_density(len(rows))
+    return (f'{head}<div class="pv-body{" " + dense if dense else ""}">{order}<section class="pv-map" aria-label="Map">'
             f'{acting}{map_svg(p)}</section></div>')
+
+
+# How many rows of the order of play fit one column of a 1920x1080 screen at each density of
+# players.css, and the class that sets it: a screen across the table cannot be scrolled, so a
+# longer order goes into more, narrower columns in smaller type rather than off the bottom.
+DENSITIES = ((10, ""), (22, "dense-2"), (45, "dense-3"), (80, "dense-4"))
+
+
+def order_density(rows: int) -> str:
+    for most, cls in DENSITIES:
+        if rows <= most:
+            return cls
+    return "dense-5"
 
 
 def areas_svg(areas: list[dict[str, Any]], at: Any, scale: float, names: dict[str, dict[str, Any]]) -> str:
