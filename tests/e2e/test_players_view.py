@@ -252,3 +252,11 @@ def test_a_long_order_of_play_stays_on_the_players_screen(page, open_app, wait_r
         assert pv.evaluate("""() => Array.from(document.querySelectorAll("#pv-order .pv-name"))
           .every(e => e.scrollWidth <= e.clientWidth + 1)""")
         assert pv.evaluate("document.documentElement.scrollHeight") <= FULL_HD["height"]
+        if n == 12:  # a tablet stood up as the players' screen: the map across it, the order under it
+            pv.set_viewport_size({"width": 768, "height": 1024})
+            pv.screenshot(path=str(SHOTS / "players-view-12-768x1024.png"))
+            fit = pv.evaluate("""() => ({map: document.querySelector(".pv-svg").getBoundingClientRect().width,
+              off: Array.from(document.querySelectorAll("#pv-order li"), li => li.getBoundingClientRect())
+                .filter(r => r.bottom > innerHeight || r.right > innerWidth).length})""")
+            assert fit["map"] >= 0.8 * 728 and fit["off"] == 0, fit
+            pv.set_viewport_size(FULL_HD)
