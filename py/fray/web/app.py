@@ -281,6 +281,7 @@ class App(LibraryDialogs, Painter, Autosave):
     def persist(self) -> None:
         """Queue a write of the open encounter. The page says "Saving…" until it is committed."""
         self._dirty[self.key] = self.history
+        self.fold_left_behind()
         if self.conflict is not None:  # the choice comes back with every change until it is made
             self.changed_elsewhere(self.conflict)
         self.show_save_state()

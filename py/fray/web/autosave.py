@@ -57,15 +57,20 @@ class Autosave:
             self._writer = asyncio.ensure_future(self._write_all())
 
     async def fold(self, key: str) -> None:
-        """Rewrite ``key``'s save whole if journal rows follow it (called by ``_write_all``)."""
-        if key != self.key or self.conflict is not None or self.replaced:
+        """Rewrite ``key``'s save whole if journal rows follow it and all it holds is committed
+        (called by ``_write_all``): the open encounter, or one the page has just left."""
+        w = self.lib.written.get(key)
+        if w is None or key in self._dirty or self.replaced or (key == self.key and self.conflict is not None):
             return
+        h = self.history if key == self.key else w.history
         expected = self.revs.get(key, 0)
         self._compacting = True
         try:
-            res = await self.lib.compact(key, self.history, expected)
+            res = await self.lib.compact(key, h, expected)
         finally:
             self._compacting = False
+        if key != self.key:
+            self.lib.written.pop(key, None)  # left behind: a later switch back loads it again
         if res is None:
             return
         if res.ok:
@@ -73,8 +78,19 @@ class Autosave:
             # the same encounter at a new revision: a tab holding the old one carries on from it
             self.lib.backend.announce({"kind": "folded", "key": key, "rev": res.rev, "from": expected,
                                        "tab": self.tab})
-        else:
+        elif key == self.key:
             self.changed_elsewhere(res.rev)
+        # else: another tab wrote the one left behind since; everything of this tab's was committed
+
+    def fold_left_behind(self) -> None:
+        """The encounters this tab wrote and has since left (a new one, an import, a copy): their
+        journals are folded in by the next write."""
+        for k in list(self.lib.written):
+            if k != self.key and k not in self._dirty:
+                if self.lib.journal_rows(k) > 0:
+                    self._fold_keys.add(k)
+                else:
+                    self.lib.written.pop(k, None)
 
     async def fold_now(self) -> None:
         """Before another encounter opens: every write committed and the journal folded in."""
