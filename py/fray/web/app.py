@@ -769,6 +769,8 @@ class App(LibraryDialogs, Painter, Autosave):
         await self.flush()
         await self.lib.forget(key)
         self.revs.pop(key, None)
+        self.lib.written.pop(key, None)
+        self._fold_keys.discard(key)
         self.lib.backend.announce({"kind": "deleted", "key": key, "rev": 0, "tab": self.tab})
         await self.lib.entries()
         await self.open_next()

@@ -60,8 +60,9 @@ class Autosave:
         """Rewrite ``key``'s save whole if journal rows follow it and all it holds is committed
         (called by ``_write_all``): the open encounter, or one the page has just left."""
         w = self.lib.written.get(key)
-        if w is None or key in self._dirty or self.replaced or (key == self.key and self.conflict is not None):
-            return
+        if (w is None or key in self._dirty or key not in self.revs or self.replaced
+                or (key == self.key and self.conflict is not None)):
+            return  # (not in revs: deleted; folding would write it back)
         h = self.history if key == self.key else w.history
         expected = self.revs.get(key, 0)
         self._compacting = True
@@ -173,6 +174,7 @@ class Autosave:
                 raise
             if ok:
                 applied = True
+                js.globalThis.frayRecovered = len(kept.get("moves") or [])  # what a closed tab left, for the tests
             elif not applied:
                 self.lost_moves = text
                 self.banner("The last changes made before this page was closed were not saved, and the encounter "
