@@ -105,6 +105,7 @@ class Bench:
     engine_url: str
     plain_url: str = ""
     boots: list | None = None  # globalThis.frayBoot of each Fray boot measured
+    pw_launch: tuple | None = None  # (playwright, launch options): for a bench that needs its own browser
 
     def measure_ready(self, url: str, context=None) -> float:
         """Open ``url`` in a new tab, wait for data-engine=ready; ms from navigation start."""
@@ -220,7 +221,7 @@ def main() -> int:
             ctx.add_init_script(READY_PROBE)
             results["machine"]["browser"] = ctx.browser.version if ctx.browser else "chromium"
             b = Bench(ctx, origin, origin + "/fray/", origin + "/bare/", origin + "/engine/",
-                      origin + "/fray-plain/")
+                      origin + "/fray-plain/", pw_launch=(pw, launch))
 
             # Warm-up: first visits fill the service workers' cache and the HTTP cache.
             for url in (b.fray_url, b.plain_url):

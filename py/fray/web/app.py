@@ -436,6 +436,7 @@ class App(LibraryDialogs, Painter, Autosave):
         self.clear_errors()
         self.show_save_state()
         self.render()
+        players_view.publish(self)  # another encounter on screen: the players' window follows
 
     def keep_copy(self) -> None:
         """The GM keeps both: this tab's encounter is saved under a new key, renamed "(copy)";
@@ -790,6 +791,7 @@ class App(LibraryDialogs, Painter, Autosave):
             await self.lib.set_current(k)
             self.show_save_state()
             self.render()
+            players_view.publish(self)  # another encounter on screen: the players' window follows
             return
         ruleset = self.enc.ruleset
         self.key = self.free_key()
@@ -836,6 +838,7 @@ class App(LibraryDialogs, Painter, Autosave):
         self.clear_errors()
         self.show_save_state()
         self.render()
+        players_view.publish(self)  # another encounter on screen: the players' window follows
 
     def nudge_order(self, cid: str, step: int, scope: Any = None) -> None:
         """▲ / ▼ (and Alt+Arrow in the order strip): swap with the neighbour in the order; the

@@ -1,11 +1,23 @@
 """The players' view in the page: the second window (``?view=players``) and the GM's side of it.
 
-Both windows are on one device, so they talk over a ``BroadcastChannel`` (no server, works
-offline). The GM's window posts the players' projection (``fray.players.project``) after every
-change; the players' window only ever receives that projection, never the encounter, and draws
-it. A reload of either restores it: the players' window reads the saved encounter from the
-store (IndexedDB, ``static/store.js``) at boot and projects it itself, then asks the GM's window (``hello``) for the latest; a
-GM's window that boots says so (``gm``) and the players' window answers with ``hello``.
+Both windows are on one device (no server, works offline). The GM's window makes the players'
+projection (``fray.players.project``) after every change; the players' window only ever gets that
+projection, never the encounter, and draws it (``players_render.players_html``). It gets there two
+ways (``players_follow`` says why, and how the two are kept in order):
+
+* **Straight into the window.** The GM's window holds the players' window's handle: from
+  ``window.open`` when the GM opens it, or, after the GM's window reloads, from the players'
+  window's word to its opener (``players-here``, a ``postMessage``, whose ``source`` is that
+  window). It draws the players' markup itself and writes it into that window's document in the
+  same task as its own change, so both windows paint it in the next frame.
+* **The ``BroadcastChannel``**, for a players' window the GM's window has no handle on (opened by
+  hand, in another tab): the players' window draws what it hears, unless the GM's window has
+  already written that or something newer.
+
+A reload of either restores it: the players' window reads the saved encounter from the store
+(IndexedDB, ``static/store.js``) at boot and projects it itself, then asks the GM's window
+(``hello``, and ``players-here`` to its opener) for the latest; a GM's window that boots says so
+(``gm``) and the players' window answers both ways.
 """
 
 from __future__ import annotations
@@ -21,10 +33,14 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from .. import players, savefile
 from ..rulesets import get_ruleset
+from . import players_follow as PF
 from . import players_render as PR
+from .dom import nil
 from .store import JsBackend, Library
 
 CHANNEL = "fray.players"
+WINDOW_NAME = "fray-players"
+HERE = "players-here"  # the players' window to its opener: "this is me" (the message's source)
 document = js.document
 
 
@@ -48,13 +64,22 @@ def _channel() -> Any:
 # -- the GM's window ----------------------------------------------------------------------------
 
 class GmSide:
-    """Publishes the projection while a players' window is listening."""
+    """Publishes the projection while a players' window is there: written straight into the one
+    it holds a handle on, posted on the channel once one has said hello."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.listening = False  # set once a players' window says hello
+        self.listening = False  # set once a players' window says hello on the channel
+        self.window: Any = None  # the players' window's handle, where this window has one
+        self.epoch = float(js.performance.timeOrigin)  # this page's load: a reload stamps anew
+        self.count = 0
+        self.last: dict[str, Any] | None = None  # the last projection sent, and its stamp
+        self.last_seq = ""
         self.channel = _channel()
         self._proxy = create_proxy(self.on_message)
+        self._here = create_proxy(self.on_window_message)
+        js.window.addEventListener("message", self._here)
+        self.hold(None)
         if self.channel is not None:
             self.channel.onmessage = self._proxy
             self.channel.postMessage(json.dumps({"kind": "gm"}))
@@ -66,13 +91,50 @@ class GmSide:
             return
         if msg.get("kind") == "hello":
             self.listening = True
-            self.publish()
+            self.publish(again=True)
 
-    def publish(self) -> None:
-        if self.channel is None or not self.listening:
+    def on_window_message(self, event: Any) -> None:
+        """A players' window this one opened says where it is (after this window's reload, the
+        handle ``window.open`` gave is gone; the players' window still has this one as opener)."""
+        try:
+            if str(event.origin) != str(js.location.origin) or str(event.data) != HERE:
+                return
+            source = nil(event.source)
+        except Exception:  # noqa: BLE001 - not ours
+            return
+        if source is not None and PF.players_root(source) is not None:
+            self.hold(source)
+            self.publish(again=True)
+
+    def adopt(self, win: Any) -> None:
+        """The handle ``window.open`` returned (None where the browser refused to open one)."""
+        self.hold(nil(win))
+
+    def hold(self, win: Any) -> None:
+        self.window = win
+        # whether this window now writes into a players' window itself: the end-to-end tests wait
+        # on it after a reload of either window (as bench and tests read globalThis.frayBoot)
+        js.globalThis.frayPlayers = js.JSON.parse(json.dumps({"held": win is not None}))
+
+    def publish(self, again: bool = False) -> None:
+        """Send the projection of the present encounter, unless it is what was sent last
+        (a note, a table edit: nothing the players see changed) and ``again`` is not asked."""
+        if self.window is None and (self.channel is None or not self.listening):
             return
         try:
-            self.channel.postMessage(json.dumps({"kind": "view", "view": projection(self.app.enc)}))
+            p = projection(self.app.enc)
+            root = PF.players_root(self.window)
+            if self.window is not None and root is None and self.window.closed:
+                self.hold(None)  # closed by the GM: the channel is the way again
+            if p == self.last and not again and (root is None or PF.painted(root) == self.last_seq):
+                return
+            self.count += 1
+            seq = PF.stamp(self.epoch, self.count)
+            self.last, self.last_seq = p, seq
+            if root is not None:  # in this task: the players' window paints in the GM's next frame
+                PF.write(root, PR.players_html(p), seq)
+            if self.channel is not None and self.listening:
+                self.channel.postMessage(json.dumps({"kind": "view", "seq": seq, "view": p}))
         except Exception:  # noqa: BLE001 - the GM's page must not break for the second screen
             traceback.print_exc()
 
@@ -97,7 +159,9 @@ def on_act(app: Any, act: str, el: Any) -> bool:
     if act == "players":
         app.open_dialog(_dialog(app))
     elif act == "players-open":
-        js.window.open("?view=players", "fray-players")
+        # "popup": a window of its own, not a tab behind the GM's (a tab that is not shown is not
+        # painted at all), for the GM to put on the players' screen
+        app.players.adopt(js.window.open("?view=players", WINDOW_NAME, "popup"))
     elif act == "players-wounds":
         if app.dispatch({"type": "players.wounds", "mode": el.getAttribute("data-mode")}, _dlg()):
             app.open_dialog(_dialog(app))
@@ -121,12 +185,12 @@ def _dialog(app: Any) -> str:
 # -- the players' window ------------------------------------------------------------------------
 
 class PlayersWindow:
-    """Draws what it is sent; has no controls and never writes to the store."""
+    """Draws what it is sent; has no controls and never writes to the store. The GM's window may
+    write into its root too (``players_follow``): this window draws a broadcast only when it is
+    newer than what the root holds, and its saved encounter only on a root the GM has not drawn."""
 
     def __init__(self) -> None:
         self.root = None
-        self.painted = ""
-        self.painted_live = False  # a broadcast arrived: newer than the store
         self.channel = _channel()
         self._proxy = create_proxy(self.on_message)
 
@@ -139,21 +203,32 @@ class PlayersWindow:
             for el in document.querySelectorAll(sel):
                 el.remove()
         self.root = document.createElement("main")
-        self.root.id = "players-view"
+        self.root.id = PF.ROOT_ID
         self.root.className = "players-view"
+        self.root.innerHTML = '<p class="pv-wait">Waiting for the GM\u2019s window\u2026</p>'
         document.body.appendChild(self.root)
-        self.draw(None)
         if self.channel is not None:
             self.channel.onmessage = self._proxy
         asyncio.ensure_future(self.boot())
 
     async def boot(self) -> None:
         saved = await self.from_store()
-        if saved is not None and not self.painted_live:
-            self.draw(saved)
-        if self.channel is not None:  # then the GM's window, if open, sends the latest
-            self.channel.postMessage(json.dumps({"kind": "hello"}))
+        if saved is not None and PF.painted(self.root) is None:  # nothing newer came meanwhile
+            self.root.innerHTML = self.markup(saved)
+        self.call_the_gm()
         document.documentElement.dataset.engine = "ready"
+
+    def call_the_gm(self) -> None:
+        """Ask the GM's window for the latest: on the channel, and to the window that opened this
+        one, which then holds this window's handle again (after its own reload)."""
+        if self.channel is not None:
+            self.channel.postMessage(json.dumps({"kind": "hello"}))
+        try:
+            opener = nil(js.window.opener)
+            if opener is not None:
+                opener.postMessage(HERE, js.location.origin)
+        except Exception:  # noqa: BLE001 - opened by hand or from elsewhere: the channel serves
+            pass
 
     async def from_store(self) -> dict[str, Any] | None:
         """The saved encounter, projected here (read only: an unreadable save is the GM
@@ -178,21 +253,21 @@ class PlayersWindow:
         except ValueError:
             return
         if msg.get("kind") == "view":
-            self.painted_live = True
-            self.draw(msg.get("view"))
-        elif msg.get("kind") == "gm" and self.channel is not None:
-            self.channel.postMessage(json.dumps({"kind": "hello"}))
+            seq = msg.get("seq")
+            if PF.newer(seq, PF.painted(self.root)):  # else the GM's window wrote it, or newer, already
+                PF.write(self.root, self.markup(msg.get("view")), seq)
+        elif msg.get("kind") == "gm":
+            self.call_the_gm()
 
-    def draw(self, p: dict[str, Any] | None) -> None:
+    @staticmethod
+    def markup(p: Any) -> str:
         try:
-            html = PR.players_html(p) if p else (
-                '<p class="pv-wait">Waiting for the GM\u2019s window\u2026</p>')
+            if not isinstance(p, dict):
+                return '<p class="pv-wait">Waiting for the GM\u2019s window\u2026</p>'
+            return PR.players_html(p)
         except Exception as e:  # noqa: BLE001
             traceback.print_exc()
-            html = f'<p class="pv-wait">This view could not be drawn ({type(e).__name__}).</p>'
-        if html != self.painted:
-            self.root.innerHTML = html
-            self.painted = html
+            return f'<p class="pv-wait">This view could not be drawn ({type(e).__name__}).</p>'
 
 
 WINDOW: PlayersWindow | None = None
