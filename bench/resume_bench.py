@@ -44,12 +44,16 @@ GOALS = {"boot_ratio": 1.10, "first_paint_ms": 300, "load_200x300_ms": 1000,
 SIZES = {"12x300": (12, 300), "30x300": (30, 300), "30x60": (30, 60), "200x300": (200, 300)}
 
 _PUT = """async ([rows, current]) => {
-  const db = await new Promise((ok, no) => { const r = indexedDB.open("fray", 1);
+  // the database at whatever version the page made it (static/store.js; 2 has the journal)
+  const db = await new Promise((ok, no) => { const r = indexedDB.open("fray");
     r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); });
-  const t = db.transaction(["saves", "entries", "meta"], "readwrite", {durability: "strict"});
+  const journal = db.objectStoreNames.contains("journal");
+  const t = db.transaction(["saves", "entries", "meta"].concat(journal ? ["journal"] : []), "readwrite",
+                           {durability: "strict"});
   for (const [key, text, name, ruleset] of rows) {
     t.objectStore("saves").put({key, text, rev: 1});
     t.objectStore("entries").put({key, name, ruleset, rev: 1});
+    if (journal) t.objectStore("journal").delete(IDBKeyRange.bound([key], [key, []]));
   }
   if (current) t.objectStore("meta").put(current, "current");
   await new Promise((ok, no) => { t.oncomplete = ok; t.onerror = () => no(t.error); });

@@ -7,19 +7,27 @@
 // The transactions that write are "strict": the browser reports them committed only once they
 // are on disk, so a page killed right after "Saved" keeps the change.
 //
-// Database "fray", version 1:
-//   entries  {key, name, ruleset, rev}   the library list (small, read at every boot)
-//   saves    {key, text, rev}            each encounter's save file (docs/file-format.md)
+// Database "fray", version 2:
+//   entries  {key, name, ruleset, rev}   the library list (small, read at every boot); its rev
+//                                        is the encounter's revision (the latest write's)
+//   saves    {key, text, rev, by}        each encounter's save file (docs/file-format.md), as of
+//                                        revision rev
+//   journal  {key, rev, moves, by}       (version 2) the history's moves since its save was
+//                                        written, one row per committed write (fray/journal.py),
+//                                        keyed [key, rev]; a full save deletes its key's rows
 //   broken   {key, text}                 a save that failed to load, kept for download
 //   meta     "current" -> key of the open encounter; "migrated" -> true once localStorage's
 //            library has been copied in; "bestiary" -> the GM's templates, as bestiary file text
+// `by` names the write (this tab's id and its count of writes), so a tab that closed during a
+// write can tell at its next boot whether that write made it (py/fray/web/store.py, pending).
 //
 // Loaded by PyScript before Python starts (pyscript.toml [js_modules.main]).
 
 const NAME = "fray";
-const VERSION = 1;
-const STORES = ["entries", "saves", "broken", "meta"];
+const VERSION = 2;
+const STORES = ["entries", "saves", "journal", "broken", "meta"];
 let db = null;
+let replaced = null; // Python's callback for a newer Fray taking the database (onVersionChange)
 
 function done(request) {
   return new Promise((resolve, reject) => {
@@ -46,19 +54,44 @@ function tx(names, mode) {
 export async function open() {
   if (db !== null) return true;
   const request = indexedDB.open(NAME, VERSION);
-  request.onupgradeneeded = () => {
+  request.onupgradeneeded = (event) => {
+    // Each version adds to what the one before made: a version 1 database keeps every store
+    // and row it has and gains the journal (the upgrade is one transaction: all or nothing).
     const d = request.result;
-    d.createObjectStore("entries", { keyPath: "key" });
-    d.createObjectStore("saves", { keyPath: "key" });
-    d.createObjectStore("broken", { keyPath: "key" });
-    d.createObjectStore("meta");
+    if (event.oldVersion < 1) {
+      d.createObjectStore("entries", { keyPath: "key" });
+      d.createObjectStore("saves", { keyPath: "key" });
+      d.createObjectStore("broken", { keyPath: "key" });
+      d.createObjectStore("meta");
+    }
+    if (event.oldVersion < 2) d.createObjectStore("journal", { keyPath: ["key", "rev"] });
   };
-  // A newer Fray in another tab wants to upgrade the database: let it (this tab's next save
-  // then fails loudly instead of blocking the other tab).
+  // A tab with an older Fray open holds the database at its version: the open waits until that
+  // tab lets go (Fray's closes at once on "versionchange", as this one does below).
   request.onblocked = () => {};
   db = await done(request);
-  db.onversionchange = () => { db.close(); db = null; };
+  // A newer Fray in another tab wants to upgrade the database: let it, and tell Python, which
+  // says so and stops saving here (a write would fail anyway: the database is closed).
+  db.onversionchange = () => {
+    db.close();
+    db = null;
+    if (replaced !== null) replaced();
+  };
   return true;
+}
+
+export function onVersionChange(callback) { replaced = callback; }
+
+// Every journal row of one encounter: [key] sorts before [key, rev] and [key, []] after it.
+function rowsOf(key) { return IDBKeyRange.bound([key], [key, []]); }
+
+// The latest revision of one encounter: its last journal row's, else its save's.
+async function headIn(t, key) {
+  const cursor = await done(t.objectStore("journal").openKeyCursor(rowsOf(key), "prev"));
+  const last = cursor ? cursor.key[1] : 0;
+  const row = await done(t.objectStore("saves").get(key));
+  const saved = row === undefined ? 0 : (Number.isInteger(row.rev) ? row.rev : 0);
+  return Math.max(last, saved);
 }
 
 // The library list as stored, and every key that has a save: Python reconciles the two.
@@ -69,24 +102,40 @@ export async function list() {
   return { entries, keys };
 }
 
+// One encounter as stored: its save's text and revision (`base`), its journal rows after it
+// (in order), and its latest revision (`rev`), all read in one transaction.
 export async function get(key) {
-  const row = await done(tx(["saves"], "readonly").objectStore("saves").get(key));
-  return row === undefined ? null : { text: row.text, rev: row.rev };
+  const t = tx(["saves", "journal"], "readonly");
+  const [row, rows] = await Promise.all([
+    done(t.objectStore("saves").get(key)), done(t.objectStore("journal").getAll(rowsOf(key)))]);
+  if (row === undefined) return null;
+  const base = Number.isInteger(row.rev) ? row.rev : 0;
+  const journal = rows.filter((r) => r.rev > base)
+    .map((r) => ({ rev: r.rev, moves: r.moves, by: r.by === undefined ? null : r.by }));
+  const rev = journal.length ? Math.max(base, journal[journal.length - 1].rev) : base;
+  const head = journal.length ? journal[journal.length - 1].by : row.by;
+  return { text: row.text, rev, base, journal, by: head === undefined ? null : head };
 }
 
-// The stored revision of one save, without reading its text.
+// The latest revision of one encounter (0: none), without reading its save's text.
+export async function revision(key) {
+  return revisionIn(tx(["entries", "saves", "journal"], "readonly"), key);
+}
+
+// The stored revision of one encounter: its entry's (written in the same transaction as every
+// save and journal row), else the latest of its save and journal (an entry lost or unreadable).
 async function revisionIn(t, key) {
   const entry = await done(t.objectStore("entries").get(key));
   if (entry && Number.isInteger(entry.rev)) return entry.rev;
-  const row = await done(t.objectStore("saves").get(key));
-  return row === undefined ? 0 : (Number.isInteger(row.rev) ? row.rev : 0);
+  return headIn(t, key);
 }
 
 // Write one save if its stored revision is still `expected` (0: not saved yet), and make it
-// current. Resolves {ok: true, rev} once committed, or {ok: false, rev} (the newer revision
-// another tab wrote) having written nothing.
-export async function save(key, text, name, ruleset, expected) {
-  const t = tx(["entries", "saves", "meta"], "readwrite");
+// current; the encounter's journal rows are folded into it, so they go in the same transaction.
+// Resolves {ok: true, rev} once committed, or {ok: false, rev} (the newer revision another tab
+// wrote) having written nothing.
+export async function save(key, text, name, ruleset, expected, by) {
+  const t = tx(["entries", "saves", "journal", "meta"], "readwrite");
   const end = committed(t);
   const stored = await revisionIn(t, key);
   if (stored !== expected) {
@@ -95,7 +144,28 @@ export async function save(key, text, name, ruleset, expected) {
     return { ok: false, rev: stored };
   }
   const rev = stored + 1;
-  t.objectStore("saves").put({ key, text, rev });
+  t.objectStore("saves").put({ key, text, rev, by: by || null });
+  t.objectStore("journal").delete(rowsOf(key));
+  t.objectStore("entries").put({ key, name, ruleset, rev });
+  t.objectStore("meta").put(key, "current");
+  await end;
+  return { ok: true, rev };
+}
+
+// Append one journal row (`moves`: the JSON text of fray/journal.py's moves) under the same
+// revision check and bump as `save`, and make the encounter current. Only for an encounter that
+// has a save (Python writes the first one whole).
+export async function append(key, moves, name, ruleset, expected, by) {
+  const t = tx(["entries", "saves", "journal", "meta"], "readwrite");
+  const end = committed(t);
+  const stored = await revisionIn(t, key);
+  if (stored !== expected || expected < 1) {
+    t.abort();
+    await end.catch(() => {});
+    return { ok: false, rev: stored };
+  }
+  const rev = stored + 1;
+  t.objectStore("journal").put({ key, rev, moves, by: by || null });
   t.objectStore("entries").put({ key, name, ruleset, rev });
   t.objectStore("meta").put(key, "current");
   await end;
@@ -155,11 +225,12 @@ export async function putBroken(key, text) {
   await end;
 }
 
-// Forget an encounter: its save, its entry and its unreadable copy.
+// Forget an encounter: its save, its journal, its entry and its unreadable copy.
 export async function forget(key) {
-  const t = tx(["entries", "saves", "broken"], "readwrite");
+  const t = tx(["entries", "saves", "journal", "broken"], "readwrite");
   const end = committed(t);
   for (const name of ["entries", "saves", "broken"]) t.objectStore(name).delete(key);
+  t.objectStore("journal").delete(rowsOf(key));
   await end;
 }
 
@@ -185,6 +256,7 @@ export async function migrate(plan) {
     taken.add(key);
     moved.set(s.key, key);
     t.objectStore("saves").put({ key, text: s.text, rev: 1 });
+    t.objectStore("journal").delete(rowsOf(key)); // a key free of saves has no journal, but be sure
     t.objectStore("entries").put({ key, name: s.name, ruleset: s.ruleset, rev: 1 });
   }
   for (const b of p.broken) t.objectStore("broken").put({ key: moved.get(b.key) || b.key, text: b.text });

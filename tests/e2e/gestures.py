@@ -10,8 +10,17 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
+from pathlib import Path
 
 from playwright.sync_api import expect
+
+_PY = str(Path(__file__).resolve().parents[2] / "py")
+if _PY not in sys.path:
+    sys.path.insert(0, _PY)
+from fray import savefile  # noqa: E402
+from fray.errors import SaveFileError  # noqa: E402
+from fray.web.store import Library, MemoryBackend  # noqa: E402
 
 READY_SELECTOR = 'html[data-engine="ready"]'
 READY_TIMEOUT_MS = int(os.environ.get("FRAY_READY_TIMEOUT_MS", "90000"))
@@ -139,8 +148,65 @@ _IDB = """async ([op, store, key, value]) => {
 
 
 def store_read(page, store: str) -> dict:
-    """Every record of one object store of the page's database, by key."""
-    return dict(page.evaluate(_IDB, ["read", store, None, None]))
+    """Every record of one object store of the page's database, by key (a ``journal`` row's
+    key [key, rev] as a tuple)."""
+    return {tuple(k) if isinstance(k, list) else k: v for k, v in page.evaluate(_IDB, ["read", store, None, None])}
+
+
+def _finish(coro):
+    """Run a coroutine that never waits (``Library`` over ``MemoryBackend``) to its end: Playwright's
+    sync API holds an event loop of its own, so ``asyncio.run`` is not allowed here."""
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value
+    coro.close()
+    raise RuntimeError("the library waited on something: not a MemoryBackend")
+
+
+def journal_rows(page, key: str) -> list[dict]:
+    """The journal rows stored after ``key``'s save, in order (static/store.js)."""
+    return [row for (k, _), row in sorted(store_read(page, "journal").items()) if k == key]
+
+
+def stored(page, key: str) -> dict | None:
+    """What a load of ``key`` builds from the database (its save, then its journal rows),
+    written out whole, and the revision: ``{"text", "rev"}``. A save that does not load is
+    given as it is stored. None when there is no save."""
+    row = store_read(page, "saves").get(key)
+    if row is None:
+        return None
+    backend = MemoryBackend()
+    backend.saves[key] = dict(row)
+    for r in journal_rows(page, key):
+        backend.journal[(key, r["rev"])] = r
+    try:
+        h, rev = _finish(Library(backend).load(key))
+    except SaveFileError:
+        return {"text": row["text"], "rev": backend._head(key)}
+    return {"text": savefile.dumps(h), "rev": rev}
+
+
+def wait_folded(page) -> None:
+    """Wait until every journal is folded into its save (the page does it when idle, and when it
+    leaves an encounter): a test that edits a stored save must not race the page rewriting it."""
+    wait_saved(page)
+    folded = page.evaluate("""async () => {
+        const count = async () => {
+            const db = await new Promise((ok, ko) => {
+                const r = indexedDB.open('fray'); r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
+            try {
+                const t = db.transaction(['journal'], 'readonly');
+                return await new Promise((ok) => { const r = t.objectStore('journal').count(); r.onsuccess = () => ok(r.result); });
+            } finally { db.close(); }
+        };
+        for (let i = 0; i < 300; i++) {  // the page folds within seconds of its last write
+            if (await count() === 0 && document.getElementById('save-state').dataset.state === 'saved') return true;
+            await new Promise((ok) => setTimeout(ok, 100));
+        }
+        return false;
+    }""")
+    assert folded, "the page never folded its journal into the save"
 
 
 def store_write(page, store: str, op: str, key=None, value=None) -> None:
@@ -161,10 +227,11 @@ def current_key(page) -> str:
 
 
 def saved_text(page, key: str | None = None) -> str | None:
-    """The stored save file of ``key`` (default: the current encounter), as text."""
+    """The stored encounter ``key`` (default: the current one) as one save file: its save with
+    its journal applied (``stored``), once the page says it is saved."""
     wait_saved(page)
-    row = store_read(page, "saves").get(key or current_key(page))
-    return row["text"] if row else None
+    got = stored(page, key or current_key(page))
+    return got["text"] if got else None
 
 
 def saved(page) -> dict:

@@ -5,11 +5,12 @@ One delegated listener per event kind (click, submit, keydown) on the document t
 to the control that caused it (``data-error-for`` = the error's field path) and the encounter is
 left exactly as it was: ``History.do`` only commits after the reducer succeeded.
 
-Autosave (``web/store.py``, ``static/store.js``): every change queues a write of the open
-encounter; the header's save state says "Saving…" until the browser has committed it to
-IndexedDB, then "Saved". Each write carries the revision this tab last loaded or wrote, so a
-save another tab made since is never overwritten: the GM is told and chooses (load the newer
-version, or keep this tab's as a copy).
+Autosave (``web/store.py``, ``static/store.js``, ``web/autosave.py``): every change queues a
+write of the open encounter, a journal row of its moves (now and then the whole save); the
+header's save state says "Saving…" until the browser has committed it to IndexedDB, then
+"Saved". Each write carries the revision this tab last loaded or wrote, so a save another tab
+made since is never overwritten: the GM is told and chooses (load the newer version, or keep
+this tab's as a copy).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from ..rulesets import all_rulesets, first_ruleset_id, get_ruleset
 from . import render as R
 from . import history_view, mapctl, players_view, stripctl
 from .tables_view import tables_form
+from .autosave import Autosave
 from .dom import by_id, data, download, nil, q
 from .library_dialogs import LibraryDialogs, read_picked  # noqa: F401 - read_picked: the page's one file reader
 from .painter import Painter
@@ -73,14 +75,14 @@ def nest(values: dict[str, Any], prefix: str) -> dict[str, Any]:
     return out
 
 
-class App(LibraryDialogs, Painter):
+class App(LibraryDialogs, Painter, Autosave):
     def __init__(self) -> None:
         self.rng = random.Random(int.from_bytes(os.urandom(8), "big"))
         self.ui: dict[str, Any] = {}  # short-lived view state (open panels), never saved
         self._painted: dict[str, Any] = {}  # the markup last written to each region
         self._proxies: list[Any] = []
         self.tab = f"{self.rng.getrandbits(64):016x}"  # tells this tab's broadcasts from others'
-        self.lib = Library(MemoryBackend())
+        self.lib = Library(MemoryBackend(), self.tab)
         self.in_memory = False  # the browser refused its database: nothing outlives the tab
         self.key = "e1"
         self.history = History(new_encounter("freeform", "First encounter"))
@@ -89,6 +91,7 @@ class App(LibraryDialogs, Painter):
         self.conflict: int | None = None  # a newer revision of the open encounter, from another tab
         self._dirty: dict[str, History] = {}  # encounters changed since their last committed write
         self._writer: asyncio.Task | None = None
+        self._fold_keys: set[str] = set()  # encounters whose journal is to be folded into their save
         self.save_failed: str | None = None
         self.broken: tuple[str, str | None] | None = None  # an unreadable save: (key, its text)
         self._card_memo: dict[str, Any] = {}  # each card's markup and what it was made of (web/painter.py)
@@ -101,14 +104,22 @@ class App(LibraryDialogs, Painter):
         await self.open_library()
         await self.load_bestiary()
         self.key, self.history = await self._boot_encounter()
+        try:
+            recovered = self.recover_pending()
+        except Exception:  # a kept move that does not apply: said and offered; load the save again
+            traceback.print_exc()
+            self.history, self.revs[self.key] = await self.lib.load(self.key)
+            recovered = False
         self.start()
+        if recovered:
+            self.persist()  # the closed tab's last moves, written as this tab's first change
 
     async def open_library(self) -> None:
         try:
             from pyscript.js_modules import fray_store  # type: ignore[import-not-found]
 
             await fray_store.open()
-            self.lib = Library(JsBackend(fray_store))
+            self.lib = Library(JsBackend(fray_store), self.tab)
         except Exception as e:  # no IndexedDB (private mode, policy): work in memory, say so
             self.in_memory = True
             self.banner(f"This browser refuses storage ({e}): nothing will be kept after a reload. Use Export.")
@@ -173,6 +184,8 @@ class App(LibraryDialogs, Painter):
         p = create_proxy(self.on_broadcast)
         self._proxies.append(p)
         self.lib.backend.listen(p)
+        self.watch_hiding()
+        self.watch_version()
         for i in ("btn-new", "btn-delete", "btn-undo", "btn-redo", "btn-export", "btn-tables", "file-import",
                   "encounter-select"):
             by_id(i).disabled = False
@@ -268,6 +281,7 @@ class App(LibraryDialogs, Painter):
     def persist(self) -> None:
         """Queue a write of the open encounter. The page says "Saving…" until it is committed."""
         self._dirty[self.key] = self.history
+        self.fold_left_behind()
         if self.conflict is not None:  # the choice comes back with every change until it is made
             self.changed_elsewhere(self.conflict)
         self.show_save_state()
@@ -275,17 +289,23 @@ class App(LibraryDialogs, Painter):
             self._writer = asyncio.ensure_future(self._write_all())
 
     async def _write_all(self) -> None:
-        """Write every changed encounter, one transaction each, until none is left. A burst of
-        clicks during a write is one more write (each holds the whole history)."""
+        """Write every changed encounter, one transaction each, until none is left, then fold the
+        journals asked for (``Autosave.fold``). A burst of clicks during a write is one more write
+        (its journal row holds every move they made)."""
         try:
-            while self._dirty:
+            while self._dirty or self._fold_keys:
+                if not self._dirty:
+                    await self.fold(self._fold_keys.pop())
+                    continue
                 key = next(iter(self._dirty))
                 h = self._dirty.pop(key)
                 if key == self.key and self.conflict is not None:
                     continue  # held here until the GM chooses: never over another tab's save
                 expected = self.revs.get(key, 0)
+                if self.replaced:
+                    continue  # the database belongs to a newer Fray now: said in the banner
                 try:
-                    res = await self.lib.save(key, h, expected)
+                    res = await self.lib.write(key, h, expected)
                 except Exception as e:  # quota or a refusing browser: the fight goes on, the GM is told
                     traceback.print_exc()
                     self.save_failed = str(e)
@@ -311,6 +331,9 @@ class App(LibraryDialogs, Painter):
             self._writer = None
             self.show_save_state()
             self.paint_select()
+            if not self._dirty:
+                self.drop_pending()
+                self.fold_later()
 
     async def flush(self) -> None:
         """Wait until every queued write is committed (before reading a save back)."""
@@ -340,8 +363,8 @@ class App(LibraryDialogs, Painter):
             state, text = "failed", "Not saved"
         elif self.in_memory:
             state, text = "memory", "Not kept by this browser"
-        elif self._writer is not None or self._dirty:
-            state, text = "saving", "Saving…"
+        elif self._dirty or (self._writer is not None and not self._compacting):
+            state, text = "saving", "Saving…"  # folding the journal into the save changes nothing
         else:
             state, text = "saved", "Saved"
         el.dataset.state = state
@@ -355,6 +378,8 @@ class App(LibraryDialogs, Painter):
         except ValueError:
             return
         if not isinstance(msg, dict) or msg.get("tab") == self.tab:
+            return
+        if self.heard_fold(msg):
             return
         key, rev = msg.get("key"), msg.get("rev")
         if key == self.key and key in self.revs and isinstance(rev, int):
@@ -594,6 +619,8 @@ class App(LibraryDialogs, Painter):
         elif act == "download-broken":
             if self.broken is not None and self.broken[1]:  # never an empty file
                 download(f"fray-unreadable-save-{self.broken[0]}.json", self.broken[1])
+        elif act == "download-lost":
+            self.download_lost()
         elif act == "conflict-reload":
             self.in_background(self.load_newer())
         elif act == "conflict-copy":
@@ -743,6 +770,8 @@ class App(LibraryDialogs, Painter):
         await self.flush()
         await self.lib.forget(key)
         self.revs.pop(key, None)
+        self.lib.written.pop(key, None)
+        self._fold_keys.discard(key)
         self.lib.backend.announce({"kind": "deleted", "key": key, "rev": 0, "tab": self.tab})
         await self.lib.entries()
         await self.open_next()
@@ -794,7 +823,7 @@ class App(LibraryDialogs, Painter):
 
     async def switch_to(self, key: str) -> None:
         try:
-            await self.flush()  # a write still under way is committed before anything is read back
+            await self.fold_now()  # committed, and the journal folded in, before anything is read back
             h, rev = await self.lib.load(key)
             await self.lib.set_current(key)
         except Exception as e:  # kept aside by Library.load; the open encounter stays

@@ -7,6 +7,11 @@ What is kept where (docs/ARCHITECTURE.md, Storage):
 - ``entries``: the library list, one small record per encounter (key, name, ruleset,
   revision), written in the same transaction as its save. It is an index of ``saves`` and is
   rebuilt from them when it disagrees (a missing or unreadable entry; an entry without a save).
+- ``journal``: the history's moves since its save was written (``fray.journal``), one row per
+  committed write, each with the revision it made. ``Library.write`` appends a row where it can
+  and rewrites the save (deleting the rows, in the same transaction) after ``JOURNAL_ROWS`` of
+  them, when the page is idle (``Library.compact``), and whenever the history is not the one it
+  last wrote. A load is the save, then the rows' moves in order.
 - ``broken``: a save that failed to load, kept untouched for download. Its save is never
   overwritten behind the GM's back.
 - ``meta``: ``current`` (the open encounter) and ``migrated`` (localStorage's library has
@@ -31,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .. import bestiary, savefile
+from .. import bestiary, journal, savefile
 from ..errors import SaveFileError
 from ..history import History
 
@@ -40,6 +45,13 @@ INDEX = "fray.index"
 CURRENT = "fray.current"
 ENC = "fray.enc."
 BROKEN = "fray.broken."
+
+
+# The page rewrites the save after this many journal rows even if it is never idle: a load
+# replays at most this many writes' moves (docs/ARCHITECTURE.md, Storage, has the measurements).
+JOURNAL_ROWS = 20
+# localStorage: a tab's moves not committed yet when the page was hidden (``Library.pending``)
+PENDING = "fray.pending."
 
 
 class MissingSave(SaveFileError):
@@ -158,12 +170,28 @@ def local_items(storage: Any) -> dict[str, str]:
     return out
 
 
+@dataclass
+class Written:
+    """What the library last committed of one encounter: the history object, how it looked
+    (``journal.Look``), the revision and how many journal rows follow the save."""
+
+    history: History
+    look: journal.Look
+    rev: int
+    rows: int
+    by: str | None = None  # the write that made ``rev``, as stored (a journal row's or the save's)
+
+
 class Library:
     """The encounters kept in the browser, over a backend (``JsBackend`` or ``MemoryBackend``)."""
 
-    def __init__(self, backend: Any):
+    def __init__(self, backend: Any, tab: str = "tab"):
         self.backend = backend
         self.cached: list[dict[str, Any]] = []  # the list as last read, for drawing the page
+        self.tab = tab
+        self.writes = 0  # this tab's count of writes: ``by`` is f"{tab}:{writes}"
+        self.written: dict[str, Written] = {}
+        self.in_flight: dict[str, tuple[str, int]] = {}  # key -> (by, how many moves) being committed
 
     async def entries(self) -> list[dict[str, Any]]:
         """The library list, rebuilt from the saves where it disagrees with them."""
@@ -188,34 +216,141 @@ class Library:
         cur = await self.current_key()
         return new_key([k for k in listed.get("keys") or [] if isinstance(k, str)] + ([cur] if cur else []))
 
+    def _by(self) -> str:
+        self.writes += 1
+        return f"{self.tab}:{self.writes}"
+
+    def moves(self, key: str, h: History) -> list[dict[str, Any]] | None:
+        """The moves ``h`` made since the library last committed it under ``key``, or None if
+        they cannot be told (another history, or none committed): then only a whole save will do."""
+        w = self.written.get(key)
+        if w is None or w.history is not h:
+            return None
+        return journal.moves_between(w.look, h)
+
     async def save(self, key: str, h: History, expected_rev: int) -> SaveResult:
-        """Write the encounter and make it current, in one transaction, if the stored revision
-        is still ``expected_rev`` (0: never saved). Raises the browser's error (quota) as is."""
-        res = await self.backend.save(key, savefile.dumps(h), h.present.name, h.present.ruleset, expected_rev)
+        """Write the encounter whole and make it current, in one transaction, if the stored
+        revision is still ``expected_rev`` (0: never saved); its journal rows go in the same
+        transaction. Raises the browser's error (quota) as is."""
+        look, by, text = journal.Look(h), self._by(), savefile.dumps(h)
+        self.in_flight[key] = (by, len(self.moves(key, h) or []))
+        try:
+            res = await self.backend.save(key, text, h.present.name, h.present.ruleset, expected_rev, by)
+        finally:
+            self.in_flight.pop(key, None)
+        if res["ok"]:
+            self.written[key] = Written(h, look, int(res["rev"]), 0, by)
         return SaveResult(bool(res["ok"]), int(res["rev"]))
 
+    async def write(self, key: str, h: History, expected_rev: int) -> SaveResult:
+        """The autosave of one change: a journal row of the moves ``h`` made since it was last
+        committed, when there is one to append to and fewer than ``JOURNAL_ROWS`` rows follow the
+        save; else the whole save. The same revision check either way."""
+        w = self.written.get(key)
+        moves = self.moves(key, h)
+        if moves is None or w is None or w.rev != expected_rev or w.rows >= JOURNAL_ROWS:
+            return await self.save(key, h, expected_rev)
+        if not moves:
+            return SaveResult(True, expected_rev)  # nothing moved (a jump to where it was): nothing to write
+        look, by = journal.Look(h), self._by()
+        self.in_flight[key] = (by, len(moves))
+        try:
+            res = await self.backend.append(key, journal.dumps(moves), h.present.name, h.present.ruleset,
+                                            expected_rev, by)
+        finally:
+            self.in_flight.pop(key, None)
+        if res["ok"]:
+            self.written[key] = Written(h, look, int(res["rev"]), w.rows + 1, by)
+        return SaveResult(bool(res["ok"]), int(res["rev"]))
+
+    def follow(self, key: str, frm: int, rev: int) -> None:
+        """Another tab folded the journal of revision ``frm`` into a save at ``rev``: the same
+        encounter, so this tab's next change appends to that."""
+        w = self.written.get(key)
+        if w is not None and w.rev == frm:
+            w.rev, w.rows, w.by = rev, 0, None
+
+    def journal_rows(self, key: str) -> int:
+        """How many journal rows follow ``key``'s save, as this tab last committed or loaded it."""
+        w = self.written.get(key)
+        return w.rows if w is not None else 0
+
+    async def compact(self, key: str, h: History, expected_rev: int) -> SaveResult | None:
+        """Fold ``key``'s journal into its save (the page is idle, or is leaving the encounter):
+        the whole save, if rows follow it and ``h`` is what was last committed; else nothing."""
+        w = self.written.get(key)
+        if w is None or w.rows == 0 or w.history is not h or w.rev != expected_rev or self.moves(key, h):
+            return None
+        return await self.save(key, h, expected_rev)
+
     async def load(self, key: str) -> tuple[History, int]:
-        """One encounter and its stored revision. A missing save raises ``MissingSave``; a bad
-        one raises ``SaveFileError`` and is kept aside under ``broken``, untouched."""
+        """One encounter and its stored revision: the save, then its journal's moves. A missing
+        save raises ``MissingSave``; a bad save or journal row raises ``SaveFileError`` and is kept
+        aside under ``broken``, untouched (with its journal: ``broken_text``)."""
         row = await self.backend.get(key)
         if row is None or not isinstance(row.get("text"), str):
             raise MissingSave("", f"no saved encounter {key!r}")
         raw = row["text"]
+        rows = row.get("journal") or []
         rev = row.get("rev") if _whole(row.get("rev")) else 0
         try:
             # our own autosave: read as strictly as an import, replayed from its last checkpoint only
-            return savefile.loads(raw, verify=False), rev
-        except SaveFileError:
-            await self.backend.put_broken(key, raw)
-            raise
-        except Exception as e:  # noqa: BLE001 - never lose a save to an error of another kind
-            await self.backend.put_broken(key, raw)
+            h = savefile.loads(raw, verify=False)
+            base = row.get("base", rev)
+            for r in rows:
+                where = f"journal.{r.get('rev') if isinstance(r, dict) else '?'}"
+                if not isinstance(r, dict) or not _whole(r.get("rev")) or r["rev"] != base + 1:
+                    raise SaveFileError(where, f"is not the write after revision {base} (a journal row is missing)")
+                journal.apply_moves(h, journal.loads(r.get("moves"), where + ".moves"), where + ".moves")
+                base = r["rev"]
+        except Exception as e:  # noqa: BLE001 - never lose a save to an error of any kind
+            await self.backend.put_broken(key, broken_text(raw, rows))
+            if isinstance(e, SaveFileError):
+                raise
             raise SaveFileError("", f"{type(e).__name__}: {e}") from None
+        self.written[key] = Written(h, journal.Look(h), rev, len(rows), row.get("by"))
+        return h, rev
 
     async def revision(self, key: str) -> int:
-        """The revision stored for ``key`` now (0: no save)."""
-        row = await self.backend.get(key)
-        return row["rev"] if row is not None and _whole(row.get("rev")) else 0
+        """The revision stored for ``key`` now (0: no save), without reading its text."""
+        rev = await self.backend.revision(key)
+        return rev if _whole(rev) else 0
+
+    # -- what a closing tab had not committed --------------------------------------------------
+    def pending(self, key: str, h: History) -> dict[str, Any] | None:
+        """What ``h`` holds beyond the last committed write of ``key``, for the page to keep
+        synchronously as it is hidden: the moves, the revision they apply to, and the write that
+        was being committed (its ``by`` and how many of the moves it carries). None when
+        everything is committed, or when it cannot be said in moves (a history never written)."""
+        w = self.written.get(key)
+        moves = self.moves(key, h)
+        if w is None or not moves:
+            return None
+        flight = self.in_flight.get(key)
+        return {"key": key, "base": w.rev, "moves": moves,
+                "in_flight": {"by": flight[0], "moves": flight[1]} if flight else None}
+
+    def recover(self, key: str, h: History, rev: int, kept: dict[str, Any]) -> bool:
+        """Apply a closed tab's ``pending`` record to ``h``, just loaded at revision ``rev``, if
+        it follows on from it: the record's revision is the one loaded, or the write it was
+        committing is the one that made the revision loaded (then only the moves after it).
+        Returns False, touching nothing, if another write came between; raises
+        ``SaveFileError`` if a move does not apply (``h`` is then to be loaded again)."""
+        moves = kept.get("moves")
+        base = kept.get("base")
+        if kept.get("key") != key or not isinstance(moves, list) or not _whole(base):
+            return False
+        flight = kept.get("in_flight")
+        w = self.written.get(key)
+        if rev == base:
+            todo = moves
+        elif (rev == base + 1 and isinstance(flight, dict) and w is not None and w.by is not None
+              and flight.get("by") == w.by and _whole(flight.get("moves"))):
+            todo = moves[flight["moves"]:]
+        else:
+            return False
+        journal.apply_moves(h, todo, "pending")
+        return True
 
     async def raw(self, key: str) -> str | None:
         """The text to offer for download: the unreadable copy, else the save; None (never an
@@ -249,12 +384,21 @@ class Library:
         return bool(await self.backend.migrate(migration_plan(items)))
 
 
+def broken_text(save: str, rows: list[Any]) -> str:
+    """What is kept for download when a load fails: the save's own text when no journal follows
+    it, else one JSON object holding the save's text and every journal row as stored."""
+    if not rows:
+        return save
+    return json.dumps({"format": "fray-autosave-journal", "save": save, "journal": rows}, ensure_ascii=False)
+
+
 class MemoryBackend:
     """``static/store.js`` in memory: for tests and for a browser that refuses storage."""
 
     def __init__(self) -> None:
         self.entries: dict[str, Any] = {}
         self.saves: dict[str, dict[str, Any]] = {}
+        self.journal: dict[tuple[str, int], dict[str, Any]] = {}  # [key, rev] -> row, as IndexedDB keys it
         self.broken: dict[str, str] = {}
         self.metas: dict[str, Any] = {}
         self.messages: list[dict[str, Any]] = []
@@ -263,22 +407,54 @@ class MemoryBackend:
         return {"entries": [dict(e) if isinstance(e, dict) else e for e in self.entries.values()],
                 "keys": list(self.saves)}
 
+    def _rows(self, key: str) -> list[dict[str, Any]]:
+        return [self.journal[k] for k in sorted(k for k in self.journal if k[0] == key)]
+
+    def _head(self, key: str) -> int:
+        rows = self._rows(key)
+        row = self.saves.get(key)
+        saved = row["rev"] if row is not None and _whole(row.get("rev")) else 0
+        return max([saved] + [r["rev"] for r in rows])
+
     async def get(self, key: str) -> dict[str, Any] | None:
         row = self.saves.get(key)
-        return None if row is None else {"text": row["text"], "rev": row["rev"]}
+        if row is None:
+            return None
+        base = row["rev"] if _whole(row.get("rev")) else 0
+        rows = [{"rev": r["rev"], "moves": r["moves"], "by": r.get("by")} for r in self._rows(key) if r["rev"] > base]
+        return {"text": row["text"], "rev": max([base] + [r["rev"] for r in rows]), "base": base,
+                "journal": rows, "by": rows[-1]["by"] if rows else row.get("by")}
+
+    async def revision(self, key: str) -> int:
+        return self._rev(key)
 
     def _rev(self, key: str) -> int:
         e = self.entries.get(key)
         if isinstance(e, dict) and _whole(e.get("rev")):
             return e["rev"]
-        row = self.saves.get(key)
-        return row["rev"] if row is not None and _whole(row.get("rev")) else 0
+        return self._head(key)
 
-    async def save(self, key: str, text: str, name: str, ruleset: str, expected: int) -> dict[str, Any]:
+    def _drop_rows(self, key: str) -> None:
+        for k in [k for k in self.journal if k[0] == key]:
+            del self.journal[k]
+
+    async def save(self, key: str, text: str, name: str, ruleset: str, expected: int,
+                   by: str | None = None) -> dict[str, Any]:
         stored = self._rev(key)
         if stored != expected:
             return {"ok": False, "rev": stored}
-        self.saves[key] = {"text": text, "rev": stored + 1}
+        self.saves[key] = {"text": text, "rev": stored + 1, "by": by}
+        self._drop_rows(key)
+        self.entries[key] = {"key": key, "name": name, "ruleset": ruleset, "rev": stored + 1}
+        self.metas["current"] = key
+        return {"ok": True, "rev": stored + 1}
+
+    async def append(self, key: str, moves: str, name: str, ruleset: str, expected: int,
+                     by: str | None = None) -> dict[str, Any]:
+        stored = self._rev(key)
+        if stored != expected or expected < 1:
+            return {"ok": False, "rev": stored}
+        self.journal[(key, stored + 1)] = {"key": key, "rev": stored + 1, "moves": moves, "by": by}
         self.entries[key] = {"key": key, "name": name, "ruleset": ruleset, "rev": stored + 1}
         self.metas["current"] = key
         return {"ok": True, "rev": stored + 1}
@@ -307,6 +483,7 @@ class MemoryBackend:
     async def forget(self, key: str) -> None:
         for store in (self.entries, self.saves, self.broken):
             store.pop(key, None)
+        self._drop_rows(key)
 
     async def migrate(self, plan: dict[str, Any]) -> bool:
         if self.metas.get("migrated") is True:
@@ -318,6 +495,7 @@ class MemoryBackend:
                 key += "-old"
             moved[s["key"]] = key
             self.saves[key] = {"text": s["text"], "rev": 1}
+            self._drop_rows(key)
             self.entries[key] = {"key": key, "name": s["name"], "ruleset": s["ruleset"], "rev": 1}
         for b in plan["broken"]:
             self.broken[moved.get(b["key"], b["key"])] = b["text"]
@@ -328,6 +506,9 @@ class MemoryBackend:
 
     def listen(self, callback: Any) -> bool:
         return False  # one tab: nobody else to hear from
+
+    def on_version_change(self, callback: Any) -> None:
+        pass  # no database: no newer Fray can take it
 
     def announce(self, message: dict[str, Any]) -> None:
         self.messages.append(message)
@@ -345,8 +526,19 @@ class JsBackend:
     async def get(self, key: str) -> dict[str, Any] | None:
         return _py(await self.js.get(key))
 
-    async def save(self, key: str, text: str, name: str, ruleset: str, expected: int) -> dict[str, Any]:
-        return _py(await self.js.save(key, text, name, ruleset, expected))
+    async def revision(self, key: str) -> int:
+        return _py(await self.js.revision(key))
+
+    async def save(self, key: str, text: str, name: str, ruleset: str, expected: int,
+                   by: str | None = None) -> dict[str, Any]:
+        return _py(await self.js.save(key, text, name, ruleset, expected, by))
+
+    async def append(self, key: str, moves: str, name: str, ruleset: str, expected: int,
+                     by: str | None = None) -> dict[str, Any]:
+        return _py(await self.js.append(key, moves, name, ruleset, expected, by))
+
+    def on_version_change(self, callback: Any) -> None:
+        self.js.onVersionChange(callback)
 
     async def repair(self, fix: list[dict[str, Any]], drop: list[str]) -> None:
         await self.js.repair(json.dumps(fix), json.dumps(drop))
