@@ -34,6 +34,7 @@ class Painter:
     _painted: dict[str, Any]
     # cid -> (combatant, the rest of the card's inputs, its markup): see the module's docstring
     _card_memo: dict[str, tuple[Any, tuple, str]]
+    _view_kept: dict[str, dict[str, Any]]  # ruleset id -> what its view_kept reuses from the last render
     _keeping: bool  # App.start sets it: from then on each render is kept for the next first paint
 
     # -- rendering ------------------------------------------------------------------------------
@@ -63,7 +64,8 @@ class Painter:
     def _render(self) -> None:
         enc, rs = self.enc, self.ruleset
         try:
-            view = rs.view(enc)
+            # the views of combatants no action touched are the last render's (``Ruleset.view_kept``)
+            view = rs.view_kept(enc, self._view_kept.setdefault(enc.ruleset, {}))
             order = rs.order_of_play(enc)
         except Exception:
             traceback.print_exc()
