@@ -24,6 +24,7 @@ import js  # type: ignore[import-not-found]
 from . import mapctl
 from . import render as R
 from . import history_view
+from .blocks import patch_region
 from .dom import by_id, nil
 from .panels import panel_for
 
@@ -135,8 +136,10 @@ class Painter:
     def paint(self, region: str, html: str) -> None:
         """Write a region only when its markup changed: a GM's half-typed entry in an untouched
         region survives, and the browser re-parses only what moved."""
-        if self._painted.get(region) != html:
-            by_id(region).innerHTML = html
+        old = self._painted.get(region)
+        if old != html:
+            # markup made as a Block (web/blocks.py) is patched: only its changed parts are written
+            patch_region(by_id(region), old, html)
             self._painted[region] = html
 
     def paint_log(self, items: list[str]) -> None:
