@@ -41,7 +41,7 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
             c = view["combatants"].get(o["combatant"])
             out.append(_fold("sr-fold sr-next-attack", "attack-" + str(o["ref"]),
                              f'SR {esc(o["sr"])}: {esc(o["name"])}, {esc(action_label(o, _names(view), c))}',
-                             attack_html(view, o, ui), ui, aria=f'Attack by {o["name"]}'))
+                             attack_html(view, o, ui), ui, aria=f'Attack by {o["name"]}', odds_lazy=True))
         elif o["kind"] in ("melee", "missile"):
             out.append(attack_html(view, o, ui))
         else:
