@@ -266,3 +266,37 @@ def test_a_kept_declaration_part_is_the_part_drawn_afresh():
         assert got == declare_html(view, {"sr_open": folds})
         reused += sum(1 for row in got.children if row in held.values() and any(row is r for r in held.values()))
     assert declaring > 10 and reused > 0
+
+
+def test_the_tactical_round_panel_patches_to_exactly_its_new_markup_through_a_fight():
+    """The same for tactical-round's panel (phases, the acting list, the declarations one form per
+    combatant): each part one element, the patched region exactly the new markup, and a Next from
+    one phase that shows the declarations to another rewrites none of the forms."""
+    from fray.web.tactical_round_panel import DEFAULT_KINDS, panel_html as tr_panel
+
+    rs = get_ruleset("tactical-round")
+    whole = fights.fight("tactical-round", 8, 160, seed=2)
+    h = History(whole.initial)
+    root, log = region()
+    before = None
+    kept_forms = 0
+    for a in whole.actions:
+        was = h.present.phase
+        h.do(a)
+        enc = h.present
+        new = tr_panel(rs.view(enc), {}, DEFAULT_KINDS)
+        one_element_each(new)
+        log.clear()
+        if before != new:
+            patch_region(root, before, new)
+        assert root.innerHTML == new
+        shows = ("setup", "assessment", "declaration")
+        if (a["type"] == "advance" and was in shows and enc.phase in shows and before is not None
+                and len(before.children) == len(new.children)):  # (a part that came or went: written whole)
+            forms = [c for c in new.children if "tr-declarations" in c[:60]]
+            old_forms = [c for c in before.children if "tr-declarations" in c[:60]]
+            assert forms and forms == old_forms  # so the patch writes nothing of them
+            assert sum(log) < len(new) - len(forms[0])
+            kept_forms += 1
+        before = new
+    assert kept_forms > 0
