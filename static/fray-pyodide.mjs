@@ -16,10 +16,18 @@ const SNAPSHOT = /*SNAPSHOT*/null/*END*/;
 // PyScript derives indexURL from this module's folder; the runtime's files are in vendor/pyodide.
 const INDEX_URL = new URL("./vendor/pyodide/", import.meta.url).href;
 
+let form = null; // how the snapshot came: "raw" (the worker's inflated copy) or "gzip" (inflated here)
+
 async function fetchSnapshot(url) {
-  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${response.status} for the snapshot`);
+  // The service worker keeps the snapshot inflated (static/sw.js): nothing to do but read it.
+  if (response.headers.get("X-Fray-Snapshot") === "raw") {
+    form = "raw";
+    return new Uint8Array(await response.arrayBuffer());
+  }
+  form = "gzip";
+  if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
   // The whole file first, then inflate: a corrupt file then fails in the inflating, not by
   // aborting the download half-way. gzip checks its CRC-32 and length at the end, so a corrupt or
   // cut file rejects here.
@@ -28,19 +36,28 @@ async function fetchSnapshot(url) {
   return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
 
-export async function loadPyodide(options = {}) {
+// PyScript passes loadPyodide its own stdout and stderr (and nothing else Fray needs: no packages).
+// The interpreter starts loading before PyScript asks for it (below), so what it prints goes
+// through these, which forward to PyScript's once PyScript has handed them over.
+const io = { stdout: null, stderr: null };
+const OWN = {
+  indexURL: INDEX_URL,
+  stdout: (line) => (io.stdout || console.log)(line),
+  stderr: (line) => (io.stderr || console.warn)(line),
+};
+
+async function boot() {
   const started = performance.now();
-  const plain = { ...options, indexURL: INDEX_URL };
   if (SNAPSHOT) {
     try {
       // Fetched while Pyodide loads its runtime; Pyodide awaits it only later, so a failure must
       // not count as an unhandled rejection meanwhile (it still rejects the await below).
       const snapshot = fetchSnapshot(new URL(SNAPSHOT, import.meta.url));
       snapshot.catch(() => {});
-      const py = await loadPlain({ ...plain, _loadSnapshot: snapshot });
+      const py = await loadPlain({ ...OWN, _loadSnapshot: snapshot });
       // The snapshot froze the random module's state: give this page its own.
       py.runPython("import random; random.seed()");
-      globalThis.frayBoot = { snapshot: true, ms: performance.now() - started };
+      globalThis.frayBoot = { snapshot: true, form, ms: performance.now() - started };
       return py;
     } catch (e) {
       globalThis.frayBoot = { snapshot: false, reason: String(e && e.message || e) };
@@ -49,7 +66,22 @@ export async function loadPyodide(options = {}) {
   } else {
     globalThis.frayBoot = { snapshot: false, reason: "this build has no snapshot" };
   }
-  const py = await loadPlain(plain);
+  const py = await loadPlain(OWN);
   globalThis.frayBoot.ms = performance.now() - started;
   return py;
 }
+
+// The page loads this module with a <script type="module"> of its own, before PyScript's, so the
+// interpreter starts loading as soon as the page is parsed, while PyScript is still fetching its
+// configuration and plugins (some 300-500 ms of a warm boot). PyScript's import of this module
+// (by the same URL) gets this same instance, and its loadPyodide call the boot already under way.
+let booting = null;
+
+export async function loadPyodide(options = {}) {
+  if (options.stdout) io.stdout = options.stdout;
+  if (options.stderr) io.stderr = options.stderr;
+  booting = booting || boot();
+  return booting;
+}
+
+booting = boot();

@@ -144,3 +144,37 @@ def test_no_copy_on_a_first_visit_or_in_the_players_window(page, open_app):
     assert players.evaluate("globalThis.frayFirstPaint.shown") is False
     assert players.evaluate("window.__fp.seen") == []
     players.close()
+
+
+def test_a_closed_fold_out_is_kept_empty_and_the_copy_still_shows_its_summary(page, open_app):
+    """What a closed <details> holds beside its summary is not on screen, so the kept drawing
+    leaves it out (a smaller copy to parse at the next boot); the summary is kept, and the live
+    page, once ready, has the fold-out's content again."""
+    open_app(page)
+    G.new_encounter(page, "Fold ford", "tactical-round", "Tactical round (CMB vs DEF)")
+    G.add_preset(page, "Swordsman with shield")
+    G.add_preset(page, "Crossbowman")
+    live = page.evaluate("""() => Array.from(document.querySelectorAll("main.panes details:not([open])"))
+      .map(d => [d.querySelector("summary").textContent, d.textContent.length - d.querySelector("summary").textContent.length])
+      .filter(([, rest]) => rest > 0)""")
+    assert live, "the page has a closed fold-out with content"
+    page.wait_for_function("(localStorage.getItem('fray.paint') || '').includes('Fold ford')")
+    G.wait_saved(page)
+    page.wait_for_function("""() => { const k = JSON.parse(localStorage.getItem('fray.paint') || 'null');
+      return k && k.main.includes('Crossbowman'); }""")
+    kept_main = kept(page)["main"]
+    closed = page.evaluate("""(html) => {
+      const d = new DOMParser().parseFromString("<!doctype html><body>" + html, "text/html");
+      return Array.from(d.querySelectorAll("details:not([open])"), x => [x.querySelector("summary").textContent,
+        x.textContent.length - x.querySelector("summary").textContent.length]);
+    }""", kept_main)
+    assert {s for s, _ in closed} >= {s for s, _ in live}  # every summary is kept
+    assert all(rest == 0 for _, rest in closed), closed  # and nothing else of a closed fold-out
+    page.add_init_script(PROBE)
+    page.reload()
+    G.wait_ready(page)
+    seen = page.evaluate("window.__fp")
+    assert len(seen["seen"]) == 1 and live[0][0] in seen["seen"][0]["text"]
+    expect(page.locator("main.first-paint")).to_have_count(0)
+    assert page.evaluate("""() => Array.from(document.querySelectorAll("main.panes details:not([open])"))
+      .some(d => d.textContent.length > d.querySelector("summary").textContent.length)""")

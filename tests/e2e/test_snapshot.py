@@ -60,6 +60,94 @@ def test_the_page_boots_from_the_snapshot(page, open_app):
     plays(page)
 
 
+def test_the_interpreter_starts_loading_before_pyscript_asks_for_it(page, open_app):
+    """index.html runs the interpreter module ahead of PyScript's, so the boot (the snapshot's
+    fetch is its first step) starts before PyScript has even asked for pyscript.toml, and
+    PyScript's loadPyodide then gets that boot: one interpreter, from the snapshot."""
+    open_app(page)
+    started = page.evaluate("""() => {
+      const at = (part) => performance.getEntriesByType("resource").find(e => e.name.includes(part)).startTime;
+      return [at(".snapshot.gz"), at("pyscript.toml")];
+    }""")
+    assert started[0] < started[1], started
+    assert boot(page)["snapshot"] is True, boot(page)
+    assert page.evaluate("performance.getEntriesByType('resource').filter(e => e.name.endsWith('pyodide.asm.wasm')).length") == 1
+    plays(page)
+
+
+def test_the_worker_keeps_the_snapshot_inflated_and_the_boot_reads_it_as_it_is(browser):
+    """static/sw.js inflates the precached snapshot once; a boot it serves reads the raw bytes
+    (``form: "raw"``), which are exactly the gzipped file's content."""
+    srv = serve.start({"/fray/": DIST})
+    origin = f"http://127.0.0.1:{srv.server_address[1]}"
+    context = browser.new_context()
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(origin + "/fray/")
+        wait_ready(page)
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        page.reload()
+        wait_ready(page)
+        assert boot(page)["snapshot"] is True and boot(page)["form"] == "raw", boot(page)
+        name = snapshot_file().name
+        cached = page.evaluate("""async (name) => {
+          const keys = await caches.keys();
+          const cache = await caches.open(keys.find(k => k.startsWith("fray-")));
+          const r = await cache.match("./static/" + name);
+          const bytes = new Uint8Array(await r.arrayBuffer());
+          let sum = 0;
+          for (let i = 0; i < bytes.length; i += 4099) sum = (sum * 31 + bytes[i]) % 1000000007;
+          return [r.headers.get("X-Fray-Snapshot"), bytes.length, sum];
+        }""", name)
+        raw = gzip.decompress(snapshot_file().read_bytes())
+        sum_ = 0
+        for i in range(0, len(raw), 4099):
+            sum_ = (sum_ * 31 + raw[i]) % 1000000007
+        assert cached == ["raw", len(raw), sum_]
+        plays(page)
+        assert errors == []
+    finally:
+        context.close()
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_a_precached_snapshot_that_does_not_inflate_stays_as_it_came_and_the_boot_goes_plain(browser, tmp_path):
+    """A corrupt snapshot reaching the worker: it keeps the file as it came (the worker's install
+    does not fail, so the app still works offline), and the page, failing to inflate it in turn,
+    boots the plain way without an error."""
+    import shutil
+
+    dist = tmp_path / "dist"
+    shutil.copytree(DIST, dist)
+    snap = dist / "static" / snapshot_file().name
+    snap.write_bytes(_corrupt(snap.read_bytes()))
+    srv = serve.start({"/fray/": dist})
+    origin = f"http://127.0.0.1:{srv.server_address[1]}"
+    context = browser.new_context()
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(origin + "/fray/")
+        wait_ready(page)
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        page.reload()
+        wait_ready(page)
+        b = boot(page)
+        assert b["snapshot"] is False and b["reason"], b
+        plays(page)
+        assert errors == []
+    finally:
+        context.close()
+        srv.shutdown()
+        srv.server_close()
+
+
 def _other_build(data: bytes) -> bytes:
     raw = bytearray(gzip.decompress(data))
     raw[16:48] = bytes(32)  # the Pyodide build id that restoreSnapshot checks
@@ -133,7 +221,8 @@ def test_an_offline_reload_boots_from_the_cached_snapshot(browser):
         running = False
         page.reload()
         wait_ready(page)
-        assert boot(page)["snapshot"] is True, boot(page)
+        # the worker inflated the snapshot once, when it installed: the boot only reads it
+        assert boot(page)["snapshot"] is True and boot(page)["form"] == "raw", boot(page)
         expect(page.locator("#encounter-select option:checked")).to_have_text("Offline ford")
         expect(card(page, "Ferryman")).to_be_visible()
         assert errors == []
