@@ -74,8 +74,12 @@ def test_twelve_strike_rank_on_a_tablet_is_a_short_page_with_every_control(brows
         expect(waiting.nth(0).locator("> summary")).to_have_text("SR 3: Foe 2, Melee attack with Bite → Hero 1")
         for i in range(3):
             expect(waiting.nth(i).locator("form")).to_be_hidden()
+        # a waiting form's odds are worked out once it opens (nobody sees them while it is shut)
+        expect(forms.first.locator("[data-odds]")).to_contain_text("Odds before rolling")
+        expect(waiting.nth(0).locator("[data-odds]")).not_to_contain_text("Odds before rolling")
         waiting.nth(0).locator("> summary").tap()
         expect(waiting.nth(0).locator("form [name='rolls.attack']")).to_be_visible()
+        expect(waiting.nth(0).locator("[data-odds]")).to_contain_text("Odds before rolling")
     finally:
         ctx.close()
 

@@ -21,6 +21,9 @@ from fray.web.strike_rank_panel import StrikeRankPanel, card_html
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import fights  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "strike_rank"))
+from sr_helpers import declare, duel, to_phase  # noqa: E402
+
 
 class _App:
     def __init__(self, ui):
@@ -72,3 +75,63 @@ def test_a_strike_rank_card_with_the_same_key_has_the_same_markup():
                 assert before[c.id][1] == html
             before[c.id] = (key, html)
     assert same > 100  # most cards keep their key from one action to the next: the memo is used
+
+
+# -- the strike-rank view's reuse (Ruleset.view_kept) --------------------------------------------------
+
+def test_a_kept_strike_rank_view_is_the_view_drawn_afresh_and_drawing_it_edits_nothing():
+    """``view_kept``: action by action through a played fight, the view that reuses the last one's
+    combatants equals the view made from nothing, and stays equal after the panel and every card
+    are drawn from it (a drawing that edited a shared view would show the next render stale)."""
+    rs = get_ruleset("strike-rank")
+    panel = StrikeRankPanel()
+    from fray.web.strike_rank_panel import panel_html
+
+    kept: dict = {}
+    reused = 0
+    for enc in _states("strike-rank", 8, 150):
+        before = dict(kept)
+        view = rs.view_kept(enc, kept)
+        assert view == rs.view(enc)
+        reused += sum(1 for cid, cv in view["combatants"].items() if cid in before and before[cid][1] is cv)
+        app = _App({})
+        panel_html(view, app.ui, [(e.kind, e.text) for e in enc.log[-80:]])
+        for c in enc.combatants:
+            panel.card_key(app, c.id, view)
+            card_html(c.id, view, app.ui)
+        assert view == rs.view(enc)
+    assert reused > 400  # most combatants are untouched by an action: their view is the last one
+
+
+def test_a_kept_view_shows_an_edited_dex_sr_table():
+    """FACTS.md (strike-rank): "DEX SR: DEX 1-5 → 5, 6-8 → 4, 9-12 → 3, ...". The GM's edit of that
+    table is a new table object, so no combatant's kept view survives it: DEX 11 reads the new row."""
+    from fray.reducer import apply
+
+    rs = get_ruleset("strike-rank")
+    enc = duel()
+    kept: dict = {}
+    cid = enc.combatants[0].id
+    assert rs.view_kept(enc, kept)["combatants"][cid]["derived"]["dex_sr"]["value"] == 3
+    table = {**rs.table(enc, "dex_sr"), "entries": [{"min": 1, "max": None, "sr": 4}]}
+    enc, _ = apply(enc, {"type": "set_table", "table": "dex_sr", "value": table})
+    assert rs.view_kept(enc, kept)["combatants"][cid]["derived"]["dex_sr"]["value"] == 4
+
+
+def test_a_kept_view_shows_a_new_declaration_and_drops_a_removed_combatant():
+    """A declared action is the declarer's: their view lists it at once; the other's view is reused.
+    A combatant who leaves is not kept."""
+    from fray.reducer import apply
+
+    rs = get_ruleset("strike-rank")
+    enc = to_phase(duel(), "declare")
+    a, b = (c.id for c in enc.combatants)
+    kept: dict = {}
+    first = rs.view_kept(enc, kept)
+    enc, _ = declare(enc, a, kind="melee", weapon="broadsword", target=b)
+    second = rs.view_kept(enc, kept)
+    assert [d["target"] for d in second["combatants"][a]["declared"]] == [b]
+    assert second["combatants"][b] is first["combatants"][b]
+    enc, _ = apply(enc, {"type": "remove_combatant", "id": b})
+    rs.view_kept(enc, kept)
+    assert set(kept) == {a}

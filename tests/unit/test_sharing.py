@@ -254,3 +254,45 @@ def test_a_range_band_turn_copies_only_what_it_changes():
     assert all(c is was for c, was in zip(done.combatants, new.combatants))
     assert not done.state.get("pending")
     assert any("succeeds on its offense roll" in e.text for e in done.log)
+
+
+def test_a_strike_rank_next_copies_only_the_combatants_and_actions_it_changes():
+    """A Next through a 30-combatant fight (bench/fights.py) reads every declared action of the fight
+    and every combatant (the order of play, the end of the MR, the new MR's tallies) but copies only
+    the actions whose status it sets and the combatants whose round it resets or who bleed, stun or
+    reload: each Next copies fewer actions than the fight has, and a fresh MR's Next copies no
+    combatant at all. The replay stays exact (the golden tests above); here, what is copied."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import fights
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    from fray import reducer
+    from fray.rulesets import get_ruleset
+    from fray.rulesets.base import Context
+    from fray.tray import DiceTray
+    import random
+
+    ruleset = get_ruleset("strike-rank")
+    h = fights.fight("strike-rank", 30, 300)
+    enc = h.present
+    rng = random.Random(3)
+    nexts = quiet = 0
+    for _ in range(12):
+        action, _, _ = reducer.prepare(enc, {"type": "advance", "skip_empty": True}, rng)
+        d, cows = sharing.draft(enc)
+        reducer.handler_for(ruleset, "advance")(Context(d, action, DiceTray(action.get("rolls", {}), None), ruleset))
+        copied = [c for c, _, blob in cows.held.values() if blob is not None]
+        actions = [c for c in copied if isinstance(c, dict) and "ref" in c]
+        people = [c for c in copied if isinstance(c, Combatant)]
+        assert len(actions) < len(enc.state.get("actions", [])) or not enc.state.get("actions")
+        new, _ = reducer.apply(enc, action)
+        # what was copied is what changed: every combatant copied and not changed is put back
+        changed = [c.id for c, was in zip(new.combatants, enc.combatants) if c is not was]
+        assert set(changed) <= {c.id for c in people}
+        if enc.phase == "declare" and not any(a["round"] == enc.round for a in enc.state.get("actions", [])):
+            quiet += 1
+            assert not people
+        nexts += 1
+        enc = new
+    assert nexts == 12 and quiet > 0

@@ -293,6 +293,14 @@ class Ruleset:
         """What the page shows beyond the core fields: derived values with breakdowns."""
         return {}
 
+    def view_kept(self, enc: Encounter, kept: dict[str, Any]) -> dict[str, Any]:
+        """``view(enc)``, reusing what ``kept`` holds from the caller's earlier views where what it
+        was made from is the very same object (the page redraws after every action, and the engine
+        shares whatever an action left alone, ``fray/sharing.py``). Only for encounters that are
+        never edited once made (a history's states); the result and its parts are shared with
+        later views, so they are read, never edited. Default: no reuse."""
+        return self.view(enc)
+
     def status(self, enc: Encounter, view: dict[str, Any], combatant_id: str) -> dict[str, Any]:
         """A combatant's state at a glance, for the order strip: ``{"hp": [current, max] | None,
         "fraction": 0..1 | None, "word": "bruised", "level": "ok" | "hurt" | "bad" | "out",

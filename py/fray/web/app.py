@@ -94,6 +94,7 @@ class App(LibraryDialogs, Painter, Autosave):
         self._fold_keys: set[str] = set()  # encounters whose journal is to be folded into their save
         self.save_failed: str | None = None
         self.broken: tuple[str, str | None] | None = None  # an unreadable save: (key, its text)
+        self._view_kept: dict[str, dict[str, Any]] = {}  # Ruleset.view_kept's reuse, per ruleset
         self._card_memo: dict[str, Any] = {}  # each card's markup and what it was made of (web/painter.py)
         self._keeping = False  # each render is kept for the next boot's first paint once the page started
         self.templates: list[dict[str, Any]] = []  # the GM's bestiary (fray.bestiary)
@@ -459,7 +460,9 @@ class App(LibraryDialogs, Painter, Autosave):
     # -- errors ---------------------------------------------------------------------------------
     def clear_errors(self, scope: Any = None) -> None:
         root = scope or document
-        for el in root.querySelectorAll("[data-error-for]"):
+        # only the slots holding a message: a 200-combatant page has thousands of empty ones, and
+        # each one reached from Python is a crossing into JavaScript
+        for el in root.querySelectorAll("[data-error-for]:not(:empty)"):
             el.textContent = ""
         for el in root.querySelectorAll("[aria-invalid]"):
             el.removeAttribute("aria-invalid")

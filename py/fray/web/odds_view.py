@@ -215,15 +215,32 @@ _state: dict[str, Any] = {"installed": False}
 
 
 def refresh_soon(app: Any) -> None:
-    """After this render is painted, fill every odds slot on the page; listen for option changes."""
+    """After this render is painted, fill every odds slot on the page; listen for option changes.
+
+    The odds wait for the frame after the render (requestAnimationFrame, then a task): the GM sees
+    the action's result first, and working out a defender's four alternatives never delays it. A
+    burst of renders before that frame asks for one refresh."""
     import js  # type: ignore[import-not-found]
-    from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+    from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
 
     if not _state["installed"]:
         _state["installed"] = True
         app._listen(js.document, "change", lambda e: _on_change(app, e))
         app._listen(js.document, "input", lambda e: _on_change(app, e))
-    js.setTimeout(create_once_callable(lambda: refresh(app)), 0)
+        # a fold-out marked ``data-odds-lazy`` (a strike-rank attack waiting its turn at this SR):
+        # its odds are worked out when it opens, not on every render while nobody can see them
+        p = create_proxy(lambda e: _on_toggle(app, e))
+        app._proxies.append(p)
+        js.document.addEventListener("toggle", p, True)  # toggle does not bubble: caught on its way down
+    if _state.get("soon"):
+        return
+    _state["soon"] = True
+
+    def run() -> None:
+        _state["soon"] = False
+        refresh(app)
+
+    js.requestAnimationFrame(create_once_callable(lambda _t: js.setTimeout(create_once_callable(run), 0)))
 
 
 def _on_change(app: Any, event: Any) -> None:
@@ -235,6 +252,26 @@ def _on_change(app: Any, event: Any) -> None:
     form = nil(t.closest("form")) if hasattr(t, "closest") else None
     if form is not None and nil(form.querySelector("[data-odds]")) is not None:
         refresh(app, form)
+
+
+def _on_toggle(app: Any, event: Any) -> None:
+    from .app import nil
+
+    d = nil(event.target)
+    if (d is None or not getattr(d, "open", False) or not hasattr(d, "hasAttribute")
+            or not d.hasAttribute("data-odds-lazy")):
+        return
+    for slot in d.querySelectorAll("form [data-odds]"):
+        form = nil(slot.closest("form"))
+        if form is not None and _shown(form):
+            refresh(app, form)
+
+
+def _shown(form: Any) -> bool:
+    """Not inside a shut fold-out that says its odds wait until it opens (``_on_toggle``)."""
+    from .app import nil
+
+    return nil(form.closest("details[data-odds-lazy]:not([open])")) is None
 
 
 def _data_of(form: Any) -> tuple[tuple[str, str], ...]:
@@ -253,7 +290,10 @@ def refresh(app: Any, only: Any = None) -> None:
     if panel is None or not hasattr(panel, "odds"):
         return
     # the slots, then their forms: not every form of the page (a strike-rank card holds six)
-    forms = [only] if only is not None else [nil(s.closest("form")) for s in document.querySelectorAll("form [data-odds]")]
+    # (and of a form in a shut fold-out marked data-odds-lazy, only once it opens)
+    forms = [only] if only is not None else [f for f in (nil(s.closest("form")) for s in
+                                                          document.querySelectorAll("form [data-odds]"))
+                                             if f is not None and _shown(f)]
     enc = app.enc
     # what the odds are worked out from besides the form: the engine shares every combatant, table
     # and state entry an action left alone, so ``is`` tells that nothing the odds read has changed

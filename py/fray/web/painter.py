@@ -24,6 +24,7 @@ import js  # type: ignore[import-not-found]
 from . import mapctl
 from . import render as R
 from . import history_view
+from .blocks import patch_region
 from .dom import by_id, nil
 from .panels import panel_for
 
@@ -34,6 +35,7 @@ class Painter:
     _painted: dict[str, Any]
     # cid -> (combatant, the rest of the card's inputs, its markup): see the module's docstring
     _card_memo: dict[str, tuple[Any, tuple, str]]
+    _view_kept: dict[str, dict[str, Any]]  # ruleset id -> what its view_kept reuses from the last render
     _keeping: bool  # App.start sets it: from then on each render is kept for the next first paint
 
     # -- rendering ------------------------------------------------------------------------------
@@ -63,7 +65,8 @@ class Painter:
     def _render(self) -> None:
         enc, rs = self.enc, self.ruleset
         try:
-            view = rs.view(enc)
+            # the views of combatants no action touched are the last render's (``Ruleset.view_kept``)
+            view = rs.view_kept(enc, self._view_kept.setdefault(enc.ruleset, {}))
             order = rs.order_of_play(enc)
         except Exception:
             traceback.print_exc()
@@ -133,8 +136,10 @@ class Painter:
     def paint(self, region: str, html: str) -> None:
         """Write a region only when its markup changed: a GM's half-typed entry in an untouched
         region survives, and the browser re-parses only what moved."""
-        if self._painted.get(region) != html:
-            by_id(region).innerHTML = html
+        old = self._painted.get(region)
+        if old != html:
+            # markup made as a Block (web/blocks.py) is patched: only its changed parts are written
+            patch_region(by_id(region), old, html)
             self._painted[region] = html
 
     def paint_log(self, items: list[str]) -> None:

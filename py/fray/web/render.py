@@ -12,6 +12,7 @@ from html import escape
 from typing import Any, Iterable
 
 from .. import timers
+from .blocks import Block
 from ..model import Combatant, Encounter, LogEntry
 from ..rulesets.base import Ruleset, Slot, StatSpec
 
@@ -202,10 +203,12 @@ def order_strip(entries: list[dict[str, Any]]) -> str:
             f'{f" <span class=strip-tag>{tag}</span>" if tag else ""}</span> '
             f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{esc(words)}</span> '
             f'{chips(st.get("chips", []))}</span></button>{grip}</li>')
-    return (f'<h2 class="strip-title">Order</h2>'
-            f'<ol class="strip" aria-label="Order of play and state">{"".join(items)}</ol>'
-            f'<p id="strip-tie-hint" class="visually-hidden">Tied with others: Alt+Up or Alt+Down moves it among equals.</p>'
-            f'<p class="field-error" data-error-for="strip"></p>')
+    # a Block (web/blocks.py): a Next moves "now" and "next" along, and only those entries are rewritten
+    return Block.fragment([
+        '<h2 class="strip-title">Order</h2>',
+        Block('<ol class="strip" aria-label="Order of play and state">', items, "</ol>"),
+        '<p id="strip-tie-hint" class="visually-hidden">Tied with others: Alt+Up or Alt+Down moves it among equals.</p>',
+        '<p class="field-error" data-error-for="strip"></p>'])
 
 
 def stat_line(c: Combatant, ruleset: Ruleset) -> str:

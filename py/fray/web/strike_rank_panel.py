@@ -24,7 +24,8 @@ from typing import Any
 from . import odds_view
 from .render import esc
 from .strike_rank.add_form import add_extra, add_fields_html, armour_problem, armour_text, parse_armour, parse_weapons, weapons_text
-from .strike_rank.attack import attack_html, carried_over, current_html, free_attack_html
+from .blocks import Block
+from .strike_rank.attack import attack_html, carried_over, current_parts, free_attack_html
 from .strike_rank.card import body_html, card_html, location_cell, stuck_entries
 from .strike_rank.common import INJURY_LABEL, PHASE_LABEL, _names
 from .strike_rank.declare import change_html, declare_form, declare_html, order_html
@@ -41,8 +42,10 @@ __all__ = ["INJURY_LABEL", "PANEL", "StrikeRankPanel", "add_extra", "add_fields_
 # -- the panel above the cards ------------------------------------------------------------------
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
-               log: list[tuple[str, str]] | None = None) -> str:
-    """The whole strike-rank section. ``log`` is the encounter's log as (kind, text) pairs."""
+               log: list[tuple[str, str]] | None = None, kept: dict[str, Any] | None = None) -> str:
+    """The whole strike-rank section. ``log`` is the encounter's log as (kind, text) pairs.
+    A Block (web/blocks.py) with one child per part, so the painter rewrites only the parts that
+    changed; ``kept``: what ``declare_html`` reuses from the last render."""
     if not view or view.get("ruleset") != "strike-rank":
         return ""
     ui = ui or {}
@@ -51,20 +54,19 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     head = PHASE_LABEL.get(phase, phase)
     if phase == "resolve":
         head = f"Resolve SR {view.get('sr', 0)}"
-    parts = ['<section class="sr-panel" aria-label="Strike ranks">',
-             f'<h2 class="sr-phase">Melee Round {esc(view.get("round", 1))}: <span>{esc(head)}</span></h2>',
+    parts = [f'<h2 class="sr-phase">Melee Round {esc(view.get("round", 1))}: <span>{esc(head)}</span></h2>',
              '<p class="field-error sr-form-error" data-error-for="sr"></p>']
     if phase == "setup":
         parts.append('<p class="hint">Add the combatants, then press <strong>Start the fight</strong> '
                      'to declare the first Melee Round.</p>')
     if phase == "declare":
-        parts.append(declare_html(view, ui))
+        parts.append(declare_html(view, ui, kept))
     if phase == "resolve":
         parts.append(order_html(view, ui))
         change = ui.get("sr_change")
         if change:
             parts.append(change_html(view, change))
-        parts.append(current_html(view, ui))
+        parts.extend(current_parts(view, ui))
         parts.append(bleed_html(view))
     if phase in ("resolve", "end", "declare"):
         parts.append(exchange_html(log))
@@ -73,8 +75,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     free = ui.get("sr_free")
     if free and free.get("prompt") in {p.get("id") for p in view.get("prompts", [])}:
         parts.append(free_attack_html(view, free, ui))
-    parts.append("</section>")
-    return "".join(parts)
+    return Block('<section class="sr-panel" aria-label="Strike ranks">', parts, "</section>")
 
 
 
@@ -97,7 +98,7 @@ class StrikeRankPanel:
         if not getattr(self, "_listening", False):
             self._listening = True
             app._listen(document, "change", lambda e: self.on_change(app, e))
-        return panel_html(view, app.ui, log)
+        return panel_html(view, app.ui, log, self.__dict__.setdefault("_declare_kept", {}))
 
     def on_change(self, app: Any, event: Any) -> None:
         """A new Target in an attack form: draw the form again for that defender (their parrying

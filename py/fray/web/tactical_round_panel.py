@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import InvalidAction
 from . import odds_view
+from .blocks import Block
 from .render import esc
 from .widgets import (act_button as _btn, as_int, as_number, check, combatant_in as _combatant, err_slot as _err,
                       field as _field, fold_extra, general_err, names_in as _names, open_add_section, parse_faces,
@@ -110,14 +111,15 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         return ""
     ui = ui or {}
     phase = view["phase"]["id"]
-    parts = ['<section class="tr-panel" aria-label="Tactical round">', stepper_html(view), acting_html(view)]
+    # a Block (web/blocks.py), one child per part: a Next through the phases that show the
+    # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
+    parts = [*stepper_parts(view), acting_html(view)]
     if phase in ("setup", "assessment", "declaration"):
         parts.append(declare_html(view, kinds or DEFAULT_KINDS))
     parts.append(pending_html(view))
     parts.append(attack_html(view, ui.get("tr_attack") or next_attack(view), open_=phase in ATTACK_PHASES,
                              ranges=ranges))
-    parts.append("</section>")
-    return "".join(parts)
+    return Block('<section class="tr-panel" aria-label="Tactical round">', parts, "</section>")
 
 
 def next_attack(view: dict[str, Any]) -> dict[str, Any]:
@@ -139,6 +141,11 @@ def next_attack(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def stepper_html(view: dict[str, Any]) -> str:
+    return "".join(stepper_parts(view))
+
+
+def stepper_parts(view: dict[str, Any]) -> list[str]:
+    """The phases of the round, and the one now: two elements."""
     cur = view["phase"]["index"]
     items = []
     for i, p in enumerate(view["phases"]):
@@ -146,9 +153,9 @@ def stepper_html(view: dict[str, Any]) -> str:
         aria = ' aria-current="step"' if p["current"] else ""
         items.append(f'<li class="{state}"{aria}><span class="n">{i + 1}</span> {esc(p["title"])}</li>')
     note = view["phase"].get("note", "")
-    return (f'<nav class="tr-stepper" id="tr-stepper" aria-label="Phases of round {esc(view["round"])}"><ol>{"".join(items)}</ol></nav>'
+    return [f'<nav class="tr-stepper" id="tr-stepper" aria-label="Phases of round {esc(view["round"])}"><ol>{"".join(items)}</ol></nav>',
             f'<h2 class="tr-phase-now"><strong>Round {esc(view["round"])}: {esc(view["phase"]["title"])}</strong>'
-            f'<span class="tr-phase-note">{" — " + esc(note) if note else ""}</span></h2>')
+            f'<span class="tr-phase-note">{" — " + esc(note) if note else ""}</span></h2>']
 
 
 def acting_html(view: dict[str, Any]) -> str:
@@ -249,9 +256,11 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]]) -> str:
             f'<button type="submit" class="primary">Declare for {esc(c["name"])}</button></form>')
     if not forms:
         return ""
-    return (f'<details class="tr-box tr-declarations" open><summary>Declarations</summary>'
-            f'<p class="hint">At most one Full and one Half action (or two Half). Each action lands in its phase.</p>'
-            f'<div class="tr-decl-forms">{"".join(forms)}</div></details>')
+    # one child per form: a declaration rewrites its declarer's form only
+    return Block('<details class="tr-box tr-declarations" open>', [
+        '<summary>Declarations</summary>',
+        '<p class="hint">At most one Full and one Half action (or two Half). Each action lands in its phase.</p>',
+        Block('<div class="tr-decl-forms">', forms, "</div>")], "</details>")
 
 
 def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,

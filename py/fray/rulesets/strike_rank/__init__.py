@@ -170,5 +170,8 @@ class StrikeRank(Ruleset):
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(self, enc)
 
+    def view_kept(self, enc: Encounter, kept: dict[str, Any]) -> dict[str, Any]:
+        return view_mod.view(self, enc, kept)
+
 
 register(StrikeRank())

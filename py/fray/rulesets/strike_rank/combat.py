@@ -183,8 +183,8 @@ def _free_attack_counts(ctx: Context, attacker: Combatant, fleeing: Combatant) -
     for are lost."""
     r = attacker.data["round"]
     made = list(r["attacks"])
-    pending = sorted((x for x in ctx.enc.state.get("actions", []) if x["combatant"] == attacker.id
-                      and x["attack"] and x["status"] == "declared" and x["round"] == ctx.enc.round),
+    pending = sorted(timing.actions_where(ctx.enc, lambda x: x["combatant"] == attacker.id and x["attack"]
+                                          and x["status"] == "declared" and x["round"] == ctx.enc.round),
                      key=lambda x: x["sr"])
     for a in pending:
         w = body.weapon(attacker, a.get("weapon")) or {}
@@ -263,7 +263,7 @@ def plan_attack(ctx: Context) -> Plan:
     split = a.get("split")
     decl = None
     if a.get("ref"):
-        decl = next((x for x in enc.state.get("actions", []) if x["ref"] == a["ref"]), None)
+        decl = next(iter(timing.actions_where(enc, lambda x: x["ref"] == a["ref"])), None)
         if decl is None:
             raise InvalidAction("ref", f"there is no declared action {a['ref']!r}")
         if decl.get("weapon") and decl["weapon"] != w["id"]:
@@ -931,7 +931,7 @@ def _stun(ctx, attacker, target, loc, dmg, text) -> None:
 def _charge_past(ctx: Context, attacker: Combatant, target: Combatant) -> None:
     """"If their attack resolves before the earliest SR that the target could attack, the attacker
     can keep moving freely. Otherwise, the target gets an attack as if the charger were fleeing.\""""
-    theirs = [a["sr"] for a in ctx.enc.state.get("actions", []) if a["combatant"] == target.id and a["attack"]
+    theirs = [a["sr"] for a in timing.peek_actions(ctx.enc) if a["combatant"] == target.id and a["attack"]
               and a["round"] == ctx.enc.round and a["status"] in ("declared", "done")]
     d = body.derived(ctx.ruleset, ctx.enc, target)
     best = [w["sr"] for w in target.data["weapons"] if not w["missile"]]

@@ -12,8 +12,9 @@ upkeep) → ``declare`` of the next MR. ``enc.state``:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterator
 
+from ... import sharing
 from ...errors import InvalidAction, RuleViolation
 from ...geometry import distance
 from ...model import Combatant, Encounter
@@ -32,10 +33,24 @@ def dex_sr(ctx: Context, c: Combatant) -> int:
     return derived(ctx, ctx.enc, c)["dex_sr"]["value"]
 
 
+def peek_actions(enc: Encounter) -> Iterator[dict[str, Any]]:
+    """Every declared action as it stands, to read and never to edit (as ``Encounter.peek`` for the
+    combatants): in a draft it copies none of them (``fray.sharing``), where iterating
+    ``state["actions"]`` copies each one it passes, every MR's, all fight long."""
+    return list.__iter__(dict.get(enc.state, "actions") or [])
+
+
+def actions_where(enc: Encounter, keep: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    """The declared actions ``keep`` picks, in order, each the handler's own copy to edit; the
+    others are only read."""
+    acts = enc.state.get("actions", [])
+    return [acts[i] for i, a in enumerate(peek_actions(enc)) if keep(a)]
+
+
 def actions_of(enc: Encounter, cid: str, round_: int | None = None, live: bool = True) -> list[dict[str, Any]]:
     r = enc.round if round_ is None else round_
-    return [a for a in enc.state.get("actions", []) if a["combatant"] == cid and a["round"] == r
-            and (not live or a["status"] in ("declared", "done"))]
+    return actions_where(enc, lambda a: a["combatant"] == cid and a["round"] == r
+                         and (not live or a["status"] in ("declared", "done")))
 
 
 def _metres(ctx: Context, c: Combatant, field: str = "metres") -> float:
@@ -423,10 +438,10 @@ def abort(ctx: Context) -> None:
 def order_of_play(enc: Encounter) -> list[Slot]:
     """Pending actions of this MR by SR, then higher DEX first, then the GM's order, then a stable id."""
     slots = []
-    for a in enc.state.get("actions", []):
+    for a in peek_actions(enc):
         if a["round"] != enc.round or a["status"] != "declared" or a["kind"] == "defend":
             continue
-        c = enc.get(a["combatant"])
+        c = enc.peek_at(a["combatant"])  # read only: ordering copies no combatant (fray.sharing)
         if c is None:
             continue
         dex = c.stats.get("DEX", 0)
@@ -440,7 +455,7 @@ def mark_done(ctx: Context, ref: str | None, cid: str, want_attack: bool) -> dic
     """Find the declared action an exchange resolves and check it is its SR."""
     if not ref:
         return None
-    a = next((x for x in ctx.enc.state.get("actions", []) if x["ref"] == ref), None)
+    a = next(iter(actions_where(ctx.enc, lambda x: x["ref"] == ref)), None)
     if a is None:
         raise InvalidAction("ref", f"there is no declared action {ref!r}")
     if a["combatant"] != cid or a["status"] != "declared" or a["round"] != ctx.enc.round:
@@ -506,18 +521,19 @@ def advance(ctx: Context) -> None:
         return
     if enc.phase == "resolve":
         cur = st.get("sr", 1)
-        for a in st.get("actions", []):
-            if a["round"] == enc.round and a["status"] == "declared" and a["sr"] <= cur and a["kind"] != "defend":
+        for a in actions_where(enc, lambda a: a["round"] == enc.round and a["status"] == "declared"
+                               and a["sr"] <= cur and a["kind"] != "defend"):
+            if a["attack"]:
+                c = enc.peek_at(a["combatant"])  # only named
+                a["status"] = "lost"
+                ctx.event("lost", f"{c.name if c else a['combatant']}'s attack at SR {a['sr']} was not resolved: lost",
+                          ref=a["ref"])
+            else:
                 c = enc.get(a["combatant"])
-                if a["attack"]:
-                    a["status"] = "lost"
-                    ctx.event("lost", f"{c.name if c else a['combatant']}'s attack at SR {a['sr']} was not resolved: lost",
-                              ref=a["ref"])
-                else:
-                    a["status"] = "done"
-                    if c is not None:
-                        _finish(ctx, c, a)
-        nxt = [a["sr"] for a in st.get("actions", []) if a["round"] == enc.round and a["status"] == "declared"
+                a["status"] = "done"
+                if c is not None:
+                    _finish(ctx, c, a)
+        nxt = [a["sr"] for a in peek_actions(enc) if a["round"] == enc.round and a["status"] == "declared"
                and a["sr"] > cur and a["kind"] != "defend"]
         if nxt:
             st["sr"] = min(nxt)
@@ -542,15 +558,21 @@ def _next_round(ctx: Context) -> None:
     enc.round += 1
     enc.phase = "declare"
     st["sr"] = 0
-    for c in enc.combatants:
+    fresh = sharing.fingerprint(new_tally())
+    for seen in enc.peek():
+        # one who did nothing this MR already has a fresh tally: left as it is, and not copied
+        if (sharing.fingerprint(seen.data["round"]) == fresh and "fleeing" not in seen.conditions
+                and not (enc.round > 1 and "surprised" in seen.conditions)):
+            continue
+        c = enc.get(seen.id)
         c.data["round"] = new_tally()
         if enc.round > 1 and "surprised" in c.conditions:
             wounds.drop_condition(c, "surprised")
         wounds.drop_condition(c, "fleeing")
-    rolled = [a for a in st.get("actions", []) if a["round"] == enc.round and a["status"] == "declared"
-              and enc.get(a["combatant"]) is not None]
+    rolled = [a for a in peek_actions(enc) if a["round"] == enc.round and a["status"] == "declared"
+              and enc.peek_at(a["combatant"]) is not None]
     ctx.event("round", f"Melee Round {enc.round}: declare actions"
-              + (f"; rolled over: {', '.join(enc.get(a['combatant']).name + ' ' + a['kind'] + ' SR ' + str(a['sr']) for a in rolled)}"
+              + (f"; rolled over: {', '.join(enc.peek_at(a['combatant']).name + ' ' + a['kind'] + ' SR ' + str(a['sr']) for a in rolled)}"
                  if rolled else ""))
 
 
@@ -582,7 +604,10 @@ def end_of_round(ctx: Context) -> None:
     enc = ctx.enc
     ctx.event("round", f"End of Melee Round {enc.round}")
     con = rules.test_multiplier(ctx.table("characteristic_tests"), "CON")
-    for c in enc.combatants:
+    for seen in enc.peek():
+        if not _ends_with_the_round(seen):
+            continue  # nothing of theirs runs out or bleeds with the MR: read, never copied
+        c = enc.get(seen.id)
         if "dead" in c.conditions:
             rb = c.data.get("resuscitate_by")
             if rb and (enc.round > rb["round"] or (enc.round == rb["round"] and rb["sr"] <= rules.LAST_SR)):
@@ -656,6 +681,15 @@ def end_of_round(ctx: Context) -> None:
                 elif did:
                     rl["mr"] = 0
                     ctx.event("reload", f"{c.name}'s reloading was interrupted: begin again")
-    for c in enc.combatants:
-        if "unconscious" in c.conditions and not c.data["stun"] and c.data.get("unconscious_minutes"):
-            pass  # minutes of unconsciousness outlast the fight; shown in the view
+    # (minutes of unconsciousness outlast the fight: nothing to do here, they are shown in the view)
+
+
+def _ends_with_the_round(c: Combatant) -> bool:
+    """Whether the end of the MR can change anything of ``c`` (``end_of_round``, step by step): the
+    resuscitation window of the dead; bleeding, impaled weapons, stunned limbs, stun timers and
+    reloading of the living. False only where every step of it would do nothing to them."""
+    if "dead" in c.conditions:
+        return bool(c.data.get("resuscitate_by"))
+    d = c.data
+    return bool(any(l["bleeding"] or l.get("disabled_mr", 0) > 0 for l in d["locations"]) or d["impaled"]
+                or d["stun"] or any(not rl.get("loaded", True) for rl in d["reload"].values() if rl is not None))

@@ -59,7 +59,9 @@ from ...model import Encounter
 from . import body, rules, timing
 
 
-def combatant_view(rs, enc: Encounter, c) -> dict[str, Any]:
+def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending: list | None = None) -> dict[str, Any]:
+    """One combatant's part of the view. ``declared`` (their actions of this round on) and
+    ``pending`` (the ids of the questions about them) when the caller has sorted them out already."""
     d = body.derived(rs, enc, c)
     dsr, ssr = d["dex_sr"]["value"], d["siz_sr"]["value"]
     status = next((s for s in ("dead", "incapacitated", "unconscious") if s in c.conditions), "ok")
@@ -98,9 +100,12 @@ def combatant_view(rs, enc: Encounter, c) -> dict[str, Any]:
         "derived": d,
         "movement": {"rate": rate, **{k: lim[k] for k in ("can_run", "half_rate", "can_stand")}, "why": lim["why"]},
         "locations": locs, "weapons": weapons, "spells": spells,
-        "declared": [dict(a) for a in enc.state.get("actions", []) if a["combatant"] == c.id and a["round"] >= enc.round],
+        "declared": [dict(a) for a in (declared if declared is not None else
+                                       (a for a in enc.state.get("actions", [])
+                                        if a["combatant"] == c.id and a["round"] >= enc.round))],
         "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0)},
-        "pending": [p["id"] for p in enc.state.get("prompts", []) if p["combatant"] == c.id],
+        "pending": (list(pending) if pending is not None else
+                    [p["id"] for p in enc.state.get("prompts", []) if p["combatant"] == c.id]),
         # every weapon stuck in this combatant's body or shields, with exact ids for sr.unstick
         "stuck_weapons": ([{"where": loc_names.get(i["location"], i["location"]), "in": "body", "name": i["name"],
                             "owner": i["owner"], "weapon": i["weapon"]} for i in c.data["impaled"]]
@@ -112,7 +117,48 @@ def combatant_view(rs, enc: Encounter, c) -> dict[str, Any]:
     }
 
 
-def view(rs, enc: Encounter) -> dict[str, Any]:
+# the tables a combatant's view reads (``body.derived``): a GM's edit of one is a new object
+VIEW_TABLES = ("dex_sr", "siz_sr", "damage_modifier", "natural_healing")
+
+
+def combatant_views(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """Every combatant's view. With ``kept`` (``Ruleset.view_kept``), a combatant's view is the one
+    made before when it is made of the very same things: the same combatant object, the same
+    table objects, the same declared actions of this round on (each the same object) and the same
+    questions about them. Each is new whenever an action changed it (``fray.sharing``)."""
+    declared: dict[str, list] = {}
+    for a in enc.state.get("actions", []):
+        if a["round"] >= enc.round:
+            declared.setdefault(a["combatant"], []).append(a)
+    pending: dict[str, list] = {}
+    for p in enc.state.get("prompts", []):
+        pending.setdefault(p["combatant"], []).append(p["id"])
+    tables = tuple(rs.table(enc, t) for t in VIEW_TABLES)
+    out = {}
+    for c in enc.combatants:
+        made_of = (c, tables, tuple(declared.get(c.id, ())), pending.get(c.id, []))
+        held = kept.get(c.id) if kept is not None else None
+        if held is not None and _same(held[0], made_of):
+            out[c.id] = held[1]
+            continue
+        cv = combatant_view(rs, enc, c, made_of[2], made_of[3])
+        if kept is not None:
+            kept[c.id] = (made_of, cv)
+        out[c.id] = cv
+    if kept is not None and len(kept) > len(out):  # gone, or another encounter's: never kept for nothing
+        for cid in [k for k in kept if k not in out]:
+            del kept[cid]
+    return out
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    """Made of the same objects: the combatant, each table and each declared action by identity
+    (an edit makes a new one), the questions' ids by value."""
+    return (a[0] is b[0] and all(x is y for x, y in zip(a[1], b[1]))
+            and len(a[2]) == len(b[2]) and all(x is y for x, y in zip(a[2], b[2])) and a[3] == b[3])
+
+
+def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, Any]:
     cur = enc.state.get("sr", 0)
     order = []
     by_ref = {a["ref"]: a for a in enc.state.get("actions", [])}
@@ -128,5 +174,5 @@ def view(rs, enc: Encounter) -> dict[str, Any]:
         "prompts": [dict(p) for p in enc.state.get("prompts", [])],
         # the end of the MR's bleeding CON tests, for the GM's own dice (typed on the advance that ends it)
         "bleed_tests": timing.bleed_tests(enc, rules.test_multiplier(rs.table(enc, "characteristic_tests"), "CON")),
-        "combatants": {c.id: combatant_view(rs, enc, c) for c in enc.combatants},
+        "combatants": combatant_views(rs, enc, kept),
     }

@@ -28,9 +28,10 @@ def carried_over(values: dict[str, Any]) -> dict[str, Any]:
             if not any(k == f or (f.endswith(".") and k.startswith(f)) for f in DEFENDER_FIELDS)}
 
 
-def current_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
-    """The action(s) at the current SR: an attack form for attacks, a Resolve button otherwise."""
-    out = []
+def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
+    """The action(s) at the current SR, one element each (the panel's Block children): an attack
+    form for attacks, a Resolve button otherwise."""
+    out: list[str] = []
     for o in view.get("order", []):
         if not o.get("current"):
             continue
@@ -40,7 +41,7 @@ def current_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
             c = view["combatants"].get(o["combatant"])
             out.append(_fold("sr-fold sr-next-attack", "attack-" + str(o["ref"]),
                              f'SR {esc(o["sr"])}: {esc(o["name"])}, {esc(action_label(o, _names(view), c))}',
-                             attack_html(view, o, ui), ui, aria=f'Attack by {o["name"]}'))
+                             attack_html(view, o, ui), ui, aria=f'Attack by {o["name"]}', odds_lazy=True))
         elif o["kind"] in ("melee", "missile"):
             out.append(attack_html(view, o, ui))
         else:
@@ -49,7 +50,7 @@ def current_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
                        f'({esc(o["text"])})</p>'
                        + _btn(f"Resolve {o['name']}'s action", "sr-resolve", "primary", None, ref=o["ref"])
                        + "</div>")
-    return "".join(out)
+    return out
 
 
 def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | None = None) -> str:

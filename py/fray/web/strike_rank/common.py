@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..blocks import Block
 from ..render import esc
 from ..widgets import act_button as _btn, check, err_slot as _err, field, select as _select, text_input as _input
 
@@ -58,13 +59,29 @@ def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
 
 
 def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None, default_open: bool = False,
-          aria: str = "") -> str:
+          aria: str = "", odds_lazy: bool = False) -> str:
     """A fold-out that stays open (or shut) across re-renders: ``ui["sr_open"]`` holds each
     fold-out's state as the page showed it just before the render ({key: open})."""
+    return _fold_open(cls, key, ui, default_open, odds_lazy) + _summary(summary, aria) + body + "</details>"
+
+
+def _fold_block(cls: str, key: str, summary: str, body: list[str], ui: dict[str, Any] | None,
+                default_open: bool = False, aria: str = "") -> Block:
+    """``_fold`` as a Block (web/blocks.py) whose children are its summary and each element of
+    ``body``, so the painter rewrites only the parts of a long fold-out that changed."""
+    return Block(_fold_open(cls, key, ui, default_open), [_summary(summary, aria), *body], "</details>")
+
+
+def _fold_open(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool, odds_lazy: bool = False) -> str:
+    """``odds_lazy``: the odds of a form inside are worked out when it opens (web/odds_view.py)."""
     is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
+    return (f'<details class="{esc(cls)}" data-fold="{esc(key)}"{" data-odds-lazy" if odds_lazy else ""}'
+            f'{" open" if is_open else ""}>')
+
+
+def _summary(summary: str, aria: str) -> str:
     al = f' aria-label="{esc(aria)}"' if aria else ""
-    return (f'<details class="{esc(cls)}" data-fold="{esc(key)}"{" open" if is_open else ""}><summary{al}>{summary}'
-            f'</summary>{body}</details>')
+    return f"<summary{al}>{summary}</summary>"
 
 
 def _names(view: dict[str, Any]) -> dict[str, str]:

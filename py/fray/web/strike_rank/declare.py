@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemy, _fold, _input, _names,
-                     _others, _select, esc)
+from ..blocks import Block
+from .common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemy, _fold, _fold_block, _input,
+                     _names, _others, _select, esc)
 
 SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
 MORE_FLAGS = (("charge", "Charge (runs at double rate; no dodge or parry until the attack)"),
@@ -98,32 +99,64 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
 
 
 
-def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
+                 kept: dict[str, Any] | None = None) -> str:
     """Each combatant's declarations and the form for the next one. A form closes once it has
     declared (its fold-out is keyed by the number of declarations, so a new one starts shut) and
-    the next combatant's form is the one in view; "Declare another" opens it again."""
+    the next combatant's form is the one in view; "Declare another" opens it again.
+
+    A Block (web/blocks.py), one child per combatant, so a declaration rewrites its declarer's
+    part only. With ``kept`` (the panel's, from render to render), a combatant's part is not even
+    built again while all it is made of is the same (``declare_row_key``)."""
     names = _names(view)
+    folds = (ui or {}).get("sr_open", {})
     rows = []
     for cid, c in view.get("combatants", {}).items():
-        decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
-        items = "".join(
-            f'<li class="sr-decl"><span class="sr-badge">SR {esc(a["sr"])}</span> '
-            f'<span class="sr-what">{esc(action_label(a, names, c))}</span> '
-            f'<span class="sr-text">{esc(a["text"])}</span> '
-            + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {a["ref"]} of {c["name"]}',
-                   ref=a["ref"], id=cid)
-            + "</li>" for a in decl)
-        status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
-        form = declare_form(cid, c, names, enemy=_first_enemy(view, cid), ui=ui)
-        summary = f'Declare another action for {esc(c["name"])}' if decl else f'Declare for {esc(c["name"])}'
-        rows.append(f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
-                    f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
-                    + _fold("sr-fold sr-declare-fold", f"declare-{cid}-{len(decl)}", summary, form, ui,
-                            default_open=not decl) + "</div>")
+        key = declare_row_key(cid, c, names, _first_enemy(view, cid), folds)
+        held = kept.get(cid) if kept is not None else None
+        if held is not None and held[0] == key:
+            rows.append(held[1])
+            continue
+        row = _declare_row(cid, c, names, key[2], ui)
+        if kept is not None:
+            kept[cid] = (key, row)
+        rows.append(row)
+    if kept is not None:
+        for cid in [k for k in kept if k not in view.get("combatants", {})]:
+            del kept[cid]
     if not rows:
         return '<p class="hint">No combatants yet.</p>'
-    return ('<div class="sr-declare-list"><p class="hint">Declare each combatant\'s actions, then press '
-            '<strong>Next</strong> to resolve them by strike rank.</p>' + "".join(rows) + "</div>")
+    return Block('<div class="sr-declare-list">', [
+        '<p class="hint">Declare each combatant\'s actions, then press <strong>Next</strong> to resolve them by '
+        'strike rank.</p>', *rows], "</div>")
+
+
+def declare_row_key(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
+                    folds: dict[str, bool]) -> tuple:
+    """Everything one combatant's declaration part is made of: their view (the same object while
+    nothing of theirs changed, ``Ruleset.view_kept``), every name (the target and bracing lists),
+    the default target and the state of its two fold-outs."""
+    n = len([a for a in c.get("declared", []) if a.get("status") == "declared"])
+    return (c, names, enemy, folds.get(f"declare-{cid}-{n}"), folds.get(f"more-sr-sr-declare-{cid}"))
+
+
+def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str, ui: dict[str, Any] | None) -> str:
+    """One combatant's part of the declarations: what they declared, and the form for the next."""
+    decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
+    items = "".join(
+        f'<li class="sr-decl"><span class="sr-badge">SR {esc(a["sr"])}</span> '
+        f'<span class="sr-what">{esc(action_label(a, names, c))}</span> '
+        f'<span class="sr-text">{esc(a["text"])}</span> '
+        + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {a["ref"]} of {c["name"]}',
+               ref=a["ref"], id=cid)
+        + "</li>" for a in decl)
+    status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
+    form = declare_form(cid, c, names, enemy=enemy, ui=ui)
+    summary = f'Declare another action for {esc(c["name"])}' if decl else f'Declare for {esc(c["name"])}'
+    return (f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
+            f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
+            + _fold("sr-fold sr-declare-fold", f"declare-{cid}-{len(decl)}", summary, form, ui,
+                    default_open=not decl) + "</div>")
 
 
 def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | None = None) -> str:
@@ -167,11 +200,12 @@ def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     # folded: the order strip already shows who acts at which SR; the list keeps each action's SR
     # breakdown and its Change… and Abort controls one tap away (issue 10: with 12 combatants the
     # open list made the page ~6,300 px long)
+    # A Block: a Next moves "current" down the list, and only the entries it moved are rewritten
     n = len(items)
-    return _fold("sr-fold sr-order-fold", "sr-order",
-                 f'Strike rank order: {n} action{"s" if n != 1 else ""}, breakdowns, Change… / Abort',
-                 f'<ol class="sr-order" aria-label="Strike rank order">{"".join(items)}</ol>'
-                 f'<p class="hint">{esc(view.get("order_key", ""))}</p>', ui)
+    return _fold_block("sr-fold sr-order-fold", "sr-order",
+                       f'Strike rank order: {n} action{"s" if n != 1 else ""}, breakdowns, Change… / Abort',
+                       [Block('<ol class="sr-order" aria-label="Strike rank order">', items, "</ol>"),
+                        f'<p class="hint">{esc(view.get("order_key", ""))}</p>'], ui)
 
 
 ABORTABLE = ("spell", "reload", "other")

@@ -1,0 +1,302 @@
+"""Patching a region part by part (web/blocks.py): what the patch leaves in the page must be exactly
+the new markup, written whole wherever the parts do not pair up; and the parts of the strike-rank
+panel and the order strip must be one element each, or a patch would put markup in the wrong place.
+
+The page's DOM is stood in for by ``FakeEl``: elements parsed from markup with Python's own HTML
+parser, with the few members ``patch`` uses (``children``, ``item``, ``firstElementChild``,
+``innerHTML``, ``outerHTML``); each write is logged with its length."""
+
+from __future__ import annotations
+
+import random
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+from fray.history import History
+from fray.rulesets import get_ruleset
+from fray.web import render as R
+from fray.web.blocks import Block, patch_region
+from fray.web.strike_rank.declare import declare_html
+from fray.web.strike_rank_panel import panel_html
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import fights  # noqa: E402
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class _Top(HTMLParser):
+    """The top-level elements of a piece of markup, as (start, end) offsets; text between them is refused."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.html, self.depth, self.spans, self.start = html, 0, [], 0
+        self.lines = [0]
+        for line in html.split("\n")[:-1]:
+            self.lines.append(self.lines[-1] + len(line) + 1)
+        self.feed(html)
+        self.close()
+        assert self.depth == 0, f"unclosed element in {html[:120]!r}"
+
+    def _at(self) -> int:
+        line, col = self.getpos()
+        return self.lines[line - 1] + col
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth == 0:
+            self.start = self._at()
+        if tag in VOID:
+            if self.depth == 0:
+                self.spans.append((self.start, self._at() + len(self.get_starttag_text())))
+            return
+        self.depth += 1
+
+    def handle_endtag(self, tag):
+        self.depth -= 1
+        if self.depth == 0:
+            end = self.html.index(">", self._at()) + 1
+            self.spans.append((self.start, end))
+
+    def handle_data(self, data):
+        assert self.depth > 0 or not data.strip(), f"text outside any element: {data[:80]!r}"
+
+
+def top_elements(html: str) -> list[str]:
+    return [html[a:b] for a, b in _Top(html).spans]
+
+
+class _Kids:
+    def __init__(self, kids: list) -> None:
+        self._kids = kids
+
+    @property
+    def length(self) -> int:
+        return len(self._kids)
+
+    def item(self, k: int) -> "FakeEl":
+        return self._kids[k]
+
+
+class FakeEl:
+    def __init__(self, outer: str, parent: "FakeEl | None", log: list[int]) -> None:
+        self._outer, self.parent, self.log, self._kids = outer, parent, log, None
+
+    def _tags(self) -> tuple[str, str, str]:
+        o = self._outer
+        head = o.index(">") + 1
+        tail = o.rindex("</")
+        return o[:head], o[head:tail], o[tail:]
+
+    def _kid_list(self) -> list:
+        if self._kids is None:
+            self._kids = [FakeEl(x, self, self.log) for x in top_elements(self._tags()[1])]
+        return self._kids
+
+    @property
+    def children(self) -> _Kids:
+        return _Kids(self._kid_list())
+
+    @property
+    def firstElementChild(self) -> "FakeEl":
+        return self._kid_list()[0]
+
+    @property
+    def outerHTML(self) -> str:
+        if self._kids is None:
+            return self._outer
+        head, _, tail = self._tags()
+        return head + "".join(k.outerHTML for k in self._kids) + tail
+
+    @outerHTML.setter
+    def outerHTML(self, html: str) -> None:
+        self.log.append(len(html))
+        kids = self.parent._kid_list()
+        k = next(i for i, x in enumerate(kids) if x is self)
+        kids[k:k + 1] = [FakeEl(x, self.parent, self.log) for x in top_elements(html)]
+
+    @property
+    def innerHTML(self) -> str:
+        return self._tags()[1] if self._kids is None else "".join(k.outerHTML for k in self._kids)
+
+    @innerHTML.setter
+    def innerHTML(self, html: str) -> None:
+        self.log.append(len(html))
+        head, _, tail = self._tags()
+        self._outer, self._kids = head + html + tail, [FakeEl(x, self, self.log) for x in top_elements(html)]
+
+
+def region() -> tuple[FakeEl, list[int]]:
+    log: list[int] = []
+    root = FakeEl('<div id="region"></div>', None, log)
+    return root, log
+
+
+def one_element_each(block: str) -> None:
+    """Every child of a Block (and of the Blocks inside it) is exactly one element."""
+    if not isinstance(block, Block):
+        return
+    for child in block.children:
+        assert len(top_elements(child)) == 1, f"a part that is not one element: {child[:200]!r}"
+        one_element_each(child)
+
+
+# -- the patch itself -----------------------------------------------------------------------------
+
+def _list(items):
+    return Block('<section class="s">', ["<h2>Title</h2>", Block("<ol>", items, "</ol>"), "<p>end</p>"], "</section>")
+
+
+def test_a_patch_rewrites_only_the_child_that_changed_and_leaves_the_new_markup():
+    root, log = region()
+    old = _list([f"<li>{i}</li>" for i in range(5)])
+    patch_region(root, None, old)
+    assert root.innerHTML == old and log == [len(old)]
+    new = _list(["<li>0</li>", "<li>1</li>", '<li class="now">2</li>', "<li>3</li>", "<li>4</li>"])
+    log.clear()
+    patch_region(root, old, new)
+    assert root.innerHTML == new
+    assert log == [len('<li class="now">2</li>')]  # one entry, not the section
+
+
+def test_a_patch_writes_whole_what_does_not_pair_up():
+    """Another number of children, or other tags around them: the element is written whole."""
+    root, log = region()
+    old = _list(["<li>0</li>", "<li>1</li>"])
+    patch_region(root, None, old)
+    fewer = _list(["<li>1</li>"])
+    log.clear()
+    patch_region(root, old, fewer)
+    assert root.innerHTML == fewer and log == [len(Block("<ol>", ["<li>1</li>"], "</ol>"))]
+    other = Block('<section class="t">', fewer.children, "</section>")
+    log.clear()
+    patch_region(root, fewer, other)
+    assert root.innerHTML == other and log == [len(other)]
+    plain = "<p>no longer a Block</p>"
+    log.clear()
+    patch_region(root, other, plain)
+    assert root.innerHTML == plain and log == [len(plain)]
+
+
+def test_a_fragment_patches_the_regions_own_children_and_empty_parts_are_left_out():
+    root, log = region()
+    old = Block.fragment(["<h2>Order</h2>", "", Block("<ol>", ["<li>a</li>", "<li>b</li>"], "</ol>"), "<p></p>"])
+    assert old.children[1].startswith("<ol>") and old == "<h2>Order</h2><ol><li>a</li><li>b</li></ol><p></p>"
+    patch_region(root, None, old)
+    new = Block.fragment(["<h2>Order</h2>", Block("<ol>", ["<li>a</li>", "<li>B</li>"], "</ol>"), "<p></p>"])
+    log.clear()
+    patch_region(root, old, new)
+    assert root.innerHTML == new and log == [len("<li>B</li>")]
+
+
+def test_a_dom_that_lost_an_element_is_written_whole():
+    """Were the page's element count ever not the markup's (a script removed one), nothing is
+    matched by position: the whole region is written."""
+    root, log = region()
+    old = Block.fragment(["<p>a</p>", "<p>b</p>"])
+    patch_region(root, None, old)
+    del root._kid_list()[1]
+    new = Block.fragment(["<p>a</p>", "<p>c</p>"])
+    log.clear()
+    patch_region(root, old, new)
+    assert root.innerHTML == new and log == [len(new)]
+
+
+# -- the strike-rank panel and the strip, through a played fight --------------------------------------
+
+def test_the_strike_rank_panel_and_strip_patch_to_exactly_their_new_markup_through_a_fight():
+    """Action by action (bench/fights.py: declarations, attacks, Next), a fold-out opened or shut
+    now and then: each part is one element, the patched regions hold exactly the new markup, and a
+    declaration rewrites the declarer's part of the panel only (the point of patching)."""
+    rs = get_ruleset("strike-rank")
+    rnd = random.Random(4)
+    whole = fights.fight("strike-rank", 10, 160, seed=3)
+    h = History(whole.initial)
+    panel, strip = region(), region()
+    before = {"panel": None, "strip": None}
+    declares = 0
+    folds: dict[str, bool] = {}
+    for a in whole.actions:
+        h.do(a)
+        enc = h.present
+        view = rs.view(enc)
+        if rnd.random() < 0.05:  # now and then the GM opens or shuts a fold-out
+            key = rnd.choice([f"declare-{c.id}-{n}" for c in enc.combatants for n in range(3)] + ["sr-order"])
+            folds[key] = not folds.get(key, False)
+        html = panel_html(view, {"sr_open": folds}, [(e.kind, e.text) for e in enc.log[-80:]])
+        order = rs.order_of_play(enc)
+        cur = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
+        status = {c.id: rs.status(enc, view, c.id) for c in enc.combatants}
+        strip_html = R.order_strip(R.strip_entries(enc, order, status, cur))
+        for name, (root, log), new in (("panel", panel, html), ("strip", strip, strip_html)):
+            one_element_each(new)
+            log.clear()
+            if before[name] != new:
+                patch_region(root, before[name], new)
+            assert root.innerHTML == new
+            before[name] = new
+            if name == "panel" and a["type"] == "sr.declare":
+                # one combatant's declaration: their part of the list, not the ten
+                declares += 1
+                assert sum(log) * 3 < len(new)
+    assert declares > 10
+
+
+def test_a_kept_declaration_part_is_the_part_drawn_afresh():
+    """``declare_html`` with ``kept``: a combatant's part reused from the render before (its key,
+    ``declare_row_key``, unchanged) is exactly what drawing it again gives, fold-outs included."""
+    rs = get_ruleset("strike-rank")
+    rnd = random.Random(7)
+    whole = fights.fight("strike-rank", 8, 200, seed=11)
+    h = History(whole.initial)
+    kept: dict = {}
+    view_kept: dict = {}
+    declaring = reused = 0
+    for a in whole.actions:
+        h.do(a)
+        enc = h.present
+        if enc.phase != "declare":
+            continue
+        declaring += 1
+        view = rs.view_kept(enc, view_kept)
+        folds = {f"{k}-{c.id}-{n}": rnd.random() < 0.2 for c in enc.combatants for n in range(3) for k in ("declare",)}
+        folds.update({f"more-sr-sr-declare-{c.id}": rnd.random() < 0.2 for c in enc.combatants})
+        held = {cid: row for cid, (_, row) in kept.items()}
+        got = declare_html(view, {"sr_open": folds}, kept)
+        assert got == declare_html(view, {"sr_open": folds})
+        reused += sum(1 for row in got.children if row in held.values() and any(row is r for r in held.values()))
+    assert declaring > 10 and reused > 0
+
+
+def test_the_tactical_round_panel_patches_to_exactly_its_new_markup_through_a_fight():
+    """The same for tactical-round's panel (phases, the acting list, the declarations one form per
+    combatant): each part one element, the patched region exactly the new markup, and a Next from
+    one phase that shows the declarations to another rewrites none of the forms."""
+    from fray.web.tactical_round_panel import DEFAULT_KINDS, panel_html as tr_panel
+
+    rs = get_ruleset("tactical-round")
+    whole = fights.fight("tactical-round", 8, 160, seed=2)
+    h = History(whole.initial)
+    root, log = region()
+    before = None
+    kept_forms = 0
+    for a in whole.actions:
+        was = h.present.phase
+        h.do(a)
+        enc = h.present
+        new = tr_panel(rs.view(enc), {}, DEFAULT_KINDS)
+        one_element_each(new)
+        log.clear()
+        if before != new:
+            patch_region(root, before, new)
+        assert root.innerHTML == new
+        shows = ("setup", "assessment", "declaration")
+        if (a["type"] == "advance" and was in shows and enc.phase in shows and before is not None
+                and len(before.children) == len(new.children)):  # (a part that came or went: written whole)
+            forms = [c for c in new.children if "tr-declarations" in c[:60]]
+            old_forms = [c for c in before.children if "tr-declarations" in c[:60]]
+            assert forms and forms == old_forms  # so the patch writes nothing of them
+            assert sum(log) < len(new) - len(forms[0])
+            kept_forms += 1
+        before = new
+    assert kept_forms > 0
