@@ -259,4 +259,6 @@ def test_a_long_order_of_play_stays_on_the_players_screen(page, open_app, wait_r
               off: Array.from(document.querySelectorAll("#pv-order li"), li => li.getBoundingClientRect())
                 .filter(r => r.bottom > innerHeight || r.right > innerWidth).length})""")
             assert fit["map"] >= 0.8 * 728 and fit["off"] == 0, fit
+            pv.set_viewport_size({"width": 1366, "height": 900})  # a laptop's screen: for the eye
+            pv.screenshot(path=str(SHOTS / "players-view-12-1366x900.png"))
             pv.set_viewport_size(FULL_HD)

@@ -13,6 +13,7 @@ import gzip
 import json
 import re
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,36 @@ def plays(page) -> None:
     new_freeform(page, "After boot")
     add_combatant(page, "Ferryman", "initiative: 12")
     expect(card(page, "Ferryman")).to_be_visible()
+
+
+@contextmanager
+def worker_served(browser, dist: Path = DIST):
+    """``dist`` served over HTTP to a fresh context whose service worker has installed and taken
+    over, and a page that booted once under it; yields (page, errors, server). The test may shut
+    the server down (a real outage); it is closed after."""
+    srv = serve.start({"/fray/": dist})
+    stop, up = srv.shutdown, [True]
+
+    def shutdown() -> None:
+        up[0] = False
+        stop()
+
+    srv.shutdown = shutdown
+    context = browser.new_context()
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"http://127.0.0.1:{srv.server_address[1]}/fray/")
+        wait_ready(page)
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        yield page, errors, srv
+    finally:
+        context.close()
+        if up[0]:
+            stop()
+        srv.server_close()
 
 
 def test_the_build_names_one_content_hashed_snapshot_that_the_worker_precaches():
@@ -78,21 +109,10 @@ def test_the_interpreter_starts_loading_before_pyscript_asks_for_it(page, open_a
 def test_the_worker_keeps_the_snapshot_inflated_and_the_boot_reads_it_as_it_is(browser):
     """static/sw.js inflates the precached snapshot once; a boot it serves reads the raw bytes
     (``form: "raw"``), which are exactly the gzipped file's content."""
-    srv = serve.start({"/fray/": DIST})
-    origin = f"http://127.0.0.1:{srv.server_address[1]}"
-    context = browser.new_context()
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        page.goto(origin + "/fray/")
-        wait_ready(page)
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+    with worker_served(browser) as (page, errors, _):
         page.reload()
         wait_ready(page)
         assert boot(page)["snapshot"] is True and boot(page)["form"] == "raw", boot(page)
-        name = snapshot_file().name
         cached = page.evaluate("""async (name) => {
           const keys = await caches.keys();
           const cache = await caches.open(keys.find(k => k.startsWith("fray-")));
@@ -101,7 +121,7 @@ def test_the_worker_keeps_the_snapshot_inflated_and_the_boot_reads_it_as_it_is(b
           let sum = 0;
           for (let i = 0; i < bytes.length; i += 4099) sum = (sum * 31 + bytes[i]) % 1000000007;
           return [r.headers.get("X-Fray-Snapshot"), bytes.length, sum];
-        }""", name)
+        }""", snapshot_file().name)
         raw = gzip.decompress(snapshot_file().read_bytes())
         sum_ = 0
         for i in range(0, len(raw), 4099):
@@ -109,10 +129,6 @@ def test_the_worker_keeps_the_snapshot_inflated_and_the_boot_reads_it_as_it_is(b
         assert cached == ["raw", len(raw), sum_]
         plays(page)
         assert errors == []
-    finally:
-        context.close()
-        srv.shutdown()
-        srv.server_close()
 
 
 def test_a_precached_snapshot_that_does_not_inflate_stays_as_it_came_and_the_boot_goes_plain(browser, tmp_path):
@@ -125,27 +141,13 @@ def test_a_precached_snapshot_that_does_not_inflate_stays_as_it_came_and_the_boo
     shutil.copytree(DIST, dist)
     snap = dist / "static" / snapshot_file().name
     snap.write_bytes(_corrupt(snap.read_bytes()))
-    srv = serve.start({"/fray/": dist})
-    origin = f"http://127.0.0.1:{srv.server_address[1]}"
-    context = browser.new_context()
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        page.goto(origin + "/fray/")
-        wait_ready(page)
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+    with worker_served(browser, dist) as (page, errors, _):
         page.reload()
         wait_ready(page)
         b = boot(page)
         assert b["snapshot"] is False and b["reason"], b
         plays(page)
         assert errors == []
-    finally:
-        context.close()
-        srv.shutdown()
-        srv.server_close()
 
 
 def _other_build(data: bytes) -> bytes:
@@ -203,22 +205,10 @@ def test_a_browser_without_decompression_streams_boots_plain(page, open_app):
 
 def test_an_offline_reload_boots_from_the_cached_snapshot(browser):
     """A real outage: the HTTP server is stopped, not the browser's offline flag."""
-    srv = serve.start({"/fray/": DIST})
-    origin = f"http://127.0.0.1:{srv.server_address[1]}"
-    context = browser.new_context()
-    errors: list[str] = []
-    running = True
-    page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        page.goto(origin + "/fray/")
-        wait_ready(page)
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+    with worker_served(browser) as (page, errors, srv):
         new_freeform(page, "Offline ford")
         add_combatant(page, "Ferryman", "initiative: 12")
         srv.shutdown()
-        running = False
         page.reload()
         wait_ready(page)
         # the worker inflated the snapshot once, when it installed: the boot only reads it
@@ -226,8 +216,3 @@ def test_an_offline_reload_boots_from_the_cached_snapshot(browser):
         expect(page.locator("#encounter-select option:checked")).to_have_text("Offline ford")
         expect(card(page, "Ferryman")).to_be_visible()
         assert errors == []
-    finally:
-        context.close()
-        if running:
-            srv.shutdown()
-        srv.server_close()
