@@ -75,13 +75,10 @@ async function boot() {
 // interpreter starts loading as soon as the page is parsed, while PyScript is still fetching its
 // configuration and plugins (some 300-500 ms of a warm boot). PyScript's import of this module
 // (by the same URL) gets this same instance, and its loadPyodide call the boot already under way.
-let booting = null;
+const booting = boot();
 
 export async function loadPyodide(options = {}) {
   if (options.stdout) io.stdout = options.stdout;
   if (options.stderr) io.stderr = options.stderr;
-  booting = booting || boot();
   return booting;
 }
-
-booting = boot();
