@@ -42,11 +42,14 @@ class RangeBandMap(MapRule):
 
     def band(self, enc: Encounter, c: Combatant, other: Combatant, metres: float) -> tuple[Band | None, str]:
         t = _tables(enc)
-        rb = rules.range_between(c.position, other.position, t)
-        row = rules.visibility(enc, t).get(c.id, {}).get(other.id)
-        sees, why = (row["sees"], row["why"]) if row else rules.can_see(enc, c, other, t)
-        text = "sees" if sees else "cannot see: " + why[-1] if why else "cannot see"
-        return Band(rb["band"], None, rb["why"] + " (metre limits assumed)"), text
+        return _band(enc, t, rules.visibility(enc, t).get(c.id, {}), c, other)
+
+    def bands(self, enc: Encounter, c: Combatant, others: list[tuple[Combatant, float]]) -> list[tuple[Band | None, str]]:
+        # the projection once for the whole view: asking it per target re-made its key (every
+        # combatant's sight inputs) 200 times for 200 combatants (issue 11)
+        t = _tables(enc)
+        row = rules.visibility(enc, t).get(c.id, {})
+        return [_band(enc, t, row, c, o) for o, _ in others]
 
     def links(self, enc: Encounter) -> list[tuple[str, str]]:
         out = set()
@@ -74,3 +77,13 @@ class RangeBandMap(MapRule):
         return [MapArea(a.ref, a.label, AREA_STYLE.get(a.kind, "haze"), a.x, a.y, a.r, a.bottom, a.top,
                         a.entry.get("title", a.kind))
                 for a in zone_areas.areas(enc, _tables(enc))]
+
+
+def _band(enc: Encounter, t: dict[str, dict[str, Any]], seen: dict[str, Any], c: Combatant,
+          other: Combatant) -> tuple[Band, str]:
+    """The band from ``c`` to ``other`` and what ``c`` sees of it (``seen``: ``c``'s row of the projection)."""
+    rb = rules.range_between(c.position, other.position, t)
+    row = seen.get(other.id)
+    sees, why = (row["sees"], row["why"]) if row else rules.can_see(enc, c, other, t)
+    text = "sees" if sees else "cannot see: " + why[-1] if why else "cannot see"
+    return Band(rb["band"], None, rb["why"] + " (metre limits assumed)"), text
