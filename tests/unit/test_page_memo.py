@@ -135,3 +135,38 @@ def test_a_kept_view_shows_a_new_declaration_and_drops_a_removed_combatant():
     enc, _ = apply(enc, {"type": "remove_combatant", "id": b})
     rs.view_kept(enc, kept)
     assert set(kept) == {a}
+
+
+def test_escaped_text_comes_from_the_memo_exactly_as_html_escape_gives_it():
+    """``render.esc`` keeps what it escaped: the memo must give what ``html.escape`` gives, for
+    text, for values that are not text, and after it is cleared for being full."""
+    import html
+
+    from fray.web import render
+
+    for v in ('<b onclick="x">Grr & co</b>', "O'Brien", 7, 7.0, True, None, "", "plain"):
+        assert render.esc(v) == html.escape(str(v), quote=True)
+        assert render.esc(v) == html.escape(str(v), quote=True)  # the second time from the memo
+    was = render._ESCAPED_MAX
+    try:
+        render._ESCAPED_MAX = 3
+        got = [render.esc(f"<{i}>") for i in range(10)]
+        assert got == [f"&lt;{i}&gt;" for i in range(10)] and len(render._ESCAPED) <= 3
+    finally:
+        render._ESCAPED_MAX = was
+
+
+def test_a_drop_down_from_the_memo_is_the_one_built_afresh():
+    """``widgets.select`` keeps each options list's markup: 1 and True (equal in Python) are
+    different options, the selected one is marked in its own copy, and HTML in a label stays text."""
+    from fray.web import widgets
+
+    a = widgets.select("f", "n", [(1, "one"), ("x", "<b>X</b>")], 1)
+    b = widgets.select("f", "n", [(True, "one"), ("x", "<b>X</b>")], 1)
+    assert a == ('<select id="f" name="n"><option value="1" selected>one</option>'
+                 '<option value="x">&lt;b&gt;X&lt;/b&gt;</option></select>')
+    assert b == ('<select id="f" name="n"><option value="True">one</option>'
+                 '<option value="x">&lt;b&gt;X&lt;/b&gt;</option></select>')
+    c = widgets.select("g", "m", ((1, "one"), ("x", "<b>X</b>")), "x")
+    assert c.count(" selected") == 1 and '<option value="x" selected>' in c and c.startswith('<select id="g" name="m">')
+    assert widgets.select("f", "n", iter([("a", "A")])) == '<select id="f" name="n"><option value="a">A</option></select>'

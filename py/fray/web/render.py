@@ -17,8 +17,22 @@ from ..model import Combatant, Encounter, LogEntry
 from ..rulesets.base import Ruleset, Slot, StatSpec
 
 
+# A render escapes the same few hundred strings (names, labels, ids) thousands of times: 8,800
+# calls in one strike-rank Next at 30 combatants. ``html.escape`` is five ``str.replace`` each;
+# a dict look-up is one. Bounded so a long session's typed notes cannot grow it without end.
+_ESCAPED: dict[str, str] = {}
+_ESCAPED_MAX = 50_000
+
+
 def esc(value: Any) -> str:
-    return escape(str(value), quote=True)
+    s = value if type(value) is str else str(value)
+    out = _ESCAPED.get(s)
+    if out is None:
+        out = escape(s, quote=True)
+        if len(_ESCAPED) >= _ESCAPED_MAX:
+            _ESCAPED.clear()
+        _ESCAPED[s] = out
+    return out
 
 
 def attrs(**kw: Any) -> str:
