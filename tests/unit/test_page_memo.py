@@ -170,3 +170,29 @@ def test_a_drop_down_from_the_memo_is_the_one_built_afresh():
     c = widgets.select("g", "m", ((1, "one"), ("x", "<b>X</b>")), "x")
     assert c.count(" selected") == 1 and '<option value="x" selected>' in c and c.startswith('<select id="g" name="m">')
     assert widgets.select("f", "n", iter([("a", "A")])) == '<select id="f" name="n"><option value="a">A</option></select>'
+
+
+def test_a_kept_status_and_strip_entry_are_the_ones_made_afresh_through_a_fight():
+    """The strike-rank status of a combatant is kept while the combatant is the same object, and a
+    strip entry's markup while its fields and status are the same: state by state through a played
+    fight (wounds, bleeding, conditions, Next), what is kept is what drawing it afresh gives."""
+    from fray.web import render as R
+
+    h = fights.fight("strike-rank", 12, 120)
+    rs = get_ruleset("strike-rank")
+    checked, levels = 0, set()
+    for i in range(0, len(h.actions) + 1, 3):
+        enc = h.state_at(i)
+        view = rs.view(enc)
+        status = {c.id: rs.status(enc, view, c.id) for c in enc.combatants}
+        for c in enc.combatants:
+            if "hp" in c.data:
+                assert status[c.id] == rs._status_of(c)
+                levels.add(status[c.id]["level"])
+        order = rs.order_of_play(enc)
+        cur = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
+        kept = R.order_strip(R.strip_entries(enc, order, status, cur))
+        R._STRIP_ENTRY.clear()
+        assert R.order_strip(R.strip_entries(enc, order, status, cur)) == kept
+        checked += 1
+    assert checked > 20 and levels - {"ok"}, levels  # the fight wounded someone

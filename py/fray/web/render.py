@@ -189,12 +189,25 @@ def chips(items: Iterable[str], cls: str = "chip") -> str:
     return " ".join(f'<span class="{cls}">{esc(x)}</span>' for x in items)
 
 
+# each strip entry's markup by everything it is made of (``order_strip``); bounded like ``esc``'s memo
+_STRIP_ENTRY: dict[tuple, str] = {}
+
+
 def order_strip(entries: list[dict[str, Any]]) -> str:
     if not entries:
         return ""
     items = []
     for e in entries:
+        # an entry is made of its fields and its status alone: the same ones give the same markup
+        # (200 entries at every render of a 200-combatant fight, most of them as they were)
         st = e["status"]
+        key = (e["id"], e["name"], e["side"], e["label"], e["current"], e["next"], e["in_order"], e["group"],
+               e["up"], e["down"], st.get("level", "ok"), st.get("word", ""), st.get("fraction"),
+               tuple(st["hp"]) if st.get("hp") else None, tuple(st.get("chips", ())))
+        made = _STRIP_ENTRY.get(key)
+        if made is not None:
+            items.append(made)
+            continue
         words = status_text(st)
         tag = "now" if e["current"] else ("next" if e["next"] else "")
         # The button's name is its visible text (name, slot, now/next, state, chips: spaces between
@@ -217,6 +230,9 @@ def order_strip(entries: list[dict[str, Any]]) -> str:
             f'{f" <span class=strip-tag>{tag}</span>" if tag else ""}</span> '
             f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{esc(words)}</span> '
             f'{chips(st.get("chips", []))}</span></button>{grip}</li>')
+        if len(_STRIP_ENTRY) >= 4096:
+            _STRIP_ENTRY.clear()
+        _STRIP_ENTRY[key] = items[-1]
     # a Block (web/blocks.py): a Next moves "now" and "next" along, and only those entries are rewritten
     return Block.fragment([
         '<h2 class="strip-title">Order</h2>',
