@@ -4,7 +4,8 @@ panel and the order strip must be one element each, or a patch would put markup 
 
 The page's DOM is stood in for by ``FakeEl``: elements parsed from markup with Python's own HTML
 parser, with the few members ``patch`` uses (``children``, ``item``, ``firstElementChild``,
-``innerHTML``, ``outerHTML``); each write is logged with its length."""
+``innerHTML``, ``outerHTML``, ``remove``, ``insertAdjacentHTML``); each write is logged with its
+length (a removal or an insertion as ("remove" | "insert", length))."""
 
 from __future__ import annotations
 
@@ -115,6 +116,22 @@ class FakeEl:
         k = next(i for i, x in enumerate(kids) if x is self)
         kids[k:k + 1] = [FakeEl(x, self.parent, self.log) for x in top_elements(html)]
 
+    def remove(self) -> None:
+        self.log.append(("remove", len(self.outerHTML)))
+        kids = self.parent._kid_list()
+        del kids[next(i for i, x in enumerate(kids) if x is self)]
+
+    def insertAdjacentHTML(self, where: str, html: str) -> None:
+        self.log.append(("insert", len(html)))
+        new = [FakeEl(x, self if where == "beforeend" else self.parent, self.log) for x in top_elements(html)]
+        if where == "beforeend":
+            self._kid_list().extend(new)
+            return
+        assert where == "beforebegin", where
+        kids = self.parent._kid_list()
+        k = next(i for i, x in enumerate(kids) if x is self)
+        kids[k:k] = new
+
     @property
     def innerHTML(self) -> str:
         return self._tags()[1] if self._kids is None else "".join(k.outerHTML for k in self._kids)
@@ -160,22 +177,80 @@ def test_a_patch_rewrites_only_the_child_that_changed_and_leaves_the_new_markup(
 
 
 def test_a_patch_writes_whole_what_does_not_pair_up():
-    """Another number of children, or other tags around them: the element is written whole."""
+    """Other tags around the children, or markup that is no longer a Block: written whole."""
     root, log = region()
     old = _list(["<li>0</li>", "<li>1</li>"])
     patch_region(root, None, old)
-    fewer = _list(["<li>1</li>"])
+    other = Block('<section class="t">', old.children, "</section>")
     log.clear()
-    patch_region(root, old, fewer)
-    assert root.innerHTML == fewer and log == [len(Block("<ol>", ["<li>1</li>"], "</ol>"))]
-    other = Block('<section class="t">', fewer.children, "</section>")
-    log.clear()
-    patch_region(root, fewer, other)
+    patch_region(root, old, other)
     assert root.innerHTML == other and log == [len(other)]
     plain = "<p>no longer a Block</p>"
     log.clear()
     patch_region(root, other, plain)
     assert root.innerHTML == plain and log == [len(plain)]
+
+
+def test_another_number_of_children_removes_and_inserts_only_what_went_and_came():
+    """A strike-rank Next that drops the attack just rolled: that form goes, the next one opens in
+    place, nothing else is written; and a longer list gains its new entries where they belong."""
+    root, log = region()
+    old = _list(["<li>0</li>", "<li>1</li>", "<li>2</li>", "<li>3</li>"])
+    patch_region(root, None, old)
+    fewer = _list(["<li>1</li>", "<li>2</li>", "<li>3</li>"])
+    log.clear()
+    patch_region(root, old, fewer)
+    assert root.innerHTML == fewer and log == [("remove", len("<li>0</li>"))]
+    more = _list(["<li>1</li>", "<li>new</li>", "<li>2</li>", "<li>3</li>", "<li>4</li>", "<li>5</li>"])
+    log.clear()
+    patch_region(root, fewer, more)
+    assert root.innerHTML == more
+    assert log == [("insert", len("<li>new</li>")), ("insert", len("<li>4</li><li>5</li>"))]
+    # the first goes and the next changes in place (the folded attack that opens)
+    moved = _list(['<li class="open">new</li>', "<li>2</li>", "<li>3</li>", "<li>4</li>", "<li>5</li>"])
+    log.clear()
+    patch_region(root, more, moved)
+    assert root.innerHTML == moved
+    assert sorted(log, key=str) == sorted([("remove", len("<li>1</li>")), len('<li class="open">new</li>')], key=str)
+    # to none and back again
+    for a, b in ((moved, _list([])), (_list([]), moved)):
+        patch_region(root, a, b)
+        assert root.innerHTML == b
+
+
+def test_an_order_that_moves_its_first_entry_to_the_end_rewrites_only_what_changed():
+    """A strike-rank Next at 200 combatants: the order of play turns by one and "now" moves on. The
+    entries that only moved are kept; the two that changed (the one who acted, the one who acts now)
+    are written, not the hundred after them that a pairing by position would rewrite."""
+    root, log = region()
+    ids = [f"c{i}" for i in range(40)]
+    def entry(i, now=False):
+        return f'<li data-id="{i}"{" class=now" if now else ""}>{i}</li>'
+    old = Block.fragment([Block("<ol>", [entry(ids[0], True)] + [entry(i) for i in ids[1:]], "</ol>")])
+    patch_region(root, None, old)
+    new = Block.fragment([Block("<ol>", [entry(ids[1], True)] + [entry(i) for i in ids[2:]] + [entry(ids[0])], "</ol>")])
+    log.clear()
+    patch_region(root, old, new)
+    assert root.innerHTML == new
+    assert len(log) <= 3, log
+
+
+def test_lined_up_children_always_end_as_the_new_markup():
+    """Random lists that lose, gain and change children (duplicates too): whatever the line-up
+    decides, the region holds exactly the new markup and nothing is written twice."""
+    rng = random.Random(11)
+    for _ in range(400):
+        old = [f"<li>{rng.randrange(6)}</li>" for _ in range(rng.randrange(7))]
+        new = [f"<li>{rng.randrange(6)}</li>" for _ in range(rng.randrange(7))]
+        root, log = region()
+        a, b = Block.fragment(old), Block.fragment(new)
+        patch_region(root, None, a)
+        log.clear()
+        patch_region(root, a, b)
+        assert root.innerHTML == b, (old, new)
+        written = sum(x[1] if isinstance(x, tuple) and x[0] == "insert" else (x if isinstance(x, int) else 0)
+                      for x in log)
+        assert written <= len(b), (old, new, log)
 
 
 def test_a_fragment_patches_the_regions_own_children_and_empty_parts_are_left_out():

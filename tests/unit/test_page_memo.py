@@ -135,3 +135,64 @@ def test_a_kept_view_shows_a_new_declaration_and_drops_a_removed_combatant():
     enc, _ = apply(enc, {"type": "remove_combatant", "id": b})
     rs.view_kept(enc, kept)
     assert set(kept) == {a}
+
+
+def test_escaped_text_comes_from_the_memo_exactly_as_html_escape_gives_it():
+    """``render.esc`` keeps what it escaped: the memo must give what ``html.escape`` gives, for
+    text, for values that are not text, and after it is cleared for being full."""
+    import html
+
+    from fray.web import render
+
+    for v in ('<b onclick="x">Grr & co</b>', "O'Brien", 7, 7.0, True, None, "", "plain"):
+        assert render.esc(v) == html.escape(str(v), quote=True)
+        assert render.esc(v) == html.escape(str(v), quote=True)  # the second time from the memo
+    was = render._ESCAPED_MAX
+    try:
+        render._ESCAPED_MAX = 3
+        got = [render.esc(f"<{i}>") for i in range(10)]
+        assert got == [f"&lt;{i}&gt;" for i in range(10)] and len(render._ESCAPED) <= 3
+    finally:
+        render._ESCAPED_MAX = was
+
+
+def test_a_drop_down_from_the_memo_is_the_one_built_afresh():
+    """``widgets.select`` keeps each options list's markup: 1 and True (equal in Python) are
+    different options, the selected one is marked in its own copy, and HTML in a label stays text."""
+    from fray.web import widgets
+
+    a = widgets.select("f", "n", [(1, "one"), ("x", "<b>X</b>")], 1)
+    b = widgets.select("f", "n", [(True, "one"), ("x", "<b>X</b>")], 1)
+    assert a == ('<select id="f" name="n"><option value="1" selected>one</option>'
+                 '<option value="x">&lt;b&gt;X&lt;/b&gt;</option></select>')
+    assert b == ('<select id="f" name="n"><option value="True">one</option>'
+                 '<option value="x">&lt;b&gt;X&lt;/b&gt;</option></select>')
+    c = widgets.select("g", "m", ((1, "one"), ("x", "<b>X</b>")), "x")
+    assert c.count(" selected") == 1 and '<option value="x" selected>' in c and c.startswith('<select id="g" name="m">')
+    assert widgets.select("f", "n", iter([("a", "A")])) == '<select id="f" name="n"><option value="a">A</option></select>'
+
+
+def test_a_kept_status_and_strip_entry_are_the_ones_made_afresh_through_a_fight():
+    """The strike-rank status of a combatant is kept while the combatant is the same object, and a
+    strip entry's markup while its fields and status are the same: state by state through a played
+    fight (wounds, bleeding, conditions, Next), what is kept is what drawing it afresh gives."""
+    from fray.web import render as R
+
+    h = fights.fight("strike-rank", 12, 120)
+    rs = get_ruleset("strike-rank")
+    checked, levels = 0, set()
+    for i in range(0, len(h.actions) + 1, 3):
+        enc = h.state_at(i)
+        view = rs.view(enc)
+        status = {c.id: rs.status(enc, view, c.id) for c in enc.combatants}
+        for c in enc.combatants:
+            if "hp" in c.data:
+                assert status[c.id] == rs._status_of(c)
+                levels.add(status[c.id]["level"])
+        order = rs.order_of_play(enc)
+        cur = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
+        kept = R.order_strip(R.strip_entries(enc, order, status, cur))
+        R._STRIP_ENTRY.clear()
+        assert R.order_strip(R.strip_entries(enc, order, status, cur)) == kept
+        checked += 1
+    assert checked > 20 and levels - {"ok"}, levels  # the fight wounded someone

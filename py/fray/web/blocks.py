@@ -9,8 +9,9 @@ written into.
 When a region's old and new markup are both Blocks with the same tags, ``patch`` rewrites only
 the children whose markup changed (and, inside a child that is a Block, only its changed
 children), so declaring one combatant's action rewrites that combatant's form, not the thirty
-others and their thousands of nodes. Anything it cannot match one to one (other tags, another
-number of children, a DOM that no longer has as many elements as the markup has children) is
+others and their thousands of nodes. Children of another number are lined up by their markup
+first: the ones that went are removed, the new ones inserted, the rest patched. Anything it cannot
+match (other tags, a DOM that no longer has as many elements as the old markup has children) is
 written whole, which is always right, only slower.
 
 Pure except ``patch``, which takes the element to patch; ``js`` is never imported here.
@@ -62,18 +63,97 @@ def patch(el: Any, old: str, new: str) -> None:
 
 
 def _patch_children(parent: Any, old: tuple[str, ...], new: tuple[str, ...]) -> bool:
-    """Rewrite each child whose markup changed; False (nothing written) when they do not pair up."""
-    if len(old) != len(new):
-        return False
+    """Rewrite each child whose markup changed; False (nothing written) when the page does not
+    hold the old children one element each. Children pair up by position when only a few of them
+    changed; otherwise they are lined up by their markup first (``_line_up``): a strike-rank Next
+    that drops the attack just rolled removes that one form, and an order of play that moves its
+    first entry to the end rewrites two entries, not all two hundred."""
     kids = parent.children
-    if kids.length != len(new):
+    if kids.length != len(old):
         return False
-    # last to first: were a child's new markup ever more than one element, the ones before it
-    # would still be where they were (and the count above sends the next render to a whole write)
-    for k in range(len(new) - 1, -1, -1):
-        a, b = old[k], new[k]
-        if a is b or a == b:
-            continue
-        patch(kids.item(k), a, b)
+    changed = [k for k in range(min(len(old), len(new))) if not (old[k] is new[k] or old[k] == new[k])]
+    if len(old) == len(new) and len(changed) <= 2:
+        # last to first: were a child's new markup ever more than one element, the ones before it
+        # would still be where they were (and the count above sends the next render to a whole write)
+        for k in reversed(changed):
+            patch(kids.item(k), old[k], new[k])
+        return True
+    pairs = _line_up(old, new)
+    if len(old) == len(new) and sum(1 for i, j in pairs if j is not None and (i is None or old[i] != new[j])) >= len(changed):
+        for k in reversed(changed):  # lining up would write no less
+            patch(kids.item(k), old[k], new[k])
+        return True
+    _patch_lined_up(parent, kids, pairs, old, new)
     return True
 
+
+def _line_up(old: tuple[str, ...], new: tuple[str, ...]) -> list[tuple[int | None, int | None]]:
+    """Pairs (old index, new index) in document order: both for a child kept or rewritten in place,
+    (i, None) for an old child that goes, (None, j) for a new one that comes. A child found again
+    further on in the other list is kept for that place; where neither is, the list with more
+    children left loses or gains one, else the two pair up and the old one is rewritten."""
+    def places(xs: tuple[str, ...]) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for k, x in enumerate(xs):
+            out.setdefault(x, []).append(k)
+        return out
+
+    in_old, in_new = places(old), places(new)
+
+    def later(where: dict[str, list[int]], x: str, at: int) -> bool:
+        return any(k >= at for k in where.get(x, ()))
+
+    out: list[tuple[int | None, int | None]] = []
+    i = j = 0
+    while i < len(old) or j < len(new):
+        if i == len(old):
+            out.append((None, j)); j += 1
+        elif j == len(new):
+            out.append((i, None)); i += 1
+        elif old[i] == new[j]:
+            out.append((i, j)); i += 1; j += 1
+        else:
+            old_later, new_later = later(in_new, old[i], j), later(in_old, new[j], i)
+            if new_later and not old_later or (old_later == new_later and len(old) - i > len(new) - j):
+                out.append((i, None)); i += 1
+            elif old_later and not new_later or (old_later == new_later and len(old) - i < len(new) - j):
+                out.append((None, j)); j += 1
+            else:
+                out.append((i, j)); i += 1; j += 1
+    return out
+
+
+def _patch_lined_up(parent: Any, kids: Any, pairs: list[tuple[int | None, int | None]], old: tuple[str, ...],
+                    new: tuple[str, ...]) -> None:
+    """Remove, insert and rewrite as ``_line_up`` says. The elements it touches are taken first, by
+    their place in the old children; insertions and removals go before the rewrites, while each of
+    those elements is still the one the page holds (a rewrite replaces its element)."""
+    # each insertion goes before the next old child that is kept or rewritten (or at the end)
+    anchor: dict[int, int | None] = {}  # new index -> the old index it goes before
+    waiting: list[int] = []
+    for i, j in pairs:
+        if i is None:
+            waiting.append(j)
+        elif j is not None:
+            for w in waiting:
+                anchor[w] = i
+            waiting = []
+    for w in waiting:
+        anchor[w] = None
+    wanted = {i for i, j in pairs if i is not None and (j is None or old[i] != new[j])}
+    wanted |= {i for i in anchor.values() if i is not None}
+    els = {i: kids.item(i) for i in sorted(wanted)}
+    runs: dict[int | None, list[str]] = {}
+    for j in sorted(anchor):
+        runs.setdefault(anchor[j], []).append(new[j])
+    for i, j in pairs:
+        if i is not None and j is None:
+            els[i].remove()
+    for at, markup in runs.items():
+        if at is None:
+            parent.insertAdjacentHTML("beforeend", "".join(markup))
+        else:
+            els[at].insertAdjacentHTML("beforebegin", "".join(markup))
+    for i, j in pairs:
+        if i is not None and j is not None and old[i] != new[j]:
+            patch(els[i], old[i], new[j])

@@ -128,10 +128,17 @@ class Painter:
         entries = list(self.lib.cached)
         if self.key not in [e["key"] for e in entries]:
             entries.append({"key": self.key, "name": self.enc.name})
-        by_id("encounter-select").innerHTML = "".join(
+        html = "".join(
             f'<option value="{R.esc(x["key"])}"{" selected" if x["key"] == self.key else ""}>'
             f'{R.esc(self.enc.name if x["key"] == self.key else x.get("name", x["key"]))}</option>'
             for x in entries)
+        sel = by_id("encounter-select")
+        # the same list with the open encounter picked is left alone (twice per action otherwise:
+        # the render and the commit); a refused pick leaves the select on another value: rewritten
+        if self._painted.get("encounter-select") == html and str(sel.value) == self.key:
+            return
+        sel.innerHTML = html
+        self._painted["encounter-select"] = html
 
     def paint(self, region: str, html: str) -> None:
         """Write a region only when its markup changed: a GM's half-typed entry in an untouched

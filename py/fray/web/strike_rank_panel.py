@@ -92,13 +92,32 @@ class StrikeRankPanel:
         # the fold-outs as the GM left them (the panel renders before the cards): kept open or shut
         from .app import document
 
-        app.ui["sr_open"] = {d.getAttribute("data-fold"): bool(d.open)
-                             for d in document.querySelectorAll("details[data-fold]")}
+        app.ui["sr_open"] = is_open = {d.getAttribute("data-fold"): bool(d.open)
+                                       for d in document.querySelectorAll("details[data-fold]")}
+        # a waiting attack form, once opened, keeps its body when shut again (what the GM typed
+        # in it stays); the keys of fold-outs no longer on the page are let go
+        app.ui["sr_opened"] = {k for k in app.ui.get("sr_opened", ()) if k in is_open} | {
+            k for k, v in is_open.items() if v and k.startswith("attack-")}
         odds_view.refresh_soon(app)
         if not getattr(self, "_listening", False):
             self._listening = True
             app._listen(document, "change", lambda e: self.on_change(app, e))
+            from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+            p = create_proxy(lambda e: self.on_toggle(app, e))
+            app._proxies.append(p)
+            document.addEventListener("toggle", p, True)  # toggle does not bubble: caught on its way down
         return panel_html(view, app.ui, log, self.__dict__.setdefault("_declare_kept", {}))
+
+    def on_toggle(self, app: Any, event: Any) -> None:
+        """A waiting attack form drawn shut without its body (``data-fold-lazy``) opens: draw it.
+        The render reads the fold-outs' state from the page, so this one is drawn open."""
+        from .app import nil
+
+        d = nil(event.target)
+        if (d is not None and getattr(d, "open", False) and hasattr(d, "hasAttribute")
+                and d.hasAttribute("data-fold-lazy")):
+            app.render()
 
     def on_change(self, app: Any, event: Any) -> None:
         """A new Target in an attack form: draw the form again for that defender (their parrying

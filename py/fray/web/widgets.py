@@ -59,9 +59,24 @@ def field(fid: str, name: str, label: str, control: str, hint: str = "", cls: st
 def select(fid: str, name: str, options: list[tuple[str, str]] | tuple[tuple[str, str], ...], selected: Any = None,
            groups: str = "") -> str:
     """A drop-down of (value, on-screen label) pairs; ``groups``: ready-made ``<optgroup>`` markup after them."""
-    opts = "".join(f'<option value="{esc(v)}"{" selected" if str(selected) == str(v) else ""}>{esc(t)}</option>'
-                   for v, t in options)
+    # the markup depends on each value and label only as text (``esc`` makes them text), so the
+    # memo's key is that text: 1 and True, equal as Python values, are not the same option
+    pairs = tuple((str(v), str(t)) for v, t in options)
+    key = (pairs, str(selected))
+    opts = _OPTIONS.get(key)
+    if opts is None:
+        opts = "".join(f'<option value="{esc(v)}"{" selected" if key[1] == v else ""}>{esc(t)}</option>'
+                       for v, t in pairs)
+        if len(_OPTIONS) >= 4096:
+            _OPTIONS.clear()
+        _OPTIONS[key] = opts
     return f'<select id="{esc(fid)}" name="{esc(name)}">{opts}{groups}</select>'
+
+
+# The options of a drop-down by (options, selected): a strike-rank render draws the same Target list
+# of every combatant in each attack form, and the same Defender's choice and Mode lists, again and
+# again (164 drop-downs in a 30-combatant Next). Bounded, like ``render.esc``'s memo.
+_OPTIONS: dict[tuple[tuple[tuple[str, str], ...], str], str] = {}
 
 
 def check(fid: str, name: str, label: str, checked: bool = False, cls: str = "", value: str = "") -> str:

@@ -64,6 +64,7 @@ class StrikeRank(Ruleset):
     stats = STATS
     map_rule = StrikeRankMap()
     panel = "strike_rank_panel"
+    _status_memo: dict[str, tuple[Any, dict[str, Any]]]  # combatant id -> (combatant, status): ``status``
     tie_rule = "Ties on the same SR: higher DEX acts first; then the GM decides (FACTS.md, Strike ranks)"
     conditions = {
         "surprised": "No actions in the first MR; dodge and parry at half skill.",
@@ -154,6 +155,19 @@ class StrikeRank(Ruleset):
         c = enc.get(combatant_id)
         if c is None or "hp" not in c.data:
             return super().status(enc, view, combatant_id)
+        # made of the combatant alone, which an action that leaves them alone shares between states
+        # (fray/sharing.py): the same object has the same status (200 of them at every render)
+        memo = self.__dict__.setdefault("_status_memo", {})
+        held = memo.get(combatant_id)
+        if held is not None and held[0] is c:
+            return held[1]
+        out = self._status_of(c)
+        if len(memo) >= 4096:
+            memo.clear()
+        memo[combatant_id] = (c, out)
+        return out
+
+    def _status_of(self, c: Any) -> dict[str, Any]:
         worst, where, bleeding = "none", "", []
         for loc in c.data.get("locations", []):
             level = body.loc_level(loc)

@@ -38,10 +38,15 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
         if o["kind"] in ("melee", "missile") and out:
             # the others at this SR wait folded, one line each, in the order they strike: the one
             # who acts now (first in the strip) has the open form; each opens with a tap
+            # A shut one holds no form until it first opens (the panel's toggle listener draws it
+            # then): five shut forms at an SR of six were most of a Next's markup and nodes.
             c = view["combatants"].get(o["combatant"])
-            out.append(_fold("sr-fold sr-next-attack", "attack-" + str(o["ref"]),
+            key = "attack-" + str(o["ref"])
+            seen = (ui or {}).get("sr_open", {}).get(key) or key in (ui or {}).get("sr_opened", ())
+            out.append(_fold("sr-fold sr-next-attack", key,
                              f'SR {esc(o["sr"])}: {esc(o["name"])}, {esc(action_label(o, _names(view), c))}',
-                             attack_html(view, o, ui), ui, aria=f'Attack by {o["name"]}', odds_lazy=True))
+                             attack_html(view, o, ui) if seen else "", ui, aria=f'Attack by {o["name"]}',
+                             odds_lazy=True, lazy=not seen))
         elif o["kind"] in ("melee", "missile"):
             out.append(attack_html(view, o, ui))
         else:

@@ -59,10 +59,12 @@ def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
 
 
 def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None, default_open: bool = False,
-          aria: str = "", odds_lazy: bool = False) -> str:
+          aria: str = "", odds_lazy: bool = False, lazy: bool = False) -> str:
     """A fold-out that stays open (or shut) across re-renders: ``ui["sr_open"]`` holds each
-    fold-out's state as the page showed it just before the render ({key: open})."""
-    return _fold_open(cls, key, ui, default_open, odds_lazy) + _summary(summary, aria) + body + "</details>"
+    fold-out's state as the page showed it just before the render ({key: open}). ``lazy``: its
+    body is drawn only once it opens (``data-fold-lazy``: the panel renders on that toggle)."""
+    return (_fold_open(cls, key, ui, default_open, odds_lazy, lazy) + _summary(summary, aria, key if lazy else "") + body
+            + "</details>")
 
 
 def _fold_block(cls: str, key: str, summary: str, body: list[str], ui: dict[str, Any] | None,
@@ -72,16 +74,19 @@ def _fold_block(cls: str, key: str, summary: str, body: list[str], ui: dict[str,
     return Block(_fold_open(cls, key, ui, default_open), [_summary(summary, aria), *body], "</details>")
 
 
-def _fold_open(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool, odds_lazy: bool = False) -> str:
+def _fold_open(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool, odds_lazy: bool = False,
+               lazy: bool = False) -> str:
     """``odds_lazy``: the odds of a form inside are worked out when it opens (web/odds_view.py)."""
     is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
     return (f'<details class="{esc(cls)}" data-fold="{esc(key)}"{" data-odds-lazy" if odds_lazy else ""}'
-            f'{" open" if is_open else ""}>')
+            f'{" data-fold-lazy" if lazy else ""}{" open" if is_open else ""}>')
 
 
-def _summary(summary: str, aria: str) -> str:
+def _summary(summary: str, aria: str, key: str = "") -> str:
+    # an id, so that the render after a lazy fold-out opens gives the keyboard's focus back to it
     al = f' aria-label="{esc(aria)}"' if aria else ""
-    return f"<summary{al}>{summary}</summary>"
+    sid = f' id="fold-{esc(key)}"' if key else ""
+    return f"<summary{sid}{al}>{summary}</summary>"
 
 
 def _names(view: dict[str, Any]) -> dict[str, str]:
