@@ -198,7 +198,7 @@ class MapRule:
     def band(self, enc: Encounter, c: Combatant, other: Combatant, metres: float) -> tuple[Band | None, str]:
         return None, ""
 
-    def bands(self, enc: Encounter, c: Combatant, others: list[tuple[Combatant, float]]) -> list[tuple[Band | None, str]]:
+    def bands_to(self, enc: Encounter, c: Combatant, others: list[tuple[Combatant, float]]) -> list[tuple[Band | None, str]]:
         """``band`` for each ``(other, metres)`` from ``c``, in order: one call for a whole map
         view, so a rule that reads a projection of the whole fight reads it once, not once a target."""
         return [self.band(enc, c, o, m) for o, m in others]
@@ -274,7 +274,7 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
     others = [o for o in enc.combatants if o.id != c.id]
     measured = [measure(c.position, o.position, rule.combine) for o in others]
     try:
-        bands = rule.bands(enc, c, [(o, m[0]) for o, m in zip(others, measured)])
+        bands = rule.bands_to(enc, c, [(o, m[0]) for o, m in zip(others, measured)])
     except (KeyError, TypeError, AttributeError):  # then target by target, as the page always did
         bands = []
         for o, (metres, _) in zip(others, measured):

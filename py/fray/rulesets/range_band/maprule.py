@@ -44,7 +44,7 @@ class RangeBandMap(MapRule):
         t = _tables(enc)
         return _band(enc, t, rules.visibility(enc, t).get(c.id, {}), c, other)
 
-    def bands(self, enc: Encounter, c: Combatant, others: list[tuple[Combatant, float]]) -> list[tuple[Band | None, str]]:
+    def bands_to(self, enc: Encounter, c: Combatant, others: list[tuple[Combatant, float]]) -> list[tuple[Band | None, str]]:
         # the projection once for the whole view: asking it per target re-made its key (every
         # combatant's sight inputs) 200 times for 200 combatants (issue 11)
         t = _tables(enc)

@@ -1,0 +1,146 @@
+"""The faster paths a long fight's load takes (issue 11) give exactly what the plain ones give:
+the JSON depth scan, the value gate's in-loop checks, the line of fire in one pass and the
+range-band map's bands in one call. Each is checked against the code it replaced, on random data
+and on played fights (bench/fights.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from itertools import accumulate
+from pathlib import Path
+
+import pytest
+
+from fray import gate
+from fray.errors import InvalidAction
+from fray.maprules import in_the_way, lines_of_fire, map_view, rule_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import fights  # noqa: E402
+
+# the depth scan as it was before issue 11's load work: regular expressions over the text
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = str.maketrans({"[": "\x02", "{": "\x02", "]": "\x00", "}": "\x00"})
+
+
+def old_depth(text: str) -> int:
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(ord(ch) - 1 for ch in brackets.translate(_STEP))) if brackets else 0
+
+
+NASTY = ['[', ']', '{', '}', '"', '\\', '\\"', 'é', '\u2603', '\U0001f600', '\\u005b', ' ', 'x']
+
+
+def random_value(rng: random.Random, depth: int = 0):
+    r = rng.random()
+    if depth > 6 or r < 0.3:
+        return "".join(rng.choice(NASTY) for _ in range(rng.randrange(6)))
+    if r < 0.4:
+        return rng.choice([None, True, False, 0, -7, 3.5, 10 ** 12])
+    if r < 0.7:
+        return [random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {"".join(rng.choice(NASTY) for _ in range(rng.randrange(4))): random_value(rng, depth + 1)
+            for _ in range(rng.randrange(4))}
+
+
+def test_the_depth_scan_gives_the_old_depth_for_any_json_text():
+    """"counting only brackets outside strings": brackets, quotes and backslashes inside strings,
+    escapes, non-ASCII (written raw and as \\u escapes), at every nesting."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        v = random_value(rng)
+        for text in (json.dumps(v), json.dumps(v, ensure_ascii=False), json.dumps(v, indent=1)):
+            assert gate.json_depth(text) == old_depth(text) == _real_depth(v), text
+
+
+def _real_depth(v) -> int:
+    if isinstance(v, dict):
+        return 1 + max((_real_depth(x) for x in v.values()), default=0)
+    if isinstance(v, list):
+        return 1 + max((_real_depth(x) for x in v), default=0)
+    return 0
+
+
+def test_a_very_deep_text_is_measured_without_recursion():
+    assert gate.json_depth("[" * 100_000 + "]" * 100_000) == 100_000
+    assert gate.json_depth('{"a": "[[[[", "b": [[1]]}') == 3
+
+
+def old_check(v, path, depth, max_depth):
+    """gate._check as it was: one call per value."""
+    if v is None or isinstance(v, bool):
+        return
+    if isinstance(v, (int, float)):
+        gate.check_number(v, path or "action")
+        return
+    if isinstance(v, str):
+        gate.check_text(v, path or "action")
+        return
+    if isinstance(v, (dict, list)):
+        if depth >= max_depth:
+            raise InvalidAction(path or "action", f"is nested too deeply (at most {max_depth} levels)")
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    raise InvalidAction(path or "action", "keys must be text")
+                if len(k) > gate.MAX_TEXT:
+                    raise InvalidAction(path or "action", f"has a key longer than {gate.MAX_TEXT} characters")
+                old_check(x, gate._join(path, k), depth + 1, max_depth)
+        else:
+            for i, x in enumerate(v):
+                old_check(x, gate._join(path, i), depth + 1, max_depth)
+        return
+    raise InvalidAction(path or "action", "is not JSON data")
+
+
+def _outcome(fn, v, max_depth):
+    try:
+        fn(v, "", 0, max_depth)
+    except InvalidAction as e:
+        return (e.field, str(e))
+    return None
+
+
+BAD = [float("nan"), float("inf"), 10 ** 16, -10 ** 16, "x" * (gate.MAX_TEXT + 1), object(), (1, 2), b"raw"]
+
+
+def test_the_value_gate_refuses_what_it_refused_at_the_same_path_with_the_same_words():
+    """One bad value anywhere in random data (a number out of range, NaN, text too long, what is
+    not JSON, too deep): the same refusal, path and message as the old per-value check."""
+    rng = random.Random(9)
+    for _ in range(2000):
+        v = random_value(rng)
+        if rng.random() < 0.8:
+            # put one bad value somewhere: walk down a few containers, then replace an item
+            node = v
+            while isinstance(node, (dict, list)) and node:
+                slot = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+                if isinstance(node[slot], (dict, list)) and node[slot] and rng.random() < 0.7:
+                    node = node[slot]
+                    continue
+                node[slot] = rng.choice(BAD)
+                break
+        for max_depth in (2, 4, 40):
+            assert _outcome(gate._check, v, max_depth) == _outcome(old_check, v, max_depth), v
+
+
+@pytest.mark.parametrize("game", ["strike-rank", "tactical-round", "range-band"])
+def test_the_line_of_fire_in_one_pass_and_the_bands_in_one_call_are_the_plain_ones(game):
+    """"Combatants standing within radius metres of the straight line from a to b ... nearest to a
+    first": for every pair of a played fight; and a map view's bands, one call, equal target by
+    target to asking ``band`` for each."""
+    h = fights.fight(game, 20, 60)
+    enc = h.present
+    rule = rule_for(enc.ruleset)
+    cs = list(enc.combatants)
+    for a in cs:
+        others = [b for b in cs if b.id != a.id]
+        assert [[o.id for o in way] for way in lines_of_fire(enc, a, others)] == \
+               [[o.id for o in in_the_way(enc, a, b)] for b in others]
+        pairs = [(b, float(k)) for k, b in enumerate(others)]
+        assert rule.bands_to(enc, a, pairs) == [rule.band(enc, a, b, m) for b, m in pairs]
+        assert len(map_view(enc, a.id).targets) == len(others)
