@@ -144,3 +144,42 @@ def test_the_line_of_fire_in_one_pass_and_the_bands_in_one_call_are_the_plain_on
         pairs = [(b, float(k)) for k, b in enumerate(others)]
         assert rule.bands_to(enc, a, pairs) == [rule.band(enc, a, b, m) for b, m in pairs]
         assert len(map_view(enc, a.id).targets) == len(others)
+
+
+def _old_links(enc):
+    """StrikeRankRule.links as it was: every pair measured."""
+    from fray.rulesets.strike_rank import combat
+
+    out = []
+    for c in enc.combatants:
+        if "dead" in c.conditions:
+            continue
+        for o in combat.engaged_with(enc, c):
+            if c.id < o.id:
+                out.append((c.id, o.id))
+    return out
+
+
+def test_the_engaged_pairs_from_grid_cells_are_every_pair_measured():
+    """"Adjacent combatants are engaged" / "engagement range is about 3 meters or less": the pairs
+    the grid finds are those measuring every pair finds, in the same order; on a played fight, and
+    on random spots that sit on the cells' edges (whole multiples of 3 m, and a hair either side),
+    up in the air, with the dead left out."""
+    from dataclasses import replace
+
+
+    h = fights.fight("strike-rank", 40, 80)
+    rule = rule_for("strike-rank")
+    assert rule.links(h.present) == _old_links(h.present) and rule.links(h.present)
+    rng = random.Random(3)
+    enc = h.present
+    for _ in range(60):
+        cs = []
+        for c in enc.combatants:
+            x = rng.choice([rng.uniform(-12, 12), 3.0 * rng.randrange(-4, 5), 3.0 * rng.randrange(-4, 5) + rng.choice([1e-9, -1e-9])])
+            y = rng.choice([rng.uniform(-12, 12), 3.0 * rng.randrange(-4, 5), 0.0])
+            alt = rng.choice([0.0, 0.0, rng.uniform(0, 4)])
+            conds = ["dead"] if rng.random() < 0.1 else [x for x in c.conditions if x != "dead"]
+            cs.append(replace(c, position=replace(c.position, x=x, y=y, alt=alt), conditions=conds))
+        e = replace(enc, combatants=cs)
+        assert rule.links(e) == _old_links(e)

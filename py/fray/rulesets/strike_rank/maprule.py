@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ...geometry import distance
 from ...maprules import Band, MapRule, Ring
 from ...model import Combatant, Encounter
 from . import body, combat, rules
@@ -78,12 +79,26 @@ class StrikeRankMap(MapRule):
         return band, rule
 
     def links(self, enc: Encounter) -> list[tuple[str, str]]:
+        """Each engaged pair once (``combat.engaged_with``: enemies within engagement range), in
+        the order the combatants stand in the encounter. Only the tokens in the grid cells around
+        each one are measured (cells as wide as the range, two either way: a pair within range is
+        never further apart than one cell, whatever the rounding), not all 40,000 pairs of a
+        200-combatant fight at every load and map view (issue 11)."""
+        r = rules.ENGAGEMENT_RANGE_M
+        alive = [(k, c) for k, c in enumerate(enc.combatants) if "dead" not in c.conditions]
+        cells: dict[tuple[int, int], list[tuple[int, Any]]] = {}
+        at = {}
+        for k, c in alive:
+            cell = at[k] = (math.floor(c.position.x / r), math.floor(c.position.y / r))
+            cells.setdefault(cell, []).append((k, c))
         out = []
-        for c in enc.combatants:
-            if "dead" in c.conditions:
-                continue
-            for o in combat.engaged_with(enc, c):
-                if c.id < o.id:
+        for k, c in alive:
+            cx, cy = at[k]
+            near = sorted((x for dx in (-2, -1, 0, 1, 2) for dy in (-2, -1, 0, 1, 2)
+                           for x in cells.get((cx + dx, cy + dy), ())), key=lambda x: x[0])
+            for _, o in near:
+                if (c.id < o.id and o.side != c.side
+                        and distance(o.position, c.position) <= r):
                     out.append((c.id, o.id))
         return out
 
