@@ -72,19 +72,21 @@ def _patch_children(parent: Any, old: tuple[str, ...], new: tuple[str, ...]) -> 
     if kids.length != len(old):
         return False
     changed = [k for k in range(min(len(old), len(new))) if not (old[k] is new[k] or old[k] == new[k])]
-    if len(old) == len(new) and len(changed) <= 2:
-        # last to first: were a child's new markup ever more than one element, the ones before it
-        # would still be where they were (and the count above sends the next render to a whole write)
+    pairs = None if len(old) == len(new) and len(changed) <= 2 else _line_up(old, new)
+    if len(old) == len(new) and (pairs is None or _writes(pairs, old, new) >= len(changed)):
+        # by position (lining up would write no less); last to first: were a child's new markup
+        # ever more than one element, the ones before it would still be where they were (and the
+        # count above sends the next render to a whole write)
         for k in reversed(changed):
             patch(kids.item(k), old[k], new[k])
         return True
-    pairs = _line_up(old, new)
-    if len(old) == len(new) and sum(1 for i, j in pairs if j is not None and (i is None or old[i] != new[j])) >= len(changed):
-        for k in reversed(changed):  # lining up would write no less
-            patch(kids.item(k), old[k], new[k])
-        return True
-    _patch_lined_up(parent, kids, pairs, old, new)
+    _patch_lined_up(parent, kids, pairs, old, new)  # lined up: a different length always is
     return True
+
+
+def _writes(pairs: list[tuple[int | None, int | None]], old: tuple[str, ...], new: tuple[str, ...]) -> int:
+    """How many new children a line-up writes (inserted or rewritten)."""
+    return sum(1 for i, j in pairs if j is not None and (i is None or old[i] != new[j]))
 
 
 def _line_up(old: tuple[str, ...], new: tuple[str, ...]) -> list[tuple[int | None, int | None]]:
