@@ -215,10 +215,11 @@ class App(LibraryDialogs, Painter, Autosave):
         by_id("loading").hidden = True
         document.documentElement.dataset.engine = "ready"
 
-    def _listen(self, target: Any, event: str, fn: Callable) -> None:
+    def _listen(self, target: Any, event: str, fn: Callable, capture: bool = False) -> None:
+        """``capture``: for an event that does not bubble (``toggle``), caught on its way down."""
         p = create_proxy(fn)
         self._proxies.append(p)
-        target.addEventListener(event, p)
+        target.addEventListener(event, p, capture)
 
     # -- engine calls ---------------------------------------------------------------------------
     @property

@@ -221,7 +221,7 @@ def refresh_soon(app: Any) -> None:
     the action's result first, and working out a defender's four alternatives never delays it. A
     burst of renders before that frame asks for one refresh."""
     import js  # type: ignore[import-not-found]
-    from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
+    from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
 
     if not _state["installed"]:
         _state["installed"] = True
@@ -229,9 +229,7 @@ def refresh_soon(app: Any) -> None:
         app._listen(js.document, "input", lambda e: _on_change(app, e))
         # a fold-out marked ``data-odds-lazy`` (a strike-rank attack waiting its turn at this SR):
         # its odds are worked out when it opens, not on every render while nobody can see them
-        p = create_proxy(lambda e: _on_toggle(app, e))
-        app._proxies.append(p)
-        js.document.addEventListener("toggle", p, True)  # toggle does not bubble: caught on its way down
+        app._listen(js.document, "toggle", lambda e: _on_toggle(app, e), capture=True)
     if _state.get("soon"):
         return
     _state["soon"] = True

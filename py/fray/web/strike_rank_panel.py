@@ -102,11 +102,7 @@ class StrikeRankPanel:
         if not getattr(self, "_listening", False):
             self._listening = True
             app._listen(document, "change", lambda e: self.on_change(app, e))
-            from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
-
-            p = create_proxy(lambda e: self.on_toggle(app, e))
-            app._proxies.append(p)
-            document.addEventListener("toggle", p, True)  # toggle does not bubble: caught on its way down
+            app._listen(document, "toggle", lambda e: self.on_toggle(app, e), capture=True)
         return panel_html(view, app.ui, log, self.__dict__.setdefault("_declare_kept", {}))
 
     def on_toggle(self, app: Any, event: Any) -> None:
