@@ -345,3 +345,54 @@ def test_add_many_bad_counts_and_duplicate(page, open_app):
     card(page, "Aria").get_by_role("button", name="Duplicate").click()
     expect(page.locator("#combatants .card h3.name").last).to_have_text("Aria 2")
     expect(page.locator("#log li").first).to_contain_text("Aria 2 joins the fight (party), a copy of Aria")
+
+
+@pytest.mark.parametrize("size", [LAPTOP, {"width": 768, "height": 1024}], ids=["1366x900", "768x1024"])
+def test_fourteen_tactical_declarations_fold_and_draw_a_form_when_opened(page, open_app, size):
+    """Issue 11: past a dozen declarers each declaration is one line (name and what is declared)
+    whose form is drawn when it opens; a declaration made in it shows on that line, the fold-out
+    stays open, and the others stay formless."""
+    page.set_viewport_size(size)
+    open_app(page)
+    badge, ours, theirs = GAMES["tactical-round"]
+    new_encounter(page, "Fourteen", "tactical-round", badge)
+    add_many(page, ours, "7", "party", "Hero")
+    add_many(page, theirs, "7", "foes", "Foe")
+    bar = page.locator("#round-bar")
+    bar.get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
+    folds = page.locator("details.tr-decl-fold")
+    expect(folds).to_have_count(14)
+    expect(page.locator("form[data-form=tr-declare]")).to_have_count(0)
+    hero = page.locator('details.tr-decl-fold[data-id="c1"]')
+    expect(hero.locator("> summary")).to_contain_text("Hero 1")
+    expect(hero.locator("> summary")).to_contain_text("nothing declared")
+    shot(page, f"tr-14-declarations-{size['width']}")
+    hero.locator("> summary").click()
+    form = hero.locator("form[data-form=tr-declare]")
+    expect(form).to_be_visible()
+    shot(page, f"tr-14-declaration-open-{size['width']}")
+    form.locator('[name="actions.0.action"]').select_option("melee_attack")
+    form.locator('[name="actions.0.weapon"]').select_option("0")
+    form.locator('[name="actions.0.target"]').select_option("c8")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#log li").first).to_contain_text("declares: Melee attack")
+    expect(hero.locator("> summary")).to_contain_text("Melee attack")
+    expect(hero).to_have_attribute("open", "")
+    expect(page.locator("form[data-form=tr-declare]")).to_have_count(1)
+    # shut again, it keeps its form; Next on to the phases, and the folds are gone
+    hero.locator("> summary").click()
+    expect(hero).not_to_have_attribute("open", "")
+    expect(hero.locator("form[data-form=tr-declare]")).to_have_count(1)
+    phase = page.locator("#round-bar .phase")
+    before = phase.inner_text()
+    bar.get_by_role("button", name="Next").click()
+    expect(phase).not_to_have_text(before)
+    for _ in range(4):
+        if "Melee" in phase.inner_text():
+            break
+        before = phase.inner_text()
+        bar.get_by_role("button", name="Next").click()
+        expect(phase).not_to_have_text(before)
+    expect(phase).to_contain_text("Melee")
+    expect(folds).to_have_count(0)
+    expect(page.locator('.tr-slot[data-id="c1"]')).to_contain_text("Hero 1")

@@ -12,7 +12,7 @@ from fray.history import History
 from fray.reducer import new_encounter
 from fray.rulesets import get_ruleset
 from fray.web import panels
-from fray.web.tactical_round_panel import (DEFAULT_KINDS, TacticalPanel, card_html, panel_html, parse_dice)
+from fray.web.tactical_round_panel import (DEFAULT_KINDS, FOLD_DECLARATIONS_FROM, TacticalPanel, card_html, panel_html, parse_dice)
 from html_checks import EVIL, tags
 
 RS = get_ruleset("tactical-round")
@@ -76,6 +76,41 @@ def test_declaration_forms_name_the_engine_fields():
         assert names(f) == want
         assert want - {"id"} <= error_slots(f)
         assert 'data-form="tr-declare"' in f
+
+
+def _crowd(n: int):
+    presets = RS.presets()
+    h = History(new_encounter("tactical-round", "T"))
+    for i in range(n):
+        h.do({"type": "add_combatant", "combatant": dict(presets[i % len(presets)], name=f"Fighter {i}")})
+    for _ in range(2):  # Declaration
+        h.do({"type": "advance"})
+    h.do({"type": "tr.declare", "id": "c1", "actions": [{"action": "melee_attack", "weapon": 0, "target": "c2"}]})
+    return h
+
+
+def test_many_declarations_fold_and_draw_a_form_only_once_opened():
+    """Each combatant declares in the Declaration phase; past a dozen the forms fold, one line
+    each that still says what was declared, and only an opened one holds its form."""
+    few = panel_html(RS.view(_crowd(FOLD_DECLARATIONS_FROM - 1).present), {}, DEFAULT_KINDS)
+    assert len(re.findall(r'<form class="tr-form tr-declare"', few)) == FOLD_DECLARATIONS_FROM - 1
+    assert "tr-decl-fold" not in few
+
+    view = RS.view(_crowd(20).present)
+    shut = panel_html(view, {}, DEFAULT_KINDS)
+    assert len(re.findall(r'<details class="tr-decl-fold"', shut)) == 20
+    assert len(re.findall(r'data-fold-lazy', shut)) == 20
+    assert "tr-declare" not in re.sub(r'class="tr-decl-forms[^"]*"', "", shut.replace("tr-declarations", ""))
+    c1 = re.search(r'<details class="tr-decl-fold" data-fold="decl-c1".*?</details>', shut).group(0)
+    assert "Fighter 0" in c1 and "Melee attack" in c1
+    assert "nothing declared" in re.search(r'data-fold="decl-c2".*?</details>', shut).group(0)
+
+    opened = panel_html(view, {"tr_decl_open": {"c5"}, "tr_decl_drawn": {"c5", "c7"}}, DEFAULT_KINDS)
+    forms = re.findall(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="(c\d+)"', opened)
+    assert forms == ["c5", "c7"]
+    assert re.search(r'data-fold="decl-c5" data-id="c5" open>', opened)
+    assert re.search(r'data-fold="decl-c7" data-id="c7">', opened)  # drawn, shut again: keeps its form
+    assert len(re.findall(r'data-fold-lazy', opened)) == 18
 
 
 def test_attack_form_fields_and_flags():

@@ -182,6 +182,9 @@ class App(LibraryDialogs, Painter, Autosave):
         self._listen(by_id("file-import"), "change", self.on_import)
         self._listen(by_id("encounter-select"), "change", self.on_switch)
         self._listen(document, "visibilitychange", self.on_visible)
+        # a fold-out drawn shut without its body (``data-fold-lazy``: a strike-rank attack waiting
+        # its SR, a tactical-round declaration among many) opens: render, and it is drawn open
+        self._listen(document, "toggle", self.on_toggle, capture=True)
         p = create_proxy(self.on_broadcast)
         self._proxies.append(p)
         self.lib.backend.listen(p)
@@ -214,6 +217,14 @@ class App(LibraryDialogs, Painter, Autosave):
         self.render()
         by_id("loading").hidden = True
         document.documentElement.dataset.engine = "ready"
+
+    def on_toggle(self, event: Any) -> None:
+        """The panels read their fold-outs' state from the page as they render, so the one that
+        just opened comes back open, with its body."""
+        d = nil(event.target)
+        if (d is not None and getattr(d, "open", False) and hasattr(d, "hasAttribute")
+                and d.hasAttribute("data-fold-lazy")):
+            self.render()
 
     def _listen(self, target: Any, event: str, fn: Callable, capture: bool = False) -> None:
         """``capture``: for an event that does not bubble (``toggle``), caught on its way down."""

@@ -102,18 +102,7 @@ class StrikeRankPanel:
         if not getattr(self, "_listening", False):
             self._listening = True
             app._listen(document, "change", lambda e: self.on_change(app, e))
-            app._listen(document, "toggle", lambda e: self.on_toggle(app, e), capture=True)
         return panel_html(view, app.ui, log, self.__dict__.setdefault("_declare_kept", {}))
-
-    def on_toggle(self, app: Any, event: Any) -> None:
-        """A waiting attack form drawn shut without its body (``data-fold-lazy``) opens: draw it.
-        The render reads the fold-outs' state from the page, so this one is drawn open."""
-        from .app import nil
-
-        d = nil(event.target)
-        if (d is not None and getattr(d, "open", False) and hasattr(d, "hasAttribute")
-                and d.hasAttribute("data-fold-lazy")):
-            app.render()
 
     def on_change(self, app: Any, event: Any) -> None:
         """A new Target in an attack form: draw the form again for that defender (their parrying

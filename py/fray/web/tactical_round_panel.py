@@ -37,6 +37,10 @@ DEFAULT_KINDS = [
     {"key": "disengage", "title": "Disengage"}, {"key": "other", "title": "Other action"},
 ]
 DECLARE_ROWS = 2  # at most one Full + one Half, or two Half
+# Past this many declarers each declaration is a fold-out, one line (name and what is declared),
+# whose form is drawn when it first opens: 200 open forms were 96,000 elements, written on the
+# Next into the phase and removed on the Next out of it (10 s at 200 combatants).
+FOLD_DECLARATIONS_FROM = 13
 
 
 # -- small pure helpers --------------------------------------------------------------------------
@@ -115,7 +119,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
     parts = [*stepper_parts(view), acting_html(view)]
     if phase in ("setup", "assessment", "declaration"):
-        parts.append(declare_html(view, kinds or DEFAULT_KINDS))
+        parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui))
     parts.append(pending_html(view))
     parts.append(attack_html(view, ui.get("tr_attack") or next_attack(view), open_=phase in ATTACK_PHASES,
                              ranges=ranges))
@@ -215,15 +219,24 @@ def acting_html(view: dict[str, Any]) -> str:
             f'<ol class="tr-acting" aria-label="Who acts in {esc(view["phase"]["title"])}">{"".join(items)}</ol></div>')
 
 
-def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]]) -> str:
+def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> str:
+    """The declaration forms. ``ui["tr_decl_open"]``: the ids whose fold-out the page shows open
+    now; ``ui["tr_decl_drawn"]``: those whose form has been drawn (opened once this phase: shut
+    again, it keeps what the GM chose in it)."""
+    ui = ui or {}
     names = _names(view)
     forms = []
-    for c in view.get("combatants", []):
-        if _out_of_action(c):
-            continue
+    declarers = [c for c in view.get("combatants", []) if not _out_of_action(c)]
+    folded = len(declarers) >= FOLD_DECLARATIONS_FROM
+    is_open = ui.get("tr_decl_open", ())
+    drawn = ui.get("tr_decl_drawn", ())
+    for c in declarers:
         cid = c["id"]
-        rows = []
         decl = c.get("declared", [])
+        if folded and cid not in drawn:
+            forms.append(_decl_fold(c, decl, False, lazy=True) + "</details>")
+            continue
+        rows = []
         others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid]
         weapons = [("", "(no weapon)")] + [(str(w["index"]), w["name"]) for w in c.get("weapons", [])]
         actions = [("", "(none)")] + [(k["key"], k["title"]) for k in kinds]
@@ -247,20 +260,32 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]]) -> str:
                 f'{" ✓" if d.get("done") else ""}</li>' for d in decl) + "</ul>"
             if c.get("full_and_half"):
                 said += '<p class="hint">Full + Half: −20 to the attack rolls</p>'
-        forms.append(
-            f'<form class="tr-form tr-declare" data-form="tr-declare" data-id="{esc(cid)}" novalidate '
-            f'aria-label="Declare for {esc(c["name"])}">'
-            f'<h3>{esc(c["name"])}</h3>{said}{_general_err()}'
-            f'<input type="hidden" name="id" value="{esc(cid)}">{_err("id")}{_err("actions")}'
-            f'<div class="tr-decl-rows">{"".join(rows)}</div>'
-            f'<button type="submit" class="primary">Declare for {esc(c["name"])}</button></form>')
+        form = (f'<form class="tr-form tr-declare" data-form="tr-declare" data-id="{esc(cid)}" novalidate '
+                f'aria-label="Declare for {esc(c["name"])}">'
+                f'{"" if folded else "<h3>" + esc(c["name"]) + "</h3>"}{said}{_general_err()}'
+                f'<input type="hidden" name="id" value="{esc(cid)}">{_err("id")}{_err("actions")}'
+                f'<div class="tr-decl-rows">{"".join(rows)}</div>'
+                f'<button type="submit" class="primary">Declare for {esc(c["name"])}</button></form>')
+        forms.append(_decl_fold(c, decl, cid in is_open) + form + "</details>" if folded else form)
     if not forms:
         return ""
     # one child per form: a declaration rewrites its declarer's form only
     return Block('<details class="tr-box tr-declarations" open>', [
         '<summary>Declarations</summary>',
         '<p class="hint">At most one Full and one Half action (or two Half). Each action lands in its phase.</p>',
-        Block('<div class="tr-decl-forms">', forms, "</div>")], "</details>")
+        Block(f'<div class="tr-decl-forms{" tr-decl-folded" if folded else ""}">', forms, "</div>")], "</details>")
+
+
+def _decl_fold(c: dict[str, Any], decl: list[dict[str, Any]], open_: bool, lazy: bool = False) -> str:
+    """The opening of one folded declaration, down to its summary: the name and what is declared,
+    so the GM reads the round at a glance and opens only the one to change. ``lazy``: drawn
+    without its form; the page's toggle listener (App.on_toggle) renders when it opens."""
+    cid = c["id"]
+    said = "; ".join(f'{d["title"]} ({d["cost"]}){" ✓" if d.get("done") else ""}' for d in decl) or "nothing declared"
+    return (f'<details class="tr-decl-fold" data-fold="decl-{esc(cid)}" data-id="{esc(cid)}"'
+            f'{" data-fold-lazy" if lazy else ""}{" open" if open_ else ""}>'
+            f'<summary id="fold-decl-{esc(cid)}" aria-label="Declarations of {esc(c["name"])}">'
+            f'<strong>{esc(c["name"])}</strong> <span class="hint">{esc(said)}</span></summary>')
 
 
 def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
@@ -675,8 +700,26 @@ class TacticalPanel:
             ranges = map_ranges(enc, app.ruleset.all_tables(enc), who)
         except Exception:
             ranges = None  # a hint only: never let it blank the panel
+        self._declaration_folds(app, view)
         odds_view.refresh_soon(app)
         return panel_html(view, app.ui, kinds, ranges)
+
+    @staticmethod
+    def _declaration_folds(app: Any, view: dict[str, Any]) -> None:
+        """Which folded declarations the page shows open now (one query, the open ones only: at
+        200 combatants reading every fold-out's state was 400 calls into the page), and which have
+        had their form drawn. Outside the phases that show the declarations both are let go, so a
+        new round starts with them all shut."""
+        if view.get("phase", {}).get("id") not in ("setup", "assessment", "declaration"):
+            app.ui.pop("tr_decl_open", None)
+            app.ui.pop("tr_decl_drawn", None)
+            return
+        from .app import document
+
+        is_open = {str(d.getAttribute("data-id"))
+                   for d in document.querySelectorAll("details.tr-decl-fold[open]")}
+        app.ui["tr_decl_open"] = is_open
+        app.ui["tr_decl_drawn"] = set(app.ui.get("tr_decl_drawn", ())) | is_open
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(view, combatant_id)
