@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 import sys
 from html.parser import HTMLParser
+
+import pytest
 from pathlib import Path
 
 from fray.history import History
@@ -343,23 +345,31 @@ def test_a_kept_declaration_part_is_the_part_drawn_afresh():
     assert declaring > 10 and reused > 0
 
 
-def test_the_tactical_round_panel_patches_to_exactly_its_new_markup_through_a_fight():
+@pytest.mark.parametrize("many", [8, 16])
+def test_the_tactical_round_panel_patches_to_exactly_its_new_markup_through_a_fight(many):
     """The same for tactical-round's panel (phases, the acting list, the declarations one form per
-    combatant): each part one element, the patched region exactly the new markup, and a Next from
-    one phase that shows the declarations to another rewrites none of the forms."""
+    combatant, folded past a dozen and opened now and then): each part one element, the patched
+    region exactly the new markup, and a Next from one phase that shows the declarations to
+    another rewrites none of the forms."""
     from fray.web.tactical_round_panel import DEFAULT_KINDS, panel_html as tr_panel
 
     rs = get_ruleset("tactical-round")
-    whole = fights.fight("tactical-round", 8, 160, seed=2)
+    rnd = random.Random(5)
+    whole = fights.fight("tactical-round", many, 160, seed=2)
     h = History(whole.initial)
     root, log = region()
     before = None
     kept_forms = 0
+    ui: dict = {"tr_decl_open": set(), "tr_decl_drawn": set()}
     for a in whole.actions:
         was = h.present.phase
         h.do(a)
         enc = h.present
-        new = tr_panel(rs.view(enc), {}, DEFAULT_KINDS)
+        if rnd.random() < 0.1:  # now and then the GM opens or shuts a declaration
+            cid = rnd.choice([c.id for c in enc.combatants])
+            ui["tr_decl_open"] ^= {cid}
+            ui["tr_decl_drawn"] |= {cid}
+        new = tr_panel(rs.view(enc), ui, DEFAULT_KINDS)
         one_element_each(new)
         log.clear()
         if before != new:
@@ -375,3 +385,32 @@ def test_the_tactical_round_panel_patches_to_exactly_its_new_markup_through_a_fi
             kept_forms += 1
         before = new
     assert kept_forms > 0
+
+
+def test_the_range_band_panel_patches_to_exactly_its_new_markup_through_a_fight():
+    """The same for range-band's panel (zone, areas, round, the pending roll, the acting form):
+    each part one element, the patched region exactly the new markup, and most actions rewrite
+    less than the whole panel (the zone's and the areas' forms stay)."""
+    from fray.web.range_band_panel import panel_html as rb_panel
+
+    rs = get_ruleset("range-band")
+    whole = fights.fight("range-band", 10, 160, seed=6)
+    h = History(whole.initial)
+    root, log = region()
+    before = None
+    partial = 0
+    for a in whole.actions:
+        h.do(a)
+        enc = h.present
+        positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in enc.combatants}
+        new = rb_panel(rs.view(enc), {}, positions)
+        one_element_each(new)
+        log.clear()
+        if before != new:
+            patch_region(root, before, new)
+            written = sum(x if isinstance(x, int) else x[1] for x in log
+                          if isinstance(x, int) or x[0] != "remove")
+            partial += written < len(new)
+        assert root.innerHTML == new
+        before = new
+    assert partial > 40

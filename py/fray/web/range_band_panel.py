@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import InvalidAction
 from . import odds_view
+from .blocks import Block
 from .render import esc
 from .widgets import (act_button as _btn, as_int, as_number, check, combatant_in as _combatant, err_slot as _err,
                       field as _field, general_err, names_in as _names, open_add_section, read_extra,
@@ -500,11 +501,13 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         acting = movement_html(view, cur, (positions or {}).get(cur["id"], (0.0, 0.0, cur["altitude"]["metres"])))
     elif cur is not None and phase == "actions":
         acting = actions_html(view, cur)
-    return (f'<section class="rb-panel" aria-labelledby="rb-h"><h2 id="rb-h" class="visually-hidden">'
-            f'Range-band round</h2>'
-            f'{zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup")}'
-            f'{areas_html(view, bool(ui.get("rb_areas_open")))}{round_html(view)}'
-            f'{pending_html(view)}{acting}{battle_end_html(view)}</section>')
+    # a Block (web/blocks.py), one child per part: a move rewrites the acting form and the round,
+    # not the zone's and the areas' forms
+    return Block('<section class="rb-panel" aria-labelledby="rb-h">', [
+        '<h2 id="rb-h" class="visually-hidden">Range-band round</h2>',
+        zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup"),
+        areas_html(view, bool(ui.get("rb_areas_open"))), round_html(view),
+        pending_html(view), acting, battle_end_html(view)], "</section>")
 
 
 # -- the card ----------------------------------------------------------------------------------------
