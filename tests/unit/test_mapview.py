@@ -292,3 +292,64 @@ def test_issue_10_a_flyer_is_not_drawn_over_another_token():
     for c in enc.combatants:
         if c.id != bat.id:
             assert ((c.position.x - bx) ** 2 + (-c.position.y - by) ** 2) ** .5 >= 2 * r
+
+
+def _place_labels_testing_every_box(wanted, obstacles, view):
+    """``place_labels`` as it was before its grid (issue 11): each spot tested against every box."""
+    vx, vy, vw, vh = view
+    placed, out = [], {}
+    for want in wanted:
+        found = None
+        for vi, lines in enumerate(want["variants"]):
+            w, h, pad = mapview._text_box(lines)
+            gap = max(pad, want["r"] * .15) if want.get("far", True) else pad
+            for d in ((want["r"] + gap, 2 * want["r"] + gap) if want.get("far", True) else (want["r"] + gap,)):
+                for kind, ux, uy, box in mapview._candidates(want, d, w, h):
+                    if box[0] < vx or box[1] < vy or box[2] > vx + vw or box[3] > vy + vh:
+                        continue
+                    if any(mapview._hits(box, o) for o in obstacles if o is not want.get("own")):
+                        continue
+                    if any(mapview._hits(box, q) for q in placed):
+                        continue
+                    found = {"variant": vi, "spot": kind, "box": box, "lines": lines, "pad": pad,
+                             "disc": (want["cx"], want["cy"], want["r"]), "far": d > want["r"] + gap}
+                    break
+                if found:
+                    break
+            if found:
+                break
+        if found:
+            placed.append(found["box"])
+            out[want["id"]] = found
+    return out
+
+
+def test_issue_11_labels_placed_on_a_grid_are_the_ones_testing_every_box_gives():
+    """The grid only skips boxes that cannot overlap: crowds of every density, big and tiny
+    obstacles, a box as large as the view, give the very placements of the brute-force search."""
+    import random
+
+    rnd = random.Random(3)
+    for trial in range(60):
+        view = [rnd.uniform(-50, 0), rnd.uniform(-50, 0), rnd.uniform(5, 120), rnd.uniform(5, 120)]
+        n = rnd.choice([3, 20, 80, 200])
+        discs, wanted = [], []
+        for i in range(n):
+            cx = view[0] + rnd.uniform(0, view[2])
+            cy = view[1] + rnd.uniform(0, view[3])
+            r = rnd.uniform(0.2, 2.5) * view[2] / 60
+            disc = (cx - r, cy - r, cx + r, cy + r)
+            discs.append(disc)
+            name = "W" * rnd.randint(1, 14)
+            lines = [("name", [("name", name)], r * 0.9)]
+            full = lines + [("band", [("m", "12 m"), ("band", "short")], r * 0.7)]
+            wanted.append({"id": f"c{i}", "cx": cx, "cy": cy, "r": r, "own": disc, "far": rnd.random() < .8,
+                           "variants": [full, lines][:rnd.randint(1, 2)]})
+        obstacles = list(discs)
+        if trial % 5 == 0:
+            obstacles.append((view[0] - 1, view[1] - 1, view[0] + view[2] + 1, view[1] + view[3] / 10))
+        if trial % 7 == 0:
+            obstacles.append((view[0], view[1], view[0] + view[2], view[1] + view[3]))
+        got = mapview.place_labels(wanted, obstacles, view)
+        assert got == _place_labels_testing_every_box(wanted, obstacles, view), trial
+    assert mapview._Boxes([0, 0, 10, 10]).hits((0, 0, 1, 1)) is False

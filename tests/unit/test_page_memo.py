@@ -55,6 +55,34 @@ def test_a_range_band_map_reads_the_state():
     assert rule_for("range-band").state_keys is None
 
 
+def _same(a, b) -> bool:
+    return a[0] == b[0] and len(a[1]) == len(b[1]) and all(x is y for x, y in zip(a[1], b[1]))
+
+
+@pytest.mark.parametrize("ruleset", ["range-band", "strike-rank", "tactical-round"])
+def test_a_note_leaves_the_maps_inputs_the_same_and_an_edit_of_what_it_reads_does_not(ruleset):
+    """The map memo (``mapview.map_inputs``): a note changes nothing the map is drawn from, so
+    the page skips the map; a change the map reads (a combatant moved, a new state value for a
+    rule that reads the state, another selection or view) is a new key."""
+    h = History(fights.fight(ruleset, 8, 60, seed=2).initial)
+    for a in fights.fight(ruleset, 8, 60, seed=2).actions:
+        h.do(a)
+    v = [-10.0, -10.0, 20.0, 20.0]
+    before = mapview.map_inputs(h.present, None, v)
+    h.do({"type": "note", "text": "a note"})
+    assert _same(before, mapview.map_inputs(h.present, None, v))
+    assert not _same(before, mapview.map_inputs(h.present, h.present.combatants[0].id, v))
+    assert not _same(before, mapview.map_inputs(h.present, None, [0.0, 0.0, 20.0, 20.0]))
+    c = h.present.combatants[0]
+    h.do({"type": "move", "id": c.id, "x": c.position.x + 5, "y": c.position.y})
+    assert not _same(before, mapview.map_inputs(h.present, None, v))
+    if rule_for(ruleset).state_keys is None:
+        enc = h.present
+        now = mapview.map_inputs(enc, None, v)
+        edited = replace(enc, state={**enc.state, "areas": [*enc.state.get("areas", []), {}]})
+        assert not _same(now, mapview.map_inputs(edited, None, v))
+
+
 def test_a_strike_rank_card_with_the_same_key_has_the_same_markup():
     """``StrikeRankPanel.card_key``: from one state to the next, a card whose key is equal is drawn
     the same, fold-outs open or shut (``ui["sr_open"]``)."""

@@ -457,10 +457,7 @@ def render(app: Any, force: bool = False) -> None:
     if sel and enc.get(sel) is None:
         app.ui["selected"] = sel = None
     v = view_for(app)
-    keys = getattr(rule_for(enc.ruleset), "state_keys", None)
-    state = tuple(enc.state.items()) if keys is None else tuple(enc.state.get(k) for k in keys)
-    plain = (enc.ruleset, sel, tuple(v), keys)
-    shared = (*enc.combatants, None, *enc.tables.values(), None, *state)
+    plain, shared = mapview.map_inputs(enc, sel, v)
     live = _by_id("map-live")
     if live is not None:
         live.textContent = ""  # the live figure of a drag: over with any render
