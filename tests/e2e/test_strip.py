@@ -396,3 +396,30 @@ def test_fourteen_tactical_declarations_fold_and_draw_a_form_when_opened(page, o
     expect(phase).to_contain_text("Melee")
     expect(folds).to_have_count(0)
     expect(page.locator('.tr-slot[data-id="c1"]')).to_contain_text("Hero 1")
+
+
+def test_fourteen_range_band_turn_orders_are_set_with_one_form(page, open_app):
+    """Issue 11: with a crowd, after setup, the turn order rows say each value and one form sets
+    any combatant's ("higher acts first"); a bad value is refused beside its field."""
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    badge, ours, theirs = GAMES["range-band"]
+    new_encounter(page, "Fourteen", "range-band", badge)
+    add_many(page, ours, "7", "party", "Hero")
+    add_many(page, theirs, "7", "foes", "Foe")
+    expect(page.locator("form.rb-to[data-id]")).to_have_count(14)  # setup: a form per row
+    page.locator("#round-bar").get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
+    one = page.locator("form.rb-to-one")
+    expect(one).to_have_count(1)
+    expect(page.locator("form.rb-to[data-id]")).to_have_count(0)
+    one.get_by_label("Combatant").select_option(label="Foe 3")
+    one.get_by_label("Turn order").fill("soon")
+    one.get_by_role("button", name="Set the turn order").click()
+    expect(one.locator('[data-error-for="value"]')).not_to_be_empty()
+    one.get_by_label("Turn order").fill("99")
+    one.get_by_role("button", name="Set the turn order").click()
+    first = page.locator(".rb-order li").first
+    expect(first).to_contain_text("Foe 3")
+    expect(first).to_contain_text("turn 99")
+    expect(one.locator('[data-error-for="value"]')).to_be_empty()
+    shot(page, "rb-14-turn-order-1366x900")

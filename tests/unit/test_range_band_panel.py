@@ -319,3 +319,38 @@ def test_preview_shows_the_spec_before_anything_is_sent_and_changes_nothing():
     bad = preview(enc, {"type": "rb.attack", "id": "c2", "target": "c2"})
     assert bad["error"]["field"] == "target" and not bad["pending"]
     assert "Would be refused" in preview_html(bad, RS.table(enc, "core_roll"), {})
+
+
+def test_past_a_dozen_after_setup_one_form_sets_any_turn_order():
+    """Turn order: "higher acts first", typed by the GM. With a crowd, after setup, the rows say
+    each value and one form under the list sets any combatant's; setup keeps a form per row (the
+    GM types them all there), and a dozen or fewer keep theirs always."""
+    from fray.web.range_band_panel import ONE_TURN_ORDER_FORM_FROM, round_html
+
+    h = History(new_encounter("range-band", "T"))
+    for i in range(ONE_TURN_ORDER_FORM_FROM):
+        h.do({"type": "add_combatant", "combatant": dict(preset("Human scout"), name=f"Scout {i}")})
+    for i, c in enumerate(h.present.combatants):
+        h.do({"type": "rb.turn_order", "id": c.id, "value": 30 - i})
+    setup = round_html(RS.view(h.present))
+    assert len(re.findall(r'data-form="rb-turn-order" data-id=', setup)) == ONE_TURN_ORDER_FORM_FROM
+    h.do({"type": "advance"})
+    crowd = round_html(RS.view(h.present))
+    assert len(re.findall(r'data-form="rb-turn-order"', crowd)) == 1
+    one = re.search(r'<form class="rb-to rb-to-one".*?</form>', crowd).group(0)
+    assert names_in(one) == {"id", "value"}
+    assert 'data-error-for="id"' in one and 'data-error-for="value"' in one
+    assert len(re.findall(r"<option ", one)) == ONE_TURN_ORDER_FORM_FROM
+    assert "turn 30" in crowd and "turn 18" in crowd
+    # the one form goes through the engine: the Combatant it names gets the value
+    app = FakeApp(h)
+    _submit(app, "rb-turn-order", {"id": "c4", "value": "99"})
+    assert not app.errors
+    assert RS.view(h.present)["turn_order"][0] == {**RS.view(h.present)["turn_order"][0], "id": "c4", "value": 99}
+    _submit(app, "rb-turn-order", {"id": "c4", "value": "soon"})
+    assert app.errors and app.errors[-1][0] == "value"
+    # a dozen keep a form per row after setup
+    h.do({"type": "remove_combatant", "id": "c13"})
+    few = round_html(RS.view(h.present))
+    assert len(re.findall(r'data-form="rb-turn-order" data-id=', few)) == ONE_TURN_ORDER_FORM_FROM - 1
+    assert "rb-to-one" not in few

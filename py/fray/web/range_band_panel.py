@@ -223,6 +223,9 @@ def areas_html(view: dict[str, Any], open_: bool = False) -> str:
             f'<ul class="rb-area-list" aria-label="Marked areas">{rows}</ul>{form}</details>')
 
 
+ONE_TURN_ORDER_FORM_FROM = 13
+
+
 def round_html(view: dict[str, Any]) -> str:
     phase = view.get("phase", {}).get("id", "setup")
     steps = "".join(f'<li class="{"current" if pid == phase else ""}"'
@@ -230,7 +233,11 @@ def round_html(view: dict[str, Any]) -> str:
     acting = view.get("acting", [])
     names = _names(view)
     order_rows = []
-    for t in view.get("turn_order", []):
+    turn_order = view.get("turn_order", [])
+    # Past a dozen, after setup, one form sets any turn order: 200 rows of a form each kept
+    # Chrome's form scan (autofill) busy 150 ms after every Next, before the autosave could run.
+    one_form = phase != "setup" and len(turn_order) >= ONE_TURN_ORDER_FORM_FROM
+    for t in turn_order:
         cid = t["id"]
         slot = next((a for a in acting if a["combatant"] == cid), None)
         cur = slot is not None and slot.get("current")
@@ -241,16 +248,28 @@ def round_html(view: dict[str, Any]) -> str:
             f'data-id="{esc(cid)}"{" aria-current=step" if cur else ""}>'
             f'<span class="who">{esc(names.get(cid, cid))}</span>'
             f'<span class="why">{esc(note)}</span>'
+            + (f'<span class="rb-to-value">{"turn " + esc(t.get("value")) if t.get("value") is not None else "no turn order"}'
+               '</span></li>' if one_form else '')
+            + ('' if one_form else
             f'<form class="rb-to" data-form="rb-turn-order" data-id="{esc(cid)}" novalidate>'
             f'<label for="{fid}" class="visually-hidden">Turn order of {esc(names.get(cid, cid))}</label>'
             f'{_input(fid, "value", t.get("value"), placeholder="turn")}'
             f'<button type="submit" class="small" aria-label="Set the turn order of {esc(names.get(cid, cid))}">Set'
-            f'</button>{_err("value")}</form></li>')
+            f'</button>{_err("value")}</form></li>'))
+    one = ""
+    if one_form:
+        one = (f'<form class="rb-to rb-to-one" data-form="rb-turn-order" novalidate '
+               f'aria-label="Set a turn order">{_general_err()}'
+               + _field("rb-to-id", "id", "Combatant",
+                        _select("rb-to-id", "id", [(t["id"], names.get(t["id"], t["id"])) for t in turn_order], ""))
+               + _field("rb-to-value", "value", "Turn order", _input("rb-to-value", "value", None, placeholder="turn"))
+               + '<button type="submit">Set the turn order</button></form>')
     hint = ('Type each turn-order result (higher acts first), set the zone, then start the round.'
             if phase == "setup" else view.get("phase", {}).get("note", ""))
-    return (f'<div class="rb-round rb-box" id="rb-round"><ol class="rb-steps" aria-label="Phases">{steps}</ol>'
-            f'<p class="hint">{esc(hint)}</p>'
-            f'<ol class="rb-order" aria-label="Turn order">{"".join(order_rows)}</ol></div>')
+    # a Block (web/blocks.py): a Next rewrites the two rows whose turn it was and is, not all of them
+    return Block('<div class="rb-round rb-box" id="rb-round">', [
+        f'<ol class="rb-steps" aria-label="Phases">{steps}</ol>', f'<p class="hint">{esc(hint)}</p>',
+        Block('<ol class="rb-order" aria-label="Turn order">', order_rows, "</ol>"), one], "</div>")
 
 
 def _targets(view: dict[str, Any], cid: str) -> list[tuple[str, str]]:
@@ -913,9 +932,9 @@ class RangeBandPanel:
         if form_name == "rb-more":
             from .app import data
             return more_action(data(form, "kind") or "", cid or "", values)
-        if form_name == "rb-turn-order":
+        if form_name == "rb-turn-order":  # a row's own form (data-id), or the one form with its Combatant
             v = (values.get("value") or "").strip()
-            return {"type": "rb.turn_order", "id": cid, "value": as_int(v) if v else None}
+            return {"type": "rb.turn_order", "id": cid or values.get("id"), "value": as_int(v) if v else None}
         if form_name == "rb-move":
             return move_action(cid or "", values)
         if form_name == "rb-descend":
