@@ -423,3 +423,31 @@ def test_fourteen_range_band_turn_orders_are_set_with_one_form(page, open_app):
     expect(first).to_contain_text("turn 99")
     expect(one.locator('[data-error-for="value"]')).to_be_empty()
     shot(page, "rb-14-turn-order-1366x900")
+
+
+def test_fourteen_strike_rank_declarations_are_drawn_when_opened(page, open_app):
+    """Issue 11: past a dozen, the Statement of Intent lists each combatant with a shut "Declare
+    for …" line whose form is drawn when it opens; after a declaration the next one starts shut."""
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    badge, ours, theirs = GAMES["strike-rank"]
+    new_encounter(page, "Fourteen", "strike-rank", badge)
+    add_many(page, ours, "7", "party", "Hero")
+    add_many(page, theirs, "7", "foes", "Foe")
+    page.locator("#round-bar").get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
+    folds = page.locator("details.sr-declare-fold")
+    expect(folds).to_have_count(14)
+    expect(page.locator("form[data-form=sr-declare]")).to_have_count(0)
+    hero = page.locator('.sr-who[data-id="c1"] details.sr-declare-fold')
+    expect(hero.locator("> summary")).to_have_text("Declare for Hero 1")
+    hero.locator("> summary").click()
+    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
+    expect(form).to_be_visible()
+    expect(page.locator("form[data-form=sr-declare]")).to_have_count(1)
+    form.get_by_role("button", name="Declare").click()
+    expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_have_count(1)
+    again = page.locator('.sr-who[data-id="c1"] details.sr-declare-fold')
+    expect(again.locator("> summary")).to_have_text("Declare another action for Hero 1")
+    expect(again).not_to_have_attribute("open", "")
+    expect(page.locator("form[data-form=sr-declare]")).to_have_count(0)
+    shot(page, "sr-14-declarations-1366x900")

@@ -414,3 +414,42 @@ def test_the_range_band_panel_patches_to_exactly_its_new_markup_through_a_fight(
         assert root.innerHTML == new
         before = new
     assert partial > 40
+
+
+def test_with_many_strike_rank_combatants_a_declaration_form_is_drawn_once_opened():
+    """Past a dozen combatants each declaration fold-out starts shut, one line ("Declare for …"),
+    and holds its form only once opened (``ui["sr_opened"]``); a part reused from the render
+    before is exactly what drawing it again gives."""
+    import re as _re
+
+    from fray.web.strike_rank.declare import FOLD_DECLARATIONS_FROM
+
+    rs = get_ruleset("strike-rank")
+    rnd = random.Random(9)
+    whole = fights.fight("strike-rank", FOLD_DECLARATIONS_FROM + 1, 120, seed=4)
+    h = History(whole.initial)
+    kept: dict = {}
+    seen = 0
+    for a in whole.actions:
+        h.do(a)
+        enc = h.present
+        if enc.phase != "declare":
+            continue
+        view = rs.view(enc)
+        keys = {}
+        for cid, c in view["combatants"].items():
+            n = len([x for x in c.get("declared", []) if x.get("status") == "declared"])
+            keys[cid] = f"declare-{cid}-{n}"
+        opened = {k for k in keys.values() if rnd.random() < 0.2}
+        folds = {k: rnd.random() < 0.5 for k in opened}
+        ui = {"sr_open": folds, "sr_opened": opened}
+        got = declare_html(view, ui, kept)
+        assert got == declare_html(view, ui)
+        for cid, key in keys.items():
+            part = next(r for r in got.children if f'data-id="{cid}"' in r[:80])
+            has_form = 'data-form="sr-declare"' in part
+            assert has_form == (key in opened), (cid, key)
+            assert ("data-fold-lazy" in part) == (key not in opened)
+            assert bool(_re.search(rf'data-fold="{key}"[^>]* open>', part)) == folds.get(key, False)
+        seen += 1
+    assert seen > 3

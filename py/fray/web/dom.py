@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import js  # type: ignore[import-not-found]
@@ -27,6 +28,15 @@ def data(el: Any, name: str) -> str | None:
     """``el.dataset[name]`` or None (reading a missing dataset key raises in Pyodide)."""
     v = el.getAttribute("data-" + name) if el is not None and hasattr(el, "getAttribute") else None
     return v if isinstance(v, str) else None
+
+
+def fold_states(selector: str) -> dict[str, bool]:
+    """{data-fold: open} of the fold-outs matching ``selector``, in one call into the page
+    (static/first-paint.js ``frayFolds``); two calls per fold-out where that script is missing."""
+    helper = getattr(js.globalThis, "frayFolds", None)
+    if helper is not None:
+        return {str(k): bool(v) for k, v in json.loads(str(helper(selector))).items()}
+    return {d.getAttribute("data-fold"): bool(d.open) for d in document.querySelectorAll(selector)}
 
 
 def download(filename: str, text: str) -> None:

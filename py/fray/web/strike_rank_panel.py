@@ -91,13 +91,13 @@ class StrikeRankPanel:
             app.ui.pop("sr_change", None)
         # the fold-outs as the GM left them (the panel renders before the cards): kept open or shut
         from .app import document
+        from .dom import fold_states
 
-        app.ui["sr_open"] = is_open = {d.getAttribute("data-fold"): bool(d.open)
-                                       for d in document.querySelectorAll("details[data-fold]")}
+        app.ui["sr_open"] = is_open = fold_states("details[data-fold]")
         # a waiting attack form, once opened, keeps its body when shut again (what the GM typed
         # in it stays); the keys of fold-outs no longer on the page are let go
         app.ui["sr_opened"] = {k for k in app.ui.get("sr_opened", ()) if k in is_open} | {
-            k for k, v in is_open.items() if v and k.startswith("attack-")}
+            k for k, v in is_open.items() if v and k.startswith(("attack-", "declare-"))}
         odds_view.refresh_soon(app)
         if not getattr(self, "_listening", False):
             self._listening = True

@@ -9,6 +9,9 @@ from .common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_
                      _names, _others, _select, esc)
 
 SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
+# Past this many combatants each declaration form is folded shut and drawn when it opens
+# (the tactical-round panel's declarations do the same past a dozen)
+FOLD_DECLARATIONS_FROM = 13
 MORE_FLAGS = (("charge", "Charge (runs at double rate; no dodge or parry until the attack)"),
               ("charge_past", "Charge past (moves on if the blow comes first)"),
               ("mounted_charge", "Mounted charge (lance or spear, 20 m or more; the mount's SR and damage)"),
@@ -110,14 +113,16 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     built again while all it is made of is the same (``declare_row_key``)."""
     names = _names(view)
     folds = (ui or {}).get("sr_open", {})
+    opened = (ui or {}).get("sr_opened", ())
+    many = len(view.get("combatants", {})) >= FOLD_DECLARATIONS_FROM
     rows = []
     for cid, c in view.get("combatants", {}).items():
-        key = declare_row_key(cid, c, names, _first_enemy(view, cid), folds)
+        key = declare_row_key(cid, c, names, _first_enemy(view, cid), folds, opened if many else None)
         held = kept.get(cid) if kept is not None else None
         if held is not None and held[0] == key:
             rows.append(held[1])
             continue
-        row = _declare_row(cid, c, names, key[2], ui)
+        row = _declare_row(cid, c, names, key[2], ui, many)
         if kept is not None:
             kept[cid] = (key, row)
         rows.append(row)
@@ -132,16 +137,23 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
 
 
 def declare_row_key(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
-                    folds: dict[str, bool]) -> tuple:
+                    folds: dict[str, bool], opened: Any = None) -> tuple:
     """Everything one combatant's declaration part is made of: their view (the same object while
     nothing of theirs changed, ``Ruleset.view_kept``), every name (the target and bracing lists),
-    the default target and the state of its two fold-outs."""
+    the default target, the state of its two fold-outs and, with many combatants (``opened``:
+    the fold-outs drawn so far), whether its form has been drawn."""
     n = len([a for a in c.get("declared", []) if a.get("status") == "declared"])
-    return (c, names, enemy, folds.get(f"declare-{cid}-{n}"), folds.get(f"more-sr-sr-declare-{cid}"))
+    fold = f"declare-{cid}-{n}"
+    return (c, names, enemy, folds.get(fold), folds.get(f"more-sr-sr-declare-{cid}"),
+            None if opened is None else fold in opened)
 
 
-def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str, ui: dict[str, Any] | None) -> str:
-    """One combatant's part of the declarations: what they declared, and the form for the next."""
+def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str, ui: dict[str, Any] | None,
+                 many: bool = False) -> str:
+    """One combatant's part of the declarations: what they declared, and the form for the next.
+    ``many`` (FOLD_DECLARATIONS_FROM or more combatants): the form's fold-out starts shut and
+    holds no form until it first opens (the page's toggle listener draws it then), so the Next
+    into a new round writes thirty one-line fold-outs, not thirty forms."""
     decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
     items = "".join(
         f'<li class="sr-decl"><span class="sr-badge">SR {esc(a["sr"])}</span> '
@@ -151,12 +163,14 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
                ref=a["ref"], id=cid)
         + "</li>" for a in decl)
     status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
-    form = declare_form(cid, c, names, enemy=enemy, ui=ui)
+    key = f"declare-{cid}-{len(decl)}"
+    drawn = not many or (ui or {}).get("sr_open", {}).get(key) or key in (ui or {}).get("sr_opened", ())
+    form = declare_form(cid, c, names, enemy=enemy, ui=ui) if drawn else ""
     summary = f'Declare another action for {esc(c["name"])}' if decl else f'Declare for {esc(c["name"])}'
     return (f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
             f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
-            + _fold("sr-fold sr-declare-fold", f"declare-{cid}-{len(decl)}", summary, form, ui,
-                    default_open=not decl) + "</div>")
+            + _fold("sr-fold sr-declare-fold", key, summary, form, ui,
+                    default_open=not decl and not many, lazy=not drawn) + "</div>")
 
 
 def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | None = None) -> str:
