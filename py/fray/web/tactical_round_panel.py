@@ -378,8 +378,9 @@ def pending_html(view: dict[str, Any]) -> str:
                 f'<h4>{head}: critical {esc(p.get("critical", ""))}</h4>'
                 f'<p class="tr-total">Critical roll <strong class="tr-total-value">{esc(p.get("critical_roll", ""))}</strong></p>'
                 f'<p class="tr-breakdown">{esc(p.get("critical_text", ""))}</p>{form}</article>')
-    return (f'<section class="tr-box tr-pending-list" aria-label="Awaiting the GM">'
-            f'<h3>Awaiting the attack table</h3>{"".join(out)}</section>')
+    # one child per result waiting: applying one removes its article, not all of them
+    return Block('<section class="tr-box tr-pending-list" aria-label="Awaiting the GM">',
+                 ['<h3>Awaiting the attack table</h3>', *out], "</section>")
 
 
 # -- inside each card --------------------------------------------------------------------------
