@@ -98,10 +98,10 @@ def test_many_declarations_fold_and_draw_a_form_only_once_opened():
 
     view = RS.view(_crowd(20).present)
     shut = panel_html(view, {}, DEFAULT_KINDS)
-    assert len(re.findall(r'<details class="tr-decl-fold"', shut)) == 20
+    assert len(re.findall(r'<details class="tr-decl-fold tr-lazy"', shut)) == 20
     assert len(re.findall(r'data-fold-lazy', shut)) == 20
     assert "tr-declare" not in re.sub(r'class="tr-decl-forms[^"]*"', "", shut.replace("tr-declarations", ""))
-    c1 = re.search(r'<details class="tr-decl-fold" data-fold="decl-c1".*?</details>', shut).group(0)
+    c1 = re.search(r'<details class="tr-decl-fold tr-lazy" data-fold="decl-c1".*?</details>', shut).group(0)
     assert "Fighter 0" in c1 and "Melee attack" in c1
     assert "nothing declared" in re.search(r'data-fold="decl-c2".*?</details>', shut).group(0)
 
@@ -410,3 +410,37 @@ def test_add_form_names_only_this_games_fields():
 
     html = combatant_form(RS, None, RS.presets())
     assert "armour" not in html.lower() and "Weapons, the one in hand, hits taken (JSON)" in html
+
+
+def test_results_past_the_first_three_wait_as_lines_drawn_when_opened():
+    """"The GM resolves the attack on the table and enters the result": the first attacks
+    awaiting it are shown whole; the ones after wait one line each (who, whom, the total) and
+    carry their result form only once opened."""
+    from fray.web.tactical_round_panel import PENDING_SHOWN, pending_html
+
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import fights
+
+    whole = fights.fight("tactical-round", 6, 120, seed=3)
+    h = History(whole.initial)
+    for a in whole.actions:
+        h.do(a)
+        if len(RS.view(h.present).get("pending", [])) >= 6:
+            break
+    view = RS.view(h.present)
+    refs = [p["ref"] for p in view["pending"]]
+    assert len(refs) >= 6
+    html = pending_html(view, {})
+    assert len(re.findall(r'<article class="tr-pending"', html)) == PENDING_SHOWN
+    folds = re.findall(r'<details class="tr-pending-fold tr-lazy" data-fold="pending-([^"]+)" data-fold-lazy>', html)
+    assert folds == refs[PENDING_SHOWN:]
+    assert f"Awaiting the attack table ({len(refs)})" in html
+    line = re.search(rf'data-fold="pending-{refs[4]}".*?</details>', html).group(0)
+    assert str(view["pending"][4]["total"]) in line and "tr-result" not in line
+    drawn = pending_html(view, {"tr_pending_open": {refs[4]}, "tr_pending_drawn": {refs[4], refs[5]}})
+    assert len(re.findall(r'data-form="tr-result"', drawn)) == PENDING_SHOWN + 2
+    assert re.search(rf'data-fold="pending-{refs[4]}" open>', drawn)
+    assert re.search(rf'data-fold="pending-{refs[5]}">', drawn)

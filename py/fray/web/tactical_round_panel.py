@@ -41,6 +41,8 @@ DECLARE_ROWS = 2  # at most one Full + one Half, or two Half
 # whose form is drawn when it first opens: 200 open forms were 96,000 elements, written on the
 # Next into the phase and removed on the Next out of it (10 s at 200 combatants).
 FOLD_DECLARATIONS_FROM = 13
+# Attacks awaiting the table shown whole; the ones after them wait as one-line fold-outs
+PENDING_SHOWN = 3
 
 
 # -- small pure helpers --------------------------------------------------------------------------
@@ -120,7 +122,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     parts = [*stepper_parts(view), acting_html(view)]
     if phase in ("setup", "assessment", "declaration"):
         parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui))
-    parts.append(pending_html(view))
+    parts.append(pending_html(view, ui))
     parts.append(attack_html(view, ui.get("tr_attack") or next_attack(view), open_=phase in ATTACK_PHASES,
                              ranges=ranges))
     return Block('<section class="tr-panel" aria-label="Tactical round">', parts, "</section>")
@@ -282,7 +284,7 @@ def _decl_fold(c: dict[str, Any], decl: list[dict[str, Any]], open_: bool, lazy:
     without its form; the page's toggle listener (App.on_toggle) renders when it opens."""
     cid = c["id"]
     said = "; ".join(f'{d["title"]} ({d["cost"]}){" ✓" if d.get("done") else ""}' for d in decl) or "nothing declared"
-    return (f'<details class="tr-decl-fold" data-fold="decl-{esc(cid)}" data-id="{esc(cid)}"'
+    return (f'<details class="tr-decl-fold tr-lazy" data-fold="decl-{esc(cid)}" data-id="{esc(cid)}"'
             f'{" data-fold-lazy" if lazy else ""}{" open" if open_ else ""}>'
             f'<summary id="fold-decl-{esc(cid)}" aria-label="Declarations of {esc(c["name"])}">'
             f'<strong>{esc(c["name"])}</strong> <span class="hint">{esc(said)}</span></summary>')
@@ -329,58 +331,84 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
             f'<summary>Attack</summary>{body}</details>')
 
 
-def pending_html(view: dict[str, Any]) -> str:
+def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+    """The attacks awaiting the GM's table result. The first ``PENDING_SHOWN`` are shown whole;
+    each further one is a one-line fold-out (who, whom, the total) whose form is drawn when it
+    opens (``ui["tr_pending_open"]``, ``ui["tr_pending_drawn"]``, as for the declarations)."""
     pend = view.get("pending", [])
     if not pend:
         return ""
+    ui = ui or {}
     names = _names(view)
     sev = view.get("severities", [])
     out = []
-    for p in pend:
-        ref = p["ref"]
-        head = (f'{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → {esc(names.get(p["target"], p["target"]))}'
-                f' with {esc(p["weapon"])}')
-        notes = "".join(f"<li>{esc(n)}</li>" for n in p.get("notes", []))
-        notes = f'<ul class="tr-notes">{notes}</ul>' if notes else ""
-        fid = f"tr-{ref}"
-        if p["stage"] == "attack":
-            crit_opts = [("", "none")] + [(s, s) for s in sev]
-            form = (
-                f'<form class="tr-form" data-form="tr-result" data-ref="{esc(ref)}" novalidate '
-                f'aria-label="Result of {esc(ref)}">{_general_err()}'
-                f'<input type="hidden" name="ref" value="{esc(ref)}">{_err("ref")}<div class="tr-grid">'
-                + _field(fid + "-hits", "hits", "Hits", _input(fid + "-hits", "hits", "0"))
-                + _field(fid + "-crit", "critical", "Critical", _select(fid + "-crit", "critical", crit_opts, ""))
-                + _field(fid + "-croll", "rolls.critical", "Critical d100",
-                         _input(fid + "-croll", "rolls.critical", "", "text"), "blank: Fray rolls")
-                + '</div><div class="tr-actions"><button type="submit" class="primary">Apply result</button>'
-                + _btn("Dismiss", "tr-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)
-                + "</div></form>")
-            out.append(
-                f'<article class="tr-pending" data-ref="{esc(ref)}" aria-label="Attack {esc(ref)}">'
-                f'<h4>{head}</h4><p class="tr-total">Total <strong class="tr-total-value">{esc(p["total"])}</strong></p>'
-                f'<p class="tr-breakdown">{esc(p["text"])}</p>{notes}{form}</article>')
-        else:
-            form = (
-                f'<form class="tr-form" data-form="tr-critical" data-ref="{esc(ref)}" novalidate '
-                f'aria-label="Critical effects of {esc(ref)}">{_general_err()}'
-                f'<input type="hidden" name="ref" value="{esc(ref)}">{_err("ref")}<div class="tr-grid">'
-                + _field(fid + "-chits", "hits", "Extra hits", _input(fid + "-chits", "hits", "0"))
-                + _field(fid + "-stun", "stunned_rounds", "Stunned rounds", _input(fid + "-stun", "stunned_rounds", "0"))
-                + "</div>"
-                + _check(fid + "-prone", "prone", "Knocked prone")
-                + _field(fid + "-text", "text", "Effect (text)", _input(fid + "-text", "text", "", "text"))
-                + '<div class="tr-actions"><button type="submit" class="primary">Apply critical</button>'
-                + _btn("Dismiss", "tr-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)
-                + "</div></form>")
-            out.append(
-                f'<article class="tr-pending critical" data-ref="{esc(ref)}" aria-label="Critical {esc(ref)}">'
-                f'<h4>{head}: critical {esc(p.get("critical", ""))}</h4>'
-                f'<p class="tr-total">Critical roll <strong class="tr-total-value">{esc(p.get("critical_roll", ""))}</strong></p>'
-                f'<p class="tr-breakdown">{esc(p.get("critical_text", ""))}</p>{form}</article>')
+    for i, p in enumerate(pend):
+        if i >= PENDING_SHOWN:
+            out.append(_pending_fold(p, names, ui, lambda p=p: _pending_article(p, names, sev)))
+            continue
+        out.append(_pending_article(p, names, sev))
+    n = len(pend)
+    title = "Awaiting the attack table" + (f" ({n})" if n > PENDING_SHOWN else "")
     # one child per result waiting: applying one removes its article, not all of them
     return Block('<section class="tr-box tr-pending-list" aria-label="Awaiting the GM">',
-                 ['<h3>Awaiting the attack table</h3>', *out], "</section>")
+                 [f'<h3>{title}</h3>', *out], "</section>")
+
+
+def _pending_fold(p: dict[str, Any], names: dict[str, str], ui: dict[str, Any], article: Any) -> str:
+    ref = p["ref"]
+    drawn = ref in ui.get("tr_pending_drawn", ())
+    total = p["total"] if p["stage"] == "attack" else f'critical {p.get("critical", "")}'
+    return (f'<details class="tr-pending-fold tr-lazy" data-fold="pending-{esc(ref)}"'
+            f'{"" if drawn else " data-fold-lazy"}{" open" if ref in ui.get("tr_pending_open", ()) else ""}>'
+            f'<summary id="fold-pending-{esc(ref)}">{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → '
+            f'{esc(names.get(p["target"], p["target"]))} <span class="hint">{esc(total)}</span></summary>'
+            f'{article() if drawn else ""}</details>')
+
+
+def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -> str:
+    """One attack awaiting the GM: its total and breakdown, and the form for the table's result
+    (or, once a critical is named, for its effects)."""
+    ref = p["ref"]
+    head = (f'{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → {esc(names.get(p["target"], p["target"]))}'
+            f' with {esc(p["weapon"])}')
+    notes = "".join(f"<li>{esc(n)}</li>" for n in p.get("notes", []))
+    notes = f'<ul class="tr-notes">{notes}</ul>' if notes else ""
+    fid = f"tr-{ref}"
+    if p["stage"] == "attack":
+        crit_opts = [("", "none")] + [(s, s) for s in sev]
+        form = (
+            f'<form class="tr-form" data-form="tr-result" data-ref="{esc(ref)}" novalidate '
+            f'aria-label="Result of {esc(ref)}">{_general_err()}'
+            f'<input type="hidden" name="ref" value="{esc(ref)}">{_err("ref")}<div class="tr-grid">'
+            + _field(fid + "-hits", "hits", "Hits", _input(fid + "-hits", "hits", "0"))
+            + _field(fid + "-crit", "critical", "Critical", _select(fid + "-crit", "critical", crit_opts, ""))
+            + _field(fid + "-croll", "rolls.critical", "Critical d100",
+                     _input(fid + "-croll", "rolls.critical", "", "text"), "blank: Fray rolls")
+            + '</div><div class="tr-actions"><button type="submit" class="primary">Apply result</button>'
+            + _btn("Dismiss", "tr-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)
+            + "</div></form>")
+        return (
+            f'<article class="tr-pending" data-ref="{esc(ref)}" aria-label="Attack {esc(ref)}">'
+            f'<h4>{head}</h4><p class="tr-total">Total <strong class="tr-total-value">{esc(p["total"])}</strong></p>'
+            f'<p class="tr-breakdown">{esc(p["text"])}</p>{notes}{form}</article>')
+    else:
+        form = (
+            f'<form class="tr-form" data-form="tr-critical" data-ref="{esc(ref)}" novalidate '
+            f'aria-label="Critical effects of {esc(ref)}">{_general_err()}'
+            f'<input type="hidden" name="ref" value="{esc(ref)}">{_err("ref")}<div class="tr-grid">'
+            + _field(fid + "-chits", "hits", "Extra hits", _input(fid + "-chits", "hits", "0"))
+            + _field(fid + "-stun", "stunned_rounds", "Stunned rounds", _input(fid + "-stun", "stunned_rounds", "0"))
+            + "</div>"
+            + _check(fid + "-prone", "prone", "Knocked prone")
+            + _field(fid + "-text", "text", "Effect (text)", _input(fid + "-text", "text", "", "text"))
+            + '<div class="tr-actions"><button type="submit" class="primary">Apply critical</button>'
+            + _btn("Dismiss", "tr-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)
+            + "</div></form>")
+    return (
+        f'<article class="tr-pending critical" data-ref="{esc(ref)}" aria-label="Critical {esc(ref)}">'
+        f'<h4>{head}: critical {esc(p.get("critical", ""))}</h4>'
+        f'<p class="tr-total">Critical roll <strong class="tr-total-value">{esc(p.get("critical_roll", ""))}</strong></p>'
+        f'<p class="tr-breakdown">{esc(p.get("critical_text", ""))}</p>{form}</article>')
 
 
 # -- inside each card --------------------------------------------------------------------------
@@ -701,26 +729,30 @@ class TacticalPanel:
             ranges = map_ranges(enc, app.ruleset.all_tables(enc), who)
         except Exception:
             ranges = None  # a hint only: never let it blank the panel
-        self._declaration_folds(app, view)
+        self._lazy_folds(app, view)
         odds_view.refresh_soon(app)
         return panel_html(view, app.ui, kinds, ranges)
 
     @staticmethod
-    def _declaration_folds(app: Any, view: dict[str, Any]) -> None:
-        """Which folded declarations the page shows open now (one query, the open ones only: at
-        200 combatants reading every fold-out's state was 400 calls into the page), and which have
-        had their form drawn. Outside the phases that show the declarations both are let go, so a
-        new round starts with them all shut."""
+    def _lazy_folds(app: Any, view: dict[str, Any]) -> None:
+        """Which folded declarations and waiting results the page shows open now (one query, the
+        open ones only: at 200 combatants reading every fold-out's state was 400 calls into the
+        page), and which have had their form drawn. Outside the phases that show the declarations
+        theirs are let go, so a new round starts with them all shut; a result's, once it is gone."""
+        from .dom import fold_states
+
+        is_open = fold_states("details.tr-lazy[open]")
+        decl = {k[len("decl-"):] for k in is_open if k.startswith("decl-")}
+        pend = {k[len("pending-"):] for k in is_open if k.startswith("pending-")}
+        waiting = {p["ref"] for p in view.get("pending", [])}
+        app.ui["tr_pending_open"] = pend
+        app.ui["tr_pending_drawn"] = (set(app.ui.get("tr_pending_drawn", ())) | pend) & waiting
         if view.get("phase", {}).get("id") not in ("setup", "assessment", "declaration"):
             app.ui.pop("tr_decl_open", None)
             app.ui.pop("tr_decl_drawn", None)
             return
-        from .app import document
-
-        is_open = {str(d.getAttribute("data-id"))
-                   for d in document.querySelectorAll("details.tr-decl-fold[open]")}
-        app.ui["tr_decl_open"] = is_open
-        app.ui["tr_decl_drawn"] = set(app.ui.get("tr_decl_drawn", ())) | is_open
+        app.ui["tr_decl_open"] = decl
+        app.ui["tr_decl_drawn"] = set(app.ui.get("tr_decl_drawn", ())) | decl
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(view, combatant_id)
