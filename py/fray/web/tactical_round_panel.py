@@ -357,7 +357,7 @@ def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
 def _pending_fold(p: dict[str, Any], names: dict[str, str], ui: dict[str, Any], article: Any) -> str:
     ref = p["ref"]
     drawn = ref in ui.get("tr_pending_drawn", ())
-    total = p["total"] if p["stage"] == "attack" else f'critical {p.get("critical", "")}'
+    total = f'total {p["total"]}' if p["stage"] == "attack" else f'critical {p.get("critical", "")}'
     return (f'<details class="tr-pending-fold tr-lazy" data-fold="pending-{esc(ref)}"'
             f'{"" if drawn else " data-fold-lazy"}{" open" if ref in ui.get("tr_pending_open", ()) else ""}>'
             f'<summary id="fold-pending-{esc(ref)}">{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → '
