@@ -388,3 +388,44 @@ def test_add_form_weapon_lines_ready_made_custom_and_bad_lines(page, open_app):
     # the ready-made one, untouched, is added as it was
     add_preset(page, XBOW)
     expect(card(page, XBOW).locator(".tr-weapons li")).to_have_count(3)
+
+
+def test_results_waiting_past_three_are_lines_whose_form_is_drawn_when_opened(page, open_app, tmp_path):
+    """Issue 11: "The GM resolves the attack on the table and enters the result". Past three
+    attacks awaiting the table, each further one is a line (who, whom, the total); opening it
+    draws its result form, and applying that result removes the line, leaving the rest."""
+    import json as _json
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import fights
+    from fray import savefile
+    from fray.rulesets import get_ruleset
+
+    rs = get_ruleset("tactical-round")
+    whole = fights.fight("tactical-round", 6, 120, seed=3)
+    h = History(whole.initial)
+    for a in whole.actions:
+        h.do(a)
+        if len(rs.view(h.present).get("pending", [])) >= 6:
+            break
+    pend = rs.view(h.present)["pending"]
+    assert len(pend) >= 6
+    path = tmp_path / "waiting.fray.json"
+    path.write_text(_json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    open_app(page)
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("article.tr-pending")).to_have_count(3)
+    lines = page.locator("details.tr-pending-fold")
+    expect(lines).to_have_count(len(pend) - 3)
+    ref = pend[3]["ref"]
+    line = page.locator(f'details.tr-pending-fold[data-fold="pending-{ref}"]')
+    expect(line.locator("> summary")).to_contain_text(f'total {pend[3]["total"]}')
+    expect(line.locator("form")).to_have_count(0)
+    line.locator("> summary").click()
+    form = line.locator(f'form[data-form=tr-result][data-ref="{ref}"]')
+    expect(form).to_be_visible()
+    form.get_by_label("Hits").fill("3")
+    form.get_by_role("button", name="Apply result").click()
+    expect(page.locator(f'[data-ref="{ref}"]')).to_have_count(0)
+    expect(page.locator("article.tr-pending")).to_have_count(3)
+    expect(lines).to_have_count(len(pend) - 4)
