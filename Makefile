@@ -44,8 +44,7 @@ $(VENDOR_STAMP): $(NODE_STAMP) scripts/vendor.py
 
 vendor: $(VENDOR_STAMP)
 
-dist/sw.js: $(VENDOR_STAMP) $(SOURCES) scripts/build.py scripts/files_table.py scripts/precompile.mjs scripts/snapshot.mjs \
-		scripts/warmup.py bench/fights.py
+dist/sw.js: $(VENDOR_STAMP) $(SOURCES) scripts/build.py scripts/files_table.py scripts/precompile.mjs scripts/snapshot.mjs
 	$(PYTHON) scripts/build.py
 
 build: dist/sw.js

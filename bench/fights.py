@@ -1,11 +1,11 @@
-"""Long fights for the resume benches, the tests and the snapshot's warm-up (issue 11): ``fight(ruleset, combatants, actions)``.
+"""Long fights for the resume benches and tests (issue 11): ``fight(ruleset, combatants, actions)``.
 
 A fight is played, not faked: each ruleset's presets join, two sides face each other a metre or
 two apart, and then every step the GM tries the moves a table makes (declare, attack, resolve,
 Next, a move, a note) in a seeded random order and keeps the first one the rules accept, with
 dice rolled by ``reducer.prepare`` and recorded in the action. So the actions are real recorded
 actions, the states are what the rules build, and the same seed gives the same fight.
-Standard library and ``fray`` only: it runs in Pyodide too (``fray.warmup``, scripts/snapshot.mjs).
+Standard library and ``fray`` only (the page bench copies this file into Pyodide).
 """
 
 from __future__ import annotations

@@ -3,9 +3,7 @@
 //   node scripts/snapshot.mjs dist/fray.zip OUT.gz
 // boots Pyodide with _makeSnapshot, unpacks fray.zip where PyScript unpacks it in the page (the
 // interpreter's working directory, /home/pyodide), imports the engine and the standard-library
-// modules the page needs, plays and draws a fight of each game once (fray/warmup.py: the
-// bytecode the page runs first is then specialised already), and writes the interpreter's
-// memory gzip-compressed to OUT.gz.
+// modules the page needs, and writes the interpreter's memory gzip-compressed to OUT.gz.
 //
 // Only modules that never touch JavaScript are imported: the web layer's app.py and mapctl.py
 // (which import js and pyodide.ffi) are left to the page, so nothing in the snapshot refers to
@@ -45,30 +43,8 @@ for name in PAGE + names:
     importlib.import_module(name)
 len(names)
 `);
-// Play and draw each game's fight once (scripts/warmup.py, with bench/fights.py), so the snapshot
-// keeps the bytecode the page runs first specialised; the two build files are then dropped, and
-// the memos the warm-up filled were emptied by it. Small: the heap it grows stays in the
-// snapshot, and a snapshot larger than the page's first memory does not restore.
-py.FS.mkdirTree("/tmp/warmup");
-for (const f of ["bench/fights.py", "scripts/warmup.py"]) {
-  py.FS.writeFile("/tmp/warmup/" + path.basename(f), fs.readFileSync(path.join(here, "..", f), "utf8"));
-}
-const drawn = py.runPython(`
-import sys, gc
-sys.path.insert(0, "/tmp/warmup")
-import warmup
-drawn = warmup.warm(combatants=3, actions=20)
-sys.path.remove("/tmp/warmup")
-for name in ("warmup", "fights"):
-    del sys.modules[name]
-del warmup
-gc.collect()
-", ".join(f"{k} drawn {v} times" for k, v in drawn.items())
-`);
-for (const f of ["fights.py", "warmup.py"]) py.FS.unlink("/tmp/warmup/" + f);
-py.FS.rmdir("/tmp/warmup");
 const snapshot = py.makeMemorySnapshot();
 fs.writeFileSync(outPath, zlib.gzipSync(snapshot, { level: 6 }));
-console.log(`snapshot: ${imported} engine modules, warmed (${drawn}), ${(snapshot.length / 1e6).toFixed(1)} MB of memory, ` +
+console.log(`snapshot: ${imported} engine modules, ${(snapshot.length / 1e6).toFixed(1)} MB of memory, ` +
   `${(fs.statSync(outPath).size / 1e6).toFixed(1)} MB compressed`);
 process.exit(0);
