@@ -347,17 +347,22 @@ def test_add_many_bad_counts_and_duplicate(page, open_app):
     expect(page.locator("#log li").first).to_contain_text("Aria 2 joins the fight (party), a copy of Aria")
 
 
+def fourteen(page, open_app, ruleset: str, size: dict | None = None) -> None:
+    """Seven heroes and seven foes of ``ruleset`` (past the dozen at which lists fold), in setup."""
+    page.set_viewport_size(size or LAPTOP)
+    open_app(page)
+    badge, ours, theirs = GAMES[ruleset]
+    new_encounter(page, "Fourteen", ruleset, badge)
+    add_many(page, ours, "7", "party", "Hero")
+    add_many(page, theirs, "7", "foes", "Foe")
+
+
 @pytest.mark.parametrize("size", [LAPTOP, {"width": 768, "height": 1024}], ids=["1366x900", "768x1024"])
 def test_fourteen_tactical_declarations_fold_and_draw_a_form_when_opened(page, open_app, size):
     """Issue 11: past a dozen declarers each declaration is one line (name and what is declared)
     whose form is drawn when it opens; a declaration made in it shows on that line, the fold-out
     stays open, and the others stay formless."""
-    page.set_viewport_size(size)
-    open_app(page)
-    badge, ours, theirs = GAMES["tactical-round"]
-    new_encounter(page, "Fourteen", "tactical-round", badge)
-    add_many(page, ours, "7", "party", "Hero")
-    add_many(page, theirs, "7", "foes", "Foe")
+    fourteen(page, open_app, "tactical-round", size)
     bar = page.locator("#round-bar")
     bar.get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
     folds = page.locator("details.tr-decl-fold")
@@ -401,12 +406,7 @@ def test_fourteen_tactical_declarations_fold_and_draw_a_form_when_opened(page, o
 def test_fourteen_range_band_turn_orders_are_set_with_one_form(page, open_app):
     """Issue 11: with a crowd, after setup, the turn order rows say each value and one form sets
     any combatant's ("higher acts first"); a bad value is refused beside its field."""
-    page.set_viewport_size(LAPTOP)
-    open_app(page)
-    badge, ours, theirs = GAMES["range-band"]
-    new_encounter(page, "Fourteen", "range-band", badge)
-    add_many(page, ours, "7", "party", "Hero")
-    add_many(page, theirs, "7", "foes", "Foe")
+    fourteen(page, open_app, "range-band")
     expect(page.locator("form.rb-to[data-id]")).to_have_count(14)  # setup: a form per row
     page.locator("#round-bar").get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
     one = page.locator("form.rb-to-one")
@@ -428,12 +428,7 @@ def test_fourteen_range_band_turn_orders_are_set_with_one_form(page, open_app):
 def test_fourteen_strike_rank_declarations_are_drawn_when_opened(page, open_app):
     """Issue 11: past a dozen, the Statement of Intent lists each combatant with a shut "Declare
     for …" line whose form is drawn when it opens; after a declaration the next one starts shut."""
-    page.set_viewport_size(LAPTOP)
-    open_app(page)
-    badge, ours, theirs = GAMES["strike-rank"]
-    new_encounter(page, "Fourteen", "strike-rank", badge)
-    add_many(page, ours, "7", "party", "Hero")
-    add_many(page, theirs, "7", "foes", "Foe")
+    fourteen(page, open_app, "strike-rank")
     page.locator("#round-bar").get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
     folds = page.locator("details.sr-declare-fold")
     expect(folds).to_have_count(14)
