@@ -2,8 +2,9 @@
 combatant's movement or actions, every pending roll as its roll specification, and on each card
 stealth, flight and altitude band, mount, breath, statuses and who this combatant cannot see.
 
-Rendering is pure (``panel_html``, ``card_html`` take the ruleset's ``view()``; every piece of
-user text goes through ``esc``). The handlers read a form, build one ``rb.*`` action and call
+Rendering is pure (``panel_html`` here and ``card_html`` in ``range_band/card.py`` take the
+ruleset's ``view()``; every piece of user text goes through ``esc``); the forms are read into
+actions by ``range_band/read.py``. The handlers read a form, build one ``rb.*`` action and call
 ``app.dispatch(action, form)``. Every control's ``name`` is the engine's field path for that
 action (``level``, ``mount``, ``x``, ``by``) beside a ``data-error-for`` slot of the same name, so
 an engine error lands beside the control and the encounter is unchanged.
@@ -23,67 +24,14 @@ from ..errors import InvalidAction
 from . import odds_view
 from .blocks import Block
 from .render import esc
-from .widgets import (act_button as _btn, as_int, as_number, check, combatant_in as _combatant, err_slot as _err,
-                      field as _field, general_err, names_in as _names, open_add_section, read_extra,
-                      select as _select, text_input as _input)
-
-LIGHT_TEXT = {"none": "No Light", "low": "Low Light", "medium": "Medium Light", "high": "High Light"}
-STEALTH_TEXT = {"low": "Low Stealth", "medium": "Medium Stealth", "high": "High Stealth"}
-PHASES = (("setup", "Setup"), ("movement", "Movement phase"), ("actions", "Action phase"), ("ended", "Battle over"))
-DICE = ("d20", "d12", "d10", "d6")
-ROLL_STATS = ("DEX", "CON", "INT", "SPD")
-MOVE_FLAGS = (("rush", "Rush"), ("cautious", "Cautious (unseen area, +2 Hindrance, no knockdown risk)"),
-              ("drop_high_stealth", "Without the High Stealth Hindrance (drops to Medium)"),
-              ("outnumbered", "Outnumbered"), ("unseen_area", "Through an area they can't see"),
-              ("dense_smoke", "Through dense smoke"))
-ATTACK_FLAGS = (("unexpected", "Unexpected (thought to be an ally)"), ("emits_light", "Emits notable light"),
-                ("aoe", "AoE"))
-ADD_TRAITS = (
-    ("kind", "Kind", ("sentient", "tech", "animal")),
-    ("amphibious", "Amphibious", ("no", "breathes", "holds")),
-    ("vision", "Vision", ("normal", "shadow", "echolocation", "thermal", "darkeye", "clairvoyance")),
-    ("light", "Light carried", ("none", "dim", "moderate", "bright", "extreme")),
-    ("armor_noise", "Armour noise", ("low", "medium", "high")),
-    ("stealth", "Starts in", ("low", "medium", "high")),
-)
-
-
-# -- small pure helpers ----------------------------------------------------------------------------
-
-def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
-    return check(fid, name, label, checked, "rb-check")
-
-
-def _general_err() -> str:
-    return general_err("rb")
-
-
-def _g(v: Any) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"−{-n}"
-
-
-def _preview_slot() -> str:
-    """Where the live roll-specification preview of a form goes (filled by ``odds_view.refresh`` through
-    ``RangeBandPanel.odds`` as the GM changes the options; nothing is sent)."""
-    return f'<div class="rb-preview" aria-live="polite">{odds_view.slot()}</div>'
-
-
-def _id_checks(view: dict[str, Any], pre: str, name: str, label: str, skip: str, only_able: bool = False) -> str:
-    """Checkboxes ``name.<id>`` for a list of combatants, with one error slot ``name``."""
-    boxes = "".join(_check(f"{pre}-{c['id']}", f"{name}.{c['id']}", c["name"])
-                    for c in view.get("combatants", []) if c["id"] != skip)
-    return (f'<fieldset class="rb-ids" data-field="{esc(name)}"><legend>{esc(label)}</legend>'
-            f'<div class="rb-row">{boxes}</div>{_err(name)}</fieldset>')
-
-
-def checked_ids(values: dict[str, Any], name: str) -> list[str]:
-    """The ids whose ``name.<id>`` box is ticked, in the form's order."""
-    head = name + "."
-    return [k[len(head):] for k, v in values.items() if k.startswith(head) and v]
+from .range_band.card import ADD_KEYS, add_extra, add_fields_html, card_html  # noqa: F401 - the card, the add form
+from .range_band.common import (ATTACK_FLAGS, DICE, LIGHT_TEXT, MORE, MOVE_FLAGS, PHASES, ROLL_STATS, _check, _g,
+                                _general_err, _id_checks, _preview_slot, checked_ids)
+from .range_band.read import (act_action, area_action, attack_action, more_action, move_action,  # noqa: F401
+                              resolve_action, zone_action)
+from .widgets import (act_button as _btn, as_int, as_number, combatant_in as _combatant, err_slot as _err,
+                      field as _field, names_in as _names, open_add_section, read_extra, select as _select,
+                      text_input as _input)
 
 
 # -- the roll specification ---------------------------------------------------------------------------
@@ -391,25 +339,6 @@ def actions_html(view: dict[str, Any], c: dict[str, Any]) -> str:
             f'{other}<div class="rb-row">{"".join(extras)}</div>{detect}{more_html(view, c)}{_err("rb-acting")}</div>')
 
 
-MORE = {
-    # form kind -> (action type, title, [(field, label, control kind)])
-    "grapple": ("rb.grapple", "Grapple", [("target", "Target", "other"),
-                                          ("mismatched_flying_ok", "Mismatched grapple, larger one flying", "check")]),
-    "release": ("rb.release", "Release a grapple", [("target", "Grappled with", "other")]),
-    "touch": ("rb.touch", "Touch an ally", [("ally", "Ally", "other")]),
-    "light": ("rb.light", "Carry a light", [("light", "Light source", "light")]),
-    "noise": ("rb.noise", "Make a noise", [("audible", "Audible at", "band"), ("deafen", "It deafens", "check")]),
-    "cannot_see": ("rb.cannot_see", "Cannot see (cloaking: by hand)", [("target", "Whom", "other"),
-                                                                     ("on", "Cannot see them", "check-on")]),
-    "restart": ("rb.restart_breathing", "Restart someone's breathing", [("target", "Whom", "other")]),
-    "teleport": ("rb.teleport", "Teleport", [("x", "East (x, m)", "num"), ("y", "North (y, m)", "num"),
-                                             ("alt", "Altitude (m)", "num"), ("range", "Range", "band"),
-                                             ("precision", "Precision", "precision"), ("size", "Action", "size"),
-                                             ("bring", "Bring along", "ids"),
-                                             ("attached", "Attached to them (low precision takes them too)", "ids")]),
-}
-
-
 def more_html(view: dict[str, Any], c: dict[str, Any]) -> str:
     """The rest of a turn's actions, each a small form named by the engine's fields."""
     cid = c["id"]
@@ -441,25 +370,6 @@ def more_html(view: dict[str, Any], c: dict[str, Any]) -> str:
                      f'<button type="submit" class="secondary">{esc(title)}</button>{_general_err()}</form>')
     return (f'<details class="rb-more"><summary>More actions (grapple, touch, light, noise, cloaking, teleport, '
             f'breathing)</summary><div class="rb-more-forms">{"".join(forms)}</div></details>')
-
-
-def more_action(kind: str, cid: str, values: dict[str, Any]) -> dict[str, Any]:
-    if kind not in MORE:
-        raise InvalidAction("rb", f"unknown action {kind!r}")
-    atype, _, fields = MORE[kind]
-    action: dict[str, Any] = {"type": atype, "id": cid}
-    for name, _, ctl in fields:
-        if ctl in ("check", "check-on"):
-            action[name] = bool(values.get(name))
-        elif ctl == "num":
-            v = (values.get(name) or "").strip()
-            if v:  # blank: the engine keeps that coordinate where it is
-                action[name] = as_number(v)
-        elif ctl == "ids":
-            action[name] = checked_ids(values, name)
-        else:
-            action[name] = values.get(name)
-    return action
 
 
 def _used_html(c: dict[str, Any]) -> str:
@@ -529,250 +439,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         pending_html(view), acting, battle_end_html(view)], "</section>")
 
 
-# -- the card ----------------------------------------------------------------------------------------
-
-def card_html(view: dict[str, Any], cid: str) -> str:
-    c = _combatant(view, cid)
-    if c is None:
-        return ""
-    names = _names(view)
-    st = c["stealth"]
-    phase = view.get("phase", {}).get("id", "setup")
-    level = st["level"]
-    stealth_opts = [(lv, STEALTH_TEXT[lv]) for lv in ("low", "medium", "high")]
-    locked = (" · cannot re-enter " + ", ".join(STEALTH_TEXT.get(x, x) for x in st.get("locked", [])) +
-              " this round") if st.get("locked") else ""
-    stealth_form = (
-        f'<form class="rb-inline" data-form="rb-stealth" data-id="{esc(cid)}" novalidate>'
-        f'<label for="rb-st-{esc(cid)}">Stealth</label>'
-        f'{_select(f"rb-st-{cid}", "level", stealth_opts, level)}'
-        + (_check(f"rb-st-start-{cid}", "start", "start in it (no roll)", False) if phase == "setup" else "")
-        + f'<button type="submit" class="small" aria-label="Set the stealth level of {esc(c["name"])}">Set</button>'
-        f'{_err("level")}</form>')
-    # flight and altitude
-    alt = c["altitude"]
-    fs = c["flying_spd"]
-    if c.get("flying"):
-        flight = f'flying, altitude <strong class="rb-alt-band">{esc(alt["band"])}</strong> ({_g(alt["metres"])} m)'
-    elif c.get("mount") and alt["metres"] > 0:
-        flight = f'on a flying mount, altitude <strong class="rb-alt-band">{esc(alt["band"])}</strong>'
-    else:
-        flight = "on the ground"
-    spd_bits = [f'SPD {esc(c["stats"].get("SPD"))}']
-    if fs["value"]:
-        spd_bits.append(f'flying SPD {esc(fs["value"])}' + (
-            " (" + " + ".join(f'{esc(p["reason"])} {esc(p["value"])}' for p in fs["parts"]) + ")"
-            if len(fs["parts"]) > 1 else ""))
-    if c.get("underwater_spd"):
-        us = c["underwater_spd"]
-        spd_bits.append(f'underwater SPD {esc(us["value"])} (' +
-                        " + ".join(f'{esc(p["reason"])} {esc(p["value"])}' for p in us["parts"]) + ")")
-    # mount: the form stays on a rider's card too, so a second mount is refused with the reason
-    opts = [("", "(choose a mount)")] + [(o["id"], o["name"]) for o in view.get("combatants", [])]
-    mount_form = (f'<form class="rb-inline" data-form="rb-mount" data-id="{esc(cid)}" novalidate>'
-                  f'<label for="rb-mt-{esc(cid)}">Ride</label>{_select(f"rb-mt-{cid}", "mount", opts)}'
-                  f'<button type="submit" class="small" aria-label="Mount: {esc(c["name"])}">Mount</button>'
-                  f'{_err("mount")}</form>')
-    if c.get("mount"):
-        mount = (f'rides <strong>{esc(names.get(c["mount"], c["mount"]))}</strong> '
-                 + _btn("Dismount", "rb-dismount", "small secondary", aria=f"Dismount {c['name']}", id=cid)
-                 + _btn("Fall off (free)", "rb-fall-off", "small secondary", aria=f"Fall off (free): {c['name']}", id=cid))
-        mh = ", ".join(f'+{p["count"]} {esc(p["reason"])}' for p in c.get("mounted_hindrance", []))
-        if mh:
-            mount += f'<span class="hint rb-mh"> ranged/slowing Hindrance: {mh}</span>'
-        mount += mount_form
-    elif c.get("rider"):
-        mount = f'carries <strong>{esc(names.get(c["rider"], c["rider"]))}</strong>'
-    else:
-        mount = '<span>none</span>' + mount_form
-    # breath
-    b = c["breath"]
-    breath_btn = ""
-    if not b.get("out"):
-        breath_btn = (_btn("Breathe", "rb-breath", "small secondary", aria=f"Breathe: {c['name']}", id=cid,
-                           holding="false") if b.get("holding") else
-                      _btn("Hold breath", "rb-breath", "small secondary", aria=f"Hold breath: {c['name']}",
-                           id=cid, holding="true"))
-    # statuses
-    statuses = "".join(
-        f'<li class="rb-status" title="{esc(s.get("text", ""))}">{esc(s["name"])}'
-        + (f' <span class="hint">({esc(s["ends"])})</span>' if s.get("ends") else "")
-        + _btn("×", "rb-status-off", "icon", aria=f"Remove {s['name']} from {c['name']}", id=cid, status=s["name"])
-        + "</li>" for s in c.get("statuses", []))
-    status_form = (
-        f'<form class="rb-inline" data-form="rb-status" data-id="{esc(cid)}" novalidate>'
-        f'<label for="rb-ss-{esc(cid)}">Status</label>'
-        f'{_select(f"rb-ss-{cid}", "status", [(s, s) for s in view.get("choices", {}).get("statuses", [])])}'
-        f'<label for="rb-sr-{esc(cid)}" class="visually-hidden">Rounds</label>'
-        f'{_input(f"rb-sr-{cid}", "rounds", "", placeholder="rounds")}'
-        f'<label for="rb-se-{esc(cid)}" class="visually-hidden">Ends</label>'
-        f'{_select(f"rb-se-{cid}", "ends", [("before_turn", "ends before turn"), ("after_turn", "ends after turn")])}'
-        f'<button type="submit" class="small" aria-label="Add the status to {esc(c["name"])}">Add</button>'
-        f'{_err("status")}{_err("rounds")}{_err("ends")}</form>')
-    unseen = view.get("unseen", {}).get(cid, [])
-    sees = (f'cannot see: {", ".join(esc(names.get(x, x)) for x in unseen)}' if unseen else "sees everyone")
-    if c.get("sightless"):
-        sees = f'without sight ({esc(c["sightless"])})'
-    unseen_by = [o for o, row in view.get("unseen", {}).items() if cid in row and o != cid]
-    hidden = (f'; unseen by {", ".join(esc(names.get(x, x)) for x in unseen_by)}' if unseen_by else "")
-    notes = []
-    if not c["outnumbering"]["counts"]:
-        notes.append(f'not counted for outnumbering: {esc(c["outnumbering"]["why"])}')
-    gd = c.get("group_defense", {})
-    if gd.get("why"):
-        notes.append("group defense: " + esc("; ".join(gd["why"])))
-    if c.get("if_immobilized"):
-        notes.append(f'if immobilized after combat: {esc(c["if_immobilized"])}')
-    if c.get("sinking") and c["sinking"] != "no":
-        notes.append(f'sinks short range every {esc(c["sinking"])}')
-    if c.get("speed_class"):
-        notes.append("flying SPD 21+: Speed Class rules apply")
-    if c.get("fatigue"):
-        notes.append(f'fatigue this battle (Abilities, flight costs): {esc(c["fatigue"])}')
-    if c.get("post_combat"):
-        notes.append(f'post-combat fatigue {esc(c["post_combat"]["fatigue"])}, trauma {esc(c["post_combat"]["trauma"])}')
-    knock = _btn("Knockdown", "rb-knockdown", "small secondary", aria=f"Knockdown: {c['name']}", id=cid)
-    return (
-        f'<div class="rb-card" data-id="{esc(cid)}">'
-        f'<dl class="rb-facts">'
-        f'<div><dt>AWGT</dt><dd class="rb-awgt">{esc(c["awgt"])}</dd></div>'
-        f'<div><dt>Stealth</dt><dd class="rb-stealth rb-st-{esc(level)}">{esc(STEALTH_TEXT.get(level, level))}'
-        f'{esc(locked)}</dd></div>'
-        f'<div><dt>Flight</dt><dd class="rb-flight">{flight}; {"; ".join(spd_bits)}</dd></div>'
-        f'<div><dt>Mount</dt><dd class="rb-mount">{mount}</dd></div>'
-        f'<div><dt>Breath</dt><dd class="rb-breath">{esc(b.get("text", ""))} {breath_btn}</dd></div>'
-        f'<div><dt>Sight</dt><dd class="rb-sight">{sees}{hidden}</dd></div>'
-        f'</dl>'
-        f'<ul class="rb-statuses" aria-label="Statuses of {esc(c["name"])}">{statuses}</ul>'
-        f'<div class="rb-card-forms">{stealth_form}{status_form}{knock}</div>'
-        + (f'<p class="hint rb-notes">{"; ".join(notes)}</p>' if notes else "")
-        + f'{_err("rb-card")}</div>')
-
-
-# -- the add form's section -------------------------------------------------------------------------
-
-def add_fields_html(extra: dict[str, Any] | None, mounts: list[tuple[str, str]] | None = None) -> str:
-    """The range-band traits of the add form, filled from the JSON box; folded back on submit."""
-    extra = extra or {}
-    parts = ['<fieldset class="rb-add"><legend>Range-band traits</legend><div class="rb-grid">']
-    for key, label, choices in ADD_TRAITS:
-        default = "low" if key == "stealth" else choices[0]
-        parts.append(_field(f"f-rb-{key}", f"combatant.{key}", label,
-                            _select(f"f-rb-{key}", f"rb_{key}", [(c, c) for c in choices], extra.get(key, default))))
-    parts.append(_field("f-rb-carried", "combatant.carried", "WGT carried",
-                        _input("f-rb-carried", "rb_carried", extra.get("carried", 0))))
-    parts.append(_field("f-rb-swim", "combatant.swim_bonus", "Swim SPD bonus",
-                        _input("f-rb-swim", "rb_swim_bonus", extra.get("swim_bonus", 0))))
-    opts = [("", "(none)")] + list(mounts or [])
-    parts.append(_field("f-rb-riding", "combatant.riding", "Riding", _select("f-rb-riding", "rb_riding", opts,
-                                                                             extra.get("riding", ""))))
-    parts.append('</div><div class="rb-row">')
-    parts.append(_check("f-rb-flying", "rb_flying", "Starts flying", bool(extra.get("flying"))))
-    parts.append(f'{_err("combatant.flying")}</div>'
-                 '<p class="hint">Weapons and other traits stay in the JSON below.</p></fieldset>')
-    return "".join(parts)
-
-
-ADD_KEYS = tuple(k for k, _, _ in ADD_TRAITS) + ("carried", "swim_bonus", "riding", "flying")
-
-
-def add_extra(values: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    """The JSON box's fields with this section's values (the section wins)."""
-    out = dict(extra)
-    for key, _, _ in ADD_TRAITS:
-        if f"rb_{key}" in values:
-            out[key] = values[f"rb_{key}"]
-    for key in ("carried", "swim_bonus"):
-        if f"rb_{key}" in values:
-            v = values[f"rb_{key}"]
-            out[key] = as_int(v) if isinstance(v, str) and v.strip() else 0
-    if "rb_riding" in values:
-        if values["rb_riding"]:
-            out["riding"] = values["rb_riding"]
-        else:
-            out.pop("riding", None)
-    if "rb_flying" in values:
-        if values["rb_flying"]:
-            out["flying"] = True
-        else:
-            out.pop("flying", None)
-    return out
-
-
 # -- the controller side ---------------------------------------------------------------------------
-
-def resolve_action(ref: str, values: dict[str, Any], roll: bool) -> dict[str, Any]:
-    """``rb.resolve`` from the pending roll's form: the GM's result, or Fray's roll (typed dice allowed)."""
-    action: dict[str, Any] = {"type": "rb.resolve", "ref": ref}
-    if roll:
-        dice = (values.get("rolls.roll") or "").replace(",", " ").split()
-        if dice:
-            if not all(d.isdigit() for d in dice):
-                raise InvalidAction("rolls.roll", "type the dice as whole numbers separated by spaces, or leave it "
-                                                  "blank to let Fray roll")
-            action["rolls"] = {"roll": [int(d) for d in dice]}
-        return action
-    s = values.get("success")
-    if s not in ("yes", "no"):
-        raise InvalidAction("success", "choose success or failure (or let Fray roll)")
-    action["success"] = s == "yes"
-    by = as_int(values.get("by", "") or "0")
-    action["by"] = by
-    if values.get("blunder"):
-        action["blunder"] = True
-    return action
-
-
-def move_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
-    action: dict[str, Any] = {"type": "rb.move", "id": cid}
-    for k in ("x", "y", "alt"):
-        action[k] = as_number(values.get(k, ""))
-    for k, _ in MOVE_FLAGS:
-        if values.get(k):
-            action[k] = True
-    return action
-
-
-def attack_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
-    action: dict[str, Any] = {"type": "rb.attack", "id": cid, "target": values.get("target") or None,
-                              "die": values.get("die") or "d20", "stat": values.get("stat") or "DEX",
-                              "size": values.get("size") or "major"}
-    w = values.get("weapon", "")
-    if w != "":
-        action["weapon"] = as_int(w)
-    if values.get("warned_by"):
-        action["warned_by"] = values["warned_by"]
-    for k, _ in ATTACK_FLAGS:
-        if values.get(k):
-            action[k] = True
-    return action
-
-
-def act_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
-    """``rb.act`` from the Other action form: size, what, the target it affects (unwilling or not), an Ability's
-    fatigue cost and the flags."""
-    action: dict[str, Any] = {"type": "rb.act", "id": cid, "size": values.get("size"),
-                              "what": (values.get("what") or "").strip() or f"{values.get('size')} action"}
-    if values.get("target"):
-        action["target"] = values["target"]
-    f = (values.get("fatigue") or "").strip()
-    if f and f != "0":
-        action["fatigue"] = as_int(f)
-    for k in ("dex_roll", "verbal", "light", "unwilling"):
-        if values.get(k):
-            action[k] = True
-    return action
-
-
-def area_action(values: dict[str, Any]) -> dict[str, Any]:
-    """``rb.area`` from the Mark an area form (a blank altitude is the ground)."""
-    action: dict[str, Any] = {"type": "rb.area", "kind": values.get("kind"), "radius": values.get("radius"),
-                              "x": as_number(values.get("x", "")), "y": as_number(values.get("y", "")),
-                              "alt": as_number((values.get("alt") or "0"))}
-    if (values.get("name") or "").strip():
-        action["name"] = values["name"].strip()
-    return action
-
 
 def preview_html(p: dict[str, Any], core_roll: dict[str, Any], names: dict[str, str]) -> str:
     """The live preview: every roll the action would leave pending, as its specification with the odds under
@@ -796,19 +463,6 @@ def preview_html(p: dict[str, Any], core_roll: dict[str, Any], names: dict[str, 
         out.append('<p class="hint rb-preview-none">No roll: ' + esc("; ".join(p.get("events", [])) or "nothing to roll")
                    + "</p>")
     return "".join(out)
-
-
-def zone_action(view_zone: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
-    """``rb.zone`` with only what changed (the log says what the GM set)."""
-    action: dict[str, Any] = {"type": "rb.zone"}
-    for k in ("light", "clutter", "flight_ceiling"):
-        if k in values and values[k] != view_zone.get(k):
-            action[k] = values[k]
-    for k in ("enclosed", "underwater", "narrow", "air"):
-        v = bool(values.get(k))
-        if v != bool(view_zone.get(k)):
-            action[k] = v
-    return action
 
 
 PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
