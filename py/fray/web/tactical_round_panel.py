@@ -21,8 +21,9 @@ from . import odds_view
 from .blocks import Block
 from .render import esc
 from .widgets import (act_button as _btn, as_int, as_number, check, combatant_in as _combatant, err_slot as _err,
-                      field as _field, fold_extra, general_err, names_in as _names, open_add_section, parse_faces,
-                      read_extra, select as _select, split_lines, text_input as _input)
+                      field as _field, fold_extra, fold_open, fold_summary, general_err, names_in as _names,
+                      open_add_section, parse_faces, read_extra, select as _select, split_lines,
+                      text_input as _input)
 
 FLAGS = (("flanking", "Flanking"), ("on_rear", "On rear"), ("charge", "Charge"), ("mounted", "Mounted"),
          ("two_weapons", "Two weapons"))
@@ -284,10 +285,9 @@ def _decl_fold(c: dict[str, Any], decl: list[dict[str, Any]], open_: bool, lazy:
     without its form; the page's toggle listener (App.on_toggle) renders when it opens."""
     cid = c["id"]
     said = "; ".join(f'{d["title"]} ({d["cost"]}){" ✓" if d.get("done") else ""}' for d in decl) or "nothing declared"
-    return (f'<details class="tr-decl-fold tr-lazy" data-fold="decl-{esc(cid)}" data-id="{esc(cid)}"'
-            f'{" data-fold-lazy" if lazy else ""}{" open" if open_ else ""}>'
-            f'<summary id="fold-decl-{esc(cid)}" aria-label="Declarations of {esc(c["name"])}">'
-            f'<strong>{esc(c["name"])}</strong> <span class="hint">{esc(said)}</span></summary>')
+    return (fold_open("tr-decl-fold tr-lazy", f"decl-{cid}", open_, lazy, f' data-id="{esc(cid)}"')
+            + fold_summary(f'<strong>{esc(c["name"])}</strong> <span class="hint">{esc(said)}</span>',
+                           f"fold-decl-{cid}", f'Declarations of {c["name"]}'))
 
 
 def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
@@ -358,11 +358,10 @@ def _pending_fold(p: dict[str, Any], names: dict[str, str], ui: dict[str, Any], 
     ref = p["ref"]
     drawn = ref in ui.get("tr_pending_drawn", ())
     total = f'total {p["total"]}' if p["stage"] == "attack" else f'critical {p.get("critical", "")}'
-    return (f'<details class="tr-pending-fold tr-lazy" data-fold="pending-{esc(ref)}"'
-            f'{"" if drawn else " data-fold-lazy"}{" open" if ref in ui.get("tr_pending_open", ()) else ""}>'
-            f'<summary id="fold-pending-{esc(ref)}">{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → '
-            f'{esc(names.get(p["target"], p["target"]))} <span class="hint">{esc(total)}</span></summary>'
-            f'{article() if drawn else ""}</details>')
+    line = (f'{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → '
+            f'{esc(names.get(p["target"], p["target"]))} <span class="hint">{esc(total)}</span>')
+    return (fold_open("tr-pending-fold tr-lazy", f"pending-{ref}", ref in ui.get("tr_pending_open", ()), not drawn)
+            + fold_summary(line, f"fold-pending-{ref}") + (article() if drawn else "") + "</details>")
 
 
 def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -> str:

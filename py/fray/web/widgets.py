@@ -179,3 +179,19 @@ def open_add_section(app: Any, act: str, el: Any, cls: str, section_html: Any) -
     anchor = q(form, '[data-field="combatant.extra"]') or q(form, '[data-error-for="combatant"]')
     if anchor is not None:
         anchor.insertAdjacentHTML("beforebegin", section_html(extra))
+
+
+def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, attrs: str = "") -> str:
+    """The opening tag of a fold-out the page keeps open or shut across renders (``data-fold``:
+    its key). ``lazy``: drawn without its body, which ``App.on_toggle`` draws when it opens
+    (``data-fold-lazy``). ``attrs``: markup of further attributes, after the key."""
+    return (f'<details class="{esc(cls)}" data-fold="{esc(key)}"{attrs}{" data-fold-lazy" if lazy else ""}'
+            f'{" open" if open_ else ""}>')
+
+
+def fold_summary(html: str, sid: str = "", aria: str = "") -> str:
+    """A fold-out's summary line; ``sid`` gives it an id, so the render after a lazy fold-out opens
+    gives the keyboard's focus back to it."""
+    i = f' id="{esc(sid)}"' if sid else ""
+    al = f' aria-label="{esc(aria)}"' if aria else ""
+    return f"<summary{i}{al}>{html}</summary>"

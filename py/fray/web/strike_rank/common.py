@@ -7,7 +7,8 @@ from typing import Any
 
 from ..blocks import Block
 from ..render import esc
-from ..widgets import act_button as _btn, check, err_slot as _err, field, select as _select, text_input as _input
+from ..widgets import (act_button as _btn, check, err_slot as _err, field, fold_open, fold_summary, select as _select,
+                       text_input as _input)
 
 __all__ = ["_btn", "_err", "_select", "_input", "esc"]  # shared by the other parts
 
@@ -78,15 +79,11 @@ def _fold_open(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool
                lazy: bool = False) -> str:
     """``odds_lazy``: the odds of a form inside are worked out when it opens (web/odds_view.py)."""
     is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
-    return (f'<details class="{esc(cls)}" data-fold="{esc(key)}"{" data-odds-lazy" if odds_lazy else ""}'
-            f'{" data-fold-lazy" if lazy else ""}{" open" if is_open else ""}>')
+    return fold_open(cls, key, is_open, lazy, " data-odds-lazy" if odds_lazy else "")
 
 
 def _summary(summary: str, aria: str, key: str = "") -> str:
-    # an id, so that the render after a lazy fold-out opens gives the keyboard's focus back to it
-    al = f' aria-label="{esc(aria)}"' if aria else ""
-    sid = f' id="fold-{esc(key)}"' if key else ""
-    return f"<summary{sid}{al}>{summary}</summary>"
+    return fold_summary(summary, f"fold-{key}" if key else "", aria)
 
 
 def _names(view: dict[str, Any]) -> dict[str, str]:
