@@ -118,3 +118,14 @@ def fight(ruleset: str, combatants: int, actions: int, seed: int = 1) -> History
             except FrayError:
                 continue
     return h
+
+
+def played_until(ruleset: str, combatants: int, actions: int, seed: int, done: Callable[[Any], bool]) -> History:
+    """The fight ``fight(...)`` plays, replayed only up to the first state ``done`` accepts (or whole)."""
+    whole = fight(ruleset, combatants, actions, seed)
+    h = History(whole.initial)
+    for a in whole.actions:
+        h.do(a)
+        if done(h.present):
+            break
+    return h

@@ -425,10 +425,11 @@ def test_fourteen_range_band_turn_orders_are_set_with_one_form(page, open_app):
     shot(page, "rb-14-turn-order-1366x900")
 
 
-def test_fourteen_strike_rank_declarations_are_drawn_when_opened(page, open_app):
+@pytest.mark.parametrize("size", [LAPTOP, {"width": 768, "height": 1024}], ids=["1366x900", "768x1024"])
+def test_fourteen_strike_rank_declarations_are_drawn_when_opened(page, open_app, size):
     """Issue 11: past a dozen, the Statement of Intent lists each combatant with a shut "Declare
     for …" line whose form is drawn when it opens; after a declaration the next one starts shut."""
-    fourteen(page, open_app, "strike-rank")
+    fourteen(page, open_app, "strike-rank", size)
     page.locator("#round-bar").get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
     folds = page.locator("details.sr-declare-fold")
     expect(folds).to_have_count(14)
@@ -445,4 +446,4 @@ def test_fourteen_strike_rank_declarations_are_drawn_when_opened(page, open_app)
     expect(again.locator("> summary")).to_have_text("Declare another action for Hero 1")
     expect(again).not_to_have_attribute("open", "")
     expect(page.locator("form[data-form=sr-declare]")).to_have_count(0)
-    shot(page, "sr-14-declarations-1366x900")
+    shot(page, f"sr-14-declarations-{size['width']}")

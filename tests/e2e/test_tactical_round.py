@@ -402,12 +402,7 @@ def test_results_waiting_past_three_are_lines_whose_form_is_drawn_when_opened(pa
     from fray.rulesets import get_ruleset
 
     rs = get_ruleset("tactical-round")
-    whole = fights.fight("tactical-round", 6, 120, seed=3)
-    h = History(whole.initial)
-    for a in whole.actions:
-        h.do(a)
-        if len(rs.view(h.present).get("pending", [])) >= 6:
-            break
+    h = fights.played_until("tactical-round", 6, 120, 3, lambda enc: len(rs.view(enc).get("pending", [])) >= 6)
     pend = rs.view(h.present)["pending"]
     assert len(pend) >= 6
     path = tmp_path / "waiting.fray.json"

@@ -424,12 +424,7 @@ def test_results_past_the_first_three_wait_as_lines_drawn_when_opened():
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     import fights
 
-    whole = fights.fight("tactical-round", 6, 120, seed=3)
-    h = History(whole.initial)
-    for a in whole.actions:
-        h.do(a)
-        if len(RS.view(h.present).get("pending", [])) >= 6:
-            break
+    h = fights.played_until("tactical-round", 6, 120, 3, lambda enc: len(RS.view(enc).get("pending", [])) >= 6)
     view = RS.view(h.present)
     refs = [p["ref"] for p in view["pending"]]
     assert len(refs) >= 6
