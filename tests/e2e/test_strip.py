@@ -359,7 +359,8 @@ def fourteen(page, open_app, ruleset: str, size: dict | None = None) -> None:
 
 @pytest.mark.parametrize("size", [LAPTOP, {"width": 768, "height": 1024}], ids=["1366x900", "768x1024"])
 def test_fourteen_tactical_declarations_fold_and_draw_a_form_when_opened(page, open_app, size):
-    """Issue 11: past a dozen declarers each declaration is one line (name and what is declared)
+    """Issue 11; FACTS: "Tactical Round Sequence, in order: Assessment, Declaration, ...". Past a
+    dozen declarers each declaration is one line (name and what is declared)
     whose form is drawn when it opens; a declaration made in it shows on that line, the fold-out
     stays open, and the others stay formless."""
     fourteen(page, open_app, "tactical-round", size)
@@ -405,7 +406,8 @@ def test_fourteen_tactical_declarations_fold_and_draw_a_form_when_opened(page, o
 
 def test_fourteen_range_band_turn_orders_are_set_with_one_form(page, open_app):
     """Issue 11: with a crowd, after setup, the turn order rows say each value and one form sets
-    any combatant's ("higher acts first"); a bad value is refused beside its field."""
+    any combatant's (FACTS: "each character takes one turn in turn order"); a bad value is
+    refused beside its field."""
     fourteen(page, open_app, "range-band")
     expect(page.locator("form.rb-to[data-id]")).to_have_count(14)  # setup: a form per row
     page.locator("#round-bar").get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
@@ -427,8 +429,8 @@ def test_fourteen_range_band_turn_orders_are_set_with_one_form(page, open_app):
 
 @pytest.mark.parametrize("size", [LAPTOP, {"width": 768, "height": 1024}], ids=["1366x900", "768x1024"])
 def test_fourteen_strike_rank_declarations_are_drawn_when_opened(page, open_app, size):
-    """Issue 11: past a dozen, the Statement of Intent lists each combatant with a shut "Declare
-    for …" line whose form is drawn when it opens; after a declaration the next one starts shut."""
+    """Issue 11; rules: "At the start of a MR, combatants declare their actions". Past a dozen,
+    the declarations list each combatant with a shut "Declare for …" line whose form is drawn when it opens; after a declaration the next one starts shut."""
     fourteen(page, open_app, "strike-rank", size)
     page.locator("#round-bar").get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
     folds = page.locator("details.sr-declare-fold")

@@ -391,7 +391,8 @@ def test_add_form_weapon_lines_ready_made_custom_and_bad_lines(page, open_app):
 
 
 def test_results_waiting_past_three_are_lines_whose_form_is_drawn_when_opened(page, open_app, tmp_path):
-    """Issue 11: "The GM resolves the attack on the table and enters the result". Past three
+    """Issue 11; FACTS: "the engine computes and shows the total, and the GM enters the result
+    (hits and critical severity)". Past three
     attacks awaiting the table, each further one is a line (who, whom, the total); opening it
     draws its result form, and applying that result removes the line, leaving the rest."""
     import json as _json

@@ -322,7 +322,8 @@ def test_preview_shows_the_spec_before_anything_is_sent_and_changes_nothing():
 
 
 def test_past_a_dozen_after_setup_one_form_sets_any_turn_order():
-    """Turn order: "higher acts first", typed by the GM. With a crowd, after setup, the rows say
+    """FACTS: "an action phase in which each character takes one turn in turn order"; the GM
+    types each turn-order result. With a crowd, after setup, the rows say
     each value and one form under the list sets any combatant's; setup keeps a form per row (the
     GM types them all there), and a dozen or fewer keep theirs always."""
     from fray.web.range_band_panel import ONE_TURN_ORDER_FORM_FROM, round_html

@@ -90,8 +90,9 @@ def _crowd(n: int):
 
 
 def test_many_declarations_fold_and_draw_a_form_only_once_opened():
-    """Each combatant declares in the Declaration phase; past a dozen the forms fold, one line
-    each that still says what was declared, and only an opened one holds its form."""
+    """FACTS, "Tactical Round Sequence, in order: Assessment, Declaration, Move, ...": everyone
+    declares in the Declaration phase; past a dozen the forms fold, one line each that still says
+    what was declared, and only an opened one holds its form."""
     few = panel_html(RS.view(_crowd(FOLD_DECLARATIONS_FROM - 1).present), {}, DEFAULT_KINDS)
     assert len(re.findall(r'<form class="tr-form tr-declare"', few)) == FOLD_DECLARATIONS_FROM - 1
     assert "tr-decl-fold" not in few
@@ -413,8 +414,8 @@ def test_add_form_names_only_this_games_fields():
 
 
 def test_results_past_the_first_three_wait_as_lines_drawn_when_opened():
-    """"The GM resolves the attack on the table and enters the result": the first attacks
-    awaiting it are shown whole; the ones after wait one line each (who, whom, the total) and
+    """FACTS: "the engine computes and shows the total, and the GM enters the result (hits and
+    critical severity)". The first attacks awaiting it are shown whole; the ones after wait one line each (who, whom, the total) and
     carry their result form only once opened."""
     from fray.web.tactical_round_panel import PENDING_SHOWN, pending_html
 
