@@ -14,6 +14,7 @@
 (function () {
   "use strict";
   const KEY = "fray.paint";
+  performance.mark("fray:first-paint");
   const root = document.documentElement;
   const status = { shown: false, reason: "" };
   globalThis.frayFirstPaint = status;
@@ -28,29 +29,62 @@
   };
 
   // Keep what the page drew. Here, in JavaScript, so a large drawing never crosses into Python
-  // and back. What is not shown is kept empty: a folded card's body (hidden), and what a closed
-  // fold-out (<details>) holds beside its summary. The copy shows the same, and it is smaller to
-  // parse at the next boot: a tenth of the size at 200 combatants, and at 12 strike-rank
-  // combatants the closed folds of the SR panel were 50 of its 174 KB. They are moved aside while
-  // the markup is read, not re-parsed, then put back.
+  // and back. Only what the next boot's first screens show is kept, so the copy is quick to parse
+  // and lay out while the interpreter starts beside it (the copy's parsing and first frame run
+  // before any module script: at 12 strike-rank combatants they held the interpreter's start back
+  // by some 150 ms):
+  // - what is not shown is kept empty: a folded card's body (hidden), what a closed fold-out
+  //   (<details>) holds beside its summary, a tab that is not showing;
+  // - what lies wholly below KEEP_SCREENS screen heights from the top of the page is left out.
+  // It is written out here, element by element where a part is left out (the page's own DOM is
+  // never touched, so a field the GM is typing in keeps its focus and its text).
+  const KEEP_SCREENS = 2;
   const UNSHOWN = ".card-body[hidden], details:not([open]) > :not(summary)";
+  function shell(el) {  // the element's own tags, without its content
+    const tags = el.cloneNode(false).outerHTML;
+    const close = "</" + el.localName + ">";
+    return tags.endsWith(close) ? [tags.slice(0, -close.length), close] : [tags, ""];
+  }
+  function escapeText(t) {
+    return t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\u00a0/g, "&nbsp;");
+  }
+  globalThis.frayKeptMarkup = function (main, limit) {
+    const empty = new Set(main.querySelectorAll(UNSHOWN));
+    const inside = new Set();  // the ancestors of what is kept empty: written part by part
+    for (const el of empty) {
+      for (let p = el.parentElement; p && p !== main && !inside.has(p); p = p.parentElement) inside.add(p);
+    }
+    const top = main.getBoundingClientRect().top + scrollY;
+    function write(el, out) {
+      if (empty.has(el)) { out.push(...shell(el)); return; }
+      const r = el.getBoundingClientRect();
+      // no box: display none (kept empty), or display contents (its children have the boxes)
+      const boxed = r.width > 0 || r.height > 0 || el.getClientRects().length > 0;
+      const contents = !boxed && getComputedStyle(el).display === "contents";
+      if (!boxed && !contents && el.localName !== "option") { out.push(...shell(el)); return; }
+      if (boxed && r.top + scrollY - top > limit) return;  // wholly below the kept screens
+      if (!contents && !inside.has(el) && (r.bottom + scrollY - top <= limit || el instanceof SVGElement)) {
+        out.push(el.outerHTML);
+        return;
+      }
+      const [open, close] = shell(el);
+      out.push(open);
+      for (const n of el.childNodes) {
+        if (n.nodeType === 1) write(n, out);
+        else if (n.nodeType === 3) out.push(escapeText(n.nodeValue));
+      }
+      out.push(close);
+    }
+    const out = [];
+    write(main, out);
+    return out.join("");
+  };
   globalThis.frayKeepPaint = function (key) {
     const main = document.querySelector("main.panes:not(.first-paint)");
     if (!main) return false;
     const select = document.getElementById("encounter-select");
     const badge = document.getElementById("ruleset-badge");
-    const aside = Array.from(main.querySelectorAll(UNSHOWN), body => {
-      const stub = body.cloneNode(false);
-      body.replaceWith(stub);
-      return [stub, body];
-    });
-    let markup;
-    try {
-      markup = main.outerHTML;
-    } finally {
-      // outermost first: a stub inside an emptied element is back in place before its turn
-      for (const [stub, body] of aside) stub.replaceWith(body);
-    }
+    const markup = globalThis.frayKeptMarkup(main, KEEP_SCREENS * innerHeight);
     try {
       localStorage.setItem(KEY, JSON.stringify({ v: 1, key: String(key), badge: badge ? badge.textContent : "",
         select: select ? select.innerHTML : "", main: markup }));
