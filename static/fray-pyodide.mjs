@@ -24,7 +24,10 @@ async function fetchSnapshot(url) {
   // The service worker keeps the snapshot inflated (static/sw.js): nothing to do but read it.
   if (response.headers.get("X-Fray-Snapshot") === "raw") {
     form = "raw";
-    return new Uint8Array(await response.arrayBuffer());
+    performance.mark("fray:snapshot-headers");
+    const b = new Uint8Array(await response.arrayBuffer());
+    performance.mark("fray:snapshot-bytes");
+    return b;
   }
   form = "gzip";
   if (typeof DecompressionStream !== "function") throw new Error("no DecompressionStream");
@@ -48,6 +51,7 @@ const OWN = {
 
 async function boot() {
   const started = performance.now();
+  performance.mark("fray:boot");
   if (SNAPSHOT) {
     try {
       // Fetched while Pyodide loads its runtime; Pyodide awaits it only later, so a failure must
@@ -58,6 +62,7 @@ async function boot() {
       // The snapshot froze the random module's state: give this page its own.
       py.runPython("import random; random.seed()");
       globalThis.frayBoot = { snapshot: true, form, ms: performance.now() - started };
+      performance.mark("fray:interpreter");
       return py;
     } catch (e) {
       globalThis.frayBoot = { snapshot: false, reason: String(e && e.message || e) };

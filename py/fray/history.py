@@ -70,6 +70,9 @@ class History:
         # indices of states read from a save that no replay has confirmed yet, with their path
         self._unverified: dict[int, str] = {}
         self.cursor = 0
+        # a resumed history: where the saved present sits, checked by ``check_present`` (at the
+        # latest before the history changes); None when there is nothing to check
+        self._saved_at: int | None = None
         self._dumped: dict[tuple[int, bool], tuple[Encounter, str]] = {}
 
     @property
@@ -77,6 +80,11 @@ class History:
         state = self._states[self.cursor]
         assert state is not None  # the present is always built
         return state
+
+    @property
+    def present_unchecked(self) -> bool:
+        """A resumed history whose saved present no replay has confirmed yet (``check_present``)."""
+        return self._saved_at is not None and self._saved_at in self._unverified
 
     @property
     def can_undo(self) -> bool:
@@ -88,6 +96,7 @@ class History:
 
     def do(self, action: dict[str, Any], rng: RandomSource | None = None) -> list[dict]:
         """Apply ``action`` to the present (rolling missing dice if ``rng`` is given); drops redo."""
+        self.check_present()  # a change never builds on a saved present its history contradicts
         if rng is None:
             new, events = apply(self.present, action)
             recorded = action
@@ -105,6 +114,7 @@ class History:
     def undo(self) -> bool:
         if not self.can_undo:
             return False
+        self.check_present()
         self.state_at(self.cursor - 1)  # may refuse (a save that its actions contradict)
         self.cursor -= 1
         return True
@@ -112,6 +122,7 @@ class History:
     def redo(self) -> bool:
         if not self.can_redo:
             return False
+        self.check_present()
         self.state_at(self.cursor + 1)
         self.cursor += 1
         return True
@@ -128,6 +139,7 @@ class History:
             raise ValueError(f"there is no point {i!r} in this history (0 to {len(self.actions)})")
         if i == self.cursor:
             return False
+        self.check_present()
         self.state_at(i)  # may refuse (a save that its actions contradict): nothing moves then
         self.cursor = i
         return True
@@ -227,11 +239,13 @@ class History:
                 self._states[k] = e
 
     def check_present(self) -> None:
-        """Check the present against a replay from the nearest state held below it (a resumed
-        history: the last checkpoint); raises ``SaveFileError`` and builds nothing if they differ."""
-        if self.cursor in self._unverified:
-            start = max(j for j in range(self.cursor) if self._states[j] is not None)
-            self._fill(start, self.cursor)
+        """Check the saved present (a resumed history) against a replay from the nearest state
+        held below it (the last checkpoint); raises ``SaveFileError`` and builds nothing if they
+        differ. Once checked, nothing to do: every change calls it first."""
+        k = self._saved_at
+        if k is not None and k in self._unverified and self._states[k] is not None:
+            start = max(j for j in range(k) if self._states[j] is not None)
+            self._fill(start, k)
 
     def verify(self) -> None:
         """Rebuild every state not built yet and check every saved one; raises ``SaveFileError``.
@@ -279,6 +293,7 @@ class History:
         else:
             h._states[cursor] = present
             h._unverified[cursor] = "encounter"
+            h._saved_at = cursor
         h.cursor = cursor
         return h
 

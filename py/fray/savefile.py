@@ -103,27 +103,29 @@ def dumps(h: History) -> str:
     return text
 
 
-def loads(text: str, verify: bool = True) -> History:
+def loads(text: str, verify: bool = True, check: bool = True) -> History:
     """Parse a save file; raise ``SaveFileError`` naming what is wrong. With ``verify`` false the
-    history is not replayed now but as undo and redo reach each state (``History.resume``)."""
+    history is not replayed now but as undo and redo reach each state (``History.resume``), and
+    with ``check`` false too, the present is checked later (``History.check_present``: the page,
+    once it is ready, and before any change in any case)."""
     if len(text) > MAX_FILE_BYTES:
         raise SaveFileError("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
     try:
         data = gate.parse_json(text)
     except InvalidAction as e:
         raise SaveFileError("", e.message) from None
-    return load_data(data, verify)
+    return load_data(data, verify, check)
 
 
-def load_data(data: Any, verify: bool = True) -> History:
+def load_data(data: Any, verify: bool = True, check: bool = True) -> History:
     """Check a parsed save file with the same gate and the same readers as the actions."""
     try:
-        return _load(data, verify)
+        return _load(data, verify, check)
     except InvalidAction as e:
         raise SaveFileError(e.field, e.message) from None
 
 
-def _load(data: Any, verify: bool) -> History:
+def _load(data: Any, verify: bool, check: bool = True) -> History:
     if not isinstance(data, dict):
         raise SaveFileError("", "not a Fray file: expected a JSON object")
     if data.get("format") != FORMAT:
@@ -162,9 +164,11 @@ def _load(data: Any, verify: bool) -> History:
                 raise SaveFileError(f"history.actions.{i}", "must be an object")
             gate.check_value(a, f"history.actions.{i}")
         h = History.resume(initial, actions, cursor, present, saved)
-        # the present is checked now, by a replay from the last checkpoint before it (at most
-        # CHECKPOINT_EVERY actions); the checkpoints are checked as undo and redo reach them
-        h.check_present()
+        # the present is checked by a replay from the last checkpoint before it (at most
+        # CHECKPOINT_EVERY actions): now, or (``check`` false) once the page shows it, and before
+        # any change in any case; the checkpoints are checked as undo and redo reach them
+        if check:
+            h.check_present()
         return h
     try:
         # every action passes the reducer's gate on the way, exactly as when it was first typed

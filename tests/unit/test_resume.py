@@ -206,6 +206,89 @@ def test_a_present_that_its_actions_contradict_is_refused_by_any_load(verify, le
     assert e.value.path == "encounter" and "does not match" in str(e.value)
 
 
+# -- the present checked once the page is ready (check false), before any change in any case ------
+# The issue: "save a snapshot of the present beside the actions so that a load does not replay
+# from the start (checkpoints every so many actions, or the present state verified lazily)".
+
+def counted_steps(monkeypatch) -> list[int]:
+    made: list[int] = []
+    real = History._step
+
+    def step(self, enc, k):
+        made.append(k)
+        return real(self, enc, k)
+    monkeypatch.setattr(History, "_step", step)
+    return made
+
+
+def test_an_unchecked_load_replays_nothing_until_the_present_is_checked(monkeypatch):
+    h = fight(2 * N + 5)
+    made = counted_steps(monkeypatch)
+    lazy = savefile.loads(savefile.dumps(h), verify=False, check=False)
+    assert made == [] and lazy.present_unchecked
+    assert asdict(lazy.present) == asdict(h.present)
+    lazy.check_present()
+    assert made == [len(h.actions) - 1]  # from the checkpoint just before the cursor: one action
+    assert not lazy.present_unchecked
+    lazy.check_present()
+    assert made == [len(h.actions) - 1]  # checked once
+    assert states(lazy) == states(h)
+
+
+@pytest.mark.parametrize("change", ["do", "undo", "redo", "go_to"])
+def test_no_change_builds_on_an_unchecked_present_that_its_actions_contradict(change):
+    h = fight(N + 5)
+    h.undo()  # something to redo
+    data = savefile.dump_history(h)
+    data["encounter"]["name"] = "Edited fight"
+    lazy = savefile.load_data(data, verify=False, check=False)  # loads: nothing replayed yet
+    assert lazy.present.name == "Edited fight" and lazy.present_unchecked
+    before = (lazy.cursor, list(lazy.actions), asdict(lazy.present))
+    with pytest.raises(SaveFileError) as e:
+        if change == "do":
+            lazy.do({"type": "note", "text": "after the reload"})
+        elif change == "undo":
+            lazy.undo()
+        elif change == "redo":
+            lazy.redo()
+        else:
+            lazy.go_to(0)
+    assert e.value.path == "encounter" and "does not match what its history replays to" in str(e.value)
+    assert (lazy.cursor, lazy.actions, asdict(lazy.present)) == before
+    assert lazy.present_unchecked  # still wrong, still refused
+    with pytest.raises(SaveFileError):
+        lazy.check_present()
+
+
+def test_a_checked_present_lets_the_fight_go_on_exactly_as_a_full_load():
+    h = fight(N + 5)
+    lazy = savefile.loads(savefile.dumps(h), verify=False, check=False)
+    full = savefile.loads(savefile.dumps(h))
+    for x in (lazy, full):
+        x.do({"type": "note", "text": "after the reload"})
+    assert savefile.dumps(lazy) == savefile.dumps(full)
+    assert not lazy.present_unchecked
+
+
+def test_the_library_checks_at_once_when_a_journal_follows_the_save_and_sets_a_wrong_one_aside():
+    lib = Library(MemoryBackend())
+    h = fight(N + 5)
+    asyncio.run(lib.save("e1", h, 0))
+    good = lib.backend.saves["e1"]["text"]
+    loaded, _ = asyncio.run(lib.load("e1", check=False))
+    assert loaded.present_unchecked  # no journal: the page checks it once it is ready
+    data = json.loads(good)
+    data["encounter"]["name"] = "Edited fight"
+    bad = json.dumps(data)
+    lib.backend.saves["e1"]["text"] = bad
+    loaded, _ = asyncio.run(lib.load("e1", check=False))
+    with pytest.raises(SaveFileError):
+        loaded.check_present()
+    asyncio.run(lib.set_aside("e1"))
+    assert lib.backend.broken["e1"] == bad and asyncio.run(lib.raw("e1")) == bad
+    assert lib.backend.saves["e1"]["text"] == bad  # never overwritten
+
+
 def test_an_action_that_cannot_be_applied_is_refused_when_a_replay_reaches_it():
     h = fight(N + 5)
     data = json.loads(savefile.dumps(h))

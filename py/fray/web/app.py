@@ -26,7 +26,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy, to_js  # type: ignore[import-not-found]
 
 from .. import bestiary
-from ..errors import FrayError, InvalidAction, RuleViolation
+from ..errors import FrayError, InvalidAction, RuleViolation, SaveFileError
 from ..gate import parse_json
 from ..history import History
 from ..reducer import new_encounter
@@ -75,6 +75,14 @@ def nest(values: dict[str, Any], prefix: str) -> dict[str, Any]:
     return out
 
 
+def mark(name: str) -> None:
+    """A point of the boot on the page's performance timeline, for make bench to split the boot by."""
+    try:
+        js.performance.mark(name)
+    except Exception:  # noqa: BLE001 - no timeline (CPython tests): nothing to mark
+        pass
+
+
 class App(LibraryDialogs, Painter, Autosave):
     def __init__(self) -> None:
         self.rng = random.Random(int.from_bytes(os.urandom(8), "big"))
@@ -99,12 +107,16 @@ class App(LibraryDialogs, Painter, Autosave):
         self._keeping = False  # each render is kept for the next boot's first paint once the page started
         self.templates: list[dict[str, Any]] = []  # the GM's bestiary (fray.bestiary)
         self.bestiary_broken = False
+        self._setting_aside = False  # a resumed save found wrong is being set aside (check_resumed)
+        self._checking: asyncio.Task | None = None
 
     # -- boot -----------------------------------------------------------------------------------
     async def boot(self) -> None:
         await self.open_library()
         await self.load_bestiary()
+        mark("fray:library")
         self.key, self.history = await self._boot_encounter()
+        mark("fray:loaded")
         try:
             recovered = self.recover_pending()
         except Exception:  # a kept move that does not apply: said and offered; load the save again
@@ -114,6 +126,7 @@ class App(LibraryDialogs, Painter, Autosave):
         self.start()
         if recovered:
             self.persist()  # the closed tab's last moves, written as this tab's first change
+        self.check_soon()
 
     async def open_library(self) -> None:
         try:
@@ -136,15 +149,18 @@ class App(LibraryDialogs, Painter, Autosave):
             self.banner(f"The encounters saved by an older Fray could not be moved to this browser's database "
                         f"({e}). They are still there; reload to try again.")
 
-    async def _boot_encounter(self) -> tuple[str, History]:
+    async def _boot_encounter(self, skip: frozenset[str] = frozenset()) -> tuple[str, History]:
         """The current encounter; if its save is gone or unreadable, the next one that loads;
-        else a fresh one (which is saved at once, so nothing empty is ever offered)."""
+        else a fresh one (which is saved at once, so nothing empty is ever offered). Its present
+        is checked against its history once the page is ready (``check_soon``), not before."""
         entries = await self.lib.entries()
         current = await self.lib.current_key()
         for k in boot_order(current, [e["key"] for e in entries]):
+            if k in skip:
+                continue
             try:
                 t0 = js.performance.now()
-                h, self.revs[k] = await self.lib.load(k)
+                h, self.revs[k] = await self.lib.load(k, check=False)
                 # what resuming cost, for make bench (bench/resume_bench.py), like globalThis.frayBoot
                 js.globalThis.frayResume = to_js({"key": k, "load_ms": js.performance.now() - t0,
                                                   "actions": len(h.actions),
@@ -162,6 +178,54 @@ class App(LibraryDialogs, Painter, Autosave):
         k = new_key([e["key"] for e in entries] + [current or ""])
         h = History(new_encounter(first_ruleset_id(), "First encounter"))
         return k, h
+
+    # -- a resumed save, checked once the page is ready ----------------------------------------
+    def check_soon(self) -> None:
+        """The resumed encounter's present is checked against a replay from its last checkpoint
+        right after the page is ready, instead of before: the GM sees the live page that much
+        sooner (the check is a third of a load). Nothing can change meanwhile: every change asks
+        ``check_resumed`` first, and the history itself checks before it changes."""
+        if not self.history.present_unchecked:
+            return
+
+        async def run() -> None:
+            await asyncio.sleep(0)  # after the task that made the page ready
+            self.check_resumed()
+        self._checking = asyncio.ensure_future(run())
+
+    def check_resumed(self) -> bool:
+        """True when the open encounter may change. False when its save does not hold (edited
+        or corrupted, or this Fray replays its actions differently): it is set aside as a load
+        sets aside a save it refuses, the GM is told and offered the raw save, and the next
+        encounter is opened; nothing of it was changed."""
+        h = self.history
+        if self._setting_aside:
+            return False
+        if not h.present_unchecked:
+            return True
+        try:
+            h.check_present()
+            return True
+        except SaveFileError as e:
+            self._setting_aside = True
+            self.spawn(self._set_aside(self.key, e))
+            return False
+
+    async def _set_aside(self, key: str, err: SaveFileError) -> None:
+        try:
+            await self.lib.set_aside(key)
+            await self.broken_save(key, err)
+            self.key, self.history = await self._boot_encounter(skip=frozenset({key}))
+            self.ui, self.conflict = {}, None
+            if self.key not in self.revs:  # a fresh encounter: in the library from the start
+                self.persist()
+        finally:
+            self._setting_aside = False
+        self.clear_errors()
+        self.show_save_state()
+        self.render()
+        players_view.publish(self)
+        self.check_soon()  # the encounter opened instead is checked in its turn
 
     async def broken_save(self, key: str, err: Exception) -> None:
         raw = await self.lib.raw(key)
@@ -214,7 +278,9 @@ class App(LibraryDialogs, Painter, Autosave):
             self.persist()
         self.show_save_state()
         self._keeping = True
+        mark("fray:wired")
         self.render()
+        mark("fray:rendered")
         by_id("loading").hidden = True
         document.documentElement.dataset.engine = "ready"
 
@@ -243,6 +309,8 @@ class App(LibraryDialogs, Painter, Autosave):
 
     def dispatch(self, action: dict[str, Any], scope: Any = None, field_map: Callable[[str], str] | None = None) -> bool:
         """Apply one action. On an engine error, show it in ``scope`` and change nothing."""
+        if not self.check_resumed():
+            return False
         self.clear_errors(scope)
         try:
             self.history.do(action, self.rng)
@@ -255,6 +323,8 @@ class App(LibraryDialogs, Painter, Autosave):
 
     def history_go(self, point: int) -> None:
         """Jump to a point of the history list: that many undos (or redos) at once."""
+        if not self.check_resumed():
+            return
         h = self.history
         before = h.cursor
         try:
@@ -467,6 +537,8 @@ class App(LibraryDialogs, Painter, Autosave):
     def keep_copy(self) -> None:
         """The GM keeps both: this tab's encounter is saved under a new key, renamed "(copy)";
         the other tab's save stays as it is."""
+        if not self.check_resumed():
+            return
         self.history.do({"type": "rename_encounter", "name": _copy_name(self.enc.name)})
         self.key, self.conflict = self.free_key(), None
         by_id("banner").hidden = True
@@ -566,6 +638,8 @@ class App(LibraryDialogs, Painter, Autosave):
         if players_view.on_act(self, act, el):
             return
         cid = data(el, "id")
+        if act in ("undo", "redo") and not self.check_resumed():
+            return
         if act == "undo":
             if self.history.can_undo:
                 said = self.history.label(self.history.cursor - 1)
@@ -947,6 +1021,7 @@ def main() -> None:
     if players_view.wanted():  # the second window, ?view=players: no GM controls at all
         players_view.main()
         return
+    mark("fray:main")
     APP = App()
 
     async def boot() -> None:

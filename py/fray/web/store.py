@@ -283,10 +283,12 @@ class Library:
             return None
         return await self.save(key, h, expected_rev)
 
-    async def load(self, key: str) -> tuple[History, int]:
+    async def load(self, key: str, check: bool = True) -> tuple[History, int]:
         """One encounter and its stored revision: the save, then its journal's moves. A missing
         save raises ``MissingSave``; a bad save or journal row raises ``SaveFileError`` and is kept
-        aside under ``broken``, untouched (with its journal: ``broken_text``)."""
+        aside under ``broken``, untouched (with its journal: ``broken_text``). ``check`` false: a
+        save with no journal after it is not checked against its history now; the caller does
+        it (``History.check_present``) and calls ``set_aside`` if that fails."""
         row = await self.backend.get(key)
         if row is None or not isinstance(row.get("text"), str):
             raise MissingSave("", f"no saved encounter {key!r}")
@@ -295,7 +297,7 @@ class Library:
         rev = row.get("rev") if _whole(row.get("rev")) else 0
         try:
             # our own autosave: read as strictly as an import, replayed from its last checkpoint only
-            h = savefile.loads(raw, verify=False)
+            h = savefile.loads(raw, verify=False, check=check or bool(rows))
             base = row.get("base", rev)
             for r in rows:
                 where = f"journal.{r.get('rev') if isinstance(r, dict) else '?'}"
@@ -351,6 +353,13 @@ class Library:
             return False
         journal.apply_moves(h, todo, "pending")
         return True
+
+    async def set_aside(self, key: str) -> None:
+        """A save found wrong after it was loaded (``load`` with ``check`` false): kept under
+        ``broken`` exactly as ``load`` keeps one it refuses, for the GM to download."""
+        row = await self.backend.get(key)
+        if row is not None and isinstance(row.get("text"), str):
+            await self.backend.put_broken(key, broken_text(row["text"], row.get("journal") or []))
 
     async def raw(self, key: str) -> str | None:
         """The text to offer for download: the unreadable copy, else the save; None (never an
