@@ -73,6 +73,9 @@ class History:
         # a resumed history: where the saved present sits, checked by ``check_present`` (at the
         # latest before the history changes); None when there is nothing to check
         self._saved_at: int | None = None
+        # a save's checkpoints not even parsed yet (``savefile.loads`` with ``check`` false): read
+        # the first time a state other than the present is needed (``_place_later``)
+        self._later: Callable[[], dict[int, tuple["Encounter | Unread", str]]] | None = None
         self._dumped: dict[tuple[int, bool], tuple[Encounter, str]] = {}
 
     @property
@@ -184,8 +187,22 @@ class History:
         assert state is not None
         return state
 
+    def _place_later(self) -> None:
+        """Put the checkpoints of a quickly loaded save in their places; raises ``SaveFileError``
+        (every time it is asked, and nothing is placed) if they are malformed. Called before any
+        state but the present is read, and before any change (``check_present``)."""
+        if self._later is None:
+            return
+        saved = self._later()
+        self._later = None
+        for k, (state, path) in saved.items():
+            if self._states[k] is None:  # nothing is built before they are placed: always
+                self._states[k] = state
+                self._unverified[k] = path
+
     def state_at(self, i: int) -> Encounter:
         """The encounter after ``actions[:i]``, replaying what is missing (a resumed history)."""
+        self._place_later()
         state = self._states[i]
         if state is not None and (i not in self._unverified or i == self.cursor):
             return self._get(i)
@@ -242,6 +259,7 @@ class History:
         """Check the saved present (a resumed history) against a replay from the nearest state
         held below it (the last checkpoint); raises ``SaveFileError`` and builds nothing if they
         differ. Once checked, nothing to do: every change calls it first."""
+        self._place_later()
         k = self._saved_at
         if k is not None and k in self._unverified and self._states[k] is not None:
             start = max(j for j in range(k) if self._states[j] is not None)
@@ -250,6 +268,7 @@ class History:
     def verify(self) -> None:
         """Rebuild every state not built yet and check every saved one; raises ``SaveFileError``.
         Afterwards the history is the one ``History.replay`` builds from the same actions."""
+        self._place_later()
         for i in range(len(self._states)):
             self.state_at(i)
         for k in sorted(self._unverified):  # saved states next to each other: no replay reached them
@@ -261,6 +280,7 @@ class History:
         before the cursor, and the one just before it, so that a load checks the present by
         replaying one action. Each one's log is the start of the present's (the log only grows),
         so a save writes it as a length; the redo stack is rebuilt forward from the present."""
+        self._place_later()
         ks = list(range(CHECKPOINT_EVERY, self.cursor, CHECKPOINT_EVERY))
         if self.cursor > 1 and self.cursor - 1 not in ks:
             ks.append(self.cursor - 1)
@@ -277,10 +297,13 @@ class History:
 
     @classmethod
     def resume(cls, initial: Encounter, actions: list[dict[str, Any]], cursor: int, present: Encounter,
-               saved: dict[int, tuple["Encounter | Unread", str]]) -> "History":
+               saved: dict[int, tuple["Encounter | Unread", str]],
+               later: Callable[[], dict[int, tuple["Encounter | Unread", str]]] | None = None) -> "History":
         """A history from a save, without replaying: ``present`` is the state at ``cursor`` and
-        ``saved`` maps other indices to (state, its path in the file); all are checked lazily."""
+        ``saved`` maps other indices to (state, its path in the file); all are checked lazily.
+        ``later``: more of them, before the cursor, read when first needed."""
         h = cls(initial)
+        h._later = later
         h.actions = list(actions)
         h._states = [initial] + [None] * len(actions)
         for k, (state, path) in saved.items():

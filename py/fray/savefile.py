@@ -110,11 +110,53 @@ def loads(text: str, verify: bool = True, check: bool = True) -> History:
     once it is ready, and before any change in any case)."""
     if len(text) > MAX_FILE_BYTES:
         raise SaveFileError("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+    if not verify and not check:
+        quick = _quick_parse(text)
+        if quick is not None:
+            data, later = quick
+            try:
+                return _load(data, verify, check, later)
+            except InvalidAction as e:
+                raise SaveFileError(e.field, e.message) from None
     try:
         data = gate.parse_json(text)
     except InvalidAction as e:
         raise SaveFileError("", e.message) from None
     return load_data(data, verify, check)
+
+
+# The autosave's own text, as ``dumps`` writes it: its checkpoints come last.
+_QUICK_HEAD = f'{{"format":"{FORMAT}","schema":{SCHEMA_VERSION},"encounter":'
+_QUICK_NEXT = (',"history":{"initial":', ',"actions":', ',"cursor":', ',"checkpoints":')
+_DECODER = json.JSONDecoder()
+
+
+def _quick_parse(text: str) -> tuple[dict[str, Any], str] | None:
+    """A save exactly as ``dumps`` writes it, parsed but for its checkpoints (two thirds of a long
+    fight's text, and read only when undo first needs one, or when the page checks the present):
+    the parsed file with no checkpoints, and their JSON text. None for any other text, which
+    ``gate.parse_json`` then reads whole; so an edited or foreign file is read as strictly as
+    ever, and its errors are the same. Each value is parsed by the JSON parser itself, behind the
+    same depth scan."""
+    if not text.startswith(_QUICK_HEAD) or not text.endswith("]}}"):
+        return None
+    i = len(_QUICK_HEAD)
+    try:
+        values = []
+        for sep in _QUICK_NEXT:
+            value, i = _DECODER.raw_decode(text, i)
+            if not text.startswith(sep, i):
+                return None
+            values.append(value)
+            i += len(sep)
+    except (ValueError, RecursionError):
+        return None
+    if gate.json_depth(text[:i]) > gate.FILE_DEPTH:
+        return None
+    encounter, initial, actions, cursor = values
+    data = {"format": FORMAT, "schema": SCHEMA_VERSION, "encounter": encounter,
+            "history": {"initial": initial, "actions": actions, "cursor": cursor, "checkpoints": []}}
+    return data, text[i:-2]
 
 
 def load_data(data: Any, verify: bool = True, check: bool = True) -> History:
@@ -125,7 +167,7 @@ def load_data(data: Any, verify: bool = True, check: bool = True) -> History:
         raise SaveFileError(e.field, e.message) from None
 
 
-def _load(data: Any, verify: bool, check: bool = True) -> History:
+def _load(data: Any, verify: bool, check: bool = True, later: str | None = None) -> History:
     if not isinstance(data, dict):
         raise SaveFileError("", "not a Fray file: expected a JSON object")
     if data.get("format") != FORMAT:
@@ -163,7 +205,9 @@ def _load(data: Any, verify: bool, check: bool = True) -> History:
             if not isinstance(a, dict):
                 raise SaveFileError(f"history.actions.{i}", "must be an object")
             gate.check_value(a, f"history.actions.{i}")
-        h = History.resume(initial, actions, cursor, present, saved)
+        h = History.resume(initial, actions, cursor, present, saved,
+                           None if later is None else _later_checkpoints(later, schema, initial.ruleset,
+                                                                         len(actions), cursor, present))
         # the present is checked by a replay from the last checkpoint before it (at most
         # CHECKPOINT_EVERY actions): now, or (``check`` false) once the page shows it, and before
         # any change in any case; the checkpoints are checked as undo and redo reach them
@@ -183,6 +227,18 @@ def _load(data: Any, verify: bool, check: bool = True) -> History:
         if asdict(h.state_at(k)) != asdict(state):
             raise SaveFileError(path, "does not match what its history replays to (edited or corrupted file)")
     return h
+
+
+def _later_checkpoints(text: str, schema: int, ruleset: str, n_actions: int, cursor: int, present: Encounter):
+    """The reader of a quickly parsed save's checkpoints (``_quick_parse``), as ``_checkpoints``
+    reads them in a whole file, with the same paths."""
+    def read() -> dict[int, tuple["Encounter | Unread", str]]:
+        try:
+            cps = gate.parse_json(text, "history.checkpoints")
+            return _checkpoints({"checkpoints": cps}, schema, ruleset, n_actions, cursor, present, lazy=True)
+        except InvalidAction as e:
+            raise SaveFileError(e.field, e.message) from None
+    return read
 
 
 def _checkpoints(hist: dict, schema: int, ruleset: str, n_actions: int, cursor: int,

@@ -270,6 +270,66 @@ def test_a_checked_present_lets_the_fight_go_on_exactly_as_a_full_load():
     assert not lazy.present_unchecked
 
 
+def test_an_unchecked_load_parses_the_checkpoints_only_when_first_needed():
+    """The checkpoints are two thirds of a long fight's save: a load for the page leaves their text
+    unparsed until the present is checked or undo needs one, and it then reads them exactly as a
+    whole load does."""
+    h = fight(3 * N + 7)
+    text = savefile.dumps(h)
+    quick = savefile.loads(text, verify=False, check=False)
+    assert quick._later is not None and all(s is None for s in quick._states[1:-1])
+    assert savefile.dumps(quick) == text  # written back as it came (the checkpoints read on the way)
+    assert quick._later is None
+    quick = savefile.loads(text, verify=False, check=False)
+    quick.check_present()
+    assert states(quick) == states(h)
+
+
+def test_a_file_not_written_by_dumps_is_read_whole_with_the_same_result():
+    h = fight(N + 5)
+    pretty = json.dumps(savefile.dump_history(h), indent=1)
+    loaded = savefile.loads(pretty, verify=False, check=False)
+    assert loaded._later is None  # not the autosave's own text: parsed whole, checkpoints included
+    assert savefile.dumps(loaded) == savefile.dumps(h)
+
+
+@pytest.mark.parametrize("spoil, path", [
+    (lambda cps: cps[0].__setitem__("at", "fifty"), "history.checkpoints.0.at"),
+    (lambda cps: cps[1]["encounter"].__setitem__("ruleset", "chess"), "history.checkpoints.1.encounter.ruleset"),
+    (lambda cps: cps.append(cps[0]), "history.checkpoints.3"),
+])
+def test_malformed_checkpoints_read_later_are_refused_with_the_path_a_whole_load_gives(spoil, path):
+    h = fight(2 * N + 5)
+    data = savefile.dump_history(h)
+    spoil(data["history"]["checkpoints"])
+    text = savefile._compact(data)
+    assert text.startswith('{"format":"fray-encounter","schema":3,"encounter":')
+    with pytest.raises(SaveFileError) as whole:
+        savefile.loads(text, verify=False)
+    quick = savefile.loads(text, verify=False, check=False)  # the checkpoints are not read yet
+    assert quick.present_unchecked
+    for _ in range(2):  # refused each time it is asked, and nothing changes
+        with pytest.raises(SaveFileError) as later:
+            quick.check_present()
+        assert later.value.path == whole.value.path == path
+    with pytest.raises(SaveFileError):
+        quick.undo()
+    assert quick.cursor == h.cursor
+
+
+def test_checkpoints_that_are_not_json_are_refused_when_read():
+    h = fight(N + 5)
+    text = savefile.dumps(h)
+    cut = text.index(',"checkpoints":[') + len(',"checkpoints":[')
+    bad = text[:cut] + "{oops" + text[cut:]
+    quick = savefile.loads(bad, verify=False, check=False)
+    with pytest.raises(SaveFileError) as e:
+        quick.check_present()
+    assert e.value.path == "history.checkpoints" and "not JSON" in str(e.value)
+    with pytest.raises(SaveFileError):
+        savefile.loads(bad, verify=False)  # a whole load refuses the file outright
+
+
 def test_the_library_checks_at_once_when_a_journal_follows_the_save_and_sets_a_wrong_one_aside():
     lib = Library(MemoryBackend())
     h = fight(N + 5)

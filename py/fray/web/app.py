@@ -190,7 +190,8 @@ class App(LibraryDialogs, Painter, Autosave):
 
         async def run() -> None:
             await asyncio.sleep(0)  # after the task that made the page ready
-            self.check_resumed()
+            if self.check_resumed():
+                self.render()  # what only the checkpoints could say: Undo's title names the last change
         self._checking = asyncio.ensure_future(run())
 
     def check_resumed(self) -> bool:
