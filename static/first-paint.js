@@ -3,7 +3,8 @@
 // live page is ready, in the same place, so nothing moves.
 //
 // The page keeps what it drew in localStorage "fray.paint" (App.keep_paint calls frayKeepPaint below):
-// {v: 1, key, badge, select: the encounter menu's <option>s, main: the outerHTML of main.panes}.
+// {v: 1, key, badge, select: the encounter menu's <option>s, main: main.panes as far as the first screens
+// show it (frayKeptMarkup), height: main.panes' own height}.
 // It is our own render output; it is still checked and cleaned here before it is shown (one with
 // an event-handler or style attribute is dropped; no script, frame or javascript: URL is
 // kept) and made inert with every control disabled. It keeps its ids (the page's CSS places some
@@ -35,7 +36,9 @@
   // by some 150 ms):
   // - what is not shown is kept empty: a folded card's body (hidden), what a closed fold-out
   //   (<details>) holds beside its summary, a tab that is not showing;
-  // - what lies wholly below KEEP_SCREENS screen heights from the top of the page is left out.
+  // - what lies wholly below KEEP_SCREENS screen heights under the top of the window is left
+  //   out (the copy keeps the page's height, so a reload that restores the scroll position finds
+  //   everything where it was).
   // It is written out here, element by element where a part is left out (the page's own DOM is
   // never touched, so a field the GM is typing in keeps its focus and its text).
   const KEEP_SCREENS = 2;
@@ -48,13 +51,14 @@
   function escapeText(t) {
     return t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\u00a0/g, "&nbsp;");
   }
-  globalThis.frayKeptMarkup = function (main, limit) {
+  globalThis.frayKeptMarkup = function (main, screens) {
     const empty = new Set(main.querySelectorAll(UNSHOWN));
     const inside = new Set();  // the ancestors of what is kept empty: written part by part
     for (const el of empty) {
       for (let p = el.parentElement; p && p !== main && !inside.has(p); p = p.parentElement) inside.add(p);
     }
     const top = main.getBoundingClientRect().top + scrollY;
+    const limit = scrollY + screens * innerHeight - top;  // from the top of main
     function write(el, out) {
       if (empty.has(el)) { out.push(...shell(el)); return; }
       const r = el.getBoundingClientRect();
@@ -84,10 +88,10 @@
     if (!main) return false;
     const select = document.getElementById("encounter-select");
     const badge = document.getElementById("ruleset-badge");
-    const markup = globalThis.frayKeptMarkup(main, KEEP_SCREENS * innerHeight);
+    const markup = globalThis.frayKeptMarkup(main, KEEP_SCREENS);
     try {
       localStorage.setItem(KEY, JSON.stringify({ v: 1, key: String(key), badge: badge ? badge.textContent : "",
-        select: select ? select.innerHTML : "", main: markup }));
+        select: select ? select.innerHTML : "", main: markup, height: main.getBoundingClientRect().height }));
       return true;
     } catch (e) {  // full or refused: an old picture is worse than none
       try { localStorage.removeItem(KEY); } catch (_) { /* localStorage refused altogether */ }
@@ -159,6 +163,8 @@
   const copy = document.adoptNode(found);
   for (const c of copy.querySelectorAll("button, input, select, textarea, fieldset")) c.disabled = true;
   copy.removeAttribute("hidden");
+  // as tall as the page it was kept from, whose lower part it leaves out (frayKeptMarkup)
+  if (typeof saved.height === "number" && saved.height > 0) copy.style.minHeight = saved.height + "px";
   copy.classList.add("first-paint");
   copy.inert = true;
   copy.setAttribute("aria-busy", "true");

@@ -178,3 +178,54 @@ def test_a_closed_fold_out_is_kept_empty_and_the_copy_still_shows_its_summary(pa
     expect(page.locator("main.first-paint")).to_have_count(0)
     assert page.evaluate("""() => Array.from(document.querySelectorAll("main.panes details:not([open])"))
       .some(d => d.textContent.length > d.querySelector("summary").textContent.length)""")
+
+
+def test_only_the_first_two_screens_are_kept_and_the_live_page_is_not_touched_to_keep_them(page, open_app):
+    """The copy is what the next boot shows before Python is ready, and it lies over the top of
+    the page: what is below two screen heights is left out of it, so the copy is quick to parse
+    while the interpreter starts beside it. Keeping it writes the markup out without moving any
+    live element, so a field the GM is typing in keeps its focus and its text."""
+    page.set_viewport_size({"width": 1024, "height": 700})
+    open_app(page)
+    G.new_freeform(page, "Long ford")
+    names = [f"Wolf {i:02d}" for i in range(1, 16)]
+    for n in names:
+        G.add_combatant(page, n, "initiative: 10")
+    G.wait_saved(page)
+    page.wait_for_function("(n) => (localStorage.getItem('fray.paint') || '').includes(n)", arg=names[-1])
+    page.evaluate("scrollTo(0, 0)")
+    assert page.evaluate("frayKeepPaint(document.querySelector('#encounter-select').value)")
+    # each card's top from the top of the window (scrolled to the top)
+    live = page.evaluate("""() => Array.from(document.querySelectorAll('main.panes:not(.first-paint) #combatants > *'),
+      c => [c.getAttribute('aria-label'), c.getBoundingClientRect().top])""")
+    assert len(live) == len(names)
+    below = [name for name, top in live if top > 2 * 700]
+    assert below, "the page is longer than two screens"
+    kept_main = kept(page)["main"]
+    cards = page.evaluate("""(html) => Array.from(new DOMParser().parseFromString("<!doctype html><body>" + html,
+      "text/html").querySelectorAll('#combatants > *'), c => c.getAttribute('aria-label'))""", kept_main)
+    assert len(cards) > 1 and cards == [name for name, top in live if top <= 2 * 700]
+    assert kept(page)["height"] > 2 * 700  # the copy stands as tall as the page, for a reload scrolled down
+    assert not set(below) & set(cards)
+
+    # keeping the drawing while the GM types: the field keeps focus, text and caret
+    note = page.locator("#note-text")
+    note.fill("half-typed")
+    note.focus()
+    assert page.evaluate("frayKeepPaint(document.querySelector('#encounter-select').value)")
+    assert page.evaluate("document.activeElement.id") == "note-text"
+    expect(note).to_have_value("half-typed")
+    assert page.evaluate("document.querySelectorAll('main.panes:not(.first-paint) #combatants > *').length") == len(names)
+
+    # scrolled down (the focus took the page to the note): the window's next two screens are kept
+    assert "Wolf 15" in kept(page)["main"].split('id="combatants"', 1)[1]
+    page.evaluate("document.activeElement.blur(); scrollTo(0, 0)")
+    assert page.evaluate("frayKeepPaint(document.querySelector('#encounter-select').value)")
+    page.add_init_script(PROBE)
+    page.reload()
+    G.wait_ready(page)
+    seen = page.evaluate("window.__fp")
+    copy_text = seen["seen"][0]["text"] if len(seen["seen"]) == 1 else ""
+    assert cards[-1] + "Foes" in copy_text and below[-1] + "Foes" not in copy_text  # the cards' own text
+    assert page.evaluate("globalThis.frayFirstPaint.cardJump") < 1
+    expect(page.locator("#combatants > *")).to_have_count(len(names))
