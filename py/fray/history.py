@@ -76,6 +76,8 @@ class History:
         # a save's checkpoints not even parsed yet (``savefile.loads`` with ``check`` false): read
         # the first time a state other than the present is needed (``_place_later``)
         self._later: Callable[[], dict[int, tuple["Encounter | Unread", str]]] | None = None
+        # the checks of the saved present that a quick load left for later (``savefile._load``)
+        self._pending: Callable[[], None] | None = None
         self._dumped: dict[tuple[int, bool], tuple[Encounter, str]] = {}
 
     @property
@@ -87,7 +89,7 @@ class History:
     @property
     def present_unchecked(self) -> bool:
         """A resumed history whose saved present no replay has confirmed yet (``check_present``)."""
-        return self._saved_at is not None and self._saved_at in self._unverified
+        return self._pending is not None or (self._saved_at is not None and self._saved_at in self._unverified)
 
     @property
     def can_undo(self) -> bool:
@@ -259,6 +261,9 @@ class History:
         """Check the saved present (a resumed history) against a replay from the nearest state
         held below it (the last checkpoint); raises ``SaveFileError`` and builds nothing if they
         differ. Once checked, nothing to do: every change calls it first."""
+        if self._pending is not None:
+            self._pending()  # raises SaveFileError, and stays to be asked again
+            self._pending = None
         self._place_later()
         k = self._saved_at
         if k is not None and k in self._unverified and self._states[k] is not None:

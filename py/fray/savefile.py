@@ -182,8 +182,24 @@ def _load(data: Any, verify: bool, check: bool = True, later: str | None = None)
         raise SaveFileError("schema", f"made by a newer Fray (schema {schema}; this one reads {SCHEMA_VERSION})")
     if schema < 1:
         raise SaveFileError("schema", f"unknown schema {schema}")
-    present = encounter_from_dict(data.get("encounter"), "encounter")
-    check_readable(present, "encounter")
+    # The page's own autosave (``later``: quickly parsed): what only refuses a tampered file, the
+    # value gate over the free-form parts and asking the rules whether they can read it (some 40%
+    # of the load), is done when the present is checked, right after the page is ready
+    # (``History.check_present``); what builds the encounter is checked now, as always.
+    global _DEFERRED
+    _DEFERRED = [] if later is not None else None
+    try:
+        present = encounter_from_dict(data.get("encounter"), "encounter")
+        if later is None:
+            check_readable(present, "encounter")
+        return _load_history(data, schema, present, verify, check, later)
+    finally:
+        _DEFERRED = None
+
+
+def _load_history(data: dict, schema: int, present: Encounter, verify: bool, check: bool,
+                  later: str | None) -> History:
+    deferred = _DEFERRED
     hist = data.get("history")
     if hist is None:
         return History(present)
@@ -204,10 +220,15 @@ def _load(data: Any, verify: bool, check: bool = True, later: str | None = None)
         for i, a in enumerate(actions):
             if not isinstance(a, dict):
                 raise SaveFileError(f"history.actions.{i}", "must be an object")
-            gate.check_value(a, f"history.actions.{i}")
+            if deferred is not None:
+                deferred.append((a, f"history.actions.{i}"))
+            else:
+                gate.check_value(a, f"history.actions.{i}")
         h = History.resume(initial, actions, cursor, present, saved,
                            None if later is None else _later_checkpoints(later, schema, initial.ruleset,
                                                                          len(actions), cursor, present))
+        if deferred is not None:
+            h._pending = _pending_checks(list(deferred), present)
         # the present is checked by a replay from the last checkpoint before it (at most
         # CHECKPOINT_EVERY actions): now, or (``check`` false) once the page shows it, and before
         # any change in any case; the checkpoints are checked as undo and redo reach them
@@ -227,6 +248,18 @@ def _load(data: Any, verify: bool, check: bool = True, later: str | None = None)
         if asdict(h.state_at(k)) != asdict(state):
             raise SaveFileError(path, "does not match what its history replays to (edited or corrupted file)")
     return h
+
+
+def _pending_checks(deferred: list[tuple[Any, str]], present: Encounter):
+    """What ``_load`` left for later: the value gate, in reading order, then the rules."""
+    def run() -> None:
+        try:
+            for v, path in deferred:
+                gate.check_value(v, path)
+        except InvalidAction as e:
+            raise SaveFileError(e.field, e.message) from None
+        check_readable(present, "encounter")
+    return run
 
 
 def _later_checkpoints(text: str, schema: int, ruleset: str, n_actions: int, cursor: int, present: Encounter):
@@ -357,7 +390,15 @@ def _num(d: dict, key: str, path: str, lo: float, hi: float) -> float:
     return reducer._number(d[key], f"{path}.{key}", lo, hi)
 
 
+# (value, path) pairs whose value gate is left for later while the page reads its own autosave
+# (``_load`` with ``later``); None: every value is gated as it is read
+_DEFERRED: list[tuple[Any, str]] | None = None
+
+
 def _json_like(v: Any, path: str) -> None:
+    if _DEFERRED is not None:
+        _DEFERRED.append((v, path))
+        return
     gate.check_value(v, path)
 
 

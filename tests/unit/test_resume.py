@@ -317,6 +317,32 @@ def test_malformed_checkpoints_read_later_are_refused_with_the_path_a_whole_load
     assert quick.cursor == h.cursor
 
 
+@pytest.mark.parametrize("spoil, path", [
+    (lambda d: d["encounter"]["state"].__setitem__("x", float("nan")), "encounter.state.x"),
+    (lambda d: d["encounter"]["combatants"][1].__setitem__("data", {"note": "x" * 100_000}), "encounter.combatants.1.data.note"),
+    (lambda d: d["history"]["actions"][3].__setitem__("x", float("inf")), "history.actions.3.x"),
+])
+def test_a_value_the_gate_refuses_is_found_when_the_present_is_checked_with_the_path_of_a_whole_load(spoil, path):
+    """The value gate over the free-form parts (Issue 8's "NaN and Infinity anywhere in a file are
+    refused with their path") is left for the check right after the page is ready."""
+    h = fight(N + 5)
+    data = savefile.dump_history(h)
+    spoil(data)
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    assert text.startswith('{"format":"fray-encounter","schema":3,"encounter":')
+    with pytest.raises(SaveFileError) as whole:
+        savefile.loads(text, verify=False)
+    quick = savefile.loads(text, verify=False, check=False)
+    assert quick.present_unchecked
+    for _ in range(2):
+        with pytest.raises(SaveFileError) as later:
+            quick.check_present()
+        assert later.value.path.startswith(path) and later.value.path == whole.value.path
+    with pytest.raises(SaveFileError):
+        quick.do({"type": "note", "text": "after the reload"})
+    assert quick.cursor == h.cursor
+
+
 def test_checkpoints_that_are_not_json_are_refused_when_read():
     h = fight(N + 5)
     text = savefile.dumps(h)
