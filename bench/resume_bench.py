@@ -7,7 +7,8 @@ Each game's fights are played in CPython by bench/fights.py (12x300, 30x300, 30x
 combatants x actions, the combatants' joining included) and written as saves into the page's own
 database, as the autosave would, beside a fresh "Empty" encounter. Then, in the same run:
 
-* ``boot``: warm boot to ``data-engine="ready"`` (ms from navigation, ``bench.measure_ready``)
+* ``boot``: warm boot to ``data-engine="ready"`` (ms from navigation, ``bench.measure_ready``;
+  ``boot_marks_median_ms``: where the time went, by the boot's ``performance.mark``s)
   with the empty encounter, the 12x300 and the 30x300 fight current, N times each in rotating
   order, each showing its own kept drawing first (the one its boot before left, as a reload at
   the table does); medians and each fight's ratio to the empty boot (goal <= 1.10).
@@ -155,7 +156,9 @@ def resume(bench, game: str) -> dict:
                 raise SystemExit(f"resume bench: {game} {size} did not get ready: {e}\n  " + "\n  ".join(errors))
             page.wait_for_function("window.__readyAt !== undefined", timeout=60_000)
             out = page.evaluate("({ready: window.__readyAt, paint: globalThis.frayFirstPaint || null, "
-                                "resume: globalThis.frayResume || null})")
+                                "resume: globalThis.frayResume || null, marks: Object.fromEntries("
+                                "performance.getEntriesByType('mark').filter(m => m.name.startsWith('fray:'))"
+                                ".map(m => [m.name.slice(5), m.startTime]))})")
             if keep_paint:  # the page keeps its drawing a moment after it renders
                 page.wait_for_function("(k) => { try { return JSON.parse(localStorage.getItem('fray.paint')).key === k; }"
                                        " catch (e) { return false; } }", arg=keys[size], timeout=30_000)
@@ -168,11 +171,26 @@ def resume(bench, game: str) -> dict:
     for size in ("empty", "12x300", "30x300"):
         boot(size)  # warm: the first boot of each encounter loads its game's modules
     times: dict[str, list[float]] = {"empty": [], "12x300": [], "30x300": []}
+    marks: dict[str, dict[str, list[float]]] = {s: {} for s in times}
     order = list(times)
     for i in range(N):
         for size in order[i % 3:] + order[:i % 3]:
-            times[size].append(round(boot(size)["ready"], 1))
+            r = boot(size)
+            times[size].append(round(r["ready"], 1))
+            for name, t in (r.get("marks") or {}).items():
+                marks[size].setdefault(name, []).append(t)
     med = {s: statistics.median(v) for s, v in times.items()}
+
+    def split(size: str) -> dict[str, float]:
+        """The boot's marks (docs/ARCHITECTURE.md, "Boot marks"), medians in ms from navigation,
+        and the page's Python parts: the load (library to loaded) and the first render."""
+        m = {k: round(statistics.median(v), 1) for k, v in marks[size].items()}
+        if {"library", "loaded", "wired", "rendered"} <= m.keys():
+            m["load_part"] = round(statistics.median(
+                b - a for a, b in zip(marks[size]["library"], marks[size]["loaded"])), 1)
+            m["render_part"] = round(statistics.median(
+                b - a for a, b in zip(marks[size]["wired"], marks[size]["rendered"])), 1)
+        return m
 
     boot("12x300", keep_paint=True)
     paints = []
@@ -218,7 +236,7 @@ def resume(bench, game: str) -> dict:
     return {
         "load_average": [load_before, load_average()], "n": N,
         "save_bytes": {s: len(t) for s, (t, _) in texts.items()},
-        "boot_ms": times, "boot_median_ms": med,
+        "boot_ms": times, "boot_median_ms": med, "boot_marks_median_ms": {s: split(s) for s in times},
         "boot_12x300_over_empty": ratio("12x300"), "boot_30x300_over_empty": ratio("30x300"),
         "first_paint_ms": paints, "first_paint_median_ms": statistics.median(paints) if paints else None,
         # the frame that draws the copy begins (requestAnimationFrame after it is in the document)
