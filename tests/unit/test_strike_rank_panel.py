@@ -478,7 +478,7 @@ def test_declaration_more_fields_reach_the_engine():
     Lance, Bracing for a Charge, Movement ("add up their movement rates"), Other Actions: each field the engine
     reads on ``sr.declare`` has a control in the declaration form, and is sent only with the kinds that use it."""
     h = fight()
-    html = panel_html(RS.view(h.present), {}, log_of(h))
+    html = panel_html(RS.view(h.present), {"sr_open": {"more-sr-sr-declare-c1": True}}, log_of(h))
     check_controls(html)
     names = {a.get("name") for t, a in tags(html) if t in ("input", "select")}
     assert {"shots", "attacks", "split", "extra_weapon", "brace_against", "charge", "charge_past", "mounted_charge",
@@ -605,3 +605,29 @@ def test_a_new_target_keeps_the_dice_and_the_attackers_fields():
     assert kept == {"rolls.attack": "34", "rolls.damage": "8 4", "rolls.defence": "71", "mode": "aimed",
                     "bonus": "10", "moving": True, "water": "waist", "split": "60", "pull.bonus": "2",
                     "object.name": "door"}
+
+
+def test_a_declarations_more_fold_out_is_drawn_when_it_first_opens_and_kept_once_drawn():
+    """The rarer fields of a declaration (Ranged Combat's "S/MR: multiple shots", Fighting with Two
+    Weapons, Charging, Bracing for a Charge, Other Actions) are folded away: shut and never opened,
+    the fold-out holds no fields (the page draws them when it opens, ``data-fold-lazy``); once
+    drawn they stay, shut or open, so what the GM typed in them is not lost; a declaration that
+    leaves them out sends none of them."""
+    h = fight()
+    view = RS.view(h.present)
+
+    def more_fields(ui):
+        html = panel_html(view, ui, log_of(h))
+        d = [a for t, a in tags(html) if t == "details" and a.get("data-fold") == "more-sr-sr-declare-c1"]
+        assert len(d) == 1
+        body = html.split('data-fold="more-sr-sr-declare-c1"', 1)[1].split("</details>", 1)[0]
+        return d[0], {a.get("name") for t, a in tags(body) if t in ("input", "select")}
+
+    shut, fields = more_fields({})
+    assert "data-fold-lazy" in shut and "open" not in shut and fields == set()
+    opened, fields = more_fields({"sr_open": {"more-sr-sr-declare-c1": True}})
+    assert "data-fold-lazy" not in opened and "open" in opened and {"shots", "brace_against", "sr_cost"} <= fields
+    again, fields = more_fields({"sr_open": {"more-sr-sr-declare-c1": False}, "sr_opened": {"more-sr-sr-declare-c1"}})
+    assert "open" not in again and "data-fold-lazy" not in again and {"shots", "brace_against"} <= fields
+    plain = declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"})
+    assert not {"shots", "attacks", "split", "extra_weapon", "brace_against", "label", "sr_cost"} & set(plain)

@@ -94,10 +94,10 @@ class StrikeRankPanel:
         from .dom import fold_states
 
         app.ui["sr_open"] = is_open = fold_states("details[data-fold]")
-        # a waiting attack form, once opened, keeps its body when shut again (what the GM typed
-        # in it stays); the keys of fold-outs no longer on the page are let go
+        # a waiting attack form (or a declaration's "More"), once opened, keeps its body when shut
+        # again (what the GM typed in it stays); the keys of fold-outs no longer on the page are let go
         app.ui["sr_opened"] = {k for k in app.ui.get("sr_opened", ()) if k in is_open} | {
-            k for k, v in is_open.items() if v and k.startswith(("attack-", "declare-"))}
+            k for k, v in is_open.items() if v and k.startswith(("attack-", "declare-", "more-"))}
         odds_view.refresh_soon(app)
         if not getattr(self, "_listening", False):
             self._listening = True

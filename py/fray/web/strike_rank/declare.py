@@ -23,7 +23,17 @@ MORE_KEYS = ("shots", "attacks", "split", "extra_weapon", "brace_against", "labe
 
 def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: dict[str, Any],
               ui: dict[str, Any] | None = None) -> str:
-    """The rarer fields of a declaration, folded away: open when the action being changed uses one."""
+    """The rarer fields of a declaration, folded away: open when the action being changed uses one.
+    Shut and never opened, it holds no fields (``data-fold-lazy``: drawn when it first opens, and
+    kept once drawn, so what the GM typed stays); the form reads a missing field as not used. Two
+    lists and ten fields a form, so twelve declaration forms are about half the markup to parse."""
+    used = any(p.get(k) not in (None, "", False, 1) for k in MORE_KEYS)
+    key = f"more-{pre}"
+    drawn = (ui or {}).get("sr_open", {}).get(key, used) or key in (ui or {}).get("sr_opened", ())
+    summary = "More: shots, several attacks, charge, brace, other…"
+    aria = f"More options for {c.get('name', '')}"
+    if not drawn:
+        return _fold("sr-fold sr-decl-more", key, summary, "", ui, default_open=False, aria=aria, lazy=True)
     weapons = [("", "(none)")] + [(w["id"], w["name"]) for w in c.get("weapons", []) if w.get("usable", True)]
     others = [("", "(not bracing)")] + _others(names, cid)
     split = p.get("split")
@@ -50,9 +60,7 @@ def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: d
         + _field(pre + "-cost", "sr_cost", "Other: SR it takes", _input(pre + "-cost", "sr_cost",
                                                                         _num(p.get("sr_cost")), "numeric", "0"))
         + "</div>")
-    used = any(p.get(k) not in (None, "", False, 1) for k in MORE_KEYS)
-    return _fold("sr-fold sr-decl-more", f"more-{pre}", "More: shots, several attacks, charge, brace, other…", body,
-                 ui, default_open=used, aria=f"More options for {c.get('name', '')}")
+    return _fold("sr-fold sr-decl-more", key, summary, body, ui, default_open=used, aria=aria)
 
 
 def _num(v: Any) -> str:
@@ -117,7 +125,7 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     many = len(view.get("combatants", {})) >= FOLD_DECLARATIONS_FROM
     rows = []
     for cid, c in view.get("combatants", {}).items():
-        key = declare_row_key(cid, c, names, _first_enemy(view, cid), folds, opened if many else None)
+        key = declare_row_key(cid, c, names, _first_enemy(view, cid), folds, opened if many else None, opened)
         held = kept.get(cid) if kept is not None else None
         if held is not None and held[0] == key:
             rows.append(held[1])
@@ -137,14 +145,15 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
 
 
 def declare_row_key(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
-                    folds: dict[str, bool], opened: Any = None) -> tuple:
+                    folds: dict[str, bool], opened: Any = None, more_opened: Any = None) -> tuple:
     """Everything one combatant's declaration part is made of: their view (the same object while
     nothing of theirs changed, ``Ruleset.view_kept``), every name (the target and bracing lists),
     the default target, the state of its two fold-outs and, with many combatants (``opened``:
-    the fold-outs drawn so far), whether its form has been drawn."""
+    the fold-outs drawn so far), whether its form has been drawn; ``more_opened``: whether its "More"
+    fold-out has been drawn (web/strike_rank_panel.py keeps the keys of those drawn)."""
     n = len([a for a in c.get("declared", []) if a.get("status") == "declared"])
-    fold = f"declare-{cid}-{n}"
-    return (c, names, enemy, folds.get(fold), folds.get(f"more-sr-sr-declare-{cid}"),
+    fold, more = f"declare-{cid}-{n}", f"more-sr-sr-declare-{cid}"
+    return (c, names, enemy, folds.get(fold), folds.get(more), more in (more_opened or ()),
             None if opened is None else fold in opened)
 
 
