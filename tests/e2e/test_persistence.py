@@ -170,6 +170,43 @@ def test_a_corrupted_autosave_gets_a_message_and_a_raw_download(page, open_app, 
     assert saved_text(page, key) == bad
 
 
+def test_a_tampered_autosave_with_a_closed_tabs_moves_is_set_aside_and_the_moves_offered(page, open_app):
+    """The present is checked against its history once the page is ready (issue 11: "the present
+    state verified lazily"), but before a closed tab's kept moves are applied to it: the save is
+    found wrong there, the moves are not applied but offered for download beside the raw save, the
+    save is set aside as any unreadable save is, and the page opens another encounter."""
+    open_app(page)
+    new_freeform(page, "Doomed")
+    add_combatant(page, "Wolf", "initiative: 14")
+    key = current_key(page)
+    wait_folded(page)
+    good = saved_text(page, key)
+    rev = store_read(page, "saves")[key]["rev"]
+    data = json.loads(good)
+    data["encounter"]["combatants"][0]["name"] = "Edited wolf"  # valid, but not what its history makes
+    bad = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    store_write(page, "saves", "put", value={"key": key, "text": bad, "rev": rev})
+    page.evaluate("""([key, rev]) => localStorage.setItem("fray.pending.closedtab", JSON.stringify(
+        {key, base: rev, moves: [{move: "do", action: {type: "note", text: "kept by a closed tab"}}]}))""", [key, rev])
+
+    reload(page)
+    banner = page.locator("#banner")
+    expect(banner).to_contain_text("could not be loaded")
+    expect(banner).to_contain_text("does not match what its history replays to")
+    expect(page.locator("#loading")).to_be_hidden()
+    assert current_key(page) != key
+    assert broken_text(page, key) == bad and saved_text(page, key) == bad  # kept, never overwritten
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('fray.pending.'))") == []
+    with page.expect_download() as dl_info:
+        banner.get_by_role("button", name="Download the unsaved changes").click()
+    with open(dl_info.value.path(), encoding="utf-8") as f:
+        assert json.loads(f.read())["moves"][0]["action"]["text"] == "kept by a closed tab"
+    banner.get_by_role("button", name="Dismiss").click()
+    new_freeform(page, "Fresh start")
+    add_combatant(page, "Bear", "initiative: 3")
+    assert [c["name"] for c in saved(page)["encounter"]["combatants"]] == ["Bear"]
+
+
 def test_switching_between_two_encounters_keeps_both(page, open_app):
     open_app(page)
     new_freeform(page, "Alpha")

@@ -121,7 +121,7 @@ class App(LibraryDialogs, Painter, Autosave):
             recovered = self.recover_pending()
         except Exception:  # a kept move that does not apply: said and offered; load the save again
             traceback.print_exc()
-            self.history, self.revs[self.key] = await self.lib.load(self.key)
+            self.history, self.revs[self.key] = await self.lib.load(self.key, check=False)
             recovered = False
         self.start()
         if recovered:
@@ -231,13 +231,15 @@ class App(LibraryDialogs, Painter, Autosave):
     async def broken_save(self, key: str, err: Exception) -> None:
         raw = await self.lib.raw(key)
         self.broken = (key, raw)
+        # a closed tab's last moves on it, not applied (Autosave.recover_pending): offered too
+        lost = [("Download the unsaved changes", "download-lost")] if self.lost_moves else []
         if raw is None:  # nothing to download: never offer an empty file
-            self.banner(f"The saved encounter could not be loaded ({err}).")
+            self.banner(f"The saved encounter could not be loaded ({err}).", actions=lost or None)
             return
         self.banner(
             f"The saved encounter could not be loaded ({err}). It is kept untouched; "
             "download it to repair or send it, then carry on with another encounter.",
-            actions=[("Download the raw save", "download-broken")])
+            actions=[("Download the raw save", "download-broken")] + lost)
 
     # -- wiring -------------------------------------------------------------------------------
     def start(self) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
+from ..errors import SaveFileError
 from .dom import download
 from .store import PENDING
 
@@ -163,6 +164,14 @@ class Autosave:
                 continue
             if not isinstance(kept, dict) or kept.get("key") != self.key:
                 continue  # another encounter's: left for the boot that opens it
+            try:
+                self.history.check_present()  # a resumed save is checked before anything builds on it
+            except SaveFileError:
+                # the save itself is wrong (App.check_soon sets it aside and says so): the moves
+                # are not applied but kept for download, offered beside the raw save
+                self.lost_moves = text
+                storage.removeItem(name)
+                continue
             try:
                 ok = self.key in self.revs and self.lib.recover(self.key, self.history, self.revs[self.key], kept)
             except Exception as e:  # noqa: BLE001 - a move that does not apply: kept for download
