@@ -165,3 +165,54 @@ def test_abort_circumstances_disengage_and_grapple(page, open_app):
     d.locator('[name="how"]').select_option("retreat")
     d.get_by_role("button", name="Disengage").click()
     expect(page.locator("#log")).to_contain_text("fighting retreat")
+
+
+def test_a_fold_out_drawn_as_it_opens_keeps_what_was_typed_around_it(page, open_app):
+    """Issue 11 ("one action ... re-render" fast at 30 combatants): an attack form's Circumstances
+    and a card's Damage / First Aid and Disengage / grapple fold-outs hold no fields until they
+    first open, and are drawn then. Drawing one redraws the form or card holding it, so what the GM
+    had typed there must stay (issue 10: "what is typed in the attack forms survives their
+    redrawing"), and the keyboard's focus stays on the summary just opened."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_strike_rank(page, "Typed, then opened")
+    add_preset(page, WARRIOR, "party")
+    add_preset(page, WOLF)
+    advance(page, "Declare")
+    for cid, target in (("c1", "c2"), ("c2", "c1")):
+        form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
+        form.locator('[name="target"]').select_option(target)
+        form.locator("button[type=submit]").click()
+        expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_have_count(1)
+    advance(page, "Resolve SR")
+    att = page.locator("form[data-form=sr-attack]").first
+    expect(att.locator('[name="cover.soft"]')).to_have_count(0)  # shut and never opened: no fields
+    att.locator('[name="defence.kind"]').select_option("none")
+    att.locator('[name="rolls.attack"]').fill("20")
+    att.locator('[name="bonus"]').fill("5")
+    att.locator(".sr-circumstances > summary").click()
+    expect(att.get_by_label("Soft cover")).to_be_visible()
+    expect(att.locator('[name="rolls.attack"]')).to_have_value("20")
+    expect(att.locator('[name="bonus"]')).to_have_value("5")
+    expect(att.locator('[name="defence.kind"]')).to_have_value("none")
+    assert page.evaluate("document.activeElement.id").startswith("fold-circ-")
+    # the card of the one acting: grapple fields typed, then the care fold-out opened
+    c = page.locator("#combatants .card.current")
+    expect(c.locator("form[data-form=sr-grapple]")).to_have_count(0)
+    c.locator("summary", has_text="Disengage / grapple").click()
+    g = c.locator("form[data-form=sr-grapple]")
+    g.locator('[name="option"]').select_option("immobilize")
+    g.locator('[name="substitute"]').fill("60")
+    expect(c.locator("form[data-form=sr-damage]")).to_have_count(0)
+    c.locator("summary", has_text="Damage / First Aid").click()
+    expect(c.locator("form[data-form=sr-damage]")).to_be_visible()
+    expect(g.locator('[name="option"]')).to_have_value("immobilize")
+    expect(g.locator('[name="substitute"]')).to_have_value("60")
+    assert page.evaluate("document.activeElement.id").startswith("fold-care-")
+    # and the roll still reads the form as typed: attack 20 against 5% + skill, no defence
+    for k, v in (("location", "1"), ("damage", "3")):
+        att.locator(f'[name="rolls.{k}"]').fill(v)
+    n = page.locator("#log li").count()
+    att.get_by_role("button", name="Roll the exchange").click()
+    expect(page.locator("#log li")).not_to_have_count(n)
+    expect(page.locator(".sr-result")).to_contain_text("rolled 20")

@@ -4,6 +4,8 @@ injury colours and text labels, the typed-dice parser and the actions the forms 
 
 from __future__ import annotations
 
+import copy
+
 import random
 
 import pytest
@@ -44,9 +46,13 @@ def test_user_text_is_escaped_everywhere():
     h = fight(EVIL)
     h.do(declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"}), random.Random(1))
     view = RS.view(h.present)
-    html = panel_html(view, {}, log_of(h)) + card_html("c1", view)
+    html = panel_html(view, {}, log_of(h)) + card_html("c1", view, CARD_FOLDS_OPEN)
     assert "<img" not in html
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;" in html
+
+
+# the card's two fold-outs of GM forms as opened on the page (they are drawn once they open)
+CARD_FOLDS_OPEN = {"sr_open": {"care-c1": True, "fight-c1": True}}
 
 
 def check_controls(html: str) -> None:
@@ -233,9 +239,18 @@ def test_circumstances_fold_out_names_the_engine_fields():
     h.do(declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"}), rng)
     h.do(declare_action("c2", {"kind": "melee", "weapon": "bite", "target": "c1"}), rng)
     h.do({"type": "advance"}, rng)
-    html = panel_html(RS.view(h.present), {}, log_of(h))
+    shut = panel_html(RS.view(h.present), {}, log_of(h))
+    # shut and never opened, it holds no fields: drawn when it first opens (data-fold-lazy), the
+    # summary keeping its id so the keyboard's focus comes back to it
+    assert ('<details class="sr-fold sr-circumstances" data-fold="circ-sr-att-a2" data-fold-lazy>'
+            '<summary id="fold-circ-sr-att-a2">Circumstances</summary></details>') in shut
+    assert "cover.soft" not in shut
+    html = panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a2": True}}, log_of(h))
     check_controls(html)
-    assert '<details class="sr-fold sr-circumstances" data-fold="circ-sr-att-a2"><summary>Circumstances' in html
+    assert '<details class="sr-fold sr-circumstances" data-fold="circ-sr-att-a2" open><summary id="fold-circ-sr-att-a2">Circumstances' in html
+    # once drawn it stays drawn, shut again (what the GM typed in it stays)
+    kept = panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a2": False}, "sr_opened": {"circ-sr-att-a2"}}, log_of(h))
+    assert "cover.soft" in kept and 'data-fold="circ-sr-att-a2" open' not in kept
     assert {"into_melee", "free_attack", "water", "split", "multiplier", "gm_location", "location_die", "cover.soft",
             "shield_cover.weapon", "pull.drop_modifier", "pull.die_sides", "pull.bonus", "target_weapon",
             "object.name", "object.hp", "object.held", "cover.hard.head", "shield_cover.locations.chest"} <= names_in(html)
@@ -268,6 +283,16 @@ def test_attack_action_reads_the_circumstances():
     assert d["target_weapon"] == "bite"
     _, errors = attack_action("a1", "c1", "broadsword", {**base, "rolls.damage": "3 x"})
     assert errors == {"rolls.damage": "type whole numbers such as 8 4, not x"}
+    # Circumstances never opened hold no fields: the form reads each missing one as its drawn
+    # default, so "Object is held (½)" (ticked when drawn) still halves an attack on an object
+    undrawn, _ = attack_action("a1", "c1", "broadsword", dict(base))
+    assert undrawn["object"]["held"] is True
+    drawn_defaults = {"into_melee": "", "free_attack": False, "water": "none", "split": "", "multiplier": "",
+                      "gm_location": "", "location_die": "", "defence.split": "", "defence.bonus": "",
+                      "mounted_vs_foot": "", "attacker_side": "", "cover.soft": False, "shield_cover.weapon": "",
+                      "pull.drop_modifier": False, "pull.die_sides": "", "pull.bonus": "", "target_weapon": "",
+                      "object.name": "", "object.hp": "", "object.held": True, "cover.hard.head": False}
+    assert undrawn == attack_action("a1", "c1", "broadsword", {**base, **drawn_defaults})[0]
 
 
 def test_abort_beside_a_spell_in_the_order():
@@ -331,7 +356,7 @@ def test_impale_prompt_answered_with_typed_dice_and_unstick_form():
 def test_card_healing_fight_fold_outs_and_their_actions():
     h = fight(EVIL)
     view = RS.view(h.present)
-    html = card_html("c1", view)
+    html = card_html("c1", view, CARD_FOLDS_OPEN)
     check_controls(html)
     assert "<img" not in html
     for form, fields in (("sr-heal", {"kind", "location", "points", "reattach"}),
@@ -346,7 +371,7 @@ def test_card_healing_fight_fold_outs_and_their_actions():
     # disengage / grapple only while declaring or resolving
     h2 = History(new_encounter("strike-rank", "t"))
     h2.do({"type": "add_combatant", "combatant": PRESETS["Human warrior"]}, random.Random(1))
-    assert "sr-disengage" not in card_html("c1", RS.view(h2.present))
+    assert "sr-disengage" not in card_html("c1", RS.view(h2.present), {"sr_open": {"fight-c1": True}})
     heal, _ = care_action("sr-heal", "c1", {"kind": "rune", "location": "total", "points": "3", "reattach": False})
     assert heal == {"type": "sr.heal", "target": "c1", "location": "total", "points": 3, "kind": "rune"}
     nat, _ = care_action("sr-natural-healing", "c1", {"period": "week", "healer": "", "rolls.treatment": "10"})
@@ -366,6 +391,40 @@ def test_card_healing_fight_fold_outs_and_their_actions():
     assert next(l for l in RS.view(h.present)["combatants"]["c1"]["locations"] if l["id"] == "left_arm")["hp"] == 4
     with pytest.raises(FrayError):
         h.do(care_action("sr-grapple", "c1", {"target": "c2", "option": "immobilize"})[0], rng)
+
+
+def test_a_cards_fold_outs_of_gm_forms_are_drawn_once_they_open_and_kept_while_shown():
+    """The care fold-out (GM damage, protection, First Aid, healing) and Disengage / grapple hold
+    no forms until they first open (the page renders on that toggle, ``data-fold-lazy``), then
+    keep them while the card shows them, shut again or not, so what the GM typed stays. A held
+    combatant's grapple fold-out opens by itself ("Immobilize ... the target cannot act"): drawn."""
+    h = fight(EVIL)
+    view = RS.view(h.present)
+    shut = card_html("c1", view)
+    assert "<form" not in shut.split('data-fold="care-c1"')[1]
+    for key in ("care-c1", "fight-c1"):
+        tag = shut.split(f'data-fold="{key}"')[1].split(">")[0]
+        assert "data-fold-lazy" in tag and " open" not in tag
+        assert f'<summary id="fold-{key}"' in shut  # the render that draws it gives the focus back
+    opened = card_html("c1", view, {"sr_open": {"care-c1": True}})
+    assert 'data-form="sr-damage"' in opened and 'data-form="sr-heal"' in opened
+    assert 'data-form="sr-grapple"' not in opened
+    assert '<summary id="fold-care-c1"' in opened
+    kept = card_html("c1", view, {"sr_open": {"care-c1": False, "fight-c1": False}, "sr_opened": {"care-c1", "fight-c1"}})
+    assert 'data-form="sr-first-aid"' in kept and 'data-form="sr-disengage"' in kept
+    assert 'data-fold-lazy' not in kept.split('data-fold="care-c1"')[1].split(">")[0]
+    # the panel keeps the keys of the card's fold-outs that have been open, as it does the attack
+    # forms'; a key whose fold-out is no longer on the page is let go
+    from fray.web.strike_rank_panel import opened_keys
+    assert opened_keys({"sr_opened": {"care-c1", "care-gone"}},
+                       {"care-c1": False, "fight-c1": True, "declare-c1-0": True, "circ-x": True,
+                        "sr-order": True}) == {"care-c1", "fight-c1", "declare-c1-0", "circ-x"}
+    # a held combatant's grapple fold-out is open, so drawn, without the GM opening it
+    held = copy.deepcopy(view)
+    held["combatants"]["c1"]["conditions"] = [*held["combatants"]["c1"].get("conditions", []), "grappled"]
+    html = card_html("c1", held)
+    assert "Disengage / grapple (held)" in html and 'data-form="sr-grapple"' in html
+    assert 'data-form="sr-damage"' not in html
 
 
 def test_free_attack_on_a_fleeing_enemy_opens_an_attack_panel():
@@ -528,7 +587,7 @@ def test_defenders_split_bonus_and_mounted_fields_reach_the_attack():
     rng = random.Random(1)
     h.do(declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"}), rng)
     h.do({"type": "advance"}, rng)
-    html = panel_html(RS.view(h.present), {}, log_of(h))
+    html = panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a1": True}}, log_of(h))
     check_controls(html)
     names = {a.get("name") for t, a in tags(html) if t in ("input", "select")}
     assert {"defence.split", "defence.bonus", "mounted_vs_foot", "attacker_side"} <= names

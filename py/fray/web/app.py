@@ -62,6 +62,43 @@ def form_values(form: Any) -> dict[str, Any]:
     return out
 
 
+def restore_values(form: Any, values: dict[str, Any]) -> None:
+    """Put values read by ``form_values`` back into a redrawn form: a drop-down only to an option
+    it still offers, a tick box as it was, text as typed."""
+    for el in form.elements:
+        name = str(el.name or "")
+        if name not in values or el.type in ("file", "radio"):
+            continue
+        v = values[name]
+        if el.type == "checkbox":
+            el.checked = bool(v)
+        elif el.tagName == "SELECT":
+            if any(str(o.value) == str(v) for o in el.options):
+                el.value = str(v)
+        else:
+            el.value = str(v)
+
+
+# what tells one GM form on the page from another (its data- attributes), across a redraw
+FORM_KEYS = ("form", "id", "ref", "prompt", "owner", "weapon", "kind")
+
+
+def typed_forms(root: Any) -> dict[tuple, dict[str, Any]]:
+    """What is typed in every GM form under ``root``, by what the form is for (``FORM_KEYS``)."""
+    out: dict[tuple, dict[str, Any]] = {}
+    for f in root.querySelectorAll("form[data-form]"):
+        out.setdefault(tuple(data(f, k) or "" for k in FORM_KEYS), form_values(f))
+    return out
+
+
+def restore_typed(root: Any, typed: dict[tuple, dict[str, Any]]) -> None:
+    """Put ``typed_forms``' values back into the forms a render drew again."""
+    for f in root.querySelectorAll("form[data-form]"):
+        v = typed.get(tuple(data(f, k) or "" for k in FORM_KEYS))
+        if v:
+            restore_values(f, v)
+
+
 def nest(values: dict[str, Any], prefix: str) -> dict[str, Any]:
     """{"combatant.stats.SIZ": "12"} → {"stats": {"SIZ": "12"}} for the given prefix."""
     out: dict[str, Any] = {}
@@ -151,11 +188,17 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
 
     def on_toggle(self, event: Any) -> None:
         """The panels read their fold-outs' state from the page as they render, so the one that
-        just opened comes back open, with its body."""
+        just opened comes back open, with its body (a lazy fold-out is drawn empty until then)."""
         d = nil(event.target)
         if (d is not None and getattr(d, "open", False) and hasattr(d, "hasAttribute")
                 and d.hasAttribute("data-fold-lazy")):
+            # the form holding the fold-out is drawn again with its body: what the GM typed in it
+            # (dice, a target, a tick) and in any other form the render rewrites stays as typed
+            root = document.querySelector("main.panes")
+            typed = typed_forms(root) if root is not None else {}
             self.render()
+            if root is not None:
+                restore_typed(root, typed)
 
     def _listen(self, target: Any, event: str, fn: Callable, capture: bool = False) -> None:
         """``capture``: for an event that does not bubble (``toggle``), caught on its way down."""

@@ -79,6 +79,17 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
 
 
 
+# the fold-outs drawn when they first open and kept drawn while on the page (web/strike_rank/*.py)
+KEPT_ONCE_OPEN = ("attack-", "declare-", "more-", "care-", "fight-", "circ-")
+
+
+def opened_keys(ui: dict[str, Any], is_open: dict[str, bool]) -> set[str]:
+    """The fold-outs that have been open while on the page (``ui["sr_opened"]``), from the last
+    render's and the page's states now: a key whose fold-out is gone is let go."""
+    return {k for k in ui.get("sr_opened", ()) if k in is_open} | {
+        k for k, v in is_open.items() if v and k.startswith(KEPT_ONCE_OPEN)}
+
+
 class StrikeRankPanel:
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
             "use-preset", "sr-free-attack")
@@ -94,10 +105,10 @@ class StrikeRankPanel:
         from .dom import fold_states
 
         app.ui["sr_open"] = is_open = fold_states("details[data-fold]")
-        # a waiting attack form (or a declaration's "More"), once opened, keeps its body when shut
-        # again (what the GM typed in it stays); the keys of fold-outs no longer on the page are let go
-        app.ui["sr_opened"] = {k for k in app.ui.get("sr_opened", ()) if k in is_open} | {
-            k for k, v in is_open.items() if v and k.startswith(("attack-", "declare-", "more-"))}
+        # a waiting attack form (a declaration's "More", a card's care or grapple forms), once opened,
+        # keeps its body when shut again (what the GM typed in it stays); the keys of fold-outs no
+        # longer on the page are let go
+        app.ui["sr_opened"] = opened_keys(app.ui, is_open)
         odds_view.refresh_soon(app)
         if not getattr(self, "_listening", False):
             self._listening = True
@@ -107,7 +118,7 @@ class StrikeRankPanel:
     def on_change(self, app: Any, event: Any) -> None:
         """A new Target in an attack form: draw the form again for that defender (their parrying
         weapons, hit locations, shields), so nothing in it still names the first one's."""
-        from .app import data, document, form_values, nil
+        from .app import data, document, form_values, nil, restore_values
 
         t = nil(event.target)
         if t is None or str(getattr(t, "name", "") or "") != "target":
@@ -160,9 +171,11 @@ class StrikeRankPanel:
         if held is None or held[0] is not view:  # once per render, not once per card
             held = self._names_of = (view, _names(view))
         folds = (app.ui or {}).get("sr_open", {})
+        opened = (app.ui or {}).get("sr_opened", ())
         return (c, held[1], [p for p in view.get("prompts", []) if p.get("combatant") == combatant_id],
                 view.get("phase") in ("declare", "resolve"),
-                tuple(folds.get(f"{k}-{combatant_id}") for k in ("care", "fight", "stuck")))
+                tuple(folds.get(f"{k}-{combatant_id}") for k in ("care", "fight", "stuck")),
+                tuple(f"{k}-{combatant_id}" in opened for k in ("care", "fight")))
 
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act == "advance":
@@ -270,23 +283,6 @@ class StrikeRankPanel:
             if not _show_errors(app, form, errors):
                 app.dispatch(a, form)
         return True
-
-
-def restore_values(form: Any, values: dict[str, Any]) -> None:
-    """Put values read by ``form_values`` back into a redrawn form: a drop-down only to an option
-    it still offers, a tick box as it was, text as typed."""
-    for el in form.elements:
-        name = str(el.name or "")
-        if name not in values:
-            continue
-        v = values[name]
-        if el.type == "checkbox":
-            el.checked = bool(v)
-        elif el.tagName == "SELECT":
-            if any(str(o.value) == str(v) for o in el.options):
-                el.value = str(v)
-        elif el.type != "radio":
-            el.value = str(v)
 
 
 def _show_errors(app: Any, scope: Any, errors: dict[str, str]) -> bool:

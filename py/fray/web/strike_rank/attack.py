@@ -139,7 +139,15 @@ def _loc_checks(pre: str, name: str, legend: str, locs: list[dict[str, Any]]) ->
 def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | None,
                        ui: dict[str, Any] | None = None, free: bool = False) -> str:
     """The rarely used ``sr.attack`` fields, folded away: range and movement, melee, cover,
-    water, pulled blows, split skill, a GM multiplier, the object or weapon attacked."""
+    water, pulled blows, split skill, a GM multiplier, the object or weapon attacked.
+
+    Shut and never opened, it holds no fields (``data-fold-lazy``: drawn when it first opens, kept
+    once drawn): a third of an attack form's elements, written on every Next that brings the next
+    attack. The form reads a missing field as its drawn default (``parse.attack_action``)."""
+    key = f"circ-{pre}"
+    u = ui or {}
+    if not (u.get("sr_open", {}).get(key, free) or key in u.get("sr_opened", ())):
+        return _fold("sr-fold sr-circumstances", key, "Circumstances", "", ui, default_open=free, lazy=True)
     locs = target.get("locations", [])
     tname = target.get("name", "")
     shields = [("", "(no shield cover)")] + [(x["id"], x["name"]) for x in target.get("weapons", []) if x.get("shield")]
@@ -195,8 +203,9 @@ def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | Non
                + _field(pre + "-side", "attacker_side", f"Striking {tname} from",
                         _select(pre + "-side", "attacker_side", list(ATTACKER_SIDE)))
                + "</div></fieldset>")
-    return _fold("sr-fold sr-circumstances", f"circ-{pre}", "Circumstances",
-                 f'<div class="sr-row">{row1}</div>{defender}{mounted}{cover}{pull}{special}', ui, default_open=free)
+    return _fold("sr-fold sr-circumstances", key, "Circumstances",
+                 f'<div class="sr-row">{row1}</div>{defender}{mounted}{cover}{pull}{special}', ui, default_open=free,
+                 was_lazy=True)
 
 
 

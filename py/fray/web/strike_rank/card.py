@@ -12,6 +12,21 @@ from .common import (DISENGAGE, GRAPPLE_OPTIONS, GRAPPLE_ROLLS, HEAL_KINDS, INJU
 
 # -- the card ------------------------------------------------------------------------------------
 
+
+def _card_fold(cls: str, key: str, summary: str, body: Any, ui: dict[str, Any] | None,
+               default_open: bool = False) -> str:
+    """A card's fold-out of GM forms, drawn only once it opens (``data-fold-lazy``; the page
+    renders on that toggle) and kept drawn while the card shows it, so what the GM typed stays.
+    ``body`` is called only then: the acting combatant's card opens on every Next, and its two
+    shut fold-outs (five care forms, disengage and grapple: 127 list options for 30 combatants)
+    were three quarters of its markup."""
+    u = ui or {}
+    drawn = u.get("sr_open", {}).get(key, default_open) or key in u.get("sr_opened", ())
+    if not drawn:
+        return _fold(cls, key, summary, "", ui, default_open, lazy=True)
+    return _fold(cls, key, summary, body(), ui, default_open, was_lazy=True)
+
+
 HUMANOID_AREAS = {("head", ""): "head", ("arm", "right"): "rarm", ("arm", "left"): "larm", ("chest", ""): "chest",
                   ("abdomen", ""): "abdo", ("leg", "right"): "rleg", ("leg", "left"): "lleg"}
 
@@ -88,8 +103,34 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
     pending = "".join(f'<li>{esc(p.get("text", ""))}</li>' for p in pend)
     resus = c.get("resuscitate_by")
     locs = c.get("locations", [])
-    loc_opts = [(l["id"], l["name"]) for l in locs]
+    prot = c.get("protection") or {}
+    if prot.get("points"):
+        # "Critical Hit: ... ignores armor (but not magical protection)"
+        derived += (f'<li>Magical protection {esc(prot["points"])} at every location'
+                    + (f' ({esc(prot["reason"])})' if prot.get("reason") else "") + '; a critical does not ignore it</li>')
+    return (
+        f'<div class="sr-card">'
+        f'<p class="sr-hp"><strong>HP {esc(hp.get("current"))}/{esc(hp.get("max"))}</strong>'
+        f' <span class="sr-status st-{esc(shown[0])}">{esc(shown[1])}</span>'
+        + (f' <span class="sr-resus">resuscitate by MR {esc(resus.get("round"))} SR {esc(resus.get("sr"))}</span>'
+           if isinstance(resus, dict) else "") + "</p>"
+        + body_html(c["name"], locs)
+        + f'<ul class="sr-derived" aria-label="Derived values of {esc(c["name"])}">{derived}</ul>'
+        + weapons
+        + (f'<ul class="sr-pending" aria-label="Pending questions about {esc(c["name"])}">{pending}</ul>'
+           if pending else "")
+        + stuck_html(cid, view, ui)
+        + _card_fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
+                     lambda: care_html(cid, c, names), ui)
+        + (fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else "")
+        + "</div>")
+
+
+def care_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
+    """GM damage, magical protection, First Aid and healing (``sr.damage``, ``sr.protection``,
+    ``sr.first_aid``, ``heal_html``)."""
     pre = f"sr-card-{cid}"
+    loc_opts = [(l["id"], l["name"]) for l in c.get("locations", [])]
     healers = [(o, n) for o, n in names.items()]
     dmg = (f'<form class="sr-gm" data-form="sr-damage" data-id="{esc(cid)}" novalidate '
            f'aria-label="GM damage to {esc(c["name"])}">'
@@ -107,10 +148,6 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
                        _input(pre + "-preason", "reason", prot.get("reason", ""), "text", "e.g. Protection 2"))
               + f'<button type="submit" class="small" aria-label="Set magical protection of {esc(c["name"])}">'
               f'Set protection</button>' + _err("sr") + "</form>")
-    if prot.get("points"):
-        # "Critical Hit: ... ignores armor (but not magical protection)"
-        derived += (f'<li>Magical protection {esc(prot["points"])} at every location'
-                    + (f' ({esc(prot["reason"])})' if prot.get("reason") else "") + '; a critical does not ignore it</li>')
     aid = (f'<form class="sr-gm" data-form="sr-first-aid" data-id="{esc(cid)}" novalidate '
            f'aria-label="First Aid on {esc(c["name"])}">'
            + _field(pre + "-healer", "healer", "Healer", _select(pre + "-healer", "healer", healers, cid))
@@ -121,22 +158,7 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
                                                                      "blank = roll"))
            + f'<button type="submit" class="small" aria-label="First Aid on {esc(c["name"])}">First Aid</button>'
            + _err("sr") + "</form>")
-    return (
-        f'<div class="sr-card">'
-        f'<p class="sr-hp"><strong>HP {esc(hp.get("current"))}/{esc(hp.get("max"))}</strong>'
-        f' <span class="sr-status st-{esc(shown[0])}">{esc(shown[1])}</span>'
-        + (f' <span class="sr-resus">resuscitate by MR {esc(resus.get("round"))} SR {esc(resus.get("sr"))}</span>'
-           if isinstance(resus, dict) else "") + "</p>"
-        + body_html(c["name"], locs)
-        + f'<ul class="sr-derived" aria-label="Derived values of {esc(c["name"])}">{derived}</ul>'
-        + weapons
-        + (f'<ul class="sr-pending" aria-label="Pending questions about {esc(c["name"])}">{pending}</ul>'
-           if pending else "")
-        + stuck_html(cid, view, ui)
-        + _fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
-                dmg + shield + aid + heal_html(cid, c, names), ui)
-        + (fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else "")
-        + "</div>")
+    return dmg + shield + aid + heal_html(cid, c, names)
 
 
 def heal_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
@@ -166,11 +188,17 @@ def heal_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
 
 
 def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None) -> str:
-    """Disengaging (``sr.disengage``) and the grappling options (``sr.grapple``), one fold-out."""
+    """Disengaging (``sr.disengage``) and the grappling options (``sr.grapple``), one fold-out,
+    open while the combatant is held."""
+    held = "grappled" in c.get("conditions", []) or any(l.get("immobilized_by") for l in c.get("locations", []))
+    return _card_fold("sr-tools sr-fight", f"fight-{cid}", "Disengage / grapple" + (" (held)" if held else ""),
+                      lambda: fight_forms(cid, c, names), ui, held)
+
+
+def fight_forms(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
     pre = f"sr-card-{cid}"
     who = c["name"]
     others = _others(names, cid)
-    held = "grappled" in c.get("conditions", []) or any(l.get("immobilized_by") for l in c.get("locations", []))
     dis = (f'<form class="sr-gm" data-form="sr-disengage" data-id="{esc(cid)}" novalidate '
            f'aria-label="Disengage {esc(who)}">'
            + _field(pre + "-how", "how", "Disengage by", _select(pre + "-how", "how", list(DISENGAGE)))
@@ -185,8 +213,7 @@ def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str,
            + _dice(pre + "-g", GRAPPLE_ROLLS)
            + f'<button type="submit" class="small" aria-label="Grapple: {esc(who)} acts">Grapple</button>'
            + _err("sr") + "</form>")
-    return _fold("sr-tools sr-fight", f"fight-{cid}", "Disengage / grapple" + (" (held)" if held else ""), dis + grp,
-                 ui, held)
+    return dis + grp
 
 
 def stuck_entries(cid: str, view: dict[str, Any]) -> list[dict[str, Any]]:

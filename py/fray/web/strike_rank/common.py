@@ -60,12 +60,14 @@ def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
 
 
 def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None, default_open: bool = False,
-          aria: str = "", odds_lazy: bool = False, lazy: bool = False) -> str:
+          aria: str = "", odds_lazy: bool = False, lazy: bool = False, was_lazy: bool = False) -> str:
     """A fold-out that stays open (or shut) across re-renders: ``ui["sr_open"]`` holds each
     fold-out's state as the page showed it just before the render ({key: open}). ``lazy``: its
-    body is drawn only once it opens (``data-fold-lazy``: the panel renders on that toggle)."""
-    return (_fold_open(cls, key, ui, default_open, odds_lazy, lazy) + _summary(summary, aria, key if lazy else "") + body
-            + "</details>")
+    body is drawn only once it opens (``data-fold-lazy``: the panel renders on that toggle).
+    ``was_lazy``: the same fold-out drawn with its body; its summary keeps the id the lazy one
+    had, so the render that draws the body gives the keyboard's focus back to it."""
+    return (_fold_open(cls, key, ui, default_open, odds_lazy, lazy)
+            + _summary(summary, aria, key if lazy or was_lazy else "") + body + "</details>")
 
 
 def _fold_block(cls: str, key: str, summary: str, body: list[str], ui: dict[str, Any] | None,

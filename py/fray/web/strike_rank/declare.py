@@ -60,7 +60,7 @@ def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: d
         + _field(pre + "-cost", "sr_cost", "Other: SR it takes", _input(pre + "-cost", "sr_cost",
                                                                         _num(p.get("sr_cost")), "numeric", "0"))
         + "</div>")
-    return _fold("sr-fold sr-decl-more", key, summary, body, ui, default_open=used, aria=aria)
+    return _fold("sr-fold sr-decl-more", key, summary, body, ui, default_open=used, aria=aria, was_lazy=True)
 
 
 def _num(v: Any) -> str:

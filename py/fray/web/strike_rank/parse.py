@@ -141,7 +141,8 @@ def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) 
     if a["mode"] == "attack_object" or str(values.get("object.name") or "").strip():
         a["object"] = {"name": str(values.get("object.name") or "").strip() or "object",
                        "hp": as_int(str(values.get("object.hp") or "").strip()),
-                       "held": bool(values.get("object.held"))}
+                       # ticked when drawn ("Object is held (½)"); an undrawn Circumstances has no box
+                       "held": bool(values.get("object.held", True))}
     if values.get("target_weapon") and a["mode"] in ("attack_weapon", "disarm"):
         a["target_weapon"] = values["target_weapon"]
     if rolls:
