@@ -7,7 +7,7 @@ What must hold: a load (the save, then the journal's moves) gives the very histo
 written, whatever mix of do / undo / redo / jumps made it; a journal row is checked and bumps the
 revision exactly as a whole save does, so a tab never writes over another's; a row that does not
 apply loses nothing (kept for download, the save and rows untouched); the journal is folded into
-the save after ``JOURNAL_ROWS`` rows and on ``compact``; and the moves a closing tab kept apply at
+the save after ``JOURNAL_MAX`` rows and on ``compact``; and the moves a closing tab kept apply at
 the next boot only when they follow on from what was committed.
 """
 
@@ -26,7 +26,7 @@ from fray.errors import SaveFileError
 from fray.history import History
 from fray.reducer import new_encounter
 from fray.web import store
-from fray.web.store import JOURNAL_ROWS, Library, MemoryBackend, SaveResult
+from fray.web.store import JOURNAL_MAX, JOURNAL_ROWS, Library, MemoryBackend, SaveResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import fights  # noqa: E402
@@ -169,14 +169,21 @@ def test_a_long_fight_loads_from_save_and_journal_exactly():
     assert loaded_text(lib) == savefile.dumps(h) == savefile.dumps(whole)
 
 
-def test_after_journal_rows_the_save_is_rewritten_and_the_rows_deleted():
+def test_after_journal_max_rows_the_save_is_rewritten_and_the_rows_deleted():
+    """Issue 11 (one action, autosave included, fast): past ``JOURNAL_ROWS`` rows a change is still
+    one row (the page folds them in during the GM's next pause, ``Autosave.fold_later``); only a
+    burst that never pauses reaches ``JOURNAL_MAX``, and then the write of a change is whole, so a
+    load never replays more rows than that."""
     lib = Library(MemoryBackend(), "A")
     h = fresh(1)
     rev = run(lib.write("e1", h, 0)).rev
-    for i in range(JOURNAL_ROWS):
+    for i in range(JOURNAL_MAX):
         note(h, f"n{i}")
         rev = run(lib.write("e1", h, rev)).rev
-    assert len(lib.backend.journal) == JOURNAL_ROWS and lib.journal_rows("e1") == JOURNAL_ROWS
+        if i + 1 == JOURNAL_ROWS + 1:
+            assert lib.journal_rows("e1") == JOURNAL_ROWS + 1  # one row more, not the whole save
+    assert len(lib.backend.journal) == JOURNAL_MAX and lib.journal_rows("e1") == JOURNAL_MAX
+    assert JOURNAL_ROWS < JOURNAL_MAX
     note(h, "one more")
     rev = run(lib.write("e1", h, rev)).rev
     assert lib.backend.journal == {} and lib.journal_rows("e1") == 0

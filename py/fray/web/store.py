@@ -9,7 +9,7 @@ What is kept where (docs/ARCHITECTURE.md, Storage):
   rebuilt from them when it disagrees (a missing or unreadable entry; an entry without a save).
 - ``journal``: the history's moves since its save was written (``fray.journal``), one row per
   committed write, each with the revision it made. ``Library.write`` appends a row where it can
-  and rewrites the save (deleting the rows, in the same transaction) after ``JOURNAL_ROWS`` of
+  and rewrites the save (deleting the rows, in the same transaction) soon after ``JOURNAL_ROWS`` of
   them, when the page is idle (``Library.compact``), and whenever the history is not the one it
   last wrote. A load is the save, then the rows' moves in order.
 - ``broken``: a save that failed to load, kept untouched for download. Its save is never
@@ -47,9 +47,13 @@ ENC = "fray.enc."
 BROKEN = "fray.broken."
 
 
-# The page rewrites the save after this many journal rows even if it is never idle: a load
-# replays at most this many writes' moves (docs/ARCHITECTURE.md, Storage, has the measurements).
+# After this many journal rows the page rewrites the save as soon as the GM pauses (a moment after
+# the write that made them, ``Autosave.fold_later``), so the write of a change never pays for the
+# whole save; a load replays about this many writes' moves (docs/ARCHITECTURE.md, Storage).
 JOURNAL_ROWS = 20
+# A burst of changes that never pauses (faster than FOLD_SOON_S apart) gets no moment to fold in:
+# past this many rows the write of a change is the whole save, so a load never replays more.
+JOURNAL_MAX = 40
 # localStorage: a tab's moves not committed yet when the page was hidden (``Library.pending``)
 PENDING = "fray.pending."
 
@@ -244,11 +248,12 @@ class Library:
 
     async def write(self, key: str, h: History, expected_rev: int) -> SaveResult:
         """The autosave of one change: a journal row of the moves ``h`` made since it was last
-        committed, when there is one to append to and fewer than ``JOURNAL_ROWS`` rows follow the
-        save; else the whole save. The same revision check either way."""
+        committed, when there is one to append to and fewer than ``JOURNAL_MAX`` rows follow the
+        save; else the whole save. The same revision check either way. (The page folds the rows
+        in once ``JOURNAL_ROWS`` follow, between changes: ``Autosave.fold_later``.)"""
         w = self.written.get(key)
         moves = self.moves(key, h)
-        if moves is None or w is None or w.rev != expected_rev or w.rows >= JOURNAL_ROWS:
+        if moves is None or w is None or w.rev != expected_rev or w.rows >= JOURNAL_MAX:
             return await self.save(key, h, expected_rev)
         if not moves:
             return SaveResult(True, expected_rev)  # nothing moved (a jump to where it was): nothing to write
