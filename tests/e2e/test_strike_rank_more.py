@@ -173,12 +173,9 @@ def test_a_fold_out_drawn_as_it_opens_keeps_what_was_typed_around_it(page, open_
     first open, and are drawn then. Drawing one redraws the form or card holding it, so what the GM
     had typed there must stay (issue 10: "what is typed in the attack forms survives their
     redrawing"), and the keyboard's focus stays on the summary just opened."""
-    page.set_viewport_size({"width": 1366, "height": 900})
-    open_app(page)
-    new_strike_rank(page, "Typed, then opened")
-    add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
-    advance(page, "Declare")
+    from test_sr_controls import start
+
+    start(page, open_app, "Typed, then opened", party=(WARRIOR,), foes=(WOLF,))
     for cid, target in (("c1", "c2"), ("c2", "c1")):
         form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
         form.locator('[name="target"]').select_option(target)
