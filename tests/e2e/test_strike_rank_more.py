@@ -170,12 +170,23 @@ def test_abort_circumstances_disengage_and_grapple(page, open_app):
 def test_a_fold_out_drawn_as_it_opens_keeps_what_was_typed_around_it(page, open_app):
     """Issue 11 ("one action ... re-render" fast at 30 combatants): an attack form's Circumstances
     and a card's Damage / First Aid and Disengage / grapple fold-outs hold no fields until they
-    first open, and are drawn then. Drawing one redraws the form or card holding it, so what the GM
-    had typed there must stay (issue 10: "what is typed in the attack forms survives their
+    first open, and are drawn then (so is a declaration's "More"). Drawing one redraws the form or
+    card holding it, so what the GM had typed there must stay (issue 10: "what is typed in the attack forms survives their
     redrawing"), and the keyboard's focus stays on the summary just opened."""
     from test_sr_controls import start
 
     start(page, open_app, "Typed, then opened", party=(WARRIOR,), foes=(WOLF,))
+    # a declaration's "More" (drawn when it opens, last session) redrew the form it sits in and
+    # dropped what was typed above it
+    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
+    form.locator('[name="metres"]').fill("3")
+    form.locator('[name="running"]').check()
+    form.locator(".sr-decl-more > summary").click()
+    expect(form.locator('[name="shots"]')).to_be_visible()
+    expect(form.locator('[name="metres"]')).to_have_value("3")
+    expect(form.locator('[name="running"]')).to_be_checked()
+    form.locator('[name="running"]').uncheck()
+    form.locator('[name="metres"]').fill("")
     for cid, target in (("c1", "c2"), ("c2", "c1")):
         form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
         form.locator('[name="target"]').select_option(target)

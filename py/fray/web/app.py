@@ -83,18 +83,27 @@ def restore_values(form: Any, values: dict[str, Any]) -> None:
 FORM_KEYS = ("form", "id", "ref", "prompt", "owner", "weapon", "kind")
 
 
-def typed_forms(root: Any) -> dict[tuple, dict[str, Any]]:
-    """What is typed in every GM form under ``root``, by what the form is for (``FORM_KEYS``)."""
-    out: dict[tuple, dict[str, Any]] = {}
+def _form_keys(root: Any) -> list[tuple[Any, tuple]]:
+    """Each GM form under ``root`` with what it is for (``FORM_KEYS``) and, among forms for the
+    same thing, its place: two forms alike never swap what was typed in them."""
+    seen: dict[tuple, int] = {}
+    out = []
     for f in root.querySelectorAll("form[data-form]"):
-        out.setdefault(tuple(data(f, k) or "" for k in FORM_KEYS), form_values(f))
+        key = tuple(data(f, k) or "" for k in FORM_KEYS)
+        seen[key] = seen.get(key, -1) + 1
+        out.append((f, (*key, seen[key])))
     return out
+
+
+def typed_forms(root: Any) -> dict[tuple, dict[str, Any]]:
+    """What is typed in every GM form under ``root``, by ``_form_keys``."""
+    return {key: form_values(f) for f, key in _form_keys(root)}
 
 
 def restore_typed(root: Any, typed: dict[tuple, dict[str, Any]]) -> None:
     """Put ``typed_forms``' values back into the forms a render drew again."""
-    for f in root.querySelectorAll("form[data-form]"):
-        v = typed.get(tuple(data(f, k) or "" for k in FORM_KEYS))
+    for f, key in _form_keys(root):
+        v = typed.get(key)
         if v:
             restore_values(f, v)
 
