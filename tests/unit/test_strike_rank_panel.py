@@ -247,7 +247,8 @@ def test_circumstances_fold_out_names_the_engine_fields():
     assert "cover.soft" not in shut
     html = panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a2": True}}, log_of(h))
     check_controls(html)
-    assert '<details class="sr-fold sr-circumstances" data-fold="circ-sr-att-a2" open><summary id="fold-circ-sr-att-a2">Circumstances' in html
+    assert ('<details class="sr-fold sr-circumstances" data-fold="circ-sr-att-a2" data-fold-drawn open>'
+            '<summary id="fold-circ-sr-att-a2">Circumstances') in html
     # once drawn it stays drawn, shut again (what the GM typed in it stays)
     kept = panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a2": False}, "sr_opened": {"circ-sr-att-a2"}}, log_of(h))
     assert "cover.soft" in kept and 'data-fold="circ-sr-att-a2" open' not in kept
@@ -257,7 +258,8 @@ def test_circumstances_fold_out_names_the_engine_fields():
     for slot in ("cover.hard", "shield_cover.locations", "pull", "cover", "object"):
         assert f'data-error-for="{slot}"' in html
     # the fold-out's state is kept: open when the page had it open
-    assert 'data-fold="circ-sr-att-a2" open' in panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a2": True}})
+    assert 'data-fold="circ-sr-att-a2" data-fold-drawn open' in panel_html(RS.view(h.present),
+                                                                         {"sr_open": {"circ-sr-att-a2": True}})
 
 
 def test_attack_action_reads_the_circumstances():
@@ -419,11 +421,16 @@ def test_a_cards_fold_outs_of_gm_forms_are_drawn_once_they_open_and_kept_while_s
     assert opened_keys({"sr_opened": {"care-c1", "care-gone"}},
                        {"care-c1": False, "fight-c1": True, "declare-c1-0": True, "circ-x": True,
                         "sr-order": True}) == {"care-c1", "fight-c1", "declare-c1-0", "circ-x"}
+    # a fold-out drawn open by itself (a held combatant's grapple, a free attack's Circumstances)
+    # and shut before any render saw it open stays drawn while its body is on the page
+    assert opened_keys({}, {"fight-c1": False, "circ-sr-att-free": False, "care-c1": False},
+                       {"fight-c1": False, "circ-sr-att-free": False}) == {"fight-c1", "circ-sr-att-free"}
     # a held combatant's grapple fold-out is open, so drawn, without the GM opening it
     held = copy.deepcopy(view)
     held["combatants"]["c1"]["conditions"] = [*held["combatants"]["c1"].get("conditions", []), "grappled"]
     html = card_html("c1", held)
     assert "Disengage / grapple (held)" in html and 'data-form="sr-grapple"' in html
+    assert 'data-fold="fight-c1" data-fold-drawn open' in html  # marked: kept drawn once shut
     assert 'data-form="sr-damage"' not in html
 
 

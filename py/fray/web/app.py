@@ -308,7 +308,14 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         try:
             while self._dirty or self._fold_keys:
                 if not self._dirty:
-                    await self.fold(self._fold_keys.pop())
+                    try:
+                        await self.fold(self._fold_keys.pop())
+                        self.fold_failed = None
+                    except Exception as e:  # quota or a refusing browser: every change is already in the journal
+                        traceback.print_exc()
+                        self.fold_failed = str(e)  # the next try waits for the page to be idle (fold_later)
+                        self.banner(f"Autosave could not rewrite the save whole ({e}). Every change is "
+                                    "saved; use Export to keep a copy of this encounter.")
                     continue
                 key = next(iter(self._dirty))
                 h = self._dirty.pop(key)

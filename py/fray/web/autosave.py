@@ -44,6 +44,7 @@ class Autosave:
 
     _idle: Any = None
     _compacting = False
+    fold_failed: str | None = None  # the last fold's error: the next one waits IDLE_S, not FOLD_SOON_S
     replaced = False  # a newer Fray in another tab took the database: nothing is saved here
     lost_moves: str | None = None  # a closed tab's moves that could not be applied, for download
 
@@ -56,7 +57,7 @@ class Autosave:
             self._idle = None
         rows = self.lib.journal_rows(self.key)
         if rows > 0 and not self.replaced:
-            wait = FOLD_SOON_S if rows >= JOURNAL_ROWS else IDLE_S
+            wait = FOLD_SOON_S if rows >= JOURNAL_ROWS and self.fold_failed is None else IDLE_S
             self._idle = asyncio.get_event_loop().call_later(wait, self._fold_when_idle)
 
     def _fold_when_idle(self) -> None:

@@ -83,11 +83,12 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
 KEPT_ONCE_OPEN = ("attack-", "declare-", "more-", "care-", "fight-", "circ-")
 
 
-def opened_keys(ui: dict[str, Any], is_open: dict[str, bool]) -> set[str]:
-    """The fold-outs that have been open while on the page (``ui["sr_opened"]``), from the last
-    render's and the page's states now: a key whose fold-out is gone is let go."""
+def opened_keys(ui: dict[str, Any], is_open: dict[str, bool], drawn: Any = ()) -> set[str]:
+    """The fold-outs to draw with their body (``ui["sr_opened"]``): those kept from the last render,
+    those open on the page now, and those whose body is on the page now (``drawn``: marked
+    ``data-fold-drawn``); a key whose fold-out is gone is let go."""
     return {k for k in ui.get("sr_opened", ()) if k in is_open} | {
-        k for k, v in is_open.items() if v and k.startswith(KEPT_ONCE_OPEN)}
+        k for k, v in is_open.items() if (v or k in drawn) and k.startswith(KEPT_ONCE_OPEN)}
 
 
 class StrikeRankPanel:
@@ -108,7 +109,7 @@ class StrikeRankPanel:
         # a waiting attack form (a declaration's "More", a card's care or grapple forms), once opened,
         # keeps its body when shut again (what the GM typed in it stays); the keys of fold-outs no
         # longer on the page are let go
-        app.ui["sr_opened"] = opened_keys(app.ui, is_open)
+        app.ui["sr_opened"] = opened_keys(app.ui, is_open, fold_states("details[data-fold-drawn]"))
         odds_view.refresh_soon(app)
         if not getattr(self, "_listening", False):
             self._listening = True

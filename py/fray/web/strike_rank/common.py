@@ -66,7 +66,7 @@ def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None
     body is drawn only once it opens (``data-fold-lazy``: the panel renders on that toggle).
     ``was_lazy``: the same fold-out drawn with its body; its summary keeps the id the lazy one
     had, so the render that draws the body gives the keyboard's focus back to it."""
-    return (_fold_open(cls, key, ui, default_open, odds_lazy, lazy)
+    return (_fold_open(cls, key, ui, default_open, odds_lazy, lazy, drawn=was_lazy)
             + _summary(summary, aria, key if lazy or was_lazy else "") + body + "</details>")
 
 
@@ -78,10 +78,14 @@ def _fold_block(cls: str, key: str, summary: str, body: list[str], ui: dict[str,
 
 
 def _fold_open(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool, odds_lazy: bool = False,
-               lazy: bool = False) -> str:
-    """``odds_lazy``: the odds of a form inside are worked out when it opens (web/odds_view.py)."""
+               lazy: bool = False, drawn: bool = False) -> str:
+    """``odds_lazy``: the odds of a form inside are worked out when it opens (web/odds_view.py).
+    ``drawn``: a fold-out that could be drawn empty holds its body (``data-fold-drawn``): the
+    panel keeps it drawn while it is on the page, also when it opened by itself and was shut
+    before any render saw it open (a free attack's Circumstances, a held combatant's grapple)."""
     is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
-    return fold_open(cls, key, is_open, lazy, " data-odds-lazy" if odds_lazy else "")
+    attrs = (" data-odds-lazy" if odds_lazy else "") + (" data-fold-drawn" if drawn else "")
+    return fold_open(cls, key, is_open, lazy, attrs)
 
 
 def _summary(summary: str, aria: str, key: str = "") -> str:
