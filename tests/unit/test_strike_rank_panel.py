@@ -295,6 +295,10 @@ def test_attack_action_reads_the_circumstances():
                       "pull.drop_modifier": False, "pull.die_sides": "", "pull.bonus": "", "target_weapon": "",
                       "object.name": "", "object.hp": "", "object.held": True, "cover.hard.head": False}
     assert undrawn == attack_action("a1", "c1", "broadsword", {**base, **drawn_defaults})[0]
+    # the free attack on a fleeing foe (no ref): ticked when drawn, so a free attack when undrawn too
+    free, _ = attack_action("", "c1", "broadsword", dict(base))
+    assert free["free_attack"] is True
+    assert "free_attack" not in attack_action("", "c1", "broadsword", {**base, "free_attack": False})[0]
 
 
 def test_abort_beside_a_spell_in_the_order():

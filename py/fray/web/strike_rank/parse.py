@@ -107,6 +107,10 @@ def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) 
     for k in ("moving", "mount_running", "free_attack", "miracle"):
         if values.get(k):
             a[k] = True
+    if not ref and "free_attack" not in values:
+        # the free attack on a fleeing foe (no declared action, so no ref) is ticked as one when its
+        # Circumstances are drawn: undrawn, it is still one (no parry, dodge at half)
+        a["free_attack"] = True
     if values.get("mounted_vs_foot") in ("yes", "no"):
         a["mounted_vs_foot"] = values["mounted_vs_foot"] == "yes"
     if values.get("attacker_side") in ("left", "right"):
