@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import odds_view
 from .common import (CASTING_ROLLS, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
-                     _fold, _input, _names, _others, _select, esc)
+                     _fold, _input, _lazy_fold, _names, _others, _select, esc)
 from .declare import action_label
 
 MOUNTED_VS_FOOT = (("", "Auto (from the rider's mount)"), ("yes", "Yes"), ("no", "No"))
@@ -144,10 +144,11 @@ def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | Non
     Shut and never opened, it holds no fields (``data-fold-lazy``: drawn when it first opens, kept
     once drawn): a third of an attack form's elements, written on every Next that brings the next
     attack. The form reads a missing field as its drawn default (``parse.attack_action``)."""
-    key = f"circ-{pre}"
-    u = ui or {}
-    if not (u.get("sr_open", {}).get(key, free) or key in u.get("sr_opened", ())):
-        return _fold("sr-fold sr-circumstances", key, "Circumstances", "", ui, default_open=free, lazy=True)
+    return _lazy_fold("sr-fold sr-circumstances", f"circ-{pre}", "Circumstances",
+                      lambda: _circumstances_body(pre, target, w, free), ui, default_open=free)
+
+
+def _circumstances_body(pre: str, target: dict[str, Any], w: dict[str, Any] | None, free: bool) -> str:
     locs = target.get("locations", [])
     tname = target.get("name", "")
     shields = [("", "(no shield cover)")] + [(x["id"], x["name"]) for x in target.get("weapons", []) if x.get("shield")]
@@ -203,9 +204,7 @@ def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | Non
                + _field(pre + "-side", "attacker_side", f"Striking {tname} from",
                         _select(pre + "-side", "attacker_side", list(ATTACKER_SIDE)))
                + "</div></fieldset>")
-    return _fold("sr-fold sr-circumstances", key, "Circumstances",
-                 f'<div class="sr-row">{row1}</div>{defender}{mounted}{cover}{pull}{special}', ui, default_open=free,
-                 was_lazy=True)
+    return f'<div class="sr-row">{row1}</div>{defender}{mounted}{cover}{pull}{special}'
 
 
 

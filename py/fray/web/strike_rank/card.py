@@ -7,24 +7,10 @@ from typing import Any
 
 from .attack import _dice
 from .common import (DISENGAGE, GRAPPLE_OPTIONS, GRAPPLE_ROLLS, HEAL_KINDS, INJURY_LABEL, PERIODS, UNSTICK_BODY,
-                     UNSTICK_SHIELD, _check, _err, _field, _fold, _input, _names, _others, _select, esc,
+                     UNSTICK_SHIELD, _check, _err, _field, _fold, _input, _lazy_fold, _names, _others, _select, esc,
                      injury_class)
 
 # -- the card ------------------------------------------------------------------------------------
-
-
-def _card_fold(cls: str, key: str, summary: str, body: Any, ui: dict[str, Any] | None,
-               default_open: bool = False) -> str:
-    """A card's fold-out of GM forms, drawn only once it opens (``data-fold-lazy``; the page
-    renders on that toggle) and kept drawn while the card shows it, so what the GM typed stays.
-    ``body`` is called only then: the acting combatant's card opens on every Next, and its two
-    shut fold-outs (five care forms, disengage and grapple: 127 list options for 30 combatants)
-    were three quarters of its markup."""
-    u = ui or {}
-    drawn = u.get("sr_open", {}).get(key, default_open) or key in u.get("sr_opened", ())
-    if not drawn:
-        return _fold(cls, key, summary, "", ui, default_open, lazy=True)
-    return _fold(cls, key, summary, body(), ui, default_open, was_lazy=True)
 
 
 HUMANOID_AREAS = {("head", ""): "head", ("arm", "right"): "rarm", ("arm", "left"): "larm", ("chest", ""): "chest",
@@ -120,7 +106,7 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
         + (f'<ul class="sr-pending" aria-label="Pending questions about {esc(c["name"])}">{pending}</ul>'
            if pending else "")
         + stuck_html(cid, view, ui)
-        + _card_fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
+        + _lazy_fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
                      lambda: care_html(cid, c, names), ui)
         + (fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else "")
         + "</div>")
@@ -191,7 +177,7 @@ def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str,
     """Disengaging (``sr.disengage``) and the grappling options (``sr.grapple``), one fold-out,
     open while the combatant is held."""
     held = "grappled" in c.get("conditions", []) or any(l.get("immobilized_by") for l in c.get("locations", []))
-    return _card_fold("sr-tools sr-fight", f"fight-{cid}", "Disengage / grapple" + (" (held)" if held else ""),
+    return _lazy_fold("sr-tools sr-fight", f"fight-{cid}", "Disengage / grapple" + (" (held)" if held else ""),
                       lambda: fight_forms(cid, c, names), ui, held)
 
 

@@ -3,7 +3,7 @@ field, a tick box in a field of its own, fold-outs that stay open across re-rend
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..blocks import Block
 from ..render import esc
@@ -68,6 +68,17 @@ def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None
     had, so the render that draws the body gives the keyboard's focus back to it."""
     return (_fold_open(cls, key, ui, default_open, odds_lazy, lazy, drawn=was_lazy)
             + _summary(summary, aria, key if lazy or was_lazy else "") + body + "</details>")
+
+
+def _lazy_fold(cls: str, key: str, summary: str, body: Callable[[], str], ui: dict[str, Any] | None,
+               default_open: bool = False, aria: str = "") -> str:
+    """A fold-out drawn without its body until it first opens (``data-fold-lazy``: the page renders
+    on that toggle) and kept drawn while it is on the page (``ui["sr_opened"]``), so what the GM
+    typed stays. ``body`` is called only when it is drawn."""
+    u = ui or {}
+    if not (u.get("sr_open", {}).get(key, default_open) or key in u.get("sr_opened", ())):
+        return _fold(cls, key, summary, "", ui, default_open, aria=aria, lazy=True)
+    return _fold(cls, key, summary, body(), ui, default_open, aria=aria, was_lazy=True)
 
 
 def _fold_block(cls: str, key: str, summary: str, body: list[str], ui: dict[str, Any] | None,

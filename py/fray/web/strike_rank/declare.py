@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..blocks import Block
-from .common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemy, _fold, _fold_block, _input,
+from .common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemy, _fold, _fold_block, _input, _lazy_fold,
                      _names, _others, _select, esc)
 
 SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
@@ -28,12 +28,12 @@ def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: d
     kept once drawn, so what the GM typed stays); the form reads a missing field as not used. Two
     lists and ten fields a form, so twelve declaration forms are about half the markup to parse."""
     used = any(p.get(k) not in (None, "", False, 1) for k in MORE_KEYS)
-    key = f"more-{pre}"
-    drawn = (ui or {}).get("sr_open", {}).get(key, used) or key in (ui or {}).get("sr_opened", ())
-    summary = "More: shots, several attacks, charge, brace, other…"
-    aria = f"More options for {c.get('name', '')}"
-    if not drawn:
-        return _fold("sr-fold sr-decl-more", key, summary, "", ui, default_open=False, aria=aria, lazy=True)
+    return _lazy_fold("sr-fold sr-decl-more", f"more-{pre}", "More: shots, several attacks, charge, brace, other…",
+                      lambda: _more_body(pre, cid, c, names, p), ui, default_open=used,
+                      aria=f"More options for {c.get('name', '')}")
+
+
+def _more_body(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: dict[str, Any]) -> str:
     weapons = [("", "(none)")] + [(w["id"], w["name"]) for w in c.get("weapons", []) if w.get("usable", True)]
     others = [("", "(not bracing)")] + _others(names, cid)
     split = p.get("split")
@@ -60,7 +60,7 @@ def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: d
         + _field(pre + "-cost", "sr_cost", "Other: SR it takes", _input(pre + "-cost", "sr_cost",
                                                                         _num(p.get("sr_cost")), "numeric", "0"))
         + "</div>")
-    return _fold("sr-fold sr-decl-more", key, summary, body, ui, default_open=used, aria=aria, was_lazy=True)
+    return body
 
 
 def _num(v: Any) -> str:
