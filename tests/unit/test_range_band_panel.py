@@ -259,7 +259,7 @@ def in_turn(h: History, who: str) -> History:
 def test_new_controls_are_named_by_the_engine_fields_with_error_slots():
     h = in_turn(fight(), "c1")
     view = RS.view(h.present)
-    html = panel_html(view, {}) + card_html(view, "c1")
+    html = panel_html(view, {"rb_drawn": {"rb-end", "rb-more-c1"}}) + card_html(view, "c1")
     names = names_in(html)
     slots = {a["data-error-for"] for _, a in tags(html) if a.get("data-error-for")}
     for n in ("kind", "radius", "name", "die", "fatigue", "unwilling", "ends", "rounds", "observers", "bring",
@@ -268,6 +268,45 @@ def test_new_controls_are_named_by_the_engine_fields_with_error_slots():
     assert {"observers.c4", "bring.c4", "attached.c4", "target", "unwilling", "fatigue", "ends", "rounds"} <= names
     assert "observers.c1" not in names, "nobody detects themselves"
     assert html.count('class="rb-preview"') >= 3, "attack, other action and detection carry a preview"
+
+
+def test_more_actions_and_the_battle_end_are_drawn_when_they_first_open():
+    """Issue 11, "one action (apply, autosave, re-render) at 30 combatants p95 <= 50 ms": the acting
+    combatant's "More actions" (eight forms) and the battle's end (two lists per combatant) are
+    shut fold-outs drawn again on every Next; they hold no field until they first open, and keep
+    their forms once opened while they are on the page (what the GM typed stays)."""
+    from fray.web.range_band_panel import lazy_keys
+
+    h = in_turn(fight(), "c1")
+    view = RS.view(h.present)
+    shut = panel_html(view, {})
+    for key in ("rb-more-c1", "rb-end"):
+        fold = re.search(rf'<details [^>]*data-fold="{key}"[^>]*>.*?</details>', shut).group(0)
+        assert "data-fold-lazy" in fold and f'id="fold-{key}"' in fold and "<form" not in fold
+    assert 'data-form="rb-more"' not in shut and 'data-form="rb-end"' not in shut
+    assert 'data-form="rb-attack"' in shut, "the turn's own forms are drawn"
+
+    # opened on the page: drawn, open; then shut again: still drawn
+    is_open, drawn = lazy_keys(view, set(), {"rb-more-c1"})
+    assert (is_open, drawn) == ({"rb-more-c1"}, {"rb-more-c1"})
+    opened = panel_html(view, {"rb_open": is_open, "rb_drawn": drawn})
+    assert opened.count('data-form="rb-more"') == 8 and 'data-form="rb-end"' not in opened
+    assert re.search(r'data-fold="rb-more-c1" open>', opened)
+    is_open, drawn = lazy_keys(view, drawn, set())
+    assert drawn == {"rb-more-c1"} and not is_open
+    again = panel_html(view, {"rb_open": is_open, "rb_drawn": drawn})
+    assert again.count('data-form="rb-more"') == 8 and "data-fold-lazy" in again  # the battle's end is not
+    assert re.search(r'data-fold="rb-more-c1">', again)
+
+    # the turn passes: the next combatant's "More actions" starts shut and empty
+    h.do({"type": "advance"})
+    nxt = RS.view(h.present)
+    assert nxt["current"] != "c1"
+    _, drawn = lazy_keys(nxt, drawn, set())
+    assert drawn == set()
+    # the battle's end, opened, is kept drawn until the battle is over; the setup phase has none
+    assert lazy_keys(view, set(), {"rb-end"})[1] == {"rb-end"}
+    assert lazy_keys(RS.view(fight().present), {"rb-end"}, {"rb-end"}) == (set(), set())
 
 
 def test_form_builders_turn_controls_into_actions():

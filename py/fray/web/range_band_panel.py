@@ -30,8 +30,8 @@ from .range_band.common import (ATTACK_FLAGS, DICE, LIGHT_TEXT, MORE, MOVE_FLAGS
 from .range_band.read import (act_action, area_action, attack_action, more_action, move_action,  # noqa: F401
                               resolve_action, zone_action)
 from .widgets import (act_button as _btn, as_int, as_number, combatant_in as _combatant, err_slot as _err,
-                      field as _field, names_in as _names, open_add_section, read_extra, select as _select,
-                      text_input as _input)
+                      field as _field, lazy_fold, names_in as _names, open_add_section, read_extra,
+                      select as _select, text_input as _input)
 
 
 # -- the roll specification ---------------------------------------------------------------------------
@@ -267,7 +267,7 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
         f'{_general_err()}</form>{descend}{ambush}{_err("rb-acting")}</div>')
 
 
-def actions_html(view: dict[str, Any], c: dict[str, Any]) -> str:
+def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     cid = c["id"]
     pre = "rb-at"
     weapons = c.get("traits", {}).get("weapons", [])
@@ -336,11 +336,27 @@ def actions_html(view: dict[str, Any], c: dict[str, Any]) -> str:
     return (f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Turn: {esc(c["name"])}</h3>'
             f'{_used_html(c)}{attack}'
             f'<div class="rb-row rb-stealth-row" role="group" aria-label="Stealth">{"".join(stealth_btns)}</div>'
-            f'{other}<div class="rb-row">{"".join(extras)}</div>{detect}{more_html(view, c)}{_err("rb-acting")}</div>')
+            f'{other}<div class="rb-row">{"".join(extras)}</div>{detect}{more_html(view, c, ui)}{_err("rb-acting")}</div>')
 
 
-def more_html(view: dict[str, Any], c: dict[str, Any]) -> str:
-    """The rest of a turn's actions, each a small form named by the engine's fields."""
+def more_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+    """The rest of a turn's actions, each a small form named by the engine's fields, in a fold-out
+    drawn when it first opens (``ui``: ``lazy_state``; None: drawn). At 30 combatants its eight
+    forms are some 390 elements the page would otherwise draw again on every Next of the actions
+    phase, shut."""
+    key = f"rb-more-{c['id']}"
+    return lazy_fold("rb-more rb-lazy", key, "More actions (grapple, touch, light, noise, cloaking, teleport, "
+                     "breathing)", lambda: _more_forms(view, c), *_lazy_state(ui, key))
+
+
+def _lazy_state(ui: dict[str, Any] | None, key: str) -> tuple[bool, bool]:
+    """(open, drawn) of a lazy fold-out, as ``RangeBandPanel.lazy_folds`` left them; no ``ui``: drawn."""
+    if ui is None:
+        return False, True
+    return key in ui.get("rb_open", ()), key in ui.get("rb_drawn", ())
+
+
+def _more_forms(view: dict[str, Any], c: dict[str, Any]) -> str:
     cid = c["id"]
     bands = view.get("choices", {}).get("bands", ["engaged", "short", "medium", "long", "travel"])
     forms = []
@@ -368,8 +384,7 @@ def more_html(view: dict[str, Any], c: dict[str, Any]) -> str:
         forms.append(f'<form class="rb-more-form" data-form="rb-more" data-kind="{kind}" data-id="{esc(cid)}" novalidate '
                      f'aria-label="{esc(title)}"><h4>{esc(title)}</h4><div class="rb-grid">{"".join(ctls)}</div>'
                      f'<button type="submit" class="secondary">{esc(title)}</button>{_general_err()}</form>')
-    return (f'<details class="rb-more"><summary>More actions (grapple, touch, light, noise, cloaking, teleport, '
-            f'breathing)</summary><div class="rb-more-forms">{"".join(forms)}</div></details>')
+    return f'<div class="rb-more-forms">{"".join(forms)}</div>'
 
 
 def _used_html(c: dict[str, Any]) -> str:
@@ -381,9 +396,10 @@ def _used_html(c: dict[str, Any]) -> str:
             + (f" ({esc(what)})" if what else "") + "</p>")
 
 
-def battle_end_html(view: dict[str, Any]) -> str:
+def battle_end_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+    """The battle's end: before it, a fold-out (drawn when it first opens: two lists per combatant)
+    to end it; after it, what each combatant takes away."""
     end = view.get("battle_end")
-    ch = view.get("choices", {})
     if end:
         rows = "".join(f'<tr><th scope="row">{esc(p["name"])}</th><td>{esc(p["activity"])}</td>'
                        f'<td>{esc(p["involvement"])}</td><td>{esc(p["fatigue"])}</td><td>{esc(p["trauma"])}</td></tr>'
@@ -395,6 +411,25 @@ def battle_end_html(view: dict[str, Any]) -> str:
                 f'<tbody>{rows}</tbody></table><p class="hint">{esc(end.get("note", ""))}</p></div>')
     if view.get("phase", {}).get("id") == "setup":
         return ""
+    return lazy_fold("rb-end rb-box rb-lazy", END_KEY, "End the battle (post-combat fatigue and trauma)",
+                     lambda: _end_form(view), *_lazy_state(ui, END_KEY))
+
+
+END_KEY = "rb-end"
+
+
+def lazy_keys(view: dict[str, Any], drawn: Any, is_open: set[str]) -> tuple[set[str], set[str]]:
+    """The lazy fold-outs (open, drawn) for this render, from those drawn so far and those open on the
+    page now: drawn once opened, while the render still shows them (the acting combatant's "More
+    actions" while it is their turn in the actions phase, the battle's end until it is over)."""
+    here = {END_KEY} if not view.get("battle_end") and view.get("phase", {}).get("id") != "setup" else set()
+    if view.get("phase", {}).get("id") == "actions" and view.get("current"):
+        here.add(f"rb-more-{view['current']}")
+    return is_open & here, (set(drawn) | is_open) & here
+
+
+def _end_form(view: dict[str, Any]) -> str:
+    ch = view.get("choices", {})
     rows = []
     for c in view.get("combatants", []):
         cid = c["id"]
@@ -406,8 +441,7 @@ def battle_end_html(view: dict[str, Any]) -> str:
             f'<label for="rb-be-i-{esc(cid)}" class="visually-hidden">Involvement of {esc(c["name"])}</label>'
             f'{_select(f"rb-be-i-{cid}", f"involvement.{cid}", [(x, x) for x in ch.get("involvement", [])], "combatant")}'
             f'{_err(f"involvement.{cid}")}</td></tr>')
-    return (f'<details class="rb-end rb-box"><summary>End the battle (post-combat fatigue and trauma)</summary>'
-            f'<form data-form="rb-end" novalidate aria-label="End the battle">'
+    return (f'<form data-form="rb-end" novalidate aria-label="End the battle">'
             f'<table class="rb-end-table"><thead><tr><th scope="col">Who</th><th scope="col">Activity</th>'
             f'<th scope="col">Involvement</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
             '<div class="rb-grid">'
@@ -417,7 +451,7 @@ def battle_end_html(view: dict[str, Any]) -> str:
             + '</div><div class="rb-row">' + _check("rb-be-wave", "wave", "Between waves (battles over 24 rounds)")
             + '<button type="submit" class="secondary">End the battle</button></div>'
             '<p class="hint">Fatigue and trauma come from charts <span class="badge assumed">assumed</span>.</p>'
-            f'{_general_err()}</form></details>')
+            f'{_general_err()}</form>')
 
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
@@ -429,14 +463,14 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     if cur is not None and phase == "movement":
         acting = movement_html(view, cur, (positions or {}).get(cur["id"], (0.0, 0.0, cur["altitude"]["metres"])))
     elif cur is not None and phase == "actions":
-        acting = actions_html(view, cur)
+        acting = actions_html(view, cur, ui)
     # a Block (web/blocks.py), one child per part: a move rewrites the acting form and the round,
     # not the zone's and the areas' forms
     return Block('<section class="rb-panel" aria-labelledby="rb-h">', [
         '<h2 id="rb-h" class="visually-hidden">Range-band round</h2>',
         zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup"),
         areas_html(view, bool(ui.get("rb_areas_open"))), round_html(view),
-        pending_html(view), acting, battle_end_html(view)], "</section>")
+        pending_html(view), acting, battle_end_html(view, ui)], "</section>")
 
 
 # -- the controller side ---------------------------------------------------------------------------
@@ -477,8 +511,19 @@ class RangeBandPanel:
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
+        self.lazy_folds(app, view)
         odds_view.refresh_soon(app)
         return panel_html(view, app.ui, positions)
+
+    @staticmethod
+    def lazy_folds(app: Any, view: dict[str, Any]) -> None:
+        """Which lazy fold-outs the page shows open now (one query, the open ones only), and which
+        are drawn: once opened, while on the page. The acting combatant's "More actions" is let go
+        when the turn passes, the battle's end once it is over."""
+        from .dom import fold_states
+
+        app.ui["rb_open"], app.ui["rb_drawn"] = lazy_keys(view, app.ui.get("rb_drawn", ()),
+                                                          set(fold_states("details.rb-lazy[open]")))
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
         """A pending roll's odds under the assumed default mechanic (never rolls)."""

@@ -6,7 +6,7 @@ names what is wrong with it at the field where it was typed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .render import esc
 
@@ -187,6 +187,17 @@ def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, attrs: str = 
     (``data-fold-lazy``). ``attrs``: markup of further attributes, after the key."""
     return (f'<details class="{esc(cls)}" data-fold="{esc(key)}"{attrs}{" data-fold-lazy" if lazy else ""}'
             f'{" open" if open_ else ""}>')
+
+
+def lazy_fold(cls: str, key: str, summary: str, body: Callable[[], str], open_: bool, drawn: bool) -> str:
+    """A fold-out drawn without its body until it first opens (``data-fold-lazy``: ``App.on_toggle``
+    renders on that toggle), then with it while ``drawn`` (the panel keeps it so while it is on the
+    page, so what the GM typed in it stays). ``body`` is called only when it is drawn. Its summary
+    has an id, so the render that draws the body gives the keyboard's focus back to it."""
+    head = fold_summary(summary, f"fold-{key}")
+    if not (open_ or drawn):
+        return fold_open(cls, key, False, lazy=True) + head + "</details>"
+    return fold_open(cls, key, open_) + head + body() + "</details>"
 
 
 def fold_summary(html: str, sid: str = "", aria: str = "") -> str:
