@@ -360,6 +360,44 @@ def test_preview_shows_the_spec_before_anything_is_sent_and_changes_nothing():
     assert "Would be refused" in preview_html(bad, RS.table(enc, "core_roll"), {})
 
 
+def test_a_preview_of_many_rolls_is_one_row_each():
+    """FACTS (range-band): "Model the roll as a *roll specification* (die, stat, TN modifiers,
+    Hindrance and Easing counts, whether it can blunder)", shown before anyone rolls (the preview).
+    A detection by every opponent leaves one roll each: past
+    PREVIEW_FULL the preview is a table, a row per roll with all of that and the odds; each roll is
+    shown in full under Rolls to settle once sent."""
+    from fray.rulesets.range_band.odds import spec_odds
+    from fray.chance import percent
+    from fray.web.range_band_panel import PREVIEW_FULL, preview_html
+
+    def pend(i, hind):
+        return {"combatant": f"c{i}", "spec": {
+            "what": f"Detection roll: does <b>{i}</b> see the scout?", "die": "d20", "stat": "INT", "stat_value": 4,
+            "rule": "Detection", "tn": {"total": 5, "parts": [{"reason": "cover", "value": 1}]},
+            "hindrance": {"total": hind, "parts": [{"reason": "darkness", "count": hind}] if hind else []},
+            "easing": {"total": 0, "parts": []}, "net_hindrance": hind, "can_blunder": True}}
+
+    enc = fight().present
+    core = RS.table(enc, "core_roll")
+    few = preview_html({"pending": [pend(i, 0) for i in range(PREVIEW_FULL)]}, core, {})
+    assert few.count('class="rb-preview-spec"') == PREVIEW_FULL and "rb-preview-table" not in few
+    many = [pend(i, i % 2) for i in range(PREVIEW_FULL + 4)]
+    html = preview_html({"pending": many}, core, {f"c{i}": f"<i>Rider {i}</i>" for i in range(len(many))})
+    assert "rb-preview-spec" not in html and "<b>" not in html and "<i>" not in html
+    rows = re.findall(r"<tr><th scope=\"row\".*?</tr>", html)
+    assert len(rows) == len(many) and f"{len(many)} rolls" in html
+    for q, row in zip(many, rows):
+        who = q["combatant"][1:]
+        assert f"&lt;i&gt;Rider {who}&lt;/i&gt;" in row and f"does &lt;b&gt;{who}&lt;/b&gt; see" in row  # the question
+        assert "d20 on INT" in row and "TN <strong>5</strong>" in row and "+ cover 1" in row
+        assert ("+1 darkness" in row) == bool(q["spec"]["hindrance"]["total"])
+        assert f"<td>{percent(spec_odds(q['spec'], core).success)}, by 10 or more" in row
+    # the elements drawn: a row is a handful, a specification in full with its odds a few dozen
+    def elements(html):
+        return html.count("<") - html.count("</")  # opening tags
+    assert max(elements(r) for r in rows) * 2 < elements(few) / PREVIEW_FULL
+
+
 def test_past_a_dozen_after_setup_one_form_sets_any_turn_order():
     """FACTS: "an action phase in which each character takes one turn in turn order"; the GM
     types each turn-order result. With a crowd, after setup, the rows say

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..chance import percent
 from ..errors import InvalidAction
 from . import odds_view
 from .blocks import Block
@@ -487,7 +488,10 @@ def preview_html(p: dict[str, Any], core_roll: dict[str, Any], names: dict[str, 
         where = f' <span class="hint">({esc(e["field"])})</span>' if e.get("field") else ""
         return head + f'<p class="rb-preview-error" role="status">Would be refused: {esc(e["message"])}{where}</p>'
     out = [head]
-    for q in p.get("pending", []):
+    pending = p.get("pending", [])
+    if len(pending) > PREVIEW_FULL:
+        out.append(_preview_table(pending, core_roll, names))
+    for q in pending if len(pending) <= PREVIEW_FULL else ():
         who = names.get(q.get("combatant"), q.get("combatant", ""))
         out.append(f'<div class="rb-preview-spec"><p class="hint">{esc(who)}</p>{spec_html(q["spec"])}'
                    f'{odds_view.spec_html(spec_odds(q["spec"], core_roll))}</div>')
@@ -497,6 +501,47 @@ def preview_html(p: dict[str, Any], core_roll: dict[str, Any], names: dict[str, 
         out.append('<p class="hint rb-preview-none">No roll: ' + esc("; ".join(p.get("events", [])) or "nothing to roll")
                    + "</p>")
     return "".join(out)
+
+
+# past this many rolls a preview is one table, a row per roll (a detection by every opponent is one
+# roll each: at 30 combatants some fifteen specifications, 420 elements, written on every turn)
+PREVIEW_FULL = 3
+
+
+def _preview_table(pending: list[dict[str, Any]], core_roll: dict[str, Any], names: dict[str, str]) -> str:
+    """Many rolls at once, a row each: who rolls (the roll's question on hover), die on stat and TN
+    with its parts, Hindrance and Easing with their reasons, the odds. Each is shown in full under
+    Rolls to settle once sent."""
+    from ..rulesets.range_band.odds import spec_odds
+
+    def parts(part: dict[str, Any]) -> str:
+        why = ", ".join(f"+{int(x['count'])} {x['reason']}" for x in part.get("parts", []))
+        return esc(part.get("total", 0)) + (f" ({esc(why)})" if why else "")
+
+    rows = []
+    for q in pending:
+        spec = q["spec"]
+        tn = spec.get("tn", {})
+        tn_parts = "".join(f" {'+' if x['value'] >= 0 else '−'} {x['reason']} {abs(int(x['value']))}"
+                           for x in tn.get("parts", []))
+        o = spec_odds(spec, core_roll)
+        odds = (f"{esc(percent(o.success))}, by 10 or more {esc(percent(o.by_10))}"
+                + (f", blunder {esc(percent(o.blunder))}" if o.blunder else "")
+                + (f" ({esc(spec['auto'].get('reason', ''))})" if spec.get("auto") else ""))
+        who = names.get(q.get("combatant"), q.get("combatant", ""))
+        rows.append(f'<tr><th scope="row" title="{esc(spec.get("what", "Roll"))}">{esc(who)}</th>'
+                    f'<td><span class="rb-die">{esc(spec.get("die"))} on {esc(spec.get("stat"))}</span>, TN '
+                    f'<strong>{esc(tn.get("total"))}</strong> <small>(= {esc(spec.get("stat"))} '
+                    f'{esc(spec.get("stat_value"))}{esc(tn_parts)}{"; blind" if spec.get("blind") else ""})</small></td>'
+                    f'<td>{parts(spec.get("hindrance", {}))}</td><td>{parts(spec.get("easing", {}))}</td>'
+                    f'<td>{odds}</td></tr>')
+    rules = ", ".join(dict.fromkeys(q["spec"].get("rule", "") for q in pending if q["spec"].get("rule")))
+    return (f'<div class="rb-preview-scroll" tabindex="0" role="region" aria-label="The rolls it would leave">'
+            f'<table class="rb-preview-table"><caption>{len(pending)} rolls{f" ({esc(rules)})" if rules else ""}: '
+            f'the odds of success under the assumed default mechanic; each roll in full under Rolls to settle '
+            f'once sent</caption><thead><tr><th scope="col">Who rolls</th><th scope="col">Roll</th>'
+            f'<th scope="col">Hindrance</th><th scope="col">Easing</th><th scope="col">Success</th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
 PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
