@@ -242,6 +242,59 @@ def test_issue_10_adjacent_tokens_shrink_so_they_do_not_cover_each_other():
     assert mapview.token_radius(mapview.fit_view(far), far) == mapview.fit_view(far)[2] / 24
 
 
+def _token_radius_against_every_pair(view, enc):
+    """``token_radius`` as it was before its grid (issue 11): every pair of tokens measured."""
+    import math
+
+    full = view[2] / 24
+    if len(enc.combatants) < 2:
+        return full
+    pts = [(c.position.x, c.position.y) for c in enc.combatants]
+    gaps = [math.hypot(ax - bx, ay - by) for i, (ax, ay) in enumerate(pts) for bx, by in pts[i + 1:]]
+    gaps = [g for g in gaps if g > full / 4]
+    return max(full / 2, min(full, min(gaps) / 2)) if gaps else full
+
+
+def test_issue_11_token_size_from_near_neighbours_only_is_the_same():
+    """Issue 10's "adjacent tokens touch instead of covering each other" rule, worked out from each
+    token's neighbours in a grid (issue 11: a map of 200 redrawn on every Next): the same radius as
+    measuring every pair, on maps sparse, crowded, stacked and wide."""
+    import random
+
+    rnd = random.Random(11)
+    for trial in range(400):
+        n = rnd.choice([0, 1, 2, 5, 30, 120])
+        w = rnd.choice([3, 20, 100, 800])
+        people = [({"name": f"T{i}"}, rnd.choice([rnd.uniform(-w, w), float(rnd.randint(-3, 3))]),
+                   rnd.uniform(-w, w) if rnd.random() < .7 else 0.0, 0) for i in range(n)]
+        enc = _enc(people=people)
+        view = [0.0, 0.0, rnd.choice([4.0, 24.0, 120.0, 600.0]), 10.0]
+        assert mapview.token_radius(view, enc) == _token_radius_against_every_pair(view, enc), trial
+
+
+def test_issue_11_labels_placed_again_for_the_same_inputs_are_the_same_answer():
+    """Issue 11, one action's re-render: a Next that moves nobody asks ``place_labels`` the same
+    question; it is answered from the last answers (``PLACED_KEPT`` of them), and a changed input
+    (a label's text, a disc, the view) is placed afresh."""
+    enc = _melee()
+    view = mapview.fit_view(enc)
+    mapview._PLACED.clear()
+    first = mapview.map_parts(enc, None, view)
+    kept = dict(mapview._PLACED)
+    assert kept and len(kept) <= mapview.PLACED_KEPT
+    again = mapview.map_parts(enc, None, view)
+    assert again == first and all(mapview._PLACED[k] is v for k, v in kept.items())
+    wanted = [{"id": "a", "cx": 0.0, "cy": 0.0, "r": 1.0, "variants": [[("name", [("name", "Abc")], 1.0)]]}]
+    one = mapview.place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0])
+    assert one == mapview._place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0])
+    wanted[0]["variants"] = [[("name", [("name", "A much longer name")], 1.0)]]
+    other = mapview.place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0])
+    assert other == mapview._place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0]) and other != one
+    for i in range(3 * mapview.PLACED_KEPT):
+        mapview.place_labels(wanted, [], [-10.0 - i, -10.0, 20.0, 20.0])
+    assert len(mapview._PLACED) == mapview.PLACED_KEPT
+
+
 def test_issue_10_the_view_changes_only_when_the_gm_changes_it():
     """Issue 10: "the map re-zooms itself after a drag (grid 10 m → 5 m) ... the view only changes when the GM
     changes it". The first fit is kept while every token is in sight; a token off the edge fits again; the
