@@ -270,6 +270,10 @@ def test_an_order_that_moves_its_first_entry_to_the_end_rewrites_only_what_chang
     patch_region(root, old, new)
     assert root.innerHTML == new
     assert len(log) <= 3, log
+    # and never the whole list (more than WHOLE_PAST entries moved, but only two changed)
+    written = sum(x[1] if isinstance(x, tuple) and x[0] == "insert" else (x if isinstance(x, int) else 0)
+                  for x in log)
+    assert written <= 3 * len(entry(ids[0], True)), log
 
 
 def test_lined_up_children_always_end_as_the_new_markup():

@@ -72,14 +72,17 @@ def _patch_children(parent: Any, old: tuple[str, ...], new: tuple[str, ...]) -> 
     if kids.length != len(old):
         return False
     changed = [k for k in range(min(len(old), len(new))) if not (old[k] is new[k] or old[k] == new[k])]
-    if len(old) == len(new) and len(changed) > max(WHOLE_PAST, len(old) // 2) and not any(
-            _holds_controls(old[k]) for k in set(range(len(old))) - set(changed)):
-        # most children changed (a tactical-round Next between phases changes all 200 strip
-        # entries): one write of the whole parent is cheaper than one per child (measured in the
-        # page at 200 entries: 45-70 ms whole, 58-118 ms child by child, layout included), and
-        # the few it rewrites needlessly hold nothing the GM types into
-        return False
     pairs = None if len(old) == len(new) and len(changed) <= 2 else _line_up(old, new)
+    if len(old) == len(new) and pairs is not None:
+        # most children changed, lined up (a tactical-round Next between phases changes all 200
+        # strip entries; a strike-rank Next only turns its strip, the current entry first, which
+        # lines up as a few): one write of the whole parent is cheaper than one per child (measured
+        # in the page at 200 entries: 45-70 ms whole, 58-118 ms child by child, layout included),
+        # and the few it rewrites needlessly hold nothing the GM types into
+        kept = {i for i, j in pairs if i is not None and j is not None and old[i] == new[j]}
+        if min(len(changed), _writes(pairs, old, new)) > max(WHOLE_PAST, len(old) // 2) and not any(
+                _holds_controls(old[k]) for k in kept):
+            return False
     if len(old) == len(new) and (pairs is None or _writes(pairs, old, new) >= len(changed)):
         # by position (lining up would write no less); last to first: were a child's new markup
         # ever more than one element, the ones before it would still be where they were (and the
