@@ -114,6 +114,32 @@ def test_many_declarations_fold_and_draw_a_form_only_once_opened():
     assert len(re.findall(r'data-fold-lazy', opened)) == 18
 
 
+def test_a_cards_cover_damage_and_run_away_are_drawn_when_they_first_open():
+    """Issue 11, "one action (apply, autosave, re-render) at 30 combatants p95 <= 50 ms": the acting
+    combatant's card is drawn again on every Next; its cover, damage / heal and running-away forms
+    (70 of its 200 elements) hold no field until their fold-out first opens, and keep their form
+    once opened (what the GM typed stays)."""
+    from fray.web.tactical_round_panel import CARD_FOLDS
+
+    view = RS.view(encounter(phase_steps=5).present)
+    cid = view["combatants"][0]["id"]
+    drawn = card_html(view, cid)  # no page to read: everything drawn
+    assert 'data-form="tr-cover"' in drawn and 'data-form="tr-hp"' in drawn
+    shut = card_html(view, cid, {})
+    assert 'data-form="tr-cover"' not in shut and 'data-form="tr-hp"' not in shut
+    assert 'data-form="tr-parry"' in shut or "Cannot parry" in shut, "the parry stays drawn"
+    for what in ("cover", "hp"):
+        fold = re.search(rf'<details [^>]*data-fold="tr-{what}-{cid}"[^>]*>.*?</details>', shut).group(0)
+        assert "data-fold-lazy" in fold and f'id="fold-tr-{what}-{cid}"' in fold and "<form" not in fold
+    assert re.search(r'<summary[^>]*>Cover: ', shut), "the summary still says the cover taken"
+    opened = card_html(view, cid, {"tr_card_open": {f"tr-hp-{cid}"}, "tr_card_drawn": {f"tr-hp-{cid}"}})
+    assert 'data-form="tr-hp"' in opened and 'data-form="tr-cover"' not in opened
+    assert re.search(rf'data-fold="tr-hp-{cid}" open>', opened)
+    kept = card_html(view, cid, {"tr_card_open": set(), "tr_card_drawn": {f"tr-hp-{cid}"}})
+    assert 'data-form="tr-hp"' in kept and re.search(rf'data-fold="tr-hp-{cid}">', kept)
+    assert all(f"{p}{cid}" in drawn for p in CARD_FOLDS if p != "tr-run-")
+
+
 def test_attack_form_fields_and_flags():
     view = RS.view(encounter(phase_steps=5).present)  # Ranged A
     html = panel_html(view, {}, DEFAULT_KINDS)

@@ -14,14 +14,14 @@ field and changes nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import InvalidAction
 from . import odds_view
 from .blocks import Block
 from .render import esc
 from .widgets import (act_button as _btn, as_int, as_number, check, combatant_in as _combatant, err_slot as _err,
-                      field as _field, fold_extra, fold_open, fold_summary, general_err, names_in as _names,
+                      field as _field, fold_extra, fold_open, fold_summary, general_err, lazy_fold, names_in as _names,
                       open_add_section, parse_faces, read_extra, select as _select, split_lines,
                       text_input as _input)
 
@@ -412,7 +412,11 @@ def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -
 
 # -- inside each card --------------------------------------------------------------------------
 
-def card_html(view: dict[str, Any], cid: str) -> str:
+def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) -> str:
+    """A combatant's card: conditions, weapons, parry; cover, damage / heal and running away in
+    fold-outs drawn when they first open (``ui``: ``tr_card_open`` and ``tr_card_drawn``, from
+    ``TacticalRoundPanel._lazy_folds``; None: all drawn). Shut, they were 70 of the 200 elements of
+    the acting combatant's card, drawn again on every Next."""
     c = _combatant(view, cid)
     if c is None:
         return ""
@@ -485,8 +489,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     # cover
     covers = ", ".join(f'{x["type"]} (+{x["bonus"]}) against {"everyone" if x["against"] == "all" else names.get(x["against"], x["against"])}'
                        for x in c["cover"]) or "none"
-    out.append(
-        f'<details class="tr-more"><summary>Cover: {esc(covers)}</summary>'
+    out.append(_card_fold("cover", cid, f"Cover: {esc(covers)}", ui, lambda: (
         f'<form class="tr-form tr-cover" data-form="tr-cover" data-id="{esc(cid)}" novalidate '
         f'aria-label="Cover for {esc(c["name"])}">{_general_err()}<div class="tr-grid">'
         + _field(f"{p}-cv-cover", "cover", "Cover", _select(f"{p}-cv-cover", "cover", [(k, k) for k in COVER_KINDS], "partial"))
@@ -495,16 +498,15 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         + '</div><div class="tr-actions"><button type="submit">Set cover</button>'
         + _btn("Dive behind it", "tr-dive-cover", "secondary", aria=f"{c['name']} dives behind cover (Free Action)", id=cid)
         + _btn("Dive prone", "tr-dive-prone", "secondary", aria=f"{c['name']} dives prone (Free Action)", id=cid)
-        + "</div></form></details>")
+        + "</div></form>")))
     # hp
-    out.append(
-        f'<details class="tr-more"><summary>Damage / heal</summary>'
+    out.append(_card_fold("hp", cid, "Damage / heal", ui, lambda: (
         f'<form class="tr-form tr-hpform" data-form="tr-hp" data-id="{esc(cid)}" novalidate '
         f'aria-label="Damage or heal {esc(c["name"])}">{_general_err()}'
         + _field(f"{p}-hp-hits", "hits", "Hits", _input(f"{p}-hp-hits", "hits", ""))
         + '<div class="tr-actions"><button type="submit">Damage</button>'
         + _btn("Heal", "tr-heal", "secondary", aria=f"Heal {c['name']}", id=cid)
-        + "</div></form></details>")
+        + "</div></form>")))
     # running away
     if c["engaged_with"]:
         rows = "".join(_field(f"{p}-ra-{oid}", f"rolls.athletics.{oid}", f"{names.get(oid, oid)}'s Athletics d100",
@@ -514,15 +516,26 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         res = ""
         if ra:
             res = "<p class=\"tr-now-line\">" + esc("; ".join(f"{names.get(k, k)}: {v}" for k, v in ra["vs"].items())) + "</p>"
-        out.append(
-            f'<details class="tr-more"><summary>Run away</summary>{res}'
-            f'<form class="tr-form tr-run" data-form="tr-run-away" data-id="{esc(cid)}" novalidate '
+        out.append(_card_fold("run", cid, "Run away", ui, lambda: (
+            f'{res}<form class="tr-form tr-run" data-form="tr-run-away" data-id="{esc(cid)}" novalidate '
             f'aria-label="Run away: {esc(c["name"])}">{_general_err()}{_err("attackers")}<div class="tr-grid">'
             + _field(f"{p}-ra-flee", "rolls.flee", "Flee d100", _input(f"{p}-ra-flee", "rolls.flee", "", "text"),
                      "blank: Fray rolls")
-            + rows + '</div><div class="tr-actions"><button type="submit">Run away</button></div></form></details>')
+            + rows + '</div><div class="tr-actions"><button type="submit">Run away</button></div></form>')))
     out.append("</div>")
     return "".join(out)
+
+
+# a card's fold-outs drawn when they first open: their keys are these, then the combatant's id
+CARD_FOLDS = ("tr-cover-", "tr-hp-", "tr-run-")
+
+
+def _card_fold(what: str, cid: str, summary: str, ui: dict[str, Any] | None, body: Callable[[], str]) -> str:
+    key = f"tr-{what}-{cid}"
+    if ui is None:  # drawn (the tests', and any caller's, that has no page to read fold-outs from)
+        return lazy_fold("tr-more tr-lazy", key, summary, body, False, True)
+    return lazy_fold("tr-more tr-lazy", key, summary, body, key in ui.get("tr_card_open", ()),
+                     key in ui.get("tr_card_drawn", ()))
 
 
 # -- the add form's weapons section ------------------------------------------------------------------
@@ -741,6 +754,10 @@ class TacticalPanel:
         from .dom import fold_states
 
         is_open = fold_states("details.tr-lazy[open]")
+        # a card's cover, damage / heal and running away: drawn once opened, while its combatant is here
+        cards = {f"{p}{c['id']}" for c in view.get("combatants", []) for p in CARD_FOLDS}
+        app.ui["tr_card_open"] = {k for k in is_open if k in cards}
+        app.ui["tr_card_drawn"] = (set(app.ui.get("tr_card_drawn", ())) | app.ui["tr_card_open"]) & cards
         decl = {k[len("decl-"):] for k in is_open if k.startswith("decl-")}
         pend = {k[len("pending-"):] for k in is_open if k.startswith("pending-")}
         waiting = {p["ref"] for p in view.get("pending", [])}
@@ -754,7 +771,7 @@ class TacticalPanel:
         app.ui["tr_decl_drawn"] = set(app.ui.get("tr_decl_drawn", ())) | decl
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
-        return card_html(view, combatant_id)
+        return card_html(view, combatant_id, app.ui)
 
     # -- clicks
     def on_act(self, app: Any, act: str, el: Any) -> bool:
