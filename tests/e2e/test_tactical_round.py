@@ -326,6 +326,33 @@ def test_card_controls_cover_hp_parry_errors_and_running_away(page, open_app):
     expect(sword.locator(".tr-conds")).to_contain_text("Engaged with Wolf")
 
 
+def test_a_drawn_fold_out_opened_or_shut_keeps_what_is_typed_in_it_through_other_renders(page, open_app):
+    """A card's fold-out, once drawn, says in its markup whether it is open (so the GM's own
+    actions leave it as it was): opening or shutting it draws it again at once, typing kept, so a
+    later render for something else (a note) finds the card as drawn and leaves it alone. Before,
+    that later render rewrote the card and the Hits typed in the shut fold-out were gone."""
+    open_app(page)
+    new_tactical(page, "Typed and shut")
+    add_preset(page, SWORD)  # c1
+    add_preset(page, "Wolf")  # c2
+    sword = card(page, SWORD)
+    fold = sword.locator("details.tr-more", has_text="Damage / heal")
+    fold.locator("summary").click()
+    expect(fold).to_have_attribute("open", "")
+    sword.locator("form[data-form=tr-hp]").get_by_label("Hits").fill("12")
+    fold.locator("summary").click()  # shut, with 12 typed
+    expect(fold).not_to_have_attribute("open", "")
+    page.locator("#note-text").fill("The wolf circles")
+    page.locator("#note-form").get_by_role("button", name="Add note").click()
+    expect(newest_log(page)).to_contain_text("The wolf circles")
+    fold.locator("summary").click()
+    expect(fold).to_have_attribute("open", "")
+    expect(sword.locator("form[data-form=tr-hp]").get_by_label("Hits")).to_have_value("12")
+    # and the typed value is what Damage uses
+    sword.locator("form[data-form=tr-hp]").get_by_role("button", name="Damage").click()
+    expect(sword.locator(".tr-hp-value")).to_have_text("33")
+
+
 def test_add_form_weapon_lines_ready_made_custom_and_bad_lines(page, open_app):
     """The add dialog's weapons section: a ready-made combatant fills the lines; a custom
     crossbowman typed line by line is added with those weapons on its card; a bad line is named

@@ -197,17 +197,28 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
 
     def on_toggle(self, event: Any) -> None:
         """The panels read their fold-outs' state from the page as they render, so the one that
-        just opened comes back open, with its body (a lazy fold-out is drawn empty until then)."""
+        just opened comes back open, with its body (a lazy fold-out is drawn empty until then).
+        Any other fold-out the page keeps open or shut (``data-fold``) that the GM opened or shut
+        is drawn again at once as it now is: its markup says open or shut, so otherwise the next
+        render for another reason would find it changed and rewrite it, and what the GM typed in
+        it with it. A toggle that leaves it as the last render drew it (the toggle of an element
+        that render wrote) draws nothing."""
         d = nil(event.target)
-        if (d is not None and getattr(d, "open", False) and hasattr(d, "hasAttribute")
-                and d.hasAttribute("data-fold-lazy")):
-            # the form holding the fold-out is drawn again with its body: what the GM typed in it
-            # (dice, a target, a tick) and in any other form the render rewrites stays as typed
-            root = document.querySelector("main.panes")
-            typed = typed_forms(root) if root is not None else {}
-            self.render()
-            if root is not None:
-                restore_typed(root, typed)
+        if d is None or not hasattr(d, "hasAttribute") or not d.hasAttribute("data-fold"):
+            return
+        is_open = bool(getattr(d, "open", False))
+        if d.hasAttribute("data-fold-lazy"):
+            if not is_open:
+                return
+        elif getattr(self, "folds_drawn", {}).get(str(d.getAttribute("data-fold")), is_open) == is_open:
+            return
+        # the form holding the fold-out is drawn again with its body: what the GM typed in it
+        # (dice, a target, a tick) and in any other form the render rewrites stays as typed
+        root = document.querySelector("main.panes")
+        typed = typed_forms(root) if root is not None else {}
+        self.render()
+        if root is not None:
+            restore_typed(root, typed)
 
     def _listen(self, target: Any, event: str, fn: Callable, capture: bool = False) -> None:
         """``capture``: for an event that does not bubble (``toggle``), caught on its way down."""

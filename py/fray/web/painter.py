@@ -25,7 +25,7 @@ from . import mapctl
 from . import render as R
 from . import history_view
 from .blocks import patch_region
-from .dom import by_id, nil
+from .dom import by_id, fold_states, nil
 from .panels import panel_for
 
 document = js.document
@@ -48,6 +48,11 @@ class Painter:
             traceback.print_exc()
             self.banner(f"Part of the page could not be drawn ({type(e).__name__}: {e}). "
                         "The encounter is saved; Undo, Export or switching encounters still work.")
+        try:
+            # each fold-out as this render left it (App.on_toggle: a toggle that differs is the GM's)
+            self.folds_drawn = fold_states("details[data-fold]")
+        except Exception:  # noqa: BLE001 - no page to read (never in the browser)
+            self.folds_drawn = {}
         self.keep_paint()
 
     def keep_paint(self) -> None:
