@@ -79,7 +79,10 @@ def _patch_children(parent: Any, old: tuple[str, ...], new: tuple[str, ...]) -> 
         # lines up as a few): one write of the whole parent is cheaper than one per child (measured
         # in the page at 200 entries: 45-70 ms whole, 58-118 ms child by child, layout included),
         # and the few it rewrites needlessly hold nothing the GM types into
+        # what either way of patching would keep: the children the line-up keeps, and (patching
+        # by position) those equal where they stand
         kept = {i for i, j in pairs if i is not None and j is not None and old[i] == new[j]}
+        kept.update(k for k in range(len(old)) if old[k] is new[k] or old[k] == new[k])
         if min(len(changed), _writes(pairs, old, new)) > max(WHOLE_PAST, len(old) // 2) and not any(
                 _holds_controls(old[k]) for k in kept):
             return False
