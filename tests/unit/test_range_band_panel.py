@@ -396,6 +396,29 @@ def test_a_preview_of_many_rolls_is_one_row_each():
     def elements(html):
         return html.count("<") - html.count("</")  # opening tags
     assert max(elements(r) for r in rows) * 2 < elements(few) / PREVIEW_FULL
+    assert "under the assumed default mechanic" in html
+
+    # what success and failure do, and the notes: once under the table when every roll says the
+    # same, in each row when they differ; a roll that cannot blunder says so
+    def said(q, success, note):
+        q["spec"].update(success=success, failure="the scout stays hidden", notes=[note])
+        return q
+    same = [said(pend(i, 0), "spots the <scout>", "a blind roll in darkness") for i in range(PREVIEW_FULL + 2)]
+    html = preview_html({"pending": same}, core, {})
+    table, below = html.split("</table>")
+    assert "What it does" not in table and "spots the" not in table
+    assert below.count("<li>") == 3 and "spots the &lt;scout&gt;" in below and "a blind roll in darkness" in below
+    differ = [said(pend(i, 0), f"spots scout {i}", "note") for i in range(PREVIEW_FULL + 2)]
+    differ[0]["spec"]["can_blunder"] = False
+    html = preview_html({"pending": differ}, core, {})
+    rows = re.findall(r"<tr><th scope=\"row\".*?</tr>", html)
+    assert "What it does" in html and all(f"spots scout {i}" in r and "stays hidden" in r for i, r in enumerate(rows))
+    assert "cannot blunder" in rows[0] and "cannot blunder" not in rows[1]
+    # every roll settled by the rules: no default mechanic is assumed
+    auto = [pend(i, 0) for i in range(PREVIEW_FULL + 1)]
+    for q in auto:
+        q["spec"]["auto"] = {"success": True, "reason": "cannot fail: not hidden"}
+    assert "settled by the rules" in preview_html({"pending": auto}, core, {})
 
 
 def test_past_a_dozen_after_setup_one_form_sets_any_turn_order():

@@ -509,39 +509,58 @@ PREVIEW_FULL = 3
 
 
 def _preview_table(pending: list[dict[str, Any]], core_roll: dict[str, Any], names: dict[str, str]) -> str:
-    """Many rolls at once, a row each: who rolls (the roll's question on hover), die on stat and TN
-    with its parts, Hindrance and Easing with their reasons, the odds. Each is shown in full under
-    Rolls to settle once sent."""
+    """Many rolls at once, a row each: who rolls and the roll's question, die on stat and TN with
+    its parts, Hindrance and Easing with their reasons, the odds (and whether it can blunder), and
+    what success and failure do with the roll's notes: once under the table when every roll says
+    the same (a detection by every opponent), else in the row. Each is shown in full under Rolls to
+    settle once sent."""
     from ..rulesets.range_band.odds import spec_odds
 
     def parts(part: dict[str, Any]) -> str:
         why = ", ".join(f"+{int(x['count'])} {x['reason']}" for x in part.get("parts", []))
         return esc(part.get("total", 0)) + (f" ({esc(why)})" if why else "")
 
+    def effects(spec: dict[str, Any]) -> list[str]:
+        out = []
+        if spec.get("success"):
+            out.append(f'<span class="k">Success</span> {esc(spec["success"])}')
+        if spec.get("failure"):
+            out.append(f'<span class="k">Failure</span> {esc(spec["failure"])}')
+        return out + [esc(n) for n in spec.get("notes", [])]
+
+    said = [effects(q["spec"]) for q in pending]
+    shared = said[0] if all(x == said[0] for x in said) else None
     rows = []
-    for q in pending:
+    for q, says in zip(pending, said):
         spec = q["spec"]
         tn = spec.get("tn", {})
         tn_parts = "".join(f" {'+' if x['value'] >= 0 else '−'} {x['reason']} {abs(int(x['value']))}"
                            for x in tn.get("parts", []))
         o = spec_odds(spec, core_roll)
         odds = (f"{esc(percent(o.success))}, by 10 or more {esc(percent(o.by_10))}"
-                + (f", blunder {esc(percent(o.blunder))}" if o.blunder else "")
+                + (f", blunder {esc(percent(o.blunder))}" if o.blunder else
+                   ("" if spec.get("can_blunder") else "; cannot blunder"))
                 + (f" ({esc(spec['auto'].get('reason', ''))})" if spec.get("auto") else ""))
         who = names.get(q.get("combatant"), q.get("combatant", ""))
-        rows.append(f'<tr><th scope="row" title="{esc(spec.get("what", "Roll"))}">{esc(who)}</th>'
+        does = "" if shared is not None else f'<td><ul class="rb-preview-does">{"".join(f"<li>{x}</li>" for x in says)}</ul></td>'
+        rows.append(f'<tr><th scope="row">{esc(who)} <small class="rb-preview-what">{esc(spec.get("what", "Roll"))}</small></th>'
                     f'<td><span class="rb-die">{esc(spec.get("die"))} on {esc(spec.get("stat"))}</span>, TN '
                     f'<strong>{esc(tn.get("total"))}</strong> <small>(= {esc(spec.get("stat"))} '
                     f'{esc(spec.get("stat_value"))}{esc(tn_parts)}{"; blind" if spec.get("blind") else ""})</small></td>'
                     f'<td>{parts(spec.get("hindrance", {}))}</td><td>{parts(spec.get("easing", {}))}</td>'
-                    f'<td>{odds}</td></tr>')
+                    f'<td>{odds}</td>{does}</tr>')
     rules = ", ".join(dict.fromkeys(q["spec"].get("rule", "") for q in pending if q["spec"].get("rule")))
+    mechanic = ("settled by the rules" if all(q["spec"].get("auto") for q in pending)
+                else "the odds of success under the assumed default mechanic")
+    after = (f'<ul class="rb-preview-does" aria-label="What every one of these rolls does">'
+             f'{"".join(f"<li>{x}</li>" for x in shared)}</ul>' if shared else "")
     return (f'<div class="rb-preview-scroll" tabindex="0" role="region" aria-label="The rolls it would leave">'
             f'<table class="rb-preview-table"><caption>{len(pending)} rolls{f" ({esc(rules)})" if rules else ""}: '
-            f'the odds of success under the assumed default mechanic; each roll in full under Rolls to settle '
-            f'once sent</caption><thead><tr><th scope="col">Who rolls</th><th scope="col">Roll</th>'
-            f'<th scope="col">Hindrance</th><th scope="col">Easing</th><th scope="col">Success</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
+            f'{mechanic}; each roll in full under Rolls to settle once sent</caption><thead><tr>'
+            f'<th scope="col">Who rolls</th><th scope="col">Roll</th><th scope="col">Hindrance</th>'
+            f'<th scope="col">Easing</th><th scope="col">Success</th>'
+            + ("" if shared is not None else '<th scope="col">What it does</th>')
+            + f'</tr></thead><tbody>{"".join(rows)}</tbody></table>{after}</div>')
 
 
 PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
