@@ -27,6 +27,7 @@ import json
 import math
 import re
 from itertools import accumulate
+from operator import sub
 from typing import Any
 
 from .errors import InvalidAction
@@ -63,7 +64,10 @@ def json_depth(text: str) -> int:
     brackets = b"".join(raw.translate(None, _NOT_STRUCTURE).split(b'"')[0::2])
     if not brackets:
         return 0
-    return max(accumulate(step - 1 for step in brackets.translate(_DEPTH_STEP)))
+    # each bracket steps 2 (an opening) or 0 (a closing), so the depth after k brackets is the
+    # sum of their steps less k: every loop here is the C one (a generator of steps took a tenth
+    # of a 30-combatant autosave's load in the page)
+    return max(map(sub, accumulate(brackets.translate(_DEPTH_STEP)), range(1, len(brackets) + 1)))
 
 
 # The deepest a save file's brackets can go when every value in it is within MAX_DEPTH: the file
