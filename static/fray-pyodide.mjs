@@ -58,6 +58,9 @@ async function boot() {
       // not count as an unhandled rejection meanwhile (it still rejects the await below).
       const snapshot = fetchSnapshot(new URL(SNAPSHOT, import.meta.url));
       snapshot.catch(() => {});
+      // the library is read once the snapshot's bytes are in, while the interpreter restores
+      // them: read beside the snapshot, it slowed the snapshot's own read by more than it saved
+      snapshot.then(readLibrary, readLibrary);
       const py = await loadPlain({ ...OWN, _loadSnapshot: snapshot });
       // The snapshot froze the random module's state: give this page its own.
       py.runPython("import random; random.seed()");
@@ -71,6 +74,7 @@ async function boot() {
   } else {
     globalThis.frayBoot = { snapshot: false, reason: "this build has no snapshot" };
   }
+  readLibrary();  // no snapshot (or it failed): while Python starts the plain way
   const py = await loadPlain(OWN);
   globalThis.frayBoot.ms = performance.now() - started;
   return py;
@@ -81,6 +85,15 @@ async function boot() {
 // configuration and plugins (some 300-500 ms of a warm boot). PyScript's import of this module
 // (by the same URL) gets this same instance, and its loadPyodide call the boot already under way.
 const booting = boot();
+
+// The GM's page reads its library and current encounter from IndexedDB while the interpreter
+// starts (static/store.js, prefetch), so Python's boot finds them read: the same module PyScript
+// hands Python (pyscript.toml [js_modules.main], by the same URL). The players' window reads
+// nothing of the library.
+function readLibrary() {
+  if (new URLSearchParams(location.search).get("view") === "players") return;
+  import("./store.js").then((store) => store.prefetch()).catch(() => {});
+}
 
 export async function loadPyodide(options = {}) {
   if (options.stdout) io.stdout = options.stdout;

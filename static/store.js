@@ -51,8 +51,17 @@ function tx(names, mode) {
     : db.transaction(names, "readonly");
 }
 
-export async function open() {
-  if (db !== null) return true;
+// One connection, however many ask at once (the boot's prefetch and Python's open).
+let opening = null;
+export function open() {
+  if (db !== null) return Promise.resolve(true);
+  if (opening === null) {
+    opening = openDb().finally(() => { opening = null; });
+  }
+  return opening;
+}
+
+async function openDb() {
   const request = indexedDB.open(NAME, VERSION);
   request.onupgradeneeded = (event) => {
     // Each version adds to what the one before made: a version 1 database keeps every store
@@ -75,9 +84,51 @@ export async function open() {
   db.onversionchange = () => {
     db.close();
     db = null;
+    forgetEarly();
     if (replaced !== null) replaced();
   };
   return true;
+}
+
+// The boot's reads, begun by the interpreter module (static/fray-pyodide.mjs) as the page starts,
+// while the interpreter loads: the library list, the current encounter's key and its stored row.
+// Python's boot asks for exactly these (web/booting.py) and finds them read. Each is handed out
+// once, and only while this tab has written nothing since (any write forgets them): what another
+// tab writes meanwhile is then as a write just after the load, which the revision check of this
+// tab's next write finds (store.py). globalThis.frayEarly says what was used, for make bench.
+let early = null;        // promise of {list, current, row} (row: null when there is no save), or null
+const unused = new Set();
+export function prefetch() {
+  if (early !== null) return;
+  globalThis.frayEarly = { started: performance.now(), used: [] };
+  unused.clear();
+  for (const part of ["list", "current", "row"]) unused.add(part);
+  early = (async () => {
+    await open();
+    const t = tx(["entries", "saves", "journal", "meta"], "readonly");
+    const [list, current] = await Promise.all([listIn(t), done(t.objectStore("meta").get("current"))]);
+    const row = typeof current === "string" ? await getIn(t, current) : null;
+    globalThis.frayEarly.read = performance.now();
+    return { list, current: current === undefined ? null : current, row, key: current };
+  })().catch((e) => {  // nothing lost: Python reads each of them itself
+    globalThis.frayEarly.failed = String(e && e.message || e);
+    return null;
+  });
+}
+
+function forgetEarly() {
+  early = null;
+  unused.clear();
+}
+
+// {value} of one of the boot's reads if it may still be used (and is, from now on), else null.
+async function fromEarly(part, key) {
+  if (early === null || !unused.has(part)) return null;
+  const got = await early;
+  if (got === null || !unused.has(part) || (part === "row" && got.key !== key)) return null;
+  unused.delete(part);
+  globalThis.frayEarly.used.push(part);
+  return { value: got[part] };
 }
 
 export function onVersionChange(callback) { replaced = callback; }
@@ -96,7 +147,11 @@ async function headIn(t, key) {
 
 // The library list as stored, and every key that has a save: Python reconciles the two.
 export async function list() {
-  const t = tx(["entries", "saves"], "readonly");
+  const e = await fromEarly("list");
+  return e !== null ? e.value : listIn(tx(["entries", "saves"], "readonly"));
+}
+
+async function listIn(t) {
   const [entries, keys] = await Promise.all([
     done(t.objectStore("entries").getAll()), done(t.objectStore("saves").getAllKeys())]);
   return { entries, keys };
@@ -105,7 +160,11 @@ export async function list() {
 // One encounter as stored: its save's text and revision (`base`), its journal rows after it
 // (in order), and its latest revision (`rev`), all read in one transaction.
 export async function get(key) {
-  const t = tx(["saves", "journal"], "readonly");
+  const e = await fromEarly("row", key);
+  return e !== null ? e.value : getIn(tx(["saves", "journal"], "readonly"), key);
+}
+
+async function getIn(t, key) {
   const [row, rows] = await Promise.all([
     done(t.objectStore("saves").get(key)), done(t.objectStore("journal").getAll(rowsOf(key)))]);
   if (row === undefined) return null;
@@ -135,6 +194,7 @@ async function revisionIn(t, key) {
 // Resolves {ok: true, rev} once committed, or {ok: false, rev} (the newer revision another tab
 // wrote) having written nothing.
 export async function save(key, text, name, ruleset, expected, by) {
+  forgetEarly();
   const t = tx(["entries", "saves", "journal", "meta"], "readwrite");
   const end = committed(t);
   const stored = await revisionIn(t, key);
@@ -156,6 +216,7 @@ export async function save(key, text, name, ruleset, expected, by) {
 // revision check and bump as `save`, and make the encounter current. Only for an encounter that
 // has a save (Python writes the first one whole).
 export async function append(key, moves, name, ruleset, expected, by) {
+  forgetEarly();
   const t = tx(["entries", "saves", "journal", "meta"], "readwrite");
   const end = committed(t);
   const stored = await revisionIn(t, key);
@@ -178,6 +239,7 @@ export async function append(key, moves, name, ruleset, expected, by) {
 // Each is checked again inside the transaction: another tab may have saved meanwhile, and its
 // entry (with the newer revision) must win.
 export async function repair(fix, drop) {
+  forgetEarly();
   const t = tx(["entries", "saves"], "readwrite");
   const end = committed(t);
   const entries = t.objectStore("entries");
@@ -194,6 +256,7 @@ export async function repair(fix, drop) {
 }
 
 export async function setCurrent(key) {
+  forgetEarly();
   const t = tx(["meta"], "readwrite");
   const end = committed(t);
   t.objectStore("meta").put(key, "current");
@@ -202,6 +265,7 @@ export async function setCurrent(key) {
 
 // A setting of this browser beside the saves: "bestiary" -> the GM's templates (fray/bestiary.py).
 export async function putMeta(name, value) {
+  forgetEarly();
   const t = tx(["meta"], "readwrite");
   const end = committed(t);
   t.objectStore("meta").put(value, name);
@@ -209,6 +273,10 @@ export async function putMeta(name, value) {
 }
 
 export async function meta(name) {
+  if (name === "current") {
+    const e = await fromEarly("current");
+    if (e !== null) return e.value;
+  }
   const v = await done(tx(["meta"], "readonly").objectStore("meta").get(name));
   return v === undefined ? null : v;
 }
@@ -219,6 +287,7 @@ export async function getBroken(key) {
 }
 
 export async function putBroken(key, text) {
+  forgetEarly();
   const t = tx(["broken"], "readwrite");
   const end = committed(t);
   t.objectStore("broken").put({ key, text });
@@ -227,6 +296,7 @@ export async function putBroken(key, text) {
 
 // Forget an encounter: its save, its journal, its entry and its unreadable copy.
 export async function forget(key) {
+  forgetEarly();
   const t = tx(["entries", "saves", "journal", "broken"], "readwrite");
   const end = committed(t);
   for (const name of ["entries", "saves", "broken"]) t.objectStore(name).delete(key);
@@ -238,6 +308,7 @@ export async function forget(key) {
 // {saves: [{key, text, name, ruleset}], broken: [{key, text}], current}. Resolves true if this
 // call copied it, false if it had been done before (by this tab or another).
 export async function migrate(plan) {
+  forgetEarly();
   const t = tx(STORES, "readwrite");
   const end = committed(t);
   if (await done(t.objectStore("meta").get("migrated")) === true) {

@@ -99,6 +99,28 @@ def test_reload_restores_the_encounter_its_history_and_its_log(page, open_app):
     assert snapshot(page) == {**before_last, "canRedo": True}
 
 
+def test_the_boot_reads_the_library_while_the_interpreter_starts_and_python_takes_each_read_once(page, open_app):
+    """Issue 11 (resume in the time of an empty boot): the library list, the current key and the
+    current encounter's row are read from the database while the interpreter starts
+    (static/store.js ``prefetch``, begun by static/fray-pyodide.mjs), before Python runs; Python's
+    boot takes each of them once, and the encounter is the one saved. Every later read is the
+    database's own: a change made after the boot is what the next reload shows."""
+    open_app(page)
+    new_freeform(page, "Read early")
+    add_combatant(page, "Wolf", "initiative: 14")
+    state = snapshot(page)
+    reload(page)
+    early = page.evaluate("globalThis.frayEarly")
+    script = page.evaluate("performance.getEntriesByName('fray:script')[0].startTime")
+    assert sorted(early["used"]) == ["current", "list", "row"] and len(early["used"]) == 3
+    assert early["started"] < script and "failed" not in early
+    assert snapshot(page) == state
+    add_combatant(page, "Bear", "initiative: 5")
+    wait_saved(page)
+    reload(page)
+    expect(page.locator("#combatants .card h3.name")).to_have_text(["Wolf", "Bear"])
+
+
 def test_a_closed_and_reopened_browser_restores_the_encounter(launch_persistent, open_app):
     ctx = launch_persistent()
     page = ctx.pages[0] if ctx.pages else ctx.new_page()
