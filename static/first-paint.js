@@ -200,20 +200,37 @@
   status.key = typeof saved.key === "string" ? saved.key : "";
   addEventListener("resize", place);
 
-  // the live page says it is ready (or that it failed): it takes the copy's place
+  // the live page says it is ready (or that it failed): it takes the copy's place. Its map may
+  // come a moment later (data-map="later": App.start draws it in the next task): until then the
+  // copy's map stays over the live one, the rest of the copy hidden (the copy is inert: clicks
+  // reach the live page beneath)
   new MutationObserver((_, obs) => {
     if (root.dataset.engine === "loading") return;
     obs.disconnect();
-    removeEventListener("resize", place);
     const a = firstCard(copy), b = firstCard(live);
     const before = copy.getBoundingClientRect().top;
     live.classList.remove("behind-first-paint");
     status.jump = Math.abs(live.getBoundingClientRect().top - before);
     status.cardJump = a && b ? Math.abs(a.getBoundingClientRect().top - b.getBoundingClientRect().top) : null;
-    copy.remove();
     note.remove();
     status.replacedAt = performance.now();
+    if (root.dataset.map !== "later") {
+      done();
+      return;
+    }
+    copy.classList.add("map-only");
+    new MutationObserver((_, mapObs) => {
+      if (root.dataset.map === "later") return;
+      mapObs.disconnect();
+      done();
+    }).observe(root, { attributes: true, attributeFilter: ["data-map"] });
   }).observe(root, { attributes: true, attributeFilter: ["data-engine"] });
+
+  function done() {
+    removeEventListener("resize", place);
+    copy.remove();
+    status.mapAt = performance.now();
+  }
 
   // the copy lies over the live main, which keeps its place in the layout (hidden, not removed,
   // so the live page draws and measures its map in the real size)

@@ -83,6 +83,53 @@ def test_the_last_state_shows_read_only_before_the_engine_then_the_live_page_tak
     expect(page.get_by_role("button", name="Undo")).to_be_enabled()
 
 
+# Installed before any page script: the moment the live map is drawn after the page was ready.
+MAP_PROBE = """
+window.__map = {atReady: null, atDrawn: null};
+new MutationObserver(() => {
+  const root = document.documentElement;
+  if (!root) return;
+  const copy = document.querySelector("main.first-paint");
+  const live = document.querySelector("main.panes:not(.first-paint) #map");
+  const look = () => ({map: root.dataset.map || null, copy: !!copy,
+                       copyMap: copy ? copy.querySelectorAll("#map [id^=tok-]").length : 0,
+                       liveMap: live ? live.querySelectorAll("[id^=tok-]").length : 0});
+  if (root.dataset.engine === "ready" && window.__map.atReady === null) window.__map.atReady = look();
+  if (root.dataset.map === "drawn" && window.__map.atDrawn === null) window.__map.atDrawn = look();
+}).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-engine", "data-map"]});
+"""
+
+
+def test_a_resumed_page_is_ready_before_its_map_and_shows_the_kept_map_until_it_is_drawn(page, open_app):
+    """Issue 11 (resume in the time of an empty boot): over a kept drawing, the first render leaves
+    the map to the task after the page is ready (it was a third of that render at 30 combatants).
+    Meanwhile the drawing's map stays where the live one will be, so the map never shows empty;
+    then the live map is drawn and the copy goes. A boot with nothing kept draws its map at once."""
+    open_app(page)
+    G.new_freeform(page, "Ambush at the ford")
+    G.add_combatant(page, "Brakka the Bold", side="party")
+    G.add_combatant(page, "Grey Wolf")
+    page.wait_for_function("(localStorage.getItem('fray.paint') || '').includes('Grey Wolf')")
+    page.add_init_script(MAP_PROBE)
+    page.reload()
+    G.wait_ready(page)
+    page.wait_for_function("window.__map.atDrawn !== null")
+    seen = page.evaluate("window.__map")
+    assert seen["atReady"] == {"map": "later", "copy": True, "copyMap": 2, "liveMap": 0}
+    assert seen["atDrawn"]["liveMap"] == 2 and seen["atDrawn"]["copy"] and seen["atDrawn"]["copyMap"] == 2
+    expect(page.locator("main.first-paint")).to_have_count(0)
+    expect(page.locator("main.panes #map [id^=tok-]")).to_have_count(2)
+    status = page.evaluate("globalThis.frayFirstPaint")
+    assert status["mapAt"] >= status["replacedAt"]
+    # nothing kept (the drawing forgotten, and this page keeps none as it goes): no copy, the map
+    # drawn with the rest, before ready
+    page.evaluate("globalThis.frayKeepPaint = () => false; localStorage.removeItem('fray.paint')")
+    page.reload()
+    G.wait_ready(page)
+    seen = page.evaluate("window.__map")
+    assert seen["atReady"] == {"map": None, "copy": False, "copyMap": 0, "liveMap": 2}
+
+
 def keep(page, main: str) -> None:
     # The live page keeps its own drawing PAINT_DELAY_MS after it renders: let that write land first,
     # or it replaces the copy written here before the reload reads it.

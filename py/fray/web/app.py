@@ -23,7 +23,7 @@ import traceback
 from typing import Any, Callable
 
 import js  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
 
 from .. import bestiary
 from ..errors import FrayError, InvalidAction, RuleViolation
@@ -189,11 +189,34 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             self.persist()
         self.show_save_state()
         self._keeping = True
+        # Resumed over the kept drawing (static/first-paint.js): the map is drawn in the task
+        # after the page is ready, while the drawing's map stays on screen in its place; the
+        # tracker, whose controls the GM reaches for first, is live without waiting for it (the
+        # map was a third of this first render at 30 combatants).
+        self.map_later = bool(getattr(getattr(js.globalThis, "frayFirstPaint", None), "shown", False))
         mark("fray:wired")
         self.render()
         mark("fray:rendered")
         by_id("loading").hidden = True
+        if self.map_later:  # the drawing keeps its map on screen until this one is drawn
+            document.documentElement.dataset.map = "later"
         document.documentElement.dataset.engine = "ready"
+        if self.map_later:
+            js.setTimeout(create_once_callable(self.draw_map_later), 0)
+
+    def draw_map_later(self) -> None:
+        """The map of the first render, drawn once the page is ready (``start``)."""
+        if not self.map_later:
+            return
+        self.map_later = False
+        try:
+            mapctl.render(self)
+        except Exception as e:  # noqa: BLE001 - as a render's: said, the encounter untouched
+            traceback.print_exc()
+            self.banner(f"The map could not be drawn ({type(e).__name__}: {e}). The encounter is saved.")
+        mark("fray:map")
+        document.documentElement.dataset.map = "drawn"
+        self.keep_paint()
 
     def on_toggle(self, event: Any) -> None:
         """The panels read their fold-outs' state from the page as they render, so the one that

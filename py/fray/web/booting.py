@@ -108,6 +108,7 @@ class Booting:
 
         async def run() -> None:
             await asyncio.sleep(0)  # after the task that made the page ready
+            self.draw_map_later()  # the map the first render left (App.start), before the check
             if self.check_resumed():
                 self.render()  # what only the checkpoints could say: Undo's title names the last change
         self._checking = asyncio.ensure_future(run())

@@ -99,7 +99,8 @@ class Painter:
         self.paint_cards([(c.id, self.card(enc, c, rs, panel, view, c.id == current_id, status.get(c.id)))
                           for c in enc.combatants], R.empty_state(enc))
         self.paint_log(R.log_entries(enc.log))
-        mapctl.render(self)
+        if not getattr(self, "map_later", False):  # the first render over the kept drawing: App.start
+            mapctl.render(self)
         if focus_id:
             el = by_id(focus_id)
             if el is not None:
