@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, fields
-from typing import Any
+from typing import Any, Callable
 
 from . import gate, reducer
 from .errors import FrayError, InvalidAction, SaveFileError
@@ -129,16 +129,46 @@ def loads(text: str, verify: bool = True, check: bool = True) -> History:
 _QUICK_HEAD = f'{{"format":"{FORMAT}","schema":{SCHEMA_VERSION},"encounter":'
 _QUICK_NEXT = (',"history":{"initial":', ',"actions":', ',"cursor":', ',"checkpoints":')
 _DECODER = json.JSONDecoder()
+# Where the page cuts its autosave (static/store.js ``getSplit``): the cursor, then the checkpoints.
+SPLIT_AT = re.compile(r',"cursor":\d+,"checkpoints":')
 
 
-def _quick_parse(text: str) -> tuple[dict[str, Any], str] | None:
+def loads_split(head: str, rest: Callable[[], str], size: int, verify: bool = False,
+                check: bool = False) -> History:
+    """``loads`` of a save handed over in two parts (the page's autosave, static/store.js): ``head``
+    up to and with ``,"checkpoints":``, and ``rest()``, the text after it, asked for only when the
+    checkpoints are first read (undo, or the check of the present once the page is ready): the two
+    thirds of a long fight's save that are its checkpoints then never cross into Python at boot.
+    A head that is not what ``dumps`` writes up to its checkpoints (the cut fell in the wrong
+    place) is read as the whole text: the same history, the same errors, as ``loads``."""
+    if size > MAX_FILE_BYTES:
+        raise SaveFileError("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+    if not verify and not check:
+        quick = _quick_parse(head, whole=False)
+        if quick is not None:
+            data, _ = quick
+
+            def later() -> str:
+                tail = rest()
+                if not tail.endswith("]}}"):
+                    raise SaveFileError("history.checkpoints", "the save's end is not where its checkpoints end")
+                return tail[:-2]
+            try:
+                return _load(data, verify, check, later)
+            except InvalidAction as e:
+                raise SaveFileError(e.field, e.message) from None
+    return loads(head + rest(), verify, check)
+
+
+def _quick_parse(text: str, whole: bool = True) -> tuple[dict[str, Any], str] | None:
     """A save exactly as ``dumps`` writes it, parsed but for its checkpoints (two thirds of a long
     fight's text, and read only when undo first needs one, or when the page checks the present):
     the parsed file with no checkpoints, and their JSON text. None for any other text, which
     ``gate.parse_json`` then reads whole; so an edited or foreign file is read as strictly as
     ever, and its errors are the same. Each value is parsed by the JSON parser itself, behind the
-    same depth scan."""
-    if not text.startswith(_QUICK_HEAD) or not text.endswith("]}}"):
+    same depth scan. ``whole`` false: ``text`` is such a save cut right after ``,"checkpoints":``
+    (``loads_split``), and must end exactly there."""
+    if not text.startswith(_QUICK_HEAD) or (whole and not text.endswith("]}}")):
         return None
     i = len(_QUICK_HEAD)
     try:
@@ -150,6 +180,8 @@ def _quick_parse(text: str) -> tuple[dict[str, Any], str] | None:
             values.append(value)
             i += len(sep)
     except (ValueError, RecursionError):
+        return None
+    if not whole and i != len(text):
         return None
     if gate.json_depth(text[:i]) > gate.FILE_DEPTH:
         return None
@@ -167,7 +199,7 @@ def load_data(data: Any, verify: bool = True, check: bool = True) -> History:
         raise SaveFileError(e.field, e.message) from None
 
 
-def _load(data: Any, verify: bool, check: bool = True, later: str | None = None) -> History:
+def _load(data: Any, verify: bool, check: bool = True, later: "str | Callable[[], str] | None" = None) -> History:
     if not isinstance(data, dict):
         raise SaveFileError("", "not a Fray file: expected a JSON object")
     if data.get("format") != FORMAT:
@@ -198,7 +230,7 @@ def _load(data: Any, verify: bool, check: bool = True, later: str | None = None)
 
 
 def _load_history(data: dict, schema: int, present: Encounter, verify: bool, check: bool,
-                  later: str | None) -> History:
+                  later: "str | Callable[[], str] | None") -> History:
     deferred = _DEFERRED
     hist = data.get("history")
     if hist is None:
@@ -262,12 +294,14 @@ def _pending_checks(deferred: list[tuple[Any, str]], present: Encounter):
     return run
 
 
-def _later_checkpoints(text: str, schema: int, ruleset: str, n_actions: int, cursor: int, present: Encounter):
+def _later_checkpoints(text: "str | Callable[[], str]", schema: int, ruleset: str, n_actions: int, cursor: int,
+                       present: Encounter):
     """The reader of a quickly parsed save's checkpoints (``_quick_parse``), as ``_checkpoints``
-    reads them in a whole file, with the same paths."""
+    reads them in a whole file, with the same paths. ``text`` may be a function that gives it
+    (``loads_split``: asked for only now)."""
     def read() -> dict[int, tuple["Encounter | Unread", str]]:
         try:
-            cps = gate.parse_json(text, "history.checkpoints")
+            cps = gate.parse_json(text() if callable(text) else text, "history.checkpoints")
             return _checkpoints({"checkpoints": cps}, schema, ruleset, n_actions, cursor, present, lazy=True)
         except InvalidAction as e:
             raise SaveFileError(e.field, e.message) from None

@@ -60,10 +60,11 @@ def test_any_failure_loading_an_autosave_keeps_it_aside(monkeypatch):
     raw = savefile.dumps(warriors())
     store.saves["e1"] = {"text": raw, "rev": 1}
 
-    def broken(text, **_):
+    def broken(*_, **__):
         raise KeyError("weapons")
 
     monkeypatch.setattr(savefile, "loads", broken)
+    monkeypatch.setattr(savefile, "loads_split", broken)  # the page's autosave comes in two parts
     with pytest.raises(SaveFileError) as e:
         asyncio.run(lib.load("e1"))
     assert "KeyError" in str(e.value)

@@ -318,3 +318,78 @@ def test_a_migration_after_a_failed_one_keeps_what_was_saved_meanwhile():
     assert names(lib) == ["Made since", "Beta", "e3", "Gamma", "Alpha"]
     assert run(lib.load("e1-old"))[0].present.name == "Alpha"
     assert run(lib.current_key()) == "e1"  # the database's own pointer wins
+
+
+# -- the autosave handed over in two parts (issue 11: static/store.js getSplit) -----------------
+
+def _long_fight(lib: Library) -> tuple[History, str]:
+    """A fight long enough to hold checkpoints, saved: the history and its text."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import fights
+
+    h = fights.fight("strike-rank", 6, 120, seed=8)
+    run(lib.save("e1", h, 0))
+    return h, lib.backend.saves["e1"]["text"]
+
+
+def test_a_save_cut_where_its_checkpoints_begin_loads_the_same_and_reads_them_only_when_needed(lib):
+    """The page hands Python its autosave up to the checkpoints and the rest on demand: at boot the
+    two thirds of a long fight's text that are checkpoints never cross into Python. The history is
+    the one a whole load gives, its text the same byte for byte, and the rest is read once, when
+    the present is checked (or undo first needs a checkpoint)."""
+    h, text = _long_fight(lib)
+    assert savefile.SPLIT_AT.search(text) and '"checkpoints":[{' in text
+    back, _ = run(lib.load("e1", check=False))
+    assert lib.backend.rest_asked == 0
+    assert same(back, h) and back.present_unchecked
+    back.check_present()
+    assert lib.backend.rest_asked == 1
+    assert savefile.dumps(back) == text
+    while back.can_undo:  # undo across the load reaches the start, through every checkpoint
+        back.undo()
+    assert asdict(back.present) == asdict(h.initial) and lib.backend.rest_asked == 1
+    # a load that checks at once (a journal follows, or the caller asks) reads the whole text now
+    again, _ = run(lib.load("e1", check=True))
+    assert lib.backend.rest_asked == 1 and same(again, h)
+
+
+def test_a_cut_in_the_wrong_place_is_read_as_the_whole_text(lib):
+    """The cut's pattern can stand inside the encounter too (free-form stats named "cursor" and
+    "checkpoints"): the head then ends inside the encounter, the quick parse refuses it, and the
+    whole text is read, giving the same history a load of the whole text gives."""
+    h = History(new_encounter("freeform", "Ford"))
+    h.do({"type": "add_combatant", "combatant": {"name": "Odd", "stats": {"initiative": 10, "cursor": 3,
+                                                                          "checkpoints": 2}}})
+    run(lib.save("e1", h, 0))
+    text = lib.backend.saves["e1"]["text"]
+    assert savefile.SPLIT_AT.search(text).start() < text.index(',"history":')  # the first match is in it
+    back, _ = run(lib.load("e1", check=False))
+    assert lib.backend.rest_asked == 1  # read at once, whole
+    assert same(back, h) and savefile.dumps(back) == text
+
+
+def test_a_bad_save_handed_over_in_two_parts_is_kept_whole_under_broken(lib):
+    """Whatever fails in the load, what is kept for download is the whole stored text, both parts;
+    a checkpoint that is wrong is refused when it is first read, with the path a whole load gives."""
+    _, text = _long_fight(lib)
+    data = json.loads(text)
+    data["encounter"]["combatants"][0]["position"]["x"] = "far"
+    bad = json.dumps(data, separators=(",", ":"), ensure_ascii=False)  # as the autosave writes it
+    assert savefile.SPLIT_AT.search(bad)
+    lib.backend.saves["e1"]["text"] = bad
+    with pytest.raises(SaveFileError) as e:
+        run(lib.load("e1", check=False))
+    assert e.value.path == "encounter.combatants.0.position.x"
+    assert lib.backend.broken["e1"] == bad
+    data = json.loads(text)
+    data["history"]["checkpoints"][0]["at"] = "x"
+    lib.backend.saves["e1"]["text"] = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    back, _ = run(lib.load("e1", check=False))  # the head is sound: the checkpoints are read later
+    with pytest.raises(SaveFileError) as e:
+        back.check_present()
+    assert e.value.path == "history.checkpoints.0.at"
+    with pytest.raises(SaveFileError) as whole:
+        savefile.loads(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
+    assert whole.value.path == e.value.path

@@ -294,15 +294,24 @@ class Library:
         aside under ``broken``, untouched (with its journal: ``broken_text``). ``check`` false: a
         save with no journal after it is not checked against its history now; the caller does
         it (``History.check_present``) and calls ``set_aside`` if that fails."""
-        row = await self.backend.get(key)
+        # the save's text may come cut where its checkpoints begin (``rest``: the text after,
+        # asked for when they are first read; static/store.js getSplit)
+        row = await self.backend.get_split(key)
         if row is None or not isinstance(row.get("text"), str):
             raise MissingSave("", f"no saved encounter {key!r}")
-        raw = row["text"]
+        head, rest = row["text"], row.get("rest")
         rows = row.get("journal") or []
         rev = row.get("rev") if _whole(row.get("rev")) else 0
+
+        def whole() -> str:
+            return head if rest is None else head + str(rest())
         try:
             # our own autosave: read as strictly as an import, replayed from its last checkpoint only
-            h = savefile.loads(raw, verify=False, check=check or bool(rows))
+            if rest is None:
+                h = savefile.loads(head, verify=False, check=check or bool(rows))
+            else:
+                h = savefile.loads_split(head, lambda: str(rest()), row.get("size") or 0, verify=False,
+                                         check=check or bool(rows))
             base = row.get("base", rev)
             for r in rows:
                 where = f"journal.{r.get('rev') if isinstance(r, dict) else '?'}"
@@ -311,7 +320,7 @@ class Library:
                 journal.apply_moves(h, journal.loads(r.get("moves"), where + ".moves"), where + ".moves")
                 base = r["rev"]
         except Exception as e:  # noqa: BLE001 - never lose a save to an error of any kind
-            await self.backend.put_broken(key, broken_text(raw, rows))
+            await self.backend.put_broken(key, broken_text(whole(), rows))
             if isinstance(e, SaveFileError):
                 raise
             raise SaveFileError("", f"{type(e).__name__}: {e}") from None
@@ -416,6 +425,8 @@ class MemoryBackend:
         self.broken: dict[str, str] = {}
         self.metas: dict[str, Any] = {}
         self.messages: list[dict[str, Any]] = []
+        self.split = True  # get_split cuts as the page's store does; how often its rest was asked for:
+        self.rest_asked = 0
 
     async def list(self) -> dict[str, Any]:
         return {"entries": [dict(e) if isinstance(e, dict) else e for e in self.entries.values()],
@@ -438,6 +449,22 @@ class MemoryBackend:
         rows = [{"rev": r["rev"], "moves": r["moves"], "by": r.get("by")} for r in self._rows(key) if r["rev"] > base]
         return {"text": row["text"], "rev": max([base] + [r["rev"] for r in rows]), "base": base,
                 "journal": rows, "by": rows[-1]["by"] if rows else row.get("by")}
+
+    async def get_split(self, key: str) -> dict[str, Any] | None:
+        """``get``, the text cut where its checkpoints begin as static/store.js getSplit cuts it."""
+        row = await self.get(key)
+        if row is None or not self.split:
+            return row
+        text = row["text"]
+        m = savefile.SPLIT_AT.search(text)
+        if m is None or not text.endswith("]}}"):
+            return row
+        self.rest_asked = 0
+
+        def rest() -> str:
+            self.rest_asked += 1
+            return text[m.end():]
+        return {**row, "text": text[:m.end()], "rest": rest, "size": len(text)}
 
     async def revision(self, key: str) -> int:
         return self._rev(key)
@@ -539,6 +566,9 @@ class JsBackend:
 
     async def get(self, key: str) -> dict[str, Any] | None:
         return _py(await self.js.get(key))
+
+    async def get_split(self, key: str) -> dict[str, Any] | None:
+        return _py(await self.js.getSplit(key))
 
     async def revision(self, key: str) -> int:
         return _py(await self.js.revision(key))
