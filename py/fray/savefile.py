@@ -141,9 +141,9 @@ def loads_split(head: str, rest: Callable[[], str], size: int, verify: bool = Fa
     thirds of a long fight's save that are its checkpoints then never cross into Python at boot.
     A head that is not what ``dumps`` writes up to its checkpoints (the cut fell in the wrong
     place) is read as the whole text: the same history, the same errors, as ``loads``."""
-    if size > MAX_FILE_BYTES:
-        raise SaveFileError("", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
-    if not verify and not check:
+    # ``size`` counts as JavaScript does (a character outside the BMP is two): past the limit,
+    # ``loads`` measures the whole text itself
+    if not verify and not check and size <= MAX_FILE_BYTES:
         quick = _quick_parse(head, whole=False)
         if quick is not None:
             data, _ = quick

@@ -393,3 +393,13 @@ def test_a_bad_save_handed_over_in_two_parts_is_kept_whole_under_broken(lib):
     with pytest.raises(SaveFileError) as whole:
         savefile.loads(json.dumps(data, separators=(",", ":"), ensure_ascii=False))
     assert whole.value.path == e.value.path
+
+
+def test_a_save_said_to_be_past_the_limit_is_measured_whole(lib):
+    """The page's length counts as JavaScript counts (a character outside the BMP is two): a save it
+    says is past the limit is not refused on that word, ``loads`` measures the whole text and
+    refuses it only if it truly is."""
+    h, text = _long_fight(lib)
+    cut = savefile.SPLIT_AT.search(text).end()
+    back = savefile.loads_split(text[:cut], lambda: text[cut:], savefile.MAX_FILE_BYTES + 1)
+    assert same(back, h)

@@ -49,8 +49,9 @@ class Painter:
             self.banner(f"Part of the page could not be drawn ({type(e).__name__}: {e}). "
                         "The encounter is saved; Undo, Export or switching encounters still work.")
         try:
-            # each fold-out as this render left it (App.on_toggle: a toggle that differs is the GM's)
-            self.folds_drawn = fold_states("details[data-fold]")
+            # each fold-out as this render left it (App.on_toggle: a toggle that differs is the GM's);
+            # the live page's only, not the kept drawing's while it is still on screen
+            self.folds_drawn = fold_states("main.panes:not(.first-paint) details[data-fold]")
         except Exception:  # noqa: BLE001 - no page to read (never in the browser)
             self.folds_drawn = {}
         self.keep_paint()
