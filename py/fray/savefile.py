@@ -113,16 +113,12 @@ def loads(text: str, verify: bool = True, check: bool = True) -> History:
     if not verify and not check:
         quick = _quick_parse(text)
         if quick is not None:
-            data, later = quick
-            try:
-                return _load(data, verify, check, later)
-            except InvalidAction as e:
-                raise SaveFileError(e.field, e.message) from None
+            return load_data(*quick, verify=verify, check=check)
     try:
         data = gate.parse_json(text)
     except InvalidAction as e:
         raise SaveFileError("", e.message) from None
-    return load_data(data, verify, check)
+    return load_data(data, verify=verify, check=check)
 
 
 # The autosave's own text, as ``dumps`` writes it: its checkpoints come last.
@@ -146,17 +142,12 @@ def loads_split(head: str, rest: Callable[[], str], size: int, verify: bool = Fa
     if not verify and not check and size <= MAX_FILE_BYTES:
         quick = _quick_parse(head, whole=False)
         if quick is not None:
-            data, _ = quick
-
             def later() -> str:
                 tail = rest()
                 if not tail.endswith("]}}"):
                     raise SaveFileError("history.checkpoints", "the save's end is not where its checkpoints end")
                 return tail[:-2]
-            try:
-                return _load(data, verify, check, later)
-            except InvalidAction as e:
-                raise SaveFileError(e.field, e.message) from None
+            return load_data(quick[0], later, verify=verify, check=check)
     return loads(head + rest(), verify, check)
 
 
@@ -191,10 +182,12 @@ def _quick_parse(text: str, whole: bool = True) -> tuple[dict[str, Any], str] | 
     return data, text[i:-2]
 
 
-def load_data(data: Any, verify: bool = True, check: bool = True) -> History:
-    """Check a parsed save file with the same gate and the same readers as the actions."""
+def load_data(data: Any, later: "str | Callable[[], str] | None" = None, *, verify: bool = True,
+              check: bool = True) -> History:
+    """Check a parsed save file with the same gate and the same readers as the actions. ``later``:
+    its checkpoints' JSON text (or a function giving it), read when first needed (``_quick_parse``)."""
     try:
-        return _load(data, verify, check)
+        return _load(data, verify, check, later)
     except InvalidAction as e:
         raise SaveFileError(e.field, e.message) from None
 

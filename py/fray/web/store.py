@@ -425,8 +425,7 @@ class MemoryBackend:
         self.broken: dict[str, str] = {}
         self.metas: dict[str, Any] = {}
         self.messages: list[dict[str, Any]] = []
-        self.split = True  # get_split cuts as the page's store does; how often its rest was asked for:
-        self.rest_asked = 0
+        self.rest_asked = 0  # how often get_split's rest was asked for (tests)
 
     async def list(self) -> dict[str, Any]:
         return {"entries": [dict(e) if isinstance(e, dict) else e for e in self.entries.values()],
@@ -453,7 +452,7 @@ class MemoryBackend:
     async def get_split(self, key: str) -> dict[str, Any] | None:
         """``get``, the text cut where its checkpoints begin as static/store.js getSplit cuts it."""
         row = await self.get(key)
-        if row is None or not self.split:
+        if row is None:
             return row
         text = row["text"]
         m = savefile.SPLIT_AT.search(text)
