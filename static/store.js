@@ -54,6 +54,7 @@ function tx(names, mode) {
 // One connection, however many ask at once (the boot's prefetch and Python's open).
 let opening = null;
 export function open() {
+  hear();
   if (db !== null) return Promise.resolve(true);
   if (opening === null) {
     opening = openDb().finally(() => { opening = null; });
@@ -358,17 +359,42 @@ export async function migrate(plan) {
   return true;
 }
 
-// Another tab saved or deleted an encounter: {kind, key, rev, tab}.
+// Another tab saved, folded or deleted an encounter: {kind, key, rev, tab}.
+// The channel is opened before this tab first reads the database (open), and what it hears is
+// held until Python listens: a write another tab commits after this tab's read (a fold of the
+// journal the boot's early read holds, say) is announced after that read began, so it reaches
+// this tab however long the interpreter takes to start. Python drops what it already holds
+// (app.py on_broadcast): a message is about a revision, never an instruction to write.
 let channel = null;
+let heard = [];           // messages heard before Python listens
+let hearer = null;
+const HELD_MAX = 500;     // a tab whose Python never listens (the players' view) holds no more
+function hear() {
+  if (channel !== null || typeof BroadcastChannel === "undefined") return;
+  channel = new BroadcastChannel(NAME);
+  channel.onmessage = (event) => {
+    const text = JSON.stringify(event.data);
+    if (hearer !== null) hearer(text);
+    else if (heard.length < HELD_MAX) heard.push(text);
+  };
+}
+
 export function listen(callback) {
   if (typeof BroadcastChannel === "undefined") return false;
-  channel = channel || new BroadcastChannel(NAME);
-  channel.onmessage = (event) => callback(JSON.stringify(event.data));
+  hear();
+  // What was held is handed over in a task of its own, once Python's start has returned, in the
+  // order it was heard; what arrives meanwhile is held behind it.
+  setTimeout(() => {
+    const held = heard;
+    heard = [];
+    hearer = callback;
+    for (const text of held) callback(text);
+  }, 0);
   return true;
 }
 
 export function announce(message) {
   if (typeof BroadcastChannel === "undefined") return;
-  channel = channel || new BroadcastChannel(NAME);
+  hear();
   channel.postMessage(JSON.parse(message));
 }

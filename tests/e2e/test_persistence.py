@@ -584,6 +584,50 @@ def test_a_tab_notices_another_tab_changed_the_encounter_and_keeps_both(page, op
     b.close()
 
 
+# The interpreter of a tab opened with this waits for ``window.frayGo`` before it starts: the
+# page's own reads (the library read early, static/store.js prefetch) go on meanwhile.
+HOLD_INTERPRETER = """(() => {
+    const held = () => new Promise((go) => {
+        const t = setInterval(() => { if (window.frayGo) { clearInterval(t); go(); } }, 10); });
+    for (const name of ['instantiate', 'instantiateStreaming']) {
+        const real = WebAssembly[name];
+        WebAssembly[name] = async function (...args) { await held(); return real.apply(this, args); };
+    }
+})()"""
+
+
+def test_a_fold_another_tab_makes_while_this_tab_starts_is_followed_not_taken_for_a_change(page, app_url, open_app, wait_ready):
+    """Issue 8, item 3: a tab must notice "that another tab changed the encounter" and "never
+    overwrite a newer save silently", and issue 11's library read early must not turn the same
+    encounter into a false conflict. Tab B reads the library while its interpreter starts; tab A
+    then folds its journal into its save (a new revision, the same encounter) before B's Python
+    listens. B still hears of the fold, follows it, and its next change is saved, not refused."""
+    a = page
+    open_app(a)
+    new_freeform(a, "Shared")
+    add_combatant(a, "Wolf", "initiative: 14")
+    key = current_key(a)
+    assert any(k[0] == key for k in store_read(a, "journal")), "the Wolf is a journal row, not folded yet"
+    b = a.context.new_page()
+    b.on("console", lambda m: m.type == "error" and a.watch.errors.append(f"tab B: {m.text}"))
+    b.on("pageerror", lambda e: a.watch.errors.append(f"tab B: {e}"))
+    b.add_init_script(HOLD_INTERPRETER)
+    b.goto(app_url)
+    b.wait_for_function("globalThis.frayEarly && globalThis.frayEarly.read !== undefined")
+    assert b.locator("html").get_attribute("data-engine") != "ready"
+    assert any(k[0] == key for k in store_read(a, "journal")), "precondition: B read before A folded"
+    wait_folded(a)  # A's fold: a new revision of the same encounter, announced while B cannot listen
+    b.evaluate("window.frayGo = true")
+    wait_ready(b)
+    assert "row" in b.evaluate("globalThis.frayEarly.used"), "B opened what it read before the fold"
+    expect(b.locator("#combatants .card h3.name")).to_have_text(["Wolf"])
+    add_combatant(b, "Bear", "initiative: 5")
+    expect(b.locator("#save-state")).to_have_attribute("data-state", "saved")
+    expect(b.locator("#banner")).to_be_hidden()
+    assert [c["name"] for c in json.loads(stored(a, key)["text"])["encounter"]["combatants"]] == ["Wolf", "Bear"]
+    b.close()
+
+
 def test_a_tab_that_heard_nothing_still_never_overwrites_a_newer_save(context, page, open_app):
     """Issue 8, item 3: "a revision number in the save ... never overwrite a newer save
     silently: tell the GM, and reload or keep both." Tab A cannot hear tab B (its
