@@ -23,7 +23,7 @@ def _enemies(enc, c) -> list:
     return [o for o in enc.combatants if o.side != c.side]
 
 
-def _strike_rank(enc, rnd: random.Random) -> list[dict]:
+def _strike_rank(enc, rnd: random.Random, settle: float = 0.8) -> list[dict]:
     rs = get_ruleset("strike-rank")
     out: list[dict] = []
     if enc.phase == "declare":
@@ -49,7 +49,7 @@ def _strike_rank(enc, rnd: random.Random) -> list[dict]:
     return out
 
 
-def _tactical_round(enc, rnd: random.Random) -> list[dict]:
+def _tactical_round(enc, rnd: random.Random, settle: float = 0.8) -> list[dict]:
     out: list[dict] = []
     if enc.phase == "declaration":
         declared = enc.state.get("declared", {})
@@ -59,9 +59,16 @@ def _tactical_round(enc, rnd: random.Random) -> list[dict]:
                 out.append({"type": "tr.declare", "id": c.id,
                             "actions": [{"action": "melee_attack", "weapon": 0, "target": rnd.choice(foes).id}]})
     elif enc.phase == "melee":
-        for r in enc.state.get("results", [])[:1] if isinstance(enc.state.get("results"), list) else []:
-            if isinstance(r, dict) and r.get("ref"):
-                out.append({"type": "tr.apply_result", "ref": r["ref"], "hits": rnd.randint(0, 12)})
+        # the GM reads the attack table (hits, now and then a critical), then the critical table
+        for p in enc.state.get("pending", [])[:1]:
+            if p.get("stage") == "attack":
+                out.append({"type": "tr.apply_result", "ref": p["ref"], "hits": rnd.randint(0, 12),
+                            "critical": "A" if rnd.random() < 0.15 else None})
+            elif p.get("stage") == "critical":
+                out.append({"type": "tr.apply_critical", "ref": p["ref"], "hits": rnd.randint(0, 6),
+                            "stunned_rounds": rnd.choice([0, 0, 1]), "prone": rnd.random() < 0.2})
+        if out and rnd.random() < settle:
+            return out  # mostly at once (``settle``); now and then a result is left for later
         for c in rnd.sample(enc.combatants, min(3, len(enc.combatants))):
             foes = _enemies(enc, c)
             if foes:
@@ -70,7 +77,7 @@ def _tactical_round(enc, rnd: random.Random) -> list[dict]:
     return out
 
 
-def _range_band(enc, rnd: random.Random) -> list[dict]:
+def _range_band(enc, rnd: random.Random, settle: float = 0.8) -> list[dict]:
     out: list[dict] = []
     for p in (enc.state.get("pending") or [])[:1]:
         out.append({"type": "rb.resolve", "ref": p["ref"], "success": rnd.random() < 0.5, "by": rnd.randint(0, 3)})
@@ -83,14 +90,17 @@ def _range_band(enc, rnd: random.Random) -> list[dict]:
     return out
 
 
-MOVES: dict[str, Callable[[Any, random.Random], list[dict]]] = {
+# (encounter, dice, settle) -> the moves to try; ``settle``: how often a GM settles a result the
+# rules wait for (tactical-round's attack and critical tables) before anything else
+MOVES: dict[str, Callable[[Any, random.Random, float], list[dict]]] = {
     "strike-rank": _strike_rank, "tactical-round": _tactical_round, "range-band": _range_band,
-    "freeform": lambda enc, rnd: [],
+    "freeform": lambda enc, rnd, settle: [],
 }
 
 
-def fight(ruleset: str, combatants: int, actions: int, seed: int = 1) -> History:
-    """``combatants`` from the presets (two sides, 1.5 m apart), then more actions up to ``actions``."""
+def fight(ruleset: str, combatants: int, actions: int, seed: int = 1, settle: float = 0.8) -> History:
+    """``combatants`` from the presets (two sides, 1.5 m apart), then more actions up to ``actions``.
+    ``settle``: the chance a result the rules wait for is settled first (0: they pile up)."""
     rnd = random.Random(seed)
     rs = get_ruleset(ruleset)
     presets = [p for p in rs.presets() if not p.get("mount")] if ruleset != "freeform" else \
@@ -104,7 +114,7 @@ def fight(ruleset: str, combatants: int, actions: int, seed: int = 1) -> History
         p["position"] = {"x": (i // 2) * 2.0, "y": (i % 2) * 1.5, "alt": 0.0}
         h.do({"type": "add_combatant", "combatant": p}, rnd)
     while len(h.actions) < actions:
-        tries = MOVES[ruleset](h.present, rnd)
+        tries = MOVES[ruleset](h.present, rnd, settle)
         rnd.shuffle(tries)
         c = rnd.choice(h.present.combatants)
         aside = [{"type": "move", "id": c.id, "x": c.position.x + rnd.choice([-1, 1]), "y": c.position.y},
@@ -120,9 +130,10 @@ def fight(ruleset: str, combatants: int, actions: int, seed: int = 1) -> History
     return h
 
 
-def played_until(ruleset: str, combatants: int, actions: int, seed: int, done: Callable[[Any], bool]) -> History:
+def played_until(ruleset: str, combatants: int, actions: int, seed: int, done: Callable[[Any], bool],
+                 settle: float = 0.8) -> History:
     """The fight ``fight(...)`` plays, replayed only up to the first state ``done`` accepts (or whole)."""
-    whole = fight(ruleset, combatants, actions, seed)
+    whole = fight(ruleset, combatants, actions, seed, settle)
     h = History(whole.initial)
     for a in whole.actions:
         h.do(a)

@@ -451,7 +451,9 @@ def test_results_past_the_first_three_wait_as_lines_drawn_when_opened():
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     import fights
 
-    h = fights.played_until("tactical-round", 6, 120, 3, lambda enc: len(RS.view(enc).get("pending", [])) >= 6)
+    # a GM who leaves every result for later: the attacks awaiting the table pile up
+    h = fights.played_until("tactical-round", 6, 120, 3, lambda enc: len(RS.view(enc).get("pending", [])) >= 6,
+                            settle=0)
     view = RS.view(h.present)
     refs = [p["ref"] for p in view["pending"]]
     assert len(refs) >= 6
