@@ -112,6 +112,47 @@ def test_a_reload_right_after_a_click_keeps_the_click(page, context, open_app, w
         holder.close()
 
 
+def test_moves_kept_as_the_page_was_hidden_stay_kept_when_their_write_then_fails(page, context, open_app):
+    """Issue 8's closing tab: "On pagehide (and when the page is hidden ...) the moves not
+    committed yet are kept synchronously in localStorage". The page is hidden while its write waits
+    on the database, and that write then fails (the disk full): the kept moves are the only copy
+    of the note, so they stay kept, and the next boot applies them."""
+    open_app(page)
+    new_freeform(page, "Full disk")
+    add_combatant(page, "Wolf", "initiative: 14")
+    wait_saved(page)
+    holder = context.new_page()
+    holder.goto(page.url)
+    wait_ready(holder)
+    wait_saved(holder)
+    holder.evaluate(HOLD)
+    add_note(page, "The rope snaps")
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "saving")
+    page.evaluate("""() => {
+        Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
+        document.dispatchEvent(new Event('visibilitychange'));
+        const full = () => { throw new DOMException('the disk is full (test)', 'QuotaExceededError'); };
+        IDBObjectStore.prototype.put = full;
+        IDBObjectStore.prototype.add = full;
+    }""")
+    kept = "Object.keys(localStorage).filter(k => k.startsWith('fray.pending.')).map(k => localStorage.getItem(k))"
+    assert any("The rope snaps" in v for v in page.evaluate(kept))
+    # the page prints the failed write's traceback to the console (Python's stderr, by PyScript)
+    page.watch.allow(r"/static/vendor/pyscript/error-[^/ ]+\.js")
+    holder.evaluate("window.__release = true")
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "failed")
+    expect(page.locator("#banner")).to_contain_text("Autosave failed")
+    assert any("The rope snaps" in v for v in page.evaluate(kept)), "the failed write dropped the kept moves"
+    holder.close()
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#log li").first).to_contain_text("The rope snaps")
+    assert page.evaluate("globalThis.frayRecovered") == 1
+    wait_saved(page)
+    assert [e["text"] for e in saved(page)["encounter"]["log"]].count("The rope snaps") == 1
+    assert page.evaluate(kept) == []
+
+
 def old_save(name: str, *combatants: str) -> str:
     h = History(new_encounter("freeform", name))
     for c in combatants:

@@ -386,7 +386,8 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             self.show_save_state()
             self.paint_select()
             if not self._dirty:
-                self.drop_pending()
+                if self.save_failed is None:  # a failed write's moves stay kept until one commits
+                    self.drop_pending()
                 self.fold_later()
 
     async def flush(self) -> None:
