@@ -429,7 +429,9 @@ def test_results_waiting_past_three_are_lines_whose_form_is_drawn_when_opened(pa
     from fray.rulesets import get_ruleset
 
     rs = get_ruleset("tactical-round")
-    h = fights.played_until("tactical-round", 6, 120, 3, lambda enc: len(rs.view(enc).get("pending", [])) >= 6)
+    # a GM who leaves every result for later: the attacks awaiting the table pile up
+    h = fights.played_until("tactical-round", 6, 120, 3, lambda enc: len(rs.view(enc).get("pending", [])) >= 6,
+                            settle=0)
     pend = rs.view(h.present)["pending"]
     assert len(pend) >= 6
     path = tmp_path / "waiting.fray.json"
