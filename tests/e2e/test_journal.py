@@ -74,6 +74,17 @@ HOLD = """() => new Promise((ready) => {
 })"""
 
 
+def hold_database(context, url: str):
+    """Another tab of the app, once ready and saved, holding the database (``HOLD``) until
+    ``window.__release`` is set in it: the page's next write waits."""
+    holder = context.new_page()
+    holder.goto(url)
+    wait_ready(holder)
+    wait_saved(holder)
+    holder.evaluate(HOLD)
+    return holder
+
+
 @pytest.mark.parametrize("when", ["at once", "write held"])
 def test_a_reload_right_after_a_click_keeps_the_click(page, context, open_app, when):
     """The gap the issue's last note names: "A reload within the autosave's commit loses that
@@ -85,13 +96,7 @@ def test_a_reload_right_after_a_click_keeps_the_click(page, context, open_app, w
     new_freeform(page, "Reloaded")
     add_combatant(page, "Wolf", "initiative: 14")
     wait_saved(page)
-    holder = None
-    if when == "write held":
-        holder = context.new_page()
-        holder.goto(page.url)
-        wait_ready(holder)
-        wait_saved(holder)
-        holder.evaluate(HOLD)
+    holder = hold_database(context, page.url) if when == "write held" else None
     add_note(page, "The bridge gives way")
     if holder is not None:
         expect(page.locator("#save-state")).to_have_attribute("data-state", "saving")
@@ -121,11 +126,7 @@ def test_moves_kept_as_the_page_was_hidden_stay_kept_when_their_write_then_fails
     new_freeform(page, "Full disk")
     add_combatant(page, "Wolf", "initiative: 14")
     wait_saved(page)
-    holder = context.new_page()
-    holder.goto(page.url)
-    wait_ready(holder)
-    wait_saved(holder)
-    holder.evaluate(HOLD)
+    holder = hold_database(context, page.url)
     add_note(page, "The rope snaps")
     expect(page.locator("#save-state")).to_have_attribute("data-state", "saving")
     page.evaluate("""() => {
