@@ -545,3 +545,19 @@ def test_an_autosave_after_each_action_is_the_compact_json_of_dump_history(rules
     h.redo()
     assert savefile.dumps(h) == json.dumps(savefile.dump_history(h), separators=(",", ":"), ensure_ascii=False)
     assert asdict(savefile.loads(savefile.dumps(h)).present) == asdict(h.present)
+
+
+def test_a_piece_of_the_save_is_the_text_asdict_would_give():
+    """docs/file-format.md: the file is the compact JSON of the encounter. A combatant's text is
+    made without ``asdict`` (``savefile._compact_dataclass``); it must be the same text, with
+    nested dicts, lists, tuples, a dataclass inside ``data``, and names json must escape."""
+    from fray.model import Combatant, LogEntry, Position
+
+    c = Combatant(id="c1", name='<b>"Ørn"</b>\n', stats={"hp": 12, "sr": [1, 2.5]},
+                  conditions=["prone"], position=Position(1.5, -2, 3),
+                  data={"deep": {"k": [Position(0, 1, 2), (1, "two")]}, "none": None, "t": True})
+    assert savefile._compact_dataclass(c) == json.dumps(asdict(c), separators=(",", ":"), ensure_ascii=False)
+    e = LogEntry(seq=3, round=2, kind="attack", text="hit", detail={"roll": [5, 7]})
+    assert savefile._compact_dataclass(e) == json.dumps(asdict(e), separators=(",", ":"), ensure_ascii=False)
+    with pytest.raises(TypeError):
+        savefile._compact_dataclass(Combatant(id="c2", name="x", data={"bad": {1, 2}}))
