@@ -316,6 +316,31 @@ def test_abort_beside_a_spell_in_the_order():
     assert declare_action("c1", {"kind": "defend", "weapon": ""})["stance"] == "dodge"
 
 
+def test_a_question_drawn_again_shows_what_changed_and_each_is_its_own_part_of_the_panel():
+    """Rules 003, "Colliding: If knockback causes a combatant to collide with another combatant ...
+    that combatant must also make a DEX test": the GM names the struck combatant from a list of
+    everyone, so that list must follow a rename. A question is drawn once and kept (``questions._PROMPT_KEPT``), so the kept markup must follow any
+    change of the question or of the names its lists offer; and the questions are one child each
+    of the end-of-round box, so answering one rewrites only that one."""
+    from fray.web.blocks import Block
+    from fray.web.strike_rank.questions import end_html
+
+    p = {"id": "p9", "kind": "collision", "combatant": "c1", "text": "Who is struck?",
+         "options": [{"value": "yes", "label": "Struck"}]}
+    first = prompt_html(p, {"c1": "Ayla", "c2": "Borin"})
+    assert "Borin" in first and prompt_html(dict(p), {"c1": "Ayla", "c2": "Borin"}) == first
+    renamed = prompt_html(p, {"c1": "Ayla", "c2": "Cador"})
+    assert "Cador" in renamed and "Borin" not in renamed
+    retold = prompt_html({**p, "text": "Who is hit?"}, {"c1": "Ayla", "c2": "Cador"})
+    assert "Who is hit?" in retold and "Who is struck?" not in retold
+    view = {"phase": "resolve", "combatants": {"c1": {"name": "Ayla"}, "c2": {"name": "Cador"}},
+            "prompts": [p, {**p, "id": "p10", "kind": "impaled"}]}
+    box = end_html(view, [])
+    assert isinstance(box, Block) and len(box.children) == 3  # the heading and one form each
+    assert [c.count("<form") for c in box.children] == [0, 1, 1]
+    assert end_html({"phase": "resolve", "prompts": []}, []) == ""
+
+
 def test_prompts_carry_their_dice_and_escape_text():
     p = {"id": "p7", "kind": "impaled", "combatant": "c1", "text": EVIL,
          "options": [{"value": "yes", "label": EVIL}]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..blocks import Block
 from .attack import _dice
 from .common import PROMPT_ROLLS, _btn, _err, _field, _input, _names, _select, esc
 
@@ -38,12 +39,15 @@ def exchange_html(log: list[tuple[str, str]]) -> str:
 
 
 def end_html(view: dict[str, Any], log: list[tuple[str, str]]) -> str:
-    parts = ['<div class="sr-box sr-end">']
+    """The GM's open questions and what the end of the Melee Round did. A Block (web/blocks.py),
+    one child per question, so answering one removes its form and leaves the others on the page."""
+    parts = []
     prompts = view.get("prompts", [])
     if prompts:
         parts.append("<h3>Questions for the GM</h3>")
+    names = _names(view)
     for p in prompts:
-        parts.append(prompt_html(p, _names(view)))
+        parts.append(prompt_html(p, names))
     if view.get("phase") == "end":
         # what the round's end did: from the latest "End of Melee Round" entry on
         start = None
@@ -53,17 +57,36 @@ def end_html(view: dict[str, Any], log: list[tuple[str, str]]) -> str:
                 break
         lines = log[start:] if start is not None else []
         if lines:
-            parts.append('<h3>End of the Melee Round</h3><ul class="sr-exchange">' + "".join(
+            parts.append('<h3>End of the Melee Round</h3>')
+            parts.append('<ul class="sr-exchange">' + "".join(
                 f'<li class="sr-log-{esc(k)}">{esc(t)}</li>' for k, t in lines) + "</ul>")
         parts.append('<p class="hint">Press <strong>Next</strong> to declare the next Melee Round.</p>')
-    parts.append("</div>")
-    return "".join(parts) if len(parts) > 2 else ""
+    return Block('<div class="sr-box sr-end">', parts, "</div>") if parts else ""
 
+
+# prompt id -> (the prompt, the names, its form) as last drawn: a fight that leaves questions
+# open draws each of them again on every render (33 open at once in the bench's 30-combatant
+# fight: a third of a strike-rank action's Python), though a question never changes once asked
+_PROMPT_KEPT: dict[str, tuple[dict[str, Any], dict[str, str], str]] = {}
+_PROMPT_KEPT_MAX = 2_000
 
 
 def prompt_html(p: dict[str, Any], names: dict[str, str]) -> str:
     """One GM question: its options as buttons (``sr.answer``), with the dice the answer may roll
-    (blank = Fray rolls) and the extra field some answers need."""
+    (blank = Fray rolls) and the extra field some answers need. The same question with the same
+    names is the same markup, so it is drawn once (``_PROMPT_KEPT``)."""
+    pid = str(p.get("id", ""))
+    held = _PROMPT_KEPT.get(pid)
+    if held is not None and held[0] == p and held[1] == names:
+        return held[2]
+    html = _prompt_form(p, names)
+    if len(_PROMPT_KEPT) >= _PROMPT_KEPT_MAX:
+        _PROMPT_KEPT.clear()
+    _PROMPT_KEPT[pid] = (p, dict(names), html)
+    return html
+
+
+def _prompt_form(p: dict[str, Any], names: dict[str, str]) -> str:
     pid = str(p.get("id", ""))
     pre = f"sr-prompt-{pid}"
     who = names.get(p.get("combatant", ""), "")
