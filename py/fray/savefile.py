@@ -21,6 +21,7 @@ history checks the other saved states as undo and redo first reach them (``Histo
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from dataclasses import asdict, fields, is_dataclass
@@ -105,6 +106,24 @@ def _compact_dataclass(obj: Any) -> str:
     every dict and list of a combatant in Python before json reads it (a 30-combatant
     strike-rank Melee Round made that most of an autosave's fold)."""
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, default=_shallow)
+
+
+def _json_escape(err: UnicodeEncodeError) -> tuple[str, int]:
+    # a run of non-ASCII characters, necessarily inside a JSON string (JSON's own marks are all
+    # ASCII): the \uXXXX escapes json.dumps(ensure_ascii=True) would have written for it
+    return json.encoder.encode_basestring_ascii(err.object[err.start:err.end])[1:-1], err.end
+
+
+codecs.register_error("fray-json-ascii", _json_escape)
+
+
+def ascii_json(text: str) -> str:
+    """Compact JSON with every non-ASCII character written as its ``\\uXXXX`` escape: the same
+    data (and the text ``ensure_ascii=True`` gives), in ASCII only. Pyodide hands an ASCII string
+    to JavaScript some fifty times sooner than one with a single "→" or "Ø" in it (a 30-combatant
+    autosave of 960 KB: 60-130 ms against 1-4 ms, most of a fold of the journal into the save);
+    the escaping runs in the ASCII encoder, called once for each run of other characters."""
+    return text if text.isascii() else text.encode("ascii", "fray-json-ascii").decode("ascii")
 
 
 def dumps(h: History) -> str:

@@ -561,3 +561,27 @@ def test_a_piece_of_the_save_is_the_text_asdict_would_give():
     assert savefile._compact_dataclass(e) == json.dumps(asdict(e), separators=(",", ":"), ensure_ascii=False)
     with pytest.raises(TypeError):
         savefile._compact_dataclass(Combatant(id="c2", name="x", data={"bad": {1, 2}}))
+
+
+@pytest.mark.parametrize("ruleset", ["strike-rank", "range-band"])
+def test_the_autosave_crosses_into_the_page_as_ascii_json_of_the_same_data(ruleset):
+    """docs/file-format.md: the save is JSON. What the page stores is ``savefile.ascii_json`` of
+    it (the text ``ensure_ascii=True`` writes): only ASCII, and the same data, with names in any
+    script, quotes and backslashes next to them, characters beyond the BMP and a lone surrogate."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import fights
+
+    h = fights.fight(ruleset, 6, 40, seed=3)
+    text = savefile.dumps(h)
+    data = json.loads(text)
+    data["encounter"]["name"] = 'Ørn "the → 🐉" \\ Æ\\u00e9 \ud800 ok'
+    odd = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    for t in (text, odd):
+        out = savefile.ascii_json(t)
+        assert out.isascii() and json.loads(out) == json.loads(t)
+        assert out == json.dumps(json.loads(t), separators=(",", ":"), ensure_ascii=True)
+    assert savefile.ascii_json('{"a":1}') == '{"a":1}'
+    assert asdict(savefile.loads(savefile.ascii_json(text)).present) == asdict(h.present)

@@ -574,11 +574,12 @@ class JsBackend:
 
     async def save(self, key: str, text: str, name: str, ruleset: str, expected: int,
                    by: str | None = None) -> dict[str, Any]:
-        return _py(await self.js.save(key, text, name, ruleset, expected, by))
+        # as ASCII JSON: Pyodide copies an ASCII string into JavaScript far sooner (savefile.ascii_json)
+        return _py(await self.js.save(key, savefile.ascii_json(text), name, ruleset, expected, by))
 
     async def append(self, key: str, moves: str, name: str, ruleset: str, expected: int,
                      by: str | None = None) -> dict[str, Any]:
-        return _py(await self.js.append(key, moves, name, ruleset, expected, by))
+        return _py(await self.js.append(key, savefile.ascii_json(moves), name, ruleset, expected, by))
 
     def on_version_change(self, callback: Any) -> None:
         self.js.onVersionChange(callback)
