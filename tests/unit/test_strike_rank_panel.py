@@ -726,3 +726,22 @@ def test_a_declarations_more_fold_out_is_drawn_when_it_first_opens_and_kept_once
     assert "open" not in again and "data-fold-lazy" not in again and {"shots", "brace_against"} <= fields
     plain = declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"})
     assert not {"shots", "attacks", "split", "extra_weapon", "brace_against", "label", "sr_cost"} & set(plain)
+
+
+def test_every_declaration_defaults_to_the_first_enemy_as_one_combatant_at_a_time_would():
+    """A declaration's Target starts on the first combatant of another side, else anyone else
+    (issue 10, "default targets are allies"). ``_first_enemies`` gives that for every combatant in
+    one pass; it must agree with ``_first_enemy`` for each, whatever the sides."""
+    from fray.web.strike_rank.common import _first_enemies, _first_enemy
+
+    rnd = random.Random(5)
+    views = [{"combatants": {}}, {"combatants": {"a": {"side": "pcs"}}},
+             {"combatants": {"a": {"side": "pcs"}, "b": {"side": "pcs"}}},
+             {"combatants": {"a": {}, "b": {"side": "foes"}}}]
+    for n in range(2, 30):
+        views.append({"combatants": {f"c{i}": {"side": rnd.choice(["pcs", "foes", "beasts", None])}
+                                     for i in range(n)}})
+    for view in views:
+        got = _first_enemies(view)
+        assert got == {cid: _first_enemy(view, cid) for cid in view["combatants"]}
+    assert _first_enemies(views[2]) == {"a": "b", "b": "a"}

@@ -422,8 +422,12 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             state, text = "saving", "Saving…"  # folding the journal into the save changes nothing
         else:
             state, text = "saved", "Saved"
+        # two writes into the page an action, most of them the same word again: write a change only
+        if getattr(self, "_save_state_shown", None) == (state, text) and el.getAttribute("data-state") == state:
+            return
         el.dataset.state = state
         el.textContent = text
+        self._save_state_shown = (state, text)
 
     # -- other tabs -------------------------------------------------------------------------------
     def on_broadcast(self, text: str) -> None:

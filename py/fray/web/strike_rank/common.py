@@ -123,3 +123,17 @@ def _first_enemy(view: dict[str, Any], cid: str) -> str:
     side = cs.get(cid, {}).get("side")
     others = [o for o in cs if o != cid]
     return next((o for o in others if cs[o].get("side") != side), others[0] if others else "")
+
+
+def _first_enemies(view: dict[str, Any]) -> dict[str, str]:
+    """``_first_enemy`` of every combatant, in one pass for each side rather than one for each
+    combatant (the declarations ask it of all of them: 40,000 steps a render at 200)."""
+    cs = view.get("combatants", {})
+    ids = list(cs)
+    sides = {c.get("side") for c in cs.values()}
+    first_not = {s: next((o for o in ids if cs[o].get("side") != s), None) for s in sides}
+    out = {}
+    for cid in ids:
+        enemy = first_not[cs[cid].get("side")]
+        out[cid] = enemy if enemy is not None else next((o for o in ids[:2] if o != cid), "")
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..blocks import Block
-from .common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemy, _fold, _fold_block, _input, _lazy_fold,
+from .common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
                      _names, _others, _select, esc)
 
 SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
@@ -124,8 +124,9 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     opened = (ui or {}).get("sr_opened", ())
     many = len(view.get("combatants", {})) >= FOLD_DECLARATIONS_FROM
     rows = []
+    enemies = _first_enemies(view)
     for cid, c in view.get("combatants", {}).items():
-        key = declare_row_key(cid, c, names, _first_enemy(view, cid), folds, opened if many else None, opened)
+        key = declare_row_key(cid, c, names, enemies[cid], folds, opened if many else None, opened)
         held = kept.get(cid) if kept is not None else None
         if held is not None and held[0] == key:
             rows.append(held[1])
