@@ -114,10 +114,11 @@ def saves(game: str) -> dict[str, tuple[str, str]]:
     from fray.history import History
     from fray.reducer import new_encounter
 
-    out = {"empty": (savefile.dumps(History(new_encounter(game, "Empty"))), "Empty")}
+    # as the page's autosave stores them: ASCII JSON (web/store.py, savefile.ascii_json)
+    out = {"empty": (savefile.ascii_json(savefile.dumps(History(new_encounter(game, "Empty")))), "Empty")}
     for size, (n, k) in SIZES.items():
         h = fights.fight(game, n, k)
-        out[size] = (savefile.dumps(h), h.present.name)
+        out[size] = (savefile.ascii_json(savefile.dumps(h)), h.present.name)
     return out
 
 

@@ -1,0 +1,97 @@
+"""Where one action's time goes, in the page: the bench's own actions (bench/resume_bench.py
+``_ACT``: Next and a note in turn) on one of its fights, each action's figures printed, and with
+``--profile`` a cProfile of the page's Python over the second page's actions.
+
+    PYTHONPATH=py .venv/bin/python bench/tools/act_profile.py strike-rank 30x60 30 [--profile]
+
+after ``make build``. Two pages are opened in turn on the same warm profile (the first page of a
+fresh browser profile is much slower: the browser warms up). Options, as environment variables:
+``WAIT_MS`` waits that long after the page is ready before acting; ``CHROMIUM_EXTRA`` adds
+Chromium arguments (``--js-flags=--no-liftoff`` runs the interpreter's WebAssembly optimised from
+the start: the action figures without V8's warm-up). Prints only; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts"), str(ROOT / "bench")]
+
+import resume_bench as rb  # noqa: E402
+import run as bench_run  # noqa: E402
+import serve  # noqa: E402
+
+PROFILE_ON = """async () => { const m = await import('./static/fray-pyodide.mjs');
+  const py = await m.loadPyodide({}); globalThis.__frayPy = py;  // the page's own interpreter
+  py.runPython("import builtins, cProfile; builtins._fray_prof = cProfile.Profile(); builtins._fray_prof.enable()"); }"""
+PROFILE_OFF = """() => globalThis.__frayPy.runPython(`
+import builtins, io, pstats
+builtins._fray_prof.disable()
+out = io.StringIO()
+st = pstats.Stats(builtins._fray_prof, stream=out)
+st.sort_stats('cumulative').print_stats(45)
+st.sort_stats('tottime').print_stats(30)
+out.getvalue()`)"""
+
+
+def main(argv: list[str]) -> int:
+    from playwright.sync_api import sync_playwright
+
+    game, size, n = argv[0], argv[1], int(argv[2])
+    profile = "--profile" in argv
+    rb.SIZES = {size: rb.SIZES[size]}
+    texts = rb.saves(game)
+    tmp = Path(tempfile.mkdtemp(prefix="fray-act-profile-"))
+    srv = serve.start({"/fray/": ROOT / "dist"})
+    url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
+    args = bench_run.CHROMIUM_ARGS + os.environ.get("CHROMIUM_EXTRA", "").split()
+    launch = {"headless": True, "args": args}
+    if os.path.exists("/usr/bin/chromium"):
+        launch["executable_path"] = "/usr/bin/chromium"
+    try:
+        with sync_playwright() as pw:
+            ctx = pw.chromium.launch_persistent_context(str(tmp / "profile"), **launch)
+            ctx.add_init_script(bench_run.READY_PROBE)
+            page = ctx.new_page()
+            page.goto(url)
+            page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
+            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+            page.close()
+            helper = ctx.new_page()
+            helper.goto(url + "static/app.css")
+            keys = {s: f"e{900 + i}" for i, s in enumerate(texts)}
+            helper.evaluate(rb._PUT, [[[keys[s], t, name, game] for s, (t, name) in texts.items()], keys[size]])
+            for rep in range(2):
+                page = ctx.new_page()
+                page.set_viewport_size({"width": 1366, "height": 900})
+                page.goto(url)
+                page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
+                page.wait_for_timeout(int(os.environ.get("WAIT_MS", "0")))
+                page.evaluate(rb._ACT, "note")  # the first write of a freshly opened page, as the bench
+                if profile and rep == 1:
+                    page.evaluate(PROFILE_ON)
+                got = [ms for i in range(n) if (ms := page.evaluate(rb._ACT, "next" if i % 2 == 0 else "note"))]
+                saved = [x[rb.SAVED] for x in got]
+                painted = [x[rb.PAINTED] for x in got]
+                print(f"page {rep + 1}: saved median {statistics.median(saved):.1f} p95 {rb.p95(saved):.1f} "
+                      f"max {max(saved):.1f} | painted median {statistics.median(painted):.1f} "
+                      f"p95 {rb.p95(painted):.1f}")
+                print("  saved, in order:", [round(x) for x in saved])
+                if profile and rep == 1:
+                    print(page.evaluate(PROFILE_OFF))
+                page.close()
+            ctx.close()
+    finally:
+        srv.shutdown()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
