@@ -278,6 +278,35 @@ def bench_for(game: str):
     return run
 
 
+def warm_context(pw, profile: Path, url: str, extra_args: list[str] | None = None):
+    """A persistent Chromium profile as bench/run.py launches it, booted once at ``url`` (the
+    service worker installed and in control), for the resume figures and bench/tools/*."""
+    import run as bench_run
+
+    launch = {"headless": True, "args": bench_run.CHROMIUM_ARGS + (extra_args or [])}
+    if os.path.exists("/usr/bin/chromium"):
+        launch["executable_path"] = "/usr/bin/chromium"
+    ctx = pw.chromium.launch_persistent_context(str(profile), **launch)
+    ctx.add_init_script(bench_run.READY_PROBE)
+    page = ctx.new_page()
+    page.goto(url)
+    page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    page.close()
+    return ctx
+
+
+def put_fight(ctx, url: str, game: str, size: str) -> dict[str, tuple[str, str]]:
+    """Store ``game``'s saves (``saves``) in the page's database with ``size`` current."""
+    texts = saves(game)
+    keys = {s: f"e{900 + i}" for i, s in enumerate(texts)}
+    helper = ctx.new_page()
+    helper.goto(url + "static/app.css")
+    helper.evaluate(_PUT, [[[keys[s], t, name, game] for s, (t, name) in texts.items()], keys[size]])
+    helper.close()
+    return texts
+
+
 def main(argv: list[str]) -> int:
     """Alone: the same warm, persistent profile and server layout as bench/run.py."""
     import shutil
@@ -293,17 +322,8 @@ def main(argv: list[str]) -> int:
     origin = f"http://127.0.0.1:{srv.server_address[1]}"
     try:
         with sync_playwright() as pw:
-            launch = {"headless": True, "args": bench_run.CHROMIUM_ARGS}
-            if os.path.exists("/usr/bin/chromium"):
-                launch["executable_path"] = "/usr/bin/chromium"
-            ctx = pw.chromium.launch_persistent_context(str(tmp / "profile"), **launch)
-            ctx.add_init_script(bench_run.READY_PROBE)
+            ctx = warm_context(pw, tmp / "profile", origin + "/fray/")
             b = bench_run.Bench(ctx, origin, origin + "/fray/", "", "")
-            page = ctx.new_page()
-            page.goto(b.fray_url)
-            page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-            page.close()
             for game in games:
                 print(game, json.dumps(resume(b, game)), flush=True)
             ctx.close()

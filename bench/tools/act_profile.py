@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts"), str(ROOT / "bench")]
 
 import resume_bench as rb  # noqa: E402
-import run as bench_run  # noqa: E402
 import serve  # noqa: E402
 
 PROFILE_ON = """async () => { const m = await import('./static/fray-pyodide.mjs');
@@ -46,27 +45,13 @@ def main(argv: list[str]) -> int:
     game, size, n = argv[0], argv[1], int(argv[2])
     profile = "--profile" in argv
     rb.SIZES = {size: rb.SIZES[size]}
-    texts = rb.saves(game)
     tmp = Path(tempfile.mkdtemp(prefix="fray-act-profile-"))
     srv = serve.start({"/fray/": ROOT / "dist"})
     url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
-    args = bench_run.CHROMIUM_ARGS + os.environ.get("CHROMIUM_EXTRA", "").split()
-    launch = {"headless": True, "args": args}
-    if os.path.exists("/usr/bin/chromium"):
-        launch["executable_path"] = "/usr/bin/chromium"
     try:
         with sync_playwright() as pw:
-            ctx = pw.chromium.launch_persistent_context(str(tmp / "profile"), **launch)
-            ctx.add_init_script(bench_run.READY_PROBE)
-            page = ctx.new_page()
-            page.goto(url)
-            page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-            page.close()
-            helper = ctx.new_page()
-            helper.goto(url + "static/app.css")
-            keys = {s: f"e{900 + i}" for i, s in enumerate(texts)}
-            helper.evaluate(rb._PUT, [[[keys[s], t, name, game] for s, (t, name) in texts.items()], keys[size]])
+            ctx = rb.warm_context(pw, tmp / "profile", url, os.environ.get("CHROMIUM_EXTRA", "").split())
+            rb.put_fight(ctx, url, game, size)
             for rep in range(2):
                 page = ctx.new_page()
                 page.set_viewport_size({"width": 1366, "height": 900})

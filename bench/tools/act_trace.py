@@ -11,7 +11,6 @@ kinds with each other, not the totals with ``make bench``. Prints only; asserts 
 from __future__ import annotations
 
 import collections
-import os
 import shutil
 import sys
 import tempfile
@@ -21,7 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts"), str(ROOT / "bench")]
 
 import resume_bench as rb  # noqa: E402
-import run as bench_run  # noqa: E402
 import serve  # noqa: E402
 
 MARKED = ("async (kind) => { performance.mark('fray-act-start'); const r = await (%s)(kind); "
@@ -36,28 +34,15 @@ def main(argv: list[str]) -> int:
     game, size, n = argv[0], argv[1], int(argv[2])
     skip = int(argv[3]) if len(argv) > 3 else 0
     rb.SIZES = {size: rb.SIZES[size]}
-    texts = rb.saves(game)
     tmp = Path(tempfile.mkdtemp(prefix="fray-act-trace-"))
     srv = serve.start({"/fray/": ROOT / "dist"})
     url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
-    launch = {"headless": True, "args": bench_run.CHROMIUM_ARGS}
-    if os.path.exists("/usr/bin/chromium"):
-        launch["executable_path"] = "/usr/bin/chromium"
     events: list[dict] = []
     res = []
     try:
         with sync_playwright() as pw:
-            ctx = pw.chromium.launch_persistent_context(str(tmp / "profile"), **launch)
-            ctx.add_init_script(bench_run.READY_PROBE)
-            page = ctx.new_page()
-            page.goto(url)
-            page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-            page.close()
-            helper = ctx.new_page()
-            helper.goto(url + "static/app.css")
-            keys = {s: f"e{900 + i}" for i, s in enumerate(texts)}
-            helper.evaluate(rb._PUT, [[[keys[s], t, name, game] for s, (t, name) in texts.items()], keys[size]])
+            ctx = rb.warm_context(pw, tmp / "profile", url, None)
+            rb.put_fight(ctx, url, game, size)
             page = ctx.new_page()
             page.set_viewport_size({"width": 1366, "height": 900})
             page.goto(url)
