@@ -11,7 +11,9 @@ database, as the autosave would, beside a fresh "Empty" encounter. Then, in the 
   ``boot_marks_median_ms``: where the time went, by the boot's ``performance.mark``s)
   with the empty encounter, the 12x300 and the 30x300 fight current, N times each in rotating
   order, each showing its own kept drawing first (the one its boot before left, as a reload at
-  the table does); medians and each fight's ratio to the empty boot (goal <= 1.10).
+  the table does); medians and each fight's ratio to the empty boot (goal <= 1.10);
+  ``*_over_empty_paired``: the median and range of each round's own ratio (the drift of a shared
+  machine between rounds cancels out).
 * ``first_paint_ms``: with the 12x300 fight's drawing kept by the boot before, the time from
   navigation to the copy of the last state in the document (``globalThis.frayFirstPaint.shownAt``);
   median, goal <= 300. ``first_paint_frame_ms``: to the start of the frame that draws it
@@ -23,10 +25,12 @@ database, as the autosave would, beside a fresh "Empty" encounter. Then, in the 
 * ``action_30_p95_ms``, ``action_200_p95_ms``: one action in the page (a click on Next, or a
   note), from the click to the header saying "Saved" again: the reducer, the re-render and the
   autosave committed to disk, ACTIONS of them, p95; goals 50 and 200 ms. They start right after
-  the page is ready, as a GM's first clicks after reopening the tablet do. ``*_again_p95_ms``: the
-  next ACTIONS on the same page (no goal): V8 runs the interpreter's WebAssembly on its baseline
-  compiler until each hot function is optimised in the background, so the first actions after a
-  boot are the slow ones; ``actions_ms`` holds every figure in order.
+  the page is ready, as a GM's first clicks after reopening the tablet do. ``*_again_p95_ms``
+  (no goal): the same ACTIONS again on the same page, after Undo took the fight back to where
+  the first ones began (``undo_back``), so the two figures differ only in what the browser has
+  learnt meanwhile: V8 runs the interpreter's WebAssembly on its baseline compiler until each
+  hot function is optimised in the background (bench/tools/wasm_tiers.py counts them), so the
+  first actions after a boot are the slow ones; ``actions_ms`` holds every figure in order.
 
 Nothing here asserts. The machine's load average goes in the result: these are wall-clock times.
 """
@@ -75,13 +79,18 @@ _ACT = """async (kind) => {
       .find(b => /^(Next|Start the fight)/.test(b.textContent.trim()));
     if (!next) return null;
     next.click();
+  } else if (kind === "undo") {
+    const undo = document.getElementById("btn-undo");
+    if (undo.disabled) return null;
+    undo.click();
   } else {
     document.getElementById("note-text").value = "Bench note " + t0;
     document.getElementById("note-form").requestSubmit();
   }
+  const wrote = state.dataset.state === "saving";
   let savedAt = null;
   const saved = new Promise(ok => {
-    if (state.dataset.state !== "saving") { savedAt = performance.now(); return ok(); }  // refused: nothing to write
+    if (!wrote) { savedAt = performance.now(); return ok(); }  // refused: nothing to write
     const obs = new MutationObserver(() => {
       if (state.dataset.state !== "saving") { savedAt = performance.now(); obs.disconnect(); ok(); }
     });
@@ -91,11 +100,12 @@ _ACT = """async (kind) => {
   await new Promise(ok => requestAnimationFrame(() => setTimeout(ok, 0)));
   const paintedAt = performance.now();
   await saved;
-  return [savedAt - t0, paintedAt - t0];
+  return [savedAt - t0, paintedAt - t0, wrote];
 }"""
 
-# _ACT's figures: [click to "Saved" (the write committed), click to the next frame painted]
-SAVED, PAINTED = 0, 1
+# _ACT's figures: [click to "Saved" (the write committed), click to the next frame painted,
+# whether the action was taken (a write began) or refused]
+SAVED, PAINTED, WROTE = 0, 1, 2
 
 
 def _p95_of(xs: list[float]) -> float | None:
@@ -227,14 +237,17 @@ def resume(bench, game: str) -> dict:
             page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
             page.evaluate(_ACT, "note")  # the first write of a freshly opened page
             for run in (size, size + " again"):
-                got, seen = [], []
+                got, seen, taken = [], [], 0
                 for i in range(ACTIONS):
                     ms = page.evaluate(_ACT, "next" if i % 2 == 0 else "note")
                     if ms is not None:
                         got.append(ms[SAVED])
                         seen.append(ms[PAINTED])
+                        taken += bool(ms[WROTE])
                 actions[run] = got
                 painted[run] = seen
+                if run == size:
+                    undo_back(page, taken)
         finally:
             page.close()
     helper.close()
@@ -242,12 +255,21 @@ def resume(bench, game: str) -> dict:
     def ratio(s: str) -> float:
         return round(med[s] / med["empty"], 3)
 
+    def paired(s: str) -> dict[str, float]:
+        """Each round's boot of ``s`` over that round's empty boot (the three boot one after the
+        other), median and range: a machine that slows down or speeds up between rounds moves
+        both boots of a round, so this reads the fight's own cost through the drift that moves the
+        ratio of the medians by 0.1 or more between runs on this shared machine."""
+        rs = [a / b for a, b in zip(times[s], times["empty"])]
+        return {"median": round(statistics.median(rs), 3), "min": round(min(rs), 3), "max": round(max(rs), 3)}
+
     a30, a200 = actions["30x60"], actions["200x300"]
     return {
         "load_average": [load_before, load_average()], "n": N,
         "save_bytes": {s: len(t) for s, (t, _) in texts.items()},
         "boot_ms": times, "boot_median_ms": med, "boot_marks_median_ms": {s: split(s) for s in times},
         "boot_12x300_over_empty": ratio("12x300"), "boot_30x300_over_empty": ratio("30x300"),
+        "boot_12x300_over_empty_paired": paired("12x300"), "boot_30x300_over_empty_paired": paired("30x300"),
         "first_paint_ms": paints, "first_paint_median_ms": statistics.median(paints) if paints else None,
         # the frame that draws the copy begins (requestAnimationFrame after it is in the document)
         "first_paint_frame_ms": paint_frames,
@@ -269,6 +291,16 @@ def resume(bench, game: str) -> dict:
         "painted_200_median_ms": round(statistics.median(painted["200x300"]), 1) if painted["200x300"] else None,
         "goals": GOALS,
     }
+
+
+def undo_back(page, n: int) -> None:
+    """Undo the ``n`` actions just measured (unmeasured), so the "again" run plays the same part of
+    the fight: the first Nexts resolve the declared strike ranks, later ones cross empty rounds,
+    which cost a third as much; measured on from where the first run stopped, "again" compared
+    a different workload, not warmer code."""
+    for _ in range(n):
+        if page.evaluate(_ACT, "undo") is None:
+            raise SystemExit("resume bench: Undo was disabled before the measured actions were undone")
 
 
 def bench_for(game: str):
