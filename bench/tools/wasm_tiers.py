@@ -1,0 +1,104 @@
+"""What V8 compiles of the interpreter's WebAssembly while the page boots and while the GM acts:
+PAGES pages of one warm profile, one after another, each booting the same fight afresh
+(bench/resume_bench.py ``put_fight``) and making ACTIONS of the bench's actions (``_ACT``, Next
+and a note in turn), then left open IDLE_MS so that V8 may write its code cache.
+
+    PYTHONPATH=py .venv/bin/python bench/tools/wasm_tiers.py strike-rank 30x60 [PAGES [ACTIONS]]
+
+after ``make build``. For each page, split at the first action: how many functions were optimised
+(``wasm.TopTierCompilation``, TurboFan in the background) and compiled on first call by the
+baseline compiler (``wasm.CompileLazy``, Liftoff), and what the code cache did (a hit and
+``wasm.Deserialize`` at boot, a write as ``v8.wasm.cachedModule``). The actions' own figures are
+printed beside them, but the trace slows the page: read them against each other, not against
+``make bench``. Prints only; asserts nothing.
+
+What it showed on Chromium 156 (docs/ARCHITECTURE.md, "Bench"): every page re-optimises some
+45-57 functions during its first 30 actions, a page that boots from the code cache as much as the
+first one, because the cache is written once per profile and holds what was hot then.
+"""
+
+from __future__ import annotations
+
+import collections
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts"), str(ROOT / "bench")]
+
+import resume_bench as rb  # noqa: E402
+import serve  # noqa: E402
+
+CATEGORIES = ("v8.wasm,disabled-by-default-v8.wasm.detailed,disabled-by-default-devtools.timeline,"
+              "devtools.timeline,blink.user_timing")
+COUNTED = ("wasm.TopTierCompilation", "wasm.CompileLazy", "wasm.Deserialize", "v8.wasm.moduleCacheHit",
+           "v8.wasm.cachedModule")
+IDLE_MS = 3500  # V8 writes its code cache some 2 s after the last optimisation (wasm_caching_timeout_ms)
+
+
+def page_run(ctx, url: str, game: str, size: str, actions: int) -> tuple[list[float], dict]:
+    """One page: boot, the actions, the idle wait, all traced; the actions' figures and the counts."""
+    rb.put_fight(ctx, url, game, size)
+    page = ctx.new_page()
+    page.set_viewport_size({"width": 1366, "height": 900})
+    cdp = ctx.new_cdp_session(page)
+    events: list[dict] = []
+    done: list[int] = []
+    cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
+    cdp.on("Tracing.tracingComplete", lambda p: done.append(1))
+    cdp.send("Tracing.start", {"categories": CATEGORIES, "transferMode": "ReportEvents"})
+    try:
+        page.goto(url)
+        page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
+        page.evaluate("performance.mark('fray-acts')")
+        got = []
+        for i in range(actions):
+            ms = page.evaluate(rb._ACT, "next" if i % 2 == 0 else "note")
+            if ms is not None:
+                got.append(ms[rb.SAVED])
+        page.wait_for_timeout(IDLE_MS)
+        cdp.send("Tracing.end")
+        while not done:
+            page.wait_for_timeout(100)
+    finally:
+        page.close()
+    start = min((e["ts"] for e in events if e.get("name") == "fray-acts"), default=0)
+    counts: dict = collections.Counter()
+    for e in events:
+        if e.get("name") in COUNTED and e.get("ph") in ("X", "B", "I", "i", "n", "R"):
+            counts[(e["name"], "actions" if e.get("ts", 0) >= start else "boot")] += 1
+    return got, counts
+
+
+def main(argv: list[str]) -> int:
+    from playwright.sync_api import sync_playwright
+
+    game, size = argv[0], argv[1]
+    pages = int(argv[2]) if len(argv) > 2 else 3
+    actions = int(argv[3]) if len(argv) > 3 else 30
+    rb.SIZES = {size: rb.SIZES[size]}
+    tmp = Path(tempfile.mkdtemp(prefix="fray-wasm-tiers-"))
+    srv = serve.start({"/fray/": ROOT / "dist"})
+    url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
+    try:
+        with sync_playwright() as pw:
+            ctx = rb.warm_context(pw, tmp / "profile", url)
+            for n in range(pages):
+                got, counts = page_run(ctx, url, game, size, actions)
+                figures = (f"saved median {statistics.median(got):.1f} p95 {rb.p95(got):.1f} ms" if got
+                           else "no action")
+                print(f"page {n + 1}: {len(got)} actions, {figures} (traced)")
+                for when in ("boot", "actions"):
+                    print(f"  {when:8s}" + "  ".join(f"{name} {counts[(name, when)]}" for name in COUNTED))
+            ctx.close()
+    finally:
+        srv.shutdown()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
