@@ -12,9 +12,9 @@ baseline compiler (``wasm.CompileLazy``, Liftoff), and what the code cache did (
 printed beside them, but the trace slows the page: read them against each other, not against
 ``make bench``. Prints only; asserts nothing.
 
-What it showed on Chromium 156 (docs/ARCHITECTURE.md, "Bench"): every page re-optimises some
-45-57 functions during its first 30 actions, a page that boots from the code cache as much as the
-first one, because the cache is written once per profile and holds what was hot then.
+What it showed on Chromium 156 (docs/ARCHITECTURE.md, "Bench"): every page optimises some 45-57
+functions during its first 30 actions, a page that boots from the code cache as much as the first
+one, though the cache is written again after a page's actions now and then.
 """
 
 from __future__ import annotations
