@@ -256,7 +256,7 @@ def resume(bench, game: str) -> dict:
         return round(med[s] / med["empty"], 3)
 
     def paired(s: str) -> dict[str, float]:
-        """Each round's boot of ``s`` over that round's empty boot (the three boot one after the
+        """Each round's boot of ``s`` over that round's empty boot (the three boots one after the
         other), median and range: a machine that slows down or speeds up between rounds moves
         both boots of a round, so this reads the fight's own cost through the drift that moves the
         ratio of the medians by 0.1 or more between runs on this shared machine."""
@@ -279,8 +279,8 @@ def resume(bench, game: str) -> dict:
         "action_30_median_ms": round(statistics.median(a30), 1) if a30 else None,
         "action_200_p95_ms": round(p95(a200), 1) if a200 else None,
         "action_200_median_ms": round(statistics.median(a200), 1) if a200 else None,
-        # the next ACTIONS on the same page: past the first seconds after the boot, while the
-        # browser still runs the interpreter's freshly loaded code unoptimised (not a goal)
+        # the same part of the fight again on the same page, after undo_back (not a goal): what
+        # the browser learnt during the first ACTIONS (the code V8 optimised meanwhile)
         "action_30_again_p95_ms": _p95_of(actions["30x60 again"]),
         "action_200_again_p95_ms": _p95_of(actions["200x300 again"]),
         "actions_ms": {k: [round(x, 1) for x in v] for k, v in actions.items()},
@@ -295,12 +295,15 @@ def resume(bench, game: str) -> dict:
 
 def undo_back(page, n: int) -> None:
     """Undo the ``n`` actions just measured (unmeasured), so the "again" run plays the same part of
-    the fight: the first Nexts resolve the declared strike ranks, later ones cross empty rounds,
-    which cost a third as much; measured on from where the first run stopped, "again" compared
-    a different workload, not warmer code."""
-    for _ in range(n):
-        if page.evaluate(_ACT, "undo") is None:
-            raise SystemExit("resume bench: Undo was disabled before the measured actions were undone")
+    the fight (with dice of its own): the first Nexts resolve the declared strike ranks, later
+    ones cross empty rounds, which cost a third as much; measured on from where the first run
+    stopped, "again" compared a different workload, not warmer code. An Undo that is refused or
+    changes nothing stops the bench: the runs would no longer compare."""
+    for i in range(n):
+        ms = page.evaluate(_ACT, "undo")
+        if not (ms and ms[WROTE]):
+            raise SystemExit(f"resume bench: Undo {i + 1} of {n} did nothing: the measured actions "
+                             "were not all undone")
 
 
 def bench_for(game: str):

@@ -5,16 +5,17 @@ and a note in turn), then left open IDLE_MS so that V8 may write its code cache.
 
     PYTHONPATH=py .venv/bin/python bench/tools/wasm_tiers.py strike-rank 30x60 [PAGES [ACTIONS]]
 
-after ``make build``. For each page, split at the first action: how many functions were optimised
-(``wasm.TopTierCompilation``, TurboFan in the background) and compiled on first call by the
-baseline compiler (``wasm.CompileLazy``, Liftoff), and what the code cache did (a hit and
+after ``make build``. For each page, split at the first action: how many TurboFan compile jobs ran
+in the background (``wasm.TopTierCompilation``: each optimises one function or more, so a lower
+bound on the functions), how many functions the baseline compiler compiled on their first call
+(``wasm.CompileLazy``, Liftoff), and what the code cache did (a hit and
 ``wasm.Deserialize`` at boot, a write as ``v8.wasm.cachedModule``). The actions' own figures are
 printed beside them, but the trace slows the page: read them against each other, not against
 ``make bench``. Prints only; asserts nothing.
 
-What it showed on Chromium 156 (docs/ARCHITECTURE.md, "Bench"): every page optimises some 45-57
-functions during its first 30 actions, a page that boots from the code cache as much as the first
-one, though the cache is written again after a page's actions now and then.
+What it showed on Chromium 156 (docs/ARCHITECTURE.md, "Bench"): every page runs some 45-57
+TurboFan compile jobs during its first 30 actions, a page that boots from the code cache as many
+as the first one, though the cache is written again after a page's actions now and then.
 """
 
 from __future__ import annotations
@@ -65,7 +66,10 @@ def page_run(ctx, url: str, game: str, size: str, actions: int) -> tuple[list[fl
             page.wait_for_timeout(100)
     finally:
         page.close()
-    start = min((e["ts"] for e in events if e.get("name") == "fray-acts"), default=0)
+    marks = [e["ts"] for e in events if e.get("name") == "fray-acts"]
+    if not marks:
+        raise SystemExit("wasm_tiers: the trace holds no 'fray-acts' mark: boot and actions cannot be told apart")
+    start = min(marks)
     counts: dict = collections.Counter()
     for e in events:
         if e.get("name") in COUNTED and e.get("ph") in ("X", "B", "I", "i", "n", "R"):
