@@ -37,6 +37,7 @@ Nothing here asserts. The machine's load average goes in the result: these are w
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
@@ -230,24 +231,14 @@ def resume(bench, game: str) -> dict:
     actions, painted = {}, {}
     for size in ("30x60", "200x300"):
         current(size)
-        page = bench.context.new_page()
-        page.set_viewport_size({"width": 1366, "height": 900})
+        page = fight_page(bench.context, bench.fray_url)
         try:
-            page.goto(bench.fray_url)
-            page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
-            page.evaluate(_ACT, "note")  # the first write of a freshly opened page
             for run in (size, size + " again"):
-                got, seen, taken = [], [], 0
-                for i in range(ACTIONS):
-                    ms = page.evaluate(_ACT, "next" if i % 2 == 0 else "note")
-                    if ms is not None:
-                        got.append(ms[SAVED])
-                        seen.append(ms[PAINTED])
-                        taken += bool(ms[WROTE])
-                actions[run] = got
-                painted[run] = seen
+                played = play(page, ACTIONS)
+                actions[run] = [ms[SAVED] for _, ms in played]
+                painted[run] = [ms[PAINTED] for _, ms in played]
                 if run == size:
-                    undo_back(page, taken)
+                    undo_back(page, played)
         finally:
             page.close()
     helper.close()
@@ -293,12 +284,30 @@ def resume(bench, game: str) -> dict:
     }
 
 
-def undo_back(page, n: int) -> None:
-    """Undo the ``n`` actions just measured (unmeasured), so the "again" run plays the same part of
-    the fight (with dice of its own): the first Nexts resolve the declared strike ranks, later
-    ones cross empty rounds, which cost a third as much; measured on from where the first run
-    stopped, "again" compared a different workload, not warmer code. An Undo that is refused or
-    changes nothing stops the bench: the runs would no longer compare."""
+def kind(i: int) -> str:
+    """The bench's ``i``-th action: Next and a note in turn."""
+    return "next" if i % 2 == 0 else "note"
+
+
+def play(page, n: int, start: int = 0, act: str = _ACT) -> list[tuple[str, list]]:
+    """The bench's actions ``start`` to ``start + n`` (``kind``) on ``page``, each as ``act``
+    (``_ACT`` or a wrapper of it) gives it: (kind, figures), the ones the page could not take
+    (no Next button) left out."""
+    out = []
+    for i in range(start, start + n):
+        ms = page.evaluate(act, kind(i))
+        if ms is not None:
+            out.append((kind(i), ms))
+    return out
+
+
+def undo_back(page, played: list[tuple[str, list]]) -> None:
+    """Undo what ``play`` just measured (unmeasured): each action taken, not those refused, so the
+    "again" run plays the same part of the fight (with dice of its own): the first Nexts resolve
+    the declared strike ranks, later ones cross empty rounds, which cost a third as much; measured
+    on from where the first run stopped, "again" compared a different workload, not warmer code.
+    An Undo that is refused or changes nothing stops the bench: the runs would no longer compare."""
+    n = sum(bool(ms[WROTE]) for _, ms in played)
     for i in range(n):
         ms = page.evaluate(_ACT, "undo")
         if not (ms and ms[WROTE]):
@@ -331,6 +340,66 @@ def warm_context(pw, profile: Path, url: str, extra_args: list[str] | None = Non
     return ctx
 
 
+@contextlib.contextmanager
+def warm_session(extra_args: list[str] | None = None):
+    """``(ctx, url)``: dist/ served on a free port under /fray/ (a Pages sub-path) and a warm
+    profile in a folder of its own (``warm_context``), all of it gone afterwards: the one set-up
+    of ``main`` and bench/tools/*."""
+    import shutil
+    import tempfile
+
+    import serve
+    from playwright.sync_api import sync_playwright
+
+    tmp = Path(tempfile.mkdtemp(prefix="fray-bench-"))
+    srv = serve.start({"/fray/": ROOT / "dist"})
+    url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
+    try:
+        with sync_playwright() as pw:
+            ctx = warm_context(pw, tmp / "profile", url, extra_args)
+            try:
+                yield ctx, url
+            finally:
+                ctx.close()
+    finally:
+        srv.shutdown()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def fight_page(ctx, url: str | None, first_note: bool = True):
+    """A new page at the bench's laptop size; with ``url``, booted there to ready and, with
+    ``first_note``, past the first write of a freshly opened page (a note, unmeasured)."""
+    page = ctx.new_page()
+    page.set_viewport_size({"width": 1366, "height": 900})
+    if url is not None:
+        boot_to_ready(page, url, first_note)
+    return page
+
+
+def boot_to_ready(page, url: str, first_note: bool = True) -> None:
+    """``page`` at ``url``, until ``data-engine="ready"``; then the first note (``fight_page``)."""
+    page.goto(url)
+    page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
+    if first_note:
+        page.evaluate(_ACT, "note")
+
+
+@contextlib.contextmanager
+def tracing(ctx, page, categories: str):
+    """A Chromium trace of ``page`` while the block runs: the list its events arrive in, whole
+    once the block is left."""
+    cdp = ctx.new_cdp_session(page)
+    events: list[dict] = []
+    done: list[int] = []
+    cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
+    cdp.on("Tracing.tracingComplete", lambda p: done.append(1))
+    cdp.send("Tracing.start", {"categories": categories, "transferMode": "ReportEvents"})
+    yield events
+    cdp.send("Tracing.end")
+    while not done:
+        page.wait_for_timeout(100)
+
+
 def put_fight(ctx, url: str, game: str, size: str) -> dict[str, tuple[str, str]]:
     """Store ``game``'s saves (``saves``) in the page's database with ``size`` current."""
     texts = saves(game)
@@ -344,27 +413,12 @@ def put_fight(ctx, url: str, game: str, size: str) -> dict[str, tuple[str, str]]
 
 def main(argv: list[str]) -> int:
     """Alone: the same warm, persistent profile and server layout as bench/run.py."""
-    import shutil
-    import tempfile
-
     import run as bench_run
-    import serve
-    from playwright.sync_api import sync_playwright
 
-    games = argv or list(GAMES)
-    tmp = Path(tempfile.mkdtemp(prefix="fray-resume-bench-"))
-    srv = serve.start({"/fray/": ROOT / "dist"})
-    origin = f"http://127.0.0.1:{srv.server_address[1]}"
-    try:
-        with sync_playwright() as pw:
-            ctx = warm_context(pw, tmp / "profile", origin + "/fray/")
-            b = bench_run.Bench(ctx, origin, origin + "/fray/", "", "")
-            for game in games:
-                print(game, json.dumps(resume(b, game)), flush=True)
-            ctx.close()
-    finally:
-        srv.shutdown()
-        shutil.rmtree(tmp, ignore_errors=True)
+    with warm_session() as (ctx, url):
+        b = bench_run.Bench(ctx, url.removesuffix("/fray/"), url, "", "")
+        for game in argv or list(GAMES):
+            print(game, json.dumps(resume(b, game)), flush=True)
     return 0
 
 

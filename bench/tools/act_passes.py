@@ -14,64 +14,41 @@ median and maximum, the notes' median); asserts nothing.
 
 from __future__ import annotations
 
-import shutil
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts"), str(ROOT / "bench")]
 
 import resume_bench as rb  # noqa: E402
-import serve  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
-    from playwright.sync_api import sync_playwright
-
     game, size = argv[0], argv[1]
     passes = int(argv[2]) if len(argv) > 2 else 3
     pages = int(argv[3]) if len(argv) > 3 else 2
     actions = int(argv[4]) if len(argv) > 4 else 30
     rb.SIZES = {size: rb.SIZES[size]}
-    tmp = Path(tempfile.mkdtemp(prefix="fray-act-passes-"))
-    srv = serve.start({"/fray/": ROOT / "dist"})
-    url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
-    try:
-        with sync_playwright() as pw:
-            ctx = rb.warm_context(pw, tmp / "profile", url)
-            for n in range(pages):
-                rb.put_fight(ctx, url, game, size)
-                page = ctx.new_page()
-                page.set_viewport_size({"width": 1366, "height": 900})
-                page.goto(url)
-                page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
-                page.evaluate(rb._ACT, "note")  # the first write of a freshly opened page, as the bench
-                for p in range(passes):
-                    got, nexts, notes, taken = [], [], [], 0
-                    for i in range(actions):
-                        kind = "next" if i % 2 == 0 else "note"
-                        ms = page.evaluate(rb._ACT, kind)
-                        if ms is None:
-                            continue
-                        got.append(ms[rb.SAVED])
-                        (nexts if kind == "next" else notes).append(ms[rb.SAVED])
-                        taken += bool(ms[rb.WROTE])
-                    line = f"page {n + 1} pass {p + 1}: {len(got)} actions"
-                    if got:
-                        line += f", p95 {rb.p95(got):.1f} median {statistics.median(got):.1f} ms"
-                    if nexts:
-                        line += f" | Next median {statistics.median(nexts):.1f} max {max(nexts):.1f}"
-                    if notes:
-                        line += f" | note median {statistics.median(notes):.1f}"
-                    print(line, flush=True)
-                    rb.undo_back(page, taken)
-                page.close()
-            ctx.close()
-    finally:
-        srv.shutdown()
-        shutil.rmtree(tmp, ignore_errors=True)
+    with rb.warm_session() as (ctx, url):
+        for n in range(pages):
+            rb.put_fight(ctx, url, game, size)
+            page = rb.fight_page(ctx, url)
+            for p in range(passes):
+                played = rb.play(page, actions)
+                got = [ms[rb.SAVED] for _, ms in played]
+                nexts = [ms[rb.SAVED] for k, ms in played if k == "next"]
+                notes = [ms[rb.SAVED] for k, ms in played if k == "note"]
+                line = f"page {n + 1} pass {p + 1}: {len(got)} actions"
+                if got:
+                    line += f", p95 {rb.p95(got):.1f} median {statistics.median(got):.1f} ms"
+                if nexts:
+                    line += f" | Next median {statistics.median(nexts):.1f} max {max(nexts):.1f}"
+                if notes:
+                    line += f" | note median {statistics.median(notes):.1f}"
+                print(line, flush=True)
+                rb.undo_back(page, played)
+            page.close()
     return 0
 
 

@@ -16,17 +16,14 @@ the start: the action figures without V8's warm-up). Prints only; asserts nothin
 from __future__ import annotations
 
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts"), str(ROOT / "bench")]
 
 import resume_bench as rb  # noqa: E402
-import serve  # noqa: E402
 
 PROFILE_ON = """async () => { const m = await import('./static/fray-pyodide.mjs');
   const py = await m.loadPyodide({}); globalThis.__frayPy = py;  // the page's own interpreter
@@ -42,41 +39,27 @@ out.getvalue()`)"""
 
 
 def main(argv: list[str]) -> int:
-    from playwright.sync_api import sync_playwright
-
     game, size, n = argv[0], argv[1], int(argv[2])
     profile = "--profile" in argv
     rb.SIZES = {size: rb.SIZES[size]}
-    tmp = Path(tempfile.mkdtemp(prefix="fray-act-profile-"))
-    srv = serve.start({"/fray/": ROOT / "dist"})
-    url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
-    try:
-        with sync_playwright() as pw:
-            ctx = rb.warm_context(pw, tmp / "profile", url, os.environ.get("CHROMIUM_EXTRA", "").split())
-            for rep in range(2):
-                rb.put_fight(ctx, url, game, size)
-                page = ctx.new_page()
-                page.set_viewport_size({"width": 1366, "height": 900})
-                page.goto(url)
-                page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
-                page.wait_for_timeout(int(os.environ.get("WAIT_MS", "0")))
-                page.evaluate(rb._ACT, "note")  # the first write of a freshly opened page, as the bench
-                if profile and rep == 1:
-                    page.evaluate(PROFILE_ON)
-                got = [ms for i in range(n) if (ms := page.evaluate(rb._ACT, "next" if i % 2 == 0 else "note"))]
-                saved = [x[rb.SAVED] for x in got]
-                painted = [x[rb.PAINTED] for x in got]
-                print(f"page {rep + 1}: saved median {statistics.median(saved):.1f} p95 {rb.p95(saved):.1f} "
-                      f"max {max(saved):.1f} | painted median {statistics.median(painted):.1f} "
-                      f"p95 {rb.p95(painted):.1f}")
-                print("  saved, in order:", [round(x) for x in saved])
-                if profile and rep == 1:
-                    print(page.evaluate(PROFILE_OFF))
-                page.close()
-            ctx.close()
-    finally:
-        srv.shutdown()
-        shutil.rmtree(tmp, ignore_errors=True)
+    with rb.warm_session(os.environ.get("CHROMIUM_EXTRA", "").split()) as (ctx, url):
+        for rep in range(2):
+            rb.put_fight(ctx, url, game, size)
+            page = rb.fight_page(ctx, url, first_note=False)
+            page.wait_for_timeout(int(os.environ.get("WAIT_MS", "0")))
+            page.evaluate(rb._ACT, "note")  # the first write of a freshly opened page, as the bench
+            if profile and rep == 1:
+                page.evaluate(PROFILE_ON)
+            got = [ms for _, ms in rb.play(page, n)]
+            saved = [x[rb.SAVED] for x in got]
+            painted = [x[rb.PAINTED] for x in got]
+            print(f"page {rep + 1}: saved median {statistics.median(saved):.1f} p95 {rb.p95(saved):.1f} "
+                  f"max {max(saved):.1f} | painted median {statistics.median(painted):.1f} "
+                  f"p95 {rb.p95(painted):.1f}")
+            print("  saved, in order:", [round(x) for x in saved])
+            if profile and rep == 1:
+                print(page.evaluate(PROFILE_OFF))
+            page.close()
     return 0
 
 

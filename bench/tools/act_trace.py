@@ -11,16 +11,13 @@ kinds with each other, not the totals with ``make bench``. Prints only; asserts 
 from __future__ import annotations
 
 import collections
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts"), str(ROOT / "bench")]
 
 import resume_bench as rb  # noqa: E402
-import serve  # noqa: E402
 
 MARKED = ("async (kind) => { performance.mark('fray-act-start'); const r = await (%s)(kind); "
           "performance.mark('fray-act-end'); return r; }") % rb._ACT
@@ -29,42 +26,16 @@ KINDS = ("FunctionCall", "EventDispatch", "TimerFire", "UpdateLayoutTree", "Layo
 
 
 def main(argv: list[str]) -> int:
-    from playwright.sync_api import sync_playwright
-
     game, size, n = argv[0], argv[1], int(argv[2])
     skip = int(argv[3]) if len(argv) > 3 else 0
     rb.SIZES = {size: rb.SIZES[size]}
-    tmp = Path(tempfile.mkdtemp(prefix="fray-act-trace-"))
-    srv = serve.start({"/fray/": ROOT / "dist"})
-    url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
-    events: list[dict] = []
-    res = []
-    try:
-        with sync_playwright() as pw:
-            ctx = rb.warm_context(pw, tmp / "profile", url, None)
-            rb.put_fight(ctx, url, game, size)
-            page = ctx.new_page()
-            page.set_viewport_size({"width": 1366, "height": 900})
-            page.goto(url)
-            page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
-            page.evaluate(rb._ACT, "note")
-            for i in range(skip):
-                page.evaluate(rb._ACT, "next" if i % 2 == 0 else "note")
-            cdp = ctx.new_cdp_session(page)
-            done = []
-            cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
-            cdp.on("Tracing.tracingComplete", lambda p: done.append(1))
-            cdp.send("Tracing.start", {"categories": "devtools.timeline,blink.user_timing,v8",
-                                       "transferMode": "ReportEvents"})
-            for i in range(n):
-                res.append(page.evaluate(MARKED, "next" if (skip + i) % 2 == 0 else "note"))
-            cdp.send("Tracing.end")
-            while not done:
-                page.wait_for_timeout(100)
-            ctx.close()
-    finally:
-        srv.shutdown()
-        shutil.rmtree(tmp, ignore_errors=True)
+    with rb.warm_session() as (ctx, url):
+        rb.put_fight(ctx, url, game, size)
+        page = rb.fight_page(ctx, url)
+        rb.play(page, skip)
+        with rb.tracing(ctx, page, "devtools.timeline,blink.user_timing,v8") as events:
+            # every action, one the page could not take too: its marks are in the trace
+            res = [page.evaluate(MARKED, rb.kind(skip + i)) for i in range(n)]
     names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
              if e.get("ph") == "M" and e.get("name") == "thread_name"}
     main_threads = {k for k, v in names.items() if v == "CrRendererMain"}

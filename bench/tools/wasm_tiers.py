@@ -21,17 +21,14 @@ as the first one, though the cache is written again after a page's actions now a
 from __future__ import annotations
 
 import collections
-import shutil
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "py"), str(ROOT / "scripts"), str(ROOT / "bench")]
 
 import resume_bench as rb  # noqa: E402
-import serve  # noqa: E402
 
 CATEGORIES = ("v8.wasm,disabled-by-default-v8.wasm.detailed,disabled-by-default-devtools.timeline,"
               "devtools.timeline,blink.user_timing")
@@ -43,27 +40,13 @@ IDLE_MS = 3500  # V8 writes its code cache some 2 s after the last optimisation 
 def page_run(ctx, url: str, game: str, size: str, actions: int) -> tuple[list[float], dict]:
     """One page: boot, the actions, the idle wait, all traced; the actions' figures and the counts."""
     rb.put_fight(ctx, url, game, size)
-    page = ctx.new_page()
-    page.set_viewport_size({"width": 1366, "height": 900})
-    cdp = ctx.new_cdp_session(page)
-    events: list[dict] = []
-    done: list[int] = []
-    cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
-    cdp.on("Tracing.tracingComplete", lambda p: done.append(1))
-    cdp.send("Tracing.start", {"categories": CATEGORIES, "transferMode": "ReportEvents"})
+    page = rb.fight_page(ctx, None)
     try:
-        page.goto(url)
-        page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=600_000)
-        page.evaluate("performance.mark('fray-acts')")
-        got = []
-        for i in range(actions):
-            ms = page.evaluate(rb._ACT, "next" if i % 2 == 0 else "note")
-            if ms is not None:
-                got.append(ms[rb.SAVED])
-        page.wait_for_timeout(IDLE_MS)
-        cdp.send("Tracing.end")
-        while not done:
-            page.wait_for_timeout(100)
+        with rb.tracing(ctx, page, CATEGORIES) as events:
+            rb.boot_to_ready(page, url, first_note=False)
+            page.evaluate("performance.mark('fray-acts')")
+            got = [ms[rb.SAVED] for _, ms in rb.play(page, actions)]
+            page.wait_for_timeout(IDLE_MS)
     finally:
         page.close()
     marks = [e["ts"] for e in events if e.get("name") == "fray-acts"]
@@ -78,29 +61,18 @@ def page_run(ctx, url: str, game: str, size: str, actions: int) -> tuple[list[fl
 
 
 def main(argv: list[str]) -> int:
-    from playwright.sync_api import sync_playwright
-
     game, size = argv[0], argv[1]
     pages = int(argv[2]) if len(argv) > 2 else 3
     actions = int(argv[3]) if len(argv) > 3 else 30
     rb.SIZES = {size: rb.SIZES[size]}
-    tmp = Path(tempfile.mkdtemp(prefix="fray-wasm-tiers-"))
-    srv = serve.start({"/fray/": ROOT / "dist"})
-    url = f"http://127.0.0.1:{srv.server_address[1]}/fray/"
-    try:
-        with sync_playwright() as pw:
-            ctx = rb.warm_context(pw, tmp / "profile", url)
-            for n in range(pages):
-                got, counts = page_run(ctx, url, game, size, actions)
-                figures = (f"saved median {statistics.median(got):.1f} p95 {rb.p95(got):.1f} ms" if got
-                           else "no action")
-                print(f"page {n + 1}: {len(got)} actions, {figures} (traced)")
-                for when in ("boot", "actions"):
-                    print(f"  {when:8s}" + "  ".join(f"{name} {counts[(name, when)]}" for name in COUNTED))
-            ctx.close()
-    finally:
-        srv.shutdown()
-        shutil.rmtree(tmp, ignore_errors=True)
+    with rb.warm_session() as (ctx, url):
+        for n in range(pages):
+            got, counts = page_run(ctx, url, game, size, actions)
+            figures = (f"saved median {statistics.median(got):.1f} p95 {rb.p95(got):.1f} ms" if got
+                       else "no action")
+            print(f"page {n + 1}: {len(got)} actions, {figures} (traced)")
+            for when in ("boot", "actions"):
+                print(f"  {when:8s}" + "  ".join(f"{name} {counts[(name, when)]}" for name in COUNTED))
     return 0
 
 
