@@ -183,3 +183,78 @@ def test_the_engaged_pairs_from_grid_cells_are_every_pair_measured():
             cs.append(replace(c, position=replace(c.position, x=x, y=y, alt=alt), conditions=conds))
         e = replace(enc, combatants=cs)
         assert rule.links(e) == _old_links(e)
+
+
+# the log's reader as it was before the one-test path (savefile._log_entries): field by field
+def old_log_entries(log, path):
+    from fray import savefile
+    from fray.model import LogEntry
+
+    out = []
+    for i, ld in enumerate(log):
+        lp = f"{path}.{i}"
+        if not isinstance(ld, dict):
+            raise savefile.SaveFileError(lp, "must be an object")
+        detail = savefile._req(ld, "detail", lp, (dict,), "an object")
+        savefile._json_like(detail, f"{lp}.detail")
+        out.append(LogEntry(savefile._whole(ld, "seq", lp, 1, 10**9),
+                            savefile._whole(ld, "round", lp, 1, savefile.MAX_ROUND),
+                            savefile._text(ld, "kind", lp, 40),
+                            savefile._text(ld, "text", lp, gate.MAX_LOG_TEXT), detail))
+    return out
+
+
+def _outcome(read, log, deferred):
+    """What a reader gives: its entries (and the value checks it left for later), or its error."""
+    from fray import savefile
+    from fray.errors import SaveFileError
+
+    savefile._DEFERRED = [] if deferred else None
+    try:
+        try:
+            got = read(log, "encounter.log")
+        except (SaveFileError, InvalidAction) as e:
+            return ("refused", type(e).__name__, getattr(e, "path", getattr(e, "field", None)), str(e))
+        return ("read", got, None if savefile._DEFERRED is None else [p for _, p in savefile._DEFERRED])
+    finally:
+        savefile._DEFERRED = None
+
+
+BAD_LOG_VALUES = {
+    "seq": [True, False, 0, -1, 10**9 + 1, 1.0, "1", None, [1]],
+    "round": [True, 0, 10**9, 2.5, "2", None],
+    "kind": [5, None, "x" * 41, ["note"]],
+    "text": [None, 3, "t" * (gate.MAX_LOG_TEXT + 1), {"a": 1}],
+    "detail": [None, [], "x", 0],
+}
+
+
+@pytest.mark.parametrize("deferred", [False, True])
+def test_the_log_read_in_one_test_per_entry_is_the_field_by_field_read(deferred):
+    """Issue 11: a long fight's log (500 entries at 30 combatants, 300 actions) is read with one
+    test per entry that is plainly right, and field by field otherwise. Either way the entries, the
+    values left for the later gate and each refusal (its path and words) are the old reader's: on
+    played fights' logs, and on every field of an entry made wrong in each way a file could."""
+    for game in ("strike-rank", "tactical-round", "range-band"):
+        log = json.loads(json.dumps([e.__dict__ for e in fights.fight(game, 6, 40).present.log]))
+        assert log, game
+        from fray import savefile
+
+        assert _outcome(savefile._log_entries, log, deferred) == _outcome(old_log_entries, log, deferred)
+        for i in (0, len(log) // 2, len(log) - 1):
+            for key, values in BAD_LOG_VALUES.items():
+                for v in values + ["<missing>"]:
+                    bad = json.loads(json.dumps(log))
+                    if v == "<missing>":
+                        del bad[i][key]
+                    else:
+                        bad[i][key] = v
+                    new, old = _outcome(savefile._log_entries, bad, deferred), _outcome(old_log_entries, bad, deferred)
+                    assert new == old, (game, i, key, v)
+                    assert new[0] == "refused", (game, i, key, v)  # every one of these is wrong
+            for not_an_entry in (None, [], "entry", 7):
+                bad = json.loads(json.dumps(log))
+                bad[i] = not_an_entry
+                new = _outcome(savefile._log_entries, bad, deferred)
+                assert new == _outcome(old_log_entries, bad, deferred)
+                assert new[:3] == ("refused", "SaveFileError", f"encounter.log.{i}")
