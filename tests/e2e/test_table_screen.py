@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -235,3 +236,53 @@ def test_skill_split_several_attacks_with_one_weapon_and_split_parries(page, ope
     expect(page.locator("#log")).to_contain_text(
         "Master attacks Guard with Broadsword: 120% → split 60%, rolled 30: success; "
         "Guard parries with Broadsword: 110% → split 55%, rolled 80: failure")
+
+
+def test_thirty_strike_rank_on_a_laptop_keep_the_tracker_left_of_the_map_and_the_names_whole(page, open_app, tmp_path):
+    """At 1366×900 with 30 combatants (bench/fights.py's fight, its strike ranks declared) the
+    attack form's odds made the strike-rank panel's one grid column 90-180 px wider than the
+    tracker: Mode, Range and Damage dice ran under the map. And two columns of folded cards cut
+    every name ("Archer 1" for Archer 12 and Archer 17) while each HP bar kept its width: the
+    glance now gives way before the name does."""
+    import json
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import fights
+    from fray import savefile
+
+    path = tmp_path / "thirty.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(fights.fight("strike-rank", 30, 60))), encoding="utf-8")
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#combatants .card")).to_have_count(30)
+    page.locator("#round-bar").get_by_role("button", name="Next").click()  # its strike ranks, declared
+    form = page.locator("form[data-form=sr-attack]").first
+    expect(form.locator(".odds-box")).to_be_visible()
+    for _ in range(3):  # the next attacks too: other weapons, other defences
+        past = page.evaluate("""() => {
+          const tracker = document.getElementById('tracker'), edge = tracker.getBoundingClientRect().right;
+          // what a box of its own cuts or scrolls (a folded card's long name, the odds table) is not seen past it
+          const clipped = (e) => { for (let p = e.parentElement; p && p !== tracker; p = p.parentElement)
+            if (getComputedStyle(p).overflowX !== 'visible' && p.getBoundingClientRect().right <= edge + 1) return true;
+            return false; };
+          return [...tracker.querySelectorAll('*')]
+            .filter(e => e.getClientRects().length && e.getBoundingClientRect().right > edge + 1 && !clipped(e))
+            .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right - edge) + ' px');
+        }""")
+        assert past == [], past
+        mode = form.get_by_label("Mode")
+        assert mode.bounding_box()["x"] + mode.bounding_box()["width"] <= page.locator("#map-pane").bounding_box()["x"]
+        title = form.locator("h3").text_content()
+        page.locator("#round-bar").get_by_role("button", name="Next").click()
+        expect(form.locator("h3")).not_to_have_text(title)
+        expect(form.locator(".odds-box")).to_be_visible()
+    # every folded card's name that fits beside its side label is whole, not cut
+    cut = page.evaluate("""() => [...document.querySelectorAll('#combatants .card.folded')].map(card => {
+        const name = card.querySelector('.name'), side = card.querySelector('.side');
+        const room = card.querySelector('header').clientWidth - side.getBoundingClientRect().width - 24;
+        return [name.textContent, name.scrollWidth, name.clientWidth, room];
+      }).filter(([, need, has, room]) => need <= room && need > has + 1)""")
+    assert cut == [], cut
+    names = page.locator("#combatants .card.folded .name").all_text_contents()
+    assert "Archer 12" in names and "Archer 17" in names, names
