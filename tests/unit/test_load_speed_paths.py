@@ -204,7 +204,7 @@ def old_log_entries(log, path):
     return out
 
 
-def _outcome(read, log, deferred):
+def _log_outcome(read, log, deferred):
     """What a reader gives: its entries (and the value checks it left for later), or its error."""
     from fray import savefile
     from fray.errors import SaveFileError
@@ -240,7 +240,7 @@ def test_the_log_read_in_one_test_per_entry_is_the_field_by_field_read(deferred)
         assert log, game
         from fray import savefile
 
-        assert _outcome(savefile._log_entries, log, deferred) == _outcome(old_log_entries, log, deferred)
+        assert _log_outcome(savefile._log_entries, log, deferred) == _log_outcome(old_log_entries, log, deferred)
         for i in (0, len(log) // 2, len(log) - 1):
             for key, values in BAD_LOG_VALUES.items():
                 for v in values + ["<missing>"]:
@@ -249,12 +249,12 @@ def test_the_log_read_in_one_test_per_entry_is_the_field_by_field_read(deferred)
                         del bad[i][key]
                     else:
                         bad[i][key] = v
-                    new, old = _outcome(savefile._log_entries, bad, deferred), _outcome(old_log_entries, bad, deferred)
+                    new, old = _log_outcome(savefile._log_entries, bad, deferred), _log_outcome(old_log_entries, bad, deferred)
                     assert new == old, (game, i, key, v)
                     assert new[0] == "refused", (game, i, key, v)  # every one of these is wrong
             for not_an_entry in (None, [], "entry", 7):
                 bad = json.loads(json.dumps(log))
                 bad[i] = not_an_entry
-                new = _outcome(savefile._log_entries, bad, deferred)
-                assert new == _outcome(old_log_entries, bad, deferred)
+                new = _log_outcome(savefile._log_entries, bad, deferred)
+                assert new == _log_outcome(old_log_entries, bad, deferred)
                 assert new[:3] == ("refused", "SaveFileError", f"encounter.log.{i}")
