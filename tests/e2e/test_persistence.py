@@ -553,6 +553,9 @@ def test_a_tab_notices_another_tab_changed_the_encounter_and_keeps_both(page, op
     open_app(a)
     new_freeform(a, "Shared")
     add_combatant(a, "Wolf", "initiative: 14")
+    # tab B opens on what tab A has written: before that write commits, B would read the save
+    # before it, and B's own write then (rightly) finds a newer one (seen once, on a loaded machine)
+    expect(a.locator("#save-state")).to_have_attribute("data-state", "saved")
     key = current_key(a)
     b = a.context.new_page()
     b.on("console", lambda m: m.type == "error" and a.watch.errors.append(f"tab B: {m.text}"))
