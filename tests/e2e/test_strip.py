@@ -52,7 +52,8 @@ def add_many(page, preset: str, count: str, side: str | None = None, name: str |
 
 
 def strip_names(page) -> list[str]:
-    return page.locator("#order-strip li.strip-entry .strip-name").all_inner_texts()
+    # the text, not innerText: a name ending in a number is drawn as two flex items (render.strip_name)
+    return [" ".join(t.split()) for t in page.locator("#order-strip li.strip-entry .strip-name").all_text_contents()]
 
 
 def badge_of(page) -> str:

@@ -137,3 +137,29 @@ def test_the_log_is_written_by_what_was_added_on_top():
     # an undo took the top line away, or a line changed: written whole
     assert R.log_added(old, old[1:]) is None
     assert R.log_added(old, ["<li>4</li>", "<li>3b</li>", "<li>2</li>", "<li>1</li>"]) is None
+
+
+@pytest.mark.parametrize("name, head, number", [
+    ("Great wolf (four-legged) 9", "Great wolf (four-legged)", "9"),
+    ("Goblin 12", "Goblin", "12"),
+    ("<b>Orc</b> 3", "<b>Orc</b>", "3"),
+    ("Aria", None, None),
+    ("7", None, None),  # a number alone is the name itself
+    ("Wolf9", None, None),  # no space: not a numbered name
+    ("Room 101 guard", None, None),
+])
+def test_a_numbered_name_keeps_its_number_apart_in_the_strip(name, head, number):
+    """Issue 10, the strip's "state at a glance" with "Add ×N numbers them (Goblin 1..N)": a narrow
+    entry cut "Great wolf (four-legged) 4" and "... 9" alike to "Great wolf (fou…". A name that ends
+    in a number is drawn as its head, which the page may cut, and the number, which it never cuts;
+    its text is still the whole name, escaped."""
+    p = Parsed(R.strip_name(name))
+    assert p.all_text == name
+    assert "b" not in p.tags  # user text escaped, never markup
+    html = R.order_strip(R.strip_entries(enc_of(name, "B"), slots(("c1", "SR 1", (1,)), ("c2", "SR 2", (2,))), {}, "c1"))
+    assert R.strip_name(name) in html
+    if head is None:
+        assert p.attrs == [("class", "strip-name")]
+        return
+    assert ("class", "strip-name numbered") in p.attrs
+    assert p.text == [head, " ", number]

@@ -8,6 +8,8 @@ a submit into an engine call, so rendering stays one ``innerHTML`` write per reg
 
 from __future__ import annotations
 
+import re
+
 from html import escape
 from typing import Any, Iterable
 
@@ -193,6 +195,21 @@ def chips(items: Iterable[str], cls: str = "chip") -> str:
 _STRIP_ENTRY: dict[tuple, str] = {}
 
 
+# a name that ends in a number ("Great wolf (four-legged) 9"): the number tells it from its fellows
+_NUMBERED = re.compile(r"(.*\S) (\d+)")
+
+
+def strip_name(name: str) -> str:
+    """An entry's name. One that ends in a number is drawn as its head and the number, so a narrow
+    entry cuts the head and keeps the number ("Great wolf (f… 9", not "Great wolf (fou…" for wolf 4
+    and wolf 9 alike). Its text is the name as it is."""
+    m = _NUMBERED.fullmatch(name)
+    if m is None:
+        return f'<span class="strip-name">{esc(name)}</span>'
+    return (f'<span class="strip-name numbered"><span class="strip-name-head">{esc(m.group(1))}</span> '
+            f'<span class="strip-name-no">{esc(m.group(2))}</span></span>')
+
+
 def order_strip(entries: list[dict[str, Any]]) -> str:
     if not entries:
         return ""
@@ -225,7 +242,7 @@ def order_strip(entries: list[dict[str, Any]]) -> str:
             f'data-id="{esc(e["id"])}"'
             f'{attrs(data_up=e["up"], data_down=e["down"], aria_keyshortcuts=keys or None)}'
             f'{attrs(aria_describedby="strip-tie-hint" if e["group"] else None)}>'
-            f'<span class="strip-line"><span class="strip-name">{esc(e["name"])}</span> '
+            f'<span class="strip-line">{strip_name(e["name"])} '
             f'<span class="strip-slot">{esc(e["label"])}</span>'
             f'{f" <span class=strip-tag>{tag}</span>" if tag else ""}</span> '
             f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{esc(words)}</span> '
