@@ -298,7 +298,8 @@ def refresh(app: Any, only: Any = None) -> None:
     """Work out and write the odds of each form with a slot (or of ``only``)."""
     import traceback
 
-    from .app import data, document, form_values, nil
+    from .app import data, document, nil
+    from .forms import form_values
     from .panels import panel_for
 
     panel = panel_for(app.enc.ruleset)

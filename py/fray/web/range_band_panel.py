@@ -631,7 +631,7 @@ class RangeBandPanel:
         if act == "rb-fly":
             app.dispatch({"type": "rb.fly", "id": cid, "on": data(el, "on") == "true"}, scope)
         elif act == "rb-roll" and form is not None:
-            from .app import form_values
+            from .forms import form_values
             try:
                 action = resolve_action(data(el, "ref") or "", form_values(form), roll=True)
             except InvalidAction as e:

@@ -119,7 +119,8 @@ class StrikeRankPanel:
     def on_change(self, app: Any, event: Any) -> None:
         """A new Target in an attack form: draw the form again for that defender (their parrying
         weapons, hit locations, shields), so nothing in it still names the first one's."""
-        from .app import data, document, form_values, nil, restore_values
+        from .app import data, document, nil
+        from .forms import form_values, restore_values
 
         t = nil(event.target)
         if t is None or str(getattr(t, "name", "") or "") != "target":
@@ -181,7 +182,8 @@ class StrikeRankPanel:
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act == "advance":
             # Next, with the bleeding CON tests the GM may have typed in the panel's box
-            from .app import by_id, document, form_values, nil
+            from .app import by_id, document, nil
+            from .forms import form_values
 
             bleed = nil(document.querySelector('[data-form="sr-bleed"]'))
             if bleed is None:
@@ -204,7 +206,7 @@ class StrikeRankPanel:
         elif act == "sr-resolve":
             app.dispatch({"type": "sr.resolve", "ref": data(el, "ref")}, scope)
         elif act == "sr-answer":
-            from .app import form_values
+            from .forms import form_values
 
             form = nil(el.closest("form"))
             values = form_values(form) if form is not None else {}

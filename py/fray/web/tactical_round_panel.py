@@ -793,7 +793,8 @@ class TacticalPanel:
             # the generic dialog, then the one-weapon-a-line section filled from its JSON box
             open_add_section(app, act, el, "tr-add", add_fields_html)
             return True
-        from .app import data, form_values, nil
+        from .app import data, nil
+        from .forms import form_values
 
         cid = data(el, "id")
         form = nil(el.closest("form"))
