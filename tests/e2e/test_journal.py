@@ -60,6 +60,52 @@ def test_a_change_is_one_journal_row_and_the_save_is_folded_in_when_idle(page, o
     expect(page.locator("#log li").first).to_contain_text("Rain starts")
 
 
+# Every committed readwrite transaction of the page: its durability and the stores it put into.
+# (The page's own connection: the tests' reads of the database open their own, read-only.)
+RECORD_DURABILITY = """(() => {
+    window.__committed = [];
+    const open = IDBDatabase.prototype.transaction;
+    const put = IDBObjectStore.prototype.put;
+    IDBDatabase.prototype.transaction = function (names, mode, options) {
+        const t = open.call(this, names, mode, options);
+        if (mode === 'readwrite') {
+            t.__puts = [];
+            t.addEventListener('complete', () => window.__committed.push({durability: t.durability, puts: t.__puts}));
+        }
+        return t;
+    };
+    IDBObjectStore.prototype.put = function (...args) {
+        if (this.transaction.__puts) this.transaction.__puts.push(this.name);
+        return put.apply(this, args);
+    };
+})()"""
+
+
+def test_a_change_commits_relaxed_and_the_fold_after_it_writes_it_through_to_disk(page, open_app):
+    """docs/ARCHITECTURE.md, Storage: a journal row (the write of one change) is committed
+    "relaxed", once the operating system has it; every whole save, the fold after the changes
+    included, is "strict", and its flush takes every row before it to the disk."""
+    page.add_init_script(RECORD_DURABILITY)
+    open_app(page)
+    new_freeform(page, "Durability")
+    add_combatant(page, "Wolf", "initiative: 14")
+    key = current_key(page)
+    wait_folded(page)
+    page.evaluate("window.__committed = []")
+    add_note(page, "Rain starts")
+    add_note(page, "Thunder")
+    wait_folded(page)
+    committed = page.evaluate("window.__committed")
+    rows = [t for t in committed if "journal" in t["puts"]]
+    wholes = [i for i, t in enumerate(committed) if "saves" in t["puts"]]
+    assert rows and {t["durability"] for t in rows} == {"relaxed"}, committed
+    assert wholes and {committed[i]["durability"] for i in wholes} == {"strict"}, committed
+    # the last write is a strict fold: nothing of the two notes waits on a relaxed commit alone
+    assert wholes[-1] == len(committed) - 1 and committed.index(rows[-1]) < wholes[-1], committed
+    assert json.loads(store_read(page, "saves")[key]["text"])["encounter"]["log"][-1]["text"] == "Thunder"
+    assert journal_rows(page, key) == []
+
+
 HOLD = """() => new Promise((ready) => {
     // Another connection holds a write transaction open until told to finish: the page's own
     // writes (same stores) queue behind it, as they do behind a slow disk.
