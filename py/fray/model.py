@@ -70,6 +70,12 @@ class LogEntry:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+# Encounter.index_of's memo: the last few combatant lists it read whole, each with the index of
+# every id in it then. The lists are held (never compared by id() alone, which a new list reuses).
+_WHERE: list[tuple[list, dict[str, int]]] = []
+_WHERE_KEEP = 4
+
+
 @dataclass
 class Encounter:
     """The whole fight."""
@@ -91,11 +97,27 @@ class Encounter:
         return self.combatants[i] if i >= 0 else None
 
     def index_of(self, combatant_id: str) -> int:
-        # the list's own iterator: in a draft (fray.sharing) reading the others' ids copies nothing
-        for i, c in enumerate(self.peek()):
-            if c.id == combatant_id:
-                return i
-        return -1
+        # Where each id stood in this very list when it was last read whole (``_WHERE``): a hit is
+        # checked against the list as it is now, so a list edited since (a combatant added, removed
+        # or moved, in a draft or not) costs only the scan it always cost. Without it, drawing a
+        # 200-combatant fight looked each combatant up by a scan of all of them (a status, who is
+        # engaged with whom): a fifth of a tactical-round Next's Python in CPython.
+        lst = self.combatants
+        if type(combatant_id) is not str:  # a malformed action's id (a list, a number): no match, no memo
+            return next((i for i, c in enumerate(list.__iter__(lst)) if c.id == combatant_id), -1)
+        for held, where in _WHERE:
+            if held is lst:
+                i = where.get(combatant_id)
+                # list's own reads: in a draft (fray.sharing) reading the others' ids copies nothing
+                if i is not None and i < len(lst) and list.__getitem__(lst, i).id == combatant_id:
+                    return i
+                break
+        where = {}
+        for i, c in enumerate(list.__iter__(lst)):
+            if type(c.id) is str:
+                where.setdefault(c.id, i)
+        _WHERE[:] = [(lst, where)] + [e for e in _WHERE if e[0] is not lst][:_WHERE_KEEP - 1]
+        return where.get(combatant_id, -1)
 
     def peek(self) -> Iterator[Combatant]:
         """Every combatant as it stands, to read and never to edit. In a draft (``fray.sharing``) this
@@ -108,10 +130,8 @@ class Encounter:
     def peek_at(self, combatant_id: str) -> Combatant | None:
         """One combatant as it stands, to read and never to edit (as ``peek``): a mount whose last
         move sets a rider's Hindrance, the target of an attack that changes nothing on it."""
-        for c in self.peek():
-            if c.id == combatant_id:
-                return c
-        return None
+        i = self.index_of(combatant_id)
+        return list.__getitem__(self.combatants, i) if i >= 0 else None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
