@@ -123,16 +123,18 @@ def _count(raw: Any, present: int) -> int:
     return n
 
 
-_NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
+# a name that ends in a number ("Goblin 3"): what Add ×N writes and numbers on from, and what the
+# order strip keeps whole when it cuts a name (web/render.strip_name)
+NUMBERED_NAME = re.compile(r"^(.*\S)\s+(\d+)$")
 
 
 def numbered(enc: Encounter, name: str, count: int) -> list[str]:
     """``count`` names "name 1", "name 2", ... starting after the highest "name N" in the fight
     (a second "Add ×3 Goblin" gives Goblin 4..6); a name that already ends in a number goes on
     from it ("Goblin 2" → Goblin 3, 4)."""
-    m = _NUMBERED.match(name)
+    m = NUMBERED_NAME.match(name)
     base = m.group(1) if m else name
-    taken = [int(mm.group(2)) for c in enc.combatants if (mm := _NUMBERED.match(c.name)) and mm.group(1) == base]
+    taken = [int(mm.group(2)) for c in enc.combatants if (mm := NUMBERED_NAME.match(c.name)) and mm.group(1) == base]
     if m:
         taken.append(int(m.group(2)))
     start = max(taken, default=0) + 1
@@ -152,9 +154,9 @@ def _duplicate(ctx: Context) -> None:
         raise RuleViolation("encounter size", f"at most {MAX_COMBATANTS} combatants")
     if enc.next_id >= MAX_NEXT_ID:
         raise RuleViolation("encounter size", f"at most {MAX_NEXT_ID - 1} combatants added in one encounter")
-    m = _NUMBERED.match(c.name)
+    m = NUMBERED_NAME.match(c.name)
     base = m.group(1) if m else c.name
-    taken = [int(mm.group(2)) for x in enc.combatants if (mm := _NUMBERED.match(x.name)) and mm.group(1) == base]
+    taken = [int(mm.group(2)) for x in enc.combatants if (mm := NUMBERED_NAME.match(x.name)) and mm.group(1) == base]
     name = f"{base} {max(taken + [1]) + 1}"
     name = clean_name(name, "id")
     twin = copy.deepcopy(c)

@@ -147,6 +147,7 @@ def test_the_log_is_written_by_what_was_added_on_top():
     ("7", None, None),  # a number alone is the name itself
     ("Wolf9", None, None),  # no space: not a numbered name
     ("Room 101 guard", None, None),
+    ("Goblin\u00a012", "Goblin", "12"),  # any space before the number, as Add ×N reads it (reducer.NUMBERED_NAME)
 ])
 def test_a_numbered_name_keeps_its_number_apart_in_the_strip(name, head, number):
     """Issue 10, the strip's "state at a glance" with "Add ×N numbers them (Goblin 1..N)": a narrow
@@ -162,4 +163,4 @@ def test_a_numbered_name_keeps_its_number_apart_in_the_strip(name, head, number)
         assert p.attrs == [("class", "strip-name")]
         return
     assert ("class", "strip-name numbered") in p.attrs
-    assert p.text == [head, " ", number]
+    assert p.text == [head, name[len(head):-len(number)], number]

@@ -8,14 +8,13 @@ a submit into an engine call, so rendering stays one ``innerHTML`` write per reg
 
 from __future__ import annotations
 
-import re
-
 from html import escape
 from typing import Any, Iterable
 
 from .. import timers
 from .blocks import Block
 from ..model import Combatant, Encounter, LogEntry
+from ..reducer import NUMBERED_NAME
 from ..rulesets.base import Ruleset, Slot, StatSpec
 
 
@@ -195,19 +194,15 @@ def chips(items: Iterable[str], cls: str = "chip") -> str:
 _STRIP_ENTRY: dict[tuple, str] = {}
 
 
-# a name that ends in a number ("Great wolf (four-legged) 9"): the number tells it from its fellows
-_NUMBERED = re.compile(r"(.*\S) (\d+)")
-
-
 def strip_name(name: str) -> str:
-    """An entry's name. One that ends in a number is drawn as its head and the number, so a narrow
-    entry cuts the head and keeps the number ("Great wolf (f… 9", not "Great wolf (fou…" for wolf 4
-    and wolf 9 alike). Its text is the name as it is."""
-    m = _NUMBERED.fullmatch(name)
+    """An entry's name. One that ends in a number (``reducer.NUMBERED_NAME``, as Add ×N writes it) is
+    drawn as its head and the number, so a narrow entry cuts the head and keeps the number ("Great
+    wolf (f… 9", not "Great wolf (fou…" for wolf 4 and wolf 9 alike). Its text is the name as it is."""
+    m = NUMBERED_NAME.fullmatch(name)
     if m is None:
         return f'<span class="strip-name">{esc(name)}</span>'
-    return (f'<span class="strip-name numbered"><span class="strip-name-head">{esc(m.group(1))}</span> '
-            f'<span class="strip-name-no">{esc(m.group(2))}</span></span>')
+    return (f'<span class="strip-name numbered"><span class="strip-name-head">{esc(m.group(1))}</span>'
+            f'{esc(name[m.end(1):m.start(2)])}<span class="strip-name-no">{esc(m.group(2))}</span></span>')
 
 
 def order_strip(entries: list[dict[str, Any]]) -> str:
