@@ -101,10 +101,11 @@ class Encounter:
         # checked against the list as it is now, so a list edited since (a combatant added, removed
         # or moved, in a draft or not) costs only the scan it always cost. Without it, drawing a
         # 200-combatant fight looked each combatant up by a scan of all of them (a status, who is
-        # engaged with whom): a fifth of a tactical-round Next's Python in CPython.
+        # engaged with whom): a fifth of a tactical-round Next's Python in CPython. Ids are text and
+        # unique in an encounter (the reducer numbers them; the loader refuses any other).
         lst = self.combatants
-        if type(combatant_id) is not str:  # a malformed action's id (a list, a number): no match, no memo
-            return next((i for i, c in enumerate(list.__iter__(lst)) if c.id == combatant_id), -1)
+        if type(combatant_id) is not str:  # a malformed action's id (a list, a number): ids are text
+            return -1
         for held, where in _WHERE:
             if held is lst:
                 i = where.get(combatant_id)
@@ -114,8 +115,7 @@ class Encounter:
                 break
         where = {}
         for i, c in enumerate(list.__iter__(lst)):
-            if type(c.id) is str:
-                where.setdefault(c.id, i)
+            where.setdefault(c.id, i)
         _WHERE[:] = [(lst, where)] + [e for e in _WHERE if e[0] is not lst][:_WHERE_KEEP - 1]
         return where.get(combatant_id, -1)
 
