@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .dom import data
+
 
 def form_values(form: Any) -> dict[str, Any]:
     """Every named control of a form as {name: value} (text as typed; the engine validates)."""
@@ -47,10 +49,6 @@ FORM_KEYS = ("form", "id", "ref", "prompt", "owner", "weapon", "kind")
 def _form_keys(root: Any) -> list[tuple[Any, tuple]]:
     """Each GM form under ``root`` with what it is for (``FORM_KEYS``) and, among forms for the
     same thing, its place: two forms alike never swap what was typed in them."""
-    # here, not at the top: the snapshot imports every module that does not name JavaScript itself
-    # (scripts/snapshot.mjs), and web/dom.py reads the page's document as it is imported
-    from .dom import data
-
     seen: dict[tuple, int] = {}
     out = []
     for f in root.querySelectorAll("form[data-form]"):
