@@ -147,6 +147,36 @@ def test_laptop_strip_beside_the_cards(page, open_app, ruleset):
     shot(page, f"laptop-{ruleset}")
 
 
+
+# whether the browser draws ``sel``'s element now: false while it lies in a region that
+# content-visibility skips off screen (app.css)
+DRAWN = "(sel) => document.querySelector(sel).checkVisibility({contentVisibilityAuto: true})"
+
+
+def test_cards_and_log_off_screen_are_drawn_when_scrolled_to(page, open_app):
+    """Issue 11 (an action at 30 combatants): the cards and the log are not drawn while they are
+    off screen (docs/ARCHITECTURE.md, "Kept: the cards and the log skipped while off screen"); the
+    GM who scrolls to them finds them drawn, and a change made meanwhile is there."""
+    page.set_viewport_size({"width": 1366, "height": 500})
+    open_app(page)
+    twelve(page, "strike-rank")
+    page.evaluate("window.scrollTo(0, 0)")
+    top = page.evaluate("() => [document.getElementById('combatants').getBoundingClientRect().top, innerHeight]")
+    assert top[0] > top[1], f"the cards should start below the first screen here: {top}"
+    last = "#combatants .card:last-child"
+    page.wait_for_function(f"() => !({DRAWN})({last!r})")
+    assert not page.evaluate(DRAWN, "#log li")
+    # a change while they are skipped: a note; then the GM scrolls down to each
+    page.locator("#note-text").fill("Behind the pillar")
+    page.locator("#note-form").get_by_role("button", name="Add note").click()
+    page.locator(last).scroll_into_view_if_needed()
+    page.wait_for_function(f"() => ({DRAWN})({last!r})")
+    expect(page.locator(last).locator(".card-toggle")).to_be_visible()
+    page.locator("#log-pane").scroll_into_view_if_needed()
+    page.wait_for_function(f"() => ({DRAWN})('#log li')")
+    expect(page.locator("#log li").first).to_contain_text("Behind the pillar")
+    expect(page.locator("#log li").first).to_be_in_viewport()
+
 # -- free-form: tap, fold, ties, many of one kind --------------------------------------------------
 
 def goblins_and_aria(page) -> None:
