@@ -84,6 +84,58 @@ def test_strike_rank_odds_beside_the_roll_button_follow_the_defence(page, open_a
     expect(page.locator("#banner")).to_be_hidden()
 
 
+# Every write of worked-out odds into a slot (not the "Working out the odds…" placeholder the form
+# is drawn with), counted from now on.
+COUNT_ODDS = """() => {
+  globalThis.oddsWrites = 0;
+  new MutationObserver(ms => { for (const m of ms) {
+    const slot = m.target.closest && m.target.closest("[data-odds]");
+    if (slot && [...m.addedNodes].some(n => n.nodeType === 1 && !n.matches("p.hint"))) oddsWrites++;
+  } }).observe(document.getElementById("ruleset-panel"), {childList: true, subtree: true});
+}"""
+
+
+def test_a_burst_of_taps_works_out_no_odds_of_a_form_already_gone(page, open_app):
+    """The odds wait for the GM to stop tapping (odds_view.QUIET_MS): Next, and Next again
+    70 ms later, passes the warrior's attack form without working out its odds, so the second tap
+    never waits behind them (issue 11: an action at 30 combatants); the odds of a form that stays
+    come as before."""
+    open_app(page)
+    new_encounter(page, "Odds in a hurry", "strike-rank", "Strike Rank (d100)")
+    add_preset(page, WARRIOR, "party")
+    add_preset(page, WOLF)
+    page.locator("#round-bar [data-act=advance]").click()
+    for cid, weapon, target in (("c1", "broadsword", "c2"), ("c2", "bite", "c1")):
+        form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
+        form.locator('[name="kind"]').select_option("melee")
+        form.locator('[name="weapon"]').select_option(weapon)
+        form.locator('[name="target"]').select_option(target)
+        form.locator("button[type=submit]").click()
+        expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR")
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 3")
+    expect(page.locator("form[data-form=sr-attack] [data-odds]")).to_contain_text("Odds before rolling")
+    page.evaluate(COUNT_ODDS)
+    # the wolf's attack passed: the warrior's form, then 70 ms later on past it
+    seen = page.evaluate("""async () => {
+      const next = () => document.querySelector("#round-bar [data-act=advance]").click();
+      next();
+      const form = document.querySelector("form[data-form=sr-attack] h3").textContent;
+      await new Promise(ok => setTimeout(ok, 70));
+      next();
+      return form;
+    }""")
+    assert WARRIOR in seen, seen  # the burst did pass the warrior's form
+    expect(page.locator(".sr-phase")).not_to_contain_text("Resolve")
+    page.wait_for_timeout(600)  # well past the quiet the odds wait for
+    assert page.evaluate("oddsWrites") == 0
+    # a form that stays gets its odds: Undo brings the warrior's form back
+    page.locator("#btn-undo").click()
+    expect(page.locator("form[data-form=sr-attack] h3")).to_contain_text(WARRIOR)
+    expect(page.locator("form[data-form=sr-attack] [data-odds]")).to_contain_text("Odds before rolling")
+    assert page.evaluate("oddsWrites") == 1
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
 def test_tactical_round_odds_follow_the_attack_form(page, open_app, size):
     page.set_viewport_size(size)

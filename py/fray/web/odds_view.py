@@ -217,9 +217,11 @@ _state: dict[str, Any] = {"installed": False}
 def refresh_soon(app: Any) -> None:
     """After this render is painted, fill every odds slot on the page; listen for option changes.
 
-    The odds wait for the frame after the render (requestAnimationFrame, then a task): the GM sees
-    the action's result first, and working out a defender's four alternatives never delays it. A
-    burst of renders before that frame asks for one refresh."""
+    The odds wait for the frame after the render (requestAnimationFrame), then for the page to
+    have drawn nothing for ``QUIET_MS``: the GM sees the action's result first, and working out a
+    defender's four alternatives (10-25 ms in the page) never delays it, nor the next tap of a burst
+    (Next, Next, Next through the strike ranks): a burst asks for one refresh, of the forms it
+    stops at."""
     import js  # type: ignore[import-not-found]
     from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
 
@@ -230,6 +232,7 @@ def refresh_soon(app: Any) -> None:
         # a fold-out marked ``data-odds-lazy`` (a strike-rank attack waiting its turn at this SR):
         # its odds are worked out when it opens, not on every render while nobody can see them
         app._listen(js.document, "toggle", lambda e: _on_toggle(app, e), capture=True)
+    _state["asked"] = js.performance.now()  # the last render: the quiet is counted from it
     if _state.get("soon"):
         return
     _state["soon"] = True
@@ -238,6 +241,10 @@ def refresh_soon(app: Any) -> None:
 
     def run(wait: bool = True) -> None:
         if ran[0]:
+            return
+        quiet = js.performance.now() - _state["asked"]
+        if quiet < QUIET_MS:  # drawn again meanwhile: wait for the quiet after that render
+            js.setTimeout(create_once_callable(lambda: run(wait)), QUIET_MS - quiet)
             return
         # The autosave's commit first: its callback would otherwise wait behind the odds, and the
         # header would say "Saving…" 20-50 ms longer. A write that takes longer than SAVE_FIRST_MS
@@ -251,11 +258,17 @@ def refresh_soon(app: Any) -> None:
         _state["soon"] = False
         refresh(app)
 
-    js.requestAnimationFrame(create_once_callable(lambda _t: js.setTimeout(create_once_callable(run), 0)))
+    js.requestAnimationFrame(create_once_callable(lambda _t: js.setTimeout(create_once_callable(run), QUIET_MS)))
 
 
 # how long the odds wait for the autosave's commit before they are worked out anyway (refresh_soon)
 SAVE_FIRST_MS = 500
+# How long the page must have drawn nothing before the odds are worked out (refresh_soon): longer
+# than the gap between two taps of a burst, too short for a GM reading the new form to notice.
+# With none, clicks made one right after another (30 strike-rank combatants, a Next and a note
+# in turn) each waited behind the odds of the form before: a note's median 24.9 ms against 17.8
+# with no odds at all (docs/ARCHITECTURE.md).
+QUIET_MS = 120
 
 
 def _on_change(app: Any, event: Any) -> None:
