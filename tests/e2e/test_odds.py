@@ -38,11 +38,10 @@ def shot(page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / name), full_page=False)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
-def test_strike_rank_odds_beside_the_roll_button_follow_the_defence(page, open_app, size):
-    page.set_viewport_size(size)
-    open_app(page)
-    new_encounter(page, "Odds in the pass", "strike-rank", "Strike Rank (d100)")
+def warrior_and_wolf_at_blows(page, name: str) -> None:
+    """A strike-rank fight of a warrior and a wolf, each attacking the other: the wolf's bite
+    comes first (SR 3), then the warrior's broadsword."""
+    new_encounter(page, name, "strike-rank", "Strike Rank (d100)")
     add_preset(page, WARRIOR, "party")
     add_preset(page, WOLF)
     page.locator("#round-bar [data-act=advance]").click()
@@ -55,6 +54,13 @@ def test_strike_rank_odds_beside_the_roll_button_follow_the_defence(page, open_a
         expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR")
     page.locator("#round-bar [data-act=advance]").click()
     expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 3")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_strike_rank_odds_beside_the_roll_button_follow_the_defence(page, open_app, size):
+    page.set_viewport_size(size)
+    open_app(page)
+    warrior_and_wolf_at_blows(page, "Odds in the pass")
     before = saved_actions(page)
 
     form = page.locator("form[data-form=sr-attack]")
@@ -101,19 +107,7 @@ def test_a_burst_of_taps_works_out_no_odds_of_a_form_already_gone(page, open_app
     never waits behind them (issue 11: an action at 30 combatants); the odds of a form that stays
     come as before."""
     open_app(page)
-    new_encounter(page, "Odds in a hurry", "strike-rank", "Strike Rank (d100)")
-    add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
-    page.locator("#round-bar [data-act=advance]").click()
-    for cid, weapon, target in (("c1", "broadsword", "c2"), ("c2", "bite", "c1")):
-        form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
-        form.locator('[name="kind"]').select_option("melee")
-        form.locator('[name="weapon"]').select_option(weapon)
-        form.locator('[name="target"]').select_option(target)
-        form.locator("button[type=submit]").click()
-        expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR")
-    page.locator("#round-bar [data-act=advance]").click()
-    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 3")
+    warrior_and_wolf_at_blows(page, "Odds in a hurry")
     expect(page.locator("form[data-form=sr-attack] [data-odds]")).to_contain_text("Odds before rolling")
     page.evaluate(COUNT_ODDS)
     # the wolf's attack passed: the warrior's form, then 70 ms later on past it
