@@ -7,7 +7,8 @@
 //
 // Only modules that never touch JavaScript are imported: the web layer's app.py and mapctl.py
 // (which import js and pyodide.ffi), and every module that imports one of those as it is itself
-// imported, are left to the page, so nothing in the snapshot refers to Node's globals. The snapshot is tied to this Pyodide build (Pyodide checks its build id).
+// imported, are left to the page, so nothing in the snapshot refers to Node's globals. The
+// snapshot is tied to this Pyodide build (Pyodide checks its build id).
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { fileURLToPath } from "node:url";
 import fs from "node:fs";

@@ -147,7 +147,6 @@ def test_laptop_strip_beside_the_cards(page, open_app, ruleset):
     shot(page, f"laptop-{ruleset}")
 
 
-
 # whether the browser draws ``sel``'s element now: false while it lies in a region that
 # content-visibility skips off screen (app.css)
 DRAWN = "(sel) => document.querySelector(sel).checkVisibility({contentVisibilityAuto: true})"
@@ -176,6 +175,7 @@ def test_cards_and_log_off_screen_are_drawn_when_scrolled_to(page, open_app):
     page.wait_for_function(f"() => ({DRAWN})('#log li')")
     expect(page.locator("#log li").first).to_contain_text("Behind the pillar")
     expect(page.locator("#log li").first).to_be_in_viewport()
+
 
 # -- free-form: tap, fold, ties, many of one kind --------------------------------------------------
 
