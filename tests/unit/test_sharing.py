@@ -296,3 +296,32 @@ def test_a_strike_rank_next_copies_only_the_combatants_and_actions_it_changes():
         nexts += 1
         enc = new
     assert nexts == 12 and quiet > 0
+
+
+def test_the_strike_rank_next_that_begins_resolution_copies_no_combatant():
+    """The Next from declaring to resolving names every declared action's owner in the log ("Resolution
+    begins at SR 3: ...") and copies none of them: a name is only read (``timing._who``). It copied all
+    thirty, 10-13 ms of the first Next of a round in the page (docs/ARCHITECTURE.md, issue 11)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import fights
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    from fray import reducer
+    from fray.rulesets import get_ruleset
+    from fray.rulesets.base import Context
+    from fray.tray import DiceTray
+
+    ruleset = get_ruleset("strike-rank")
+    enc = fights.fight("strike-rank", 30, 60).present
+    assert enc.phase == "declare" and sum(a["round"] == enc.round for a in enc.state["actions"]) > 10
+    action = {"type": "advance"}
+    d, cows = sharing.draft(enc)
+    reducer.handler_for(ruleset, "advance")(Context(d, action, DiceTray(None, None), ruleset))
+    assert d.phase == "resolve"
+    assert not [c for c, _, blob in cows.held.values() if blob is not None and isinstance(c, Combatant)]
+    new, _ = reducer.apply(enc, action)
+    begins = new.log[-1].text
+    assert begins.startswith("Resolution begins at SR ")
+    assert all(c.name in begins for c in enc.combatants
+               if any(a["combatant"] == c.id and a["round"] == enc.round for a in enc.state["actions"]))

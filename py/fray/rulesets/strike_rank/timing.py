@@ -381,8 +381,9 @@ def undeclare(ctx: Context) -> None:
 
 
 def _who(enc: Encounter, cid: str) -> str:
-    """A declared action's owner by name; a combatant removed since declaring is named by id."""
-    c = enc.get(cid)
+    """A declared action's owner by name; a combatant removed since declaring is named by id. Only
+    read (``peek_at``): naming the whole order as resolution begins must not copy every combatant."""
+    c = enc.peek_at(cid)
     return c.name if c is not None else cid
 
 
