@@ -153,7 +153,10 @@ def sort_key(enc: Encounter, c: Combatant) -> tuple:
 
 
 def turn_order(enc: Encounter) -> list[Combatant]:
-    return sorted(enc.combatants, key=lambda c: sort_key(enc, c))
+    """Every combatant in turn order, to read and never to edit (``Encounter.peek``): the order of
+    play and the view only name and rank them, and through a draft's own list every Next copied all
+    of them (issue 11)."""
+    return sorted(enc.peek(), key=lambda c: sort_key(enc, c))
 
 
 # -- flight -----------------------------------------------------------------------------------------

@@ -20,17 +20,19 @@ from .combatant import RANGED_KINDS
 
 
 def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slot]:
+    # only read (``Encounter.peek``): a Next asks for the order of every phase it passes over,
+    # and through a draft's own list each ask copied every combatant (issue 11)
     phase = enc.phase
     title = rules.phase_title(tables, phase)
     slots: list[Slot] = []
     if phase == "declaration":
-        for c in enc.combatants:
+        for c in enc.peek():
             if not any(x in c.conditions for x in rules.OUT_OF_ACTION):
                 slots.append(Slot(c.id, title, (0, 0) + rules.sorted_slots_key(enc, c), "declares this round's actions",
                                   tie=(0, 0)))
     declared = enc.state.get("declared", {})
     kinds = rules.keyed(tables["declared_actions"])
-    for c in enc.combatants:
+    for c in enc.peek():
         for i, d in enumerate(declared.get(c.id, [])):
             if d["phase"] != phase:
                 continue
@@ -38,7 +40,7 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
             what = kinds.get(d["action"], {}).get("title", d["action"])
             w = c.data["weapons"][d["weapon"]] if d.get("weapon") is not None and d["weapon"] < len(
                 c.data["weapons"]) else None
-            tgt = enc.get(d["target"]) if d.get("target") else None
+            tgt = enc.peek_at(d["target"]) if d.get("target") else None
             if tgt is not None:
                 what += f" → {tgt.name}"
             if phase == "melee" and d["action"] == "melee_attack" and w is not None:
@@ -50,12 +52,12 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
                     what += f" with {w['name']}"
                 slots.append(Slot(c.id, title, (0, 0) + rules.sorted_slots_key(enc, c) + (i,), what, ref, tie=(0, 0)))
     if phase == "move":
-        for c in enc.combatants:
+        for c in enc.peek():
             flight = c.data.get("run_away") or {}
             if flight.get("round") != enc.round or flight.get("away"):
                 continue
             for oid, res in flight.get("vs", {}).items():
-                o = enc.get(oid)
+                o = enc.peek_at(oid)
                 if o is None or res == "win" or oid in flight.get("struck", []):
                     continue
                 how = "with On Rear" if res == "lose" else "at half CMB"
