@@ -39,8 +39,10 @@ def _bool(ctx: Context, key: str) -> bool:
 
 
 def engaged_with(enc, c: Combatant) -> list[Combatant]:
-    """Enemies within engagement range ("adjacent combatants are engaged")."""
-    return [o for o in enc.combatants if o.id != c.id and o.side != c.side and "dead" not in o.conditions
+    """Enemies within engagement range ("adjacent combatants are engaged"), to read and never to edit
+    (``Encounter.peek``): every missile attack asks, and through a draft's own list each ask copied
+    every combatant (issue 11)."""
+    return [o for o in enc.peek() if o.id != c.id and o.side != c.side and "dead" not in o.conditions
             and distance(o.position, c.position) <= rules.ENGAGEMENT_RANGE_M]
 
 
