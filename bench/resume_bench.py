@@ -32,7 +32,10 @@ database, as the autosave would, beside a fresh "Empty" encounter. Then, in the 
   hot function is optimised in the background (bench/tools/wasm_tiers.py counts them), so the
   first actions after a boot are the slow ones; ``actions_ms`` holds every figure in order.
 
-Nothing here asserts. The machine's load average goes in the result: these are wall-clock times.
+Nothing here asserts. The machine's load average goes in the result, and ``yardstick_ms``: a fixed
+piece of the interpreter's work timed in the page before and after each fight's actions (30x60,
+then 200x300), so that two runs on a machine whose speed drifts can be read against each other:
+these are wall-clock times.
 """
 
 from __future__ import annotations
@@ -133,6 +136,28 @@ def saves(game: str) -> dict[str, tuple[str, str]]:
     return out
 
 
+# The machine's own speed, in the page: a fixed piece of the interpreter's work (no DOM), timed
+# before and after a fight's actions. The actions' figures follow it (this shared 2-core machine
+# runs the same code 1.5-2x slower from one hour to the next), so two runs compare through it.
+_YARDSTICK = """async () => { const m = await import('./static/fray-pyodide.mjs');
+  const py = await m.loadPyodide({});  // the page's own interpreter
+  return py.runPython(`
+import statistics, time
+def _once():
+    t = time.perf_counter()
+    d = {}
+    for i in range(20000):
+        d[str(i)] = "<li>" + str(i * i) + "</li>"
+    "".join(d.values())
+    return (time.perf_counter() - t) * 1000
+statistics.median(_once() for _ in range(7))`); }"""
+
+
+def yardstick(page) -> float:
+    """The median ms of ``_YARDSTICK``'s fixed work in ``page``'s interpreter."""
+    return round(page.evaluate(_YARDSTICK), 2)
+
+
 def load_average() -> float | None:
     try:
         return os.getloadavg()[0]
@@ -229,16 +254,19 @@ def resume(bench, game: str) -> dict:
             loads.append(round(r["resume"]["load_ms"], 1))
 
     actions, painted = {}, {}
+    sticks: list[float] = []
     for size in ("30x60", "200x300"):
         current(size)
         page = fight_page(bench.context, bench.fray_url)
         try:
+            sticks.append(yardstick(page))
             for run in (size, size + " again"):
                 played = play(page, ACTIONS)
                 actions[run] = [ms[SAVED] for _, ms in played]
                 painted[run] = [ms[PAINTED] for _, ms in played]
                 if run == size:
                     undo_back(page, played)
+            sticks.append(yardstick(page))
         finally:
             page.close()
     helper.close()
@@ -257,6 +285,8 @@ def resume(bench, game: str) -> dict:
     a30, a200 = actions["30x60"], actions["200x300"]
     return {
         "load_average": [load_before, load_average()], "n": N,
+        # the machine's speed around the actions (``_YARDSTICK``: before and after each fight's)
+        "yardstick_ms": sticks,
         "save_bytes": {s: len(t) for s, (t, _) in texts.items()},
         "boot_ms": times, "boot_median_ms": med, "boot_marks_median_ms": {s: split(s) for s in times},
         "boot_12x300_over_empty": ratio("12x300"), "boot_30x300_over_empty": ratio("30x300"),
