@@ -164,3 +164,50 @@ def test_a_numbered_name_keeps_its_number_apart_in_the_strip(name, head, number)
         return
     assert ("class", "strip-name numbered") in p.attrs
     assert p.text == [head, name[len(head):-len(number)], number]
+
+
+def test_a_range_band_strip_names_the_phase_once_so_a_phase_change_rewrites_few_entries():
+    """Range-band's slots are all labelled with the phase ("Movement", then "Turn"): the strip names it
+    once, in its title, and no entry carries it (``Ruleset.slot_label_is_phase``), so a Next from the
+    movement phase to the actions (or on to the next round) rewrites the entries that moved or changed,
+    not all thirty (issue 11: 30-60 ms of a range-band Next at 200 combatants in the page)."""
+    import random
+    import sys
+    from pathlib import Path
+
+    from fray import reducer
+    from fray.web.blocks import _line_up, _writes
+
+    bench = str(Path(__file__).resolve().parents[2] / "bench")
+    sys.path.insert(0, bench)
+    try:
+        import fights
+    finally:
+        sys.path.remove(bench)
+    rs = get_ruleset("range-band")
+    assert rs.slot_label_is_phase and not get_ruleset("strike-rank").slot_label_is_phase
+    enc = fights.fight("range-band", 30, 60).present
+    rng = random.Random(2)
+
+    def strip(e: Encounter, phase_label: bool) -> tuple[str, tuple[str, ...]]:
+        view, order = rs.view(e), rs.order_of_play(e)
+        status = {c.id: rs.status(e, view, c.id) for c in e.combatants}
+        cur = order[e.turn].combatant_id if 0 <= e.turn < len(order) else None
+        b = R.order_strip(R.strip_entries(e, order, status, cur, phase_label), R.strip_heading(order, phase_label))
+        return b.children[0], b.children[1].children
+
+    changes = 0
+    for _ in range(80):
+        action, _, _ = reducer.prepare(enc, {"type": "advance", "skip_empty": True}, rng)
+        new, _ = reducer.apply(enc, action)
+        if new.phase != enc.phase and {enc.phase, new.phase} == {"movement", "actions"}:
+            changes += 1
+            (_, old), (title, now) = strip(enc, True), strip(new, True)
+            assert title == f'<h2 class="strip-title">Order · {"Movement" if new.phase == "movement" else "Turn"}</h2>'
+            assert "strip-slot\"></span>" in now[0] and ">Turn<" not in "".join(now) and ">Movement<" not in "".join(now)
+            assert _writes(_line_up(old, now), old, now) <= 6
+            # labelled on every entry, the same Next rewrote every one of them
+            (_, lold), (_, lnow) = strip(enc, False), strip(new, False)
+            assert _writes(_line_up(lold, lnow), lold, lnow) == len(lnow) == 30
+        enc = new
+    assert changes >= 2

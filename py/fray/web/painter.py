@@ -95,7 +95,9 @@ class Painter:
                 status[c.id] = rs.status(enc, view, c.id)
             except Exception:  # a summary that cannot be drawn must not cost the card
                 traceback.print_exc()
-        self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id)))
+        phase_label = getattr(rs, "slot_label_is_phase", False)
+        self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id, phase_label),
+                                                R.strip_heading(order, phase_label)))
         self.paint("cards-tools", R.cards_tools(enc, self.ui, current_id))
         self.paint_cards([(c.id, self.card(enc, c, rs, panel, view, c.id == current_id, status.get(c.id)))
                           for c in enc.combatants], R.empty_state(enc))

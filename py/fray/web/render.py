@@ -121,9 +121,11 @@ def order_list(enc: Encounter, order: list[Slot]) -> str:
 # can be dragged by their grip or moved with Alt+Arrow keys: the engine's ``settle_tie``.
 
 def strip_entries(enc: Encounter, order: list[Slot], status: dict[str, dict[str, Any]],
-                  current_id: str | None) -> list[dict[str, Any]]:
+                  current_id: str | None, label_is_phase: bool = False) -> list[dict[str, Any]]:
     """One entry per combatant: those with a place in the order first, in it (at their first
-    slot), then the rest in the encounter's order. ``up``/``down``: the equal just before / after."""
+    slot), then the rest in the encounter's order. ``up``/``down``: the equal just before / after.
+    ``label_is_phase`` (``Ruleset.slot_label_is_phase``): the slots' label is the phase's, named
+    once by ``strip_heading``, so no entry carries it."""
     first: dict[str, Slot] = {}
     for s in order:
         if s.combatant_id not in first and enc.get(s.combatant_id) is not None:
@@ -148,7 +150,7 @@ def strip_entries(enc: Encounter, order: list[Slot], status: dict[str, dict[str,
         group = group if len(group) > 1 else []
         i = group.index(cid) if group else -1
         out.append({
-            "id": cid, "name": c.name, "side": c.side, "label": s.label if s else "",
+            "id": cid, "name": c.name, "side": c.side, "label": s.label if s and not label_is_phase else "",
             "status": status.get(cid) or {"hp": None, "fraction": None, "word": "", "level": "ok", "chips": []},
             "current": cid == current_id, "next": cid == next_id, "in_order": s is not None,
             "group": "t" + "-".join(str(x) for x in (s.tie or ())) if group else "",
@@ -205,7 +207,13 @@ def strip_name(name: str) -> str:
             f'{esc(name[m.end(1):m.start(2)])}<span class="strip-name-no">{esc(m.group(2))}</span></span>')
 
 
-def order_strip(entries: list[dict[str, Any]]) -> str:
+def strip_heading(order: list[Slot], label_is_phase: bool) -> str:
+    """What the strip's title adds after "Order": the phase its slots all name, when the ruleset's
+    slot label is the phase (``strip_entries``); else nothing."""
+    return order[0].label if label_is_phase and order else ""
+
+
+def order_strip(entries: list[dict[str, Any]], heading: str = "") -> str:
     if not entries:
         return ""
     items = []
@@ -247,7 +255,7 @@ def order_strip(entries: list[dict[str, Any]]) -> str:
         _STRIP_ENTRY[key] = items[-1]
     # a Block (web/blocks.py): a Next moves "now" and "next" along, and only those entries are rewritten
     return Block.fragment([
-        '<h2 class="strip-title">Order</h2>',
+        f'<h2 class="strip-title">Order{f" · {esc(heading)}" if heading else ""}</h2>',
         Block('<ol class="strip" aria-label="Order of play and state">', items, "</ol>"),
         '<p id="strip-tie-hint" class="visually-hidden">Tied with others: Alt+Up or Alt+Down moves it among equals.</p>',
         '<p class="field-error" data-error-for="strip"></p>'])
