@@ -32,6 +32,30 @@ REPLAYS = json.loads((GOLDEN / "replay.sha256.json").read_text(encoding="utf-8")
 SAVES = sorted(GOLDEN.glob("*.schema2.json"))
 
 
+def _bench(name: str):
+    """A module of bench/ (``fights``, ``workload``): these tests play the bench's own fights."""
+    import importlib
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+
+
+def _handled(ruleset, enc: Encounter, action: dict):
+    """``action``'s handler run on a draft of ``enc`` (its own dice, none rolled here): the draft
+    and what it holds (``sharing.draft``), to see what the handler copied."""
+    from fray import reducer
+    from fray.rulesets.base import Context
+    from fray.tray import DiceTray
+
+    d, cows = sharing.draft(enc)
+    reducer.handler_for(ruleset, action["type"])(Context(d, action, DiceTray(action.get("rolls"), None), ruleset))
+    return d, cows
+
+
+
 def text(v) -> str:
     return json.dumps(asdict(v) if not isinstance(v, (dict, list)) else v, separators=(",", ":"), ensure_ascii=False)
 
@@ -225,21 +249,14 @@ def test_a_range_band_turn_copies_only_what_it_changes():
     projection and edits only the attacker's turn actions, so its draft copies the attacker and nothing
     else of the combatants, and the new encounter shares every other combatant; settling its offense roll
     copies nothing."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import workload
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    workload = _bench("workload")
     from fray import reducer
     from fray.rulesets import get_ruleset
-    from fray.rulesets.base import Context
-    from fray.tray import DiceTray
 
     enc = workload.range_band_base()
     action = {"type": "rb.attack", "id": "c2", "target": "c4", "weapon": 1}
-    d, cows = sharing.draft(enc)
     ruleset = get_ruleset("range-band")
-    reducer.handler_for(ruleset, action["type"])(Context(d, action, DiceTray(None, None), ruleset))
+    d, cows = _handled(ruleset, enc, action)
     copied = [c.id for c, _, blob in cows.held.values() if isinstance(c, Combatant)]
     assert copied == ["c2"]
     new, _ = reducer.apply(enc, action)
@@ -247,8 +264,7 @@ def test_a_range_band_turn_copies_only_what_it_changes():
     assert new.state["pending"][-1]["kind"] == "offense"
     # settling the offense roll reads the attacker, the target and the roll, and copies none of them
     settle_it = {"type": "rb.resolve", "ref": new.state["pending"][-1]["ref"], "success": True, "by": 2}
-    d, cows = sharing.draft(new)
-    reducer.handler_for(ruleset, settle_it["type"])(Context(d, settle_it, DiceTray(None, None), ruleset))
+    d, cows = _handled(ruleset, new, settle_it)
     assert not [c for c, _, blob in cows.held.values() if blob is not None], "no deep copy at all"
     done, _ = reducer.apply(new, settle_it)
     assert all(c is was for c, was in zip(done.combatants, new.combatants))
@@ -262,15 +278,9 @@ def test_a_strike_rank_next_copies_only_the_combatants_and_actions_it_changes():
     the actions whose status it sets and the combatants whose round it resets or who bleed, stun or
     reload: each Next copies fewer actions than the fight has, and a fresh MR's Next copies no
     combatant at all. The replay stays exact (the golden tests above); here, what is copied."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import fights
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    fights = _bench("fights")
     from fray import reducer
     from fray.rulesets import get_ruleset
-    from fray.rulesets.base import Context
-    from fray.tray import DiceTray
     import random
 
     ruleset = get_ruleset("strike-rank")
@@ -280,8 +290,7 @@ def test_a_strike_rank_next_copies_only_the_combatants_and_actions_it_changes():
     nexts = quiet = 0
     for _ in range(12):
         action, _, _ = reducer.prepare(enc, {"type": "advance", "skip_empty": True}, rng)
-        d, cows = sharing.draft(enc)
-        reducer.handler_for(ruleset, "advance")(Context(d, action, DiceTray(action.get("rolls", {}), None), ruleset))
+        d, cows = _handled(ruleset, enc, action)
         copied = [c for c, _, blob in cows.held.values() if blob is not None]
         actions = [c for c in copied if isinstance(c, dict) and "ref" in c]
         people = [c for c in copied if isinstance(c, Combatant)]
@@ -302,22 +311,15 @@ def test_the_strike_rank_next_that_begins_resolution_copies_no_combatant():
     """The Next from declaring to resolving names every declared action's owner in the log ("Resolution
     begins at SR 3: ...") and copies none of them: a name is only read (``timing._who``). It copied all
     thirty, 10-13 ms of the first Next of a round in the page (docs/ARCHITECTURE.md, issue 11)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import fights
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    fights = _bench("fights")
     from fray import reducer
     from fray.rulesets import get_ruleset
-    from fray.rulesets.base import Context
-    from fray.tray import DiceTray
 
     ruleset = get_ruleset("strike-rank")
     enc = fights.fight("strike-rank", 30, 60).present
     assert enc.phase == "declare" and sum(a["round"] == enc.round for a in enc.state["actions"]) > 10
     action = {"type": "advance"}
-    d, cows = sharing.draft(enc)
-    reducer.handler_for(ruleset, "advance")(Context(d, action, DiceTray(None, None), ruleset))
+    d, cows = _handled(ruleset, enc, action)
     assert d.phase == "resolve"
     assert not [c for c, _, blob in cows.held.values() if blob is not None and isinstance(c, Combatant)]
     new, _ = reducer.apply(enc, action)
@@ -330,15 +332,9 @@ def test_the_strike_rank_next_that_begins_resolution_copies_no_combatant():
 def _nexts(game: str, n: int):
     """``n`` Nexts through ``game``'s 30-combatant fight (bench/fights.py), each as (the encounter before,
     the combatants its draft copied, the encounter after)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import fights
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    fights = _bench("fights")
     from fray import reducer
     from fray.rulesets import get_ruleset
-    from fray.rulesets.base import Context
-    from fray.tray import DiceTray
     import random
 
     ruleset = get_ruleset(game)
@@ -346,8 +342,7 @@ def _nexts(game: str, n: int):
     rng = random.Random(5)
     for _ in range(n):
         action, _, _ = reducer.prepare(enc, {"type": "advance", "skip_empty": True}, rng)
-        d, cows = sharing.draft(enc)
-        reducer.handler_for(ruleset, "advance")(Context(d, action, DiceTray(action.get("rolls", {}), None), ruleset))
+        d, cows = _handled(ruleset, enc, action)
         copied = {c.id for c, _, blob in cows.held.values() if blob is not None and isinstance(c, Combatant)}
         new, _ = reducer.apply(enc, action)
         yield enc, copied, new
@@ -385,15 +380,9 @@ def test_a_strike_rank_attack_copies_only_its_two_sides_and_whom_it_changes():
     ``engaged_with``): that only reads (``Encounter.peek``), so an attack copies its attacker and its
     target (``ctx.combatant``) and whoever else it changes, where it copied every combatant (11 of 30
     needlessly on average over the bench's fight: 7.6 ms an attack in CPython, 2.5 after; issue 11)."""
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        import fights
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    fights = _bench("fights")
     from fray import reducer
     from fray.rulesets import get_ruleset
-    from fray.rulesets.base import Context
-    from fray.tray import DiceTray
 
     ruleset = get_ruleset("strike-rank")
     h = fights.fight("strike-rank", 30, 300)
@@ -401,8 +390,7 @@ def test_a_strike_rank_attack_copies_only_its_two_sides_and_whom_it_changes():
     attacks = missiles = 0
     for action in h.actions:
         if action["type"] == "sr.attack":
-            d, cows = sharing.draft(enc)
-            reducer.handler_for(ruleset, "sr.attack")(Context(d, action, DiceTray(action.get("rolls", {}), None), ruleset))
+            d, cows = _handled(ruleset, enc, action)
             copied = {c.id for c, _, blob in cows.held.values() if blob is not None and isinstance(c, Combatant)}
             new, _ = reducer.apply(enc, action)
             changed = {c.id for c, was in zip(new.combatants, enc.combatants) if c is not was}
