@@ -194,11 +194,11 @@ class Ruleset:
     tie_rule: str = "Equals in the order: the GM decides"
     # what the add dialog's JSON box holds, in this game's words, and what an empty box means
     extra_label: str = "Weapons, armour, body (JSON)"
+    extra_empty: str = "Leave empty for an unarmed humanoid."
     # True when every slot of the order of play carries the same label, the phase's ("Movement",
     # "Turn"): the order strip then names it once, in its title, not on every entry, so a Next from
     # one phase to the next rewrites only the entries that moved (issue 11), not all of them
     slot_label_is_phase: bool = False
-    extra_empty: str = "Leave empty for an unarmed humanoid."
     # Durations (fray.timers): whether combatants take turns one after another, so that "until the
     # end of X's next turn" means something; the game's word for a round; and when "for N rounds"
     # runs out: as round from+N begins, or right before the holder's turn in that round.

@@ -51,8 +51,8 @@ class RangeBand(Ruleset):
     tie_rule = ("each character takes one turn in turn order; equal turn-order values are the GM's to order "
                 "(FACTS.md, range-band: the round)")
     extra_label = "Traits, weapons, mount and flight (JSON)"
-    slot_label_is_phase = True  # "Movement" or "Turn" on every slot (order_of_play)
     extra_empty = "Leave empty for an ordinary sentient on foot with no weapons."
+    slot_label_is_phase = True  # "Movement" or "Turn" on every slot (order_of_play)
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:
         return load_tables(os.path.join(HERE, "tables"))
