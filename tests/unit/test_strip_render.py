@@ -4,6 +4,9 @@ choice or from who acts."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from fray.model import Combatant, Encounter, Position
@@ -12,6 +15,9 @@ from fray.rulesets.base import Slot
 from fray.web import render as R
 from fray.web.mapview import initials_of
 from test_web_render import PAYLOADS, Parsed
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import fights  # noqa: E402  (the bench's own fights, as test_blocks.py plays them)
 
 OK = {"hp": [7, 12], "fraction": 7 / 12, "word": "bruised", "level": "hurt", "chips": ["prone"]}
 
@@ -172,18 +178,10 @@ def test_a_range_band_strip_names_the_phase_once_so_a_phase_change_rewrites_few_
     movement phase to the actions (or on to the next round) rewrites the entries that moved or changed,
     not all thirty (issue 11: 30-60 ms of a range-band Next at 200 combatants in the page)."""
     import random
-    import sys
-    from pathlib import Path
 
     from fray import reducer
     from fray.web.blocks import _line_up, _writes
 
-    bench = str(Path(__file__).resolve().parents[2] / "bench")
-    sys.path.insert(0, bench)
-    try:
-        import fights
-    finally:
-        sys.path.remove(bench)
     rs = get_ruleset("range-band")
     assert rs.slot_label_is_phase and not get_ruleset("strike-rank").slot_label_is_phase
     enc = fights.fight("range-band", 30, 60).present

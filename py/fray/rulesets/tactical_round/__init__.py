@@ -105,10 +105,7 @@ class TacticalRound(Ruleset):
         """End of the Other Actions phase: Disengage takes effect, Stunned wears off, the round's
         parries and declarations lapse."""
         enc = ctx.enc
-        for seen in enc.peek():
-            if _round_leaves_alone(seen):
-                continue  # read, not copied (issue 11): the body below would write what is there
-            c = enc.get(seen.id)
+        for c in enc.combatants:
             if c.data.get("disengaging"):
                 actions.disengage_all(enc, c)
                 c.data["disengaging"] = False
@@ -173,13 +170,3 @@ PRESETS: list[dict[str, Any]] = [
 ]
 
 register(TacticalRound())
-
-
-def _round_leaves_alone(c: Combatant) -> bool:
-    """Whether ``end_of_round`` would change nothing on ``c``: not disengaging, not Stunned, and
-    its stun count, parry and Run Away already as the round's end leaves them, each present with
-    exactly that value (an int 0, None: the save's bytes are judged as written, ``fray.sharing``)."""
-    d = c.data
-    return (not d.get("disengaging") and "stunned" not in c.conditions
-            and "stunned_rounds" in d and type(d["stunned_rounds"]) is int and d["stunned_rounds"] == 0
-            and "parry" in d and d["parry"] is None and "run_away" in d and d["run_away"] is None)
