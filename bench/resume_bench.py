@@ -31,6 +31,8 @@ database, as the autosave would, beside a fresh "Empty" encounter. Then, in the 
   learnt meanwhile: V8 runs the interpreter's WebAssembly on its baseline compiler until each
   hot function is optimised in the background (bench/tools/wasm_tiers.py counts them), so the
   first actions after a boot are the slow ones; ``actions_ms`` holds every figure in order.
+  ``action_30_parts_median_ms`` (and ``_200_``): where the time went, Nexts and notes apart
+  (``action_parts``: the page's Python, the browser's drawing, the commit).
 
 Nothing here asserts. The machine's load average goes in the result, and ``yardstick_ms``: a fixed
 piece of the interpreter's work timed in the page before and after each fight's actions (30x60,
@@ -91,6 +93,8 @@ _ACT = """async (kind) => {
     document.getElementById("note-text").value = "Bench note " + t0;
     document.getElementById("note-form").requestSubmit();
   }
+  // the page's Python handles the click inside click() / requestSubmit(): apply, render, the write begun
+  const handledAt = performance.now();
   const wrote = state.dataset.state === "saving";
   let savedAt = null;
   const saved = new Promise(ok => {
@@ -101,15 +105,37 @@ _ACT = """async (kind) => {
     obs.observe(state, {attributes: true, attributeFilter: ["data-state"]});
   });
   // what the GM sees: the frame after the click's handler (apply and render run inside it)
-  await new Promise(ok => requestAnimationFrame(() => setTimeout(ok, 0)));
+  let frameAt = null;
+  await new Promise(ok => requestAnimationFrame(() => { frameAt = performance.now(); setTimeout(ok, 0); }));
   const paintedAt = performance.now();
   await saved;
-  return [savedAt - t0, paintedAt - t0, wrote];
+  return [savedAt - t0, paintedAt - t0, wrote, handledAt - t0, frameAt - t0];
 }"""
 
 # _ACT's figures: [click to "Saved" (the write committed), click to the next frame painted,
-# whether the action was taken (a write began) or refused]
-SAVED, PAINTED, WROTE = 0, 1, 2
+# whether the action was taken (a write began) or refused, click to the handler's return (the
+# page's Python: apply, render, the write handed to IndexedDB), click to the frame's start (its
+# requestAnimationFrame callbacks; the browser's style, layout and paint follow them)]
+SAVED, PAINTED, WROTE, HANDLED, FRAME = 0, 1, 2, 3, 4
+
+
+def action_parts(played: list[tuple[str, list]]) -> dict[str, dict[str, float]]:
+    """The medians of where ``play``'s actions (those taken) spent their time, by kind (Next, note):
+    ``python`` from the click to the handler's return (the page's Python: apply, render, the write
+    handed to IndexedDB), ``drawing`` from there to the frame painted (the browser's style, layout
+    and paint of what the render changed), ``commit`` from there to "Saved" (the write committed and
+    the page told). Each median is of its own part, so the three need not add up to the median
+    action."""
+    out = {}
+    for kind_ in ("next", "note"):
+        mine = [ms for k, ms in played if k == kind_ and ms[WROTE]]
+        if mine:
+            out[kind_] = {
+                "python": round(statistics.median(ms[HANDLED] for ms in mine), 1),
+                "drawing": round(statistics.median(ms[PAINTED] - ms[HANDLED] for ms in mine), 1),
+                "commit": round(statistics.median(ms[SAVED] - ms[PAINTED] for ms in mine), 1),
+                "n": len(mine)}
+    return out
 
 
 def _p95_of(xs: list[float]) -> float | None:
@@ -253,7 +279,7 @@ def resume(bench, game: str) -> dict:
         if r["resume"]:
             loads.append(round(r["resume"]["load_ms"], 1))
 
-    actions, painted = {}, {}
+    actions, painted, parts = {}, {}, {}
     sticks: list[float] = []
     for size in ("30x60", "200x300"):
         current(size)
@@ -264,6 +290,7 @@ def resume(bench, game: str) -> dict:
                 played = play(page, ACTIONS)
                 actions[run] = [ms[SAVED] for _, ms in played]
                 painted[run] = [ms[PAINTED] for _, ms in played]
+                parts[run] = action_parts(played)
                 if run == size:
                     undo_back(page, played)
             sticks.append(yardstick(page))
@@ -305,11 +332,13 @@ def resume(bench, game: str) -> dict:
         "action_30_again_p95_ms": _p95_of(actions["30x60 again"]),
         "action_200_again_p95_ms": _p95_of(actions["200x300 again"]),
         "actions_ms": {k: [round(x, 1) for x in v] for k, v in actions.items()},
-        # the same actions to the frame the GM sees, before the write is committed (durability "strict")
+        # the same actions to the frame the GM sees, before the write is committed
         "painted_30_p95_ms": round(p95(painted["30x60"]), 1) if painted["30x60"] else None,
         "painted_30_median_ms": round(statistics.median(painted["30x60"]), 1) if painted["30x60"] else None,
         "painted_200_p95_ms": round(p95(painted["200x300"]), 1) if painted["200x300"] else None,
         "painted_200_median_ms": round(statistics.median(painted["200x300"]), 1) if painted["200x300"] else None,
+        # where an action's time goes (``action_parts``), Nexts and notes apart
+        "action_30_parts_median_ms": parts["30x60"], "action_200_parts_median_ms": parts["200x300"],
         "goals": GOALS,
     }
 
