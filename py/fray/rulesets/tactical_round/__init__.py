@@ -146,6 +146,9 @@ class TacticalRound(Ruleset):
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc))
 
+    def view_kept(self, enc: Encounter, kept: dict[str, Any]) -> dict[str, Any]:
+        return view_mod.view(enc, self.all_tables(enc), kept)
+
 
 PRESETS: list[dict[str, Any]] = [
     {"name": "Swordsman with shield", "side": "party", "stats": {"DEF": 30, "HP": 45, "Athletics": 20},
