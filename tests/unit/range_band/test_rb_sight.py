@@ -712,6 +712,30 @@ def test_visibility_memo_is_never_stale():
         assert rules.visibility(st, t) is first, "the same inputs: the remembered projection"
 
 
+def test_the_views_unseen_is_who_does_not_see_whom_and_is_worked_out_once_per_projection():
+    """Combat Stealth: the card names who cannot see this combatant (``view["unseen"]``). It is derived
+    from the remembered projection (``rules.visibility``) and remembered with it (issue 11: at 200
+    combatants, 40,000 pairs a render): for each state, the answer is the one read off the projection
+    afresh, and asking again for the same projection gives the very same answer."""
+    from fray.rulesets.range_band import view as view_mod
+
+    enc = fight(person("A"), person("B", side="foes", x=30, stealth="medium"), preset("Large creature", x=60))
+    last = None
+    for step in ({"type": "rb.area", "kind": "smoke", "x": 15, "y": 0, "radius": "engaged"},
+                 {"type": "rb.stealth", "id": "c2", "level": "low"}, {"type": "rb.clear_area", "area": "A1"},
+                 {"type": "rb.status", "id": "c1", "status": "blinded"}):
+        enc, _ = apply(enc, step)
+        v = RS.view(enc)
+        fresh = {o: sorted(k for k, x in row.items() if not x["sees"]) for o, row in v["visibility"].items()}
+        assert v["unseen"] == fresh
+        assert view_mod.unseen_of(v["visibility"]) is v["unseen"]
+        assert RS.view(enc)["unseen"] is v["unseen"], "the same projection: the same answer"
+        if last is not None and last != fresh:
+            assert v["unseen"] is not last
+        last = v["unseen"]
+    assert RS.view(enc)["unseen"]["c1"] == ["c2", "c3"], "blinded: sees no one"
+
+
 def test_detection_observers_must_be_in_the_fight_and_the_die_may_be_altered():
     """Detection Rolls: "resolved by a detection roll by everyone who may or may not see the stealthy character. By
     default, this detection roll is a d20 on INT ... the die may be altered by the GM." Someone out of the fight sees

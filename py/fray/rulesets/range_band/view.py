@@ -96,6 +96,21 @@ def _ends_text(d: dict[str, Any]) -> str:
     return "ends at the end of their next turn" if int(d["turns"]) == 1 else f"ends after {d['turns']} more turns"
 
 
+# the last visibility's "unseen" (who does not see whom), with that visibility: ``rules.visibility``
+# hands out the very same projection while nothing anyone sees changed, so most renders ask again
+# for the same answer (at 200 combatants 40,000 pairs, some 11 ms of CPython a render)
+_UNSEEN: list[tuple[dict, dict[str, list[str]]]] = []
+
+
+def unseen_of(vis: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """For each observer, whom it does not see, sorted. Shared and read-only, as ``vis`` is."""
+    if _UNSEEN and _UNSEEN[0][0] is vis:
+        return _UNSEEN[0][1]
+    out = {o: sorted(k for k, v in row.items() if not v["sees"]) for o, row in vis.items()}
+    _UNSEEN[:] = [(vis, out)]
+    return out
+
+
 def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
     z = rules.zone(enc)
     current = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) and enc.phase in ("movement", "actions") \
@@ -121,7 +136,7 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
         "pending": [dict(p) for p in enc.state.get("pending", [])],
         "prompts": [dict(p) for p in enc.state.get("prompts", [])],
         "visibility": vis,
-        "unseen": {o: sorted(k for k, v in row.items() if not v["sees"]) for o, row in vis.items()},
+        "unseen": unseen_of(vis),
         "areas": [{**a, "title": ar.entry.get("title", a["kind"]), "metres": ar.r,
                    "blocks_sight": bool(ar.entry.get("blocks_sight")), "movement": ar.entry.get("movement", "none"),
                    "light": ar.entry.get("light"), "clutter": ar.entry.get("clutter")}
