@@ -14,11 +14,12 @@ the actions; asserts nothing.
 The hiding is a constructed style sheet (``document.adoptedStyleSheets``): the page's
 Content-Security-Policy refuses a ``<style>`` element, which would measure nothing.
 
-What it showed on 4 December 2026 (strike-rank, 30 combatants, load average about 1): with nothing
-drawn an action's p95 was 32.5 ms; with the ruleset panel alone drawn 50.8, the cards alone 53.2,
-the order strip alone 53.6; with everything 62-74. Hiding any one region saved 0-5 ms, since the
-next one then moves up into the part of the page the browser draws (``content-visibility: auto``
-skips a region only 150 % of a screen below it). See docs/ARCHITECTURE.md, issue 11.
+What it showed on 4 December 2026 (strike-rank 30x60, 3 passes, load average about 1): with
+nothing drawn an action's p95 was 34.5 ms; with the ruleset panel alone drawn 49.7, the order strip
+alone 51.2, the cards alone 56.4; with everything 79.0. Hiding any one region saved less than
+drawing it alone cost, since the next one then moves up into the part of the page the browser
+draws (``content-visibility: auto`` skips a region only 150 % of a screen below it). See
+docs/ARCHITECTURE.md, issue 11.
 """
 
 from __future__ import annotations
