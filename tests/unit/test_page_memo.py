@@ -111,24 +111,34 @@ def test_a_kept_strike_rank_view_is_the_view_drawn_afresh_and_drawing_it_edits_n
     """``view_kept``: action by action through a played fight, the view that reuses the last one's
     combatants equals the view made from nothing, and stays equal after the panel and every card
     are drawn from it (a drawing that edited a shared view would show the next render stale)."""
-    rs = get_ruleset("strike-rank")
     panel = StrikeRankPanel()
     from fray.web.strike_rank_panel import panel_html
 
-    kept: dict = {}
-    reused = 0
-    for enc in _states("strike-rank", 8, 150):
-        before = dict(kept)
-        view = rs.view_kept(enc, kept)
-        assert view == rs.view(enc)
-        reused += sum(1 for cid, cv in view["combatants"].items() if cid in before and before[cid][1] is cv)
+    def draw(enc, view):
         app = _App({})
         panel_html(view, app.ui, [(e.kind, e.text) for e in enc.log[-80:]])
         for c in enc.combatants:
             panel.card_key(app, c.id, view)
             card_html(c.id, view, app.ui)
-        assert view == rs.view(enc)
+
+    reused = _kept_views_through_a_fight("strike-rank", draw, lambda view: view["combatants"].items())
     assert reused > 400  # most combatants are untouched by an action: their view is the last one
+
+
+def _kept_views_through_a_fight(ruleset: str, draw, combatants_of) -> int:
+    """Action by action through a played fight: ``view_kept`` equals ``view`` before and after ``draw``
+    draws the page's parts from it. How many combatants' views were the last state's own."""
+    rs = get_ruleset(ruleset)
+    kept: dict = {}
+    reused = 0
+    for enc in _states(ruleset, 8, 150):
+        before = dict(kept)
+        view = rs.view_kept(enc, kept)
+        assert view == rs.view(enc)
+        reused += sum(1 for cid, cv in combatants_of(view) if cid in before and before[cid][1] is cv)
+        draw(enc, view)
+        assert view == rs.view(enc)
+    return reused
 
 
 def test_a_kept_view_shows_an_edited_dex_sr_table():
@@ -174,18 +184,13 @@ def test_a_kept_tactical_round_view_is_the_view_drawn_afresh_and_drawing_it_edit
     drawn from it. Issue 11: at 200 combatants the whole view took 4.5 ms of CPython a render."""
     from fray.web import tactical_round_panel as trp
 
-    rs = get_ruleset("tactical-round")
-    kept: dict = {}
-    reused = 0
-    for enc in _states("tactical-round", 8, 150):
-        before = dict(kept)
-        view = rs.view_kept(enc, kept)
-        assert view == rs.view(enc)
-        reused += sum(1 for cv in view["combatants"] if cv["id"] in before and before[cv["id"]][1] is cv)
+    def draw(enc, view):
         trp.panel_html(view, {})
         for c in enc.combatants:
             trp.card_html(view, c.id, {})
-        assert view == rs.view(enc)
+
+    reused = _kept_views_through_a_fight("tactical-round", draw,
+                                         lambda view: ((cv["id"], cv) for cv in view["combatants"]))
     assert reused > 400  # most combatants are untouched by an action: their view is the last one
 
 
