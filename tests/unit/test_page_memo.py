@@ -195,9 +195,10 @@ def test_a_kept_tactical_round_view_is_the_view_drawn_afresh_and_drawing_it_edit
 
 
 def test_a_kept_tactical_round_view_names_an_engaged_opponent_as_renamed_and_reloads_by_the_round():
-    """A combatant's view names whom it is engaged with (FACTS.md, tactical-round: an engaged
-    combatant may only Disengage or fight), so renaming the opponent changes the view of one it did
-    not touch; and "loaded this round" is by the round, so a new round is a new view."""
+    """FACTS.md (tactical-round): "Shooting into melee: engaged targets count as having Partial
+    Cover", and "Disengage ends here" (Other Actions): the card names whom a combatant is engaged
+    with, so renaming the opponent changes the view of one the edit did not touch; and "loaded this
+    round" is by the round, so a new round is a new view."""
     from fray.reducer import apply, new_encounter
 
     rs = get_ruleset("tactical-round")
