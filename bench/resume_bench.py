@@ -105,18 +105,16 @@ _ACT = """async (kind) => {
     obs.observe(state, {attributes: true, attributeFilter: ["data-state"]});
   });
   // what the GM sees: the frame after the click's handler (apply and render run inside it)
-  let frameAt = null;
-  await new Promise(ok => requestAnimationFrame(() => { frameAt = performance.now(); setTimeout(ok, 0); }));
+  await new Promise(ok => requestAnimationFrame(() => setTimeout(ok, 0)));
   const paintedAt = performance.now();
   await saved;
-  return [savedAt - t0, paintedAt - t0, wrote, handledAt - t0, frameAt - t0];
+  return [savedAt - t0, paintedAt - t0, wrote, handledAt - t0];
 }"""
 
 # _ACT's figures: [click to "Saved" (the write committed), click to the next frame painted,
 # whether the action was taken (a write began) or refused, click to the handler's return (the
-# page's Python: apply, render, the write handed to IndexedDB), click to the frame's start (its
-# requestAnimationFrame callbacks; the browser's style, layout and paint follow them)]
-SAVED, PAINTED, WROTE, HANDLED, FRAME = 0, 1, 2, 3, 4
+# page's Python: apply, render, the write handed to IndexedDB)]
+SAVED, PAINTED, WROTE, HANDLED = 0, 1, 2, 3
 
 
 def action_parts(played: list[tuple[str, list]]) -> dict[str, dict[str, float]]:
