@@ -54,6 +54,10 @@ class Spec:
     fields: tuple[str, ...]  # field names its actions read, for the junk-filled actions
     ids: tuple[str, ...] = ("c1", "c2", "c3", "c4", "c9")
     phases: tuple[str, ...] = ()  # the machine can press Next until one of these, so phase-bound actions meet their phase
+    # the game's own invariants, called after every applied action as check(before, after, events, action):
+    # each raises AssertionError when what the game promises in play does not hold (the fallen are offered
+    # no action, no declared action is dropped without an event, ...)
+    checks: tuple[Callable[[Encounter, Encounter, list, dict], None], ...] = ()
 
 
 def nested(depth: int) -> list:
@@ -166,7 +170,7 @@ def machine_for(spec: Spec) -> type[RuleBasedStateMachine]:
             enc = self.history.present
             before, sent = asdict(enc), copy.deepcopy(action)
             try:
-                recorded, new, _ = prepare(enc, action, self.rng)
+                recorded, new, events = prepare(enc, action, self.rng)
             except FrayError:
                 counts["refused"] += 1
                 assert asdict(enc) == before, f"a refused {action.get('type')} edited the encounter"
@@ -179,6 +183,8 @@ def machine_for(spec: Spec) -> type[RuleBasedStateMachine]:
                 counts["page"] += 1
             assert asdict(enc) == before, f"{action.get('type')} edited the encounter it was given"
             assert action == sent, f"{action.get('type')} edited the action it was given"
+            for check in spec.checks:
+                check(enc, new, events, recorded)
             self.history.do(recorded)  # the recorded action replays with no random source
             assert asdict(self.history.present) == asdict(new), "the recorded action replays differently"
 
