@@ -150,6 +150,18 @@ def wounds_text(mode: str, view: dict[str, Any], c: Any) -> str:
     return describe(cur, mx)
 
 
+# What anyone at the table sees of a combatant's state, in the players' words: someone lying still
+# (dead, dying, unconscious, incapacitated: the players cannot tell which) or on the ground.
+DOWN = ("dead", "dying", "unconscious", "incapacitated")
+
+
+def seen_states(c: Any) -> list[str]:
+    out = ["down"] if any(w in c.conditions for w in DOWN) else []
+    if "prone" in c.conditions:
+        out.append("prone")
+    return out
+
+
 def _current(enc: Encounter, view: dict[str, Any], order: list[Any]) -> str | None:
     """Who acts now: the ruleset's own word where its view says (``current``, or the entry of
     ``order``/``acting`` marked current), else the turn of the order of play."""
@@ -186,7 +198,8 @@ def project(enc: Encounter, view: dict[str, Any], order: list[Any]) -> dict[str,
             continue
         combatants.append({"id": c.id, "name": c.name, "side": c.side,
                            "wounds": wounds_text(mode, view, c),
-                           "x": c.position.x, "y": c.position.y, "alt": c.position.alt})
+                           "x": c.position.x, "y": c.position.y, "alt": c.position.alt,
+                           "states": seen_states(c)})
     return {
         "name": enc.name,
         "round": enc.round,

@@ -25,9 +25,48 @@ def test_no_controls():
     assert not re.search(r"<(button|input|select|textarea|form)\b|data-act", players_html(P))
 
 
-def test_tokens_on_one_spot_stand_apart():
-    xs = re.findall(r'<circle cx="([\d.]+)"', players_html(P))
-    assert len(set(xs)) == 2
+def _ground(html: str) -> dict[str, tuple[float, float]]:
+    """Each token's ground point in the drawing: its group's translation."""
+    return {i: (float(x), float(y)) for i, x, y in
+            re.findall(r'<g class="pv-token[^"]*" data-id="([^"]+)" transform="translate\(([-\d.]+) ([-\d.]+)\)"', html)}
+
+
+def _transform(html: str) -> tuple[float, float, float]:
+    m = re.search(r'data-scale="([\d.]+)" data-cx="([-\d.]+)" data-cy="([-\d.]+)"', html)
+    return float(m.group(1)), float(m.group(2)), float(m.group(3))
+
+
+def test_every_token_stands_where_the_encounter_has_it():
+    """Issue 33, "The players' map tells the truth": "tactical-round, Aldric at (8, 0) beside Tobin at
+    (−6, 0); range-band, the horse Grey about 10 m from its rider Kael though both stand at (15, 0)".
+    "The players' map must place every token it shows exactly where the GM's map does (same
+    geometry, its own zoom)": a rider and his horse on one spot stay on one spot, and each token maps
+    back to its metres through the drawing's own transform."""
+    cs = [{"id": "c1", "name": "Aldric", "side": "party", "wounds": "", "x": 8, "y": 0, "alt": 0},
+          {"id": "c2", "name": "Tobin", "side": "party", "wounds": "", "x": -6, "y": 0, "alt": 0},
+          {"id": "c3", "name": "Kael", "side": "party", "wounds": "", "x": 15, "y": 0, "alt": 0},
+          {"id": "c4", "name": "Grey", "side": "party", "wounds": "", "x": 15, "y": 0, "alt": 0},
+          {"id": "c5", "name": "Orc 1", "side": "foes", "wounds": "", "x": 20, "y": 12.5, "alt": 0}]
+    html = players_html(dict(P, combatants=cs, order=[{"id": c["id"], "name": c["name"], "current": False} for c in cs]))
+    at = _ground(html)
+    assert at["c3"] == at["c4"]
+    scale, cx, cy = _transform(html)
+    for c in cs:
+        x, y = at[c["id"]]
+        assert abs((x - 500) / scale + cx - c["x"]) < 0.01 and abs(-(y - 360) / scale + cy - c["y"]) < 0.01, c
+
+
+def test_the_players_see_who_is_down_prone_or_flying():
+    """Issue 33: "Dead, prone and knocked-down combatants look normal there ... show the states the
+    players can see (down, prone, flying height)"."""
+    cs = [{"id": "c1", "name": "Broo 1", "side": "foes", "wounds": "", "x": 0, "y": 0, "alt": 0, "states": ["down"]},
+          {"id": "c2", "name": "Vasana", "side": "party", "wounds": "", "x": 6, "y": 0, "alt": 0, "states": ["prone"]},
+          {"id": "c3", "name": "Hawk", "side": "party", "wounds": "", "x": 3, "y": 4, "alt": 12, "states": []}]
+    html = players_html(dict(P, combatants=cs, order=[]))
+    assert re.search(r'class="pv-token side-foes[^"]*down"[^>]*>.*?<path class="pv-cross"', html)
+    assert re.search(r'class="pv-token side-party prone"[^>]*>.*?<ellipse class="pv-disc"', html)
+    hawk = re.search(r'class="pv-token side-party airborne"[^>]*data-id="c3".*?</g>', html).group(0)
+    assert '<line class="pv-stalk"' in hawk and "12 m up" in hawk
 
 
 def _boxes(html: str) -> list[tuple[float, float, float, float]]:

@@ -7,12 +7,13 @@ The players' markup has no controls at all: it is read across a table, in large 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from types import SimpleNamespace
 
 from .. import players
-from .mapview import area_names, label_svg, name_svg, place_labels, token_initials
+from .mapview import area_names, label_svg, lift_offsets, name_svg, place_labels, token_initials
 from .render import button, esc
 
 W, H = 1000, 720  # the map's drawing units (the SVG scales to its box)
@@ -56,6 +57,19 @@ def order_density(rows: int) -> str:
         if rows <= most:
             return cls
     return "dense-5"
+
+
+def _radius(points: list[tuple[float, float]]) -> float:
+    """R_TOKEN, or, where two tokens stand closer than two of it, half the gap to the nearest one
+    (at least half size), as ``mapview.token_radius`` does on the GM's map; tokens on one spot (a
+    gap of a quarter radius or less) stay stacked."""
+    least = 2 * R_TOKEN
+    for i, (ax, ay) in enumerate(points):
+        for bx, by in points[i + 1:]:
+            g = math.hypot(ax - bx, ay - by)
+            if R_TOKEN / 4 < g < least:
+                least = g
+    return max(R_TOKEN / 2, min(R_TOKEN, least / 2))
 
 
 def areas_svg(areas: list[dict[str, Any]], at: Any, scale: float, names: dict[str, dict[str, Any]]) -> str:
@@ -104,38 +118,51 @@ def map_svg(p: dict[str, Any]) -> str:
     def at(c: dict[str, Any]) -> tuple[float, float]:
         return W / 2 + (c["x"] - cx) * scale, H / 2 - (c["y"] - cy) * scale  # north is up
 
-    # Tokens on one spot (a fight not yet laid out on the map) stand side by side, not on top of
-    # each other, so every name stays readable.
-    spots: dict[tuple[int, int], list[str]] = {}
-    for c in cs:
-        x, y = at(c)
-        spots.setdefault((round(x / (2 * R_TOKEN)), round(y / (2 * R_TOKEN))), []).append(c["id"])
-    step = 190
+    # Every token where the GM's map has it (issue 33, "The players' map tells the truth"): the same
+    # geometry in this window's own zoom, never nudged apart. As on the GM's map (mapview.token_radius),
+    # tokens closer than two radii shrink to touch, at least half size, and tokens on one spot (a rider
+    # on the mount) stay stacked; an airborne token is drawn up a stalk from its shadow (lift_offsets).
+    ground = {c["id"]: at(c) for c in cs}
+    r = _radius(list(ground.values()))
+    lifted = lift_offsets(SimpleNamespace(combatants=[
+        SimpleNamespace(id=c["id"], position=SimpleNamespace(x=ground[c["id"]][0], y=-ground[c["id"]][1], alt=c["alt"]))
+        for c in cs]), r)
     tokens, wanted, discs = [], [], []
     initials = token_initials(SimpleNamespace(combatants=[SimpleNamespace(id=c["id"], name=c["name"]) for c in cs]))
-    for c in cs:
-        x, y = at(c)
-        group = spots[(round(x / (2 * R_TOKEN)), round(y / (2 * R_TOKEN)))]
-        if len(group) > 1:
-            k, n = group.index(c["id"]), len(group)
-            per_row = max(1, (W - 2 * PAD) // step)
-            row, col = divmod(k, per_row)
-            in_row = min(per_row, n - row * per_row)
-            x = min(max(x + (col - (in_row - 1) / 2) * step, PAD), W - PAD)
-            y = min(max(y + row * 120, PAD), H - PAD)
+    # airborne tokens above the ones on the ground, as on the GM's map
+    for c in sorted(cs, key=lambda c: (c["alt"] > 0, c["alt"])):
+        gx, gy = ground[c["id"]]
+        dx, dy = lifted[c["id"]]
+        x, y = gx + dx, gy + dy
+        states = c.get("states") or []
         cur = " current" if c["id"] == p.get("current") else ""
+        cls = cur + (" down" if "down" in states else "") + (" prone" if "prone" in states else "") + (
+            " airborne" if dx or dy else "")
         alt = f' · {c["alt"]:g} m up' if c.get("alt") else ""
-        tokens.append(
-            f'<g class="pv-token side-{esc(c["side"])}{cur}" data-id="{esc(c["id"])}">'
-            f'<title>{esc(c["name"])}{esc(alt)}</title>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{R_TOKEN}"></circle>'
-            f'<text class="pv-initial{" long" if len(initials[c["id"]]) > 2 else ""}" x="{x:.1f}" y="{y + 10:.1f}" '
-            f'text-anchor="middle">{esc(initials[c["id"]])}</text>'
-            f'</g>')
-        disc = (x - R_TOKEN, y - R_TOKEN, x + R_TOKEN, y + R_TOKEN)
+        said = "".join(f" · {s}" for s in states)
+        parts = [f'<g class="pv-token side-{esc(c["side"])}{cls}" data-id="{esc(c["id"])}" '
+                 f'transform="translate({gx:.2f} {gy:.2f})"><title>{esc(c["name"])}{esc(alt)}{esc(said)}</title>']
+        if dx or dy:
+            parts.append(f'<ellipse class="pv-shadow" cx="0" cy="0" rx="{r * .8:.1f}" ry="{r * .35:.1f}"></ellipse>'
+                         f'<line class="pv-stalk" x1="0" y1="0" x2="{dx:.1f}" y2="{dy:.1f}"></line>')
+        if "prone" in states:
+            parts.append(f'<ellipse class="pv-disc" cx="{dx:.1f}" cy="{dy:.1f}" rx="{r:.1f}" ry="{r * .55:.1f}"></ellipse>')
+        else:
+            parts.append(f'<circle class="pv-disc" cx="{dx:.1f}" cy="{dy:.1f}" r="{r:.1f}"></circle>')
+        if "down" in states:
+            d = r * .6
+            parts.append(f'<path class="pv-cross" d="M{dx - d:.1f} {dy - d:.1f}L{dx + d:.1f} {dy + d:.1f}'
+                         f'M{dx + d:.1f} {dy - d:.1f}L{dx - d:.1f} {dy + d:.1f}"></path>')
+        size = 30 * r / R_TOKEN * (19 / 30 if len(initials[c["id"]]) > 2 else 1)
+        parts.append(f'<text class="pv-initial" x="{dx:.1f}" y="{dy + size / 3:.1f}" font-size="{size:.1f}" '
+                     f'text-anchor="middle">{esc(initials[c["id"]])}</text></g>')
+        tokens.append("".join(parts))
+        disc = (x - r, y - r, x + r, y + r)
         discs.append(disc)
-        wanted.append({"id": c["id"], "cx": x, "cy": y, "r": R_TOKEN, "own": disc,
-                       "variants": [[("pv-label", [("", c["name"])], LABEL_PX)]]})
+        label = c["name"] + (f' · {c["alt"]:g} m up' if c.get("alt") else "") + (
+            f' · {", ".join(states)}' if states else "")
+        wanted.append({"id": c["id"], "cx": x, "cy": y, "r": r, "own": disc,
+                       "variants": [[("pv-label", [("", label)], LABEL_PX)], [("pv-label", [("", c["name"])], LABEL_PX)]]})
     # the labels as the GM's map places them (mapview.place_labels): the one acting first, then in
     # the order they joined; beside each token where they overlap no other label or token and stay
     # inside the map, else not at all (the name is still the token's tooltip and in the order list)
@@ -145,7 +172,9 @@ def map_svg(p: dict[str, Any]) -> str:
                        [0.0, 0.0, float(W), float(H)], -1.0, scale, W / 2 - cx * scale, H / 2 + cy * scale)
     labels = "".join(f'<g class="pv-label-at" data-label-for="{esc(i)}">{label_svg(placed[i], 0.0, 0.0)}</g>'
                      for i in (w["id"] for w in wanted) if i in placed)
-    return (f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map">'
+    # the transform from metres to this drawing, for anyone comparing it with the GM's map
+    return (f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map" data-scale="{scale:.6f}" '
+            f'data-cx="{cx:.4f}" data-cy="{cy:.4f}">'
             f'<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{areas_svg(areas, at, scale, names)}'
             f'{"".join(tokens)}'
             f'<g class="pv-labels">{labels}</g></svg>')
