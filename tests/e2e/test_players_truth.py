@@ -126,3 +126,38 @@ def test_the_players_map_places_every_token_where_the_gm_map_has_it(page, open_a
         assert pts["c1"]["drawn"] == pts["c2"]["drawn"]  # Kael on Grey: one spot, as on the GM's map
         expect(pv.locator('.pv-token[data-id="c3"] .pv-stalk')).to_have_count(1)  # the harpy flies
     pv.screenshot(path=f"/tmp/ui-map-players-{ruleset}.png")
+
+
+WORDS_WHOLE = """() => [...document.querySelectorAll('#map-info table.map-dist th[scope=row]')].flatMap(th => {
+    const node = th.firstChild, text = node && node.textContent || '';
+    const out = []; let at = 0;
+    for (const word of text.split(' ')) {
+        const r = document.createRange(); r.setStart(node, at); r.setEnd(node, at + word.length);
+        const lines = new Set([...r.getClientRects()].map(q => Math.round(q.top)));
+        if (lines.size > 1) out.push(word);
+        at += word.length + 1;
+    }
+    return out;
+})"""
+
+
+@pytest.mark.parametrize("size", [{"width": 1366, "height": 900}, {"width": 768, "height": 1024}])
+def test_the_distance_table_never_breaks_a_name_inside_a_word(page, open_app, tmp_path, size):
+    """Issue 33, "The map at table density": "The map's distance table wraps names letter by letter
+    ("Ban dit 1", "Cav e bea r") at both sizes"."""
+    page.set_viewport_size(size)
+    open_app(page)
+    h = History(new_encounter("range-band", "Names"))
+    names = ["Kael", "Grey", "Cave bear", "Bandit 1", "Bandit 2", "Orc archer 1", "Swimmer", "Harpy"]
+    for i, n in enumerate(names):
+        h.do({"type": "add_combatant", "combatant": {**preset("range-band", "Human scout", name=n),
+                                                      "position": {"x": i * 4 - 10, "y": (i % 3) * 5, "alt": 0}}})
+    path = tmp_path / "names.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(len(names))
+    if not page.locator("#tok-c1").is_visible():
+        page.get_by_role("tab", name="Map").click()
+    page.locator("#tok-c1").click()
+    expect(page.locator("#map-info table.map-dist tbody tr")).to_have_count(len(names) - 1)
+    assert page.evaluate(WORDS_WHOLE) == []
