@@ -157,17 +157,33 @@ def add_many(enc, name: str, count, **fields):
 
 
 def test_add_many_numbers_them_from_one_as_one_action():
-    """"'Add ×N' numbers them (Goblin 1..N)" (issue 10); each its own id and a metre apart."""
+    """"'Add ×N' numbers them (Goblin 1..N)" (issue 10); each its own id. Issue 33: "Add ×N places
+    copies 1 m apart in a row, so at the default zoom the tokens overlap ... place copies in a
+    formation a token apart": rows of about √N, three metres apart."""
     enc, events = add_many(new_encounter("freeform"), "Goblin", 3, stats={"initiative": 10},
                            position={"x": 4, "y": 2})
     assert [c.name for c in enc.combatants] == ["Goblin 1", "Goblin 2", "Goblin 3"]
     assert [c.id for c in enc.combatants] == ["c1", "c2", "c3"]
-    assert [(c.position.x, c.position.y) for c in enc.combatants] == [(4, 2), (5, 2), (6, 2)]
+    assert [(c.position.x, c.position.y) for c in enc.combatants] == [(4, 2), (7, 2), (4, -1)]
     assert len(events) == 3
     # a second Add ×2 goes on from the highest number; a count of 1 keeps the name as typed
     enc, _ = add_many(enc, "Goblin", "2")
     enc, _ = add_many(enc, "Goblin chief", 1)
     assert [c.name for c in enc.combatants][3:] == ["Goblin 4", "Goblin 5", "Goblin chief"]
+
+
+def test_add_many_stands_a_dozen_a_token_apart_at_the_default_zoom():
+    """Issue 33: "at the default zoom the tokens overlap and Orc 1 cannot be tapped without zooming in":
+    at the fitted view every copy's token is drawn at full size, a token's width from its neighbours."""
+    from fray.web.mapview import fit_view, token_radius
+
+    enc, _ = add_many(new_encounter("freeform"), "Orc", 12, stats={"initiative": 10})
+    view = fit_view(enc)
+    r = token_radius(view, enc)
+    assert r == view[2] / 24  # not shrunk to fit a gap
+    pts = [(c.position.x, c.position.y) for c in enc.combatants]
+    gaps = [((ax - bx) ** 2 + (ay - by) ** 2) ** .5 for i, (ax, ay) in enumerate(pts) for bx, by in pts[i + 1:]]
+    assert min(gaps) >= 4 * r  # a token's width (2r) of free ground between two discs
 
 
 def test_add_many_gives_each_its_own_ruleset_fields():

@@ -107,12 +107,16 @@ def test_the_players_window_shows_the_smoke_but_never_a_hidden_combatant_in_it()
     assert "c2" not in html and "c3" not in html
 
 
+# a players' token's ground point: its group's translation (the disc is drawn from it, lifted if airborne)
+TOKEN_AT = r'<g class="pv-token[^"]*" data-id="[^"]+" transform="translate\(([-\d.]+) ([-\d.]+)\)"'
+
+
 def test_the_players_window_circle_is_scaled_with_the_tokens():
     """The players' map is fitted to what it shows: the circle's centre and radius use the tokens' own scale."""
     enc = act(fight(person("A"), person("B", x=40)), "area", kind="obstacle", x=20, y=0, radius="short")
     p = players.project(enc, RS.view(enc), RS.order_of_play(enc))
     svg = players_render.map_svg(p)
-    toks = [tuple(map(float, m)) for m in re.findall(r'<circle cx="([^"]+)" cy="([^"]+)" r="26"', svg)]
+    toks = [tuple(map(float, m)) for m in re.findall(TOKEN_AT, svg)]
     area = re.search(r'data-area="A1"><title>[^<]*</title><circle cx="([^"]+)" cy="([^"]+)" r="([^"]+)" '
                      r'fill="url\(#pv-area-hatch\)"', svg)
     assert area and len(toks) == 2
@@ -136,7 +140,7 @@ def test_the_players_window_frames_an_area_whole_unless_it_is_larger_than_the_fi
     assert 0 <= x - r and x + r <= players_render.W and 0 <= y - r and y + r <= players_render.H
     huge = act(fight(person("A"), person("B", x=40)), "area", kind="shadow", x=20, y=0, radius="long")
     svg = players_render.map_svg(players.project(huge, RS.view(huge), RS.order_of_play(huge)))
-    toks = sorted(float(m) for m in re.findall(r'<circle cx="([^"]+)" cy="[^"]+" r="26"', svg))
+    toks = sorted(float(m[0]) for m in re.findall(TOKEN_AT, svg))
     assert toks[1] - toks[0] == pytest.approx(min(players_render.W, players_render.H) - 2 * players_render.PAD, abs=.5)
     assert pv_circle(svg)[2] > players_render.W
 
