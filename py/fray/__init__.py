@@ -6,3 +6,10 @@ browser layer lives in ``fray.web``.
 """
 
 __version__ = "0.1.0"
+
+# The edition of the rules as this engine plays them, written into every save ("rules"). Change it
+# whenever a change makes recorded actions end differently (the replay hashes in tests/golden/ move):
+# a save of another edition whose history no longer replays to its encounter then opens as it
+# stands, with Undo starting there, instead of being refused as edited or corrupted
+# (savefile._load_history; tests/unit/test_rules_edition.py).
+RULES_EDITION = "2026-12-05"

@@ -79,6 +79,9 @@ class History:
         # the checks of the saved present that a quick load left for later (``savefile._load``)
         self._pending: Callable[[], None] | None = None
         self._dumped: dict[tuple[int, bool], tuple[Encounter, str]] = {}
+        # loaded from a save of another rules edition whose history no longer replays to it: it
+        # starts at the saved encounter (``savefile._other_edition``), and the page says so
+        self.other_edition = False
 
     @property
     def present(self) -> Encounter:

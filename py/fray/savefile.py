@@ -27,7 +27,7 @@ import re
 from dataclasses import asdict, fields, is_dataclass
 from typing import Any, Callable
 
-from . import gate, reducer
+from . import RULES_EDITION, gate, reducer
 from .errors import FrayError, InvalidAction, SaveFileError
 from .history import History, Unread, fields_of
 from .model import SCHEMA_VERSION, Combatant, Encounter, LogEntry, Position
@@ -43,6 +43,7 @@ def dump_history(h: History) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "schema": SCHEMA_VERSION,
+        "rules": RULES_EDITION,
         "encounter": asdict(h.present),
         "history": {"initial": asdict(h.initial), "actions": h.actions, "cursor": h.cursor,
                     "checkpoints": [{"at": k, "log": log_length(s), "encounter": fields_of(s, log=False)}
@@ -132,7 +133,7 @@ def dumps(h: History) -> str:
     and a new state's JSON reuses that of every combatant and log line it shares (``state_text``)."""
     cps = ",".join(f'{{"at":{k},"log":{log_length(s)},"encounter":{h.dumped(k, s, state_text, log=False)}}}'
                    for k, s in h.checkpoints())
-    text = (f'{{"format":{_compact(FORMAT)},"schema":{SCHEMA_VERSION},'
+    text = (f'{{"format":{_compact(FORMAT)},"schema":{SCHEMA_VERSION},"rules":{_compact(RULES_EDITION)},'
             f'"encounter":{h.dumped(h.cursor, h.present, state_text)},'
             f'"history":{{"initial":{h.dumped(0, h.initial, state_text)},"actions":{_compact(h.actions)},'
             f'"cursor":{h.cursor},"checkpoints":[{cps}]}}}}')
@@ -163,7 +164,8 @@ def loads(text: str, verify: bool = True, check: bool = True) -> History:
 
 
 # The autosave's own text, as ``dumps`` writes it: its checkpoints come last.
-_QUICK_HEAD = f'{{"format":"{FORMAT}","schema":{SCHEMA_VERSION},"encounter":'
+_QUICK_HEAD = f'{{"format":"{FORMAT}","schema":{SCHEMA_VERSION},'
+_QUICK_RULES = '"rules":'  # a save of a Fray from before the rules edition has none
 _QUICK_NEXT = (',"history":{"initial":', ',"actions":', ',"cursor":', ',"checkpoints":')
 _DECODER = json.JSONDecoder()
 # Where the page cuts its autosave (static/store.js ``getSplit``): the cursor, then the checkpoints.
@@ -203,7 +205,16 @@ def _quick_parse(text: str, whole: bool = True) -> tuple[dict[str, Any], str] | 
     if not text.startswith(_QUICK_HEAD) or (whole and not text.endswith("]}}")):
         return None
     i = len(_QUICK_HEAD)
+    rules = None
     try:
+        if text.startswith(_QUICK_RULES, i):
+            rules, i = _DECODER.raw_decode(text, i + len(_QUICK_RULES))
+            if not isinstance(rules, str) or not text.startswith(",", i):
+                return None
+            i += 1
+        if not text.startswith('"encounter":', i):
+            return None
+        i += len('"encounter":')
         values = []
         for sep in _QUICK_NEXT:
             value, i = _DECODER.raw_decode(text, i)
@@ -220,6 +231,8 @@ def _quick_parse(text: str, whole: bool = True) -> tuple[dict[str, Any], str] | 
     encounter, initial, actions, cursor = values
     data = {"format": FORMAT, "schema": SCHEMA_VERSION, "encounter": encounter,
             "history": {"initial": initial, "actions": actions, "cursor": cursor, "checkpoints": []}}
+    if rules is not None:
+        data["rules"] = rules
     return data, text[i:-2]
 
 
@@ -280,6 +293,11 @@ def _load_history(data: dict, schema: int, present: Encounter, verify: bool, che
         raise SaveFileError("history.cursor", f"must be a whole number from 0 to {len(actions)}")
     if initial.ruleset != present.ruleset:
         raise SaveFileError("history.initial.ruleset", "differs from the encounter's ruleset")
+    edition = data.get("rules")
+    if edition is not None and not isinstance(edition, str):
+        raise SaveFileError("rules", "must be text (the edition of the rules that made the save)")
+    if edition != RULES_EDITION:
+        return _other_edition(initial, actions, cursor, present)
     saved = _checkpoints(hist, schema, initial.ruleset, len(actions), cursor, present, lazy=not verify)
     if not verify:
         # the actions pass the reducer's gate when they are replayed, as undo or redo reach them
@@ -313,6 +331,32 @@ def _load_history(data: dict, schema: int, present: Encounter, verify: bool, che
     for k, (state, path) in saved.items():
         if asdict(h.state_at(k)) != asdict(state):
             raise SaveFileError(path, "does not match what its history replays to (edited or corrupted file)")
+    return h
+
+
+def _other_edition(initial: Encounter, actions: list, cursor: int, present: Encounter) -> History:
+    """A save made by a Fray that played some rules differently (another ``RULES_EDITION``, or none):
+    its history is replayed whole now, once, and kept where it still leads to the saved encounter.
+    Where it does not, the rules have changed under it, not the file: the encounter opens as it
+    stands (every field was read as strictly as ever) with a history that starts there, and
+    ``History.other_edition`` tells the page to say so. Within one edition a replay that differs
+    is refused, as an edited or corrupted file."""
+    deferred = _DEFERRED
+    if deferred is not None:  # what a quick load leaves for later is checked now
+        _pending_checks(list(deferred), present)()
+    else:
+        check_readable(present, "encounter")
+    try:
+        for i, a in enumerate(actions):
+            if not isinstance(a, dict):
+                raise SaveFileError(f"history.actions.{i}", "must be an object")
+        h = History.replay(initial, actions, cursor)
+        if asdict(h.present) == asdict(present):
+            return h
+    except FrayError:
+        pass
+    h = History(present)
+    h.other_edition = True
     return h
 
 

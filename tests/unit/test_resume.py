@@ -19,6 +19,7 @@ import pytest
 
 from fray import history as history_module
 from fray import savefile
+from fray import RULES_EDITION
 from fray.errors import SaveFileError
 from fray.history import CHECKPOINT_EVERY, History
 from fray.reducer import new_encounter
@@ -303,7 +304,7 @@ def test_malformed_checkpoints_read_later_are_refused_with_the_path_a_whole_load
     data = savefile.dump_history(h)
     spoil(data["history"]["checkpoints"])
     text = savefile._compact(data)
-    assert text.startswith('{"format":"fray-encounter","schema":3,"encounter":')
+    assert text.startswith(f'{{"format":"fray-encounter","schema":3,"rules":"{RULES_EDITION}","encounter":')
     with pytest.raises(SaveFileError) as whole:
         savefile.loads(text, verify=False)
     quick = savefile.loads(text, verify=False, check=False)  # the checkpoints are not read yet
@@ -329,7 +330,7 @@ def test_a_value_the_gate_refuses_is_found_when_the_present_is_checked_with_the_
     data = savefile.dump_history(h)
     spoil(data)
     text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-    assert text.startswith('{"format":"fray-encounter","schema":3,"encounter":')
+    assert text.startswith(f'{{"format":"fray-encounter","schema":3,"rules":"{RULES_EDITION}","encounter":')
     with pytest.raises(SaveFileError) as whole:
         savefile.loads(text, verify=False)
     quick = savefile.loads(text, verify=False, check=False)

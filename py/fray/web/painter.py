@@ -31,6 +31,11 @@ from .panels import panel_for
 document = js.document
 
 
+
+# A save of an earlier Fray whose rules now play some of its actions otherwise (savefile._other_edition)
+EDITION_NOTE = ("This encounter was saved by an earlier version of Fray, whose rules played some of its actions "
+                "differently. It opens as it was saved; Undo starts from here.")
+
 class Painter:
     _painted: dict[str, Any]
     # cid -> (combatant, the rest of the card's inputs, its markup): see the module's docstring
@@ -42,6 +47,10 @@ class Painter:
     def render(self) -> None:
         """Draw every region. A region that fails to draw says so in the banner; the encounter
         (already saved) is not touched by drawing."""
+        h = self.history
+        if h.other_edition:  # told once, whichever way the save was opened (boot, list, import)
+            h.other_edition = False
+            self.banner(EDITION_NOTE)
         try:
             self._render()
         except Exception as e:  # noqa: BLE001 - a drawing bug must not blank the page
