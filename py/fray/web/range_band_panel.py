@@ -161,12 +161,15 @@ def areas_html(view: dict[str, Any], open_: bool = False) -> str:
         + _field("rb-ar-y", "y", "Centre north (y, m)", _input("rb-ar-y", "y", "", "decimal"))
         + _field("rb-ar-r", "radius", "Out to", _select("rb-ar-r", "radius", bands, "short"),
                  hint="a band around the point (metres: table bands, assumed)")
-        + _field("rb-ar-alt", "alt", "From altitude (m)", _input("rb-ar-alt", "alt", "0", "decimal"))
+        + _field("rb-ar-alt", "alt", "From altitude (m)", _input("rb-ar-alt", "alt", "0", "decimal"),
+                 hint="water: its surface")
+        + _field("rb-ar-depth", "depth", "Water depth (m)", _input("rb-ar-depth", "depth", "", "decimal"),
+                 hint="water only: below its surface is underwater")
         + _field("rb-ar-name", "name", "Name (optional)", _input("rb-ar-name", "name", "", "text", "e.g. smoke grenade"))
         + '</div><div class="rb-row"><button type="submit" class="secondary">Mark the area</button></div>'
         '<p class="hint">What each kind does to sight and movement: table obscuring (Lack of Sight); who sees '
-        'whom follows at once.</p>' + _general_err() + '</form>')
-    summary = (f'Obscuring areas: {len(areas)} marked' + (" (" + ", ".join(esc(a["name"]) for a in areas) + ")"
+        'whom follows at once. Water: who is below its surface is underwater (Underwater Combat).</p>' + _general_err() + '</form>')
+    summary = (f'Obscuring areas and water: {len(areas)} marked' + (" (" + ", ".join(esc(a["name"]) for a in areas) + ")"
                                                           if areas else " (smoke, fog, obstacles, darkness)"))
     return (f'<details class="rb-areas rb-box"{" open" if open_ or areas else ""}><summary>{summary}</summary>'
             f'<ul class="rb-area-list" aria-label="Marked areas">{rows}</ul>{form}</details>')

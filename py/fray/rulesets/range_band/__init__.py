@@ -218,7 +218,7 @@ class RangeBand(Ruleset):
         """Holding Breath: "Once incapacitated, they have a 25% chance of dying every minute" (12 rounds)."""
         enc = ctx.enc
         b = c.data.get("breath", {})
-        no_air = not rules.zone(enc)["air"] and c.data.get("amphibious") != "breathes"
+        no_air = not rules.breathes_here(enc, c)
         ir = b.get("incapacitated_round")
         if not (b.get("out") and no_air and ir is not None and "incapacitated" in c.conditions and "dead" not in c.conditions):
             return
@@ -248,9 +248,8 @@ class RangeBand(Ruleset):
     def breath_upkeep(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
         """Holding Breath, at the beginning of every turn."""
         enc = ctx.enc
-        z = rules.zone(enc)
         b = dict(c.data.get("breath", {}))
-        no_air = not z["air"] and c.data.get("amphibious") != "breathes"
+        no_air = not rules.breathes_here(enc, c)
         if c.data.get("amphibious") == "holds" and no_air:
             return  # "can hold their breath for far longer than any combat"
         if no_air and not b.get("holding") and not b.get("out"):

@@ -124,8 +124,8 @@ def _eff_breath(ctx, c, p, out, t):
     b["rolls"] = int(b.get("rolls", 0)) + 1
     if not out["success"]:
         b["out"] = True
-        b["out_underwater"] = rules.underwater(ctx.enc)
-        if rules.zone(ctx.enc)["air"] or c.data.get("amphibious") == "breathes":
+        b["out_underwater"] = rules.underwater(ctx.enc, c)
+        if rules.breathes_here(ctx.enc, c):
             b.update(holding=False)
             ctx.event("breath", f"{c.name} is out of breath and unavoidably resumes breathing", id=c.id)
         else:

@@ -38,6 +38,14 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         flight = f'on a flying mount, altitude <strong class="rb-alt-band">{esc(alt["band"])}</strong>'
     else:
         flight = "on the ground"
+    w = c.get("water")
+    if w and w.get("none"):
+        flight = (f'below the ground ({_g(alt["metres"])} m) with no water there: counts as on the ground '
+                  '(mark a water area under Obscuring areas and water)')
+    elif w and w["below"] > 0:
+        flight = f'underwater, {_g(w["below"])} m below the surface of {esc(w["name"])}'
+    elif w:
+        flight = f'swimming at the surface of {esc(w["name"])}'
     spd_bits = [f'SPD {esc(c["stats"].get("SPD"))}']
     if fs["value"]:
         spd_bits.append(f'flying SPD {esc(fs["value"])}' + (
@@ -68,7 +76,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     # breath
     b = c["breath"]
     breath_btn = ""
-    if not b.get("out"):
+    if not b.get("out") and (b.get("holding") or b.get("can_hold", True)):
         breath_btn = (_btn("Breathe", "rb-breath", "small secondary", aria=f"Breathe: {c['name']}", id=cid,
                            holding="false") if b.get("holding") else
                       _btn("Hold breath", "rb-breath", "small secondary", aria=f"Hold breath: {c['name']}",
