@@ -185,9 +185,11 @@ def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, An
     enc = ctx.enc
     mv = dict(c.data.get("moved") or {"round": enc.round, "rushed": effect.get("rush", False)})
     mv["success"] = out["success"]
+    mv["by"], mv["blunder"] = out.get("by"), bool(out.get("blunder"))  # the page shows the result (issue 32)
     if not out["success"]:
         c.data["moved"] = mv
-        ctx.event("move", f"{c.name} fails the movement roll and stays put", id=c.id)
+        ctx.event("move", f"{c.name} {'blunders' if mv['blunder'] else 'fails'} the movement roll and stays put",
+                  id=c.id)
         return
     x, y, alt = effect["to"]
     up = float(effect.get("up", 0))
