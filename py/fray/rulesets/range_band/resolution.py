@@ -73,7 +73,7 @@ def _eff_blind_knockdown(ctx, c, p, out, t):
         for q in list(ctx.enc.state.get("pending", [])):
             if q["kind"] == "movement" and q["combatant"] == c.id:
                 ctx.enc.state["pending"].remove(q)
-                ctx.event("move", f"{c.name}'s movement attempt ends early", id=c.id)
+                ctx.event("move", f"{c.name}'s movement attempt ends early", id=c.id, ref=q["ref"])
 
 
 def _eff_enter_high(ctx, c, p, out, t):

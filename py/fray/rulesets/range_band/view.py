@@ -241,6 +241,7 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         "if_immobilized": ("sinks" if rules.sinking(c) != "no" else "rises to the surface")
         if rules.underwater(enc, c) else "",
         "underwater": rules.underwater(enc, c),
+        "out": [x for x in rules.OUT if x in c.conditions],  # out of the fight: no slot, no form, no default target
         "water": _water(enc, c, t),
         "speed_class": rules.is_flying(enc, c) and fs >= 21,
         "ambush": c.data.get("ambush"), "grappling": list(c.data.get("grappling", [])),
