@@ -220,7 +220,9 @@ def areas_html(view: dict[str, Any], open_: bool = False) -> str:
         'whom follows at once. Water: who is below its surface is underwater (Underwater Combat).</p>' + _general_err() + '</form>')
     summary = (f'Obscuring areas and water: {len(areas)} marked' + (" (" + ", ".join(esc(a["name"]) for a in areas) + ")"
                                                           if areas else " (smoke, fog, obstacles, darkness)"))
-    return (f'<details class="rb-areas rb-box"{" open" if open_ or areas else ""}><summary>{summary}</summary>'
+    # open while setting up with areas marked; in the fight its summary names them, and the round comes first
+    setup = view.get("phase", {}).get("id", "setup") == "setup"
+    return (f'<details class="rb-areas rb-box"{" open" if open_ or (areas and setup) else ""}><summary>{summary}</summary>'
             f'<ul class="rb-area-list" aria-label="Marked areas">{rows}</ul>{form}</details>')
 
 
@@ -692,7 +694,7 @@ class RangeBandPanel:
             app.render()
             box = document.getElementById("rb-hold")
             if box is not None:
-                box.scrollIntoView({"block": "nearest"})
+                box.scrollIntoView({"block": "center"})  # "nearest" left it under the sticky round bar
                 first = box.querySelector("button")
                 if first is not None:
                     first.focus()

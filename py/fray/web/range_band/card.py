@@ -60,7 +60,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     mount_form = (f'<form class="rb-inline" data-form="rb-mount" data-id="{esc(cid)}" novalidate>'
                   f'<label for="rb-mt-{esc(cid)}">Ride</label>{_select(f"rb-mt-{cid}", "mount", opts)}'
                   f'<button type="submit" class="small" aria-label="Mount: {esc(c["name"])}">Mount</button>'
-                  f'{_err("mount")}</form>')
+                  f'{_err("mount")}</form>') if not c.get("out") else ""
     if c.get("mount"):
         mount = (f'rides <strong>{esc(names.get(c["mount"], c["mount"]))}</strong> '
                  + _btn("Dismount", "rb-dismount", "small secondary", aria=f"Dismount {c['name']}", id=cid)
@@ -101,6 +101,8 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     sees = (f'cannot see: {", ".join(esc(names.get(x, x)) for x in unseen)}' if unseen else "sees everyone")
     if c.get("sightless"):
         sees = f'without sight ({esc(c["sightless"])})'
+    if c.get("out"):
+        sees = "out of the fight"  # the fallen see no one: listing everyone as unseen is noise
     unseen_by = [o for o, row in view.get("unseen", {}).items() if cid in row and o != cid]
     hidden = (f'; unseen by {", ".join(esc(names.get(x, x)) for x in unseen_by)}' if unseen_by else "")
     notes = []
@@ -120,6 +122,12 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     if c.get("post_combat"):
         notes.append(f'post-combat fatigue {esc(c["post_combat"]["fatigue"])}, trauma {esc(c["post_combat"]["trauma"])}')
     knock = _btn("Knockdown", "rb-knockdown", "small secondary", aria=f"Knockdown: {c['name']}", id=cid)
+    forms = f'{stealth_form}{status_form}{knock}'
+    if c.get("out"):
+        # issue 32: the fallen get no forms; the GM brings them back (or removes them from the fight)
+        forms = _btn("Bring back", "rb-bring-back", "small secondary", aria=f"Bring {c['name']} back into the fight",
+                     id=cid)
+        breath_btn = ""
     return (
         f'<div class="rb-card" data-id="{esc(cid)}">'
         f'<dl class="rb-facts">'
@@ -132,7 +140,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         f'<div><dt>Sight</dt><dd class="rb-sight">{sees}{hidden}</dd></div>'
         f'</dl>'
         f'<ul class="rb-statuses" aria-label="Statuses of {esc(c["name"])}">{statuses}</ul>'
-        f'<div class="rb-card-forms">{stealth_form}{status_form}{knock}</div>'
+        f'<div class="rb-card-forms">{forms}</div>'
         + (f'<p class="hint rb-notes">{"; ".join(notes)}</p>' if notes else "")
         + f'{_err("rb-card")}</div>')
 
