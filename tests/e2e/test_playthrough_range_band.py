@@ -375,3 +375,9 @@ def test_a_fight_of_thirteen_through_the_page(page, open_app, tmp_path):
     row.get_by_role("button", name=f"Remove {killed} from the fight").click()
     expect(page.locator(f'.rb-slot[data-id="{ids[killed]}"]')).to_have_count(0)
     assert gm.nexts >= 50
+
+    # -- the same table on a laptop: the swimmer's depth on the map, the checks still hold --------------
+    page.set_viewport_size({"width": 1366, "height": 900})
+    expect(page.locator(f'#lab-{ids["Nix"]} .state')).to_contain_text("↓5 m")
+    check_table(page, state(page), gm.log(), None)
+    page.screenshot(path=SHOTS + "laptop.png")
