@@ -63,7 +63,7 @@ class Target:
     unseen: str = ""  # why the selected combatant cannot see this one ("" = it can, or the game does not say)
 
 
-AREA_STYLES = ("haze", "dense", "solid", "dim", "dark")  # the map's fills: light grey to black, hatched
+AREA_STYLES = ("haze", "dense", "solid", "dim", "dark", "water")  # the map's fills: light grey to black, hatched; water blue
 
 
 @dataclass(frozen=True)

@@ -230,6 +230,45 @@ TACTICAL_ROUND = Spec(
 
 # -- range-band: its own property test's actions, in the machine -------------------------------------
 
+def _rb_slots(enc) -> list[str]:
+    return [s.combatant_id for s in get_ruleset("range-band").order_of_play(enc)]
+
+
+def _rb_out(c) -> list[str]:
+    from fray.rulesets.range_band.rules import OUT
+    return [x for x in OUT if x in c.conditions]
+
+
+def rb_fallen_offered_no_action(before, after, events, action) -> None:
+    """Issue 32, "The fallen keep acting": a dead, incapacitated or paralyzed combatant has no slot in the order
+    of play, so never the movement or the turn (the panel's forms go to that slot's combatant only)."""
+    for cid in _rb_slots(after):
+        c = after.get(cid)
+        assert c is not None and not _rb_out(c), f"{cid} is {_rb_out(c)} and is offered a slot after {action.get('type')}"
+
+
+def rb_no_declared_action_dropped(before, after, events, action) -> None:
+    """Issue 32, "Next never loses an action": an open roll of a combatant still in the fight leaves only with an
+    event naming it (resolved, dismissed, skipped at Next, ended early); and the slot stays with its combatant
+    when anything but Next happens (a death or a removal elsewhere must not hand the turn to another)."""
+    said = {e["detail"].get("ref") for e in events}
+    now = {p["ref"] for p in after.state.get("pending", [])}
+    for p in before.state.get("pending", []):
+        c = after.get(p["combatant"])
+        if p["ref"] in now or c is None or _rb_out(c):
+            continue
+        assert p["ref"] in said, f"open roll {p['ref']} of {c.name} vanished without an event ({action.get('type')})"
+    if action.get("type") == "advance" or (before.phase, before.round) != (after.phase, after.round):
+        return
+    if before.phase not in ("movement", "actions"):
+        return
+    was, now_slots = _rb_slots(before), _rb_slots(after)
+    cur = was[before.turn] if 0 <= before.turn < len(was) else None
+    if cur is not None and cur in now_slots:
+        assert now_slots[after.turn] == cur if 0 <= after.turn < len(now_slots) else False, (
+            f"{action.get('type')} moved the slot from {cur} to another combatant")
+
+
 RANGE_BAND = Spec(
     ruleset="range-band",
     start=rbp.start,
@@ -239,6 +278,7 @@ RANGE_BAND = Spec(
                           "audible", "range", "precision", "activity", "involvement", "wave", "ally", "holding"),
     ids=("c1", "c2", "c3", "c4", "c5", "c6", "c9"),
     phases=("movement", "actions"),
+    checks=(rb_fallen_offered_no_action, rb_no_declared_action_dropped),
 )
 
 

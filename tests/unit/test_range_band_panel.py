@@ -455,3 +455,71 @@ def test_past_a_dozen_after_setup_one_form_sets_any_turn_order():
     few = round_html(RS.view(h.present))
     assert len(re.findall(r'data-form="rb-turn-order" data-id=', few)) == ONE_TURN_ORDER_FORM_FROM - 1
     assert "rb-to-one" not in few
+
+
+# -- issue 32: the fallen, the default target, what stops a Next, a movement's result ------------------
+
+def _issue32() -> History:
+    h = History(new_encounter("range-band", "Ford"))
+    for n, side, x in (("Rider", "party", 0), ("Horse", "party", 0), ("Human scout", "foes", 30),
+                       ("Human scout", "foes", 8), ("Winged flyer", "party", 2)):
+        h.do({"type": "add_combatant", "combatant": {**preset(n), "side": side, "position": {"x": x, "y": 0, "alt": 0}}})
+    h.do({"type": "rb.mount", "id": "c1", "mount": "c2"})
+    return h
+
+
+def test_the_default_target_is_the_nearest_enemy_in_the_fight_never_an_ally_or_ones_own_mount():
+    """Kael's lance was offered "against Grey", his own horse: the first (default) target is the nearest enemy
+    still in the fight; the own mount is named so; the fallen come last, named so."""
+    from fray.web.range_band_panel import _targets
+    h = _issue32()
+    enc = h.present
+    pos = {c.id: (c.position.x, c.position.y, c.position.alt) for c in enc.combatants}
+    opts = _targets(RS.view(enc), "c1", pos)
+    assert opts[0][0] == "c4" and opts[1][0] == "c3"  # the scout 8 m away, then the one 30 m away
+    assert ("c2", "Horse (own mount)") in opts
+    h.do({"type": "rb.status", "id": "c4", "status": "dead"})
+    opts = _targets(RS.view(h.present), "c1", pos)
+    assert opts[0][0] == "c3" and opts[-1] == ("c4", "Human scout (dead)")
+
+
+def test_the_fallen_stay_in_the_order_greyed_with_bring_back_and_remove_and_no_form():
+    """The fallen: greyed in the order, with Bring back and Remove; no movement or turn form is theirs."""
+    h = _issue32()
+    for cid, v in (("c1", 20), ("c2", 20), ("c3", 15), ("c4", 10), ("c5", 5)):
+        h.do({"type": "rb.turn_order", "id": cid, "value": v})
+    h.do({"type": "advance"})
+    h.do({"type": "rb.status", "id": "c2", "status": "incapacitated"})
+    html = str(panel_html(RS.view(h.present)))
+    row = re.search(r'<li class="rb-slot[^"]*fallen[^"]*" data-id="c2".*?</li>', html, re.S)
+    assert row and "out of the fight: incapacitated" in row.group(0)
+    assert 'data-act="rb-bring-back"' in row.group(0) and 'data-act="remove-combatant"' in row.group(0)
+    assert 'data-form="rb-move" data-id="c2"' not in html
+
+
+def test_a_failed_or_blundered_movement_roll_shows_in_the_panel():
+    """A failed movement roll showed only in the log: the movement panel says it, with its margin."""
+    h = _issue32()
+    h.do({"type": "rb.turn_order", "id": "c2", "value": 20})
+    h.do({"type": "advance"})
+    h.do({"type": "rb.move", "id": "c2", "x": 5})
+    h.do({"type": "rb.resolve", "ref": "R1", "success": False, "by": 3, "blunder": True})
+    html = str(panel_html(RS.view(h.present)))
+    assert "Movement roll BLUNDERED by 3: Horse stays put" in html
+
+
+def test_a_next_with_rolls_open_or_turn_orders_missing_says_so():
+    """Next never loses an action: with rolls open the panel lists them with Resolve, and offers Skip (logged);
+    before the round, who has no turn order, with Roll turn order for all and Start anyway."""
+    from fray.web.range_band_panel import hold_html
+    h = _issue32()
+    html = hold_html(RS.view(h.present), {"rb_hold": "order"})
+    assert "No turn order yet for 5" in html and 'data-act="rb-roll-order"' in html and "Start anyway" in html
+    assert 'data-form="rb-roll-order"' in str(panel_html(RS.view(h.present)))
+    h.do({"type": "rb.roll_turn_order", "rolls": {f"turn.c{i}": [i] for i in range(1, 6)}})
+    assert hold_html(RS.view(h.present), {"rb_hold": "order"}) == ""
+    h.do({"type": "advance"})
+    cur = RS.view(h.present)["current"]
+    h.do({"type": "rb.move", "id": cur, "x": 1})
+    html = hold_html(RS.view(h.present), {"rb_hold": "open"})
+    assert "Still open before Next" in html and 'data-ref="R1"' in html and "Skip them and go on" in html

@@ -333,6 +333,13 @@ class MapCtl(PointerCtl):
             return
         t0 = js.performance.now()
         self.app.ui["selected"] = self.app.ui.get("selected") or g["id"]
+        # a game may take the drop as something else than the GM's placing (range-band: the mover's
+        # movement roll to there, issue 33); the token goes back until the roll settles
+        from .panels import panel_for
+        drop = getattr(panel_for(self.app.enc.ruleset), "map_drop", None)
+        if drop is not None and drop(self.app, g["id"], g["nx"], g["ny"], g["nalt"]):
+            self.render_keep_focus()
+            return
         ok = self.app.dispatch({"type": "move", "id": g["id"], "x": g["nx"], "y": g["ny"], "alt": g["nalt"]},
                                _by_id("map-info"), _position_field)
         if not ok:

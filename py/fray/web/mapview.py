@@ -220,7 +220,8 @@ def initials_of(c: Combatant) -> str:
 def notes_of(c: Combatant, alt_band: str | None = None) -> list[str]:
     """The words drawn beside a token: its height (its band, if the game has bands), and states
     such as prone or stunned."""
-    notes = ([f"↑{alt_band}" if alt_band else f"↑{c.position.alt:g} m"] if c.position.alt > 0 else [])
+    notes = ([f"↑{alt_band}" if alt_band else f"↑{c.position.alt:g} m"] if c.position.alt > 0 else
+             [f"↓{-c.position.alt:g} m"] if c.position.alt < 0 else [])  # a swimmer under the surface
     return notes + [w for w in state_words(c) if w != "flying"]
 
 

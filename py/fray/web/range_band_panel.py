@@ -107,6 +107,55 @@ def pending_html(view: dict[str, Any]) -> str:
 
 # -- the panel ---------------------------------------------------------------------------------------
 
+TURN_DICE = ("d6", "d8", "d10", "d12", "d20", "d100")
+
+
+def roll_all_html(missing: int, total: int) -> str:
+    """One tap for every missing turn order (``rb.roll_turn_order``); each value stays typeable."""
+    return (f'<form class="rb-roll-all rb-row" data-form="rb-roll-order" novalidate aria-label="Roll turn order for all">'
+            f'<button type="submit" class="primary">Roll turn order for all</button>'
+            + _field("rb-ro-die", "die", "Die", _select("rb-ro-die", "die", [(d, d) for d in TURN_DICE], "d20"),
+                     hint="assumed: the rule text gives no turn-order roll")
+            + _field("rb-ro-stat", "stat", "Plus", _select("rb-ro-stat", "stat", [("", "nothing"), ("DEX", "DEX"),
+                                                                                   ("INT", "INT"), ("SPD", "SPD")], ""))
+            + f'<span class="hint">{missing} of {total} without a turn order; typed ones are kept</span>'
+            + _general_err() + '</form>')
+
+
+def hold_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
+    """What stops a Next (issue 32): before the round starts, who has no turn order yet; during it, the rolls
+    still open. The GM resolves them, skips them (logged) or goes on; nothing is dropped without a word."""
+    hold = ui.get("rb_hold")
+    phase = view.get("phase", {}).get("id", "setup")
+    names = _names(view)
+    if hold == "order" and phase == "setup":
+        outs = {c["id"] for c in view.get("combatants", []) if c.get("out")}
+        who = [t["name"] for t in view.get("turn_order", []) if t.get("value") is None and t["id"] not in outs]
+        if not who:
+            return ""
+        return (f'<div class="rb-hold rb-box" role="alertdialog" aria-labelledby="rb-hold-h" id="rb-hold">'
+                f'<h3 id="rb-hold-h">No turn order yet for {len(who)}</h3><p>{esc(", ".join(who))}: without a turn '
+                'order they act after everyone with one, in the order they were added.</p>'
+                f'<div class="rb-row">{_btn("Roll turn order for all", "rb-roll-order", "primary")}'
+                f'{_btn("Start anyway", "rb-next-anyway", "secondary")}{_btn("Back", "rb-hold-cancel", "secondary")}'
+                f'</div>{_err("rb-hold")}</div>')
+    if hold == "open" and phase in ("movement", "actions"):
+        rows = []
+        for p in view.get("pending", []):
+            who = names.get(p.get("combatant"), "")
+            rows.append(f'<li><span class="rb-ref">{esc(p["ref"])}</span> {esc(who)}: {esc(p["spec"].get("what", "roll"))} '
+                        + _btn("Resolve", "rb-hold-resolve", "small primary", aria=f"Resolve {p['ref']}", ref=p["ref"])
+                        + "</li>")
+        if not rows:
+            return ""
+        return (f'<div class="rb-hold rb-box" role="alertdialog" aria-labelledby="rb-hold-h" id="rb-hold">'
+                f'<h3 id="rb-hold-h">Still open before Next</h3><ul class="rb-hold-list">{"".join(rows)}</ul>'
+                f'<div class="rb-row">{_btn("Skip them and go on", "rb-next-skip", "secondary")}'
+                f'{_btn("Back", "rb-hold-cancel", "secondary")}</div>'
+                '<p class="hint">Skipping is written in the log; nothing is rolled.</p>'
+                f'{_err("rb-hold")}</div>')
+    return ""
+
 def zone_html(view: dict[str, Any], open_: bool = False) -> str:
     z = view.get("zone", {})
     ch = view.get("choices", {})
@@ -161,14 +210,19 @@ def areas_html(view: dict[str, Any], open_: bool = False) -> str:
         + _field("rb-ar-y", "y", "Centre north (y, m)", _input("rb-ar-y", "y", "", "decimal"))
         + _field("rb-ar-r", "radius", "Out to", _select("rb-ar-r", "radius", bands, "short"),
                  hint="a band around the point (metres: table bands, assumed)")
-        + _field("rb-ar-alt", "alt", "From altitude (m)", _input("rb-ar-alt", "alt", "0", "decimal"))
+        + _field("rb-ar-alt", "alt", "From altitude (m)", _input("rb-ar-alt", "alt", "0", "decimal"),
+                 hint="water: its surface")
+        + _field("rb-ar-depth", "depth", "Water depth (m)", _input("rb-ar-depth", "depth", "", "decimal"),
+                 hint="water only: below its surface is underwater")
         + _field("rb-ar-name", "name", "Name (optional)", _input("rb-ar-name", "name", "", "text", "e.g. smoke grenade"))
         + '</div><div class="rb-row"><button type="submit" class="secondary">Mark the area</button></div>'
         '<p class="hint">What each kind does to sight and movement: table obscuring (Lack of Sight); who sees '
-        'whom follows at once.</p>' + _general_err() + '</form>')
-    summary = (f'Obscuring areas: {len(areas)} marked' + (" (" + ", ".join(esc(a["name"]) for a in areas) + ")"
+        'whom follows at once. Water: who is below its surface is underwater (Underwater Combat).</p>' + _general_err() + '</form>')
+    summary = (f'Obscuring areas and water: {len(areas)} marked' + (" (" + ", ".join(esc(a["name"]) for a in areas) + ")"
                                                           if areas else " (smoke, fog, obstacles, darkness)"))
-    return (f'<details class="rb-areas rb-box"{" open" if open_ or areas else ""}><summary>{summary}</summary>'
+    # open while setting up with areas marked; in the fight its summary names them, and the round comes first
+    setup = view.get("phase", {}).get("id", "setup") == "setup"
+    return (f'<details class="rb-areas rb-box"{" open" if open_ or (areas and setup) else ""}><summary>{summary}</summary>'
             f'<ul class="rb-area-list" aria-label="Marked areas">{rows}</ul>{form}</details>')
 
 
@@ -186,17 +240,26 @@ def round_html(view: dict[str, Any]) -> str:
     # Past a dozen, after setup, one form sets any turn order: 200 rows of a form each kept
     # Chrome's form scan (autofill) busy 150 ms after every Next, before the autosave could run.
     one_form = phase != "setup" and len(turn_order) >= ONE_TURN_ORDER_FORM_FROM
+    outs = {c["id"]: c.get("out") or [] for c in view.get("combatants", [])}
     for t in turn_order:
         cid = t["id"]
         slot = next((a for a in acting if a["combatant"] == cid), None)
         cur = slot is not None and slot.get("current")
         note = slot.get("label", "") if slot else ("moves with the mount" if phase == "movement" else "")
+        fallen = ""
+        if outs.get(cid):
+            # issue 32: the fallen stay in the order, greyed, with no form; the GM removes them or brings them back
+            note = "out of the fight: " + ", ".join(outs[cid])
+            nm = names.get(cid, cid)
+            fallen = (f'<span class="rb-fallen-acts">{_btn("Bring back", "rb-bring-back", "small secondary", aria=f"Bring {nm} back into the fight", id=cid)}'
+                      f'{_btn("Remove", "remove-combatant", "small secondary", aria=f"Remove {nm} from the fight", id=cid)}</span>')
         fid = f"rb-to-{cid}"
         order_rows.append(
-            f'<li class="rb-slot{" current" if cur else ""}{"" if slot or phase == "setup" else " idle"}" '
+            f'<li class="rb-slot{" current" if cur else ""}{"" if slot or phase == "setup" else " idle"}'
+            f'{" fallen" if outs.get(cid) else ""}" '
             f'data-id="{esc(cid)}"{" aria-current=step" if cur else ""}>'
             f'<span class="who">{esc(names.get(cid, cid))}</span>'
-            f'<span class="why">{esc(note)}</span>'
+            f'<span class="why">{esc(note)}</span>{fallen}'
             + (f'<span class="rb-to-value">{"turn " + esc(t.get("value")) if t.get("value") is not None else "no turn order"}'
                '</span></li>' if one_form else '')
             + ('' if one_form else
@@ -213,16 +276,43 @@ def round_html(view: dict[str, Any]) -> str:
                         _select("rb-to-id", "id", [(t["id"], names.get(t["id"], t["id"])) for t in turn_order], ""))
                + _field("rb-to-value", "value", "Turn order", _input("rb-to-value", "value", None, placeholder="turn"))
                + '<button type="submit">Set the turn order</button></form>')
-    hint = ('Type each turn-order result (higher acts first), set the zone, then start the round.'
-            if phase == "setup" else view.get("phase", {}).get("note", ""))
+    hint = ('Type each turn-order result (higher acts first), or roll them all at once; set the zone, then start '
+            'the round.' if phase == "setup" else view.get("phase", {}).get("note", ""))
+    missing = [t for t in turn_order if t.get("value") is None and not outs.get(t["id"])]
+    if missing:
+        one = roll_all_html(len(missing), len(turn_order)) + one
     # a Block (web/blocks.py): a Next rewrites the two rows whose turn it was and is, not all of them
     return Block('<div class="rb-round rb-box" id="rb-round">', [
         f'<ol class="rb-steps" aria-label="Phases">{steps}</ol>', f'<p class="hint">{esc(hint)}</p>',
         Block('<ol class="rb-order" aria-label="Turn order">', order_rows, "</ol>"), one], "</div>")
 
 
-def _targets(view: dict[str, Any], cid: str) -> list[tuple[str, str]]:
-    return [(c["id"], c["name"]) for c in view.get("combatants", []) if c["id"] != cid]
+def _targets(view: dict[str, Any], cid: str,
+             positions: dict[str, tuple[float, float, float]] | None = None) -> list[tuple[str, str]]:
+    """Everyone but ``cid``, the default (first) being the nearest enemy still in the fight (issue 32: never
+    one's own mount, an ally or the fallen): enemies in the fight by distance, then the others in the
+    fight (allies, one's own mount or rider), then the fallen, marked so."""
+    import math
+
+    me = _combatant(view, cid) or {}
+    partner = {me.get("mount"), me.get("rider")} - {None}
+    here = (positions or {}).get(cid)
+
+    def far(c: dict[str, Any]) -> float:
+        p = (positions or {}).get(c["id"])
+        if here is None or p is None:
+            return 0.0
+        return max(math.hypot(p[0] - here[0], p[1] - here[1]), abs(p[2] - here[2]))
+
+    def rank(c: dict[str, Any]) -> tuple:
+        fallen = bool(c.get("out"))
+        enemy = c.get("side") != me.get("side") and c["id"] not in partner
+        return (fallen, not enemy, far(c))
+
+    others = sorted((c for c in view.get("combatants", []) if c["id"] != cid), key=rank)
+    return [(c["id"], c["name"] + (f' ({", ".join(c["out"])})' if c.get("out") else "")
+             + (" (own mount)" if c["id"] == me.get("mount") else "")
+             + (" (own rider)" if c["id"] == me.get("rider") else "")) for c in others]
 
 
 def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, float, float]) -> str:
@@ -247,6 +337,14 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
         ambush = (f'<div class="rb-row">{_btn("Ambush movement (stealth roll)", "rb-ambush", "secondary", id=cid)}'
                   '<span class="hint">after a successful move of at least short range, begun in High Stealth</span>'
                   '</div>')
+    result = ""
+    mv = c.get("moved") or {}
+    if mv.get("round") == view.get("round") and mv.get("success") is not None:
+        by = f' by {_g(mv["by"])}' if mv.get("by") is not None else ""
+        result = (f'<p class="rb-result rb-result-{"ok" if mv["success"] else "fail"}" role="status">'
+                  + (f'Movement roll succeeded{by}: {esc(c["name"])} moved' if mv["success"] else
+                     f'Movement roll {"BLUNDERED" if mv.get("blunder") else "failed"}{by}: {esc(c["name"])} stays put')
+                  + "</p>")
     if c.get("underwater_spd"):
         spd_name, spd = "underwater SPD", c["underwater_spd"]["value"]
     elif c.get("flying"):
@@ -254,8 +352,9 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
     else:
         spd_name, spd = "SPD", c["stats"].get("SPD")
     return (
-        f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Movement: {esc(c["name"])}</h3>'
-        f'<p class="hint">Movement roll on {spd_name} {esc(spd)}; the roll '
+        f'<div class="rb-acting rb-box" data-id="{esc(cid)}"><h3>Movement: {esc(c["name"])}</h3>{result}'
+        f'<p class="hint">Movement roll on {spd_name} {esc(spd)}; drag the token on the map (or type where) to '
+        'choose where to; the roll '
         'specification shows below as you choose (a preview), then under Rolls to settle. Switch flight at the start '
         'or end of the movement.</p>'
         f'<form data-form="rb-move" data-id="{esc(cid)}" novalidate aria-label="Move {esc(c["name"])}">'
@@ -268,13 +367,14 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
         f'{_general_err()}</form>{descend}{ambush}{_err("rb-acting")}</div>')
 
 
-def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | None = None,
+                 positions: dict[str, tuple[float, float, float]] | None = None) -> str:
     cid = c["id"]
     pre = "rb-at"
     weapons = c.get("traits", {}).get("weapons", [])
     w_opts = [(str(i), f'{w["name"]} ({w["kind"]}{", " + ", ".join(w["tags"]) if w.get("tags") else ""})')
               for i, w in enumerate(weapons)] or [("", "unarmed (melee)")]
-    targets = _targets(view, cid)
+    targets = _targets(view, cid, positions)
     warn = [("", "nobody")] + [t for t in targets]
     flags = "".join(_check(f"{pre}-{k}", k, label) for k, label in ATTACK_FLAGS)
     attack = (
@@ -464,11 +564,11 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     if cur is not None and phase == "movement":
         acting = movement_html(view, cur, (positions or {}).get(cur["id"], (0.0, 0.0, cur["altitude"]["metres"])))
     elif cur is not None and phase == "actions":
-        acting = actions_html(view, cur, ui)
+        acting = actions_html(view, cur, ui, positions)
     # a Block (web/blocks.py), one child per part: a move rewrites the acting form and the round,
     # not the zone's and the areas' forms
     return Block('<section class="rb-panel" aria-labelledby="rb-h">', [
-        '<h2 id="rb-h" class="visually-hidden">Range-band round</h2>',
+        '<h2 id="rb-h" class="visually-hidden">Range-band round</h2>', hold_html(view, ui),
         zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup"),
         areas_html(view, bool(ui.get("rb_areas_open"))), round_html(view),
         pending_html(view), acting, battle_end_html(view, ui)], "</section>")
@@ -567,17 +667,76 @@ PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
 
 
 class RangeBandPanel:
-    FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
+    FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-roll-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
              "rb-mount", "rb-status", "rb-end", "rb-area", "rb-detect", "add-combatant")
     ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-detect", "rb-ambush",
             "rb-catch-breath", "rb-dismount", "rb-fall-off", "rb-breath", "rb-status-off", "rb-knockdown", "add-combatant",
-            "use-preset", "rb-clear-area")
+            "use-preset", "rb-clear-area", "advance", "rb-roll-order", "rb-next-anyway", "rb-next-skip", "rb-hold-cancel",
+            "rb-hold-resolve", "rb-bring-back")
+
+    def next(self, app: Any, act: str, el: Any) -> None:
+        """Next (issue 32): before the round starts with someone lacking a turn order, or while rolls are still
+        open, say so and let the GM choose (``hold_html``); else on to the next slot."""
+        from .app import by_id, document
+
+        enc = app.enc
+        view = None
+        if act == "advance":
+            from ..rulesets.range_band.rules import OUT
+            if enc.phase == "setup":
+                if any(c.data.get("turn_value") is None and not any(x in c.conditions for x in OUT)
+                       for c in enc.combatants):
+                    view = "order"
+            elif enc.phase in ("movement", "actions") and enc.state.get("pending"):
+                view = "open"
+        if view is not None:
+            app.ui["rb_hold"] = view
+            app.render()
+            box = document.getElementById("rb-hold")
+            if box is not None:
+                box.scrollIntoView({"block": "center"})  # "nearest" left it under the sticky round bar
+                first = box.querySelector("button")
+                if first is not None:
+                    first.focus()
+            return
+        action: dict[str, Any] = {"type": "advance"}
+        if act == "rb-next-skip":
+            action["skip"] = [p["ref"] for p in enc.state.get("pending", [])]
+        app.ui.pop("rb_hold", None)
+        app.dispatch(action, by_id("round-bar"))
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
         self.lazy_folds(app, view)
         odds_view.refresh_soon(app)
         return panel_html(view, app.ui, positions)
+
+    @staticmethod
+    def map_drop(app: Any, cid: str, x: float, y: float, alt: float) -> bool:
+        """A token dropped on the map in the movement phase (issue 33): the mover's (or its rider's) drop is the
+        target of their movement roll, sent with the movement form's options (rush, cautious ...), as typing
+        the coordinates and pressing Movement roll would; any other drop is the GM placing a token (False)."""
+        from .app import document, nil
+        from .forms import form_values
+
+        enc = app.enc
+        if enc.phase != "movement":
+            return False
+        slots = app.ruleset.order_of_play(enc)
+        cur = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
+        c = enc.get(cid)
+        if cur is None or c is None or (cid != cur and c.data.get("mount") != cur):
+            return False
+        form = nil(document.querySelector(f'form[data-form="rb-move"][data-id="{cur}"]'))
+        values = form_values(form) if form is not None else {}
+        values.update({"x": f"{x:g}", "y": f"{y:g}", "alt": f"{alt:g}"})
+        if form is not None:
+            for k in ("x", "y", "alt"):
+                el = form.querySelector(f'[name="{k}"]')
+                if el is not None:
+                    el.value = values[k]
+        app.dispatch(move_action(cur, values), form)
+        return True
 
     @staticmethod
     def lazy_folds(app: Any, view: dict[str, Any]) -> None:
@@ -625,6 +784,36 @@ class RangeBandPanel:
             return True
         from .app import data, nil
 
+        if act in ("advance", "rb-next-anyway", "rb-next-skip"):
+            self.next(app, act, el)
+            return True
+        if act == "rb-hold-cancel":
+            app.ui.pop("rb_hold", None)
+            app.render()
+            return True
+        if act == "rb-hold-resolve":
+            from .app import document
+            app.ui.pop("rb_hold", None)
+            app.render()
+            f = document.querySelector(f'form.rb-pending[data-ref="{data(el, "ref") or ""}"]')
+            if f is not None:
+                f.scrollIntoView({"block": "start"})
+                first = f.querySelector("input")
+                if first is not None:
+                    first.focus()
+            return True
+        if act == "rb-roll-order":
+            from .app import document
+            form = nil(document.querySelector('form[data-form="rb-roll-order"]'))
+            if form is not None:
+                from .forms import form_values
+                self.on_form(app, "rb-roll-order", form, form_values(form))
+            else:
+                app.dispatch({"type": "rb.roll_turn_order"}, nil(el.closest(".rb-box")))
+            return True
+        if act == "rb-bring-back":
+            app.dispatch({"type": "rb.bring_back", "id": data(el, "id")}, nil(el.closest(".rb-box")))
+            return True
         cid = data(el, "id")
         form = nil(el.closest("form"))
         scope = form if form is not None else nil(el.closest(".rb-box, .rb-card, article"))
@@ -698,6 +887,11 @@ class RangeBandPanel:
         if form_name == "rb-turn-order":  # a row's own form (data-id), or the one form with its Combatant
             v = (values.get("value") or "").strip()
             return {"type": "rb.turn_order", "id": cid or values.get("id"), "value": as_int(v) if v else None}
+        if form_name == "rb-roll-order":
+            action = {"type": "rb.roll_turn_order", "die": values.get("die") or "d20"}
+            if values.get("stat"):
+                action["stat"] = values["stat"]
+            return action
         if form_name == "rb-move":
             return move_action(cid or "", values)
         if form_name == "rb-descend":

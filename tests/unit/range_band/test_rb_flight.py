@@ -248,6 +248,71 @@ def test_underwater_descent_as_hard_as_ascent():
         act(enc, "descend", id="c1", alt=-30)
 
 
+def _pond(*combatants, depth=6):
+    """A fight with a water area (A1) 20 m round at (0, 0), its surface at altitude 0 and ``depth`` m deep."""
+    enc = fight()
+    enc = act(enc, "area", kind="water", x=0, y=0, radius="medium", depth=depth, name="Pond")
+    for c in combatants:
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": c})
+    return enc
+
+
+def test_water_area_makes_who_is_underwater_follow_from_position():
+    """Underwater Combat: "Because underwater battles are much more three-dimensional, they can be resolved similarly
+    to a battle in which all characters are flying." Water is a marked area (surface and depth), so some
+    combatants are underwater and some not: the swimmer 3 m down is, the scout on the bank is not."""
+    enc = _pond(preset("Amphibious swimmer", alt=-3), preset("Human scout", x=60))
+    assert rules.underwater(enc, enc.get("c1")) and not rules.underwater(enc, enc.get("c2"))
+    assert cv(enc, "c1")["underwater"] and not cv(enc, "c2")["underwater"]
+    assert cv(enc, "c1")["underwater_spd"]["value"] == 12 and cv(enc, "c2")["underwater_spd"] is None
+    assert not rules.underwater(enc)  # the zone itself is not underwater
+
+
+def test_swimmer_dives_and_surfaces_in_a_water_area_with_an_underwater_roll():
+    """Underwater Combat: "Use the Flight rules found above, except that it is just as difficult to descend as to
+    ascend": a swimmer at the surface dives 3 m with a d10 roll on underwater SPD, and comes back up."""
+    enc = to_phase(start(_pond(preset("Amphibious swimmer"))), "movement")
+    enc = act(enc, "move", id="c1", x=2, alt=-3)
+    spec = last_pending(enc, "movement")["spec"]
+    assert (spec["die"], spec["stat"]) == ("d10", "underwater SPD")
+    enc = resolve(enc, "movement", success=True, by=2)
+    assert (enc.get("c1").position.x, enc.get("c1").position.alt) == (2, -3)
+    assert rules.underwater(enc, enc.get("c1"))
+    enc = to_phase(enc, "movement", "c1", rnd=2)
+    enc = resolve(act(enc, "move", id="c1", alt=0), "movement", success=True)
+    assert enc.get("c1").position.alt == 0 and not rules.underwater(enc, enc.get("c1"))
+
+
+def test_no_diving_below_the_ground_or_the_bottom():
+    """Underwater Combat is where altitude goes below the surface: outside water a move below the ground is
+    refused (a flyer too), and in water not below its bottom ("simply use normal underwater horizontal movement along the
+    bottom")."""
+    enc = to_phase(start(_pond(preset("Amphibious swimmer", alt=-3), preset("Human scout", x=60), depth=4)),
+                   "movement", "c1")
+    with pytest.raises(InvalidAction, match="bottom of Pond"):
+        act(enc, "move", id="c1", alt=-5)
+    enc = to_phase(enc, "movement", "c2")
+    with pytest.raises(InvalidAction, match="only flying, swimming or underwater"):
+        act(enc, "move", id="c2", x=61, alt=-1)
+    fly = to_phase(start(fight(preset("Winged flyer", flying=True, alt=2))), "movement")
+    with pytest.raises(InvalidAction, match="below the ground"):
+        act(fly, "move", id="c1", alt=-1)
+
+
+def test_water_breather_is_not_asked_to_hold_breath_others_are():
+    """Underwater Combat: "Amphibious creatures can either breathe underwater (such as Therbolgites and anthrosaurs)
+    ... Other organic creatures are in danger of drowning if they remain underwater"; Holding Breath: "Characters
+    decide whether they are holding their breath at the beginning of their turn"."""
+    enc = _pond(preset("Amphibious swimmer", alt=-3), person("Diver", x=1, alt=-3), person("Bank", x=60))
+    with pytest.raises(RuleViolation, match="breathes underwater"):
+        act(enc, "breath", id="c1", holding=True)
+    enc = to_phase(start(enc), "actions", "c2")
+    assert enc.get("c2").data["breath"]["holding"]  # underwater, not breathing is not a choice
+    enc = to_phase(enc, "actions", "c1")
+    assert not enc.get("c1").data.get("breath", {}).get("holding")
+    assert not enc.get("c3").data.get("breath", {}).get("holding")
+
+
 @pytest.mark.parametrize("carried, rate", [(0, "no"), (2, "minute"), (5, "round")])
 def test_sinking_by_carried_weight(carried, rate):
     """Underwater Combat: "If you are carrying at least 25% of your own body weight, you will sink in water at a rate

@@ -32,7 +32,7 @@ from ...errors import InvalidAction, RuleViolation
 from ...model import Combatant, Encounter
 from .. import register
 from ..base import Context, Ruleset, Slot, load_tables, status_of
-from . import actions, combatant, maprule, rules, state_edits, tables as tables_mod, view as view_mod
+from . import actions, combatant, maprule, rules, state_edits, tables as tables_mod, turns, view as view_mod
 from .rolls import RollSpec
 
 HERE = os.path.dirname(__file__)
@@ -126,7 +126,10 @@ class RangeBand(Ruleset):
 
     # -- flow -------------------------------------------------------------------------------------------
     def register_actions(self) -> None:
+        # every handler keeps the slot with whoever had it (turns.py): a death or a removal shifts the order
+        self.actions = turns.KeepTurn(self.actions)
         self.actions.update(actions.HANDLERS)
+        self.actions.update({"rb.roll_turn_order": turns.roll_turn_order, "rb.bring_back": turns.bring_back})
 
     # "A duration counts down when the turn order reaches the same place in a later round, so a
     # 1-round effect ends right before that character's next turn" (FACTS.md, The round)
@@ -165,6 +168,7 @@ class RangeBand(Ruleset):
         if enc.phase == "setup":
             self.start_round(ctx, t)
             return
+        self.skip_open(ctx)
         order = self.order_of_play(enc)
         cur = order[enc.turn] if 0 <= enc.turn < len(order) else None
         if enc.phase == "movement" and cur is not None:
@@ -193,6 +197,28 @@ class RangeBand(Ruleset):
         enc.round += 1
         self.start_round(ctx, t)
 
+    def skip_open(self, ctx: Context) -> None:
+        """``advance {skip: [refs]}``: the GM chose to skip these open rolls at Next (the page asks first:
+        Resolve or Skip); each leaves with a logged line, never silently."""
+        skip = ctx.action.get("skip")
+        if skip is None:
+            return
+        if not isinstance(skip, list) or not all(isinstance(r, str) for r in skip):
+            raise InvalidAction("skip", "must list the open rolls to skip (R1, R2, ...)")
+        enc = ctx.enc
+        have = {p["ref"]: p for p in list.__iter__(dict.get(enc.state, "pending") or [])}
+        for ref in skip:
+            if ref not in have:
+                raise InvalidAction("skip", f"there is no open roll {ref!r}")
+        if not skip:
+            return
+        enc.state["pending"] = [p for p in enc.state.get("pending", []) if p["ref"] not in skip]
+        for ref in skip:
+            p = have[ref]
+            who = enc.peek_at(p["combatant"])
+            ctx.event("dismiss", f"{ref} {(who.name + ': ') if who else ''}{p['spec'].get('what', 'roll')} skipped by "
+                      "the GM at Next (not rolled)", ref=ref, id=p["combatant"], skipped=True)
+
     def start_round(self, ctx: Context, t: dict[str, dict[str, Any]]) -> None:
         enc = ctx.enc
         enc.phase = "movement"
@@ -218,7 +244,7 @@ class RangeBand(Ruleset):
         """Holding Breath: "Once incapacitated, they have a 25% chance of dying every minute" (12 rounds)."""
         enc = ctx.enc
         b = c.data.get("breath", {})
-        no_air = not rules.zone(enc)["air"] and c.data.get("amphibious") != "breathes"
+        no_air = not rules.breathes_here(enc, c)
         ir = b.get("incapacitated_round")
         if not (b.get("out") and no_air and ir is not None and "incapacitated" in c.conditions and "dead" not in c.conditions):
             return
@@ -248,9 +274,8 @@ class RangeBand(Ruleset):
     def breath_upkeep(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
         """Holding Breath, at the beginning of every turn."""
         enc = ctx.enc
-        z = rules.zone(enc)
         b = dict(c.data.get("breath", {}))
-        no_air = not z["air"] and c.data.get("amphibious") != "breathes"
+        no_air = not rules.breathes_here(enc, c)
         if c.data.get("amphibious") == "holds" and no_air:
             return  # "can hold their breath for far longer than any combat"
         if no_air and not b.get("holding") and not b.get("out"):

@@ -219,7 +219,7 @@ def act(ctx: Context) -> None:
     if verbal:
         if c.data.get("breath", {}).get("holding"):
             raise RuleViolation("Holding Breath", "holding breath prevents verbal actions until the next turn")
-        if rules.underwater(enc) and c.data.get("amphibious") != "breathes":
+        if rules.underwater(enc, c) and c.data.get("amphibious") != "breathes":
             raise RuleViolation("Underwater Combat", "only characters who can naturally breathe underwater may speak "
                                 "or perform verbal actions underwater")
     if size == "slowing":

@@ -12,6 +12,12 @@ its point (table ``bands``), from the point's altitude up to that many metres ab
 sight is blocked when its horizontal segment comes within the circle and its altitudes overlap the
 area's; so a character inside a cloud neither sees out nor is seen from outside.
 
+Water (Underwater Combat: "underwater battles are much more three-dimensional") is an area too, of kind
+``water``, outside table ``obscuring`` (it hides nobody): a circle of the band around its point, its
+surface at the point's altitude and its bottom ``depth`` metres below. Who is underwater follows from
+position: below the surface of a water area (or anywhere when the zone itself is set underwater). A
+swimmer at the surface is in the water but breathes air.
+
 Part of the range-band handlers; ``actions.py`` states their conventions (all input read and
 checked before the draft is edited; only ``InvalidAction`` and ``RuleViolation``).
 """
@@ -29,6 +35,8 @@ from .combatant import BANDS
 AREA_BANDS = BANDS[:-1]  # travel has no outer edge: a whole zone is the zone's own settings
 MAX_AREAS = 40
 MOVEMENT = ("unseen", "obscured", "none")
+WATER = "water"  # the kind of a water area (not in table ``obscuring``: it does not hide anyone)
+MAX_DEPTH = 20000.0
 
 
 class Area:
@@ -59,6 +67,51 @@ class Area:
         L2 = dx * dx + dy * dy
         s = 0.0 if L2 == 0 else max(0.0, min(1.0, ((self.x - a.x) * dx + (self.y - a.y) * dy) / L2))
         return math.hypot(a.x + s * dx - self.x, a.y + s * dy - self.y) <= self.r + 1e-9
+
+
+class Water:
+    """One water area: centre, radius (metres), surface altitude and depth."""
+
+    __slots__ = ("ref", "name", "x", "y", "r", "surface", "depth")
+
+    def __init__(self, raw: dict[str, Any], metres: float):
+        self.ref, self.name = raw["ref"], raw["name"]
+        self.x, self.y, self.r = float(raw["x"]), float(raw["y"]), metres
+        self.surface = float(raw.get("alt", 0.0))
+        self.depth = float(raw.get("depth", 0.0))
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.ref})"
+
+    @property
+    def bottom(self) -> float:
+        return self.surface - self.depth
+
+    def holds(self, p: Position) -> bool:
+        """In the water: over it, from the bottom up to the surface (a swimmer at the surface counts)."""
+        return (math.hypot(p.x - self.x, p.y - self.y) <= self.r + 1e-9
+                and self.bottom - 1e-9 <= p.alt <= self.surface + 1e-9)
+
+    def under(self, p: Position) -> bool:
+        """Underwater: in the water and below its surface."""
+        return self.holds(p) and p.alt < self.surface - 1e-9
+
+    def over(self, p: Position) -> bool:
+        return math.hypot(p.x - self.x, p.y - self.y) <= self.r + 1e-9
+
+
+def waters(enc: Encounter, t: dict[str, dict[str, Any]]) -> list[Water]:
+    """The encounter's water areas, in the order they were marked."""
+    return [Water(a, band_metres(t, a["radius"])) for a in (dict.get(enc.state, "areas") or []) if a["kind"] == WATER]
+
+
+def water_at(enc: Encounter, t: dict[str, dict[str, Any]], p: Position) -> Water | None:
+    """The water area ``p`` is in (surface or below), if any."""
+    for w in waters(enc, t):
+        if w.holds(p):
+            return w
+    return None
 
 
 def kinds(t: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -145,23 +198,30 @@ def local_clutter(zone_areas: list[Area], p: Position, clutter: str) -> tuple[st
 # -- the GM's actions --------------------------------------------------------------------------------
 
 def mark_area(ctx: Context) -> None:
-    """``rb.area {kind, x, y, alt?, radius, name?}``: the GM marks an obscuring area around a point, its edge
-    ``radius`` (a band: engaged, short, medium, long) away; table ``obscuring`` says what the kind does."""
+    """``rb.area {kind, x, y, alt?, radius, name?, depth?}``: the GM marks an obscuring area around a point, its
+    edge ``radius`` (a band: engaged, short, medium, long) away; table ``obscuring`` says what the kind does.
+    Kind ``water`` (Underwater Combat) takes ``depth`` (metres, more than 0): its surface is at ``alt``."""
     from ...reducer import _number
     from .state_edits import tables_of
 
     enc, t = ctx.enc, tables_of(ctx)
     ks = kinds(t)
     kind = ctx.action.get("kind")
-    if kind not in ks:
-        raise InvalidAction("kind", f"must be one of {', '.join(ks)}")
+    if kind not in ks and kind != WATER:
+        raise InvalidAction("kind", f"must be one of {', '.join([*ks, WATER])}")
     radius = ctx.action.get("radius")
     if radius not in AREA_BANDS:
         raise InvalidAction("radius", f"must be one of {', '.join(AREA_BANDS)} (a whole zone: use the zone settings)")
     x = _number(ctx.action.get("x"), "x", -100000, 100000)
     y = _number(ctx.action.get("y"), "y", -100000, 100000)
     alt = _number(ctx.action.get("alt", 0), "alt", -20000, 20000)
-    name = ctx.action.get("name") or ks[kind].get("title", kind).split(" (")[0]
+    depth = None
+    if kind == WATER:
+        depth = _number(ctx.action.get("depth"), "depth", 0, MAX_DEPTH)
+        if depth <= 0:
+            raise InvalidAction("depth", "how deep the water is: more than 0 m")
+    title = "water" if kind == WATER else ks[kind].get("title", kind)
+    name = ctx.action.get("name") or ("Water" if kind == WATER else title.split(" (")[0])
     if not isinstance(name, str) or not name.strip() or len(name) > 40:
         raise InvalidAction("name", "must be text of 1 to 40 characters")
     have = enc.state.get("areas", [])
@@ -171,9 +231,12 @@ def mark_area(ctx: Context) -> None:
     ref = f"A{n}"
     enc.state["next_area"] = n + 1
     area = {"ref": ref, "kind": kind, "name": " ".join(name.split()), "x": x, "y": y, "alt": alt, "radius": radius}
+    if depth is not None:
+        area["depth"] = depth
     enc.state["areas"] = have + [area]
-    ctx.event("area", f"{area['name']} ({ref}): {ks[kind].get('title', kind)}, to {radius} range around "
-              f"({x:g}, {y:g}) m", ref=ref, area_kind=kind)
+    ctx.event("area", f"{area['name']} ({ref}): {title}, to {radius} range around ({x:g}, {y:g}) m"
+              + (f", {depth:g} m deep below its surface at altitude {alt:g} m" if depth is not None else ""),
+              ref=ref, area_kind=kind)
 
 
 def clear_area(ctx: Context) -> None:

@@ -91,7 +91,7 @@ def attack(ctx: Context) -> None:
         spec.hindrance.extend(hind)
         notes.extend(why)
     # Underwater
-    if rules.underwater(enc):
+    if rules.underwater(enc, a) or rules.underwater(enc, d):
         aquatic_ok = "precise" in tags or ("natural" in tags and a.data.get("aquatic")) or (
             ({"unarmed", "grapple"} & tags) and (a.data.get("aquatic") or a.data.get("amphibious") != "no"))
         if melee and not aquatic_ok:

@@ -19,8 +19,10 @@ def breath(ctx: Context) -> None:
     holding = flag(ctx.action, "holding", True)
     idle = flag(ctx.action, "idle")
     b = dict(c.data.get("breath", {}))
-    if not holding and not rules.zone(ctx.enc)["air"] and c.data.get("amphibious") != "breathes":
+    if not holding and not rules.breathes_here(ctx.enc, c):
         raise RuleViolation("Holding Breath", "there is no air here: the character cannot stop holding their breath")
+    if holding and c.data.get("amphibious") == "breathes" and rules.underwater(ctx.enc, c):
+        raise RuleViolation("Underwater Combat", f"{c.name} breathes underwater: there is no breath to hold")
     if holding and b.get("out"):
         raise RuleViolation("Holding Breath", f"{c.name} is out of breath")
     if holding and not b.get("holding") and not b.get("held"):
@@ -38,7 +40,7 @@ def catch_breath(ctx: Context) -> None:
     c = ctx.combatant()
     enc, t = ctx.enc, tables_of(ctx)
     b = dict(c.data.get("breath", {}))
-    if not rules.zone(enc)["air"] and c.data.get("amphibious") != "breathes":
+    if not rules.breathes_here(enc, c):
         raise RuleViolation("Holding Breath", "there is no air to catch one's breath")
     if b.get("needs_restart"):
         raise RuleViolation("Holding Breath", f"{c.name}'s breathing must be restarted by another character")

@@ -74,9 +74,14 @@ class RangeBandMap(MapRule):
     def areas(self, enc: Encounter) -> list[MapArea]:
         """The marked obscuring areas: a circle of the band's outer edge (table ``bands``) around the
         point, from its altitude up that many metres, as ``areas.Area`` judges sight lines."""
+        t = _tables(enc)
         return [MapArea(a.ref, a.label, AREA_STYLE.get(a.kind, "haze"), a.x, a.y, a.r, a.bottom, a.top,
                         a.entry.get("title", a.kind))
-                for a in zone_areas.areas(enc, _tables(enc))]
+                for a in zone_areas.areas(enc, t)] + [
+            # water (Underwater Combat): from its bottom up to its surface, blue
+            MapArea(w.ref, w.label, "water", w.x, w.y, w.r, w.bottom, w.surface,
+                    f"water, {w.depth:g} m deep: below its surface is underwater")
+            for w in zone_areas.waters(enc, t)]
 
 
 def _band(enc: Encounter, t: dict[str, dict[str, Any]], seen: dict[str, Any], c: Combatant,

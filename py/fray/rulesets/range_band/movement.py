@@ -38,7 +38,7 @@ def fly(ctx: Context) -> None:
         else:
             fall(ctx, c, t, "deprived of their means of flight")
         return
-    if rules.underwater(enc):
+    if rules.underwater(enc, c):
         raise RuleViolation("Underwater Combat", "underwater, characters cannot stop 'flying': movement is 3-D already")
     if on == bool(c.data.get("flying")):
         raise RuleViolation("Flight", f"{c.name} is {'already' if on else 'not'} flying")
@@ -118,32 +118,41 @@ def move(ctx: Context) -> None:
     if "knocked-down" in c.conditions and not rules.is_flying(enc, c):
         raise RuleViolation("Movement", f"{c.name} is knocked down")
     z = rules.zone(enc)
-    fly = rules.is_flying(enc, c) or rules.underwater(enc)
+    # Underwater Combat: "resolved similarly to a battle in which all characters are flying", "just as
+    # difficult to descend as to ascend"; who is underwater follows from position (areas.Water)
+    swim = rules.underwater(enc, c) or rules.underwater(enc, p=new)
+    flying = rules.is_flying(enc, c)
+    in3d = flying or swim or (rules.in_water(enc, c) and rules.in_water(enc, p=new))
     up = new.alt - c.position.alt
-    if not fly and abs(up) > 1e-9:
-        raise InvalidAction("alt", "only flying (or underwater) characters change altitude by moving")
-    if fly and (up > 0 or rules.underwater(enc)):
+    if not in3d and abs(up) > 1e-9:
+        raise InvalidAction("alt", "only flying, swimming or underwater characters change altitude by moving")
+    if in3d and (up > 0 or swim):
         cap = rules.band_max(t, "medium" if rush else "short") or 0
         if abs(up) > cap + 1e-9:
-            raise RuleViolation("Flight", f"a successful flying movement roll ascends up to short range "
+            raise RuleViolation("Underwater Combat" if swim else "Flight",
+                                f"a successful {'underwater' if swim else 'flying'} movement roll "
+                                f"{'ascends or descends' if swim else 'ascends'} up to short range "
                                 f"({rules.band_max(t, 'short'):g} m); rushing and succeeding by 10 or more, medium "
                                 f"({rules.band_max(t, 'medium'):g} m)")
-    if fly and not rules.underwater(enc):
+    if flying and not swim:
         ceiling = z["flight_ceiling"]
         cmax = rules.band_max(t, ceiling) if ceiling != "none" else 0
         if cmax is not None and new.alt > cmax + 1e-9:
             raise RuleViolation("Flight", f"this zone limits altitude to {ceiling} range ({cmax:g} m)")
     if unseen and rush:
         raise RuleViolation("Lack of Sight", "you cannot rush through or out of an area you can't see")
-    if new.alt < 0 and not rules.underwater(enc):
-        raise InvalidAction("alt", "altitude below the ground")
+    if new.alt < 0 and not rules.in_water(enc, p=new):
+        over = next((w for w in areas_mod.waters(enc, t) if w.over(new)), None)
+        raise InvalidAction("alt", f"below the bottom of {over.label}, {over.depth:g} m deep" if over else
+                            "altitude below the ground (no water there: mark a water area first)")
     fx = areas_mod.path_effects(areas_mod.areas(enc, t), c.position, new, c.data.get("vision", "normal")) \
         if enc.state.get("areas") else {"unseen": [], "obscured": [], "start": [], "enter": []}
     if fx["unseen"] and rush:
         raise RuleViolation("Lack of Sight", f"the movement goes through or out of {', '.join(a.label for a in fx['unseen'])}"
                             ", an area you can't see: you cannot rush through or out of it (a rush may only enter it)")
     spec = rules.movement_spec(enc, c, t, rush=rush, cautious=cautious, keep_high=not drop, outnumbered=outnumbered,
-                               unseen_area=unseen or bool(fx["unseen"]), dense_smoke=smoke or bool(fx["obscured"]))
+                               unseen_area=unseen or bool(fx["unseen"]), dense_smoke=smoke or bool(fx["obscured"]),
+                               swim=swim)
     for a in fx["unseen"]:
         spec.notes.append(f"through or out of {a.label}: an area you can't see")
     for a in fx["obscured"]:
@@ -164,7 +173,7 @@ def move(ctx: Context) -> None:
     c.data["moved"] = {"round": enc.round, "rushed": rush, "success": None,
                        "vertical": abs(up) > (rules.band_max(t, "engaged") or 0), "from": [c.position.x, c.position.y]}
     c.data["move_phase_round"] = enc.round
-    effect = {"to": [new.x, new.y, new.alt], "rush": rush, "up": up}
+    effect = {"to": [new.x, new.y, new.alt], "rush": rush, "up": up, "swim": swim}
     if spec.auto:
         apply_move(ctx, c, t, effect, {"success": True, "by": spec.auto["by"], "text": spec.auto["reason"]})
         ctx.event("move", f"{c.name}: {spec.text()}", id=c.id, spec=spec.to_json())
@@ -176,15 +185,17 @@ def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, An
     enc = ctx.enc
     mv = dict(c.data.get("moved") or {"round": enc.round, "rushed": effect.get("rush", False)})
     mv["success"] = out["success"]
+    mv["by"], mv["blunder"] = out.get("by"), bool(out.get("blunder"))  # the page shows the result (issue 32)
     if not out["success"]:
         c.data["moved"] = mv
-        ctx.event("move", f"{c.name} fails the movement roll and stays put", id=c.id)
+        ctx.event("move", f"{c.name} {'blunders' if mv['blunder'] else 'fails'} the movement roll and stays put",
+                  id=c.id)
         return
     x, y, alt = effect["to"]
     up = float(effect.get("up", 0))
     short = rules.band_max(t, "short") or 0
     note = ""
-    climb = abs(up) if rules.underwater(enc) else up
+    climb = abs(up) if effect.get("swim", rules.underwater(enc)) else up
     if climb > short + 1e-9 and not (effect.get("rush") and out.get("by", 0) >= 10):
         alt = c.position.alt + (short if up > 0 else -short)
         note = (f" ({'ascends' if up > 0 else 'descends'} only short range, {short:g} m: medium needs a rush "
@@ -251,7 +262,7 @@ def descend(ctx: Context) -> None:
     enc, t = ctx.enc, tables_of(ctx)
     if not rules.is_flying(enc, c):
         raise RuleViolation("Flight", f"{c.name} is not flying" + (" (underwater: descending takes a movement roll)"
-                                                                     if rules.underwater(enc) else ""))
+                                                                     if rules.underwater(enc, c) else ""))
     if enc.phase != "movement":
         raise RuleViolation("Flight", "descend during your movement phase")
     from ...reducer import _number

@@ -73,7 +73,7 @@ def _eff_blind_knockdown(ctx, c, p, out, t):
         for q in list(ctx.enc.state.get("pending", [])):
             if q["kind"] == "movement" and q["combatant"] == c.id:
                 ctx.enc.state["pending"].remove(q)
-                ctx.event("move", f"{c.name}'s movement attempt ends early", id=c.id)
+                ctx.event("move", f"{c.name}'s movement attempt ends early", id=c.id, ref=q["ref"])
 
 
 def _eff_enter_high(ctx, c, p, out, t):
@@ -124,8 +124,8 @@ def _eff_breath(ctx, c, p, out, t):
     b["rolls"] = int(b.get("rolls", 0)) + 1
     if not out["success"]:
         b["out"] = True
-        b["out_underwater"] = rules.underwater(ctx.enc)
-        if rules.zone(ctx.enc)["air"] or c.data.get("amphibious") == "breathes":
+        b["out_underwater"] = rules.underwater(ctx.enc, c)
+        if rules.breathes_here(ctx.enc, c):
             b.update(holding=False)
             ctx.event("breath", f"{c.name} is out of breath and unavoidably resumes breathing", id=c.id)
         else:

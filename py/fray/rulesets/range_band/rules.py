@@ -127,14 +127,48 @@ def is_mounted(c: Combatant) -> bool:
     return bool(c.data.get("mount"))
 
 
-def underwater(enc: Encounter) -> bool:
-    return bool(zone(enc)["underwater"])
+def _tables(enc: Encounter) -> Tables:
+    from .. import get_ruleset
+    return get_ruleset(enc.ruleset).all_tables(enc)
+
+
+def underwater(enc: Encounter, c: Combatant | None = None, p: Position | None = None) -> bool:
+    """Underwater Combat: the whole zone when it is set underwater; else ``c`` (or the place ``p``) when
+    below the surface of a water area the GM marked (``areas.water_at``). No one named: the zone's flag."""
+    if zone(enc)["underwater"]:
+        return True
+    pos = p if p is not None else (c.position if c is not None else None)
+    if pos is None or not dict.get(enc.state, "areas"):
+        return False
+    w = areas_mod.water_at(enc, _tables(enc), pos)
+    return w is not None and w.under(pos)
+
+
+def in_water(enc: Encounter, c: Combatant | None = None, p: Position | None = None) -> bool:
+    """In the water: underwater, or swimming at the surface of a water area (moves in three dimensions)."""
+    if zone(enc)["underwater"]:
+        return True
+    pos = p if p is not None else (c.position if c is not None else None)
+    if pos is None or not dict.get(enc.state, "areas"):
+        return False
+    return areas_mod.water_at(enc, _tables(enc), pos) is not None
+
+
+def no_air(enc: Encounter, c: Combatant) -> bool:
+    """No breathable air where ``c`` is: the zone has none (underwater, gas) or ``c`` is underwater."""
+    return not zone(enc)["air"] or underwater(enc, c)
+
+
+def breathes_here(enc: Encounter, c: Combatant) -> bool:
+    """Underwater Combat: "Amphibious creatures can either breathe underwater ... or can hold their breath
+    for far longer than any combat": those who breathe water, and anyone where there is air."""
+    return c.data.get("amphibious") == "breathes" or not no_air(enc, c)
 
 
 def is_flying(enc: Encounter, c: Combatant) -> bool:
     """Flying for the rules: not while underwater ("Underwater characters are not considered to be
     flying for the purpose of any other rules"), and not a rider ("not considered flying themselves")."""
-    return bool(c.data.get("flying")) and not underwater(enc)
+    return bool(c.data.get("flying")) and not underwater(enc, c)
 
 
 def mount_flying(enc: Encounter, c: Combatant) -> bool:
@@ -246,13 +280,13 @@ def stealth_block(enc: Encounter, c: Combatant, level: str, t: Tables) -> str | 
             return f"AWGT {a}: creatures of at least {size['no_high_from']['value']} AWGT cannot use High Stealth"
     if a >= int(size["no_medium_from"]["value"]):
         return f"AWGT {a}: creatures of at least {size['no_medium_from']['value']} AWGT cannot use Medium Stealth either"
-    if c.data.get("flying") and not underwater(enc):
+    if c.data.get("flying") and not underwater(enc, c):
         return "Flying characters are always in Low Stealth (Flight)"
     if pair is not None and level == "medium":
         pa = c_awgt(pair)
         if pa >= int(size["no_medium_from"]["value"]):
             return f"mount and rider share a stealth level, and {pair.name} (AWGT {pa}) cannot use Medium Stealth"
-        if pair.data.get("flying") and not underwater(enc):
+        if pair.data.get("flying") and not underwater(enc, pair):
             return f"mount and rider share a stealth level, and {pair.name} is flying"
     if light_forces_low(enc, c, t):
         return f"carrying a {c.data['light']} light source reverts to Low Stealth (Light Sources)"
@@ -723,9 +757,10 @@ def melee_size_check(enc: Encounter, a: Combatant, d: Combatant, reach_only: boo
 
 def movement_spec(enc: Encounter, c: Combatant, t: Tables, rush: bool = False, cautious: bool = False,
                   keep_high: bool = True, outnumbered: bool = False, unseen_area: bool = False,
-                  dense_smoke: bool = False) -> RollSpec:
-    """The movement roll: d12 on SPD; flying: d10 on flying SPD; underwater: d10 on underwater SPD."""
-    uw = underwater(enc)
+                  dense_smoke: bool = False, swim: bool | None = None) -> RollSpec:
+    """The movement roll: d12 on SPD; flying: d10 on flying SPD; underwater: d10 on underwater SPD
+    (``swim``: the movement is in water, from or to below the surface; None: ``c`` is underwater now)."""
+    uw = underwater(enc, c) if swim is None else swim
     fly = is_flying(enc, c)
     if uw:
         value, parts = underwater_spd(c)

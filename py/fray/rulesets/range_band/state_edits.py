@@ -161,7 +161,7 @@ def unmount(ctx: Context, rider: Combatant, why: str) -> None:
 def knock_down(ctx: Context, c: Combatant, t: rules.Tables, why: str, stop_flying: bool = False) -> None:
     """Anything that inflicts a knockdown, by the rules of Flight, Underwater Combat and Falling Off Mounts."""
     enc = ctx.enc
-    if rules.underwater(enc):
+    if rules.underwater(enc, c):
         if rules.is_mounted(c):
             unmount(ctx, c, "a knockdown removes an underwater character from their mount")
         ctx.event("knockdown", f"{c.name} is underwater: immune to knockdowns ({why})", id=c.id)

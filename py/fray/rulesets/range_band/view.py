@@ -140,7 +140,11 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
         "areas": [{**a, "title": ar.entry.get("title", a["kind"]), "metres": ar.r,
                    "blocks_sight": bool(ar.entry.get("blocks_sight")), "movement": ar.entry.get("movement", "none"),
                    "light": ar.entry.get("light"), "clutter": ar.entry.get("clutter")}
-                  for a, ar in zip([a for a in enc.state.get("areas", []) if a["kind"] in area_kinds], rules.areas_mod.areas(enc, t))],
+                  for a, ar in zip([a for a in enc.state.get("areas", []) if a["kind"] in area_kinds], rules.areas_mod.areas(enc, t))]
+        + [{**a, "title": f"water, {w.depth:g} m deep", "metres": w.r, "blocks_sight": False, "movement": "none",
+            "light": None, "clutter": None}
+           for a, w in zip([a for a in enc.state.get("areas", []) if a["kind"] == rules.areas_mod.WATER],
+                           rules.areas_mod.waters(enc, t))],
         "battle_end": enc.state.get("battle_end"),
         "assumed_tables": sorted(k for k, v in t.items() if v.get("assumed")),
         "choices": {"light": list(rules.LIGHT), "clutter": list(rules.CLUTTER), "bands": list(BANDS),
@@ -148,7 +152,8 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
                     "activity": [e["activity"] for e in t["fatigue"]["entries"]],
                     "involvement": [e["involvement"] for e in t["trauma"]["entries"]],
                     "action_sizes": list(actions_mod.ACTION_SIZES),
-                  "area_kinds": [{"key": k, "title": e.get("title", k)} for k, e in area_kinds.items()],
+                  "area_kinds": [{"key": k, "title": e.get("title", k)} for k, e in area_kinds.items()]
+                  + [{"key": rules.areas_mod.WATER, "title": "Water (give its depth)"}],
                   "area_bands": list(rules.areas_mod.AREA_BANDS)},
         "actions": sorted(actions_mod.HANDLERS),
     }
@@ -163,7 +168,7 @@ def reminders(enc: Encounter, c, t: rules.Tables) -> list[dict[str, str]]:
     if rules.is_flying(enc, c):
         out.append({"rule": "Flight", "text": "no cover, no group defense; flight costs are paid at the beginning "
                     "of the movement phase; begin your turn in an engagement before bypassing group defense"})
-    if rules.underwater(enc):
+    if rules.underwater(enc, c):
         out.append({"rule": "Underwater Combat", "text": "counts 5 times heavier for pseudogravity; Abilities that "
                     "cannot be used while flying cannot be used underwater"})
     if c.data.get("breath", {}).get("holding"):
@@ -175,6 +180,17 @@ def reminders(enc: Encounter, c, t: rules.Tables) -> list[dict[str, str]]:
         out.append({"rule": "Lack of Sight", "text": "no Abilities needing sight or targeting beyond engagement "
                     "range; blind melee attack rules"})
     return out
+
+
+def _water(enc: Encounter, c, t: rules.Tables) -> dict[str, Any] | None:
+    """The water area ``c`` is in: its name and how deep below its surface ``c`` is (0: at the surface);
+    ``{"none": True}`` when below the ground with no water there (counts as on the ground)."""
+    w = rules.areas_mod.water_at(enc, t, c.position) if enc.state.get("areas") else None
+    if w is not None:
+        return {"name": w.label, "below": round(w.surface - c.position.alt, 2), "depth": w.depth}
+    if c.position.alt < 0 and not rules.zone(enc)["underwater"]:
+        return {"none": True}
+    return None
 
 
 def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
@@ -202,13 +218,15 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         "flying": rules.is_flying(enc, c), "can_fly": fs > 0,
         "flying_spd": {"value": fs, "parts": [{"reason": r, "value": v} for r, v in fparts]},
         "underwater_spd": {"value": us, "parts": [{"reason": r, "value": v} for r, v in uparts]}
-        if rules.underwater(enc) else None,
+        if rules.in_water(enc, c) else None,
         "altitude": {"metres": c.position.alt, "band": rules.altitude_band(c, t)},
         "mount": c.data.get("mount"), "rider": c.data.get("rider"),
         "mounted_hindrance": [{"reason": r, "count": n} for r, n in rules.mounted_hindrance(enc, c)],
         "breath": {"holding": bool(b.get("holding")), "idle": bool(b.get("idle")), "held": int(b.get("held", 0)),
                    "limit": limit, "every": every, "rolls": int(b.get("rolls", 0)), "out": bool(b.get("out")),
-                   "needs_restart": bool(b.get("needs_restart")), "restart_points": int(b.get("restart_points", 0)),
+                   "needs_restart": bool(b.get("needs_restart")),
+                   # Underwater Combat: a water-breather underwater has no breath to hold
+                   "can_hold": not (c.data.get("amphibious") == "breathes" and rules.underwater(enc, c)), "restart_points": int(b.get("restart_points", 0)),
                    "text": btext},
         "statuses": [{"name": x, "text": CONDITION_TEXT.get(x, ""),
                       "ends": _ends_text(durations[x]) if x in durations else ""} for x in c.conditions],
@@ -219,9 +237,12 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         "armor_noise": c.data.get("armor_noise", "low"),
         "moved": c.data.get("moved"), "used": c.data.get("used") if (c.data.get("used") or {}).get("round") == enc.round
         else None,
-        "sinking": rules.sinking(c) if rules.underwater(enc) else "no",
+        "sinking": rules.sinking(c) if rules.underwater(enc, c) else "no",
         "if_immobilized": ("sinks" if rules.sinking(c) != "no" else "rises to the surface")
-        if rules.underwater(enc) else "",
+        if rules.underwater(enc, c) else "",
+        "underwater": rules.underwater(enc, c),
+        "out": [x for x in rules.OUT if x in c.conditions],  # out of the fight: no slot, no form, no default target
+        "water": _water(enc, c, t),
         "speed_class": rules.is_flying(enc, c) and fs >= 21,
         "ambush": c.data.get("ambush"), "grappling": list(c.data.get("grappling", [])),
         "cannot_see": list(c.data.get("cannot_see", [])),

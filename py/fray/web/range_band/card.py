@@ -38,6 +38,14 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         flight = f'on a flying mount, altitude <strong class="rb-alt-band">{esc(alt["band"])}</strong>'
     else:
         flight = "on the ground"
+    w = c.get("water")
+    if w and w.get("none"):
+        flight = (f'below the ground ({_g(alt["metres"])} m) with no water there: counts as on the ground '
+                  '(mark a water area under Obscuring areas and water)')
+    elif w and w["below"] > 0:
+        flight = f'underwater, {_g(w["below"])} m below the surface of {esc(w["name"])}'
+    elif w:
+        flight = f'swimming at the surface of {esc(w["name"])}'
     spd_bits = [f'SPD {esc(c["stats"].get("SPD"))}']
     if fs["value"]:
         spd_bits.append(f'flying SPD {esc(fs["value"])}' + (
@@ -52,7 +60,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     mount_form = (f'<form class="rb-inline" data-form="rb-mount" data-id="{esc(cid)}" novalidate>'
                   f'<label for="rb-mt-{esc(cid)}">Ride</label>{_select(f"rb-mt-{cid}", "mount", opts)}'
                   f'<button type="submit" class="small" aria-label="Mount: {esc(c["name"])}">Mount</button>'
-                  f'{_err("mount")}</form>')
+                  f'{_err("mount")}</form>') if not c.get("out") else ""
     if c.get("mount"):
         mount = (f'rides <strong>{esc(names.get(c["mount"], c["mount"]))}</strong> '
                  + _btn("Dismount", "rb-dismount", "small secondary", aria=f"Dismount {c['name']}", id=cid)
@@ -68,7 +76,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     # breath
     b = c["breath"]
     breath_btn = ""
-    if not b.get("out"):
+    if not b.get("out") and (b.get("holding") or b.get("can_hold", True)):
         breath_btn = (_btn("Breathe", "rb-breath", "small secondary", aria=f"Breathe: {c['name']}", id=cid,
                            holding="false") if b.get("holding") else
                       _btn("Hold breath", "rb-breath", "small secondary", aria=f"Hold breath: {c['name']}",
@@ -93,6 +101,8 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     sees = (f'cannot see: {", ".join(esc(names.get(x, x)) for x in unseen)}' if unseen else "sees everyone")
     if c.get("sightless"):
         sees = f'without sight ({esc(c["sightless"])})'
+    if c.get("out"):
+        sees = "out of the fight"  # the fallen see no one: listing everyone as unseen is noise
     unseen_by = [o for o, row in view.get("unseen", {}).items() if cid in row and o != cid]
     hidden = (f'; unseen by {", ".join(esc(names.get(x, x)) for x in unseen_by)}' if unseen_by else "")
     notes = []
@@ -112,6 +122,12 @@ def card_html(view: dict[str, Any], cid: str) -> str:
     if c.get("post_combat"):
         notes.append(f'post-combat fatigue {esc(c["post_combat"]["fatigue"])}, trauma {esc(c["post_combat"]["trauma"])}')
     knock = _btn("Knockdown", "rb-knockdown", "small secondary", aria=f"Knockdown: {c['name']}", id=cid)
+    forms = f'{stealth_form}{status_form}{knock}'
+    if c.get("out"):
+        # issue 32: the fallen get no forms; the GM brings them back (or removes them from the fight)
+        forms = _btn("Bring back", "rb-bring-back", "small secondary", aria=f"Bring {c['name']} back into the fight",
+                     id=cid)
+        breath_btn = ""
     return (
         f'<div class="rb-card" data-id="{esc(cid)}">'
         f'<dl class="rb-facts">'
@@ -124,7 +140,7 @@ def card_html(view: dict[str, Any], cid: str) -> str:
         f'<div><dt>Sight</dt><dd class="rb-sight">{sees}{hidden}</dd></div>'
         f'</dl>'
         f'<ul class="rb-statuses" aria-label="Statuses of {esc(c["name"])}">{statuses}</ul>'
-        f'<div class="rb-card-forms">{stealth_form}{status_form}{knock}</div>'
+        f'<div class="rb-card-forms">{forms}</div>'
         + (f'<p class="hint rb-notes">{"; ".join(notes)}</p>' if notes else "")
         + f'{_err("rb-card")}</div>')
 

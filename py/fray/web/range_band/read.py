@@ -99,6 +99,8 @@ def area_action(values: dict[str, Any]) -> dict[str, Any]:
                               "alt": as_number((values.get("alt") or "0"))}
     if (values.get("name") or "").strip():
         action["name"] = values["name"].strip()
+    if values.get("kind") == "water":
+        action["depth"] = as_number(values.get("depth", ""))
     return action
 
 

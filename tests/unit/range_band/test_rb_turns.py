@@ -1,0 +1,100 @@
+"""The round's slots stay with their combatants (issue 32): a death or a removal never hands a turn to
+someone else, the fallen get no slot and can be brought back, Next skips an open roll only when the
+GM names it (and logs it), and every turn order can be rolled at once (turns.py).
+
+The round (FACTS.md): "a movement phase, then an action phase in which each character takes one turn in
+turn order"."""
+
+from __future__ import annotations
+
+import pytest
+
+from fray.errors import InvalidAction, RuleViolation
+from fray.reducer import apply
+from rb_helpers import RS, act, current, fight, last_pending, pending, person, start, to_phase
+
+
+def three():
+    enc = fight(person("Ana"), person("Bo", side="foes"), person("Cy"))
+    for cid, v in (("c1", 20), ("c2", 15), ("c3", 10)):
+        enc = act(enc, "turn_order", id=cid, value=v)
+    return enc
+
+
+def test_a_death_earlier_in_the_order_leaves_the_turn_with_whoever_has_it():
+    """The round: "each character takes one turn in turn order". Bo kills Ana (before Bo in the order):
+    it is still Bo's turn, and Cy's turn still comes after it."""
+    enc = to_phase(start(three()), "actions", "c2")
+    enc = act(enc, "status", id="c1", status="dead")
+    assert current(enc) == "c2"
+    enc, events = apply(enc, {"type": "advance"})
+    assert current(enc) == "c3" and enc.phase == "actions"
+    assert "Cy's turn" in [e["text"] for e in events]
+
+
+def test_removing_a_combatant_or_adding_one_keeps_the_turn():
+    """The round: the GM removing Ana or adding a newcomer mid-turn does not move Bo's turn to another."""
+    enc = to_phase(start(three()), "actions", "c2")
+    gone, _ = apply(enc, {"type": "remove_combatant", "id": "c1"})
+    assert current(gone) == "c2"
+    more, _ = apply(enc, {"type": "add_combatant", "combatant": person("Ace")})
+    more = act(more, "turn_order", id="c4", value=30)
+    assert current(more) == "c2"
+
+
+def test_the_acting_combatant_falling_ends_their_turn_and_the_next_one_begins_said_in_the_log():
+    """The round: a combatant out of the fight takes no turn; when Bo falls in Bo's own turn, the turn passes
+    to Cy (whose turn begins, logged), and when the last one falls, Next goes on to the next round."""
+    enc = to_phase(start(three()), "actions", "c2")
+    enc, events = apply(enc, {"type": "rb.status", "id": "c2", "status": "incapacitated"})
+    assert current(enc) == "c3"
+    assert any("Bo is out of the fight" in e["text"] and "Cy's begins" in e["text"] for e in events)
+    assert "c2" not in [s.combatant_id for s in RS.order_of_play(enc)]
+    enc = act(enc, "status", id="c3", status="dead")
+    assert current(enc) is None
+    enc, _ = apply(enc, {"type": "advance"})
+    assert (enc.round, enc.phase, current(enc)) == (2, "movement", "c1")
+
+
+def test_the_fallen_are_brought_back_by_the_gm():
+    """The round: the GM brings a fallen combatant back (a revived death from lack of air is "revivable"); they
+    take their turns again."""
+    enc = act(three(), "status", id="c2", status="dead")
+    with pytest.raises(RuleViolation):
+        act(enc, "bring_back", id="c1")
+    enc, events = apply(enc, {"type": "rb.bring_back", "id": "c2"})
+    assert "dead" not in enc.get("c2").conditions and "back in the fight" in events[0]["text"]
+    enc = to_phase(start(enc), "actions", "c2")
+    assert current(enc) == "c2"
+
+
+def test_next_skips_an_open_roll_only_when_the_gm_names_it_and_logs_it():
+    """The round: Next never drops a declared movement silently; ``advance {skip}`` names the rolls the GM skips,
+    each logged; an unknown one is refused and nothing changes."""
+    enc = to_phase(start(three()), "movement", "c1")
+    enc = act(enc, "move", id="c1", x=5)
+    ref = last_pending(enc, "movement")["ref"]
+    with pytest.raises(InvalidAction):
+        apply(enc, {"type": "advance", "skip": ["R99"]})
+    kept, _ = apply(enc, {"type": "advance"})
+    assert [p["ref"] for p in pending(kept)] == [ref]  # a plain Next drops nothing
+    enc, events = apply(enc, {"type": "advance", "skip": [ref]})
+    assert not pending(enc) and current(enc) == "c2"
+    assert any(e["detail"].get("ref") == ref and "skipped by the GM" in e["text"] for e in events)
+
+
+def test_roll_turn_order_for_all_who_have_none_typed_faces_win():
+    """The round ("turn order"): one action rolls every missing turn order (die assumed d20), the GM's typed
+    faces win, a typed value is kept, and with everyone set it is refused."""
+    enc = fight(person("Ana"), person("Bo"), person("Cy"))
+    enc = act(enc, "turn_order", id="c2", value=3)
+    enc, events = apply(enc, {"type": "rb.roll_turn_order", "rolls": {"turn.c1": [17], "turn.c3": [5]}})
+    assert [enc.get(c).data["turn_value"] for c in ("c1", "c2", "c3")] == [17, 3, 5]
+    assert "assumed" in events[0]["text"]
+    with pytest.raises(RuleViolation):
+        act(enc, "roll_turn_order")
+    enc, _ = apply(enc, {"type": "rb.roll_turn_order", "all": True, "stat": "DEX", "rolls": {
+        "turn.c1": [1], "turn.c2": [2], "turn.c3": [3]}})
+    assert [enc.get(c).data["turn_value"] for c in ("c1", "c2", "c3")] == [13, 14, 15]
+    with pytest.raises(InvalidAction):
+        act(enc, "roll_turn_order", die="d7")
