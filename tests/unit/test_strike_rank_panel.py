@@ -146,8 +146,8 @@ def test_attack_action_builds_one_exchange_and_names_bad_dice():
         "bonus": "10", "rolls.attack": "20", "rolls.defence": "", "rolls.location": "7", "rolls.damage": "6 3"})
     assert errors == {}
     assert a == {"type": "sr.attack", "attacker": "c1", "target": "c2", "weapon": "broadsword", "ref": "a1",
-                 "defence": {"kind": "parry", "weapon": "medium_shield"}, "mode": "normal", "bonus": 10,
-                 "rolls": {"attack": 20, "location": 7, "damage": [6, 3]}}
+                 "defence": {"kind": "parry", "weapon": "medium_shield"}, "mode": "normal", "move_token": True,
+                 "bonus": 10, "rolls": {"attack": 20, "location": 7, "damage": [6, 3]}}
     _, errors = attack_action("a1", "c1", "broadsword", {"rolls.attack": "abc", "defence.kind": "dodge"})
     assert list(errors) == ["rolls.attack"]
 
