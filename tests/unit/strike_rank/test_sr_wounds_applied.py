@@ -186,3 +186,12 @@ def test_a_melee_attack_after_moving_ends_engaged_with_its_target():
     enc, ev = attack(enc, ref="a1", rolls={"attack": 90}, move_token=True)
     assert (enc.get("c1").position.x, enc.get("c1").position.y) == (0, 7)
     assert "Yanioth closes 7 m to Broo" in texts(ev)
+
+
+def test_a_bite_left_stuck_by_an_older_save_is_free_again():
+    """Shield Parries and Impales: only a weapon is stuck. A save made while bites still stuck ("Bite SR 3
+    (unusable)" for the rest of the fight) loads with the bite usable."""
+    enc = to_phase(duel(fighter("Wolf", BITE, body="quadruped", side="party"), fighter("Bor")), "resolve")
+    enc.get("c1").data["weapons"][0]["stuck_in"] = {"combatant": "c2", "shield": "shield", "name": "Bor's Shield"}
+    assert usable(enc, "c1", "bite")["usable"] is True
+    enc, _ = attack(enc, weapon="bite", rolls={"attack": 90})

@@ -449,7 +449,8 @@ def weapon_unusable_rule(c: Combatant, w: dict[str, Any]) -> tuple[str, str] | N
         return "Attacks & Defenses", f"{w['name']} is broken"
     if w.get("dropped"):
         return "Disarm (½ skill)", f"{w['name']} was dropped"
-    if w.get("stuck_in"):
+    if w.get("stuck_in") and not (w.get("natural") or w.get("unarmed")):
+        # a bite left "stuck" by a save made before natural attacks stopped sticking is free again
         return "Impale", f"{w['name']} is stuck in {w['stuck_in']['name']}"
     if w["shield"] and stuck_enc(w) > 2:
         # "ENC over 2 (or attacker is holding on to weapon): Shield cannot be used."
