@@ -131,9 +131,11 @@ def lose_impossible_actions(ctx: Context, c: Combatant) -> None:
     """The declared attacks an injury has made impossible are lost at once, each with the injury
     that stops it (a maimed arm cannot attack with the sword it held; "Chest: Cannot fight"), so
     the strike rank order holds only what the combatant can still do."""
-    for a in ctx.enc.state.get("actions", []):
-        if a["combatant"] != c.id or a["status"] != "declared" or not a.get("attack"):
-            continue
+    from .timing import actions_where  # (timing imports this module)
+
+    # read through, and only the combatant's pending attacks copied to be edited (fray.sharing)
+    for a in actions_where(ctx.enc, lambda x: x["combatant"] == c.id and x["status"] == "declared"
+                           and bool(x.get("attack"))):
         why = body.can_fight(c)
         if why is None:
             w = body.weapon(c, a.get("weapon"))
