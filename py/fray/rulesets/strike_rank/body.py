@@ -127,8 +127,9 @@ def check_weapon(raw: Any, path: str, location_ids: set[str]) -> dict[str, Any]:
     w["martial_arts"] = _bool(raw.get("martial_arts"), f"{path}.martial_arts")
     loc = raw.get("location")
     if loc is not None and (not isinstance(loc, str) or loc not in location_ids):
-        where = loc.replace("_", " ") if isinstance(loc, str) else loc
-        raise InvalidAction(f"{path}.location", f"“{where}” is not a hit location of this body")
+        if not isinstance(loc, str):
+            raise InvalidAction(f"{path}.location", "names no hit location: give one location, such as head")
+        raise InvalidAction(f"{path}.location", f"this body has no hit location “{loc.replace('_', ' ')}”")
     w["location"] = loc or ""
     # A weapon given without its hand keeps the default it always had (a save's history replays to
     # the same sheet); ``held_in`` reads where it really is (a shield beside a weapon in the right
