@@ -111,6 +111,8 @@ def sr_attack(draw) -> dict:
                   "attack": st.integers(1, 100), "defence": st.integers(1, 100), "location": st.integers(1, 20),
                   "damage": st.lists(st.integers(1, 8), min_size=1, max_size=3)}))}
     if draw(st.booleans()):
+        action["move_token"] = True  # as the page's attack form sends it (issue 32)
+    if draw(st.booleans()):
         action["mounted_vs_foot"] = draw(st.booleans())
     if draw(st.booleans()):
         action["attacker_side"] = draw(st.sampled_from(["left", "right"]))
@@ -155,6 +157,32 @@ def sr_start():
                      srp.fighter("Ivo", srp.BOW, srp.SPEAR, side="party", x=2, hp=8))
 
 
+def sr_injuries_applied(before, after, events, action) -> None:
+    """Issue 32: injuries are applied, not only described. An action that leaves a combatant unable to
+    stand ("If half or more of a combatant's legs are maimed, they cannot stand"; "Abdomen: Cannot stand
+    or walk") leaves them prone; one that changes a combatant's injuries leaves no declared attack with a
+    weapon they can no longer use; and no natural attack is ever stuck in a shield or a wound."""
+    from fray.rulesets.strike_rank import body as srb
+
+    for c in after.combatants:
+        if not c.data.get("locations"):
+            continue
+        for w in c.data["weapons"]:
+            assert not (w["natural"] and w.get("stuck_in")), f"{c.name}'s {w['name']} is stuck in {w['stuck_in']}"
+            assert all(not (before.get(s["owner"]) and (srb.weapon(before.get(s["owner"]), s["weapon"]) or {})
+                            .get("natural")) for s in w.get("stuck", [])), f"a natural attack is stuck in {w['name']}"
+        was = before.get(c.id)
+        if was is None or "dead" in c.conditions or action.get("type") in ("edit_combatant", "set_condition"):
+            continue
+        if srb.cannot_stand(c) and not srb.cannot_stand(was):
+            assert "prone" in c.conditions, f"{c.name} cannot stand ({srb.cannot_stand(c)}) but is not prone"
+        if [srb.loc_level(l) for l in c.data["locations"]] != [srb.loc_level(l) for l in was.data["locations"]]:
+            for a in after.state.get("actions", []):
+                w = srb.weapon(c, a.get("weapon")) if a.get("weapon") else None
+                if a["combatant"] == c.id and a["status"] == "declared" and a.get("attack") and w is not None:
+                    assert srb.weapon_usable(c, w) is None, f"{c.name} keeps {a['ref']} with unusable {w['name']}"
+
+
 STRIKE_RANK = Spec(
     ruleset="strike-rank",
     start=sr_start,
@@ -163,14 +191,18 @@ STRIKE_RANK = Spec(
                       # the end of the MR's bleeding CON tests typed by the GM, on the Next that ends it
                       st.builds(lambda r: {"type": "advance", "skip_empty": True,
                                            "rolls": {"bleed.c2.chest": r, "bleed.c1.abdomen": r}},
-                                st.integers(1, 100))),
+                                st.integers(1, 100)),
+                      # the page's Resolve and Next put the tokens where moves end (issue 32)
+                      st.builds(lambda r: {"type": "sr.resolve", "ref": r, "move_token": True}, SR_REFS),
+                      st.just({"type": "advance", "skip_empty": True, "move_token": True})),
     phases=("declare", "resolve", "end"),
+    checks=(sr_injuries_applied,),
     fields=CORE_FIELDS + ("attacker", "target", "weapon", "defence", "mode", "aim", "kind", "metres", "running",
                           "spell", "shots", "ref", "location", "amount", "points", "healer", "how", "prompt", "choice",
                           "period", "shield_cover", "pull", "special", "location_die", "gm_location", "target_weapon",
                           "holder", "owner", "option", "brace_against", "free_attack", "split", "attacks",
                           "extra_weapon", "charge", "charge_past", "mounted_charge", "mutual", "continuing", "label",
-                          "sr_cost", "mounted_vs_foot", "attacker_side", "skip_empty", "reason"),
+                          "sr_cost", "mounted_vs_foot", "attacker_side", "skip_empty", "reason", "move_token"),
 )
 
 

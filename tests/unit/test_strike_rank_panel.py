@@ -146,8 +146,8 @@ def test_attack_action_builds_one_exchange_and_names_bad_dice():
         "bonus": "10", "rolls.attack": "20", "rolls.defence": "", "rolls.location": "7", "rolls.damage": "6 3"})
     assert errors == {}
     assert a == {"type": "sr.attack", "attacker": "c1", "target": "c2", "weapon": "broadsword", "ref": "a1",
-                 "defence": {"kind": "parry", "weapon": "medium_shield"}, "mode": "normal", "bonus": 10,
-                 "rolls": {"attack": 20, "location": 7, "damage": [6, 3]}}
+                 "defence": {"kind": "parry", "weapon": "medium_shield"}, "mode": "normal", "move_token": True,
+                 "bonus": 10, "rolls": {"attack": 20, "location": 7, "damage": [6, 3]}}
     _, errors = attack_action("a1", "c1", "broadsword", {"rolls.attack": "abc", "defence.kind": "dodge"})
     assert list(errors) == ["rolls.attack"]
 
@@ -190,7 +190,7 @@ def test_add_form_section_round_trips_a_preset_and_reads_typed_weapons():
     for slot in ("combatant.body", "combatant.armour", "combatant.weapons"):
         assert f'data-error-for="{slot}"' in html
     text = weapons_text(warrior["weapons"])
-    assert text.splitlines()[0] == "Broadsword, 65, 1D8+1, 2, 12, slashing"
+    assert text.splitlines()[0] == "Broadsword, 65, 1D8+1, 2, 12, slashing, right"
     # untouched: the preset's records stay as they are (hand, ENC, knockback...)
     same = add_extra({"sr_body": "humanoid", "sr_armour": "head 3, chest 3, abdomen 3, right_arm 3, left_arm 3, "
                       "right_leg 2, left_leg 2", "sr_weapons": text}, warrior)
@@ -200,7 +200,7 @@ def test_add_form_section_round_trips_a_preset_and_reads_typed_weapons():
     assert typed["armour"] == 4
     assert typed["weapons"][0] == warrior["weapons"][0]
     assert typed["weapons"][2] == {"name": "Dagger", "skill": 40, "damage": "1D4+2", "sr": 3, "hp": 12,
-                                   "type": "impaling"}
+                                   "type": "impaling", "hand": "right"}
     h = History(new_encounter("strike-rank", "t"))
     h.do({"type": "add_combatant", "combatant": {"name": "W", "stats": PRESETS["Human warrior"]["stats"], **typed}})
     v = RS.view(h.present)["combatants"]["c1"]
@@ -745,3 +745,19 @@ def test_every_declaration_defaults_to_the_first_enemy_as_one_combatant_at_a_tim
         got = _first_enemies(view)
         assert got == {cid: _first_enemy(view, cid) for cid in view["combatants"]}
     assert _first_enemies(views[2]) == {"a": "b", "b": "a"}
+
+
+def test_add_form_gives_each_weapon_its_hand_and_a_natural_weapon_its_location():
+    """Damage Equal to Location HP: "Arm: A disabled arm cannot wield weapons or shields": the add form says which
+    hand holds what (issue 32: Yanioth's shield, typed without a hand, stayed usable with her left arm maimed)."""
+    typed = add_extra({"sr_weapons": "Sword, 60, 1D8+1, 2, 12, slashing\nShield, 50, 1D4, 3, 12, crushing, shield\n"
+                                     "Axe, 45, 1D8+2, 2, 10, slashing, left hand\nBow, 50, 1D8+1, , 6, impaling, missile\n"
+                                     "Kick, 30, 1D6, 3, , crushing, natural, Right leg", "sr_armour": ""}, {})
+    assert [w.get("hand") for w in typed["weapons"]] == ["right", "left", "left", "both", None]
+    assert typed["weapons"][4]["location"] == "right_leg"
+    assert weapons_text(typed["weapons"]).splitlines()[1] == "Shield, 50, 1D4, 3, 12, crushing, shield, left"
+    assert weapons_text(typed["weapons"]).splitlines()[4] == "Kick, 30, 1D6, 3, , crushing, natural, right leg"
+    wolf = PRESETS["Great wolf (four-legged)"]
+    assert weapons_text(wolf["weapons"]) == "Bite, 55, 1D10, 1, , impaling, natural, head"
+    html = add_fields_html({})
+    assert "the hand: right, left or both" in html and "the hit location it strikes with" in html

@@ -144,7 +144,7 @@ class StrikeRankPanel:
         rolls, errors = _rolls(values)
         if _show_errors(app, scope, errors):
             return
-        a: dict[str, Any] = {"type": "advance", "skip_empty": True}
+        a: dict[str, Any] = {"type": "advance", "skip_empty": True, "move_token": True}
         if rolls:
             a["rolls"] = rolls
         app.dispatch(a, scope)
@@ -204,7 +204,7 @@ class StrikeRankPanel:
         if act == "sr-undeclare":
             app.dispatch({"type": "sr.undeclare", "ref": data(el, "ref")}, scope)
         elif act == "sr-resolve":
-            app.dispatch({"type": "sr.resolve", "ref": data(el, "ref")}, scope)
+            app.dispatch({"type": "sr.resolve", "ref": data(el, "ref"), "move_token": True}, scope)
         elif act == "sr-answer":
             from .forms import form_values
 

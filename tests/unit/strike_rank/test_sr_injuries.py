@@ -44,7 +44,7 @@ def test_damage_less_than_location_hp_minor():
 def test_damage_equal_arm_disabled_cannot_wield():
     """Damage Equal to Location HP: "Arm: A disabled arm cannot wield weapons or shields\""""
     enc, _ = hurt(to_phase(duel(), "resolve"), "right_arm", 4, target="c1")
-    with pytest.raises(RuleViolation, match="Right arm is serious"):
+    with pytest.raises(RuleViolation, match="Ana.s right arm is disabled: it cannot wield the broadsword"):
         attack(enc, rolls={"attack": 20})
 
 

@@ -33,6 +33,7 @@ RATES = re.compile(r"^(1/MR|S/MR|1/(\d+)MR)$")
 SPELL_TYPES = ("battle", "sorcery", "spirit", "rune", "charm")
 BODY_PLANS = {"humanoid": "body_humanoid", "quadruped": "body_quadruped", "single": "body_single"}
 LOC_TYPES = ("head", "chest", "abdomen", "arm", "leg", "wing", "tail", "body")
+HANDS = ("right", "left", "both", "none")
 _ID = re.compile(r"[^a-z0-9]+")
 
 
@@ -126,10 +127,14 @@ def check_weapon(raw: Any, path: str, location_ids: set[str]) -> dict[str, Any]:
     w["martial_arts"] = _bool(raw.get("martial_arts"), f"{path}.martial_arts")
     loc = raw.get("location")
     if loc is not None and (not isinstance(loc, str) or loc not in location_ids):
-        raise InvalidAction(f"{path}.location", f"there is no hit location {loc!r}")
+        if not isinstance(loc, str):
+            raise InvalidAction(f"{path}.location", "names no hit location: give one location, such as head")
+        raise InvalidAction(f"{path}.location", f"this body has no hit location “{loc.replace('_', ' ')}”")
     w["location"] = loc or ""
-    w["hand"] = _choice(raw.get("hand"), f"{path}.hand", ("right", "left", "both", "none"),
-                        "none" if w["natural"] else "right")
+    # A weapon given without its hand keeps the default it always had (a save's history replays to
+    # the same sheet); ``held_in`` reads where it really is (a shield beside a weapon in the right
+    # hand is in the left).
+    w["hand"] = _choice(raw.get("hand"), f"{path}.hand", HANDS, "none" if w["natural"] else "right")
     w["dm"] = _choice(raw.get("dm"), f"{path}.dm", ("full", "half", "none"),
                       "half" if w["missile"] and not w["thrown"] else "full")
     w["reach"] = _num(raw.get("reach"), f"{path}.reach", 0, 20, 0)
@@ -353,17 +358,69 @@ def limb_disabled(l: dict[str, Any]) -> bool:
         or l.get("disabled_mr", 0) > 0 or bool(l.get("immobilized_by")) or bool(l.get("useless"))
 
 
+def default_hand(w: dict[str, Any]) -> str:
+    """The hand of a weapon whose sheet names none (a save older than hands in the add form): a
+    shield on the left, a bow or crossbow in both, a natural weapon in none, any other the right."""
+    if w.get("natural"):
+        return "none"
+    if w.get("shield"):
+        return "left"
+    if w.get("missile") and not w.get("thrown"):
+        return "both"
+    return "right"
+
+
+def held_in(c: Combatant, w: dict[str, Any]) -> str:
+    """Which hand holds ``w``: right, left, both or none. One hand holds one thing ("characters
+    wielding a weapon and a shield"): a shield said to be in the right hand beside a weapon held
+    there (the add form's old default for every weapon) is in the left."""
+    hand = w.get("hand") or default_hand(w)
+    if w.get("shield") and hand == "right" and not w.get("location") and any(
+            o is not w and not o.get("natural") and not o.get("shield") and (o.get("hand") or default_hand(o)) == "right"
+            for o in c.data["weapons"]):
+        return "left"
+    return hand
+
+
 def hand_location(c: Combatant, w: dict[str, Any]) -> list[dict[str, Any]]:
     """The arm(s) a weapon is held in, or the location a natural weapon strikes with."""
     if w.get("location"):
         l = location(c, w["location"])
         return [l] if l else []
     arms = [l for l in c.data["locations"] if l["type"] == "arm"]
-    if w["hand"] == "both":
+    hand = held_in(c, w)
+    if hand == "both":
         return arms
-    if w["hand"] in ("right", "left"):
-        return [l for l in arms if l["side"] == w["hand"]][:1]
+    if hand in ("right", "left"):
+        return [l for l in arms if l["side"] == hand][:1]
     return []
+
+
+def _the(name: str) -> str:
+    """"the shield" for a weapon named "Shield": its name as a common noun in a sentence."""
+    return "the " + (name[0].lower() + name[1:] if name[1:2].islower() else name) if name else "it"
+
+
+def injury_refusal(c: Combatant, l: dict[str, Any], w: dict[str, Any]) -> tuple[str, str]:
+    """The rule and the words that refuse ``w`` because of the limb ``l`` that holds or is it."""
+    who = f"{c.name}'s {l['name'][0].lower() + l['name'][1:]}"
+    level = loc_level(l)
+    natural = bool(w.get("natural") or (w.get("unarmed") and w.get("location")))
+    if l.get("immobilized_by"):
+        return "Grappling", f"{who} is immobilized: An immobilized limb cannot be used"
+    if l.get("useless") or rules.injury_rank(level) >= rules.injury_rank("mangled"):
+        word = "severed" if level == "severed" else "mangled"
+        return ("Damage Equal to Triple Location HP",
+                f"{who} is {word}: it is useless" + ("" if natural else f" and cannot hold {_the(w['name'])}"))
+    if rules.injury_rank(level) >= rules.injury_rank("maimed"):
+        if natural or l["type"] != "arm":
+            return "Damage Equal to Double Location HP", f"{who} is maimed: it cannot attack ({w['name']})"
+        return "Damage Equal to Double Location HP", f"{who} is maimed: it cannot hold {_the(w['name'])}"
+    if rules.injury_rank(level) >= rules.injury_rank("serious"):
+        if natural or l["type"] != "arm":
+            return "Damage Equal to Location HP", f"{who} is disabled: it cannot be used to attack ({w['name']})"
+        return "Damage Equal to Location HP", f"{who} is disabled: it cannot wield {_the(w['name'])}"
+    return "Stun (½ skill)", f"{who} is stunned for {l.get('disabled_mr', 0)} MR: it cannot hold {_the(w['name'])}"
 
 
 def usable_weapon(c: Combatant, wid: Any, field: str) -> dict[str, Any]:
@@ -388,13 +445,13 @@ def weapon_unusable_rule(c: Combatant, w: dict[str, Any]) -> tuple[str, str] | N
     """The heading of the rule text that keeps a weapon out of use, and why; or None."""
     for l in hand_location(c, w):
         if limb_disabled(l):
-            return ("Damage Equal to Location HP",
-                    f"{l['name']} is {loc_level(l) if loc_level(l) != 'none' else 'disabled'}")
+            return injury_refusal(c, l, w)
     if w["hp_max"] and w["hp"] <= 0:
         return "Attacks & Defenses", f"{w['name']} is broken"
     if w.get("dropped"):
         return "Disarm (½ skill)", f"{w['name']} was dropped"
-    if w.get("stuck_in"):
+    if w.get("stuck_in") and not (w.get("natural") or w.get("unarmed")):
+        # a bite left "stuck" by a save made before natural attacks stopped sticking is free again
         return "Impale", f"{w['name']} is stuck in {w['stuck_in']['name']}"
     if w["shield"] and stuck_enc(w) > 2:
         # "ENC over 2 (or attacker is holding on to weapon): Shield cannot be used."
@@ -446,14 +503,37 @@ def movement_limits(c: Combatant) -> dict[str, Any]:
     return out
 
 
-def can_fight(c: Combatant) -> str | None:
+def can_act(c: Combatant) -> str | None:
+    """Why ``c`` can take no action at all (dead, unconscious, incapacitated), or None."""
     for cond in ("dead", "unconscious", "incapacitated"):
         if cond in c.conditions:
             return f"{c.name} is {cond}"
-    for l in c.data["locations"]:
-        if l["type"] == "chest" and rules.injury_rank(loc_level(l)) >= rules.injury_rank("maimed"):
-            return f"{c.name}'s chest is maimed: cannot fight"
     return None
+
+
+def chest_maimed(c: Combatant) -> bool:
+    return any(l["type"] == "chest" and rules.injury_rank(loc_level(l)) >= rules.injury_rank("maimed")
+               for l in c.data["locations"])
+
+
+def can_fight(c: Combatant) -> str | None:
+    """Why ``c`` cannot attack or parry, or None: "Chest: Cannot fight, cannot move faster than a
+    stagger (1m rate), can use magic or First Aid.\""""
+    why = can_act(c)
+    if why:
+        return why
+    if chest_maimed(c):
+        return f"{c.name}'s chest is maimed: cannot fight (only magic, First Aid or a stagger at 1 m)"
+    return None
+
+
+def cannot_stand(c: Combatant) -> str | None:
+    """Why ``c`` cannot stand ("Leg: If half or more of a combatant's legs are maimed, they cannot
+    stand"; "Abdomen: Cannot stand or walk."), or None."""
+    lim = movement_limits(c)
+    if lim["can_stand"]:
+        return None
+    return "; ".join(w for w in lim["why"] if "stand" in w)
 
 
 def no_such_weapon(c: Combatant) -> str:

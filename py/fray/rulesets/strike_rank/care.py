@@ -35,8 +35,8 @@ def first_aid(ctx: Context) -> None:
         raise RuleViolation("First Aid", f"{c.name}'s {l['name']} has had First Aid; only again once injured again")
     if _impaled_at(c, l["id"]):
         raise RuleViolation("Impale", "The injured location cannot be healed while the weapon is stuck in.")
-    why = body.can_fight(healer)
-    if why and "chest" not in why:
+    why = body.can_act(healer)  # a maimed chest "can use magic or First Aid"
+    if why:
         raise RuleViolation("First Aid", why)
     skill = healer.stats.get("first_aid", 0)
     roll = ctx.dice.d100("first_aid").total

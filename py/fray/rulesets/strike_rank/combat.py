@@ -92,6 +92,8 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
         return "dodge", None, rules.modified_skill(defender.stats.get("dodge", 0), mults, None, bonus, why)
     if free_attack:
         raise RuleViolation("Disengaging", "the attack on a fleeing combatant cannot be parried (but may be dodged at ½)")
+    if body.chest_maimed(defender):
+        raise RuleViolation("Damage Equal to Double Location HP", body.can_fight(defender))
     pw = body.usable_weapon(defender, d.get("weapon"), "defence.weapon")
     if r.get("bracing") == pw["id"]:
         raise RuleViolation("Bracing for a Charge", "The bracing combatant cannot dodge or use the spear to parry.")
@@ -143,7 +145,7 @@ def shield_cover(ctx: Context) -> dict[str, Any]:
 
 def _holds_two(c: Combatant) -> bool:
     held = [w for w in c.data["weapons"] if not w["natural"] and not w["missile"] and not body.weapon_usable(c, w)]
-    return len({w["hand"] for w in held}) >= 2 or (len(held) >= 2 and any(w["shield"] for w in held))
+    return len({body.held_in(c, w) for w in held}) >= 2 or (len(held) >= 2 and any(w["shield"] for w in held))
 
 
 def _check_parry_allowance(c: Combatant, pw: dict, surprised: bool) -> None:
@@ -238,9 +240,11 @@ def plan_attack(ctx: Context) -> Plan:
     target = ctx.combatant("target")
     if attacker.id == target.id:
         raise InvalidAction("target", "a combatant cannot attack themself")
-    why = body.can_fight(attacker)
+    why = body.can_act(attacker)
     if why:
         raise RuleViolation("Action Declaration & Resolution", why)
+    if body.chest_maimed(attacker):
+        raise RuleViolation("Damage Equal to Double Location HP", body.can_fight(attacker))
     if "surprised" in attacker.conditions and enc.round == 1:
         raise RuleViolation("Aborting Actions", "Characters who are taken by surprise cannot take actions in the first "
                             "Melee Round")
@@ -375,6 +379,12 @@ def attack(ctx: Context) -> None:
     skill, dkind, pw, dskill = p.skill, p.dkind, p.pw, p.dskill
     # -- timing ---------------------------------------------------------------------------------------
     decl = timing.mark_done(ctx, a.get("ref"), attacker.id, True)
+    if decl and decl.get("moving") and not w["missile"] and timing.moves_token(ctx):
+        # the movement in the attack's SR ("must move 6m to get within melee range") ends at the target
+        went = timing.close_in(attacker, target)
+        if went:
+            ctx.event("move", f"{attacker.name} closes {went:g} m to {target.name}", id=attacker.id,
+                      x=attacker.position.x, y=attacker.position.y)
     if decl and decl.get("charge"):
         attacker.data["round"]["charge_attacked"] = True
     if decl and decl.get("charge_past"):
@@ -704,7 +714,7 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
                 parts.append(f"{pw['name']} loses {loss} HP ({pw['hp']}/{pw['hp_max']})")
             elif dmg > whp:
                 parts.append(f"impaling weapons do not damage {pw['name']}")
-            if pw["shield"] and st == "impaling" and landing in ("special", "max_special"):
+            if pw["shield"] and sticks(w, st) and landing in ("special", "max_special"):
                 return _stuck_in_shield(ctx, attacker, w, target, pw, parts, through, hit_loc)
     # armour
     ignores = cell["ignores_armour"]
@@ -724,12 +734,20 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
     ctx.event("damage_roll", "; ".join(parts) + f" → {taken} to {hit_loc['name']}", rolled=rolled, taken=taken)
     if taken or through:
         wounds.apply_damage(ctx, target, hit_loc["id"], taken, source=f"{attacker.name}'s {w['name']}", tag="wound")
-    impaled = st == "impaling" and landing in ("special", "max_special") and taken > 0
+    impaled = sticks(w, st) and landing in ("special", "max_special") and taken > 0
     if impaled:
         _impale(ctx, attacker, w, target, hit_loc, decl)
     elif w["knockback"] and "dead" not in target.conditions:
         resist_self = target.data["round"].get("bracing")
         _knockback(ctx, attacker, target, rolled, "damage", "rolled damage", resist_self)
+
+
+def sticks(w: dict, special_type: str) -> bool:
+    """Whether a special hit with ``w`` leaves the weapon stuck ("Impaling: ... and the weapon
+    impales the target"; "If a shield parries an impale ... the weapon is stuck in the shield"). A
+    natural or unarmed attack is no weapon to stick: a bite or a claw deals impaling special damage
+    and comes away (the wolf does not leave its bite in a shield)."""
+    return special_type == "impaling" and not (w["natural"] or w["unarmed"])
 
 
 def parry_absorbs(target: Combatant, pw: dict, loc: dict) -> tuple[int, dict | None]:

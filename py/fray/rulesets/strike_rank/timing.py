@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 from ... import sharing
 from ...errors import InvalidAction, RuleViolation
 from ...geometry import distance
-from ...model import Combatant, Encounter
+from ...model import Combatant, Encounter, Position
 from ..base import Context, Slot, gm_tie_break, id_order
 from . import body, rules, wounds
 
@@ -100,9 +100,11 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     kind = a.get("kind")
     if kind not in KINDS:
         raise InvalidAction("kind", f"must be one of {', '.join(KINDS)}")
-    why = body.can_fight(c)
+    why = body.can_act(c)
     if why and kind != "defend":
         raise RuleViolation("Action Declaration & Resolution", why)
+    if kind in ("melee", "missile") and body.chest_maimed(c):
+        raise RuleViolation("Damage Equal to Double Location HP", body.can_fight(c))
     if "surprised" in c.conditions and ctx.enc.round == 1 and kind != "defend":
         raise RuleViolation("Aborting Actions", f"{c.name} is surprised: no actions in the first Melee Round, "
                             "only dodges and parries at half skill")
@@ -495,11 +497,50 @@ def _finish(ctx: Context, c: Combatant, a: dict[str, Any]) -> None:
                       ref=a["ref"])
     elif a["kind"] == "move":
         c.data["round"]["moved"] = True
-        ctx.event("move", f"{c.name} finishes moving {a['metres']:g} m at SR {a['sr']}", ref=a["ref"])
+        target = ctx.enc.peek_at(a["target"]) if a.get("target") else None
+        if not moves_token(ctx):
+            ctx.event("move", f"{c.name} finishes moving {a['metres']:g} m at SR {a['sr']}", ref=a["ref"])
+        elif target is not None:
+            went = close_in(c, target, a["metres"])
+            ctx.event("move", f"{c.name} finishes moving {went:g} m toward {target.name} at SR {a['sr']}",
+                      ref=a["ref"], id=c.id, x=c.position.x, y=c.position.y)
+        else:
+            ctx.event("move", f"{c.name} finishes moving {a['metres']:g} m at SR {a['sr']}", ref=a["ref"])
+            # no target to walk toward: only the GM knows where the move ends
+            wounds.prompt(ctx, "move_end", c.id, f"{c.name} has moved {a['metres']:g} m: drag the token to where "
+                          "the move ends", [{"value": "placed", "label": "The token is where the move ends"}],
+                          metres=a["metres"])
     elif a["kind"] == "reload":
         ctx.event("reload", f"{c.name} spends the MR reloading", ref=a["ref"])
     else:
         ctx.event("action", f"{c.name}: {a.get('label', a['kind'])} done at SR {a['sr']}", ref=a["ref"])
+
+
+def moves_token(ctx: Context) -> bool:
+    """Whether this action puts the tokens where resolved movement ends (``move_token``: true, as
+    the page sends it with Resolve, Next and an attack). Without it a move only logs its metres,
+    as it always did, so a save made before replays to the very same fight."""
+    v = ctx.action.get("move_token", False)
+    if not isinstance(v, bool):
+        raise InvalidAction("move_token", "must be true or false")
+    return v
+
+
+def close_in(c: Combatant, target: Combatant, metres: float | None = None) -> float:
+    """Put ``c``'s token on the straight line toward ``target``, ``metres`` along it (all the way
+    when None) but no nearer than engagement range ("For human-sized combatants, engagement range
+    is about 3 meters or less"): where a resolved move or a melee attack's movement ends. Returns
+    the metres moved."""
+    here, there = c.position, target.position
+    gap = distance(here, there, "horizontal")
+    go = max(0.0, gap - rules.ENGAGEMENT_RANGE_M)
+    if metres is not None:
+        go = min(go, max(0.0, float(metres)))
+    if go <= 0 or gap <= 0:
+        return 0.0
+    f = go / gap
+    c.position = Position(round(here.x + (there.x - here.x) * f, 2), round(here.y + (there.y - here.y) * f, 2), here.alt)
+    return round(go, 2)
 
 
 def advance(ctx: Context) -> None:

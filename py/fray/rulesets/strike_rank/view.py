@@ -25,7 +25,9 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
           "derived": {                # each {"value": ..., "text": "DEX SR 3 (DEX 11)"}
             "dex_sr": {...}, "siz_sr": {...}, "damage_modifier": {...}, "healing_rate": {...}},
           "movement": {"rate": 3, "can_run": true, "half_rate": false, "can_stand": true,
+                       "max_rate": null,  # 1 (crawl, stagger) or 0 (an immobilized leg) when limited
                        "why": ["a disabled leg: cannot run"]},
+          "cannot_fight": "",         # or why not: "Vasana's chest is maimed: cannot fight (...)"
           "locations": [
             {"id": "left_arm", "name": "Left arm", "type": "arm", "side": "left",
              "melee": [16, 18], "missile": [18, 19], "hp": 1, "hp_max": 4, "ap": 3,
@@ -36,6 +38,7 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
           "weapons": [
             {"id": "broadsword", "name": "Broadsword", "skill": 65, "damage": "1D8+1",
              "sr": 2, "hp": 12, "hp_max": 12, "type": "slashing", "usable": true, "why_not": "",
+             "held": "right hand",      # or "left hand", "both hands", a natural weapon's location
              "stuck": [], "loaded": true, "melee_sr": {"value": 7, "text": "SR 7 = DEX 3 + SIZ 2 + weapon 2"}}
           ],
           "spells": [{"id": "bladesharp", "name": "Bladesharp", "type": "battle", "sr": {...}}],
@@ -84,7 +87,7 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         weapons.append({"id": w["id"], "name": w["name"], "skill": w["skill"], "damage": w["damage"], "sr": w["sr"],
                         "hp": w["hp"], "hp_max": w["hp_max"], "type": w["type"], "missile": w["missile"],
                         "rate": w["rate"], "range": w["range"], "shield": w["shield"], "martial_arts": w["martial_arts"],
-                        "usable": not why,
+                        "usable": not why, "held": held_text(c, w),
                         "why_not": why, "stuck": [s["name"] for s in w["stuck"]],
                         "loaded": rl is None or rl.get("loaded", True),
                         "melee_sr": {"value": msr.total, "text": msr.text()}})
@@ -98,7 +101,10 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         "name": c.name, "side": c.side, "conditions": list(c.conditions), "status": status,
         "hp": {"current": c.data["hp"], "max": c.data["hp_max"], "text": c.data.get("hp_text", "")},
         "derived": d,
-        "movement": {"rate": rate, **{k: lim[k] for k in ("can_run", "half_rate", "can_stand")}, "why": lim["why"]},
+        "movement": {"rate": rate, **{k: lim[k] for k in ("can_run", "half_rate", "can_stand", "max_rate")},
+                     "why": lim["why"]},
+        # why the combatant cannot attack or parry ("Chest: Cannot fight"), or "": the forms offer neither
+        "cannot_fight": body.can_fight(c) or "",
         "locations": locs, "weapons": weapons, "spells": spells,
         "declared": [dict(a) for a in (declared if declared is not None else
                                        (a for a in enc.state.get("actions", [])
@@ -115,6 +121,15 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         "unconscious_minutes": c.data.get("unconscious_minutes", 0),
         "protection": dict(c.data.get("protection") or {}),  # sr.protection: magical, not ignored by a critical
     }
+
+
+def held_text(c, w: dict[str, Any]) -> str:
+    """Where a weapon is: "left hand", "both hands", or the location a natural weapon strikes with."""
+    if w.get("location"):
+        l = body.location(c, w["location"])
+        return l["name"] if l else ""
+    hand = body.held_in(c, w)
+    return {"right": "right hand", "left": "left hand", "both": "both hands"}.get(hand, "")
 
 
 # the tables a combatant's view reads (``body.derived``): a GM's edit of one is a new object

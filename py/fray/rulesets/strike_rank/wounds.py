@@ -113,7 +113,36 @@ def apply_damage(ctx: Context, c: Combatant, lid: str, amount: int, *, source: s
     _injury_effects(ctx, c, loc, before, after, amount, tag)
     if c.data["hp"] <= 0 and "dead" not in c.conditions:
         kill(ctx, c, f"total HP {c.data['hp']}")
+    if after != before and "dead" not in c.conditions:
+        fall_if_cannot_stand(ctx, c)
+        lose_impossible_actions(ctx, c)
     return out
+
+
+def fall_if_cannot_stand(ctx: Context, c: Combatant) -> None:
+    """"If half or more of a combatant's legs are maimed, they cannot stand"; "Abdomen: Cannot stand
+    or walk.": the combatant is down, prone, without the GM setting it."""
+    why = body.cannot_stand(c)
+    if why and add_condition(c, "prone"):
+        ctx.event("injury", f"{c.name} falls prone: {why}", id=c.id, condition="prone")
+
+
+def lose_impossible_actions(ctx: Context, c: Combatant) -> None:
+    """The declared attacks an injury has made impossible are lost at once, each with the injury
+    that stops it (a maimed arm cannot attack with the sword it held; "Chest: Cannot fight"), so
+    the strike rank order holds only what the combatant can still do."""
+    from .timing import actions_where  # (timing imports this module)
+
+    # read through, and only the combatant's pending attacks copied to be edited (fray.sharing)
+    for a in actions_where(ctx.enc, lambda x: x["combatant"] == c.id and x["status"] == "declared"
+                           and bool(x.get("attack"))):
+        why = body.can_fight(c)
+        if why is None:
+            w = body.weapon(c, a.get("weapon"))
+            why = body.weapon_usable(c, w) if w is not None else None
+        if why:
+            a["status"] = "lost"
+            ctx.event("lost", f"{c.name} loses the attack at SR {a['sr']}: {why}", ref=a["ref"])
 
 
 def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str, after: str, amount: int,

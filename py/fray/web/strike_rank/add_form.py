@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...rulesets.strike_rank.body import default_hand
 from ..widgets import as_int
 from .common import _err, _field, _input, _select, esc
 
@@ -14,6 +15,10 @@ BODY_PLANS = (("humanoid", "Humanoid (7 locations)"), ("quadruped", "Four-legged
 WEAPON_COLS = ("name", "skill", "damage", "sr", "hp", "type")
 # words after the columns: what the rules treat differently (a spear can be braced, a lance charged with)
 WEAPON_FLAGS = ("shield", "missile", "natural", "thrown", "spear", "lance")
+# the hand that holds a weapon, in the words a GM types ("Arm: A disabled arm cannot wield weapons
+# or shields": the rules must know which arm holds what)
+HAND_WORDS = {"right": "right", "right hand": "right", "left": "left", "left hand": "left", "both": "both",
+              "both hands": "both", "two hands": "both", "two-handed": "both"}
 
 
 def weapons_text(weapons: list[dict[str, Any]]) -> str:
@@ -24,6 +29,10 @@ def weapons_text(weapons: list[dict[str, Any]]) -> str:
         while cols and cols[-1] == "":
             cols.pop()
         flags = [f for f in WEAPON_FLAGS if w.get(f)]
+        if w.get("location"):
+            flags.append(str(w["location"]).replace("_", " "))  # a natural weapon: the location it strikes with
+        elif w.get("hand") in ("right", "left", "both"):
+            flags.append(w["hand"])
         lines.append(", ".join(cols + flags))
     return "\n".join(lines)
 
@@ -46,6 +55,20 @@ def parse_weapons(text: str, base: list[dict[str, Any]] | None = None) -> list[d
         for f in WEAPON_FLAGS:
             if f in flags:
                 w[f] = True
+        for word in flags:
+            word = " ".join(word.split())
+            if word in WEAPON_FLAGS or not word:
+                continue
+            if word in HAND_WORDS:
+                w["hand"] = HAND_WORDS[word]
+                w.pop("location", None)
+            else:
+                # any other word is the hit location a natural weapon strikes with ("head"); the
+                # engine says so if this body has no such location
+                w["location"] = word.replace(" ", "_")
+                w.pop("hand", None)
+        if "hand" not in w and "location" not in w and not w.get("natural"):
+            w["hand"] = default_hand(w)
         out.append(w)
     return out
 
@@ -101,7 +124,9 @@ def add_fields_html(extra: dict[str, Any] | None) -> str:
                  _input("f-sr-armour", "sr_armour", armour_text(e.get("armour")), "text",
                         "3, or head 3, chest 2"))
         + f'<div class="field" data-field="combatant.weapons"><label for="f-sr-weapons">Weapons, one a line: '
-          f'name, skill %, damage, SR, HP, type (add shield, missile, thrown, spear or lance)</label>'
+          f'name, skill %, damage, SR, HP, type (add shield, missile, thrown, spear or lance; the hand: '
+          f'right, left or both; a natural weapon: natural and the hit location it strikes with, such as head)'
+          f'</label>'
           f'<textarea id="f-sr-weapons" name="sr_weapons" rows="3" spellcheck="false">'
           f'{esc(weapons_text(e.get("weapons", [])))}</textarea>{_err("combatant.weapons")}</div>'
         + "</fieldset>")

@@ -74,7 +74,10 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     tw = [(x["id"], f'{x["name"]} ({x["skill"]}%)') for x in
           sorted(target.get("weapons", []), key=lambda x: (x["id"] in parried, not x.get("shield")))
           if x.get("usable", True) and not (w and w.get("missile") and not (x.get("shield") or x.get("martial_arts")))]
+    if target.get("cannot_fight"):
+        tw = []  # "Chest: Cannot fight": no parry to offer, only a dodge
     fresh = [x for x in tw if x[0] not in parried]
+    defences = [d for d in DEFENCES if d[0] != "parry" or tw]
     locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
     dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
     wtxt = f'{w["name"]} {w["skill"]}%, {w["damage"]}' if w else str(o.get("weapon", ""))
@@ -100,7 +103,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         f'<div class="sr-row">'
         + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", _others(names, o["combatant"]),
                                                               tid))
-        + _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", list(DEFENCES),
+        + _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", defences,
                                                                          "parry" if fresh else "dodge"))
         + _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon",
                                                                       tw or [("", "(no weapon)")]))

@@ -79,7 +79,7 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
         f'<tr{"" if w.get("usable", True) else " class=unusable"}><th scope="row">{esc(w["name"])}</th>'
         f'<td>{esc(w["skill"])}%</td><td>{esc(w["damage"])}</td><td>SR {esc(w["sr"])}</td>'
         f'<td>{_whp(w)}</td>'
-        f'<td>{esc(w.get("why_not") or ("" if w.get("loaded", True) else "not loaded"))}</td></tr>'
+        f'<td>{esc(w.get("why_not") or ("" if w.get("loaded", True) else "not loaded") or w.get("held", ""))}</td></tr>'
         for w in c.get("weapons", []))
     weapons = (f'<table class="sr-weapons" tabindex="0"><caption class="visually-hidden">Weapons of {esc(c["name"])}</caption>'
                f'<thead><tr><th scope="col">Weapon</th><th scope="col">Skill</th><th scope="col">Damage</th>'

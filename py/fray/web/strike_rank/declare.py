@@ -75,14 +75,21 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     action's label and SR cost) → one ``sr.declare`` (or ``sr.change``, ``sr.abort``)."""
     p = preset or {}
     pre = f"sr-{form}-{cid}" + (f"-{ref}" if ref else "")
-    weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}' + ("" if w["usable"] else " (unusable)"))
-               for w in c.get("weapons", [])]
+    # only what the combatant can still do: a weapon an injury (or anything else) has put out of use
+    # is not offered, nor an attack when they cannot fight, a move when they cannot move, a run
+    # when they cannot run (the card says why)
+    usable = [w for w in c.get("weapons", []) if w.get("usable", True)]
+    weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}') for w in usable]
+    kinds = offered_kinds(c)
     targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid]
     if enemy is None:
         enemy = next((o for o, oc in _others(names, cid)), "")
     # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
-    first = (c.get("weapons") or [{}])[0]
+    first = (usable or [{}])[0]
     kind = "missile" if first.get("missile") else "melee"
+    if kind not in dict(kinds):
+        kind = kinds[0][0]
+    mv = c.get("movement") or {}
     spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
     ref_attr = f' data-ref="{esc(ref)}"' if ref else ""
     who = c["name"]
@@ -91,8 +98,7 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
         f'<form class="sr-declare" data-form="{esc(form)}" data-id="{esc(cid)}"{ref_attr} novalidate '
         f'aria-label="{esc(title)}">'
         f'<div class="sr-row">'
-        + _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", list(DECLARE_KINDS),
-                                                          p.get("kind", kind)))
+        + _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", kinds, p.get("kind", kind)))
         + _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
                                                               p.get("weapon", weapons[0][0] if weapons else "")))
         + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
@@ -101,13 +107,30 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
                                                              "decimal", "from map"))
         + (_field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
            if len(spells) > 1 else "")
-        + _check(pre + "-running", "running", "Running", bool(p.get("running")))
+        + (_check(pre + "-running", "running", "Running", bool(p.get("running"))) if mv.get("can_run", True) else
+           f'<p class="hint sr-cannot">Cannot run: {esc("; ".join(mv.get("why", [])))}</p>')
         + "</div>"
+        + (f'<p class="hint sr-cannot">{esc(c["cannot_fight"])}</p>' if c.get("cannot_fight") else "")
         + more_html(pre, cid, c, names, p, ui)
         + '<div class="sr-row sr-actions">'
         + f'<button type="submit" class="primary">{esc(SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))}</button>'
         f'</div>{_err("sr")}</form>')
 
+
+
+def offered_kinds(c: dict[str, Any]) -> list[tuple[str, str]]:
+    """The kinds of action the declaration form offers ``c``: a melee or missile attack only with a
+    usable weapon of that kind and while they can fight ("Chest: Cannot fight"); a move only if
+    they can move at all (an immobilized leg "prevents movement"); a reload only with a weapon that
+    needs one."""
+    ws = [w for w in c.get("weapons", []) if w.get("usable", True)]
+    fight = not c.get("cannot_fight")
+    can = {"melee": fight and any(not w.get("missile") or w.get("thrown") for w in ws),
+           "missile": fight and any(w.get("missile") for w in ws),
+           "move": (c.get("movement") or {}).get("max_rate") != 0,
+           "reload": any(str(w.get("rate", "")).startswith("1/") and w.get("rate") != "1/MR"
+                         for w in c.get("weapons", []))}
+    return [(k, label) for k, label in DECLARE_KINDS if can.get(k, True)]
 
 
 def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,

@@ -95,7 +95,8 @@ def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) 
     if b and dk in ("parry", "dodge"):
         defence["bonus"] = as_int(b)
     a: dict[str, Any] = {"type": "sr.attack", "attacker": attacker, "target": values.get("target", ""),
-                         "weapon": weapon, "ref": ref, "defence": defence, "mode": values.get("mode", "normal")}
+                         "weapon": weapon, "ref": ref, "defence": defence, "mode": values.get("mode", "normal"),
+                         "move_token": True}  # a melee attacker's movement ends at the target
     if values.get("aim"):
         a["aim"] = values["aim"]
     b = str(values.get("bonus") or "").strip()
