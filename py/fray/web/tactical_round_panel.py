@@ -1061,7 +1061,9 @@ class TacticalPanel:
             from .dom import document
             found = document.querySelectorAll("article.tr-pending input[name=hits]")
             if found.length:
-                found.item(found.length - 1).focus()
+                hits = found.item(found.length - 1)
+                hits.focus()
+                hits.select()  # the typed number replaces the 0 in it
 
     def declare(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         rows: list[int] = []
