@@ -129,8 +129,10 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     if phase in ("setup", "assessment", "declaration"):
         parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui))
     parts.append(pending_html(view, ui))
-    parts.append(attack_html(view, ui.get("tr_attack") or next_attack(view), open_=phase in ATTACK_PHASES,
-                             ranges=ranges))
+    pre = ui.get("tr_attack") or next_attack(view)
+    # shut once nobody has an attack left in the phase: open, it offered the first combatant's weapon,
+    # which the rules forbid now ("No odds: Broadsword attacks in Melee, not in Ranged A")
+    parts.append(attack_html(view, pre, open_=phase in ATTACK_PHASES and bool(pre.get("id")), ranges=ranges))
     return Block('<section class="tr-panel" aria-label="Tactical round">', parts, "</section>")
 
 
@@ -271,8 +273,13 @@ def acting_html(view: dict[str, Any]) -> str:
             f'<span class="who side-{esc(c.get("side", "neutral"))}">{esc(s.get("name", cid))}</span>'
             f'<span class="why">{esc(s.get("explanation", ""))}</span>{badges}'
             f'<span class="tr-quick">{"".join(quick)}{tie}</span></li>')
+    over = ""
+    if phase != "declaration" and all(s.get("done") for s in acting):
+        over = (f'<p class="tr-acting-over hint">Everyone in {esc(view["phase"]["title"])} has acted. '
+                f'Use the Next button to go on.</p>')
     return (f'<div class="tr-scope tr-acting-wrap">{_general_err()}'
-            f'<ol class="tr-acting" aria-label="Who acts in {esc(view["phase"]["title"])}">{"".join(items)}</ol></div>')
+            f'<ol class="tr-acting" aria-label="Who acts in {esc(view["phase"]["title"])}">{"".join(items)}</ol>'
+            f'{over}</div>')
 
 
 def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> str:
@@ -384,7 +391,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
         # one button (issue 33: "two buttons "Attack" and "Roll and attack""): blank dice, Fray rolls
         + '<div class="tr-actions odds-beside"><button type="submit" class="primary">Attack</button>'
         + odds_view.slot() + "</div></form>")
-    return (f'<details class="tr-box tr-attack-box"{" open" if open_ or pre else ""}>'
+    return (f'<details class="tr-box tr-attack-box"{" open" if open_ else ""}>'
             f'<summary>Attack</summary>{body}</details>')
 
 
