@@ -89,6 +89,7 @@ class Fight:
             box = page.locator(".tr-open")
             expect(box).to_contain_text(asks)
             self.check()
+            shot(page, f"asks-{self.nexts}")
             if not answer:
                 return
             box.get_by_role("button", name=answer, exact=True).click()

@@ -825,6 +825,20 @@ class TacticalPanel:
         return panel_html(view, ui, kinds, ranges)
 
     @staticmethod
+    def show_below_the_bar(el: Any) -> None:
+        """Scroll ``el`` to just under the round bar and the order strip, which stay on top of the
+        page (scrollIntoView put it under them)."""
+        from .dom import by_id
+
+        if el is None:
+            return
+        import js
+
+        bottom = max((b.getBoundingClientRect().bottom for b in (by_id("round-bar"), by_id("order-strip"))
+                      if b is not None), default=0)
+        js.window.scrollBy(0, el.getBoundingClientRect().top - bottom - 8)
+
+    @staticmethod
     def attack_defaults(app: Any, view: dict[str, Any]) -> dict[str, Any]:
         """The attack form's start: the quick-attack's or the phase's next open attack, with the
         nearest living enemy as the target when none is declared or the declared one has fallen,
@@ -890,9 +904,7 @@ class TacticalPanel:
                 # stopped: say what is open, with Resolve / Skip it and Go on (issue 32)
                 app.ui["tr_asked"] = [app.enc.round, app.enc.phase]
                 app.render()
-                box = by_id("tr-open")
-                if box is not None:
-                    box.scrollIntoView(True)
+                self.show_below_the_bar(by_id("tr-open"))
                 return True
             app.ui.pop("tr_asked", None)
             if True:

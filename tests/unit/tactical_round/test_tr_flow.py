@@ -35,7 +35,7 @@ def test_next_names_an_open_ranged_attack_and_logs_the_gms_skip():
         enc = declare(enc, cid)
     enc, _ = do(enc, NEXT)
     assert enc.phase == "ranged_a"
-    with pytest.raises(RuleViolation, match="not resolved yet: Mira's Ranged attack. Resolve it or skip it"):
+    with pytest.raises(RuleViolation, match="Mira's Ranged attack is not resolved: resolve it or skip it"):
         do(enc, NEXT)
     after, ev = do(enc, GO_ON)
     assert "The GM skips Mira's Ranged attack (Ranged A)" in texts(ev)
@@ -51,7 +51,7 @@ def test_next_asks_who_has_not_declared_and_goes_on_when_told():
     enc = to_phase(archers(), "declaration")
     enc = declare(enc, "c1", {"action": "move"})
     enc = condition(enc, "c3", "unconscious")  # the fallen are not asked for
-    with pytest.raises(RuleViolation, match="not declared yet: Grak and Bran. Declare, or go on without them"):
+    with pytest.raises(RuleViolation, match="Not declared yet: Grak and Bran. Declare, or go on without them"):
         do(enc, NEXT)
     enc, ev = do(enc, GO_ON)
     assert "The GM goes on: Grak and Bran declared nothing this round" in texts(ev)

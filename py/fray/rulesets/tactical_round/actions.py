@@ -721,7 +721,7 @@ def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
         declared = enc.state.setdefault("declared", {})
         missing = [c for c in enc.combatants if c.id not in declared and not rules.fallen(c)]
         if missing and mode == "ask":
-            raise RuleViolation("Tactical Round Sequence", f"not declared yet: {_names(missing)}. Declare, or go on "
+            raise RuleViolation("Tactical Round Sequence", f"Not declared yet: {_names(missing)}. Declare, or go on "
                                 f"without {'them' if len(missing) > 1 else missing[0].name}")
         for c in missing:
             declared[c.id] = []
@@ -740,9 +740,10 @@ def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
         else:
             still.append((c, i, d))
     if still and mode == "ask":
-        said = "; ".join(f"{c.name}'s {title_of(t, d)}" for c, _, d in still)
-        raise RuleViolation("Tactical Round Sequence", f"not resolved yet: {said}. Resolve "
-                            f"{'it' if len(still) == 1 else 'each'} or skip {'it' if len(still) == 1 else 'them'}")
+        said = _names_list([f"{c.name}'s {title_of(t, d)}" for c, _, d in still])
+        one = len(still) == 1
+        raise RuleViolation("Tactical Round Sequence", f"{said} {'is' if one else 'are'} not resolved: resolve "
+                            f"{'it' if one else 'each'} or skip {'it' if one else 'them'}")
     for c, i, d in still:
         if mode:
             skip_one(ctx, t, c, d)
@@ -752,7 +753,10 @@ def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
 
 
 def _names(cs: list[Combatant]) -> str:
-    names = [c.name for c in cs]
+    return _names_list([c.name for c in cs])
+
+
+def _names_list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
