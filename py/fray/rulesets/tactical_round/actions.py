@@ -667,9 +667,10 @@ def title_of(t: dict[str, Any], d: dict[str, Any]) -> str:
 
 
 def open_in(enc: Encounter, phase: str) -> list[tuple[Combatant, int, dict[str, Any]]]:
-    """Every declared action of this phase not yet resolved, with its combatant and index."""
+    """Every declared action of this phase not yet resolved, with its combatant (read only:
+    ``Encounter.peek``, so a Next copies only whom it changes) and index."""
     out = []
-    for c in enc.combatants:
+    for c in enc.peek():
         for i, d in enumerate(declarations(enc, c.id)):
             if not d["done"] and d["phase"] == phase:
                 out.append((c, i, d))
@@ -684,6 +685,8 @@ def resolve_by_itself(ctx: Context, t: dict[str, Any], c: Combatant, d: dict[str
             d["done"] = True
             ctx.event("resolve", f"{c.name}'s {title_of(t, d)}: the weapon is gone", id=c.id)
             return
+        c = ctx.enc.get(c.id)  # the draft's own copy, to edit
+        w = c.data["weapons"][d["weapon"]]
         try:
             do_reload(ctx, c, d["weapon"], w)
         except RuleViolation as e:  # loaded already, or reloaded this Round by the GM's button
@@ -719,7 +722,7 @@ def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
         if not mode:
             return
         declared = enc.state.setdefault("declared", {})
-        missing = [c for c in enc.combatants if c.id not in declared and not rules.fallen(c)]
+        missing = [c for c in enc.peek() if c.id not in declared and not rules.fallen(c)]
         if missing and mode == "ask":
             raise RuleViolation("Tactical Round Sequence", f"Not declared yet: {_names(missing)}. Declare, or go on "
                                 f"without {'them' if len(missing) > 1 else missing[0].name}")
