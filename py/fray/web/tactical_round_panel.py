@@ -795,7 +795,7 @@ def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
 class TacticalPanel:
     FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away",
              "add-combatant")
-    ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-attack-roll", "tr-reload", "tr-wield", "tr-dismiss",
+    ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-reload", "tr-wield", "tr-dismiss",
             "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset")
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
@@ -945,9 +945,6 @@ class TacticalPanel:
             roll = by_id("tr-att-roll")
             if roll is not None:
                 roll.focus()
-        elif act == "tr-attack-roll":
-            if form is not None:
-                self.attack(app, form, form_values(form), roll=True)
         elif act in ("tr-reload", "tr-wield"):
             app.dispatch({"type": "tr.reload" if act == "tr-reload" else "tr.wield", "id": cid,
                           "weapon": as_int(data(el, "weapon"))}, scope)
@@ -1055,18 +1052,17 @@ class TacticalPanel:
         action, err = attack_action(values)
         return odds_view.open_ended_html(AttackOdds(error=err) if err else attack_odds(app.ruleset, app.enc, action))
 
-    def attack(self, app: Any, form: Any, values: dict[str, Any], roll: bool = False) -> None:
+    def attack(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         action, err = attack_action(values)
         if err:
             app.clear_errors(form)
             app.show_error(form, InvalidAction("weapon", err))
             return
-        if not roll:
-            rolls = self.rolls(app, form, values, ("attack",))
-            if rolls is False:
-                return
-            if rolls:
-                action["rolls"] = rolls
+        rolls = self.rolls(app, form, values, ("attack",))  # blank: Fray rolls
+        if rolls is False:
+            return
+        if rolls:
+            action["rolls"] = rolls
         if app.dispatch(action, form):
             app.ui.pop("tr_attack", None)
             a = app.enc.get(action["id"])
