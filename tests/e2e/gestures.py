@@ -348,3 +348,17 @@ def rb_mark_area(page, what: str, x: str, y: str, out_to: str, name: str | None 
     if name is not None:
         mark.get_by_label("Name (optional)").fill(name)
     return mark
+
+
+def tr_next(page) -> None:
+    """The tactical-round Next. Where it stops to say who has not declared or what is still open
+    (issue 32), the GM goes on without them (their choice, in the log)."""
+    current = page.locator(".tr-stepper li.current")
+    before = current.inner_text() if current.count() else ""
+    page.locator("#round-bar [data-act=advance]").click()
+    box = page.locator(".tr-open")
+    expect(box.or_(page.locator(".tr-stepper li.current").filter(has_not_text=before) if before
+                   else page.locator(".tr-stepper li.current"))).to_have_count(1)
+    if box.count():
+        box.get_by_role("button", name=re.compile("^(Go on|Skip)")).last.click()
+        expect(box).to_have_count(0)

@@ -55,6 +55,18 @@ def declare(page, cid: str, rows: list[tuple[str, str, str]], expect_text: str) 
     expect(newest_log(page)).to_contain_text(expect_text)
 
 
+def go_on_without(page, names: list[str], title: str) -> None:
+    """Next while someone has not declared: the page says who and the GM goes on without them."""
+    page.locator("#round-bar [data-act=advance]").click()
+    box = page.locator(".tr-open")
+    expect(box).to_contain_text("Not declared yet: " + ", ".join(names))
+    expect(page.locator(".tr-stepper li.current")).to_contain_text("Declaration")
+    box.get_by_role("button", name=re.compile("^Go on without")).click()
+    expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
+    expect(page.locator("#log")).to_contain_text(f"The GM goes on: {' and '.join(names)} declared nothing this round")
+    expect(box).to_have_count(0)
+
+
 def parry(page, name: str, amount: int, against: str) -> None:
     form = card(page, name).locator("form[data-form=tr-parry]")
     form.get_by_label("Parry (CMB → DEF)").fill(str(amount))
@@ -183,8 +195,9 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     apply_result(page, "A5", 5)
 
     advance_to(page, "Ranged B")
-    page.locator('.tr-slot[data-id="c3"]').get_by_role("button", name=re.compile("^Reload")).click()
-    expect(newest_log(page)).to_contain_text(f"{XBOW}: Light crossbow loaded (Half Action, Quick Load)")
+    # the declared Quick Load reload did itself as Ranged B began, before the shot (issue 32)
+    expect(page.locator("#log")).to_contain_text(f"{XBOW}: Light crossbow loaded (Half Action, Quick Load)")
+    expect(page.locator('.tr-slot[data-id="c3"]').first).to_contain_text("done")
     form = quick_attack(page, "c3", "12", line_of_sight=True)
     form.get_by_role("button", name="Attack", exact=True).click()
     # 12 + CMB 50 − Full + Half 20 − DEF (25 + shield 15 + Partial Cover: shooting into melee 20) = −18
@@ -298,7 +311,8 @@ def test_card_controls_cover_hp_parry_errors_and_running_away(page, open_app):
     advance_to(page, "Assessment", 1)
     advance_to(page, "Declaration")
     declare(page, "c2", [("melee_attack", "0", "c1")], "Wolf declares: Melee attack")
-    advance_to(page, "Melee")
+    # issue 32, "Starting without setting up": Next names who has not declared and offers to go on
+    go_on_without(page, [SWORD], "Melee")
     form = quick_attack(page, "c2", "50")
     form.get_by_role("button", name="Attack", exact=True).click()
     expect(pending(page, "A1")).to_have_count(1)
@@ -307,7 +321,7 @@ def test_card_controls_cover_hp_parry_errors_and_running_away(page, open_app):
     advance_to(page, "Assessment", 2)
     advance_to(page, "Declaration")
     declare(page, "c1", [("run_away", "", "")], f"{SWORD} declares: Run Away (Move, full)")
-    advance_to(page, "Move")
+    go_on_without(page, ["Wolf"], "Move")
     sword.locator("summary", has_text="Run away").click()
     run = sword.locator("form[data-form=tr-run-away]")
     run.get_by_label("Flee d100").fill("9O")

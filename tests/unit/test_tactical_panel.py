@@ -147,7 +147,7 @@ def test_attack_form_fields_and_flags():
     assert names(form) == {"id", "weapon", "target", "distance", "flanking", "on_rear", "charge", "mounted",
                            "two_weapons", "line_of_sight", "rolls.attack"}
     assert {"id", "weapon", "target", "distance", "rolls.attack", "line_of_sight"} <= error_slots(form)
-    assert 'data-act="tr-attack-roll"' in form
+    assert "Roll and attack" not in form  # one button (issue 33)
     # every visible control has a label
     ids = {a["id"] for t, a in tags(form) if t in ("input", "select") and a.get("type") != "hidden"}
     labelled = {a["for"] for t, a in tags(form) if t == "label" and a.get("for")}
@@ -468,3 +468,24 @@ def test_results_past_the_first_three_wait_as_lines_drawn_when_opened():
     assert len(re.findall(r'data-form="tr-result"', drawn)) == PENDING_SHOWN + 2
     assert re.search(rf'data-fold="pending-{refs[4]}" open>', drawn)
     assert re.search(rf'data-fold="pending-{refs[5]}">', drawn)
+
+
+def test_the_fallen_get_no_forms_and_a_stopped_next_says_what_is_open():
+    """Issue 32: "Dead, incapacitated and unconscious combatants get no forms and are never a default
+    target"; "say what is still open ("Mira's Ranged attack is not resolved: Resolve / Skip it")"."""
+    h = encounter(phase_steps=2)
+    h.do({"type": "tr.declare", "id": "c3", "actions": [{"action": "ranged_attack", "weapon": 0, "target": "c2"}]})
+    h.do({"type": "set_condition", "id": "c1", "condition": "unconscious"})
+    h.do({"type": "advance", "skip_empty": True, "ask": True, "go_on": True})  # Ranged A
+    view = RS.view(h.present)
+    card = card_html(view, "c1")
+    assert "tr-parry" not in card and "tr-cover" not in card and 'data-act="tr-wield"' not in card
+    assert "Out of the fight" in card and 'data-form="tr-hp"' in card  # healing brings them back
+    html = panel_html(view, {"tr_asked": [view["round"], "ranged_a"]}, DEFAULT_KINDS)
+    form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
+    attackers = re.search(r'<select id="tr-att-id".*?</select>', form).group(0)
+    assert 'value="c1"' not in attackers
+    box = re.search(r'<section class="tr-box tr-open.*?</section>', html).group(0)
+    assert "Crossbowman&#x27;s Ranged attack is not resolved:" in box
+    assert 'data-act="tr-skip"' in box and ">Resolve<" in box and "Skip it and go on" in box
+    assert "tr-open" not in panel_html(view, {}, DEFAULT_KINDS)  # only after a Next that stopped

@@ -61,8 +61,13 @@ def _check(fid: str, name: str, label: str, checked: bool = False, value: str = 
     return check(fid, name, label, checked, "tr-check", value)
 
 
+# the fallen (rules.OUT_OF_ACTION): no forms, never a default target (issue 32)
+FALLEN = ("incapacitated", "dying", "unconscious", "dead")
+ATTACK_KINDS = ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
+
+
 def _out_of_action(c: dict[str, Any]) -> bool:
-    return any(x["name"] in ("incapacitated", "dying") for x in c.get("conditions", []))
+    return any(x["name"] in FALLEN for x in c.get("conditions", []))
 
 
 # -- the panel above the cards ------------------------------------------------------------------
@@ -120,12 +125,14 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     phase = view["phase"]["id"]
     # a Block (web/blocks.py), one child per part: a Next through the phases that show the
     # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
-    parts = [*stepper_parts(view), acting_html(view)]
+    parts = [*stepper_parts(view), open_html(view, ui), acting_html(view)]
     if phase in ("setup", "assessment", "declaration"):
         parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui))
     parts.append(pending_html(view, ui))
-    parts.append(attack_html(view, ui.get("tr_attack") or next_attack(view), open_=phase in ATTACK_PHASES,
-                             ranges=ranges))
+    pre = ui.get("tr_attack") or next_attack(view)
+    # shut once nobody has an attack left in the phase: open, it offered the first combatant's weapon,
+    # which the rules forbid now ("No odds: Broadsword attacks in Melee, not in Ranged A")
+    parts.append(attack_html(view, pre, open_=phase in ATTACK_PHASES and bool(pre.get("id")), ranges=ranges))
     return Block('<section class="tr-panel" aria-label="Tactical round">', parts, "</section>")
 
 
@@ -145,6 +152,55 @@ def next_attack(view: dict[str, Any]) -> dict[str, Any]:
             if d.get("action") in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared"):
                 return {"id": s["combatant"], "weapon": d.get("weapon"), "target": d.get("target") or ""}
     return {}
+
+
+def still_open(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """What the page's Next would stop at: the open declared actions of this phase of the living
+    (combatant, index, declaration), and, in the Declaration phase, who standing has not declared."""
+    phase = view["phase"]["id"]
+    if phase == "declaration":
+        return [], [c for c in view.get("combatants", []) if not _out_of_action(c) and not c.get("has_declared")]
+    out = []
+    for c in view.get("combatants", []):
+        if _out_of_action(c):
+            continue
+        for i, d in enumerate(c.get("declared", [])):
+            if not d.get("done") and d.get("phase") == phase:
+                out.append({"c": c, "i": i, "d": d})
+    return out, []
+
+
+def open_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
+    """After a Next that stopped (``ui["tr_asked"]`` is this round and phase): what is still open,
+    each with Resolve and Skip it, and one button to go on (issue 32: "say what is still open
+    ("Mira's Ranged attack is not resolved: Resolve / Skip it"), and log the GM's choice")."""
+    if ui.get("tr_asked") != [view.get("round"), view["phase"]["id"]]:
+        return ""
+    actions, undeclared = still_open(view)
+    if not actions and not undeclared:
+        return ""
+    rows = []
+    if undeclared:
+        who = ", ".join(c["name"] for c in undeclared)
+        rows.append(f'<p>Not declared yet: <strong>{esc(who)}</strong>.</p>')
+        go = _btn("Go on without them" if len(undeclared) > 1 else f"Go on without {undeclared[0]['name']}",
+                  "tr-go-on", "secondary")
+    else:
+        items = []
+        for x in actions:
+            c, i, d = x["c"], x["i"], x["d"]
+            what = f'{c["name"]}\'s {d.get("title", d["action"])}'
+            if d["action"] in ATTACK_KINDS:
+                res = _btn("Resolve", "tr-quick-attack", "primary", aria=f"Resolve: {what}", id=c["id"],
+                           weapon="" if d.get("weapon") is None else d["weapon"], target=d.get("target") or "")
+            else:
+                res = _btn("Resolve", "tr-resolve", "primary", aria=f"Resolve: {what}", id=c["id"])
+            items.append(f'<li><span>{esc(what)} is not resolved:</span> {res}'
+                         f'{_btn("Skip it", "tr-skip", "secondary", aria=f"Skip {what}", id=c["id"], index=i)}</li>')
+        rows.append(f'<ul class="tr-open-list">{"".join(items)}</ul>')
+        go = _btn("Skip all and go on" if len(actions) > 1 else "Skip it and go on", "tr-go-on", "secondary")
+    return (f'<section class="tr-box tr-open tr-scope" id="tr-open" role="alert" aria-label="Still open">{_general_err()}'
+            f'{"".join(rows)}<div class="tr-actions">{go}</div></section>')
 
 
 def stepper_html(view: dict[str, Any]) -> str:
@@ -202,14 +258,13 @@ def acting_html(view: dict[str, Any]) -> str:
                 weapon = decl.get("weapon") if decl else None
                 quick.append(_btn("Attack", "tr-quick-attack", "primary", aria=f"Attack: {c.get('name', cid)}",
                                   id=cid, weapon="" if weapon is None else weapon, target=target or ""))
-            if kind == "reload" and decl and decl.get("weapon") is not None:
-                quick.append(_btn("Reload", "tr-reload", "", aria=f"Reload: {c.get('name', cid)}", id=cid,
-                                  weapon=decl["weapon"]))
-            if kind == "ready_thrown" and decl and decl.get("weapon") is not None:
-                quick.append(_btn("Ready", "tr-reload", "", aria=f"Ready the thrown weapon: {c.get('name', cid)}",
-                                  id=cid, weapon=decl["weapon"]))
-            if decl:
-                quick.append(_btn("Done", "tr-resolve", "secondary", aria=f"Mark done: {c.get('name', cid)}", id=cid))
+            # a declared reload, readying, move or disengage does itself in its phase (issue 32)
+            if decl and kind not in ("reload", "ready_thrown", "move", "disengage"):
+                if kind not in ATTACK_KINDS:
+                    quick.append(_btn("Done", "tr-resolve", "secondary", aria=f"Mark done: {c.get('name', cid)}",
+                                      id=cid))
+                quick.append(_btn("Skip", "tr-skip", "secondary", aria=f"Skip: {c.get('name', cid)}", id=cid,
+                                  index=ref.split(":")[1]))
         tie = (_btn("▲", "order-up", "icon", aria=f"Move {c.get('name', cid)} earlier among ties", id=cid)
                + _btn("▼", "order-down", "icon", aria=f"Move {c.get('name', cid)} later among ties", id=cid)) \
             if phase == "melee" and sim else ""
@@ -218,8 +273,13 @@ def acting_html(view: dict[str, Any]) -> str:
             f'<span class="who side-{esc(c.get("side", "neutral"))}">{esc(s.get("name", cid))}</span>'
             f'<span class="why">{esc(s.get("explanation", ""))}</span>{badges}'
             f'<span class="tr-quick">{"".join(quick)}{tie}</span></li>')
+    over = ""
+    if phase != "declaration" and all(s.get("done") for s in acting):
+        over = (f'<p class="tr-acting-over hint">Everyone in {esc(view["phase"]["title"])} has acted. '
+                f'Use the Next button to go on.</p>')
     return (f'<div class="tr-scope tr-acting-wrap">{_general_err()}'
-            f'<ol class="tr-acting" aria-label="Who acts in {esc(view["phase"]["title"])}">{"".join(items)}</ol></div>')
+            f'<ol class="tr-acting" aria-label="Who acts in {esc(view["phase"]["title"])}">{"".join(items)}</ol>'
+            f'{over}</div>')
 
 
 def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> str:
@@ -293,20 +353,24 @@ def _decl_fold(c: dict[str, Any], decl: list[dict[str, Any]], open_: bool, lazy:
 def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
                 ranges: dict[str, Any] | None = None) -> str:
     combatants = view.get("combatants", [])
-    attacker = pre.get("id") or (combatants[0]["id"] if combatants else "")
-    who = [(c["id"], c["name"]) for c in combatants]
+    living = [c for c in combatants if not _out_of_action(c)]
+    attacker = pre.get("id") or (living[0]["id"] if living else "")
+    who = [(c["id"], c["name"]) for c in living]  # the fallen attack nobody (issue 32)
     groups = ""
-    for c in combatants:
+    for c in living:
         opts = "".join(
             f'<option value="{esc(c["id"])}:{w["index"]}"'
             f'{" selected" if c["id"] == attacker and str(pre.get("weapon", "")) == str(w["index"]) else ""}>'
             f'{esc(w["name"])} (CMB {w["cmb_now"]}, {esc(w["state"])})</option>' for w in c.get("weapons", []))
         groups += f'<optgroup label="{esc(c["name"])}">{opts}</optgroup>'
-    # the default target is on another side (issue 10: "default targets are allies")
+    # the default target: the declared one while they stand, else the nearest living enemy on the
+    # map (``pre["nearest"]``, from ``rules.default_target``), never an ally (issues 10 and 32)
     side = next((c.get("side") for c in combatants if c["id"] == attacker), None)
     others = [c for c in combatants if c["id"] != attacker]
-    target = pre.get("target") or next((c["id"] for c in others if c.get("side") != side),
-                                       others[0]["id"] if others else "")
+    standing = {c["id"] for c in others if not _out_of_action(c) and c.get("side") != side}
+    target = pre.get("target") if pre.get("target") in standing else ""
+    target = target or pre.get("nearest") or next((c["id"] for c in others if c["id"] in standing), "")
+    targets = [(c["id"], c["name"]) for c in others]
     flags = "".join(_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS)
     flags += _check("tr-att-los", "line_of_sight", "Line of sight (ranged)", bool(pre.get("line_of_sight", False)))
     body = (
@@ -316,7 +380,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
         + _field("tr-att-weapon", "weapon", "Weapon",
                  _select("tr-att-weapon", "weapon", [("", "(the wielded one)")], "" if pre.get("weapon") in (None, "")
                          else f'{attacker}:{pre.get("weapon")}', groups))
-        + _field("tr-att-target", "target", "Target", _select("tr-att-target", "target", who, target))
+        + _field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target))
         + _field("tr-att-distance", "distance", "Distance (m)", _input("tr-att-distance", "distance", "", "decimal"),
                  "blank: from the map")
         + "</div>" + ranges_html(ranges) +
@@ -324,10 +388,10 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
         + _field("tr-att-roll", "rolls.attack", "Open-ended d100",
                  _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
                  "Type every d100 rolled (98 40), or leave blank and Fray rolls")
+        # one button (issue 33: "two buttons "Attack" and "Roll and attack""): blank dice, Fray rolls
         + '<div class="tr-actions odds-beside"><button type="submit" class="primary">Attack</button>'
-        + _btn("Roll and attack", "tr-attack-roll", "")
         + odds_view.slot() + "</div></form>")
-    return (f'<details class="tr-box tr-attack-box"{" open" if open_ or pre else ""}>'
+    return (f'<details class="tr-box tr-attack-box"{" open" if open_ else ""}>'
             f'<summary>Attack</summary>{body}</details>')
 
 
@@ -449,15 +513,18 @@ def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) 
             items.append(f'<li><strong>{esc(title)}{esc(extra)}</strong>'
                          f'{": " + esc(text) if text else ""}</li>')
         out.append(f'<ul class="tr-conds" aria-label="Conditions">{"".join(items)}</ul>')
+    down = _out_of_action(c)
     # weapons
     ws = []
     for w in c["weapons"]:
         cmb = f'CMB {w["cmb_now"]}' + (f' (of {w["cmb"]})' if w["cmb_now"] != w["cmb"] else "")
         btns = ""
-        if w["kind"] in ("missile", "thrown") and not w["loaded"]:
+        if down:
+            pass  # the fallen are offered nothing (issue 32)
+        elif w["kind"] in ("missile", "thrown") and not w["loaded"]:
             label = "Ready" if w["kind"] == "thrown" else "Reload"
             btns += _btn(label, "tr-reload", "", aria=f"{label} {w['name']}", id=cid, weapon=w["index"])
-        if not w["wielded"]:
+        if not w["wielded"] and not down:
             btns += _btn("Wield", "tr-wield", "secondary", aria=f"Wield {w['name']}", id=cid, weapon=w["index"])
         ws.append(f'<li class="{"wielded" if w["wielded"] else ""}"><span class="wn">{esc(w["name"])}'
                   f'{" (in hand)" if w["wielded"] else ""}</span> <span class="wc">{esc(cmb)}</span> '
@@ -476,7 +543,11 @@ def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) 
     else:
         sel = par["against"][0] if par["against"] else (others[0][0] if others else "")
         against = _field(f"{p}-pa-against", "against", "Against", _select(f"{p}-pa-against", "against", others, sel))
-    if c["can_parry"]:
+    if down:
+        # issue 32: the fallen get no forms; the GM brings them back by healing (below) or removes them
+        out.append('<p class="tr-now-line tr-fallen">Out of the fight: no actions. Heal to bring them back, '
+                   'or remove them from the fight.</p>')
+    elif c["can_parry"]:
         out.append(
             f'<form class="tr-form tr-parry" data-form="tr-parry" data-id="{esc(cid)}" novalidate '
             f'aria-label="Parry for {esc(c["name"])}">{_general_err()}'
@@ -489,7 +560,8 @@ def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) 
     # cover
     covers = ", ".join(f'{x["type"]} (+{x["bonus"]}) against {"everyone" if x["against"] == "all" else names.get(x["against"], x["against"])}'
                        for x in c["cover"]) or "none"
-    out.append(_card_fold("cover", cid, f"Cover: {esc(covers)}", ui, lambda: (
+    if not down:
+        out.append(_card_fold("cover", cid, f"Cover: {esc(covers)}", ui, lambda: (
         f'<form class="tr-form tr-cover" data-form="tr-cover" data-id="{esc(cid)}" novalidate '
         f'aria-label="Cover for {esc(c["name"])}">{_general_err()}<div class="tr-grid">'
         + _field(f"{p}-cv-cover", "cover", "Cover", _select(f"{p}-cv-cover", "cover", [(k, k) for k in COVER_KINDS], "partial"))
@@ -508,7 +580,7 @@ def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) 
         + _btn("Heal", "tr-heal", "secondary", aria=f"Heal {c['name']}", id=cid)
         + "</div></form>")))
     # running away
-    if c["engaged_with"]:
+    if c["engaged_with"] and not down:
         rows = "".join(_field(f"{p}-ra-{oid}", f"rolls.athletics.{oid}", f"{names.get(oid, oid)}'s Athletics d100",
                               _input(f"{p}-ra-{oid}", f"rolls.athletics.{oid}", "", "text"))
                        for oid in c["engaged_with"])
@@ -723,7 +795,7 @@ def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
 class TacticalPanel:
     FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away",
              "add-combatant")
-    ACTS = ("tr-resolve", "tr-quick-attack", "tr-attack-roll", "tr-reload", "tr-wield", "tr-dismiss",
+    ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-reload", "tr-wield", "tr-dismiss",
             "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset")
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
@@ -743,7 +815,55 @@ class TacticalPanel:
             ranges = None  # a hint only: never let it blank the panel
         self._lazy_folds(app, view)
         odds_view.refresh_soon(app)
-        return panel_html(view, app.ui, kinds, ranges)
+        ui = app.ui
+        try:
+            pre = self.attack_defaults(app, view)
+            if pre:
+                ui = {**app.ui, "tr_attack": pre}
+        except Exception:  # noqa: BLE001 - a default only: never let it blank the panel
+            pass
+        return panel_html(view, ui, kinds, ranges)
+
+    @staticmethod
+    def show_below_the_bar(el: Any) -> None:
+        """Scroll ``el`` to just under the round bar and the order strip, which stay on top of the
+        page (scrollIntoView put it under them)."""
+        from .dom import by_id
+
+        if el is None:
+            return
+        import js
+
+        bottom = max((b.getBoundingClientRect().bottom for b in (by_id("round-bar"), by_id("order-strip"))
+                      if b is not None), default=0)
+        js.window.scrollBy(0, el.getBoundingClientRect().top - bottom - 8)
+
+    @staticmethod
+    def attack_defaults(app: Any, view: dict[str, Any]) -> dict[str, Any]:
+        """The attack form's start: the quick-attack's or the phase's next open attack, with the
+        nearest living enemy as the target when none is declared or the declared one has fallen,
+        and Line of sight from what the map and the GM's last answer know (issue 33: "Line of sight
+        starts unticked on every ranged attack ... start it from what the map and the GM's last
+        answer know"): the GM's last answer for this attacker and target, else ticked when nobody
+        stands on the line between them."""
+        from ..maprules import in_the_way
+        from ..rulesets.tactical_round import rules
+
+        pre = dict(app.ui.get("tr_attack") or next_attack(view))
+        if not pre.get("id"):
+            return {}
+        enc = app.enc
+        a = enc.get(pre["id"])
+        if a is None:
+            return {}
+        pre["nearest"] = rules.default_target(enc, a.id)
+        tgt = enc.get(pre.get("target") or "")
+        if tgt is None or rules.fallen(tgt) or tgt.side == a.side:
+            tgt = enc.get(pre["nearest"])
+        if tgt is not None and "line_of_sight" not in pre:
+            said = (app.ui.get("tr_los") or {}).get(f"{a.id}>{tgt.id}")
+            pre["line_of_sight"] = said if said is not None else not in_the_way(enc, a, tgt)
+        return pre
 
     @staticmethod
     def _lazy_folds(app: Any, view: dict[str, Any]) -> None:
@@ -780,7 +900,14 @@ class TacticalPanel:
             # declarations or a pending result above may have gone, leaving the GM among the cards.
             from .app import by_id
 
-            if app.dispatch({"type": "advance", "skip_empty": True}, by_id("round-bar")):
+            if not app.dispatch({"type": "advance", "skip_empty": True, "ask": True}, by_id("round-bar")):
+                # stopped: say what is open, with Resolve / Skip it and Go on (issue 32)
+                app.ui["tr_asked"] = [app.enc.round, app.enc.phase]
+                app.render()
+                self.show_below_the_bar(by_id("tr-open"))
+                return True
+            app.ui.pop("tr_asked", None)
+            if True:
                 stepper = by_id("tr-stepper")
                 bar = by_id("round-bar")
                 if stepper is not None and bar is not None and \
@@ -801,6 +928,15 @@ class TacticalPanel:
         scope = form if form is not None else nil(el.closest(".tr-scope, article, .tr-box"))
         if act == "tr-resolve":
             app.dispatch({"type": "tr.resolve", "id": cid}, scope)
+        elif act == "tr-skip":
+            app.dispatch({"type": "tr.skip", "id": cid, "action": as_int(data(el, "index"))}, scope)
+        elif act == "tr-go-on":
+            from .app import by_id
+            if app.dispatch({"type": "advance", "skip_empty": True, "ask": True, "go_on": True}, scope):
+                app.ui.pop("tr_asked", None)
+                stepper = by_id("tr-stepper")
+                if stepper is not None:
+                    stepper.scrollIntoView(True)
         elif act == "tr-quick-attack":
             w = data(el, "weapon")
             app.ui["tr_attack"] = {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""}
@@ -809,9 +945,6 @@ class TacticalPanel:
             roll = by_id("tr-att-roll")
             if roll is not None:
                 roll.focus()
-        elif act == "tr-attack-roll":
-            if form is not None:
-                self.attack(app, form, form_values(form), roll=True)
         elif act in ("tr-reload", "tr-wield"):
             app.dispatch({"type": "tr.reload" if act == "tr-reload" else "tr.wield", "id": cid,
                           "weapon": as_int(data(el, "weapon"))}, scope)
@@ -919,21 +1052,33 @@ class TacticalPanel:
         action, err = attack_action(values)
         return odds_view.open_ended_html(AttackOdds(error=err) if err else attack_odds(app.ruleset, app.enc, action))
 
-    def attack(self, app: Any, form: Any, values: dict[str, Any], roll: bool = False) -> None:
+    def attack(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         action, err = attack_action(values)
         if err:
             app.clear_errors(form)
             app.show_error(form, InvalidAction("weapon", err))
             return
-        if not roll:
-            rolls = self.rolls(app, form, values, ("attack",))
-            if rolls is False:
-                return
-            if rolls:
-                action["rolls"] = rolls
+        rolls = self.rolls(app, form, values, ("attack",))  # blank: Fray rolls
+        if rolls is False:
+            return
+        if rolls:
+            action["rolls"] = rolls
         if app.dispatch(action, form):
             app.ui.pop("tr_attack", None)
+            a = app.enc.get(action["id"])
+            ws = a.data.get("weapons", []) if a is not None else []
+            wi = action.get("weapon", a.data.get("wielding", 0) if a is not None else 0)
+            if isinstance(wi, int) and 0 <= wi < len(ws) and ws[wi].get("kind") in ("missile", "thrown", "spell"):
+                # the GM's answer for this pair: the next attack between them starts from it
+                app.ui.setdefault("tr_los", {})[f"{action['id']}>{action['target']}"] = bool(action["line_of_sight"])
             app.render()
+            # the result goes in next: its Hits field takes the typing with no tap (issue 33)
+            from .dom import document
+            found = document.querySelectorAll("article.tr-pending input[name=hits]")
+            if found.length:
+                hits = found.item(found.length - 1)
+                hits.focus()
+                hits.select()  # the typed number replaces the 0 in it
 
     def declare(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         rows: list[int] = []

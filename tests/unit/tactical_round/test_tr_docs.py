@@ -13,7 +13,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "rules" / "tactical-round.md"
 RULES = ROOT.parent / "shared" / "rules" / "004_b263a66d4cd97a7b.txt"
 HERE = pathlib.Path(__file__).resolve().parent
-PREFIX = {"R": "test_tr_rules.py", "P": "test_tr_property.py", "S": "test_tr_scenarios.py"}
+PREFIX = {"R": "test_tr_rules.py", "P": "test_tr_property.py", "S": "test_tr_scenarios.py", "F": "test_tr_flow.py"}
 
 
 def headings(text: str) -> list[str]:

@@ -82,8 +82,19 @@ class TacticalRound(Ruleset):
         skip = ctx.action.get("skip_empty")
         if skip is not None and not isinstance(skip, bool):
             raise InvalidAction("skip_empty", "must be true or false")
+        # The page's Next asks (``ask``): it stops at what is still open and says what, until the
+        # GM resolves it or chooses to go on (``go_on``, each skip in the log), and actions that need
+        # no roll do themselves. Without ``ask`` (a history saved before, a script) Next goes on as
+        # it always did, and the log names what it leaves unresolved.
+        ask = actions.flag(ctx.action, "ask")
+        go_on = actions.flag(ctx.action, "go_on")
+        if go_on and not ask:
+            raise InvalidAction("go_on", "only with ask: the GM goes on past what Next asked about")
         skipped: list[str] = []
         while True:
+            if enc.phase in rules.phase_ids(t):
+                actions.leave_phase(ctx, t, "go_on" if go_on else "ask" if ask else "")
+            go_on = False  # only the phase the GM was looking at; a phase passed over has nothing open
             nxt, new_round = rules.next_phase(t, enc.phase)
             if new_round:
                 self.end_of_round(ctx, t)
@@ -93,13 +104,20 @@ class TacticalRound(Ruleset):
                 ctx.event("round", f"Round {enc.round} begins")
             enc.phase = nxt
             enc.turn = 0
-            # The page's Next passes over phases in which nobody acts (issue 10: "Fewer taps");
-            # Assessment and Declaration always stop, so every round is declared.
-            if not skip or nxt in ("assessment", "declaration") or self.order_of_play(enc):
+            if ask:
+                actions.enter_phase(ctx, t)  # a declared reload happens by itself as its phase begins
+            # The page's Next passes over phases in which nobody acts, or in which all there was to
+            # do has done itself (issue 10: "Fewer taps"); Assessment and Declaration always stop,
+            # so every round is declared.
+            if not skip or nxt in ("assessment", "declaration") or not self._all_done(enc):
                 break
             skipped.append(rules.phase_title(t, nxt))
         note = f" (nobody acts in {', '.join(skipped)})" if skipped else ""
         ctx.event("phase", f"Phase: {rules.phase_title(t, nxt)}{note}", phase=nxt)
+
+    def _all_done(self, enc: Encounter) -> bool:
+        return all(s.action_ref and not s.action_ref.startswith("strike:") and _slot_done(enc, s.action_ref)
+                   for s in self.order_of_play(enc))
 
     def end_of_round(self, ctx: Context, t: dict[str, dict[str, Any]]) -> None:
         """End of the Other Actions phase: Disengage takes effect, Stunned wears off, the round's
@@ -148,6 +166,12 @@ class TacticalRound(Ruleset):
 
     def view_kept(self, enc: Encounter, kept: dict[str, Any]) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc), kept)
+
+
+def _slot_done(enc: Encounter, ref: str) -> bool:
+    cid, _, i = ref.partition(":")
+    ds = enc.state.get("declared", {}).get(cid, [])
+    return i.isdigit() and int(i) < len(ds) and bool(ds[int(i)]["done"])
 
 
 PRESETS: list[dict[str, Any]] = [

@@ -516,6 +516,11 @@ def reload(ctx: Context) -> None:
     c = ctx.combatant()
     able(c, "Reloading", "reload")
     i, w = weapon(c, ctx.action.get("weapon"))
+    do_reload(ctx, c, i, w)
+
+
+def do_reload(ctx: Context, c: Combatant, i: int, w: dict[str, Any]) -> None:
+    """One reload (or readying) of weapon ``i``: by the GM's button or, declared, by itself in its phase."""
     if w["kind"] not in ("missile", "thrown"):
         raise InvalidAction("weapon", f"{w['name']} is not a missile or thrown weapon")
     if w["loaded"]:
@@ -630,6 +635,162 @@ def move(ctx: Context) -> None:
               x=new.x, y=new.y, alt=new.alt)
 
 
+def map_move(ctx: Context) -> None:
+    """The core ``move`` (a token dragged on the map, or its position typed): in the Move phase it is
+    the mover's declared Move, which is then done (issue 32: "moving a token in the Move phase marks
+    that mover done"). At any other time the GM is only placing the token."""
+    from ...reducer import CORE_ACTIONS
+
+    CORE_ACTIONS["move"](ctx)
+    c = ctx.combatant()
+    if ctx.enc.phase != "move" or rules.fallen(c):
+        return
+    for d in declarations(ctx.enc, c.id):
+        if not d["done"] and d["action"] == "move" and d["phase"] == "move":
+            d["done"] = True
+            ctx.event("resolve", f"{c.name}'s Move is done", id=c.id)
+            return
+
+
+# -- what a Next asks of the phase it leaves and does in the one it enters ------------------------
+
+# Declared actions that need no roll: a reload or a readied thrown weapon happens as its phase
+# begins (before a shot in Ranged B); a Move or a Disengage, if the GM has not moved the token, is
+# done where the token stands as its phase ends (issue 32: "Actions that need no roll (a reload,
+# readying a thrown weapon, a move) resolve in their phase by themselves").
+BY_THEMSELVES_ON_ENTRY = ("reload", "ready_thrown")
+BY_THEMSELVES_ON_LEAVING = ("move", "disengage")
+
+
+def title_of(t: dict[str, Any], d: dict[str, Any]) -> str:
+    return rules.keyed(t["declared_actions"]).get(d["action"], {}).get("title", d["action"].replace("_", " "))
+
+
+def open_in(enc: Encounter, phase: str) -> list[tuple[Combatant, int, dict[str, Any]]]:
+    """Every declared action of this phase not yet resolved, with its combatant (read only:
+    ``Encounter.peek``, so a Next copies only whom it changes) and index."""
+    out = []
+    for c in enc.peek():
+        for i, d in enumerate(declarations(enc, c.id)):
+            if not d["done"] and d["phase"] == phase:
+                out.append((c, i, d))
+    return out
+
+
+def resolve_by_itself(ctx: Context, t: dict[str, Any], c: Combatant, d: dict[str, Any]) -> None:
+    if d["action"] in BY_THEMSELVES_ON_ENTRY:
+        w = c.data["weapons"][d["weapon"]] if d.get("weapon") is not None and d["weapon"] < len(
+            c.data["weapons"]) else None
+        if w is None:
+            d["done"] = True
+            ctx.event("resolve", f"{c.name}'s {title_of(t, d)}: the weapon is gone", id=c.id)
+            return
+        c = ctx.enc.get(c.id)  # the draft's own copy, to edit
+        w = c.data["weapons"][d["weapon"]]
+        try:
+            do_reload(ctx, c, d["weapon"], w)
+        except RuleViolation as e:  # loaded already, or reloaded this Round by the GM's button
+            d["done"] = True
+            ctx.event("resolve", f"{c.name}'s {title_of(t, d)}: nothing to do ({str(e).rsplit(' (rule:', 1)[0]})",
+                      id=c.id)
+        d["done"] = True
+        return
+    d["done"] = True
+    if d["action"] == "move":
+        ctx.event("resolve", f"{c.name}'s Move is done: the token stands at ({c.position.x:g}, {c.position.y:g}) m",
+                  id=c.id)
+    else:
+        ctx.event("resolve", f"{c.name} Disengages: free of melee at the end of Other Actions", id=c.id)
+
+
+def enter_phase(ctx: Context, t: dict[str, Any]) -> None:
+    for c, _, d in open_in(ctx.enc, ctx.enc.phase):
+        if d["action"] in BY_THEMSELVES_ON_ENTRY and not rules.fallen(c):
+            resolve_by_itself(ctx, t, c, d)
+
+
+def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
+    """Before a Next leaves the phase: no declared action of a living combatant ends unresolved
+    without a word in the log (issue 32: "Next must never end a live combatant's declared action
+    without either resolving it or the GM choosing to skip it"). ``mode`` "ask" (the page's Next):
+    what is open stops the Next, named; "go_on": the GM skips it, one log line each; "": a Next
+    of a history saved before: it goes on and the log names what is left unresolved. Leaving the
+    Declaration phase, the page's Next also asks about whoever standing has not declared. The
+    fallen's actions lapse, said in the log."""
+    enc = ctx.enc
+    if enc.phase == "declaration":
+        if not mode:
+            return
+        declared = enc.state.setdefault("declared", {})
+        missing = [c for c in enc.peek() if c.id not in declared and not rules.fallen(c)]
+        if missing and mode == "ask":
+            raise RuleViolation("Tactical Round Sequence", f"Not declared yet: {_names(missing)}. Declare, or go on "
+                                f"without {'them' if len(missing) > 1 else missing[0].name}")
+        for c in missing:
+            declared[c.id] = []
+        if missing:
+            ctx.event("skip", f"The GM goes on: {_names(missing)} declared nothing this round",
+                      ids=[c.id for c in missing])
+        return
+    still = []
+    for c, i, d in open_in(enc, enc.phase):
+        down = rules.fallen(c)
+        if down:
+            d["done"] = True
+            ctx.event("resolve", f"{c.name} is {down}: the declared {title_of(t, d)} lapses", id=c.id)
+        elif d["action"] in BY_THEMSELVES_ON_LEAVING or (mode and d["action"] in BY_THEMSELVES_ON_ENTRY):
+            resolve_by_itself(ctx, t, c, d)
+        else:
+            still.append((c, i, d))
+    if still and mode == "ask":
+        said = _names_list([f"{c.name}'s {title_of(t, d)}" for c, _, d in still])
+        one = len(still) == 1
+        raise RuleViolation("Tactical Round Sequence", f"{said} {'is' if one else 'are'} not resolved: resolve "
+                            f"{'it' if one else 'each'} or skip {'it' if one else 'them'}")
+    for c, i, d in still:
+        if mode:
+            skip_one(ctx, t, c, d)
+        else:
+            d["done"] = True
+            ctx.event("skip", f"Next leaves {c.name}'s {title_of(t, d)} unresolved", id=c.id)
+
+
+def _names(cs: list[Combatant]) -> str:
+    return _names_list([c.name for c in cs])
+
+
+def _names_list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def skip_one(ctx: Context, t: dict[str, Any], c: Combatant, d: dict[str, Any]) -> None:
+    d["done"] = True
+    d["skipped"] = True
+    ctx.event("skip", f"The GM skips {c.name}'s {title_of(t, d)} ({rules.phase_title(t, d['phase'])})", id=c.id)
+
+
+def skip(ctx: Context) -> None:
+    """``tr.skip``: the GM chooses not to resolve a declared action of this phase (``action``: its
+    index in the declaration; default the first open one). The log says so."""
+    c = ctx.combatant()
+    t = tables_of(ctx)
+    mine = declarations(ctx.enc, c.id)
+    idx = ctx.action.get("action")
+    if idx is None:
+        idx = next((i for i, d in enumerate(mine) if not d["done"] and d["phase"] == ctx.enc.phase), None)
+        if idx is None:
+            raise RuleViolation("Tactical Round Sequence", f"{c.name} has no open declared action in this phase")
+    if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < len(mine):
+        raise InvalidAction("action", f"{c.name} has no declared action {idx!r}")
+    d = mine[idx]
+    if d["done"]:
+        raise RuleViolation("Tactical Round Sequence", f"{c.name}'s {title_of(t, d)} is already resolved")
+    if d["phase"] != ctx.enc.phase:
+        raise RuleViolation("Tactical Round Sequence", f"{c.name}'s {title_of(t, d)} belongs to "
+                            f"{rules.phase_title(t, d['phase'])}, not {rules.phase_title(t, ctx.enc.phase)}")
+    skip_one(ctx, t, c, d)
+
+
 HANDLERS = {
     "tr.declare": declare,
     "tr.resolve": resolve,
@@ -645,4 +806,6 @@ HANDLERS = {
     "tr.reload": reload,
     "tr.run_away": run_away,
     "tr.move": move,
+    "tr.skip": skip,
+    "move": map_move,  # a token moved on the map: in the Move phase, the mover's declared Move
 }

@@ -27,12 +27,14 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
     slots: list[Slot] = []
     if phase == "declaration":
         for c in enc.peek():
-            if not any(x in c.conditions for x in rules.OUT_OF_ACTION):
+            if not rules.fallen(c):
                 slots.append(Slot(c.id, title, (0, 0) + rules.sorted_slots_key(enc, c), "declares this round's actions",
                                   tie=(0, 0)))
     declared = enc.state.get("declared", {})
     kinds = rules.keyed(tables["declared_actions"])
     for c in enc.peek():
+        if rules.fallen(c):
+            continue  # the fallen are offered nothing (issue 32); their actions lapse as the phase ends
         for i, d in enumerate(declared.get(c.id, [])):
             if d["phase"] != phase:
                 continue
@@ -58,7 +60,7 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
                 continue
             for oid, res in flight.get("vs", {}).items():
                 o = enc.peek_at(oid)
-                if o is None or res == "win" or oid in flight.get("struck", []):
+                if o is None or res == "win" or oid in flight.get("struck", []) or rules.fallen(o):
                     continue
                 how = "with On Rear" if res == "lose" else "at half CMB"
                 slots.append(Slot(oid, title, (-1, 0) + rules.sorted_slots_key(enc, o) + (0,),

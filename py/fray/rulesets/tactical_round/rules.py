@@ -19,9 +19,15 @@ Tables = dict[str, dict[str, Any]]
 Part = tuple[str, int]
 
 # Conditions that stop a character from Parrying at all (Parrying, last bullet).
-NO_PARRY = ("incapacitated", "held", "surprised", "dying")
-# Conditions that stop a character from acting at all.
-OUT_OF_ACTION = ("incapacitated", "dying")
+NO_PARRY = ("incapacitated", "held", "surprised", "dying", "unconscious", "dead")
+# Conditions that stop a character from acting at all: the fallen (issue 32, "The fallen keep acting":
+# dead, incapacitated and unconscious combatants get no forms and are never a default target).
+OUT_OF_ACTION = ("incapacitated", "dying", "unconscious", "dead")
+
+
+def fallen(c: Combatant) -> str:
+    """The condition that has put ``c`` out of the fight ("" while they can still act)."""
+    return next((x for x in OUT_OF_ACTION if x in c.conditions), "")
 
 
 def keyed(table: dict[str, Any], field: str = "key") -> dict[str, dict[str, Any]]:
@@ -366,3 +372,20 @@ def explain_total(roll_text: str, roll_total: int, cmb: list[Part], dfn: list[Pa
 def sorted_slots_key(enc: Encounter, c: Combatant) -> tuple:
     """The end of every order key: the GM's placement among equals, then the stable id."""
     return (gm_tie_break(enc, c.id), *id_order(c.id))
+
+
+def default_target(enc: Encounter, attacker_id: str) -> str:
+    """The target a form starts with: the nearest living enemy on the map (issue 32: "A default
+    target is the nearest living enemy on the map, never an ally"); equal distances go by the order
+    the combatants were added. "" when no enemy is standing. An enemy is anyone on another side;
+    "neutral" is nobody's enemy and nobody's ally."""
+    from ...geometry import distance
+
+    a = enc.peek_at(attacker_id)
+    if a is None:
+        return ""
+    foes = [c for c in enc.peek() if c.id != a.id and c.side != a.side and "neutral" not in (c.side, a.side)
+            and not fallen(c)]
+    if not foes:
+        return ""
+    return min(enumerate(foes), key=lambda ic: (distance(a.position, ic[1].position), ic[0]))[1].id

@@ -26,7 +26,7 @@
          "engaged_with": ["c2"], "disengaging": false, "stunned_rounds": 0,
          "declared": [{"action": "melee_attack", "title": "Melee attack", "phase": "melee",
                        "phase_title": "Melee", "cost": "full", "weapon": 0, "target": "c2", "done": false}],
-         "full_and_half": false, "can_parry": true, "can_move": false,
+         "full_and_half": false, "has_declared": true, "can_parry": true, "can_move": false,
          "run_away": null}                           # or {"round", "vs": {id: win|lose|tie}, "struck"}
       ],
       "pending": [                                  # GM entries awaited
@@ -189,6 +189,7 @@ def combatant_view(enc, c, tables, kinds, decls) -> dict[str, Any]:
         "declared": [{**d, "title": kinds.get(d["action"], {}).get("title", d["action"]),
                       "phase_title": rules.phase_title(tables, d["phase"])} for d in decls],
         "full_and_half": rules.full_and_half(decls),
+        "has_declared": decls is not _NONE_DECLARED,  # declared this round (perhaps nothing)
         "can_parry": limit > 0,
         "can_move": not any(x in c.conditions for x in rules.OUT_OF_ACTION) and (
             not engaged or bool(flight and flight.get("round") == enc.round)),

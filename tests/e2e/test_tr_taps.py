@@ -1,0 +1,133 @@
+"""Issue 33 §5, "Fewer taps", for tactical-round: "5 to 9 taps an attack (Attack, tick Line of sight,
+Roll and attack, Hits, Critical, Apply, and 2 to 3 more for the critical); two buttons "Attack" and
+"Roll and attack". Line of sight starts unticked on every ranged attack ... start it from what the
+map and the GM's last answer know. One attack with Fray's dice in at most 4 taps."
+
+A tap is a click, a choice in a list, or putting the finger in a field that does not already have
+the focus; typing into the focused field is no tap. Every step waits on what the page shows."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import expect
+
+from test_map import preset
+from test_tactical_round import declare, pending
+
+
+class Taps:
+    def __init__(self, page) -> None:
+        self.page = page
+        self.n = 0
+
+    def tap(self, loc) -> None:
+        loc.click()
+        self.n += 1
+
+    def choose(self, loc, value: str) -> None:
+        loc.select_option(value)
+        self.n += 1
+
+    def type(self, loc, text: str) -> None:
+        if not loc.evaluate("e => e === document.activeElement"):
+            loc.click()
+            self.n += 1
+        self.page.keyboard.type(text)
+
+
+def load(page, tmp_path) -> None:
+    """Bolt (a crossbowman) at 0 m; Orc A 10 m north, in the clear; his ally Bran 5 m east, in the
+    line to Orc B 10 m east."""
+    from fray import savefile
+    from fray.history import History
+    from fray.reducer import new_encounter
+
+    h = History(new_encounter("tactical-round", "Taps at the ford"))
+    for body, x, y in ((preset("tactical-round", "Crossbowman", name="Bolt", side="party"), 0, 0),
+                       (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 10),
+                       (preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 5, 0),
+                       (preset("tactical-round", "Orc warrior", name="Orc B"), 10, 0)):
+        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
+    path = tmp_path / "taps.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(4)
+
+
+def to(page, title: str) -> None:
+    page.locator("#round-bar [data-act=advance]").click()
+    box = page.locator(".tr-open")
+    if box.count():  # the others did not declare: the GM goes on without them
+        box.get_by_role("button", name=re.compile("^Go on")).click()
+    expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
+
+
+def test_one_attack_with_frays_dice_in_at_most_four_taps_and_sight_from_the_map(page, open_app, tmp_path):
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    load(page, tmp_path)
+    to(page, "Assessment")
+    to(page, "Declaration")
+    declare(page, "c1", [("ranged_attack", "0", "c2")], "Bolt declares: Ranged attack (Ranged A, full)")
+    page.locator("#round-bar [data-act=advance]").click()
+    page.locator(".tr-open").get_by_role("button", name=re.compile("^Go on")).click()
+    expect(page.locator(".tr-stepper li.current")).to_contain_text("Ranged A")
+
+    # -- one attack with Fray's dice, counted --------------------------------------------------
+    t = Taps(page)
+    t.tap(page.locator('.tr-slot[data-id="c1"]').get_by_role("button", name=re.compile("^Attack")))
+    form = page.locator("form[data-form=tr-attack]")
+    # nobody stands between Bolt and Orc A: line of sight starts ticked, and the odds are given
+    expect(form.get_by_label("Line of sight (ranged)")).to_be_checked()
+    expect(form.locator("[data-odds]")).not_to_contain_text("No odds")
+    expect(form.get_by_role("button", name="Roll and attack")).to_have_count(0)  # one button
+    t.tap(form.get_by_role("button", name="Attack", exact=True))  # blank dice: Fray rolls
+    box = pending(page, "A1")
+    expect(box).to_have_count(1)
+    t.type(box.get_by_label("Hits"), "7")  # the Hits field has the focus: typing is no tap
+    t.tap(box.get_by_role("button", name="Apply result"))
+    expect(page.locator("#log")).to_contain_text("A1 (GM): Orc A takes 7 hits")
+    assert t.n == 3, t.n  # before: 5 (Attack, tick Line of sight, Roll and attack, Hits, Apply)
+
+    # -- round 2: at Orc B, Bran stands in the line: the map cannot say; the GM answers once ------
+    to(page, "Assessment")
+    to(page, "Declaration")
+    declare(page, "c1", [("reload", "0", ""), ("ranged_attack", "0", "c4")],
+            "Bolt declares: Reload a missile weapon (Ranged B, half), Ranged attack (Ranged B, full)")
+    to(page, "Ranged B")  # the Quick Load reload did itself as Ranged B began
+    expect(page.locator("#log")).to_contain_text("Bolt: Light crossbow loaded (Half Action, Quick Load)")
+    page.locator('.tr-slot[data-id="c1"]').get_by_role("button", name=re.compile("^Attack")).click()
+    sight = form.get_by_label("Line of sight (ranged)")
+    expect(sight).not_to_be_checked()
+    expect(form.locator("[data-odds]")).to_contain_text("No odds")
+    sight.check()  # the GM's answer: Bolt sees Orc B past Bran
+    form.get_by_role("button", name="Attack", exact=True).click()
+    expect(pending(page, "A2")).to_have_count(1)
+    pending(page, "A2").get_by_role("button", name="Dismiss A2").click()
+
+    # -- round 3: the same shot starts from the GM's last answer ---------------------------------
+    to(page, "Assessment")
+    to(page, "Declaration")
+    declare(page, "c1", [("reload", "0", ""), ("ranged_attack", "0", "c4")], "Bolt declares")
+    to(page, "Ranged B")
+    page.locator('.tr-slot[data-id="c1"]').get_by_role("button", name=re.compile("^Attack")).click()
+    expect(sight).to_be_checked()
+    expect(form.locator("[data-odds]")).not_to_contain_text("No odds")
+
+    # -- with a critical: counted, for the report ------------------------------------------------
+    t = Taps(page)
+    t.tap(form.get_by_role("button", name="Attack", exact=True))
+    box = pending(page, "A3")
+    t.type(box.get_by_label("Hits"), "12")
+    t.choose(box.get_by_label("Critical", exact=True), "B")
+    t.tap(box.get_by_role("button", name="Apply result"))
+    crit = pending(page, "A3")
+    expect(crit.locator("form[data-form=tr-critical]")).to_have_count(1)
+    t.type(crit.get_by_label("Extra hits"), "3")
+    t.tap(crit.get_by_role("button", name="Apply critical"))
+    expect(page.locator("#log")).to_contain_text("A3 critical on Orc B")
+    # Attack (the line's, before this count), Attack, Critical, Apply, Extra hits, Apply critical
+    assert t.n + 1 <= 6, t.n
+    print(f"taps: an attack with Fray's dice 3 (before 5); with a critical {t.n + 1} (before 7 to 9)")
