@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...rulesets.strike_rank.body import WEAPON_TYPES
 from ..widgets import as_int
 from .common import _err, _field, _input, _select, esc
 
@@ -14,6 +15,8 @@ BODY_PLANS = (("humanoid", "Humanoid (7 locations)"), ("quadruped", "Four-legged
 WEAPON_COLS = ("name", "skill", "damage", "sr", "hp", "type")
 # words after the columns: what the rules treat differently (a spear can be braced, a lance charged with)
 WEAPON_FLAGS = ("shield", "missile", "natural", "thrown", "spear", "lance")
+# the types a weapon's sixth column takes, as the label lists them (the engine's own list)
+_TYPES = ", ".join(WEAPON_TYPES[:-1]) + " or " + WEAPON_TYPES[-1]
 
 
 def weapons_text(weapons: list[dict[str, Any]]) -> str:
@@ -101,7 +104,8 @@ def add_fields_html(extra: dict[str, Any] | None) -> str:
                  _input("f-sr-armour", "sr_armour", armour_text(e.get("armour")), "text",
                         "3, or head 3, chest 2"))
         + f'<div class="field" data-field="combatant.weapons"><label for="f-sr-weapons">Weapons, one a line: '
-          f'name, skill %, damage, SR, HP, type (add shield, missile, thrown, spear or lance)</label>'
+          f'name, skill %, damage, SR, HP, type ({_TYPES}); then, if it is one, shield, missile, thrown, '
+          f'spear or lance</label>'
           f'<textarea id="f-sr-weapons" name="sr_weapons" rows="3" spellcheck="false">'
           f'{esc(weapons_text(e.get("weapons", [])))}</textarea>{_err("combatant.weapons")}</div>'
         + "</fieldset>")

@@ -1,0 +1,71 @@
+"""The words the GM reads (issue 33, §4): every bad field of a form at once, and the engine's
+field paths put in the form's own words."""
+
+from __future__ import annotations
+
+import pytest
+
+from fray import reducer
+from fray.errors import InvalidAction, InvalidFields
+from fray.rulesets import get_ruleset
+from fray.web.words import field_message, path_words
+
+
+@pytest.mark.parametrize("ruleset", ["strike-rank", "tactical-round", "range-band"])
+def test_add_combatant_names_every_bad_field_at_once(ruleset):
+    """An empty name, two stats that are not numbers and a position that is not a number: one
+    refusal naming all four, in the form's order, and the encounter unchanged."""
+    rs = get_ruleset(ruleset)
+    p = dict(rs.presets()[0])
+    first, second = [s.key for s in rs.stats][:2]
+    p.update(name="", stats={**p["stats"], first: "abc", second: "12a"}, position={"x": "far", "y": 0})
+    enc = reducer.new_encounter(ruleset, "x")
+    with pytest.raises(InvalidFields) as e:
+        reducer.apply(enc, {"type": "add_combatant", "combatant": p})
+    assert [x.field for x in e.value.errors] == [
+        "combatant.name", f"combatant.stats.{first}", f"combatant.stats.{second}", "combatant.position.x"]
+    assert e.value.field == "combatant.name"  # itself the first, for callers that show one
+    assert enc.combatants == []
+
+
+def test_one_bad_field_is_a_plain_invalid_action():
+    rs = get_ruleset("strike-rank")
+    p = dict(rs.presets()[0], name="")
+    with pytest.raises(InvalidAction) as e:
+        reducer.apply(reducer.new_encounter("strike-rank", "x"), {"type": "add_combatant", "combatant": p})
+    assert type(e.value) is InvalidAction and e.value.field == "combatant.name"
+
+
+def test_a_bad_weapon_comes_with_the_bad_stats():
+    rs = get_ruleset("strike-rank")
+    p = dict(rs.presets()[0])
+    p.update(stats={**p["stats"], "SIZ": -5}, weapons=[dict(p["weapons"][0], type="sharp")])
+    with pytest.raises(InvalidFields) as e:
+        reducer.apply(reducer.new_encounter("strike-rank", "x"), {"type": "add_combatant", "combatant": p})
+    assert [x.field for x in e.value.errors] == ["combatant.stats.SIZ", "combatant.weapons.0.type"]
+
+
+@pytest.mark.parametrize("path, shown_at, label, message, said", [
+    ("combatant.name", "combatant.name", "Name", "is longer than 60 characters", "Name is longer than 60 characters"),
+    ("combatant.name", "combatant.name", "Name", "must not be empty", "Name must not be empty"),
+    ("combatant.position.x", "combatant.position.x", "East (x)", "must be a number, not 'far'",
+     "East (x) must be a number, not 'far'"),
+    ("combatant.stats.STR", "combatant.stats.STR", "STR", "STR must be a whole number", "STR must be a whole number"),
+    ("combatant.weapons.0.type", "combatant.extra", "Weapons and data (JSON)", "must be one of crushing, slashing",
+     "Weapon 1: type must be one of crushing, slashing"),
+    ("combatant.weapons.0.type", "combatant.weapons", "Weapons", "must be one of crushing, slashing",
+     "Weapon 1: type must be one of crushing, slashing"),
+    ("changes.weapons.2.skill", "combatant.weapons", "Weapons", "Skill must be a whole number",
+     "Weapon 3: Skill must be a whole number"),
+    ("value.entries.2.sr", "value.entries.2", "", "must be a whole number, not 'three'",
+     "SR must be a whole number, not 'three'"),
+])
+def test_field_message_in_the_forms_words(path, shown_at, label, message, said):
+    assert field_message(path, message, label, shown_at) == said
+
+
+def test_path_words():
+    assert path_words("combatant.weapons.0.type") == "Weapon 1: type"
+    assert path_words("combatant.position.x") == "Position east (x)"
+    assert path_words("first_aid") == "First aid"
+    assert path_words("") == ""
