@@ -313,7 +313,7 @@ def _reorder(ctx: Context) -> None:
         raise InvalidAction("order", "must be a list of combatant ids")
     for i, cid in enumerate(order):
         if ctx.enc.get(cid) is None:
-            raise InvalidAction(f"order.{i}", f"there is no combatant {cid!r}")
+            raise InvalidAction(f"order.{i}", "that combatant is no longer in this encounter")
     if len(set(order)) != len(order):
         raise InvalidAction("order", "names a combatant twice")
     ctx.enc.order_override = list(order)

@@ -156,7 +156,7 @@ class Context:
             raise InvalidAction(key, "must name a combatant")
         c = self.enc.get(cid)
         if c is None:
-            raise InvalidAction(key, f"there is no combatant {cid!r} in this encounter")
+            raise InvalidAction(key, "that combatant is no longer in this encounter")
         return c
 
     def table(self, table_id: str) -> dict[str, Any]:

@@ -267,9 +267,12 @@ def plan_attack(ctx: Context) -> Plan:
     if a.get("ref"):
         decl = next(iter(timing.actions_where(enc, lambda x: x["ref"] == a["ref"])), None)
         if decl is None:
-            raise InvalidAction("ref", f"there is no declared action {a['ref']!r}")
+            raise InvalidAction("ref", "that action is no longer declared")
         if decl.get("weapon") and decl["weapon"] != w["id"]:
-            raise RuleViolation("Changing Actions", f"{a['ref']} was declared with {decl['weapon']}: use sr.change")
+            declared = next((x["name"] for x in attacker.data.get("weapons", []) if x.get("id") == decl["weapon"]),
+                            "another weapon")
+            raise RuleViolation("Changing Actions", f"that attack was declared with {declared}: use Change… to "
+                                                    f"attack with {w['name']}")
         if split is None and decl.get("split"):
             split = decl["split"][decl.get("index", 0)]
     if split is not None and (isinstance(split, bool) or not isinstance(split, int)):

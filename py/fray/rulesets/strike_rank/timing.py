@@ -392,7 +392,7 @@ def _action(ctx: Context, field: str = "ref") -> dict[str, Any]:
     for a in ctx.enc.state.get("actions", []):
         if a["ref"] == ref:
             return a
-    raise InvalidAction(field, f"there is no declared action {ref!r}")
+    raise InvalidAction(field, "that action is no longer declared")
 
 
 def _replan(ctx: Context, rule: str, status: str) -> tuple[Combatant, dict[str, Any], list[dict[str, Any]], int, int]:
@@ -458,14 +458,14 @@ def mark_done(ctx: Context, ref: str | None, cid: str, want_attack: bool) -> dic
         return None
     a = next(iter(actions_where(ctx.enc, lambda x: x["ref"] == ref)), None)
     if a is None:
-        raise InvalidAction("ref", f"there is no declared action {ref!r}")
+        raise InvalidAction("ref", "that action is no longer declared")
     if a["combatant"] != cid or a["status"] != "declared" or a["round"] != ctx.enc.round:
-        raise RuleViolation("Action Declaration & Resolution", f"{ref} is not a pending action of this combatant this MR")
+        raise RuleViolation("Action Declaration & Resolution", "that action is not one this combatant still has to take this Melee Round")
     if want_attack and not a["attack"]:
-        raise RuleViolation("Action Declaration & Resolution", f"{ref} is not an attack")
+        raise RuleViolation("Action Declaration & Resolution", "that action is not an attack")
     if ctx.enc.phase == "resolve" and a["sr"] != ctx.enc.state.get("sr"):
         raise RuleViolation("Action Declaration & Resolution",
-                            f"{ref} resolves at SR {a['sr']}, not SR {ctx.enc.state.get('sr')}")
+                            f"that action resolves at SR {a['sr']}, not SR {ctx.enc.state.get('sr')}")
     a["status"] = "done"
     return a
 
