@@ -2,7 +2,8 @@
 the page it has reached.
 
 ``assert_gm_words(page)`` reads the page's visible text (``document.body.innerText``), the whole log
-(its text, shown or folded away) and any open dialog, and fails naming each offending piece with
+(its text, shown or folded away), any open dialog, what every shut fold-out holds and every
+control's accessible name (``aria-label``, ``title``: what a screen reader says), and fails naming each offending piece with
 the words around it: a combatant, action or prompt id (``c12``, ``a5``, ``p4``), an engine field
 path (``weapons.0.type``, ``combatant.name``), or a note for developers (``FACTS.md``, "excerpt").
 
@@ -27,6 +28,11 @@ _READ = """() => {
     const log = document.getElementById('log');
     if (log) parts.push(log.textContent);
     for (const d of document.querySelectorAll('dialog[open]')) parts.push(d.innerText);
+    // what a fold-out shows when the GM opens it, and what a screen reader says of a control
+    for (const d of document.querySelectorAll('details:not([open])')) parts.push(d.textContent);
+    for (const el of document.querySelectorAll('[aria-label], [title]')) {
+        parts.push(el.getAttribute('aria-label') || '', el.getAttribute('title') || '');
+    }
     return parts.join('\\n');
 }"""
 

@@ -191,5 +191,5 @@ def test_a_short_range_band_fight_shows_no_developer_words(page, open_app):
     expect(page.locator("#round-bar .phase")).to_contain_text("Action")
     _scan_everything(page, "actions")
     if page.locator("form[data-form=rb-attack]").count():
-        attack(page, "Amphibious swimmer", "")
+        attack(page, "Amphibious swimmer", "Knife")
         _scan_everything(page, "an attack waits")

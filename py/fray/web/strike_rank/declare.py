@@ -171,7 +171,7 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
         f'<li class="sr-decl"><span class="sr-badge">SR {esc(a["sr"])}</span> '
         f'<span class="sr-what">{esc(action_label(a, names, c))}</span> '
         f'<span class="sr-text">{esc(a["text"])}</span> '
-        + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {a["ref"]} of {c["name"]}',
+        + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {_at_sr(a)} of {c["name"]}',
                ref=a["ref"], id=cid)
         + "</li>" for a in decl)
     status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
