@@ -193,3 +193,34 @@ def test_a_short_range_band_fight_shows_no_developer_words(page, open_app):
     if page.locator("form[data-form=rb-attack]").count():
         attack(page, "Amphibious swimmer", "Knife")
         _scan_everything(page, "an attack waits")
+
+
+def test_a_typed_d100_of_0_is_refused_and_00_is_a_hundred(page, open_app):
+    """Issue 32, point 6: a typed "0" counted as 100 (a fumble) with no note; now the field says
+    what to type, nothing changes, and "00" is taken as 100."""
+    from test_strike_rank import advance, declare
+
+    from gestures import saved
+
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_encounter(page, "Words", "strike-rank", GAMES["strike-rank"][0])
+    add_preset(page, "Human warrior", "party")
+    add_preset(page, "Great wolf (four-legged)")
+    advance(page, "Declare")
+    declare(page, "c1", "broadsword", "c2", "SR 7")
+    declare(page, "c2", "bite", "c1", "SR 3")
+    advance(page, "Resolve SR 3")
+    before = saved(page)["history"]["actions"]
+    form = page.locator("form[data-form=sr-attack]")
+    form.locator('[name="defence.kind"]').select_option("dodge")
+    for k, v in (("attack", "0"), ("defence", "50"), ("location", "1"), ("damage", "3 1")):
+        form.locator(f'[name="rolls.{k}"]').fill(v)
+    form.get_by_role("button", name="Roll the exchange").click()
+    expect(form.locator('[data-error-for="rolls.attack"]')).to_contain_text("type 00 or 100 for a d100's hundred")
+    assert saved(page)["history"]["actions"] == before
+    form.locator('[name="rolls.attack"]').fill("00")
+    form.get_by_role("button", name="Roll the exchange").click()
+    expect(page.locator("#log")).to_contain_text("fumble")
+    attack = [a for a in saved(page)["history"]["actions"] if a["type"] == "sr.attack"][-1]
+    assert attack["rolls"]["attack"] in (100, [100])  # as typed: the hundred, never 0

@@ -69,3 +69,41 @@ def test_path_words():
     assert path_words("combatant.position.x") == "Position east (x)"
     assert path_words("first_aid") == "First aid"
     assert path_words("") == ""
+
+
+# -- a typed d100 of 0 (issue 32, point 6) --------------------------------------------------------
+
+def test_typed_faces_read_00_and_100_as_a_hundred_and_refuse_a_lone_0():
+    """"00" and "100" are a d100's hundred; a lone "0" was taken for 100 (a fumble) with no word
+    said: now it is refused, with what to type instead."""
+    from fray.web.widgets import ZERO_FACE, ZeroFace, parse_faces
+
+    assert parse_faces("00") == [100]
+    assert parse_faces("100") == [100]
+    assert parse_faces("98 00") == [98, 100]
+    for zero in ("0", "98 0", "+0"):
+        with pytest.raises(ZeroFace):
+            parse_faces(zero, signed=True)
+    assert "00 or 100" in ZERO_FACE
+
+
+def test_a_typed_0_is_refused_at_its_field_in_each_game():
+    from fray.web.range_band.read import resolve_action
+    from fray.web.strike_rank.parse import attack_action
+    from fray.web.tactical_round_panel import parse_dice as tr_dice
+    from fray.web.widgets import ZERO_FACE, ZeroFace
+
+    # strike-rank: the attack form names the field; "00" is sent as 100
+    _, errors = attack_action("a1", "c1", "w1", {"rolls.attack": "0", "defence.kind": "none"})
+    assert errors == {"rolls.attack": ZERO_FACE}
+    action, errors = attack_action("a1", "c1", "w1", {"rolls.attack": "00", "defence.kind": "none"})
+    assert errors == {} and action["rolls"]["attack"] == 100
+    # tactical-round: the open-ended d100's reader
+    with pytest.raises(ZeroFace):
+        tr_dice("0")
+    assert tr_dice("00 40") == [100, 40]
+    # range-band: Dice for Fray
+    with pytest.raises(InvalidAction) as e:
+        resolve_action("R1", {"rolls.roll": "0"}, roll=True)
+    assert e.value.field == "rolls.roll" and e.value.message == ZERO_FACE
+    assert resolve_action("R1", {"rolls.roll": "00"}, roll=True)["rolls"] == {"roll": [100]}
