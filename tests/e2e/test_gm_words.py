@@ -224,3 +224,19 @@ def test_a_typed_d100_of_0_is_refused_and_00_is_a_hundred(page, open_app):
     expect(page.locator("#log")).to_contain_text("fumble")
     attack = [a for a in saved(page)["history"]["actions"] if a["type"] == "sr.attack"][-1]
     assert attack["rolls"]["attack"] in (100, [100])  # as typed: the hundred, never 0
+
+
+def test_help_names_the_buttons_and_tabs_the_page_shows(page, open_app):
+    """Help said "Press Next to start" where the button says Start the fight, and sent a laptop's
+    GM to a Map tab that is not shown at that size."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_encounter(page, "Words", "strike-rank", GAMES["strike-rank"][0])
+    start = page.locator("#round-bar [data-act=advance]")
+    expect(start).to_have_text("Start the fight")
+    html = page.evaluate("() => fetch('./static/help/quickstart.html').then(r => r.text())")
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+    assert "Press Start the fight" in said, said[:400]
+    assert "Press Next to start" not in said
+    if not page.locator("#tab-map").is_visible():
+        assert "The Map tab" not in said

@@ -107,3 +107,38 @@ def test_a_typed_0_is_refused_at_its_field_in_each_game():
         resolve_action("R1", {"rolls.roll": "0"}, roll=True)
     assert e.value.field == "rolls.roll" and e.value.message == ZERO_FACE
     assert resolve_action("R1", {"rolls.roll": "00"}, roll=True)["rolls"] == {"roll": [100]}
+
+
+# -- the log's words for a declaration (issue 33, §4) ----------------------------------------------
+
+def _sr_pair():
+    rs = get_ruleset("strike-rank")
+    warrior, wolf = rs.presets()[0], rs.presets()[3]
+    enc = reducer.new_encounter("strike-rank", "x")
+    enc, _ = reducer.apply(enc, {"type": "add_combatant", "combatant": dict(warrior, position={"x": 0, "y": 0})})
+    enc, _ = reducer.apply(enc, {"type": "add_combatant", "combatant": dict(wolf, position={"x": 20, "y": 0})})
+    enc, _ = reducer.apply(enc, {"type": "advance"})
+    return enc
+
+
+def test_a_declaration_is_logged_in_words_once():
+    """"Broo 6: move move at Vasana … (6 m at 3 m/SR) (6 m at 3 m/SR)": the kind said once, in
+    words; the weapon by its name; the movement note once."""
+    enc = _sr_pair()
+    enc, ev = reducer.apply(enc, {"type": "sr.declare", "id": "c1", "kind": "move", "target": "c2", "metres": 6})
+    assert ev[-1]["text"] == "Human warrior: moves towards Great wolf (four-legged): SR 2 = move 2 (6 m at 3 m/SR)"
+    enc, ev = reducer.apply(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "bite", "target": "c1"})
+    assert ev[-1]["text"].startswith("Great wolf (four-legged): melee attack with Bite at Human warrior: SR 6 = ")
+    assert ev[-1]["text"].count("m/SR)") == 1
+    ref = enc.state["actions"][-1]["ref"]
+    enc, ev = reducer.apply(enc, {"type": "sr.undeclare", "ref": ref})
+    assert ev[-1]["text"] == "Great wolf (four-legged) withdraws their melee attack with Bite at SR 6"
+
+
+def test_the_range_band_add_form_says_the_stealth_level():
+    """"Starts in: low": the field says it is the stealth level, in the card's words."""
+    from fray.web.range_band.card import add_fields_html
+
+    html = add_fields_html({})
+    assert "Stealth level at the start" in html and ">Low Stealth</option>" in html
+    assert "Starts in<" not in html
