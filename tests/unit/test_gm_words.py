@@ -142,3 +142,36 @@ def test_the_range_band_add_form_says_the_stealth_level():
     html = add_fields_html({})
     assert "Stealth level at the start" in html and ">Low Stealth</option>" in html
     assert "Starts in<" not in html
+
+
+# -- strike-rank: damage dice typed before a roll that comes out special (issue 33, §5) -------------
+
+def test_damage_typed_for_a_normal_blow_when_it_comes_out_special_says_what_to_type():
+    """Special Attacks (slashing): "weapon damage doubled". The GM typed the damage dice of an
+    ordinary blow (1D8+1+1D4: 2 dice) before rolling; the attack came out special (2D8+2+1D4: 3
+    dice). The refusal says what the result asks for, in order, and that a total will do; the
+    encounter is unchanged; then three dice, or the total, are taken."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "strike_rank"))
+    from sr_helpers import attack, duel, to_phase
+
+    enc = to_phase(duel(), "resolve")
+    rolls = {"attack": 5, "location": 13}
+    with pytest.raises(InvalidAction) as e:
+        attack(enc, rolls={**rolls, "damage": [5, 3]})
+    assert e.value.field == "rolls.damage"
+    assert e.value.message.startswith("The blow is special") and "weapon damage doubled" in e.value.message
+    assert "3 dice in this order: 2D8 then 1D4; 2 typed. Type all 3, or their total" in e.value.message
+    after, ev = attack(enc, rolls={**rolls, "damage": [5, 2, 3]})
+    assert any("= 5+2+2+3 = 12" in x["text"] for x in ev), [x["text"] for x in ev]
+    after, ev = attack(enc, rolls={**rolls, "damage": 12})
+    assert any("12" in x["text"] and x["kind"] == "damage_roll" for x in ev)
+
+
+def test_an_instruction_is_not_given_the_label_as_its_subject():
+    assert field_message("rolls.attack", "type whole numbers such as 8 4, not x", "Attack d100",
+                         "rolls.attack") == "type whole numbers such as 8 4, not x"
+    assert field_message("rolls.attack", "No die shows 0", "Attack d100", "rolls.attack") == "No die shows 0"
+    assert field_message("combatant.name", "must not be empty", "Name", "combatant.name") == "Name must not be empty"

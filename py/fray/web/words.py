@@ -59,11 +59,16 @@ def path_words(path: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# the verbs the engine's messages without a subject start with ("must be …", "is longer …")
+_VERBS = ("must", "is", "are", "contains", "has", "needs", "cannot", "can", "should", "may")
+
+
 def _has_subject(message: str) -> bool:
     """Does the message name what it is about? The engine's messages without a subject start
-    with a verb in lower case ("must be …", "is longer …", "contains …", "has no …")."""
+    with a verb ("must be …", "is longer …", "contains …", "has no …"); an instruction ("type
+    the dice …") or a sentence of its own is left as it is."""
     first = message.split(" ", 1)[0]
-    return not first[:1].islower()
+    return first not in _VERBS
 
 
 def field_message(path: str, message: str, label: str = "", shown_at: str = "") -> str:

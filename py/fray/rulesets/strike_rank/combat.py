@@ -515,8 +515,31 @@ def roll_damage(ctx: Context, c: Combatant, w: dict, landing: str, name: str, de
         from ...dice import parse
         total = parse(expr).maximum()
         return total, f"{expr} maximised = {total} ({why})" if why else f"{expr} maximised = {total}", st
-    r = ctx.dice.roll(name, expr)
+    try:
+        r = ctx.dice.roll(name, expr)
+    except InvalidAction as e:
+        raise _typed_too_few(ctx, name, expr, why, landing, e) from None
     return r.total, r.breakdown() + (f" ({why})" if why else ""), st
+
+
+def _typed_too_few(ctx: Context, name: str, expr: str, why: str, landing: str, err: InvalidAction) -> InvalidAction:
+    """Damage dice typed before the roll, for an ordinary blow, when the blow came out special
+    ("2D10+1D6 needs 3 dice, 2 typed"): say what the result asks for, the dice in their order,
+    and that a total will do (issue 33, §5)."""
+    from ...dice import parse
+
+    given = ctx.dice.given.get(name)
+    faces = given.get("faces") if isinstance(given, dict) else given
+    if not isinstance(faces, list):
+        return err
+    terms = [f"{t.count}D{t.sides}" for t in parse(expr).dice_terms]
+    need = parse(expr).dice_count
+    if len(faces) >= need:
+        return err
+    what = f"The blow is {landing.replace('_', ' ')}" + (f" ({why})" if why else "")
+    return InvalidAction(f"rolls.{name}", f"{what}: the damage is {expr}, {need} dice in this order: "
+                                          f"{' then '.join(terms)}; {len(faces)} typed. Type all {need}, or "
+                                          f"their total")
 
 
 def _weapon_hp_loss(w: dict, dmg: int, rule: str) -> int:
