@@ -16,7 +16,8 @@ import pytest
 from fray.rulesets import get_ruleset
 from fray.scenario import run_scenario
 
-SCENARIOS = sorted((pathlib.Path(__file__).resolve().parents[1] / "scenarios").glob("*/*.json"))
+TESTS = pathlib.Path(__file__).resolve().parents[1]
+SCENARIOS = sorted((TESTS / "scenarios").glob("*/*.json")) + sorted((TESTS / "golden").glob("*.scenario.json"))
 FORBIDDEN = (
     re.compile(r"(?<![\w#./:-])[acp]\d{1,4}(?![\w.%:-])"),  # c12, a5, p4 (not A1, R2: refs the GM is shown)
     re.compile(r"FACTS\.md|\bexcerpt\b", re.I),
@@ -36,8 +37,8 @@ def sentences(v: Any, path: str = "") -> list[tuple[str, str]]:
 
 
 def developer_words(texts: list[tuple[str, str]]) -> list[str]:
-    return [f"{where}: …{m.group(0)}… in {text[:160]!r}" for where, text in texts
-            for pat in FORBIDDEN for m in pat.finditer(text)]
+    return sorted({f"{where.split(' before ')[0]}: …{m.group(0)}… in {text[:160]!r}" for where, text in texts
+                   for pat in FORBIDDEN for m in pat.finditer(text)})
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -46,7 +47,12 @@ def test_events_log_and_view_of_each_scenario_name_things_by_name(path):
     h, events = run_scenario(data)
     texts = [(f"event {i}", e.get("text", "")) for i, e in enumerate(events)]
     texts += [(f"log {i}", e.text) for i, e in enumerate(h.present.log)]
-    texts += sentences(get_ruleset(h.present.ruleset).view(h.present), "view")
+    rs = get_ruleset(h.present.ruleset)
+    texts += sentences(rs.view(h.present), "view")
+    if len(events) < 120:
+        # every state's view on the way (a question open mid-fight is gone by the end)
+        while h.undo():
+            texts += sentences(rs.view(h.present), f"view before action {h.cursor}")
     assert developer_words(texts) == []
 
 
