@@ -175,3 +175,11 @@ def test_an_instruction_is_not_given_the_label_as_its_subject():
                          "rolls.attack") == "type whole numbers such as 8 4, not x"
     assert field_message("rolls.attack", "No die shows 0", "Attack d100", "rolls.attack") == "No die shows 0"
     assert field_message("combatant.name", "must not be empty", "Name", "combatant.name") == "Name must not be empty"
+
+
+def test_how_many_is_named_with_the_other_bad_fields():
+    rs = get_ruleset("strike-rank")
+    p = dict(rs.presets()[0], name="", count="many")
+    with pytest.raises(InvalidFields) as e:
+        reducer.apply(reducer.new_encounter("strike-rank", "x"), {"type": "add_combatant", "combatant": p})
+    assert [x.field for x in e.value.errors] == ["combatant.name", "combatant.count"]
