@@ -86,13 +86,14 @@ def _add_combatant(ctx: Context) -> None:
     if not isinstance(raw, dict):
         raise InvalidAction("combatant", "must be an object with name, side and stats")
     enc, rs = ctx.enc, ctx.ruleset
-    if len(enc.combatants) >= MAX_COMBATANTS:
-        raise RuleViolation("encounter size", f"at most {MAX_COMBATANTS} combatants")
     # every field's error at once (the form shows each beside its field), not one per press of Add
     collect = Collect()
     name = collect(clean_name, raw.get("name"), "combatant.name")
     side = collect(_side, raw.get("side", "foes"), "combatant.side")
+    # How many names the room left ("at most 0") at its field, before the encounter-size rule
     count = collect(_count, raw.get("count"), len(enc.combatants)) or 1
+    if not collect.errors and len(enc.combatants) >= MAX_COMBATANTS:
+        raise RuleViolation("encounter size", f"at most {MAX_COMBATANTS} combatants")
     if not collect.errors and enc.next_id + count > MAX_NEXT_ID:
         raise RuleViolation("encounter size", f"at most {MAX_NEXT_ID - 1} combatants added in one encounter")
     stats = collect(rs.validate_stats, raw.get("stats", {}), "combatant.stats")

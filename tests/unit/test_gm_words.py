@@ -183,3 +183,9 @@ def test_how_many_is_named_with_the_other_bad_fields():
     with pytest.raises(InvalidFields) as e:
         reducer.apply(reducer.new_encounter("strike-rank", "x"), {"type": "add_combatant", "combatant": p})
     assert [x.field for x in e.value.errors] == ["combatant.name", "combatant.count"]
+
+
+def test_a_stat_named_by_a_number_is_not_a_list_item():
+    """The free-form stat "9" is named as typed, not as "Stat 10"."""
+    said = field_message("combatant.stats.9", "a stat name is 1-24 letters", "Stats", "combatant.stats")
+    assert said == "9: a stat name is 1-24 letters"

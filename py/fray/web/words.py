@@ -24,6 +24,12 @@ _WORD = {"hp": "HP", "sr": "SR", "ap": "AP", "alt": "altitude", "x": "east (x)",
          "dm": "damage modifier", "enc": "ENC", "spd": "SPD", "fspd": "Flying SPD"}
 
 
+def _is_list(key: str) -> bool:
+    """Is ``key`` a list whose items the path numbers ("weapons.0")? A stat may itself be named by
+    a number ("stats.9": the free-form stat "9"), so "stats" is not one."""
+    return key in _ONE_OF or (key.endswith("s") and key not in ("stats", "rolls", "changes"))
+
+
 def _word(piece: str) -> str:
     w = _WORD.get(piece.lower())
     if w:
@@ -42,7 +48,7 @@ def path_words(path: str) -> str:
     while i < len(pieces):
         p = pieces[i]
         nxt = pieces[i + 1] if i + 1 < len(pieces) else None
-        if nxt is not None and nxt.isdigit():
+        if nxt is not None and nxt.isdigit() and _is_list(p):
             one = _ONE_OF.get(p) or (_word(p)[:-1] if p.endswith("s") else _word(p))
             out.append(f"{one[:1].upper()}{one[1:]} {int(nxt) + 1}")
             i += 2
@@ -87,7 +93,7 @@ def field_message(path: str, message: str, label: str = "", shown_at: str = "") 
             return f"{subject} {message}"
         return message
     below = path[len(shown_at) + 1:] if path.startswith(shown_at + ".") else path
-    if below[:1].isdigit():
+    if below[:1].isdigit() and _is_list(shown_at.rpartition(".")[2]):
         below = f"{shown_at.rpartition('.')[2]}.{below}"  # "0.type" in the weapons box: Weapon 1
     # inside the ruleset's JSON box the path is the combatant's own ("combatant.weapons.0.type")
     words = path_words(below if not shown_at.endswith(".extra") else path)
