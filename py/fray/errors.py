@@ -36,6 +36,40 @@ class InvalidAction(FrayError):
         super().__init__(f"{field}: {message}")
 
 
+class InvalidFields(InvalidAction):
+    """Several fields of one form cannot be read: each one's ``InvalidAction``, in the form's order
+    (``errors``), so the page shows every field's error at once rather than one per press. It is
+    itself the first of them (``field``, ``message``), for callers that show one."""
+
+    def __init__(self, errors: list[InvalidAction]):
+        self.errors = list(errors)
+        super().__init__(self.errors[0].field, self.errors[0].message)
+
+
+class Collect:
+    """Reads fields one after another, keeping each field's ``InvalidAction`` instead of stopping
+    at the first: ``value = collect(read, *args)`` (``None`` when it failed), then ``collect.done()``
+    raises them all together."""
+
+    def __init__(self) -> None:
+        self.errors: list[InvalidAction] = []
+
+    def __call__(self, read, *args, **kwargs):
+        try:
+            return read(*args, **kwargs)
+        except InvalidFields as e:
+            self.errors.extend(e.errors)
+        except InvalidAction as e:
+            self.errors.append(e)
+        return None
+
+    def done(self) -> None:
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise InvalidFields(self.errors)
+
+
 class RuleViolation(FrayError):
     """The input is well formed but the rules forbid it: names the rule."""
 

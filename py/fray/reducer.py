@@ -20,7 +20,7 @@ from typing import Any
 
 from . import gate, players, sharing, timers
 from .dice import RandomSource
-from .errors import FrayError, InvalidAction, RuleViolation
+from .errors import Collect, FrayError, InvalidAction, RuleViolation
 from .model import Combatant, Encounter, LogEntry, Position
 from .rulesets import get_ruleset
 from .rulesets.base import Context, Ruleset, whole_number
@@ -89,17 +89,29 @@ def _add_combatant(ctx: Context) -> None:
     if not isinstance(raw, dict):
         raise InvalidAction("combatant", "must be an object with name, side and stats")
     enc, rs = ctx.enc, ctx.ruleset
-    count = _count(raw.get("count"), len(enc.combatants))
-    if len(enc.combatants) >= MAX_COMBATANTS:
+    # every field's error at once (the form shows each beside its field), not one per press of Add
+    collect = Collect()
+    name = collect(clean_name, raw.get("name"), "combatant.name")
+    side = collect(_side, raw.get("side", "foes"), "combatant.side")
+    # How many names the room left ("at most 0") at its field, before the encounter-size rule
+    count = collect(_count, raw.get("count"), len(enc.combatants)) or 1
+    if not collect.errors and len(enc.combatants) >= MAX_COMBATANTS:
         raise RuleViolation("encounter size", f"at most {MAX_COMBATANTS} combatants")
-    if enc.next_id + count > MAX_NEXT_ID:
+    if not collect.errors and enc.next_id + count > MAX_NEXT_ID:
         raise RuleViolation("encounter size", f"at most {MAX_NEXT_ID - 1} combatants added in one encounter")
-    name = clean_name(raw.get("name"), "combatant.name")
-    side = _side(raw.get("side", "foes"), "combatant.side")
-    stats = rs.validate_stats(raw.get("stats", {}), "combatant.stats")
-    notes = _notes(raw.get("notes", ""), "combatant.notes")
-    pos = _position(raw.get("position"), "combatant.position") if raw.get("position") is not None else Position()
+    stats = collect(rs.validate_stats, raw.get("stats", {}), "combatant.stats")
+    notes = collect(_notes, raw.get("notes", ""), "combatant.notes")
+    pos = collect(_position, raw.get("position"), "combatant.position") if raw.get("position") is not None else Position()
     extra = {k: v for k, v in raw.items() if k not in ("name", "side", "stats", "notes", "position", "count")}
+    if collect.errors and extra and not rs.free_stats:
+        # the ruleset's own fields (weapons, armour) read on a stand-in, so their errors come too
+        # (a refusal by the rules waits for the fields to read: it is not about one field)
+        probe = Combatant(id="probe", name="probe", side="foes", stats=stats or _stand_in_stats(rs, raw.get("stats")))
+        try:
+            collect(rs.init_combatant, copy.deepcopy(enc), probe, copy.deepcopy(extra))
+        except FrayError:
+            pass
+    collect.done()
     names = [name] if count == 1 else numbered(enc, name, count)
     per_row = math.ceil(math.sqrt(count))
     for i, each in enumerate(names):
@@ -120,6 +132,23 @@ def _add_combatant(ctx: Context) -> None:
 # for up to 16 copies (issue 33, "The map at table density": copies a metre apart overlapped and
 # could not be tapped).
 FORMATION_STEP = 3
+
+
+def _stand_in_stats(rs: Ruleset, raw: Any) -> dict[str, Any]:
+    """Stats to read a combatant's other fields against while some of its typed stats are bad:
+    each good one as typed, each bad one an ordinary value inside its range."""
+    raw = raw if isinstance(raw, dict) else {}
+    out: dict[str, Any] = {}
+    for spec in rs.stats:
+        try:
+            v = spec.check(raw.get(spec.key), "stats")
+        except InvalidAction:
+            v = spec.default
+            if v is None and spec.kind in ("int", "percent"):
+                v = max(spec.min if spec.min is not None else 10, min(10, spec.max if spec.max is not None else 10))
+        if v is not None:
+            out[spec.key] = v
+    return out
 
 
 def _count(raw: Any, present: int) -> int:
@@ -298,7 +327,7 @@ def _reorder(ctx: Context) -> None:
         raise InvalidAction("order", "must be a list of combatant ids")
     for i, cid in enumerate(order):
         if ctx.enc.get(cid) is None:
-            raise InvalidAction(f"order.{i}", f"there is no combatant {cid!r}")
+            raise InvalidAction(f"order.{i}", "that combatant is no longer in this encounter")
     if len(set(order)) != len(order):
         raise InvalidAction("order", "names a combatant twice")
     ctx.enc.order_override = list(order)

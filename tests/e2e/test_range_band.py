@@ -395,7 +395,7 @@ def test_areas_preview_and_the_new_controls_through_the_page(page, open_app):
     sel.select_option(sel.locator("option", has_text="Shortbow").get_attribute("value"))
     expect(preview_of(at).locator(".rb-die")).to_have_text("d20 on DEX")
     expect(preview_of(at)).to_contain_text("stealth attack")
-    expect(preview_of(at)).to_contain_text("criteria for a warning are not in the excerpt")
+    expect(preview_of(at)).to_contain_text("do not give the criteria for a warning")
     expect(preview_of(at)).to_contain_text("Odds")
     assert actions_count(page) == n
 

@@ -267,7 +267,7 @@ def test_armour_error_lands_under_armour_points(page, open_app):
     shots(page, "add-armour")
     dlg.locator('[name="sr_armour"]').fill("head 4, legs 2")
     dlg.get_by_role("button", name="Add", exact=True).click()
-    expect(slot).to_contain_text("legs: not a hit location of this body (Right leg, Left leg, Abdomen, Chest, "
+    expect(slot).to_contain_text("Legs: not a hit location of this body (Right leg, Left leg, Abdomen, Chest, "
                                  "Right arm, Left arm, Head)")
     expect(page.locator("#combatants .card")).to_have_count(0)
 

@@ -182,7 +182,7 @@ def test_bad_siz_shows_at_the_field_and_changes_nothing(page, open_app):
     expect(weapons).to_have_value(re.compile("^Broadsword, 65, 1D8\\+1, 2, 12, slashing"))
     weapons.fill(weapons.input_value() + "\nDagger, lots")
     dlg.get_by_role("button", name="Add", exact=True).click()
-    expect(dlg.locator('[data-error-for="combatant.extra"]')).to_contain_text("whole number")
+    expect(dlg.locator('[data-error-for="combatant.weapons"]')).to_contain_text(re.compile(r"Weapon \d: skill must be a whole number"))
     assert saved(page)["history"]["actions"] == []
     # ... and a typed weapon and armour are added with the preset's stats
     weapons.fill(weapons.input_value().replace("Dagger, lots", "Dagger, 40, 1D4+2, 3, 12, impaling"))

@@ -30,7 +30,7 @@ def test_a_table_is_edited_as_rows_and_cells(page, open_app):
     expect(grid.locator("tbody tr:not(.row-error)")).to_have_count(6)
     grid.get_by_label("row 3 sr").fill("three")
     grid.get_by_role("button", name="Save table").click()
-    expect(grid.locator('[data-error-for="value.entries.2"]')).to_contain_text("sr: must be a whole number, not 'three'")
+    expect(grid.locator('[data-error-for="value.entries.2"]')).to_contain_text("SR must be a whole number, not 'three'")
     expect(page.locator("#btn-undo")).to_be_disabled()  # nothing changed
     # one more row, a copy of the last; the slip typed above is still there to fix
     grid.get_by_role("button", name="Add a row").click()

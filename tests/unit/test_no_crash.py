@@ -72,7 +72,7 @@ def test_undeclare_an_action_whose_combatant_has_left():
     enc = run(sr_pair(), {"type": "advance"}, {"type": "sr.declare", "id": "c2", "kind": "other"},
               {"type": "remove_combatant", "id": "c2"})
     enc, events = apply(enc, {"type": "sr.undeclare", "ref": "a1"})
-    assert "c2 withdraws" in events[-1]["text"]
+    assert "someone who has left the fight withdraws their other action" in events[-1]["text"]
 
 
 # -- reachable from the page's forms -----------------------------------------------------------------

@@ -35,7 +35,8 @@ def test_no_odds_say_why():
 
     enc = to_phase(duel(), "resolve")
     o = sr_odds.exchange_odds(RS, enc, {"type": "sr.attack", "attacker": "c1", "target": "c9", "weapon": "broadsword"})
-    assert "No odds" in odds_view.exchange_html(o) and "c9" in odds_view.exchange_html(o)
+    html = odds_view.exchange_html(o)
+    assert "No odds" in html and "no longer in this encounter" in html and "c9" not in html  # said by name, no id
 
 
 def test_open_ended_total_renders_its_spread():
@@ -67,3 +68,14 @@ def test_special_attack_odds_show_what_follows_side_by_side():
     assert row.count("<td") == len(o.alternatives)  # parry with each weapon, dodge, none
     assert "results and what follows" in html and "MR unconscious: none" in html and "<svg" in html
     assert "Damage through" not in html and "style=" not in html
+
+
+def test_the_odds_show_the_skill_as_it_will_be_rolled_with_the_reason():
+    """Issue 33: the odds said "Eurmal 35%" while the weapon said 70%; the reason (shooting into
+    melee halves it) was only under Circumstances. The odds line now shows the steps."""
+    o = sr_odds.ExchangeOdds("Eurmal", "Broo", "Bow", 35, "70% → ×0.5 into melee = 35%", {}, "none",
+                             [sr_odds.Alternative("none", "No defence")])
+    html = odds_view.exchange_html(o)
+    assert "Eurmal 70% → ×0.5 into melee = 35%" in html
+    plain = sr_odds.ExchangeOdds("Ana", "Bor", "Sword", 65, "65", {}, "none", [sr_odds.Alternative("none", "No defence")])
+    assert "Ana 65%:" in odds_view.exchange_html(plain)

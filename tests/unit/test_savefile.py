@@ -150,7 +150,7 @@ DELETE = object()
         ("history.cursor", -1, "history.cursor", "from 0 to 7"),
         ("history.cursor", "6", "history.cursor", "from 0 to 7"),
         ("history.cursor", DELETE, "history.cursor", "from 0 to 7"),
-        ("history.actions.3.id", "c9", "history.actions.3.id", "no combatant 'c9'"),
+        ("history.actions.3.id", "c9", "history.actions.3.id", "that combatant is no longer in this encounter"),
         ("history.actions.0.combatant.name", "", "history.actions.0.combatant.name", "must not be empty"),
         ("history.actions.5", {"type": "teleport"}, "history.actions.5.type", "no action 'teleport'"),
         ("history.actions.2.order", ["c1", "c1"], "history.actions.2.order", "twice"),

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..dice import parse as parse_dice
-from ..errors import DiceError, InvalidAction
+from ..errors import Collect, DiceError, InvalidAction
 from ..maprules import MapRule
 from ..model import Combatant, Encounter
 from ..tray import DiceTray
@@ -156,7 +156,7 @@ class Context:
             raise InvalidAction(key, "must name a combatant")
         c = self.enc.get(cid)
         if c is None:
-            raise InvalidAction(key, f"there is no combatant {cid!r} in this encounter")
+            raise InvalidAction(key, "that combatant is no longer in this encounter")
         return c
 
     def table(self, table_id: str) -> dict[str, Any]:
@@ -241,13 +241,15 @@ class Ruleset:
             raise InvalidAction(prefix, "stats must be an object of name: value")
         out: dict[str, Any] = {}
         known = {s.key for s in self.stats}
+        collect = Collect()  # every stat's error at once, not one per press of Add
         for spec in self.stats:
-            value = spec.check(raw.get(spec.key), f"{prefix}.{spec.key}")
+            value = collect(spec.check, raw.get(spec.key), f"{prefix}.{spec.key}")
             if value is not None:
                 out[spec.key] = value
         for k in raw:
             if k not in known:
-                raise InvalidAction(f"{prefix}.{k}", f"{self.name} has no stat {k!r}")
+                collect.errors.append(InvalidAction(f"{prefix}.{k}", f"{self.name} has no stat {k!r}"))
+        collect.done()
         return out
 
     def init_combatant(self, enc: Encounter, c: Combatant, extra: dict[str, Any]) -> None:

@@ -35,6 +35,7 @@ from ..rulesets import all_rulesets, get_ruleset
 from . import render as R
 from . import history_view, mapctl, players_view, stripctl
 from .tables_view import tables_form
+from .words import field_message
 from .autosave import Autosave
 from .booting import Booting, mark
 from .dom import by_id, data, download, nil, q
@@ -452,7 +453,14 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         for el in root.querySelectorAll("[aria-invalid]"):
             el.removeAttribute("aria-invalid")
 
-    def show_error(self, scope: Any, err: Exception, field_map: Callable[[str], str] | None = None) -> None:
+    def show_error(self, scope: Any, err: Exception, field_map: Callable[[str], str] | None = None,
+                   focus: bool = True) -> None:
+        many = getattr(err, "errors", None)
+        if many:
+            # every field's error at once, each beside its field; the first bad field has the focus
+            for i, each in enumerate(many):
+                self.show_error(scope, each, field_map, focus=i == 0)
+            return
         root = scope or document
         key = getattr(err, "field", None) or ""
         if isinstance(err, RuleViolation):
@@ -460,10 +468,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         original = key
         if field_map and key:
             key = field_map(key)
-        msg = str(err).split(": ", 1)[-1] if isinstance(err, InvalidAction) else str(err)
-        if key != original:
-            # The message lands at a box that holds many fields (the JSON of weapons): say which.
-            msg = f"{original.removeprefix('changes.').removeprefix('combatant.')}: {msg}"
+        msg = err.message if isinstance(err, InvalidAction) else str(err)
         slot = None
         probe = key
         while probe:
@@ -477,13 +482,20 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             self.banner(str(err))
             return
         slot.setAttribute("role", "alert")  # announced to screen readers as it appears
-        slot.textContent = msg if probe == key or key != original else f"{key.rpartition('.')[2]}: {msg}"
         field = nil(slot.closest("[data-field]"))
+        label = q(field, "label") if field is not None else None
+        # in the form's words: its label as the subject, or which part of a box of many fields
+        # ("Weapon 1: type must be one of …"), never the engine's dotted path
+        said = field_message(original, msg, str(label.textContent) if label is not None else "",
+                             original if probe == original else (key if key != original else probe or "form"))
+        old = str(slot.textContent or "")
+        slot.textContent = f"{old} {said}" if old and said not in old else said
         if field is not None:
             ctl = q(field, "input, select, textarea")
             if ctl is not None:
                 ctl.setAttribute("aria-invalid", "true")
-                ctl.focus()
+                if focus:
+                    ctl.focus()
 
     def banner(self, text: str, actions: list[tuple[str, str]] | None = None) -> None:
         b = by_id("banner")
@@ -693,9 +705,12 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             # A ruleset field with its own control in the dialog keeps its error there when the path
             # names one entry of it ("combatant.armour.legs": the strike-rank Armour points); any other
             # error inside the ruleset's fields lands at the JSON box, naming its whole path.
+            # (or an item of it: "combatant.weapons.0.type" at the strike-rank Weapons box)
             parent = f.rpartition(".")[0]
-            if parent.count(".") and q(form, f'[data-error-for="{_css(parent)}"]') is not None:
-                return f
+            while parent.count("."):
+                if q(form, f'[data-error-for="{_css(parent)}"]') is not None:
+                    return f
+                parent = parent.rpartition(".")[0]
             return "combatant.extra"
 
         if cid is None:
@@ -727,7 +742,12 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         if self.ruleset.free_stats:  # one box of "name: value" lines
             values["combatant.stats"] = "\n".join(f"{k}: {v}" for k, v in preset.get("stats", {}).items())
         else:
-            values.update({f"combatant.stats.{k}": v for k, v in preset.get("stats", {}).items()})
+            # every stat, not only the preset's: one picked before must leave nothing behind (a
+            # Human scout after the Winged flyer has no Flying SPD)
+            stats = preset.get("stats", {})
+            values.update({f"combatant.stats.{s.key}": stats.get(s.key, s.default) for s in self.ruleset.stats})
+        pos = preset.get("position") if isinstance(preset.get("position"), dict) else {}
+        values.update({f"combatant.position.{k}": pos.get(k, 0) for k in ("x", "y", "alt")})
         extra = {k: v for k, v in preset.items() if k not in ("name", "side", "stats", "notes", "position")}
         values["combatant.extra"] = json.dumps(extra, indent=1, ensure_ascii=False) if extra else ""
         for k, v in values.items():

@@ -55,6 +55,12 @@ def _degrees(deg: dict[str, Any]) -> str:
 
 # -- strike-rank style: an exchange against each defence ----------------------------------------------
 
+def _as_rolled(skill: Any, text: str) -> str:
+    """The skill as it will be rolled, with how it got there when anything changed it ("70% →
+    ×0.5 into melee = 35%"): the odds beside a 70% weapon must not just say 35% (issue 33)."""
+    return text if text and "→" in text else f"{skill}%"
+
+
 def exchange_html(o: Any) -> str:
     """An exchange's odds (``strike_rank.odds.ExchangeOdds``): the alternatives side by side, then
     the chosen defence in detail (result table, damage spread, where it lands)."""
@@ -64,7 +70,8 @@ def exchange_html(o: Any) -> str:
     mark = {a.key: (' class="chosen" aria-current="true"' if a.key == o.chosen else "") for a in alts}
     head = "".join(
         f'<th scope="col"{mark[a.key]}>{esc(a.label)}'
-        + (f' <small>{esc(a.skill)}%</small>' if a.skill is not None else "") + "</th>" for a in alts)
+        + (f' <small>{esc(_as_rolled(a.skill, a.skill_text))}</small>' if a.skill is not None else "") + "</th>"
+        for a in alts)
 
     def row(label: str, fn) -> str:
         cells = "".join(
@@ -91,8 +98,8 @@ def exchange_html(o: Any) -> str:
         '<div class="odds-box">'
         f'<p class="odds-head"><strong>Odds before rolling</strong> <span class="odds-method" '
         f'title="{esc(o.method)}">exact</span></p>'
-        + (f'<p class="odds-attack">{esc(o.attacker)} {esc(o.skill)}%: {_degrees(o.degrees)}</p>' if o.skill is not None
-           else "")
+        + (f'<p class="odds-attack">{esc(o.attacker)} {esc(_as_rolled(o.skill, o.skill_text))}: '
+           f'{_degrees(o.degrees)}</p>' if o.skill is not None else "")
         + f'<div class="odds-scroll" tabindex="0" role="region" aria-label="Odds for each defence">'
           f'<table class="odds-alts"><thead><tr><th scope="col">'
           f'<span class="visually-hidden">Defence</span></th>{head}</tr></thead>'

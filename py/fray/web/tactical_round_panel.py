@@ -20,8 +20,8 @@ from ..errors import InvalidAction
 from . import odds_view
 from .blocks import Block
 from .render import esc
-from .widgets import (act_button as _btn, as_int, as_number, check, combatant_in as _combatant, err_slot as _err,
-                      field as _field, fold_extra, fold_open, fold_summary, general_err, lazy_fold, names_in as _names,
+from .widgets import (ZERO_FACE, ZeroFace, act_button as _btn, as_int, as_number, check, combatant_in as _combatant,
+                      err_slot as _err, field as _field, fold_extra, fold_open, fold_summary, general_err, lazy_fold, names_in as _names,
                       open_add_section, parse_faces, read_extra, select as _select, split_lines,
                       text_input as _input)
 
@@ -1034,6 +1034,10 @@ class TacticalPanel:
         for n in names:
             try:
                 got = parse_dice(values.get(f"rolls.{n}", "") or "")
+            except ZeroFace:
+                app.clear_errors(form)
+                app.show_error(form, InvalidAction(f"rolls.{n}", ZERO_FACE))
+                return False
             except ValueError as e:
                 app.clear_errors(form)
                 app.show_error(form, InvalidAction(f"rolls.{n}", f"type the dice as whole numbers separated by "

@@ -101,9 +101,18 @@ def combatant_in(view: dict[str, Any], cid: str | None) -> dict[str, Any] | None
     return next((c for c in view.get("combatants", []) if c["id"] == cid), None)
 
 
+class ZeroFace(ValueError):
+    """A typed die of 0. No die shows 0: a d100's hundred is typed 00 or 100 (issue 32: a lone 0
+    was taken for 100, a fumble, with no word said), a d10's 0 is typed 10."""
+
+
+ZERO_FACE = "no die shows 0: type 00 or 100 for a d100's hundred, 10 for a d10's 0"
+
+
 def parse_faces(text: Any, signed: bool = False) -> list[int] | None:
-    """Typed dice faces: "8 4" / "8,4" → [8, 4]; blank → None (Fray rolls). ValueError naming the
-    first piece that is not a whole number (``signed``: "+2" and "-1" are whole numbers too)."""
+    """Typed dice faces: "8 4" / "8,4" → [8, 4]; blank → None (Fray rolls); "00" (a d100's
+    hundred) → 100. ``ZeroFace`` for a lone 0; ValueError naming the first piece that is not a
+    whole number (``signed``: "+2" and "-1" are whole numbers too)."""
     parts = [p for p in str(text or "").replace(",", " ").split() if p]
     if not parts:
         return None
@@ -111,7 +120,13 @@ def parse_faces(text: Any, signed: bool = False) -> list[int] | None:
     for p in parts:
         if not (p.isdigit() or (signed and p[0] in "+-" and p[1:].isdigit())):
             raise ValueError(p)
-        out.append(int(p))
+        digits = p.lstrip("+-")
+        if digits == "00":
+            out.append(100)
+        elif int(digits) == 0:
+            raise ZeroFace(p)
+        else:
+            out.append(int(p))
     return out
 
 

@@ -441,7 +441,8 @@ def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_th
     hit = act(enc, "attack", id="c1", target="c2", kind="ranged")
     p = [x for x in hit.state["prompts"] if x["kind"] == "warning"][-1]
     assert p["combatant"] == "c2"
-    assert "criteria for a warning are not in the excerpt (FACTS.md)" in p["text"]
+    assert "The published rules do not give the criteria for a warning, so this is the GM's call" in p["text"]
+    assert "FACTS" not in p["text"] and "excerpt" not in p["text"]  # the GM reads rules, not our notes
     assert "Allies who may warn: Lookout (cannot see Sneak), Far (cannot see Sneak)." in p["text"]
     assert "Dog (animals cannot warn others, nor can they be warned)" in p["text"]
     assert "Deaf (warnings are impossible if either character is deafened)" in p["text"]

@@ -103,7 +103,7 @@ def test_disengaging_free_attack_counts_against_the_enemys_declared_attack():
     enc, ev = attack(enc, "c2", "c1", free_attack=True, defence="dodge", rolls={"attack": 90, "defence": 50})
     assert actions(enc, "c2")[0]["status"] == "lost"
     assert "the free attack on fleeing Ana counts against the attacks this MR" in texts(ev)
-    with pytest.raises(RuleViolation, match="pending action"):
+    with pytest.raises(RuleViolation, match="still has to take"):
         attack(enc, "c2", "c1", ref=later["ref"], rolls={"attack": 90})
 
 

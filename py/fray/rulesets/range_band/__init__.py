@@ -49,7 +49,7 @@ class RangeBand(Ruleset):
     map_rule = maprule.RangeBandMap()
     panel = "range_band_panel"  # fray/web/range_band_panel.py
     tie_rule = ("each character takes one turn in turn order; equal turn-order values are the GM's to order "
-                "(FACTS.md, range-band: the round)")
+                "(the round)")
     extra_label = "Traits, weapons, mount and flight (JSON)"
     extra_empty = "Leave empty for an ordinary sentient on foot with no weapons."
     slot_label_is_phase = True  # "Movement" or "Turn" on every slot (order_of_play)

@@ -163,8 +163,8 @@ def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, war
     of their allies. The following criteria must be met:" and the criteria are not in the excerpt (FACTS.md).
     The GM decides whether a warning is given; Fray says so, applies the sentences the text does give, and lists
     the defender's allies with what those sentences say of each (and whether each can see the attacker)."""
-    head = (f"Stealth attack on {defender.name}: may an ally warn them? The text's criteria for a warning are not in "
-            f"the excerpt (FACTS.md), so this is the GM's call. What the text gives, applied: {WARNING_GIVEN}.")
+    head = (f"Stealth attack on {defender.name}: may an ally warn them? The published rules do not give the "
+            f"criteria for a warning, so this is the GM's call. What the rules do give, applied: {WARNING_GIVEN}.")
     if warned_by is not None:
         sees = vis.get(warned_by.id, {}).get(attacker.id, {}).get("sees")
         return (head + f" Warned by {warned_by.name}" + ("" if sees else f" (who cannot see {attacker.name})")

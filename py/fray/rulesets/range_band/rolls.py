@@ -156,7 +156,7 @@ def roll_default(spec: dict[str, Any], core_roll: dict[str, Any], tray, name: st
     return {"success": j["success"], "by": j["by"], "blunder": j["blunder"], "faces": faces, "kept": kept,
             "typed": r.typed,
             "text": f"rolled {'/'.join(map(str, faces))} (kept {kept}) against TN {tn}"
-                    + (f", shift {shift:+d}" if shift else "") + " (default mechanic, assumed)"}
+                    + (f", shift {shift:+d}" if shift else "") + " (default mechanic, assumed: not in the published rules)"}
 
 
 def outcome_from_action(action: dict[str, Any]) -> dict[str, Any] | None:

@@ -41,7 +41,7 @@ def other(ctx: Context, key: str, me: Combatant | None = None, read_only: bool =
     cid = ctx.action.get(key)
     found = ctx.enc.peek_at(cid) if isinstance(cid, str) else None
     if found is None:
-        raise InvalidAction(key, f"there is no combatant {cid!r} in this encounter")
+        raise InvalidAction(key, "that combatant is no longer in this encounter")
     if me is not None and cid == me.id:
         raise InvalidAction(key, f"{me.name} cannot be their own target here")
     return found if read_only else ctx.enc.get(cid)
@@ -54,7 +54,7 @@ def ids_list(ctx: Context, key: str, me: Combatant | None = None) -> list[Combat
     out = []
     for i, cid in enumerate(raw):
         if not isinstance(cid, str) or ctx.enc.get(cid) is None:
-            raise InvalidAction(f"{key}.{i}", f"there is no combatant {cid!r} in this encounter")
+            raise InvalidAction(f"{key}.{i}", "that combatant is no longer in this encounter")
         if me is not None and cid == me.id:
             raise InvalidAction(f"{key}.{i}", f"{me.name} cannot be listed here")
         out.append(ctx.enc.get(cid))

@@ -65,7 +65,7 @@ class StrikeRank(Ruleset):
     map_rule = StrikeRankMap()
     panel = "strike_rank_panel"
     _status_memo: dict[str, tuple[Any, dict[str, Any]]]  # combatant id -> (combatant, status): ``status``
-    tie_rule = "Ties on the same SR: higher DEX acts first; then the GM decides (FACTS.md, Strike ranks)"
+    tie_rule = "Ties on the same SR: higher DEX acts first; then the GM decides (Strike ranks)"
     conditions = {
         "surprised": "No actions in the first MR; dodge and parry at half skill.",
         "prone": "On the ground.",

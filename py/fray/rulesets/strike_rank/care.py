@@ -189,14 +189,18 @@ def answer(ctx: Context) -> None:
     prompts = ctx.enc.state.get("prompts", [])
     p = next((x for x in prompts if x["id"] == pid), None)
     if p is None:
-        raise InvalidAction("prompt", f"there is no open prompt {pid!r}")
+        raise InvalidAction("prompt", "that question is no longer open")
     choice = ctx.action.get("choice")
     if choice != "dismiss" and choice not in [o["value"] for o in p["options"]]:
         raise InvalidAction("choice", f"must be one of {', '.join(o['value'] for o in p['options'])} or dismiss")
     c = ctx.enc.get(p["combatant"])
     d = p["data"]
     prompts.remove(p)
-    ctx.event("answer", f"GM answers {p['id']} ({p['kind']}): {choice}")
+    # the GM reads the question's subject and the answer's own words, not the prompt's id
+    said = "dismissed" if choice == "dismiss" else next(
+        (o.get("label") or o["value"] for o in p["options"] if o["value"] == choice), choice)
+    about = p["kind"].replace("_", " ") + (f", {c.name}" if c is not None else "")
+    ctx.event("answer", f"GM answers ({about}): {said}")
     if choice == "dismiss" or c is None:
         return
     k = p["kind"]

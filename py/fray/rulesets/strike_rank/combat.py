@@ -271,9 +271,12 @@ def plan_attack(ctx: Context) -> Plan:
     if a.get("ref"):
         decl = next(iter(timing.actions_where(enc, lambda x: x["ref"] == a["ref"])), None)
         if decl is None:
-            raise InvalidAction("ref", f"there is no declared action {a['ref']!r}")
+            raise InvalidAction("ref", "that action is no longer declared")
         if decl.get("weapon") and decl["weapon"] != w["id"]:
-            raise RuleViolation("Changing Actions", f"{a['ref']} was declared with {decl['weapon']}: use sr.change")
+            declared = next((x["name"] for x in attacker.data.get("weapons", []) if x.get("id") == decl["weapon"]),
+                            "another weapon")
+            raise RuleViolation("Changing Actions", f"that attack was declared with {declared}: use Change… to "
+                                                    f"attack with {w['name']}")
         if split is None and decl.get("split"):
             split = decl["split"][decl.get("index", 0)]
     if split is not None and (isinstance(split, bool) or not isinstance(split, int)):
@@ -522,8 +525,31 @@ def roll_damage(ctx: Context, c: Combatant, w: dict, landing: str, name: str, de
         from ...dice import parse
         total = parse(expr).maximum()
         return total, f"{expr} maximised = {total} ({why})" if why else f"{expr} maximised = {total}", st
-    r = ctx.dice.roll(name, expr)
+    try:
+        r = ctx.dice.roll(name, expr)
+    except InvalidAction as e:
+        raise _typed_too_few(ctx, name, expr, why, landing, e) from None
     return r.total, r.breakdown() + (f" ({why})" if why else ""), st
+
+
+def _typed_too_few(ctx: Context, name: str, expr: str, why: str, landing: str, err: InvalidAction) -> InvalidAction:
+    """Damage dice typed before the roll, for an ordinary blow, when the blow came out special
+    ("2D10+1D6 needs 3 dice, 2 typed"): say what the result asks for, the dice in their order,
+    and that a total will do (issue 33, §5)."""
+    from ...dice import parse
+
+    given = ctx.dice.given.get(name)
+    faces = given.get("faces") if isinstance(given, dict) else given
+    if not isinstance(faces, list):
+        return err
+    terms = [f"{t.count}D{t.sides}" for t in parse(expr).dice_terms]
+    need = parse(expr).dice_count
+    if len(faces) >= need:
+        return err
+    what = f"The blow is {landing.replace('_', ' ')}" + (f" ({why})" if why else "")
+    return InvalidAction(f"rolls.{name}", f"{what}: the damage is {expr}, {need} dice in this order: "
+                                          f"{' then '.join(terms)}; {len(faces)} typed. Type all {need}, or "
+                                          f"their total")
 
 
 def _weapon_hp_loss(w: dict, dmg: int, rule: str) -> int:

@@ -357,11 +357,35 @@ def store(ctx: Context, c: Combatant, recs: list[dict[str, Any]], delay: list[tu
             c.data["round"]["charging"] = True
         stored.append(rec)
         if rec["status"] == "declared":
-            what = rec.get("label") or rec["weapon"] or rec["spell"] or rec["kind"]
             tgt = ctx.enc.get(rec["target"]).name if rec["target"] else ""
-            ctx.event("declare", f"{c.name}: {rec['kind']} {what}{' at ' + tgt if tgt else ''}: {rec['text']}"
-                      + (f" ({rec['note']})" if rec.get("note") else ""), ref=ref, sr=rec["sr"], id=c.id)
+            note = rec.get("note") or ""
+            # the breakdown may already carry the note ("(6 m at 3 m/SR)"): said once
+            ctx.event("declare", f"{c.name}: {declared_words(c, rec)}{(' towards ' if rec['kind'] == 'move' else ' at ') + tgt if tgt else ''}: "
+                      f"{rec['text']}"
+                      + (f" ({note})" if note and f"({note})" not in rec["text"] else ""),
+                      ref=ref, sr=rec["sr"], id=c.id)
     return stored
+
+
+_KIND_WORDS = {"melee": "melee attack", "missile": "missile attack", "spell": "casts", "move": "moves",
+               "reload": "reloads", "defend": "defends", "other": "other action"}
+
+
+def declared_words(c: Combatant, rec: dict[str, Any]) -> str:
+    """A declared action as the log says it: "melee attack with Broadsword", "casts Bladesharp",
+    "moves" (the weapon and spell by their names, never their ids; the kind said once)."""
+    kind = rec["kind"]
+    if rec.get("label") and kind == "other":
+        return str(rec["label"])
+    words = _KIND_WORDS.get(kind, kind)
+    if rec.get("weapon"):
+        w = next((x for x in c.data.get("weapons", []) if x.get("id") == rec["weapon"]), None)
+        name = w["name"] if w else str(rec["weapon"])
+        return f"{words} {name}" if kind == "reload" else f"{words} with {name}"
+    if rec.get("spell"):
+        sp = next((x for x in c.data.get("spells", []) if x.get("id") == rec["spell"]), None)
+        return f"{words} {sp['name'] if sp else rec['spell']}"
+    return words
 
 
 def declare(ctx: Context) -> None:
@@ -379,14 +403,16 @@ def undeclare(ctx: Context) -> None:
         raise RuleViolation("Changing Actions", "after resolution begins, changing costs DEX SR: use sr.change")
     a = _action(ctx)
     ctx.enc.state["actions"].remove(a)
-    ctx.event("declare", f"{_who(ctx.enc, a['combatant'])} withdraws {a['kind']} ({a['ref']})")
+    who = ctx.enc.peek_at(a["combatant"])
+    what = declared_words(who, a) if who is not None else _KIND_WORDS.get(a["kind"], a["kind"])
+    ctx.event("declare", f"{_who(ctx.enc, a['combatant'])} withdraws their {what} at SR {a['sr']}")
 
 
 def _who(enc: Encounter, cid: str) -> str:
-    """A declared action's owner by name; a combatant removed since declaring is named by id. Only
+    """A declared action's owner by name (a combatant removed since declaring: said so). Only
     read (``peek_at``): naming the whole order as resolution begins must not copy every combatant."""
     c = enc.peek_at(cid)
-    return c.name if c is not None else cid
+    return c.name if c is not None else "someone who has left the fight"
 
 
 def _action(ctx: Context, field: str = "ref") -> dict[str, Any]:
@@ -394,7 +420,7 @@ def _action(ctx: Context, field: str = "ref") -> dict[str, Any]:
     for a in ctx.enc.state.get("actions", []):
         if a["ref"] == ref:
             return a
-    raise InvalidAction(field, f"there is no declared action {ref!r}")
+    raise InvalidAction(field, "that action is no longer declared")
 
 
 def _replan(ctx: Context, rule: str, status: str) -> tuple[Combatant, dict[str, Any], list[dict[str, Any]], int, int]:
@@ -460,14 +486,14 @@ def mark_done(ctx: Context, ref: str | None, cid: str, want_attack: bool) -> dic
         return None
     a = next(iter(actions_where(ctx.enc, lambda x: x["ref"] == ref)), None)
     if a is None:
-        raise InvalidAction("ref", f"there is no declared action {ref!r}")
+        raise InvalidAction("ref", "that action is no longer declared")
     if a["combatant"] != cid or a["status"] != "declared" or a["round"] != ctx.enc.round:
-        raise RuleViolation("Action Declaration & Resolution", f"{ref} is not a pending action of this combatant this MR")
+        raise RuleViolation("Action Declaration & Resolution", "that action is not one this combatant still has to take this Melee Round")
     if want_attack and not a["attack"]:
-        raise RuleViolation("Action Declaration & Resolution", f"{ref} is not an attack")
+        raise RuleViolation("Action Declaration & Resolution", "that action is not an attack")
     if ctx.enc.phase == "resolve" and a["sr"] != ctx.enc.state.get("sr"):
         raise RuleViolation("Action Declaration & Resolution",
-                            f"{ref} resolves at SR {a['sr']}, not SR {ctx.enc.state.get('sr')}")
+                            f"that action resolves at SR {a['sr']}, not SR {ctx.enc.state.get('sr')}")
     a["status"] = "done"
     return a
 

@@ -12,7 +12,7 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
          "text": "SR 7 = DEX 3 + SIZ 2 + weapon 2", "target": "c2", "weapon": "broadsword",
          "current": true}             # true when it resolves at the current SR
       ],
-      "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined (c7 before c10)",
+      "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined the fight",
       "prompts": [                    # open questions for the GM; answer with sr.answer
         {"id": "p1", "kind": "impaled", "combatant": "c2", "text": "...",
          "options": [{"value": "yes", "label": "..."}], "data": {...}, "round": 1}
@@ -185,7 +185,7 @@ def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, An
                       "current": enc.phase == "resolve" and a["sr"] == cur})
     return {
         "ruleset": rs.id, "round": enc.round, "phase": enc.phase, "sr": cur, "order": order,
-        "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined (c7 before c10)",
+        "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined the fight",
         "prompts": [dict(p) for p in enc.state.get("prompts", [])],
         # the end of the MR's bleeding CON tests, for the GM's own dice (typed on the advance that ends it)
         "bleed_tests": timing.bleed_tests(enc, rules.test_multiplier(rs.table(enc, "characteristic_tests"), "CON")),

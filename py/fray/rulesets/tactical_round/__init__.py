@@ -39,7 +39,7 @@ class TacticalRound(Ruleset):
     map_rule = TacticalRoundMap()
     panel = "tactical_round_panel"
     tie_rule = ("Melee: longest weapon first; tie: higher CMB; equal: simultaneous, in the order the GM "
-                "chooses (FACTS.md, Tactical Round Sequence)")
+                "chooses (Tactical Round Sequence)")
     extra_label = "Weapons, the one in hand, hits taken (JSON)"  # no armour or body plan in this game: DEF is a stat
     extra_empty = "Leave empty for a combatant with no weapons."
 

@@ -42,7 +42,7 @@ def whole(action: dict[str, Any], key: str, lo: int, hi: int, default: int | Non
 
 def other(ctx: Context, cid: Any, field: str, me: Combatant) -> Combatant:
     if not isinstance(cid, str) or ctx.enc.get(cid) is None:
-        raise InvalidAction(field, f"there is no combatant {cid!r} in this encounter")
+        raise InvalidAction(field, "that combatant is no longer in this encounter")
     if cid == me.id:
         raise InvalidAction(field, f"{me.name} cannot be their own opponent")
     return ctx.enc.get(cid)

@@ -151,8 +151,10 @@ def add_fields_html(extra: dict[str, Any] | None, mounts: list[tuple[str, str]] 
     parts = ['<fieldset class="rb-add"><legend>Range-band traits</legend><div class="rb-grid">']
     for key, label, choices in ADD_TRAITS:
         default = "low" if key == "stealth" else choices[0]
+        # the stealth levels in the words the card shows them in ("High Stealth"), not bare "high"
+        shown = [(c, f"{c.capitalize()} Stealth" if key == "stealth" else c) for c in choices]
         parts.append(_field(f"f-rb-{key}", f"combatant.{key}", label,
-                            _select(f"f-rb-{key}", f"rb_{key}", [(c, c) for c in choices], extra.get(key, default))))
+                            _select(f"f-rb-{key}", f"rb_{key}", shown, extra.get(key, default))))
     parts.append(_field("f-rb-carried", "combatant.carried", "WGT carried",
                         _input("f-rb-carried", "rb_carried", extra.get("carried", 0))))
     parts.append(_field("f-rb-swim", "combatant.swim_bonus", "Swim SPD bonus",

@@ -41,7 +41,7 @@ ADD_TRAITS = (
     ("vision", "Vision", ("normal", "shadow", "echolocation", "thermal", "darkeye", "clairvoyance")),
     ("light", "Light carried", ("none", "dim", "moderate", "bright", "extreme")),
     ("armor_noise", "Armour noise", ("low", "medium", "high")),
-    ("stealth", "Starts in", ("low", "medium", "high")),
+    ("stealth", "Stealth level at the start", ("low", "medium", "high")),
 )
 
 

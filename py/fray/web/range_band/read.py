@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import InvalidAction
-from ..widgets import as_int, as_number
+from ..widgets import ZERO_FACE, ZeroFace, as_int, as_number, parse_faces
 from .common import ATTACK_FLAGS, MORE, MOVE_FLAGS, checked_ids
 
 
@@ -33,12 +33,15 @@ def resolve_action(ref: str, values: dict[str, Any], roll: bool) -> dict[str, An
     """``rb.resolve`` from the pending roll's form: the GM's result, or Fray's roll (typed dice allowed)."""
     action: dict[str, Any] = {"type": "rb.resolve", "ref": ref}
     if roll:
-        dice = (values.get("rolls.roll") or "").replace(",", " ").split()
+        try:
+            dice = parse_faces(values.get("rolls.roll") or "")
+        except ZeroFace:
+            raise InvalidAction("rolls.roll", ZERO_FACE) from None
+        except ValueError:
+            raise InvalidAction("rolls.roll", "type the dice as whole numbers separated by spaces, or leave it "
+                                              "blank to let Fray roll") from None
         if dice:
-            if not all(d.isdigit() for d in dice):
-                raise InvalidAction("rolls.roll", "type the dice as whole numbers separated by spaces, or leave it "
-                                                  "blank to let Fray roll")
-            action["rolls"] = {"roll": [int(d) for d in dice]}
+            action["rolls"] = {"roll": dice}
         return action
     s = values.get("success")
     if s not in ("yes", "no"):

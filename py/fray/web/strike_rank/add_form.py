@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...rulesets.strike_rank.body import default_hand
+from ...rulesets.strike_rank.body import WEAPON_TYPES, default_hand
 from ..widgets import as_int
 from .common import _err, _field, _input, _select, esc
 
@@ -19,6 +19,8 @@ WEAPON_FLAGS = ("shield", "missile", "natural", "thrown", "spear", "lance")
 # or shields": the rules must know which arm holds what)
 HAND_WORDS = {"right": "right", "right hand": "right", "left": "left", "left hand": "left", "both": "both",
               "both hands": "both", "two hands": "both", "two-handed": "both"}
+# the types a weapon's sixth column takes, as the label lists them (the engine's own list)
+_TYPES = ", ".join(WEAPON_TYPES[:-1]) + " or " + WEAPON_TYPES[-1]
 
 
 def weapons_text(weapons: list[dict[str, Any]]) -> str:
@@ -124,9 +126,9 @@ def add_fields_html(extra: dict[str, Any] | None) -> str:
                  _input("f-sr-armour", "sr_armour", armour_text(e.get("armour")), "text",
                         "3, or head 3, chest 2"))
         + f'<div class="field" data-field="combatant.weapons"><label for="f-sr-weapons">Weapons, one a line: '
-          f'name, skill %, damage, SR, HP, type (add shield, missile, thrown, spear or lance; the hand: '
-          f'right, left or both; a natural weapon: natural and the hit location it strikes with, such as head)'
-          f'</label>'
+          f'name, skill %, damage, SR, HP, type ({_TYPES}); then, if it is one, shield, missile, thrown, '
+          f'spear or lance; the hand: right, left or both; a natural weapon: natural and the hit location it '
+          f'strikes with, such as head</label>'
           f'<textarea id="f-sr-weapons" name="sr_weapons" rows="3" spellcheck="false">'
           f'{esc(weapons_text(e.get("weapons", [])))}</textarea>{_err("combatant.weapons")}</div>'
         + "</fieldset>")

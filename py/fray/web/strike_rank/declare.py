@@ -93,7 +93,9 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
     ref_attr = f' data-ref="{esc(ref)}"' if ref else ""
     who = c["name"]
-    title = (f"Abort {ref} of {who} and" if form == "sr-abort" else f"Change {ref} of {who}") if ref else f"Declare for {who}"
+    # the GM names an action by who and when, never by its id
+    title = ((f"Abort this action of {who} and" if form == "sr-abort" else f"Change {_at_sr(p)} of {who}") if ref
+             else f"Declare for {who}")
     return (
         f'<form class="sr-declare" data-form="{esc(form)}" data-id="{esc(cid)}"{ref_attr} novalidate '
         f'aria-label="{esc(title)}">'
@@ -192,7 +194,7 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
         f'<li class="sr-decl"><span class="sr-badge">SR {esc(a["sr"])}</span> '
         f'<span class="sr-what">{esc(action_label(a, names, c))}</span> '
         f'<span class="sr-text">{esc(a["text"])}</span> '
-        + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {a["ref"]} of {c["name"]}',
+        + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {_at_sr(a)} of {c["name"]}',
                ref=a["ref"], id=cid)
         + "</li>" for a in decl)
     status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
@@ -227,6 +229,11 @@ def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | N
     return " ".join(bits)
 
 
+def _at_sr(a: dict[str, Any]) -> str:
+    """An action as the GM names it: by when it happens ("the action at SR 7")."""
+    return f"the action at SR {a['sr']}" if a.get("sr") not in (None, "") else "the action"
+
+
 def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     names = _names(view)
     items = []
@@ -238,7 +245,7 @@ def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
             f'<span class="sr-badge">SR {esc(o["sr"])}</span> <strong>{esc(o["name"])}</strong> '
             f'<span class="sr-what">{esc(action_label(o, names, c))}</span> '
             f'<span class="sr-text">{esc(o["text"])}</span>'
-            + _btn("Change…", "sr-change-open", "small secondary", f'Change {o["ref"]} of {o["name"]}',
+            + _btn("Change…", "sr-change-open", "small secondary", f'Change {_at_sr(o)} of {o["name"]}',
                    ref=o["ref"], id=o["combatant"])
             + (abort_html(o, c, names, ui) if o.get("kind") in ABORTABLE and c else "")
             + "</li>")
@@ -262,7 +269,7 @@ def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: 
     """"Abort and …" beside a prolonged action: the new action, delayed by DEX SR from now (``sr.abort``)."""
     return _fold("sr-fold sr-abort", "abort-" + str(o["ref"]), "Abort and …",
                  declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}, ui=ui), ui,
-                 aria=f'Abort {o["ref"]} of {o["name"]} and do something else')
+                 aria=f'Abort {_at_sr(o)} of {o["name"]} and do something else')
 
 
 def change_html(view: dict[str, Any], ref: str) -> str:
@@ -270,7 +277,7 @@ def change_html(view: dict[str, Any], ref: str) -> str:
     for cid, c in view.get("combatants", {}).items():
         for a in c.get("declared", []):
             if a["ref"] == ref and a.get("status") == "declared":
-                return (f'<div class="sr-box sr-change"><h3>Change {esc(ref)} of {esc(c["name"])} '
+                return (f'<div class="sr-box sr-change"><h3>Change {esc(_at_sr(a))} of {esc(c["name"])} '
                         f'(delayed by DEX SR)</h3>{declare_form(cid, c, names, "sr-change", ref, a)}'
                         + _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change") + "</div>")
     return ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..widgets import as_int, as_number, parse_faces
+from ..widgets import ZERO_FACE, ZeroFace, as_int, as_number, parse_faces
 
 
 def parse_dice(text: Any) -> Any:
@@ -26,6 +26,9 @@ def _rolls(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
             continue
         try:
             r = parse_dice(v)
+        except ZeroFace:
+            errors[k] = ZERO_FACE
+            continue
         except ValueError as e:
             errors[k] = f"type whole numbers such as 8 4, not {e}"
             continue

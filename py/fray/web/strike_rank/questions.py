@@ -114,7 +114,7 @@ def _prompt_form(p: dict[str, Any], names: dict[str, str]) -> str:
     if kind in PROMPT_ROLLS:
         extra += _dice(pre, PROMPT_ROLLS[kind])
     return (f'<form class="sr-prompt" data-form="sr-prompt" data-prompt="{esc(pid)}" novalidate '
-            f'aria-label="Question {esc(pid)}"><p>{esc(p.get("text", ""))}</p>{extra}'
+            f'aria-label="Question for the GM: {esc(str(p.get("kind", "")).replace("_", " "))}"><p>{esc(p.get("text", ""))}</p>{extra}'
             f'<div class="sr-options" role="group" aria-label="{esc(p.get("text", ""))}">{opts}</div>'
             f'{_err("choice")}{_err("sr")}</form>')
 
