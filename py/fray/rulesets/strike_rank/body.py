@@ -446,8 +446,11 @@ def movement_limits(c: Combatant) -> dict[str, Any]:
     return out
 
 
+FALLEN = ("dead", "unconscious", "incapacitated")  # out of the fight: no action at all, not even a defence
+
+
 def can_fight(c: Combatant) -> str | None:
-    for cond in ("dead", "unconscious", "incapacitated"):
+    for cond in FALLEN:
         if cond in c.conditions:
             return f"{c.name} is {cond}"
     for l in c.data["locations"]:

@@ -248,9 +248,15 @@ def answer(ctx: Context) -> None:
         # a critical ignores the armour, "but not magical protection"
         taken = max(0, d["damage"] - (body.protection(c) if d.get("ignores_armour") else body.armour_points(c, l)))
         wounds.apply_damage(ctx, c, l["id"], taken, source="redirected blow", tag="redirect")
+    elif k == "fumble" and choice == "keep" and d.get("effect") == "roll_twice":
+        combat.fumble_twice(ctx, c)
     elif k == "fumble" and choice == "reroll":
         res = rules.fumble_result(ctx.table("fumbles"), ctx.dice.d100("fumble").total)
         ctx.event("fumble", f"{c.name} rolls again on the fumble table: {res['result']}")
+        if res.get("effect") == "roll_twice":
+            combat.fumble_twice(ctx, c)
+        else:
+            combat.fumble_effect(c, res)
     elif k == "stray":
         victim = ctx.enc.get(choice)
         shooter = ctx.enc.get(d["attacker"])
