@@ -529,7 +529,7 @@ def advance(ctx: Context) -> None:
                          and a["kind"] != "defend")
         # Next never ends a standing combatant's attack by itself: it is resolved (sr.attack) or the
         # GM skips it (sr.skip, logged). Issue 32: "Broo 3's attack at SR 10 was not resolved: lost".
-        still = [a for a in peek_actions(enc) if due(a) and a["attack"] and not unable(enc, a)]
+        still = still_open(enc)
         if still:
             raise RuleViolation("Action Declaration & Resolution", "; ".join(
                 f"{open_text(enc, a)} is not resolved" for a in still) + ": resolve it or skip it")
@@ -596,6 +596,22 @@ def _lose_the_fallens(ctx: Context, which: Callable[[dict[str, Any]], bool]) -> 
         if why:
             a["status"] = "lost"
             ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {why}", ref=a["ref"])
+
+
+def still_open(enc: Encounter) -> list[dict[str, Any]]:
+    """The attacks Next would not end by itself: declared for the SR being resolved (or before it) by
+    a combatant who can still make them. Resolve each (``sr.attack``) or skip it (``sr.skip``)."""
+    if enc.phase != "resolve":
+        return []
+    cur = enc.state.get("sr", 1)
+    return [a for a in peek_actions(enc) if a["round"] == enc.round and a["status"] == "declared"
+            and a["sr"] <= cur and a["attack"] and not unable(enc, a)]
+
+
+def undeclared(enc: Encounter) -> list[Combatant]:
+    """Who could act this MR and has declared nothing for it (not even a parry or dodge), to read."""
+    has = {a["combatant"] for a in peek_actions(enc) if a["round"] == enc.round and a["status"] in ("declared", "done")}
+    return [c for c in enc.peek() if c.id not in has and not body.can_fight(c)]
 
 
 def skip(ctx: Context) -> None:

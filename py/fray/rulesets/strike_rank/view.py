@@ -21,6 +21,8 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
         "c1": {
           "name": "Vasana", "side": "party", "conditions": ["prone"],
           "status": "ok",             # ok | unconscious | incapacitated | dead
+          "cannot_act": "",           # why they can take no action ("Vasana is dead"), "" when they can
+          "at": [0.0, 3.0],           # x, y on the map (m)
           "hp": {"current": 9, "max": 13, "text": "HP 13 ..."},
           "derived": {                # each {"value": ..., "text": "DEX SR 3 (DEX 11)"}
             "dex_sr": {...}, "siz_sr": {...}, "damage_modifier": {...}, "healing_rate": {...}},
@@ -96,6 +98,9 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
     r = c.data["round"]
     return {
         "name": c.name, "side": c.side, "conditions": list(c.conditions), "status": status,
+        # why they can take no action now ("" when they can): the page offers them no form
+        "cannot_act": body.can_fight(c) or "",
+        "at": [c.position.x, c.position.y],  # where they stand on the map: the nearest enemy is the default target
         "hp": {"current": c.data["hp"], "max": c.data["hp_max"], "text": c.data.get("hp_text", "")},
         "derived": d,
         "movement": {"rate": rate, **{k: lim[k] for k in ("can_run", "half_rate", "can_stand")}, "why": lim["why"]},

@@ -111,7 +111,11 @@ def _prompt_form(p: dict[str, Any], names: dict[str, str]) -> str:
         extra += ('<div class="sr-row">' + _field(pre + "-with", "with", "Struck combatant",
                                                   _select(pre + "-with", "with", [("", "(none)")] + list(names.items())))
                   + "</div>")
-    if kind in PROMPT_ROLLS:
+    if kind == "fumble" and p.get("data", {}).get("effect") == "roll_twice":
+        # "Roll twice and apply both": its two rolls, typed or left to Fray (combat.FUMBLE_TWICE)
+        extra += _dice(pre, (("fumble.first", "First roll d100"), ("fumble.second", "Second roll d100"),
+                             ("fumble", "Roll again d100")))
+    elif kind in PROMPT_ROLLS:
         extra += _dice(pre, PROMPT_ROLLS[kind])
     return (f'<form class="sr-prompt" data-form="sr-prompt" data-prompt="{esc(pid)}" novalidate '
             f'aria-label="Question {esc(pid)}"><p>{esc(p.get("text", ""))}</p>{extra}'
