@@ -59,6 +59,6 @@ def test_next_says_what_is_open_and_who_has_not_declared():
     page = html(enc, {"sr_still_open": [1, 7]})
     assert "Broo 3's attack at SR 7 is not resolved:" in page
     assert 'data-act="sr-show-attack"' in page
-    assert 'data-act="sr-skip" class="small secondary" aria-label="Skip Broo 3&#x27;s attack" data-ref="a1"' in page
+    assert 'data-act="sr-skip" class="small secondary" aria-label="Skip it: Broo 3&#x27;s attack" data-ref="a1"' in page
     enc, _ = do(enc, {"type": "sr.skip", "ref": "a1"})
     assert "not resolved" not in html(enc, {"sr_still_open": [1, 7]})

@@ -28,8 +28,8 @@ def still_open_html(view: dict[str, Any]) -> str:
     was pressed with attacks open; the engine refuses that Next in the same words)."""
     rows = "".join(
         f'<li data-ref="{esc(o["ref"])}">{esc(o["name"])}\'s attack at SR {esc(o["sr"])} is not resolved: '
-        + _btn("Resolve", "sr-show-attack", "small primary", f'Resolve {o["name"]}\'s attack', ref=o["ref"])
-        + " " + _btn("Skip it", "sr-skip", "small secondary", f'Skip {o["name"]}\'s attack', ref=o["ref"])
+        + _btn("Resolve", "sr-show-attack", "small primary", f'Resolve: {o["name"]}\'s attack', ref=o["ref"])
+        + " " + _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {o["name"]}\'s attack', ref=o["ref"])
         + "</li>" for o in open_attacks(view))
     if not rows:
         return ""
