@@ -212,8 +212,9 @@ def sr_no_action_dropped_silently(before, after, events, action) -> None:
             continue
         assert a["ref"] in named or action.get("ref") == a["ref"], (
             f"{action.get('type')} ended {a['ref']} ({a['kind']} of {a['combatant']} at SR {a['sr']}) without a word")
-        if action.get("type") == "advance" and a["attack"] and a["round"] == before.round:
-            # Next itself ends no attack its combatant can still make: the GM resolves or skips it
+        if action.get("type") == "advance" and action.get("ask_open") is True and a["attack"] \
+                and a["round"] == before.round:
+            # the page's Next ends no attack its combatant can still make: the GM resolves or skips it
             assert timing.unable(before, a), f"Next ended {a['ref']}, an attack {a['combatant']} could still make"
 
 
@@ -222,6 +223,8 @@ STRIKE_RANK = Spec(
     start=sr_start,
     actions=st.one_of(srp.action, sr_attack(), sr_attack(), sr_declare_more(), SR_MORE, core_actions("strike-rank"),
                       st.just({"type": "advance"}),
+                      # the page's Next, which asks about the attacks still open (issue 32)
+                      st.just({"type": "advance", "skip_empty": True, "ask_open": True}),
                       # the end of the MR's bleeding CON tests typed by the GM, on the Next that ends it
                       st.builds(lambda r: {"type": "advance", "skip_empty": True,
                                            "rolls": {"bleed.c2.chest": r, "bleed.c1.abdomen": r}},
@@ -233,7 +236,7 @@ STRIKE_RANK = Spec(
                           "period", "shield_cover", "pull", "special", "location_die", "gm_location", "target_weapon",
                           "holder", "owner", "option", "brace_against", "free_attack", "split", "attacks",
                           "extra_weapon", "charge", "charge_past", "mounted_charge", "mutual", "continuing", "label",
-                          "sr_cost", "mounted_vs_foot", "attacker_side", "skip_empty", "reason"),
+                          "sr_cost", "mounted_vs_foot", "attacker_side", "skip_empty", "ask_open", "reason"),
 )
 
 

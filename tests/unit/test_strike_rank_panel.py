@@ -353,7 +353,8 @@ def test_prompts_carry_their_dice_and_escape_text():
     assert names_in(prompt_html({**p, "kind": "collision"}, {"c1": "A"})) == {
         "with", "rolls.collision_dex", "rolls.collision", "rolls.collision_location"}
     a, errors = answer_action("p7", "yes", {"rolls.impale_damage": "2", "amount": "", "with": ""})
-    assert a == {"type": "sr.answer", "prompt": "p7", "choice": "yes", "rolls": {"impale_damage": 2}} and not errors
+    assert a == {"type": "sr.answer", "prompt": "p7", "choice": "yes", "apply": True, "rolls": {"impale_damage": 2}} \
+        and not errors
     _, errors = answer_action("p7", "yes", {"rolls.impale_damage": "two"})
     assert set(errors) == {"rolls.impale_damage"}
 

@@ -154,7 +154,7 @@ class StrikeRankPanel:
             return
         app.ui.pop("sr_still_open", None)
         app.ui.pop("sr_undeclared", None)
-        a: dict[str, Any] = {"type": "advance", "skip_empty": True}
+        a: dict[str, Any] = {"type": "advance", "skip_empty": True, "ask_open": True}
         if rolls:
             a["rolls"] = rolls
         app.dispatch(a, scope)

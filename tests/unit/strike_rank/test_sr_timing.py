@@ -35,7 +35,6 @@ def test_time_next_ends_the_round_and_opens_the_next_declarations_in_one_step():
     enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
     enc, _ = do(enc, nxt)
     assert enc.phase == "resolve"
-    enc, _ = attack(enc, ref="a1", rolls={"attack": 90})  # resolved: Next never drops it (issue 32)
     enc, ev = do(enc, nxt)
     assert (enc.round, enc.phase) == (2, "declare")
     assert [e["text"] for e in ev if e["kind"] == "round"] == [

@@ -461,15 +461,17 @@ def _fumble(ctx: Context, c: Combatant, name: str) -> None:
     roll = ctx.dice.d100(name).total
     res = rules.fumble_result(ctx.table("fumbles"), roll)
     ctx.event("fumble", f"{c.name} fumbles: {roll} → {res['result']}", roll=roll, effect=res.get("effect", ""))
-    twice = res.get("effect") == "roll_twice"
-    if not twice:
-        fumble_effect(c, res)
+    fumble_effect(c, res)
     # "Roll twice and apply both" is applied when the GM answers (its two rolls are typed there or
-    # rolled by Fray): its "Apply it" rolls them (issue 32: it rolled nothing and logged "keep")
+    # rolled by Fray): the page's "Apply it" rolls them (issue 32: it rolled nothing and logged "keep")
     wounds.prompt(ctx, "fumble", c.id, f"{c.name}'s fumble: {res['result']}. Not applicable? roll again.",
-                  [{"value": "keep", "label": "Roll twice and apply both" if twice else "Apply it"},
-                   {"value": "reroll", "label": "Not applicable: roll again"}],
-                  result=res["result"], effect=res.get("effect", ""))
+                  [{"value": "keep", "label": "Apply it"}, {"value": "reroll", "label": "Not applicable: roll again"}],
+                  result=res["result"])
+
+
+def fumble_entry(ctx: Context, result: str) -> dict[str, Any]:
+    """The fumble table's row a question names by its result ("Roll twice and apply both")."""
+    return next((e for e in ctx.table("fumbles")["entries"] if e.get("result") == result), {})
 
 
 # the rolls of "Roll twice and apply both", typed at the GM's question or rolled by Fray

@@ -510,13 +510,20 @@ def advance(ctx: Context) -> None:
     skip = ctx.action.get("skip_empty")
     if skip is not None and not isinstance(skip, bool):
         raise InvalidAction("skip_empty", "must be true or false")
+    # ``ask_open`` (the page's Next, issue 32): no attack a combatant can still make is ended by Next,
+    # and the fallen's actions are lost with why. Without it, an advance of a save made before does
+    # what it did then (an open attack "was not resolved: lost"), so old fights load as they were.
+    ask = ctx.action.get("ask_open", False)
+    if not isinstance(ask, bool):
+        raise InvalidAction("ask_open", "must be true or false")
     if enc.phase == "setup":
         enc.phase = "declare"
         st["sr"] = 0
         ctx.event("round", f"Melee Round {enc.round}: declare actions")
         return
     if enc.phase == "declare":
-        _lose_the_fallens(ctx, lambda a: a["round"] == enc.round)
+        if ask:
+            _lose_the_fallens(ctx, lambda a: a["round"] == enc.round)
         enc.phase = "resolve"
         slots = order_of_play(enc)
         st["sr"] = min([int(s.label[3:]) for s in slots], default=1)
@@ -529,13 +536,19 @@ def advance(ctx: Context) -> None:
                          and a["kind"] != "defend")
         # Next never ends a standing combatant's attack by itself: it is resolved (sr.attack) or the
         # GM skips it (sr.skip, logged). Issue 32: "Broo 3's attack at SR 10 was not resolved: lost".
-        still = still_open(enc)
+        still = still_open(enc) if ask else []
         if still:
             raise RuleViolation("Action Declaration & Resolution", "; ".join(
                 f"{open_text(enc, a)} is not resolved" for a in still) + ": resolve it or skip it")
-        _lose_the_fallens(ctx, due)
+        if ask:
+            _lose_the_fallens(ctx, due)
         for a in actions_where(enc, due):
-            if a["attack"]:
+            if a["attack"] and not ask:
+                c = enc.peek_at(a["combatant"])  # only named
+                a["status"] = "lost"
+                ctx.event("lost", f"{c.name if c else a['combatant']}'s attack at SR {a['sr']} was not resolved: lost",
+                          ref=a["ref"])
+            elif a["attack"]:
                 # a weapon that can no longer strike (a maimed arm, a broken blade): nothing to roll
                 a["status"] = "lost"
                 ctx.event("lost", f"{open_text(enc, a)} is lost: {unable(enc, a)}", ref=a["ref"])
@@ -543,7 +556,8 @@ def advance(ctx: Context) -> None:
                 # readying a weapon, a move, a spell: no roll, it resolves in its SR by itself
                 c = enc.get(a["combatant"])
                 a["status"] = "done"
-                _finish(ctx, c, a)
+                if c is not None:
+                    _finish(ctx, c, a)
         nxt = [a["sr"] for a in peek_actions(enc) if a["round"] == enc.round and a["status"] == "declared"
                and a["sr"] > cur and a["kind"] != "defend"]
         if nxt:

@@ -163,6 +163,14 @@ def _same(a: tuple, b: tuple) -> bool:
             and len(a[2]) == len(b[2]) and all(x is y for x, y in zip(a[2], b[2])) and a[3] == b[3])
 
 
+def _prompt_view(rs, enc: Encounter, p: dict[str, Any]) -> dict[str, Any]:
+    q = dict(p)
+    if p.get("kind") == "fumble":
+        q["effect"] = next((e.get("effect", "") for e in rs.table(enc, "fumbles")["entries"]
+                            if e.get("result") == p.get("data", {}).get("result")), "")
+    return q
+
+
 def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, Any]:
     cur = enc.state.get("sr", 0)
     order = []
@@ -176,7 +184,8 @@ def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, An
     return {
         "ruleset": rs.id, "round": enc.round, "phase": enc.phase, "sr": cur, "order": order,
         "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined (c7 before c10)",
-        "prompts": [dict(p) for p in enc.state.get("prompts", [])],
+        # a fumble's question carries its result's effect in the table ("roll_twice": the page asks for two rolls)
+        "prompts": [_prompt_view(rs, enc, p) for p in enc.state.get("prompts", [])],
         # the end of the MR's bleeding CON tests, for the GM's own dice (typed on the advance that ends it)
         "bleed_tests": timing.bleed_tests(enc, rules.test_multiplier(rs.table(enc, "characteristic_tests"), "CON")),
         "combatants": combatant_views(rs, enc, kept),

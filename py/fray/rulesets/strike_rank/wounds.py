@@ -41,11 +41,10 @@ def tests_table(ctx: Context) -> dict[str, Any]:
 
 def lose_later_actions(ctx: Context, c: Combatant, why: str) -> None:
     """"Characters who become incapacitated generally lose actions that would have resolved after
-    they are incapacitated." Every one still pending: one at the current SR comes after them too
-    (equals go higher DEX first, then in the GM's order), and a fallen combatant cannot act
-    (``body.can_fight``), so it would never resolve (issue 32: a dead Broo kept an attack form)."""
+    they are incapacitated." Actions at the current SR are simultaneous: the GM decides."""
+    cur = ctx.enc.state.get("sr", 0)
     for a in ctx.enc.state.get("actions", []):
-        if a["combatant"] == c.id and a["status"] == "declared":
+        if a["combatant"] == c.id and a["status"] == "declared" and (a["round"] > ctx.enc.round or a["sr"] > cur):
             a["status"] = "lost"
             ctx.event("lost", f"{c.name} loses {a['kind']} at SR {a['sr']}: {why}", ref=a["ref"])
 
@@ -73,7 +72,7 @@ def interrupt_casting(ctx: Context, c: Combatant, why: str, roll_name: str) -> N
     for a in casting:
         a["status"] = "interrupted"
     ctx.event("concentration", f"{c.name} {why} while casting; {text}: the spell is lost; "
-              f"can start anew at SR {cur + 5}", restart_sr=cur + 5, refs=[a["ref"] for a in casting])
+              f"can start anew at SR {cur + 5}", restart_sr=cur + 5)
 
 
 def kill(ctx: Context, c: Combatant, why: str, resuscitable: bool = True) -> None:
