@@ -622,12 +622,6 @@ def still_open(enc: Encounter) -> list[dict[str, Any]]:
             and a["sr"] <= cur and a["attack"] and not unable(enc, a)]
 
 
-def undeclared(enc: Encounter) -> list[Combatant]:
-    """Who could act this MR and has declared nothing for it (not even a parry or dodge), to read."""
-    has = {a["combatant"] for a in peek_actions(enc) if a["round"] == enc.round and a["status"] in ("declared", "done")}
-    return [c for c in enc.peek() if c.id not in has and not body.can_fight(c)]
-
-
 def skip(ctx: Context) -> None:
     """The GM's choice to leave a declared action unresolved (issue 32: Next asks "Resolve / Skip
     it"); logged, so no declared action ends without a word."""
