@@ -100,6 +100,10 @@ def test_a_whole_strike_rank_fight_breaks_no_directive(csp, page, open_app, tmp_
     for _ in range(14):
         if page.locator("#round-bar .round", has_text="Round 2").count():
             break
+        skip = page.locator(".sr-still-open [data-act=sr-skip]")
+        if skip.count():  # Next asks about the warrior's open attack (issue 32): the GM skips it
+            skip.first.click()
+            continue
         bar.get_by_role("button", name="Next").click()
     expect(page.locator("#round-bar .round")).to_have_text("Round 2")
     page.locator("#btn-tables").click()

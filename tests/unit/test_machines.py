@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from fray.reducer import apply, new_encounter
 from fray.rulesets import get_ruleset
+from fray.rulesets.strike_rank import timing
 from reducer_machine import Spec, machine_for
 
 sys.path[:0] = [os.path.join(os.path.dirname(__file__), d) for d in ("strike_rank", "tactical_round", "range_band")]
@@ -74,6 +75,9 @@ SR_MORE = st.one_of(
     st.builds(lambda c, r, k: {"type": "sr.abort", "id": c, "ref": r, "kind": k}, IDS, SR_REFS,
               st.sampled_from(["other", "defend"])),
     st.builds(lambda r: {"type": "sr.resolve", "ref": r}, SR_REFS),
+    # the GM's "Skip it" for an attack Next will not end by itself (issue 32)
+    st.builds(lambda r: {"type": "sr.skip", "ref": r}, SR_REFS),
+    st.builds(lambda r: {"type": "sr.skip", "ref": r}, SR_REFS),
     st.builds(lambda c, p, h: {"type": "sr.natural_healing", "id": c, "period": p, **({"healer": h} if h else {})},
               IDS, st.sampled_from(["day", "week", "season"]), st.one_of(st.none(), IDS)),
     st.builds(lambda c, t: {"type": "sr.grapple", "attacker": c, "target": t, "option": "immobilize"}, IDS, IDS),
@@ -183,11 +187,72 @@ def sr_injuries_applied(before, after, events, action) -> None:
                     assert srb.weapon_usable(c, w) is None, f"{c.name} keeps {a['ref']} with unusable {w['name']}"
 
 
+FALLEN = ("dead", "unconscious", "incapacitated")
+
+
+def _fallen(enc, cid: str) -> bool:
+    c = enc.get(cid) if isinstance(cid, str) else None
+    return c is not None and any(x in c.conditions for x in FALLEN)
+
+
+def sr_fallen_offered_no_action(before, after, events, action) -> None:
+    """The fallen are offered no action (issue 32): the engine takes no declaration or attack of one
+    who was dead, unconscious or incapacitated, and the page offers them no form, nor takes them, or
+    an ally, as a default target."""
+    import re
+
+    from fray.web.strike_rank_panel import panel_html
+
+    kind = action.get("type")
+    actor = action.get("id") if kind == "sr.declare" else action.get("attacker") if kind == "sr.attack" else None
+    assert actor is None or not _fallen(before, actor), f"{kind} by the fallen {actor} was taken"
+    view = SR.view(after)
+    page = str(panel_html(view, {}))
+    cs = view["combatants"]
+    for cid, c in cs.items():
+        if c["status"] != "ok":
+            assert f'data-form="sr-declare" data-id="{cid}"' not in page, f"a declaration form for the {c['status']} {cid}"
+            assert f'data-attacker="{cid}"' not in page, f"an attack form for the {c['status']} {cid}"
+    for cid, tid in re.findall(r'id="sr-(?:sr-declare|att)-(c\d+|a\d+)[^"]*-target".*?<option value="(c\d+)" selected',
+                               page, re.S):
+        who = cid if cid in cs else next((o["combatant"] for o in view["order"] if o["ref"] == cid), None)
+        if who is None or tid not in cs:
+            continue
+        declared = next((o["target"] for o in view["order"] if o["ref"] == cid), "")
+        if tid == declared and cs[tid]["status"] == "ok":
+            continue  # the GM's own declared target
+        assert cs[tid]["status"] == "ok", f"the default target of {who} is the {cs[tid]['status']} {tid}"
+        assert cs[tid]["side"] != cs[who]["side"], f"the default target of {who} is their ally {tid}"
+
+
+def sr_no_action_dropped_silently(before, after, events, action) -> None:
+    """No declared action of a standing combatant ends without an event naming it (issue 32: Next
+    "lost" Broo 3's attack): it is resolved, changed, aborted, withdrawn or skipped by the action that
+    names it, or the log names it (lost, interrupted)."""
+    named = {e.get("detail", {}).get("ref") for e in events} | {
+        r for e in events for r in e.get("detail", {}).get("refs", [])}
+    now = {a["ref"]: a for a in after.state.get("actions", [])}
+    for a in before.state.get("actions", []):
+        if a["status"] != "declared" or after.get(a["combatant"]) is None or _fallen(after, a["combatant"]):
+            continue
+        b = now.get(a["ref"])
+        if b is not None and b["status"] == "declared":
+            continue
+        assert a["ref"] in named or action.get("ref") == a["ref"], (
+            f"{action.get('type')} ended {a['ref']} ({a['kind']} of {a['combatant']} at SR {a['sr']}) without a word")
+        if action.get("type") == "advance" and action.get("ask_open") is True and a["attack"] \
+                and a["round"] == before.round:
+            # the page's Next ends no attack its combatant can still make: the GM resolves or skips it
+            assert timing.unable(before, a), f"Next ended {a['ref']}, an attack {a['combatant']} could still make"
+
+
 STRIKE_RANK = Spec(
     ruleset="strike-rank",
     start=sr_start,
     actions=st.one_of(srp.action, sr_attack(), sr_attack(), sr_declare_more(), SR_MORE, core_actions("strike-rank"),
                       st.just({"type": "advance"}),
+                      # the page's Next, which asks about the attacks still open (issue 32)
+                      st.just({"type": "advance", "skip_empty": True, "ask_open": True}),
                       # the end of the MR's bleeding CON tests typed by the GM, on the Next that ends it
                       st.builds(lambda r: {"type": "advance", "skip_empty": True,
                                            "rolls": {"bleed.c2.chest": r, "bleed.c1.abdomen": r}},
@@ -196,13 +261,14 @@ STRIKE_RANK = Spec(
                       st.builds(lambda r: {"type": "sr.resolve", "ref": r, "move_token": True}, SR_REFS),
                       st.just({"type": "advance", "skip_empty": True, "move_token": True})),
     phases=("declare", "resolve", "end"),
-    checks=(sr_injuries_applied,),
+    checks=(sr_injuries_applied, sr_fallen_offered_no_action, sr_no_action_dropped_silently),
     fields=CORE_FIELDS + ("attacker", "target", "weapon", "defence", "mode", "aim", "kind", "metres", "running",
                           "spell", "shots", "ref", "location", "amount", "points", "healer", "how", "prompt", "choice",
                           "period", "shield_cover", "pull", "special", "location_die", "gm_location", "target_weapon",
                           "holder", "owner", "option", "brace_against", "free_attack", "split", "attacks",
                           "extra_weapon", "charge", "charge_past", "mounted_charge", "mutual", "continuing", "label",
-                          "sr_cost", "mounted_vs_foot", "attacker_side", "skip_empty", "reason", "move_token"),
+                          "sr_cost", "mounted_vs_foot", "attacker_side", "skip_empty", "ask_open", "reason",
+                          "move_token"),
 )
 
 

@@ -353,7 +353,8 @@ def test_prompts_carry_their_dice_and_escape_text():
     assert names_in(prompt_html({**p, "kind": "collision"}, {"c1": "A"})) == {
         "with", "rolls.collision_dex", "rolls.collision", "rolls.collision_location"}
     a, errors = answer_action("p7", "yes", {"rolls.impale_damage": "2", "amount": "", "with": ""})
-    assert a == {"type": "sr.answer", "prompt": "p7", "choice": "yes", "rolls": {"impale_damage": 2}} and not errors
+    assert a == {"type": "sr.answer", "prompt": "p7", "choice": "yes", "apply": True, "rolls": {"impale_damage": 2}} \
+        and not errors
     _, errors = answer_action("p7", "yes", {"rolls.impale_damage": "two"})
     assert set(errors) == {"rolls.impale_damage"}
 
@@ -728,23 +729,30 @@ def test_a_declarations_more_fold_out_is_drawn_when_it_first_opens_and_kept_once
     assert not {"shots", "attacks", "split", "extra_weapon", "brace_against", "label", "sr_cost"} & set(plain)
 
 
-def test_every_declaration_defaults_to_the_first_enemy_as_one_combatant_at_a_time_would():
-    """A declaration's Target starts on the first combatant of another side, else anyone else
-    (issue 10, "default targets are allies"). ``_first_enemies`` gives that for every combatant in
-    one pass; it must agree with ``_first_enemy`` for each, whatever the sides."""
+def test_every_default_target_is_the_nearest_standing_enemy():
+    """A declaration's or an attack's Target starts on the nearest enemy on the map who is not dead,
+    unconscious or incapacitated, never an ally (issue 10, "default targets are allies"; issue 32:
+    "two adventurers' default target was the dead Broo 1"); none when no enemy stands."""
     from fray.web.strike_rank.common import _first_enemies, _first_enemy
 
     rnd = random.Random(5)
     views = [{"combatants": {}}, {"combatants": {"a": {"side": "pcs"}}},
              {"combatants": {"a": {"side": "pcs"}, "b": {"side": "pcs"}}},
-             {"combatants": {"a": {}, "b": {"side": "foes"}}}]
+             {"combatants": {"a": {"side": "pcs"}, "b": {"side": "foes", "status": "dead"}}}]
     for n in range(2, 30):
-        views.append({"combatants": {f"c{i}": {"side": rnd.choice(["pcs", "foes", "beasts", None])}
-                                     for i in range(n)}})
+        views.append({"combatants": {f"c{i}": {"side": rnd.choice(["pcs", "foes", "beasts"]),
+                                               "status": rnd.choice(["ok", "ok", "dead", "unconscious"]),
+                                               "at": [rnd.randint(0, 9), rnd.randint(0, 9)]} for i in range(n)}})
     for view in views:
+        cs = view["combatants"]
         got = _first_enemies(view)
-        assert got == {cid: _first_enemy(view, cid) for cid in view["combatants"]}
-    assert _first_enemies(views[2]) == {"a": "b", "b": "a"}
+        for cid, c in cs.items():
+            assert got[cid] == _first_enemy(view, cid)
+            far = lambda o: sum((p - q) ** 2 for p, q in zip(cs[o].get("at", [0, 0]), c.get("at", [0, 0])))  # noqa: E731
+            enemies = [o for o in cs if cs[o].get("side") != c.get("side") and cs[o].get("status", "ok") == "ok"]
+            assert got[cid] == (min(enemies, key=far) if enemies else "")
+    assert _first_enemies(views[2]) == {"a": "", "b": ""}
+    assert _first_enemies(views[3]) == {"a": "", "b": "a"}
 
 
 def test_add_form_gives_each_weapon_its_hand_and_a_natural_weapon_its_location():

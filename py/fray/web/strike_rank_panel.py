@@ -29,6 +29,7 @@ from .strike_rank.attack import attack_html, carried_over, current_parts, free_a
 from .strike_rank.card import body_html, card_html, location_cell, stuck_entries
 from .strike_rank.common import INJURY_LABEL, PHASE_LABEL, _names
 from .strike_rank.declare import change_html, declare_form, declare_html, order_html
+from .strike_rank.flow import open_attacks, not_declared, still_open_html, undeclared_html
 from .strike_rank.parse import (_rolls, answer_action, attack_action, care_action, declare_action, parse_dice)
 from .strike_rank.questions import bleed_html, end_html, exchange_html, last_exchange, prompt_html
 from .widgets import as_int, fold_extra, open_add_section
@@ -60,8 +61,12 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         parts.append('<p class="hint">Add the combatants, then press <strong>Start the fight</strong> '
                      'to declare the first Melee Round.</p>')
     if phase == "declare":
+        if ui.get("sr_undeclared") == view.get("round"):
+            parts.append(undeclared_html(view))
         parts.append(declare_html(view, ui, kept))
     if phase == "resolve":
+        if ui.get("sr_still_open") == [view.get("round"), view.get("sr")]:
+            parts.append(still_open_html(view))
         parts.append(order_html(view, ui))
         change = ui.get("sr_change")
         if change:
@@ -93,7 +98,7 @@ def opened_keys(ui: dict[str, Any], is_open: dict[str, bool], drawn: Any = ()) -
 
 class StrikeRankPanel:
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
-            "use-preset", "sr-free-attack")
+            "use-preset", "sr-free-attack", "sr-skip", "sr-show-attack", "sr-go-on", "sr-go-on-cancel")
     FORMS = ("sr-bleed", "sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-protection", "sr-first-aid", "sr-heal",
              "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick", "sr-prompt", "add-combatant")
 
@@ -138,16 +143,45 @@ class StrikeRankPanel:
         for f in document.querySelectorAll('form[data-form="sr-attack"]'):
             restore_values(f, typed.get(data(f, "ref") or "", {}))
 
-    def advance(self, app: Any, values: dict[str, Any], scope: Any) -> None:
+    def advance(self, app: Any, values: dict[str, Any], scope: Any, go_on: bool = False) -> None:
         """Next: when nothing at the end of the MR waits for the GM, straight on to the next MR's
-        declarations (one Next, not two), with the bleeding CON tests the GM typed."""
+        declarations (one Next, not two), with the bleeding CON tests the GM typed. First it says
+        what is still open (``_asks_first``); ``go_on``: the GM chose to go on with some undeclared."""
         rolls, errors = _rolls(values)
         if _show_errors(app, scope, errors):
             return
-        a: dict[str, Any] = {"type": "advance", "skip_empty": True, "move_token": True}
+        if not go_on and self._asks_first(app):
+            return
+        app.ui.pop("sr_still_open", None)
+        app.ui.pop("sr_undeclared", None)
+        a: dict[str, Any] = {"type": "advance", "skip_empty": True, "ask_open": True, "move_token": True}
         if rolls:
             a["rolls"] = rolls
         app.dispatch(a, scope)
+
+    def _asks_first(self, app: Any) -> bool:
+        """Before Next moves on (issue 32): attacks still open at this SR get "Resolve / Skip it",
+        and resolution does not begin while some who could act have declared nothing, unless the GM
+        goes on. True when the panel now asks (the box is drawn and takes the focus)."""
+        from ..rulesets import get_ruleset
+
+        # the painter's own reuse (web/painter.py): the next render gets this very view back
+        view = get_ruleset(app.enc.ruleset).view_kept(app.enc, app._view_kept.setdefault(app.enc.ruleset, {}))
+        if view.get("phase") == "resolve" and open_attacks(view):
+            app.ui["sr_still_open"] = [view.get("round"), view.get("sr")]
+            box = ".sr-still-open"
+        elif view.get("phase") == "declare" and not_declared(view) and view.get("combatants"):
+            app.ui["sr_undeclared"] = view.get("round")
+            box = ".sr-undeclared"
+        else:
+            return False
+        app.render()
+        from .app import document, nil
+
+        el = nil(document.querySelector(box))
+        if el is not None:
+            el.focus()
+        return True
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
         """The odds of the exchange as the attack form is set now, for each defence (never rolls)."""
@@ -205,6 +239,15 @@ class StrikeRankPanel:
             app.dispatch({"type": "sr.undeclare", "ref": data(el, "ref")}, scope)
         elif act == "sr-resolve":
             app.dispatch({"type": "sr.resolve", "ref": data(el, "ref"), "move_token": True}, scope)
+        elif act == "sr-skip":
+            app.dispatch({"type": "sr.skip", "ref": data(el, "ref")}, scope)
+        elif act == "sr-show-attack":
+            _show_attack(data(el, "ref") or "")
+        elif act == "sr-go-on":
+            self.advance(app, {}, scope, go_on=True)
+        elif act == "sr-go-on-cancel":
+            app.ui.pop("sr_undeclared", None)
+            app.render()
         elif act == "sr-answer":
             from .forms import form_values
 
@@ -286,6 +329,22 @@ class StrikeRankPanel:
             if not _show_errors(app, form, errors):
                 app.dispatch(a, form)
         return True
+
+
+def _show_attack(ref: str) -> None:
+    """"Resolve" beside an open attack: its form, opened if it waits folded, in view and focused."""
+    from .app import document, nil
+
+    fold = nil(document.querySelector(f'details[data-fold="attack-{ref}"]'))
+    if fold is not None and not fold.open:
+        fold.open = True  # its toggle draws the form (App.on_toggle)
+    form = nil(document.querySelector(f'form[data-form="sr-attack"][data-ref="{ref}"]'))
+    target = form if form is not None else fold
+    if target is not None:
+        target.scrollIntoView()
+        first = nil(target.querySelector("select, input, button"))
+        if first is not None:
+            first.focus()
 
 
 def _show_errors(app: Any, scope: Any, errors: dict[str, str]) -> bool:

@@ -118,6 +118,7 @@ class StrikeRank(Ruleset):
             "sr.change": timing.change,
             "sr.abort": timing.abort,
             "sr.resolve": timing.resolve,
+            "sr.skip": timing.skip,
             "sr.attack": combat.attack,
             "sr.first_aid": care.first_aid,
             "sr.heal": care.magic_heal,

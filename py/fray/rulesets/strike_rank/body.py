@@ -503,9 +503,12 @@ def movement_limits(c: Combatant) -> dict[str, Any]:
     return out
 
 
+FALLEN = ("dead", "unconscious", "incapacitated")  # out of the fight: no action at all, not even a defence
+
+
 def can_act(c: Combatant) -> str | None:
     """Why ``c`` can take no action at all (dead, unconscious, incapacitated), or None."""
-    for cond in ("dead", "unconscious", "incapacitated"):
+    for cond in FALLEN:
         if cond in c.conditions:
             return f"{c.name} is {cond}"
     return None

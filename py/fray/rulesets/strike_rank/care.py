@@ -195,6 +195,11 @@ def answer(ctx: Context) -> None:
         raise InvalidAction("choice", f"must be one of {', '.join(o['value'] for o in p['options'])} or dismiss")
     c = ctx.enc.get(p["combatant"])
     d = p["data"]
+    # ``apply`` (the page's answers, issue 32): a fumble's result is applied as the table gives it,
+    # "Roll twice and apply both" rolled twice. An answer saved before does what it did then.
+    applies = ctx.action.get("apply", False)
+    if not isinstance(applies, bool):
+        raise InvalidAction("apply", "must be true or false")
     prompts.remove(p)
     # the GM reads the question's subject and the answer's own words, not the prompt's id
     said = "dismissed" if choice == "dismiss" else next(
@@ -252,9 +257,16 @@ def answer(ctx: Context) -> None:
         # a critical ignores the armour, "but not magical protection"
         taken = max(0, d["damage"] - (body.protection(c) if d.get("ignores_armour") else body.armour_points(c, l)))
         wounds.apply_damage(ctx, c, l["id"], taken, source="redirected blow", tag="redirect")
+    elif k == "fumble" and choice == "keep" and applies and combat.fumble_entry(ctx, d.get("result", "")).get(
+            "effect") == "roll_twice":
+        combat.fumble_twice(ctx, c)
     elif k == "fumble" and choice == "reroll":
         res = rules.fumble_result(ctx.table("fumbles"), ctx.dice.d100("fumble").total)
         ctx.event("fumble", f"{c.name} rolls again on the fumble table: {res['result']}")
+        if applies and res.get("effect") == "roll_twice":
+            combat.fumble_twice(ctx, c)
+        elif applies:
+            combat.fumble_effect(c, res)
     elif k == "stray":
         victim = ctx.enc.get(choice)
         shooter = ctx.enc.get(d["attacker"])

@@ -474,14 +474,44 @@ def _fumble(ctx: Context, c: Combatant, name: str) -> None:
     roll = ctx.dice.d100(name).total
     res = rules.fumble_result(ctx.table("fumbles"), roll)
     ctx.event("fumble", f"{c.name} fumbles: {roll} → {res['result']}", roll=roll, effect=res.get("effect", ""))
+    fumble_effect(c, res)
+    # "Roll twice and apply both" is applied when the GM answers (its two rolls are typed there or
+    # rolled by Fray): the page's "Apply it" rolls them (issue 32: it rolled nothing and logged "keep")
+    wounds.prompt(ctx, "fumble", c.id, f"{c.name}'s fumble: {res['result']}. Not applicable? roll again.",
+                  [{"value": "keep", "label": "Apply it"}, {"value": "reroll", "label": "Not applicable: roll again"}],
+                  result=res["result"])
+
+
+def fumble_entry(ctx: Context, result: str) -> dict[str, Any]:
+    """The fumble table's row a question names by its result ("Roll twice and apply both")."""
+    return next((e for e in ctx.table("fumbles")["entries"] if e.get("result") == result), {})
+
+
+# the rolls of "Roll twice and apply both", typed at the GM's question or rolled by Fray
+FUMBLE_TWICE = ("fumble.first", "fumble.second")
+
+
+def fumble_effect(c: Combatant, res: dict[str, Any]) -> None:
+    """What a fumble result does that the engine keeps track of; the rest the GM applies."""
     eff = res.get("effect")
     if eff == "lose_defence":
         c.data["round"]["lost_defence"] = True
     elif eff == "prone":
         wounds.add_condition(c, "prone")
-    wounds.prompt(ctx, "fumble", c.id, f"{c.name}'s fumble: {res['result']}. Not applicable? roll again.",
-                  [{"value": "keep", "label": "Apply it"}, {"value": "reroll", "label": "Not applicable: roll again"}],
-                  result=res["result"])
+
+
+def fumble_twice(ctx: Context, c: Combatant) -> None:
+    """"Roll twice and apply both": two more rolls on the fumble table, each applied; a second
+    "roll twice" among them is rolled again (the table has nothing else to give)."""
+    for name in FUMBLE_TWICE:
+        for k in range(4):
+            roll = ctx.dice.d100(name if not k else f"{name}.{k}").total
+            res = rules.fumble_result(ctx.table("fumbles"), roll)
+            if res.get("effect") != "roll_twice":
+                break
+        ctx.event("fumble", f"{c.name}'s fumble, rolled twice: {roll} → {res['result']}", roll=roll,
+                  effect=res.get("effect", ""))
+        fumble_effect(c, res)
 
 
 def _special_type(ctx: Context, w: dict) -> str:

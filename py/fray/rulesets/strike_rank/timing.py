@@ -6,7 +6,7 @@ upkeep) → ``declare`` of the next MR. ``enc.state``:
 * ``sr``: the strike rank being resolved (0 while declaring).
 * ``actions``: declared actions ``{ref, round, combatant, kind, sr, text, parts, status, ...}``;
   ``round`` is the MR in which it resolves (a spell that rolls over carries the next MR's number),
-  ``status`` is declared | done | lost | changed | aborted | interrupted.
+  ``status`` is declared | done | lost | changed | aborted | interrupted | skipped (the GM's choice).
 * ``prompts``: questions for the GM (see ``wounds.prompt``), answered by ``sr.answer``.
 """
 
@@ -101,7 +101,9 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     if kind not in KINDS:
         raise InvalidAction("kind", f"must be one of {', '.join(KINDS)}")
     why = body.can_act(c)
-    if why and kind != "defend":
+    if why:
+        # the dead, unconscious and incapacitated cannot even parry or dodge (issue 32: the fallen
+        # got full declaration forms); a maimed chest still may (below: no attack)
         raise RuleViolation("Action Declaration & Resolution", why)
     if kind in ("melee", "missile") and body.chest_maimed(c):
         raise RuleViolation("Damage Equal to Double Location HP", body.can_fight(c))
@@ -575,12 +577,20 @@ def advance(ctx: Context) -> None:
     skip = ctx.action.get("skip_empty")
     if skip is not None and not isinstance(skip, bool):
         raise InvalidAction("skip_empty", "must be true or false")
+    # ``ask_open`` (the page's Next, issue 32): no attack a combatant can still make is ended by Next,
+    # and the fallen's actions are lost with why. Without it, an advance of a save made before does
+    # what it did then (an open attack "was not resolved: lost"), so old fights load as they were.
+    ask = ctx.action.get("ask_open", False)
+    if not isinstance(ask, bool):
+        raise InvalidAction("ask_open", "must be true or false")
     if enc.phase == "setup":
         enc.phase = "declare"
         st["sr"] = 0
         ctx.event("round", f"Melee Round {enc.round}: declare actions")
         return
     if enc.phase == "declare":
+        if ask:
+            _lose_the_fallens(ctx, lambda a: a["round"] == enc.round)
         enc.phase = "resolve"
         slots = order_of_play(enc)
         st["sr"] = min([int(s.label[3:]) for s in slots], default=1)
@@ -589,14 +599,28 @@ def advance(ctx: Context) -> None:
         return
     if enc.phase == "resolve":
         cur = st.get("sr", 1)
-        for a in actions_where(enc, lambda a: a["round"] == enc.round and a["status"] == "declared"
-                               and a["sr"] <= cur and a["kind"] != "defend"):
-            if a["attack"]:
+        due = lambda a: (a["round"] == enc.round and a["status"] == "declared" and a["sr"] <= cur  # noqa: E731
+                         and a["kind"] != "defend")
+        # Next never ends a standing combatant's attack by itself: it is resolved (sr.attack) or the
+        # GM skips it (sr.skip, logged). Issue 32: "Broo 3's attack at SR 10 was not resolved: lost".
+        still = still_open(enc) if ask else []
+        if still:
+            raise RuleViolation("Action Declaration & Resolution", "; ".join(
+                f"{open_text(enc, a)} is not resolved" for a in still) + ": resolve it or skip it")
+        if ask:
+            _lose_the_fallens(ctx, due)
+        for a in actions_where(enc, due):
+            if a["attack"] and not ask:
                 c = enc.peek_at(a["combatant"])  # only named
                 a["status"] = "lost"
                 ctx.event("lost", f"{c.name if c else a['combatant']}'s attack at SR {a['sr']} was not resolved: lost",
                           ref=a["ref"])
+            elif a["attack"]:
+                # a weapon that can no longer strike (a maimed arm, a broken blade): nothing to roll
+                a["status"] = "lost"
+                ctx.event("lost", f"{open_text(enc, a)} is lost: {unable(enc, a)}", ref=a["ref"])
             else:
+                # readying a weapon, a move, a spell: no roll, it resolves in its SR by itself
                 c = enc.get(a["combatant"])
                 a["status"] = "done"
                 if c is not None:
@@ -617,6 +641,62 @@ def advance(ctx: Context) -> None:
             _next_round(ctx)
         return
     _next_round(ctx)
+
+
+def open_text(enc: Encounter, a: dict[str, Any]) -> str:
+    """"Broo 3's attack at SR 10": a declared action in the GM's words."""
+    what = "attack" if a["attack"] else {"spell": "spell", "move": "move", "reload": "reloading"}.get(
+        a["kind"], a.get("label") or "action")
+    return f"{_who(enc, a['combatant'])}'s {what} at SR {a['sr']}"
+
+
+def unable(enc: Encounter, a: dict[str, Any]) -> str:
+    """Why this declared action can no longer happen ("" when it still can): its combatant left the
+    fight or is dead, unconscious or incapacitated, or the attack's weapon cannot be used now."""
+    c = enc.peek_at(a["combatant"])
+    if c is None:
+        return "left the fight"
+    why = body.can_fight(c) if a["attack"] else body.can_act(c)  # a maimed chest still casts and moves
+    if why:
+        return why
+    if a["attack"] and a.get("weapon"):
+        w = next((x for x in c.data["weapons"] if x["id"] == a["weapon"]), None)
+        if w is None:
+            return f"{c.name} no longer has that weapon"
+        return body.weapon_usable(c, w) or ""
+    return ""
+
+
+def _lose_the_fallens(ctx: Context, which: Callable[[dict[str, Any]], bool]) -> None:
+    """"Characters who become incapacitated generally lose actions that would have resolved after they
+    are incapacitated": the pending actions ``which`` picks of anyone who has left the fight or fallen
+    (a GM's "dead" on the card as much as a blow), each with its log line."""
+    for a in actions_where(ctx.enc, lambda a: a["status"] == "declared" and which(a)):
+        c = ctx.enc.peek_at(a["combatant"])
+        why = "left the fight" if c is None else body.can_act(c)
+        if why:
+            a["status"] = "lost"
+            ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {why}", ref=a["ref"])
+
+
+def still_open(enc: Encounter) -> list[dict[str, Any]]:
+    """The attacks Next would not end by itself: declared for the SR being resolved (or before it) by
+    a combatant who can still make them. Resolve each (``sr.attack``) or skip it (``sr.skip``)."""
+    if enc.phase != "resolve":
+        return []
+    cur = enc.state.get("sr", 1)
+    return [a for a in peek_actions(enc) if a["round"] == enc.round and a["status"] == "declared"
+            and a["sr"] <= cur and a["attack"] and not unable(enc, a)]
+
+
+def skip(ctx: Context) -> None:
+    """The GM's choice to leave a declared action unresolved (issue 32: Next asks "Resolve / Skip
+    it"); logged, so no declared action ends without a word."""
+    a = _action(ctx)
+    if ctx.enc.phase != "resolve" or a["status"] != "declared" or a["round"] != ctx.enc.round:
+        raise RuleViolation("Action Declaration & Resolution", f"{open_text(ctx.enc, a)} is not pending this MR")
+    a["status"] = "skipped"
+    ctx.event("skip", f"GM skips {open_text(ctx.enc, a)}: not resolved", ref=a["ref"])
 
 
 def _next_round(ctx: Context) -> None:

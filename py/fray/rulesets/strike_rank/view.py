@@ -21,6 +21,8 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
         "c1": {
           "name": "Vasana", "side": "party", "conditions": ["prone"],
           "status": "ok",             # ok | unconscious | incapacitated | dead
+          "cannot_act": "",           # why they can take no action ("Vasana is dead"), "" when they can
+          "at": [0.0, 3.0],           # x, y on the map (m)
           "hp": {"current": 9, "max": 13, "text": "HP 13 ..."},
           "derived": {                # each {"value": ..., "text": "DEX SR 3 (DEX 11)"}
             "dex_sr": {...}, "siz_sr": {...}, "damage_modifier": {...}, "healing_rate": {...}},
@@ -99,6 +101,9 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
     r = c.data["round"]
     return {
         "name": c.name, "side": c.side, "conditions": list(c.conditions), "status": status,
+        # why they can take no action now ("" when they can): the page offers them no form
+        "cannot_act": body.can_act(c) or "",
+        "at": [c.position.x, c.position.y],  # where they stand on the map: the nearest enemy is the default target
         "hp": {"current": c.data["hp"], "max": c.data["hp_max"], "text": c.data.get("hp_text", "")},
         "derived": d,
         "movement": {"rate": rate, **{k: lim[k] for k in ("can_run", "half_rate", "can_stand", "max_rate")},
@@ -173,6 +178,14 @@ def _same(a: tuple, b: tuple) -> bool:
             and len(a[2]) == len(b[2]) and all(x is y for x, y in zip(a[2], b[2])) and a[3] == b[3])
 
 
+def _prompt_view(rs, enc: Encounter, p: dict[str, Any]) -> dict[str, Any]:
+    q = dict(p)
+    if p.get("kind") == "fumble":
+        q["effect"] = next((e.get("effect", "") for e in rs.table(enc, "fumbles")["entries"]
+                            if e.get("result") == p.get("data", {}).get("result")), "")
+    return q
+
+
 def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, Any]:
     cur = enc.state.get("sr", 0)
     order = []
@@ -186,7 +199,8 @@ def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, An
     return {
         "ruleset": rs.id, "round": enc.round, "phase": enc.phase, "sr": cur, "order": order,
         "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined the fight",
-        "prompts": [dict(p) for p in enc.state.get("prompts", [])],
+        # a fumble's question carries its result's effect in the table ("roll_twice": the page asks for two rolls)
+        "prompts": [_prompt_view(rs, enc, p) for p in enc.state.get("prompts", [])],
         # the end of the MR's bleeding CON tests, for the GM's own dice (typed on the advance that ends it)
         "bleed_tests": timing.bleed_tests(enc, rules.test_multiplier(rs.table(enc, "characteristic_tests"), "CON")),
         "combatants": combatant_views(rs, enc, kept),

@@ -32,10 +32,18 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
     """The action(s) at the current SR, one element each (the panel's Block children): an attack
     form for attacks, a Resolve button otherwise."""
     out: list[str] = []
+    forms = 0
     for o in view.get("order", []):
         if not o.get("current"):
             continue
-        if o["kind"] in ("melee", "missile") and out:
+        c = view["combatants"].get(o["combatant"], {})
+        if c.get("cannot_act"):
+            # the fallen get no form (issue 32: a dead Broo had a working "Roll the exchange"); their
+            # action is lost, in the log, on Next
+            out.append(f'<p class="sr-box sr-fallen-action">{esc(c.get("cannot_act"))}: '
+                       f'{esc(action_label(o, _names(view), c))} at SR {esc(o["sr"])} is lost on Next.</p>')
+            continue
+        if o["kind"] in ("melee", "missile") and forms:
             # the others at this SR wait folded, one line each, in the order they strike: the one
             # who acts now (first in the strip) has the open form; each opens with a tap
             # A shut one holds no form until it first opens (the panel's toggle listener draws it
@@ -49,6 +57,7 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
                              odds_lazy=True, lazy=not seen))
         elif o["kind"] in ("melee", "missile"):
             out.append(attack_html(view, o, ui))
+            forms += 1
         else:
             out.append(f'<div class="sr-box sr-resolve"><p><strong>{esc(o["name"])}</strong>: '
                        f'{esc(action_label(o, _names(view), view["combatants"].get(o["combatant"])))} '
@@ -64,7 +73,10 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     names = _names(view)
     # the target the GM picked in this form (the parry weapons, locations and cover are theirs)
     picked = (ui or {}).get("sr_target", {}).get(o["ref"] or "free")
-    tid = picked if picked in cs else (o.get("target") or _first_enemy(view, o["combatant"]))
+    declared = cs.get(o.get("target") or "", {})
+    fallen = declared.get("status", "ok") != "ok"
+    # the declared target while it stands, else the nearest standing enemy: never the fallen by default
+    tid = picked if picked in cs else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
     target = cs.get(tid, {})
     w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
     pre = f"sr-att-{o['ref'] or 'free'}"
@@ -101,8 +113,9 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         f'<h3>SR {esc(o["sr"])}: {esc(attacker.get("name", ""))} attacks with {esc(wtxt)}'
         f'{" " + esc(dmg_mod) if dmg_mod and dmg_mod not in ("0", "none") else ""}</h3>'
         f'<div class="sr-row">'
-        + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", _others(names, o["combatant"]),
-                                                              tid))
+        + _field(pre + "-target", "target", "Target",
+                 _select(pre + "-target", "target", ([] if tid else [("", "(choose)")]) + _others(names, o["combatant"]),
+                         tid))
         + _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", defences,
                                                                          "parry" if fresh else "dodge"))
         + _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon",
@@ -113,6 +126,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         + (_field(pre + "-range", "range_m", "Range m", _input(pre + "-range", "range_m", "", "decimal", "from map"))
            if missile else "")
         + "</div>"
+        + (f'<p class="hint">Declared against {esc(declared.get("name", ""))}, who is {esc(declared.get("status"))}: '
+           f'the target is {esc(target.get("name") or "for you to choose")}.</p>' if declared and fallen else "")
         + (f'<p class="hint">Next dodge by {esc(target.get("name", ""))}: {dodge_pen}%</p>' if dodge_pen else "")
         + circumstances_html(pre, target, w, ui, bool(o.get("free")))
         + f'<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'

@@ -83,7 +83,7 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     kinds = offered_kinds(c)
     targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid]
     if enemy is None:
-        enemy = next((o for o, oc in _others(names, cid)), "")
+        enemy = ""  # no enemy known: "(none)", never an ally or the fallen by default (issue 32)
     # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
     first = (usable or [{}])[0]
     kind = "missile" if first.get("missile") else "melee"
@@ -198,6 +198,11 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
                ref=a["ref"], id=cid)
         + "</li>" for a in decl)
     status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
+    if c.get("status", "ok") != "ok":
+        # the dead, unconscious and incapacitated act no more (issue 32: "the dead got full declare
+        # forms"); the card's conditions bring them back
+        return (f'<div class="sr-who sr-fallen" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
+                f'<p class="hint">{esc(c.get("cannot_act") or c["name"] + " cannot act")}: no actions.</p></div>')
     key = f"declare-{cid}-{len(decl)}"
     drawn = not many or (ui or {}).get("sr_open", {}).get(key) or key in (ui or {}).get("sr_opened", ())
     form = declare_form(cid, c, names, enemy=enemy, ui=ui) if drawn else ""
@@ -247,7 +252,8 @@ def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
             f'<span class="sr-text">{esc(o["text"])}</span>'
             + _btn("Change…", "sr-change-open", "small secondary", f'Change {_at_sr(o)} of {o["name"]}',
                    ref=o["ref"], id=o["combatant"])
-            + (abort_html(o, c, names, ui) if o.get("kind") in ABORTABLE and c else "")
+            + (abort_html(o, c, names, ui, _first_enemies(view).get(o["combatant"], ""))
+               if o.get("kind") in ABORTABLE and c else "")
             + "</li>")
     if not items:
         return '<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>'
@@ -265,10 +271,11 @@ def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
 ABORTABLE = ("spell", "reload", "other")
 
 
-def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None) -> str:
+def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None,
+               enemy: str = "") -> str:
     """"Abort and …" beside a prolonged action: the new action, delayed by DEX SR from now (``sr.abort``)."""
     return _fold("sr-fold sr-abort", "abort-" + str(o["ref"]), "Abort and …",
-                 declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}, ui=ui), ui,
+                 declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}, enemy, ui=ui), ui,
                  aria=f'Abort {_at_sr(o)} of {o["name"]} and do something else')
 
 

@@ -166,7 +166,8 @@ def _checked(values: dict[str, Any], prefix: str) -> list[str]:
 
 def answer_action(prompt: str, choice: str, values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """The ``sr.answer`` action with any typed dice, and {field: message} for dice that are not numbers."""
-    a: dict[str, Any] = {"type": "sr.answer", "prompt": prompt, "choice": choice}
+    # "apply": the answer applies what the engine knows of a fumble's result (issue 32)
+    a: dict[str, Any] = {"type": "sr.answer", "prompt": prompt, "choice": choice, "apply": True}
     rolls, errors = _rolls(values)
     if rolls:
         a["rolls"] = rolls

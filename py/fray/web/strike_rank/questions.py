@@ -90,8 +90,9 @@ def _prompt_form(p: dict[str, Any], names: dict[str, str]) -> str:
     pid = str(p.get("id", ""))
     pre = f"sr-prompt-{pid}"
     who = names.get(p.get("combatant", ""), "")
-    opts = "".join(_btn(o.get("label", o.get("value", "")), "sr-answer", "small", None,
-                        prompt=pid, choice=o.get("value", "")) for o in p.get("options", []))
+    twice = p.get("kind") == "fumble" and p.get("effect") == "roll_twice"
+    opts = "".join(_btn("Roll twice and apply both" if twice and o.get("value") == "keep" else o.get("label", o.get("value", "")),
+                        "sr-answer", "small", None, prompt=pid, choice=o.get("value", "")) for o in p.get("options", []))
     opts += _btn("Dismiss", "sr-answer", "small secondary", f"Dismiss the question about {who}" if who else "Dismiss",
                  prompt=pid, choice="dismiss")
     extra = ""
@@ -111,7 +112,11 @@ def _prompt_form(p: dict[str, Any], names: dict[str, str]) -> str:
         extra += ('<div class="sr-row">' + _field(pre + "-with", "with", "Struck combatant",
                                                   _select(pre + "-with", "with", [("", "(none)")] + list(names.items())))
                   + "</div>")
-    if kind in PROMPT_ROLLS:
+    if twice:
+        # "Roll twice and apply both": its two rolls, typed or left to Fray (combat.FUMBLE_TWICE)
+        extra += _dice(pre, (("fumble.first", "First roll d100"), ("fumble.second", "Second roll d100"),
+                             ("fumble", "Roll again d100")))
+    elif kind in PROMPT_ROLLS:
         extra += _dice(pre, PROMPT_ROLLS[kind])
     return (f'<form class="sr-prompt" data-form="sr-prompt" data-prompt="{esc(pid)}" novalidate '
             f'aria-label="Question for the GM: {esc(str(p.get("kind", "")).replace("_", " "))}"><p>{esc(p.get("text", ""))}</p>{extra}'
