@@ -153,7 +153,7 @@ def mark_area(ctx: Context) -> None:
     enc, t = ctx.enc, tables_of(ctx)
     ks = kinds(t)
     kind = ctx.action.get("kind")
-    if kind not in ks:
+    if not isinstance(kind, str) or kind not in ks:
         raise InvalidAction("kind", f"must be one of {', '.join(ks)}")
     radius = ctx.action.get("radius")
     if radius not in AREA_BANDS:

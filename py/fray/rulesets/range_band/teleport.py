@@ -6,11 +6,27 @@ checked before the draft is edited; only ``InvalidAction`` and ``RuleViolation``
 from __future__ import annotations
 
 from ...errors import InvalidAction, RuleViolation
-from ...model import Position
+from ...model import Combatant, Position
 from ..base import Context
 from . import rules
 from .combatant import BANDS
 from .state_edits import tables_of, pick, ids_list, able, coords, prompt, use_action
+
+
+def landing(x: Combatant, old: Position, new: Position) -> Position:
+    """Where a character brought along lands: at its offset from the teleporter, which must still be
+    on the map (as the teleporter's own destination is); else the teleport is refused at the field the
+    offset overflows, naming who would land off it, and nothing moves. A state the engine accepts must
+    load again, and the load refuses a position off the map."""
+    from ...reducer import MAX_ALT, MAX_COORD
+    at = Position(new.x + (x.position.x - old.x), new.y + (x.position.y - old.y),
+                  max(0.0, new.alt + (x.position.alt - old.alt)))
+    for field, v, lim in (("x", at.x, MAX_COORD), ("y", at.y, MAX_COORD), ("alt", at.alt, MAX_ALT)):
+        if not -lim <= v <= lim:
+            where = "altitude" if field == "alt" else f"{field} ="
+            raise InvalidAction(field, f"{x.name}, brought along, would land at {where} {v:,.0f} m, off the map "
+                                f"(at most {lim:,} m either way): teleport nearer")
+    return at
 
 
 def teleport(ctx: Context) -> None:
@@ -36,18 +52,20 @@ def teleport(ctx: Context) -> None:
                             f"teleport reaches {rng} range, vertically as horizontally")
     if "restrained" in c.conditions and precision != "high":
         raise RuleViolation("Teleportation & Combat", f"{precision} precision cannot escape restraints")
-    grappled = [enc.get(x) for x in c.data.get("grappling", []) if enc.get(x)]
-    use_action(ctx, c, size, f"teleport ({precision} precision)", t)
+    # who goes along is only looked at until every landing place is known to be on the map
+    grappled = [g for x in c.data.get("grappling", []) if (g := enc.peek_at(x)) is not None]
     going = list(bring)
     if precision == "low":
         for x in grappled + attached:
-            if x not in going:
+            if all(x.id != y.id for y in going):
                 going.append(x)
     old = c.position
+    lands = [(x, landing(x, old, new)) for x in going]
+    use_action(ctx, c, size, f"teleport ({precision} precision)", t)
     c.position = new
-    for x in going:
-        x.position = Position(new.x + (x.position.x - old.x), new.y + (x.position.y - old.y),
-                              max(0.0, new.alt + (x.position.alt - old.alt)))
+    for x, at in lands:
+        enc.get(x.id).position = at
+    going = [enc.get(x.id) for x in going]
     if precision != "low" or not going:
         for gid in list(c.data.get("grappling", [])):
             if enc.get(gid) not in going:
