@@ -52,3 +52,15 @@ def test_without_sight_an_aoe_only_at_ones_own_engagement():
     near = act(fight(preset("Human scout"), person("Foe", side="foes", x=1)), "status", id="c1", status="blinded")
     _, events = apply(near, {"type": "rb.attack", "id": "c1", "target": "c2", "weapon": 0, "aoe": True})
     assert events[-1]["detail"]["spec"]["auto"]["success"] is False
+
+
+def test_a_rider_is_not_listed_as_engaged_with_its_own_mount():
+    """Back in Combat: "Mount and rider together function as one character for the purposes of group defense"; the
+    map's list of links names a rider on its mount as riding it, and a grapple as grappling, never as "Engaged"."""
+    from fray.web import mapview
+    from rb_helpers import rider_and_horse
+
+    enc = act(rider_and_horse(), "grapple", id="c3", target="c2")
+    info = mapview.map_parts(enc, None)["info"]
+    assert "Mounted and grappling:" in info and "Engaged:" not in info
+    assert "<li>Rider rides Horse</li>" in info and "<li>Horse and Foe are grappling</li>" in info
