@@ -265,11 +265,22 @@ RB_MORE = st.one_of(
     st.builds(lambda i, a: {"type": "rb.descend", "id": i, "alt": a}, RB_IDS, st.integers(-20, 60)),
     st.builds(lambda r, s, b: {"type": "rb.resolve", "ref": r, "success": s, "by": b}, rbp.refs, st.booleans(),
               st.integers(0, 12)),
+    # melee beyond engaged range, with and without the GM's reason; a sightless AoE
+    st.builds(lambda a, t, w, o, aoe: {"type": "rb.attack", "id": a, "target": t, "weapon": w, "aoe": aoe,
+                                       **({"override": o} if o is not None else {})},
+              RB_IDS, RB_IDS, st.integers(0, 1), st.sampled_from([None, "charged", "", " ", "x" * 121]), st.booleans()),
     # malformed keys: table entries and area kinds that are objects or lists
     rb_table_key(),
     st.builds(lambda k, x: {"type": "rb.area", "kind": k, "x": x, "y": 0, "radius": "short"}, RB_KEYS,
               st.integers(-20, 20)),
 )
+
+def rb_invariants(before, after, events, action) -> None:
+    """Range-band's own invariants after every applied action (``test_rb_property.check_invariants``): mount and
+    rider stand in one place, point at each other and share a stealth level; flyers are in Low Stealth; refs are
+    unique; the phase is one of the game's."""
+    rbp.check_invariants(after)
+
 
 RANGE_BAND = Spec(
     ruleset="range-band",
@@ -281,6 +292,7 @@ RANGE_BAND = Spec(
                           "attached", "radius", "override"),
     ids=("c1", "c2", "c3", "c4", "c5", "c6", "c9"),
     phases=("movement", "actions"),
+    checks=(rb_invariants,),
 )
 
 

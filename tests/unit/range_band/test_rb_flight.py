@@ -518,3 +518,22 @@ def test_teleport_brings_the_listed_characters_and_each_is_listed_once():
     with pytest.raises(InvalidAction) as e:
         act(enc, "teleport", id="c1", x=5, range="short", precision="low", bring=["c2"], attached=["c2"])
     assert e.value.field == "attached"
+
+
+def test_teleport_parts_a_rider_from_a_mount_left_behind():
+    """Teleportation & Combat, low precision: it "cannot distinguish between you and anything that is even slightly
+    attached to you ... Things you are standing on do not count as attached." A rider teleporting without its mount
+    leaves it, and is no longer mounted; a mount teleporting by low precision takes its rider in the saddle along;
+    by medium precision, only if it brings it (else the pair is parted); brought along, they stay mounted together."""
+    from rb_helpers import rider_and_horse
+
+    enc = rider_and_horse()
+    alone = act(enc, "teleport", id="c1", x=5, range="short", precision="low")
+    assert (alone.get("c1").position.x, alone.get("c2").position.x) == (5, 0)
+    assert alone.get("c1").data["mount"] is None and alone.get("c2").data["rider"] is None
+    low = act(enc, "teleport", id="c2", x=5, range="short", precision="low")
+    assert (low.get("c1").position.x, low.get("c1").data["mount"]) == (5, "c2")
+    left = act(enc, "teleport", id="c2", x=5, range="short", precision="medium")
+    assert left.get("c1").position.x == 0 and left.get("c1").data["mount"] is None
+    both = act(enc, "teleport", id="c1", x=5, range="short", precision="medium", bring=["c2"])
+    assert (both.get("c2").position.x, both.get("c1").data["mount"]) == (5, "c2")

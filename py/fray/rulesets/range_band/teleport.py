@@ -10,7 +10,7 @@ from ...model import Combatant, Position
 from ..base import Context
 from . import rules
 from .combatant import BANDS
-from .state_edits import tables_of, pick, ids_list, able, coords, prompt, use_action
+from .state_edits import tables_of, pick, ids_list, able, coords, prompt, use_action, fall
 
 
 def landing(x: Combatant, old: Position, new: Position) -> Position:
@@ -27,6 +27,24 @@ def landing(x: Combatant, old: Position, new: Position) -> Position:
             raise InvalidAction(field, f"{x.name}, brought along, would land at {where} {v:,.0f} m, off the map "
                                 f"(at most {lim:,} m either way): teleport nearer")
     return at
+
+
+def parted(ctx: Context, moved: list[Combatant], t: rules.Tables) -> None:
+    """Mount and rider stand in one place: one teleported without the other is no longer mounted (a rider
+    left in the air where its flying mount was falls)."""
+    enc = ctx.enc
+    ids = {x.id for x in moved}
+    for x in moved:
+        p = rules.partner(enc, x)
+        if p is None or p.id in ids:
+            continue
+        rider, m = (x, p) if x.data.get("mount") == p.id else (p, x)
+        rider.data["mount"] = None
+        m.data["rider"] = None
+        ctx.event("mount", f"{rider.name} is no longer mounted on {m.name}: the teleport parted them", id=rider.id,
+                  mount=m.id)
+        if rider.position.alt > 0 and not rider.data.get("flying"):
+            fall(ctx, rider, t, f"left in the air where {m.name} was")
 
 
 def teleport(ctx: Context) -> None:
@@ -56,7 +74,10 @@ def teleport(ctx: Context) -> None:
     grappled = [g for x in c.data.get("grappling", []) if (g := enc.peek_at(x)) is not None]
     going = list(bring)
     if precision == "low":
-        for x in grappled + attached:
+        # a rider in the saddle is attached to its mount; the mount is what a rider sits on, which
+        # "do not count as attached"
+        rider = enc.peek_at(c.data["rider"]) if c.data.get("rider") else None
+        for x in grappled + attached + ([rider] if rider is not None else []):
             if all(x.id != y.id for y in going):
                 going.append(x)
     old = c.position
@@ -66,6 +87,7 @@ def teleport(ctx: Context) -> None:
     for x, at in lands:
         enc.get(x.id).position = at
     going = [enc.get(x.id) for x in going]
+    parted(ctx, [c] + going, t)
     if precision != "low" or not going:
         for gid in list(c.data.get("grappling", [])):
             if enc.get(gid) not in going:
