@@ -92,6 +92,9 @@ class MapView:
     weapon: str = ""  # which weapon the rings and bands are for
     altitudes: dict[str, str] = field(default_factory=dict)  # id -> altitude band name, where the game has bands
     areas: list[MapArea] = field(default_factory=list)
+    # how the list under the map heads and words the links (``MapRule.links_heading`` / ``link_text``)
+    links_heading: str = "Engaged"
+    link_texts: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 # -- combining horizontal and vertical ------------------------------------------------------------
@@ -206,6 +209,13 @@ class MapRule:
     def links(self, enc: Encounter) -> list[tuple[str, str]]:
         return []
 
+    # what the links are, in the game's words: in most games an engagement between the two
+    links_heading = "Engaged"
+
+    def link_text(self, enc: Encounter, a: str, b: str) -> str:
+        """One link in words ("Kael rides Ash"); "": the two names, joined."""
+        return ""
+
     def unseen(self, enc: Encounter, c: Combatant) -> dict[str, str]:
         """Combatants ``c`` cannot see: id -> why. Default: the map does not judge sight."""
         return {}
@@ -255,6 +265,12 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
         links = []
     c = enc.get(selected) if selected else None
     view = MapView(rule.combine, c.id if c else None, links=links)
+    if links:
+        try:
+            view.links_heading = rule.links_heading
+            view.link_texts = {(a, b): t for a, b in links if (t := rule.link_text(enc, a, b))}
+        except (KeyError, TypeError, AttributeError):
+            view.link_texts = {}
     try:
         view.altitudes = {o.id: a for o in enc.combatants if (a := rule.altitude(enc, o))}
     except (KeyError, TypeError, AttributeError):

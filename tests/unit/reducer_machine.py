@@ -34,7 +34,7 @@ from fray.history import History
 from fray.model import Encounter
 from fray.reducer import CORE_ACTIONS, prepare
 from fray.rulesets import get_ruleset
-from fray.savefile import dumps, loads
+from fray.savefile import check_readable, dumps, encounter_from_dict, loads, state_text
 
 # ruleset id -> Counter(sequences=, steps=, applied=, refused=, saves=, page=)
 COUNTS: dict[str, Counter] = {}
@@ -183,6 +183,7 @@ def machine_for(spec: Spec) -> type[RuleBasedStateMachine]:
                 counts["page"] += 1
             assert asdict(enc) == before, f"{action.get('type')} edited the encounter it was given"
             assert action == sent, f"{action.get('type')} edited the action it was given"
+            self.loads_again(new, action)
             for check in spec.checks:
                 check(enc, new, events, recorded)
             self.history.do(recorded)  # the recorded action replays with no random source
@@ -213,6 +214,17 @@ def machine_for(spec: Spec) -> type[RuleBasedStateMachine]:
                 self.history.redo()
             else:
                 self.save_and_load()
+
+        def loads_again(self, new: Encounter, action: dict) -> None:
+            """A state the engine accepts must always load again (issue 32): save → load → equal after
+            every applied action, by the load's own readers (the present of a save: what the autosave
+            holds and the next load reads). The whole history's round trip is ``save_and_load``."""
+            try:
+                back = encounter_from_dict(json.loads(state_text(new), parse_constant=_refuse_constant))
+                check_readable(back, "encounter")
+            except FrayError as e:
+                raise AssertionError(f"{action.get('type')} made a state whose save does not load: {e}") from e
+            assert asdict(back) == asdict(new), f"{action.get('type')} made a state that loads differently"
 
         def save_and_load(self) -> History:
             """save → load round-trips, and the save is standard JSON (no NaN, no Infinity)."""

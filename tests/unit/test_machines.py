@@ -10,6 +10,7 @@ its ``Spec`` and one ``Test...`` line at the bottom (range-band took exactly tha
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from fray.reducer import apply, new_encounter
 from fray.rulesets import get_ruleset
 from fray.rulesets.strike_rank import timing
-from reducer_machine import Spec, machine_for
+from reducer_machine import JUNK, Spec, machine_for
 
 sys.path[:0] = [os.path.join(os.path.dirname(__file__), d) for d in ("strike_rank", "tactical_round", "range_band")]
 import test_properties as core  # noqa: E402
@@ -432,16 +433,68 @@ def rb_no_declared_action_dropped(before, after, events, action) -> None:
             f"{action.get('type')} moved the slot from {cur} to another combatant")
 
 
+RB = get_ruleset("range-band")
+RB_IDS = st.sampled_from(["c1", "c2", "c3", "c4", "c5", "c6"])
+# near the map's edges (reducer.MAX_COORD, MAX_ALT), where an offset or a cut-back climb can go off it
+RB_EDGE_X = st.one_of(st.integers(-60, 60), st.sampled_from([99990, 99999, 100000, -100000, -99995]))
+RB_EDGE_ALT = st.one_of(st.integers(0, 60), st.sampled_from([19990, 19995, 20000, 15, 35]))
+RB_KEYS = st.one_of(st.sampled_from([{"a": 1}, ["success"], [], {}, 3, None, True, "", "rounds_per_minute"]), JUNK)
+
+
+@st.composite
+def rb_table_key(draw) -> dict:
+    """A GM's table edit whose entry key is an object, a list, a number or missing (issue 32, item 8)."""
+    tid = draw(st.sampled_from(["core_roll", "constants", "obscuring", "light_sources", "noise", "size_stealth"]))
+    value = json.loads(json.dumps(RB.tables[tid]))
+    entries = value["entries"]
+    i = draw(st.integers(0, len(entries) - 1))
+    entries[i]["key"] = draw(RB_KEYS)
+    return {"type": "set_table", "table": tid, "value": value}
+
+
+RB_MORE = st.one_of(
+    # teleports that bring others along (issue 32: one brought along landed off the map)
+    st.builds(lambda i, x, a, b, att, r, p, sz: {"type": "rb.teleport", "id": i, "x": x, "alt": a, "bring": b,
+                                                 "attached": att, "range": r, "precision": p, "size": sz},
+              RB_IDS, RB_EDGE_X, RB_EDGE_ALT, st.lists(RB_IDS, max_size=3, unique=True),
+              st.lists(RB_IDS, max_size=2, unique=True), st.sampled_from(["engaged", "short", "medium", "long"]),
+              st.sampled_from(["low", "medium", "high"]), st.sampled_from(["minor", "major"])),
+    # the GM's drag of a token, flights and climbs, and their rolls settled: moves while a roll is pending
+    st.builds(lambda i, x, a: {"type": "move", "id": i, "x": x, "alt": a}, RB_IDS, RB_EDGE_X, RB_EDGE_ALT),
+    st.builds(lambda i, a, r: {"type": "rb.move", "id": i, "alt": a, "rush": r}, RB_IDS,
+              st.one_of(st.integers(0, 60), st.sampled_from([19995, 20000, 20010])), st.booleans()),
+    st.builds(lambda i: {"type": "rb.fly", "id": i, "on": True}, RB_IDS),
+    st.builds(lambda i, a: {"type": "rb.descend", "id": i, "alt": a}, RB_IDS, st.integers(-20, 60)),
+    st.builds(lambda r, s, b: {"type": "rb.resolve", "ref": r, "success": s, "by": b}, rbp.refs, st.booleans(),
+              st.integers(0, 12)),
+    # melee beyond engaged range, with and without the GM's reason; a sightless AoE
+    st.builds(lambda a, t, w, o, aoe: {"type": "rb.attack", "id": a, "target": t, "weapon": w, "aoe": aoe,
+                                       **({"override": o} if o is not None else {})},
+              RB_IDS, RB_IDS, st.integers(0, 1), st.sampled_from([None, "charged", "", " ", "x" * 121]), st.booleans()),
+    # malformed keys: table entries and area kinds that are objects or lists
+    rb_table_key(),
+    st.builds(lambda k, x: {"type": "rb.area", "kind": k, "x": x, "y": 0, "radius": "short"}, RB_KEYS,
+              st.integers(-20, 20)),
+)
+
+def rb_invariants(before, after, events, action) -> None:
+    """Range-band's own invariants after every applied action (``test_rb_property.check_invariants``): mount and
+    rider stand in one place, point at each other and share a stealth level; flyers are in Low Stealth; refs are
+    unique; the phase is one of the game's."""
+    rbp.check_invariants(after)
+
+
 RANGE_BAND = Spec(
     ruleset="range-band",
     start=rbp.start,
-    actions=st.one_of(rbp.actions, core_actions("range-band")),
+    actions=st.one_of(rbp.actions, core_actions("range-band"), RB_MORE),
     fields=CORE_FIELDS + ("target", "weapon", "kind", "tags", "warned_by", "ref", "success", "by", "mount", "fall", "on",
                           "deprived", "rush", "level", "start", "size", "what", "status", "rounds", "ends", "light",
-                          "audible", "range", "precision", "activity", "involvement", "wave", "ally", "holding"),
+                          "audible", "range", "precision", "activity", "involvement", "wave", "ally", "holding", "bring",
+                          "attached", "radius", "override"),
     ids=("c1", "c2", "c3", "c4", "c5", "c6", "c9"),
     phases=("movement", "actions"),
-    checks=(rb_fallen_offered_no_action, rb_no_declared_action_dropped),
+    checks=(rb_fallen_offered_no_action, rb_no_declared_action_dropped, rb_invariants),
 )
 
 

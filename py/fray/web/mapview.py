@@ -857,8 +857,9 @@ def links_html(enc: Encounter, mv: MapView) -> str:
     if not mv.links:
         return ""
     names = {c.id: c.name for c in enc.combatants}
-    items = "".join(f"<li>{esc(names.get(a, a))} ⟷ {esc(names.get(b, b))}</li>" for a, b in mv.links)
-    return f'<div class="map-links"><span class="k">Engaged:</span><ul>{items}</ul></div>'
+    items = "".join(f"<li>{esc(mv.link_texts.get((a, b)) or f'{names.get(a, a)} ⟷ {names.get(b, b)}')}</li>"
+                    for a, b in mv.links)
+    return f'<div class="map-links"><span class="k">{esc(mv.links_heading)}:</span><ul>{items}</ul></div>'
 
 
 def map_inputs(enc: Any, selected: str | None, v: list[float]) -> tuple[tuple, tuple]:

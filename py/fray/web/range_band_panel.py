@@ -377,6 +377,11 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
     targets = _targets(view, cid, positions)
     warn = [("", "nobody")] + [t for t in targets]
     flags = "".join(_check(f"{pre}-{k}", k, label) for k, label in ATTACK_FLAGS)
+    # Melee needs engaged range; beyond it the engine refuses unless the GM allows it with a reason the log keeps
+    override = ('<details class="rb-override"><summary>Melee beyond engaged range? Allow it (GM)</summary>'
+                + _field(f"{pre}-override", "override", "Reason (kept in the log)",
+                         _input(f"{pre}-override", "override", "", "text"))
+                + '</details>') if not weapons or any(w.get("kind") == "melee" for w in weapons) else ""
     attack = (
         f'<form data-form="rb-attack" data-id="{esc(cid)}" novalidate aria-label="Attack by {esc(c["name"])}">'
         '<h4>Attack</h4><div class="rb-grid">'
@@ -388,7 +393,7 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
         + _field(f"{pre}-size", "size", "Action", _select(f"{pre}-size", "size",
                                                            [(s, s) for s in ("major", "minor", "free")], "major"))
         + _field(f"{pre}-warn", "warned_by", "Target warned by", _select(f"{pre}-warn", "warned_by", warn))
-        + f'</div><div class="rb-row">{flags}</div>{_preview_slot()}'
+        + f'</div><div class="rb-row">{flags}</div>{override}{_preview_slot()}'
         '<div class="rb-row"><button type="submit" class="primary">Offense roll</button></div>'
         f'{_general_err()}</form>')
     st = c["stealth"]

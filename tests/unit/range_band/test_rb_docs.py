@@ -17,7 +17,8 @@ if not RULES.exists():
     RULES = pathlib.Path("/work/shared/rules/000_da34f120076854a0.txt")
 HERE = pathlib.Path(__file__).resolve().parent
 PREFIX = {"R": "test_rb_rules.py", "F": "test_rb_flight.py", "V": "test_rb_sight.py", "P": "test_rb_property.py",
-          "S": "test_rb_scenarios.py", "M": "test_rb_map_areas.py"}
+          "S": "test_rb_scenarios.py", "M": "test_rb_map_areas.py", "L": "test_rb_loads_again.py",
+          "E": "test_rb_engaged.py"}
 
 
 def headings(text: str) -> list[str]:
@@ -60,7 +61,7 @@ def test_every_node_id_exists():
 def test_every_rule_test_is_traced():
     doc = DOC.read_text(encoding="utf-8")
     missing = []
-    for prefix in ("R", "F", "V"):  # the rule tests, split by what a reader looks for
+    for prefix in ("R", "F", "V", "L", "E"):  # the rule tests, split by what a reader looks for
         names = re.findall(r"^def (test_\w+)\(", (HERE / PREFIX[prefix]).read_text(encoding="utf-8"), re.M)
         missing += [f"{prefix}::{n}" for n in names if f"{prefix}::{n}`" not in doc and f"{prefix}::{n}[" not in doc]
     assert not missing, missing

@@ -499,6 +499,27 @@ def test_catch_breath_action_size(state, size):
         assert enc.get("c1").data["breath"]["held"] == 0
 
 
+def test_resuming_breathing_is_not_catching_ones_breath():
+    """Holding Breath: "Characters automatically breathe without an action once they are able, but fully catching
+    one's breath (and thus resetting held breath to last 4 rounds, with no Hindrance to the first CON roll) is an
+    action. The action is ... 2 major actions if they ran out of breath." Out of breath with air about: the next turn
+    starts with breathing resumed, but the breath is not caught (its CON rolls still count), and the second of the
+    two actions is a major one, not a minor one."""
+    enc = to_phase(start(fight(person("A"))), "actions")
+    enc.get("c1").data["breath"].update({"out": True, "rolls": 3, "held": 6})
+    enc = act(enc, "catch_breath", id="c1")
+    assert enc.get("c1").data["used"]["major"] == 1 and enc.get("c1").data["breath"]["catching"] == 1
+    enc = to_phase(enc, "actions", "c1", rnd=2)
+    b = enc.get("c1").data["breath"]
+    assert not b["out"] and b["rolls"] == 3, "breathing again, the breath not caught"
+    assert "not yet caught" in cv(enc, "c1")["breath"]["text"]
+    enc = act(enc, "catch_breath", id="c1")
+    used = enc.get("c1").data["used"]
+    assert used["major"] == 1 and not used.get("minor"), "the second of 2 major actions"
+    b = enc.get("c1").data["breath"]
+    assert (b["held"], b["rolls"], b["catching"]) == (0, 0, 0) and not b.get("ran_out")
+
+
 # == Teleportation & Combat ===========================================================================
 
 def test_teleport_vertical_range_equals_horizontal():
@@ -562,3 +583,22 @@ def test_teleport_brings_the_listed_characters_and_each_is_listed_once():
     with pytest.raises(InvalidAction) as e:
         act(enc, "teleport", id="c1", x=5, range="short", precision="low", bring=["c2"], attached=["c2"])
     assert e.value.field == "attached"
+
+
+def test_teleport_parts_a_rider_from_a_mount_left_behind():
+    """Teleportation & Combat, low precision: it "cannot distinguish between you and anything that is even slightly
+    attached to you ... Things you are standing on do not count as attached." A rider teleporting without its mount
+    leaves it, and is no longer mounted; a mount teleporting by low precision takes its rider in the saddle along;
+    by medium precision, only if it brings it (else the pair is parted); brought along, they stay mounted together."""
+    from rb_helpers import rider_and_horse
+
+    enc = rider_and_horse()
+    alone = act(enc, "teleport", id="c1", x=5, range="short", precision="low")
+    assert (alone.get("c1").position.x, alone.get("c2").position.x) == (5, 0)
+    assert alone.get("c1").data["mount"] is None and alone.get("c2").data["rider"] is None
+    low = act(enc, "teleport", id="c2", x=5, range="short", precision="low")
+    assert (low.get("c1").position.x, low.get("c1").data["mount"]) == (5, "c2")
+    left = act(enc, "teleport", id="c2", x=5, range="short", precision="medium")
+    assert left.get("c1").position.x == 0 and left.get("c1").data["mount"] is None
+    both = act(enc, "teleport", id="c1", x=5, range="short", precision="medium", bring=["c2"])
+    assert (both.get("c2").position.x, both.get("c1").data["mount"]) == (5, "c2")

@@ -178,6 +178,7 @@ def test_mounted_attacks_incompetent_without_competency():
     Competency" and "All melee attacks while mounted are incompetent attacks unless you have Mounted Melee
     Competency". The Rider preset has Mounted Melee only."""
     enc = to_phase(start(rider_and_horse()), "actions", "c1")
+    enc, _ = apply(enc, {"type": "move", "id": "c3", "x": 1})  # the foe closes to engaged range: melee needs it
     enc = act(enc, "attack", id="c1", target="c3", weapon=1)
     assert last_pending(enc, "offense")["effect"]["competent"] is False
     enc = act(enc, "attack", id="c1", target="c3", weapon=0, size="free")
@@ -188,6 +189,7 @@ def test_unmounted_attacker_against_big_mount_gets_hindrance():
     """Back in Combat: "If an unmounted, non-flying enemy makes a melee attack against you, and the AWGT of your mount
     is at least double their own AWGT, they must add 1 Hindrance to their offense roll." (horse AWGT 35 ≥ 2 × 8)"""
     enc = to_phase(start(rider_and_horse()), "actions")
+    enc, _ = apply(enc, {"type": "move", "id": "c3", "x": 1})  # engaged range: melee needs it
     enc = act(enc, "attack", id="c3", target="c1")
     assert list(hind(last_pending(enc, "offense")["spec"]).values()) == [1]
     big = fight(preset("Rider"), preset("Horse"), person("Ogre", side="foes", stats={"WGT": 20}))
@@ -416,6 +418,7 @@ def test_view_gives_the_page_everything_it_shows():
     specification shown before rolling with its Hindrance reasons"; zone settings; who each one cannot see."""
     import json
     enc = to_phase(start(rider_and_horse()), "actions", "c1")
+    enc, _ = apply(enc, {"type": "move", "id": "c3", "x": 1})  # the foe closes to engaged range: melee needs it
     enc = act(enc, "attack", id="c1", target="c3", weapon=1)
     v = json.loads(json.dumps(RS.view(enc)))
     assert {"round", "phase", "phase_label", "acting", "current", "turn_order", "zone", "combatants", "pending",

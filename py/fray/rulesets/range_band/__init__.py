@@ -290,7 +290,9 @@ class RangeBand(Ruleset):
                         ctx.event("breath", f"{c.name} reaches air but does not resume breathing: another character must "
                                   "restart it (process action on CON, goal 20 + AWGT)", id=c.id)
                 else:
-                    b.update(out=False, holding=False, held=0, rolls=0)
+                    # resuming breathing is not catching one's breath: held breath and its CON rolls stay as
+                    # they were until the two major actions of catching it (``rb.catch_breath``)
+                    b.update(out=False, holding=False, ran_out=True)
                     for x in ("out-of-breath", "major-stunned"):
                         if x in c.conditions:
                             c.conditions.remove(x)

@@ -207,7 +207,7 @@ def mark_area(ctx: Context) -> None:
     enc, t = ctx.enc, tables_of(ctx)
     ks = kinds(t)
     kind = ctx.action.get("kind")
-    if kind not in ks and kind != WATER:
+    if not isinstance(kind, str) or (kind not in ks and kind != WATER):
         raise InvalidAction("kind", f"must be one of {', '.join([*ks, WATER])}")
     radius = ctx.action.get("radius")
     if radius not in AREA_BANDS:

@@ -36,12 +36,13 @@ def weapon_of(ctx: Context, c: Combatant) -> dict[str, Any]:
 
 def attack(ctx: Context) -> None:
     """``rb.attack {id, target, weapon? | kind + tags, die?, stat?, size?, aoe?, warned_by?, emits_light?,
-    unexpected?}``: an attack (a ``size`` action of the turn, default major: assumed) and its
+    unexpected?, override?}``: an attack (a ``size`` action of the turn, default major: assumed) and its
     offense roll specification with every Hindrance the text gives (mounted, mount size, underwater),
     its competence, whether it is a stealth attack (the target cannot see the attacker: 3 Hindrance on
     the defense, 1 if warned), and what is forbidden (10× mount size, underwater incompetent melee,
-    ranged attacks underwater or without sight). The offense is a pending ``offense`` roll; if it succeeds
-    against a target in High Stealth, the target's d12 stealth roll follows."""
+    ranged attacks underwater or without sight, except a sightless AoE at one's own engagement; melee beyond
+    engaged range, unless ``override`` gives the GM's reason, which the log keeps). The offense is a pending
+    ``offense`` roll; if it succeeds against a target in High Stealth, the target's d12 stealth roll follows."""
     a = ctx.combatant()
     d = other(ctx, "target", a, read_only=True)  # the attack itself changes nothing on its target
     enc, t = ctx.enc, tables_of(ctx)
@@ -53,6 +54,9 @@ def attack(ctx: Context) -> None:
     emits_light = flag(ctx.action, "emits_light")
     unexpected = flag(ctx.action, "unexpected")
     warned_by = ctx.action.get("warned_by")
+    override = ctx.action.get("override")
+    if override is not None and (not isinstance(override, str) or not override.strip() or len(override) > 120):
+        raise InvalidAction("override", "the reason for allowing this melee attack: 1 to 120 characters")
     able(a, "Combat", "attack")
     melee = w["kind"] == "melee"
     tags = set(w["tags"])
@@ -60,6 +64,14 @@ def attack(ctx: Context) -> None:
     competent = True
     notes: list[str] = []
     grappling = d.id in a.data.get("grappling", [])
+    rng = rules.range_between(a.position, d.position, t)
+    # Melee is fought in an engagement: engaged is the band "that qualifies as a melee engagement" (Sight &
+    # Visible Range), and flyers start "at engagement altitude, which enables you to enter melee engagements"
+    # (Flight). Beyond it only by the GM's word, with the reason in the log.
+    overridden = melee and rng["index"] > 0 and not grappling
+    if overridden and override is None:
+        raise RuleViolation("Range bands", f"a melee attack needs engaged range: {d.name} is at {rng['band']} range "
+                            f"({rng['why']}). The GM may allow it with a reason")
     # Lack of Sight (it works out the light at the attacker only where the zone or an area is dark)
     dark = rules.sightless(enc, a, t)
     vis = rules.visibility(enc, t)  # the projection (shared with the page's view of this state)
@@ -68,6 +80,9 @@ def attack(ctx: Context) -> None:
         if not aoe:
             raise RuleViolation("Lack of Sight", f"{a.name} is completely without sight ({dark}): no ranged attacks, "
                                 "except AoEs at their own engagement (offense roll automatically fails)")
+        if rng["index"] > 0:
+            raise RuleViolation("Lack of Sight", f"{a.name} is completely without sight ({dark}): an AoE only at their "
+                                f"own engagement, and {d.name} is at {rng['band']} range ({rng['why']})")
         spec.auto = {"success": False, "by": 0, "reason": "without sight: an AoE at one's own engagement, offense "
                      "roll automatically failed"}
     if melee and not sees and not grappling:
@@ -120,6 +135,11 @@ def attack(ctx: Context) -> None:
     if "precise" in tags and melee and stealth_attack:
         notes.append("Precise melee weapon: less noise in a stealth attack")
     use_action(ctx, a, size, f"attack {d.name} with {w['name']}", t)
+    if overridden:
+        reason = " ".join(override.split())
+        notes.append(f"melee at {rng['band']} range, allowed by the GM: {reason}")
+        ctx.event("override", f"The GM allows {a.name}'s melee attack on {d.name} at {rng['band']} range "
+                  f"({rng['why']}): {reason}", id=a.id, target=d.id, band=rng["band"], reason=reason)
     spec.notes = notes + [f"{'competent' if competent else 'incompetent'} attack"]
     spec.success = "the attack succeeds on its offense roll: roll damage by the core rules" + (
         "; the target in High Stealth then makes a d12 stealth roll" if d.data.get("stealth") == "high" else "")

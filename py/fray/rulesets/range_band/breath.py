@@ -36,7 +36,8 @@ def breath(ctx: Context) -> None:
 def catch_breath(ctx: Context) -> None:
     """``rb.catch_breath {id}``: fully catch one's breath (held breath lasts 4 rounds again, no Hindrance on the
     first CON roll): a minor action if not yet rolling on CON, a major action if rolling, 2 major actions if
-    out of breath (the second in the next turn: ``catching``)."""
+    they ran out of breath (the second in the next turn: ``catching``), also once breathing has resumed
+    (``ran_out``): resuming breathing is not catching one's breath."""
     c = ctx.combatant()
     enc, t = ctx.enc, tables_of(ctx)
     b = dict(c.data.get("breath", {}))
@@ -44,7 +45,7 @@ def catch_breath(ctx: Context) -> None:
         raise RuleViolation("Holding Breath", "there is no air to catch one's breath")
     if b.get("needs_restart"):
         raise RuleViolation("Holding Breath", f"{c.name}'s breathing must be restarted by another character")
-    if b.get("out"):
+    if b.get("out") or b.get("ran_out"):  # ran out of breath, breathing again or not: 2 major actions
         step = int(b.get("catching", 0)) + 1
         use_action(ctx, c, "major", f"catch breath ({step} of 2 major actions)", t)
         if step < 2:
@@ -56,6 +57,7 @@ def catch_breath(ctx: Context) -> None:
         use_action(ctx, c, "major", "catch breath", t)
     else:
         use_action(ctx, c, "minor", "catch breath", t)
+    b.pop("ran_out", None)  # caught: the breath is whole again
     c.data["breath"] = {**b, "holding": False, "idle": False, "held": 0, "rolls": 0, "out": False, "catching": 0,
                         "out_underwater": False}
     cond_off(c, "out-of-breath")

@@ -62,6 +62,18 @@ class RangeBandMap(MapRule):
                     out.add(tuple(sorted((c.id, g))))
         return sorted(out)
 
+    # the links are a rider on its mount and grapples: a rider is not "engaged" with its own mount
+    links_heading = "Mounted and grappling"
+
+    def link_text(self, enc: Encounter, a: str, b: str) -> str:
+        ca, cb = enc.peek_at(a), enc.peek_at(b)
+        if ca is None or cb is None:
+            return ""
+        for r, m in ((ca, cb), (cb, ca)):
+            if r.data.get("mount") == m.id:
+                return f"{r.name} rides {m.name}"
+        return f"{ca.name} and {cb.name} are grappling"
+
     def unseen(self, enc: Encounter, c: Combatant) -> dict[str, str]:
         """Who ``c`` cannot see, each with the last reason (the map draws them as unseen)."""
         row = rules.visibility(enc, _tables(enc)).get(c.id, {})

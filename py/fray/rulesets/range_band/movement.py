@@ -197,7 +197,10 @@ def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, An
     note = ""
     climb = abs(up) if effect.get("swim", rules.underwater(enc)) else up
     if climb > short + 1e-9 and not (effect.get("rush") and out.get("by", 0) >= 10):
-        alt = c.position.alt + (short if up > 0 else -short)
+        # short range from where the climb was declared (declared altitude − climb), not from where the
+        # token is now (the GM may have dragged it while the roll was pending): between the two
+        # altitudes of the declaration, so on the map as both are
+        alt = float(alt) - up + (short if up > 0 else -short)
         note = (f" ({'ascends' if up > 0 else 'descends'} only short range, {short:g} m: medium needs a rush "
                 "succeeding by 10 or more)")
     start = Position(c.position.x, c.position.y, c.position.alt)

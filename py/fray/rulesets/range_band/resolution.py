@@ -159,7 +159,8 @@ def _eff_restart(ctx, c, p, out, t):
     if out["success"]:
         b["restart_points"] = int(b.get("restart_points", 0)) + max(1, int(out.get("by", 0)))
     if b["restart_points"] >= int(p["effect"]["goal"]):
-        b.update(needs_restart=False, out=False, holding=False, held=0, rolls=0, restart_points=0)
+        # breathing again is not catching one's breath: that is still 2 major actions (``rb.catch_breath``)
+        b.update(needs_restart=False, out=False, holding=False, restart_points=0, ran_out=True)
         cond_off(v, "out-of-breath")
         ctx.event("breath", f"{c.name} restarts {v.name}'s breathing", id=v.id)
     else:

@@ -72,6 +72,8 @@ def check(table_id: str, table: dict[str, Any]) -> dict[str, Any]:
                    "blunder_face": ("max", "min", "none")}
         for i, e in enumerate(es):
             k = e.get("key")
+            if not isinstance(k, str):  # an object or a list as a key: named here, not a TypeError below
+                raise InvalidAction(f"{p}.{i}.key", "must be success, hindrance_easing, flat_step, target or blunder_face")
             if k in allowed:
                 _one_of(e.get("value"), f"{p}.{i}.value", allowed[k])
             elif k in ("flat_step", "target"):
@@ -109,6 +111,8 @@ def check(table_id: str, table: dict[str, Any]) -> dict[str, Any]:
         at_least_one = {"rounds_per_minute", "breath_every_idle", "breath_rounds", "breath_rounds_idle",
                         "battle_waves_rounds"}
         for i, e in enumerate(es):
+            if not isinstance(e.get("key"), str) or not e["key"]:
+                raise InvalidAction(f"{p}.{i}.key", "must be the name of a constant")
             _int(e.get("value"), f"{p}.{i}.value", 1 if e.get("key") in at_least_one else 0, 100000)
         with open(os.path.join(os.path.dirname(__file__), "tables", "constants.json"), encoding="utf-8") as fh:
             need = {e["key"] for e in json.load(fh)["entries"]}  # the default's keys must all stay

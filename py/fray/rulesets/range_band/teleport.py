@@ -6,11 +6,45 @@ checked before the draft is edited; only ``InvalidAction`` and ``RuleViolation``
 from __future__ import annotations
 
 from ...errors import InvalidAction, RuleViolation
-from ...model import Position
+from ...model import Combatant, Position
 from ..base import Context
 from . import rules
 from .combatant import BANDS
-from .state_edits import tables_of, pick, ids_list, able, coords, prompt, use_action
+from .state_edits import tables_of, pick, ids_list, able, coords, prompt, use_action, fall
+
+
+def landing(x: Combatant, old: Position, new: Position) -> Position:
+    """Where a character brought along lands: at its offset from the teleporter, which must still be
+    on the map (as the teleporter's own destination is); else the teleport is refused at the field the
+    offset overflows, naming who would land off it, and nothing moves. A state the engine accepts must
+    load again, and the load refuses a position off the map."""
+    from ...reducer import MAX_ALT, MAX_COORD
+    at = Position(new.x + (x.position.x - old.x), new.y + (x.position.y - old.y),
+                  max(0.0, new.alt + (x.position.alt - old.alt)))
+    for field, v, lim in (("x", at.x, MAX_COORD), ("y", at.y, MAX_COORD), ("alt", at.alt, MAX_ALT)):
+        if not -lim <= v <= lim:
+            where = "altitude" if field == "alt" else f"{field} ="
+            raise InvalidAction(field, f"{x.name}, brought along, would land at {where} {v:,.0f} m, off the map "
+                                f"(at most {lim:,} m either way): teleport nearer")
+    return at
+
+
+def parted(ctx: Context, moved: list[Combatant], t: rules.Tables) -> None:
+    """Mount and rider stand in one place: one teleported without the other is no longer mounted (a rider
+    left in the air where its flying mount was falls)."""
+    enc = ctx.enc
+    ids = {x.id for x in moved}
+    for x in moved:
+        p = rules.partner(enc, x)
+        if p is None or p.id in ids:
+            continue
+        rider, m = (x, p) if x.data.get("mount") == p.id else (p, x)
+        rider.data["mount"] = None
+        m.data["rider"] = None
+        ctx.event("mount", f"{rider.name} is no longer mounted on {m.name}: the teleport parted them", id=rider.id,
+                  mount=m.id)
+        if rider.position.alt > 0 and not rider.data.get("flying"):
+            fall(ctx, rider, t, f"left in the air where {m.name} was")
 
 
 def teleport(ctx: Context) -> None:
@@ -36,18 +70,24 @@ def teleport(ctx: Context) -> None:
                             f"teleport reaches {rng} range, vertically as horizontally")
     if "restrained" in c.conditions and precision != "high":
         raise RuleViolation("Teleportation & Combat", f"{precision} precision cannot escape restraints")
-    grappled = [enc.get(x) for x in c.data.get("grappling", []) if enc.get(x)]
-    use_action(ctx, c, size, f"teleport ({precision} precision)", t)
+    # who goes along is only looked at until every landing place is known to be on the map
+    grappled = [g for x in c.data.get("grappling", []) if (g := enc.peek_at(x)) is not None]
     going = list(bring)
     if precision == "low":
-        for x in grappled + attached:
-            if x not in going:
+        # a rider in the saddle is attached to its mount; the mount is what a rider sits on, which
+        # "do not count as attached"
+        rider = enc.peek_at(c.data["rider"]) if c.data.get("rider") else None
+        for x in grappled + attached + ([rider] if rider is not None else []):
+            if all(x.id != y.id for y in going):
                 going.append(x)
     old = c.position
+    lands = [(x, landing(x, old, new)) for x in going]
+    use_action(ctx, c, size, f"teleport ({precision} precision)", t)
     c.position = new
-    for x in going:
-        x.position = Position(new.x + (x.position.x - old.x), new.y + (x.position.y - old.y),
-                              max(0.0, new.alt + (x.position.alt - old.alt)))
+    for x, at in lands:
+        enc.get(x.id).position = at
+    going = [enc.get(x.id) for x in going]
+    parted(ctx, [c] + going, t)
     if precision != "low" or not going:
         for gid in list(c.data.get("grappling", [])):
             if enc.get(gid) not in going:

@@ -205,6 +205,8 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
     elif b.get("holding"):
         btext = f"holding breath: round {b.get('held', 0)} of {limit}" + (
             f", {b.get('rolls', 0)} CON roll(s) so far" if b.get("rolls") else "")
+    elif b.get("ran_out"):
+        btext = "breathing again, breath not yet caught (2 major actions)"
     else:
         btext = "breathing"
     durations = {d["condition"]: d for d in c.data.get("durations", [])}

@@ -76,6 +76,9 @@ def attack_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
     for k, _ in ATTACK_FLAGS:
         if values.get(k):
             action[k] = True
+    reason = (values.get("override") or "").strip()
+    if reason:  # the GM allows a melee attack beyond engaged range: the engine logs the reason
+        action["override"] = reason
     return action
 
 
