@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gestures import new_encounter  # noqa: E402
+from gestures import new_encounter, open_add_dialog  # noqa: E402
 from test_strip import GAMES, LAPTOP, TABLET, add_many  # noqa: E402
 
 SHOTS = os.environ.get("FRAY_SHOTS", "")
@@ -153,6 +153,12 @@ def sized(request, browser, open_app):
 def test_strike_rank_declare_and_resolve_forms_fit(sized):
     size, page = sized
     twelve_of(page, "strike-rank")
+    # the Add dialog with the longest ready-made chosen: its Use button read "Us/e" at 1366 px
+    dlg = open_add_dialog(page)
+    dlg.get_by_label("Ready-made").select_option(label="Great wolf (four-legged)")
+    no_cut_text(page, size, "the Add dialog")
+    dlg.get_by_role("button", name="Cancel").click()
+    expect(dlg).to_be_hidden()
     forms = page.locator('form[data-form="sr-declare"]')
     expect(forms).to_have_count(12)
     fits(page, 'form[data-form="sr-declare"]', "the first declaration", size, f"sr-{size}-declare")
