@@ -67,13 +67,16 @@ def main() -> None:
                 form.locator('[name="weapon"]').select_option(weapon)
                 form.locator('[name="target"]').select_option(target)
                 form.locator("button[type=submit]").click()
+            page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the GM sees it after the tap
             shot(page, "3-declare")
             page.locator("#round-bar [data-act=advance]").click()
             expect(page.locator("form[data-form=sr-attack]")).to_have_count(1)
+            page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the GM sees it after the tap
             shot(page, "4-attack")
             form = page.locator("form[data-form=sr-attack]")
             form.get_by_role("button", name="Roll the exchange").click()
             expect(page.locator("#log li").first).to_be_visible()
+            page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the GM sees it after the tap
             shot(page, "5-result")
             # 4. export and the menu of encounters
             page.locator("#btn-history").click()

@@ -46,9 +46,11 @@ def test_twelve_strike_rank_on_a_tablet_is_a_short_page_with_every_control(brows
         assert strip_names(page) == SR_ORDER
         expect(page.locator("#order-strip li[aria-current=step] .strip-name")).to_have_text("Foe 1")
         page.evaluate("window.scrollTo(0, 0)")
-        # the sticky head (round bar + strip): two rows of six chips, was 239 px
-        head = page.locator("#tracker-head").bounding_box()
-        assert head["height"] <= 170, head
+        # the sticky head (round bar + strip): two rows of six chips, was 239 px; the acting
+        # combatant's essentials under them (issue 33) one line
+        bar, strip = page.locator("#round-bar").bounding_box(), page.locator("#order-strip").bounding_box()
+        assert strip["y"] + strip["height"] - bar["y"] <= 170, (bar, strip)
+        assert page.locator("#acting-line").bounding_box()["height"] <= 56
         # the page: was ~6,300 px, mostly the open 12-row SR order and four open attack forms
         height = page.evaluate("document.documentElement.scrollHeight")
         assert height < 3.5 * 1024, height

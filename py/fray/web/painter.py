@@ -107,6 +107,8 @@ class Painter:
         phase_label = getattr(rs, "slot_label_is_phase", False)
         self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id, phase_label),
                                                 R.strip_heading(order, phase_label)))
+        acting = enc.get(current_id) if current_id else None
+        self.paint("acting-line", R.acting_line(acting, status.get(current_id or ""), self.holds(panel, acting, view)))
         self.paint("cards-tools", R.cards_tools(enc, self.ui, current_id))
         self.paint_cards([(c.id, self.card(enc, c, rs, panel, view, c.id == current_id, status.get(c.id)))
                           for c in enc.combatants], R.empty_state(enc))
@@ -139,6 +141,16 @@ class Painter:
         html = R.combatant_card(enc, c, rs, extra, current, open_, status)
         self._card_memo[c.id] = (c, inputs, html)
         return html
+
+    def holds(self, panel: Any, c: Any, view: dict[str, Any]) -> list[str]:
+        """What the acting combatant holds, for its essentials line: the panel's word when it has
+        one (the tactical-round weapon in hand), else every weapon of its sheet."""
+        if c is None:
+            return []
+        own = getattr(panel, "holds", None) if panel else None
+        if own is not None:
+            return own(self, c.id, view)
+        return [str(w["name"]) for w in c.data.get("weapons", []) if isinstance(w, dict) and w.get("name")]
 
     def paint_select(self) -> None:
         """The library list. Always re-written: the GM's own pick in it may have been refused (an

@@ -571,12 +571,15 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     elif cur is not None and phase == "actions":
         acting = actions_html(view, cur, ui, positions)
     # a Block (web/blocks.py), one child per part: a move rewrites the acting form and the round,
-    # not the zone's and the areas' forms
+    # not the zone's and the areas' forms. What happens now (the rolls to settle, the acting
+    # form) comes first, on the first screen of a tablet (issue 33); the zone, the areas and the
+    # turn order (twelve rows at 12 combatants) follow.
     return Block('<section class="rb-panel" aria-labelledby="rb-h">', [
         '<h2 id="rb-h" class="visually-hidden">Range-band round</h2>', hold_html(view, ui),
+        pending_html(view), acting,
         zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup"),
         areas_html(view, bool(ui.get("rb_areas_open"))), round_html(view),
-        pending_html(view), acting, battle_end_html(view, ui)], "</section>")
+        battle_end_html(view, ui)], "</section>")
 
 
 # -- the controller side ---------------------------------------------------------------------------

@@ -334,6 +334,25 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
     )
 
 
+def acting_line(c: Combatant | None, st: dict[str, Any] | None, holds: list[str]) -> str:
+    """The acting combatant's essentials, next to the panel's form for what happens now (issue 33):
+    name, HP bar and the game's wound word, conditions, what it holds, and the full card one tap
+    away (the order strip's own act: the card opens and comes under the head)."""
+    if c is None:
+        return ""
+    st = st or {}
+    words = status_text(st)
+    held = f'<span class="acting-holds">Holds {esc(", ".join(holds))}</span>' if holds else ""
+    return (f'<div class="acting side-{esc(c.side)}" role="group" aria-label="Acting now: {esc(c.name)}">'
+            f'<span class="acting-who"><span class="acting-tag">Acting</span> <strong class="acting-name">{esc(c.name)}</strong></span>'
+            f'<span class="acting-state">{hp_bar(st) if st else ""}'
+            f'{f"<span class=acting-word>{esc(words)}</span>" if words else ""}'
+            f'{(" " + chips(st.get("chips", []))) if st.get("chips") else ""}</span>'
+            f'{held}'
+            f'{button("Full card", "strip-open", "small acting-card", title=f"Open the card of {c.name}", id=c.id)}'
+            '</div>')
+
+
 def cards_tools(enc: Encounter, ui: dict[str, Any], current_id: str | None) -> str:
     """Open every card at once, or fold them back so that only the acting one is open: the GM's
     view, never the encounter's. Shown only when a card is folded, or more than one is open."""

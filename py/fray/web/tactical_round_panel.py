@@ -893,6 +893,11 @@ class TacticalPanel:
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(view, combatant_id, app.ui)
 
+    def holds(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
+        """The weapon in hand, for the acting combatant's essentials line (render.acting_line)."""
+        c = _combatant(view, combatant_id)
+        return [w["name"] for w in (c or {}).get("weapons", []) if w.get("wielded")]
+
     # -- clicks
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act == "advance":

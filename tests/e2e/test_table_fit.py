@@ -1,0 +1,224 @@
+"""Issue 33, "The table screen": the form for what happens now is on the first screen of a tablet
+(768×1024) and of a laptop (1366×900, beside the map), with the acting combatant's essentials beside
+it, in every phase of each game with 12 combatants; and no visible text is cut at either size.
+
+"On a tablet, in every phase of every game with 12 combatants, the form for what happens now must
+be fully visible without scrolling, with the acting combatant's essentials (HP, wounds that matter,
+what it holds) beside it; the full card one tap away. At 1366×900 the same holds beside the map."
+Before: the acting card opened whole above the ruleset panel, so the strike-rank attack form began
+at y≈1,060 and the range-band movement form at y≈1,708; the header's tools took two rows.
+
+Set FRAY_SHOTS=dir to keep a screenshot of each step (each game's declare, resolve and map screens).
+Figures asserted here are layout (pixels), never time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+sys.path.insert(0, os.path.dirname(__file__))
+from gestures import new_encounter, open_add_dialog  # noqa: E402
+from test_strip import GAMES, LAPTOP, TABLET, add_many  # noqa: E402
+
+SHOTS = os.environ.get("FRAY_SHOTS", "")
+SIZES = {"tablet": TABLET, "laptop": {"viewport": LAPTOP}}
+
+# The element's box, unscrolled, and whether it lies wholly inside the viewport.
+BOX = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return {top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right),
+          height: Math.round(r.height), vw: innerWidth, vh: innerHeight, scrollY: scrollY,
+          inside: r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth};
+}"""
+
+# Every visible element whose text is cut: its content wider than its box where the box hides the
+# rest (overflow hidden or clip, or an ellipsis), a <select> whose chosen option is wider than the
+# select shows, or a button (or a link drawn as one) whose own words wrap onto a second line.
+CUT = """() => {
+  const out = [];
+  const seen = (el) => el.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true});
+  const words = (el) => (el.innerText || el.value || "").replace(/\\s+/g, " ").trim().slice(0, 40);
+  const canvas = document.createElement("canvas").getContext("2d");
+  // what a select draws beside its words (the arrow), measured on one sized to its one option
+  const probe = document.createElement("select");
+  probe.style.width = "auto";
+  probe.innerHTML = "<option>Broadsword SR 7</option>";
+  document.body.append(probe);
+  const ps = getComputedStyle(probe);
+  canvas.font = `${ps.fontWeight} ${ps.fontSize} ${ps.fontFamily}`;
+  const arrow = probe.clientWidth - parseFloat(ps.paddingLeft) - parseFloat(ps.paddingRight) - canvas.measureText("Broadsword SR 7").width;
+  probe.remove();
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest("svg, .visually-hidden, dialog:not([open]), [hidden], .map")) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 2 || r.height <= 2 || !seen(el)) continue;  // a visually hidden heading is a 1 px box
+    const cs = getComputedStyle(el);
+    if (el.tagName === "SELECT") {
+      const opt = el.selectedOptions[0];
+      if (!opt) continue;
+      canvas.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - arrow;
+      if (canvas.measureText(opt.text).width > room + 2)  // canvas and layout round apart by a pixel out.push(`select "${opt.text}" ${Math.round(canvas.measureText(opt.text).width)}/${Math.round(room)}`);
+      continue;
+    }
+    if (el.matches("input, textarea, option")) continue;
+    const hides = cs.overflowX === "hidden" || cs.overflowX === "clip" || cs.textOverflow === "ellipsis";
+    if (hides && el.scrollWidth > el.clientWidth + 1 && el.innerText.trim())
+      out.push(`${el.tagName.toLowerCase()}.${el.className} "${words(el)}" ${el.scrollWidth}/${el.clientWidth}`);
+    if (el.matches("button, .button")) {
+      // each of its words' runs on one line (the order strip's entry is two runs, one per line, by design)
+      const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+        if (!t.textContent.trim() || t.parentElement.closest(".visually-hidden")) continue;
+        const range = document.createRange();
+        range.selectNodeContents(t);
+        const rows = new Set([...range.getClientRects()].filter(b => b.width > 0).map(b => Math.round(b.top)));
+        if (rows.size > 1) { out.push(`button "${words(el)}": "${t.textContent.trim()}" on ${rows.size} lines`); break; }
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"))
+
+
+def fits(page, selector: str, what: str, size: str, name: str) -> dict:
+    """``selector`` (the form for what happens now) lies wholly on the first screen, unscrolled,
+    with the acting combatant's essentials on it too when someone acts."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function("scrollY === 0")
+    expect(page.locator(selector).first).to_be_visible()
+    # measured as the GM sees it once the odds beside its button are worked out (they come a frame later)
+    expect(page.locator(selector).first).not_to_contain_text("Working out the odds")
+    shot(page, name)
+    box = page.evaluate(BOX, selector)
+    assert box and box["inside"], f"{size}: {what} is not on the first screen: {box}"
+    if page.locator("#acting-line .acting").count():
+        line = page.evaluate(BOX, "#acting-line .acting")
+        assert line["inside"], f"{size}: the acting combatant's essentials are off screen: {line}"
+    return box
+
+
+def no_cut_text(page, size: str, where: str) -> None:
+    cut = page.evaluate(CUT)
+    assert not cut, f"{size}, {where}: text cut: {cut}"
+
+
+def twelve_of(page, ruleset: str) -> None:
+    badge, ours, theirs = GAMES[ruleset]
+    new_encounter(page, "Twelve", ruleset, badge)
+    add_many(page, ours, "6", "party", "Hero")
+    add_many(page, theirs, "6", "foes", "Foe")
+    page.locator("#round-bar").get_by_role("button", name=re.compile("Start the fight")).click()
+
+
+def next_phase(page, expect_text: str) -> None:
+    phase = page.locator("#round-bar .phase")
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(phase).to_contain_text(expect_text)
+
+
+def map_screen(page, size: str, name: str) -> None:
+    """The map: beside the tracker on a laptop, behind the Map tab on a tablet."""
+    if size == "tablet":
+        page.locator("#tab-map").click()
+        expect(page.locator("#map svg")).to_be_visible()
+        shot(page, f"{name}-map")
+        no_cut_text(page, size, "the map")
+        page.locator("#tab-tracker").click()
+    else:
+        assert page.evaluate(BOX, "#map")["inside"] or page.evaluate(BOX, "#map")["top"] < 900
+        shot(page, f"{name}-map")
+
+
+@pytest.fixture(params=list(SIZES))
+def sized(request, browser, open_app):
+    ctx = browser.new_context(**SIZES[request.param])
+    page = ctx.new_page()
+    open_app(page)
+    yield request.param, page
+    ctx.close()
+
+
+def test_strike_rank_declare_and_resolve_forms_fit(sized):
+    size, page = sized
+    twelve_of(page, "strike-rank")
+    # the Add dialog with the longest ready-made chosen: its Use button read "Us/e" at 1366 px
+    dlg = open_add_dialog(page)
+    dlg.get_by_label("Ready-made").select_option(label="Great wolf (four-legged)")
+    no_cut_text(page, size, "the Add dialog")
+    dlg.get_by_role("button", name="Cancel").click()
+    expect(dlg).to_be_hidden()
+    forms = page.locator('form[data-form="sr-declare"]')
+    expect(forms).to_have_count(12)
+    fits(page, 'form[data-form="sr-declare"]', "the first declaration", size, f"sr-{size}-declare")
+
+    no_cut_text(page, size, "strike-rank declare")
+    for i in range(12):
+        forms.nth(i).locator("button[type=submit]").click()
+    expect(page.locator(".sr-decl")).to_have_count(12)
+    next_phase(page, "Resolve")
+    box = fits(page, 'form[data-form="sr-attack"]', "the attack form at this SR", size, f"sr-{size}-resolve")
+    print(size, "sr-attack", box)
+    expect(page.locator("#acting-line .acting")).to_contain_text("HP 15/15")
+    expect(page.locator("#acting-line .acting")).to_contain_text("Holds Bite")
+    no_cut_text(page, size, "strike-rank resolve")
+    map_screen(page, size, f"sr-{size}")
+    # the full card is one tap away
+    page.locator("#acting-line").get_by_role("button", name="Full card").click()
+    cid = page.locator("#order-strip li.strip-entry[aria-current=step]").get_attribute("data-id")
+    expect(page.locator(f'#combatants article[data-id="{cid}"] .card-body')).to_be_in_viewport()
+
+
+def test_tactical_round_forms_fit(sized):
+    size, page = sized
+    twelve_of(page, "tactical-round")
+    if "Declaration" not in page.locator("#round-bar .phase").inner_text():
+        next_phase(page, "Declaration")
+    box = fits(page, 'form[data-form="tr-declare"]', "the first declaration", size, f"tr-{size}-declare")
+    print(size, "tr-declare", box)
+    no_cut_text(page, size, "tactical-round declaration")
+    for cid, target in (("c1", "c7"), ("c7", "c1"), ("c2", "c8")):
+        form = page.locator(f'form[data-form=tr-declare][data-id="{cid}"]')
+        form.locator('[name="actions.0.action"]').select_option("melee_attack")
+        form.locator('[name="actions.0.weapon"]').select_option("0")
+        form.locator('[name="actions.0.target"]').select_option(target)
+        form.locator("button[type=submit]").click()
+        expect(page.locator("#log li").first).to_contain_text("declares: Melee attack")
+    next_phase(page, "Melee")
+    box = fits(page, 'form[data-form="tr-attack"]', "the attack form", size, f"tr-{size}-resolve")
+    print(size, "tr-attack", box)
+    expect(page.locator("#acting-line .acting")).to_contain_text("Holds Broadsword")
+    no_cut_text(page, size, "tactical-round melee")
+    map_screen(page, size, f"tr-{size}")
+
+
+def test_range_band_movement_and_turn_forms_fit(sized):
+    size, page = sized
+    twelve_of(page, "range-band")
+    expect(page.locator("#round-bar .phase")).to_contain_text("Movement")
+    box = fits(page, 'form[data-form="rb-move"]', "the movement form", size, f"rb-{size}-declare")
+    print(size, "rb-move", box)
+    expect(page.locator("#acting-line .acting")).to_contain_text("Holds Shortbow, Knife")
+    no_cut_text(page, size, "range-band movement")
+    for _ in range(12):
+        page.locator("#round-bar [data-act=advance]").click()
+        if "Action" in page.locator("#round-bar .phase").inner_text():
+            break
+    expect(page.locator("#round-bar .phase")).to_contain_text("Action")
+    box = fits(page, 'form[data-form="rb-attack"]', "the acting combatant's attack form", size, f"rb-{size}-resolve")
+    print(size, "rb-attack", box)
+    no_cut_text(page, size, "range-band turn")
+    map_screen(page, size, f"rb-{size}")
