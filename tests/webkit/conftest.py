@@ -110,13 +110,21 @@ def site(watched_register):
 
 # -- the browser ---------------------------------------------------------------------------------
 
-def new_driver(profile: Path | None = None):
+COMMAND_TIMEOUT_S = 180
+
+
+def new_driver():
     from selenium import webdriver
 
     opts = webdriver.WebKitGTKOptions()
     opts.binary_location = minibrowser()
     opts.add_argument("--automation")
-    return webdriver.WebKitGTK(options=opts)
+    d = webdriver.WebKitGTK(options=opts)
+    # a browser that died must fail the step, not hang the run: every WebDriver command has
+    # COMMAND_TIMEOUT_S (Selenium's default is none), a page load two minutes
+    d.command_executor._client_config.timeout = COMMAND_TIMEOUT_S
+    d.set_page_load_timeout(120)
+    return d
 
 
 @pytest.fixture
