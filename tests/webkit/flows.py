@@ -81,12 +81,15 @@ def wait_saved(pg) -> None:
 # -- the flows -----------------------------------------------------------------------------------
 
 def boot(pg, url: str) -> None:
-    """The page boots to the GM's screen (from the memory snapshot where the browser can), with
-    its tools enabled and nothing in the console."""
+    """The page boots to the GM's screen from the memory snapshot, the web layer in it, with its
+    tools enabled and nothing in the console."""
     pg.viewport(*LAPTOP)
     pg.goto(url)
     boot_ = pg.js("return globalThis.frayBoot || null")
     assert boot_ is not None and boot_.get("snapshot") is True, boot_
+    # the web layer came restored with the interpreter: the page imports none of it (issue 36:
+    # in WebKit those imports were a fifth of a warm boot)
+    assert boot_.get("web") is True, boot_
     pg.wait_js('return !document.getElementById("btn-new").disabled', what="New to be enabled")
     pg.gone("#loading")
     assert pg.text("h1.brand") == "Fray"
