@@ -315,7 +315,10 @@ def main() -> int:
     wk = results.get("webkit")
     if wk and "skipped" in wk:
         print(f"WebKit: not measured: {wk['skipped']}")
-    elif wk:
+    for part in ("boot_error", "memory_error"):
+        if wk and part in wk:
+            print(f"WebKit {part.split('_')[0]}: not measured: {wk[part]}")
+    if wk and "boot" in wk:
         wb = wk["boot"]
         print(f"WebKit ({wk['browser']}) warm boot (median of {N}): Fray {wb['fray_median_ms']:.0f} ms "
               f"(snapshot in {wb['snapshot_used']}/{wb['snapshot_boots']}), without the snapshot "
@@ -324,12 +327,12 @@ def main() -> int:
               f"WebKit/Chromium: Fray {wb['fray_median_ms'] / bt['fray_median_ms']:.2f}, "
               f"bare {wb['bare_median_ms'] / bt['bare_median_ms']:.2f}")
         print(f"  Fray's boot in WebKit by its marks (median ms from navigation): {wb['marks_median_ms']}")
-        if "memory" in wk:
-            m = wk["memory"]
-            print(f"WebKit memory, page process over {len(m['rounds'])} rounds of a 12-combatant fight: "
-                  f"{m['page_process_mib']} MiB; growth after the first round {m['growth_after_first_round_mib']} MiB "
-                  f"(goal <= {m['goal_mib']}: {'met' if m['met'] else 'NOT met'})")
-            print(f"  with the players' window (every page process): {m['with_players_window_all_web_processes_mib']} MiB")
+    if wk and "memory" in wk:
+        m = wk["memory"]
+        print(f"WebKit memory, page process over {len(m['rounds'])} rounds of a 12-combatant fight: "
+              f"{m['page_process_mib']} MiB; growth after the first round {m['growth_after_first_round_mib']} MiB "
+              f"(goal <= {m['goal_mib']}: {'met' if m['met'] else 'NOT met'})")
+        print(f"  with the players' window (every page process): {m['with_players_window_all_web_processes_mib']} MiB")
     print(f"written to {RESULTS.relative_to(ROOT)}")
     return 0
 
