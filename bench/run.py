@@ -16,7 +16,7 @@
 (c) Engine speed: every workload in bench/workload.py (WORKLOADS) in this CPython and inside
     Pyodide in a page, ops/s and the ratio CPython/Pyodide.
 (d) WebKit (bench/webkit_bench.py, issue 36), where WebKitGTK's WebDriver and Xvfb are installed:
-    the same warm boots (Fray, Fray without the snapshot, the bare page) in WebKitGTK, Fray's boot
+    the same warm boots (Fray and the bare page) in WebKitGTK, Fray's boot
     split by its fray:* marks, and the page process's memory over rounds of a 12-combatant fight,
     alone and with the players' window; printed against Chromium's figures of the same run.
 
@@ -321,8 +321,7 @@ def main() -> int:
     if wk and "boot" in wk:
         wb = wk["boot"]
         print(f"WebKit ({wk['browser']}) warm boot (median of {N}): Fray {wb['fray_median_ms']:.0f} ms "
-              f"(snapshot in {wb['snapshot_used']}/{wb['snapshot_boots']}), without the snapshot "
-              f"{wb['plain_median_ms']:.0f} ms, bare PyScript {wb['bare_median_ms']:.0f} ms")
+              f"(snapshot in {wb['snapshot_used']}/{wb['snapshot_boots']}), bare PyScript {wb['bare_median_ms']:.0f} ms")
         print(f"  Fray/bare: WebKit {wb['fray_over_bare']:.3f}, Chromium {bt['ratio']:.3f}; "
               f"WebKit/Chromium: Fray {wb['fray_median_ms'] / bt['fray_median_ms']:.2f}, "
               f"bare {wb['bare_median_ms'] / bt['bare_median_ms']:.2f}")
