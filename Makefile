@@ -1,7 +1,8 @@
 # Fray's build. Every target is idempotent; stamp files make a second run fast.
 #   make serve   npm ci, vendor, build dist/, serve it on http://127.0.0.1:$(PORT)/
 #   make build   write dist/ (what GitHub Pages serves)
-#   make test    .venv + pinned test tools + Chromium, then unit and end-to-end tests
+#   make test    .venv + pinned test tools + Chromium + WebKit, then unit and end-to-end tests
+#                (Chromium, then the WebKit lane: tests/webkit/)
 #   make bench   boot time, bytes and engine speed -> bench/results.json
 #   make fuzz    the reducer state machines at length: FUZZ_SEQUENCES (10000) per ruleset
 #   make files   regenerate pyscript.toml's [files] table from py/
@@ -21,7 +22,7 @@ VENV_STAMP := $(VENV)/.fray-stamp
 # Every source file and folder that ends up in dist/ (folders too, so a deleted file rebuilds).
 SOURCES := index.html pyscript.toml static/sw.js $(shell find py static -path static/vendor -prune -o \( -name __pycache__ -prune \) -o -print 2>/dev/null)
 
-.PHONY: all serve build vendor files files-check test unit e2e bench fuzz chromium venv clean quickstart-shots
+.PHONY: all serve build vendor files files-check test unit e2e webkit-lane bench fuzz chromium webkit venv clean quickstart-shots
 all: build
 
 # A fresh Debian 12 has neither Node.js nor Python's venv module: each comes from Debian's packages
@@ -79,12 +80,28 @@ chromium: $(VENV_STAMP)
 	else $(VENV)/bin/playwright install chromium; fi
 	@{ [ -x /usr/bin/chromium ] && /usr/bin/chromium --version 2>/dev/null; } || true
 
-# Two pytest runs (tests/unit and tests/e2e each have a conftest.py); both always run and
-# `make test` fails if either does.
-test: build chromium
+# WebKit, the engine of every browser on an iPad: WebKitGTK's WebDriver (with its MiniBrowser)
+# and Xvfb from Debian where apt-get exists, as Chromium above. Where they cannot be installed
+# the WebKit lane says so in one line and does not run (the Chromium suite still decides), so a
+# failed install here does not stop `make test`.
+WEBKIT_READY = command -v WebKitWebDriver >/dev/null 2>&1 && command -v Xvfb >/dev/null 2>&1
+webkit:
+	@if $(WEBKIT_READY); then :; \
+	elif command -v apt-get >/dev/null 2>&1; then $(call APT_INSTALL,webkit2gtk-driver xvfb) || true; fi
+	@{ command -v WebKitWebDriver >/dev/null 2>&1 && dpkg-query -W -f='WebKitGTK $${Version}\n' libwebkit2gtk-4.1-0 2>/dev/null; } || true
+
+# The WebKit lane: tests/webkit/ (its own conftest: Selenium, WebKitGTK's WebDriver, Xvfb). It
+# takes a few minutes; a browser that hangs the run is stopped after 20 (and the lane fails).
+WEBKIT_LANE = if $(WEBKIT_READY); then timeout 1200 $(VPY) -m pytest tests/webkit $(PYTEST_ARGS); \
+  else echo "WebKit lane: not run: WebKitWebDriver or Xvfb is not installed (Debian: webkit2gtk-driver xvfb)"; fi
+
+# Three pytest runs (tests/unit, tests/e2e and tests/webkit each have a conftest.py); all always
+# run and `make test` fails if any does.
+test: build chromium webkit
 	@rc=0; \
 	PYTHONPATH=py $(VPY) -m pytest tests/unit $(PYTEST_ARGS) || rc=1; \
 	$(VPY) -m pytest tests/e2e $(PYTEST_ARGS) || rc=1; \
+	$(WEBKIT_LANE) || rc=1; \
 	exit $$rc
 
 unit: venv
@@ -92,6 +109,9 @@ unit: venv
 
 e2e: build chromium
 	$(VPY) -m pytest tests/e2e $(PYTEST_ARGS)
+
+webkit-lane: build webkit venv
+	@$(WEBKIT_LANE)
 
 # The reducer's contract (tests/unit/test_machines.py) with FUZZ_SEQUENCES action sequences per
 # ruleset instead of the unit run's hundred; prints the counts and each ruleset's time.
@@ -104,7 +124,7 @@ fuzz: venv
 quickstart-shots: build chromium
 	PYTHONPATH=py $(VPY) scripts/quickstart_shots.py
 
-bench: build chromium
+bench: build chromium webkit
 	PYTHONPATH=py $(VPY) bench/run.py
 
 clean:

@@ -15,6 +15,10 @@
 (b) Bytes the app adds over the vendored runtime: size of dist/ minus dist/static/vendor/.
 (c) Engine speed: every workload in bench/workload.py (WORKLOADS) in this CPython and inside
     Pyodide in a page, ops/s and the ratio CPython/Pyodide.
+(d) WebKit (bench/webkit_bench.py, issue 36), where WebKitGTK's WebDriver and Xvfb are installed:
+    the same warm boots (Fray and the bare page) in WebKitGTK, Fray's boot
+    split by its fray:* marks, and the page process's memory over rounds of a 12-combatant fight,
+    alone and with the players' window; printed against Chromium's figures of the same run.
 
 Hooks for later benches, all landing in the same results file:
   * an engine workload: ``@workload("strike_rank_exchange")`` in bench/workload.py -> "engine";
@@ -23,6 +27,7 @@ Hooks for later benches, all landing in the same results file:
     ``bench.measure_ready(url)`` -> "page".
 
 Environment: BENCH_N (boots per page, default 9), BENCH_COLD_N (cold visits per page, default 3),
+BENCH_WEBKIT=0 (no WebKit figures), BENCH_WEBKIT_ROUNDS (fight rounds for WebKit's memory, default 10),
 BENCH_REPEAT (engine repeats, default 5), BENCH_PAGES (a comma list: only those page benches),
 BENCH_ACTIONS (actions timed per fight in the resume benches, default 30).
 Nothing here asserts; tests never assert on time.
@@ -50,6 +55,7 @@ RESULTS = BENCH / "results.json"
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "py"), str(BENCH)]
 import serve  # noqa: E402
 import workload  # noqa: E402
+import webkit_bench  # noqa: E402
 
 N = int(os.environ.get("BENCH_N", "9"))
 COLD_N = int(os.environ.get("BENCH_COLD_N", "3"))
@@ -203,8 +209,9 @@ def main() -> int:
     (tmp / "engine").mkdir()
     engine_page(tmp / "engine")
     plain_copy(tmp / "plain")
-    srv = serve.start({"/fray/": DIST, "/fray-plain/": tmp / "plain", "/bare/": BENCH / "bare",
-                       "/bare/vendor/": DIST / "static" / "vendor", "/engine/": tmp / "engine"})
+    mounts = {"/fray/": DIST, "/fray-plain/": tmp / "plain", "/bare/": BENCH / "bare",
+              "/bare/vendor/": DIST / "static" / "vendor", "/engine/": tmp / "engine"}
+    srv = serve.start(mounts)
     origin = f"http://127.0.0.1:{srv.server_address[1]}"
     results: dict = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -264,6 +271,12 @@ def main() -> int:
             only = {x for x in os.environ.get("BENCH_PAGES", "").split(",") if x}
             results["page"] = {name: fn(b) for name, fn in PAGE_BENCHES.items() if not only or name in only}
             ctx.close()
+
+        if os.environ.get("BENCH_WEBKIT", "1") != "0":
+            def webkit_server(extra: dict):
+                s = serve.start({**mounts, **extra})
+                return s, f"http://127.0.0.1:{s.server_address[1]}"
+            results["webkit"] = webkit_bench.run(webkit_server, tmp, tmp / "plain")
     finally:
         srv.shutdown()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -299,6 +312,26 @@ def main() -> int:
               f"{e['pyodide_ops_per_s'] or 0:,.0f} ops/s, CPython/Pyodide {e['cpython_over_pyodide']}")
     for name, r in results["page"].items():
         print(f"page {name}: {r}")
+    wk = results.get("webkit")
+    if wk and "skipped" in wk:
+        print(f"WebKit: not measured: {wk['skipped']}")
+    for part in ("boot_error", "memory_error"):
+        if wk and part in wk:
+            print(f"WebKit {part.split('_')[0]}: not measured: {wk[part]}")
+    if wk and "boot" in wk:
+        wb = wk["boot"]
+        print(f"WebKit ({wk['browser']}) warm boot (median of {N}): Fray {wb['fray_median_ms']:.0f} ms "
+              f"(snapshot in {wb['snapshot_used']}/{wb['snapshot_boots']}), bare PyScript {wb['bare_median_ms']:.0f} ms")
+        print(f"  Fray/bare: WebKit {wb['fray_over_bare']:.3f}, Chromium {bt['ratio']:.3f}; "
+              f"WebKit/Chromium: Fray {wb['fray_median_ms'] / bt['fray_median_ms']:.2f}, "
+              f"bare {wb['bare_median_ms'] / bt['bare_median_ms']:.2f}")
+        print(f"  Fray's boot in WebKit by its marks (median ms from navigation): {wb['marks_median_ms']}")
+    if wk and "memory" in wk:
+        m = wk["memory"]
+        print(f"WebKit memory, page process over {len(m['rounds'])} rounds of a 12-combatant fight: "
+              f"{m['page_process_mib']} MiB; growth after the first round {m['growth_after_first_round_mib']} MiB "
+              f"(goal <= {m['goal_mib']}: {'met' if m['met'] else 'NOT met'})")
+        print(f"  with the players' window (every page process): {m['with_players_window_all_web_processes_mib']} MiB")
     print(f"written to {RESULTS.relative_to(ROOT)}")
     return 0
 

@@ -5,10 +5,16 @@
 // interpreter's working directory, /home/pyodide), imports the engine and the standard-library
 // modules the page needs, and writes the interpreter's memory gzip-compressed to OUT.gz.
 //
-// Only modules that never touch JavaScript are imported: the web layer's app.py and mapctl.py
-// (which import js and pyodide.ffi), and every module that imports one of those as it is itself
-// imported, are left to the page, so nothing in the snapshot refers to Node's globals. The
-// snapshot is tied to this Pyodide build (Pyodide checks its build id).
+// The web layer (py/fray/web/) is imported too, though its modules import js and pyodide.ffi at
+// their top level and read `js.document`: Pyodide's snapshot keeps a JavaScript object that Python
+// reached from the global scope by its path (js.document is "document"), and the page's restore
+// looks the path up again in the page. So Node is given a stand-in `document` (an empty object)
+// while the modules are imported, and nothing else of it is kept. A web module whose import fails
+// here (it read more of the page than the document) is left to the page, and if the snapshot
+// cannot be written with the web layer in it (a module kept an object that has no path), it is
+// made again with the engine alone. In WebKit the page's imports after the restore were a fifth of
+// a warm boot (1.2 s of about 5; no compiled-code cache for the interpreter there): issue 36,
+// docs/performance.md. The snapshot is tied to this Pyodide build (Pyodide checks its build id).
 import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
 import { fileURLToPath } from "node:url";
 import fs from "node:fs";
@@ -17,11 +23,14 @@ import zlib from "node:zlib";
 
 const [zipPath, outPath] = process.argv.slice(2).map((p) => path.resolve(p));
 const here = path.dirname(fileURLToPath(import.meta.url));
+async function make(web) {
 const py = await loadPyodide({
   indexURL: path.join(here, "..", "node_modules", "pyodide") + "/",
   _makeSnapshot: true,
 });
 py.unpackArchive(new Uint8Array(fs.readFileSync(zipPath)), "zip", { extractDir: "/home/pyodide" });
+if (web) globalThis.document = {};  // the stand-in: kept only as its path, "document"
+py.globals.set("WEB", web);
 const imported = py.runPython(`
 import importlib, importlib.util, pkgutil, re
 import fray
@@ -61,6 +70,15 @@ while True:
 names = [n for n in found if n not in page_only]
 for name in PAGE + names:
     importlib.import_module(name)
+web = []
+if WEB:
+    # the web layer, in the order its modules import each other (a failed import leaves no module)
+    for name in sorted(page_only):
+        try:
+            importlib.import_module(name)
+            web.append(name)
+        except Exception as e:
+            print(f"snapshot: {name} is left to the page ({type(e).__name__}: {e})")
 # Everything imported so far lives as long as the page: out of the cyclic garbage collector's
 # sight (gc.freeze), so that its collections in the page walk only what the page itself made.
 # Before, each one went over these 50,000 objects (a whole collection took 53 ms in the page, and
@@ -68,10 +86,23 @@ for name in PAGE + names:
 import gc
 gc.collect()
 gc.freeze()
-len(names)
+f"{len(names)} engine modules, {len(web)} of the web layer's {len(page_only)}"
 `);
 const snapshot = py.makeMemorySnapshot();
+delete globalThis.document;
+return [snapshot, imported];
+}
+
+let made;
+try {
+  made = await make(true);
+} catch (e) {
+  console.log(`snapshot: not with the web layer (${e.message}); made with the engine alone`);
+  delete globalThis.document;
+  made = await make(false);
+}
+const [snapshot, imported] = made;
 fs.writeFileSync(outPath, zlib.gzipSync(snapshot, { level: 6 }));
-console.log(`snapshot: ${imported} engine modules, ${(snapshot.length / 1e6).toFixed(1)} MB of memory, ` +
+console.log(`snapshot: ${imported}, ${(snapshot.length / 1e6).toFixed(1)} MB of memory, ` +
   `${(fs.statSync(outPath).size / 1e6).toFixed(1)} MB compressed`);
 process.exit(0);

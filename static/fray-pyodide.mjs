@@ -64,7 +64,9 @@ async function boot() {
       const py = await loadPlain({ ...OWN, _loadSnapshot: snapshot });
       // The snapshot froze the random module's state: give this page its own.
       py.runPython("import random; random.seed()");
-      globalThis.frayBoot = { snapshot: true, form, ms: performance.now() - started };
+      // whether the web layer came in the snapshot (scripts/snapshot.mjs) or the page imports it
+      const web = py.runPython("import sys; 'fray.web.app' in sys.modules");
+      globalThis.frayBoot = { snapshot: true, form, web, ms: performance.now() - started };
       performance.mark("fray:interpreter");
       return py;
     } catch (e) {
