@@ -90,8 +90,9 @@ def test_a_smoke_area_is_drawn_in_the_gm_map_and_the_players_window_and_cleared(
     expect(pv_area.locator("text")).to_have_text("Smoke pot (A1)")
     expect(pv.locator(".pv-token")).to_have_count(1)
     assert "Outrider" not in pv.content() and 'data-id="c2"' not in pv.content()
-    wren = pv.locator(".pv-token[data-id=c1] circle")
-    cx, cy = float(wren.get_attribute("cx")), float(wren.get_attribute("cy"))
+    # Wren's ground point: the token group's translation (its disc is drawn from there)
+    cx, cy = pv.locator(".pv-token[data-id=c1]").evaluate(
+        "g => { const m = g.transform.baseVal.consolidate().matrix; return [m.e, m.f]; }")
     ax, ay = float(pv_area.locator("circle").get_attribute("cx")), float(pv_area.locator("circle").get_attribute("cy"))
     assert ax > cx and ay < cy, "east of Wren and a little north"
 
