@@ -120,8 +120,9 @@ def lance_or_reason(page, attack, open_before: int) -> None:
     """Melee needs engaged range (issue 32): where the bandit is farther, the page refuses the lance with
     the band, and the GM allows the charge with a reason, which the log keeps."""
     page.wait_for_function(
-        """n => document.querySelectorAll('form.rb-pending').length > n || [...document.querySelectorAll(
-            'form[data-form=rb-attack] [data-error-for][role=alert]')].some(e => /needs engaged range/.test(e.textContent))""",
+        """n => document.querySelectorAll('form.rb-pending').length > n
+            || [...document.querySelectorAll('form[data-form=rb-attack] [data-error-for][role=alert]')]
+               .some(e => /needs engaged range/.test(e.textContent))""",
         arg=open_before)
     if page.locator("form.rb-pending").count() > open_before:
         return
