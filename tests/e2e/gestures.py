@@ -362,3 +362,27 @@ def tr_next(page) -> None:
     if box.count():
         box.get_by_role("button", name=re.compile("^(Go on|Skip)")).last.click()
         expect(box).to_have_count(0)
+
+
+def rb_start(page, answer: str = "Roll turn order for all") -> None:
+    """Range-band's "Start the fight" (or a Next). Where it stops to say who has no turn order yet
+    (issue 32), the GM answers the way most would: Fray rolls them all (or, with answer="Start anyway",
+    they act last in the order they were added); where rolls are still open, the GM skips them."""
+    bar = page.locator("#round-bar")
+    phase = bar.locator(".phase")
+    before = phase.inner_text() if phase.count() else ""
+    bar.locator("[data-act=advance]").click()
+    hold = page.locator("#rb-hold")
+    moved = phase.filter(has_not_text=before) if before else phase
+    expect(hold.or_(moved)).to_have_count(1)
+    if not hold.count():
+        return
+    if hold.get_by_role("button", name=answer).count():
+        hold.get_by_role("button", name=answer).click()
+        expect(hold).to_have_count(0)
+        if answer == "Roll turn order for all":  # the rolls are set; the fight starts with the next tap
+            bar.locator("[data-act=advance]").click()
+    else:
+        hold.get_by_role("button", name="Skip them and go on").click()
+    expect(hold).to_have_count(0)
+    expect(moved).to_have_count(1)

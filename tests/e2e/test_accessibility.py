@@ -97,6 +97,9 @@ def test_range_band_pending_roll_cards_and_map(sized, open_app):
     add_preset(page, "Winged flyer")
     assert violations(page) == []  # setup: zone settings open, turn order fields, card forms
     page.locator('#round-bar [data-act="advance"]').click()
+    expect(page.locator("#rb-hold")).to_be_visible()
+    assert violations(page) == []  # who has no turn order yet, as a dialog with its choices
+    page.locator("#rb-hold").get_by_role("button", name="Start anyway").click()
     expect(page.locator("#round-bar")).to_contain_text("Movement phase")
     page.locator('form[data-form="rb-move"]').get_by_role("button", name="Movement roll").click()
     expect(page.locator("form.rb-pending")).to_be_visible()

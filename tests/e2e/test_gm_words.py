@@ -174,7 +174,7 @@ def test_a_short_tactical_round_fight_shows_no_developer_words(page, open_app):
 
 
 def test_a_short_range_band_fight_shows_no_developer_words(page, open_app):
-    from test_range_band import BADGE, add, advance, attack, gm_result, move
+    from test_range_band import BADGE, add, attack, gm_result, move
 
     page.set_viewport_size({"width": 1366, "height": 900})
     open_app(page)
@@ -182,7 +182,11 @@ def test_a_short_range_band_fight_shows_no_developer_words(page, open_app):
     add(page, "Human scout")
     add(page, "Amphibious swimmer", x=5, side="foes")
     _scan_everything(page, "setting up")
-    advance(page, "Movement phase")
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(page.locator("#rb-hold")).to_be_visible()
+    _scan_everything(page, "who has no turn order yet")
+    page.locator("#rb-hold").get_by_role("button", name="Start anyway").click()  # in the order added
+    expect(page.locator("#round-bar .phase")).to_contain_text("Movement phase")
     move(page, x=3)
     gm_result(page, "R1", True, 2)
     _scan_everything(page, "after a move")

@@ -116,6 +116,24 @@ def fray_rolls(page, ref: str, dice: str = "") -> None:
     expect(pending(page, ref)).to_have_count(0)
 
 
+def lance_or_reason(page, attack, open_before: int) -> None:
+    """Melee needs engaged range (issue 32): where the bandit is farther, the page refuses the lance with
+    the band, and the GM allows the charge with a reason, which the log keeps."""
+    page.wait_for_function(
+        """n => document.querySelectorAll('form.rb-pending').length > n
+            || [...document.querySelectorAll('form[data-form=rb-attack] [data-error-for][role=alert]')]
+               .some(e => /needs engaged range/.test(e.textContent))""",
+        arg=open_before)
+    if page.locator("form.rb-pending").count() > open_before:
+        return
+    if not attack.locator("details.rb-override[open]").count():
+        attack.locator("details.rb-override summary").click()
+    attack.get_by_label("Reason (kept in the log)").fill("Kael's lance charge closes the distance")
+    attack.get_by_role("button", name="Offense roll").click()
+    expect(page.locator("#log")).to_contain_text("The GM allows Kael's melee attack")
+    expect(page.locator("#log")).to_contain_text("Kael's lance charge closes the distance")
+
+
 def new_ref(page, before: list[str]) -> str:
     expect(page.locator("form.rb-pending")).to_have_count(len(before) + 1)
     return next(r for r in open_refs(page) if r not in before)
@@ -330,6 +348,7 @@ def test_a_fight_of_thirteen_through_the_page(page, open_app, tmp_path):
                 w = attack.get_by_label("Weapon")
                 w.select_option(w.locator("option", has_text="Lance").get_attribute("value"))
                 attack.get_by_role("button", name="Offense roll").click()
+                lance_or_reason(page, attack, len(before))
                 ref = new_ref(page, before)
                 gm_result(page, ref, True, 3)
                 victim = target.split(" (")[0]

@@ -7,7 +7,7 @@ Every step waits on what the page shows (``expect``), never on time."""
 
 from __future__ import annotations
 
-from gestures import new_encounter, saved
+from gestures import new_encounter, rb_start, saved
 from playwright.sync_api import expect
 from test_range_band import BADGE, SCOUT, add, advance, attack, pending
 
@@ -20,7 +20,8 @@ def test_melee_beyond_engaged_range_is_refused_and_the_gm_may_allow_it_with_a_re
     new_encounter(page, "Cave mouth", "range-band", BADGE)
     add(page, SCOUT)                          # c1
     add(page, BEAR, x=18, side="foes")        # c2, 18 m off: medium range
-    advance(page, "Movement phase")
+    rb_start(page, "Start anyway")            # no turn orders: the scout acts first, as added
+    expect(page.locator("#round-bar .phase")).to_contain_text("Movement phase")
     advance(page, "Movement phase")
     advance(page, "Action phase")
     form = page.locator("form[data-form=rb-attack]")

@@ -208,11 +208,25 @@ def test_tactical_round_forms_fit(sized):
 def test_range_band_movement_and_turn_forms_fit(sized):
     size, page = sized
     twelve_of(page, "range-band")
+    # nobody has a turn order: the page asks who, on the first screen, before the fight starts
+    box = fits(page, "#rb-hold", "the no-turn-order question", size, f"rb-{size}-no-turn-order")
+    print(size, "rb-hold order", box)
+    no_cut_text(page, size, "range-band no turn order")
+    page.locator("#rb-hold").get_by_role("button", name="Start anyway").click()  # in the order added
     expect(page.locator("#round-bar .phase")).to_contain_text("Movement")
     box = fits(page, 'form[data-form="rb-move"]', "the movement form", size, f"rb-{size}-declare")
     print(size, "rb-move", box)
     expect(page.locator("#acting-line .acting")).to_contain_text("Holds Shortbow, Knife")
     no_cut_text(page, size, "range-band movement")
+    # a roll left open at Next: the page says so, on the first screen, and the GM skips it
+    page.locator('form[data-form="rb-move"]').get_by_role("button", name="Movement roll").click()
+    expect(page.locator("form.rb-pending")).to_have_count(1)
+    page.locator("#round-bar [data-act=advance]").click()
+    box = fits(page, "#rb-hold", "the still-open question", size, f"rb-{size}-still-open")
+    print(size, "rb-hold open", box)
+    no_cut_text(page, size, "range-band still open")
+    page.locator("#rb-hold").get_by_role("button", name="Skip them and go on").click()
+    expect(page.locator("#rb-hold")).to_have_count(0)
     for _ in range(12):
         page.locator("#round-bar [data-act=advance]").click()
         if "Action" in page.locator("#round-bar .phase").inner_text():
