@@ -65,7 +65,7 @@ def test_next_says_what_is_open_and_who_has_not_declared():
 
 
 def test_an_attack_whose_weapon_was_knocked_away_is_not_asked_about_nor_offered():
-    """Disarm: "the weapon is knocked from the defender's hands": an attack declared with it can no longer be
+    """Disarm (½ skill): "If the attacker wins, the defender's weapon is knocked out of their hands": an attack declared with it can no longer be
     made. The engine's Next loses it with that reason (timing.unable), so the page's Next must not stop on it
     as "not resolved: Resolve / Skip it", nor offer "Roll the exchange": a line says it is lost on Next.
     (Two branches met here: the page asked about every attack of a standing combatant.)"""
