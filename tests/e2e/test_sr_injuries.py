@@ -20,6 +20,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 from gestures import card, saved  # noqa: E402
+from test_strike_rank import advance  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -93,8 +94,7 @@ def test_a_maimed_shield_arm_takes_the_shield_off_the_parry_choices(page, open_a
     damage(page, "Yanioth", "left_arm", "11")
     expect(card(page, "Yanioth").locator(".sr-weapons tr.unusable")).to_contain_text(
         "Yanioth's left arm is maimed: it cannot hold the shield")
-    page.locator("#round-bar [data-act=advance]").click()
-    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 7")
+    advance(page, "Resolve SR 7")  # Next asks about the undeclared; the GM goes on to resolution
     att = page.locator("form[data-form=sr-attack]")
     expect(att).to_have_count(1)
     parry = att.locator('[name="defence.weapon"] option')
@@ -112,8 +112,7 @@ def test_a_move_the_engine_resolves_moves_the_token(page, open_app, tmp_path):
     form.locator("button[type=submit]").click()
     # 12 m less the 3 m engagement range: 9 m at 3 m per SR
     expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_contain_text("SR 3")
-    page.locator("#round-bar [data-act=advance]").click()
-    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 3")
+    advance(page, "Resolve SR 3")  # Next asks about the undeclared; the GM goes on to resolution
     page.get_by_role("button", name="Resolve Yanioth's action").click()
     expect(page.locator("#log")).to_contain_text("Yanioth finishes moving 9 m toward Broo")
     expect(page.locator("#tok-c1")).to_have_attribute("transform", "translate(9 0)")

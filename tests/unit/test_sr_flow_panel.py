@@ -62,3 +62,24 @@ def test_next_says_what_is_open_and_who_has_not_declared():
     assert 'data-act="sr-skip" class="small secondary" aria-label="Skip it: Broo 3&#x27;s attack" data-ref="a1"' in page
     enc, _ = do(enc, {"type": "sr.skip", "ref": "a1"})
     assert "not resolved" not in html(enc, {"sr_still_open": [1, 7]})
+
+
+def test_an_attack_whose_weapon_was_knocked_away_is_not_asked_about_nor_offered():
+    """Disarm (½ skill): "If the attacker wins, the defender's weapon is knocked out of their hands": an attack declared with it can no longer be
+    made. The engine's Next loses it with that reason (timing.unable), so the page's Next must not stop on it
+    as "not resolved: Resolve / Skip it", nor offer "Roll the exchange": a line says it is lost on Next.
+    (Two branches met here: the page asked about every attack of a standing combatant.)"""
+    from fray.web.strike_rank.flow import open_attacks
+
+    enc = to_phase(three(), "declare")
+    enc, _ = declare(enc, "c3", kind="melee", weapon="broadsword", target="c1")
+    enc = to_phase(enc, "resolve")
+    # as the disarm does it (combat.py: tw["dropped"] = True), on this test's own copy
+    enc.peek_at("c3").data["weapons"][0]["dropped"] = True
+    view = RS.view(enc)
+    assert open_attacks(view) == []
+    page = html(enc, {"sr_still_open": [1, 7]})
+    assert "not resolved" not in page and 'data-attacker="c3"' not in page
+    assert "Broadsword was dropped: Melee attack with Broadsword → Ana at SR 7 is lost on Next." in page
+    enc, events = do(enc, {"type": "advance", "skip_empty": True, "ask_open": True})
+    assert any("Broo 3's attack at SR 7 is lost: Broadsword was dropped" in str(e) for e in events)

@@ -63,6 +63,7 @@ def _check(fid: str, name: str, label: str, checked: bool = False, value: str = 
 
 # the fallen (rules.OUT_OF_ACTION): no forms, never a default target (issue 32)
 FALLEN = ("incapacitated", "dying", "unconscious", "dead")
+BY_NEXT = ("move", "disengage", "reload", "ready_thrown")  # actions.BY_THEMSELVES_ON_LEAVING + _ON_ENTRY
 ATTACK_KINDS = ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
 
 
@@ -165,7 +166,9 @@ def still_open(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[st
         if _out_of_action(c):
             continue
         for i, d in enumerate(c.get("declared", [])):
-            if not d.get("done") and d.get("phase") == phase:
+            # a move, a disengage, a reload, readying a thrown weapon: the page's Next resolves them by
+            # itself (actions.leave_phase), so they are never "not resolved" and get no Skip it
+            if not d.get("done") and d.get("phase") == phase and d.get("action") not in BY_NEXT:
                 out.append({"c": c, "i": i, "d": d})
     return out, []
 

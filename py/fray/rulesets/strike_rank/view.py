@@ -195,7 +195,10 @@ def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, An
         c = enc.get(s.combatant_id)
         order.append({"ref": a["ref"], "combatant": c.id, "name": c.name, "sr": a["sr"], "kind": a["kind"],
                       "text": a["text"], "target": a["target"], "weapon": a["weapon"], "spell": a["spell"],
-                      "current": enc.phase == "resolve" and a["sr"] == cur})
+                      "current": enc.phase == "resolve" and a["sr"] == cur,
+                      # why it can no longer happen (a dropped or broken weapon, a fall): the engine's
+                      # Next loses it with this reason, so the page neither offers a form nor asks
+                      "unable": timing.unable(enc, a) or ""})
     return {
         "ruleset": rs.id, "round": enc.round, "phase": enc.phase, "sr": cur, "order": order,
         "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined the fight",

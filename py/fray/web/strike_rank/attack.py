@@ -43,6 +43,12 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
             out.append(f'<p class="sr-box sr-fallen-action">{esc(c.get("cannot_act"))}: '
                        f'{esc(action_label(o, _names(view), c))} at SR {esc(o["sr"])} is lost on Next.</p>')
             continue
+        if o["kind"] in ("melee", "missile") and o.get("unable"):
+            # the weapon can no longer strike (knocked away, broken): nothing to roll; the engine's Next
+            # loses it with this reason (timing.unable), so the page says so rather than offer a form
+            out.append(f'<p class="sr-box sr-fallen-action">{esc(o["unable"])}: '
+                       f'{esc(action_label(o, _names(view), c))} at SR {esc(o["sr"])} is lost on Next.</p>')
+            continue
         if o["kind"] in ("melee", "missile") and forms:
             # the others at this SR wait folded, one line each, in the order they strike: the one
             # who acts now (first in the strip) has the open form; each opens with a tap

@@ -12,7 +12,7 @@ def open_attacks(view: dict[str, Any]) -> list[dict[str, Any]]:
     """The attacks of the current SR whose combatant can still make them: Next waits for each."""
     cs = view.get("combatants", {})
     return [o for o in view.get("order", []) if o.get("current") and o.get("kind") in ("melee", "missile")
-            and not cs.get(o["combatant"], {}).get("cannot_act")]
+            and not cs.get(o["combatant"], {}).get("cannot_act") and not o.get("unable")]
 
 
 def not_declared(view: dict[str, Any]) -> list[str]:
