@@ -310,3 +310,26 @@ def test_a_drag_does_not_re_zoom_the_map(page, open_app, tmp_path):
     page.locator("#btn-redo").click()
     page.get_by_role("button", name="Fit all").click()
     expect(svg).to_have_attribute("data-grid", "2")
+
+
+@pytest.mark.browser_context_args(viewport={"width": 768, "height": 1024}, has_touch=True, is_mobile=True)
+def test_a_tap_on_move_in_the_map_form_moves_the_token_without_an_error(page, open_app, wait_ready, tmp_path):
+    """Found playing on a tablet (issue 32's GM play-through): after a reload, tapping Move in the map's
+    position form moved the token and said "Something went wrong on the map: disabled" (the map's click
+    handler took the page's root, which carries data-map once a kept first paint was shown, for one of
+    its buttons)."""
+    open_app(page)
+    strike_rank_fight(page, tmp_path)
+    # the page keeps its drawing for the next boot (static/first-paint.js), which then marks the root
+    page.wait_for_function("(localStorage.getItem('fray.paint') || '').includes('Hawk rider')")
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#map [data-token]")).to_have_count(3)
+    if not page.locator("#tok-c2").is_visible():
+        page.get_by_role("tab", name="Map").tap()
+    page.locator("#tok-c2").tap()
+    form = page.locator('#map-info form[data-form="map-move"]')
+    form.locator('[name="x"]').fill("10")
+    form.get_by_role("button", name="Move").tap()
+    expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(10 0)")
+    expect(page.locator("#banner")).to_be_hidden()

@@ -204,7 +204,11 @@ def tactical_round(pg, url: str) -> None:
     pg.see_exactly(f"{orc} .tr-hp-value", str(hp_before))
     pg.click("#btn-redo")
     pg.see_exactly(f"{orc} .tr-hp-value", str(hp_before - 10))
+    # the Orc's declared attack is still open: Next stops and says so, and the GM goes on (issue 32)
     pg.click(NEXT)
+    pg.see("#tr-open", "Orc warrior's Melee attack is not resolved")
+    pg.click("#tr-open >> button:Skip it and go on")
+    pg.see("#log", "Orc warrior")
     pg.see_exactly("#round-bar .round", "Round 2")
     wait_saved(pg)
 

@@ -395,7 +395,8 @@ class MapCtl(PointerCtl):
                 el.focus()
 
     def on_click(self, e: Any) -> None:
-        b = _closest(e.target, "[data-map]")
+        # a map button: the page's root also carries data-map (first-paint.js waits on it), and it is no button
+        b = _closest(e.target, "button[data-map]")
         if b is None or b.disabled:
             return
         act = _attr(b, "data-map")
