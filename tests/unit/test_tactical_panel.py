@@ -489,3 +489,25 @@ def test_the_fallen_get_no_forms_and_a_stopped_next_says_what_is_open():
     assert "Crossbowman&#x27;s Ranged attack is not resolved:" in box
     assert 'data-act="tr-skip"' in box and ">Resolve<" in box and "Skip it and go on" in box
     assert "tr-open" not in panel_html(view, {}, DEFAULT_KINDS)  # only after a Next that stopped
+
+
+def test_a_parry_starts_against_a_standing_enemy_never_an_ally():
+    """Issue 32, "The fallen keep acting": "A default target is the nearest living enemy on the map, never an
+    ally"; found playing by hand: Lia's parry "Against" started on Bran, her own side, and listed the fallen
+    Orc archer among the first."""
+    sword = next(p for p in RS.presets() if any(w.get("shield") for w in p.get("weapons", [])))
+    h = History(new_encounter("tactical-round", "T"))
+    h.do({"type": "add_combatant", "combatant": {**sword, "name": "Lia", "side": "party"}})  # c1
+    h.do({"type": "add_combatant", "combatant": {**sword, "name": "Bran", "side": "party"}})  # c2
+    h.do({"type": "add_combatant", "combatant": {**sword, "name": "Orc 1", "side": "foes"}})  # c3
+    h.do({"type": "add_combatant", "combatant": {**sword, "name": "Orc 2", "side": "foes"}})  # c4
+    h.do({"type": "set_condition", "id": "c3", "condition": "incapacitated"})
+    html = card_html(RS.view(h.present), "c1")
+    sel = re.search(r'<select id="tr-c1-pa-against".*?</select>', html, re.S)
+    boxes = re.findall(r'id="tr-c1-pa-\d+"[^>]*value="(c\d+)"|value="(c\d+)"[^>]*id="tr-c1-pa-\d+"', html)
+    if sel:
+        opts = re.findall(r'<option value="(c\d+)"( selected)?', sel.group(0))
+        assert [o for o, _ in opts] == ["c4", "c2", "c3"] and dict(opts)["c4"] == " selected"
+    else:  # a shield parries several: tick boxes, the standing enemy first
+        order = [a or b for a, b in boxes]
+        assert order[:1] == ["c4"] and order.index("c2") < order.index("c3"), order

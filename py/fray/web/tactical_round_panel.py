@@ -488,7 +488,13 @@ def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) 
     if c is None:
         return ""
     names = _names(view)
-    others = [(k, v) for k, v in names.items() if k != cid]
+    # whom a parry is against: the standing enemies first, then allies and the fallen (issue 32: a
+    # parry's "Against" started on an ally, as the default targets did)
+    def _rank(k: str) -> int:
+        o = _combatant(view, k) or {}
+        return (0 if o.get("side") != c.get("side") and "neutral" not in (o.get("side"), c.get("side")) else 1) + (
+            2 if _out_of_action(o) else 0)
+    others = sorted(((k, v) for k, v in names.items() if k != cid), key=lambda kv: _rank(kv[0]))
     hp = c["hp"]
     state = []
     cond_names = [x["name"] for x in c["conditions"]]
