@@ -79,12 +79,10 @@ class Table:
         """The saved encounter once it holds every log line the page shows (the autosave follows the
         page a moment later: until then the save in the database is the one before)."""
         shown = self.page.locator("#log li").count()
-        for _ in range(100):
-            enc = saved(self.page)["encounter"]
-            if len(enc["log"]) >= shown:
-                return enc
-            self.page.wait_for_timeout(50)
-        raise AssertionError(f"the autosave never caught up with the {shown} lines of the log")
+        # the header says "Saved" only once the browser has committed every change it shows
+        enc = saved(self.page)["encounter"]
+        assert len(enc["log"]) >= shown, f"the autosave holds {len(enc['log'])} of the {shown} lines of the log"
+        return enc
 
     def check(self) -> None:
         self.nexts += 1
