@@ -18,7 +18,6 @@ An action waits until exactly one visible element matches, then acts on it as a 
 from __future__ import annotations
 
 import os
-import time
 
 TIMEOUT_S = float(os.environ.get("FRAY_STEP_TIMEOUT_S", "30"))
 READY_TIMEOUT_S = int(os.environ.get("FRAY_READY_TIMEOUT_MS", "90000")) / 1000
@@ -78,20 +77,12 @@ class FrayPage:
         return self.b.js(body, *args)
 
     def wait_js(self, body: str, *args, timeout: float = TIMEOUT_S, what: str = ""):
-        """Wait until ``body`` returns something truthy; returns it."""
-        end = time.monotonic() + timeout
-        last = None
-        while True:
-            try:
-                got = self.b.js(body, *args)
-            except Exception as e:  # the page is between documents (a reload): ask again
-                got, last = None, e
-            if got:
-                return got
-            if time.monotonic() > end:
-                raise StepTimeout(f"waited {timeout:.0f} s for {what or body.strip()[:120]}"
-                                  + (f" (last error: {last})" if last else ""))
-            time.sleep(0.05)
+        """Wait until ``body`` returns something truthy; returns it. The browser's own wait does the
+        asking (Playwright's ``wait_for_function``, Selenium's ``WebDriverWait``)."""
+        try:
+            return self.b.wait(body, args, timeout)
+        except Exception as e:  # noqa: BLE001 - each backend times out with its own exception
+            raise StepTimeout(f"waited {timeout:.0f} s for {what or body.strip()[:120]} ({type(e).__name__})") from None
 
     def goto(self, url: str) -> None:
         self.b.goto(url)
@@ -118,14 +109,12 @@ class FrayPage:
 
     def one(self, spec: str, timeout: float = TIMEOUT_S):
         """The one visible element ``spec`` names, once there is exactly one."""
-        end = time.monotonic() + timeout
-        while True:
-            els = self.find(spec)
-            if len(els) == 1:
-                return els[0]
-            if time.monotonic() > end:
-                raise StepTimeout(f"{spec!r}: {len(els)} visible elements, not one")
-            time.sleep(0.05)
+        self.wait_js("return (function () {" + _FIND + "}).call(null, arguments[0]).length === 1", spec,
+                     timeout=timeout, what=f"one visible element {spec!r}")
+        els = self.find(spec)
+        if len(els) != 1:
+            raise StepTimeout(f"{spec!r}: {len(els)} visible elements, not one")
+        return els[0]
 
     def click(self, spec: str) -> None:
         self.b.click(self.one(spec))
@@ -201,6 +190,11 @@ class PlaywrightBackend:
     def js(self, body, *args):
         return self.page.evaluate("(a) => (function () {" + body + "}).apply(null, a)", list(args))
 
+    def wait(self, body, args, timeout):
+        handle = self.page.wait_for_function("(a) => (function () {" + body + "}).apply(null, a)", arg=list(args),
+                                             timeout=timeout * 1000)
+        return handle.json_value()
+
     def find(self, finder, spec):
         handle = self.page.evaluate_handle("(spec) => (function () {" + finder + "}).call(null, spec)", spec)
         out = [p.as_element() for p in handle.get_properties().values()]
@@ -251,6 +245,13 @@ class SeleniumBackend:
     def js(self, body, *args):
         return self._here().execute_script(body, *args)
 
+    def wait(self, body, args, timeout):
+        from selenium.webdriver.support.wait import WebDriverWait
+
+        # a script error while the page is between documents (a reload) is asked again
+        return WebDriverWait(self._here(), timeout, poll_frequency=0.05, ignored_exceptions=(Exception,)).until(
+            lambda d: d.execute_script(body, *args))
+
     def find(self, finder, spec):
         return self._here().execute_script(finder, spec) or []
 
@@ -269,18 +270,18 @@ class SeleniumBackend:
 
     def click(self, el):
         from selenium.common.exceptions import ElementClickInterceptedException, ElementNotInteractableException
-        end = time.monotonic() + TIMEOUT_S
-        while True:  # a dialog still opening, a toast still fading: try again, as a user would
+        from selenium.webdriver.support.wait import WebDriverWait
+
+        def attempt(d) -> bool:  # a dialog still opening, a toast still fading: try again, as a user would
             try:
-                self._here()
                 el.click()
-                return
+                return True
             except (ElementClickInterceptedException, ElementNotInteractableException):
-                if time.monotonic() > end:
-                    raise
                 # WebKit's WebDriver scrolls the page, not always a pane that scrolls on its own
-                self.driver.execute_script('arguments[0].scrollIntoView({block: "center"})', el)
-                time.sleep(0.1)
+                d.execute_script('arguments[0].scrollIntoView({block: "center"})', el)
+                return False
+
+        WebDriverWait(self._here(), TIMEOUT_S, poll_frequency=0.1).until(attempt, f"could not click {el}")
 
     def fill(self, el, text):
         self._here()
@@ -297,10 +298,9 @@ class SeleniumBackend:
         d = self._here()
         before = set(d.window_handles)
         self.click(el)
-        end = time.monotonic() + TIMEOUT_S
-        while not set(d.window_handles) - before:
-            if time.monotonic() > end:
-                raise StepTimeout("no window opened")
-            time.sleep(0.05)
+        from selenium.webdriver.support.wait import WebDriverWait
+
+        WebDriverWait(d, TIMEOUT_S, poll_frequency=0.05).until(lambda d: set(d.window_handles) - before,
+                                                               "no window opened")
         (new,) = set(d.window_handles) - before
         return SeleniumBackend(d, new)
