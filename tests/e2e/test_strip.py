@@ -170,7 +170,7 @@ DRAWN = "(sel) => document.querySelector(sel).checkVisibility({contentVisibility
 
 def test_cards_and_log_off_screen_are_drawn_when_scrolled_to(page, open_app):
     """Issue 11 (an action at 30 combatants): the cards and the log are not drawn while they are
-    off screen (docs/ARCHITECTURE.md, "Kept: the cards and the log skipped while off screen"); the
+    off screen (docs/performance.md, "Kept: the cards and the log skipped while off screen"); the
     GM who scrolls to them finds them drawn, and a change made meanwhile is there."""
     page.set_viewport_size({"width": 1366, "height": 500})
     open_app(page)

@@ -303,7 +303,7 @@ def test_a_strike_rank_next_copies_only_the_combatants_and_actions_it_changes():
 def test_the_strike_rank_next_that_begins_resolution_copies_no_combatant():
     """The Next from declaring to resolving names every declared action's owner in the log ("Resolution
     begins at SR 3: ...") and copies none of them: a name is only read (``timing._who``). It copied all
-    thirty, 10-13 ms of the first Next of a round in the page (docs/ARCHITECTURE.md, issue 11)."""
+    thirty, 10-13 ms of the first Next of a round in the page (docs/performance.md, issue 11)."""
     from fray import reducer
     from fray.rulesets import get_ruleset
 
