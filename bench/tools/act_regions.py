@@ -19,7 +19,7 @@ nothing drawn an action's p95 was 34.5 ms; with the ruleset panel alone drawn 49
 alone 51.2, the cards alone 56.4; with everything 79.0. Hiding any one region saved less than
 drawing it alone cost, since the next one then moves up into the part of the page the browser
 draws (``content-visibility: auto`` skips a region only 150 % of a screen below it). See
-docs/ARCHITECTURE.md, issue 11.
+docs/performance.md, issue 11.
 """
 
 from __future__ import annotations
