@@ -251,7 +251,7 @@ def resume(bench, game: str) -> dict:
     med = {s: statistics.median(v) for s, v in times.items()}
 
     def split(size: str) -> dict[str, float]:
-        """The boot's marks (docs/ARCHITECTURE.md, "Boot marks"), medians in ms from navigation,
+        """The boot's marks (docs/performance.md, "Boot marks"), medians in ms from navigation,
         and the page's Python parts: the load (library to loaded) and the first render."""
         m = {k: round(statistics.median(v), 1) for k, v in marks[size].items()}
         if {"library", "loaded", "wired", "rendered"} <= m.keys():
