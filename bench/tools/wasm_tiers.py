@@ -13,7 +13,7 @@ bound on the functions), how many functions the baseline compiler compiled on th
 printed beside them, but the trace slows the page: read them against each other, not against
 ``make bench``. Prints only; asserts nothing.
 
-What it showed on Chromium 156 (docs/ARCHITECTURE.md, "Bench"): every page runs some 45-57
+What it showed on Chromium 156 (docs/performance.md, "Bench"): every page runs some 45-57
 TurboFan compile jobs during its first 30 actions, a page that boots from the code cache as many
 as the first one, though the cache is written again after a page's actions now and then.
 """
