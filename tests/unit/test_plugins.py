@@ -6,10 +6,9 @@ finds the panel by ruleset id; and no core module names a game, so adding one is
 
 from __future__ import annotations
 
-import io
+import ast
 import subprocess
 import sys
-import tokenize
 from pathlib import Path
 
 import pytest
@@ -69,6 +68,34 @@ def _plugin_files() -> set[Path]:
     return out
 
 
+def _code_strings(source: str):
+    """Every string constant of a module's code, with its line: the pieces of f-strings too,
+    but not docstrings (a module's, class's or function's first statement, a bare string)."""
+    tree = ast.parse(source)
+    docs = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
+                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            docs.add(id(body[0].value))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            yield node.lineno, node.value
+
+
+def _names_a_game(text: str, ids: set[str]) -> bool:
+    return text in ids or any(i in text.split() for i in ids)
+
+
+def test_the_guard_reads_every_id_whole():
+    """The guard once stripped quote and prefix letters off a token's text, so "freeform" was
+    read as "eeform" and "range-band" as "ange-band": neither could ever be caught."""
+    ids = set(BUILTIN)
+    src = "\n".join(f"x = new_encounter({i!r}, 'Fight')\ny = f'{i} {{x}}'" for i in sorted(ids))
+    found = {text for _, text in _code_strings(src) if _names_a_game(text, ids)}
+    assert found == ids | {f"{i} " for i in ids}
+
+
 def test_no_core_module_names_a_game():
     """Only ``BUILTIN`` names a ruleset id in code: core modules (the reducer, the map, the page
     controller, rendering, storage) find a game through the registry. Comments and docstrings may
@@ -79,13 +106,7 @@ def test_no_core_module_names_a_game():
     for path in sorted((PY / "fray").rglob("*.py")):
         if path in plugins:
             continue
-        toks = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
-        prev = None
-        for tok in toks:
-            if tok.type == tokenize.STRING and prev not in (tokenize.INDENT, tokenize.NEWLINE, tokenize.NL, None):
-                text = tok.string.strip("\"'rbfu")
-                if any(i in text.split() or text == i for i in ids):
-                    offenders.append(f"{path.relative_to(PY)}:{tok.start[0]}: {tok.string}")
-            if tok.type not in (tokenize.COMMENT,):
-                prev = tok.type
+        for line, text in _code_strings(path.read_text(encoding="utf-8")):
+            if _names_a_game(text, ids):
+                offenders.append(f"{path.relative_to(PY)}:{line}: {text!r}")
     assert offenders == []

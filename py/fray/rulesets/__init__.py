@@ -31,6 +31,10 @@ BUILTIN = {
     "freeform": "freeform",
 }
 
+# The tracker with no rules: listed last among the games, and the ruleset of the page's stand-in
+# encounter before the library is read (the lightest to import; the GM never sees it).
+PLAIN = "freeform"
+
 
 def _import(ruleset_id: str) -> None:
     import importlib
@@ -68,7 +72,7 @@ def get_ruleset(ruleset_id: str, field: str = "ruleset") -> Ruleset:
 
 def all_rulesets() -> list[Ruleset]:
     _load_builtin()
-    return [_REGISTRY[k] for k in sorted(_REGISTRY, key=lambda k: (k == "freeform", k))]
+    return [_REGISTRY[k] for k in sorted(_REGISTRY, key=lambda k: (k == PLAIN, k))]
 
 
 def first_ruleset_id() -> str:

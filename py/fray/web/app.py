@@ -31,7 +31,7 @@ from ..errors import FrayError, InvalidAction, RuleViolation
 from ..gate import parse_json
 from ..history import History
 from ..reducer import new_encounter
-from ..rulesets import all_rulesets, get_ruleset
+from ..rulesets import PLAIN, all_rulesets, get_ruleset
 from . import render as R
 from . import history_view, mapctl, players_view, stripctl
 from .tables_view import tables_form
@@ -58,7 +58,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         self.lib = Library(MemoryBackend(), self.tab)
         self.in_memory = False  # the browser refused its database: nothing outlives the tab
         self.key = "e1"
-        self.history = History(new_encounter("freeform", "First encounter"))
+        self.history = History(new_encounter(PLAIN, "First encounter"))  # a stand-in until the boot reads the library
         # The revision of each save as this tab last loaded or wrote it (0: never saved).
         self.revs: dict[str, int] = {}
         self.conflict: int | None = None  # a newer revision of the open encounter, from another tab
