@@ -132,6 +132,8 @@ def test_the_json_is_still_there_and_sources_read_as_a_gm_would():
     assert not [x for x in sources if "FACTS.md" in x]  # Fray's own notes file means nothing at the table
     assert any("public material" in x for x in sources)
     assert T.source_words("the chart is not public (FACTS.md): our default") == "the chart is not public: our default"
+    # a game's section of the notes, whichever game: no list of games here to keep in step
+    assert T.source_words("FACTS.md (duel): the round") == "public material: the round"
 
 
 def test_names_and_texts_are_escaped_in_the_grid():

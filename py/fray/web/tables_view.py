@@ -214,7 +214,7 @@ def source_words(source: str) -> str:
     nothing at the table; what it stands for is public material about the game."""
     s = re.sub(r"\s*\(FACTS\.md\)", "", source)
     s = re.sub(r"FACTS\.md's", "the public", s)
-    s = re.sub(r"FACTS\.md \((strike-rank|tactical-round|range-band)\)", "public material", s)
+    s = re.sub(r"FACTS\.md \([\w-]+\)", "public material", s)  # its section of a game: "FACTS.md (duel)"
     s = s.replace("FACTS.md", "public material")
     return s.replace("rule text", "the rules").replace("Rule text", "The rules")
 
