@@ -274,7 +274,7 @@ SAVE_FIRST_MS = 500
 # than the gap between two taps of a burst, too short for a GM reading the new form to notice.
 # With none, clicks made one right after another (30 strike-rank combatants, a Next and a note
 # in turn) each waited behind the odds of the form before: a note's median 24.9 ms against 17.8
-# with no odds at all (docs/ARCHITECTURE.md).
+# with no odds at all (docs/performance.md, "Kept: the odds wait for a quiet page").
 QUIET_MS = 120
 
 
