@@ -180,6 +180,11 @@ def _wrong_field(good: dict) -> dict:
     return good
 
 
+def _broken_action(good: dict) -> dict:
+    good["history"]["actions"][1] = 5
+    return good
+
+
 def _newer(good: dict) -> dict:
     good["schema"] = 99
     return good
@@ -198,7 +203,12 @@ BAD_FILES = {
                 ["package.json", "not a Fray encounter file"]),
     "a-list": ("list.json", lambda good: b"[1, 2, 3]", ["list.json", "not a Fray file"]),
     "wrong-field": ("wolf.json", lambda good: json.dumps(_wrong_field(good)).encode(),
-                    ["wolf.json", "encounter.combatants.0.position.x", "must be a number"]),
+                    ["wolf.json", "Combatant 1 (Wolf), its position x: must be a number",
+                     "import the file exactly as Fray exported it"]),
+    # issue 34: the GM read "history.actions.1.action: an action is ..."; now the action, in the fight
+    "broken-action": ("fight.json", lambda good: json.dumps(_broken_action(good)).encode(),
+                      ["fight.json", "Action 2 of the fight: an action is an object with a type",
+                       "import the file exactly as Fray exported it"]),
     "newer-schema": ("future.json", lambda good: json.dumps(_newer(good)).encode(),
                      ["future.json", "schema", "newer Fray"]),
     "history-mismatch": ("edited.json", lambda good: json.dumps(_mismatch(good)).encode(),
@@ -218,7 +228,7 @@ def test_a_bad_file_gets_a_clear_message_and_the_encounter_is_untouched(page, op
     good = json.loads(good_path.read_text(encoding="utf-8"))
     name, make, words = BAD_FILES[kind]
     payload = make(good)
-    if kind in ("wrong-field", "newer-schema", "history-mismatch"):
+    if kind in ("wrong-field", "broken-action", "newer-schema", "history-mismatch"):
         with pytest.raises(SaveFileError):  # CPython agrees the file is bad
             savefile.loads(payload.decode("utf-8"))
 
@@ -229,6 +239,8 @@ def test_a_bad_file_gets_a_clear_message_and_the_encounter_is_untouched(page, op
     expect(err).to_contain_text("The current encounter is unchanged")
     for w in words:
         expect(err).to_contain_text(w)
+    # no place in the file as the loader writes it ("history.actions.1", "encounter.combatants.0")
+    assert not re.search(r"\b(?:history|encounter)\.|\.\d+\b", err.inner_text()), err.inner_text()
     assert snapshot(page) == before
     assert storage(page) == kept
     assert page.locator("#encounter-select option").all_inner_texts() == select_before

@@ -10,6 +10,7 @@ import traceback
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
+from .. import savewords
 from ..errors import SaveFileError
 from ..history import History
 from ..reducer import new_encounter
@@ -149,6 +150,8 @@ class Booting:
 
     async def broken_save(self, key: str, err: Exception) -> None:
         raw = await self.lib.raw(key)
+        if isinstance(err, SaveFileError):  # where in the save, as the GM knows it
+            err = savewords.describe(err, raw, advice=False)
         self.broken = (key, raw)
         # a closed tab's last moves on it, not applied (Autosave.recover_pending): offered too
         lost = [("Download the unsaved changes", "download-lost")] if self.lost_moves else []

@@ -11,8 +11,8 @@ from typing import Any, Callable
 
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
-from .. import bestiary, savefile
-from ..errors import FrayError, InvalidAction
+from .. import bestiary, savefile, savewords
+from ..errors import FrayError, InvalidAction, SaveFileError
 from ..gate import parse_json
 from ..history import History
 from . import bestiary_view, import_view
@@ -211,8 +211,12 @@ async def read_picked(inp: Any, slot: Any, read: Callable[[str], Any], unchanged
     if not files or files.length == 0:
         return None
     f = files.item(0)
+    text = None
     try:
-        return read(str(await f.text()))
+        text = str(await f.text())
+        return read(text)
+    except SaveFileError as e:  # where in the file, as the GM knows it, and what to do
+        slot.textContent = f"{f.name} was not imported: {savewords.describe(e, text)}. {unchanged}"
     except FrayError as e:
         slot.textContent = f"{f.name} was not imported: {e}. {unchanged}"
     except Exception as e:  # noqa: BLE001 - a file the browser cannot read, or a bug: said, nothing kept
