@@ -6,6 +6,9 @@ the page it has reached.
 control's accessible name (``aria-label``, ``title``: what a screen reader says), and fails naming each offending piece with
 the words around it: a combatant, action or prompt id (``c12``, ``a5``, ``p4``), an engine field
 path (``weapons.0.type``, ``combatant.name``), or a note for developers (``FACTS.md``, "excerpt").
+A game's label for what the GM settles later ("A3", "R4", "P1") may stand in the log only marked
+as one (``span.ref``, with a title saying what it is, as ``render.log_text`` writes it): a label
+in a log line's plain text is a code the GM has no way to look up (issue 34).
 
 A plain module (like gestures.py): ``from gm_words import assert_gm_words``.
 """
@@ -37,6 +40,26 @@ _READ = """() => {
 }"""
 
 
+# a game's label in a log line's own text: "A3", "R4", "P1"; not dice ("D100") nor "SR 7"
+LABEL = re.compile(r"(?<![\w#./:-])(?!D\d)[A-Z]\d{1,4}(?![\w.%:-])")
+
+_LOG_PLAIN = """() => {
+    const out = [];
+    for (const li of document.querySelectorAll('#log li')) {
+        const copy = li.cloneNode(true);
+        for (const el of copy.querySelectorAll('.r, .ref[title]')) el.remove();  // the round, a marked label
+        out.push(copy.textContent);
+    }
+    return out;
+}"""
+
+
+def stray_labels(page) -> list[str]:
+    """Each label the log says outside a marked one, with its line."""
+    return [f"an unmarked label {m.group(0)!r} in the log: {line[:120]!r}"
+            for line in page.evaluate(_LOG_PLAIN) for m in LABEL.finditer(line)]
+
+
 def gm_text(page) -> str:
     """Everything the GM can read now: the visible page, the whole log, any open dialog."""
     return page.evaluate(_READ)
@@ -54,5 +77,5 @@ def offending(text: str) -> list[str]:
 
 def assert_gm_words(page, where: str = "") -> None:
     """Fail naming every id, field path or developer note the GM could read on ``page`` now."""
-    bad = offending(gm_text(page))
+    bad = offending(gm_text(page)) + stray_labels(page)
     assert not bad, f"developer words on screen{' (' + where + ')' if where else ''}:\n" + "\n".join(bad[:20])

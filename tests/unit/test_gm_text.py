@@ -2,7 +2,12 @@
 replayed scenarios (tests/scenarios/, which is the log the GM reads) and every sentence in each
 game's view of where the scenario ends names combatants and actions by their names, never by the
 ids the engine keys them by (c12, a5, p4), and never cites our notes ("FACTS.md", "the excerpt")
-or an engine field path ("weapons.0.type")."""
+or an engine field path ("weapons.0.type").
+
+A game's label for what the GM settles later ("A3" an attack awaiting the table, "R4" a roll, "P1"
+a prompt, "A1" an area) is shown on that thing in the panel, and the log marks it (``render.log_text``)
+on the lines whose ``ref`` it is. So a line may say a label only when it is that line's own ``ref``:
+a label in any other line would be a code the GM has no way to look up (issue 34)."""
 
 from __future__ import annotations
 
@@ -19,10 +24,20 @@ from fray.scenario import run_scenario
 TESTS = pathlib.Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((TESTS / "scenarios").glob("*/*.json")) + sorted((TESTS / "golden").glob("*.scenario.json"))
 FORBIDDEN = (
-    re.compile(r"(?<![\w#./:-])[acp]\d{1,4}(?![\w.%:-])"),  # c12, a5, p4 (not A1, R2: refs the GM is shown)
+    re.compile(r"(?<![\w#./:-])[acp]\d{1,4}(?![\w.%:-])"),  # c12, a5, p4
     re.compile(r"FACTS\.md|\bexcerpt\b", re.I),
     re.compile(r"\b[a-z_]+\.\d+\.[a-z_]+\b"),                 # weapons.0.type
 )
+
+
+# a game's label ("A3", "R4", "P1"); not dice ("D100") nor a strike rank ("SR 7")
+LABEL = re.compile(r"(?<![\w#./:-])(?!D\d)[A-Z]\d{1,4}(?![\w.%:-])")
+
+
+def stray_labels(texts: list[tuple[str, str, Any]]) -> list[str]:
+    """Each label a text says that is not the ``ref`` of the line saying it (the third item)."""
+    return sorted({f"{where}: …{m.group(0)}… in {text[:160]!r}" for where, text, ref in texts
+                   for m in LABEL.finditer(text) if m.group(0) != ref})
 
 
 def sentences(v: Any, path: str = "") -> list[tuple[str, str]]:
@@ -47,6 +62,7 @@ def test_events_log_and_view_of_each_scenario_name_things_by_name(path):
     h, events = run_scenario(data)
     texts = [(f"event {i}", e.get("text", "")) for i, e in enumerate(events)]
     texts += [(f"log {i}", e.text) for i, e in enumerate(h.present.log)]
+    assert stray_labels([(f"log {i}", e.text, e.detail.get("ref")) for i, e in enumerate(h.present.log)]) == []
     rs = get_ruleset(h.present.ruleset)
     texts += sentences(rs.view(h.present), "view")
     if len(events) < 120:
@@ -72,3 +88,33 @@ def test_the_scan_finds_what_it_is_for():
         assert developer_words([("x", bad)]), bad
     for good in ("A2 critical on Grak", "R1 Movement roll", "SR 7 = DEX 3 + SIZ 2", "1D8+1", "HP 11/13"):
         assert developer_words([("x", good)]) == [], good
+    # a label is the line's own, which the page marks and the panel shows; any other is a stray code
+    assert stray_labels([("x", "A2 critical on Grak", "A2"), ("y", "Smoke (A1) is cleared", "A1"),
+                         ("z", "a D100 roll at SR 7", None)]) == []
+    assert stray_labels([("x", "A2 critical on Grak", None)]) and stray_labels([("x", "R1 Movement roll", "R2")])
+
+
+def test_the_log_marks_a_label_on_every_line_about_it():
+    """Issue 34: "A3 (GM): Bran takes 3 hits" named an attack by a code the GM never learned: the
+    line that began it ("Orc attacks Bran ...") did not carry it. The log now marks the label on
+    every line whose ``ref`` it is, the first one too, with a title saying what it is."""
+    from fray.model import LogEntry
+    from fray.web.render import log_entries
+
+    attack = LogEntry(1, 2, "attack", "Orc attacks Bran with Axe: total 87", {"ref": "A3"})
+    result = LogEntry(2, 2, "result", "A3 (GM): Bran takes 3 hits (HP 9)", {"ref": "A3"})
+    area = LogEntry(3, 2, "area", "Smoke (A1) is cleared", {"ref": "A1"})
+    lost = LogEntry(4, 2, "lost", "Grak loses attack at SR 5: prone", {"ref": "a5"})  # strike-rank's own key
+    html = "".join(log_entries([attack, result, area, lost]))
+    marked = re.findall(r'<span class="ref" title="([^"]+)">([A-Z]\d+)</span>', html)
+    assert [m[1] for m in marked] == ["A1", "A3", "A3"]  # latest first; each once, where its line says it
+    assert all("the panel shows" in title for title, _ in marked)
+    assert "A3</span> Orc attacks Bran" in html and "Smoke (<span" in html and "A1A1" not in html
+    assert "a5" not in html
+    assert 'title="Round 2"' in html
+    # the history list names an action by its first log line: the label marked there the same way
+    from fray.web.render import marked_labels
+
+    hist = marked_labels("A3 (GM): Bran <b> takes 3 hits; a D100 at SR 7")
+    assert hist.startswith('<span class="ref" title="A3 labels') and "&lt;b&gt;" in hist
+    assert hist.count('class="ref"') == 1  # not the dice, not the strike rank

@@ -313,6 +313,7 @@ def test_abort_beside_a_spell_in_the_order():
     a = declare_action("c1", {"kind": "defend", "weapon": "broadsword"})
     h.do({**a, "type": "sr.abort", "ref": "a1"}, rng)
     assert "aborts spell" in log_of(h)[-1][1]
+    assert "a1" not in log_of(h)[-1][1]  # the engine's key for the action: the GM never learns it (issue 34)
     assert declare_action("c1", {"kind": "defend", "weapon": ""})["stance"] == "dodge"
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..history import History
-from .render import button, esc
+from .render import button, esc, marked_labels
 
 # entries shown at first; "Show earlier" adds this many more. A resumed history builds the states
 # it labels on demand (replaying from the nearest checkpoint), so the list stays short at first.
@@ -47,7 +47,7 @@ def history_html(history: History, shown: int = PAGE, enc_name: str = "") -> str
         n = f"{i}." if i else ""
         current = ' aria-current="step"' if now else ""
         items.append(f'<li class="{cls}"{current}>'
-                     f'<span class="hist-n">{n}</span><span class="hist-text">{esc(text)}</span>{ctl}</li>')
+                     f'<span class="hist-n">{n}</span><span class="hist-text">{marked_labels(text)}</span>{ctl}</li>')
     more = ""
     if lo > 0:
         more = f'<p>{button(f"Show earlier ({lo} more)", "history-more", "secondary", shown=shown + 100)}</p>'

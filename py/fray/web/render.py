@@ -8,6 +8,7 @@ a submit into an engine call, so rendering stays one ``innerHTML`` write per reg
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any, Iterable
 
@@ -367,10 +368,41 @@ def cards_tools(enc: Encounter, ui: dict[str, Any], current_id: str | None) -> s
     return "".join(tools)
 
 
+# A game's label for an attack, roll, prompt or area the GM settles later ("A3", "R4", "P1"): the
+# panel shows it on that thing, and the log marks it on every line about it, the first one too.
+_REF = re.compile(r"[A-Z]\d{1,4}")
+REF_TITLE = ("{ref} labels one attack, roll, prompt or area: the panel shows {ref} on it while it is "
+             "open, and every line of the log marked {ref} is about that same one")
+
+
+def log_text(e: LogEntry) -> str:
+    """A log line's markup: its text, escaped, with the label it is about (``detail["ref"]``)
+    marked where the text says it, or put in front where it does not (the attack it began)."""
+    ref = e.detail.get("ref") if isinstance(e.detail, dict) else None
+    if not isinstance(ref, str) or not _REF.fullmatch(ref):
+        return esc(e.text)
+    mark = f'<span class="ref" title="{esc(REF_TITLE.format(ref=ref))}">{esc(ref)}</span>'
+    m = re.search(rf"(?<![\w-]){ref}(?![\w-])", e.text)
+    if m is None:
+        return f"{mark} {esc(e.text)}"
+    return esc(e.text[:m.start()]) + mark + esc(e.text[m.end():])
+
+
+def marked_labels(text: str) -> str:
+    """A log line's text without its entry (the history list's labels), escaped, its labels marked
+    as ``log_text`` marks them: a label in a log line is always that line's own (test_gm_text)."""
+    out, at = [], 0
+    for m in re.finditer(r"(?<![\w#./:-])(?!D\d)[A-Z]\d{1,4}(?![\w.%:-])", text):
+        ref = m.group(0)
+        out.append(esc(text[at:m.start()]) + f'<span class="ref" title="{esc(REF_TITLE.format(ref=ref))}">{esc(ref)}</span>')
+        at = m.end()
+    return "".join(out) + esc(text[at:])
+
+
 def log_entries(log: list[LogEntry], limit: int = 300) -> list[str]:
     """The last ``limit`` log lines, latest first, one item each."""
-    return [f'<li class="log-{esc(e.kind)}" value="{e.seq}"><span class="r">R{e.round}</span> {esc(e.text)}</li>'
-            for e in reversed(log[-limit:])]
+    return [f'<li class="log-{esc(e.kind)}" value="{e.seq}"><span class="r" title="Round {e.round}">R{e.round}</span> '
+            f'{log_text(e)}</li>' for e in reversed(log[-limit:])]
 
 
 def log_items(log: list[LogEntry], limit: int = 300) -> str:

@@ -432,7 +432,7 @@ def _replan(ctx: Context, rule: str, status: str) -> tuple[Combatant, dict[str, 
     c = ctx.combatant()
     old = _action(ctx)
     if old["combatant"] != c.id or old["status"] != "declared":
-        raise RuleViolation(rule, f"{old['ref']} is not a pending action of {c.name}")
+        raise RuleViolation(rule, f"that {old['kind']} is not one {c.name} has declared and still to come")
     recs = plan(ctx, c, [x for x in actions_of(ctx.enc, c.id) if x is not old], replacing=old)
     old["status"] = status
     return c, old, recs, ctx.enc.state.get("sr", 0), dex_sr(ctx, c)
@@ -461,7 +461,7 @@ def abort(ctx: Context) -> None:
         # the new action's own DEX SR is replaced by the abort delay
         r["parts"] = [p for p in r["parts"] if p[0] != "DEX"] if r["parts"] and r["parts"][0][0] == "DEX" else r["parts"]
     store(ctx, c, recs, [("aborted at SR", cur), ("DEX", dsr)])
-    ctx.event("abort", f"{c.name} aborts {old['kind']} ({old['ref']}) at SR {cur}")
+    ctx.event("abort", f"{c.name} aborts {old['kind']} at SR {cur}")
 
 
 # -- order of play ---------------------------------------------------------------------------------
@@ -506,7 +506,7 @@ def resolve(ctx: Context) -> None:
     c = ctx.enc.get(a["combatant"])
     if c is None:
         raise RuleViolation("Action Declaration & Resolution",
-                            f"{a['ref']} was declared by {a['combatant']}, who has left the fight")
+                            f"that {a['kind']} was declared by a combatant who has left the fight")
     if a["attack"]:
         raise RuleViolation("Attacking", "an attack is resolved with sr.attack")
     mark_done(ctx, a["ref"], c.id, False)
