@@ -51,6 +51,16 @@ def _no_entry_point_wheel(tmp_path: Path) -> Path:
     return build_wheel.build(src, tmp_path / "out")
 
 
+def _broken_game_wheel(tmp_path: Path) -> Path:
+    """The example game with a bug that stops it loading: a valid wheel, installed, then refused."""
+    src = tmp_path / "broken"
+    shutil.copytree(D20, src, ignore=shutil.ignore_patterns("dist", "tests", "__pycache__"))
+    init = src / "fray_d20" / "__init__.py"
+    init.write_text(init.read_text(encoding="utf-8") + "\nraise ImportError('a piece of this game is missing')\n",
+                    encoding="utf-8")
+    return build_wheel.build(src, tmp_path / "out-broken")
+
+
 def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persistent, outage_server, wait_ready,
                                                                  tmp_path):
     assert WHEEL.is_file(), "make build writes the example game's wheel"
@@ -72,6 +82,14 @@ def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persist
     expect(form.locator("[data-error-for=wheel]")).to_contain_text("not a Fray game")
     expect(rules).to_have_count(n_rules)
 
+    # a wheel that installs but whose game does not load: uninstalled again, refused, nothing listed
+    form.locator("#f-wheel").set_input_files(str(_broken_game_wheel(tmp_path)))
+    form.get_by_role("button", name="Add this game").click()
+    # the first install loads micropip: give it the boot's time, not an assertion's
+    expect(form.locator("[data-error-for=wheel]")).to_contain_text("could not be loaded", timeout=60_000)
+    expect(form.locator("[data-error-for=wheel]")).to_contain_text("a piece of this game is missing")
+    expect(rules).to_have_count(n_rules)
+
     # the example game: installed, listed beside the built-in games and chosen
     form.locator("#f-wheel").set_input_files(str(WHEEL))
     form.get_by_role("button", name="Add this game").click()
@@ -79,6 +97,7 @@ def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persist
     expect(rules).to_have_count(n_rules + 1)
     expect(dlg.get_by_label("Rules")).to_have_value("d20-skirmish")
     assert _micropip_loaded(page)
+    page.screenshot(path="/tmp/plugin34-added.png")
     dlg.get_by_label("Name").fill("Goblin ambush")
     dlg.get_by_role("button", name="Create").click()
     expect(dlg).to_be_hidden()
@@ -106,6 +125,7 @@ def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persist
     attack.locator('[name="rolls.damage"]').fill("3")
     attack.get_by_role("button", name="Attack with").click()
     expect(page.locator("#log")).to_contain_text("a natural 20: a critical hit")
+    page.screenshot(path="/tmp/plugin34-round.png")
     page.locator("#round-bar").get_by_role("button", name="Next").click()
     attack = panel.locator("form[data-form=d20-attack]")
     attack.locator('[name="rolls.attack"]').fill("1")

@@ -62,20 +62,20 @@ def load_entry_point(ep) -> Ruleset:
     try:
         target = ep.load()
     except Exception as e:  # noqa: BLE001 - a plug-in's own import error, in the GM's words
-        raise InvalidAction("ruleset", f"the game {ep.name!r} could not be loaded ({type(e).__name__}: {e})") from e
+        raise InvalidAction("ruleset", f"the game {ep.name} could not be loaded ({type(e).__name__}: {e})") from e
     if isinstance(target, type) and issubclass(target, Ruleset):
         target = target()
     if isinstance(target, Ruleset):
         if target.id != ep.name:
-            raise InvalidAction("ruleset", f"the game {ep.name!r} calls itself {target.id!r}; "
+            raise InvalidAction("ruleset", f"the game {ep.name} calls itself {target.id}; "
                                 "the two names must be the same")
         register(target)
     elif ep.name not in _REGISTRY:  # a module that registers on import
-        raise InvalidAction("ruleset", f"the game {ep.name!r} does not provide a set of rules")
+        raise InvalidAction("ruleset", f"the game {ep.name} does not provide a set of rules")
     rs = _REGISTRY[ep.name]
     if not isinstance(rs, Ruleset) or not rs.name:
         _REGISTRY.pop(ep.name, None)
-        raise InvalidAction("ruleset", f"the game {ep.name!r} does not provide a set of rules")
+        raise InvalidAction("ruleset", f"the game {ep.name} does not provide a set of rules")
     return rs
 
 

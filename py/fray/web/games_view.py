@@ -126,8 +126,10 @@ async def install(info: Any, data: bytes) -> list[Any]:
         except Exception:  # noqa: BLE001 - nothing more to undo
             pass
         importlib.invalidate_caches()
-        if isinstance(e, InvalidAction):
+        if isinstance(e, InvalidAction) and e.field == "wheel":
             raise
+        if isinstance(e, InvalidAction):  # the registry's words, said of the file the GM picked
+            raise InvalidAction("wheel", f"{info.name} was not added: {e.message}") from None
         if isinstance(e, FrayError):
             raise InvalidAction("wheel", f"{info.name} is not a working Fray game: {e}") from None
         raise InvalidAction("wheel", f"{info.name} is not a working Fray game ({type(e).__name__}: {e}).") from None
