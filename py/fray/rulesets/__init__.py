@@ -41,12 +41,17 @@ BUILTIN = {
 
 # The entry point group an installed game declares itself in (its wheel's entry_points.txt).
 ENTRY_POINT_GROUP = "fray.games"
+# False where nothing can be installed: the page sets it from the games it keeps
+# (web/games_view.py), so a page with none never reads importlib.metadata.
+LOOK_FOR_INSTALLED = True
 
 
 def installed_entry_points() -> dict:
     """Installed games: ruleset id -> its entry point, read afresh from the installed
     distributions each call (the page installs games while it runs). A built-in id is never
     taken by an installed game."""
+    if not LOOK_FOR_INSTALLED:
+        return {}
     from importlib.metadata import entry_points
 
     found = {}

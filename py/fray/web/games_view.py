@@ -21,6 +21,7 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
+from .. import rulesets as registry
 from ..errors import FrayError, InvalidAction
 from ..rulesets import _REGISTRY, installed_entry_points, load_entry_point
 from . import panels
@@ -87,6 +88,7 @@ async def install(info: Any, data: bytes) -> list[Any]:
     ``InvalidAction("wheel", ...)``. Returns the games' rulesets."""
     import os
 
+    registry.LOOK_FOR_INSTALLED = True
     taken = set(installed_entry_points()) | set(_REGISTRY)
     for g in info.games:
         if g in taken:
@@ -148,6 +150,7 @@ async def install_kept(app: Any) -> None:
         app.banner(f"The games added to this browser could not be read ({e}).")
         return
     if not kept:
+        registry.LOOK_FOR_INSTALLED = False  # nothing installed: the game list reads no package metadata
         return
     from ..wheels import inspect_wheel  # zipfile and configparser: only for a page with added games
 
