@@ -142,12 +142,17 @@ async def install_kept(app: Any) -> None:
     kept, nothing is loaded (no micropip). A kept game that no longer installs is said in the
     banner and stays kept (a later Fray may take it again)."""
     lib = getattr(app, "lib", None)
-    if lib is None:
-        return
+    if lib is not None:
+        await install_games(lib, app.banner)
+
+
+async def install_games(lib: Any, say: Any) -> None:
+    """``install_kept`` for any window with a ``Library`` (the players' window too, whose saved
+    encounter may be of an added game); ``say(text)`` tells the GM what did not install."""
     try:
         kept = await lib.games()
     except Exception as e:  # noqa: BLE001 - the list is unreadable: the built-in games still work
-        app.banner(f"The games added to this browser could not be read ({e}).")
+        say(f"The games added to this browser could not be read ({e}).")
         return
     if not kept:
         registry.LOOK_FOR_INSTALLED = False  # nothing installed: the game list reads no package metadata
@@ -160,7 +165,7 @@ async def install_kept(app: Any) -> None:
             await install(inspect_wheel(data), data)
         except Exception as e:  # noqa: BLE001 - said; the other games and the built-in ones go on
             msg = e.message if isinstance(e, InvalidAction) else str(e)
-            app.banner(f"The added game {game.get('name', '')} could not be installed again: {msg}")
+            say(f"The added game {game.get('name', '')} could not be installed again: {msg}")
     js.performance.mark("fray:games")
 
 
