@@ -67,7 +67,8 @@ def load_entry_point(ep) -> Ruleset:
     try:
         target = ep.load()
     except Exception as e:  # noqa: BLE001 - a plug-in's own import error, in the GM's words
-        raise InvalidAction("ruleset", f"the game {ep.name} could not be loaded ({type(e).__name__}: {e})") from e
+        why = str(e) or type(e).__name__
+        raise InvalidAction("ruleset", f"the game {ep.name} could not be loaded: {why}") from e
     if isinstance(target, type) and issubclass(target, Ruleset):
         target = target()
     if isinstance(target, Ruleset):
