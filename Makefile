@@ -22,7 +22,7 @@ VENV_STAMP := $(VENV)/.fray-stamp
 # Every source file and folder that ends up in dist/ (folders too, so a deleted file rebuilds).
 SOURCES := index.html pyscript.toml static/sw.js $(shell find py static -path static/vendor -prune -o \( -name __pycache__ -prune \) -o -print 2>/dev/null)
 
-.PHONY: all serve build vendor files files-check test unit e2e webkit-lane bench fuzz chromium webkit venv clean quickstart-shots
+.PHONY: all serve build vendor example-wheel files files-check test unit e2e webkit-lane bench fuzz chromium webkit venv clean quickstart-shots
 all: build
 
 # A fresh Debian 12 has neither Node.js nor Python's venv module: each comes from Debian's packages
@@ -43,12 +43,20 @@ $(VENDOR_STAMP): $(NODE_STAMP) scripts/vendor.py
 	$(PYTHON) scripts/vendor.py
 	@touch $@
 
+# The example fourth game (examples/fray-d20/) as a wheel: what "Add a game…" installs in the
+# page and pip installs in the tests (tests/unit/test_installed_games.py, tests/e2e/test_plugin_game.py).
+D20_WHEEL := examples/fray-d20/dist/fray_d20-0.1.0-py3-none-any.whl
+$(D20_WHEEL): scripts/build_wheel.py examples/fray-d20/pyproject.toml $(wildcard examples/fray-d20/fray_d20/*)
+	$(PYTHON) scripts/build_wheel.py examples/fray-d20
+
+example-wheel: $(D20_WHEEL)
+
 vendor: $(VENDOR_STAMP)
 
 dist/sw.js: $(VENDOR_STAMP) $(SOURCES) scripts/build.py scripts/files_table.py scripts/precompile.mjs scripts/snapshot.mjs
 	$(PYTHON) scripts/build.py
 
-build: dist/sw.js
+build: dist/sw.js $(D20_WHEEL)
 
 files:
 	$(PYTHON) scripts/files_table.py

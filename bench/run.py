@@ -96,6 +96,10 @@ import players_bench  # noqa: E402  (bench/players_bench.py: the players' window
 
 page_bench("players_follow")(players_bench.players_follow)
 
+import games_bench  # noqa: E402  (bench/games_bench.py: issue 34, what an added game costs the boot)
+
+page_bench("installed_game_boot")(games_bench.installed_game_boot)
+
 import resume_bench  # noqa: E402  (bench/resume_bench.py: issue 11, a long fight stays instant)
 
 for _game in resume_bench.GAMES:

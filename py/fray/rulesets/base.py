@@ -20,7 +20,8 @@ conditions, the log, tables and undo; everything a game decides lives in its rul
 * ``map_rule``: what the map measures in this game (``fray.maprules.MapRule``, kept in the
   ruleset's own package); the default measures distances only.
 * ``panel``: the name of the module under ``fray.web`` that draws this game's part of the page
-  (it defines ``PANEL``); empty for the plain tracker. The page imports it when an encounter of
+  (it defines ``PANEL``), or a full module path (``"fray_d20.panel"``) for an installed game that
+  brings its panel in its own package; empty for the plain tracker. The page imports it when an encounter of
   this ruleset is opened, never before.
 """
 
@@ -189,7 +190,7 @@ class Ruleset:
     conditions: dict[str, str] = {}  # condition name -> what it does, for the UI
     free_stats: bool = False  # the form takes any stat names (the free-form tracker)
     map_rule: MapRule = MapRule()  # what the map measures (rings, bands, engagements)
-    panel: str = ""  # module of fray.web with this game's PANEL ("strike_rank_panel"); "" = none
+    panel: str = ""  # module with this game's PANEL: of fray.web ("strike_rank_panel") or a full path; "" = none
     # The rule that leaves equals to the GM, quoted when a reorder of non-equals is refused.
     tie_rule: str = "Equals in the order: the GM decides"
     # what the add dialog's JSON box holds, in this game's words, and what an empty box means

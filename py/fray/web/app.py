@@ -42,6 +42,7 @@ from .dom import by_id, data, download, nil, q
 from .forms import form_values, nest, restore_typed, typed_forms
 from .library_dialogs import LibraryDialogs, read_picked  # noqa: F401 - read_picked: the page's one file reader
 from .painter import Painter
+from . import games_view
 from .panels import panel_for
 from .store import Library, MemoryBackend, MissingSave, boot_order, new_key
 
@@ -607,7 +608,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         elif act == "close-dialog":
             self.close_dialog()
         elif act == "new-encounter":
-            self.open_dialog(R.new_encounter_form(all_rulesets()))
+            self.open_dialog(R.new_encounter_form(all_rulesets()) + games_view.add_game_html())
         elif act == "delete-encounter":
             self.delete_encounter()
         elif act == "export":
@@ -665,6 +666,8 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
                 form.reset()
         elif name == "new-encounter":
             self.create_encounter(form, values)
+        elif name == "add-game":
+            self.in_background(games_view.add_game(self, form))
         elif name == "table":
             self.submit_table(form, values)
         elif name == "table-grid":

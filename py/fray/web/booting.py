@@ -33,6 +33,10 @@ class Booting:
     async def boot(self) -> None:
         await self.open_library()
         await self.load_bestiary()
+        # the games the GM added, installed before the encounter (it may be one of theirs) opens
+        from .games_view import install_kept
+
+        await install_kept(self)
         mark("fray:library")
         self.key, self.history = await self._boot_encounter()
         mark("fray:loaded")

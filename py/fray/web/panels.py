@@ -7,8 +7,9 @@ Every method returns HTML strings or calls ``app.dispatch(action, scope)``; none
 that is not in the encounter (short-lived UI state, such as which attack panel is open, lives in
 ``app.ui``).
 
-A ruleset names its panel's module (``Ruleset.panel = "tactical_round_panel"``); that module
-defines ``PANEL``. No list here names a game.
+A ruleset names its panel's module (``Ruleset.panel = "tactical_round_panel"``, a module of
+this package, or a full path such as ``"fray_d20.panel"`` for an installed game whose panel lives
+in its own package); that module defines ``PANEL``. No list here names a game.
 """
 
 from __future__ import annotations
@@ -26,7 +27,15 @@ class Panel(Protocol):
     def on_form(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> bool: ...
 
 
-_LOADED: dict[str, Panel | None] = {}  # ruleset id -> its panel, once imported
+_LOADED: dict[str, Panel | None] = {}
+
+PANEL_METHODS = ("panel", "card_extra", "on_act", "on_form")
+
+
+def panel_module(name: str) -> str:
+    """The module a ruleset's ``panel`` names: a dotted name is a full module path (an installed
+    game's own package), a plain one a module of ``fray.web``."""
+    return name if "." in name else f"{__package__}.{name}"  # ruleset id -> its panel, once imported
 
 
 def panel_for(ruleset_id: str) -> Panel | None:
@@ -43,6 +52,6 @@ def panel_for(ruleset_id: str) -> Panel | None:
         name = get_ruleset(ruleset_id).panel
     except FrayError:
         return None
-    panel = getattr(importlib.import_module(f"{__package__}.{name}"), "PANEL") if name else None
+    panel = getattr(importlib.import_module(panel_module(name)), "PANEL") if name else None
     _LOADED[ruleset_id] = panel
     return panel

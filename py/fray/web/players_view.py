@@ -238,8 +238,13 @@ class PlayersWindow:
 
             await fray_store.open()
             backend = JsBackend(fray_store)
-            key = await Library(backend).current_key()
+            lib = Library(backend)
+            key = await lib.current_key()
             row = await backend.get(key) if key else None
+            # an encounter of a game the GM added: that game first (nothing loads when none is kept)
+            from .games_view import install_games
+
+            await install_games(lib, lambda _text: None)
             if row is None or not isinstance(row.get("text"), str):
                 return None
             return projection(savefile.loads(row["text"]).present)

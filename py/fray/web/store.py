@@ -14,8 +14,8 @@ What is kept where (docs/ARCHITECTURE.md, Storage):
   last wrote. A load is the save, then the rows' moves in order.
 - ``broken``: a save that failed to load, kept untouched for download. Its save is never
   overwritten behind the GM's back.
-- ``meta``: ``current`` (the open encounter) and ``migrated`` (localStorage's library has
-  been copied in).
+- ``meta``: ``current`` (the open encounter), ``migrated`` (localStorage's library has
+  been copied in), ``bestiary`` and ``games`` (the games the GM added: ``Library.games``).
 
 The page's backend is ``static/store.js`` (``JsBackend`` wraps it); ``MemoryBackend`` does the
 same in memory, for the unit tests and for a browser that refuses storage. Every write is one
@@ -399,6 +399,21 @@ class Library:
 
     async def save_bestiary(self, templates: list[dict[str, Any]]) -> None:
         await self.backend.put_meta("bestiary", bestiary.dumps(templates))
+
+    async def games(self) -> list[dict[str, Any]]:
+        """The games the GM added (web/games_view.py): ``{"name", "version", "games", "wheel"}``
+        each, the wheel's bytes as base64; [] when none (the boot then loads no installer). An
+        unreadable list raises."""
+        text = await self.backend.meta("games")
+        if not text:
+            return []
+        kept = json.loads(str(text))
+        if not isinstance(kept, list) or not all(isinstance(g, dict) and isinstance(g.get("wheel"), str) for g in kept):
+            raise ValueError("the list of added games is not in Fray's form")
+        return kept
+
+    async def save_games(self, kept: list[dict[str, Any]]) -> None:
+        await self.backend.put_meta("games", json.dumps(kept))
 
     async def migrate(self, items: dict[str, str]) -> bool:
         """Copy localStorage's library in (once, in one transaction). True if this call did."""

@@ -1,0 +1,155 @@
+"""Issue 34, "The proof: a fourth game installed with micropip": "Add a game…" takes a wheel file
+the GM picks, installs it with micropip from the browser's own storage (no network), keeps it in
+IndexedDB so the game is there at every later boot, offline, and lists it beside the built-in
+games; a wheel that is not a Fray game, or is broken, is refused with a clear message and
+changes nothing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from gestures import card, open_add_dialog
+from playwright.sync_api import expect
+from test_offline import _first_visit, _refused
+
+ROOT = Path(__file__).resolve().parents[2]
+D20 = ROOT / "examples" / "fray-d20"
+WHEEL = D20 / "dist" / "fray_d20-0.1.0-py3-none-any.whl"
+sys.path.insert(0, str(ROOT / "scripts"))
+import build_wheel  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not (ROOT / "dist" / "static" / "vendor" / "micropip").is_dir(),
+                                reason="make vendor could not fetch micropip")
+
+
+def _micropip_loaded(page) -> bool:
+    return page.evaluate("performance.getEntriesByName('fray:micropip').length > 0")
+
+
+def _add_game(page, path: Path):
+    page.locator("#btn-new").click()
+    dlg = page.locator("#dlg")
+    expect(dlg).to_be_visible()
+    form = dlg.locator("form[data-form=add-game]")
+    form.locator("#f-wheel").set_input_files(str(path))
+    form.get_by_role("button", name="Add this game").click()
+    return dlg, form
+
+
+def _no_entry_point_wheel(tmp_path: Path) -> Path:
+    """The example game as a valid wheel that declares no game (no entry point)."""
+    src = tmp_path / "plain"
+    shutil.copytree(D20, src, ignore=shutil.ignore_patterns("dist", "tests", "__pycache__"))
+    text = (src / "pyproject.toml").read_text(encoding="utf-8")
+    text = text.replace('[project.entry-points."fray.games"]\nd20-skirmish = "fray_d20:RULESET"\n', "")
+    text = text.replace('name = "fray-d20"', 'name = "fray-plain"')
+    (src / "pyproject.toml").write_text(text, encoding="utf-8")
+    return build_wheel.build(src, tmp_path / "out")
+
+
+def _broken_game_wheel(tmp_path: Path) -> Path:
+    """The example game with a bug that stops it loading: a valid wheel, installed, then refused."""
+    src = tmp_path / "broken"
+    shutil.copytree(D20, src, ignore=shutil.ignore_patterns("dist", "tests", "__pycache__"))
+    init = src / "fray_d20" / "__init__.py"
+    init.write_text(init.read_text(encoding="utf-8") + "\nraise ImportError('a piece of this game is missing')\n",
+                    encoding="utf-8")
+    return build_wheel.build(src, tmp_path / "out-broken")
+
+
+def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persistent, outage_server, wait_ready,
+                                                                 tmp_path):
+    assert WHEEL.is_file(), "make build writes the example game's wheel"
+    _, page = _first_visit(launch_persistent, outage_server, wait_ready)
+    assert not _micropip_loaded(page), "a page with no added game loads no installer"
+    rules = page.locator("#f-ruleset option")
+
+    # random bytes: refused next to the picker, nothing listed
+    junk = tmp_path / "dragon.whl"
+    junk.write_bytes(os.urandom(4000))
+    dlg, form = _add_game(page, junk)
+    expect(form.locator("[data-error-for=wheel]")).to_contain_text("not a game package")
+    n_rules = rules.count()
+    assert not _micropip_loaded(page), "a file refused before installing loads no installer"
+
+    # a valid wheel that declares no game: refused, nothing listed
+    form.locator("#f-wheel").set_input_files(str(_no_entry_point_wheel(tmp_path)))
+    form.get_by_role("button", name="Add this game").click()
+    expect(form.locator("[data-error-for=wheel]")).to_contain_text("not a Fray game")
+    expect(rules).to_have_count(n_rules)
+
+    # a wheel that installs but whose game does not load: uninstalled again, refused, nothing listed
+    form.locator("#f-wheel").set_input_files(str(_broken_game_wheel(tmp_path)))
+    form.get_by_role("button", name="Add this game").click()
+    # the first install loads micropip: give it the boot's time, not an assertion's
+    expect(form.locator("[data-error-for=wheel]")).to_contain_text("could not be loaded", timeout=60_000)
+    expect(form.locator("[data-error-for=wheel]")).to_contain_text("a piece of this game is missing")
+    expect(rules).to_have_count(n_rules)
+
+    # the example game: installed, listed beside the built-in games and chosen
+    form.locator("#f-wheel").set_input_files(str(WHEEL))
+    form.get_by_role("button", name="Add this game").click()
+    expect(dlg.locator(".add-game-said")).to_have_text("d20 Skirmish is added.")
+    expect(rules).to_have_count(n_rules + 1)
+    expect(dlg.get_by_label("Rules")).to_have_value("d20-skirmish")
+    assert _micropip_loaded(page)
+    page.screenshot(path="/tmp/plugin34-added.png")
+    dlg.get_by_label("Name").fill("Goblin ambush")
+    dlg.get_by_role("button", name="Create").click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#ruleset-badge")).to_have_text("d20 Skirmish")
+
+    for name, hp, defence in (("Bryn", "30", "14"), ("Goblin", "30", "11")):
+        add = open_add_dialog(page)
+        add.locator('[name="combatant.name"]').fill(name)
+        add.locator('[name="combatant.stats.hp"]').fill(hp)
+        add.locator('[name="combatant.stats.defence"]').fill(defence)
+        add.get_by_role("button", name="Add", exact=True).click()
+        expect(add).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(2)
+
+    # one round: initiative, then each attacks on its turn (a natural 20 from the first, a miss
+    # typed as a natural 1 from the second), then the next round begins
+    page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
+    panel = page.locator("#ruleset-panel")
+    expect(panel).to_contain_text("Round 1")
+    attack = panel.locator("form[data-form=d20-attack]")
+    attack.locator('[name="rolls.attack"]').fill("x")
+    attack.get_by_role("button", name="Attack with").click()
+    expect(attack.locator("[data-error-for='rolls.attack']")).to_contain_text("whole number")
+    attack.locator('[name="rolls.attack"]').fill("20")
+    attack.locator('[name="rolls.damage"]').fill("3")
+    attack.get_by_role("button", name="Attack with").click()
+    expect(page.locator("#log")).to_contain_text("a natural 20: a critical hit")
+    page.screenshot(path="/tmp/plugin34-round.png")
+    page.locator("#round-bar").get_by_role("button", name="Next").click()
+    attack = panel.locator("form[data-form=d20-attack]")
+    attack.locator('[name="rolls.attack"]').fill("1")
+    attack.get_by_role("button", name="Attack with").click()
+    expect(page.locator("#log")).to_contain_text("a natural 1 always misses")
+    page.locator("#round-bar").get_by_role("button", name="Next").click()
+    expect(panel).to_contain_text("Round 2")
+    log_text = page.locator("#log").inner_text()
+
+    # the server stops: the reload boots offline with the game and its encounter
+    outage_server.stop()
+    assert _refused(outage_server.origin)
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#encounter-select option:checked")).to_have_text("Goblin ambush")
+    expect(page.locator("#ruleset-badge")).to_have_text("d20 Skirmish")
+    expect(panel).to_contain_text("Round 2")
+    expect(card(page, "Bryn", open_=False)).to_be_visible()
+    assert page.locator("#log").inner_text() == log_text
+    page.locator("#btn-new").click()
+    expect(page.locator("#f-ruleset option[value=d20-skirmish]")).to_have_count(1)
+    # the players' window, opened by hand, reads the saved encounter of the added game itself
+    pv = page.context.new_page()
+    pv.goto(page.url.split("?")[0] + "?view=players")
+    wait_ready(pv)
+    expect(pv.locator("#pv-order")).to_contain_text("Bryn")
+    assert page.watch.foreign() == []
