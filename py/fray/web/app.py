@@ -189,9 +189,11 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         if not self.check_resumed():
             return False
         self.clear_errors(scope)
+        self.last_error = None
         try:
             self.history.do(action, self.rng)
         except FrayError as e:
+            self.last_error = e  # a panel may answer a refusal of its own kind (strike-rank: more dice)
             self.show_error(scope, e, field_map)
             return False
         self.say_undo("")  # a new change: what Undo last said is no longer the news
