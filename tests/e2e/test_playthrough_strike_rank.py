@@ -285,6 +285,11 @@ def test_a_whole_fight_of_thirteen_on_a_tablet(page, open_app, tmp_path):
     roll(page, "c1", {"attack": "1", "location": "19", "damage": "8 4"}, target="c6")
     taps["attack with typed dice (Vasana)"] = Taps.n - t0
     Path("/tmp/sr-table-taps.txt").write_text("".join(f"{k}: {v}\n" for k, v in taps.items()))
+    # issue 33, §5: with 13 combatants the next to declare waits open (before: 2 taps a declaration, the
+    # fold-out then Declare); an attack is the defender's choice and Roll (Fray's dice), plus one tap
+    # a typed field (attack, location, damage)
+    assert taps == {"declare Vasana": 1, "declare Ayla": 1, "attack with Fray's dice (Ayla)": 2,
+                    "attack with typed dice (Vasana)": 5}, taps
     expect(page.locator("#log")).to_contain_text("Broo 1 is killed")
     # his own SR-7 attack cannot be made: no form, a line saying Next loses it
     expect(page.locator('form[data-form=sr-attack][data-attacker="c6"]')).to_have_count(0)
