@@ -291,10 +291,9 @@ def test_a_whole_fight_of_thirteen_on_a_tablet(page, open_app, tmp_path):
     assert taps == {"declare Vasana": 1, "declare Ayla": 1, "attack with Fray's dice (Ayla)": 2,
                     "attack with typed dice (Vasana)": 5}, taps
     expect(page.locator("#log")).to_contain_text("Broo 1 is killed")
-    # his own SR-7 attack cannot be made: no form, a line saying Next loses it
+    # his own SR-7 attack cannot be made: it is lost at once, as an injury's is, in the same words (issue 33)
     expect(page.locator('form[data-form=sr-attack][data-attacker="c6"]')).to_have_count(0)
-    expect(page.locator(".sr-fallen-action")).to_contain_text("Broo 1 is dead: Melee attack with Broadsword → Vasana "
-                                                              "at SR 7 is lost on Next.")
+    expect(page.locator("#log")).to_contain_text("Broo 1's attack at SR 7 is lost: Broo 1 is dead")
     # Next with Harrek's, Broo 2's and Broo 3's attacks open: it says so, and moves nowhere
     page.locator("#round-bar [data-act=advance]").click()
     still = page.locator(".sr-still-open")
@@ -315,7 +314,7 @@ def test_a_whole_fight_of_thirteen_on_a_tablet(page, open_app, tmp_path):
     # Broo 3's sword arm is maimed: the broadsword cannot be held, so his attack is lost at once, saying why
     # (no form, nothing left open for Next to ask about)
     expect(page.locator("#log")).to_contain_text(
-        "Broo 3 loses the attack at SR 7: Broo 3's right arm is maimed: it cannot hold the broadsword")
+        "Broo 3's attack at SR 7 is lost: Broo 3's right arm is maimed: it cannot hold the broadsword")
     expect(page.locator('form[data-form=sr-attack][data-attacker="c8"]')).to_have_count(0)
     table.next()
     expect(page.locator(".sr-still-open li", has_text="Broo 3")).to_have_count(0)

@@ -387,7 +387,7 @@ def disengage(ctx: Context) -> None:
         for a in timing.actions_of(ctx.enc, c.id):
             if a["status"] == "declared" and (a["attack"] or a["kind"] == "spell"):
                 a["status"] = "lost"
-                ctx.event("lost", f"{c.name} flees: loses {a['kind']} at SR {a['sr']}", ref=a["ref"])
+                ctx.event("lost", f"{timing.open_text(ctx.enc, a)} is lost: {c.name} flees", ref=a["ref"])
         ctx.event("disengage", f"{c.name} flees at double Movement")
         if enemies:
             wounds.prompt(ctx, "free_attack", c.id, f"{c.name} flees: enemies who cannot be paired off with engaged "

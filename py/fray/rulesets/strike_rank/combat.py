@@ -197,7 +197,7 @@ def _free_attack_counts(ctx: Context, attacker: Combatant, fleeing: Combatant) -
                                     if a.get("split") else None, True)
         except RuleViolation:
             a["status"] = "lost"
-            ctx.event("lost", f"{attacker.name} loses the attack at SR {a['sr']}: the free attack on fleeing "
+            ctx.event("lost", f"{timing.open_text(ctx.enc, a)} is lost: the free attack on fleeing "
                       f"{fleeing.name} counts against the attacks this MR", ref=a["ref"])
             continue
         r["attacks"].append(w.get("id"))

@@ -37,17 +37,15 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
         if not o.get("current"):
             continue
         c = view["combatants"].get(o["combatant"], {})
-        if c.get("cannot_act"):
-            # the fallen get no form (issue 32: a dead Broo had a working "Roll the exchange"); their
-            # action is lost, in the log, on Next
-            out.append(f'<p class="sr-box sr-fallen-action">{esc(c.get("cannot_act"))}: '
-                       f'{esc(action_label(o, _names(view), c))} at SR {esc(o["sr"])} is lost on Next.</p>')
-            continue
-        if o["kind"] in ("melee", "missile") and o.get("unable"):
-            # the weapon can no longer strike (knocked away, broken): nothing to roll; the engine's Next
-            # loses it with this reason (timing.unable), so the page says so rather than offer a form
-            out.append(f'<p class="sr-box sr-fallen-action">{esc(o["unable"])}: '
-                       f'{esc(action_label(o, _names(view), c))} at SR {esc(o["sr"])} is lost on Next.</p>')
+        why = c.get("cannot_act") or (o["kind"] in ("melee", "missile") and o.get("unable"))
+        if why:
+            # the fallen get no form (issue 32: a dead Broo had a working "Roll the exchange"), nor a
+            # weapon that can no longer strike (knocked away, broken): nothing to roll. A blow that
+            # fells loses the action at once; marked on the card, or a weapon dropped, the engine's
+            # Next loses it (timing.unable), in the words of its log line (issue 33)
+            what = "attack" if o["kind"] in ("melee", "missile") else "action"
+            out.append(f'<p class="sr-box sr-fallen-action">{esc(o["name"])}\'s {what} at SR {esc(o["sr"])} is lost: '
+                       f'{esc(why)} ({esc(action_label(o, _names(view), c))}). Next moves on.</p>')
             continue
         if o["kind"] in ("melee", "missile") and forms:
             # the others at this SR wait folded, one line each, in the order they strike: the one
