@@ -590,7 +590,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
                 self.open_dialog(R.condition_form(c, self.ruleset.conditions, self.enc, self.ruleset))
         elif act == "clear-condition":
             self.dispatch({"type": "set_condition", "id": cid, "condition": data(el, "condition"), "on": False},
-                          nil(el.closest("article")))
+                          nil(el.closest(".conds-box")) or nil(el.closest("article")))
         elif act in ("order-up", "order-down"):
             self.nudge_order(cid, -1 if act == "order-up" else 1)
         elif act == "strip-open":

@@ -29,8 +29,8 @@ from ..rulesets.strike_rank.combat import MoreDice
 from .strike_rank.attack import attack_html, carried_over, current_parts, free_attack_html
 from .strike_rank.card import body_html, card_html, location_cell, stuck_entries
 from .strike_rank.common import INJURY_LABEL, PHASE_LABEL, _names
-from .strike_rank.declare import change_html, declare_form, declare_html, order_html
-from .strike_rank.flow import open_attacks, not_declared, still_open_html, undeclared_html
+from .strike_rank.declare import change_html, declare_form, declare_html, next_to_declare, order_html
+from .strike_rank.flow import nothing_left_html, open_attacks, not_declared, still_open_html, undeclared_html
 from .strike_rank.parse import (_rolls, answer_action, attack_action, care_action, declare_action, parse_dice)
 from .strike_rank.questions import bleed_html, end_html, exchange_html, last_exchange, prompt_html
 from .widgets import as_int, fold_extra, open_add_section
@@ -72,7 +72,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         change = ui.get("sr_change")
         if change:
             parts.append(change_html(view, change))
-        parts.extend(current_parts(view, ui))
+        parts.extend(current_parts(view, ui) or [nothing_left_html(view)])
         parts.append(bleed_html(view))
     if phase in ("resolve", "end", "declare"):
         parts.append(exchange_html(log))
@@ -199,6 +199,15 @@ class StrikeRankPanel:
 
         a, _ = attack_action(data(form, "ref") or "", data(form, "attacker") or "", data(form, "weapon") or "", values)
         return odds_view.exchange_html(exchange_odds(app.ruleset, app.enc, a))
+
+    def acting(self, app: Any, view: dict[str, Any], acting: Any) -> tuple[str, Any]:
+        """Whom the essentials line beside the form is about, and in what word: while declaring, the
+        first still to declare, whose form waits open ("Declaring"; issue 33: it said "Acting" of the
+        first in the order, who was doing nothing), none once all have; while resolving, who acts."""
+        if view.get("phase") == "declare":
+            up = next_to_declare(view)
+            return "Declaring", app.enc.get(up) if up else None
+        return "Acting", acting
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(combatant_id, view, app.ui)

@@ -152,8 +152,7 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     enemies = _first_enemies(view)
     # with many combatants each form waits shut, but the first who can act and has declared nothing
     # yet starts open: declaring down the list is one tap (Declare) each, not two (issue 33, §5)
-    up = next((cid for cid, c in view.get("combatants", {}).items() if c.get("status", "ok") == "ok"
-               and not any(a.get("status") == "declared" for a in c.get("declared", []))), None) if many else None
+    up = next_to_declare(view) if many else None
     for cid, c in view.get("combatants", {}).items():
         key = declare_row_key(cid, c, names, enemies[cid], folds, opened if many else None, opened, cid == up)
         held = kept.get(cid) if kept is not None else None
@@ -172,6 +171,12 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     return Block('<div class="sr-declare-list">', [
         '<p class="hint">Declare each combatant\'s actions, then press <strong>Next</strong> to resolve them by '
         'strike rank.</p>', *rows], "</div>")
+
+
+def next_to_declare(view: dict[str, Any]) -> str | None:
+    """The first combatant, in the list's order, who can act and has declared nothing yet."""
+    return next((cid for cid, c in view.get("combatants", {}).items() if c.get("status", "ok") == "ok"
+                 and not any(a.get("status") == "declared" for a in c.get("declared", []))), None)
 
 
 def declare_row_key(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
