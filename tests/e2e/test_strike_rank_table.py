@@ -6,6 +6,7 @@ declarations made), so each test starts where the finding happened. Screenshots:
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -111,3 +112,87 @@ def test_a_special_takes_the_damage_total_instead(page, open_app, tmp_path):
     expect(page.locator("#log")).to_contain_text("2D8+2+1D4 = 15")
     last = saved(page)["history"]["actions"][-1]
     assert last["rolls"]["damage"] == 15, last
+
+
+# -- 3. the GM's findings -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", [TABLET, LAPTOP], ids=["tablet", "laptop"])
+def test_declare_says_declaring_and_the_dead_are_never_next(page, open_app, tmp_path, size):
+    """In Declare the essentials line names the one whose form is open, "Declaring" (it said "Acting" of
+    the first in the order). Resolving, Vasana kills Broo 1 at SR 7: his SR-7 attack is lost at once, in
+    the log's one wording, and the strip names Broo 2 (SR 8) next or now, never the dead Broo 1; and
+    the panel says nothing is left at SR 7 and points to Next."""
+    page.set_viewport_size(size)
+    open_app(page)
+    load_fight(page, tmp_path, warriors("Vasana", "Broo 1", "Broo 2"), [{"type": "advance"}])
+    line = page.locator("#acting-line .acting")
+    expect(line).to_contain_text("Declaring Vasana")
+    expect(line).not_to_contain_text("Acting")
+    page.screenshot(path=f"/tmp/sr-table-declaring-{size['width']}.png")
+    page.locator('form[data-form=sr-declare][data-id="c1"]').get_by_role("button", name="Declare").click()
+    expect(line).to_contain_text("Declaring Broo 1")
+    page.locator('form[data-form=sr-declare][data-id="c2"]').get_by_role("button", name="Declare").click()
+    page.locator('form[data-form=sr-declare][data-id="c3"]').get_by_role("button", name="Declare").click()
+    expect(page.locator(".sr-decl")).to_have_count(3)
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 7")
+    expect(line).to_contain_text("Acting Vasana")
+    # a critical to the head, maximised: Broo 1 dies
+    form = page.locator('form[data-form=sr-attack][data-attacker="c1"]')
+    form.locator('[name="target"]').select_option("c2")
+    form = page.locator('form[data-form=sr-attack][data-attacker="c1"]')
+    form.locator('[name="defence.kind"]').select_option("none")
+    form.locator('[name="rolls.attack"]').fill("1")
+    form.locator('[name="rolls.location"]').fill("19")
+    form.get_by_role("button", name="Roll the exchange").click()
+    expect(page.locator("#log")).to_contain_text("Broo 1 is killed")
+    expect(page.locator("#log")).to_contain_text("Broo 1's attack at SR 7 is lost: Broo 1 is dead")
+    strip = page.locator("#order-strip")
+    # Broo 2 (4 m off: SR 8) is the one to come, never the dead Broo 1
+    expect(strip.locator('li.strip-entry[data-id="c3"]')).to_contain_text(re.compile("now|next", re.I))
+    expect(strip.locator('li.strip-entry[data-id="c2"]')).to_have_class(re.compile("lv-out"))
+    expect(strip.locator('li.strip-entry[data-id="c2"]')).not_to_contain_text(re.compile("now|next", re.I))
+    page.screenshot(path=f"/tmp/sr-table-dead-not-next-{size['width']}.png")
+    # nothing is left at SR 7: the panel says so and points to Next
+    left = page.locator(".sr-nothing-left")
+    expect(left).to_have_text("No action is left at SR 7: press Next for SR 8.")
+    page.screenshot(path=f"/tmp/sr-table-nothing-left-{size['width']}.png")
+
+
+def test_an_attack_on_the_fallen_offers_another_target(page, open_app, tmp_path):
+    """Broo 1 and Broo 2 declared attacks at Vasana; the GM marks Vasana unconscious as resolution begins.
+    Next's box says Broo 1's attack was at Vasana, who is unconscious, with "Pick another target" (the form,
+    set on the nearest standing enemy) or "Skip it"."""
+    people = warriors("Vasana", "Broo 1", "Broo 2") + [(preset("strike-rank", WARRIOR, name="Harrek", side="party"),
+                                                        -1.0, 0.0)]
+    load = to_resolve(melee("c2", "c1"), melee("c3", "c1"))
+    open_app(page)
+    load_fight(page, tmp_path, people, load[:-1] + [{"type": "set_condition", "id": "c1", "condition": "unconscious"},
+                                                    load[-1]])
+    page.locator("#round-bar [data-act=advance]").click()
+    box = page.locator(".sr-still-open")
+    row = box.locator("li", has_text="Broo 1")
+    expect(row).to_contain_text("Broo 1's attack at SR 7 was at Vasana, who is unconscious:")
+    expect(row.get_by_role("button", name="Resolve")).to_have_count(0)
+    page.screenshot(path="/tmp/sr-table-retarget.png")
+    row.get_by_role("button", name="Pick another target").click()
+    form = page.locator('form[data-form=sr-attack][data-attacker="c2"]')
+    expect(form).to_be_visible()
+    expect(form.locator('[name="target"]')).to_have_value("c4")
+
+
+def test_prone_is_kept_on_who_cannot_stand_beside_the_control(page, open_app, tmp_path):
+    """Both legs maimed, Broo 1 cannot stand: the × on his "prone" says why beside the list, and he stays prone."""
+    open_app(page)
+    hurt = [{"type": "sr.damage", "target": "c2", "location": leg, "amount": 12, "armour": False}
+            for leg in ("right_leg", "left_leg")]
+    load_fight(page, tmp_path, warriors("Vasana", "Broo 1"), [{"type": "advance"}, *hurt])
+    page.locator('#order-strip li.strip-entry[data-id="c2"]').click()
+    card = page.locator('#combatants article[data-id="c2"]')
+    card.get_by_role("button", name="Remove prone from Broo 1").click()
+    err = card.locator('[data-error-for="conditions"]')
+    expect(err).to_contain_text("Broo 1 cannot stand (half or more legs maimed")
+    expect(card.locator(".conds")).to_contain_text("prone")
+    box, chip = err.bounding_box(), card.locator(".conds").bounding_box()
+    assert 0 <= box["y"] - (chip["y"] + chip["height"]) < 40, (box, chip)
+    page.screenshot(path="/tmp/sr-table-prone.png")
