@@ -182,10 +182,10 @@ def test_an_attack_on_the_fallen_offers_another_target(page, open_app, tmp_path)
 
 
 def test_prone_is_kept_on_who_cannot_stand_beside_the_control(page, open_app, tmp_path):
-    """Both legs maimed, Broo 1 cannot stand: the × on his "prone" says why beside the list, and he stays prone."""
+    """A leg maimed (half of his legs), Broo 1 cannot stand: the × on his "prone" says why beside the list,
+    and he stays prone."""
     open_app(page)
-    hurt = [{"type": "sr.damage", "target": "c2", "location": leg, "amount": 12, "armour": False}
-            for leg in ("right_leg", "left_leg")]
+    hurt = [{"type": "sr.damage", "target": "c2", "location": "right_leg", "amount": 10, "armour": False}]
     load_fight(page, tmp_path, warriors("Vasana", "Broo 1"), [{"type": "advance"}, *hurt])
     page.locator('#order-strip li.strip-entry[data-id="c2"]').click()
     card = page.locator('#combatants article[data-id="c2"]')
@@ -193,6 +193,7 @@ def test_prone_is_kept_on_who_cannot_stand_beside_the_control(page, open_app, tm
     err = card.locator('[data-error-for="conditions"]')
     expect(err).to_contain_text("Broo 1 cannot stand (half or more legs maimed")
     expect(card.locator(".conds")).to_contain_text("prone")
+    expect(card.locator(".conds")).not_to_contain_text("dead")
     box, chip = err.bounding_box(), card.locator(".conds").bounding_box()
     assert 0 <= box["y"] - (chip["y"] + chip["height"]) < 40, (box, chip)
     page.screenshot(path="/tmp/sr-table-prone.png")
