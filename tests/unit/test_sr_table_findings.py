@@ -121,10 +121,10 @@ def test_an_attack_on_the_fallen_offers_another_target_or_skipping_it():
     Resolve", but that the target is down, with another target to pick or Skip it."""
     enc = all_declared(three())
     page = still_open_html(RS.view(enc))
-    assert "Broo 2&#x27;s attack at SR 7 is not resolved: " in page and ">Resolve</button>" in page
+    assert "Broo 2's attack at SR 7 is not resolved: " in page and ">Resolve</button>" in page
     enc, _ = do(enc, {"type": "set_condition", "id": "c1", "condition": "unconscious"})
     page = still_open_html(RS.view(enc))
-    assert "Broo 2&#x27;s attack at SR 7 was at Ana, who is unconscious: " in page
+    assert "Broo 2's attack at SR 7 was at Ana, who is unconscious: " in page
     assert ">Pick another target</button>" in page and ">Skip it</button>" in page and ">Resolve</button>" not in page
 
 

@@ -40,14 +40,15 @@ def _open_row(view: dict[str, Any], o: dict[str, Any]) -> str:
     cs = view.get("combatants", {})
     t = cs.get(o.get("target") or "", {})
     who = f'{o["name"]}\'s attack at SR {o["sr"]}'
+    said = f'{esc(o["name"])}\'s attack at SR {esc(o["sr"])}'  # the page's text, as the engine's refusal says it
     if t and t.get("status", "ok") != "ok":
         # the attack form already starts on the nearest standing enemy: "Pick another target" opens it
-        return (f'<li data-ref="{esc(o["ref"])}">{esc(who)} was at {esc(t.get("name", ""))}, who is '
+        return (f'<li data-ref="{esc(o["ref"])}">{said} was at {esc(t.get("name", ""))}, who is '
                 f'{esc(t.get("status"))}: '
                 + _btn("Pick another target", "sr-show-attack", "small primary", f'Pick another target: {who}',
                        ref=o["ref"])
                 + " " + _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {who}', ref=o["ref"]) + "</li>")
-    return (f'<li data-ref="{esc(o["ref"])}">{esc(who)} is not resolved: '
+    return (f'<li data-ref="{esc(o["ref"])}">{said} is not resolved: '
             + _btn("Resolve", "sr-show-attack", "small primary", f'Resolve: {o["name"]}\'s attack', ref=o["ref"])
             + " " + _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {o["name"]}\'s attack', ref=o["ref"])
             + "</li>")
