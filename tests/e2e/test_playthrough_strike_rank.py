@@ -220,7 +220,8 @@ def resolve_round(page, table: Table, rnd: int) -> None:
                 box.locator("li").first.get_by_role("button", name="Skip it").click()
                 expect(page.locator("#log")).to_contain_text("GM skips")
             else:
-                box.locator("li").first.get_by_role("button", name="Resolve").click()
+                # an attack whose target has fallen since offers another target instead (issue 33)
+                box.locator("li").first.get_by_role("button", name=re.compile("^(Resolve|Pick another target):")).click()
                 form = page.locator(f'form[data-form=sr-attack][data-ref="{ref}"]')
                 expect(form).to_be_visible()
                 roll(page, form.get_attribute("data-attacker"), {"attack": "90"})
