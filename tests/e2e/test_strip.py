@@ -481,22 +481,24 @@ def test_fourteen_range_band_turn_orders_are_set_with_one_form(page, open_app):
 @pytest.mark.parametrize("size", [LAPTOP, {"width": 768, "height": 1024}], ids=["1366x900", "768x1024"])
 def test_fourteen_strike_rank_declarations_are_drawn_when_opened(page, open_app, size):
     """Issue 11; rules: "At the start of a MR, combatants declare their actions". Past a dozen,
-    the declarations list each combatant with a shut "Declare for …" line whose form is drawn when it opens; after a declaration the next one starts shut."""
+    the declarations list each combatant with a shut "Declare for …" line whose form is drawn when it opens, but
+    for the first still to declare, open; after a declaration its line starts shut and the next one's is open."""
     fourteen(page, open_app, "strike-rank", size)
     page.locator("#round-bar").get_by_role("button", name=re.compile("Start the fight|Next")).first.click()
     folds = page.locator("details.sr-declare-fold")
     expect(folds).to_have_count(14)
-    expect(page.locator("form[data-form=sr-declare]")).to_have_count(0)
+    # the first to declare waits open, the others shut (issue 33: one tap a declaration, not two)
+    expect(page.locator("form[data-form=sr-declare]")).to_have_count(1)
     hero = page.locator('.sr-who[data-id="c1"] details.sr-declare-fold')
     expect(hero.locator("> summary")).to_have_text("Declare for Hero 1")
-    hero.locator("> summary").click()
     form = page.locator('form[data-form=sr-declare][data-id="c1"]')
     expect(form).to_be_visible()
-    expect(page.locator("form[data-form=sr-declare]")).to_have_count(1)
     form.get_by_role("button", name="Declare").click()
     expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_have_count(1)
     again = page.locator('.sr-who[data-id="c1"] details.sr-declare-fold')
     expect(again.locator("> summary")).to_have_text("Declare another action for Hero 1")
     expect(again).not_to_have_attribute("open", "")
-    expect(page.locator("form[data-form=sr-declare]")).to_have_count(0)
+    # and the next one's form is open, the only one drawn
+    expect(page.locator("form[data-form=sr-declare]")).to_have_count(1)
+    expect(page.locator('form[data-form=sr-declare][data-id="c2"]')).to_be_visible()
     shot(page, f"sr-14-declarations-{size['width']}")

@@ -176,6 +176,16 @@ def test_strike_rank_declare_and_resolve_forms_fit(sized):
     expect(page.locator("#acting-line .acting")).to_contain_text("Holds Bite")
     no_cut_text(page, size, "strike-rank resolve")
     map_screen(page, size, f"sr-{size}")
+    if size == "tablet":
+        # a token tapped on the map: its position form is on the first screen too (it began at y 1,057)
+        page.locator("#tab-map").click()
+        page.locator("#map [data-token]").last.click()  # the twelve stand on one spot: the topmost
+        expect(page.locator('form[data-form="map-move"]')).to_be_visible()
+        page.evaluate("window.scrollTo(0, 0)")
+        shot(page, f"sr-{size}-map-move")
+        box = page.evaluate(BOX, 'form[data-form="map-move"]')
+        assert box["inside"], f"{size}: the map's position form is not on the first screen: {box}"
+        page.locator("#tab-tracker").click()
     # the full card is one tap away
     page.locator("#acting-line").get_by_role("button", name="Full card").click()
     cid = page.locator("#order-strip li.strip-entry[aria-current=step]").get_attribute("data-id")

@@ -163,7 +163,7 @@ def test_damage_typed_for_a_normal_blow_when_it_comes_out_special_says_what_to_t
         attack(enc, rolls={**rolls, "damage": [5, 3]})
     assert e.value.field == "rolls.damage"
     assert e.value.message.startswith("The blow is special") and "weapon damage doubled" in e.value.message
-    assert "3 dice in this order: 2D8 then 1D4; 2 typed. Type all 3, or their total" in e.value.message
+    assert "the damage is 2D8+2+1D4. Typed 5 3 for 1D8+1+1D4: roll 1D8 more, or type the total" in e.value.message
     after, ev = attack(enc, rolls={**rolls, "damage": [5, 2, 3]})
     assert any("= 5+2+2+3 = 12" in x["text"] for x in ev), [x["text"] for x in ev]
     after, ev = attack(enc, rolls={**rolls, "damage": 12})

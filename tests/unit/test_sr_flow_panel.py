@@ -45,7 +45,7 @@ def test_a_fallen_attacker_gets_no_attack_form():
     enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead"})
     page = html(enc)
     assert 'data-attacker="c2"' not in page and 'data-attacker="c3"' in page
-    assert "Broo 1 is dead: Melee attack with Broadsword → Ana at SR 7 is lost on Next." in page
+    assert "Broo 1's attack at SR 7 is lost: Broo 1 is dead (Melee attack with Broadsword → Ana). Next moves on." in page
 
 
 def test_next_says_what_is_open_and_who_has_not_declared():
@@ -67,7 +67,7 @@ def test_next_says_what_is_open_and_who_has_not_declared():
 def test_an_attack_whose_weapon_was_knocked_away_is_not_asked_about_nor_offered():
     """Disarm (½ skill): "If the attacker wins, the defender's weapon is knocked out of their hands": an attack declared with it can no longer be
     made. The engine's Next loses it with that reason (timing.unable), so the page's Next must not stop on it
-    as "not resolved: Resolve / Skip it", nor offer "Roll the exchange": a line says it is lost on Next.
+    as "not resolved: Resolve / Skip it", nor offer "Roll the exchange": a line says it is lost (Next moves on).
     (Two branches met here: the page asked about every attack of a standing combatant.)"""
     from fray.web.strike_rank.flow import open_attacks
 
@@ -80,6 +80,6 @@ def test_an_attack_whose_weapon_was_knocked_away_is_not_asked_about_nor_offered(
     assert open_attacks(view) == []
     page = html(enc, {"sr_still_open": [1, 7]})
     assert "not resolved" not in page and 'data-attacker="c3"' not in page
-    assert "Broadsword was dropped: Melee attack with Broadsword → Ana at SR 7 is lost on Next." in page
+    assert "Broo 3's attack at SR 7 is lost: Broadsword was dropped (Melee attack with Broadsword → Ana). Next moves on." in page
     enc, events = do(enc, {"type": "advance", "skip_empty": True, "ask_open": True})
     assert any("Broo 3's attack at SR 7 is lost: Broadsword was dropped" in str(e) for e in events)

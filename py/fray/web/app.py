@@ -190,9 +190,11 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         if not self.check_resumed():
             return False
         self.clear_errors(scope)
+        self.last_error = None
         try:
             self.history.do(action, self.rng)
         except FrayError as e:
+            self.last_error = e  # a panel may answer a refusal of its own kind (strike-rank: more dice)
             self.show_error(scope, e, field_map)
             return False
         self.say_undo("")  # a new change: what Undo last said is no longer the news
@@ -589,7 +591,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
                 self.open_dialog(R.condition_form(c, self.ruleset.conditions, self.enc, self.ruleset))
         elif act == "clear-condition":
             self.dispatch({"type": "set_condition", "id": cid, "condition": data(el, "condition"), "on": False},
-                          nil(el.closest("article")))
+                          nil(el.closest(".conds-box")) or nil(el.closest("article")))
         elif act in ("order-up", "order-down"):
             self.nudge_order(cid, -1 if act == "order-up" else 1)
         elif act == "strip-open":

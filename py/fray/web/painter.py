@@ -108,7 +108,12 @@ class Painter:
         self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id, phase_label),
                                                 R.strip_heading(order, phase_label)))
         acting = enc.get(current_id) if current_id else None
-        self.paint("acting-line", R.acting_line(acting, status.get(current_id or ""), self.holds(panel, acting, view)))
+        tag = "Acting"
+        said = getattr(panel, "acting", None) if panel else None
+        if said is not None:  # the panel's own word on who the line is about (strike-rank: "Declaring")
+            tag, acting = said(self, view, acting)
+        self.paint("acting-line", R.acting_line(acting, status.get(acting.id if acting else ""),
+                                                self.holds(panel, acting, view), tag))
         self.paint("cards-tools", R.cards_tools(enc, self.ui, current_id))
         self.paint_cards([(c.id, self.card(enc, c, rs, panel, view, c.id == current_id, status.get(c.id)))
                           for c in enc.combatants], R.empty_state(enc))

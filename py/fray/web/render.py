@@ -137,12 +137,15 @@ def strip_entries(enc: Encounter, order: list[Slot], status: dict[str, dict[str,
         if s.tie is not None:
             ties.setdefault(s.tie, []).append(cid)
     later = list(first)
+    # the fallen act no more: never NOW or NEXT, though their slot may still be in the order (issue 33)
+    out_of_it = {cid for cid, st in status.items() if (st or {}).get("level") == "out"}
     next_id = None
     if current_id in later:
-        rest = later[later.index(current_id) + 1:]
+        rest = [x for x in later[later.index(current_id) + 1:] if x not in out_of_it]
         next_id = rest[0] if rest else None
     elif current_id is None and enc.phase != "setup" and later:
-        next_id = later[0]
+        standing = [x for x in later if x not in out_of_it]
+        next_id = standing[0] if standing else None
     out = []
     for cid in ids:
         c = enc.get(cid)
@@ -153,7 +156,7 @@ def strip_entries(enc: Encounter, order: list[Slot], status: dict[str, dict[str,
         out.append({
             "id": cid, "name": c.name, "side": c.side, "label": s.label if s and not label_is_phase else "",
             "status": status.get(cid) or {"hp": None, "fraction": None, "word": "", "level": "ok", "chips": []},
-            "current": cid == current_id, "next": cid == next_id, "in_order": s is not None,
+            "current": cid == current_id and cid not in out_of_it, "next": cid == next_id, "in_order": s is not None,
             "group": "t" + "-".join(str(x) for x in (s.tie or ())) if group else "",
             "up": group[i - 1] if group and i > 0 else None,
             "down": group[i + 1] if group and i + 1 < len(group) else None,
@@ -324,7 +327,9 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
         f'{head}<div class="card-body" id="{esc(body_id)}">'
         f'<div class="stats">{stat_line(c, ruleset)}</div>'
         f'{extra_html}'
-        f'<ul class="conds" aria-label="Conditions of {esc(c.name)}">{conds}</ul>'
+        # a condition the rules keep (strike-rank: prone on who cannot stand) is refused beside the list
+        f'<div class="conds-box"><ul class="conds" aria-label="Conditions of {esc(c.name)}">{conds}</ul>'
+        f'<p class="field-error" data-error-for="conditions"></p></div>'
         f'{"<p class=notes>" + esc(c.notes) + "</p>" if c.notes else ""}'
         f'<div class="card-actions">'
         f'{button("Edit", "edit-combatant", "small", title=f"Edit {c.name}", id=c.id)}'
@@ -335,17 +340,18 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
     )
 
 
-def acting_line(c: Combatant | None, st: dict[str, Any] | None, holds: list[str]) -> str:
+def acting_line(c: Combatant | None, st: dict[str, Any] | None, holds: list[str], tag: str = "Acting") -> str:
     """The acting combatant's essentials, next to the panel's form for what happens now (issue 33):
     name, HP bar and the game's wound word, conditions, what it holds, and the full card one tap
-    away (the order strip's own act: the card opens and comes under the head)."""
+    away (the order strip's own act: the card opens and comes under the head). ``tag``: what the
+    form is for, in the panel's word ("Acting"; strike-rank's declarations: "Declaring")."""
     if c is None:
         return ""
     st = st or {}
     words = status_text(st)
     held = f'<span class="acting-holds">Holds {esc(", ".join(holds))}</span>' if holds else ""
-    return (f'<div class="acting side-{esc(c.side)}" role="group" aria-label="Acting now: {esc(c.name)}">'
-            f'<span class="acting-who"><span class="acting-tag">Acting</span> <strong class="acting-name">{esc(c.name)}</strong></span>'
+    return (f'<div class="acting side-{esc(c.side)}" role="group" aria-label="{esc(tag)} now: {esc(c.name)}">'
+            f'<span class="acting-who"><span class="acting-tag">{esc(tag)}</span> <strong class="acting-name">{esc(c.name)}</strong></span>'
             f'<span class="acting-state">{hp_bar(st) if st else ""}'
             f'{f"<span class=acting-word>{esc(words)}</span>" if words else ""}'
             f'{(" " + chips(st.get("chips", []))) if st.get("chips") else ""}</span>'

@@ -25,11 +25,12 @@ from . import odds_view
 from .render import esc
 from .strike_rank.add_form import add_extra, add_fields_html, armour_problem, armour_text, parse_armour, parse_weapons, weapons_text
 from .blocks import Block
+from ..rulesets.strike_rank.combat import MoreDice
 from .strike_rank.attack import attack_html, carried_over, current_parts, free_attack_html
 from .strike_rank.card import body_html, card_html, location_cell, stuck_entries
 from .strike_rank.common import INJURY_LABEL, PHASE_LABEL, _names
-from .strike_rank.declare import change_html, declare_form, declare_html, order_html
-from .strike_rank.flow import open_attacks, not_declared, still_open_html, undeclared_html
+from .strike_rank.declare import change_html, declare_form, declare_html, next_to_declare, order_html
+from .strike_rank.flow import nothing_left_html, open_attacks, not_declared, still_open_html, undeclared_html
 from .strike_rank.parse import (_rolls, answer_action, attack_action, care_action, declare_action, parse_dice)
 from .strike_rank.questions import bleed_html, end_html, exchange_html, last_exchange, prompt_html
 from .widgets import as_int, fold_extra, open_add_section
@@ -71,7 +72,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         change = ui.get("sr_change")
         if change:
             parts.append(change_html(view, change))
-        parts.extend(current_parts(view, ui))
+        parts.extend(current_parts(view, ui) or [nothing_left_html(view)])
         parts.append(bleed_html(view))
     if phase in ("resolve", "end", "declare"):
         parts.append(exchange_html(log))
@@ -116,6 +117,11 @@ class StrikeRankPanel:
         # longer on the page are let go
         app.ui["sr_opened"] = opened_keys(app.ui, is_open, fold_states("details[data-fold-drawn]"))
         odds_view.refresh_soon(app)
+        more = app.ui.get("sr_more")
+        if more:  # the extra dice of an exchange no longer at hand (skipped, undone, Next) are let go
+            now = {o["ref"] or "free" for o in view.get("order", []) if o.get("current")} | {"free"}
+            for k in [k for k in more if k not in now]:
+                del more[k]
         if not getattr(self, "_listening", False):
             self._listening = True
             app._listen(document, "change", lambda e: self.on_change(app, e))
@@ -135,6 +141,7 @@ class StrikeRankPanel:
             return
         ref = data(form, "ref") or ""
         app.ui.setdefault("sr_target", {})[ref or "free"] = str(t.value)
+        app.ui.get("sr_more", {}).pop(ref or "free", None)  # another defender: another exchange
         # what is typed in the attack forms survives their redrawing: all of it in the other
         # forms, all that still applies in this one (issue 10: a new Target cleared the dice)
         typed = {data(f, "ref") or "": form_values(f) for f in document.querySelectorAll('form[data-form="sr-attack"]')}
@@ -192,6 +199,15 @@ class StrikeRankPanel:
 
         a, _ = attack_action(data(form, "ref") or "", data(form, "attacker") or "", data(form, "weapon") or "", values)
         return odds_view.exchange_html(exchange_odds(app.ruleset, app.enc, a))
+
+    def acting(self, app: Any, view: dict[str, Any], acting: Any) -> tuple[str, Any]:
+        """Whom the essentials line beside the form is about, and in what word: while declaring, the
+        first still to declare, whose form waits open ("Declaring"; issue 33: it said "Acting" of the
+        first in the order, who was doing nothing), none once all have; while resolving, who acts."""
+        if view.get("phase") == "declare":
+            up = next_to_declare(view)
+            return "Declaring", app.enc.get(up) if up else None
+        return "Acting", acting
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(combatant_id, view, app.ui)
@@ -301,13 +317,21 @@ class StrikeRankPanel:
             a["ref"] = data(form, "ref")
             app.dispatch(a, form)
         elif form_name == "sr-attack":
+            key = (data(form, "ref") or "") or "free"
+            more = app.ui.setdefault("sr_more", {})
             a, errors = attack_action(data(form, "ref") or "", data(form, "attacker") or "",
-                                      data(form, "weapon") or "", values)
-            if not _show_errors(app, form, errors) and app.dispatch(a, form):
+                                      data(form, "weapon") or "", values, more.get(key))
+            if _show_errors(app, form, errors):
+                return True
+            if app.dispatch(a, form):
                 app.ui.get("sr_target", {}).pop(a.get("ref") or "free", None)
+                if more.pop(key, None) is not None:
+                    app.render()
                 if not a.get("ref"):
                     app.ui.pop("sr_free", None)  # the free attack is made; the GM answers its prompt
                     app.render()
+            elif isinstance(getattr(app, "last_error", None), MoreDice):
+                _ask_more_dice(app, form, key, app.last_error, values)
         elif form_name == "sr-prompt":
             pass  # the option buttons answer (data-act="sr-answer"); Enter in a dice box does nothing
         elif form_name in ("sr-heal", "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick"):
@@ -329,6 +353,24 @@ class StrikeRankPanel:
             if not _show_errors(app, form, errors):
                 app.dispatch(a, form)
         return True
+
+
+def _ask_more_dice(app: Any, form: Any, key: str, err: Any, values: dict[str, Any]) -> None:
+    """The damage typed for an ordinary blow and the blow came out special: the form asks for the
+    extra dice only (its field focused), keeping what was typed and the exchange's own dice."""
+    from .app import data, document, nil
+    from .forms import restore_values
+
+    app.ui.setdefault("sr_more", {})[key] = err.pending()
+    app.clear_errors(form)
+    ref = data(form, "ref") or ""
+    app.render()
+    f = nil(document.querySelector(f'form[data-form="sr-attack"][data-ref="{ref}"]'))
+    if f is not None:
+        restore_values(f, values)
+        box = nil(f.querySelector('[name="more.damage"]'))
+        if box is not None:
+            box.focus()
 
 
 def _show_attack(ref: str) -> None:

@@ -68,21 +68,23 @@ def test_actions_without_a_roll_resolve_in_their_sr_by_themselves():
 def test_the_fallen_lose_their_pending_actions_by_themselves():
     """Action Declaration & Resolution: "Characters who become incapacitated generally lose actions that would
     have resolved after they are incapacitated." Killed at SR 7 before his own SR-7 attack, Broo 1 cannot make
-    it (no attack of the dead is taken), it does not hold Next up, and Next loses it with a log line."""
+    it: it would have resolved after, so it is lost at once, as an injury's is, in the same words (issue 33:
+    "Broo 1's attack at SR 7 is lost: Broo 1 is dead"), and it does not hold Next up."""
     enc = to_phase(broos(), "declare")
     enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
     enc, _ = declare(enc, "c3", kind="melee", weapon="broadsword", target="c1")
     enc = to_phase(enc, "resolve")
     enc, ev = do(enc, {"type": "sr.damage", "target": "c2", "location": "chest", "amount": 30, "armour": False})
     assert "dead" in enc.get("c2").conditions
+    assert "Broo 1's attack at SR 7 is lost: Broo 1 is dead" in texts(ev)
+    assert actions(enc, "c2")[0]["status"] == "lost"
     with pytest.raises(RuleViolation, match="Broo 1 is dead"):
         attack(enc, "c2", "c1", ref="a1", rolls={"attack": 10})
     with pytest.raises(RuleViolation, match="^Broo 3's attack at SR 7 is not resolved: resolve it or skip it"):
         do(enc, NEXT)  # Broo 1's own attack does not hold Next up
     enc, _ = do(enc, {"type": "sr.skip", "ref": "a2"})
     enc, ev = do(enc, NEXT)
-    assert "Broo 1's attack at SR 7 is lost: Broo 1 is dead" in texts(ev)
-    assert actions(enc, "c2")[0]["status"] == "lost"
+    assert "is lost" not in texts(ev)  # said once, when it happened
 
 
 def test_a_combatant_the_gm_marks_dead_loses_the_action_on_next():

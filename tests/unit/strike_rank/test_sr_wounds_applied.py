@@ -117,7 +117,7 @@ def test_an_injury_loses_the_declared_attacks_it_makes_impossible():
     enc = to_phase(enc, "resolve")
     enc, ev = hurt(enc, "c2", "right_arm", 8)
     assert actions(enc, "c2")[0]["status"] == "lost"
-    assert "Bor loses the attack at SR 7: Bor's right arm is maimed: it cannot hold the broadsword" in texts(ev)
+    assert "Bor's attack at SR 7 is lost: Bor's right arm is maimed: it cannot hold the broadsword" in texts(ev)
     assert not RS.view(enc)["order"]
 
 

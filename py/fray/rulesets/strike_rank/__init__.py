@@ -129,6 +129,7 @@ class StrikeRank(Ruleset):
             "sr.unstick": care.unstick,
             "sr.disengage": care.disengage,
             "sr.grapple": care.grapple,
+            "set_condition": care.set_condition,
         })
 
     # Strike ranks, not turns: a duration is a number of Melee Rounds ("time is divided into

@@ -235,6 +235,9 @@ def answer(ctx: Context) -> None:
     elif k == "collision":
         if choice == "combatant":
             other = ctx.combatant("with") if ctx.action.get("with") else None
+            if other is not None and other.id == c.id:
+                # "collide with another combatant": the one knocked back is not struck by himself
+                raise InvalidAction("with", f"{c.name} is the one knocked back: pick the combatant he collides with")
             if other is not None:
                 ok, _, text = combat._skill_test(ctx, other.stats.get("DEX", 0) * 5, "collision_dex")
                 if not ok:
@@ -387,7 +390,7 @@ def disengage(ctx: Context) -> None:
         for a in timing.actions_of(ctx.enc, c.id):
             if a["status"] == "declared" and (a["attack"] or a["kind"] == "spell"):
                 a["status"] = "lost"
-                ctx.event("lost", f"{c.name} flees: loses {a['kind']} at SR {a['sr']}", ref=a["ref"])
+                ctx.event("lost", f"{timing.open_text(ctx.enc, a)} is lost: {c.name} flees", ref=a["ref"])
         ctx.event("disengage", f"{c.name} flees at double Movement")
         if enemies:
             wounds.prompt(ctx, "free_attack", c.id, f"{c.name} flees: enemies who cannot be paired off with engaged "
@@ -485,3 +488,19 @@ def _release(holder: Combatant, target: Combatant, grip: dict[str, Any]) -> None
     if not any(g for o in [holder] for g in o.data["grips"] if g["target"] == target.id):
         if "grappled" in target.conditions:
             target.conditions.remove("grappled")
+
+
+def set_condition(ctx: Context) -> None:
+    """The core's ``set_condition``, but "prone" stays on whoever cannot stand ("If half or more of a
+    combatant's legs are maimed, they cannot stand"; "Abdomen: Cannot stand or walk."): the GM taking
+    it off by hand is refused with the injury, and nothing changes (issue 33)."""
+    from ...reducer import CORE_ACTIONS
+
+    cond = ctx.action.get("condition")
+    if ctx.action.get("on", True) is False and isinstance(cond, str) and cond.strip().lower() == "prone":
+        c = ctx.combatant()
+        why = body.cannot_stand(c)
+        if why:
+            raise RuleViolation("Damage Equal to Double Location HP",
+                                f"{c.name} cannot stand ({why}): prone stays until the injury is healed")
+    CORE_ACTIONS["set_condition"](ctx)

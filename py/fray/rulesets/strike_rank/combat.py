@@ -197,7 +197,7 @@ def _free_attack_counts(ctx: Context, attacker: Combatant, fleeing: Combatant) -
                                     if a.get("split") else None, True)
         except RuleViolation:
             a["status"] = "lost"
-            ctx.event("lost", f"{attacker.name} loses the attack at SR {a['sr']}: the free attack on fleeing "
+            ctx.event("lost", f"{timing.open_text(ctx.enc, a)} is lost: the free attack on fleeing "
                       f"{fleeing.name} counts against the attacks this MR", ref=a["ref"])
             continue
         r["attacks"].append(w.get("id"))
@@ -555,31 +555,102 @@ def roll_damage(ctx: Context, c: Combatant, w: dict, landing: str, name: str, de
         from ...dice import parse
         total = parse(expr).maximum()
         return total, f"{expr} maximised = {total} ({why})" if why else f"{expr} maximised = {total}", st
+    ordinary = damage_dice(ctx, c, w, "normal", decl, pull, dm_use)[0] if landing == "special" else ""
+    given = ctx.dice.given.get(name)
+    if ordinary and isinstance(given, int) and not isinstance(given, bool):
+        # one number typed for a blow of one die is that die's face, not the total of the special's
+        # dice (1D8 typed 7, then a special 2D8: a 7 read as the total would roll nothing more)
+        from ...dice import parse
+        more = _typed_too_few(ctx, name, expr, why, landing, [given], ordinary) \
+            if parse(ordinary).dice_count == 1 else None
+        if more is not None:
+            raise more
     try:
         r = ctx.dice.roll(name, expr)
     except InvalidAction as e:
-        raise _typed_too_few(ctx, name, expr, why, landing, e) from None
+        raise (_typed_too_few(ctx, name, expr, why, landing, _typed_faces(given), ordinary) or e) from None
     return r.total, r.breakdown() + (f" ({why})" if why else ""), st
 
 
-def _typed_too_few(ctx: Context, name: str, expr: str, why: str, landing: str, err: InvalidAction) -> InvalidAction:
-    """Damage dice typed before the roll, for an ordinary blow, when the blow came out special
-    ("2D10+1D6 needs 3 dice, 2 typed"): say what the result asks for, the dice in their order,
-    and that a total will do (issue 33, §5)."""
+def _typed_faces(given: Any) -> list | None:
+    faces = given.get("faces") if isinstance(given, dict) else given
+    return faces if isinstance(faces, list) else None
+
+
+class MoreDice(InvalidAction):
+    """Damage dice typed before the roll for an ordinary blow, and the blow came out special
+    ("2D10+1D6 needs 3 dice, 2 typed"): the result is known, only some dice are missing (issue 33,
+    §5). The encounter is unchanged, as with any refusal; the error carries what the page needs to
+    ask for ONLY the extra dice and send the action again with every die in it:
+
+    * ``rolled``: the dice handed out so far (the attack, the defence, the location: rolled by Fray
+      or typed), to be given again so the same exchange comes out;
+    * ``typed``: the faces the GM typed; ``extra``: the sides of each missing die, in order;
+    * ``slots``: the special's dice in order, each an index into ``typed`` (>= 0) or the missing
+      die ``-1 - j`` (``extra[j]``): ``fill_special`` builds the faces from them;
+    * ``expr``, ``why``: the special's damage and how it was built; ``said``: the exchange so far."""
+
+    def __init__(self, field: str, message: str, *, expr: str, why: str, typed: list, extra: list[int],
+                 slots: list[int], rolled: dict, said: list[str]):
+        super().__init__(field, message)
+        self.expr, self.why, self.typed, self.extra, self.slots = expr, why, typed, extra, slots
+        self.rolled, self.said = rolled, said
+
+    def pending(self) -> dict[str, Any]:
+        """The plain data the page keeps while it asks for the extra dice."""
+        return {"expr": self.expr, "why": self.why, "typed": self.typed, "extra": self.extra, "slots": self.slots,
+                "rolled": self.rolled, "said": self.said, "need": extra_dice_text(self.extra)}
+
+
+def extra_dice_text(sides: list[int]) -> str:
+    """[6] → "1D6"; [8, 4] → "1D8 then 1D4"; [6, 6] → "2D6"."""
+    runs: list[list[int]] = []
+    for s in sides:
+        if runs and runs[-1][1] == s:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, s])
+    return " then ".join(f"{n}D{s}" for n, s in runs)
+
+
+def fill_special(slots: list[int], typed: list[int], extra: list[int]) -> list[int]:
+    """The special's faces in its own order: the typed ones where they were, the extra ones in the gaps."""
+    return [typed[i] if i >= 0 else extra[-1 - i] for i in slots]
+
+
+def _typed_too_few(ctx: Context, name: str, expr: str, why: str, landing: str, faces: list | None,
+                   ordinary: str) -> InvalidAction | None:
+    """Damage typed for an ordinary blow (``ordinary``) when it came out special (``expr``): a
+    ``MoreDice`` asking for the dice the special adds, each after the typed ones of its kind
+    (1D8+1+1D4 typed 5 3 → 2D8+2+1D4 is 5, the new D8, 3). None when the typed dice are not the
+    ordinary blow's (the tray's own error stands)."""
     from ...dice import parse
 
-    given = ctx.dice.given.get(name)
-    faces = given.get("faces") if isinstance(given, dict) else given
-    if not isinstance(faces, list):
-        return err
-    terms = [f"{t.count}D{t.sides}" for t in parse(expr).dice_terms]
-    need = parse(expr).dice_count
-    if len(faces) >= need:
-        return err
+    if faces is None or not ordinary:
+        return None
+    o_terms, s_terms = parse(ordinary).dice_terms, parse(expr).dice_terms
+    if len(faces) != parse(ordinary).dice_count or len(faces) >= parse(expr).dice_count or len(o_terms) != len(s_terms):
+        return None
+    if any(o.sides != t.sides or o.sign != t.sign or o.count > t.count for o, t in zip(o_terms, s_terms)):
+        return None
+    slots: list[int] = []
+    extra: list[int] = []
+    i = 0
+    for o, t in zip(o_terms, s_terms):
+        for k in range(t.count):
+            if k < o.count:
+                slots.append(i)
+                i += 1
+            else:
+                extra.append(t.sides)
+                slots.append(-len(extra))
+    need = extra_dice_text(extra)
     what = f"The blow is {landing.replace('_', ' ')}" + (f" ({why})" if why else "")
-    return InvalidAction(f"rolls.{name}", f"{what}: the damage is {expr}, {need} dice in this order: "
-                                          f"{' then '.join(terms)}; {len(faces)} typed. Type all {need}, or "
-                                          f"their total")
+    typed = " ".join(str(f) for f in faces)
+    rolled = {k: v for k, v in ctx.dice.used.items() if k != name}
+    return MoreDice(f"rolls.{name}", f"{what}: the damage is {expr}. Typed {typed} for {ordinary}: roll {need} more, "
+                                     "or type the total", expr=expr, why=why, typed=list(faces), extra=extra, slots=slots,
+                    rolled=rolled, said=[e["text"] for e in ctx.events])
 
 
 def _weapon_hp_loss(w: dict, dmg: int, rule: str) -> int:

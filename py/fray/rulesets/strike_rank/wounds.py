@@ -41,12 +41,20 @@ def tests_table(ctx: Context) -> dict[str, Any]:
 
 def lose_later_actions(ctx: Context, c: Combatant, why: str) -> None:
     """"Characters who become incapacitated generally lose actions that would have resolved after
-    they are incapacitated." Actions at the current SR are simultaneous: the GM decides."""
+    they are incapacitated." While resolving, an action of the current SR still declared has not
+    resolved yet: it would resolve after, so it is lost at once too, as an injury's is
+    (``lose_impossible_actions``), in the same words: "Broo 2's attack at SR 7 is lost: Broo 2 is
+    dead" (issue 33)."""
+    from .timing import open_text  # (timing imports this module)
+
     cur = ctx.enc.state.get("sr", 0)
+    now = ctx.enc.phase == "resolve"
+    reason = body.can_act(c) or why
     for a in ctx.enc.state.get("actions", []):
-        if a["combatant"] == c.id and a["status"] == "declared" and (a["round"] > ctx.enc.round or a["sr"] > cur):
+        if a["combatant"] == c.id and a["status"] == "declared" and (
+                a["round"] > ctx.enc.round or a["sr"] > cur or (now and a["sr"] == cur and a["round"] == ctx.enc.round)):
             a["status"] = "lost"
-            ctx.event("lost", f"{c.name} loses {a['kind']} at SR {a['sr']}: {why}", ref=a["ref"])
+            ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {reason}", ref=a["ref"])
 
 
 def add_condition(c: Combatant, cond: str) -> bool:
@@ -131,7 +139,7 @@ def lose_impossible_actions(ctx: Context, c: Combatant) -> None:
     """The declared attacks an injury has made impossible are lost at once, each with the injury
     that stops it (a maimed arm cannot attack with the sword it held; "Chest: Cannot fight"), so
     the strike rank order holds only what the combatant can still do."""
-    from .timing import actions_where  # (timing imports this module)
+    from .timing import actions_where, open_text  # (timing imports this module)
 
     # read through, and only the combatant's pending attacks copied to be edited (fray.sharing)
     for a in actions_where(ctx.enc, lambda x: x["combatant"] == c.id and x["status"] == "declared"
@@ -142,7 +150,7 @@ def lose_impossible_actions(ctx: Context, c: Combatant) -> None:
             why = body.weapon_usable(c, w) if w is not None else None
         if why:
             a["status"] = "lost"
-            ctx.event("lost", f"{c.name} loses the attack at SR {a['sr']}: {why}", ref=a["ref"])
+            ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {why}", ref=a["ref"])
 
 
 def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str, after: str, amount: int,

@@ -37,17 +37,15 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
         if not o.get("current"):
             continue
         c = view["combatants"].get(o["combatant"], {})
-        if c.get("cannot_act"):
-            # the fallen get no form (issue 32: a dead Broo had a working "Roll the exchange"); their
-            # action is lost, in the log, on Next
-            out.append(f'<p class="sr-box sr-fallen-action">{esc(c.get("cannot_act"))}: '
-                       f'{esc(action_label(o, _names(view), c))} at SR {esc(o["sr"])} is lost on Next.</p>')
-            continue
-        if o["kind"] in ("melee", "missile") and o.get("unable"):
-            # the weapon can no longer strike (knocked away, broken): nothing to roll; the engine's Next
-            # loses it with this reason (timing.unable), so the page says so rather than offer a form
-            out.append(f'<p class="sr-box sr-fallen-action">{esc(o["unable"])}: '
-                       f'{esc(action_label(o, _names(view), c))} at SR {esc(o["sr"])} is lost on Next.</p>')
+        why = c.get("cannot_act") or (o["kind"] in ("melee", "missile") and o.get("unable"))
+        if why:
+            # the fallen get no form (issue 32: a dead Broo had a working "Roll the exchange"), nor a
+            # weapon that can no longer strike (knocked away, broken): nothing to roll. A blow that
+            # fells loses the action at once; marked on the card, or a weapon dropped, the engine's
+            # Next loses it (timing.unable), in the words of its log line (issue 33)
+            what = "attack" if o["kind"] in ("melee", "missile") else "action"
+            out.append(f'<p class="sr-box sr-fallen-action">{esc(o["name"])}\'s {what} at SR {esc(o["sr"])} is lost: '
+                       f'{esc(why)} ({esc(action_label(o, _names(view), c))}). Next moves on.</p>')
             continue
         if o["kind"] in ("melee", "missile") and forms:
             # the others at this SR wait folded, one line each, in the order they strike: the one
@@ -86,6 +84,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     target = cs.get(tid, {})
     w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
     pre = f"sr-att-{o['ref'] or 'free'}"
+    more = (ui or {}).get("sr_more", {}).get(o["ref"] or "free")
     # "Ranged attacks can be dodged or parried with a shield, but not parried with other weapons - except
     # for unarmed Martial Arts parries"; a weapon that has parried this MR comes last, not first
     parried = target.get("round", {}).get("parries", [])
@@ -138,9 +137,28 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         + circumstances_html(pre, target, w, ui, bool(o.get("free")))
         + f'<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'
         f'<div class="sr-row">{dice}</div></fieldset>'
-        f'<div class="sr-actions odds-beside"><button type="submit" class="primary">Roll the exchange</button>'
+        + (more_dice_html(pre, more) if more else "")
+        + f'<div class="sr-actions odds-beside"><button type="submit" class="primary">'
+        f'{"Apply the special damage" if more else "Roll the exchange"}</button>'
         f'{odds_view.slot()}</div>'
         f'{_err("sr")}</form>')
+
+
+def more_dice_html(pre: str, more: dict[str, Any]) -> str:
+    """The exchange came out special after the GM typed an ordinary blow's damage dice: what the
+    dice said, and ONE field for the dice the special adds (focused by the panel), or the total."""
+    said = "".join(f"<li>{esc(t)}</li>" for t in more.get("said", []))
+    need = more["need"]
+    typed = " ".join(str(f) for f in more["typed"])
+    return (f'<fieldset class="sr-more-dice" role="group"><legend>The blow is special: the damage is '
+            f'{esc(more["expr"])}{" (" + esc(more["why"]) + ")" if more.get("why") else ""}</legend>'
+            f'<ul class="sr-more-said">{said}</ul>'
+            f'<p class="hint">Your {esc(typed)} stand; the exchange keeps its dice.</p><div class="sr-row">'
+            + _field(pre + "-more", "more.damage", f"Special: roll {need} more",
+                     _input(pre + "-more", "more.damage", "", "numeric", need), "sr-die")
+            + _field(pre + "-more-total", "more.total", "or the whole damage's total",
+                     _input(pre + "-more-total", "more.total", "", "numeric", "total"), "sr-die")
+            + "</div></fieldset>")
 
 
 def _dice(pre: str, rolls: tuple[tuple[str, str], ...], legend: str = "Dice (blank = Fray rolls)") -> str:

@@ -150,13 +150,16 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     many = len(view.get("combatants", {})) >= FOLD_DECLARATIONS_FROM
     rows = []
     enemies = _first_enemies(view)
+    # with many combatants each form waits shut, but the first who can act and has declared nothing
+    # yet starts open: declaring down the list is one tap (Declare) each, not two (issue 33, §5)
+    up = next_to_declare(view) if many else None
     for cid, c in view.get("combatants", {}).items():
-        key = declare_row_key(cid, c, names, enemies[cid], folds, opened if many else None, opened)
+        key = declare_row_key(cid, c, names, enemies[cid], folds, opened if many else None, opened, cid == up)
         held = kept.get(cid) if kept is not None else None
         if held is not None and held[0] == key:
             rows.append(held[1])
             continue
-        row = _declare_row(cid, c, names, key[2], ui, many)
+        row = _declare_row(cid, c, names, key[2], ui, many, cid == up)
         if kept is not None:
             kept[cid] = (key, row)
         rows.append(row)
@@ -170,24 +173,36 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         'strike rank.</p>', *rows], "</div>")
 
 
+def next_to_declare(view: dict[str, Any]) -> str | None:
+    """The first combatant, in the list's order, who can act and has declared nothing yet."""
+    return next((cid for cid, c in view.get("combatants", {}).items() if c.get("status", "ok") == "ok"
+                 and not any(a.get("status") == "declared" for a in c.get("declared", []))), None)
+
+
 def declare_row_key(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
-                    folds: dict[str, bool], opened: Any = None, more_opened: Any = None) -> tuple:
+                    folds: dict[str, bool], opened: Any = None, more_opened: Any = None, up: bool = False) -> tuple:
     """Everything one combatant's declaration part is made of: their view (the same object while
     nothing of theirs changed, ``Ruleset.view_kept``), every name (the target and bracing lists),
     the default target, the state of its two fold-outs and, with many combatants (``opened``:
     the fold-outs drawn so far), whether its form has been drawn; ``more_opened``: whether its "More"
     fold-out has been drawn (web/strike_rank_panel.py keeps the keys of those drawn)."""
     n = len([a for a in c.get("declared", []) if a.get("status") == "declared"])
-    fold, more = f"declare-{cid}-{n}", f"more-sr-sr-declare-{cid}"
+    fold, more = _fold_key(cid, n, up), f"more-sr-sr-declare-{cid}"
     return (c, names, enemy, folds.get(fold), folds.get(more), more in (more_opened or ()),
-            None if opened is None else fold in opened)
+            None if opened is None else fold in opened, up)
+
+
+def _fold_key(cid: str, n: int, up: bool) -> str:
+    """A declaration fold-out's key: by the number declared (a new one starts as it should), and
+    apart for the next to declare, whose fold-out starts open where the same one shut stayed shut."""
+    return f"declare-{cid}-{n}" + ("-up" if up else "")
 
 
 def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str, ui: dict[str, Any] | None,
-                 many: bool = False) -> str:
+                 many: bool = False, up: bool = False) -> str:
     """One combatant's part of the declarations: what they declared, and the form for the next.
-    ``many`` (FOLD_DECLARATIONS_FROM or more combatants): the form's fold-out starts shut and
-    holds no form until it first opens (the page's toggle listener draws it then), so the Next
+    ``many`` (FOLD_DECLARATIONS_FROM or more combatants): the form's fold-out starts shut (but for
+    ``up``, the first still to declare) and holds no form until it first opens (the page's toggle listener draws it then), so the Next
     into a new round writes thirty one-line fold-outs, not thirty forms."""
     decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
     items = "".join(
@@ -203,14 +218,16 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
         # forms"); the card's conditions bring them back
         return (f'<div class="sr-who sr-fallen" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
                 f'<p class="hint">{esc(c.get("cannot_act") or c["name"] + " cannot act")}: no actions.</p></div>')
-    key = f"declare-{cid}-{len(decl)}"
-    drawn = not many or (ui or {}).get("sr_open", {}).get(key) or key in (ui or {}).get("sr_opened", ())
+    key = _fold_key(cid, len(decl), up)
+    # ``up``: the next to declare, open (and drawn) though the others wait shut
+    shown = (ui or {}).get("sr_open", {}).get(key)
+    drawn = not many or (up and shown is not False) or shown or key in (ui or {}).get("sr_opened", ())
     form = declare_form(cid, c, names, enemy=enemy, ui=ui) if drawn else ""
     summary = f'Declare another action for {esc(c["name"])}' if decl else f'Declare for {esc(c["name"])}'
     return (f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
             f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
             + _fold("sr-fold sr-declare-fold", key, summary, form, ui,
-                    default_open=not decl and not many, lazy=not drawn) + "</div>")
+                    default_open=not decl and (not many or up), lazy=not drawn) + "</div>")
 
 
 def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | None = None) -> str:

@@ -84,9 +84,16 @@ def declare_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
     return a
 
 
-def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) -> tuple[dict[str, Any], dict]:
-    """The ``sr.attack`` action and {field: message} for dice text that is not whole numbers."""
+def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any],
+                  more: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict]:
+    """The ``sr.attack`` action and {field: message} for dice text that is not whole numbers.
+
+    ``more``: the exchange came out special after the GM typed an ordinary blow's damage dice
+    (``combat.MoreDice.pending``): the same dice again, with the extra dice typed in ``more.damage``
+    (or the damage's total in ``more.total``) put where they go, so the action carries every die."""
     rolls, errors = _rolls(values)
+    if more is not None and _as_faces(rolls.get("damage")) == more["typed"]:
+        _more_dice(rolls, errors, values, more)
     dk = values.get("defence.kind", "none")
     defence: dict[str, Any] = {"kind": dk}
     if dk == "parry":
@@ -156,6 +163,40 @@ def attack_action(ref: str, attacker: str, weapon: str, values: dict[str, Any]) 
     if rolls:
         a["rolls"] = rolls
     return a, errors
+
+
+def _as_faces(r: Any) -> Any:
+    return [r] if isinstance(r, int) and not isinstance(r, bool) else r
+
+
+def _more_dice(rolls: dict[str, Any], errors: dict[str, str], values: dict[str, Any], more: dict[str, Any]) -> None:
+    """The special's damage from the dice typed before the roll and the ones asked for after it."""
+    from ...rulesets.strike_rank.combat import fill_special
+
+    for k, v in more["rolled"].items():
+        rolls.setdefault(k, v)  # the exchange's own dice again (what the GM typed since wins)
+    need = more["need"]
+    total = str(values.get("more.total") or "").strip()
+    if total:
+        if total.isdigit():
+            rolls["damage"] = int(total)
+        else:
+            errors["more.total"] = f"type the damage's total as a whole number, not {total}"
+        return
+    try:
+        extra = parse_faces(values.get("more.damage"))
+    except ValueError as e:
+        errors["more.damage"] = ZERO_FACE if isinstance(e, ZeroFace) else f"type whole numbers such as 5, not {e}"
+        return
+    sides = more["extra"]
+    if not extra:
+        errors["more.damage"] = f"roll {need} and type {'it' if len(sides) == 1 else 'them'}, or type the total below"
+    elif len(extra) != len(sides):
+        errors["more.damage"] = f"{need} is {len(sides)} {'die' if len(sides) == 1 else 'dice'}: {len(extra)} typed"
+    elif bad := next((f"a D{s} shows 1 to {s}, not {f}" for f, s in zip(extra, sides) if not 1 <= f <= s), None):
+        errors["more.damage"] = bad
+    else:
+        rolls["damage"] = fill_special(more["slots"], more["typed"], extra)
 
 
 def _checked(values: dict[str, Any], prefix: str) -> list[str]:

@@ -110,7 +110,9 @@ def _prompt_form(p: dict[str, Any], names: dict[str, str]) -> str:
                                                   _input(pre + "-amount", "amount", "", "numeric")) + "</div>")
     if kind == "collision":
         extra += ('<div class="sr-row">' + _field(pre + "-with", "with", "Struck combatant",
-                                                  _select(pre + "-with", "with", [("", "(none)")] + list(names.items())))
+                                                  _select(pre + "-with", "with", [("", "(none)")] + [
+                                                      # not the one knocked back: he is the one who strikes
+                                                      (k, n) for k, n in names.items() if k != p.get("combatant")]))
                   + "</div>")
     if twice:
         # "Roll twice and apply both": its two rolls, typed or left to Fray (combat.FUMBLE_TWICE)
