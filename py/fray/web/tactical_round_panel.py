@@ -114,8 +114,10 @@ def ranges_html(ranges: dict[str, Any] | None) -> str:
         los = (f' — {esc(", ".join(r["in_the_way"]))} in the way: line of sight?'
                if r.get("in_the_way") else "")
         items.append(f'<li><strong>{esc(r["target"])}</strong> {r["metres"]:g} m — {esc(bands)}{los}</li>')
-    return (f'<div class="tr-ranges"><p class="hint">Range bands from the map, from {esc(ranges["attacker"])}:</p>'
-            f'<ul>{"".join(items)}</ul></div>')
+    # folded, after the Attack button (issue 33: the list of eleven pushed the dice field below the
+    # fold); the chosen target's band is in the odds already
+    return (f'<details class="tr-ranges"><summary>Range bands from the map, from {esc(ranges["attacker"])} '
+            f'({len(items)})</summary><ul>{"".join(items)}</ul></details>')
 
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
@@ -384,16 +386,20 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
                  _select("tr-att-weapon", "weapon", [("", "(the wielded one)")], "" if pre.get("weapon") in (None, "")
                          else f'{attacker}:{pre.get("weapon")}', groups))
         + _field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target))
-        + _field("tr-att-distance", "distance", "Distance (m)", _input("tr-att-distance", "distance", "", "decimal"),
-                 "blank: from the map")
-        + "</div>" + ranges_html(ranges) +
-        f'<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{_err("line_of_sight")}</fieldset>'
+        + "</div>"
+        + f'<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{_err("line_of_sight")}</fieldset>'
+        # the dice where the eye goes after the circumstances, the distance beside them (issue 33: the
+        # range-band list pushed the dice field down, and the form ended 9 px above a laptop's bottom)
+        + '<div class="tr-grid tr-roll-row">'
         + _field("tr-att-roll", "rolls.attack", "Open-ended d100",
                  _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
-                 "Type every d100 rolled (98 40), or leave blank and Fray rolls")
+                 "Every d100 rolled (98 40); blank: Fray rolls", "tr-roll")
+        + _field("tr-att-distance", "distance", "Distance (m)", _input("tr-att-distance", "distance", "", "decimal"),
+                 "blank: from the map", "tr-distance")
+        + "</div>"
         # one button (issue 33: "two buttons "Attack" and "Roll and attack""): blank dice, Fray rolls
         + '<div class="tr-actions odds-beside"><button type="submit" class="primary">Attack</button>'
-        + odds_view.slot() + "</div></form>")
+        + odds_view.slot() + "</div>" + ranges_html(ranges) + "</form>")
     return (f'<details class="tr-box tr-attack-box"{" open" if open_ else ""}>'
             f'<summary>Attack</summary>{body}</details>')
 
