@@ -924,7 +924,12 @@ class TacticalPanel:
                 # stopped: say what is open, with Resolve / Skip it and Go on (issue 32)
                 app.ui["tr_asked"] = [app.enc.round, app.enc.phase]
                 app.render()
-                self.show_below_the_bar(by_id("tr-open"))
+                box = by_id("tr-open")
+                if box is not None:
+                    # the box says what is open, with what to do: the same words again in the round
+                    # bar, with the rule's name, added nothing (issue 33)
+                    app.clear_errors(by_id("round-bar"))
+                self.show_below_the_bar(box)
                 return True
             app.ui.pop("tr_asked", None)
             if True:
