@@ -296,3 +296,42 @@ def test_range_band_movement_and_turn_forms_fit(sized):
     print(size, "rb-attack", box)
     no_cut_text(page, size, "range-band turn")
     map_screen(page, size, f"rb-{size}")
+
+
+# Where what sticks to the top of the page ends over the tracker's column: the tablet's head (round
+# bar, strip, acting line), or the laptop's round bar (its strip sticks in a column of its own).
+STUCK = """() => {
+  const col = document.getElementById("ruleset-panel").getBoundingClientRect();
+  let bottom = 0;
+  for (const el of [document.querySelector(".tracker-head"), document.getElementById("round-bar")]) {
+    const r = el.getBoundingClientRect();
+    if (getComputedStyle(el).position === "sticky" && r.height > 0 && r.left < col.right && r.right > col.left)
+      bottom = Math.max(bottom, r.bottom);
+  }
+  return bottom;
+}"""
+
+
+def test_tactical_round_each_declaration_leads_to_the_next_below_the_bar(sized):
+    """Issue 33: "the sticky round bar covers the top of the declarations". After Declare, the next
+    one to declare has its form's top just under what sticks to the top of the page, whole name
+    showing, and its Action has the focus (keyboard: choose, Enter)."""
+    size, page = sized
+    tr_twelve(page)
+    if "Declaration" not in page.locator("#round-bar .phase").inner_text():
+        next_phase(page, "Declaration")
+    forms = page.locator("form[data-form=tr-declare]")
+    for i in range(5):
+        form = forms.nth(i)
+        name = form.locator("h3").inner_text()
+        form.locator('[name="actions.0.action"]').select_option("melee_attack")
+        form.locator("button[type=submit]").click()
+        expect(page.locator("#log li").first).to_contain_text(f"{name} declares: Melee attack")
+        nxt = forms.nth(i + 1)
+        expect(nxt.locator('[name="actions.0.action"]')).to_be_focused()
+        page.wait_for_function("() => !document.querySelector('#round-bar').matches(':empty')")
+        head = nxt.locator("h3").bounding_box()
+        stuck = page.evaluate(STUCK)
+        assert head["y"] >= stuck, f"{size}: {nxt.locator('h3').inner_text()}'s name is under the bar: {head} < {stuck}"
+        assert head["y"] + head["height"] <= page.viewport_size["height"], head
+    shot(page, f"tr-{size}-declare-next")
