@@ -232,6 +232,8 @@ def test_tactical_round_forms_fit(sized):
     tr_fits(page, 'form[data-form="tr-declare"]', "the declarations, six declared", size, f"tr-{size}-declared")
     tr_next(page)  # the six who have not declared: the GM goes on without them
     expect(page.locator("#round-bar .phase")).to_contain_text("Move")
+    # nothing to press in the Move phase: the line says what the GM does (before: "Hero 2 Move", no more)
+    expect(page.locator(".tr-acting-wrap")).to_contain_text("drag its token on the map; Next leaves it where it stands")
     tr_fits(page, ".tr-acting-wrap", "who moves", size, f"tr-{size}-move")
     no_cut_text(page, size, "tactical-round move")
     tr_next(page)

@@ -263,6 +263,9 @@ def acting_html(view: dict[str, Any]) -> str:
                 weapon = decl.get("weapon") if decl else None
                 quick.append(_btn("Attack", "tr-quick-attack", "primary", aria=f"Attack: {c.get('name', cid)}",
                                   id=cid, weapon="" if weapon is None else weapon, target=target or ""))
+            if kind == "move":
+                # nothing to press: what the Move phase asks of the GM, where the form would be (issue 33)
+                badges += '<span class="tr-how hint">drag its token on the map; Next leaves it where it stands</span>'
             # a declared reload, readying, move or disengage does itself in its phase (issue 32)
             if decl and kind not in ("reload", "ready_thrown", "move", "disengage"):
                 if kind not in ATTACK_KINDS:
