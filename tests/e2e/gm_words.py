@@ -5,7 +5,8 @@ the page it has reached.
 (its text, shown or folded away), any open dialog, what every shut fold-out holds and every
 control's accessible name (``aria-label``, ``title``: what a screen reader says), and fails naming each offending piece with
 the words around it: a combatant, action or prompt id (``c12``, ``a5``, ``p4``), an engine field
-path (``weapons.0.type``, ``combatant.name``), or a note for developers (``FACTS.md``, "excerpt").
+path (``weapons.0.type``, ``combatant.name``), a note for developers (``FACTS.md``, "excerpt"), or the
+engine's rule tag ("(rule: Tactical Round Sequence)": the rules' heading is said as "see … in the rules").
 A game's label for what the GM settles later ("A3", "R4", "P1") may stand in the log only marked
 as one (``span.ref``, with a title saying what it is, as ``render.log_text`` writes it): a label
 in a log line's plain text is a code the GM has no way to look up (issue 34).
@@ -24,6 +25,7 @@ FORBIDDEN = (
     (re.compile(r"\bexcerpt\b", re.I), "a developer note (the excerpt)"),
     (re.compile(r"\b[a-z_]+\.\d+\.[a-z_]+\b"), "an engine field path (weapons.0.type)"),
     (re.compile(r"\b(?:combatant|changes|stats|position|rolls|defence)\.[a-zA-Z_]+"), "an engine field path"),
+    (re.compile(r"\(rule:"), "the engine's rule tag ((rule: Tactical Round Sequence))"),
 )
 
 _READ = """() => {

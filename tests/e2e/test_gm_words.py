@@ -110,10 +110,11 @@ def test_the_scan_names_what_it_finds():
     """The scan itself: it finds each kind of developer word, and passes the GM's own words."""
     for bad in ("Change a5 of Broo 1", "(c7 before c10)", "GM answers p4 (fumble): keep",
                 "criteria are not in the excerpt (FACTS.md)", "weapons.0.type: must be one of",
-                "combatant.name: must not be empty"):
+                "combatant.name: must not be empty", "go on without them (rule: Tactical Round Sequence)"):
         assert offending(bad), bad
     for good in ("SR 7 = DEX 3 + SIZ 2 + weapon 2", "Broo 6 moves 6 m", "Round 2", "1D8+1", "A2 critical on",
-                 "R1 Movement roll", "HP 11/13", "c. 3 m", "Weapon 1: type must be one of crushing"):
+                 "R1 Movement roll", "HP 11/13", "c. 3 m", "Weapon 1: type must be one of crushing",
+                 "two Half actions) a round (see “Combat Actions” in the rules)"):
         assert not offending(good), (good, offending(good))
 
 

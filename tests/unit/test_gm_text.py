@@ -27,6 +27,7 @@ FORBIDDEN = (
     re.compile(r"(?<![\w#./:-])[acp]\d{1,4}(?![\w.%:-])"),  # c12, a5, p4
     re.compile(r"FACTS\.md|\bexcerpt\b", re.I),
     re.compile(r"\b[a-z_]+\.\d+\.[a-z_]+\b"),                 # weapons.0.type
+    re.compile(r"\(rule:"),                                   # the engine's tag on a refusal, not the GM's words
 )
 
 
@@ -84,7 +85,8 @@ def test_every_ruleset_describes_itself_in_the_gms_words():
 
 def test_the_scan_finds_what_it_is_for():
     for bad in ("Change a5 of Broo 1", "then the order they joined (c7 before c10)", "GM answers p4 (fumble): keep",
-                "criteria are not in the excerpt (FACTS.md)", "weapons.0.type: must be one of"):
+                "criteria are not in the excerpt (FACTS.md)", "weapons.0.type: must be one of",
+                "Declare, or go on without them (rule: Tactical Round Sequence)"):
         assert developer_words([("x", bad)]), bad
     for good in ("A2 critical on Grak", "R1 Movement roll", "SR 7 = DEX 3 + SIZ 2", "1D8+1", "HP 11/13"):
         assert developer_words([("x", good)]) == [], good
@@ -118,3 +120,16 @@ def test_the_log_marks_a_label_on_every_line_about_it():
     hist = marked_labels("A3 (GM): Bran <b> takes 3 hits; a D100 at SR 7")
     assert hist.startswith('<span class="ref" title="A3 labels') and "&lt;b&gt;" in hist
     assert hist.count('class="ref"') == 1  # not the dice, not the strike rank
+
+
+def test_a_refusal_by_the_rules_points_into_the_rules_in_the_gms_words():
+    """Issue 33: "(rule: Tactical Round Sequence)" read as developer text. The page says a rule's
+    refusal with the heading of the rule text it rests on, as a pointer into the rules."""
+    from fray.errors import RuleViolation
+    from fray.web.words import rule_message
+
+    e = RuleViolation("Combat Actions", "at most one Full and one Half action (or two Half actions) a round")
+    said = rule_message(str(e), e.rule)
+    assert said == ("at most one Full and one Half action (or two Half actions) a round "
+                    "(see “Combat Actions” in the rules)")
+    assert developer_words([("x", said)]) == [] and developer_words([("x", str(e))]) != []

@@ -281,6 +281,12 @@ class Ruleset:
         order = self.order_of_play(enc)
         return order[enc.turn].combatant_id if 0 <= enc.turn < len(order) else None
 
+    def still_to_act(self, enc: Encounter, order: list[Slot]) -> list[str] | None:
+        """The combatants of ``order`` yet to act in it, in its order: the first is the one the page
+        marks "now", none when all have acted. None (the default): the game moves through ``enc.turn``,
+        whose slot is "now"."""
+        return None
+
     def advance(self, ctx: Context) -> None:
         """The GM's "next": next slot, and next round after the last one."""
         order = self.order_of_play(ctx.enc)

@@ -35,7 +35,7 @@ from ..rulesets import PLAIN, all_rulesets, get_ruleset
 from . import render as R
 from . import history_view, mapctl, players_view, stripctl
 from .tables_view import tables_form
-from .words import field_message
+from .words import field_message, rule_message
 from .autosave import Autosave
 from .booting import Booting, mark
 from .dom import by_id, data, download, nil, q
@@ -472,6 +472,8 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         if field_map and key:
             key = field_map(key)
         msg = err.message if isinstance(err, InvalidAction) else str(err)
+        if isinstance(err, RuleViolation):
+            msg = rule_message(msg, err.rule)
         slot = None
         probe = key
         while probe:
@@ -482,7 +484,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         if slot is None:
             slot = q(root, "[data-error-for]") if scope is not None else None
         if slot is None:
-            self.banner(str(err))
+            self.banner(msg if isinstance(err, RuleViolation) else str(err))
             return
         slot.setAttribute("role", "alert")  # announced to screen readers as it appears
         field = nil(slot.closest("[data-field]"))

@@ -98,6 +98,9 @@ class Painter:
         # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
         self.paint("ruleset-panel", panel.panel(self, view) if panel else R.order_list(enc, order))
         current_id = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
+        waiting = rs.still_to_act(enc, order)  # a game of phases: "now" is who has yet to act (issue 33)
+        if waiting is not None:
+            current_id = waiting[0] if waiting else None
         status = {}
         for c in enc.combatants:
             try:
@@ -105,7 +108,7 @@ class Painter:
             except Exception:  # a summary that cannot be drawn must not cost the card
                 traceback.print_exc()
         phase_label = getattr(rs, "slot_label_is_phase", False)
-        self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id, phase_label),
+        self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id, phase_label, waiting),
                                                 R.strip_heading(order, phase_label)))
         acting = enc.get(current_id) if current_id else None
         tag = "Acting"

@@ -122,11 +122,13 @@ def order_list(enc: Encounter, order: list[Slot]) -> str:
 # can be dragged by their grip or moved with Alt+Arrow keys: the engine's ``settle_tie``.
 
 def strip_entries(enc: Encounter, order: list[Slot], status: dict[str, dict[str, Any]],
-                  current_id: str | None, label_is_phase: bool = False) -> list[dict[str, Any]]:
+                  current_id: str | None, label_is_phase: bool = False,
+                  waiting: list[str] | None = None) -> list[dict[str, Any]]:
     """One entry per combatant: those with a place in the order first, in it (at their first
     slot), then the rest in the encounter's order. ``up``/``down``: the equal just before / after.
     ``label_is_phase`` (``Ruleset.slot_label_is_phase``): the slots' label is the phase's, named
-    once by ``strip_heading``, so no entry carries it."""
+    once by ``strip_heading``, so no entry carries it. ``waiting`` (``Ruleset.still_to_act``): who has
+    yet to act, in order; "next" is the second of them, and nobody once all have acted."""
     first: dict[str, Slot] = {}
     for s in order:
         if s.combatant_id not in first and enc.get(s.combatant_id) is not None:
@@ -146,6 +148,8 @@ def strip_entries(enc: Encounter, order: list[Slot], status: dict[str, dict[str,
     elif current_id is None and enc.phase != "setup" and later:
         standing = [x for x in later if x not in out_of_it]
         next_id = standing[0] if standing else None
+    if waiting is not None:
+        next_id = waiting[1] if len(waiting) > 1 and waiting[0] == current_id else None
     out = []
     for cid in ids:
         c = enc.get(cid)

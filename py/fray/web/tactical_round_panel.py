@@ -114,8 +114,10 @@ def ranges_html(ranges: dict[str, Any] | None) -> str:
         los = (f' — {esc(", ".join(r["in_the_way"]))} in the way: line of sight?'
                if r.get("in_the_way") else "")
         items.append(f'<li><strong>{esc(r["target"])}</strong> {r["metres"]:g} m — {esc(bands)}{los}</li>')
-    return (f'<div class="tr-ranges"><p class="hint">Range bands from the map, from {esc(ranges["attacker"])}:</p>'
-            f'<ul>{"".join(items)}</ul></div>')
+    # folded, after the Attack button (issue 33: the list of eleven pushed the dice field below the
+    # fold); the chosen target's band is in the odds already
+    return (f'<details class="tr-ranges"><summary>Range bands from the map, from {esc(ranges["attacker"])} '
+            f'({len(items)})</summary><ul>{"".join(items)}</ul></details>')
 
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
@@ -126,7 +128,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     phase = view["phase"]["id"]
     # a Block (web/blocks.py), one child per part: a Next through the phases that show the
     # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
-    parts = [*stepper_parts(view), open_html(view, ui), acting_html(view)]
+    parts = [*stepper_parts(view), open_html(view, ui), over_html(view), acting_html(view)]
     if phase in ("setup", "assessment", "declaration"):
         parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui))
     parts.append(pending_html(view, ui))
@@ -261,6 +263,9 @@ def acting_html(view: dict[str, Any]) -> str:
                 weapon = decl.get("weapon") if decl else None
                 quick.append(_btn("Attack", "tr-quick-attack", "primary", aria=f"Attack: {c.get('name', cid)}",
                                   id=cid, weapon="" if weapon is None else weapon, target=target or ""))
+            if kind == "move":
+                # nothing to press: what the Move phase asks of the GM, where the form would be (issue 33)
+                badges += '<span class="tr-how hint">drag its token on the map; Next leaves it where it stands</span>'
             # a declared reload, readying, move or disengage does itself in its phase (issue 32)
             if decl and kind not in ("reload", "ready_thrown", "move", "disengage"):
                 if kind not in ATTACK_KINDS:
@@ -276,13 +281,24 @@ def acting_html(view: dict[str, Any]) -> str:
             f'<span class="who side-{esc(c.get("side", "neutral"))}">{esc(s.get("name", cid))}</span>'
             f'<span class="why">{esc(s.get("explanation", ""))}</span>{badges}'
             f'<span class="tr-quick">{"".join(quick)}{tie}</span></li>')
-    over = ""
-    if phase != "declaration" and all(s.get("done") for s in acting):
-        over = (f'<p class="tr-acting-over hint">Everyone in {esc(view["phase"]["title"])} has acted. '
-                f'Use the Next button to go on.</p>')
     return (f'<div class="tr-scope tr-acting-wrap">{_general_err()}'
             f'<ol class="tr-acting" aria-label="Who acts in {esc(view["phase"]["title"])}">{"".join(items)}</ol>'
-            f'{over}</div>')
+            '</div>')
+
+
+def over_html(view: dict[str, Any]) -> str:
+    """Once all in an attack phase have acted, nobody is marked "now" (``Ruleset.still_to_act``):
+    the panel says so at its top, before the results still waiting, and points to Next (issue 33)."""
+    acting = view.get("acting", [])
+    if view["phase"]["id"] in ("setup", "assessment", "declaration") or not acting \
+            or not all(s.get("done") for s in acting):
+        return ""
+    title = esc(view["phase"]["title"])
+    if view.get("pending"):
+        return (f'<p class="tr-acting-over hint" role="status">Everyone in {title} has acted: apply the results '
+                'waiting below, then use the Next button to go on.</p>')
+    return f'<p class="tr-acting-over hint" role="status">Everyone in {title} has acted. Use the Next button to go on.</p>'
+
 
 
 def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> str:
@@ -384,16 +400,20 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
                  _select("tr-att-weapon", "weapon", [("", "(the wielded one)")], "" if pre.get("weapon") in (None, "")
                          else f'{attacker}:{pre.get("weapon")}', groups))
         + _field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target))
-        + _field("tr-att-distance", "distance", "Distance (m)", _input("tr-att-distance", "distance", "", "decimal"),
-                 "blank: from the map")
-        + "</div>" + ranges_html(ranges) +
-        f'<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{_err("line_of_sight")}</fieldset>'
+        + "</div>"
+        + f'<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{_err("line_of_sight")}</fieldset>'
+        # the dice where the eye goes after the circumstances, the distance beside them (issue 33: the
+        # range-band list pushed the dice field down, and the form ended 9 px above a laptop's bottom)
+        + '<div class="tr-grid tr-roll-row">'
         + _field("tr-att-roll", "rolls.attack", "Open-ended d100",
                  _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
-                 "Type every d100 rolled (98 40), or leave blank and Fray rolls")
+                 "Every d100 rolled (98 40); blank: Fray rolls", "tr-roll")
+        + _field("tr-att-distance", "distance", "Distance (m)", _input("tr-att-distance", "distance", "", "decimal"),
+                 "blank: from the map", "tr-distance")
+        + "</div>"
         # one button (issue 33: "two buttons "Attack" and "Roll and attack""): blank dice, Fray rolls
         + '<div class="tr-actions odds-beside"><button type="submit" class="primary">Attack</button>'
-        + odds_view.slot() + "</div></form>")
+        + odds_view.slot() + "</div>" + ranges_html(ranges) + "</form>")
     return (f'<details class="tr-box tr-attack-box"{" open" if open_ else ""}>'
             f'<summary>Attack</summary>{body}</details>')
 
@@ -824,6 +844,10 @@ class TacticalPanel:
             ranges = None  # a hint only: never let it blank the panel
         self._lazy_folds(app, view)
         odds_view.refresh_soon(app)
+        if not getattr(self, "_listening", False):
+            from .dom import document
+            self._listening = True
+            app._listen(document, "change", lambda e: self.on_change(app, e))
         ui = app.ui
         try:
             pre = self.attack_defaults(app, view)
@@ -834,18 +858,51 @@ class TacticalPanel:
         return panel_html(view, ui, kinds, ranges)
 
     @staticmethod
+    def on_change(app: Any, event: Any) -> None:
+        """An Action chosen in a declaration: its Weapon starts on the one that fits it and, for an
+        attack, its Target on the nearest standing enemy (``rules.declare_defaults``), so declaring
+        an attack is the action and Declare, two taps, not four (issue 33). A target the GM already
+        chose stays; the form is not drawn again (what else is chosen in it stays too)."""
+        from ..rulesets.tactical_round import rules
+        from .dom import data, nil, q
+
+        t = nil(event.target)
+        name = str(getattr(t, "name", "") or "") if t is not None else ""
+        row, _, rest = name.removeprefix("actions.").partition(".")
+        if not name.startswith("actions.") or rest != "action" or not row.isdigit():
+            return
+        form = nil(t.closest('form[data-form="tr-declare"]'))
+        if form is None:
+            return
+        weapon, target = rules.declare_defaults(app.enc, data(form, "id") or "", str(t.value or ""))
+        wsel = q(form, f'[name="actions.{row}.weapon"]')
+        if wsel is not None:
+            wsel.value = "" if weapon is None else str(weapon)
+        tsel = q(form, f'[name="actions.{row}.target"]')
+        if tsel is not None and target and not str(tsel.value or ""):
+            tsel.value = target
+
+    @staticmethod
     def show_below_the_bar(el: Any) -> None:
-        """Scroll ``el`` to just under the round bar and the order strip, which stay on top of the
-        page (scrollIntoView put it under them)."""
-        from .dom import by_id
+        """Scroll ``el`` to just under what sticks to the top of the page above it: the tracker's
+        head (round bar, order strip, the acting line) on a tablet, the round bar on a laptop
+        (scrollIntoView put it under them). Only what lies over ``el``'s column counts: on a laptop
+        the strip sticks in a column of its own, and counting it put ``el`` 600 px down."""
+        from .dom import by_id, document
 
         if el is None:
             return
         import js
 
-        bottom = max((b.getBoundingClientRect().bottom for b in (by_id("round-bar"), by_id("order-strip"))
-                      if b is not None), default=0)
-        js.window.scrollBy(0, el.getBoundingClientRect().top - bottom - 8)
+        box = el.getBoundingClientRect()
+        bottom = 0
+        for b in (document.querySelector(".tracker-head"), by_id("round-bar"), by_id("order-strip")):
+            if b is None or js.getComputedStyle(b).position != "sticky":
+                continue
+            r = b.getBoundingClientRect()
+            if r.height > 0 and r.left < box.right and r.right > box.left:
+                bottom = max(bottom, r.height)  # stuck at the top, it ends at its height
+        js.window.scrollBy(0, box.top - bottom - 8)
 
     @staticmethod
     def attack_defaults(app: Any, view: dict[str, Any]) -> dict[str, Any]:
@@ -918,7 +975,12 @@ class TacticalPanel:
                 # stopped: say what is open, with Resolve / Skip it and Go on (issue 32)
                 app.ui["tr_asked"] = [app.enc.round, app.enc.phase]
                 app.render()
-                self.show_below_the_bar(by_id("tr-open"))
+                box = by_id("tr-open")
+                if box is not None:
+                    # the box says what is open, with what to do: the same words again in the round
+                    # bar, with the rule's name, added nothing (issue 33)
+                    app.clear_errors(by_id("round-bar"))
+                self.show_below_the_bar(box)
                 return True
             app.ui.pop("tr_asked", None)
             if True:
@@ -1121,7 +1183,29 @@ class TacticalPanel:
                 parts[1] = str(rows[int(parts[1])])
             return ".".join(parts)
 
-        app.dispatch({"type": "tr.declare", "id": values.get("id"), "actions": acts}, form, field_map)
+        if app.dispatch({"type": "tr.declare", "id": values.get("id"), "actions": acts}, form, field_map):
+            self.to_next_declaration(app, values.get("id") or "")
+
+    def to_next_declaration(self, app: Any, after: str) -> None:
+        """After a declaration, the next form of someone who has not declared takes the focus, its
+        top just under the sticky round bar (and, on a tablet, the order strip) rather than under
+        them (issue 33: "the sticky round bar covers the top of the declarations"). Folded forms
+        (a crowd) are left shut."""
+        import js
+
+        from .dom import data, document, q
+
+        declared = app.enc.state.get("declared", {})
+        forms = [f for f in document.querySelectorAll('form[data-form="tr-declare"]')]
+        ids = [data(f, "id") for f in forms]
+        later = forms[ids.index(after) + 1:] + forms[:ids.index(after)] if after in ids else forms
+        nxt = next((f for f in later if data(f, "id") not in declared and f.checkVisibility()), None)
+        if nxt is None:
+            return
+        sel = q(nxt, '[name="actions.0.action"]')
+        if sel is not None:
+            sel.focus(js.Object.fromEntries([["preventScroll", True]]))
+        self.show_below_the_bar(nxt)
 
 
 PANEL = TacticalPanel()  # found by the ruleset's ``panel = "tactical_round_panel"``

@@ -105,3 +105,11 @@ def field_message(path: str, message: str, label: str = "", shown_at: str = "") 
             return f"{head}: {message}"  # "Weapon 3: Skill must be …", not "…: skill: Skill must be"
         return f"{words}: {message}"
     return f"{words} {message}"
+
+
+def rule_message(text: str, rule: str) -> str:
+    """A refusal by the rules as the GM reads it: the heading of the rule text it rests on, said as a
+    pointer into the rules ("… (see “Combat Actions” in the rules)"), not the engine's "(rule: …)"
+    (issue 33: "(rule: Tactical Round Sequence)" read as developer text)."""
+    head = text.removesuffix(f" (rule: {rule})")
+    return f"{head} (see “{rule}” in the rules)" if rule else head

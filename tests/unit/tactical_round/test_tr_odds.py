@@ -83,3 +83,5 @@ def test_odds_change_nothing_and_say_why_not():
     assert asdict(enc) == before
     early = fight(fighter("Ana", SWORD, side="party"), fighter("Bor", SWORD))
     assert "Melee" in odds.attack_odds(RS, early, ACTION).error
+    # the reason as the GM reads it, without the engine's "(rule: Tactical Round Sequence)" (issue 33)
+    assert "(rule:" not in odds.attack_odds(RS, early, ACTION).error

@@ -118,6 +118,25 @@ class TacticalRound(Ruleset):
         note = f" (nobody acts in {', '.join(skipped)})" if skipped else ""
         ctx.event("phase", f"Phase: {rules.phase_title(t, nxt)}{note}", phase=nxt)
 
+    def still_to_act(self, enc: Encounter, order: list[Slot]) -> list[str] | None:
+        """Who acts now and after, in this phase (issue 33: the strip kept "NOW" on a phase's first
+        combatant after all had acted): in the Declaration phase those who have not declared, in
+        the others those with an action not done yet (a free strike at a fleeing foe is gone from
+        the order once struck). Phases are not turns: ``enc.turn`` stays 0 in them."""
+        if enc.phase == "setup":
+            return []
+        declared = enc.state.get("declared", {})
+        out: list[str] = []
+        for s in order:
+            if enc.phase == "declaration":
+                waits = s.combatant_id not in declared
+            else:
+                ref = s.action_ref or ""
+                waits = ref.startswith("strike:") or ":" not in ref or not _slot_done(enc, ref)
+            if waits and s.combatant_id not in out:
+                out.append(s.combatant_id)
+        return out
+
     def _all_done(self, enc: Encounter) -> bool:
         return all(s.action_ref and not s.action_ref.startswith("strike:") and _slot_done(enc, s.action_ref)
                    for s in self.order_of_play(enc))

@@ -62,7 +62,10 @@ def attack_odds(ruleset: Any, enc: Encounter, action: dict[str, Any]) -> AttackO
     try:
         p = actions.plan_attack(ctx)
     except FrayError as e:
-        return AttackOdds(error=str(e))
+        # "No odds: Broadsword attacks in Melee, not in Ranged A": the reason, without the engine's
+        # "(rule: Tactical Round Sequence)" (issue 33: read as developer text)
+        rule = getattr(e, "rule", "")
+        return AttackOdds(error=str(e).removesuffix(f" (rule: {rule})") if rule else str(e))
     t = actions.tables_of(ctx)
     mod = p.modifier
     entries = t["attack_results"]["entries"]

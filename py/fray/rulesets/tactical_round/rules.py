@@ -374,6 +374,41 @@ def sorted_slots_key(enc: Encounter, c: Combatant) -> tuple:
     return (gm_tie_break(enc, c.id), *id_order(c.id))
 
 
+# which weapons each declared action takes (actions.declare refuses the others)
+_FITS = {"melee_attack": lambda w: w["kind"] not in RANGED_KINDS,
+         "ranged_attack": lambda w: w["kind"] in ("missile", "thrown"),
+         "reload": lambda w: w["kind"] == "missile",
+         "ready_thrown": lambda w: w["kind"] == "thrown",
+         "spell_prepared": lambda w: w["kind"] == "spell",
+         "spell_unprepared": lambda w: w["kind"] == "spell"}
+
+
+def declare_defaults(enc: Encounter, combatant_id: str, kind: str) -> tuple[int | None, str]:
+    """What a declaration starts with once its action is chosen (issue 33: declaring took about four
+    taps a combatant, the weapon starting at none and the target at nobody): the weapon that fits the
+    action (the one in hand when it fits; else the first that fits and is ready to be used so: loaded
+    or readied to shoot or throw, not yet to reload or ready), and for an attack the nearest standing
+    enemy (``default_target``: never an ally). (None, "") where the action takes neither; a spell
+    starts on the caster's Bolt/Area spell, if any."""
+    c = enc.peek_at(combatant_id)
+    fits = _FITS.get(kind)
+    if c is None or fits is None:
+        return None, ""
+    ws = c.data.get("weapons", [])
+    held = c.data.get("wielding", 0)
+
+    def ready(w: dict[str, Any]) -> bool:
+        loaded = w.get("loaded", True)
+        return not loaded if kind in ("reload", "ready_thrown") else bool(loaded)
+
+    ok = [i for i, w in enumerate(ws) if fits(w)]
+    if not ok:
+        return None, ""
+    i = min(ok, key=lambda i: (not ready(ws[i]), i != held, i))
+    attack = kind in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
+    return i, default_target(enc, c.id) if attack else ""
+
+
 def default_target(enc: Encounter, attacker_id: str) -> str:
     """The target a form starts with: the nearest living enemy on the map (issue 32: "A default
     target is the nearest living enemy on the map, never an ally"); equal distances go by the order
