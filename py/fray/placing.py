@@ -1,0 +1,66 @@
+"""Where a combatant the GM adds without a position stands: on free ground beside the others.
+
+The engine puts a combatant with no position at (0, 0), and Add ×N lays copies out from there in
+a formation (``reducer.FORMATION_STEP`` apart, rows of about √N). The page asks this module for the
+spot first, so a second group does not stand on the first one (issue 33, "The map at table
+density": heroes ×6 and foes ×6 were two piles on one spot until the GM dragged them apart); the
+add action then carries the spot, and an action without one still means (0, 0).
+
+Every token of the new formation keeps ``FORMATION_STEP`` metres from every token already on the
+map (the formation's own spacing: a token's width of ground between neighbours at the default
+zoom), and the group stands as near the others as that allows, so the fitted view still shows
+everyone at a size that can be tapped: a new side opposite the sides already there (the party to
+the west, anyone else to the east), a side already there beside its own (south of them, else east
+of them), and if all of that is taken, south of everyone.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .model import Encounter, Position
+from .reducer import FORMATION_STEP, MAX_COORD
+
+
+def formation(count: int) -> list[tuple[float, float]]:
+    """The offsets (east, north) of Add ×N's copies from the first one: the reducer's layout."""
+    per_row = math.ceil(math.sqrt(max(count, 1)))
+    return [(col * FORMATION_STEP, -row * FORMATION_STEP)
+            for row, col in (divmod(i, per_row) for i in range(max(count, 1)))]
+
+
+def free_spot(enc: Encounter, side: str, count: int = 1) -> Position:
+    """Where the first of ``count`` new combatants of ``side`` stands (the rest follow in the
+    formation), on the ground, every one of them ``FORMATION_STEP`` from everyone on the map."""
+    taken = [(c.position.x, c.position.y) for c in enc.combatants]
+    if not taken:
+        return Position()
+    slots = formation(count)
+    width = max(dx for dx, _ in slots)
+    xs, ys = [x for x, _ in taken], [y for _, y in taken]
+    mine = [(c.position.x, c.position.y) for c in enc.combatants if c.side == side]
+    step = FORMATION_STEP
+    wanted: list[tuple[float, float]] = []
+    if mine:
+        mx, my = [x for x, _ in mine], [y for _, y in mine]
+        wanted += [(min(mx), min(my) - step), (max(mx) + step, max(my))]
+    if side == "party" and not mine:
+        wanted.append((min(xs) - step - width, max(ys)))
+    else:
+        wanted.append((max(xs) + step, max(ys)))
+    wanted.append((min(xs), min(ys) - step))  # south of everyone: always free
+
+    def clear(ax: float, ay: float) -> bool:
+        return all(math.hypot(ax + dx - x, ay + dy - y) >= step - 1e-6 for dx, dy in slots for x, y in taken)
+
+    for ax, ay in wanted:
+        ax, ay = _kept(ax), _kept(ay)
+        if clear(ax, ay):
+            return Position(ax, ay, 0.0)
+    return Position(_kept(min(xs)), _kept(min(ys) - step), 0.0)
+
+
+def _kept(v: float) -> float:
+    """To the decimetre, as the map keeps positions, and on the map."""
+    r = round(max(-MAX_COORD, min(MAX_COORD, v)), 1)
+    return 0.0 if r == 0 else r
