@@ -13,15 +13,22 @@ Set FRAY_SHOTS=dir to keep the screenshots.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
 
 import pytest
-from gestures import new_encounter, saved
+from gestures import new_encounter, rb_start, saved
 from playwright.sync_api import expect
 from test_map import client_point, load_encounter, preset
+from test_range_band import SCOUT, add
 from test_strip import GAMES, add_many
+
+from fray import savefile
+from fray.history import History
+from fray.reducer import new_encounter as engine_encounter
+from fray.rulesets import get_ruleset
 
 TABLET = {"viewport": {"width": 768, "height": 1024}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -85,5 +92,191 @@ def test_two_groups_added_in_the_dialog_stand_apart(browser, open_app, ruleset, 
             assert plan["x"] <= x - r and x + r <= plan["x"] + plan["width"], cid
             assert plan["y"] <= y - r and y + r <= plan["y"] + plan["height"], cid
         shot(page, f"place-{ruleset}-{size['viewport']['width']}")
+    finally:
+        ctx.close()
+
+
+# -- several tokens at once, and a tap for a destination ------------------------------------------------------
+
+def import_history(page, tmp_path, h: History, count: int) -> None:
+    path = tmp_path / "group.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(count)
+
+
+def mouse_drag(page, a: tuple[float, float], b: tuple[float, float]) -> None:
+    (sx, sy), (tx, ty) = a, b
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for i in range(1, 11):
+        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
+    page.mouse.up()
+
+
+def touch_drag(page, a: tuple[float, float], b: tuple[float, float]) -> None:
+    """A finger on the screen through the browser's input pipeline (pointerType "touch")."""
+    (sx, sy), (tx, ty) = a, b
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": sx, "y": sy}]})
+    for i in range(1, 9):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": sx + (tx - sx) * i / 8, "y": sy + (ty - sy) * i / 8}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def near(page, cid: str, x: float, y: float, slack: float = 0.25) -> None:
+    """The token is drawn at (x, y) metres, to the drag's precision (a pixel is about 0.1 m here)."""
+    expect(page.locator(f"#tok-{cid}")).to_have_attribute("transform", re.compile(r"translate\("))
+    got = transform_of(page, cid)
+    assert abs(got[0] - x) <= slack and abs(got[1] - y) <= slack, (cid, got, (x, y))
+
+
+def actions_count(page) -> int:
+    return len(saved(page)["history"]["actions"])
+
+
+GROUPED = re.compile(r"\bgrouped\b")
+
+
+@pytest.mark.browser_context_args(viewport=LAPTOP["viewport"])
+def test_strike_rank_shift_click_a_group_drag_it_and_tap_a_destination(page, open_app, tmp_path):
+    """By mouse at 1366×900: Shift-click makes a group, a drag of one of them moves both (ONE action, ONE
+    Undo), a click on the ground moves the selected token there, and a click on it again lets it go."""
+    open_app(page)
+    load_encounter(page, tmp_path, "strike-rank", [
+        (preset("strike-rank", "Archer", name="Ayla", side="party"), 0, 0, 0),
+        (preset("strike-rank", "Human warrior", name="Grak"), 9, 0, 0),
+        (preset("strike-rank", "Human warrior", name="Brun"), 12, 0, 0),
+    ])
+    page.locator("#tok-c2").click()
+    page.locator("#tok-c3").click(modifiers=["Shift"])
+    for cid in ("c2", "c3"):
+        expect(page.locator(f"#tok-{cid}")).to_have_class(GROUPED)
+        expect(page.locator(f"#tok-{cid}")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#tok-c1")).not_to_have_class(GROUPED)
+    before = actions_count(page)
+    mouse_drag(page, client_point(page, 9, 0), client_point(page, 9, 6))
+    expect(page.locator("#log")).to_contain_text("Grak and Brun move together")
+    near(page, "c2", 9, 6)
+    near(page, "c3", 12, 6)
+    near(page, "c1", 0, 0)
+    assert actions_count(page) == before + 1  # one step in the history for the whole group
+    shot(page, "group-strike-rank-1366")
+    page.locator("#btn-undo").click()
+    expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(9 0)")
+    expect(page.locator("#tok-c3")).to_have_attribute("transform", "translate(12 0)")
+
+    # a click on one token alone: the group is over; a click on the ground moves that token there
+    page.locator("#tok-c1").click()
+    expect(page.locator("#tok-c2")).not_to_have_class(GROUPED)
+    expect(page.locator("#map-info .map-tap")).to_contain_text("Tap or click the ground to move Ayla there")
+    page.mouse.click(*client_point(page, 0, 8))
+    expect(page.locator("#log li").first).to_contain_text("Ayla moves to")
+    near(page, "c1", 0, 8)
+    expect(page.locator("#tok-c1")).to_have_attribute("aria-pressed", "true")  # still selected
+    # a click on the selected token lets it go: a click on the ground then moves nobody
+    page.locator("#tok-c1").click()
+    expect(page.locator("#tok-c1")).to_have_attribute("aria-pressed", "false")
+    n = actions_count(page)
+    page.mouse.click(*client_point(page, 5, -6))
+    expect(page.locator("#map-info .map-hint")).to_be_visible()
+    assert actions_count(page) == n
+
+
+@pytest.mark.browser_context_args(**TABLET)
+def test_tactical_round_select_several_by_touch_in_the_move_phase(page, open_app, tmp_path):
+    """On a tablet, by touch: "Select several", tap two heroes, drag one with a finger: both move, and in the
+    Move phase each one's declared Move is done, as a single drag marks it; one Undo puts both back. Then a
+    tap on a hero and a tap on the ground moves that hero there."""
+    open_app(page)
+    rs = get_ruleset("tactical-round")
+    sword = next(p for p in rs.presets() if p["name"] == "Swordsman with shield")
+    orc = next(p for p in rs.presets() if p["name"] == "Orc warrior")
+    h = History(engine_encounter("tactical-round", "Move phase"))
+    for body, x in ((dict(sword, name="Mira", side="party"), 0), (dict(sword, name="Bran", side="party"), 3),
+                    (dict(orc, name="Grak", side="foes"), 20)):
+        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": 0, "alt": 0}}})
+    while h.present.phase != "declaration":
+        h.do({"type": "advance"})
+    for cid, act in (("c1", "move"), ("c2", "move"), ("c3", "move")):
+        h.do({"type": "tr.declare", "id": cid, "actions": [{"action": act}]})
+    while h.present.phase != "move":
+        h.do({"type": "advance", "skip_empty": True, "ask": True})
+    import_history(page, tmp_path, h, 3)
+    page.locator("#tab-map").tap()
+    several = page.get_by_role("button", name="Select several")
+    several.tap()
+    expect(several).to_have_attribute("aria-pressed", "true")
+    page.locator("#tok-c1").tap()
+    page.locator("#tok-c2").tap()
+    expect(page.locator("#tok-c1")).to_have_class(GROUPED)
+    expect(page.locator("#tok-c2")).to_have_class(GROUPED)
+    before = actions_count(page)
+    touch_drag(page, client_point(page, 0, 0), client_point(page, 0, 6))
+    expect(page.locator("#log")).to_contain_text("Mira and Bran move together")
+    expect(page.locator("#log")).to_contain_text("Mira's Move is done")
+    expect(page.locator("#log")).to_contain_text("Bran's Move is done")
+    near(page, "c1", 0, 6, 0.4)
+    near(page, "c2", 3, 6, 0.4)
+    assert actions_count(page) == before + 1
+    shot(page, "group-tactical-round-768")
+    page.locator("#btn-undo").tap()
+    expect(page.locator("#tok-c1")).to_have_attribute("transform", "translate(0 0)")
+    expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(3 0)")
+
+    several.tap()  # off: a tap picks one token again
+    expect(several).to_have_attribute("aria-pressed", "false")
+    page.locator("#tok-c3").tap()
+    expect(page.locator("#tok-c1")).not_to_have_class(GROUPED)
+    page.touchscreen.tap(*client_point(page, 14, 4))
+    expect(page.locator("#log li").first).to_contain_text("Grak's Move is done")
+    near(page, "c3", 14, 4, 0.4)
+
+
+@pytest.mark.parametrize("size", [TABLET, LAPTOP], ids=["768x1024-touch", "1366x900"])
+def test_range_band_a_tap_on_the_ground_is_the_movers_movement_roll(browser, open_app, size):
+    """Issue 33 §5: "let the GM drag the token on the map (or tap a destination) as the movement's target, with
+    the roll as today". In the movement phase, with nothing selected, a tap on the ground is the mover's
+    movement roll to there (its form shows the spot); a group dragged with the mover in it: the mover's roll,
+    and the others placed by the GM."""
+    ctx = browser.new_context(**size)
+    page = ctx.new_page()
+    try:
+        open_app(page)
+        new_encounter(page, "Cave mouth", "range-band", GAMES["range-band"][0])
+        add(page, SCOUT)                                  # c1, the first to move
+        add(page, "Large creature", x=18, side="foes")    # c2
+        add(page, SCOUT, x=3)                             # c3
+        rb_start(page, "Start anyway")
+        expect(page.locator("#round-bar .phase")).to_contain_text("Movement")
+        form = page.locator('form[data-form="rb-move"][data-id="c1"]')
+        expect(form).to_be_attached()
+        show_map(page)
+        touch = size is TABLET
+        spot = client_point(page, 0, 7)
+        if touch:
+            page.touchscreen.tap(*spot)
+        else:
+            page.mouse.click(*spot)
+        expect(page.locator("form.rb-pending")).to_have_count(1)  # the movement roll, to settle under Rolls
+        assert abs(float(form.locator('[name="y"]').input_value()) - 7) <= 0.4
+        assert abs(float(form.locator('[name="x"]').input_value())) <= 0.4
+
+        # a group with the mover in it: the mover's part is its movement roll, the other one is placed
+        expect(page.locator("#tok-c1")).to_have_attribute("aria-pressed", "true")  # the mover, as after a drag
+        if touch:
+            page.get_by_role("button", name="Select several").tap()
+            page.locator("#tok-c3").tap()
+        else:
+            page.locator("#tok-c3").click(modifiers=["Shift"])
+        expect(page.locator("#tok-c1")).to_have_class(GROUPED)
+        expect(page.locator("#tok-c3")).to_have_class(GROUPED)
+        a, b = client_point(page, 3, 0), client_point(page, 3, -5)
+        touch_drag(page, a, b) if touch else mouse_drag(page, a, b)
+        expect(page.locator("#log li").first).to_contain_text("Human scout moves to")
+        near(page, "c3", 3, -5, 0.4)
+        assert abs(float(form.locator('[name="y"]').input_value()) + 5) <= 0.4  # the mover's roll, to (0, -5)
+        shot(page, f"group-range-band-{size['viewport']['width']}")
     finally:
         ctx.close()
