@@ -64,3 +64,23 @@ def _kept(v: float) -> float:
     """To the decimetre, as the map keeps positions, and on the map."""
     r = round(max(-MAX_COORD, min(MAX_COORD, v)), 1)
     return 0.0 if r == 0 else r
+
+
+def beside(enc: Encounter, cid: str) -> Position:
+    """Where a copy of ``cid`` (Duplicate) stands: the nearest spot around it, ``FORMATION_STEP`` from
+    everyone (east first, then round it, then a ring further out), at its altitude."""
+    c = enc.get(cid)
+    if c is None:
+        return Position()
+    taken = [(o.position.x, o.position.y) for o in enc.combatants]
+    step = FORMATION_STEP
+    for ring in range(1, 6):
+        around = [(dx, dy) for dx in range(-ring, ring + 1) for dy in range(-ring, ring + 1)
+                  if max(abs(dx), abs(dy)) == ring]
+        # the nearest first, and among those east first, then round through north, west and south
+        around.sort(key=lambda d: (math.hypot(*d), (math.atan2(d[1], d[0]) + 2 * math.pi) % (2 * math.pi)))
+        for dx, dy in around:
+            x, y = _kept(c.position.x + dx * step), _kept(c.position.y + dy * step)
+            if all(math.hypot(x - ox, y - oy) >= step - 1e-6 for ox, oy in taken):
+                return Position(x, y, c.position.alt)
+    return Position(_kept(c.position.x + step), c.position.y, c.position.alt)

@@ -188,8 +188,9 @@ def numbered(enc: Encounter, name: str, count: int) -> list[str]:
 
 def _duplicate(ctx: Context) -> None:
     """Another one like this combatant, as it stands (stats, ruleset fields, wounds, conditions),
-    named with the next number ("Goblin" → "Goblin 2"), a metre east; its ties to others
-    (engagements, a mount, grapples) are the original's alone (``Ruleset.on_duplicate``)."""
+    named with the next number ("Goblin" → "Goblin 2"), at ``position`` if the action gives one (the
+    page: free ground beside the original, ``fray.placing.beside``), else a metre east; its ties to
+    others (engagements, a mount, grapples) are the original's alone (``Ruleset.on_duplicate``)."""
     c = ctx.combatant()
     enc = ctx.enc
     if len(enc.combatants) >= MAX_COMBATANTS:
@@ -204,7 +205,9 @@ def _duplicate(ctx: Context) -> None:
     twin = copy.deepcopy(c)
     twin.id = f"c{enc.next_id}"
     twin.name = name
-    twin.position = _position({"x": c.position.x + 1, "y": c.position.y, "alt": c.position.alt}, "id")
+    at = ctx.action.get("position")
+    twin.position = (_position(at, "position") if at is not None else
+                     _position({"x": c.position.x + 1, "y": c.position.y, "alt": c.position.alt}, "id"))
     ctx.ruleset.on_duplicate(enc, c, twin)
     enc.next_id += 1
     enc.combatants.append(twin)

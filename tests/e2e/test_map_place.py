@@ -19,7 +19,7 @@ import os
 import re
 
 import pytest
-from gestures import new_encounter, rb_start, saved
+from gestures import add_preset, card, new_encounter, rb_start, saved
 from playwright.sync_api import expect
 from test_map import client_point, load_encounter, preset
 from test_range_band import SCOUT, add
@@ -280,3 +280,15 @@ def test_range_band_a_tap_on_the_ground_is_the_movers_movement_roll(browser, ope
         shot(page, f"group-range-band-{size['viewport']['width']}")
     finally:
         ctx.close()
+
+
+@pytest.mark.browser_context_args(viewport=LAPTOP["viewport"])
+def test_a_duplicate_stands_beside_its_original(page, open_app):
+    """Duplicate on a card: the copy stood a metre east, under the original's token; now a token apart."""
+    open_app(page)
+    new_encounter(page, "Copies", "strike-rank", GAMES["strike-rank"][0])
+    add_preset(page, "Human warrior", "foes")
+    for _ in range(3):
+        card(page, "Human warrior").get_by_role("button", name="Duplicate").click()
+    expect(page.locator("#map [data-token]")).to_have_count(4)
+    assert overlaps(page) == []

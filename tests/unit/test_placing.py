@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from fray.history import History
-from fray.placing import formation, free_spot
+from fray.placing import beside, formation, free_spot
 from fray.reducer import FORMATION_STEP, new_encounter
 from fray.rulesets import get_ruleset
 
@@ -85,3 +85,21 @@ def test_crowded_ground_still_finds_free_spots():
     xs = [c.position.x for c in h.present.combatants]
     ys = [c.position.y for c in h.present.combatants]
     assert max(xs) - min(xs) <= 30 and max(ys) - min(ys) <= 30  # a compact fight, not scattered
+
+
+def test_a_duplicate_stands_beside_its_original_not_on_it():
+    """Duplicate used to put the copy a metre east, under the original's token at the default zoom: the
+    page sends the nearest free spot a formation step away (east first), which the action takes."""
+    h = History(new_encounter("strike-rank"))
+    _add(h, "strike-rank", "foes", 1, "Goblin")
+    _add(h, "strike-rank", "party", 1, "Hero")            # west of the goblin
+    p = beside(h.present, "c1")
+    assert (p.x, p.y) == (FORMATION_STEP, 0)
+    h.do({"type": "duplicate_combatant", "id": "c1", "position": {"x": p.x, "y": p.y, "alt": p.alt}})
+    assert (h.present.combatants[-1].position.x, h.present.combatants[-1].position.y) == (FORMATION_STEP, 0)
+    for _ in range(6):
+        p = beside(h.present, "c1")
+        h.do({"type": "duplicate_combatant", "id": "c1", "position": {"x": p.x, "y": p.y, "alt": p.alt}})
+    assert _closest(h.present) >= FORMATION_STEP - 1e-9
+    h.do({"type": "duplicate_combatant", "id": "c2"})   # an action without one: a metre east, as before
+    assert h.present.combatants[-1].position.x == h.present.get("c2").position.x + 1

@@ -603,7 +603,9 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             self.ui["card_open"] = {c.id: True for c in self.enc.combatants} if act == "cards-open-all" else {}
             self.render()
         elif act == "duplicate-combatant":
-            self.dispatch({"type": "duplicate_combatant", "id": cid}, nil(el.closest("article")))
+            spot = placing.beside(self.enc, cid)  # on free ground beside the original, not on it (issue 33)
+            self.dispatch({"type": "duplicate_combatant", "id": cid,
+                           "position": {"x": spot.x, "y": spot.y, "alt": spot.alt}}, nil(el.closest("article")))
         elif act == "close-dialog":
             self.close_dialog()
         elif act == "new-encounter":
