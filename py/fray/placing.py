@@ -66,6 +66,22 @@ def _kept(v: float) -> float:
     return 0.0 if r == 0 else r
 
 
+# the field of a new combatant's ruleset fields that names the mount it rides, in each game's words
+# (strike-rank ``mount``, range-band ``riding``): a rider stands where its mount stands
+RIDES = ("mount", "riding")
+
+
+def ridden(enc: Encounter, extra: object) -> Position | None:
+    """Where the mount a new combatant rides stands (its ruleset fields name it), else None."""
+    if not isinstance(extra, dict):
+        return None
+    for key in RIDES:
+        m = enc.get(extra[key]) if isinstance(extra.get(key), str) else None
+        if m is not None:
+            return Position(m.position.x, m.position.y, m.position.alt)
+    return None
+
+
 def beside(enc: Encounter, cid: str) -> Position:
     """Where a copy of ``cid`` (Duplicate) stands: the nearest spot around it, ``FORMATION_STEP`` from
     everyone (east first, then round it, then a ring further out), at its altitude."""

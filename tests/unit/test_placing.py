@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from fray.history import History
-from fray.placing import beside, formation, free_spot
+from fray.placing import beside, formation, free_spot, ridden
 from fray.reducer import FORMATION_STEP, new_encounter
 from fray.rulesets import get_ruleset
 
@@ -103,3 +103,14 @@ def test_a_duplicate_stands_beside_its_original_not_on_it():
     assert _closest(h.present) >= FORMATION_STEP - 1e-9
     h.do({"type": "duplicate_combatant", "id": "c2"})   # an action without one: a metre east, as before
     assert h.present.combatants[-1].position.x == h.present.get("c2").position.x + 1
+
+
+def test_a_rider_stands_where_its_mount_stands():
+    """A rider added with its mount named (strike-rank ``mount``, range-band ``riding``) stands on it."""
+    h = History(new_encounter("strike-rank"))
+    _add(h, "strike-rank", "foes", 1, "Goblin")
+    _add(h, "strike-rank", "party", 1, "Horse")
+    horse = h.present.get("c2").position
+    assert ridden(h.present, {"mount": "c2"}) == horse
+    assert ridden(h.present, {"riding": "c2"}) == horse
+    assert ridden(h.present, {"mount": "c9"}) is None and ridden(h.present, "junk") is None

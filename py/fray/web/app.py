@@ -687,6 +687,12 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         raw = {k: values.get(f"combatant.position.{k}", "") for k in ("x", "y", "alt")}
         blank = {k: v is None or (isinstance(v, str) and not v.strip()) for k, v in raw.items()}
         if blank["x"] and blank["y"]:
+            try:  # a rider stands on its mount
+                mount = placing.ridden(self.enc, json.loads(values.get("combatant.extra") or "{}"))
+            except (ValueError, TypeError):
+                mount = None  # the JSON box's own error is named at it
+            if mount is not None:
+                return {"x": mount.x, "y": mount.y, "alt": mount.alt if blank["alt"] else raw["alt"]}
             try:
                 count = max(1, min(int(str(values.get("combatant.count") or "1").strip()), 200))
             except ValueError:
