@@ -188,8 +188,9 @@ def numbered(enc: Encounter, name: str, count: int) -> list[str]:
 
 def _duplicate(ctx: Context) -> None:
     """Another one like this combatant, as it stands (stats, ruleset fields, wounds, conditions),
-    named with the next number ("Goblin" → "Goblin 2"), a metre east; its ties to others
-    (engagements, a mount, grapples) are the original's alone (``Ruleset.on_duplicate``)."""
+    named with the next number ("Goblin" → "Goblin 2"), at ``position`` if the action gives one (the
+    page: free ground beside the original, ``fray.placing.beside``), else a metre east; its ties to
+    others (engagements, a mount, grapples) are the original's alone (``Ruleset.on_duplicate``)."""
     c = ctx.combatant()
     enc = ctx.enc
     if len(enc.combatants) >= MAX_COMBATANTS:
@@ -204,7 +205,9 @@ def _duplicate(ctx: Context) -> None:
     twin = copy.deepcopy(c)
     twin.id = f"c{enc.next_id}"
     twin.name = name
-    twin.position = _position({"x": c.position.x + 1, "y": c.position.y, "alt": c.position.alt}, "id")
+    at = ctx.action.get("position")
+    twin.position = (_position(at, "position") if at is not None else
+                     _position({"x": c.position.x + 1, "y": c.position.y, "alt": c.position.alt}, "id"))
     ctx.ruleset.on_duplicate(enc, c, twin)
     enc.next_id += 1
     enc.combatants.append(twin)
@@ -277,6 +280,45 @@ def _move(ctx: Context) -> None:
     c.position = new
     ctx.event("move", f"{c.name} moves to ({new.x:g}, {new.y:g}) m, altitude {new.alt:g} m", id=c.id,
               x=new.x, y=new.y, alt=new.alt)
+
+
+def _move_group(ctx: Context) -> None:
+    """``move_group {moves: [{id, x, y, alt}, ...]}``: several tokens the GM moved together on the map
+    (issue 33, "let the GM drag the group"), as ONE action, so one Undo puts the whole group back. Each
+    token's move is the game's own ``move``, as a drag of that one token would be (tactical-round: a
+    Move in the Move phase is done; range-band: mount and rider stay together). All or none."""
+    raw = ctx.action.get("moves")
+    if not isinstance(raw, list) or not raw:
+        raise InvalidAction("moves", "must list the tokens to move, each with where to")
+    if len(raw) > MAX_COMBATANTS:
+        raise InvalidAction("moves", f"at most {MAX_COMBATANTS} tokens")
+    seen: set[str] = set()
+    names: list[str] = []
+    move = handler_for(ctx.ruleset, "move")
+    for i, m in enumerate(raw):
+        if not isinstance(m, dict):
+            raise InvalidAction(f"moves.{i}", "must say which token and where to")
+        cid = m.get("id")
+        if not isinstance(cid, str) or ctx.enc.get(cid) is None:
+            raise InvalidAction(f"moves.{i}.id", "that combatant is no longer in this encounter")
+        if cid in seen:
+            raise InvalidAction(f"moves.{i}.id", f"{ctx.enc.get(cid).name} is moved twice")
+        seen.add(cid)
+        names.append(ctx.enc.get(cid).name)
+    ctx.event("move", f"{_listed(names)} move together", ids=sorted(seen))
+    for i, m in enumerate(raw):
+        one = {"type": "move", **{k: m[k] for k in ("id", "x", "y", "alt") if k in m}}
+        try:
+            move(Context(ctx.enc, one, ctx.dice, ctx.ruleset, ctx.events))
+        except InvalidAction as e:
+            raise InvalidAction(f"moves.{i}.{e.field}", e.message) from None
+
+
+def _listed(names: list[str]) -> str:
+    """"Orc 1, Orc 2 and Orc 3"; past four, "Orc 1, Orc 2, Orc 3 and 3 more"."""
+    if len(names) > 4:
+        return f"{', '.join(names[:3])} and {len(names) - 3} more"
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _set_condition(ctx: Context) -> None:
@@ -401,6 +443,7 @@ CORE_ACTIONS = {
     "edit_combatant": _edit_combatant,
     "remove_combatant": _remove_combatant,
     "move": _move,
+    "move_group": _move_group,
     "set_condition": _set_condition,
     "note": _note,
     "rename_encounter": _rename,

@@ -131,9 +131,11 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     expect(newest_log(page)).to_contain_text("Phase: Ranged A (nobody acts in Move, Spell A)")
     expect(page.locator(".tr-slot")).to_have_count(1)
     form = quick_attack(page, "c3", "45", line_of_sight=True)
-    expect(page.locator(".tr-ranges")).to_contain_text(f"{ORC} 0 m — Light crossbow: up to Base Range (+0)")
+    # the Add dialog stood each on free ground a token apart (issue 33): the orc 3 m east of the swordsman,
+    # the crossbowman 3 m south of him
+    expect(page.locator(".tr-ranges")).to_contain_text(f"{ORC} 4.24 m — Light crossbow: up to Base Range (+0)")
     form.get_by_role("button", name="Attack", exact=True).click()
-    # roll 45 + Light crossbow CMB 50 + range band 0 (0 m ≤ 30 m) − DEF (25 + shield 15) = 55
+    # roll 45 + Light crossbow CMB 50 + range band 0 (4.24 m ≤ 30 m) − DEF (25 + shield 15) = 55
     expect(pending(page, "A1").locator(".tr-total-value")).to_have_text(str(45 + 50 + 0 - (25 + 15)))
     expect(pending(page, "A1").locator(".tr-breakdown")).to_have_text(
         "55 = roll 45 + CMB 50 − DEF 40 (DEF 25 + shield 15)")

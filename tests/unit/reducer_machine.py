@@ -135,8 +135,13 @@ PAGE_ACTIONS = st.one_of(
     st.builds(lambda c, h: {"type": "players.hide", "id": c, "hidden": h},
               st.sampled_from(["c1", "c2", "c3", "c4", "c9"]), st.sampled_from([True, False, None])),
     st.builds(lambda s: {"type": "advance", "skip_empty": s}, st.booleans()),
+    # the map's group drag (issue 33): each token's move as the game's own move
+    st.builds(lambda ids, x, y: {"type": "move_group", "moves": [
+        {"id": c, "x": x + 3 * i, "y": y, "alt": 0} for i, c in enumerate(ids)]},
+        st.lists(st.sampled_from(["c1", "c2", "c3", "c4", "c9"]), min_size=1, max_size=3),
+        st.integers(-20, 20), st.integers(-20, 20)),
 )
-PAGE_FIELDS = ("mode", "hidden", "skip_empty")
+PAGE_FIELDS = ("mode", "hidden", "skip_empty", "moves")
 
 
 def _refuse_constant(name: str):

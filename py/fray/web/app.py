@@ -26,7 +26,7 @@ from typing import Any, Callable
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
 
-from .. import bestiary
+from .. import bestiary, placing
 from ..errors import FrayError, InvalidAction, RuleViolation
 from ..gate import parse_json
 from ..history import History
@@ -608,7 +608,9 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             self.ui["card_open"] = {c.id: True for c in self.enc.combatants} if act == "cards-open-all" else {}
             self.render()
         elif act == "duplicate-combatant":
-            self.dispatch({"type": "duplicate_combatant", "id": cid}, nil(el.closest("article")))
+            spot = placing.beside(self.enc, cid)  # on free ground beside the original, not on it (issue 33)
+            self.dispatch({"type": "duplicate_combatant", "id": cid,
+                           "position": {"x": spot.x, "y": spot.y, "alt": spot.alt}}, nil(el.closest("article")))
         elif act == "close-dialog":
             self.close_dialog()
         elif act == "new-encounter":
@@ -681,7 +683,31 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         body = nest(values, "combatant")
         if self.ruleset.free_stats:
             body["stats"] = R.parse_free_stats(values.get("combatant.stats", ""))
+        if "combatant.count" in values:  # the add form (the edit form has no How many)
+            body["position"] = self.new_position(values)
         return body
+
+    def new_position(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The add form's position: as typed; East and North both left empty, on free ground beside
+        the others for the whole group (fray.placing, issue 33), so a second Add ×6 does not stand on
+        the first. One of them empty is 0, as the form's default was."""
+        raw = {k: values.get(f"combatant.position.{k}", "") for k in ("x", "y", "alt")}
+        blank = {k: v is None or (isinstance(v, str) and not v.strip()) for k, v in raw.items()}
+        if blank["x"] and blank["y"]:
+            try:  # a rider stands on its mount
+                mount = placing.ridden(self.enc, json.loads(values.get("combatant.extra") or "{}"))
+            except (ValueError, TypeError):
+                mount = None  # the JSON box's own error is named at it
+            if mount is not None:
+                return {"x": mount.x, "y": mount.y, "alt": mount.alt if blank["alt"] else raw["alt"]}
+            try:
+                count = max(1, min(int(str(values.get("combatant.count") or "1").strip()), 200))
+            except ValueError:
+                count = 1  # the engine names the bad count at its field
+            side = values.get("combatant.side", "foes")
+            spot = placing.free_spot(self.enc, side if isinstance(side, str) else "foes", count)
+            return {"x": spot.x, "y": spot.y, "alt": 0 if blank["alt"] else raw["alt"]}
+        return {k: 0 if blank[k] else v for k, v in raw.items()}
 
     def submit_combatant(self, form: Any, values: dict[str, Any], cid: str | None) -> None:
         body = self.combatant_payload(values)
@@ -754,7 +780,8 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             stats = preset.get("stats", {})
             values.update({f"combatant.stats.{s.key}": stats.get(s.key, s.default) for s in self.ruleset.stats})
         pos = preset.get("position") if isinstance(preset.get("position"), dict) else {}
-        values.update({f"combatant.position.{k}": pos.get(k, 0) for k in ("x", "y", "alt")})
+        # no position in the preset: East and North stay empty, so it stands on free ground (fray.placing)
+        values.update({f"combatant.position.{k}": pos.get(k, "" if k != "alt" else 0) for k in ("x", "y", "alt")})
         extra = {k: v for k, v in preset.items() if k not in ("name", "side", "stats", "notes", "position")}
         values["combatant.extra"] = json.dumps(extra, indent=1, ensure_ascii=False) if extra else ""
         for k, v in values.items():

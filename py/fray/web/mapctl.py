@@ -17,6 +17,15 @@ container, so a drag survives the re-render that follows its commit.
   ``app.ui["selected"]``. Arrow keys on a focused token move it 1 m (Shift: 5 m), one undoable
   move each, and leave the selection as it was.
 * The form ``data-form="map-move"`` is the keyboard route to everything a drag does.
+* Several tokens move together (issue 33): shift-click (or Ctrl / Cmd-click) a token, or turn on
+  "Select several" and tap tokens, to put them in ``app.ui["group"]``; dragging any of them moves
+  them all by the same offset, ONE core ``move_group`` action (each token's move the game's own
+  ``move``, as a single drag). A game that takes a drop as its own (range-band: the mover's
+  movement roll, ``map_drop``) takes its mover's part of the group first; that is then a second
+  undoable step.
+* A tap on empty ground moves the selected token (or the group, the selected one to the spot)
+  there, as a drag would; with nothing selected, the game's current mover (``map_mover``: the
+  range-band movement form's combatant). A tap on the selected token, or Escape, lets it go.
 """
 
 from __future__ import annotations
@@ -87,7 +96,7 @@ class MapCtl(PointerCtl):
         self.listen(pane, "keydown", self.on_key)
         self.listen(pane, "click", self.on_click)
         self.listen(pane, "submit", self.on_submit)
-        for i in ("map-fit", "map-zoom-in", "map-zoom-out"):
+        for i in ("map-fit", "map-zoom-in", "map-zoom-out", "map-several"):
             b = _by_id(i)
             if b is not None:
                 b.disabled = False
@@ -135,6 +144,7 @@ class MapCtl(PointerCtl):
 
     def select(self, cid: str | None) -> None:
         self.app.ui["selected"] = cid
+        self.app.ui.pop("group", None)  # a token picked alone: the group is over
         self.render_keep_focus()
         if cid:
             el = _by_id(f"tok-{cid}")
@@ -161,7 +171,8 @@ class MapCtl(PointerCtl):
         if len(self.pointers) > 1:
             return
         bench = getattr(js.window, "__mapStepMs", None)
-        self.g = {"x0": e.clientX, "y0": e.clientY, "bench": _nil(bench)}
+        self.g = {"x0": e.clientX, "y0": e.clientY, "bench": _nil(bench),
+                  "add": bool(e.shiftKey or e.ctrlKey or e.metaKey) or bool(self.app.ui.get("several"))}
         token = _closest(e.target, "[data-token]")
         etok = _closest(e.target, "[data-elev-token]")
         if token is not None:
@@ -169,7 +180,8 @@ class MapCtl(PointerCtl):
         elif etok is not None:
             self.start_drag(etok, _attr(etok, "data-elev-token"), "elev")
         elif container.id == "map" and _by_id("map-plan") is not None:
-            self.g.update(kind="pan", view=self.current_view(), k=_inverse_ctm(_by_id("map-plan"))[0])
+            m = _inverse_ctm(_by_id("map-plan"))
+            self.g.update(kind="pan", view=self.current_view(), k=m[0], m=m)
         else:
             self.g.update(kind="none")
         self.mode = "press"
@@ -196,6 +208,11 @@ class MapCtl(PointerCtl):
         sel = self.app.ui.get("selected")
         self.g["from"] = self.app.enc.get(sel) if sel and sel != c.id else None
         self.g["combine"] = rule_for(self.app.enc.ruleset).combine
+        group = group_of(self.app)
+        if kind == "drag" and c.id in group:  # the others of the group go with it
+            self.g["others"] = [{"id": o.id, "px": o.position.x, "py": o.position.y, "alt": o.position.alt,
+                                 "els": [x for x in (_by_id(f"tok-{o.id}"), _by_id(f"lab-{o.id}")) if x is not None]}
+                                for o in (self.app.enc.get(i) for i in group if i != c.id) if o is not None]
 
     def start_pinch(self) -> None:
         (ax, ay), (bx, by) = list(self.pointers.values())[:2]
@@ -224,6 +241,9 @@ class MapCtl(PointerCtl):
                 for key in ("el", "lel"):
                     if self.g.get(key) is not None:
                         self.g[key].classList.add("dragging")
+                for o in self.g.get("others", ()):
+                    for el in o["els"]:
+                        el.classList.add("dragging")
         t0 = js.performance.now() if self.g.get("bench") is not None else None
         if self.mode == "drag":
             self.drag_to(e.clientX, e.clientY)
@@ -247,6 +267,11 @@ class MapCtl(PointerCtl):
         for key in ("el", "lel"):  # the token and its label move together
             if g.get(key) is not None:
                 g[key].setAttribute("transform", f"translate({mapview.fmt(x)} {mapview.fmt(-y)})")
+        dx, dy = x - g["px"], y - g["py"]
+        for o in g.get("others", ()):  # the group: every one by the same offset
+            ox, oy = _round(o["px"] + dx), _round(o["py"] + dy)
+            for el in o["els"]:
+                el.setAttribute("transform", f"translate({mapview.fmt(ox)} {mapview.fmt(-oy)})")
         self.place_elev(x, g["nalt"])
         self.readout()
 
@@ -274,6 +299,8 @@ class MapCtl(PointerCtl):
         g = self.g
         c = self.app.enc.get(g["id"])
         text = f"{c.name if c else ''}: {g['nx']:g}, {g['ny']:g} m, altitude {g['nalt']:g} m"
+        if g.get("others"):
+            text = f"{c.name if c else ''} and {len(g['others'])} more: {g['nx']:g}, {g['ny']:g} m"
         frm = g.get("from")
         if frm is not None:
             from ..model import Position
@@ -305,9 +332,10 @@ class MapCtl(PointerCtl):
         self.reset()
         if mode == "press":
             if g.get("kind") in ("drag", "elev"):
-                self.select(g["id"])
-            elif g.get("kind") == "pan" and self.app.ui.get("selected"):
-                self.select(None)  # a tap on empty ground clears the selection
+                self.tap_token(g["id"], g.get("add", False))
+            elif g.get("kind") == "pan" and "m" in g:
+                sx, sy = _apply(g["m"], g["x0"], g["y0"])
+                self.tap_ground(_round(sx), _round(-sy))
         elif mode in ("drag", "elev"):
             self.commit(g)
         elif mode == "pan":
@@ -325,9 +353,100 @@ class MapCtl(PointerCtl):
             if g.get(key) is not None:
                 g[key].setAttribute("transform", f"translate({mapview.fmt(g['px'])} {mapview.fmt(-g['py'])})")
                 g[key].classList.remove("dragging")
+        for o in g.get("others", ()):
+            for el in o["els"]:
+                el.setAttribute("transform", f"translate({mapview.fmt(o['px'])} {mapview.fmt(-o['py'])})")
+                el.classList.remove("dragging")
+
+    # -- taps: pick one or several, move to a spot ----------------------------------------------
+    def tap_token(self, cid: str, add: bool) -> None:
+        """A tap on a token: alone, select it (or let it go, if it was the one selected); with Shift,
+        Ctrl or Cmd, or in "Select several", put it in the group (or take it out)."""
+        ui = self.app.ui
+        if not add:
+            if ui.get("selected") == cid and not group_of(self.app):
+                self.select(None)
+            else:
+                self.select(cid)
+            return
+        group = group_of(self.app) or ([ui["selected"]] if ui.get("selected") else [])
+        if cid in group:
+            group.remove(cid)
+            if ui.get("selected") == cid:
+                ui["selected"] = group[-1] if group else None
+        else:
+            group.append(cid)
+            ui["selected"] = cid  # the distances are from the last one picked
+        if len(group) > 1:
+            ui["group"] = group
+        else:
+            ui.pop("group", None)
+        self.render_keep_focus()
+        el = _by_id(f"tok-{cid}")
+        if el is not None:
+            el.focus()
+
+    def tap_ground(self, x: float, y: float) -> None:
+        """A tap on empty ground: the group, the selected token or the game's mover goes there, as a drag."""
+        enc, ui = self.app.enc, self.app.ui
+        group = group_of(self.app)
+        sel = enc.get(ui.get("selected") or "")
+        if sel is None and not group:
+            from .panels import panel_for
+            mover = getattr(panel_for(enc.ruleset), "map_mover", None)
+            sel = enc.get(mover(self.app) or "") if mover is not None else None
+            if sel is None:
+                return
+        if sel is None:
+            sel = enc.get(group[-1])
+        p = sel.position
+        if group and sel.id in group:
+            dx, dy = x - p.x, y - p.y
+            self.commit_group([(o.id, _round(o.position.x + dx), _round(o.position.y + dy), o.position.alt)
+                               for o in (enc.get(i) for i in group) if o is not None])
+            return
+        self.commit({"id": sel.id, "px": p.x, "py": p.y, "alt": p.alt, "nx": x, "ny": y, "nalt": p.alt})
+
+    def commit_group(self, moves: list[tuple[str, float, float, float]]) -> None:
+        """The group's drop: a game's own drop first (range-band's mover: the movement roll), for one
+        token, then ONE ``move_group`` for the rest (or a plain ``move`` for one)."""
+        enc = self.app.enc
+
+        def spot(cid: str) -> tuple[float, float, float] | None:
+            c = enc.get(cid)
+            return (c.position.x, c.position.y, c.position.alt) if c is not None else None
+
+        rest = [m for m in moves if spot(m[0]) not in (None, (m[1], m[2], m[3]))]
+        if not rest:
+            self.render_keep_focus()
+            return
+        from .panels import panel_for
+        drop = getattr(panel_for(enc.ruleset), "map_drop", None)
+        for cid, x, y, alt in rest if drop is not None else ():
+            start = spot(cid)
+            if drop(self.app, cid, x, y, alt):
+                # the game moves its mover (and a mount and its rider stand in one place: both)
+                rest = [m for m in rest if m[0] != cid and spot(m[0]) != start]
+                break
+        if not rest:
+            self.render_keep_focus()
+            return
+        if len(rest) == 1:
+            cid, x, y, alt = rest[0]
+            action: dict[str, Any] = {"type": "move", "id": cid, "x": x, "y": y, "alt": alt}
+        else:
+            action = {"type": "move_group", "moves": [{"id": cid, "x": x, "y": y, "alt": alt}
+                                                      for cid, x, y, alt in rest]}
+        if not self.app.dispatch(action, _by_id("map-info"), _position_field):
+            self.render_keep_focus()
 
     def commit(self, g: dict[str, Any]) -> None:
         """ONE undoable core ``move`` for the whole drag."""
+        if g.get("others"):
+            dx, dy = g["nx"] - g["px"], g["ny"] - g["py"]
+            self.commit_group([(g["id"], g["nx"], g["ny"], g["nalt"])] + [
+                (o["id"], _round(o["px"] + dx), _round(o["py"] + dy), o["alt"]) for o in g["others"]])
+            return
         if (g["nx"], g["ny"], g["nalt"]) == (g["px"], g["py"], g["alt"]):
             self.render_keep_focus()
             return
@@ -371,6 +490,11 @@ class MapCtl(PointerCtl):
 
     # -- keyboard, buttons, form ----------------------------------------------------------------
     def on_key(self, e: Any) -> None:
+        if e.key == "Escape" and (self.app.ui.get("selected") or self.app.ui.get("group")) and not _closest(
+                e.target, "form"):
+            e.preventDefault()
+            self.select(None)  # let go of the selection and the group
+            return
         token = _closest(e.target, "[data-token]")
         if token is None:
             return
@@ -378,7 +502,10 @@ class MapCtl(PointerCtl):
         key = e.key
         if key in ("Enter", " "):
             e.preventDefault()
-            self.select(cid)
+            if e.shiftKey or self.app.ui.get("several"):
+                self.tap_token(cid or "", True)
+            else:
+                self.select(cid)
         elif key in ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight") and not (e.ctrlKey or e.metaKey or e.altKey):
             c = self.app.enc.get(cid or "")
             if c is None:
@@ -404,6 +531,10 @@ class MapCtl(PointerCtl):
             self.app.ui.pop("map_view", None)
             self.app.ui.pop("map_fit", None)
             self.render_keep_focus()
+        elif act == "several":
+            on = not self.app.ui.get("several")
+            self.app.ui["several"] = on
+            b.setAttribute("aria-pressed", "true" if on else "false")
         elif act in ("zoom-in", "zoom-out") and _by_id("map-plan") is not None:
             self.zoom(1 / 1.5 if act == "zoom-in" else 1.5)
             self.render_keep_focus()
@@ -472,6 +603,7 @@ def render(app: Any, force: bool = False) -> None:
     held = getattr(app, "_map_memo", None)
     if (not force and held is not None and held[0] == plain and len(held[1]) == len(shared)
             and all(a is b for a, b in zip(held[1], shared))):
+        mark_group(app)
         return
     parts = mapview.map_parts(enc, sel, v)
     written = held[2] if held is not None and not force else {}
@@ -481,3 +613,27 @@ def render(app: Any, force: bool = False) -> None:
             el.innerHTML = parts[key]
     app._map_memo = (plain, shared, {r: parts[k] for r, k in (("map", "plan"), ("map-elev", "elev"),
                                                              ("map-scale", "scale"), ("map-info", "info"))})
+    mark_group(app)
+
+
+def group_of(app: Any) -> list[str]:
+    """The tokens picked to move together (``app.ui["group"]``), those still in the fight; [] for none."""
+    got = [i for i in app.ui.get("group") or () if app.enc.get(i) is not None]
+    return got if len(got) > 1 else []
+
+
+def mark_group(app: Any) -> None:
+    """Draw the group on the plan: each of its tokens ringed and pressed (mapview draws the selection)."""
+    group = set(group_of(app))
+    if not group:
+        app.ui.pop("group", None)
+    for el in js.document.querySelectorAll("#map-plan .token.grouped"):
+        if _attr(el, "data-token") not in group:
+            el.classList.remove("grouped")
+            if _attr(el, "data-token") != app.ui.get("selected"):
+                el.setAttribute("aria-pressed", "false")
+    for cid in group:
+        el = _by_id(f"tok-{cid}")
+        if el is not None:
+            el.classList.add("grouped")
+            el.setAttribute("aria-pressed", "true")

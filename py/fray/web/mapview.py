@@ -813,7 +813,9 @@ def info_html(enc: Encounter, mv: MapView) -> str:
            field("x", "East (x, m)", p.x, c.id), field("y", "North (y, m)", p.y, c.id),
            field("alt", "Altitude (m)", p.alt, c.id),
            '<button type="submit" class="primary">Move</button>',
-           '<p class="field-error" data-error-for="position"></p></form>']
+           '<p class="field-error" data-error-for="position"></p></form>',
+           f'<p class="hint map-tap">Tap or click the ground to move {esc(c.name)} there; tap {esc(c.name)} again '
+           '(or Escape) to let go. Shift-click, or Select several, picks tokens to drag together.</p>']
     if mv.rings:
         out.append('<p class="map-rings"><span class="k">Rings' + (f" ({esc(mv.weapon)})" if mv.weapon else "")
                    + ':</span> ' + "; ".join(esc(r.label) for r in mv.rings) + "</p>")

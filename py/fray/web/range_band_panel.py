@@ -720,6 +720,16 @@ class RangeBandPanel:
         return panel_html(view, app.ui, positions)
 
     @staticmethod
+    def map_mover(app: Any) -> str | None:
+        """Whose movement a tap on the map's empty ground is for when no token is selected (issue 33: "or tap
+        a destination"): the combatant of the movement form, in the movement phase; else nobody."""
+        enc = app.enc
+        if enc.phase != "movement":
+            return None
+        slots = app.ruleset.order_of_play(enc)
+        return slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
+
+    @staticmethod
     def map_drop(app: Any, cid: str, x: float, y: float, alt: float) -> bool:
         """A token dropped on the map in the movement phase (issue 33): the mover's (or its rider's) drop is the
         target of their movement roll, sent with the movement form's options (rush, cautious ...), as typing

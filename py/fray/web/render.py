@@ -504,8 +504,11 @@ def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str
         parts.append("</fieldset>")
     pos = c.position if c else None
     parts.append('<fieldset class="grid"><legend>Position (metres)</legend>')
-    parts.append(field_html("combatant.position.x", "East (x)", pos.x if pos else 0, "number"))
-    parts.append(field_html("combatant.position.y", "North (y)", pos.y if pos else 0, "number"))
+    # a new one's East and North start empty: the page then stands it (or the group) on free ground
+    # beside the others (fray.placing), rather than everyone on (0, 0)
+    parts.append(field_html("combatant.position.x", "East (x)", pos.x if pos else "", "number",
+                            "" if editing else "Empty: on free ground beside the others"))
+    parts.append(field_html("combatant.position.y", "North (y)", pos.y if pos else "", "number"))
     parts.append(field_html("combatant.position.alt", "Altitude", pos.alt if pos else 0, "number"))
     parts.append("</fieldset>")
     if not editing and not ruleset.free_stats:

@@ -1,0 +1,116 @@
+"""Where the page stands a combatant added without a position (fray.placing, issue 33 "The map at table
+density": "place copies in a formation a token apart (and let the GM drag the group)")."""
+
+from __future__ import annotations
+
+import math
+
+from fray.history import History
+from fray.placing import beside, formation, free_spot, ridden
+from fray.reducer import FORMATION_STEP, new_encounter
+from fray.rulesets import get_ruleset
+
+
+def _add(h: History, ruleset: str, side: str, count: int, name: str, placed: bool = True) -> None:
+    body = {**get_ruleset(ruleset).presets()[0], "name": name, "side": side, "count": count}
+    body.pop("position", None)
+    if placed:
+        p = free_spot(h.present, side, count)
+        body["position"] = {"x": p.x, "y": p.y, "alt": p.alt}
+    h.do({"type": "add_combatant", "combatant": body})
+
+
+def _closest(enc) -> float:
+    cs = enc.combatants
+    return min(math.hypot(a.position.x - b.position.x, a.position.y - b.position.y)
+               for i, a in enumerate(cs) for b in cs[i + 1:])
+
+
+def test_the_formation_is_the_reducers():
+    """The offsets are Add ×N's own: rows of ceil(√N), FORMATION_STEP apart, east then south."""
+    assert formation(1) == [(0, 0)]
+    assert formation(6) == [(0, 0), (3, 0), (6, 0), (0, -3), (3, -3), (6, -3)]
+    h = History(new_encounter("strike-rank"))
+    _add(h, "strike-rank", "foes", 6, "Orc", placed=False)
+    first = h.present.combatants[0].position
+    assert [(c.position.x - first.x, c.position.y - first.y) for c in h.present.combatants] == formation(6)
+
+
+def test_an_empty_map_starts_at_the_origin():
+    assert free_spot(new_encounter("tactical-round"), "party", 6) == free_spot(new_encounter("range-band"), "foes")
+    assert (free_spot(new_encounter("range-band"), "foes").x, free_spot(new_encounter("range-band"), "foes").y) == (0, 0)
+
+
+def test_two_groups_of_six_stand_apart_and_opposite():
+    """Heroes ×6 then foes ×6: without a spot, both stood on (0, 0); with it, no two tokens closer than
+    the formation's step, and the foes stand to the east of the heroes, facing them."""
+    for ruleset in ("strike-rank", "tactical-round", "range-band"):
+        bare = History(new_encounter(ruleset))
+        _add(bare, ruleset, "party", 6, "Hero", placed=False)
+        _add(bare, ruleset, "foes", 6, "Foe", placed=False)
+        assert _closest(bare.present) == 0  # the engine alone: the two groups overlap
+
+        h = History(new_encounter(ruleset))
+        _add(h, ruleset, "party", 6, "Hero")
+        _add(h, ruleset, "foes", 6, "Foe")
+        assert _closest(h.present) >= FORMATION_STEP - 1e-9, ruleset
+        heroes = [c.position.x for c in h.present.combatants if c.side == "party"]
+        foes = [c.position.x for c in h.present.combatants if c.side == "foes"]
+        assert min(foes) - max(heroes) == FORMATION_STEP  # a token apart, not across the map
+
+
+def test_a_side_already_there_joins_its_own_and_the_party_comes_from_the_west():
+    h = History(new_encounter("strike-rank"))
+    _add(h, "strike-rank", "foes", 4, "Goblin")           # (0,0) (3,0) (0,-3) (3,-3)
+    _add(h, "strike-rank", "party", 2, "Hero")            # a new side: west of everyone
+    heroes = [c.position for c in h.present.combatants if c.side == "party"]
+    assert max(p.x for p in heroes) == -FORMATION_STEP
+    _add(h, "strike-rank", "foes", 3, "Wolf")             # beside the goblins: south of them
+    wolves = [c.position for c in h.present.combatants if c.name.startswith("Wolf")]
+    assert min(p.x for p in wolves) == 0 and max(p.y for p in wolves) == -2 * FORMATION_STEP
+    _add(h, "strike-rank", "neutral", 1, "Merchant")      # neither: east of everyone
+    m = h.present.combatants[-1].position
+    assert m.x == 3 + FORMATION_STEP
+    assert _closest(h.present) >= FORMATION_STEP - 1e-9
+
+
+def test_crowded_ground_still_finds_free_spots():
+    """Twelve single adds of mixed sides, and a group of nine into the crowd: nobody on anybody."""
+    h = History(new_encounter("tactical-round"))
+    for i in range(12):
+        _add(h, "tactical-round", ("party", "foes", "neutral")[i % 3], 1, f"N{i}")
+    _add(h, "tactical-round", "foes", 9, "Orc")
+    assert len(h.present.combatants) == 21
+    assert _closest(h.present) >= FORMATION_STEP - 1e-9
+    xs = [c.position.x for c in h.present.combatants]
+    ys = [c.position.y for c in h.present.combatants]
+    assert max(xs) - min(xs) <= 30 and max(ys) - min(ys) <= 30  # a compact fight, not scattered
+
+
+def test_a_duplicate_stands_beside_its_original_not_on_it():
+    """Duplicate used to put the copy a metre east, under the original's token at the default zoom: the
+    page sends the nearest free spot a formation step away (east first), which the action takes."""
+    h = History(new_encounter("strike-rank"))
+    _add(h, "strike-rank", "foes", 1, "Goblin")
+    _add(h, "strike-rank", "party", 1, "Hero")            # west of the goblin
+    p = beside(h.present, "c1")
+    assert (p.x, p.y) == (FORMATION_STEP, 0)
+    h.do({"type": "duplicate_combatant", "id": "c1", "position": {"x": p.x, "y": p.y, "alt": p.alt}})
+    assert (h.present.combatants[-1].position.x, h.present.combatants[-1].position.y) == (FORMATION_STEP, 0)
+    for _ in range(6):
+        p = beside(h.present, "c1")
+        h.do({"type": "duplicate_combatant", "id": "c1", "position": {"x": p.x, "y": p.y, "alt": p.alt}})
+    assert _closest(h.present) >= FORMATION_STEP - 1e-9
+    h.do({"type": "duplicate_combatant", "id": "c2"})   # an action without one: a metre east, as before
+    assert h.present.combatants[-1].position.x == h.present.get("c2").position.x + 1
+
+
+def test_a_rider_stands_where_its_mount_stands():
+    """A rider added with its mount named (strike-rank ``mount``, range-band ``riding``) stands on it."""
+    h = History(new_encounter("strike-rank"))
+    _add(h, "strike-rank", "foes", 1, "Goblin")
+    _add(h, "strike-rank", "party", 1, "Horse")
+    horse = h.present.get("c2").position
+    assert ridden(h.present, {"mount": "c2"}) == horse
+    assert ridden(h.present, {"riding": "c2"}) == horse
+    assert ridden(h.present, {"mount": "c9"}) is None and ridden(h.present, "junk") is None
