@@ -485,6 +485,8 @@ def _more_forms(view: dict[str, Any], c: dict[str, Any]) -> str:
                 ctls.append(_field(fid, name, label, _input(fid, name, "", "decimal")))
             elif ctl == "ids":
                 ctls.append(_id_checks(view, fid, name, label, cid))
+            elif ctl == "text":
+                ctls.append(_field(fid, name, label, _input(fid, name, "", "text")))
             else:
                 ctls.append(_check(fid, name, label, ctl == "check-on") + _err(name))
         forms.append(f'<form class="rb-more-form" data-form="rb-more" data-kind="{kind}" data-id="{esc(cid)}" novalidate '
