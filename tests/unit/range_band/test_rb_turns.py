@@ -98,3 +98,69 @@ def test_roll_turn_order_for_all_who_have_none_typed_faces_win():
     assert [enc.get(c).data["turn_value"] for c in ("c1", "c2", "c3")] == [13, 14, 15]
     with pytest.raises(InvalidAction):
         act(enc, "roll_turn_order", die="d7")
+
+
+def sneak_shoots():
+    """Sly (High Stealth, unseen) shoots Mark in the action phase of round 1: a stealth attack with its warning note."""
+    enc = fight(person("Sly", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21))
+    for cid, v in (("c1", 20), ("c2", 15), ("c3", 10)):
+        enc = act(enc, "turn_order", id=cid, value=v)
+    enc = to_phase(start(enc), "actions", "c1")
+    enc = act(enc, "attack", id="c1", target="c2", kind="ranged")
+    assert [p["kind"] for p in enc.state["prompts"]] == ["warning"]
+    return enc
+
+
+def test_a_stealth_attacks_warning_note_closes_logged_when_its_target_falls():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one
+    of their allies": once the defender is dead, no warning can help it. The note closed only by hand and stayed
+    open for rounds after its target died (issue 33); it closes when the target falls, with a line in the log."""
+    enc = sneak_shoots()
+    ref = enc.state["prompts"][0]["ref"]
+    enc, events = apply(enc, {"type": "rb.status", "id": "c2", "status": "dead"})
+    assert not enc.state.get("prompts")
+    said = [e["text"] for e in events if e["kind"] == "dismiss"]
+    assert said == [f"{ref} closed: Mark is out of the fight (dead), so the warning note of a stealth attack no longer "
+                    "applies"]
+    # a fall prompt is not a note of the moment: it stays for the GM
+    flyer = fight(person("Wing", flying=True, stats={"FSPD": 12}, position={"x": 0, "y": 0, "alt": 30}))
+    flyer = act(flyer, "status", id="c1", status="dead")
+    assert [p["kind"] for p in flyer.state["prompts"]] == ["fall"]
+
+
+def test_notes_with_no_roll_expire_at_the_end_of_their_round_logged():
+    """Detection Rolls: "The roll occurs immediately after the end of the movement or action in question", and a
+    warning concerns the attack it came with: notes of the moment need no roll and must not pile up under Rolls to
+    settle. Left open, they expire at the end of the round they were raised in, said in the log in one line."""
+    enc = sneak_shoots()
+    ref = enc.state["prompts"][0]["ref"]
+    while enc.round == 1:
+        enc, events = apply(enc, {"type": "advance"})
+    assert not enc.state.get("prompts")
+    line = [e["text"] for e in events if e["kind"] == "dismiss"]
+    assert line == [f"End of round 1: {ref} (Mark: the warning note of a stealth attack) expired, left as they were "
+                    "(no roll was asked)"]
+
+
+def test_an_attack_with_roll_is_rolled_at_once_and_says_the_mechanic_is_assumed_in_full_only_the_first_time():
+    """The core roll is not in the excerpt (rules README: "the core roll of the range-band game"), so Fray's roll
+    uses the default mechanic of table ``core_roll``, assumed. ``rb.attack {roll: true}`` is the attack and Fray's
+    roll of its offense in one action (one tap, one undo); the log says the mechanic is assumed in full the first
+    time, and in two words on every later roll, so every assumed figure stays marked without the sentence on
+    each line."""
+    enc = fight(person("Ana"), person("Bo", side="foes", x=1))
+    first, events = apply(enc, {"type": "rb.attack", "id": "c1", "target": "c2", "roll": True,
+                                "rolls": {"roll": [15]}})
+    assert not first.state.get("pending")
+    rolled = [e["text"] for e in events if e["kind"] == "roll"]
+    assert len(rolled) == 1 and rolled[0].startswith("R1 Offense roll") and "rolled 15" in rolled[0]
+    assert rolled[0].endswith("(default mechanic, assumed: not in the published rules; later rolls by it say "
+                              "\"assumed mechanic\")")
+    again, events = apply(first, {"type": "rb.attack", "id": "c1", "target": "c2", "size": "minor", "roll": True,
+                                  "rolls": {"roll": [3]}})
+    rolled = [e["text"] for e in events if e["kind"] == "roll"]
+    assert rolled[0].endswith("(assumed mechanic)") and "published rules" not in rolled[0]
+    # the GM's own result is the GM's: no mark
+    gm = act(enc, "attack", id="c1", target="c2")
+    _, events = apply(gm, {"type": "rb.resolve", "ref": "R1", "success": True, "by": 2})
+    assert "assumed" not in [e["text"] for e in events if e["kind"] == "roll"][0]

@@ -223,6 +223,7 @@ class RangeBand(Ruleset):
         enc = ctx.enc
         enc.phase = "movement"
         enc.turn = 0
+        turns.expire_notes(ctx)
         ctx.event("round", f"Round {enc.round} begins")
         ctx.event("phase", "Movement phase", phase="movement")
         start = {}

@@ -55,13 +55,15 @@ def beyond_engaged(a: Combatant, d: Combatant, rng: dict[str, Any], override: st
 
 def attack(ctx: Context) -> None:
     """``rb.attack {id, target, weapon? | kind + tags, die?, stat?, size?, aoe?, warned_by?, emits_light?,
-    unexpected?, override?}``: an attack (a ``size`` action of the turn, default major: assumed) and its
+    unexpected?, override?, roll?}``: an attack (a ``size`` action of the turn, default major: assumed) and its
     offense roll specification with every Hindrance the text gives (mounted, mount size, underwater),
     its competence, whether it is a stealth attack (the target cannot see the attacker: 3 Hindrance on
     the defense, 1 if warned), and what is forbidden (10× mount size, underwater incompetent melee,
     ranged attacks underwater or without sight, except a sightless AoE at one's own engagement; melee beyond
     engaged range, unless ``override`` gives the GM's reason, which the log keeps). The offense is a pending
-    ``offense`` roll; if it succeeds against a target in High Stealth, the target's d12 stealth roll follows."""
+    ``offense`` roll; if it succeeds against a target in High Stealth, the target's d12 stealth roll follows.
+    ``roll: true``: Fray rolls the offense at once by the default mechanic (roll ``roll``, typed faces win),
+    as ``rb.resolve`` would: one action, one tap, one undo."""
     a = ctx.combatant()
     d = other(ctx, "target", a, read_only=True)  # the attack itself changes nothing on its target
     enc, t = ctx.enc, tables_of(ctx)
@@ -73,6 +75,7 @@ def attack(ctx: Context) -> None:
     emits_light = flag(ctx.action, "emits_light")
     unexpected = flag(ctx.action, "unexpected")
     warned_by = ctx.action.get("warned_by")
+    roll_now = flag(ctx.action, "roll")
     override = override_of(ctx, "melee attack")
     able(a, "Combat", "attack")
     melee = w["kind"] == "melee"
@@ -165,11 +168,14 @@ def attack(ctx: Context) -> None:
         if emits_light and a.data.get("stealth") != "low":
             set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
         return
-    pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
+    ref = pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
     if stealth_attack:
         prompt(ctx, "warning", d, warning_prompt(enc, a, d, warner if warn_ok else None, vis, t))
     if emits_light and a.data.get("stealth") != "low":
         set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
+    if roll_now:
+        from .resolution import settle
+        settle(ctx, next(i for i, p in enumerate(enc.state["pending"]) if p["ref"] == ref), None)
 
 
 def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker: Combatant,
