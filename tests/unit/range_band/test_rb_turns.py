@@ -164,3 +164,51 @@ def test_an_attack_with_roll_is_rolled_at_once_and_says_the_mechanic_is_assumed_
     gm = act(enc, "attack", id="c1", target="c2")
     _, events = apply(gm, {"type": "rb.resolve", "ref": "R1", "success": True, "by": 2})
     assert "assumed" not in [e["text"] for e in events if e["kind"] == "roll"][0]
+
+
+def test_done_all_dismisses_several_notes_in_one_action_or_none():
+    """The page's "Done all" for the notes that need no roll: ``rb.dismiss {refs}`` drops them all, each logged, in
+    one action (one undo); one unknown ref and nothing goes."""
+    enc = sneak_shoots()
+    enc = act(enc, "attack", id="c1", target="c3", kind="ranged", size="minor")
+    refs = [p["ref"] for p in enc.state["prompts"]]
+    assert len(refs) == 2
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "dismiss", refs=refs + ["P99"])
+    assert e.value.field == "refs"
+    for bad in ([], "P1", [refs[0], refs[0]]):
+        with pytest.raises(InvalidAction):
+            act(enc, "dismiss", refs=bad)
+    done, events = apply(enc, {"type": "rb.dismiss", "refs": refs})
+    assert not done.state.get("prompts") and [e["text"] for e in events] == [f"{r} dismissed" for r in refs]
+
+
+def test_before_the_fight_the_order_of_play_is_the_turn_order_as_soon_as_it_is_rolled():
+    """The round: "each character takes one turn in turn order". After "Roll turn order for all" the order strip
+    kept the order the combatants were added in until the fight started (issue 33): before the fight the order of
+    play is already the turn order (highest first; those without a value last), though nobody acts in it."""
+    enc = fight(person("Ana"), person("Bo", side="foes"), person("Cy"))
+    enc = act(enc, "turn_order", id="c3", value=18)
+    enc = act(enc, "turn_order", id="c2", value=4)
+    assert [s.combatant_id for s in RS.order_of_play(enc)] == ["c3", "c2", "c1"]
+    assert RS.turn_of(enc) is None
+    rolled, _ = apply(enc, {"type": "rb.roll_turn_order", "rolls": {"turn.c1": [20]}})
+    assert [s.combatant_id for s in RS.order_of_play(rolled)] == ["c1", "c3", "c2"]
+
+
+def test_a_rider_says_in_the_strip_why_it_has_no_movement_slot():
+    """Back in Combat: the rider rides its mount ("Mounts cannot carry more than one character as a proper rider"),
+    and the mount's movement carries it: in the movement phase the rider has no slot of its own and the strip
+    greyed it at the end with no reason (issue 33). Its state says so: "rides Horse: moves with it"; in the action
+    phase its turn is its own, with no such word."""
+    from rb_helpers import rider_and_horse
+    enc = rider_and_horse()
+    for cid, v in (("c1", 12), ("c2", 10), ("c3", 8)):
+        enc = act(enc, "turn_order", id=cid, value=v)
+    enc = start(enc)
+    assert enc.phase == "movement" and "c1" not in [s.combatant_id for s in RS.order_of_play(enc)]
+    view = RS.view(enc)
+    assert RS.status(enc, view, "c1")["word"] == "rides Horse: moves with it"
+    assert RS.status(enc, view, "c2")["word"] == ""
+    acts = to_phase(enc, "actions", "c1")
+    assert RS.status(acts, RS.view(acts), "c1")["word"] == ""

@@ -32,10 +32,19 @@ def _find(enc: Encounter, ref: Any, field: str = "ref") -> tuple[str, int]:
 
 
 def dismiss(ctx: Context) -> None:
-    """``rb.dismiss {ref}``: drop a pending roll or a prompt (the GM settled it by hand)."""
-    key, i = _find(ctx.enc, ctx.action.get("ref"))
-    p = ctx.enc.state[key].pop(i)
-    ctx.event("dismiss", f"{p['ref']} dismissed", ref=p["ref"])
+    """``rb.dismiss {ref}``: drop a pending roll or a prompt (the GM settled it by hand). ``{refs: [...]}``: several
+    at once (the page's "Done all" for the notes that need no roll), one undo."""
+    refs = ctx.action.get("refs")
+    if refs is None:
+        refs = [ctx.action.get("ref")]
+    elif not isinstance(refs, list) or not refs or len(set(map(str, refs))) != len(refs):
+        raise InvalidAction("refs", "must list the rolls or prompts to dismiss (P1, P2, ...), each once")
+    for ref in refs:
+        _find(ctx.enc, ref, "refs" if "refs" in ctx.action else "ref")  # all named before any goes
+    for ref in refs:
+        key, i = _find(ctx.enc, ref)
+        p = ctx.enc.state[key].pop(i)
+        ctx.event("dismiss", f"{p['ref']} dismissed", ref=p["ref"])
 
 
 def resolve(ctx: Context) -> None:
