@@ -199,7 +199,7 @@ def test_before_the_fight_the_order_of_play_is_the_turn_order_as_soon_as_it_is_r
 def test_a_rider_says_in_the_strip_why_it_has_no_movement_slot():
     """Back in Combat: the rider rides its mount ("Mounts cannot carry more than one character as a proper rider"),
     and the mount's movement carries it: in the movement phase the rider has no slot of its own and the strip
-    greyed it at the end with no reason (issue 33). Its state says so: "rides Horse: moves with it"; in the action
+    greyed it at the end with no reason (issue 33). Its state says so: "moves with Horse"; in the action
     phase its turn is its own, with no such word."""
     from rb_helpers import rider_and_horse
     enc = rider_and_horse()
@@ -208,7 +208,7 @@ def test_a_rider_says_in_the_strip_why_it_has_no_movement_slot():
     enc = start(enc)
     assert enc.phase == "movement" and "c1" not in [s.combatant_id for s in RS.order_of_play(enc)]
     view = RS.view(enc)
-    assert RS.status(enc, view, "c1")["word"] == "rides Horse: moves with it"
+    assert RS.status(enc, view, "c1")["word"] == "moves with Horse"
     assert RS.status(enc, view, "c2")["word"] == ""
     acts = to_phase(enc, "actions", "c1")
     assert RS.status(acts, RS.view(acts), "c1")["word"] == ""

@@ -368,7 +368,7 @@ class RangeBand(Ruleset):
         if m is not None:
             # a rider has no movement slot of its own (the strip greys it at the end): say why. Its turn in the
             # action phase is its own.
-            word = f"rides {m.name}: moves with it"
+            word = f"moves with {m.name}"
         return status_of(None, list(c.conditions), word, bad, out_words=("dead", "incapacitated"))
 
     def view(self, enc: Encounter) -> dict[str, Any]:
