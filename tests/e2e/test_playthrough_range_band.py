@@ -331,6 +331,12 @@ def test_a_fight_of_thirteen_through_the_page(page, open_app, tmp_path):
     page.locator("#rb-hold").get_by_role("button", name="Roll turn order for all").click()
     expect(page.locator("#log li").first).to_contain_text("Turn order rolled (d20, assumed)")
     expect(page.locator("#rb-hold")).to_have_count(0)
+    # the strip shows the rolled order at once, before the fight starts (issue 33: it kept the order of adding)
+    rolled = state(page)
+    by_turn = [c["id"] for c in sorted(rolled["combatants"], key=lambda c: -c["data"]["turn_value"])]
+    strip = page.locator("#order-strip li.strip-entry").evaluate_all("ls => ls.map(l => l.dataset.id)")
+    values = {c["id"]: c["data"]["turn_value"] for c in rolled["combatants"]}
+    assert [values[x] for x in strip] == [values[x] for x in by_turn], "the strip is not in the rolled order"
     # each value still typeable: Sly goes first, Bandit 9 last
     one = page.locator("form.rb-to-one")
     if one.count() == 0:
@@ -349,6 +355,11 @@ def test_a_fight_of_thirteen_through_the_page(page, open_app, tmp_path):
     expect(page.locator("#round-bar .phase")).to_contain_text("Movement")
     assert current(page) == "Sly"
     page.screenshot(path=SHOTS + "r1-movement.png")
+    # the rider, greyed at the end of the strip in the movement phase, says why: it moves with its mount
+    expect(page.locator(f'#order-strip li.strip-entry[data-id="{ids["Kael"]}"]')).to_contain_text("moves with Grey")
+    # on a tablet the fourteen rows are in the strip once: the turn-order list below is folded, one tap away
+    expect(page.locator("details.rb-order-fold")).not_to_have_attribute("open", "")
+    expect(page.locator(".rb-order")).to_be_hidden()
 
     TAPS: dict[str, int] = {}
     failed_move_seen = skipped = dragged = swum = False
@@ -416,6 +427,10 @@ def test_a_fight_of_thirteen_through_the_page(page, open_app, tmp_path):
                 vc.get_by_role("button", name=f"Add the status to {victim}").click()
                 expect(page.locator(f'.rb-slot[data-id="{ids[victim]}"]')).to_have_class(re.compile("fallen"))
                 assert current(page) == "Kael"  # the turn stays with Kael
+                # its card says "dead" once in its body (issue 33: the statuses and the conditions both listed it)
+                body = card(page, victim).locator(".card-body")
+                shown = body.locator(".rb-status, .cond").filter(has_text="dead")
+                assert sum(1 for i in range(shown.count()) if shown.nth(i).is_visible()) == 1
                 killed = victim
                 page.screenshot(path=SHOTS + "death.png")
             elif who == "Kael":
