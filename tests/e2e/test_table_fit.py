@@ -280,9 +280,9 @@ def test_range_band_round_two_movement_form_fits_after_round_one_notes(browser, 
     shot(page, "rb-tablet-round1-notes")
     # the two notes are one line, with Done all; no box of their own under Rolls to settle
     expect(page.locator(".rb-prompt")).to_have_count(0)
-    notes = page.evaluate(BOX, ".rb-notes")
+    notes = page.evaluate(BOX, ".rb-gm-notes")
     assert notes["inside"] and notes["height"] < 70, notes
-    expect(page.locator(".rb-notes summary")).to_contain_text("2 notes (warning), no roll needed")
+    expect(page.locator(".rb-gm-notes summary")).to_contain_text("2 notes (warning), no roll needed")
     while "Round 2" not in page.locator("#round-bar .round").inner_text():
         page.locator("#round-bar [data-act=advance]").click()
         expect(page.locator("#rb-hold")).to_have_count(0)

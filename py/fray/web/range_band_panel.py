@@ -132,7 +132,7 @@ def notes_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     what = {"warning": "warning", "detection": "detection call", "noise": "noise"}
     kinds = ", ".join(dict.fromkeys(what[p["kind"]] for p in notes))
     refs = " ".join(p["ref"] for p in notes)
-    return (f'<div class="rb-notes rb-box" role="note">'
+    return (f'<div class="rb-gm-notes rb-box" role="note">'
             + fold_open("rb-notes-fold rb-keep", "rb-notes", is_open)
             + f'<summary>{len(notes)} note{"s" if len(notes) > 1 else ""} ({esc(kinds)}), no roll needed'
             '<span class="hint"> · they expire at the end of the round</span></summary>'
