@@ -347,3 +347,56 @@ def test_tactical_round_each_declaration_leads_to_the_next_below_the_bar(sized):
         assert head["y"] >= stuck, f"{size}: {nxt.locator('h3').inner_text()}'s name is under the bar: {head} < {stuck}"
         assert head["y"] + head["height"] <= page.viewport_size["height"], head
     shot(page, f"tr-{size}-declare-next")
+
+
+def test_range_band_round_two_movement_form_fits_after_round_one_notes(browser, open_app, tmp_path):
+    """Issue 33, found by a GM in a 14-combatant range-band fight: round 1's notes (the may-an-ally-warn paragraphs
+    of each stealth attack) stayed under "Rolls to settle", each needing its own Done, and pushed round 2's
+    movement form below the fold of a tablet. Notes that need no roll no longer block: at 768×1024 the first
+    movement form of round 2 is wholly on the first screen, and the log says the notes expired."""
+    from test_playthrough_range_band import load
+
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    open_app(page)
+    load(page, tmp_path)
+    page.get_by_label("Turn order of Sly", exact=True).fill("30")
+    page.get_by_role("button", name="Set the turn order of Sly").click()
+    expect(page.locator("#log li").first).to_contain_text("Sly: turn order 30")
+    page.locator("#round-bar [data-act=advance]").click()
+    page.locator("#rb-hold").get_by_role("button", name="Roll turn order for all").click()
+    expect(page.locator("#rb-hold")).to_have_count(0)
+    phase = page.locator("#round-bar .phase")
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(phase).to_contain_text("Movement phase: Sly")
+    while "Action" not in phase.inner_text():
+        page.locator("#round-bar [data-act=advance]").click()
+        expect(page.locator("#rb-hold")).to_have_count(0)
+    expect(phase).to_contain_text("Action phase: Sly")
+    # Sly, unseen by the bandits, shoots twice (a major and a minor action): two stealth attacks, two notes
+    for size, target in (("major", "Bandit 1"), ("minor", "Bandit 2")):
+        attack = page.locator("form[data-form=rb-attack]")
+        attack.get_by_label("Target", exact=True).select_option(label=target)
+        attack.get_by_label("Action", exact=True).select_option(size)
+        attack.get_by_role("button", name="Offense roll").click()
+        box = page.locator("form.rb-pending").first
+        expect(box).to_be_visible()
+        box.get_by_role("button", name="Let Fray roll (assumed default)").click()
+        expect(page.locator("form.rb-pending")).to_have_count(0)
+    expect(page.locator("#log")).to_contain_text("may an ally warn them?")
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, "rb-tablet-round1-notes")
+    # the two notes are one line, with Done all; no box of their own under Rolls to settle
+    expect(page.locator(".rb-prompt")).to_have_count(0)
+    notes = page.evaluate(BOX, ".rb-gm-notes")
+    assert notes["inside"] and notes["height"] < 70, notes
+    expect(page.locator(".rb-gm-notes summary")).to_contain_text("2 notes (warning), no roll needed")
+    while "Round 2" not in page.locator("#round-bar .round").inner_text():
+        page.locator("#round-bar [data-act=advance]").click()
+        expect(page.locator("#rb-hold")).to_have_count(0)
+    expect(phase).to_contain_text("Movement phase")
+    box = fits(page, 'form[data-form="rb-move"]', "round 2's movement form", "tablet", "rb-tablet-round2-movement")
+    print("tablet rb-move round 2", box)
+    expect(page.locator("#log")).to_contain_text("End of round 1:")
+    no_cut_text(page, "tablet", "range-band round 2 movement")
+    ctx.close()

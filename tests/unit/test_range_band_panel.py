@@ -523,3 +523,52 @@ def test_a_next_with_rolls_open_or_turn_orders_missing_says_so():
     h.do({"type": "rb.move", "id": cur, "x": 1})
     html = hold_html(RS.view(h.present), {"rb_hold": "open"})
     assert "Still open before Next" in html and 'data-ref="R1"' in html and "Skip them and go on" in html
+
+
+def test_notes_with_no_roll_are_one_folded_line_with_done_all_and_a_fall_keeps_its_box():
+    """Issue 33: round 1's notes (a stealth attack's may-an-ally-warn paragraphs) stood under "Rolls to settle",
+    each needing its own Done. Notes that need no roll are one folded line with "Done all" (each still readable,
+    with its own Done, inside); a fall prompt, which the GM must act on, keeps its box; Fray's assumed mechanic is
+    said once, on the first roll to settle, not on each."""
+    from fray.reducer import apply
+    from fray.web.range_band_panel import panel_html
+
+    h = History(new_encounter("range-band", "Notes"))
+    for body in ({"name": "Sly", "side": "foes", "stealth": "high", "position": {"x": 0, "y": 0, "alt": 0}},
+                 {"name": "Mark", "position": {"x": 20, "y": 0, "alt": 0}},
+                 {"name": "Lookout", "position": {"x": 21, "y": 0, "alt": 0}},
+                 {"name": "Wing", "flying": True, "stats": {"FSPD": 12}, "position": {"x": 5, "y": 0, "alt": 30}}):
+        h.do({"type": "add_combatant", "combatant": {"stats": {"DEX": 12, "CON": 10, "INT": 10, "SPD": 10,
+                                                               "WGT": 8, **body.pop("stats", {})}, **body}})
+    for target in ("c2", "c3"):
+        h.do({"type": "rb.attack", "id": "c1", "target": target, "kind": "ranged",
+              "size": "major" if target == "c2" else "minor"})
+    h.do({"type": "rb.status", "id": "c4", "status": "incapacitated"})
+    html = panel_html(RS.view(h.present), {})
+    kinds = sorted(p["kind"] for p in h.present.state["prompts"])
+    assert kinds == ["fall", "warning", "warning"]
+    notes = re.search(r'<div class="rb-gm-notes rb-box".*?</div>', html, re.S).group(0)
+    assert "<summary>2 notes (warning), no roll needed" in notes
+    assert 'data-act="rb-dismiss-all"' in notes and 'data-refs="P1 P2"' in notes
+    assert notes.count('data-act="rb-dismiss"') == 2  # each still Done on its own, inside the fold
+    assert html.count('class="rb-prompt rb-box"') == 1 and "Falling rules" in html.split("rb-gm-notes")[0]
+    assert html.count("rb-assumed-once") == 1 and len(h.present.state["pending"]) == 2
+
+
+def test_the_turn_order_list_is_folded_on_a_tablet_and_open_on_a_laptop_during_the_fight():
+    """Issue 33: on a tablet the order strip and the turn-order list showed the same 14 rows twice. After setup the
+    list is a fold-out, shut on a tablet (the strip shows the order), open on a laptop; what the GM opened or shut
+    stays so. In setup it is the plain list, where the turn orders are typed."""
+    from fray.web.range_band_panel import round_html
+
+    h = History(new_encounter("range-band", "Fold"))
+    for n in ("Ana", "Bo"):
+        h.do({"type": "add_combatant", "combatant": {"name": n, "stats": {"DEX": 12, "CON": 10, "INT": 10,
+                                                                          "SPD": 10, "WGT": 8}}})
+    assert "rb-order-fold" not in round_html(RS.view(h.present), {"rb_narrow": True})
+    h.do({"type": "advance"})
+    view = RS.view(h.present)
+    assert re.search(r'<details class="rb-order-fold rb-keep" data-fold="rb-order">', round_html(view, {"rb_narrow": True}))
+    assert re.search(r'<details class="rb-order-fold rb-keep" data-fold="rb-order" open>', round_html(view, {}))
+    kept = round_html(view, {"rb_narrow": True, "rb_folds": {"rb-order": True}})
+    assert 'data-fold="rb-order" open>' in kept

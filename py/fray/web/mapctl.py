@@ -205,6 +205,7 @@ class MapCtl(PointerCtl):
             self.g["ex0"] = float(_attr(elev, "data-x0") or 0)
             self.g["ekx"] = float(_attr(elev, "data-kx") or 1)
             self.g["eky"] = float(_attr(elev, "data-ky") or 1)
+            self.g["eground"] = float(_attr(elev, "data-ground") or mapview.ELEV_GROUND)  # moves up over swimmers
         sel = self.app.ui.get("selected")
         self.g["from"] = self.app.enc.get(sel) if sel and sel != c.id else None
         self.g["combine"] = rule_for(self.app.enc.ruleset).combine
@@ -280,7 +281,7 @@ class MapCtl(PointerCtl):
         if "em" not in g:
             return
         _, ey = _apply(g["em"], cx, cy)
-        alt = max(0.0, _round((mapview.ELEV_GROUND - ey) / g["eky"]))
+        alt = max(0.0, _round((g.get("eground", mapview.ELEV_GROUND) - ey) / g["eky"]))
         g["nalt"] = alt
         self.place_elev(g["nx"], alt)
         self.readout()
@@ -291,7 +292,7 @@ class MapCtl(PointerCtl):
         if eel is None or "ekx" not in g:
             return
         ex = (x - g["ex0"]) / g["ekx"]
-        ey = mapview.ELEV_GROUND - max(alt, 0) * g["eky"]
+        ey = g.get("eground", mapview.ELEV_GROUND) - max(alt, 0) * g["eky"]
         eel.setAttribute("transform", f"translate({mapview.fmt(round(ex, 2))} {mapview.fmt(round(ey, 2))})")
 
     def readout(self) -> None:

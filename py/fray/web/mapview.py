@@ -692,7 +692,14 @@ def elev_scale(enc: Encounter, view: list[float]) -> tuple[float, float, float, 
     return vx, vw / ELEV_W, top, (ELEV_GROUND - 20) / top
 
 
-def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float) -> str:
+def elev_depth(enc: Encounter) -> float:
+    """How far below the ground (a water surface at 0 m) the side view reaches: the deepest swimmer, on a round
+    figure; 0 when nobody is under the surface."""
+    deep = -min([c.position.alt for c in enc.combatants] + [0.0])
+    return grid_step(deep / 2) * math.ceil(deep / grid_step(deep / 2)) if deep > 0 else 0.0
+
+
+def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float, ground: float = ELEV_GROUND) -> str:
     """The side view's areas: each a band across its circle's width, from its bottom to its top
     (cut to the drawing: a cloud taller than the view goes off its top)."""
     if not areas:
@@ -702,8 +709,8 @@ def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float) -> str
     named: list[tuple[float, float, float, float]] = []
     for a in areas:
         left, right = max((a.x - a.radius - x0) / kx, -10.0), min((a.x + a.radius - x0) / kx, ELEV_W + 10)
-        y_top = max(ELEV_GROUND - a.top * ky, -10.0)
-        y_bottom = min(ELEV_GROUND - a.bottom * ky, ELEV_H + 10)
+        y_top = max(ground - a.top * ky, -10.0)
+        y_bottom = min(ground - a.bottom * ky, ELEV_H + 10)
         if right <= left or y_bottom <= y_top:
             continue  # off the side view
         fill = ' fill="url(#elev-hatch)"' if a.style == "solid" else ""
@@ -728,27 +735,38 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
     """The side view, looking north: east across (as the plan above), altitude up, to scale."""
     view = view or fit_view(enc)
     x0, kx, top, ky = elev_scale(enc, view)
+    # a swimmer under a water surface is drawn at its depth (issue 33: it stood on the ground): the ground line
+    # moves up to leave the deepest one room below it, on the same scale as the heights above
+    deep, ground = elev_depth(enc), ELEV_GROUND
+    if deep:
+        ky = (ELEV_H - 34) / (top + deep)
+        ground = 20 + top * ky
     parts = [f'<svg class="elev" id="map-elev-svg" viewBox="0 0 {fmt(ELEV_W)} {fmt(ELEV_H)}" role="group" '
-             f'aria-label="Side view: altitude of each token, up to {top:g} m" preserveAspectRatio="xMidYMid meet" '
-             f'data-x0="{fmt(x0)}" data-kx="{kx:.6g}" data-ky="{ky:.6g}">',
-             elev_areas_svg(areas or [], x0, kx, ky),
-             f'<line class="ground" x1="0" y1="{fmt(ELEV_GROUND)}" x2="{fmt(ELEV_W)}" y2="{fmt(ELEV_GROUND)}" />']
+             f'aria-label="Side view: altitude of each token, up to {top:g} m'
+             + (f', down to {deep:g} m under the surface' if deep else '') + '" preserveAspectRatio="xMidYMid meet" '
+             f'data-x0="{fmt(x0)}" data-kx="{kx:.6g}" data-ky="{ky:.6g}" data-ground="{fmt(round(ground, 2))}">',
+             elev_areas_svg(areas or [], x0, kx, ky, ground),
+             f'<line class="ground" x1="0" y1="{fmt(round(ground, 2))}" x2="{fmt(ELEV_W)}" y2="{fmt(round(ground, 2))}" />']
     # ticks on round heights (2.5, 5, 7.5 m or 5, 10 m), at most four, never 3.33333 m
     step = next(m * 10 ** e for e in range(-1, 6) for m in (1, 2, 2.5, 5) if top / (m * 10 ** e) <= 4)
     for k in range(1, int(top / step + 1e-9) + 1):
         a = step * k
-        y = ELEV_GROUND - a * ky
+        y = ground - a * ky
         parts.append(f'<line class="alt-tick" x1="0" y1="{fmt(y)}" x2="{fmt(ELEV_W)}" y2="{fmt(y)}" />'
                      f'<text class="alt-mark" x="4" y="{fmt(y - 3)}">{a:g} m</text>')
-    parts.append(f'<text class="alt-mark" x="4" y="{fmt(ELEV_GROUND + 18)}">ground</text>')
+    if deep:
+        y = ground + deep * ky
+        parts.append(f'<line class="alt-tick" x1="0" y1="{fmt(round(y, 2))}" x2="{fmt(ELEV_W)}" y2="{fmt(round(y, 2))}" />'
+                     f'<text class="alt-mark" x="4" y="{fmt(round(y - 3, 2))}">−{deep:g} m</text>')
+    parts.append(f'<text class="alt-mark" x="4" y="{fmt(round(ground + 18, 2))}">ground</text>')
     # Everyone on the ground stands on one line: only the selected one and those in the air are
     # named (placed so no two names overlap, as on the plan); the rest say who they are on hover.
     spots = {}
     for c in enc.combatants:
         p = c.position
-        spots[c.id] = ((p.x - x0) / kx, ELEV_GROUND - max(p.alt, 0) * ky)
-    aloft = sorted((c for c in enc.combatants if c.position.alt > 0 or c.id == selected),
-                   key=lambda c: (c.id != selected, -c.position.alt))
+        spots[c.id] = ((p.x - x0) / kx, ground - p.alt * ky)
+    aloft = sorted((c for c in enc.combatants if c.position.alt != 0 or c.id == selected),
+                   key=lambda c: (c.id != selected, -abs(c.position.alt)))
     obstacles = [(ex - 12, ey - 12, ex + 12, ey + 12) for ex, ey in spots.values()]
     own = dict(zip(spots, obstacles))
     wanted = []
@@ -758,10 +776,10 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
         text = f"{c.name}{f' {p.alt:g} m' if p.alt else ''}{band}"
         wanted.append({"id": c.id, "cx": spots[c.id][0], "cy": spots[c.id][1], "r": 12.0, "own": own[c.id],
                        "variants": [[("elev-name", [("", text)], 22.0)]], "far": False})
-    names = place_labels(wanted, obstacles, [0.0, 0.0, ELEV_W, ELEV_GROUND + 2])
-    on_ground = sum(1 for c in enc.combatants if c.position.alt <= 0)
+    names = place_labels(wanted, obstacles, [0.0, 0.0, ELEV_W, ELEV_H if deep else ELEV_GROUND + 2])
+    on_ground = sum(1 for c in enc.combatants if c.position.alt == 0)
     if on_ground:
-        parts.append(f'<text class="alt-mark ground-count" x="{fmt(ELEV_W - 4)}" y="{fmt(ELEV_GROUND + 18)}" '
+        parts.append(f'<text class="alt-mark ground-count" x="{fmt(ELEV_W - 4)}" y="{fmt(round(ground + 18, 2))}" '
                      f'text-anchor="end">{on_ground} on the ground</text>')
     for c in sorted(enc.combatants, key=lambda c: (c.id == selected, c.position.alt)):
         p = c.position
@@ -772,11 +790,13 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
         label = ""
         if c.id in names:
             label = label_svg(names[c.id], ex, ey)
-        parts.append(f'<g class="elev-token{sel}{" aloft" if p.alt > 0 else ""}" data-elev-token="{esc(c.id)}" '
-                     f'transform="translate({fmt(round(ex, 2))} {fmt(round(ey, 2))})"><title>{esc(c.name)}: altitude '
-                     f'{p.alt:g} m{esc(band)}</title>'
-                     f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(round(ELEV_GROUND - ey, 2))}" />'
-                     f'<circle r="{12 if p.alt > 0 or sel else 8}" fill="{colour}" />{label}</g>')
+        under = " under" if p.alt < 0 else ""
+        parts.append(f'<g class="elev-token{sel}{" aloft" if p.alt > 0 else ""}{under}" data-elev-token="{esc(c.id)}" '
+                     f'transform="translate({fmt(round(ex, 2))} {fmt(round(ey, 2))})"><title>{esc(c.name)}: '
+                     + (f'{-p.alt:g} m under the surface' if p.alt < 0 else f'altitude {p.alt:g} m{esc(band)}')
+                     + '</title>'
+                     f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(round(ground - ey, 2))}" />'
+                     f'<circle r="{12 if p.alt != 0 or sel else 8}" fill="{colour}" />{label}</g>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -31,7 +31,7 @@ from .range_band.common import (ATTACK_FLAGS, DICE, LIGHT_TEXT, MORE, MOVE_FLAGS
 from .range_band.read import (act_action, area_action, attack_action, more_action, move_action,  # noqa: F401
                               resolve_action, zone_action)
 from .widgets import (act_button as _btn, as_int, as_number, combatant_in as _combatant, err_slot as _err,
-                      field as _field, lazy_fold, names_in as _names, open_add_section, read_extra,
+                      field as _field, fold_open, lazy_fold, names_in as _names, open_add_section, read_extra,
                       select as _select, text_input as _input)
 
 
@@ -69,7 +69,7 @@ def spec_html(spec: dict[str, Any]) -> str:
 def pending_html(view: dict[str, Any]) -> str:
     names = _names(view)
     out = []
-    for p in view.get("pending", []):
+    for n, p in enumerate(view.get("pending", [])):
         ref = p["ref"]
         pre = f"rb-res-{ref}"
         who = names.get(p.get("combatant"), p.get("combatant", ""))
@@ -93,9 +93,11 @@ def pending_html(view: dict[str, Any]) -> str:
             f'{_btn("Let Fray roll (assumed default)", "rb-roll", "secondary", ref=ref)}'
             f'{_btn("Dismiss", "rb-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)}</div>'
             f'{odds_view.slot()}'
-            f'<p class="hint">Fray\'s roll uses the default mechanic of table core_roll: '
-            f'<span class="badge assumed">assumed</span></p>{_general_err()}</form>')
+            # said once, on the first roll to settle: every "Let Fray roll" button says "assumed" too
+            + (ASSUMED_HINT if n == 0 else "") + f'{_general_err()}</form>')
     for p in view.get("prompts", []):
+        if p.get("kind") in NOTE_KINDS:
+            continue  # a note with no roll: one folded line (notes_html), never a box of its own
         ref = p["ref"]
         done = _btn("Done", "rb-dismiss", "secondary", aria=f"Done with {ref}", ref=ref)
         out.append(f'<div class="rb-prompt rb-box" role="note"><p><span class="rb-ref">{esc(ref)}</span> '
@@ -103,6 +105,41 @@ def pending_html(view: dict[str, Any]) -> str:
     if not out:
         return ""
     return f'<section class="rb-rolls" aria-labelledby="rb-rolls-h"><h3 id="rb-rolls-h">Rolls to settle</h3>{"".join(out)}</section>'
+
+
+ASSUMED_HINT = ('<p class="hint rb-assumed-once">Fray\'s rolls use the default mechanic of table core_roll, '
+                '<span class="badge assumed">assumed</span>: not in the published rules. The log says so in full '
+                'once, then "assumed mechanic" on each roll it made.</p>')
+
+# the engine's notes of the moment (turns.MOMENT): no roll, so they never stand in the way of what happens now
+NOTE_KINDS = ("warning", "detection", "noise")
+
+
+def notes_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+    """The notes that need no roll (a stealth attack's may-an-ally-warn paragraphs, a call for a detection roll), as
+    one line: folded, with Done all; each still readable and Done on its own inside. Left open they expire at the
+    end of their round, logged (issue 33: three of them pushed round 2's movement form off a tablet's screen)."""
+    names = _names(view)
+    notes = [p for p in view.get("prompts", []) if p.get("kind") in NOTE_KINDS]
+    if not notes:
+        return ""
+    rows = "".join(
+        f'<li class="rb-note-item"><p><span class="rb-ref">{esc(p["ref"])}</span> '
+        f'{esc(names.get(p.get("combatant"), ""))}: {esc(p.get("text", ""))}</p>'
+        + _btn("Done", "rb-dismiss", "small secondary", aria=f"Done with {p['ref']}", ref=p["ref"]) + "</li>"
+        for p in notes)
+    is_open = bool((ui or {}).get("rb_folds", {}).get("rb-notes"))
+    what = {"warning": "warning", "detection": "detection call", "noise": "noise"}
+    kinds = ", ".join(dict.fromkeys(what[p["kind"]] for p in notes))
+    refs = " ".join(p["ref"] for p in notes)
+    return (f'<div class="rb-gm-notes rb-box" role="note">'
+            + fold_open("rb-notes-fold rb-keep", "rb-notes", is_open)
+            + f'<summary>{len(notes)} note{"s" if len(notes) > 1 else ""} ({esc(kinds)}), no roll needed'
+            '<span class="hint"> · they expire at the end of the round</span></summary>'
+            f'<ul class="rb-note-list">{rows}</ul></details>'
+            + _btn("Done all", "rb-dismiss-all", "small secondary", aria=f"Done with all {len(notes)} notes",
+                   refs=refs)
+            + f'{_err("refs")}</div>')
 
 
 # -- the panel ---------------------------------------------------------------------------------------
@@ -229,7 +266,7 @@ def areas_html(view: dict[str, Any], open_: bool = False) -> str:
 ONE_TURN_ORDER_FORM_FROM = 13
 
 
-def round_html(view: dict[str, Any]) -> str:
+def round_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     phase = view.get("phase", {}).get("id", "setup")
     steps = "".join(f'<li class="{"current" if pid == phase else ""}"'
                     f'{" aria-current=step" if pid == phase else ""}>{esc(t)}</li>' for pid, t in PHASES)
@@ -245,7 +282,9 @@ def round_html(view: dict[str, Any]) -> str:
         cid = t["id"]
         slot = next((a for a in acting if a["combatant"] == cid), None)
         cur = slot is not None and slot.get("current")
-        note = slot.get("label", "") if slot else ("moves with the mount" if phase == "movement" else "")
+        mount = (_combatant(view, cid) or {}).get("mount")
+        note = (slot.get("label", "") if slot and phase != "setup" else
+                (f"rides {names.get(mount, 'its mount')}: moves with it" if phase == "movement" and mount else ""))
         fallen = ""
         if outs.get(cid):
             # issue 32: the fallen stay in the order, greyed, with no form; the GM removes them or brings them back
@@ -282,9 +321,20 @@ def round_html(view: dict[str, Any]) -> str:
     if missing:
         one = roll_all_html(len(missing), len(turn_order)) + one
     # a Block (web/blocks.py): a Next rewrites the two rows whose turn it was and is, not all of them
+    rows = Block('<ol class="rb-order" aria-label="Turn order">', order_rows, "</ol>")
+    if phase != "setup":
+        # issue 33: on a tablet the order strip above already lists all fourteen; the list (where the GM types a
+        # turn order, brings back or removes the fallen) is folded there, one tap away; open on a laptop
+        ui = ui or {}
+        key = "rb-order"
+        is_open = ui.get("rb_folds", {}).get(key, not ui.get("rb_narrow"))
+        summary = (f'<summary>Turn order list ({len(turn_order)}): set a value, bring back or remove the '
+                   'fallen</summary>')
+        rows = Block(fold_open("rb-order-fold rb-keep", key, is_open), [summary, rows, one], "</details>")
+        one = ""
     return Block('<div class="rb-round rb-box" id="rb-round">', [
         f'<ol class="rb-steps" aria-label="Phases">{steps}</ol>', f'<p class="hint">{esc(hint)}</p>',
-        Block('<ol class="rb-order" aria-label="Turn order">', order_rows, "</ol>"), one], "</div>")
+        rows, one], "</div>")
 
 
 def _targets(view: dict[str, Any], cid: str,
@@ -394,7 +444,11 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
                                                            [(s, s) for s in ("major", "minor", "free")], "major"))
         + _field(f"{pre}-warn", "warned_by", "Target warned by", _select(f"{pre}-warn", "warned_by", warn))
         + f'</div><div class="rb-row">{flags}</div>{override}{_preview_slot()}'
-        '<div class="rb-row"><button type="submit" class="primary">Offense roll</button></div>'
+        '<div class="rb-row">'
+        + _btn("Roll it (Fray's dice)", "rb-attack-roll", "primary", id=cid)
+        + '<button type="submit" class="secondary">Offense roll</button>'
+        '<span class="hint">Roll it: the attack and Fray\'s roll in one tap; Offense roll: for your own dice</span>'
+        '</div>'
         f'{_general_err()}</form>')
     st = c["stealth"]
     stealth_btns = []
@@ -485,6 +539,8 @@ def _more_forms(view: dict[str, Any], c: dict[str, Any]) -> str:
                 ctls.append(_field(fid, name, label, _input(fid, name, "", "decimal")))
             elif ctl == "ids":
                 ctls.append(_id_checks(view, fid, name, label, cid))
+            elif ctl == "text":
+                ctls.append(_field(fid, name, label, _input(fid, name, "", "text")))
             else:
                 ctls.append(_check(fid, name, label, ctl == "check-on") + _err(name))
         forms.append(f'<form class="rb-more-form" data-form="rb-more" data-kind="{kind}" data-id="{esc(cid)}" novalidate '
@@ -576,9 +632,9 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     # turn order (twelve rows at 12 combatants) follow.
     return Block('<section class="rb-panel" aria-labelledby="rb-h">', [
         '<h2 id="rb-h" class="visually-hidden">Range-band round</h2>', hold_html(view, ui),
-        pending_html(view), acting,
+        pending_html(view), notes_html(view, ui), acting,
         zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup"),
-        areas_html(view, bool(ui.get("rb_areas_open"))), round_html(view),
+        areas_html(view, bool(ui.get("rb_areas_open"))), round_html(view, ui),
         battle_end_html(view, ui)], "</section>")
 
 
@@ -680,7 +736,7 @@ class RangeBandPanel:
     ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-detect", "rb-ambush",
             "rb-catch-breath", "rb-dismount", "rb-fall-off", "rb-breath", "rb-status-off", "rb-knockdown", "add-combatant",
             "use-preset", "rb-clear-area", "advance", "rb-roll-order", "rb-next-anyway", "rb-next-skip", "rb-hold-cancel",
-            "rb-hold-resolve", "rb-bring-back")
+            "rb-hold-resolve", "rb-bring-back", "rb-dismiss-all", "rb-attack-roll")
 
     def next(self, app: Any, act: str, el: Any) -> None:
         """Next (issue 32): before the round starts with someone lacking a turn order, or while rolls are still
@@ -716,6 +772,10 @@ class RangeBandPanel:
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
         self.lazy_folds(app, view)
+        from .dom import fold_states
+        app.ui["rb_folds"] = fold_states("details.rb-keep[data-fold]")  # the notes, the turn-order list
+        from .app import js
+        app.ui["rb_narrow"] = bool(js.window.matchMedia("(max-width: 900px)").matches)  # a tablet: the strip shows
         odds_view.refresh_soon(app)
         return panel_html(view, app.ui, positions)
 
@@ -832,6 +892,16 @@ class RangeBandPanel:
         if act == "rb-bring-back":
             app.dispatch({"type": "rb.bring_back", "id": data(el, "id")}, nil(el.closest(".rb-box")))
             return True
+        if act == "rb-dismiss-all":
+            refs = (data(el, "refs") or "").split()
+            app.dispatch({"type": "rb.dismiss", "refs": refs}, nil(el.closest(".rb-box")))
+            return True
+        if act == "rb-attack-roll":
+            form = nil(el.closest("form"))
+            if form is not None:
+                from .forms import form_values
+                self.attack(app, form, data(el, "id") or "", form_values(form), roll=True)
+            return True
         cid = data(el, "id")
         form = nil(el.closest("form"))
         scope = form if form is not None else nil(el.closest(".rb-box, .rb-card, article"))
@@ -887,12 +957,39 @@ class RangeBandPanel:
             return True
         if action is None:
             return True
+        if form_name == "rb-attack":
+            self.attack(app, form, cid or "", values, roll=False)
+            return True
         if form_name == "rb-zone" and len(action) == 1:
             app.clear_errors(form)
             app.show_error(form, InvalidAction("light", "nothing changed: pick a different setting first"))
             return True
         app.dispatch(action, form)
         return True
+
+    @staticmethod
+    def attack(app: Any, form: Any, cid: str, values: dict[str, Any], roll: bool) -> None:
+        """The attack form sent: with ``roll``, Fray rolls the offense at once (``rb.attack {roll}``, one tap).
+        Refused for range (melee beyond engaged), the GM's reason field opens with the focus in it, so the
+        reason is typed and the same button pressed again: no tap to open it, none to reach the field."""
+        try:
+            action = attack_action(cid, values)
+        except InvalidAction as e:
+            app.clear_errors(form)
+            app.show_error(form, e)
+            return
+        if roll:
+            action["roll"] = True
+        if app.dispatch(action, form) or action.get("override"):
+            return
+        from .app import nil
+        fold = nil(form.querySelector("details.rb-override"))
+        said = " ".join(str(e.textContent) for e in form.querySelectorAll("[data-error-for][role=alert]"))
+        if fold is not None and "needs engaged range" in said:
+            fold.open = True
+            box = nil(fold.querySelector("input"))
+            if box is not None:
+                box.focus()
 
     def form_action(self, app: Any, form_name: str, form: Any, cid: str | None,
                     values: dict[str, Any]) -> dict[str, Any] | None:

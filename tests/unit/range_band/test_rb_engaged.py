@@ -60,7 +60,32 @@ def test_a_rider_is_not_listed_as_engaged_with_its_own_mount():
     from fray.web import mapview
     from rb_helpers import rider_and_horse
 
-    enc = act(rider_and_horse(), "grapple", id="c3", target="c2")
+    enc = act(rider_and_horse(), "grapple", id="c3", target="c2", override="the foe rushed in")
     info = mapview.map_parts(enc, None)["info"]
     assert "Mounted and grappling:" in info and "Engaged:" not in info
     assert "<li>Rider rides Horse</li>" in info and "<li>Horse and Foe are grappling</li>" in info
+
+
+def test_a_grapple_needs_engaged_range_as_melee_does_unless_the_gm_allows_it():
+    """Underwater Combat: "Competent melee attacks must add 3 Hindrance ... These restrictions are ignored for attacks
+    made entirely with weapons that have the Precise tag, natural weapons of aquatic animals, and unarmed or grappling
+    attacks from aquatic or amphibious characters": a grappling attack is a melee attack, and melee is fought at the
+    band "that qualifies as a melee engagement" (Sight & Visible Range). A grapple at 18 m (medium range) is refused,
+    naming the band; the GM may allow it with a reason the log keeps; at engaged range no reason is asked."""
+    far = fight(person("Ana"), person("Bear", side="foes", x=18))
+    with pytest.raises(RuleViolation) as e:
+        act(far, "grapple", id="c1", target="c2")
+    assert "a grapple needs engaged range" in str(e.value) and "medium" in str(e.value)
+    assert "grappling" not in far.get("c1").data or not far.get("c1").data["grappling"]
+    for bad in ("", "  ", 7, "x" * 121):
+        with pytest.raises(InvalidAction) as e:
+            act(far, "grapple", id="c1", target="c2", override=bad)
+        assert e.value.field == "override"
+    ok, events = apply(far, {"type": "rb.grapple", "id": "c1", "target": "c2", "override": "the bear  lunged at her"})
+    said = [x for x in events if x["kind"] == "override"]
+    assert said and "grapple on Bear at medium range" in said[0]["text"]
+    assert said[0]["text"].endswith("the bear lunged at her")
+    assert ok.get("c1").data["grappling"] == ["c2"]
+    near, events = apply(fight(person("Ana"), person("Bear", side="foes", x=1.5)),
+                         {"type": "rb.grapple", "id": "c1", "target": "c2"})
+    assert near.get("c2").data["grappling"] == ["c1"] and not [x for x in events if x["kind"] == "override"]

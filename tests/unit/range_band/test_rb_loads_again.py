@@ -42,7 +42,7 @@ def test_teleport_brings_no_one_off_the_map():
         act(far, "teleport", id="c1", x=100000, range="short", precision="medium", bring=["c2"])
     assert e.value.field == "x" and "Kite" in e.value.message
     # low precision brings the grappled along without a list: the same check
-    held = act(fight(person("Blinker", x=99995), person("Foe", side="foes", x=99999)), "grapple", id="c2",
+    held = act(fight(person("Blinker", x=99995), person("Foe", side="foes", x=99996.5)), "grapple", id="c2",
                target="c1")
     with pytest.raises(InvalidAction):
         act(held, "teleport", id="c1", x=100000, range="short", precision="low")

@@ -165,3 +165,24 @@ def test_an_area_name_gives_way_to_token_labels():
     moved = mapview.area_names([a], 1.0, [label_on_top], view)["A1"]
     assert not mapview._hits(moved["box"], label_on_top)
     assert mapview.area_names([a], 1.0, [tuple(view[:2]) + (view[0] + view[2], view[1] + view[3])], view) == {}
+
+
+def test_the_side_view_draws_a_swimmer_at_its_depth_under_the_surface():
+    """Underwater Combat: underwater battles are "much more three-dimensional ... resolved similarly to a battle in
+    which all characters are flying": a swimmer 5 m under the surface of a pool is drawn 5 m below the ground line
+    (the surface at 0 m), on the side view's own scale, not on the ground (issue 33); the flyer above keeps its
+    height on the same scale, and the ground line says where it now is (``data-ground``)."""
+    enc = fight(person("Nix", x=-25, amphibious="breathes"), person("Wren", x=4, flying=True, stats={"FSPD": 14},
+                                                                       position={"x": 4, "y": 0, "alt": 8}))
+    enc = act(enc, "area", kind="water", x=-25, y=0, radius="short", depth=6, name="Ford pool")
+    enc, _ = apply(enc, {"type": "move", "id": "c1", "x": -25, "y": 0, "alt": -5})
+    svg = mapview.map_parts(enc, None)["elev"]
+    ground = float(re.search(r'data-ground="([^"]+)"', svg).group(1))
+    ky = float(re.search(r'data-ky="([^"]+)"', svg).group(1))
+    assert ground < mapview.ELEV_GROUND
+    nix = re.search(r'data-elev-token="c1" transform="translate\(([-\d.]+) ([-\d.]+)\)"><title>([^<]*)<', svg)
+    wren = re.search(r'data-elev-token="c2" transform="translate\(([-\d.]+) ([-\d.]+)\)"', svg)
+    assert float(nix.group(2)) == pytest.approx(ground + 5 * ky, abs=.02) and nix.group(3) == "Nix: 5 m under the surface"
+    assert float(wren.group(2)) == pytest.approx(ground - 8 * ky, abs=.02)
+    assert ground + 5 * ky < mapview.ELEV_H  # inside the drawing
+    assert 'class="elev-token under"' in svg and ">−5 m</text>" in svg  # the depth is marked on the scale

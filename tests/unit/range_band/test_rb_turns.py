@@ -98,3 +98,117 @@ def test_roll_turn_order_for_all_who_have_none_typed_faces_win():
     assert [enc.get(c).data["turn_value"] for c in ("c1", "c2", "c3")] == [13, 14, 15]
     with pytest.raises(InvalidAction):
         act(enc, "roll_turn_order", die="d7")
+
+
+def sneak_shoots():
+    """Sly (High Stealth, unseen) shoots Mark in the action phase of round 1: a stealth attack with its warning note."""
+    enc = fight(person("Sly", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21))
+    for cid, v in (("c1", 20), ("c2", 15), ("c3", 10)):
+        enc = act(enc, "turn_order", id=cid, value=v)
+    enc = to_phase(start(enc), "actions", "c1")
+    enc = act(enc, "attack", id="c1", target="c2", kind="ranged")
+    assert [p["kind"] for p in enc.state["prompts"]] == ["warning"]
+    return enc
+
+
+def test_a_stealth_attacks_warning_note_closes_logged_when_its_target_falls():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one
+    of their allies": once the defender is dead, no warning can help it. The note closed only by hand and stayed
+    open for rounds after its target died (issue 33); it closes when the target falls, with a line in the log."""
+    enc = sneak_shoots()
+    ref = enc.state["prompts"][0]["ref"]
+    enc, events = apply(enc, {"type": "rb.status", "id": "c2", "status": "dead"})
+    assert not enc.state.get("prompts")
+    said = [e["text"] for e in events if e["kind"] == "dismiss"]
+    assert said == [f"{ref} closed: Mark is out of the fight (dead), so the warning note of a stealth attack no longer "
+                    "applies"]
+    # a fall prompt is not a note of the moment: it stays for the GM
+    flyer = fight(person("Wing", flying=True, stats={"FSPD": 12}, position={"x": 0, "y": 0, "alt": 30}))
+    flyer = act(flyer, "status", id="c1", status="dead")
+    assert [p["kind"] for p in flyer.state["prompts"]] == ["fall"]
+
+
+def test_notes_with_no_roll_expire_at_the_end_of_their_round_logged():
+    """Detection Rolls: "The roll occurs immediately after the end of the movement or action in question", and a
+    warning concerns the attack it came with: notes of the moment need no roll and must not pile up under Rolls to
+    settle. Left open, they expire at the end of the round they were raised in, said in the log in one line."""
+    enc = sneak_shoots()
+    ref = enc.state["prompts"][0]["ref"]
+    while enc.round == 1:
+        enc, events = apply(enc, {"type": "advance"})
+    assert not enc.state.get("prompts")
+    line = [e["text"] for e in events if e["kind"] == "dismiss"]
+    assert line == [f"End of round 1: {ref} (Mark: the warning note of a stealth attack) expired, left as they were "
+                    "(no roll was asked)"]
+
+
+def test_an_attack_with_roll_is_rolled_at_once_and_says_the_mechanic_is_assumed_in_full_only_the_first_time():
+    """The core roll is not in the excerpt (rules README: "the core roll of the range-band game"), so Fray's roll
+    uses the default mechanic of table ``core_roll``, assumed. ``rb.attack {roll: true}`` is the attack and Fray's
+    roll of its offense in one action (one tap, one undo); the log says the mechanic is assumed in full the first
+    time, and in two words on every later roll, so every assumed figure stays marked without the sentence on
+    each line."""
+    enc = fight(person("Ana"), person("Bo", side="foes", x=1))
+    first, events = apply(enc, {"type": "rb.attack", "id": "c1", "target": "c2", "roll": True,
+                                "rolls": {"roll": [15]}})
+    assert not first.state.get("pending")
+    rolled = [e["text"] for e in events if e["kind"] == "roll"]
+    assert len(rolled) == 1 and rolled[0].startswith("R1 Offense roll") and "rolled 15" in rolled[0]
+    assert rolled[0].endswith("(default mechanic, assumed: not in the published rules; later rolls by it say "
+                              "\"assumed mechanic\")")
+    again, events = apply(first, {"type": "rb.attack", "id": "c1", "target": "c2", "size": "minor", "roll": True,
+                                  "rolls": {"roll": [3]}})
+    rolled = [e["text"] for e in events if e["kind"] == "roll"]
+    assert rolled[0].endswith("(assumed mechanic)") and "published rules" not in rolled[0]
+    # the GM's own result is the GM's: no mark
+    gm = act(enc, "attack", id="c1", target="c2")
+    _, events = apply(gm, {"type": "rb.resolve", "ref": "R1", "success": True, "by": 2})
+    assert "assumed" not in [e["text"] for e in events if e["kind"] == "roll"][0]
+
+
+def test_done_all_dismisses_several_notes_in_one_action_or_none():
+    """The page's "Done all" for the notes that need no roll: ``rb.dismiss {refs}`` drops them all, each logged, in
+    one action (one undo); one unknown ref and nothing goes."""
+    enc = sneak_shoots()
+    enc = act(enc, "attack", id="c1", target="c3", kind="ranged", size="minor")
+    refs = [p["ref"] for p in enc.state["prompts"]]
+    assert len(refs) == 2
+    with pytest.raises(InvalidAction) as e:
+        act(enc, "dismiss", refs=refs + ["P99"])
+    assert e.value.field == "refs"
+    for bad in ([], "P1", [refs[0], refs[0]]):
+        with pytest.raises(InvalidAction):
+            act(enc, "dismiss", refs=bad)
+    done, events = apply(enc, {"type": "rb.dismiss", "refs": refs})
+    assert not done.state.get("prompts") and [e["text"] for e in events] == [f"{r} dismissed" for r in refs]
+
+
+def test_before_the_fight_the_order_of_play_is_the_turn_order_as_soon_as_it_is_rolled():
+    """The round: "each character takes one turn in turn order". After "Roll turn order for all" the order strip
+    kept the order the combatants were added in until the fight started (issue 33): before the fight the order of
+    play is already the turn order (highest first; those without a value last), though nobody acts in it."""
+    enc = fight(person("Ana"), person("Bo", side="foes"), person("Cy"))
+    enc = act(enc, "turn_order", id="c3", value=18)
+    enc = act(enc, "turn_order", id="c2", value=4)
+    assert [s.combatant_id for s in RS.order_of_play(enc)] == ["c3", "c2", "c1"]
+    assert RS.turn_of(enc) is None
+    rolled, _ = apply(enc, {"type": "rb.roll_turn_order", "rolls": {"turn.c1": [20]}})
+    assert [s.combatant_id for s in RS.order_of_play(rolled)] == ["c1", "c3", "c2"]
+
+
+def test_a_rider_says_in_the_strip_why_it_has_no_movement_slot():
+    """Back in Combat: the rider rides its mount ("Mounts cannot carry more than one character as a proper rider"),
+    and the mount's movement carries it: in the movement phase the rider has no slot of its own and the strip
+    greyed it at the end with no reason (issue 33). Its state says so: "moves with Horse"; in the action
+    phase its turn is its own, with no such word."""
+    from rb_helpers import rider_and_horse
+    enc = rider_and_horse()
+    for cid, v in (("c1", 12), ("c2", 10), ("c3", 8)):
+        enc = act(enc, "turn_order", id=cid, value=v)
+    enc = start(enc)
+    assert enc.phase == "movement" and "c1" not in [s.combatant_id for s in RS.order_of_play(enc)]
+    view = RS.view(enc)
+    assert RS.status(enc, view, "c1")["word"] == "moves with Horse"
+    assert RS.status(enc, view, "c2")["word"] == ""
+    acts = to_phase(enc, "actions", "c1")
+    assert RS.status(acts, RS.view(acts), "c1")["word"] == ""

@@ -142,7 +142,14 @@ class RangeBand(Ruleset):
     def order_of_play(self, enc: Encounter) -> list[Slot]:
         """Movement phase and action phase: a slot per combatant still in the fight, in turn order
         (``(has a value, −turn-order value, GM tie-break, id number, id)``). A rider moves with its mount,
-        so it has no movement slot."""
+        so it has no movement slot. Before the fight (setup) the same order, so the order strip shows the turn
+        order as soon as it is typed or rolled (issue 33: it kept the order of adding until the fight began);
+        nobody acts in it."""
+        if enc.phase == "setup":
+            return [Slot(c.id, "Turn order", key := rules.sort_key(enc, c),
+                         f"turn order {c.data['turn_value']}" if c.data.get("turn_value") is not None
+                         else "no turn-order value yet (after those with one)", tie=key[:2])
+                    for c in rules.turn_order(enc) if rules.able(c)]
         if enc.phase not in ("movement", "actions"):
             return []
         out = []
@@ -223,6 +230,7 @@ class RangeBand(Ruleset):
         enc = ctx.enc
         enc.phase = "movement"
         enc.turn = 0
+        turns.expire_notes(ctx)
         ctx.event("round", f"Round {enc.round} begins")
         ctx.event("phase", "Movement phase", phase="movement")
         start = {}
@@ -355,7 +363,13 @@ class RangeBand(Ruleset):
             return super().status(enc, view, combatant_id)
         bad = any(x in c.conditions for x in ("major-stunned", "minor-stunned", "out-of-breath", "paralyzed",
                                              "restrained", "knocked-down"))
-        return status_of(None, list(c.conditions), "", bad, out_words=("dead", "incapacitated"))
+        word = ""
+        m = enc.peek_at(c.data["mount"]) if enc.phase == "movement" and c.data.get("mount") else None
+        if m is not None:
+            # a rider has no movement slot of its own (the strip greys it at the end): say why. Its turn in the
+            # action phase is its own.
+            word = f"moves with {m.name}"
+        return status_of(None, list(c.conditions), word, bad, out_words=("dead", "incapacitated"))
 
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc), self.order_of_play(enc))

@@ -34,15 +34,36 @@ def weapon_of(ctx: Context, c: Combatant) -> dict[str, Any]:
     return ws[i]
 
 
+def override_of(ctx: Context, what: str) -> str | None:
+    """The GM's reason for allowing ``what`` beyond engaged range (``override``), checked."""
+    override = ctx.action.get("override")
+    if override is not None and (not isinstance(override, str) or not override.strip() or len(override) > 120):
+        raise InvalidAction("override", f"the reason for allowing this {what}: 1 to 120 characters")
+    return override
+
+
+def beyond_engaged(a: Combatant, d: Combatant, rng: dict[str, Any], override: str | None, what: str) -> bool:
+    """Whether ``a`` and ``d`` are beyond engaged range (then only the GM's ``override`` lets ``what`` happen);
+    refused when they are and no reason is given."""
+    if rng["index"] == 0:
+        return False
+    if override is None:
+        raise RuleViolation("Range bands", f"{what} needs engaged range: {d.name} is at {rng['band']} range "
+                            f"({rng['why']}). The GM may allow it with a reason")
+    return True
+
+
 def attack(ctx: Context) -> None:
     """``rb.attack {id, target, weapon? | kind + tags, die?, stat?, size?, aoe?, warned_by?, emits_light?,
-    unexpected?, override?}``: an attack (a ``size`` action of the turn, default major: assumed) and its
+    unexpected?, override?, roll?}``: an attack (a ``size`` action of the turn, default major: assumed) and its
     offense roll specification with every Hindrance the text gives (mounted, mount size, underwater),
     its competence, whether it is a stealth attack (the target cannot see the attacker: 3 Hindrance on
     the defense, 1 if warned), and what is forbidden (10× mount size, underwater incompetent melee,
     ranged attacks underwater or without sight, except a sightless AoE at one's own engagement; melee beyond
     engaged range, unless ``override`` gives the GM's reason, which the log keeps). The offense is a pending
-    ``offense`` roll; if it succeeds against a target in High Stealth, the target's d12 stealth roll follows."""
+    ``offense`` roll; if it succeeds against a target in High Stealth, the target's d12 stealth roll follows.
+    ``roll: true``: Fray rolls the offense at once by the default mechanic (roll ``roll``, typed faces win),
+    as ``rb.resolve`` would: one action, one tap, one undo."""
     a = ctx.combatant()
     d = other(ctx, "target", a, read_only=True)  # the attack itself changes nothing on its target
     enc, t = ctx.enc, tables_of(ctx)
@@ -54,9 +75,8 @@ def attack(ctx: Context) -> None:
     emits_light = flag(ctx.action, "emits_light")
     unexpected = flag(ctx.action, "unexpected")
     warned_by = ctx.action.get("warned_by")
-    override = ctx.action.get("override")
-    if override is not None and (not isinstance(override, str) or not override.strip() or len(override) > 120):
-        raise InvalidAction("override", "the reason for allowing this melee attack: 1 to 120 characters")
+    roll_now = flag(ctx.action, "roll")
+    override = override_of(ctx, "melee attack")
     able(a, "Combat", "attack")
     melee = w["kind"] == "melee"
     tags = set(w["tags"])
@@ -68,10 +88,7 @@ def attack(ctx: Context) -> None:
     # Melee is fought in an engagement: engaged is the band "that qualifies as a melee engagement" (Sight &
     # Visible Range), and flyers start "at engagement altitude, which enables you to enter melee engagements"
     # (Flight). Beyond it only by the GM's word, with the reason in the log.
-    overridden = melee and rng["index"] > 0 and not grappling
-    if overridden and override is None:
-        raise RuleViolation("Range bands", f"a melee attack needs engaged range: {d.name} is at {rng['band']} range "
-                            f"({rng['why']}). The GM may allow it with a reason")
+    overridden = melee and not grappling and beyond_engaged(a, d, rng, override, "a melee attack")
     # Lack of Sight (it works out the light at the attacker only where the zone or an area is dark)
     dark = rules.sightless(enc, a, t)
     vis = rules.visibility(enc, t)  # the projection (shared with the page's view of this state)
@@ -151,11 +168,14 @@ def attack(ctx: Context) -> None:
         if emits_light and a.data.get("stealth") != "low":
             set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
         return
-    pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
+    ref = pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
     if stealth_attack:
         prompt(ctx, "warning", d, warning_prompt(enc, a, d, warner if warn_ok else None, vis, t))
     if emits_light and a.data.get("stealth") != "low":
         set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
+    if roll_now:
+        from .resolution import settle
+        settle(ctx, next(i for i, p in enumerate(enc.state["pending"]) if p["ref"] == ref), None)
 
 
 def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker: Combatant,
@@ -205,15 +225,23 @@ def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, war
 
 
 def grapple(ctx: Context) -> None:
-    """``rb.grapple {id, target, mismatched_flying_ok?}``: a grapple starts. Flying: "if you grapple or are
-    grappled while flying, both you and the attacker immediately fall", except a mismatched grapple in
-    which the larger character is flying and can carry the other. High Stealth reverts (to Low if the
-    other character is Low)."""
+    """``rb.grapple {id, target, mismatched_flying_ok?, override?}``: a grapple starts. Grappling attacks are
+    melee attacks ("Competent melee attacks ... These restrictions are ignored for ... unarmed or grappling
+    attacks", Underwater Combat), so a grapple needs engaged range as melee does, unless ``override`` gives
+    the GM's reason, which the log keeps. Flying: "if you grapple or are grappled while flying, both you
+    and the attacker immediately fall", except a mismatched grapple in which the larger character is
+    flying and can carry the other. High Stealth reverts (to Low if the other character is Low)."""
     a = ctx.combatant()
     d = other(ctx, "target", a)
     exception = flag(ctx.action, "mismatched_flying_ok")
+    override = override_of(ctx, "grapple")
     enc, t = ctx.enc, tables_of(ctx)
     able(a, "Combat", "grapple")
+    rng = rules.range_between(a.position, d.position, t)
+    if d.id not in a.data.get("grappling", []) and beyond_engaged(a, d, rng, override, "a grapple"):
+        reason = " ".join((override or "").split())
+        ctx.event("override", f"The GM allows {a.name}'s grapple on {d.name} at {rng['band']} range "
+                  f"({rng['why']}): {reason}", id=a.id, target=d.id, band=rng["band"], reason=reason)
     for x, y in ((a, d), (d, a)):
         if y.id not in x.data.get("grappling", []):
             x.data["grappling"] = x.data.get("grappling", []) + [y.id]

@@ -15,7 +15,7 @@ from ...model import Encounter
 from ..base import Context
 from . import rules
 from .movement import apply_move
-from .rolls import outcome_from_action, roll_default
+from .rolls import ASSUMED_AGAIN, ASSUMED_FIRST, outcome_from_action, roll_default
 from .statuses import after_status
 from .state_edits import tables_of, flag, cond_on, cond_off, set_stealth, pend, knock_down
 
@@ -32,10 +32,19 @@ def _find(enc: Encounter, ref: Any, field: str = "ref") -> tuple[str, int]:
 
 
 def dismiss(ctx: Context) -> None:
-    """``rb.dismiss {ref}``: drop a pending roll or a prompt (the GM settled it by hand)."""
-    key, i = _find(ctx.enc, ctx.action.get("ref"))
-    p = ctx.enc.state[key].pop(i)
-    ctx.event("dismiss", f"{p['ref']} dismissed", ref=p["ref"])
+    """``rb.dismiss {ref}``: drop a pending roll or a prompt (the GM settled it by hand). ``{refs: [...]}``: several
+    at once (the page's "Done all" for the notes that need no roll), one undo."""
+    refs = ctx.action.get("refs")
+    if refs is None:
+        refs = [ctx.action.get("ref")]
+    elif not isinstance(refs, list) or not refs or len(set(map(str, refs))) != len(refs):
+        raise InvalidAction("refs", "must list the rolls or prompts to dismiss (P1, P2, ...), each once")
+    for ref in refs:
+        _find(ctx.enc, ref, "refs" if "refs" in ctx.action else "ref")  # all named before any goes
+    for ref in refs:
+        key, i = _find(ctx.enc, ref)
+        p = ctx.enc.state[key].pop(i)
+        ctx.event("dismiss", f"{p['ref']} dismissed", ref=p["ref"])
 
 
 def resolve(ctx: Context) -> None:
@@ -44,14 +53,22 @@ def resolve(ctx: Context) -> None:
     key, i = _find(ctx.enc, ctx.action.get("ref"))
     if key != "pending":
         raise InvalidAction("ref", "a prompt has no roll: dismiss it when done")
+    settle(ctx, i, outcome_from_action(ctx.action))
+
+
+def settle(ctx: Context, i: int, out: dict[str, Any] | None) -> None:
+    """Settle the ``i``-th pending roll with ``out`` (the GM's outcome), or ``None``: Fray rolls it by the default
+    mechanic (roll ``roll``); then what the rules say follows. The first roll by the default mechanic in the
+    encounter says in full that it is assumed, later ones in two words (``state.said_assumed``)."""
     enc, t = ctx.enc, tables_of(ctx)
     # the settled roll leaves the state as it was written and is only read: taken out uncopied
     p = list.__getitem__(enc.state["pending"], i)
-    out = outcome_from_action(ctx.action)
     if out is not None and out["blunder"] and not p["spec"]["can_blunder"]:
         raise InvalidAction("blunder", f"{p['spec']['what']} cannot blunder")
     if out is None:
         out = roll_default(p["spec"], t["core_roll"], ctx.dice, "roll")
+        out["text"] += ASSUMED_AGAIN if enc.state.get("said_assumed") else ASSUMED_FIRST
+        enc.state["said_assumed"] = True
     del enc.state["pending"][i]
     c = enc.peek_at(p["combatant"]) if p["kind"] in ONLY_READ else enc.get(p["combatant"])
     ctx.event("roll", f"{p['ref']} {p['spec']['what']}: {'success' if out['success'] else 'failure'}"

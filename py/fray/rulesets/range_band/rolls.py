@@ -156,7 +156,13 @@ def roll_default(spec: dict[str, Any], core_roll: dict[str, Any], tray, name: st
     return {"success": j["success"], "by": j["by"], "blunder": j["blunder"], "faces": faces, "kept": kept,
             "typed": r.typed,
             "text": f"rolled {'/'.join(map(str, faces))} (kept {kept}) against TN {tn}"
-                    + (f", shift {shift:+d}" if shift else "") + " (default mechanic, assumed: not in the published rules)"}
+                    + (f", shift {shift:+d}" if shift else ""), "assumed": True}
+
+
+# What a roll by the default mechanic says of itself: in full the first time in an encounter, then in two words
+# (a 14-combatant round printed the whole sentence on every roll line of the log; issue 33).
+ASSUMED_FIRST = " (default mechanic, assumed: not in the published rules; later rolls by it say \"assumed mechanic\")"
+ASSUMED_AGAIN = " (assumed mechanic)"
 
 
 def outcome_from_action(action: dict[str, Any]) -> dict[str, Any] | None:

@@ -37,6 +37,7 @@ def keep_turn(handler: Handler) -> Handler:
         before = slot_ids(ctx) if phase in ("movement", "actions") else []
         cur = before[enc.turn] if 0 <= enc.turn < len(before) else None
         handler(ctx)
+        close_for_fallen(ctx)
         if cur is None or enc.phase != phase or enc.round != rnd:
             return
         after = slot_ids(ctx)
@@ -61,6 +62,52 @@ def keep_turn(handler: Handler) -> Handler:
             ctx.ruleset.start_turn(ctx, nxt, ctx.ruleset.all_tables(enc))
     run.__doc__ = handler.__doc__
     return run
+
+
+# Notes of the moment, with no roll of their own: a stealth attack's may-an-ally-warn paragraphs, a call for a
+# detection roll, a noise that may deafen. They close when the one they are about falls, and at the end of the
+# round they were raised in (``expire_notes``), each with a logged line; a fall or a teleport prompt stays
+# until the GM is done with it.
+MOMENT = {"warning": "the warning note of a stealth attack", "detection": "the call for a detection roll",
+          "noise": "the note on a deafening noise"}
+
+
+def close_for_fallen(ctx: Context) -> None:
+    """A note of the moment about someone now out of the fight (dead, incapacitated, paralyzed) closes, logged:
+    a stealth attack's warning note stayed open for rounds after its target died (issue 33)."""
+    enc = ctx.enc
+    notes = list.__iter__(dict.get(enc.state, "prompts") or [])  # only read unless one closes
+    moot = []
+    for p in notes:
+        c = enc.peek_at(p.get("combatant", ""))
+        if p.get("kind") in MOMENT and c is not None and any(x in c.conditions for x in rules.OUT):
+            moot.append((p, c))
+    if not moot:
+        return
+    refs = {p["ref"] for p, _ in moot}
+    enc.state["prompts"] = [p for p in enc.state["prompts"] if p["ref"] not in refs]
+    for p, c in moot:
+        out = ", ".join(x for x in rules.OUT if x in c.conditions)
+        ctx.event("dismiss", f"{p['ref']} closed: {c.name} is out of the fight ({out}), so {MOMENT[p['kind']]} "
+                  "no longer applies", ref=p["ref"], id=c.id)
+
+
+def expire_notes(ctx: Context) -> None:
+    """At the end of a round, the notes of the moment raised in it that the GM left open expire, logged in one
+    line (they need no roll, so they never hold up a Next)."""
+    enc = ctx.enc
+    old = [p for p in list.__iter__(dict.get(enc.state, "prompts") or [])
+           if p.get("kind") in MOMENT and int(p.get("round", 0)) < enc.round]
+    if not old:
+        return
+    refs = {p["ref"] for p in old}
+    enc.state["prompts"] = [p for p in enc.state["prompts"] if p["ref"] not in refs]
+    said = []
+    for p in old:
+        c = enc.peek_at(p.get("combatant", ""))
+        said.append(f"{p['ref']} ({(c.name + ': ') if c else ''}{MOMENT[p['kind']]})")
+    ctx.event("dismiss", f"End of round {enc.round - 1}: {'; '.join(said)} expired, left as they were (no roll "
+              "was asked)", refs=sorted(refs))
 
 
 class KeepTurn(dict):

@@ -84,7 +84,9 @@ def checked_ids(values: dict[str, Any], name: str) -> list[str]:
 MORE = {
     # form kind -> (action type, title, [(field, label, control kind)])
     "grapple": ("rb.grapple", "Grapple", [("target", "Target", "other"),
-                                          ("mismatched_flying_ok", "Mismatched grapple, larger one flying", "check")]),
+                                          ("mismatched_flying_ok", "Mismatched grapple, larger one flying", "check"),
+                                          ("override", "Beyond engaged range? The GM's reason (kept in the log)",
+                                           "text")]),
     "release": ("rb.release", "Release a grapple", [("target", "Grappled with", "other")]),
     "touch": ("rb.touch", "Touch an ally", [("ally", "Ally", "other")]),
     "light": ("rb.light", "Carry a light", [("light", "Light source", "light")]),

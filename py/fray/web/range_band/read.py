@@ -24,6 +24,10 @@ def more_action(kind: str, cid: str, values: dict[str, Any]) -> dict[str, Any]:
                 action[name] = as_number(v)
         elif ctl == "ids":
             action[name] = checked_ids(values, name)
+        elif ctl == "text":
+            v = (values.get(name) or "").strip()
+            if v:  # blank: no reason given, the engine's own check stands
+                action[name] = v
         else:
             action[name] = values.get(name)
     return action
