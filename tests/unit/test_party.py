@@ -374,3 +374,43 @@ def test_the_campaign_file_round_trips_and_a_bad_file_names_its_field():
     with pytest.raises(InvalidAction) as e:
         campaign.time_passes(camp, "day", {"k1": {"treatment": "superb"}})
     assert e.value.field == "who.k1.treatment"
+
+
+# -- steps and undo -------------------------------------------------------------------------------
+
+def test_each_step_is_one_undoable_change_and_a_replay_of_the_steps_gives_the_same_campaign():
+    from fray.party.steps import Steps, apply_step, settle
+
+    s = Steps()
+    s.apply({"type": "add_character", "character": sr_char("k1")})
+    enc, _ = apply(new_encounter("strike-rank"), campaign.join_action(s.present, "strike-rank", ["k1"]))
+    enc, _ = apply(enc, {"type": "sr.damage", "target": "c1", "location": "head", "amount": 2, "armour": False})
+    # a combatant of the fight kept as a character, as the fight left it
+    enc, _ = apply(enc, {"type": "add_combatant", "combatant": {**sr_sheet("Orc"), "side": "foes"}})
+    enc, _ = apply(enc, {"type": "sr.damage", "target": "c2", "location": "chest", "amount": 3, "armour": False})
+    s.apply({"type": "add_character", "character": character.from_combatant(enc, enc.combatants[1],
+                                                                             campaign.next_id(s.present))})
+    assert campaign.character(s.present, "k2")["carried"] == {"hp": 10, "locations": {"chest": {"hp": 3}}}
+    said = s.apply(settle(enc, "e1"))
+    assert said == ["Vasana comes out of Encounter"]
+    assert campaign.character(s.present, "k1")["carried"] == {"hp": 11, "locations": {"head": {"hp": 3}}}
+    s.apply({"type": "time_passes", "period": "day"})
+    healed = copy.deepcopy(s.present)
+    assert campaign.character(healed, "k1")["carried"] == {}  # head lost 2, HR 3: whole
+    assert s.undo() and campaign.character(s.present, "k1")["carried"]["hp"] == 11
+    assert s.redo() and s.present == healed
+    # nothing changes on a refused step
+    for bad, field in (({"type": "time_passes", "period": -3}, "period"),
+                       ({"type": "set_carried", "id": "k1", "carried": {"locations": {"tail": {"hp": 1}}}},
+                        "character.carried.locations.tail"),
+                       ({"type": "end_fight", "encounter": {"id": "e2", "name": "x", "ruleset": "range-band"},
+                         "carry": {"k1": {"carried": {}, "dead": False}}}, "carry.k1"),
+                       ({"type": "fly"}, "type")):
+        with pytest.raises(InvalidAction) as e:
+            s.apply(bad)
+        assert e.value.field == field and s.present == healed
+    # the steps alone replay to the same campaign
+    camp = campaign.empty()
+    for _, step in s.done:
+        camp, _ = apply_step(camp, step)
+    assert camp == healed
