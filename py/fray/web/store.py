@@ -400,6 +400,32 @@ class Library:
     async def save_bestiary(self, templates: list[dict[str, Any]]) -> None:
         await self.backend.put_meta("bestiary", bestiary.dumps(templates))
 
+    async def campaign(self) -> tuple[dict[str, Any], int]:
+        """The party's campaign (fray.party.campaign) and its revision (0: none kept yet), read as
+        strictly as an imported campaign file; an unreadable one raises and is left untouched."""
+        from ..party import campaign
+
+        kept = await self.backend.meta("campaign")
+        if not kept:
+            return campaign.empty(), 0
+        if not isinstance(kept, dict) or not isinstance(kept.get("text"), str):
+            raise SaveFileError("campaign", "the kept campaign cannot be read")
+        rev = kept.get("rev")
+        return campaign.loads(kept["text"]), rev if isinstance(rev, int) and not isinstance(rev, bool) else 0
+
+    async def save_campaign(self, camp: dict[str, Any], rev: int) -> int | None:
+        """Keep ``camp`` (one write) if the kept campaign is still revision ``rev``, the one this tab
+        last read or wrote; the new revision, or None when another tab kept one since (nothing is
+        written: the page reloads the campaign rather than overwrite it)."""
+        from ..party import campaign
+
+        kept = await self.backend.meta("campaign")
+        now = kept.get("rev", 0) if isinstance(kept, dict) else 0
+        if now != rev:
+            return None
+        await self.backend.put_meta("campaign", {"rev": rev + 1, "text": campaign.dumps(camp)})
+        return rev + 1
+
     async def migrate(self, items: dict[str, str]) -> bool:
         """Copy localStorage's library in (once, in one transaction). True if this call did."""
         if await self.backend.meta("migrated") is True:
