@@ -414,3 +414,21 @@ def test_each_step_is_one_undoable_change_and_a_replay_of_the_steps_gives_the_sa
     for _, step in s.done:
         camp, _ = apply_step(camp, step)
     assert camp == healed
+
+
+def test_a_duplicate_of_a_party_member_is_not_the_character_and_the_fights_save_replays():
+    """The save of a fight the party joined loads and replays to the same encounter."""
+    from fray import savefile
+    from fray.history import History
+
+    camp = party_of_four()
+    h = History(new_encounter("strike-rank"))
+    h.do(campaign.join_action(camp, "strike-rank", ["k1", "k2"], {"x": 6, "y": 6}))
+    h.do({"type": "duplicate_combatant", "id": "c1"})
+    h.do({"type": "sr.damage", "target": "c3", "location": "head", "amount": 2, "armour": False})
+    props = carry.proposals(h.present)
+    assert [(p["combatant"], p["character"]) for p in props] == [("c1", "k1"), ("c2", "k2")]
+    assert props[0]["carried"] == {}  # the wound is on the duplicate, not on Vasana
+    again = savefile.loads(savefile.dumps(h))
+    assert again.present == h.present
+

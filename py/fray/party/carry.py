@@ -29,8 +29,17 @@ from .join import LOC_FLAGS, SR_CONDITIONS
 
 
 def linked(enc: Encounter) -> list[Combatant]:
-    """The combatants of ``enc`` that came from a character, in the order of the fight's list."""
-    return [c for c in enc.peek() if isinstance(c.data.get("party"), dict) and c.data["party"].get("character")]
+    """The combatants of ``enc`` that came from a character, in the order of the fight's list: one
+    per character, the one that joined (a duplicate made of it in the fight copies its data, the
+    link with it, but is another combatant, not the character)."""
+    out, seen = [], set()
+    for c in enc.peek():
+        link = c.data.get("party")
+        kid = link.get("character") if isinstance(link, dict) else None
+        if isinstance(kid, str) and kid not in seen:
+            seen.add(kid)
+            out.append(c)
+    return out
 
 
 def carry_over(enc: Encounter, c: Combatant) -> dict[str, Any]:
