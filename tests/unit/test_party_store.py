@@ -4,6 +4,7 @@ per step, refused when another tab kept a campaign since, and read through the c
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -36,13 +37,17 @@ def test_a_campaign_is_kept_read_back_and_a_second_tab_cannot_overwrite_it():
 def test_a_kept_campaign_that_fails_the_gate_is_refused_and_left_as_it_is():
     backend = MemoryBackend()
     lib = Library(backend)
-    text = campaign.dumps(campaign.add_character(campaign.empty(), vasana())).replace('"carried": {}',
-                                                                                      '"carried": {"hp": 99}')
-    backend.metas["campaign"] = {"rev": 3, "text": text}
+    camp = campaign.add_character(campaign.empty(), vasana())
+    camp["characters"][0]["carried"] = {"hp": 99}
+    text = json.dumps({"rev": 3, "campaign": camp})
+    backend.metas["campaign"] = text
     with pytest.raises(InvalidAction) as e:
         run(lib.campaign())
     assert e.value.field == "characters.0 (Vasana).carried.hp"
-    assert backend.metas["campaign"]["text"] == text
+    assert backend.metas["campaign"] == text
     backend.metas["campaign"] = "junk"
     with pytest.raises(SaveFileError):
         run(lib.campaign())
+    # the party said it could not be read; the GM's next change replaces it (revision -1)
+    assert run(lib.save_campaign(campaign.empty(), 0)) is None
+    assert run(lib.save_campaign(campaign.empty(), -1)) == 1 and run(lib.campaign()) == (campaign.empty(), 1)

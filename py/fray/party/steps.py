@@ -63,6 +63,9 @@ def _end_fight(camp: dict[str, Any], step: dict[str, Any]) -> tuple[dict[str, An
             isinstance(v, str) for v in link.values()):
         raise InvalidAction("encounter", "must name the encounter (its id, name and game)")
     campaign._check_encounter_id(link["id"], "encounter")
+    if any(e["id"] == link["id"] for e in camp["encounters"]):
+        # written once: a second End would put the fight's wounds back over the time since
+        raise InvalidAction("encounter", "this fight's end is already written to the party")
     settled = step.get("carry")
     if not isinstance(settled, dict) or not settled:
         raise InvalidAction("carry", "no combatant in this fight came from the party")

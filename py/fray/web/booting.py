@@ -32,6 +32,9 @@ class Booting:
     async def boot(self) -> None:
         await self.open_library()
         await self.load_bestiary()
+        from . import party_view
+
+        await party_view.load(self)
         mark("fray:library")
         self.key, self.history = await self._boot_encounter()
         mark("fray:loaded")
