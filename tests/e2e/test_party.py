@@ -162,3 +162,99 @@ def test_a_party_carries_its_wounds_heals_with_time_and_moves_to_a_fresh_profile
     again = tmp_path / "again.json"
     dl2.value.save_as(again)
     assert json.loads(again.read_text(encoding="utf-8")) == exported
+
+
+def keep_all(page, names) -> None:
+    dlg = party(page)
+    for n in names:
+        dlg.get_by_role("button", name=f"Keep {n}").click()
+        expect(dlg.locator(".status-note")).to_have_text(f"{n} is kept in the party.")
+    dlg.get_by_role("button", name="Close").click()
+
+
+def add_party(page, n: int) -> None:
+    dlg = party(page)
+    dlg.get_by_role("button", name="Add the party to this fight").click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#map [data-token]")).to_have_count(n)
+
+
+def imported(page, tmp_path, ruleset: str, people: list[dict]) -> None:
+    h = History(new_encounter(ruleset, "Camp"))
+    for i, body in enumerate(people):
+        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": 3 * i, "y": 0, "alt": 0}}})
+    path = tmp_path / f"{ruleset}.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+
+
+def test_range_band_fatigue_and_trauma_and_tactical_round_hit_points_carry(page, open_app, tmp_path):
+    """Range-band: "this is generalized as post-combat fatigue and applied once the battle ends": the
+    charts' proposal is shown at End the fight, changed by the GM, and carried into the next fight.
+    Tactical-round: hits taken carry; neither text gives a recovery rule, and Time passes says so."""
+    from fray.reducer import apply
+    from gestures import new_encounter as new_in_page
+    from test_tactical_round import new_tactical
+
+    open_app(page)
+    people = [{"name": n, "side": "party", "stats": {"DEX": 5, "CON": 5, "SPD": 5, "WGT": 6}} for n in ("Ilse", "Oru")]
+    imported(page, tmp_path, "range-band", people)
+    keep_all(page, ("Ilse", "Oru"))
+    new_in_page(page, "Ravine", "range-band", "Range bands (turn order, movement phase, major/minor actions)")
+    add_party(page, 2)
+    page.locator("#round-bar [data-act=advance]").click()  # out of setup: the battle is on
+    page.get_by_role("button", name="Start anyway").click()
+    end = page.locator("details.rb-end")
+    end.locator("summary").click()
+    endf = end.locator("form[data-form=rb-end]")
+    endf.get_by_label("Battle length (rounds)").fill("3")
+    endf.get_by_role("button", name="End the battle").click()
+    expect(page.locator(".rb-end h3")).to_contain_text("after 3 rounds")
+    # what the assumed charts give for the form's defaults (moderate, combatant) over 3 rounds
+    enc = new_encounter("range-band")
+    for body in people:
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": body})
+    enc, _ = apply(enc, {"type": "rb.end_battle", "rounds": 3})
+    want = enc.combatants[0].data["post_combat"]
+    dlg = party(page)
+    dlg.get_by_role("button", name="End the fight…").click()
+    f = dlg.locator("form.party-end")
+    expect(f.locator('[name="k1.fatigue"]')).to_have_value(str(want["fatigue"]))
+    expect(f.locator('[name="k1.trauma"]')).to_have_value(str(want["trauma"]))
+    f.locator('[name="k2.fatigue"]').fill("4")
+    f.locator('[name="k2.trauma"]').fill("2")
+    f.get_by_role("button", name="Write back to the party").click()
+    expect(said(dlg, "Oru")).to_have_text("fatigue 4, trauma 2")
+    dlg.get_by_role("button", name="Time passes…").click()
+    dlg.get_by_label("How long").select_option("week")
+    dlg.get_by_role("button", name="Let the time pass").click()
+    expect(dlg.locator(".status-note")).to_contain_text("no recovery of post-combat fatigue or trauma")
+    expect(said(dlg, "Oru")).to_have_text("fatigue 4, trauma 2")
+    dlg.get_by_role("button", name="Close").click()
+    new_in_page(page, "Ford", "range-band", "Range bands (turn order, movement phase, major/minor actions)")
+    add_party(page, 2)
+    expect(card(page, "Oru")).to_contain_text("Carried from the last fight: fatigue 4, trauma 2")
+
+    # tactical-round: hit points
+    imported(page, tmp_path, "tactical-round", [{"name": "Ana", "side": "party", "stats": {"DEF": 20, "HP": 40}}])
+    keep_all(page, ("Ana",))
+    new_tactical(page, "Bridge")
+    add_party(page, 1)
+    ana = card(page, "Ana")
+    ana.locator("summary", has_text="Damage / heal").click()
+    hp = ana.locator("form[data-form=tr-hp]")
+    hp.get_by_label("Hits").fill("15")
+    hp.get_by_role("button", name="Damage").click()
+    expect(ana.locator(".tr-hp-value")).to_have_text("25")
+    dlg = party(page)
+    dlg.get_by_role("button", name="End the fight…").click()
+    f = dlg.locator("form.party-end")
+    expect(f.locator('[name="k3.hits_taken"]')).to_have_value("15")
+    expect(f).to_contain_text("The rules give no recovery of hit points between fights")
+    f.get_by_role("button", name="Write back to the party").click()
+    expect(said(dlg, "Ana")).to_have_text("HP 25/40")
+    dlg.get_by_role("button", name="Close").click()
+    new_tactical(page, "Gate")
+    add_party(page, 1)
+    expect(card(page, "Ana").locator(".tr-hp-value")).to_have_text("25")
