@@ -208,6 +208,19 @@ def read_time(values: dict[str, Any], camp: dict[str, Any], ruleset: str) -> dic
     return {"type": "time_passes", "period": values.get("period"), "who": who}
 
 
+def read_party_file(text: str) -> dict[str, Any]:
+    """``campaign.loads`` for the page: what is wrong said in the GM's words, naming the character
+    (never the file's inner path)."""
+    import re
+
+    try:
+        return campaign.loads(text)
+    except InvalidAction as e:
+        m = re.match(r"^characters\.\d+ \((.*)\)", e.field)
+        who = m.group(1) if m else ("the file" if e.field in ("file", "format", "version") else "")
+        raise FrayError(f"{who}: {e.message}" if who and who != "the file" else e.message) from None
+
+
 # -- the page -----------------------------------------------------------------------------------
 
 STEP_WORDS = {"add_character": "keep a character", "remove_character": "remove a character",
@@ -272,7 +285,7 @@ async def _import(app: Any, event: Any) -> None:
     from .dom import by_id
     from .library_dialogs import read_picked
 
-    incoming = await read_picked(event.target, by_id("party-error"), campaign.loads, "The party is unchanged.")
+    incoming = await read_picked(event.target, by_id("party-error"), read_party_file, "The party is unchanged.")
     if incoming is None:
         return
     name = event.target.files.item(0).name
@@ -301,7 +314,8 @@ def on_act(app: Any, act: str, el: Any) -> bool:
             try:
                 ch = character.from_combatant(app.enc, c, campaign.next_id(camp))
             except FrayError as e:
-                app.show_error(by_id("dlg-body"), InvalidAction("characters", f"{c.name} cannot be kept: {e}"))
+                why = e.message if isinstance(e, InvalidAction) else str(e)
+                app.show_error(by_id("dlg-body"), InvalidAction("characters", f"{c.name} cannot be kept: {why}"))
                 return True
             step(app, {"type": "add_character", "character": ch}, by_id("dlg-body"), f"{c.name} is kept in the party.")
     elif act == "party-remove":

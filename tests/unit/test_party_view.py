@@ -1,0 +1,55 @@
+"""The Party dialog's markup and forms (fray.web.party_view), in CPython: names escaped, the End the
+fight form read back to the step the engine checks, a bad party file said in the GM's words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fray.errors import FrayError, InvalidAction
+from fray.party import campaign, character
+from fray.party.steps import apply_step
+from fray.reducer import apply, new_encounter
+from fray.web import party_view
+
+STATS = {"STR": 13, "CON": 13, "SIZ": 13, "DEX": 13}
+
+
+def camp_and_fight():
+    camp = campaign.add_character(campaign.empty(), character.new("strike-rank", {"name": "<b>Vasana</b>", "stats": STATS}, "k1"))
+    enc, _ = apply(new_encounter("strike-rank"), campaign.join_action(camp, "strike-rank", ["k1"]))
+    enc, _ = apply(enc, {"type": "sr.damage", "target": "c1", "location": "left_leg", "amount": 11, "armour": False})
+    return camp, enc
+
+
+def test_names_are_escaped_and_the_summary_says_each_wound():
+    camp, enc = camp_and_fight()
+    html = party_view.party_html(camp, enc)
+    assert "<b>" not in html and "&lt;b&gt;Vasana&lt;/b&gt;" in html
+    assert "End the fight…" in html and "Add the party" not in html  # already in this fight
+    end = party_view.end_html(enc)
+    assert "<b>" not in end and 'name="k1.hp.left_leg" value="-6"' in end
+
+
+def test_the_end_form_reads_back_to_the_step_and_its_errors_name_no_field_path():
+    camp, enc = camp_and_fight()
+    values = {"k1.hp.left_leg": "-6", "k1.first_aid.left_leg": True, "k1.bleeding.left_leg": False, "k1.total": "2"}
+    step = party_view.read_end(values, enc, "e1")
+    assert step["carry"]["k1"] == {"carried": {"hp": 2, "locations": {"left_leg": {"hp": -6, "first_aid": True}}},
+                                   "dead": False}
+    after, _ = apply_step(camp, step)
+    assert "Left leg -6/5 maimed (First Aid given)" in party_view.summary(campaign.character(after, "k1"))
+    with pytest.raises(InvalidAction) as e:
+        party_view.read_end({**values, "k1.total": "lots"}, enc, "e1")
+    assert e.value.field == "carry.k1" and e.value.message == "Total HP must be a whole number"
+
+
+def test_a_bad_party_file_is_said_with_the_characters_name_not_its_path():
+    camp, _ = camp_and_fight()
+    data = json.loads(campaign.dumps(camp))
+    data["characters"][0]["carried"] = {"locations": {"tail": {"hp": -1}}}
+    with pytest.raises(FrayError) as e:
+        party_view.read_party_file(json.dumps(data))
+    assert str(e.value).startswith("<b>Vasana</b>: <b>Vasana</b>'s body has no hit location “tail”")
+    assert "characters.0" not in str(e.value) and "carried" not in str(e.value)
