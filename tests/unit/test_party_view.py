@@ -53,3 +53,15 @@ def test_a_bad_party_file_is_said_with_the_characters_name_not_its_path():
         party_view.read_party_file(json.dumps(data))
     assert str(e.value).startswith("<b>Vasana</b>: <b>Vasana</b>'s body has no hit location “tail”")
     assert "characters.0" not in str(e.value) and "carried" not in str(e.value)
+
+
+def test_the_change_form_sets_what_a_character_carries_by_hand():
+    """tactical-round: no recovery rule; the GM types the hits taken after rest."""
+    ch = character.new("tactical-round", {"name": "Ana", "stats": {"DEF": 20, "HP": 40}}, "k1", {"hits_taken": 15})
+    camp = campaign.add_character(campaign.empty(), ch)
+    html = party_view.change_html(ch)
+    assert 'name="k1.hits_taken" value="15"' in html and "no recovery of hit points" in html
+    step = party_view.read_change({"k1.hits_taken": "5", "k1.lasting": "Scar on the cheek\n", "k1.dead": False}, ch)
+    after, said = apply_step(camp, step)
+    assert campaign.character(after, "k1")["carried"] == {"hits_taken": 5, "lasting": ["Scar on the cheek"]}
+    assert party_view.summary(campaign.character(after, "k1")) == "HP 35/40; Scar on the cheek"

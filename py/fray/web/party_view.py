@@ -63,6 +63,7 @@ def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", k
     rows = "".join(
         f'<li data-character="{esc(ch["id"])}"><span class="who">{esc(character.name_of(ch))}</span> '
         f'<span class="hint">{esc(summary(ch))}</span>{" <em>in this fight</em>" if ch["id"] in in_fight else ""} '
+        f'{button("Change…", "party-change", "small secondary", title="Change what " + character.name_of(ch) + " carries", character=ch["id"])}'
         f'{button("Remove", "party-remove", "small danger", title="Remove " + character.name_of(ch) + " from the party", character=ch["id"])}</li>'
         for ch in mine)
     listed = f'<ul class="party-list">{rows}</ul>' if mine else (
@@ -91,46 +92,67 @@ def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", k
             '<p id="party-error" class="field-error" role="alert" data-error-for="party"></p></div>')
 
 
+def fields_html(k: str, ruleset: str, got: dict[str, Any], c: Any, name: str) -> str:
+    """The fields of what character ``k`` carries (``got``), over ``c``, the combatant it is or would be."""
+    fields = ""
+    if ruleset == "strike-rank":
+        locs = got.get("locations", {})
+        rows = "".join(
+            f'<tr><th scope="row">{esc(l["name"])}</th>'
+            f'<td><input type="number" name="{esc(k)}.hp.{esc(l["id"])}" value="{locs.get(l["id"], {}).get("hp", l["hp_max"])}" '
+            f'aria-label="{esc(name)}: {esc(l["name"])} HP"> / {l["hp_max"]}</td>'
+            f'<td><label><input type="checkbox" name="{esc(k)}.bleeding.{esc(l["id"])}"'
+            f'{" checked" if locs.get(l["id"], {}).get("bleeding") else ""}> bleeding</label></td>'
+            f'<td><label><input type="checkbox" name="{esc(k)}.first_aid.{esc(l["id"])}"'
+            f'{" checked" if locs.get(l["id"], {}).get("first_aid") else ""}> First Aid given</label></td></tr>'
+            for l in c.data["locations"])
+        fields = (f'<table class="party-wounds"><tbody>{rows}</tbody></table>'
+                  f'<label>Total HP <input type="number" name="{esc(k)}.total" value="{got.get("hp", c.data["hp_max"])}"> '
+                  f'/ {c.data["hp_max"]}</label>')
+        extra = [f"{w['name']} HP {hp}" for wid, hp in got.get("weapons", {}).items()
+                 for w in c.data["weapons"] if w["id"] == wid]
+        extra += [f"{s['weapon']} stuck in the {s['location'].replace('_', ' ')}" for s in got.get("stuck", [])]
+        if extra:
+            fields += f'<p class="hint">Also carried: {esc("; ".join(extra))}</p>'
+    elif ruleset == "tactical-round":
+        fields = (f'<label>Hits taken <input type="number" name="{esc(k)}.hits_taken" value="{got.get("hits_taken", 0)}"></label>'
+                  f'<label>Lasting criticals (one a line) <textarea name="{esc(k)}.lasting" rows="2">'
+                  f'{esc(chr(10).join(got.get("lasting", [])))}</textarea></label>')
+    elif ruleset == "range-band":
+        fields = "".join(f'<label>{w} <input type="number" min="0" name="{esc(k)}.{f}" value="{got.get(f, 0)}"></label>'
+                         for f, w in (("fatigue", "Fatigue"), ("trauma", "Trauma")))
+    return fields
+
+
+def _fieldset(k: str, name: str, fields: str, dead: bool, notes: list[str], err: str) -> str:
+    return (f'<fieldset data-field="{esc(err)}" data-character="{esc(k)}"><legend>{esc(name)}</legend>'
+            f'{fields}<label><input type="checkbox" name="{esc(k)}.dead"{" checked" if dead else ""}> Dead</label>'
+            + "".join(f'<p class="hint">{esc(n)}</p>' for n in notes)
+            + f'<p class="field-error" data-error-for="{esc(err)}"></p></fieldset>')
+
+
 def end_html(enc: Any) -> str:
     """"End the fight": per linked combatant, what will carry, in fields the GM can change."""
-    parts = []
-    for p in carry.proposals(enc):
-        k, got = p["character"], p["carried"]
-        c = enc.peek_at(p["combatant"])
-        fields = ""
-        if enc.ruleset == "strike-rank":
-            locs = {lid: v for lid, v in got.get("locations", {}).items()}
-            rows = "".join(
-                f'<tr><th scope="row">{esc(l["name"])}</th>'
-                f'<td><input type="number" name="{esc(k)}.hp.{esc(l["id"])}" value="{locs.get(l["id"], {}).get("hp", l["hp_max"])}" '
-                f'aria-label="{esc(p["name"])}: {esc(l["name"])} HP"> / {l["hp_max"]}</td>'
-                f'<td><label><input type="checkbox" name="{esc(k)}.bleeding.{esc(l["id"])}"'
-                f'{" checked" if locs.get(l["id"], {}).get("bleeding") else ""}> bleeding</label></td>'
-                f'<td><label><input type="checkbox" name="{esc(k)}.first_aid.{esc(l["id"])}"'
-                f'{" checked" if locs.get(l["id"], {}).get("first_aid") else ""}> First Aid given</label></td></tr>'
-                for l in c.data["locations"])
-            fields = (f'<table class="party-wounds"><tbody>{rows}</tbody></table>'
-                      f'<label>Total HP <input type="number" name="{esc(k)}.total" value="{got.get("hp", c.data["hp_max"])}"> '
-                      f'/ {c.data["hp_max"]}</label>')
-            extra = [f"{w['name']} HP {hp}" for wid, hp in got.get("weapons", {}).items()
-                     for w in c.data["weapons"] if w["id"] == wid]
-            extra += [f"{s['weapon']} stuck in the {s['location'].replace('_', ' ')}" for s in got.get("stuck", [])]
-            if extra:
-                fields += f'<p class="hint">Also carried: {esc("; ".join(extra))}</p>'
-        elif enc.ruleset == "tactical-round":
-            fields = (f'<label>Hits taken <input type="number" name="{esc(k)}.hits_taken" value="{got.get("hits_taken", 0)}"></label>'
-                      f'<label>Lasting criticals (one a line) <textarea name="{esc(k)}.lasting" rows="2">'
-                      f'{esc(chr(10).join(got.get("lasting", [])))}</textarea></label>')
-        elif enc.ruleset == "range-band":
-            fields = "".join(f'<label>{w} <input type="number" min="0" name="{esc(k)}.{f}" value="{got.get(f, 0)}"></label>'
-                             for f, w in (("fatigue", "Fatigue"), ("trauma", "Trauma")))
-        notes = "".join(f'<p class="hint">{esc(n)}</p>' for n in p["notes"])
-        parts.append(f'<fieldset data-field="carry.{esc(k)}" data-character="{esc(k)}"><legend>{esc(p["name"])}</legend>'
-                     f'{fields}<label><input type="checkbox" name="{esc(k)}.dead"{" checked" if p["dead"] else ""}> Dead</label>'
-                     f'{notes}<p class="field-error" data-error-for="carry.{esc(k)}"></p></fieldset>')
+    parts = [_fieldset(p["character"], p["name"],
+                       fields_html(p["character"], enc.ruleset, p["carried"], enc.peek_at(p["combatant"]), p["name"]),
+                       p["dead"], p["notes"], f"carry.{p['character']}")
+             for p in carry.proposals(enc)]
     return ('<form class="party-end"><h2 id="dlg-title">End the fight</h2>'
             '<p class="hint">What each character carries out of this fight. Change anything before writing it back.</p>'
             + "".join(parts) + '<div class="dlg-actions">' + button("Write back to the party", "party-end-save")
+            + button("Back", "party", "secondary") + "</div></form>")
+
+
+def change_html(ch: dict[str, Any]) -> str:
+    """The GM's own values for what one character carries (where the rules give no recovery, or to
+    correct anything)."""
+    _, c = character.standing(ch)
+    name = character.name_of(ch)
+    note = healing.NO_RULE.get(ch["ruleset"], "")
+    return (f'<form class="party-change" data-character="{esc(ch["id"])}"><h2 id="dlg-title">What {esc(name)} carries</h2>'
+            + _fieldset(ch["id"], name, fields_html(ch["id"], ch["ruleset"], ch.get("carried", {}), c, name),
+                        bool(ch.get("dead")), [note] if note else [], "character")
+            + '<div class="dlg-actions">' + button("Keep these values", "party-change-save", character=ch["id"])
             + button("Back", "party", "secondary") + "</div></form>")
 
 
@@ -141,46 +163,59 @@ def _whole(raw: Any, field: str, what: str) -> int:
         raise InvalidAction(field, f"{what} must be a whole number") from None
 
 
+def read_fields(values: dict[str, Any], k: str, ruleset: str, got: dict[str, Any], c: Any, f: str) -> dict[str, Any]:
+    """What character ``k`` carries, read from ``fields_html``'s fields over ``got`` (what the form
+    does not show, as weapon HP and stuck weapons, stays as it was)."""
+    got = dict(got)
+    if ruleset == "strike-rank":
+        locs = {}
+        for l in c.data["locations"]:
+            was = dict(got.get("locations", {}).get(l["id"], {}))
+            was["hp"] = _whole(values.get(f"{k}.hp.{l['id']}", l["hp_max"]), f, f"{l['name']} HP")
+            for flag in ("bleeding", "first_aid"):
+                if values.get(f"{k}.{flag}.{l['id']}"):
+                    was[flag] = True
+                else:
+                    was.pop(flag, None)
+            if was["hp"] == l["hp_max"]:
+                was.pop("hp")
+            if was:
+                locs[l["id"]] = was
+        got["locations"] = locs
+        got["hp"] = _whole(values.get(f"{k}.total", c.data["hp_max"]), f, "Total HP")
+        if not locs:
+            got.pop("locations")
+        if got["hp"] == c.data["hp_max"]:
+            got.pop("hp")
+    elif ruleset == "tactical-round":
+        got["hits_taken"] = _whole(values.get(f"{k}.hits_taken", 0), f, "Hits taken")
+        got["lasting"] = [x.strip() for x in str(values.get(f"{k}.lasting", "")).splitlines() if x.strip()]
+        for key_, empty in (("hits_taken", 0), ("lasting", [])):
+            if got[key_] == empty:
+                got.pop(key_)
+    elif ruleset == "range-band":
+        for name, what in (("fatigue", "Fatigue"), ("trauma", "Trauma")):
+            got[name] = _whole(values.get(f"{k}.{name}", 0), f, what)
+            if got[name] == 0:
+                got.pop(name)
+    return got
+
+
 def read_end(values: dict[str, Any], enc: Any, key: str) -> dict[str, Any]:
     """The ``end_fight`` step from the form: each proposal with what the GM typed over it."""
-    changes: dict[str, Any] = {}
-    for p in carry.proposals(enc):
-        k, got = p["character"], dict(p["carried"])
-        f = f"carry.{k}"
-        if enc.ruleset == "strike-rank":
-            c = enc.peek_at(p["combatant"])
-            locs = {}
-            for l in c.data["locations"]:
-                was = dict(got.get("locations", {}).get(l["id"], {}))
-                was["hp"] = _whole(values.get(f"{k}.hp.{l['id']}", l["hp_max"]), f, f"{l['name']} HP")
-                for flag in ("bleeding", "first_aid"):
-                    if values.get(f"{k}.{flag}.{l['id']}"):
-                        was[flag] = True
-                    else:
-                        was.pop(flag, None)
-                if was["hp"] == l["hp_max"]:
-                    was.pop("hp")
-                if was:
-                    locs[l["id"]] = was
-            got["locations"] = locs
-            got["hp"] = _whole(values.get(f"{k}.total", c.data["hp_max"]), f, "Total HP")
-            if not locs:
-                got.pop("locations")
-            if got["hp"] == c.data["hp_max"]:
-                got.pop("hp")
-        elif enc.ruleset == "tactical-round":
-            got["hits_taken"] = _whole(values.get(f"{k}.hits_taken", 0), f, "Hits taken")
-            got["lasting"] = [x.strip() for x in str(values.get(f"{k}.lasting", "")).splitlines() if x.strip()]
-            for key_, empty in (("hits_taken", 0), ("lasting", [])):
-                if got[key_] == empty:
-                    got.pop(key_)
-        elif enc.ruleset == "range-band":
-            for name, what in (("fatigue", "Fatigue"), ("trauma", "Trauma")):
-                got[name] = _whole(values.get(f"{k}.{name}", 0), f, what)
-                if got[name] == 0:
-                    got.pop(name)
-        changes[k] = {"carried": got, "dead": bool(values.get(f"{k}.dead"))}
+    changes = {p["character"]: {"carried": read_fields(values, p["character"], enc.ruleset, p["carried"],
+                                                       enc.peek_at(p["combatant"]), f"carry.{p['character']}"),
+                                "dead": bool(values.get(f"{p['character']}.dead"))}
+               for p in carry.proposals(enc)}
     return settle(enc, key, changes)
+
+
+def read_change(values: dict[str, Any], ch: dict[str, Any]) -> dict[str, Any]:
+    """The ``set_carried`` step from the change form."""
+    _, c = character.standing(ch)
+    return {"type": "set_carried", "id": ch["id"],
+            "carried": read_fields(values, ch["id"], ch["ruleset"], ch.get("carried", {}), c, "character"),
+            "dead": bool(values.get(f"{ch['id']}.dead"))}
 
 
 def time_html(camp: dict[str, Any], ruleset: str) -> str:
@@ -338,6 +373,22 @@ def on_act(app: Any, act: str, el: Any) -> bool:
         form = nil(el.closest("form"))
         try:
             s = read_end(form_values(form), app.enc, app.key)
+        except FrayError as e:
+            app.clear_errors(form)
+            app.show_error(form, e)
+            return True
+        step(app, s, form)
+    elif act == "party-change":
+        try:
+            ch = campaign.character(camp, data(el, "character"))
+        except FrayError as e:
+            app.show_error(by_id("dlg-body"), e)
+            return True
+        app.open_dialog(change_html(ch))
+    elif act == "party-change-save":
+        form = nil(el.closest("form"))
+        try:
+            s = read_change(form_values(form), campaign.character(camp, data(el, "character")))
         except FrayError as e:
             app.clear_errors(form)
             app.show_error(form, e)
