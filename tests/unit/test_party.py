@@ -432,3 +432,18 @@ def test_a_duplicate_of_a_party_member_is_not_the_character_and_the_fights_save_
     again = savefile.loads(savefile.dumps(h))
     assert again.present == h.present
 
+
+
+@pytest.mark.parametrize("carried", [
+    {"stuck": [{"weapon": "Spear", "location": [1]}]}, {"stuck": "spear"}, {"locations": []},
+    {"locations": {"head": {"hp": 1.5}}}, {"locations": {"head": {"bleeding": "yes"}}}, {"healing_days": {"head": True}},
+    {"conditions": [["dead"]]}, {"weapons": {"broadsword": None}}, {"hp": None}, {"fatigue": 2},
+])
+def test_junk_carried_state_is_refused_with_the_engines_own_error_and_nothing_changes(carried):
+    from fray.errors import FrayError
+
+    enc = new_encounter("strike-rank")
+    ch = {"id": "k1", "ruleset": "strike-rank", "sheet": sr_sheet("Vasana"), "carried": carried}
+    with pytest.raises(FrayError):
+        apply(enc, {"type": "join_party", "characters": [ch]})
+    assert enc.combatants == []

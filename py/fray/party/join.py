@@ -192,7 +192,7 @@ def _put_strike_rank(c: Combatant, carried: dict[str, Any], path: str) -> None:
         _keys(s, sp, ("weapon", "location"), "a stuck weapon")
         if not isinstance(s.get("weapon"), str) or not 0 < len(s["weapon"]) <= 60:
             raise InvalidAction(f"{sp}.weapon", "name the weapon stuck in")
-        if s.get("location") not in locs:
+        if not isinstance(s.get("location"), str) or s["location"] not in locs:
             raise InvalidAction(f"{sp}.location", f"{c.name}'s body has no hit location "
                                 f"“{str(s.get('location')).replace('_', ' ')}” (it has {names})")
     conds = carried.get("conditions", [])
