@@ -25,7 +25,7 @@ import copy
 from typing import Any
 
 from ..model import Combatant, Encounter
-from .join import LOC_FLAGS, SR_CONDITIONS
+from .games import game
 
 
 def linked(enc: Encounter) -> list[Combatant]:
@@ -45,36 +45,14 @@ def linked(enc: Encounter) -> list[Combatant]:
 def carry_over(enc: Encounter, c: Combatant) -> dict[str, Any]:
     """What ``c`` carries out of ``enc``, per its game (see the module's docstring)."""
     came = (c.data.get("party") or {}).get("came_with") or {}
-    if enc.ruleset == "strike-rank":
-        return _strike_rank(enc, c)
-    if enc.ruleset == "tactical-round":
-        out: dict[str, Any] = {}
-        hits = int(c.data.get("hits_taken", 0))
-        if hits:
-            out["hits_taken"] = max(0, hits)
-        lasting = list(came.get("lasting", [])) + [x for x in _critical_words(enc, c) if x not in came.get("lasting", [])]
-        if lasting:
-            out["lasting"] = lasting[:20]
-        return out
-    if enc.ruleset == "range-band":
-        post = c.data.get("post_combat") or {}
-        fatigue = int(came.get("fatigue", 0)) + int(c.data.get("fatigue", 0)) + int(post.get("fatigue", 0))
-        trauma = int(came.get("trauma", 0)) + int(post.get("trauma", 0))
-        return {k: v for k, v in (("fatigue", fatigue), ("trauma", trauma)) if v}
-    return {}
+    g = game(enc.ruleset)
+    return g.carry_over(enc, c, came) if g is not None else {}
 
 
 def notes(enc: Encounter, c: Combatant) -> list[str]:
     """What the GM should know about a proposal, in the game's words."""
-    out = []
-    if enc.ruleset == "range-band":
-        if not c.data.get("post_combat"):
-            out.append("The battle has not been ended: no post-combat fatigue or trauma is proposed yet")
-        b = c.data.get("breath") or {}
-        if b.get("holding") or b.get("out"):
-            out.append("Breath resets: holding breath ends with the fight")
-    if enc.ruleset == "tactical-round":
-        out.append("The rules give no recovery of hit points between fights: set them by hand when time passes")
+    g = game(enc.ruleset)
+    out = list(g.notes(enc, c)) if g is not None else []
     if "dead" in c.conditions:
         out.append(f"{c.name} died: the character is kept, marked dead")
     return out
@@ -97,46 +75,4 @@ def write_back(ch: dict[str, Any], carried: dict[str, Any], dead: bool, encounte
     if encounter_id and encounter_id not in out.setdefault("encounters", []):
         out["encounters"].append(encounter_id)
     check(out, "character")
-    return out
-
-
-def _strike_rank(enc: Encounter, c: Combatant) -> dict[str, Any]:
-    d = c.data
-    out: dict[str, Any] = {}
-    if d["hp"] != d["hp_max"]:
-        out["hp"] = min(d["hp"], d["hp_max"])
-    locs = {}
-    for l in d["locations"]:
-        w = {k: True for k in LOC_FLAGS if l.get(k)}
-        if l["hp"] != l["hp_max"]:
-            w["hp"] = l["hp"]
-        if w:
-            locs[l["id"]] = w
-    if locs:
-        out["locations"] = locs
-    weapons = {w["id"]: w["hp"] for w in d["weapons"] if w["hp"] != w.get("hp_max", w["hp"])}
-    if weapons:
-        out["weapons"] = weapons
-    stuck = []
-    for i in d.get("impaled", []):
-        owner = enc.peek_at(i.get("owner", ""))
-        what = f"{owner.name}'s {i['name']}" if owner is not None else str(i.get("name", "a weapon"))
-        stuck.append({"weapon": what[:60], "location": i["location"]})
-    if stuck:
-        out["stuck"] = stuck
-    conds = [x for x in SR_CONDITIONS if x in c.conditions]
-    if conds:
-        out["conditions"] = conds
-    return out
-
-
-def _critical_words(enc: Encounter, c: Combatant) -> list[str]:
-    """The GM's own words on each critical this fight put on ``c`` (``tr.apply_critical``'s text)."""
-    mark = f" critical on {c.name}: "
-    out = []
-    for e in enc.log:
-        if e.kind == "critical" and mark in e.text and " — " in e.text:
-            words = e.text.split(" — ", 1)[1].strip()[:200]
-            if words and words not in out:
-                out.append(words)
     return out

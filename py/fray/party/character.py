@@ -22,13 +22,6 @@ KEYS = ("id", "ruleset", "sheet", "carried", "dead", "encounters")
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_ENCOUNTERS = 1000
 
-# strike-rank weapon fields the add form takes (body.check_weapon reads exactly these)
-_SR_WEAPON_FIELDS = ("id", "name", "skill", "damage", "sr", "hp", "type", "hafted", "shield", "shield_size", "missile",
-                     "thrown", "rate", "range", "enc", "natural", "unarmed", "martial_arts", "location", "hand", "dm",
-                     "reach", "lance", "spear", "knockback", "bonus", "cover")
-_TR_WEAPON_FIELDS = ("name", "cmb", "kind", "base_range", "reload", "quick_load", "two_handed", "shield", "length")
-
-
 def name_of(ch: dict[str, Any]) -> str:
     return str(ch["sheet"].get("name", ""))
 
@@ -56,38 +49,11 @@ def sheet_of(enc: Encounter, c: Combatant) -> dict[str, Any]:
     sheet: dict[str, Any] = {"name": c.name, "side": c.side, "stats": copy.deepcopy(c.stats)}
     if c.notes:
         sheet["notes"] = c.notes
-    d = c.data
-    if enc.ruleset == "strike-rank":
-        weapons = []
-        for w in d.get("weapons", []):
-            raw = {k: copy.deepcopy(w[k]) for k in _SR_WEAPON_FIELDS if k in w}
-            raw["hp"] = w.get("hp_max", w.get("hp", 0))  # its own HP at full: the damage is carried
-            if not raw.get("location"):
-                raw.pop("location", None)
-            if not raw.get("missile"):
-                raw.pop("rate", None)
-            if not raw.get("shield"):
-                raw.pop("shield_size", None)
-            weapons.append(raw)
-        sheet["weapons"] = weapons
-        plans = {"body_humanoid": "humanoid", "body_quadruped": "quadruped", "body_single": "single"}
-        sheet["body"] = copy.deepcopy(d["body_spec"]) if d.get("body_spec") is not None else plans.get(d.get("body"), "humanoid")
-        sheet["armour"] = {l["id"]: l["ap"] for l in d.get("locations", [])}
-        if d.get("spells"):
-            sheet["spells"] = copy.deepcopy(d["spells"])
-        if d.get("aquatic"):
-            sheet["aquatic"] = True
-    elif enc.ruleset == "tactical-round":
-        sheet["weapons"] = [{k: copy.deepcopy(w[k]) for k in _TR_WEAPON_FIELDS
-                             if k in w and not (k == "base_range" and w[k] is None)} for w in d.get("weapons", [])]
-        sheet["wielding"] = d.get("wielding", 0)
-    elif enc.ruleset == "range-band":
-        from ..rulesets.range_band.combatant import traits_json
+    from .games import game
 
-        sheet.update(copy.deepcopy(traits_json(c)))
-    else:
-        # any other game: its ruleset fields are kept as the add form took them, when it kept them
-        pass
+    g = game(enc.ruleset)
+    if g is not None:
+        sheet.update(g.sheet_extra(c))
     return sheet
 
 

@@ -51,12 +51,6 @@ PERIOD_WORDS = {"hours": "a few hours", "day": "a day", "week": "a week", "seaso
 DAYS = {"hours": 0, "day": 1, "week": 7, "season": 56}
 DAYS_ASSUMED = ("season",)
 TREATMENT = ("none", "fumble", "failure", "success", "special", "critical")
-NO_RULE = {
-    "tactical-round": "The tactical-round rules give no recovery of hit points between fights: set the hits taken by hand.",
-    "range-band": "The range-band rules give no recovery of post-combat fatigue or trauma: set them by hand.",
-}
-
-
 def check_period(period: Any, field: str = "period") -> str:
     if isinstance(period, (int, float)) and not isinstance(period, bool) and period < 0:
         raise InvalidAction(field, "time only passes forwards: choose a few hours, a day, a week or a season")
@@ -80,114 +74,12 @@ def time_passes(ch: dict[str, Any], period: Any, rested: Any = True, treatment: 
     name = name_of(ch)
     if ch.get("dead"):
         return ch, [f"{name} is dead: time heals nothing"]
-    if ch["ruleset"] in NO_RULE:
-        return ch, [NO_RULE[ch["ruleset"]]]
-    if ch["ruleset"] != "strike-rank":
-        return ch, [f"{ch['ruleset']} has no healing rules: nothing changes"]
-    return _strike_rank(ch, period, rested, treatment)
+    from .games import game
 
-
-def _strike_rank(ch: dict[str, Any], period: str, rested: bool, treatment: str) -> tuple[dict[str, Any], list[str]]:
-    from ..rulesets import get_ruleset
-    from ..rulesets.strike_rank import body, rules
-    from .carry import carry_over
-    from .character import check, name_of, standing
-
-    name = name_of(ch)
-    enc, c = standing(ch)
-    ruleset = get_ruleset("strike-rank")
-    table = ruleset.table(enc, "natural_healing")
-    every = {e["injury"]: DAYS[e["period"]] for e in table["entries"]}
-    hr = body.derived(ruleset, enc, c)["healing_rate"]["value"]
-    bonus = int(table.get("treatment", {}).get(treatment, 0))
-    rate = hr + bonus
-    days = DAYS[period]
-    counts: dict[str, int] = dict(ch.get("carried", {}).get("healing_days", {}))
-    stuck = {s["location"] for s in ch.get("carried", {}).get("stuck", [])}
-    said = [f"{PERIOD_WORDS[period].capitalize()} passes for {name}"
-            + (f" (days in a season: {DAYS['season']}, assumed)" if period in DAYS_ASSUMED else "")]
-    if days == 0:
-        said.append("No day ends: nothing heals yet (natural healing comes at the end of each day)")
-        return ch, said
-    if not rested:
-        said.append("Natural healing requires rest: strenuous activity, nothing heals, and the count of rested days starts again")
-        out = copy.deepcopy(ch)
-        out.setdefault("carried", {}).pop("healing_days", None)
-        return out, said
-    said.append(f"Healing Rate {hr}" + (f" + {bonus} for the healer's {treatment} Treatment" if bonus else "")
-                + (f" (the healer's Treatment: {treatment}, no bonus)" if treatment not in ("none",) and not bonus else ""))
-    waiting: set[str] = set()
-    healed: dict[str, int] = {}
-    total_healed = 0
-    for _ in range(days):
-        injured = [l for l in c.data["locations"] if body.loc_level(l) not in ("none", "severed")]
-        for l in injured:
-            level = body.loc_level(l)
-            lid = l["id"]
-            if level != "minor" and not (l.get("first_aid") or l.get("treated")):
-                waiting.add(f"{l['name']} ({level}) will not begin healing until treated with First Aid or healed")
-                counts.pop(lid, None)
-                continue
-            if lid in stuck:
-                waiting.add(f"{l['name']} cannot heal while a weapon is stuck in it")
-                counts.pop(lid, None)
-                continue
-            counts[lid] = counts.get(lid, 0) + 1
-            if counts[lid] < every[level]:
-                continue
-            counts.pop(lid)
-            missing = l["hp_max"] - l["hp"]
-            pts = max(0, min(rate, missing))
-            l["hp"] += pts
-            c.data["hp"] = min(c.data["hp_max"], c.data["hp"] + pts)
-            l["treated"] = True  # "healed at least partially": it goes on healing
-            healed[lid] = healed.get(lid, 0) + pts
-            if level == "mangled" and l["type"] in rules.LIMB_TYPES:
-                l["useless"] = True  # "Mangled limbs never fully heal naturally: they remain useless."
-            after = body.loc_level(l)
-            if rules.injury_rank(after) < rules.injury_rank("serious"):
-                l["bleeding"] = False
-            if after == "none":
-                l["first_aid"] = False
-                l["treated"] = False
-        if not injured and c.data["hp"] < c.data["hp_max"]:
-            # "treat total HP as its own minor wound": it heals at the end of each day
-            counts["total"] = counts.get("total", 0) + 1
-            if counts["total"] >= every["minor"]:
-                counts.pop("total")
-                pts = min(rate, c.data["hp_max"] - c.data["hp"])
-                c.data["hp"] += pts
-                total_healed += pts
-    _conditions_after(c, body, rules)
-    for l in c.data["locations"]:
-        if healed.get(l["id"]):
-            said.append(f"{l['name']} heals {healed[l['id']]}: {l['hp']}/{l['hp_max']} {rules.injury_word(body.loc_level(l))}"
-                        + (", and stays useless" if l.get("useless") else ""))
-    if total_healed:
-        said.append(f"Total HP heals {total_healed} as its own minor wound (no injured hit location)")
-    said.extend(sorted(waiting))
-    said.append(f"Total HP {c.data['hp']}/{c.data['hp_max']}")
-    carried = carry_over(enc, c)
-    if counts:
-        carried["healing_days"] = {k: v for k, v in sorted(counts.items()) if v}
-    carried.pop("stuck", None)
-    if ch.get("carried", {}).get("stuck"):
-        carried["stuck"] = copy.deepcopy(ch["carried"]["stuck"])
-    out = copy.deepcopy(ch)
-    out["carried"] = carried
-    check(out, "character")
-    return out, said
-
-
-def _conditions_after(c, body, rules) -> None:
-    """"If a location is healed back above an injury threshold, the injury effects end immediately":
-    a head healed from maimed wakes; shock ends when no vital location is maimed or worse."""
-    maimed = rules.injury_rank("maimed")
-    if not any(l["type"] == "head" and rules.injury_rank(body.loc_level(l)) >= maimed for l in c.data["locations"]):
-        c.drop_condition("unconscious")
-    if not any(l["type"] in rules.VITAL_TYPES and rules.injury_rank(body.loc_level(l)) >= maimed
-               for l in c.data["locations"]):
-        c.drop_condition("incapacitated")
+    g = game(ch["ruleset"])
+    if g is None or not hasattr(g, "time_passes"):
+        return ch, [getattr(g, "NO_RECOVERY", "This game has no rules for healing between fights: nothing changes")]
+    return g.time_passes(ch, period, rested, treatment)
 
 
 def set_by_hand(ch: dict[str, Any], carried: dict[str, Any]) -> dict[str, Any]:

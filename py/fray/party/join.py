@@ -9,7 +9,7 @@ have, a weapon it does not carry, more HP than it has, are refused at their fiel
 ``Combatant.data["party"] = {"character": id, "came_with": carried}``; ``carry`` reads it at
 the end of the fight.
 
-Carried state, per game (only what differs from unhurt is kept):
+Carried state, per game (only what differs from unhurt is kept; each game's ``party`` module reads it):
 
 * strike-rank: ``hp`` (total HP now); ``locations``: ``{location id: {hp, bleeding, first_aid,
   treated, useless, severed}}``; ``weapons``: ``{weapon id: HP now}`` (weapons and shields);
@@ -32,9 +32,6 @@ from ..rulesets.base import Context
 
 MAX_PARTY = 50
 FORMATION_STEP = 3  # as Add ×N (reducer.FORMATION_STEP): a token's width apart at the default zoom
-SR_CONDITIONS = ("unconscious", "incapacitated")  # the strike-rank conditions that last "until healed"
-LOC_FLAGS = ("bleeding", "first_aid", "treated", "useless", "severed")
-MAX_LASTING = 20
 
 
 def _whole(raw: Any, path: str, lo: int, hi: int, what: str) -> int:
@@ -116,94 +113,18 @@ def join_party(ctx: Context) -> None:
 
 def carried_note(ruleset: str, carried: dict[str, Any]) -> str:
     """The line a combatant's notes get for what it carries that its card does not show itself."""
-    if ruleset == "tactical-round":
-        lasting = carried.get("lasting", [])
-        return ("Lasting: " + "; ".join(str(x) for x in lasting)) if isinstance(lasting, list) and lasting else ""
-    if ruleset == "range-band":
-        f, t = carried.get("fatigue", 0), carried.get("trauma", 0)
-        return f"Carried from the last fight: fatigue {f}, trauma {t}" if f or t else ""
-    if ruleset == "strike-rank":
-        stuck = carried.get("stuck", [])
-        if isinstance(stuck, list) and stuck:
-            return "Stuck in: " + "; ".join(f"{s.get('weapon')} ({str(s.get('location')).replace('_', ' ')})"
-                                           for s in stuck if isinstance(s, dict))
-    return ""
+    from .games import game
+
+    g = game(ruleset)
+    return g.carried_note(carried) if g is not None else ""
 
 
 def put_carried(ruleset: str, c: Combatant, carried: dict[str, Any], path: str) -> None:
-    """Put ``carried`` on the just-made ``c``, checking each value against it."""
-    if ruleset == "strike-rank":
-        _put_strike_rank(c, carried, path)
-    elif ruleset == "tactical-round":
-        _keys(carried, path, ("hits_taken", "lasting"), "what a tactical-round character carries")
-        if "hits_taken" in carried:
-            c.data["hits_taken"] = _whole(carried["hits_taken"], f"{path}.hits_taken", 0, 10000, "Hits taken")
-        lasting = carried.get("lasting", [])
-        if not isinstance(lasting, list) or len(lasting) > MAX_LASTING or not all(
-                isinstance(x, str) and 0 < len(x) <= 200 for x in lasting):
-            raise InvalidAction(f"{path}.lasting", f"must list up to {MAX_LASTING} lasting criticals, each a short text")
-    elif ruleset == "range-band":
-        _keys(carried, path, ("fatigue", "trauma"), "what a range-band character carries")
-        for k in ("fatigue", "trauma"):
-            if k in carried:
-                _whole(carried[k], f"{path}.{k}", 0, 1000, k.capitalize())
+    """Put ``carried`` on the just-made ``c``, checking each value against it (the game's own part)."""
+    from .games import game
+
+    g = game(ruleset)
+    if g is not None:
+        g.put_carried(c, carried, path)
     elif carried:
         raise InvalidAction(path, "this game keeps nothing from one fight to the next")
-
-
-def _put_strike_rank(c: Combatant, carried: dict[str, Any], path: str) -> None:
-    _keys(carried, path, ("hp", "locations", "weapons", "stuck", "conditions", "healing_days"),
-          "what a strike-rank character carries")
-    d = c.data
-    locs = {l["id"]: l for l in d["locations"]}
-    names = ", ".join(l["name"] for l in d["locations"])
-    raw_locs = carried.get("locations", {})
-    if not isinstance(raw_locs, dict):
-        raise InvalidAction(f"{path}.locations", "must give each wounded hit location its HP")
-    for lid, v in raw_locs.items():
-        lp = f"{path}.locations.{lid}"
-        l = locs.get(lid)
-        if l is None:
-            raise InvalidAction(lp, f"{c.name}'s body has no hit location “{lid.replace('_', ' ')}” (it has {names})")
-        _keys(v, lp, ("hp",) + LOC_FLAGS, "a hit location's wound")
-        if "hp" in v:
-            l["hp"] = _whole(v["hp"], f"{lp}.hp", -10 * l["hp_max"] - 100, l["hp_max"], f"{l['name']} HP")
-        for k in LOC_FLAGS:
-            if k in v:
-                l[k] = _flag(v[k], f"{lp}.{k}")
-        if l.get("severed") and l["type"] not in ("arm", "leg", "wing", "tail"):
-            raise InvalidAction(f"{lp}.severed", f"only a limb can be severed, not the {l['name']}")
-    if "hp" in carried:
-        d["hp"] = _whole(carried["hp"], f"{path}.hp", -1000, d["hp_max"], "Total HP")
-    ws = {w["id"]: w for w in d["weapons"]}
-    raw_w = carried.get("weapons", {})
-    if not isinstance(raw_w, dict):
-        raise InvalidAction(f"{path}.weapons", "must give each damaged weapon its HP")
-    for wid, hp in raw_w.items():
-        w = ws.get(wid)
-        if w is None:
-            raise InvalidAction(f"{path}.weapons.{wid}", f"{c.name} carries no weapon “{wid.replace('_', ' ')}”")
-        w["hp"] = _whole(hp, f"{path}.weapons.{wid}", 0, w["hp_max"], f"{w['name']} HP")
-    stuck = carried.get("stuck", [])
-    if not isinstance(stuck, list) or len(stuck) > 20:
-        raise InvalidAction(f"{path}.stuck", "must list the weapons stuck in the character")
-    for i, s in enumerate(stuck):
-        sp = f"{path}.stuck.{i}"
-        _keys(s, sp, ("weapon", "location"), "a stuck weapon")
-        if not isinstance(s.get("weapon"), str) or not 0 < len(s["weapon"]) <= 60:
-            raise InvalidAction(f"{sp}.weapon", "name the weapon stuck in")
-        if not isinstance(s.get("location"), str) or s["location"] not in locs:
-            raise InvalidAction(f"{sp}.location", f"{c.name}'s body has no hit location "
-                                f"“{str(s.get('location')).replace('_', ' ')}” (it has {names})")
-    conds = carried.get("conditions", [])
-    if not isinstance(conds, list) or any(x not in SR_CONDITIONS for x in conds):
-        raise InvalidAction(f"{path}.conditions", f"can only be {' or '.join(SR_CONDITIONS)}")
-    for x in conds:
-        c.add_condition(x)
-    days = carried.get("healing_days", {})
-    if not isinstance(days, dict):
-        raise InvalidAction(f"{path}.healing_days", "must count rested days per hit location")
-    for k, v in days.items():
-        if k != "total" and k not in locs:
-            raise InvalidAction(f"{path}.healing_days.{k}", f"{c.name}'s body has no hit location “{k.replace('_', ' ')}”")
-        _whole(v, f"{path}.healing_days.{k}", 0, 1000, "Rested days")

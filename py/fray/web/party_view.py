@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import FrayError, InvalidAction
 from ..party import campaign, carry, character, healing
+from ..party.games import game, page_part
 from ..party.steps import Steps, settle
 from .render import button, esc
 
@@ -28,30 +29,8 @@ TREATMENT_WORDS = {"none": "No healer", "failure": "Treatment failed", "success"
 def summary(ch: dict[str, Any]) -> str:
     if ch.get("dead"):
         return "dead"
-    got = ch.get("carried") or {}
-    if ch["ruleset"] == "strike-rank":
-        from ..rulesets.strike_rank import body, rules
-
-        _, c = character.standing(ch)
-        bits = []
-        for l in c.data["locations"]:
-            level = body.loc_level(l)
-            flags = [w for k, w in (("bleeding", "bleeding"), ("first_aid", "First Aid given"), ("useless", "useless"))
-                     if l.get(k)]
-            if level != "none" or flags:
-                bits.append(f"{l['name']} {l['hp']}/{l['hp_max']} {rules.injury_word(level)}"
-                            + (" (" + ", ".join(flags) + ")" if flags else ""))
-        bits += [f"{w['name']} HP {w['hp']}/{w['hp_max']}" for w in c.data["weapons"] if w["hp"] != w["hp_max"]]
-        bits += [f"{s['weapon']} stuck in the {s['location'].replace('_', ' ')}" for s in got.get("stuck", [])]
-        bits.append(f"total HP {c.data['hp']}/{c.data['hp_max']}")
-        return "; ".join(bits)
-    if ch["ruleset"] == "tactical-round":
-        hp = int(ch["sheet"].get("stats", {}).get("HP", 0))
-        hits = int(got.get("hits_taken", 0))
-        return f"HP {hp - hits}/{hp}" + "".join(f"; {x}" for x in got.get("lasting", []))
-    if ch["ruleset"] == "range-band":
-        return f"fatigue {got.get('fatigue', 0)}, trauma {got.get('trauma', 0)}"
-    return ""
+    g = game(ch["ruleset"])
+    return g.summary(ch) if g is not None else ""
 
 
 # -- the dialog ---------------------------------------------------------------------------------
@@ -93,35 +72,10 @@ def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", k
 
 
 def fields_html(k: str, ruleset: str, got: dict[str, Any], c: Any, name: str) -> str:
-    """The fields of what character ``k`` carries (``got``), over ``c``, the combatant it is or would be."""
-    fields = ""
-    if ruleset == "strike-rank":
-        locs = got.get("locations", {})
-        rows = "".join(
-            f'<tr><th scope="row">{esc(l["name"])}</th>'
-            f'<td><input type="number" name="{esc(k)}.hp.{esc(l["id"])}" value="{locs.get(l["id"], {}).get("hp", l["hp_max"])}" '
-            f'aria-label="{esc(name)}: {esc(l["name"])} HP"> / {l["hp_max"]}</td>'
-            f'<td><label><input type="checkbox" name="{esc(k)}.bleeding.{esc(l["id"])}"'
-            f'{" checked" if locs.get(l["id"], {}).get("bleeding") else ""}> bleeding</label></td>'
-            f'<td><label><input type="checkbox" name="{esc(k)}.first_aid.{esc(l["id"])}"'
-            f'{" checked" if locs.get(l["id"], {}).get("first_aid") else ""}> First Aid given</label></td></tr>'
-            for l in c.data["locations"])
-        fields = (f'<table class="party-wounds"><tbody>{rows}</tbody></table>'
-                  f'<label>Total HP <input type="number" name="{esc(k)}.total" value="{got.get("hp", c.data["hp_max"])}"> '
-                  f'/ {c.data["hp_max"]}</label>')
-        extra = [f"{w['name']} HP {hp}" for wid, hp in got.get("weapons", {}).items()
-                 for w in c.data["weapons"] if w["id"] == wid]
-        extra += [f"{s['weapon']} stuck in the {s['location'].replace('_', ' ')}" for s in got.get("stuck", [])]
-        if extra:
-            fields += f'<p class="hint">Also carried: {esc("; ".join(extra))}</p>'
-    elif ruleset == "tactical-round":
-        fields = (f'<label>Hits taken <input type="number" name="{esc(k)}.hits_taken" value="{got.get("hits_taken", 0)}"></label>'
-                  f'<label>Lasting criticals (one a line) <textarea name="{esc(k)}.lasting" rows="2">'
-                  f'{esc(chr(10).join(got.get("lasting", [])))}</textarea></label>')
-    elif ruleset == "range-band":
-        fields = "".join(f'<label>{w} <input type="number" min="0" name="{esc(k)}.{f}" value="{got.get(f, 0)}"></label>'
-                         for f, w in (("fatigue", "Fatigue"), ("trauma", "Trauma")))
-    return fields
+    """The fields of what character ``k`` carries (``got``), over ``c``, the combatant it is or would
+    be: the game's own (``fray.party.games``)."""
+    part = page_part(ruleset)
+    return part.fields_html(k, got, c, name) if part is not None else ""
 
 
 def _fieldset(k: str, name: str, fields: str, dead: bool, notes: list[str], err: str) -> str:
@@ -148,7 +102,7 @@ def change_html(ch: dict[str, Any]) -> str:
     correct anything)."""
     _, c = character.standing(ch)
     name = character.name_of(ch)
-    note = healing.NO_RULE.get(ch["ruleset"], "")
+    note = getattr(game(ch["ruleset"]), "NO_RECOVERY", "")
     return (f'<form class="party-change" data-character="{esc(ch["id"])}"><h2 id="dlg-title">What {esc(name)} carries</h2>'
             + _fieldset(ch["id"], name, fields_html(ch["id"], ch["ruleset"], ch.get("carried", {}), c, name),
                         bool(ch.get("dead")), [note] if note else [], "character")
@@ -166,39 +120,8 @@ def _whole(raw: Any, field: str, what: str) -> int:
 def read_fields(values: dict[str, Any], k: str, ruleset: str, got: dict[str, Any], c: Any, f: str) -> dict[str, Any]:
     """What character ``k`` carries, read from ``fields_html``'s fields over ``got`` (what the form
     does not show, as weapon HP and stuck weapons, stays as it was)."""
-    got = dict(got)
-    if ruleset == "strike-rank":
-        locs = {}
-        for l in c.data["locations"]:
-            was = dict(got.get("locations", {}).get(l["id"], {}))
-            was["hp"] = _whole(values.get(f"{k}.hp.{l['id']}", l["hp_max"]), f, f"{l['name']} HP")
-            for flag in ("bleeding", "first_aid"):
-                if values.get(f"{k}.{flag}.{l['id']}"):
-                    was[flag] = True
-                else:
-                    was.pop(flag, None)
-            if was["hp"] == l["hp_max"]:
-                was.pop("hp")
-            if was:
-                locs[l["id"]] = was
-        got["locations"] = locs
-        got["hp"] = _whole(values.get(f"{k}.total", c.data["hp_max"]), f, "Total HP")
-        if not locs:
-            got.pop("locations")
-        if got["hp"] == c.data["hp_max"]:
-            got.pop("hp")
-    elif ruleset == "tactical-round":
-        got["hits_taken"] = _whole(values.get(f"{k}.hits_taken", 0), f, "Hits taken")
-        got["lasting"] = [x.strip() for x in str(values.get(f"{k}.lasting", "")).splitlines() if x.strip()]
-        for key_, empty in (("hits_taken", 0), ("lasting", [])):
-            if got[key_] == empty:
-                got.pop(key_)
-    elif ruleset == "range-band":
-        for name, what in (("fatigue", "Fatigue"), ("trauma", "Trauma")):
-            got[name] = _whole(values.get(f"{k}.{name}", 0), f, what)
-            if got[name] == 0:
-                got.pop(name)
-    return got
+    part = page_part(ruleset)
+    return part.read_fields(values, k, got, c, f) if part is not None else dict(got)
 
 
 def read_end(values: dict[str, Any], enc: Any, key: str) -> dict[str, Any]:
