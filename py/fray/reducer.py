@@ -25,6 +25,7 @@ from .model import Combatant, Encounter, LogEntry, Position
 from .rulesets import get_ruleset
 from .rulesets.base import Context, Ruleset, whole_number
 from .tray import DiceTray
+from .party import join as party_join
 
 MAX_NAME = 60
 MAX_NOTES = gate.MAX_TEXT
@@ -453,6 +454,7 @@ CORE_ACTIONS = {
     "set_table": _set_table,
     "advance": _advance,
     **players.ACTIONS,  # the players' view settings (fray.players)
+    "join_party": party_join.join_party,  # characters into the fight (fray.party)
 }
 
 

@@ -34,6 +34,7 @@ from ..reducer import new_encounter
 from ..rulesets import PLAIN, all_rulesets, get_ruleset
 from . import render as R
 from . import history_view, mapctl, players_view, stripctl
+from . import party_view
 from .tables_view import tables_form
 from .words import field_message, rule_message
 from .autosave import Autosave
@@ -92,7 +93,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         self.lib.backend.listen(p)
         self.watch_hiding()
         self.watch_version()
-        for i in ("btn-new", "btn-delete", "btn-undo", "btn-redo", "btn-export", "btn-tables", "file-import",
+        for i in ("btn-new", "btn-delete", "btn-undo", "btn-redo", "btn-export", "btn-tables", "btn-party", "file-import",
                   "encounter-select"):
             by_id(i).disabled = False
         by_id("btn-import-label").removeAttribute("aria-disabled")
@@ -103,6 +104,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         by_id("btn-history").dataset.act = "history"
         by_id("btn-export").dataset.act = "export"
         by_id("btn-tables").dataset.act = "tables"
+        by_id("btn-party").dataset.act = "party"
         by_id("tab-tracker").dataset.act = "show-tracker"
         by_id("tab-map").dataset.act = "show-map"
         try:
@@ -541,6 +543,8 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         if panel and panel.on_act(self, act, el):
             return
         if players_view.on_act(self, act, el):
+            return
+        if party_view.on_act(self, act, el):  # the party between fights (issue 35)
             return
         cid = data(el, "id")
         if act in ("undo", "redo") and not self.check_resumed():

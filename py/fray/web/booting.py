@@ -37,6 +37,9 @@ class Booting:
         from .games_view import install_kept
 
         await install_kept(self)
+        from . import party_view
+
+        await party_view.load(self)
         mark("fray:library")
         self.key, self.history = await self._boot_encounter()
         mark("fray:loaded")

@@ -415,6 +415,46 @@ class Library:
     async def save_games(self, kept: list[dict[str, Any]]) -> None:
         await self.backend.put_meta("games", json.dumps(kept))
 
+    async def campaign(self) -> tuple[dict[str, Any], int]:
+        """The party's campaign (fray.party.campaign) and its revision (0: none kept yet), read as
+        strictly as an imported campaign file; an unreadable one raises and is left untouched. It is
+        kept as one text, ``{"rev": n, "campaign": {...}}``, in ``meta``, as the bestiary is."""
+        from ..party import campaign
+
+        rev, data = self._campaign_rev(await self.backend.meta("campaign"))
+        return (campaign.empty(), 0) if data is None else (campaign.load_data(data), rev)
+
+    @staticmethod
+    def _campaign_rev(kept: Any) -> tuple[int, Any]:
+        from .. import gate
+
+        if not kept:
+            return 0, None
+        try:
+            got = gate.parse_json(str(kept), "campaign") if isinstance(kept, str) else None
+        except Exception:  # noqa: BLE001 - said below, as any other unreadable kept party
+            got = None
+        rev = got.get("rev") if isinstance(got, dict) else None
+        if not isinstance(rev, int) or isinstance(rev, bool) or rev < 1:
+            raise SaveFileError("campaign", "the kept party cannot be read")
+        return rev, got.get("campaign")
+
+    async def save_campaign(self, camp: dict[str, Any], rev: int) -> int | None:
+        """Keep ``camp`` (one write) if the kept campaign is still revision ``rev``, the one this tab
+        last read or wrote; the new revision, or None when another tab kept one since (nothing is
+        written: the page takes the kept one rather than overwrite it). ``rev`` -1: the kept one
+        could not be read, and this write replaces it."""
+        kept = await self.backend.meta("campaign")
+        try:
+            now = self._campaign_rev(kept)[0]
+        except SaveFileError:
+            now = -1
+        if now != rev:
+            return None
+        new = max(now, 0) + 1
+        await self.backend.put_meta("campaign", json.dumps({"rev": new, "campaign": camp}, ensure_ascii=False))
+        return new
+
     async def migrate(self, items: dict[str, str]) -> bool:
         """Copy localStorage's library in (once, in one transaction). True if this call did."""
         if await self.backend.meta("migrated") is True:

@@ -1,0 +1,335 @@
+"""The party in the page (issue 35): the "Party" dialog over ``fray.party``.
+
+Its characters of this game with what each carries; Keep (a combatant of this fight becomes a
+character, as the fight left it); Add the party (``join_party``: one action of the encounter, one
+undo); End the fight (the carry-over shown, changed by the GM, written back as one step); Time
+passes (a period, and per character rested or not and the healer's Treatment result); Undo of the
+last party step; Export and Import of the campaign file. Each party step is kept in the browser
+as one write (``Library.save_campaign``), refused when another tab kept the party since.
+
+The HTML and the reading of its forms are pure (tested in CPython); ``on_act`` is the only part
+that calls the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import FrayError, InvalidAction
+from ..party import campaign, carry, character, healing
+from ..party.games import game, page_part
+from ..party.steps import Steps, settle
+from .render import button, esc
+
+TREATMENT_WORDS = {"none": "No healer", "failure": "Treatment failed", "success": "Treatment: success",
+                   "special": "Treatment: special success", "critical": "Treatment: critical success"}
+
+
+# -- what a character carries, in words ---------------------------------------------------------
+
+def summary(ch: dict[str, Any]) -> str:
+    if ch.get("dead"):
+        return "dead"
+    g = game(ch["ruleset"])
+    return g.summary(ch) if g is not None else ""
+
+
+# -- the dialog ---------------------------------------------------------------------------------
+
+def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", key: str = "") -> str:
+    mine = campaign.of_ruleset(camp, enc.ruleset)
+    ended = any(e["id"] == key for e in camp["encounters"])
+    in_fight = set() if ended else {c.data["party"]["character"] for c in carry.linked(enc)}
+    rows = "".join(
+        f'<li data-character="{esc(ch["id"])}"><span class="who">{esc(character.name_of(ch))}</span> '
+        f'<span class="hint">{esc(summary(ch))}</span>{" <em>in this fight</em>" if ch["id"] in in_fight else ""} '
+        f'{button("Change…", "party-change", "small secondary", title="Change what " + character.name_of(ch) + " carries", character=ch["id"])}'
+        f'{button("Remove", "party-remove", "small danger", title="Remove " + character.name_of(ch) + " from the party", character=ch["id"])}</li>'
+        for ch in mine)
+    listed = f'<ul class="party-list">{rows}</ul>' if mine else (
+        "<p>No characters for this game yet. Keep a combatant of this fight as a character below.</p>")
+    names = {character.name_of(ch) for ch in mine}  # a combatant kept once is not offered again
+    keep = [c for c in enc.peek() if not isinstance(c.data.get("party"), dict) and c.name not in names]
+    keeps = "".join(button(f"Keep {c.name}", "party-keep", "small secondary", id=c.id) for c in keep)
+    linked = {c.data["party"]["character"] for c in carry.linked(enc)}
+    joinable = [ch for ch in mine if not ch.get("dead") and ch["id"] not in linked]
+    return (f'<div class="party"><h2 id="dlg-title">The party</h2>'
+            '<p class="hint">Characters are kept in this browser, beside the encounters. Each fight they join '
+            'writes back what it left on them when you end it.</p>'
+            f'<p class="status-note" role="status">{esc(note)}</p>{listed}'
+            + ('<p class="hint">This fight\'s end is written to the party.</p>' if ended else "")
+            + '<p class="field-error" data-error-for="characters"></p>'
+            + (f'<p class="party-keep">{keeps}</p>' if keeps else "")
+            + '<div class="dlg-actions">'
+            + (button("Add the party to this fight", "party-join") if joinable else "")
+            + (button("End the fight…", "party-end", "secondary") if in_fight else "")
+            + (button("Time passes…", "party-time", "secondary") if mine else "")
+            + (button(f"Undo: {undo}", "party-undo", "secondary") if undo else "")
+            + (button("Export the party", "party-export", "secondary") if camp["characters"] else "")
+            + '<label class="button secondary" id="party-import-label">Import a party'
+            '<input type="file" id="party-import" accept=".json,application/json" class="visually-hidden"></label>'
+            + button("Close", "close-dialog", "secondary") + "</div>"
+            '<p id="party-error" class="field-error" role="alert" data-error-for="party"></p></div>')
+
+
+def fields_html(k: str, ruleset: str, got: dict[str, Any], c: Any, name: str) -> str:
+    """The fields of what character ``k`` carries (``got``), over ``c``, the combatant it is or would
+    be: the game's own (``fray.party.games``)."""
+    part = page_part(ruleset)
+    return part.fields_html(k, got, c, name) if part is not None else ""
+
+
+def _fieldset(k: str, name: str, fields: str, dead: bool, notes: list[str], err: str) -> str:
+    return (f'<fieldset data-field="{esc(err)}" data-character="{esc(k)}"><legend>{esc(name)}</legend>'
+            f'{fields}<label><input type="checkbox" name="{esc(k)}.dead"{" checked" if dead else ""}> Dead</label>'
+            + "".join(f'<p class="hint">{esc(n)}</p>' for n in notes)
+            + f'<p class="field-error" data-error-for="{esc(err)}"></p></fieldset>')
+
+
+def end_html(enc: Any) -> str:
+    """"End the fight": per linked combatant, what will carry, in fields the GM can change."""
+    parts = [_fieldset(p["character"], p["name"],
+                       fields_html(p["character"], enc.ruleset, p["carried"], enc.peek_at(p["combatant"]), p["name"]),
+                       p["dead"], p["notes"], f"carry.{p['character']}")
+             for p in carry.proposals(enc)]
+    return ('<form class="party-end"><h2 id="dlg-title">End the fight</h2>'
+            '<p class="hint">What each character carries out of this fight. Change anything before writing it back.</p>'
+            + "".join(parts) + '<div class="dlg-actions">' + button("Write back to the party", "party-end-save")
+            + button("Back", "party", "secondary") + "</div></form>")
+
+
+def change_html(ch: dict[str, Any]) -> str:
+    """The GM's own values for what one character carries (where the rules give no recovery, or to
+    correct anything)."""
+    _, c = character.standing(ch)
+    name = character.name_of(ch)
+    note = getattr(game(ch["ruleset"]), "NO_RECOVERY", "")
+    return (f'<form class="party-change" data-character="{esc(ch["id"])}"><h2 id="dlg-title">What {esc(name)} carries</h2>'
+            + _fieldset(ch["id"], name, fields_html(ch["id"], ch["ruleset"], ch.get("carried", {}), c, name),
+                        bool(ch.get("dead")), [note] if note else [], "character")
+            + '<div class="dlg-actions">' + button("Keep these values", "party-change-save", character=ch["id"])
+            + button("Back", "party", "secondary") + "</div></form>")
+
+
+def _whole(raw: Any, field: str, what: str) -> int:
+    try:
+        return int(str(raw).strip().replace("−", "-"))
+    except ValueError:
+        raise InvalidAction(field, f"{what} must be a whole number") from None
+
+
+def read_fields(values: dict[str, Any], k: str, ruleset: str, got: dict[str, Any], c: Any, f: str) -> dict[str, Any]:
+    """What character ``k`` carries, read from ``fields_html``'s fields over ``got`` (what the form
+    does not show, as weapon HP and stuck weapons, stays as it was)."""
+    part = page_part(ruleset)
+    return part.read_fields(values, k, got, c, f) if part is not None else dict(got)
+
+
+def read_end(values: dict[str, Any], enc: Any, key: str) -> dict[str, Any]:
+    """The ``end_fight`` step from the form: each proposal with what the GM typed over it."""
+    changes = {p["character"]: {"carried": read_fields(values, p["character"], enc.ruleset, p["carried"],
+                                                       enc.peek_at(p["combatant"]), f"carry.{p['character']}"),
+                                "dead": bool(values.get(f"{p['character']}.dead"))}
+               for p in carry.proposals(enc)}
+    return settle(enc, key, changes)
+
+
+def read_change(values: dict[str, Any], ch: dict[str, Any]) -> dict[str, Any]:
+    """The ``set_carried`` step from the change form."""
+    _, c = character.standing(ch)
+    return {"type": "set_carried", "id": ch["id"],
+            "carried": read_fields(values, ch["id"], ch["ruleset"], ch.get("carried", {}), c, "character"),
+            "dead": bool(values.get(f"{ch['id']}.dead"))}
+
+
+def time_html(camp: dict[str, Any], ruleset: str) -> str:
+    living = [ch for ch in campaign.of_ruleset(camp, ruleset) if not ch.get("dead")]
+    rows = "".join(
+        f'<tr data-character="{esc(ch["id"])}"><th scope="row">{esc(character.name_of(ch))}</th>'
+        f'<td><label><input type="checkbox" name="rest.{esc(ch["id"])}" checked> rested</label></td>'
+        f'<td><select name="treat.{esc(ch["id"])}" aria-label="{esc(character.name_of(ch))}: Treatment">'
+        + "".join(f'<option value="{v}">{esc(w)}</option>' for v, w in TREATMENT_WORDS.items())
+        + "</select></td></tr>" for ch in living)
+    periods = "".join(f'<option value="{p}">{esc(healing.PERIOD_WORDS[p])}</option>' for p in healing.PERIODS)
+    return ('<form class="party-time"><h2 id="dlg-title">Time passes</h2>'
+            f'<div data-field="period"><label>How long <select name="period">{periods}</select></label>'
+            '<p class="field-error" data-error-for="period"></p></div>'
+            '<p class="hint">A character who did not rest (travel on foot, heavy labour, any fighting) does not heal.</p>'
+            f'<table class="party-rest"><tbody>{rows}</tbody></table>'
+            '<p class="field-error" data-error-for="who"></p>'
+            '<div class="dlg-actions">' + button("Let the time pass", "party-time-save")
+            + button("Back", "party", "secondary") + "</div></form>")
+
+
+def read_time(values: dict[str, Any], camp: dict[str, Any], ruleset: str) -> dict[str, Any]:
+    who = {ch["id"]: {"rested": bool(values.get(f"rest.{ch['id']}")), "treatment": values.get(f"treat.{ch['id']}", "none")}
+           for ch in campaign.of_ruleset(camp, ruleset) if not ch.get("dead")}
+    return {"type": "time_passes", "period": values.get("period"), "who": who}
+
+
+def read_party_file(text: str) -> dict[str, Any]:
+    """``campaign.loads`` for the page: what is wrong said in the GM's words, naming the character
+    (never the file's inner path)."""
+    import re
+
+    try:
+        return campaign.loads(text)
+    except InvalidAction as e:
+        m = re.match(r"^characters\.\d+ \((.*)\)", e.field)
+        who = m.group(1) if m else ("the file" if e.field in ("file", "format", "version") else "")
+        raise FrayError(f"{who}: {e.message}" if who and who != "the file" else e.message) from None
+
+
+# -- the page -----------------------------------------------------------------------------------
+
+STEP_WORDS = {"add_character": "keep a character", "remove_character": "remove a character",
+              "set_carried": "set what a character carries", "end_fight": "end the fight",
+              "time_passes": "time passes", "import": "import a party"}
+
+
+async def load(app: Any) -> None:
+    app.party = Steps()
+    app.party_rev = 0
+    try:
+        app.party.present, app.party_rev = await app.lib.campaign()
+    except Exception as e:  # kept untouched: only a party step writes over it
+        app.party_rev = -1
+        app.banner(f"The party could not be read ({e}); it is kept as it was until you change the party.")
+
+
+def _undo_word(app: Any) -> str:
+    return STEP_WORDS.get(app.party.done[-1][1].get("type"), "") if app.party.done else ""
+
+
+def open_party(app: Any, note: str = "") -> None:
+    from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+    from .dom import by_id
+
+    app.open_dialog(party_html(app.party.present, app.enc, note, _undo_word(app), app.key))
+    inp = by_id("party-import")
+    if inp is not None:
+        if getattr(app, "_party_proxy", None) is None:
+            app._party_proxy = create_proxy(lambda ev: app.in_background(_import(app, ev)))
+        inp.addEventListener("change", app._party_proxy)
+
+
+async def _keep(app: Any, before: dict[str, Any], note: str) -> None:
+    """One write of the party as it is now; if another tab kept one since, this tab takes the kept
+    one instead and says so (nothing is overwritten)."""
+    rev = app.party_rev
+    new_rev = await app.lib.save_campaign(app.party.present, rev)
+    if new_rev is None:
+        await load(app)
+        open_party(app, "Another tab changed the party since: this change was not kept. Here is the party as kept now.")
+        return
+    app.party_rev = new_rev
+    open_party(app, note)
+
+
+def step(app: Any, s: dict[str, Any], scope: Any, note: str | None = None) -> bool:
+    before = app.party.present
+    app.clear_errors(scope)
+    try:
+        said = app.party.apply(s)
+    except FrayError as e:
+        app.show_error(scope, e)
+        return False
+    lines = [x for x in said if not x.endswith("has no healing rules: nothing changes")]
+    app.in_background(_keep(app, before, note if note is not None else ". ".join(lines)))
+    return True
+
+
+async def _import(app: Any, event: Any) -> None:
+    from .dom import by_id
+    from .library_dialogs import read_picked
+
+    incoming = await read_picked(event.target, by_id("party-error"), read_party_file, "The party is unchanged.")
+    if incoming is None:
+        return
+    name = event.target.files.item(0).name
+    before = app.party.present
+    app.party.done.append((before, {"type": "import"}))
+    app.party.present = incoming
+    app.party.undone = []
+    await _keep(app, before, f"Imported {name}: {len(incoming['characters'])} character"
+                             f"{'s' if len(incoming['characters']) != 1 else ''}.")
+
+
+def on_act(app: Any, act: str, el: Any) -> bool:
+    if not act.startswith("party"):
+        return False
+    if getattr(app, "party", None) is None:  # the boot did not get as far as reading the party
+        app.party, app.party_rev = Steps(), 0
+    from .dom import by_id, data, download, nil
+    from .forms import form_values
+
+    camp = app.party.present
+    if act == "party":
+        open_party(app)
+    elif act == "party-keep":
+        c = app.enc.get(data(el, "id"))
+        if c is not None:
+            try:
+                ch = character.from_combatant(app.enc, c, campaign.next_id(camp))
+            except FrayError as e:
+                why = e.message if isinstance(e, InvalidAction) else str(e)
+                app.show_error(by_id("dlg-body"), InvalidAction("characters", f"{c.name} cannot be kept: {why}"))
+                return True
+            step(app, {"type": "add_character", "character": ch}, by_id("dlg-body"), f"{c.name} is kept in the party.")
+    elif act == "party-remove":
+        step(app, {"type": "remove_character", "id": data(el, "character")}, by_id("dlg-body"))
+    elif act == "party-join":
+        in_fight = {c.data["party"]["character"] for c in carry.linked(app.enc)}
+        ids = [ch["id"] for ch in campaign.of_ruleset(camp, app.enc.ruleset) if not ch.get("dead") and ch["id"] not in in_fight]
+        xs = [c.position.x for c in app.enc.peek()]
+        where = {"x": (max(xs) + 6) if xs else 0, "y": 0}
+        try:
+            action = campaign.join_action(camp, app.enc.ruleset, ids, where)
+        except FrayError as e:
+            app.show_error(by_id("dlg-body"), e)
+            return True
+        if app.dispatch(action, by_id("dlg-body"), lambda f: "characters"):
+            app.close_dialog()
+    elif act == "party-end":
+        app.open_dialog(end_html(app.enc))
+    elif act == "party-end-save":
+        form = nil(el.closest("form"))
+        try:
+            s = read_end(form_values(form), app.enc, app.key)
+        except FrayError as e:
+            app.clear_errors(form)
+            app.show_error(form, e)
+            return True
+        step(app, s, form)
+    elif act == "party-change":
+        try:
+            ch = campaign.character(camp, data(el, "character"))
+        except FrayError as e:
+            app.show_error(by_id("dlg-body"), e)
+            return True
+        app.open_dialog(change_html(ch))
+    elif act == "party-change-save":
+        form = nil(el.closest("form"))
+        try:
+            s = read_change(form_values(form), campaign.character(camp, data(el, "character")))
+        except FrayError as e:
+            app.clear_errors(form)
+            app.show_error(form, e)
+            return True
+        step(app, s, form)
+    elif act == "party-time":
+        app.open_dialog(time_html(camp, app.enc.ruleset))
+    elif act == "party-time-save":
+        form = nil(el.closest("form"))
+        step(app, read_time(form_values(form), camp, app.enc.ruleset), form)
+    elif act == "party-undo":
+        before = app.party.present
+        word = _undo_word(app)
+        if app.party.undo():
+            app.party.undone = []  # a redo of a party step is done again by hand
+            app.in_background(_keep(app, before, f"Undid: {word}."))
+    elif act == "party-export":
+        download("fray-party.json", campaign.dumps(camp))
+    else:
+        return False
+    return True

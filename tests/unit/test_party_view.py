@@ -1,0 +1,67 @@
+"""The Party dialog's markup and forms (fray.web.party_view), in CPython: names escaped, the End the
+fight form read back to the step the engine checks, a bad party file said in the GM's words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fray.errors import FrayError, InvalidAction
+from fray.party import campaign, character
+from fray.party.steps import apply_step
+from fray.reducer import apply, new_encounter
+from fray.web import party_view
+
+STATS = {"STR": 13, "CON": 13, "SIZ": 13, "DEX": 13}
+
+
+def camp_and_fight():
+    camp = campaign.add_character(campaign.empty(), character.new("strike-rank", {"name": "<b>Vasana</b>", "stats": STATS}, "k1"))
+    enc, _ = apply(new_encounter("strike-rank"), campaign.join_action(camp, "strike-rank", ["k1"]))
+    enc, _ = apply(enc, {"type": "sr.damage", "target": "c1", "location": "left_leg", "amount": 11, "armour": False})
+    return camp, enc
+
+
+def test_names_are_escaped_and_the_summary_says_each_wound():
+    camp, enc = camp_and_fight()
+    html = party_view.party_html(camp, enc)
+    assert "<b>" not in html and "&lt;b&gt;Vasana&lt;/b&gt;" in html
+    assert "End the fight…" in html and "Add the party" not in html  # already in this fight
+    end = party_view.end_html(enc)
+    assert "<b>" not in end and 'name="k1.hp.left_leg" value="-6"' in end
+
+
+def test_the_end_form_reads_back_to_the_step_and_its_errors_name_no_field_path():
+    camp, enc = camp_and_fight()
+    values = {"k1.hp.left_leg": "-6", "k1.first_aid.left_leg": True, "k1.bleeding.left_leg": False, "k1.total": "2"}
+    step = party_view.read_end(values, enc, "e1")
+    assert step["carry"]["k1"] == {"carried": {"hp": 2, "locations": {"left_leg": {"hp": -6, "first_aid": True}}},
+                                   "dead": False}
+    after, _ = apply_step(camp, step)
+    assert "Left leg -6/5 maimed (First Aid given)" in party_view.summary(campaign.character(after, "k1"))
+    with pytest.raises(InvalidAction) as e:
+        party_view.read_end({**values, "k1.total": "lots"}, enc, "e1")
+    assert e.value.field == "carry.k1" and e.value.message == "Total HP must be a whole number"
+
+
+def test_a_bad_party_file_is_said_with_the_characters_name_not_its_path():
+    camp, _ = camp_and_fight()
+    data = json.loads(campaign.dumps(camp))
+    data["characters"][0]["carried"] = {"locations": {"tail": {"hp": -1}}}
+    with pytest.raises(FrayError) as e:
+        party_view.read_party_file(json.dumps(data))
+    assert str(e.value).startswith("<b>Vasana</b>: <b>Vasana</b>'s body has no hit location “tail”")
+    assert "characters.0" not in str(e.value) and "carried" not in str(e.value)
+
+
+def test_the_change_form_sets_what_a_character_carries_by_hand():
+    """tactical-round: no recovery rule; the GM types the hits taken after rest."""
+    ch = character.new("tactical-round", {"name": "Ana", "stats": {"DEF": 20, "HP": 40}}, "k1", {"hits_taken": 15})
+    camp = campaign.add_character(campaign.empty(), ch)
+    html = party_view.change_html(ch)
+    assert 'name="k1.hits_taken" value="15"' in html and "no recovery of hit points" in html
+    step = party_view.read_change({"k1.hits_taken": "5", "k1.lasting": "Scar on the cheek\n", "k1.dead": False}, ch)
+    after, said = apply_step(camp, step)
+    assert campaign.character(after, "k1")["carried"] == {"hits_taken": 5, "lasting": ["Scar on the cheek"]}
+    assert party_view.summary(campaign.character(after, "k1")) == "HP 35/40; Scar on the cheek"
