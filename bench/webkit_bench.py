@@ -176,9 +176,9 @@ def come_under_worker(d, url: str) -> int:
     """First visit of ``url``: wait until the page is ready and its service worker controls it;
     returns how many reloads that took. The worker registers at the page's load and precaches
     some 24 MB (31 MB more for the inflated snapshot) while the page boots; a page it did not
-    claim is reloaded, up to three times."""
+    claim is reloaded once."""
     d.get(url)
-    for reloads in range(4):
+    for reloads in range(2):
         end = time.monotonic() + TIMEOUT_S
         while time.monotonic() < end:
             if _ready(d) and d.execute_script("return navigator.serviceWorker.controller !== null"):
@@ -202,10 +202,14 @@ def _medians(out: dict) -> dict:
 
 def boot(d, urls: dict) -> dict:
     """``urls``: key -> page; "bare" is the bare page, every other key a Fray with its worker."""
-    reloads = {}
-    for key, url in urls.items():  # first visit: the service workers install and precache
+    reloads, no_worker = {}, {}
+    for key, url in list(urls.items()):  # first visit: the service workers install and precache
         if key != "bare":
-            reloads[key] = come_under_worker(d, url)
+            try:
+                reloads[key] = come_under_worker(d, url)
+            except RuntimeError as e:  # the others' figures still count; this one says why not
+                no_worker[key] = str(e)
+                urls = {k: u for k, u in urls.items() if k != key}
     for url in urls.values():
         measure_ready(d, url)
     out: dict[str, list] = {k: [] for k in urls}
@@ -222,6 +226,7 @@ def boot(d, urls: dict) -> dict:
     res = _medians(out)
     res["boots"] = N
     res["first_visit_reloads"] = reloads
+    res["no_worker"] = no_worker
     res["snapshot_used"] = snapshot_used
     res["marks_median_ms"] = {}
     for key, ms in marks.items():
