@@ -10,15 +10,19 @@
     milliseconds from navigation start. Medians and ratios; goals: Fray/bare <= 1.15 without the
     snapshot (the old goal), <= 0.5 with it (issue 13). Each Fray boot also records whether the
     snapshot was used (``globalThis.frayBoot``).
+    Given BENCH_BEFORE_DIST (an older build's dist/), that build is measured in the same rotation
+    (``before``), served at /fray/ of an origin of its own (a worker's activate deletes the other
+    builds' caches of its origin), so before/after ratios come from one run.
 (a') Cold first visit of the same three, each in a fresh profile (nothing cached, service worker
     installing alongside), BENCH_COLD_N times; goal: Fray with the snapshot <= 1.3x the bare page.
 (b) Bytes the app adds over the vendored runtime: size of dist/ minus dist/static/vendor/.
 (c) Engine speed: every workload in bench/workload.py (WORKLOADS) in this CPython and inside
     Pyodide in a page, ops/s and the ratio CPython/Pyodide.
 (d) WebKit (bench/webkit_bench.py, issue 36), where WebKitGTK's WebDriver and Xvfb are installed:
-    the same warm boots (Fray and the bare page) in WebKitGTK, Fray's boot
-    split by its fray:* marks, and the page process's memory over rounds of a 12-combatant fight,
-    alone and with the players' window; printed against Chromium's figures of the same run.
+    the same warm boots (Fray with and without the snapshot, the bare page, and the before build)
+    and cold first visits in WebKitGTK, Fray's boot split by its fray:* marks, and the page
+    process's memory over rounds of a 12-combatant fight, alone and with the players' window (for
+    the before build too); printed against Chromium's figures of the same run.
 
 Hooks for later benches, all landing in the same results file:
   * an engine workload: ``@workload("strike_rank_exchange")`` in bench/workload.py -> "engine";
@@ -28,6 +32,7 @@ Hooks for later benches, all landing in the same results file:
 
 Environment: BENCH_N (boots per page, default 9), BENCH_COLD_N (cold visits per page, default 3),
 BENCH_WEBKIT=0 (no WebKit figures), BENCH_WEBKIT_ROUNDS (fight rounds for WebKit's memory, default 10),
+BENCH_BEFORE_DIST (an older build's dist/ to measure beside this one),
 BENCH_REPEAT (engine repeats, default 5), BENCH_PAGES (a comma list: only those page benches),
 BENCH_ACTIONS (actions timed per fight in the resume benches, default 30).
 Nothing here asserts; tests never assert on time.
@@ -58,6 +63,7 @@ import workload  # noqa: E402
 import webkit_bench  # noqa: E402
 
 N = int(os.environ.get("BENCH_N", "9"))
+BEFORE_DIST = Path(os.environ["BENCH_BEFORE_DIST"]).resolve() if os.environ.get("BENCH_BEFORE_DIST") else None
 COLD_N = int(os.environ.get("BENCH_COLD_N", "3"))
 REPEAT = int(os.environ.get("BENCH_REPEAT", "5"))
 GOAL = 1.15
@@ -209,6 +215,9 @@ def main() -> int:
     if not (DIST / "sw.js").is_file():
         print("bench: dist/ is not built (make bench builds it)", file=sys.stderr)
         return 1
+    if BEFORE_DIST is not None and not (BEFORE_DIST / "sw.js").is_file():
+        print(f"bench: BENCH_BEFORE_DIST={BEFORE_DIST} is not a built dist/", file=sys.stderr)
+        return 1
     tmp = Path(tempfile.mkdtemp(prefix="fray-bench-"))
     (tmp / "engine").mkdir()
     engine_page(tmp / "engine")
@@ -217,6 +226,10 @@ def main() -> int:
               "/bare/vendor/": DIST / "static" / "vendor", "/engine/": tmp / "engine"}
     srv = serve.start(mounts)
     origin = f"http://127.0.0.1:{srv.server_address[1]}"
+    srv_before = before_url = None
+    if BEFORE_DIST is not None:
+        srv_before = serve.start({"/fray/": BEFORE_DIST})
+        before_url = f"http://127.0.0.1:{srv_before.server_address[1]}/fray/"
     results: dict = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
@@ -235,7 +248,9 @@ def main() -> int:
                       origin + "/fray-plain/", pw_launch=(pw, launch))
 
             # Warm-up: first visits fill the service workers' cache and the HTTP cache.
-            for url in (b.fray_url, b.plain_url):
+            for url in (b.fray_url, b.plain_url, before_url):
+                if url is None:
+                    continue
                 page = ctx.new_page()
                 page.goto(url)
                 page.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=TIMEOUT_MS)
@@ -245,11 +260,13 @@ def main() -> int:
             b.measure_ready(b.bare_url)
 
             b.boots = []
-            fray_ms, plain_ms, bare_ms = [], [], []
+            fray_ms, plain_ms, bare_ms, before_ms = [], [], [], []
+            order = [(b.fray_url, fray_ms), (b.plain_url, plain_ms), (b.bare_url, bare_ms)]
+            if before_url:
+                order.append((before_url, before_ms))
             for i in range(N):
                 # Rotate which goes first so drift on the machine hits all alike.
-                order = [(b.fray_url, fray_ms), (b.plain_url, plain_ms), (b.bare_url, bare_ms)]
-                for url, out in order[i % 3:] + order[:i % 3]:
+                for url, out in order[i % len(order):] + order[:i % len(order)]:
                     out.append(round(b.measure_ready(url), 1))
             fm, pm, bm = (statistics.median(x) for x in (fray_ms, plain_ms, bare_ms))
             used = [boot for url, boot in b.boots if url == b.fray_url]
@@ -261,6 +278,10 @@ def main() -> int:
                                "snapshot_boots": len(used),
                                "plain_goal": GOAL, "plain_met": pm / bm <= GOAL,
                                "goal": SNAPSHOT_GOAL, "met": fm / bm <= SNAPSHOT_GOAL}
+            if before_ms:
+                befm = statistics.median(before_ms)
+                results["boot"].update({"before_dist": str(BEFORE_DIST), "before_ms": before_ms,
+                                        "before_median_ms": befm, "before_over_bare": round(befm / bm, 3)})
             b.boots = None
             if COLD_N:
                 results["cold"] = cold_visits((pw, launch), b, tmp)
@@ -280,9 +301,11 @@ def main() -> int:
             def webkit_server(extra: dict):
                 s = serve.start({**mounts, **extra})
                 return s, f"http://127.0.0.1:{s.server_address[1]}"
-            results["webkit"] = webkit_bench.run(webkit_server, tmp, tmp / "plain")
+            results["webkit"] = webkit_bench.run(webkit_server, tmp, tmp / "plain", BEFORE_DIST)
     finally:
         srv.shutdown()
+        if srv_before is not None:
+            srv_before.shutdown()
         shutil.rmtree(tmp, ignore_errors=True)
 
     results["bytes"] = bytes_figures()
@@ -325,17 +348,45 @@ def main() -> int:
     if wk and "boot" in wk:
         wb = wk["boot"]
         print(f"WebKit ({wk['browser']}) warm boot (median of {N}): Fray {wb['fray_median_ms']:.0f} ms "
-              f"(snapshot in {wb['snapshot_used']}/{wb['snapshot_boots']}), bare PyScript {wb['bare_median_ms']:.0f} ms")
+              f"(snapshot in {wb['snapshot_used']['fray']}/{N}), "
+              + (f"without the snapshot {wb['plain_median_ms']:.0f} ms, " if "plain_median_ms" in wb else "")
+              + (f"before {wb['before_median_ms']:.0f} ms, " if "before_median_ms" in wb else "")
+              + f"bare PyScript {wb['bare_median_ms']:.0f} ms")
         print(f"  Fray/bare: WebKit {wb['fray_over_bare']:.3f}, Chromium {bt['ratio']:.3f}; "
               f"WebKit/Chromium: Fray {wb['fray_median_ms'] / bt['fray_median_ms']:.2f}, "
-              f"bare {wb['bare_median_ms'] / bt['bare_median_ms']:.2f}")
-        print(f"  Fray's boot in WebKit by its marks (median ms from navigation): {wb['marks_median_ms']}")
-    if wk and "memory" in wk:
-        m = wk["memory"]
-        print(f"WebKit memory, page process over {len(m['rounds'])} rounds of a 12-combatant fight: "
-              f"{m['page_process_mib']} MiB; growth after the first round {m['growth_after_first_round_mib']} MiB "
-              f"(goal <= {m['goal_mib']}: {'met' if m['met'] else 'NOT met'})")
-        print(f"  with the players' window (every page process): {m['with_players_window_all_web_processes_mib']} MiB")
+              f"bare {wb['bare_median_ms'] / bt['bare_median_ms']:.2f}"
+              + (f"; without the snapshot/bare: WebKit {wb['plain_over_bare']:.3f}, Chromium {bt['plain_over_bare']:.3f}"
+                 if "plain_over_bare" in wb else ""))
+        for key, marks in wb["marks_median_ms"].items():
+            print(f"  {key}'s boot in WebKit by its marks (median ms from navigation): {marks}")
+    if wk and "cold" in wk:
+        c = wk["cold"]
+        print(f"WebKit cold first visit (median of {c['visits']}, fresh session: {c['fresh']}): "
+              + ", ".join(f"{k} {c[k + '_median_ms']:.0f} ms" for k in wk["urls"])
+              + "; over bare: " + ", ".join(f"{k} {c[k + '_over_bare']:.3f}" for k in wk["urls"] if k != "bare"))
+    for key in ("memory", "memory_before"):
+        if wk and key in wk:
+            m = wk[key]
+            print(f"WebKit memory{' (before)' if key.endswith('before') else ''}, page process over "
+                  f"{len(m['rounds'])} rounds of a 12-combatant fight: "
+                  f"{m['page_process_mib']} MiB; growth after the first round {m['growth_after_first_round_mib']} MiB "
+                  f"(goal <= {m['goal_mib']}: {'met' if m['met'] else 'NOT met'})")
+            if "with_players_window_all_web_processes_mib" in m:
+                print(f"  with the players' window (every page process, {m['players_opened']}): "
+                      f"{m['with_players_window_all_web_processes_mib']} MiB")
+    if "before_median_ms" in bt:
+        # the issue's before/after, all from this one run
+        print("before/after (this run):")
+        print(f"  Chromium warm boot over bare: before {bt['before_over_bare']:.3f}, after {bt['ratio']:.3f}")
+        if wk and "before_median_ms" in wk.get("boot", {}):
+            wb = wk["boot"]
+            print(f"  WebKit warm boot over bare: before {wb['before_over_bare']:.3f}, after {wb['fray_over_bare']:.3f}")
+            print(f"  warm boot WebKit/Chromium: before {wb['before_median_ms'] / bt['before_median_ms']:.2f}, "
+                  f"after {wb['fray_median_ms'] / bt['fray_median_ms']:.2f}")
+        if wk and "memory" in wk and "memory_before" in wk:
+            mb, ma = wk["memory_before"]["page_process_mib"], wk["memory"]["page_process_mib"]
+            print(f"  WebKit page process after round 1 / after round {len(ma) - 1}: before {mb[1]} / {mb[-1]} MiB, "
+                  f"after {ma[1]} / {ma[-1]} MiB")
     print(f"written to {RESULTS.relative_to(ROOT)}")
     return 0
 

@@ -1,31 +1,41 @@
 """WebKit figures for `make bench` (issue 36): Fray in WebKitGTK, the engine of every browser on
 an iPad, driven by Selenium through WebKitGTK's WebDriver on an Xvfb display of its own.
 
-* ``boot``: warm boot to ``data-engine="ready"`` of Fray (snapshot) and of the bare PyScript
-  page, N times each in rotating order in one WebKit session (after one
-  visit of each: Fray from its service worker, the bare page from the HTTP cache); ms from
-  navigation start, taken in the page by a MutationObserver that a script served in front of the
-  page's first script installs (WebKit's WebDriver has no init scripts). Medians, Fray/bare, and
-  ``marks_median_ms``: where Fray's time went, by its ``fray:*`` performance marks.
-* ``memory``: the page process (WebKitWebProcess, resident set) while a 12-combatant strike-rank
-  fight is played, ROUNDS rounds of Next and a note after each Next (the page's own controls,
-  clicked in the page), measured after each round once the autosave says "Saved" and the page
-  has idled 2 s; then with the players' window open beside it for ROUNDS more. Growth after the
-  first round, in MiB; goal: at most 100 MiB over ten rounds.
+* ``boot``: warm boot to ``data-engine="ready"`` of Fray (snapshot), of the same build with the
+  snapshot switched off (``plain``), of the bare PyScript page and, given BENCH_BEFORE_DIST, of
+  an older build (``before``, on an origin of its own), N times each in rotating order in one
+  WebKit session (after one visit of each: Fray from its service worker, the bare page from the
+  HTTP cache); ms from navigation start, taken in the page by a MutationObserver that a script
+  served in front of the page's first script installs (WebKit's WebDriver has no init scripts).
+  Medians, each over bare, and ``marks_median_ms``: where Fray's time went, by its ``fray:*``
+  performance marks.
+* ``cold``: the first visit of each, in a fresh WebKit session (MiniBrowser's automation mode
+  keeps no website data: nothing cached, no service worker), BENCH_COLD_N times each, rotating.
+* ``memory`` (and ``memory_before``): the page process (WebKitWebProcess, resident set) while a
+  12-combatant strike-rank fight is played, ROUNDS rounds of Next and a note after each Next (the
+  page's own controls, clicked in the page), measured after each round once the autosave says
+  "Saved" and the page has idled 2 s; then with the players' window open beside it for ROUNDS
+  more. Growth after the first round, in MiB; goal: at most 100 MiB over ten rounds.
 
-``run(origin, mounts_tmp)`` returns the dict (or ``{"skipped": why}`` where WebKit is missing).
-Alone: ``PYTHONPATH=py .venv/bin/python bench/webkit_bench.py`` (after ``make build``).
+Each site that has a service worker is on an origin of its own (a server per site, the same
+path /fray/ on each): the caches of one origin are shared by its workers, a worker's activate
+deletes every "fray-*" cache but its own build's, and WebKit counts one quota per origin.
+
+``run(srv_start, tmp, plain, before)`` returns the dict (or ``{"skipped": why}`` where WebKit is
+missing). Alone: ``PYTHONPATH=py .venv/bin/python bench/webkit_bench.py`` (after ``make build``).
 Nothing here asserts.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -35,6 +45,7 @@ BENCH = ROOT / "bench"
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "py"), str(BENCH), str(ROOT / "tests" / "webkit")]
 
 N = int(os.environ.get("BENCH_N", "9"))
+COLD_N = int(os.environ.get("BENCH_COLD_N", "3"))
 ROUNDS = int(os.environ.get("BENCH_WEBKIT_ROUNDS", "10"))
 MEMORY_GOAL_MIB = 100
 TIMEOUT_S = 120
@@ -106,16 +117,19 @@ def new_driver():
     return d
 
 
-def probe_mounts(tmp: Path, plain: Path) -> dict:
-    """The files served in front of the pages: each Fray's sw-register.js with the probe first,
-    and the bare page with the probe as its first script."""
-    out = {}
-    for prefix, folder in (("/fray/", DIST), ("/fray-plain/", plain)):
-        f = tmp / ("probe-" + prefix.strip("/") + ".js")
-        f.write_text(READY_PROBE + (folder / "static" / "sw-register.js").read_text(encoding="utf-8"), encoding="utf-8")
-        out[prefix + "static/sw-register.js"] = f
+def probe_register(tmp: Path, name: str, folder: Path) -> Path:
+    """``folder``'s static/sw-register.js (the page's first script) with the probe in front."""
+    f = tmp / f"probe-{name}.js"
+    f.write_text(READY_PROBE + (folder / "static" / "sw-register.js").read_text(encoding="utf-8"), encoding="utf-8")
+    return f
+
+
+def probe_mounts(tmp: Path) -> dict:
+    """The files served in front of the main origin's pages: Fray's sw-register.js with the probe
+    first, and the bare page with the probe as its first script."""
+    out = {"/fray/static/sw-register.js": probe_register(tmp, "fray", DIST)}
     bare = tmp / "bare-webkit"
-    bare.mkdir()
+    bare.mkdir(exist_ok=True)
     (bare / "probe.js").write_text(READY_PROBE, encoding="utf-8")
     shutil.copy2(BENCH / "bare" / "pyscript.toml", bare / "pyscript.toml")
     html = (BENCH / "bare" / "index.html").read_text(encoding="utf-8")
@@ -124,6 +138,17 @@ def probe_mounts(tmp: Path, plain: Path) -> dict:
     out["/bare-webkit/"] = bare
     out["/bare-webkit/vendor/"] = DIST / "static" / "vendor"
     return out
+
+
+def own_origin(tmp: Path, name: str, folder: Path):
+    """``folder`` (a built dist/) at /fray/ of a server of its own, probe in front: (server, url)."""
+    import serve
+    srv = serve.start({"/fray/": folder, "/fray/static/sw-register.js": probe_register(tmp, name, folder)})
+    return srv, f"http://127.0.0.1:{srv.server_address[1]}/fray/"
+
+
+def _ready(d) -> bool:
+    return d.execute_script("return document.documentElement.dataset.engine === 'ready'")
 
 
 def measure_ready(d, url: str) -> tuple[float, dict]:
@@ -140,45 +165,98 @@ def measure_ready(d, url: str) -> tuple[float, dict]:
         time.sleep(0.02)
 
 
-def boot(d, origin: str) -> dict:
-    # Fray without the snapshot is left out in WebKit: with the web layer in the snapshot, the copy
-    # of dist/ under /fray-plain/ never came under its service worker in WebKitGTK (not found why)
-    urls = {"fray": origin + "/fray/", "bare": origin + "/bare-webkit/"}
-    for key in ("fray",):  # first visit: the service workers install and precache
-        d.get(urls[key])
-        for attempt in range(2):  # a worker that activated after the page stopped asking: reload
-            end = time.monotonic() + TIMEOUT_S
-            while not (under := d.execute_script(
-                    "return document.documentElement.dataset.engine === 'ready' && "
-                    "!!navigator.serviceWorker && navigator.serviceWorker.controller !== null")):
-                if time.monotonic() > end:
-                    break
-                time.sleep(0.1)
-            if under:
-                break
-            d.refresh()
-        else:
-            raise RuntimeError(f"{urls[key]} never came under its service worker in WebKit")
+_WORKER_STATE = """const done = arguments[arguments.length - 1];
+navigator.serviceWorker.getRegistrations().then(rs => done(JSON.stringify({
+  controller: !!navigator.serviceWorker.controller,
+  registrations: rs.map(r => [r.scope, r.installing && r.installing.state, r.waiting && r.waiting.state,
+                              r.active && r.active.state])})), e => done(String(e)));"""
+
+
+def come_under_worker(d, url: str) -> int:
+    """First visit of ``url``: wait until the page is ready and its service worker controls it;
+    returns how many reloads that took. The worker registers at the page's load and precaches
+    some 24 MB (31 MB more for the inflated snapshot) while the page boots; a page it did not
+    claim is reloaded once."""
+    d.get(url)
+    for reloads in range(2):
+        end = time.monotonic() + TIMEOUT_S
+        while time.monotonic() < end:
+            if _ready(d) and d.execute_script("return navigator.serviceWorker.controller !== null"):
+                return reloads
+            time.sleep(0.2)
+        d.refresh()
+    raise RuntimeError(f"{url} never came under its service worker in WebKit: "
+                       + d.execute_async_script(_WORKER_STATE))
+
+
+def _medians(out: dict) -> dict:
+    med = {k: statistics.median(v) for k, v in out.items()}
+    res = {}
+    for k, v in out.items():
+        res[f"{k}_ms"] = v
+        res[f"{k}_median_ms"] = med[k]
+        if k != "bare":
+            res[f"{k}_over_bare"] = round(med[k] / med["bare"], 3)
+    return res
+
+
+def boot(d, urls: dict) -> dict:
+    """``urls``: key -> page; "bare" is the bare page, every other key a Fray with its worker."""
+    reloads, no_worker = {}, {}
+    for key, url in list(urls.items()):  # first visit: the service workers install and precache
+        if key != "bare":
+            try:
+                reloads[key] = come_under_worker(d, url)
+            except RuntimeError as e:  # the others' figures still count; this one says why not
+                no_worker[key] = str(e)
+                urls = {k: u for k, u in urls.items() if k != key}
     for url in urls.values():
         measure_ready(d, url)
-    out = {k: [] for k in urls}
-    marks: list[dict] = []
-    snapshot_used = 0
+    out: dict[str, list] = {k: [] for k in urls}
+    marks: dict[str, list] = {k: [] for k in urls if k != "bare"}
+    snapshot_used = {k: 0 for k in marks}
     order = list(urls)
     for i in range(N):
-        for key in order[i % 2:] + order[:i % 2]:
+        for key in order[i % len(order):] + order[:i % len(order)]:
             ms, extra = measure_ready(d, urls[key])
             out[key].append(ms)
-            if key == "fray":
-                marks.append(extra["marks"])
-                snapshot_used += bool(extra["boot"] and extra["boot"].get("snapshot"))
-    med = {k: statistics.median(v) for k, v in out.items()}
-    names = sorted({n for m in marks for n in m}, key=lambda n: statistics.median(m.get(n, 0) for m in marks))
-    return {"fray_ms": out["fray"], "bare_ms": out["bare"],
-            "fray_median_ms": med["fray"], "bare_median_ms": med["bare"],
-            "fray_over_bare": round(med["fray"] / med["bare"], 3),
-            "snapshot_used": snapshot_used, "snapshot_boots": N,
-            "marks_median_ms": {n: round(statistics.median(m[n] for m in marks if n in m), 1) for n in names}}
+            if key != "bare":
+                marks[key].append(extra["marks"])
+                snapshot_used[key] += bool(extra["boot"] and extra["boot"].get("snapshot"))
+    res = _medians(out)
+    res["boots"] = N
+    res["first_visit_reloads"] = reloads
+    res["no_worker"] = no_worker
+    res["snapshot_used"] = snapshot_used
+    res["marks_median_ms"] = {}
+    for key, ms in marks.items():
+        names = sorted({n for m in ms for n in m}, key=lambda n: statistics.median(m.get(n, 0) for m in ms))
+        res["marks_median_ms"][key] = {n: round(statistics.median(m[n] for m in ms if n in m), 1) for n in names}
+    return res
+
+
+def cold(urls: dict) -> dict:
+    """Each page's first visit in a fresh WebKit session, COLD_N times each, rotating. Whether a
+    new session really starts with nothing is asked first (``fresh``): no service worker
+    registration and no cache on the origin the boots above filled."""
+    d = new_driver()
+    try:
+        d.get(urls["fray"] + "no-such-page")
+        fresh = d.execute_async_script("""const done = arguments[arguments.length - 1];
+            Promise.all([navigator.serviceWorker.getRegistrations(), caches.keys()])
+              .then(([r, c]) => done(r.length === 0 && c.length === 0), e => done(String(e)));""")
+    finally:
+        d.quit()
+    out: dict[str, list] = {k: [] for k in urls}
+    order = list(urls)
+    for i in range(COLD_N):
+        for key in order[i % len(order):] + order[:i % len(order)]:
+            d = new_driver()
+            try:
+                out[key].append(measure_ready(d, urls[key])[0])
+            finally:
+                d.quit()
+    return {**_medians(out), "visits": COLD_N, "fresh": fresh}
 
 
 # -- memory -----------------------------------------------------------------------------------------
@@ -242,23 +320,40 @@ _ROUND = """const done = arguments[arguments.length - 1];
 })().then(done, e => done("error: " + e));"""
 
 
-def memory(d, origin: str) -> dict:
-    """A 12-combatant strike-rank fight, played ROUNDS rounds; the page process after each."""
-    import fights
-    from fray import savefile
+_FIGHT = """import json, sys
+sys.path[:0] = ["py", "bench"]
+import fights
+from fray import savefile
+h = fights.fight("strike-rank", 12, 60)
+print(json.dumps([savefile.ascii_json(savefile.dumps(h)), h.present.name]))
+"""
+
+
+def fight_file(tree: Path) -> tuple[str, str]:
+    """The 12-combatant fight as ``tree``'s own code saves it (a checkout whose dist/ is measured:
+    an older build replays the history with its own rules, and refuses a newer build's file)."""
+    got = subprocess.run([sys.executable, "-c", _FIGHT], cwd=tree, capture_output=True, text=True, check=True)
+    text, name = json.loads(got.stdout)
+    return text, name
+
+
+def memory(d, url: str, players: bool = True, tree: Path = ROOT) -> dict:
+    """A 12-combatant strike-rank fight, played ROUNDS rounds at ``url``; the page process after
+    each; then, if ``players``, ROUNDS more with the players' window open. ``tree``: the checkout
+    the page was built from (its code writes the fight's file)."""
     from resume_bench import _PUT
 
     d.set_script_timeout(600)
-    h = fights.fight("strike-rank", 12, 60)
-    text = savefile.ascii_json(savefile.dumps(h))
-    d.get(origin + "/fray/")
+    text, name = fight_file(tree)
+    started = time.monotonic()
+    d.get(url)
     end = time.monotonic() + TIMEOUT_S
     while d.execute_script("return document.documentElement.dataset.engine") != "ready":
         if time.monotonic() > end:
             raise RuntimeError("Fray did not get ready in WebKit")
         time.sleep(0.1)
     d.execute_async_script("const done = arguments[arguments.length - 1]; (" + _PUT + ")(arguments[0]).then(done, e => done(String(e)))",
-                           [[["e990", text, h.present.name, "strike-rank"]], "e990"])
+                           [[["e990", text, name, "strike-rank"]], "e990"])
     d.refresh()
     while d.execute_script("return document.documentElement.dataset.engine") != "ready":
         time.sleep(0.1)
@@ -276,16 +371,32 @@ def memory(d, origin: str) -> dict:
     for _ in range(ROUNDS):
         rounds_seen.append(d.execute_async_script(_ROUND))
         alone.append(page_process())
-    # the players' window beside it
+    growth = round(alone[-1] - alone[1], 1)
+    out = {"page_process_mib": alone, "rounds": rounds_seen,
+           "growth_after_first_round_mib": growth, "goal_mib": MEMORY_GOAL_MIB, "met": growth <= MEMORY_GOAL_MIB}
+    if not players:
+        return {**out, "wall_s": round(time.monotonic() - started)}
+    # the players' window beside it, opened by WebDriver's own click (a user's gesture: WebKit
+    # blocks a window.open from a click made by a script)
     gm = d.current_window_handle
     before = set(d.window_handles)
     d.execute_script("document.getElementById('btn-players').click()")
-    time.sleep(0.5)
-    d.execute_script("""const b = [...document.querySelectorAll('#dlg button')].find(b => b.textContent.trim().startsWith('Open players'));
-                        b.click();""")
+    end = time.monotonic() + TIMEOUT_S
+    while time.monotonic() < end:
+        button = d.execute_script("""return [...document.querySelectorAll('#dlg button')]
+            .find(b => b.textContent.trim().startsWith('Open players') && b.getClientRects().length > 0) || null""")
+        if button:
+            break
+        time.sleep(0.1)
+    button.click()
     end = time.monotonic() + TIMEOUT_S
     while not set(d.window_handles) - before and time.monotonic() < end:
         time.sleep(0.1)
+    if set(d.window_handles) - before:
+        (players_handle,) = set(d.window_handles) - before
+        d.switch_to.window(players_handle)
+        while d.execute_script("return document.documentElement.dataset.engine") != "ready" and time.monotonic() < end:
+            time.sleep(0.1)
     d.switch_to.window(gm)
     d.execute_script("const c = [...document.querySelectorAll('#dlg button')].find(b => b.textContent.trim() === 'Close'); if (c) c.click();")
     opened = {"windows": len(d.window_handles), "web_processes": len(web_processes(d))}
@@ -293,40 +404,67 @@ def memory(d, origin: str) -> dict:
     for _ in range(ROUNDS):
         d.execute_async_script(_ROUND)
         with_players.append(sample())
-    growth = round(alone[-1] - alone[1], 1)
-    return {"page_process_mib": alone, "rounds": rounds_seen,
-            "growth_after_first_round_mib": growth, "goal_mib": MEMORY_GOAL_MIB, "met": growth <= MEMORY_GOAL_MIB,
-            "with_players_window_all_web_processes_mib": with_players,
-            "players_growth_mib": round(with_players[-1] - with_players[1], 1), "players_opened": opened}
+    return {**out, "with_players_window_all_web_processes_mib": with_players,
+            "players_growth_mib": round(with_players[-1] - with_players[1], 1), "players_opened": opened,
+            "wall_s": round(time.monotonic() - started)}
 
 
-def run(srv_start, tmp: Path, plain: Path) -> dict:
-    """``srv_start(extra_mounts) -> (server, origin)``: the bench's server with these files too."""
+def run(srv_start, tmp: Path, plain: Path, before: Path | None = None) -> dict:
+    """``srv_start(extra_mounts) -> (server, origin)``: the bench's server with these files too
+    (Fray and the bare page). ``plain`` (dist/ without the snapshot) and ``before`` (an older
+    build's dist/, or None) are served each from an origin of its own."""
     why = why_not()
     if why:
         return {"skipped": why}
-    srv, origin = srv_start(probe_mounts(tmp, plain))
-    out: dict = {}
-    try:
-        with Display():
+    srv, origin = srv_start(probe_mounts(tmp))
+    servers = [srv]
+    urls = {"fray": origin + "/fray/"}
+    for key, folder in (("plain", plain), ("before", before)):
+        if folder is not None:
+            s, urls[key] = own_origin(tmp, key, folder)
+            servers.append(s)
+    urls["bare"] = origin + "/bare-webkit/"
+    out: dict = {"urls": urls, "wall_s": {}}
+
+    def step(name, fn):
+        started = time.monotonic()
+        try:
+            out[name] = fn()
+        except Exception as e:  # the rest of the bench's figures still count
+            out[name + "_error"] = f"{type(e).__name__}: {e}"
+        out["wall_s"][name] = round(time.monotonic() - started)
+
+    def in_session(fn):
+        def go():
             d = new_driver()
             try:
-                out["browser"] = "WebKitGTK " + d.capabilities.get("browserVersion", "?")
-                out["boot"] = boot(d, origin)
-            except Exception as e:  # the rest of the bench's figures still count
-                out["boot_error"] = f"{type(e).__name__}: {e}"
+                out.setdefault("browser", "WebKitGTK " + d.capabilities.get("browserVersion", "?"))
+                return fn(d)
             finally:
                 d.quit()
+        return go
+
+    try:
+        with Display():
+            step("boot", in_session(lambda d: boot(d, urls)))
+            if COLD_N:
+                step("cold", lambda: cold(urls))
             if ROUNDS:
-                d = new_driver()
-                try:
-                    out["memory"] = memory(d, origin)
-                except Exception as e:
-                    out["memory_error"] = f"{type(e).__name__}: {e}"
-                finally:
-                    d.quit()
+                # the two builds' fights side by side, each in a session (and a page process) of
+                # its own: a resident set does not depend on the CPU it shares, and the run is
+                # half as long. The before build's is played alone, without the players' window.
+                jobs = [threading.Thread(target=step, args=("memory", in_session(lambda d: memory(d, urls["fray"]))))]
+                if "before" in urls:
+                    jobs.append(threading.Thread(target=step, args=(
+                        "memory_before", in_session(lambda d: memory(d, urls["before"], players=False,
+                                                                     tree=before.resolve().parent)))))
+                for j in jobs:
+                    j.start()
+                for j in jobs:
+                    j.join()
     finally:
-        srv.shutdown()
+        for s in servers:
+            s.shutdown()
     return out
 
 
@@ -339,10 +477,11 @@ def main() -> int:
         bench_run.plain_copy(tmp / "plain")
 
         def start(extra):
-            srv = serve.start({"/fray/": DIST, "/fray-plain/": tmp / "plain", **extra})
+            srv = serve.start({"/fray/": DIST, **extra})
             return srv, f"http://127.0.0.1:{srv.server_address[1]}"
         import json
-        print(json.dumps(run(start, tmp, tmp / "plain"), indent=1))
+        before = os.environ.get("BENCH_BEFORE_DIST")
+        print(json.dumps(run(start, tmp, tmp / "plain", Path(before) if before else None), indent=1))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

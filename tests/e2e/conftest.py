@@ -49,7 +49,6 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -57,6 +56,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "dist"
 sys.path.insert(0, str(ROOT / "scripts"))
 import serve  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests" / "webkit"))
+from fraypage import other_origin  # noqa: E402  (the one check both browsers' watches share)
 
 SUB_PATH = "/fray/"
 READY_SELECTOR = 'html[data-engine="ready"]'
@@ -152,14 +153,7 @@ class Watch:
 
     def foreign(self) -> list[str]:
         """Request URLs that left the page's origin (data: and blob: URLs are not requests out)."""
-        out = []
-        for url in self.requests:
-            parts = urlsplit(url)
-            if parts.scheme in ("data", "blob", "about"):
-                continue
-            if f"{parts.scheme}://{parts.netloc}" != self.origin:
-                out.append(url)
-        return out
+        return other_origin(self.requests, self.origin)
 
     def unexpected_errors(self) -> list[str]:
         return [e for e in self.errors if not any(p.search(e) for p in self._allowed)]

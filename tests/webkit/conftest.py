@@ -34,7 +34,7 @@ DIST = ROOT / "dist"
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(HERE))
 import serve  # noqa: E402
-from fraypage import FrayPage, SeleniumBackend  # noqa: E402
+from fraypage import FrayPage, SeleniumBackend, other_origin  # noqa: E402
 
 SUB_PATH = "/fray/"
 MINIBROWSER_DIRS = ["/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1", "/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1",
@@ -140,12 +140,15 @@ def driver():
         pass
 
 
-def watch_record(d) -> list[str]:
+def watch_record(d, origin: str) -> list[str]:
+    """What every window's watch saw, and each request that left ``origin``."""
     out: list[str] = []
     for h in d.window_handles:
         d.switch_to.window(h)
-        raw = d.execute_script('return sessionStorage.getItem("fray-test-watch")')
+        raw, asked = d.execute_script('return [sessionStorage.getItem("fray-test-watch"), '
+                                      'sessionStorage.getItem("fray-test-watch-requests")]')
         out += json.loads(raw or "[]")
+        out += [f"request to another origin: {u}" for u in other_origin(json.loads(asked or "[]"), origin)]
     return out
 
 
@@ -155,6 +158,6 @@ def pg(driver, site):
     p.site = p.b.site = site
     p.allowed: list[str] = []
     yield p
-    problems = [e for e in watch_record(driver) if not any(a in e for a in p.allowed)]
+    problems = [e for e in watch_record(driver, site.origin) if not any(a in e for a in p.allowed)]
     if problems:
         pytest.fail("the page misbehaved:\n  " + "\n  ".join(problems), pytrace=False)

@@ -18,6 +18,7 @@ An action waits until exactly one visible element matches, then acts on it as a 
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit
 
 TIMEOUT_S = float(os.environ.get("FRAY_STEP_TIMEOUT_S", "30"))
 READY_TIMEOUT_S = int(os.environ.get("FRAY_READY_TIMEOUT_MS", "90000")) / 1000
@@ -56,6 +57,22 @@ if (step) {
 }
 return found.filter(visible);
 """
+
+
+def other_origin(urls, origin: str) -> list[str]:
+    """The URLs in ``urls`` that left ``origin`` (``"http://127.0.0.1:<port>"``): what the page
+    must never ask for (nothing loads from another origin). data:, blob: and about: URLs are not
+    requests out. Both browsers' watches ask this one question: Chromium's of every request
+    Playwright saw (tests/e2e/conftest.py), WebKit's of every resource the page's own
+    PerformanceObserver recorded (tests/webkit/watch.js, tests/webkit/conftest.py)."""
+    out = []
+    for url in urls:
+        parts = urlsplit(url)
+        if parts.scheme in ("data", "blob", "about"):
+            continue
+        if f"{parts.scheme}://{parts.netloc}" != origin:
+            out.append(url)
+    return out
 
 
 class StepTimeout(AssertionError):

@@ -1,7 +1,7 @@
 // The WebKit lane's watch (tests/webkit/conftest.py serves it in front of static/sw-register.js,
 // the page's first script, so it runs before any other): WebKitGTK's WebDriver has no console
 // log to read, so the page records its own console errors, uncaught errors and rejections,
-// failed loads and requests to another origin, in sessionStorage (it survives a reload).
+// failed loads, and every resource it asked for, in sessionStorage (it survives a reload).
 (() => {
   const KEY = "fray-test-watch";
   const keep = (line) => {
@@ -21,13 +21,16 @@
   addEventListener("unhandledrejection", (e) => keep("pageerror: unhandled rejection: " + say(e.reason)));
   // the page's Content-Security-Policy refused something (a request to another origin, an inline script)
   addEventListener("securitypolicyviolation", (e) => keep(`refused by the page's policy: ${e.violatedDirective} ${e.blockedURI}`));
-  const foreign = (entries) => {
-    for (const en of entries) {
-      const u = new URL(en.name, location.href);
-      if (!["data:", "blob:", "about:"].includes(u.protocol) && u.origin !== location.origin) keep("request to another origin: " + en.name);
-    }
+  // every resource the page asked for; which left the origin is decided in Python, by the same
+  // function as Chromium's (fraypage.other_origin)
+  const asked = (entries) => {
+    try {
+      const all = JSON.parse(sessionStorage.getItem(KEY + "-requests") || "[]");
+      for (const en of entries) all.push(new URL(en.name, location.href).href);
+      sessionStorage.setItem(KEY + "-requests", JSON.stringify(all));
+    } catch (e) { keep("pageerror: the watch could not record requests: " + say(e)); }
   };
   try {
-    new PerformanceObserver((list) => foreign(list.getEntries())).observe({ type: "resource", buffered: true });
+    new PerformanceObserver((list) => asked(list.getEntries())).observe({ type: "resource", buffered: true });
   } catch (e) { keep("pageerror: the watch could not observe requests: " + say(e)); }
 })();
