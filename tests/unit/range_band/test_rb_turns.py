@@ -138,8 +138,9 @@ def test_notes_with_no_roll_expire_at_the_end_of_their_round_logged():
         enc, events = apply(enc, {"type": "advance"})
     assert not enc.state.get("prompts")
     line = [e["text"] for e in events if e["kind"] == "dismiss"]
-    assert line == [f"End of round 1: {ref} (Mark: the warning note of a stealth attack) expired, left as they were "
+    assert line == ["End of round 1: the warning note of a stealth attack (Mark) expired, left as it was "
                     "(no roll was asked)"]
+    assert ref not in line[0]  # a label the panel no longer shows is not a name
 
 
 def test_an_attack_with_roll_is_rolled_at_once_and_says_the_mechanic_is_assumed_in_full_only_the_first_time():

@@ -105,8 +105,10 @@ def expire_notes(ctx: Context) -> None:
     said = []
     for p in old:
         c = enc.peek_at(p.get("combatant", ""))
-        said.append(f"{p['ref']} ({(c.name + ': ') if c else ''}{MOMENT[p['kind']]})")
-    ctx.event("dismiss", f"End of round {enc.round - 1}: {'; '.join(said)} expired, left as they were (no roll "
+        # named by what it is and whom it is about, not by its label: the panel no longer shows it
+        said.append(f"{MOMENT[p['kind']]}{f' ({c.name})' if c else ''}")
+    left = "left as they were" if len(said) > 1 else "left as it was"
+    ctx.event("dismiss", f"End of round {enc.round - 1}: {'; '.join(said)} expired, {left} (no roll "
               "was asked)", refs=sorted(refs))
 
 
