@@ -1,0 +1,46 @@
+"""What a GM met playing a whole fight of a dozen through the page (the GM's session of 5 December):
+each test is one thing that slowed the GM at the table, played as the GM played it.
+
+Every step waits on what the page shows (``expect``), never on time.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from test_strip import TABLET, add_many
+from test_strike_rank import new_strike_rank
+
+
+def test_keep_declaring_takes_the_gm_to_the_one_who_has_not_declared(browser, open_app):
+    """Twelve on a tablet, eleven declared: Next asks "Not everyone has declared"; "Keep declaring"
+    opens the twelfth's declaration, far down the page, in view and with the focus in it (it left
+    the GM at the top of the panel, the form to find by scrolling)."""
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    try:
+        open_app(page)
+        new_strike_rank(page, "Broo ambush")
+        add_many(page, "Human warrior", "6", "party", "Hero")
+        add_many(page, "Human warrior", "6", "foes", "Broo")
+        bar = page.locator("#round-bar")
+        bar.get_by_role("button", name="Start the fight").click()
+        for i in range(1, 12):
+            who = page.locator(f'.sr-who[data-id="c{i}"]')
+            fold = who.locator("details.sr-declare-fold")
+            if fold.get_attribute("open") is None:
+                fold.locator("> summary").click()
+            who.locator('form[data-form="sr-declare"]').get_by_role("button", name="Declare").click()
+            expect(who.locator(".sr-decl")).to_have_count(1)
+        page.evaluate("window.scrollTo(0, 0)")
+        bar.locator("[data-act=advance]").click()
+        asked = page.locator(".sr-undeclared")
+        expect(asked).to_contain_text("Not declared: Broo 6 (1 of 12)")
+        asked.get_by_role("button", name="Keep declaring").click()
+        form = page.locator('form[data-form="sr-declare"][data-id="c12"]')
+        expect(form).to_be_in_viewport()
+        expect(form.locator('[name="kind"]')).to_be_focused()
+        form.get_by_role("button", name="Declare").click()
+        expect(page.locator('.sr-who[data-id="c12"] .sr-decl')).to_have_count(1)
+    finally:
+        ctx.close()
