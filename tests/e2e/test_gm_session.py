@@ -12,6 +12,11 @@ from test_strip import TABLET, add_many
 from test_strike_rank import new_strike_rank
 
 
+UNCOVERED = """(el) => { const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit === el || el.contains(hit); }"""
+
+
 def test_keep_declaring_takes_the_gm_to_the_one_who_has_not_declared(browser, open_app):
     """Twelve on a tablet, eleven declared: Next asks "Not everyone has declared"; "Keep declaring"
     opens the twelfth's declaration, far down the page, in view and with the focus in it (it left
@@ -39,7 +44,10 @@ def test_keep_declaring_takes_the_gm_to_the_one_who_has_not_declared(browser, op
         asked.get_by_role("button", name="Keep declaring").click()
         form = page.locator('form[data-form="sr-declare"][data-id="c12"]')
         expect(form).to_be_in_viewport()
-        expect(form.locator('[name="kind"]')).to_be_focused()
+        kind = form.locator('[name="kind"]')
+        expect(kind).to_be_focused()
+        # in view means seen: not under the sticky round bar and strip at the top of the page
+        assert kind.evaluate(UNCOVERED), "the declaration's first field is under the sticky strip"
         form.get_by_role("button", name="Declare").click()
         expect(page.locator('.sr-who[data-id="c12"] .sr-decl')).to_have_count(1)
     finally:

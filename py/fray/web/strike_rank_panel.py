@@ -393,9 +393,9 @@ def _show_first_undeclared(app: Any) -> None:
         fold.open = True
         app.render()  # the panel reads the fold open and draws its form now, not at the toggle
     form = nil(document.querySelector(f'form[data-form="sr-declare"][data-id="{ids[0]}"]'))
-    target = nil(document.querySelector(f'.sr-who[data-id="{ids[0]}"]'))
+    target = form if form is not None else nil(document.querySelector(f'.sr-who[data-id="{ids[0]}"]'))
     if target is not None:
-        target.scrollIntoView()
+        target.scrollIntoView({"block": "center"})  # the top of the page is under the sticky strip
     first = nil(form.querySelector("select, input, button")) if form is not None else None
     if first is not None:
         first.focus()
