@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from test_strip import TABLET, add_many
+from test_strip import TABLET, add_many, twelve
 from test_strike_rank import new_strike_rank
 
 
@@ -50,5 +50,28 @@ def test_keep_declaring_takes_the_gm_to_the_one_who_has_not_declared(browser, op
         assert kind.evaluate(UNCOVERED), "the declaration's first field is under the sticky strip"
         form.get_by_role("button", name="Declare").click()
         expect(page.locator('.sr-who[data-id="c12"] .sr-decl')).to_have_count(1)
+    finally:
+        ctx.close()
+
+
+def test_resolve_from_still_open_shows_the_attack_form_below_the_strip(browser, open_app):
+    """Twelve on a tablet, resolution begun: Next with an attack not rolled says it is still open;
+    "Resolve" beside it brings its attack form into view with the focus in it, and the GM sees that
+    field (it was scrolled to the top of the page, under the sticky round bar and strip)."""
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    try:
+        open_app(page)
+        twelve(page, "strike-rank")
+        page.locator("#round-bar [data-act=advance]").click()
+        row = page.locator(".sr-still-open li").first
+        expect(row).to_be_visible()
+        ref = row.get_attribute("data-ref")
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        row.get_by_role("button", name="Resolve").click()
+        form = page.locator(f'form[data-form="sr-attack"][data-ref="{ref}"]')
+        first = form.locator("select, input, button").first
+        expect(first).to_be_focused()
+        assert first.evaluate(UNCOVERED), "the attack form's first field is under the sticky strip"
     finally:
         ctx.close()

@@ -374,6 +374,19 @@ def _ask_more_dice(app: Any, form: Any, key: str, err: Any, values: dict[str, An
             box.focus()
 
 
+def _into_view(el: Any) -> None:
+    """``el``'s top just below the sticky head of the page (round bar and, on a tablet, the strip and
+    the acting line), which a plain scrollIntoView leaves it under."""
+    import js  # type: ignore[import-not-found]
+
+    from .app import document, nil
+
+    el.scrollIntoView()
+    head = nil(document.querySelector(".tracker-head"))
+    if head is not None:
+        js.window.scrollBy(0, -(head.getBoundingClientRect().bottom + 8))
+
+
 def _show_first_undeclared(app: Any) -> None:
     """"Keep declaring": the first who has declared nothing, their declaration opened, in view and
     focused (with a dozen combatants it may be far down the page, the panel left at the top)."""
@@ -395,7 +408,7 @@ def _show_first_undeclared(app: Any) -> None:
     form = nil(document.querySelector(f'form[data-form="sr-declare"][data-id="{ids[0]}"]'))
     target = form if form is not None else nil(document.querySelector(f'.sr-who[data-id="{ids[0]}"]'))
     if target is not None:
-        target.scrollIntoView({"block": "center"})  # the top of the page is under the sticky strip
+        _into_view(target)
     first = nil(form.querySelector("select, input, button")) if form is not None else None
     if first is not None:
         first.focus()
@@ -411,7 +424,7 @@ def _show_attack(ref: str) -> None:
     form = nil(document.querySelector(f'form[data-form="sr-attack"][data-ref="{ref}"]'))
     target = form if form is not None else fold
     if target is not None:
-        target.scrollIntoView()
+        _into_view(target)
         first = nil(target.querySelector("select, input, button"))
         if first is not None:
             first.focus()
