@@ -17,6 +17,7 @@ from ..gate import parse_json
 from ..history import History
 from . import bestiary_view, import_view
 from .dom import by_id, data, download
+from .words import bestiary_message
 from .tables_view import engine_field_to_form, table_from_grid, tables_form
 
 
@@ -63,7 +64,8 @@ class LibraryDialogs:
         self.open_bestiary(note)
 
     async def on_bestiary_import(self, event: Any) -> None:
-        incoming = await read_picked(event.target, by_id("bestiary-error"), bestiary.loads, "The bestiary is unchanged.")
+        incoming = await read_picked(event.target, by_id("bestiary-error"), bestiary.loads, "The bestiary is unchanged.",
+                                     words=bestiary_message)
         if incoming is None:
             return
         f = event.target.files.item(0)
@@ -203,9 +205,11 @@ class LibraryDialogs:
             first.focus()
 
 
-async def read_picked(inp: Any, slot: Any, read: Callable[[str], Any], unchanged: str) -> Any:
+async def read_picked(inp: Any, slot: Any, read: Callable[[str], Any], unchanged: str,
+                      words: Callable[[str, str], str] | None = None) -> Any:
     """The file picked in ``inp``, read by ``read``; on any error the reason is said in ``slot``
-    (with ``unchanged``, what stayed as it was), the picker is cleared for another try, and None."""
+    (with ``unchanged``, what stayed as it was), the picker is cleared for another try, and None.
+    ``words``: an ``InvalidAction``'s field and message in the GM's words (not its dotted path)."""
     slot.textContent = ""
     files = inp.files
     if not files or files.length == 0:
@@ -217,6 +221,9 @@ async def read_picked(inp: Any, slot: Any, read: Callable[[str], Any], unchanged
         return read(text)
     except SaveFileError as e:  # where in the file, as the GM knows it, and what to do
         slot.textContent = f"{f.name} was not imported: {savewords.describe(e, text)}. {unchanged}"
+    except InvalidAction as e:
+        said = words(e.field, e.message) if words is not None else str(e)
+        slot.textContent = f"{f.name} was not imported: {said.rstrip('.')}. {unchanged}"
     except FrayError as e:
         slot.textContent = f"{f.name} was not imported: {e}. {unchanged}"
     except Exception as e:  # noqa: BLE001 - a file the browser cannot read, or a bug: said, nothing kept

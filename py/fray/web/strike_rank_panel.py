@@ -264,6 +264,7 @@ class StrikeRankPanel:
         elif act == "sr-go-on-cancel":
             app.ui.pop("sr_undeclared", None)
             app.render()
+            _show_first_undeclared(app)
         elif act == "sr-answer":
             from .forms import form_values
 
@@ -373,6 +374,46 @@ def _ask_more_dice(app: Any, form: Any, key: str, err: Any, values: dict[str, An
             box.focus()
 
 
+def _into_view(el: Any) -> None:
+    """``el``'s top just below the sticky head of the page (round bar and, on a tablet, the strip and
+    the acting line), which a plain scrollIntoView leaves it under."""
+    import js  # type: ignore[import-not-found]
+
+    from .app import document, nil
+
+    el.scrollIntoView()
+    head = nil(document.querySelector(".tracker-head"))
+    if head is not None:
+        js.window.scrollBy(0, -(head.getBoundingClientRect().bottom + 8))
+
+
+def _show_first_undeclared(app: Any) -> None:
+    """"Keep declaring": the first who has declared nothing, their declaration opened, in view and
+    focused (with a dozen combatants it may be far down the page, the panel left at the top)."""
+    from .app import document, nil
+    from ..rulesets import get_ruleset
+    from .strike_rank.flow import not_declared_ids
+
+    view = get_ruleset(app.enc.ruleset).view_kept(app.enc, app._view_kept.setdefault(app.enc.ruleset, {}))
+    ids = not_declared_ids(view)
+    if not ids:
+        return
+    who = nil(document.querySelector(f'.sr-who[data-id="{ids[0]}"]'))
+    if who is None:
+        return
+    fold = nil(who.querySelector("details.sr-declare-fold"))
+    if fold is not None and not fold.open:
+        fold.open = True
+        app.render()  # the panel reads the fold open and draws its form now, not at the toggle
+    form = nil(document.querySelector(f'form[data-form="sr-declare"][data-id="{ids[0]}"]'))
+    target = form if form is not None else nil(document.querySelector(f'.sr-who[data-id="{ids[0]}"]'))
+    if target is not None:
+        _into_view(target)
+    first = nil(form.querySelector("select, input, button")) if form is not None else None
+    if first is not None:
+        first.focus()
+
+
 def _show_attack(ref: str) -> None:
     """"Resolve" beside an open attack: its form, opened if it waits folded, in view and focused."""
     from .app import document, nil
@@ -383,7 +424,7 @@ def _show_attack(ref: str) -> None:
     form = nil(document.querySelector(f'form[data-form="sr-attack"][data-ref="{ref}"]'))
     target = form if form is not None else fold
     if target is not None:
-        target.scrollIntoView()
+        _into_view(target)
         first = nil(target.querySelector("select, input, button"))
         if first is not None:
             first.focus()

@@ -17,8 +17,14 @@ def open_attacks(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def not_declared(view: dict[str, Any]) -> list[str]:
     """The names of those who could act this Melee Round and have declared nothing for it."""
+    cs = view.get("combatants", {})
+    return [cs[cid]["name"] for cid in not_declared_ids(view)]
+
+
+def not_declared_ids(view: dict[str, Any]) -> list[str]:
+    """The ids of those ``not_declared`` names, in the same order."""
     rnd = view.get("round")
-    return [c["name"] for c in view.get("combatants", {}).values()
+    return [cid for cid, c in view.get("combatants", {}).items()
             if not c.get("cannot_act") and not any(a.get("round") == rnd and a.get("status") in ("declared", "done")
                                                    for a in c.get("declared", []))]
 
