@@ -141,3 +141,17 @@ def test_prone_stays_on_who_cannot_stand():
     enc, _ = do(enc, {"type": "set_condition", "id": "c3", "condition": "prone"})
     enc, _ = do(enc, {"type": "set_condition", "id": "c3", "condition": "prone", "on": False})
     assert "prone" not in enc.get("c3").conditions
+
+
+def test_while_declaring_nobody_is_now_or_next_in_the_strip():
+    """A GM's play (issue 33): during Declare the strip put NOW on the lowest-SR combatant, whose full card opened,
+    while the essentials line said "Declaring" another. Nobody acts while declaring: the strip marks no one now or
+    next (as the page asks the game, ``still_to_act``); resolving, the first by SR is now again."""
+    enc = to_phase(three(), "declare")
+    order = RS.order_of_play(enc)
+    assert RS.still_to_act(enc, order) == []
+    view = RS.view(enc)
+    status = {c.id: RS.status(enc, view, c.id) for c in enc.combatants}
+    entries = R.strip_entries(enc, order, status, None, False, RS.still_to_act(enc, order))
+    assert not any(e["current"] or e["next"] for e in entries)
+    assert RS.still_to_act(all_declared(three()), order) is None

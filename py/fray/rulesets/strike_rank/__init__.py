@@ -143,6 +143,11 @@ class StrikeRank(Ruleset):
     def advance(self, ctx: Context) -> None:
         timing.advance(ctx)
 
+    def still_to_act(self, enc: Encounter, order: list[Slot]) -> list[str] | None:
+        """While declaring, nobody acts yet: the strip marks no one "now" (nor "next"), and no card opens as
+        the acting one (a GM's play: NOW sat on the lowest SR while the line said "Declaring" another)."""
+        return [] if enc.phase == "declare" else None
+
     def on_duplicate(self, enc: Encounter, original: Combatant, copy: Combatant) -> None:
         """The copy rides no mount; weapons stuck in its body or shield, and holds on it, belong to
         others and stay with the original."""
