@@ -12,17 +12,20 @@ an iPad, driven by Selenium through WebKitGTK's WebDriver on an Xvfb display of 
 * ``cold``: the first visit of each, in a fresh WebKit session (MiniBrowser's automation mode
   keeps no website data: nothing cached, no service worker), BENCH_COLD_N times each, rotating.
 * ``memory`` (and ``memory_before``): the page process (WebKitWebProcess, resident set) while a
-  12-combatant strike-rank fight is played, ROUNDS rounds of Next and a note after each Next (the
-  page's own controls, clicked in the page), measured after each round once the autosave says
-  "Saved" and the page has idled 2 s; then with the players' window open beside it for ROUNDS
-  more. Growth after the first round, in MiB; goal: at most 100 MiB over ten rounds.
+  12-combatant strike-rank fight is played, ROUNDS Melee Rounds played as a GM plays them with the
+  page's own controls (``_ROUND``: a note, each declaration form as the page offers it, each attack
+  rolled with Fray's dice, the rules' questions answered, "Go on" / "Skip it" where Next asks, Next),
+  measured after each round once the autosave says "Saved" and the page has idled 2 s; then with
+  the players' window open beside it for ROUNDS more. Growth after the first round, in MiB; goal:
+  at most 100 MiB over ten rounds. ``rounds`` says what each round's driver did.
 
 Each site that has a service worker is on an origin of its own (a server per site, the same
 path /fray/ on each): the caches of one origin are shared by its workers, a worker's activate
 deletes every "fray-*" cache but its own build's, and WebKit counts one quota per origin.
 
 ``run(srv_start, tmp, plain, before)`` returns the dict (or ``{"skipped": why}`` where WebKit is
-missing). Alone: ``PYTHONPATH=py .venv/bin/python bench/webkit_bench.py`` (after ``make build``).
+missing). Alone: ``PYTHONPATH=py .venv/bin/python bench/webkit_bench.py`` (after ``make build``);
+the memory step alone, before and after: ``BENCH_WEBKIT_STEPS=memory BENCH_BEFORE_DIST=<dist/>``.
 Nothing here asserts.
 """
 
@@ -51,6 +54,8 @@ ROUNDS = int(os.environ.get("BENCH_WEBKIT_ROUNDS", "10"))
 # before/after of the memory figures without the boots' half hour)
 STEPS = set(os.environ.get("BENCH_WEBKIT_STEPS", "boot,cold,memory").split(","))
 MEMORY_GOAL_MIB = 100
+# how long the page idles before each memory sample (WebKit's collector runs on its own timers)
+IDLE_S = float(os.environ.get("BENCH_WEBKIT_IDLE_S", "2"))
 TIMEOUT_S = 120
 
 # Served in front of each page's first script: the time the page says it is ready.
@@ -392,11 +397,11 @@ def memory(d, url: str, players: bool = True, tree: Path = ROOT) -> dict:
         time.sleep(0.1)
 
     def sample() -> float:
-        time.sleep(2)
+        time.sleep(IDLE_S)
         return round(sum(web_processes(d).values()), 1)
 
     def page_process() -> float:
-        time.sleep(2)
+        time.sleep(IDLE_S)
         procs = web_processes(d)
         return max(procs.values()) if procs else 0.0
 
