@@ -12,17 +12,20 @@ an iPad, driven by Selenium through WebKitGTK's WebDriver on an Xvfb display of 
 * ``cold``: the first visit of each, in a fresh WebKit session (MiniBrowser's automation mode
   keeps no website data: nothing cached, no service worker), BENCH_COLD_N times each, rotating.
 * ``memory`` (and ``memory_before``): the page process (WebKitWebProcess, resident set) while a
-  12-combatant strike-rank fight is played, ROUNDS rounds of Next and a note after each Next (the
-  page's own controls, clicked in the page), measured after each round once the autosave says
-  "Saved" and the page has idled 2 s; then with the players' window open beside it for ROUNDS
-  more. Growth after the first round, in MiB; goal: at most 100 MiB over ten rounds.
+  12-combatant strike-rank fight is played, ROUNDS Melee Rounds played as a GM plays them with the
+  page's own controls (``_ROUND``: a note, each declaration form as the page offers it, each attack
+  rolled with Fray's dice, the rules' questions answered, "Go on" / "Skip it" where Next asks, Next),
+  measured after each round once the autosave says "Saved" and the page has idled 2 s; then with
+  the players' window open beside it for ROUNDS more. Growth after the first round, in MiB; goal:
+  at most 100 MiB over ten rounds. ``rounds`` says what each round's driver did.
 
 Each site that has a service worker is on an origin of its own (a server per site, the same
 path /fray/ on each): the caches of one origin are shared by its workers, a worker's activate
 deletes every "fray-*" cache but its own build's, and WebKit counts one quota per origin.
 
 ``run(srv_start, tmp, plain, before)`` returns the dict (or ``{"skipped": why}`` where WebKit is
-missing). Alone: ``PYTHONPATH=py .venv/bin/python bench/webkit_bench.py`` (after ``make build``).
+missing). Alone: ``PYTHONPATH=py .venv/bin/python bench/webkit_bench.py`` (after ``make build``);
+the memory step alone, before and after: ``BENCH_WEBKIT_STEPS=memory BENCH_BEFORE_DIST=<dist/>``.
 Nothing here asserts.
 """
 
@@ -47,7 +50,12 @@ sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "py"), str(BENCH), str(ROOT / 
 N = int(os.environ.get("BENCH_N", "9"))
 COLD_N = int(os.environ.get("BENCH_COLD_N", "3"))
 ROUNDS = int(os.environ.get("BENCH_WEBKIT_ROUNDS", "10"))
+# BENCH_WEBKIT_STEPS: which steps run ("boot,cold,memory", the default; "memory" alone for a
+# before/after of the memory figures without the boots' half hour)
+STEPS = set(os.environ.get("BENCH_WEBKIT_STEPS", "boot,cold,memory").split(","))
 MEMORY_GOAL_MIB = 100
+# how long the page idles before each memory sample (WebKit's collector runs on its own timers)
+IDLE_S = float(os.environ.get("BENCH_WEBKIT_IDLE_S", "2"))
 TIMEOUT_S = 120
 
 # Served in front of each page's first script: the time the page says it is ready.
@@ -299,25 +307,55 @@ def web_processes(d) -> dict[int, float]:
 
 _ROUND = """const done = arguments[arguments.length - 1];
 (async () => {
+  // One Melee Round played as a GM plays it, in either flow: each combatant's declaration form
+  // submitted as the page offers it (its own weapon and target), each attack rolled with Fray's
+  // dice ("blank = Fray rolls"), a question the rules ask answered, "Go on" / "Skip it" where
+  // Next asks (issue 32's boxes; an older build has none), Next otherwise; one note a round.
   const state = document.getElementById("save-state");
   const roundNow = () => (document.querySelector("#round-bar .round") || {}).textContent;
+  const shown = el => el && el.getClientRects().length > 0;
+  const first = sel => [...document.querySelectorAll(sel)].find(shown);
   const settle = () => new Promise(ok => {
     const look = () => state.dataset.state === "saving" ? setTimeout(look, 20) : ok();
     requestAnimationFrame(() => setTimeout(look, 0));
   });
+  const tried = new Set();
+  const did = {declared: 0, attacks: 0, answered: 0, skipped: 0, went_on: 0, nexts: 0};
   const start = roundNow();
-  for (let i = 0; i < 60 && roundNow() === start; i++) {
-    const next = [...document.querySelectorAll("#round-bar button")]
-      .find(b => /^(Next|Start the fight)/.test(b.textContent.trim()));
-    if (!next) break;
-    next.click();
-    await settle();
-    document.getElementById("note-text").value = "Round note " + i;
-    document.getElementById("note-form").requestSubmit();
+  document.getElementById("note-text").value = "Round note, " + start;
+  document.getElementById("note-form").requestSubmit();
+  await settle();
+  for (let i = 0; i < 400 && roundNow() === start; i++) {
+    let el;
+    const ask = [...document.querySelectorAll('[data-act="sr-answer"]')].filter(shown);
+    if (ask.length) {
+      const key = "q" + ask[0].dataset.prompt;
+      el = tried.has(key) ? ask[ask.length - 1] : ask[0];  // the first choice, else Dismiss
+      tried.add(key); did.answered++;
+    } else if ((el = first('[data-act="sr-go-on"]'))) {
+      did.went_on++;
+    } else if ((el = [...document.querySelectorAll('form[data-form="sr-attack"]')]
+                   .find(f => shown(f) && !tried.has("a" + f.dataset.ref)))) {
+      tried.add("a" + el.dataset.ref);
+      const t = el.querySelector('[name="target"]');
+      if (t && !t.value) { const o = [...t.options].find(o => o.value); if (o) t.value = o.value; }
+      el = el.querySelector('button[type="submit"]'); did.attacks++;
+    } else if ((el = first('[data-act="sr-skip"]'))) {
+      did.skipped++;
+    } else if ((el = [...document.querySelectorAll('form[data-form="sr-declare"]')]
+                   .find(f => shown(f) && !tried.has("d" + f.dataset.id)
+                         && (f.querySelector('[name="target"]') || {}).value))) {
+      tried.add("d" + el.dataset.id);
+      el = el.querySelector('button[type="submit"]'); did.declared++;
+    } else if ((el = document.querySelector('#round-bar [data-act="advance"]'))) {
+      did.nexts++;
+    } else break;
+    el.click();
     await settle();
   }
-  return roundNow();
-})().then(done, e => done("error: " + e));"""
+  return {round: roundNow(), ...did};
+})().then(done, e => done("error: " + e));
+"""
 
 
 _FIGHT = """import json, sys
@@ -359,11 +397,11 @@ def memory(d, url: str, players: bool = True, tree: Path = ROOT) -> dict:
         time.sleep(0.1)
 
     def sample() -> float:
-        time.sleep(2)
+        time.sleep(IDLE_S)
         return round(sum(web_processes(d).values()), 1)
 
     def page_process() -> float:
-        time.sleep(2)
+        time.sleep(IDLE_S)
         procs = web_processes(d)
         return max(procs.values()) if procs else 0.0
 
@@ -401,11 +439,13 @@ def memory(d, url: str, players: bool = True, tree: Path = ROOT) -> dict:
     d.execute_script("const c = [...document.querySelectorAll('#dlg button')].find(b => b.textContent.trim() === 'Close'); if (c) c.click();")
     opened = {"windows": len(d.window_handles), "web_processes": len(web_processes(d))}
     with_players = [sample()]
+    players_rounds = []
     for _ in range(ROUNDS):
-        d.execute_async_script(_ROUND)
+        players_rounds.append(d.execute_async_script(_ROUND))
         with_players.append(sample())
     return {**out, "with_players_window_all_web_processes_mib": with_players,
             "players_growth_mib": round(with_players[-1] - with_players[1], 1), "players_opened": opened,
+            "players_rounds": players_rounds,
             "wall_s": round(time.monotonic() - started)}
 
 
@@ -446,17 +486,18 @@ def run(srv_start, tmp: Path, plain: Path, before: Path | None = None) -> dict:
 
     try:
         with Display():
-            step("boot", in_session(lambda d: boot(d, urls)))
-            if COLD_N:
+            if "boot" in STEPS:
+                step("boot", in_session(lambda d: boot(d, urls)))
+            if COLD_N and "cold" in STEPS:
                 step("cold", lambda: cold(urls))
-            if ROUNDS:
+            if ROUNDS and "memory" in STEPS:
                 # the two builds' fights side by side, each in a session (and a page process) of
                 # its own: a resident set does not depend on the CPU it shares, and the run is
-                # half as long. The before build's is played alone, without the players' window.
+                # half as long.
                 jobs = [threading.Thread(target=step, args=("memory", in_session(lambda d: memory(d, urls["fray"]))))]
                 if "before" in urls:
                     jobs.append(threading.Thread(target=step, args=(
-                        "memory_before", in_session(lambda d: memory(d, urls["before"], players=False,
+                        "memory_before", in_session(lambda d: memory(d, urls["before"],
                                                                      tree=before.resolve().parent)))))
                 for j in jobs:
                     j.start()
