@@ -344,16 +344,18 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
     )
 
 
-def acting_line(c: Combatant | None, st: dict[str, Any] | None, holds: list[str], tag: str = "Acting") -> str:
+def acting_line(c: Combatant | None, st: dict[str, Any] | None, holds: list[str], tag: str = "Acting",
+                verb: str = "Holds") -> str:
     """The acting combatant's essentials, next to the panel's form for what happens now (issue 33):
     name, HP bar and the game's wound word, conditions, what it holds, and the full card one tap
     away (the order strip's own act: the card opens and comes under the head). ``tag``: what the
-    form is for, in the panel's word ("Acting"; strike-rank's declarations: "Declaring")."""
+    form is for, in the panel's word ("Acting"; strike-rank's declarations: "Declaring"). ``verb``: "Uses"
+    when ``holds`` is what its action of this phase uses (the panel's ``uses``), else "Holds"."""
     if c is None:
         return ""
     st = st or {}
     words = status_text(st)
-    held = f'<span class="acting-holds">Holds {esc(", ".join(holds))}</span>' if holds else ""
+    held = f'<span class="acting-holds">{esc(verb)} {esc(", ".join(holds))}</span>' if holds else ""
     return (f'<div class="acting side-{esc(c.side)}" role="group" aria-label="{esc(tag)} now: {esc(c.name)}">'
             f'<span class="acting-who"><span class="acting-tag">{esc(tag)}</span> <strong class="acting-name">{esc(c.name)}</strong></span>'
             f'<span class="acting-state">{hp_bar(st) if st else ""}'
