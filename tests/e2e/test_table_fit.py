@@ -65,7 +65,8 @@ CUT = """(root) => {
       if (!opt) continue;
       canvas.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
       const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - arrow;
-      if (canvas.measureText(opt.text).width > room + 2)  // canvas and layout round apart by a pixel out.push(`select "${opt.text}" ${Math.round(canvas.measureText(opt.text).width)}/${Math.round(room)}`);
+      // canvas and layout round apart by a pixel
+      if (canvas.measureText(opt.text).width > room + 2) out.push(`select "${opt.text}" ${Math.round(canvas.measureText(opt.text).width)}/${Math.round(room)}`);
       continue;
     }
     if (el.matches("input, textarea, option")) continue;
