@@ -313,6 +313,8 @@ def hurt_and_uncut(page, size: str, game: str, who: list[str], conditions: tuple
     for name in who:
         expect(page.locator("#order-strip li.strip-entry", has_text=name).first).to_contain_text(conditions[-1])
     shot(page, f"{game}-{size}-hurt")
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{game}-{size}-hurt-cards.png"), full_page=True)
     cut = page.evaluate(CUT, "#order-strip")
     assert not cut, f"{size}, {game}: the order strip's text is cut: {cut}"
     cut = page.evaluate(CUT, "#combatants")
