@@ -65,7 +65,8 @@ CUT = """(root) => {
       if (!opt) continue;
       canvas.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
       const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - arrow;
-      if (canvas.measureText(opt.text).width > room + 2)  // canvas and layout round apart by a pixel out.push(`select "${opt.text}" ${Math.round(canvas.measureText(opt.text).width)}/${Math.round(room)}`);
+      // canvas and layout round apart by a pixel
+      if (canvas.measureText(opt.text).width > room + 2) out.push(`select "${opt.text}" ${Math.round(canvas.measureText(opt.text).width)}/${Math.round(room)}`);
       continue;
     }
     if (el.matches("input, textarea, option")) continue;
@@ -173,7 +174,8 @@ def test_strike_rank_declare_and_resolve_forms_fit(sized):
     box = fits(page, 'form[data-form="sr-attack"]', "the attack form at this SR", size, f"sr-{size}-resolve")
     print(size, "sr-attack", box)
     expect(page.locator("#acting-line .acting")).to_contain_text("HP 15/15")
-    expect(page.locator("#acting-line .acting")).to_contain_text("Holds Bite")
+    # what it uses at this SR (the declared weapon), not all it holds
+    expect(page.locator("#acting-line .acting")).to_contain_text("Uses Bite")
     no_cut_text(page, size, "strike-rank resolve")
     map_screen(page, size, f"sr-{size}")
     if size == "tablet":
@@ -250,15 +252,21 @@ def test_tactical_round_forms_fit(sized):
     expect(page.locator("#round-bar .phase")).to_contain_text("Spell A")
     tr_fits(page, 'form[data-form="tr-attack"]', "the spell's attack form", size, f"tr-{size}-spell")
     expect(page.locator("#acting-line .acting")).to_contain_text("Mage")
+    expect(page.locator("#acting-line .acting")).to_contain_text("Uses Fire Bolt")
     no_cut_text(page, size, "tactical-round spell")
     tr_next(page)
     expect(page.locator("#round-bar .phase")).to_contain_text("Ranged A")
     tr_fits(page, 'form[data-form="tr-attack"]', "the ranged attack form", size, f"tr-{size}-ranged")
+    # what each uses in this phase, its declared weapon: Hero 3 throws his dagger (the line said
+    # "Holds Broadsword"), Foe 2 his spear
+    acting = page.locator("#acting-line .acting")
+    expect(acting).to_contain_text(re.compile(r"Hero 3.*Uses Dagger|Foe 2.*Uses Spear"))
+    expect(acting).not_to_contain_text("Broadsword")
     no_cut_text(page, size, "tactical-round ranged")
     tr_next(page)
     expect(page.locator("#round-bar .phase")).to_contain_text("Melee")
     tr_fits(page, 'form[data-form="tr-attack"]', "the attack form", size, f"tr-{size}-resolve")
-    expect(page.locator("#acting-line .acting")).to_contain_text("Holds Broadsword")
+    expect(page.locator("#acting-line .acting")).to_contain_text("Uses Broadsword")
     no_cut_text(page, size, "tactical-round melee")
     # Hero 1 strikes Foe 1 (engaged, hurt: the strip's longest words) and the strip is read whole
     form = page.locator('form[data-form="tr-attack"]')
@@ -269,12 +277,71 @@ def test_tactical_round_forms_fit(sized):
     box.get_by_role("button", name="Apply result").click()
     expect(page.locator("#order-strip")).to_contain_text("engaged")
     expect(page.locator("#order-strip")).to_contain_text("bruised")
-    if size == "laptop":
-        # the strip's column: "HP 15/40, bruised" and "engaged" were cut to "HP 1…" and "enga…". (On a
-        # tablet each of the twelve is a chip a sixth of the width: there the bar and colour say it.)
-        cut = page.evaluate(CUT, "#order-strip")
-        assert not cut, f"{size}: the order strip's text is cut: {cut}"
+    hurt_and_uncut(page, size, "tactical-round", ["Foe 1", "Hero 1"], ("stunned", "surprised"))
     map_screen(page, size, f"tr-{size}")
+
+
+def head_height(page) -> float:
+    """What sticks to the top of a tablet's page (round bar, strip, acting line); the strip's column on a laptop."""
+    return page.evaluate("""() => {
+      const el = innerWidth > 900 ? document.getElementById("order-strip") : document.querySelector(".tracker-head");
+      return el.getBoundingClientRect().height; }""")
+
+
+def add_condition(page, who: str, condition: str) -> None:
+    from gestures import card
+    card(page, who).get_by_role("button", name="Condition…").click()
+    dlg = page.locator("#dlg")
+    dlg.locator('[name="condition"]').fill(condition)
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    card(page, who).locator(".card-toggle").click()  # folded again: its header is what is checked
+    expect(card(page, who, open_=False)).to_have_attribute("data-open", "false")
+
+
+def hurt_and_uncut(page, size: str, game: str, who: list[str], conditions: tuple[str, ...]) -> None:
+    """Issue 33, "Cut text … None at either size": with hurt combatants carrying conditions, the order
+    strip (at 768 px each of twelve is a chip a sixth of the screen wide) and the folded cards' headers
+    cut no word ("HP 15/40, bruised" and "engaged" were "HP 1…" and "enga…"; folded cards "HP 1…"),
+    and the strip, which sticks to the top of a tablet, is no taller for them."""
+    page.evaluate("window.scrollTo(0, 0)")
+    before = head_height(page)
+    for name in who:
+        for cond in conditions:
+            add_condition(page, name, cond)
+    page.evaluate("window.scrollTo(0, 0)")
+    for name in who:
+        expect(page.locator("#order-strip li.strip-entry", has_text=name).first).to_contain_text(conditions[-1])
+    shot(page, f"{game}-{size}-hurt")
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{game}-{size}-hurt-cards.png"), full_page=True)
+    cut = page.evaluate(CUT, "#order-strip")
+    assert not cut, f"{size}, {game}: the order strip's text is cut: {cut}"
+    cut = page.evaluate(CUT, "#combatants")
+    assert not cut, f"{size}, {game}: the cards' text is cut: {cut}"
+    # each entry's words whole in its name and title, for a reader and a hover
+    entry = page.locator("#order-strip li.strip-entry", has_text=who[0]).first.locator(".strip-open")
+    for cond in conditions:
+        expect(entry).to_have_accessible_name(re.compile(re.escape(cond)))
+        expect(entry).to_have_attribute("title", re.compile(re.escape(cond)))
+    if size == "tablet":
+        assert head_height(page) <= before + 1, f"the tablet's head grew from {before} to {head_height(page)} px"
+
+
+@pytest.mark.parametrize("game", ["strike-rank", "range-band"])
+def test_the_strip_and_folded_cards_cut_nothing_with_hurt_combatants(sized, game):
+    """The other two games share the strip and the cards: hurt (strike-rank: a serious wound, by the
+    GM's Damage) and with conditions, nothing is cut at either size."""
+    size, page = sized
+    twelve_of(page, game)
+    if game == "range-band":
+        page.locator("#rb-hold").get_by_role("button", name="Start anyway").click()
+        hurt_and_uncut(page, size, game, ["Hero 1", "Foe 1"], ("knocked-down", "out-of-breath"))
+        return
+    from test_sr_injuries import damage
+    damage(page, "Hero 1", "abdomen", "7")
+    page.locator("#combatants article.card", has_text="Hero 1").first.locator(".card-toggle").click()
+    hurt_and_uncut(page, size, game, ["Hero 1", "Foe 1"], ("retreating", "grappled"))
 
 
 def test_range_band_movement_and_turn_forms_fit(sized):

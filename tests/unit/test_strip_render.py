@@ -4,6 +4,7 @@ choice or from who acts."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -209,3 +210,18 @@ def test_a_range_band_strip_names_the_phase_once_so_a_phase_change_rewrites_few_
             assert _writes(_line_up(lold, lnow), lold, lnow) == len(lnow) == 30
         enc = new
     assert changes >= 2
+
+
+def test_a_chips_state_is_whole_parts_with_hp_its_own_span_and_everything_in_its_title():
+    """Issue 33: at 768 px a chip a sixth of the screen wide cut "HP 15/40, bruised" and "engaged".
+    The state is drawn as parts, each kept whole (the chip wraps between them), "HP" a span of its own
+    that a tablet leaves to the bar, and the entry's title says everything, as its text does."""
+    enc = enc_of("Foe 1")
+    st = {"hp": [15, 40], "fraction": 15 / 40, "word": "serious: abdomen, bleeding", "level": "bad",
+          "chips": ["engaged", "stunned"]}
+    html = R.order_strip(R.strip_entries(enc, slots(("c1", "", (0,))), {"c1": st}, "c1"))
+    p = Parsed(html)
+    assert "Foe 1 now HP 15/40, serious: abdomen, bleeding engaged stunned" in " ".join(p.all_text.split())
+    assert ("title", "Foe 1, HP 15/40, serious: abdomen, bleeding, engaged, stunned") in p.attrs
+    parts = re.findall(r'<span class="strip-part">(.*?)</span>(?= |</span>)', html)
+    assert parts == ['<span class="strip-k">HP </span>15/40,', "serious: abdomen,", "bleeding"], parts

@@ -511,3 +511,20 @@ def test_a_parry_starts_against_a_standing_enemy_never_an_ally():
     else:  # a shield parries several: tick boxes, the standing enemy first
         order = [a or b for a, b in boxes]
         assert order[:1] == ["c4"] and order.index("c2") < order.index("c3"), order
+
+
+def test_the_acting_line_names_the_weapon_declared_for_this_phase():
+    """Issue 33: in Ranged A the acting line said "Holds Broadsword" (the weapon in hand) while the
+    swordsman threw his dagger, the weapon he declared ("Ranged Attack ... thrown weapons", declared
+    for the Ranged phase). What it uses now is what its open action of this phase uses."""
+    h = encounter(phase_steps=2)
+    h.do({"type": "tr.declare", "id": "c1", "actions": [{"action": "ranged_attack", "weapon": 1, "target": "c2"}]})
+    panel = TacticalPanel()
+    assert panel.uses(None, "c1", RS.view(h.present)) == []  # declaring: nothing used yet
+    for _ in range(3):
+        h.do({"type": "advance"})  # Ranged A
+    view = RS.view(h.present)
+    assert view["phase"]["id"] == "ranged_a"
+    assert panel.uses(None, "c1", view) == ["Dagger"]
+    assert panel.holds(None, "c1", view) == ["Broadsword"]  # what it holds is another thing
+    assert panel.uses(None, "c3", view) == []  # declared nothing for this phase

@@ -115,8 +115,11 @@ class Painter:
         said = getattr(panel, "acting", None) if panel else None
         if said is not None:  # the panel's own word on who the line is about (strike-rank: "Declaring")
             tag, acting = said(self, view, acting)
+        uses = getattr(panel, "uses", None) if panel and acting else None
+        used = uses(self, acting.id, view) if uses is not None else []
         self.paint("acting-line", R.acting_line(acting, status.get(acting.id if acting else ""),
-                                                self.holds(panel, acting, view), tag))
+                                                used or self.holds(panel, acting, view), tag,
+                                                "Uses" if used else "Holds"))
         self.paint("cards-tools", R.cards_tools(enc, self.ui, current_id))
         self.paint_cards([(c.id, self.card(enc, c, rs, panel, view, c.id == current_id, status.get(c.id)))
                           for c in enc.combatants], R.empty_state(enc))

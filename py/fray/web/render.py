@@ -184,6 +184,17 @@ def status_text(st: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def strip_words(st: dict[str, Any]) -> str:
+    """``status_text`` as the strip draws it: each part whole ("15/40," "bruised"), so a narrow chip
+    wraps between parts and never cuts one, and "HP" its own span, which a tablet's chip leaves to
+    the bar and to readers (issue 33: "HP 15/40, bruised" was "H…" at 768 px)."""
+    parts = [esc(x) for x in str(st.get("word") or "").split(", ") if x] if st.get("word") else []
+    if st.get("hp"):
+        parts.insert(0, f'<span class="strip-k">HP </span>{esc(st["hp"][0])}/{esc(st["hp"][1])}')
+    return " ".join(f'<span class="strip-part">{x}{"," if i < len(parts) - 1 else ""}</span>'
+                    for i, x in enumerate(parts))
+
+
 def hp_bar(st: dict[str, Any]) -> str:
     """The HP left as a bar (an SVG rect: no style attribute under the page's policy); none
     when the game counts no HP. Its meaning is in the entry's words, so it is hidden from readers."""
@@ -237,6 +248,7 @@ def order_strip(entries: list[dict[str, Any]], heading: str = "") -> str:
             items.append(made)
             continue
         words = status_text(st)
+        whole = ", ".join(x for x in (e["name"], words, *st.get("chips", [])) if x)
         tag = "now" if e["current"] else ("next" if e["next"] else "")
         # The button's name is its visible text (name, slot, now/next, state, chips: spaces between
         # them), so voice control finds it by what it shows; the keys for equals are its description.
@@ -250,13 +262,13 @@ def order_strip(entries: list[dict[str, Any]], heading: str = "") -> str:
             f'<li class="{esc(cls)}" data-id="{esc(e["id"])}"'
             f'{attrs(data_tie=e["group"] or None, aria_current="step" if e["current"] else None)}>'
             f'<button type="button" class="strip-open" id="strip-{esc(e["id"])}" data-act="strip-open" '
-            f'data-id="{esc(e["id"])}"'
+            f'data-id="{esc(e["id"])}" title="{esc(whole)}"'
             f'{attrs(data_up=e["up"], data_down=e["down"], aria_keyshortcuts=keys or None)}'
             f'{attrs(aria_describedby="strip-tie-hint" if e["group"] else None)}>'
             f'<span class="strip-line">{strip_name(e["name"])} '
             f'<span class="strip-slot">{esc(e["label"])}</span>'
             f'{f" <span class=strip-tag>{tag}</span>" if tag else ""}</span> '
-            f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{esc(words)}</span> '
+            f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{strip_words(st)}</span> '
             f'{chips(st.get("chips", []))}</span></button>{grip}</li>')
         if len(_STRIP_ENTRY) >= 4096:
             _STRIP_ENTRY.clear()
@@ -344,16 +356,18 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
     )
 
 
-def acting_line(c: Combatant | None, st: dict[str, Any] | None, holds: list[str], tag: str = "Acting") -> str:
+def acting_line(c: Combatant | None, st: dict[str, Any] | None, holds: list[str], tag: str = "Acting",
+                verb: str = "Holds") -> str:
     """The acting combatant's essentials, next to the panel's form for what happens now (issue 33):
     name, HP bar and the game's wound word, conditions, what it holds, and the full card one tap
     away (the order strip's own act: the card opens and comes under the head). ``tag``: what the
-    form is for, in the panel's word ("Acting"; strike-rank's declarations: "Declaring")."""
+    form is for, in the panel's word ("Acting"; strike-rank's declarations: "Declaring"). ``verb``: "Uses"
+    when ``holds`` is what its action of this phase uses (the panel's ``uses``), else "Holds"."""
     if c is None:
         return ""
     st = st or {}
     words = status_text(st)
-    held = f'<span class="acting-holds">Holds {esc(", ".join(holds))}</span>' if holds else ""
+    held = f'<span class="acting-holds">{esc(verb)} {esc(", ".join(holds))}</span>' if holds else ""
     return (f'<div class="acting side-{esc(c.side)}" role="group" aria-label="{esc(tag)} now: {esc(c.name)}">'
             f'<span class="acting-who"><span class="acting-tag">{esc(tag)}</span> <strong class="acting-name">{esc(c.name)}</strong></span>'
             f'<span class="acting-state">{hp_bar(st) if st else ""}'

@@ -209,6 +209,20 @@ class StrikeRankPanel:
             return "Declaring", app.enc.get(up) if up else None
         return "Acting", acting
 
+    def uses(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
+        """What its actions at this SR use, for the essentials line ("Uses Shortbow", not every weapon
+        it holds; issue 33); none while declaring."""
+        c = view.get("combatants", {}).get(combatant_id) or {}
+        names = {w["id"]: w["name"] for w in c.get("weapons", [])}
+        names.update({x["id"]: x["name"] for x in c.get("spells", [])})
+        out: list[str] = []
+        for a in view.get("order", []):
+            if a.get("current") and a.get("combatant") == combatant_id:
+                name = names.get(a.get("spell") or a.get("weapon") or "")
+                if name and name not in out:
+                    out.append(name)
+        return out
+
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(combatant_id, view, app.ui)
 

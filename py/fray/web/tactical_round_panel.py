@@ -964,6 +964,22 @@ class TacticalPanel:
         c = _combatant(view, combatant_id)
         return [w["name"] for w in (c or {}).get("weapons", []) if w.get("wielded")]
 
+    def uses(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
+        """What it uses in this phase: the weapons (or spells) of its declared actions of this phase
+        not done yet. Issue 33: the line said "Holds Broadsword" while Hero 3 threw his dagger in
+        Ranged A. None outside such a phase: then the line says what it holds."""
+        c = _combatant(view, combatant_id) or {}
+        weapons = c.get("weapons", [])
+        out: list[str] = []
+        for d in c.get("declared", []):
+            i = d.get("weapon")
+            if d.get("done") or d.get("phase") != view["phase"]["id"] or i in (None, ""):
+                continue
+            i = int(i)
+            if 0 <= i < len(weapons) and weapons[i]["name"] not in out:
+                out.append(weapons[i]["name"])
+        return out
+
     # -- clicks
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act == "advance":
