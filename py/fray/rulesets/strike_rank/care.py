@@ -58,7 +58,7 @@ def first_aid(ctx: Context) -> None:
         return
     if row["stops_bleeding"] and l["bleeding"]:
         l["bleeding"] = False
-        ctx.event("first_aid", f"{c.name}'s {l['name']} stops bleeding")
+        ctx.event("first_aid", f"{c.name}'s {l['name']} stops bleeding", id=c.id)
     if row["heal"]:
         r = ctx.dice.roll("heal", row["heal"])
         wounds.heal_location(ctx, c, l["id"], r.total, f"First Aid {r.breakdown()}")
