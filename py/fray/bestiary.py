@@ -8,8 +8,9 @@ checks an addition: by adding it to an empty encounter of its ruleset. A bestiar
 
     {"format": "fray-bestiary", "version": 1, "templates": [...]}
 
-Reading one is all or nothing: a template the engine refuses names its place and its field
-("templates.3 (Goblin): combatant.stats.STR: ...") and nothing is imported.
+Reading one is all or nothing: a template the engine refuses names its place and its field as an
+exact dotted path ("templates.3.combatant.stats.STR: ..."), which ``fray.savewords.describe_bestiary``
+says in the GM's words ("Template 4 (Goblin), its stats STR: ..."), and nothing is imported.
 """
 
 from __future__ import annotations
@@ -39,21 +40,20 @@ def template_of(ruleset_id: str, combatant: dict[str, Any]) -> dict[str, Any]:
 def check(t: Any, path: str) -> None:
     """``InvalidAction`` at ``path`` unless ``t`` is a template its ruleset's engine would add."""
     if not isinstance(t, dict) or set(t) != {"ruleset", "combatant"}:
-        raise InvalidAction(path, 'must be {"ruleset": ..., "combatant": {...}}')
+        raise InvalidAction(path, "must be a game and a combatant, as Fray exports a template")
     try:
         enc = new_encounter(t["ruleset"])
     except FrayError:
-        raise InvalidAction(f"{path}.ruleset", f"there is no ruleset {t['ruleset']!r}") from None
+        raise InvalidAction(f"{path}.ruleset", f"this Fray has no game “{t['ruleset']}”") from None
     body = t["combatant"]
     if not isinstance(body, dict):
-        raise InvalidAction(f"{path}.combatant", "must be an object")
-    name = body.get("name")
-    where = f"{path} ({name})" if isinstance(name, str) and name.strip() else path
+        raise InvalidAction(f"{path}.combatant", "must be a combatant's values")
     try:
         apply(enc, {"type": "add_combatant", "combatant": body})
     except FrayError as e:
         field = getattr(e, "field", "") or ""
-        raise InvalidAction(f"{where}: {field}".rstrip(": "), str(e).split(": ", 1)[-1]) from None
+        msg = getattr(e, "message", None) or str(e).split(": ", 1)[-1]
+        raise InvalidAction(f"{path}.{field}" if field else f"{path}.combatant", msg) from None
 
 
 def add(templates: list[dict[str, Any]], t: dict[str, Any]) -> list[dict[str, Any]]:

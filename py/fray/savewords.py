@@ -131,3 +131,48 @@ def describe(err: SaveFileError, text: str | None = None, advice: bool = True) -
     if advice and err.path.split(".")[0] in ("encounter", "history") and "edited or corrupted" not in msg:
         said = f"{said.rstrip('.')}. {_REPAIR.rstrip('.')}"
     return said.rstrip(".")
+
+
+# A bestiary file's fields, as the GM would call them (``fray.bestiary``).
+_BESTIARY = {
+    "file": "The file",
+    "format": "The file's kind",
+    "version": "The file's version",
+    "templates": "The file's templates",
+    "bestiary": "The bestiary",
+}
+
+
+def bestiary_place(path: str, data: Any = None) -> str:
+    """The place a dotted path names in a bestiary file, in the GM's words: "templates.0.combatant.side"
+    -> "Template 1 (Rat), its side" (the name from ``data``, the file's parsed JSON, if it says one)."""
+    parts = path.split(".") if path else []
+    if not parts:
+        return ""
+    head, rest = parts[0], parts[1:]
+    if head == "template":  # the one being kept from the add form
+        return "The template" + _its([p for p in rest if p != "combatant"])
+    if head == "templates" and rest and _index(rest[0]) is not None:
+        n = _index(rest[0]) + 1
+        name = _name_at(data, ["templates", rest[0], "combatant"])
+        field = rest[1:]
+        if field[:1] == ["combatant"]:
+            field = field[1:]  # a template is its combatant: "its side", not "its combatant side"
+        elif field[:1] == ["ruleset"]:
+            field = ["game"]
+        return f"Template {n}" + (f" ({name})" if name else "") + _its(field)
+    return _BESTIARY.get(head, f"The file's “{head}”") + _its(rest)
+
+
+def describe_bestiary(err: Exception, text: str | None = None) -> str:
+    """A bestiary file's error as the GM reads it: where in the file and what is wrong."""
+    path = getattr(err, "field", "") or ""
+    data = None
+    if text is not None and path.startswith("templates."):
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            data = None
+    msg = getattr(err, "message", None) or str(err)
+    where = bestiary_place(path, data)
+    return (f"{where}: {msg}" if where else msg).rstrip(".")

@@ -7,10 +7,11 @@ name and ruleset replaces the old one."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from fray import bestiary as B
+from fray import bestiary as B, savewords
 from fray.errors import InvalidAction
 from fray.rulesets import get_ruleset
 
@@ -29,7 +30,8 @@ def test_a_template_is_the_add_form_s_combatant_without_its_place():
 def test_a_template_the_engine_refuses_is_refused_naming_the_field():
     with pytest.raises(InvalidAction) as e:
         B.template_of("strike-rank", sr(stats={**sr()["stats"], "STR": "strong"}))
-    assert "template (Goblin): combatant.stats.STR" in str(e.value)
+    assert e.value.field == "template.combatant.stats.STR"
+    assert savewords.describe_bestiary(e.value).startswith("The template, its stats STR: ")
 
 
 def test_a_file_round_trips():
@@ -58,7 +60,7 @@ def test_the_same_name_and_ruleset_replaces_and_merge_counts():
         {"ruleset": "freeform", "combatant": {"name": "Wolf"}},
         {"ruleset": "chess", "combatant": {"name": "Rook"}}]}), "templates.1.ruleset"),
     (json.dumps({"format": "fray-bestiary", "version": 1, "templates": [
-        {"ruleset": "freeform", "combatant": {"name": "Wolf", "side": "monsters"}}]}), "templates.0 (Wolf): combatant.side"),
+        {"ruleset": "freeform", "combatant": {"name": "Wolf", "side": "monsters"}}]}), "templates.0.combatant.side"),
     (json.dumps({"format": "fray-bestiary", "version": 1, "templates": [
         {"ruleset": "freeform", "combatant": {"name": "Wolf"}, "extra": 1}]}), "templates.0"),
     (json.dumps({"format": "fray-bestiary", "version": 1, "templates": [
@@ -113,3 +115,34 @@ def test_the_add_form_offers_the_templates_under_my_bestiary():
     html = R.combatant_form(rs, None, rs.presets(), ts)
     assert '<optgroup label="My bestiary"><option value="b0">Cave goblin</option></optgroup>' in html
     assert 'name="keep"' in html
+
+
+@pytest.mark.parametrize("template, said", [
+    ({"ruleset": "freeform", "combatant": {"name": "Rat", "side": "vermin"}}, "Template 2 (Rat), its side: "),
+    ({"ruleset": "chess", "combatant": {"name": "Rook"}}, "Template 2 (Rook), its game: this Fray has no game “chess”"),
+    ({"ruleset": "freeform", "combatant": {"name": "Rat"}, "extra": 1},
+     "Template 2 (Rat): must be a game and a combatant, as Fray exports a template"),
+    ({"ruleset": "strike-rank", "combatant": {"name": "Rat", "stats": {"STR": "big"}}}, "Template 2 (Rat), its stats STR: "),
+])
+def test_a_refused_template_is_named_in_the_gms_words(template, said):
+    """Review: the import's error showed "templates.0 (Rat): combatant.side" on screen. The place is said as the
+    GM knows it (``fray.savewords``, as for a save file): the template's number from 1 and its name, then its
+    field; no dotted path, no "ruleset" or "combatant" (the GM's words are the game and the template)."""
+    text = json.dumps({"format": "fray-bestiary", "version": 1, "templates": [
+        {"ruleset": "freeform", "combatant": {"name": "Wolf"}}, template]})
+    with pytest.raises(InvalidAction) as e:
+        B.loads(text)
+    words = savewords.describe_bestiary(e.value, text)
+    assert words.startswith(said), words
+    assert not re.search(r"templates\.|combatant\.|\.\d|ruleset", words), words
+
+
+@pytest.mark.parametrize("text, said", [
+    ("not json", "The file: not JSON"),
+    (json.dumps({"format": "fray-encounter", "version": 1, "templates": []}), "The file's kind: is not a Fray bestiary"),
+    (json.dumps({"format": "fray-bestiary", "version": 1, "templates": {}}), "The file's templates: must be a list"),
+])
+def test_a_refused_file_is_named_in_the_gms_words(text, said):
+    with pytest.raises(InvalidAction) as e:
+        B.loads(text)
+    assert savewords.describe_bestiary(e.value, text).startswith(said)

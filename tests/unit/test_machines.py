@@ -79,8 +79,10 @@ SR_MORE = st.one_of(
     # the GM's "Skip it" for an attack Next will not end by itself (issue 32)
     st.builds(lambda r: {"type": "sr.skip", "ref": r}, SR_REFS),
     st.builds(lambda r: {"type": "sr.skip", "ref": r}, SR_REFS),
-    st.builds(lambda c, p, h: {"type": "sr.natural_healing", "id": c, "period": p, **({"healer": h} if h else {})},
-              IDS, st.sampled_from(["day", "week", "season"]), st.one_of(st.none(), IDS)),
+    st.builds(lambda c, p, h, r: {"type": "sr.natural_healing", "id": c, "period": p, **({"healer": h} if h else {}),
+                                  **({} if r is None else {"rested": r})},
+              IDS, st.sampled_from(["day", "week", "season"]), st.one_of(st.none(), IDS),
+              st.sampled_from([None, True, False])),
     st.builds(lambda c, t: {"type": "sr.grapple", "attacker": c, "target": t, "option": "immobilize"}, IDS, IDS),
     st.builds(lambda c, p, r: {"type": "sr.protection", "target": c, "points": p, "reason": r}, IDS,
               st.integers(-1, 31), st.sampled_from(["", "Protection 2", "<b>x</b>"])),

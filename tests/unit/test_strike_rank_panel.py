@@ -393,7 +393,7 @@ def test_card_healing_fight_fold_outs_and_their_actions():
     check_controls(html)
     assert "<img" not in html
     for form, fields in (("sr-heal", {"kind", "location", "points", "reattach"}),
-                         ("sr-natural-healing", {"period", "healer", "rolls.treatment"}),
+                         ("sr-natural-healing", {"period", "rested", "healer", "rolls.treatment"}),
                          ("sr-first-aid", {"healer", "location", "rolls.first_aid", "rolls.heal"}),
                          ("sr-disengage", {"how"}),
                          ("sr-grapple", {"target", "option", "substitute", "rolls.resistance", "rolls.damage",
@@ -411,6 +411,8 @@ def test_card_healing_fight_fold_outs_and_their_actions():
     assert nat == {"type": "sr.natural_healing", "id": "c1", "period": "week"}  # no healer: no treatment roll
     nat, _ = care_action("sr-natural-healing", "c1", {"period": "day", "healer": "c1", "rolls.treatment": "10"})
     assert nat["healer"] == "c1" and nat["rolls"] == {"treatment": 10}
+    nat, _ = care_action("sr-natural-healing", "c1", {"period": "day", "rested": False, "healer": ""})
+    assert nat == {"type": "sr.natural_healing", "id": "c1", "period": "day", "rested": False}  # "requires rest"
     g, _ = care_action("sr-grapple", "c1", {"target": "c2", "option": "throw", "substitute": "60",
                                             "rolls.resistance": "10", "rolls.throw_dex": ""})
     assert g == {"type": "sr.grapple", "id": "c1", "target": "c2", "option": "throw", "substitute": 60,

@@ -17,7 +17,6 @@ from ..gate import parse_json
 from ..history import History
 from . import bestiary_view, import_view
 from .dom import by_id, data, download
-from .words import bestiary_message
 from .tables_view import engine_field_to_form, table_from_grid, tables_form
 
 
@@ -65,14 +64,15 @@ class LibraryDialogs:
 
     async def on_bestiary_import(self, event: Any) -> None:
         incoming = await read_picked(event.target, by_id("bestiary-error"), bestiary.loads, "The bestiary is unchanged.",
-                                     words=bestiary_message)
+                                     savewords.describe_bestiary)
         if incoming is None:
             return
         f = event.target.files.item(0)
         try:
             merged, new, replaced = bestiary.merge(await self.fresh_templates(), incoming)
         except FrayError as e:
-            by_id("bestiary-error").textContent = f"{f.name} was not imported: {e}. The bestiary is unchanged."
+            by_id("bestiary-error").textContent = (f"{f.name} was not imported: {savewords.describe_bestiary(e)}. "
+                                                   "The bestiary is unchanged.")
             return
         await self.store_templates(merged, f"Imported {f.name}: {new} new template{'s' if new != 1 else ''}"
                                            + (f", {replaced} replaced by the file's" if replaced else "") + ".")
@@ -206,10 +206,10 @@ class LibraryDialogs:
 
 
 async def read_picked(inp: Any, slot: Any, read: Callable[[str], Any], unchanged: str,
-                      words: Callable[[str, str], str] | None = None) -> Any:
+                      words: Callable[[Any, str | None], str] | None = None) -> Any:
     """The file picked in ``inp``, read by ``read``; on any error the reason is said in ``slot``
     (with ``unchanged``, what stayed as it was), the picker is cleared for another try, and None.
-    ``words``: an ``InvalidAction``'s field and message in the GM's words (not its dotted path)."""
+    ``words`` says a refusal's place in the GM's words (a bestiary's: ``savewords.describe_bestiary``)."""
     slot.textContent = ""
     files = inp.files
     if not files or files.length == 0:
@@ -221,11 +221,8 @@ async def read_picked(inp: Any, slot: Any, read: Callable[[str], Any], unchanged
         return read(text)
     except SaveFileError as e:  # where in the file, as the GM knows it, and what to do
         slot.textContent = f"{f.name} was not imported: {savewords.describe(e, text)}. {unchanged}"
-    except InvalidAction as e:
-        said = words(e.field, e.message) if words is not None else str(e)
-        slot.textContent = f"{f.name} was not imported: {said.rstrip('.')}. {unchanged}"
     except FrayError as e:
-        slot.textContent = f"{f.name} was not imported: {e}. {unchanged}"
+        slot.textContent = f"{f.name} was not imported: {words(e, text) if words else e}. {unchanged}"
     except Exception as e:  # noqa: BLE001 - a file the browser cannot read, or a bug: said, nothing kept
         slot.textContent = f"{f.name} could not be read: {e}. {unchanged}"
     inp.value = ""

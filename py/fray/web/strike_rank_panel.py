@@ -224,6 +224,7 @@ class StrikeRankPanel:
         return out
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
+        app.ui.setdefault("sr_aid_said", {})[combatant_id] = _aid_said(app, combatant_id)
         return card_html(combatant_id, view, app.ui)
 
     def card_key(self, app: Any, combatant_id: str, view: dict[str, Any]) -> Any:
@@ -241,7 +242,7 @@ class StrikeRankPanel:
         return (c, held[1], [p for p in view.get("prompts", []) if p.get("combatant") == combatant_id],
                 view.get("phase") in ("declare", "resolve"),
                 tuple(folds.get(f"{k}-{combatant_id}") for k in ("care", "fight", "stuck")),
-                tuple(f"{k}-{combatant_id}" in opened for k in ("care", "fight")))
+                tuple(f"{k}-{combatant_id}" in opened for k in ("care", "fight")), _aid_said(app, combatant_id))
 
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act == "advance":
@@ -366,8 +367,29 @@ class StrikeRankPanel:
             if rolls:
                 a["rolls"] = rolls
             if not _show_errors(app, form, errors):
-                app.dispatch(a, form)
+                # the form shows what this First Aid does: the log's lines after this point
+                log = app.enc.log
+                aid = app.ui.setdefault("sr_aid", {})
+                aid[cid] = (log[-1].seq if log else -1, None)
+                if app.dispatch(a, form):  # its lines end here: later healing is not this First Aid's
+                    aid[cid] = (aid[cid][0], app.enc.log[-1].seq if app.enc.log else -1)
         return True
+
+
+def _aid_said(app: Any, cid: str) -> tuple[str, ...]:
+    """The log's lines about ``cid`` from the GM's last First Aid on its card (the roll, its outcome,
+    bleeding stopped, HP healed): gone once undone, as the lines are."""
+    span = (app.ui or {}).get("sr_aid", {}).get(cid)
+    if span is None:
+        return ()
+    since, until = span
+    said = []
+    for e in reversed(app.enc.log):  # the newest lines only: the log can be long
+        if e.seq <= since:
+            break
+        if (until is None or e.seq <= until) and e.kind in ("first_aid", "heal") and e.detail.get("id") == cid:
+            said.append(e.text)
+    return tuple(reversed(said))[:4]
 
 
 def _ask_more_dice(app: Any, form: Any, key: str, err: Any, values: dict[str, Any]) -> None:

@@ -115,32 +115,3 @@ def rule_message(text: str, rule: str) -> str:
     return f"{head} (see “{rule}” in the rules)" if rule else head
 
 
-# a bestiary file's own fields (fray.bestiary.loads), as the GM calls them
-_BESTIARY_FILE = {"file": "The file", "format": "The file", "version": "The file's version",
-                  "templates": "The file's templates"}
-_TEMPLATE = re.compile(r"templates\.(\d+)(?: \((.*)\))?(?:: (.*)|\.(.*))?")
-
-
-def bestiary_message(field: str, message: str) -> str:
-    """A bestiary file the engine refused, in the GM's words: "templates.0 (Rat): combatant.side"
-    + "must be one of …" → "Template 1 (Rat): Side must be one of …" (the engine's place is a
-    dotted path, exact for a test, unreadable at the table)."""
-    message = message.strip()
-    m = _TEMPLATE.fullmatch(field or "")
-    if m is None:
-        head = _BESTIARY_FILE.get(field, path_words(field))
-        if message.startswith("not "):
-            message = f"is {message}"  # "not JSON: …" → "The file is not JSON: …"
-        return f"{head} {message}" if head and not _has_subject(message) else (
-            f"{head}: {message}" if head else message)
-    where = f"Template {int(m.group(1)) + 1}" + (f" ({m.group(2)})" if m.group(2) else "")
-    words = path_words(m.group(3) or m.group(4) or "")
-    if not words:
-        return f"{where} {message}" if not _has_subject(message) else f"{where}: {message}"
-    head, _, last = words.rpartition(": ")
-    if _has_subject(message):
-        last = last.split(" ")[-1].lower()
-        if last in message.lower():  # "STR must be …", "there is no ruleset …": it names its field
-            return f"{where}: {head + ': ' if head else ''}{message}"
-        return f"{where}: {words}: {message}"
-    return f"{where}: {words} {message}"

@@ -193,10 +193,11 @@ def test_magical_healing_thresholds():
     assert not loc(strong, "c2", "left_arm")["bleeding"] and "only heals minor or serious" in texts(ev)
 
 
-@pytest.mark.parametrize("period,level_damage,healed", [("day", 3, 2), ("week", 3, 0), ("day", 6, 0)])
+@pytest.mark.parametrize("period,level_damage,healed", [("day", 3, 2), ("week", 3, 3), ("day", 6, 0)])
 def test_natural_healing_rate_and_period(period, level_damage, healed):
     """Natural Healing: "Minor Wound (1+ HP)/Serious Wound (0 HP): Recover HP equal to HR at the end of each day."
-    "more serious injuries will not begin healing naturally until treated" (CON 12: HR 2)."""
+    "more serious injuries will not begin healing naturally until treated" (CON 12: HR 2; a week is seven days: a
+    chest 3/6 heals 2, then 1, to 6/6)."""
     enc, _ = hurt(to_phase(duel(), "resolve"), "chest", level_damage)
     enc, ev = do(enc, {"type": "sr.natural_healing", "id": "c2", "period": period})
     assert loc(enc, "c2", "chest")["hp"] == 6 - level_damage + healed

@@ -8,7 +8,7 @@ from typing import Any
 from ...errors import InvalidAction, RuleViolation
 from ...model import Combatant
 from ..base import Context, ceil_div
-from . import body, combat, rules, timing, wounds
+from . import body, combat, healing, rules, timing, wounds
 
 
 def _loc(ctx: Context, c: Combatant, field: str = "location") -> dict[str, Any]:
@@ -24,7 +24,11 @@ def _impaled_at(c: Combatant, lid: str) -> bool:
 
 def first_aid(ctx: Context) -> None:
     """"Administering First Aid takes 1 full MR and requires a skill test. An injured hit location
-    can be treated with First Aid once, until it is injured again.\""""
+    can be treated with First Aid once, until it is injured again." Only a test that succeeds treats
+    the location: the text gives each injury's result for a Success, Special or Critical and none for a
+    failure, and Natural Healing's "will not begin healing naturally until treated with First Aid" uses
+    the same word. A failed or fumbled test does nothing: the wound is not treated (a serious wound
+    does not begin healing), its one treatment is not used, and First Aid may be tried again."""
     healer = ctx.combatant("healer")
     c = ctx.combatant("target")
     l = _loc(ctx, c)
@@ -41,17 +45,20 @@ def first_aid(ctx: Context) -> None:
     skill = healer.stats.get("first_aid", 0)
     roll = ctx.dice.d100("first_aid").total
     deg = rules.degree_of_success(skill, roll)
+    text = f"{healer.name} gives First Aid to {c.name}'s {l['name']} ({level}): {skill}% rolled {roll}, {deg}"
+    if deg not in ("success", "special", "critical"):
+        ctx.event("first_aid", text + f": no effect; the {l['name'].lower()} is not treated and First Aid "
+                  "may be tried again", id=c.id, location=l["id"], degree=deg, treated=False)
+        return
     l["first_aid"] = True
     l["treated"] = True
-    text = f"{healer.name} gives First Aid to {c.name}'s {l['name']} ({level}): {skill}% rolled {roll}, {deg}"
+    ctx.event("first_aid", text + ": treated", id=c.id, location=l["id"], degree=deg, treated=True)
     row = next((e for e in ctx.table("first_aid")["entries"] if e["injury"] == level and e["degree"] == deg), None)
-    if row is None:
-        ctx.event("first_aid", text + ": no effect")
+    if row is None:  # a GM's table without this result: treated, nothing more
         return
-    ctx.event("first_aid", text)
     if row["stops_bleeding"] and l["bleeding"]:
         l["bleeding"] = False
-        ctx.event("first_aid", f"{c.name}'s {l['name']} stops bleeding")
+        ctx.event("first_aid", f"{c.name}'s {l['name']} stops bleeding", id=c.id)
     if row["heal"]:
         r = ctx.dice.roll("heal", row["heal"])
         wounds.heal_location(ctx, c, l["id"], r.total, f"First Aid {r.breakdown()}")
@@ -103,13 +110,31 @@ def magic_heal(ctx: Context) -> None:
 
 
 def natural_healing(ctx: Context) -> None:
-    """Heal by the Healing Rate at the end of a day (minor/serious), week (maimed) or season
-    (mangled); untreated serious wounds do not begin healing; a healer's treatment adds HR."""
+    """"Natural healing depends on a character's Healing Rate. [...] Natural healing requires rest": a
+    day, a week or a season of rest heals by ``healing.rest_days`` (the same rule time passing between
+    fights uses), day by day, so a week also heals seven days of minor and serious wounds; a period
+    not rested (``rested`` false: "strenuous activity") heals nothing and starts every count again.
+    A healer's Treatment roll adds HR: "a Success grants +1 HR, a Special Success grants +2 HR, and a
+    Critical Success grants +3 HR"."""
     c = ctx.combatant()
     period = ctx.action.get("period")
     tbl = ctx.table("natural_healing")
     if not isinstance(period, str) or period not in {e["period"] for e in tbl["entries"]}:
         raise InvalidAction("period", "must be day, week or season")
+    rested = ctx.action.get("rested", True)
+    if not isinstance(rested, bool):
+        raise InvalidAction("rested", "must be yes or no")
+    if "dead" in c.conditions:
+        raise RuleViolation("Natural Healing", f"{c.name} is dead: time heals nothing")
+    days = healing.DAYS.get(period, 1)
+    said = f"{c.name} {'rests' if rested else 'does not rest'} for a {period}"
+    if period == "season":
+        said += f" ({days} days, assumed)"
+    if not rested:
+        c.data.pop("healing_days", None)
+        ctx.event("heal", said + ": natural healing requires rest; nothing heals, and the count of rested days "
+                  "starts again", id=c.id)
+        return
     hr = body.derived(ctx.ruleset, ctx.enc, c)["healing_rate"]["value"]
     bonus = 0
     if ctx.action.get("healer"):
@@ -118,29 +143,29 @@ def natural_healing(ctx: Context) -> None:
         deg = rules.degree_of_success(healer.stats.get("first_aid", 0), roll)
         bonus = tbl.get("treatment", {}).get(deg, 0)
         ctx.event("heal", f"{healer.name} treats {c.name}: First Aid rolled {roll}, {deg}: +{bonus} HR")
-    rate = hr + bonus
-    periods = {e["injury"]: e["period"] for e in tbl["entries"]}
-    any_loc = False
+    ctx.event("heal", f"{said}: Healing Rate {hr}" + (f" + {bonus} treatment" if bonus else ""), id=c.id)
+    counts = dict(c.data.get("healing_days") or {})
+    stuck = {i["location"] for i in c.data["impaled"]}
+    done = healing.rest_days(c, days, hr + bonus, healing.every(tbl), counts, stuck)
     for l in c.data["locations"]:
-        level = body.loc_level(l)
-        if level in ("none", "severed") or periods.get(level) != period:
-            continue
-        any_loc = True
-        if level != "minor" and not l.get("treated"):
-            ctx.event("heal", f"{c.name}'s {l['name']} ({level}) will not heal until treated with First Aid or magic")
-            continue
-        if _impaled_at(c, l["id"]):
-            continue
-        pts = rate
-        if level == "mangled" and l["type"] in rules.LIMB_TYPES:
-            l["useless"] = True  # "Mangled limbs never fully heal naturally: they remain useless."
-        wounds.heal_location(ctx, c, l["id"], pts, f"natural healing, HR {hr}{f' + {bonus} treatment' if bonus else ''}")
-    injured = [l for l in c.data["locations"] if body.loc_level(l) not in ("none",)]
-    if not injured and c.data["hp"] < c.data["hp_max"] and period == "day" and not any_loc:
+        if l["id"] in done.healed:
+            after = body.loc_level(l)
+            ctx.event("heal", f"{c.name}: {l['name']} heals {done.healed[l['id']]} (natural healing); "
+                      f"{l['hp']}/{l['hp_max']} {rules.injury_word(after)}"
+                      + (", and stays useless" if l.get("useless") else "")
+                      + f"; total HP {c.data['hp']}/{c.data['hp_max']}",
+                      id=c.id, location=l["id"], healed=done.healed[l["id"]])
+            wounds.after_heal(ctx, c, l, done.level_before[l["id"]], after)
+    if done.total_healed:
         # "treat total HP as its own minor wound"
-        before = c.data["hp"]
-        c.data["hp"] = min(c.data["hp_max"], c.data["hp"] + rate)
-        ctx.event("heal", f"{c.name} recovers {c.data['hp'] - before} total HP (HR {rate})")
+        ctx.event("heal", f"{c.name} recovers {done.total_healed} total HP as its own minor wound (no injured hit "
+                  f"location); total HP {c.data['hp']}/{c.data['hp_max']}", id=c.id)
+    for w in sorted(done.waiting):
+        ctx.event("heal", f"{c.name}'s {w}", id=c.id)
+    if counts:
+        c.data["healing_days"] = {k: v for k, v in sorted(counts.items()) if v}
+    else:
+        c.data.pop("healing_days", None)
 
 
 def gm_damage(ctx: Context) -> None:

@@ -11,7 +11,7 @@ from ...errors import InvalidAction
 from ...model import Combatant, Encounter
 from ...party.join import _flag, _keys, _whole
 from ...party.healing import DAYS, DAYS_ASSUMED, PERIOD_WORDS
-from . import body, rules
+from . import body, healing, rules
 
 LOC_FLAGS = ("bleeding", "first_aid", "treated", "useless", "severed")
 SR_CONDITIONS = ("unconscious", "incapacitated")  # the conditions that last "until healed"
@@ -172,7 +172,7 @@ def time_passes(ch: dict[str, Any], period: str, rested: bool, treatment: str) -
     enc, c = standing(ch)
     ruleset = get_ruleset(ch["ruleset"])
     table = ruleset.table(enc, "natural_healing")
-    every = {e["injury"]: DAYS[e["period"]] for e in table["entries"]}
+    every = healing.every(table)
     hr = body.derived(ruleset, enc, c)["healing_rate"]["value"]
     bonus = int(table.get("treatment", {}).get(treatment, 0))
     rate = hr + bonus
@@ -191,48 +191,8 @@ def time_passes(ch: dict[str, Any], period: str, rested: bool, treatment: str) -
         return out, said
     said.append(f"Healing Rate {hr}" + (f" + {bonus} for the healer's {treatment} Treatment" if bonus else "")
                 + (f" (the healer's Treatment: {treatment}, no bonus)" if treatment not in ("none",) and not bonus else ""))
-    waiting: set[str] = set()
-    healed: dict[str, int] = {}
-    total_healed = 0
-    for _ in range(days):
-        injured = [l for l in c.data["locations"] if body.loc_level(l) not in ("none", "severed")]
-        for l in injured:
-            level = body.loc_level(l)
-            lid = l["id"]
-            if level != "minor" and not (l.get("first_aid") or l.get("treated")):
-                waiting.add(f"{l['name']} ({level}) will not begin healing until treated with First Aid or healed")
-                counts.pop(lid, None)
-                continue
-            if lid in stuck:
-                waiting.add(f"{l['name']} cannot heal while a weapon is stuck in it")
-                counts.pop(lid, None)
-                continue
-            counts[lid] = counts.get(lid, 0) + 1
-            if counts[lid] < every[level]:
-                continue
-            counts.pop(lid)
-            missing = l["hp_max"] - l["hp"]
-            pts = max(0, min(rate, missing))
-            l["hp"] += pts
-            c.data["hp"] = min(c.data["hp_max"], c.data["hp"] + pts)
-            l["treated"] = True  # "healed at least partially": it goes on healing
-            healed[lid] = healed.get(lid, 0) + pts
-            if level == "mangled" and l["type"] in rules.LIMB_TYPES:
-                l["useless"] = True  # "Mangled limbs never fully heal naturally: they remain useless."
-            after = body.loc_level(l)
-            if rules.injury_rank(after) < rules.injury_rank("serious"):
-                l["bleeding"] = False
-            if after == "none":
-                l["first_aid"] = False
-                l["treated"] = False
-        if not injured and c.data["hp"] < c.data["hp_max"]:
-            # "treat total HP as its own minor wound": it heals at the end of each day
-            counts["total"] = counts.get("total", 0) + 1
-            if counts["total"] >= every["minor"]:
-                counts.pop("total")
-                pts = min(rate, c.data["hp_max"] - c.data["hp"])
-                c.data["hp"] += pts
-                total_healed += pts
+    done = healing.rest_days(c, days, rate, every, counts, stuck)
+    healed, total_healed, waiting = done.healed, done.total_healed, done.waiting
     _conditions_after(c)
     for l in c.data["locations"]:
         if healed.get(l["id"]):

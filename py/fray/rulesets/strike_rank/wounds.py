@@ -110,6 +110,9 @@ def apply_damage(ctx: Context, c: Combatant, lid: str, amount: int, *, source: s
         c.data["hp"] -= amount
     if amount > 0:
         loc["first_aid"] = False  # "once, until it is injured again"
+        days = c.data.get("healing_days")
+        if days and days.pop(lid, None) is not None and not days:
+            del c.data["healing_days"]  # a fresh wound starts its count of rested days again
         c.data["round"]["hurt"] = True
     after = body.loc_level(loc)
     out = {"location": lid, "amount": amount, "level_before": before, "level": after,

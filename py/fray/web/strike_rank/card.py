@@ -107,14 +107,15 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
            if pending else "")
         + stuck_html(cid, view, ui)
         + _lazy_fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
-                     lambda: care_html(cid, c, names), ui)
+                     lambda: care_html(cid, c, names, (ui or {}).get("sr_aid_said", {}).get(cid, ())), ui)
         + (fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else "")
         + "</div>")
 
 
-def care_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
+def care_html(cid: str, c: dict[str, Any], names: dict[str, str], aid_said: Any = ()) -> str:
     """GM damage, magical protection, First Aid and healing (``sr.damage``, ``sr.protection``,
-    ``sr.first_aid``, ``heal_html``)."""
+    ``sr.first_aid``, ``heal_html``). ``aid_said``: what the GM's last First Aid on this card did
+    (the log's lines), shown in its form: a failure treats nothing and may be tried again."""
     pre = f"sr-card-{cid}"
     loc_opts = [(l["id"], l["name"]) for l in c.get("locations", [])]
     healers = [(o, n) for o, n in names.items()]
@@ -143,7 +144,9 @@ def care_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
            + _field(pre + "-aheal", "rolls.heal", "Heal dice", _input(pre + "-aheal", "rolls.heal", "", "numeric",
                                                                      "blank = roll"))
            + f'<button type="submit" class="small" aria-label="First Aid on {esc(c["name"])}">First Aid</button>'
-           + _err("sr") + "</form>")
+           + _err("sr")
+           + (f'<p class="sr-aid-said" role="status">{"<br>".join(esc(t) for t in aid_said)}</p>' if aid_said else "")
+           + "</form>")
     return dmg + shield + aid + heal_html(cid, c, names)
 
 
@@ -165,6 +168,7 @@ def heal_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
     natural = (f'<form class="sr-gm" data-form="sr-natural-healing" data-id="{esc(cid)}" novalidate '
                f'aria-label="Natural healing of {esc(who)}">'
                + _field(pre + "-nper", "period", "Rest for", _select(pre + "-nper", "period", list(PERIODS)))
+               + _check(pre + "-nrest", "rested", "Rested (no travel on foot, heavy labour or fighting)", True)
                + _field(pre + "-nhealer", "healer", "Treated by", _select(pre + "-nhealer", "healer", healers))
                + _field(pre + "-ntr", "rolls.treatment", "Treatment d100",
                         _input(pre + "-ntr", "rolls.treatment", "", "numeric", "blank = roll"))

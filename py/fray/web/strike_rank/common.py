@@ -30,7 +30,8 @@ CASTING_ROLLS = (("concentration_defence", "INT×3 if defending d100"), ("wound.
 WATER = (("none", "No water"), ("waist", "Waist-deep"), ("armpits", "Armpit-deep"), ("under", "Underwater"))
 INTO_MELEE = (("", "Auto (from the map)"), ("yes", "Yes (½)"), ("no", "No"))
 HEAL_KINDS = (("heal", "Heal (battle magic)"), ("rune", "Healing rune magic"))
-PERIODS = (("day", "Day (minor, serious)"), ("week", "Week (maimed)"), ("season", "Season (mangled)"))
+# Natural Healing goes day by day: a week is seven days, a season 56 (assumed: the text does not say)
+PERIODS = (("day", "A day"), ("week", "A week (7 days)"), ("season", "A season (56 days, assumed)"))
 DISENGAGE = (("outnumbered", "Outnumbering (free)"), ("retreat", "Fighting retreat"), ("flee", "Flee"))
 GRAPPLE_OPTIONS = (("immobilize", "Immobilize (STR vs STR)"), ("choke", "Choke (STR vs CON)"),
                    ("damage", "Damage (STR vs STR)"), ("drag", "Drag (STR vs SIZ)"), ("throw", "Throw (STR vs SIZ)"),

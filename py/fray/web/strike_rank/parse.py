@@ -234,6 +234,8 @@ def care_action(form_name: str, cid: str, values: dict[str, Any], owner: str = "
             a["reattach"] = True
     elif form_name == "sr-natural-healing":
         a = {"type": "sr.natural_healing", "id": cid, "period": values.get("period", "")}
+        if not values.get("rested", True):
+            a["rested"] = False  # "Natural healing requires rest": the period heals nothing
         if values.get("healer"):
             a["healer"] = values["healer"]
         else:
