@@ -113,5 +113,3 @@ def rule_message(text: str, rule: str) -> str:
     (issue 33: "(rule: Tactical Round Sequence)" read as developer text)."""
     head = text.removesuffix(f" (rule: {rule})")
     return f"{head} (see “{rule}” in the rules)" if rule else head
-
-
