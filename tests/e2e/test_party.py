@@ -269,3 +269,30 @@ def test_range_band_fatigue_and_trauma_and_tactical_round_hit_points_carry(page,
     new_tactical(page, "Gate")
     add_party(page, 1)
     expect(card(page, "Ana").locator(".tr-hp-value")).to_have_text("25")
+
+
+RACE = """async () => {
+  const store = await import("./static/store.js");
+  await store.open();
+  const text = (who) => JSON.stringify({rev: 1, campaign: {format: "fray-campaign", version: 1,
+                                                            characters: [], encounters: [{id: who, name: who, ruleset: "strike-rank"}]}});
+  const got = await Promise.all([store.putCampaign(text("one"), 0), store.putCampaign(text("two"), 0)]);
+  return {got, kept: JSON.parse(await store.meta("campaign")).campaign.encounters[0].id};
+}"""
+
+
+def test_two_tabs_writing_the_party_at_the_same_instant_cannot_both_pass_the_revision_check(page, open_app, tmp_path):
+    """The compare-and-write of the campaign is one IndexedDB transaction: of two writes naming the
+    same revision at once, one is kept and the other refused (with the revision kept), and the
+    page's next party step, made on the revision it read before, is refused and takes the kept party."""
+    open_app(page)
+    camp_fight(page, tmp_path)
+    res = page.evaluate(RACE)
+    assert sorted(g["ok"] for g in res["got"]) == [False, True]
+    winner = "one" if res["got"][0]["ok"] else "two"
+    assert res["kept"] == winner
+    assert [g["rev"] for g in res["got"] if not g["ok"]] == [1]
+    dlg = party(page)
+    dlg.get_by_role("button", name="Keep Vasana").click()
+    expect(dlg.locator(".status-note")).to_contain_text("Another tab changed the party since")
+    expect(dlg.locator(".party-list li")).to_have_count(0)
