@@ -11,6 +11,7 @@ Every step waits on what the page shows (``expect``), never on time.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -296,3 +297,66 @@ def test_two_tabs_writing_the_party_at_the_same_instant_cannot_both_pass_the_rev
     dlg.get_by_role("button", name="Keep Vasana").click()
     expect(dlg.locator(".status-note")).to_contain_text("Another tab changed the party since")
     expect(dlg.locator(".party-list li")).to_have_count(0)
+
+
+def foes_fight(page, tmp_path, name: str = "Ambush") -> None:
+    """A strike-rank fight with three foes in a row at the map's middle, imported as a file."""
+    h = History(new_encounter("strike-rank", name))
+    for i, n in enumerate(("Broo", "Scorpion man", "Tusk rider")):
+        h.do({"type": "add_combatant", "combatant": {"name": n, "side": "foes", "stats": dict(STATS),
+                                                     "position": {"x": 3 * i, "y": 0, "alt": 0}}})
+    path = tmp_path / f"{name}.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(3)
+
+
+def test_the_gm_chooses_who_joins_and_the_party_stands_in_formation_on_free_ground(page, open_app, tmp_path):
+    """"add the party (or chosen characters) to a new encounter in one tap, placed in a formation on the
+    map": every living character is ticked, so one tap adds the party; the GM unticks one and the
+    others join, in formation away from the foes (fray.placing: the party to the west of them, a
+    token's width apart); the one left out joins later by itself, and never on anyone."""
+    from gestures import saved
+    from test_map_place import overlaps, show_map
+
+    open_app(page)
+    camp_fight(page, tmp_path)
+    keep_all(page, NAMES)
+    foes_fight(page, tmp_path)
+    dlg = party(page)
+    for n in NAMES:
+        expect(dlg.get_by_label(f"{n} joins this fight")).to_be_checked()
+    # none ticked: said at the list, nothing added
+    for n in NAMES:
+        dlg.get_by_label(f"{n} joins this fight").uncheck()
+    dlg.get_by_role("button", name="Add the party to this fight").click()
+    expect(dlg.locator('[data-error-for="characters"]')).to_have_text("tick at least one character to add to this fight")
+    expect(page.locator("#map [data-token]")).to_have_count(3)
+    for n in ("Vasana", "Yanioth", "Vishi"):
+        dlg.get_by_label(f"{n} joins this fight").check()
+    dlg.get_by_role("button", name="Add the party to this fight").click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#map [data-token]")).to_have_count(6)
+    cs = saved(page)["encounter"]["combatants"]
+    foes = [(c["position"]["x"], c["position"]["y"]) for c in cs if c["side"] == "foes"]
+    ours = {c["name"]: (c["position"]["x"], c["position"]["y"]) for c in cs if c["side"] == "party"}
+    assert set(ours) == {"Vasana", "Yanioth", "Vishi"}
+    assert all(x < min(fx for fx, _ in foes) for x, _ in ours.values())  # the party to the west
+    # a formation: rows of two, three metres apart
+    xs, ys = sorted({x for x, _ in ours.values()}), sorted({y for _, y in ours.values()})
+    assert xs[1] - xs[0] == 3 and ys[1] - ys[0] == 3
+    # Harrek, left out, is still offered and joins by himself, on free ground
+    dlg = party(page)
+    expect(dlg.get_by_label("Harrek joins this fight")).to_be_checked()
+    expect(dlg.locator('input[name^="join."]')).to_have_count(1)
+    dlg.get_by_role("button", name="Add the party to this fight").click()
+    expect(page.locator("#map [data-token]")).to_have_count(7)
+    cs = saved(page)["encounter"]["combatants"]
+    spots = [(c["position"]["x"], c["position"]["y"]) for c in cs]
+    assert all(math.hypot(a[0] - b[0], a[1] - b[1]) >= 3 for i, a in enumerate(spots) for b in spots[i + 1:])
+    show_map(page)
+    assert overlaps(page) == []
+    # everyone in the fight: nobody left to tick
+    dlg = party(page)
+    expect(dlg.locator('input[name^="join."]')).to_have_count(0)
+    expect(dlg.get_by_role("button", name="Add the party to this fight")).to_have_count(0)

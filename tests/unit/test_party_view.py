@@ -4,6 +4,7 @@ fight form read back to the step the engine checks, a bad party file said in the
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -65,3 +66,23 @@ def test_the_change_form_sets_what_a_character_carries_by_hand():
     after, said = apply_step(camp, step)
     assert campaign.character(after, "k1")["carried"] == {"hits_taken": 5, "lasting": ["Scar on the cheek"]}
     assert party_view.summary(campaign.character(after, "k1")) == "HP 35/40; Scar on the cheek"
+
+
+def test_the_ticked_characters_join_in_formation_on_free_ground_away_from_the_foes():
+    camp = campaign.empty()
+    for i, n in enumerate(("Vasana", "Harrek", "Yanioth")):
+        camp = campaign.add_character(camp, character.new("strike-rank", {"name": n, "stats": STATS}, f"k{i + 1}"))
+    enc = new_encounter("strike-rank")
+    for i in range(3):
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": {"name": f"Broo {i}", "side": "foes", "stats": STATS,
+                                                                    "position": {"x": 3 * i, "y": 0, "alt": 0}}})
+    action = party_view.join_chosen(camp, enc, {"join.k1": True, "join.k2": False, "join.k3": True})
+    enc, _ = apply(enc, action)
+    ours = [c for c in enc.combatants if c.side == "party"]
+    assert [c.name for c in ours] == ["Vasana", "Yanioth"]
+    assert all(c.position.x < 0 for c in ours)  # west of the foes, on ground nobody stands on
+    assert all(math.hypot(a.position.x - b.position.x, a.position.y - b.position.y) >= 3
+               for i, a in enumerate(enc.combatants) for b in enc.combatants[i + 1:])
+    with pytest.raises(InvalidAction) as e:
+        party_view.join_chosen(camp, enc, {"join.k2": False})
+    assert e.value.field == "characters"

@@ -39,8 +39,15 @@ def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", k
     mine = campaign.of_ruleset(camp, enc.ruleset)
     ended = any(e["id"] == key for e in camp["encounters"])
     in_fight = set() if ended else {c.data["party"]["character"] for c in carry.linked(enc)}
+    linked = {c.data["party"]["character"] for c in carry.linked(enc)}
+    joinable = [ch for ch in mine if not ch.get("dead") and ch["id"] not in linked]
+    can_join = {ch["id"] for ch in joinable}
     rows = "".join(
-        f'<li data-character="{esc(ch["id"])}"><span class="who">{esc(character.name_of(ch))}</span> '
+        f'<li data-character="{esc(ch["id"])}">'
+        + (f'<label class="party-pick"><input type="checkbox" name="join.{esc(ch["id"])}" checked '
+           f'aria-label="{esc(character.name_of(ch))} joins this fight"> <span class="who">{esc(character.name_of(ch))}</span></label> '
+           if ch["id"] in can_join else f'<span class="who">{esc(character.name_of(ch))}</span> ')
+        + f'<span class="hint">{esc(summary(ch))}</span>{" <em>in this fight</em>" if ch["id"] in in_fight else ""} '
         f'<span class="hint">{esc(summary(ch))}</span>{" <em>in this fight</em>" if ch["id"] in in_fight else ""} '
         f'{button("Change…", "party-change", "small secondary", title="Change what " + character.name_of(ch) + " carries", character=ch["id"])}'
         f'{button("Remove", "party-remove", "small danger", title="Remove " + character.name_of(ch) + " from the party", character=ch["id"])}</li>'
@@ -50,12 +57,12 @@ def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", k
     names = {character.name_of(ch) for ch in mine}  # a combatant kept once is not offered again
     keep = [c for c in enc.peek() if not isinstance(c.data.get("party"), dict) and c.name not in names]
     keeps = "".join(button(f"Keep {c.name}", "party-keep", "small secondary", id=c.id) for c in keep)
-    linked = {c.data["party"]["character"] for c in carry.linked(enc)}
-    joinable = [ch for ch in mine if not ch.get("dead") and ch["id"] not in linked]
     return (f'<div class="party"><h2 id="dlg-title">The party</h2>'
             '<p class="hint">Characters are kept in this browser, beside the encounters. Each fight they join '
             'writes back what it left on them when you end it.</p>'
-            f'<p class="status-note" role="status">{esc(note)}</p>{listed}'
+            f'<p class="status-note" role="status">{esc(note)}</p>'
+            + ('<p class="hint">The ticked characters join this fight, in formation on free ground.</p>'
+               if joinable else "") + listed
             + ('<p class="hint">This fight\'s end is written to the party.</p>' if ended else "")
             + '<p class="field-error" data-error-for="characters"></p>'
             + (f'<p class="party-keep">{keeps}</p>' if keeps else "")
@@ -179,6 +186,21 @@ def read_party_file(text: str) -> dict[str, Any]:
         raise FrayError(f"{who}: {e.message}" if who and who != "the file" else e.message) from None
 
 
+def join_chosen(camp: dict[str, Any], enc: Any, ticks: dict[str, bool]) -> dict[str, Any]:
+    """The ``join_party`` action for the characters ticked in the dialog (``{"join.<id>": ticked}``),
+    placed as one formation on free ground (``fray.placing``: away from everyone on the map, the
+    party to the west of the others), not on the foes."""
+    from .. import placing
+
+    ids = [name.removeprefix("join.") for name, on in ticks.items() if on and name.startswith("join.")]
+    if not ids:
+        raise InvalidAction("characters", "tick at least one character to add to this fight")
+    chosen = [campaign.character(camp, i) for i in ids]
+    side = chosen[0]["sheet"].get("side", "party")
+    spot = placing.free_spot(enc, side if isinstance(side, str) else "party", len(ids))
+    return campaign.join_action(camp, enc.ruleset, ids, {"x": spot.x, "y": spot.y, "alt": spot.alt})
+
+
 # -- the page -----------------------------------------------------------------------------------
 
 STEP_WORDS = {"add_character": "keep a character", "remove_character": "remove a character",
@@ -279,12 +301,9 @@ def on_act(app: Any, act: str, el: Any) -> bool:
     elif act == "party-remove":
         step(app, {"type": "remove_character", "id": data(el, "character")}, by_id("dlg-body"))
     elif act == "party-join":
-        in_fight = {c.data["party"]["character"] for c in carry.linked(app.enc)}
-        ids = [ch["id"] for ch in campaign.of_ruleset(camp, app.enc.ruleset) if not ch.get("dead") and ch["id"] not in in_fight]
-        xs = [c.position.x for c in app.enc.peek()]
-        where = {"x": (max(xs) + 6) if xs else 0, "y": 0}
+        ticks = {b.name: bool(b.checked) for b in by_id("dlg-body").querySelectorAll('input[name^="join."]')}
         try:
-            action = campaign.join_action(camp, app.enc.ruleset, ids, where)
+            action = join_chosen(camp, app.enc, ticks)
         except FrayError as e:
             app.show_error(by_id("dlg-body"), e)
             return True
