@@ -360,3 +360,53 @@ def test_the_gm_chooses_who_joins_and_the_party_stands_in_formation_on_free_grou
     dlg = party(page)
     expect(dlg.locator('input[name^="join."]')).to_have_count(0)
     expect(dlg.get_by_role("button", name="Add the party to this fight")).to_have_count(0)
+
+
+SWORD = {"name": "Broadsword", "skill": 60, "damage": "1D8+1", "sr": 2, "hp": 12, "type": "slashing"}
+SHIELD = {"name": "Shield", "skill": 50, "damage": "1D4", "sr": 3, "hp": 12, "shield": True, "hand": "left"}
+
+
+def test_weapon_and_shield_hp_and_stuck_weapons_are_changed_by_hand(page, open_app, tmp_path):
+    """"weapons stuck in them, weapon and shield HP" carry, and the GM can change them: in Change… and
+    in End the fight, each weapon's and shield's HP is a field and each stuck weapon a tick; a value
+    out of range is refused at the character and nothing changes."""
+    from fray.party import campaign, character
+
+    ch = character.new("strike-rank", {"name": "Vasana", "side": "party", "stats": dict(STATS), "weapons": [SWORD, SHIELD]},
+                       "k1", {"weapons": {"shield": 7}, "stuck": [{"weapon": "Orc's Spear", "location": "abdomen"}]})
+    path = tmp_path / "party.json"
+    path.write_text(campaign.dumps(campaign.add_character(campaign.empty(), ch)), encoding="utf-8")
+    open_app(page)
+    foes_fight(page, tmp_path)
+    dlg = party(page)
+    dlg.locator("#party-import").set_input_files(str(path))
+    expect(dlg.locator(".status-note")).to_have_text("Imported party.json: 1 character.")
+    expect(said(dlg, "Vasana")).to_contain_text("Shield HP 7/12; Orc's Spear stuck in the abdomen")
+    dlg.get_by_title("Change what Vasana carries").click()
+    f = dlg.locator("form.party-change")
+    expect(f.get_by_label("Vasana: Shield HP")).to_have_value("7")
+    f.get_by_label("Vasana: Shield HP").fill("20")
+    f.get_by_role("button", name="Keep these values").click()
+    expect(f.locator('[data-error-for="character"]')).to_have_text("Shield HP must be from 0 to 12, not 20")
+    f.get_by_role("button", name="Back").click()
+    expect(said(dlg, "Vasana")).to_contain_text("Shield HP 7/12; Orc's Spear stuck in the abdomen")
+    dlg.get_by_title("Change what Vasana carries").click()
+    f.get_by_label("Vasana: Shield HP").fill("9")
+    f.get_by_label("Vasana: Broadsword HP").fill("10")
+    f.get_by_label("Orc's Spear stuck in the abdomen").uncheck()
+    f.get_by_role("button", name="Keep these values").click()
+    expect(said(dlg, "Vasana")).to_have_text("Broadsword HP 10/12; Shield HP 9/12; total HP 13/13")
+    # into the fight and out of it: End the fight shows the same fields
+    dlg.get_by_role("button", name="Add the party to this fight").click()
+    expect(page.locator("#map [data-token]")).to_have_count(4)
+    dlg = party(page)
+    dlg.get_by_role("button", name="End the fight…").click()
+    end = dlg.locator("form.party-end")
+    expect(end.get_by_label("Vasana: Shield HP")).to_have_value("9")
+    end.get_by_label("Vasana: Shield HP").fill("-2")
+    end.get_by_role("button", name="Write back to the party").click()
+    expect(end.locator('[data-error-for="carry.k1"]')).to_have_text("Shield HP must be from 0 to 12, not -2")
+    end.get_by_label("Vasana: Shield HP").fill("5")
+    end.get_by_label("Vasana: Broadsword HP").fill("12")
+    end.get_by_role("button", name="Write back to the party").click()
+    expect(said(dlg, "Vasana")).to_have_text("Shield HP 5/12; total HP 13/13")

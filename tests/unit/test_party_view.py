@@ -29,6 +29,7 @@ def test_names_are_escaped_and_the_summary_says_each_wound():
     html = party_view.party_html(camp, enc)
     assert "<b>" not in html and "&lt;b&gt;Vasana&lt;/b&gt;" in html
     assert "End the fight…" in html and "Add the party" not in html  # already in this fight
+    assert html.count("total HP 13/13") == 1
     end = party_view.end_html(enc)
     assert "<b>" not in end and 'name="k1.hp.left_leg" value="-6"' in end
 
@@ -86,3 +87,30 @@ def test_the_ticked_characters_join_in_formation_on_free_ground_away_from_the_fo
     with pytest.raises(InvalidAction) as e:
         party_view.join_chosen(camp, enc, {"join.k2": False})
     assert e.value.field == "characters"
+
+
+def test_weapon_and_shield_hp_and_a_stuck_weapon_are_changed_by_hand():
+    """The Change form shows each weapon's and shield's own HP and each weapon stuck in the
+    character; the GM types a new HP (out of range: refused, in the GM's words) or unticks a weapon
+    pulled out."""
+    sword = {"name": "Broadsword", "skill": 60, "damage": "1D8+1", "sr": 2, "hp": 12, "type": "slashing"}
+    shield = {"name": "Shield", "skill": 50, "damage": "1D4", "sr": 3, "hp": 12, "shield": True, "hand": "left"}
+    ch = character.new("strike-rank", {"name": "Vasana", "stats": STATS, "weapons": [sword, shield]}, "k1",
+                       {"weapons": {"shield": 7}, "stuck": [{"weapon": "Orc's Spear", "location": "abdomen"}]})
+    camp = campaign.add_character(campaign.empty(), ch)
+    html = party_view.change_html(ch)
+    assert 'name="k1.weapon.shield" value="7"' in html and 'name="k1.weapon.broadsword" value="12"' in html
+    assert 'name="k1.stuck.0" checked' in html and "Orc&#x27;s Spear stuck in the abdomen" in html
+    base = {"k1.weapon.shield": "7", "k1.weapon.broadsword": "12", "k1.stuck.0": True, "k1.dead": False}
+    with pytest.raises(InvalidAction) as e:
+        apply_step(camp, party_view.read_change({**base, "k1.weapon.shield": "20"}, ch))
+    assert e.value.message == "Shield HP must be from 0 to 12, not 20"
+    assert party_view.at_character(e.value.field) == "character"
+    with pytest.raises(InvalidAction) as e:
+        party_view.read_change({**base, "k1.weapon.broadsword": "dented"}, ch)
+    assert e.value.field == "character" and e.value.message == "Broadsword HP must be a whole number"
+    after, _ = apply_step(camp, party_view.read_change({**base, "k1.weapon.shield": "9", "k1.weapon.broadsword": "10",
+                                                        "k1.stuck.0": False}, ch))
+    assert campaign.character(after, "k1")["carried"] == {"weapons": {"shield": 9, "broadsword": 10}}
+    after, _ = apply_step(camp, party_view.read_change({**base, "k1.weapon.shield": "12"}, ch))
+    assert campaign.character(after, "k1")["carried"] == {"stuck": [{"weapon": "Orc's Spear", "location": "abdomen"}]}

@@ -48,7 +48,6 @@ def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", k
            f'aria-label="{esc(character.name_of(ch))} joins this fight"> <span class="who">{esc(character.name_of(ch))}</span></label> '
            if ch["id"] in can_join else f'<span class="who">{esc(character.name_of(ch))}</span> ')
         + f'<span class="hint">{esc(summary(ch))}</span>{" <em>in this fight</em>" if ch["id"] in in_fight else ""} '
-        f'<span class="hint">{esc(summary(ch))}</span>{" <em>in this fight</em>" if ch["id"] in in_fight else ""} '
         f'{button("Change…", "party-change", "small secondary", title="Change what " + character.name_of(ch) + " carries", character=ch["id"])}'
         f'{button("Remove", "party-remove", "small danger", title="Remove " + character.name_of(ch) + " from the party", character=ch["id"])}</li>'
         for ch in mine)
@@ -248,12 +247,23 @@ async def _keep(app: Any, before: dict[str, Any], note: str) -> None:
     open_party(app, note)
 
 
+def at_character(field: str) -> str:
+    """Where a value a character carries is said wrong: at its character's part of the form, in
+    the engine's own words ("Shield HP must be from 0 to 12, not 20"), whatever the value's path."""
+    import re
+
+    m = re.match(r"^(character|carry\.[^.]+)\.", field)
+    return m.group(1) if m else field
+
+
 def step(app: Any, s: dict[str, Any], scope: Any, note: str | None = None) -> bool:
     before = app.party.present
     app.clear_errors(scope)
     try:
         said = app.party.apply(s)
     except FrayError as e:
+        if isinstance(e, InvalidAction) and not getattr(e, "errors", None):
+            e = InvalidAction(at_character(e.field), e.message)
         app.show_error(scope, e)
         return False
     lines = [x for x in said if not x.endswith("has no healing rules: nothing changes")]
