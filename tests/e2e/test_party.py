@@ -410,3 +410,47 @@ def test_weapon_and_shield_hp_and_stuck_weapons_are_changed_by_hand(page, open_a
     end.get_by_label("Vasana: Broadsword HP").fill("12")
     end.get_by_role("button", name="Write back to the party").click()
     expect(said(dlg, "Vasana")).to_have_text("Shield HP 5/12; total HP 13/13")
+
+
+def test_a_character_is_made_each_of_the_four_ways_and_joins_the_next_fight(page, open_app):
+    """Characters "made from the add form, a ready-made combatant or a bestiary template, or taken from
+    a combatant in a fight": a combatant typed in the add form is kept; one wounded in the fight is
+    kept with its wound; the Party dialog makes one from a ready-made combatant of this game and one
+    from the GM's bestiary template; all four join the next fight."""
+    from gestures import open_add_dialog
+
+    open_app(page)
+    new_strike_rank(page, "Camp")
+    for name, bestiary in (("Rurik", False), ("Gorakiki", True), ("Sora", False)):
+        dlg = open_add_dialog(page)
+        dlg.locator('[name="combatant.name"]').fill(name)
+        dlg.locator('[name="combatant.side"]').select_option("party")
+        for stat in ("STR", "CON", "SIZ", "DEX"):
+            dlg.locator(f'[name="combatant.stats.{stat}"]').fill("13")
+        if bestiary:
+            dlg.get_by_label("Keep in my bestiary").check()
+        dlg.get_by_role("button", name="Add", exact=True).click()
+        expect(dlg).to_be_hidden()
+    damage(page, "Sora", "left_leg", "3")
+    dlg = party(page)
+    dlg.get_by_role("button", name="Keep Rurik").click()  # the add form's combatant, unhurt
+    expect(dlg.locator(".status-note")).to_have_text("Rurik is kept in the party.")
+    dlg.get_by_role("button", name="Keep Sora").click()  # taken from the fight, with its wound
+    expect(said(dlg, "Sora")).to_contain_text("Left leg")
+    make = dlg.get_by_label("New character from")
+    expect(make.locator('optgroup[label="My bestiary"] option')).to_have_text(["Gorakiki"])
+    make.select_option(label="Human warrior")
+    dlg.get_by_role("button", name="Make the character").click()
+    expect(dlg.locator(".status-note")).to_have_text("Human warrior is kept in the party.")
+    dlg.get_by_label("New character from").select_option(label="Gorakiki")
+    dlg.get_by_role("button", name="Make the character").click()
+    expect(dlg.locator(".status-note")).to_have_text("Gorakiki is kept in the party.")
+    expect(dlg.locator(".party-list .who")).to_have_text(["Rurik", "Sora", "Human warrior", "Gorakiki"])
+    expect(dlg.get_by_role("button", name="Keep Gorakiki")).to_have_count(0)  # kept already, by its name
+    dlg.get_by_role("button", name="Close").click()
+    new_strike_rank(page, "Road")
+    add_party(page, 4)
+    expect(card(page, "Human warrior")).to_contain_text("Broadsword")  # the ready-made one's own weapon
+    # CON 13, SIZ 13: legs 5 HP; Sora took 3 in the first fight
+    expect(card(page, "Sora").locator('.sr-loc[data-loc="left_leg"] .hp')).to_have_text("2/5 HP")
+    expect(card(page, "Rurik").locator('.sr-loc[data-loc="left_leg"] .hp')).to_have_text("5/5 HP")

@@ -114,3 +114,21 @@ def test_weapon_and_shield_hp_and_a_stuck_weapon_are_changed_by_hand():
     assert campaign.character(after, "k1")["carried"] == {"weapons": {"shield": 9, "broadsword": 10}}
     after, _ = apply_step(camp, party_view.read_change({**base, "k1.weapon.shield": "12"}, ch))
     assert campaign.character(after, "k1")["carried"] == {"stuck": [{"weapon": "Orc's Spear", "location": "abdomen"}]}
+
+
+def test_a_character_is_made_from_a_ready_made_combatant_or_a_bestiary_template():
+    from fray.rulesets import get_ruleset
+
+    presets = get_ruleset("strike-rank").presets()
+    mine = [{"ruleset": "strike-rank", "combatant": {"name": "<i>Gorakiki</i>", "side": "party", "stats": STATS}}]
+    html = party_view.make_html(presets, mine, "Strike Rank")
+    assert "&lt;i&gt;Gorakiki&lt;/i&gt;" in html and '<option value="b0">' in html and "Human warrior" in html
+    assert party_view.make_html([], [], "Strike Rank") == ""
+    ch = character.from_template(party_view.template_for("b0", presets, mine, "strike-rank"), "k1")
+    assert ch["sheet"]["name"] == "<i>Gorakiki</i>" and ch["carried"] == {}
+    warrior = character.from_template(party_view.template_for("0", presets, mine, "strike-rank"), "k2")
+    assert warrior["sheet"]["name"] == presets[0]["name"] and warrior["ruleset"] == "strike-rank"
+    for bad in ("b7", "", "x"):
+        with pytest.raises(InvalidAction) as e:
+            party_view.template_for(bad, presets, mine, "strike-rank")
+        assert e.value.field == "template"

@@ -35,7 +35,37 @@ def summary(ch: dict[str, Any]) -> str:
 
 # -- the dialog ---------------------------------------------------------------------------------
 
-def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", key: str = "") -> str:
+def make_html(presets: list[dict[str, Any]], templates: list[dict[str, Any]], game_name: str) -> str:
+    """A character from a ready-made combatant of this game or one of the GM's bestiary templates of
+    it: the add form's Ready-made list, and one tap."""
+    if not presets and not templates:
+        return ""
+    opts = "".join(f'<option value="{i}">{esc(p.get("name", "?"))}</option>' for i, p in enumerate(presets))
+    if presets and templates:
+        opts = f'<optgroup label="{esc(game_name)}">{opts}</optgroup>'
+    if templates:
+        opts += ('<optgroup label="My bestiary">' + "".join(
+            f'<option value="b{i}">{esc(t["combatant"].get("name", "?"))}</option>' for i, t in enumerate(templates))
+            + "</optgroup>")
+    return ('<div class="party-make" data-field="template"><label>New character from '
+            f'<select name="template">{opts}</select></label> '
+            + button("Make the character", "party-make", "small secondary")
+            + '<p class="field-error" data-error-for="template"></p></div>')
+
+
+def template_for(value: str, presets: list[dict[str, Any]], templates: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:
+    """The template the Make list's ``value`` names (``3``: a ready-made one, ``b3``: the GM's)."""
+    try:
+        mine, k = value.startswith("b"), int(value.removeprefix("b"))
+    except (AttributeError, ValueError):
+        raise InvalidAction("template", "choose a ready-made combatant or a template of your bestiary") from None
+    pool = templates if mine else [{"ruleset": ruleset, "combatant": p} for p in presets]
+    if not 0 <= k < len(pool):
+        raise InvalidAction("template", "that template is no longer in the list: choose another")
+    return pool[k]
+
+
+def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", key: str = "", make: str = "") -> str:
     mine = campaign.of_ruleset(camp, enc.ruleset)
     ended = any(e["id"] == key for e in camp["encounters"])
     in_fight = set() if ended else {c.data["party"]["character"] for c in carry.linked(enc)}
@@ -64,7 +94,7 @@ def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", k
                if joinable else "") + listed
             + ('<p class="hint">This fight\'s end is written to the party.</p>' if ended else "")
             + '<p class="field-error" data-error-for="characters"></p>'
-            + (f'<p class="party-keep">{keeps}</p>' if keeps else "")
+            + (f'<p class="party-keep">{keeps}</p>' if keeps else "") + make
             + '<div class="dlg-actions">'
             + (button("Add the party to this fight", "party-join") if joinable else "")
             + (button("End the fight…", "party-end", "secondary") if in_fight else "")
@@ -226,7 +256,8 @@ def open_party(app: Any, note: str = "") -> None:
 
     from .dom import by_id
 
-    app.open_dialog(party_html(app.party.present, app.enc, note, _undo_word(app), app.key))
+    app.open_dialog(party_html(app.party.present, app.enc, note, _undo_word(app), app.key,
+                               make_html(app.ruleset.presets(), app.my_templates(), app.ruleset.name)))
     inp = by_id("party-import")
     if inp is not None:
         if getattr(app, "_party_proxy", None) is None:
@@ -308,6 +339,18 @@ def on_act(app: Any, act: str, el: Any) -> bool:
                 app.show_error(by_id("dlg-body"), InvalidAction("characters", f"{c.name} cannot be kept: {why}"))
                 return True
             step(app, {"type": "add_character", "character": ch}, by_id("dlg-body"), f"{c.name} is kept in the party.")
+    elif act == "party-make":
+        body = by_id("dlg-body")
+        sel = body.querySelector('select[name="template"]')
+        app.clear_errors(body)
+        try:
+            t = template_for(str(sel.value) if sel is not None else "", app.ruleset.presets(), app.my_templates(),
+                             app.enc.ruleset)
+            ch = character.from_template(t, campaign.next_id(camp))
+        except FrayError as e:
+            app.show_error(body, InvalidAction("template", e.message if isinstance(e, InvalidAction) else str(e)))
+            return True
+        step(app, {"type": "add_character", "character": ch}, body, f"{character.name_of(ch)} is kept in the party.")
     elif act == "party-remove":
         step(app, {"type": "remove_character", "id": data(el, "character")}, by_id("dlg-body"))
     elif act == "party-join":
