@@ -105,10 +105,12 @@ def test_weapon_and_shield_hp_and_a_stuck_weapon_are_changed_by_hand():
     with pytest.raises(InvalidAction) as e:
         apply_step(camp, party_view.read_change({**base, "k1.weapon.shield": "20"}, ch))
     assert e.value.message == "Shield HP must be from 0 to 12, not 20"
-    assert party_view.at_character(e.value.field) == "character"
+    assert party_view.at_character(e.value.field, "k1") == "k1.weapon.shield"
+    assert party_view.at_character("carry.k3.carried.weapons.shield") == "k3.weapon.shield"
+    assert party_view.at_character("carry.k3.carried.hp") == "carry.k3"
     with pytest.raises(InvalidAction) as e:
         party_view.read_change({**base, "k1.weapon.broadsword": "dented"}, ch)
-    assert e.value.field == "character" and e.value.message == "Broadsword HP must be a whole number"
+    assert e.value.field == "k1.weapon.broadsword" and e.value.message == "Broadsword HP must be a whole number"
     after, _ = apply_step(camp, party_view.read_change({**base, "k1.weapon.shield": "9", "k1.weapon.broadsword": "10",
                                                         "k1.stuck.0": False}, ch))
     assert campaign.character(after, "k1")["carried"] == {"weapons": {"shield": 9, "broadsword": 10}}

@@ -278,11 +278,16 @@ async def _keep(app: Any, before: dict[str, Any], note: str) -> None:
     open_party(app, note)
 
 
-def at_character(field: str) -> str:
-    """Where a value a character carries is said wrong: at its character's part of the form, in
-    the engine's own words ("Shield HP must be from 0 to 12, not 20"), whatever the value's path."""
+def at_character(field: str, kid: str = "") -> str:
+    """Where a value a character carries is said wrong, in the engine's own words ("Shield HP must
+    be from 0 to 12, not 20"): a weapon's HP at its own field (``<character>.weapon.<id>``, as the
+    form names it), anything else at its character's part of the form. ``kid``: the character
+    a Change form is about (its paths begin "character")."""
     import re
 
+    m = re.match(r"^(character|carry\.([^.]+))\.carried\.weapons\.([^.]+)$", field)
+    if m and (m.group(2) or kid):
+        return f"{m.group(2) or kid}.weapon.{m.group(3)}"
     m = re.match(r"^(character|carry\.[^.]+)\.", field)
     return m.group(1) if m else field
 
@@ -294,7 +299,7 @@ def step(app: Any, s: dict[str, Any], scope: Any, note: str | None = None) -> bo
         said = app.party.apply(s)
     except FrayError as e:
         if isinstance(e, InvalidAction) and not getattr(e, "errors", None):
-            e = InvalidAction(at_character(e.field), e.message)
+            e = InvalidAction(at_character(e.field, str(s.get("id", ""))), e.message)
         app.show_error(scope, e)
         return False
     lines = [x for x in said if not x.endswith("has no healing rules: nothing changes")]

@@ -26,8 +26,9 @@ def fields_html(k: str, got: dict[str, Any], c: Any, name: str) -> str:
     kept = got.get("weapons", {})
     arms = "".join(
         f'<tr><th scope="row">{esc(w["name"])}</th>'
-        f'<td><input type="number" name="{esc(k)}.weapon.{esc(w["id"])}" value="{kept.get(w["id"], w["hp_max"])}" '
-        f'aria-label="{esc(name)}: {esc(w["name"])} HP"> / {w["hp_max"]}</td></tr>'
+        f'<td data-field="{esc(k)}.weapon.{esc(w["id"])}"><input type="number" name="{esc(k)}.weapon.{esc(w["id"])}" '
+        f'value="{kept.get(w["id"], w["hp_max"])}" aria-label="{esc(name)}: {esc(w["name"])} HP"> / {w["hp_max"]}'
+        f'<p class="field-error" data-error-for="{esc(k)}.weapon.{esc(w["id"])}"></p></td></tr>'
         for w in _kept_weapons(c))
     if arms:
         fields += f'<table class="party-wounds party-weapons"><caption>Weapon and shield HP</caption><tbody>{arms}</tbody></table>'
@@ -74,7 +75,7 @@ def read_fields(values: dict[str, Any], k: str, got: dict[str, Any], c: Any, f: 
         raw = values.get(f"{k}.weapon.{w['id']}")
         if raw is None:
             continue
-        hp = _whole(raw, f, f"{w['name']} HP")
+        hp = _whole(raw, f"{k}.weapon.{w['id']}", f"{w['name']} HP")
         if hp == w["hp_max"]:
             weapons.pop(w["id"], None)
         else:
