@@ -300,6 +300,34 @@ export async function putMeta(name, value) {
   await end;
 }
 
+// The party's campaign (py/fray/web/store.py, save_campaign): write `text` if the kept campaign is
+// still revision `expected`, the check and the write in one transaction (as `save` does), so two
+// tabs writing at the same instant cannot both pass it. A kept text is {"rev": n, ...}: none is
+// revision 0, one whose rev is not a whole number from 1 (unreadable) is -1. Resolves {ok, rev}
+// (rev: the one now kept; when not ok, the one another tab kept, nothing written).
+export async function putCampaign(text, expected) {
+  forgetEarly();
+  const t = tx(["meta"], "readwrite");
+  const end = committed(t);
+  const stored = campaignRev(await done(t.objectStore("meta").get("campaign")));
+  if (stored !== expected) {
+    t.abort();
+    await end.catch(() => {});
+    return { ok: false, rev: stored };
+  }
+  t.objectStore("meta").put(text, "campaign");
+  await end;
+  return { ok: true, rev: Math.max(stored, 0) + 1 };
+}
+
+function campaignRev(kept) {
+  if (kept === undefined || kept === null || kept === "") return 0;
+  let got = null;
+  try { got = typeof kept === "string" ? JSON.parse(kept) : null; } catch (e) { got = null; }
+  const rev = got !== null && typeof got === "object" ? got.rev : null;
+  return Number.isInteger(rev) && rev >= 1 ? rev : -1;
+}
+
 export async function meta(name) {
   if (name === "current") {
     const e = await fromEarly("current");

@@ -11,6 +11,7 @@ Every step waits on what the page shows (``expect``), never on time.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -269,3 +270,188 @@ def test_range_band_fatigue_and_trauma_and_tactical_round_hit_points_carry(page,
     new_tactical(page, "Gate")
     add_party(page, 1)
     expect(card(page, "Ana").locator(".tr-hp-value")).to_have_text("25")
+
+
+RACE = """async () => {
+  const store = await import("./static/store.js");
+  await store.open();
+  const text = (who) => JSON.stringify({rev: 1, campaign: {format: "fray-campaign", version: 1,
+                                                            characters: [], encounters: [{id: who, name: who, ruleset: "strike-rank"}]}});
+  const got = await Promise.all([store.putCampaign(text("one"), 0), store.putCampaign(text("two"), 0)]);
+  return {got, kept: JSON.parse(await store.meta("campaign")).campaign.encounters[0].id};
+}"""
+
+
+def test_two_tabs_writing_the_party_at_the_same_instant_cannot_both_pass_the_revision_check(page, open_app, tmp_path):
+    """The compare-and-write of the campaign is one IndexedDB transaction: of two writes naming the
+    same revision at once, one is kept and the other refused (with the revision kept), and the
+    page's next party step, made on the revision it read before, is refused and takes the kept party."""
+    open_app(page)
+    camp_fight(page, tmp_path)
+    res = page.evaluate(RACE)
+    assert sorted(g["ok"] for g in res["got"]) == [False, True]
+    winner = "one" if res["got"][0]["ok"] else "two"
+    assert res["kept"] == winner
+    assert [g["rev"] for g in res["got"] if not g["ok"]] == [1]
+    dlg = party(page)
+    dlg.get_by_role("button", name="Keep Vasana").click()
+    expect(dlg.locator(".status-note")).to_contain_text("Another tab changed the party since")
+    expect(dlg.locator(".party-list li")).to_have_count(0)
+
+
+def foes_fight(page, tmp_path, name: str = "Ambush") -> None:
+    """A strike-rank fight with three foes in a row at the map's middle, imported as a file."""
+    h = History(new_encounter("strike-rank", name))
+    for i, n in enumerate(("Broo", "Scorpion man", "Tusk rider")):
+        h.do({"type": "add_combatant", "combatant": {"name": n, "side": "foes", "stats": dict(STATS),
+                                                     "position": {"x": 3 * i, "y": 0, "alt": 0}}})
+    path = tmp_path / f"{name}.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(3)
+
+
+def test_the_gm_chooses_who_joins_and_the_party_stands_in_formation_on_free_ground(page, open_app, tmp_path):
+    """"add the party (or chosen characters) to a new encounter in one tap, placed in a formation on the
+    map": every living character is ticked, so one tap adds the party; the GM unticks one and the
+    others join, in formation away from the foes (fray.placing: the party to the west of them, a
+    token's width apart); the one left out joins later by itself, and never on anyone."""
+    from gestures import saved
+    from test_map_place import overlaps, show_map
+
+    open_app(page)
+    camp_fight(page, tmp_path)
+    keep_all(page, NAMES)
+    foes_fight(page, tmp_path)
+    dlg = party(page)
+    for n in NAMES:
+        expect(dlg.get_by_label(f"{n} joins this fight")).to_be_checked()
+    # none ticked: said at the list, nothing added
+    for n in NAMES:
+        dlg.get_by_label(f"{n} joins this fight").uncheck()
+    dlg.get_by_role("button", name="Add the party to this fight").click()
+    expect(dlg.locator('[data-error-for="characters"]')).to_have_text("tick at least one character to add to this fight")
+    expect(page.locator("#map [data-token]")).to_have_count(3)
+    for n in ("Vasana", "Yanioth", "Vishi"):
+        dlg.get_by_label(f"{n} joins this fight").check()
+    dlg.get_by_role("button", name="Add the party to this fight").click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#map [data-token]")).to_have_count(6)
+    cs = saved(page)["encounter"]["combatants"]
+    foes = [(c["position"]["x"], c["position"]["y"]) for c in cs if c["side"] == "foes"]
+    ours = {c["name"]: (c["position"]["x"], c["position"]["y"]) for c in cs if c["side"] == "party"}
+    assert set(ours) == {"Vasana", "Yanioth", "Vishi"}
+    assert all(x < min(fx for fx, _ in foes) for x, _ in ours.values())  # the party to the west
+    # a formation: rows of two, three metres apart
+    xs, ys = sorted({x for x, _ in ours.values()}), sorted({y for _, y in ours.values()})
+    assert xs[1] - xs[0] == 3 and ys[1] - ys[0] == 3
+    # Harrek, left out, is still offered and joins by himself, on free ground
+    dlg = party(page)
+    expect(dlg.get_by_label("Harrek joins this fight")).to_be_checked()
+    expect(dlg.locator('input[name^="join."]')).to_have_count(1)
+    dlg.get_by_role("button", name="Add the party to this fight").click()
+    expect(page.locator("#map [data-token]")).to_have_count(7)
+    cs = saved(page)["encounter"]["combatants"]
+    spots = [(c["position"]["x"], c["position"]["y"]) for c in cs]
+    assert all(math.hypot(a[0] - b[0], a[1] - b[1]) >= 3 for i, a in enumerate(spots) for b in spots[i + 1:])
+    show_map(page)
+    assert overlaps(page) == []
+    # everyone in the fight: nobody left to tick
+    dlg = party(page)
+    expect(dlg.locator('input[name^="join."]')).to_have_count(0)
+    expect(dlg.get_by_role("button", name="Add the party to this fight")).to_have_count(0)
+
+
+SWORD = {"name": "Broadsword", "skill": 60, "damage": "1D8+1", "sr": 2, "hp": 12, "type": "slashing"}
+SHIELD = {"name": "Shield", "skill": 50, "damage": "1D4", "sr": 3, "hp": 12, "shield": True, "hand": "left"}
+
+
+def test_weapon_and_shield_hp_and_stuck_weapons_are_changed_by_hand(page, open_app, tmp_path):
+    """"weapons stuck in them, weapon and shield HP" carry, and the GM can change them: in Change… and
+    in End the fight, each weapon's and shield's HP is a field and each stuck weapon a tick; a value
+    out of range is refused at the character and nothing changes."""
+    from fray.party import campaign, character
+
+    ch = character.new("strike-rank", {"name": "Vasana", "side": "party", "stats": dict(STATS), "weapons": [SWORD, SHIELD]},
+                       "k1", {"weapons": {"shield": 7}, "stuck": [{"weapon": "Orc's Spear", "location": "abdomen"}]})
+    path = tmp_path / "party.json"
+    path.write_text(campaign.dumps(campaign.add_character(campaign.empty(), ch)), encoding="utf-8")
+    open_app(page)
+    foes_fight(page, tmp_path)
+    dlg = party(page)
+    dlg.locator("#party-import").set_input_files(str(path))
+    expect(dlg.locator(".status-note")).to_have_text("Imported party.json: 1 character.")
+    expect(said(dlg, "Vasana")).to_contain_text("Shield HP 7/12; Orc's Spear stuck in the abdomen")
+    dlg.get_by_title("Change what Vasana carries").click()
+    f = dlg.locator("form.party-change")
+    expect(f.get_by_label("Vasana: Shield HP")).to_have_value("7")
+    f.get_by_label("Vasana: Shield HP").fill("20")
+    f.get_by_role("button", name="Keep these values").click()
+    expect(f.locator('[data-error-for="k1.weapon.shield"]')).to_have_text("Shield HP must be from 0 to 12, not 20")
+    expect(f.get_by_label("Vasana: Shield HP")).to_be_focused()
+    f.get_by_role("button", name="Back").click()
+    expect(said(dlg, "Vasana")).to_contain_text("Shield HP 7/12; Orc's Spear stuck in the abdomen")
+    dlg.get_by_title("Change what Vasana carries").click()
+    f.get_by_label("Vasana: Shield HP").fill("9")
+    f.get_by_label("Vasana: Broadsword HP").fill("10")
+    f.get_by_label("Orc's Spear stuck in the abdomen").uncheck()
+    f.get_by_role("button", name="Keep these values").click()
+    expect(said(dlg, "Vasana")).to_have_text("Broadsword HP 10/12; Shield HP 9/12; total HP 13/13")
+    # into the fight and out of it: End the fight shows the same fields
+    dlg.get_by_role("button", name="Add the party to this fight").click()
+    expect(page.locator("#map [data-token]")).to_have_count(4)
+    dlg = party(page)
+    dlg.get_by_role("button", name="End the fight…").click()
+    end = dlg.locator("form.party-end")
+    expect(end.get_by_label("Vasana: Shield HP")).to_have_value("9")
+    end.get_by_label("Vasana: Shield HP").fill("-2")
+    end.get_by_role("button", name="Write back to the party").click()
+    expect(end.locator('[data-error-for="k1.weapon.shield"]')).to_have_text("Shield HP must be from 0 to 12, not -2")
+    end.get_by_label("Vasana: Shield HP").fill("5")
+    end.get_by_label("Vasana: Broadsword HP").fill("12")
+    end.get_by_role("button", name="Write back to the party").click()
+    expect(said(dlg, "Vasana")).to_have_text("Shield HP 5/12; total HP 13/13")
+
+
+def test_a_character_is_made_each_of_the_four_ways_and_joins_the_next_fight(page, open_app):
+    """Characters "made from the add form, a ready-made combatant or a bestiary template, or taken from
+    a combatant in a fight": a combatant typed in the add form is kept; one wounded in the fight is
+    kept with its wound; the Party dialog makes one from a ready-made combatant of this game and one
+    from the GM's bestiary template; all four join the next fight."""
+    from gestures import open_add_dialog
+
+    open_app(page)
+    new_strike_rank(page, "Camp")
+    for name, bestiary in (("Rurik", False), ("Gorakiki", True), ("Sora", False)):
+        dlg = open_add_dialog(page)
+        dlg.locator('[name="combatant.name"]').fill(name)
+        dlg.locator('[name="combatant.side"]').select_option("party")
+        for stat in ("STR", "CON", "SIZ", "DEX"):
+            dlg.locator(f'[name="combatant.stats.{stat}"]').fill("13")
+        if bestiary:
+            dlg.get_by_label("Keep in my bestiary").check()
+        dlg.get_by_role("button", name="Add", exact=True).click()
+        expect(dlg).to_be_hidden()
+    damage(page, "Sora", "left_leg", "3")
+    dlg = party(page)
+    dlg.get_by_role("button", name="Keep Rurik").click()  # the add form's combatant, unhurt
+    expect(dlg.locator(".status-note")).to_have_text("Rurik is kept in the party.")
+    dlg.get_by_role("button", name="Keep Sora").click()  # taken from the fight, with its wound
+    expect(said(dlg, "Sora")).to_contain_text("Left leg")
+    make = dlg.get_by_label("New character from")
+    expect(make.locator('optgroup[label="My bestiary"] option')).to_have_text(["Gorakiki"])
+    make.select_option(label="Human warrior")
+    dlg.get_by_role("button", name="Make the character").click()
+    expect(dlg.locator(".status-note")).to_have_text("Human warrior is kept in the party.")
+    dlg.get_by_label("New character from").select_option(label="Gorakiki")
+    dlg.get_by_role("button", name="Make the character").click()
+    expect(dlg.locator(".status-note")).to_have_text("Gorakiki is kept in the party.")
+    expect(dlg.locator(".party-list .who")).to_have_text(["Rurik", "Sora", "Human warrior", "Gorakiki"])
+    expect(dlg.get_by_role("button", name="Keep Gorakiki")).to_have_count(0)  # kept already, by its name
+    dlg.get_by_role("button", name="Close").click()
+    new_strike_rank(page, "Road")
+    add_party(page, 4)
+    expect(card(page, "Human warrior")).to_contain_text("Broadsword")  # the ready-made one's own weapon
+    # CON 13, SIZ 13: legs 5 HP; Sora took 3 in the first fight
+    expect(card(page, "Sora").locator('.sr-loc[data-loc="left_leg"] .hp')).to_have_text("2/5 HP")
+    expect(card(page, "Rurik").locator('.sr-loc[data-loc="left_leg"] .hp')).to_have_text("5/5 HP")

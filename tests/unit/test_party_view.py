@@ -4,6 +4,7 @@ fight form read back to the step the engine checks, a bad party file said in the
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -28,6 +29,7 @@ def test_names_are_escaped_and_the_summary_says_each_wound():
     html = party_view.party_html(camp, enc)
     assert "<b>" not in html and "&lt;b&gt;Vasana&lt;/b&gt;" in html
     assert "End the fight…" in html and "Add the party" not in html  # already in this fight
+    assert html.count("total HP 13/13") == 1
     end = party_view.end_html(enc)
     assert "<b>" not in end and 'name="k1.hp.left_leg" value="-6"' in end
 
@@ -65,3 +67,70 @@ def test_the_change_form_sets_what_a_character_carries_by_hand():
     after, said = apply_step(camp, step)
     assert campaign.character(after, "k1")["carried"] == {"hits_taken": 5, "lasting": ["Scar on the cheek"]}
     assert party_view.summary(campaign.character(after, "k1")) == "HP 35/40; Scar on the cheek"
+
+
+def test_the_ticked_characters_join_in_formation_on_free_ground_away_from_the_foes():
+    camp = campaign.empty()
+    for i, n in enumerate(("Vasana", "Harrek", "Yanioth")):
+        camp = campaign.add_character(camp, character.new("strike-rank", {"name": n, "stats": STATS}, f"k{i + 1}"))
+    enc = new_encounter("strike-rank")
+    for i in range(3):
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": {"name": f"Broo {i}", "side": "foes", "stats": STATS,
+                                                                    "position": {"x": 3 * i, "y": 0, "alt": 0}}})
+    action = party_view.join_chosen(camp, enc, {"join.k1": True, "join.k2": False, "join.k3": True})
+    enc, _ = apply(enc, action)
+    ours = [c for c in enc.combatants if c.side == "party"]
+    assert [c.name for c in ours] == ["Vasana", "Yanioth"]
+    assert all(c.position.x < 0 for c in ours)  # west of the foes, on ground nobody stands on
+    assert all(math.hypot(a.position.x - b.position.x, a.position.y - b.position.y) >= 3
+               for i, a in enumerate(enc.combatants) for b in enc.combatants[i + 1:])
+    with pytest.raises(InvalidAction) as e:
+        party_view.join_chosen(camp, enc, {"join.k2": False})
+    assert e.value.field == "characters"
+
+
+def test_weapon_and_shield_hp_and_a_stuck_weapon_are_changed_by_hand():
+    """The Change form shows each weapon's and shield's own HP and each weapon stuck in the
+    character; the GM types a new HP (out of range: refused, in the GM's words) or unticks a weapon
+    pulled out."""
+    sword = {"name": "Broadsword", "skill": 60, "damage": "1D8+1", "sr": 2, "hp": 12, "type": "slashing"}
+    shield = {"name": "Shield", "skill": 50, "damage": "1D4", "sr": 3, "hp": 12, "shield": True, "hand": "left"}
+    ch = character.new("strike-rank", {"name": "Vasana", "stats": STATS, "weapons": [sword, shield]}, "k1",
+                       {"weapons": {"shield": 7}, "stuck": [{"weapon": "Orc's Spear", "location": "abdomen"}]})
+    camp = campaign.add_character(campaign.empty(), ch)
+    html = party_view.change_html(ch)
+    assert 'name="k1.weapon.shield" value="7"' in html and 'name="k1.weapon.broadsword" value="12"' in html
+    assert 'name="k1.stuck.0" checked' in html and "Orc&#x27;s Spear stuck in the abdomen" in html
+    base = {"k1.weapon.shield": "7", "k1.weapon.broadsword": "12", "k1.stuck.0": True, "k1.dead": False}
+    with pytest.raises(InvalidAction) as e:
+        apply_step(camp, party_view.read_change({**base, "k1.weapon.shield": "20"}, ch))
+    assert e.value.message == "Shield HP must be from 0 to 12, not 20"
+    assert party_view.at_character(e.value.field, "k1") == "k1.weapon.shield"
+    assert party_view.at_character("carry.k3.carried.weapons.shield") == "k3.weapon.shield"
+    assert party_view.at_character("carry.k3.carried.hp") == "carry.k3"
+    with pytest.raises(InvalidAction) as e:
+        party_view.read_change({**base, "k1.weapon.broadsword": "dented"}, ch)
+    assert e.value.field == "k1.weapon.broadsword" and e.value.message == "Broadsword HP must be a whole number"
+    after, _ = apply_step(camp, party_view.read_change({**base, "k1.weapon.shield": "9", "k1.weapon.broadsword": "10",
+                                                        "k1.stuck.0": False}, ch))
+    assert campaign.character(after, "k1")["carried"] == {"weapons": {"shield": 9, "broadsword": 10}}
+    after, _ = apply_step(camp, party_view.read_change({**base, "k1.weapon.shield": "12"}, ch))
+    assert campaign.character(after, "k1")["carried"] == {"stuck": [{"weapon": "Orc's Spear", "location": "abdomen"}]}
+
+
+def test_a_character_is_made_from_a_ready_made_combatant_or_a_bestiary_template():
+    from fray.rulesets import get_ruleset
+
+    presets = get_ruleset("strike-rank").presets()
+    mine = [{"ruleset": "strike-rank", "combatant": {"name": "<i>Gorakiki</i>", "side": "party", "stats": STATS}}]
+    html = party_view.make_html(presets, mine, "Strike Rank")
+    assert "&lt;i&gt;Gorakiki&lt;/i&gt;" in html and '<option value="b0">' in html and "Human warrior" in html
+    assert party_view.make_html([], [], "Strike Rank") == ""
+    ch = character.from_template(party_view.template_for("b0", presets, mine, "strike-rank"), "k1")
+    assert ch["sheet"]["name"] == "<i>Gorakiki</i>" and ch["carried"] == {}
+    warrior = character.from_template(party_view.template_for("0", presets, mine, "strike-rank"), "k2")
+    assert warrior["sheet"]["name"] == presets[0]["name"] and warrior["ruleset"] == "strike-rank"
+    for bad in ("b7", "", "x"):
+        with pytest.raises(InvalidAction) as e:
+            party_view.template_for(bad, presets, mine, "strike-rank")
+        assert e.value.field == "template"

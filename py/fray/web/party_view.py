@@ -35,13 +35,49 @@ def summary(ch: dict[str, Any]) -> str:
 
 # -- the dialog ---------------------------------------------------------------------------------
 
-def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", key: str = "") -> str:
+def make_html(presets: list[dict[str, Any]], templates: list[dict[str, Any]], game_name: str) -> str:
+    """A character from a ready-made combatant of this game or one of the GM's bestiary templates of
+    it: the add form's Ready-made list, and one tap."""
+    if not presets and not templates:
+        return ""
+    opts = "".join(f'<option value="{i}">{esc(p.get("name", "?"))}</option>' for i, p in enumerate(presets))
+    if presets and templates:
+        opts = f'<optgroup label="{esc(game_name)}">{opts}</optgroup>'
+    if templates:
+        opts += ('<optgroup label="My bestiary">' + "".join(
+            f'<option value="b{i}">{esc(t["combatant"].get("name", "?"))}</option>' for i, t in enumerate(templates))
+            + "</optgroup>")
+    return ('<div class="party-make" data-field="template"><label>New character from '
+            f'<select name="template">{opts}</select></label> '
+            + button("Make the character", "party-make", "small secondary")
+            + '<p class="field-error" data-error-for="template"></p></div>')
+
+
+def template_for(value: str, presets: list[dict[str, Any]], templates: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:
+    """The template the Make list's ``value`` names (``3``: a ready-made one, ``b3``: the GM's)."""
+    try:
+        mine, k = value.startswith("b"), int(value.removeprefix("b"))
+    except (AttributeError, ValueError):
+        raise InvalidAction("template", "choose a ready-made combatant or a template of your bestiary") from None
+    pool = templates if mine else [{"ruleset": ruleset, "combatant": p} for p in presets]
+    if not 0 <= k < len(pool):
+        raise InvalidAction("template", "that template is no longer in the list: choose another")
+    return pool[k]
+
+
+def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", key: str = "", make: str = "") -> str:
     mine = campaign.of_ruleset(camp, enc.ruleset)
     ended = any(e["id"] == key for e in camp["encounters"])
     in_fight = set() if ended else {c.data["party"]["character"] for c in carry.linked(enc)}
+    linked = {c.data["party"]["character"] for c in carry.linked(enc)}
+    joinable = [ch for ch in mine if not ch.get("dead") and ch["id"] not in linked]
+    can_join = {ch["id"] for ch in joinable}
     rows = "".join(
-        f'<li data-character="{esc(ch["id"])}"><span class="who">{esc(character.name_of(ch))}</span> '
-        f'<span class="hint">{esc(summary(ch))}</span>{" <em>in this fight</em>" if ch["id"] in in_fight else ""} '
+        f'<li data-character="{esc(ch["id"])}">'
+        + (f'<label class="party-pick"><input type="checkbox" name="join.{esc(ch["id"])}" checked '
+           f'aria-label="{esc(character.name_of(ch))} joins this fight"> <span class="who">{esc(character.name_of(ch))}</span></label> '
+           if ch["id"] in can_join else f'<span class="who">{esc(character.name_of(ch))}</span> ')
+        + f'<span class="hint">{esc(summary(ch))}</span>{" <em>in this fight</em>" if ch["id"] in in_fight else ""} '
         f'{button("Change…", "party-change", "small secondary", title="Change what " + character.name_of(ch) + " carries", character=ch["id"])}'
         f'{button("Remove", "party-remove", "small danger", title="Remove " + character.name_of(ch) + " from the party", character=ch["id"])}</li>'
         for ch in mine)
@@ -50,15 +86,15 @@ def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", k
     names = {character.name_of(ch) for ch in mine}  # a combatant kept once is not offered again
     keep = [c for c in enc.peek() if not isinstance(c.data.get("party"), dict) and c.name not in names]
     keeps = "".join(button(f"Keep {c.name}", "party-keep", "small secondary", id=c.id) for c in keep)
-    linked = {c.data["party"]["character"] for c in carry.linked(enc)}
-    joinable = [ch for ch in mine if not ch.get("dead") and ch["id"] not in linked]
     return (f'<div class="party"><h2 id="dlg-title">The party</h2>'
             '<p class="hint">Characters are kept in this browser, beside the encounters. Each fight they join '
             'writes back what it left on them when you end it.</p>'
-            f'<p class="status-note" role="status">{esc(note)}</p>{listed}'
+            f'<p class="status-note" role="status">{esc(note)}</p>'
+            + ('<p class="hint">The ticked characters join this fight, in formation on free ground.</p>'
+               if joinable else "") + listed
             + ('<p class="hint">This fight\'s end is written to the party.</p>' if ended else "")
             + '<p class="field-error" data-error-for="characters"></p>'
-            + (f'<p class="party-keep">{keeps}</p>' if keeps else "")
+            + (f'<p class="party-keep">{keeps}</p>' if keeps else "") + make
             + '<div class="dlg-actions">'
             + (button("Add the party to this fight", "party-join") if joinable else "")
             + (button("End the fight…", "party-end", "secondary") if in_fight else "")
@@ -179,6 +215,21 @@ def read_party_file(text: str) -> dict[str, Any]:
         raise FrayError(f"{who}: {e.message}" if who and who != "the file" else e.message) from None
 
 
+def join_chosen(camp: dict[str, Any], enc: Any, ticks: dict[str, bool]) -> dict[str, Any]:
+    """The ``join_party`` action for the characters ticked in the dialog (``{"join.<id>": ticked}``),
+    placed as one formation on free ground (``fray.placing``: away from everyone on the map, the
+    party to the west of the others), not on the foes."""
+    from .. import placing
+
+    ids = [name.removeprefix("join.") for name, on in ticks.items() if on and name.startswith("join.")]
+    if not ids:
+        raise InvalidAction("characters", "tick at least one character to add to this fight")
+    chosen = [campaign.character(camp, i) for i in ids]
+    side = chosen[0]["sheet"].get("side", "party")
+    spot = placing.free_spot(enc, side if isinstance(side, str) else "party", len(ids))
+    return campaign.join_action(camp, enc.ruleset, ids, {"x": spot.x, "y": spot.y, "alt": spot.alt})
+
+
 # -- the page -----------------------------------------------------------------------------------
 
 STEP_WORDS = {"add_character": "keep a character", "remove_character": "remove a character",
@@ -205,7 +256,8 @@ def open_party(app: Any, note: str = "") -> None:
 
     from .dom import by_id
 
-    app.open_dialog(party_html(app.party.present, app.enc, note, _undo_word(app), app.key))
+    app.open_dialog(party_html(app.party.present, app.enc, note, _undo_word(app), app.key,
+                               make_html(app.ruleset.presets(), app.my_templates(), app.ruleset.name)))
     inp = by_id("party-import")
     if inp is not None:
         if getattr(app, "_party_proxy", None) is None:
@@ -226,12 +278,28 @@ async def _keep(app: Any, before: dict[str, Any], note: str) -> None:
     open_party(app, note)
 
 
+def at_character(field: str, kid: str = "") -> str:
+    """Where a value a character carries is said wrong, in the engine's own words ("Shield HP must
+    be from 0 to 12, not 20"): a weapon's HP at its own field (``<character>.weapon.<id>``, as the
+    form names it), anything else at its character's part of the form. ``kid``: the character
+    a Change form is about (its paths begin "character")."""
+    import re
+
+    m = re.match(r"^(character|carry\.([^.]+))\.carried\.weapons\.([^.]+)$", field)
+    if m and (m.group(2) or kid):
+        return f"{m.group(2) or kid}.weapon.{m.group(3)}"
+    m = re.match(r"^(character|carry\.[^.]+)\.", field)
+    return m.group(1) if m else field
+
+
 def step(app: Any, s: dict[str, Any], scope: Any, note: str | None = None) -> bool:
     before = app.party.present
     app.clear_errors(scope)
     try:
         said = app.party.apply(s)
     except FrayError as e:
+        if isinstance(e, InvalidAction) and not getattr(e, "errors", None):
+            e = InvalidAction(at_character(e.field, str(s.get("id", ""))), e.message)
         app.show_error(scope, e)
         return False
     lines = [x for x in said if not x.endswith("has no healing rules: nothing changes")]
@@ -276,15 +344,24 @@ def on_act(app: Any, act: str, el: Any) -> bool:
                 app.show_error(by_id("dlg-body"), InvalidAction("characters", f"{c.name} cannot be kept: {why}"))
                 return True
             step(app, {"type": "add_character", "character": ch}, by_id("dlg-body"), f"{c.name} is kept in the party.")
+    elif act == "party-make":
+        body = by_id("dlg-body")
+        sel = body.querySelector('select[name="template"]')
+        app.clear_errors(body)
+        try:
+            t = template_for(str(sel.value) if sel is not None else "", app.ruleset.presets(), app.my_templates(),
+                             app.enc.ruleset)
+            ch = character.from_template(t, campaign.next_id(camp))
+        except FrayError as e:
+            app.show_error(body, InvalidAction("template", e.message if isinstance(e, InvalidAction) else str(e)))
+            return True
+        step(app, {"type": "add_character", "character": ch}, body, f"{character.name_of(ch)} is kept in the party.")
     elif act == "party-remove":
         step(app, {"type": "remove_character", "id": data(el, "character")}, by_id("dlg-body"))
     elif act == "party-join":
-        in_fight = {c.data["party"]["character"] for c in carry.linked(app.enc)}
-        ids = [ch["id"] for ch in campaign.of_ruleset(camp, app.enc.ruleset) if not ch.get("dead") and ch["id"] not in in_fight]
-        xs = [c.position.x for c in app.enc.peek()]
-        where = {"x": (max(xs) + 6) if xs else 0, "y": 0}
+        ticks = {b.name: bool(b.checked) for b in by_id("dlg-body").querySelectorAll('input[name^="join."]')}
         try:
-            action = campaign.join_action(camp, app.enc.ruleset, ids, where)
+            action = join_chosen(camp, app.enc, ticks)
         except FrayError as e:
             app.show_error(by_id("dlg-body"), e)
             return True

@@ -443,17 +443,12 @@ class Library:
         """Keep ``camp`` (one write) if the kept campaign is still revision ``rev``, the one this tab
         last read or wrote; the new revision, or None when another tab kept one since (nothing is
         written: the page takes the kept one rather than overwrite it). ``rev`` -1: the kept one
-        could not be read, and this write replaces it."""
-        kept = await self.backend.meta("campaign")
-        try:
-            now = self._campaign_rev(kept)[0]
-        except SaveFileError:
-            now = -1
-        if now != rev:
-            return None
-        new = max(now, 0) + 1
-        await self.backend.put_meta("campaign", json.dumps({"rev": new, "campaign": camp}, ensure_ascii=False))
-        return new
+        could not be read, and this write replaces it. The check and the write are one transaction
+        of the backend (``put_campaign``), so two tabs writing at once cannot both pass it."""
+        new = max(rev, 0) + 1
+        text = json.dumps({"rev": new, "campaign": camp}, ensure_ascii=False)
+        got = await self.backend.put_campaign(text, rev)
+        return new if got.get("ok") else None
 
     async def migrate(self, items: dict[str, str]) -> bool:
         """Copy localStorage's library in (once, in one transaction). True if this call did."""
@@ -569,6 +564,17 @@ class MemoryBackend:
     async def put_meta(self, name: str, value: Any) -> None:
         self.metas[name] = value
 
+    async def put_campaign(self, text: str, expected: int) -> dict[str, Any]:
+        """static/store.js putCampaign: ``text`` kept if the kept campaign is still revision ``expected``."""
+        try:
+            stored = Library._campaign_rev(self.metas.get("campaign"))[0]
+        except SaveFileError:
+            stored = -1
+        if stored != expected:
+            return {"ok": False, "rev": stored}
+        self.metas["campaign"] = text
+        return {"ok": True, "rev": max(stored, 0) + 1}
+
     async def get_broken(self, key: str) -> str | None:
         return self.broken.get(key)
 
@@ -650,6 +656,9 @@ class JsBackend:
 
     async def put_meta(self, name: str, value: Any) -> None:
         await self.js.putMeta(name, value)
+
+    async def put_campaign(self, text: str, expected: int) -> dict[str, Any]:
+        return _py(await self.js.putCampaign(text, expected))
 
     async def get_broken(self, key: str) -> str | None:
         return _py(await self.js.getBroken(key))
