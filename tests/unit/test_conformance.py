@@ -38,7 +38,7 @@ from fray.savefile import encounter_from_dict, state_text
 from fray.web import panels
 from fray.web import render as R
 from html_checks import tags
-from reducer_machine import JUNK, Spec, junk_action, machine_for
+from reducer_machine import Spec, junk_action, machine_for
 from shared_checks import SCENARIOS, play_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -243,10 +243,11 @@ def hostile(rs: Ruleset, c: dict[str, Any]) -> dict[str, Any]:
         except FrayError:
             return False
 
-    for path in list(leaves(out)):
+    for n, path in enumerate(list(leaves(out))):
         if path[0] in ("name", "notes", "side"):
             continue
-        for evil in (EVIL_NAME, EVIL_CONDITION):  # the shorter where a field is shorter than a name
+        # the shorter where a field is shorter than a name; numbered where names must differ (weapons)
+        for evil in (EVIL_NAME, EVIL_CONDITION, EVIL_CONDITION.replace("(2)", f"({n})")):
             cand = copy.deepcopy(out)
             node = cand
             for k in path[:-1]:
