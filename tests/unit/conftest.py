@@ -7,6 +7,10 @@ on a real game's ruleset.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from fray import rulesets
@@ -53,6 +57,53 @@ def dice_ruleset():
     finally:
         rulesets._REGISTRY.pop(TEST_RULESET, None)
 
+
+# The example fourth game (issue 34): built as a wheel from its folder, and installed as pip installs
+# it, for the tests that need it installed (test_installed_games.py, test_conformance.py).
+ROOT = Path(__file__).resolve().parents[2]
+D20 = ROOT / "examples" / "fray-d20"
+D20_ID = "d20-skirmish"
+
+
+@pytest.fixture(scope="session")
+def d20_wheel(tmp_path_factory) -> Path:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import build_wheel
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return build_wheel.build(D20, tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture(scope="session")
+def d20_site(d20_wheel, tmp_path_factory) -> Path:
+    """A folder where ``pip install --target`` put the example wheel (nothing else is in it)."""
+    target = tmp_path_factory.mktemp("site")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps",
+                    "--disable-pip-version-check", "--target", str(target), str(d20_wheel)], check=True)
+    return target
+
+
+@pytest.fixture(scope="session")
+def d20_installed(d20_site):
+    """The example game installed in this Python: ``d20_site`` on sys.path, so the registry finds the
+    game through its entry point, as where pip installed it. Forgotten after."""
+    import importlib
+
+    from fray.web import panels
+
+    target = str(d20_site)
+    sys.path.insert(0, target)
+    importlib.invalidate_caches()
+    try:
+        yield rulesets.get_ruleset(D20_ID)
+    finally:
+        sys.path.remove(target)
+        importlib.invalidate_caches()
+        rulesets._REGISTRY.pop(D20_ID, None)
+        panels._LOADED.pop(D20_ID, None)
+        for m in [m for m in sys.modules if m.split(".")[0] == "fray_d20"]:
+            del sys.modules[m]
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -27,15 +27,7 @@ from fray.web.store import Library, MemoryBackend
 from fray.wheels import inspect_wheel
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-import build_wheel  # noqa: E402
-
-D20 = ROOT / "examples" / "fray-d20"
-
-
-@pytest.fixture(scope="module")
-def d20_wheel(tmp_path_factory) -> Path:
-    return build_wheel.build(D20, tmp_path_factory.mktemp("wheel"))
+D20 = ROOT / "examples" / "fray-d20"  # its wheel: the ``d20_wheel`` fixture (conftest.py)
 
 
 # -- the registry: a game installed as a distribution --------------------------------------------
@@ -126,10 +118,8 @@ def test_an_unknown_id_is_still_refused_naming_the_known_games():
 
 # -- pip install of the example game's wheel ------------------------------------------------------
 
-def test_pip_install_of_the_example_wheel_puts_the_game_in_the_registry_and_its_tests_run(d20_wheel, tmp_path):
-    target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps",
-                    "--disable-pip-version-check", "--target", str(target), str(d20_wheel)], check=True)
+def test_pip_install_of_the_example_wheel_puts_the_game_in_the_registry_and_its_tests_run(d20_site, tmp_path):
+    target = d20_site
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "py"), str(target), str(ROOT / "tests" / "unit")]),
            "FRAY_D20_INSTALLED": str(target), "FRAY_FUZZ_SEQUENCES": os.environ.get("FRAY_FUZZ_SEQUENCES", "50")}
     # the source folder is not on the path: only the installed copy can answer

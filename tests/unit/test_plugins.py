@@ -12,27 +12,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from fray import maprules
 from fray.rulesets import BUILTIN, first_ruleset_id, get_ruleset
 from fray.web import panels
 
 PY = Path(__file__).resolve().parents[2] / "py"
-
-
-@pytest.mark.parametrize("ruleset_id", sorted(BUILTIN))
-def test_every_builtin_ruleset_brings_its_own_map_rule_and_panel(ruleset_id):
-    rs = get_ruleset(ruleset_id)
-    assert rs.id == ruleset_id
-    assert isinstance(rs.map_rule, maprules.MapRule)
-    assert maprules.rule_for(ruleset_id) is rs.map_rule
-    if rs.panel:
-        assert (PY / "fray" / "web" / f"{rs.panel}.py").is_file()
-        p = panels.panel_for(ruleset_id)
-        assert p is not None and all(callable(getattr(p, m)) for m in ("panel", "card_extra", "on_act", "on_form"))
-    else:
-        assert panels.panel_for(ruleset_id) is None
 
 
 def test_unknown_ruleset_has_no_panel_and_measures_distances_only():

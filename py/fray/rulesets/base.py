@@ -180,8 +180,22 @@ def load_tables(folder: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+# The engine side of a game, as the core reads it (tests/unit/test_conformance.py checks every
+# registered game against it): what a game must set; what it may set or override, each with a
+# working default in ``Ruleset`` (the plain tracker overrides almost none). The page side is
+# ``fray.web.panels.Panel`` and ``PanelHooks``, through the module ``panel`` names.
+MUST_SET = ("id", "name")
+MAY_SET = ("summary", "stats", "conditions", "free_stats", "map_rule", "panel", "tie_rule", "extra_label",
+           "extra_empty", "slot_label_is_phase", "has_turns", "rounds_word", "round_durations_end")
+MAY_OVERRIDE = ("load_default_tables", "check_table", "presets", "init_combatant", "on_duplicate",
+                "on_stats_changed", "register_actions", "order_of_play", "turn_of", "still_to_act", "advance",
+                "view", "view_kept", "status")
+
+
 class Ruleset:
-    """Base class: a game's rules. Subclasses set the class attributes and add handlers."""
+    """Base class: a game's rules. Subclasses set the class attributes (``MUST_SET``, ``MAY_SET``)
+    and add handlers; they may override the methods of ``MAY_OVERRIDE``. The rest (``table``,
+    ``validate_stats``, ``describe``) the core calls as they are here."""
 
     id: str = ""
     name: str = ""

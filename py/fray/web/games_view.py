@@ -117,7 +117,7 @@ async def install(info: Any, data: bytes) -> list[Any]:
                 raise InvalidAction("wheel", f"{info.name} does not provide the game {g} it names.")
             rs = load_entry_point(found[g])
             panel = panels.panel_for(g) if rs.panel else None
-            if rs.panel and (panel is None or not all(callable(getattr(panel, m, None)) for m in panels.PANEL_METHODS)):
+            if rs.panel and (panel is None or panels.missing(panel)):
                 raise InvalidAction("wheel", f"{rs.name} has no page to show: its panel is missing or incomplete.")
             rulesets.append(rs)
         return rulesets

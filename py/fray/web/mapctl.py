@@ -393,8 +393,8 @@ class MapCtl(PointerCtl):
         group = group_of(self.app)
         sel = enc.get(ui.get("selected") or "")
         if sel is None and not group:
-            from .panels import panel_for
-            mover = getattr(panel_for(enc.ruleset), "map_mover", None)
+            from .panels import hook, panel_for
+            mover = hook(panel_for(enc.ruleset), "map_mover")
             sel = enc.get(mover(self.app) or "") if mover is not None else None
             if sel is None:
                 return
@@ -421,8 +421,8 @@ class MapCtl(PointerCtl):
         if not rest:
             self.render_keep_focus()
             return
-        from .panels import panel_for
-        drop = getattr(panel_for(enc.ruleset), "map_drop", None)
+        from .panels import hook, panel_for
+        drop = hook(panel_for(enc.ruleset), "map_drop")
         for cid, x, y, alt in rest if drop is not None else ():
             start = spot(cid)
             if drop(self.app, cid, x, y, alt):
@@ -455,8 +455,8 @@ class MapCtl(PointerCtl):
         self.app.ui["selected"] = self.app.ui.get("selected") or g["id"]
         # a game may take the drop as something else than the GM's placing (range-band: the mover's
         # movement roll to there, issue 33); the token goes back until the roll settles
-        from .panels import panel_for
-        drop = getattr(panel_for(self.app.enc.ruleset), "map_drop", None)
+        from .panels import hook, panel_for
+        drop = hook(panel_for(self.app.enc.ruleset), "map_drop")
         if drop is not None and drop(self.app, g["id"], g["nx"], g["ny"], g["nalt"]):
             self.render_keep_focus()
             return

@@ -320,10 +320,10 @@ def refresh(app: Any, only: Any = None) -> None:
 
     from .app import data, document, nil
     from .forms import form_values
-    from .panels import panel_for
+    from .panels import hook, panel_for
 
     panel = panel_for(app.enc.ruleset)
-    if panel is None or not hasattr(panel, "odds"):
+    if hook(panel, "odds") is None:
         return
     # the slots, then their forms: not every form of the page (a strike-rank card holds six)
     # (and of a form in a shut fold-out marked data-odds-lazy, only once it opens)

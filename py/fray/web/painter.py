@@ -26,7 +26,7 @@ from . import render as R
 from . import history_view
 from .blocks import patch_region
 from .dom import by_id, fold_states, nil
-from .panels import panel_for
+from .panels import hook, panel_for
 
 document = js.document
 
@@ -112,7 +112,7 @@ class Painter:
                                                 R.strip_heading(order, phase_label)))
         acting = enc.get(current_id) if current_id else None
         tag = "Acting"
-        said = getattr(panel, "acting", None) if panel else None
+        said = hook(panel, "acting")
         if said is not None:  # the panel's own word on who the line is about (strike-rank: "Declaring")
             tag, acting = said(self, view, acting)
         uses = getattr(panel, "uses", None) if panel and acting else None
@@ -135,7 +135,7 @@ class Painter:
              status: dict[str, Any] | None) -> str:
         """One combatant's card, built again only when something it is made of changed."""
         open_ = R.card_open(self.ui, c.id, current)
-        key_of = getattr(panel, "card_key", None) if panel else None
+        key_of = hook(panel, "card_key")
         extra = None
         if not open_:  # a folded card shows its header only (render.combatant_card): nothing of the panel's
             own = extra = ""
@@ -158,7 +158,7 @@ class Painter:
         one (the tactical-round weapon in hand), else every weapon of its sheet."""
         if c is None:
             return []
-        own = getattr(panel, "holds", None) if panel else None
+        own = hook(panel, "holds")
         if own is not None:
             return own(self, c.id, view)
         return [str(w["name"]) for w in c.data.get("weapons", []) if isinstance(w, dict) and w.get("name")]

@@ -24,6 +24,7 @@ from ..chance import percent
 from ..errors import InvalidAction
 from . import odds_view
 from .blocks import Block
+from .panels import GamePanel
 from .render import esc
 from .range_band.card import ADD_KEYS, add_extra, add_fields_html, card_html  # noqa: F401 - the card, the add form
 from .range_band.common import (ATTACK_FLAGS, DICE, LIGHT_TEXT, MORE, MOVE_FLAGS, PHASES, ROLL_STATS, _check, _g,
@@ -730,7 +731,7 @@ def _preview_table(pending: list[dict[str, Any]], core_roll: dict[str, Any], nam
 PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
 
 
-class RangeBandPanel:
+class RangeBandPanel(GamePanel):
     FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-roll-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
              "rb-mount", "rb-status", "rb-end", "rb-area", "rb-detect", "add-combatant")
     ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-detect", "rb-ambush",

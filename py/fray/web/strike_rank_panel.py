@@ -25,6 +25,7 @@ from . import odds_view
 from .render import esc
 from .strike_rank.add_form import add_extra, add_fields_html, armour_problem, armour_text, parse_armour, parse_weapons, weapons_text
 from .blocks import Block
+from .panels import GamePanel
 from ..rulesets.strike_rank.combat import MoreDice
 from .strike_rank.attack import attack_html, carried_over, current_parts, free_attack_html
 from .strike_rank.card import body_html, card_html, location_cell, stuck_entries
@@ -97,7 +98,7 @@ def opened_keys(ui: dict[str, Any], is_open: dict[str, bool], drawn: Any = ()) -
         k for k, v in is_open.items() if (v or k in drawn) and k.startswith(KEPT_ONCE_OPEN)}
 
 
-class StrikeRankPanel:
+class StrikeRankPanel(GamePanel):
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
             "use-preset", "sr-free-attack", "sr-skip", "sr-show-attack", "sr-go-on", "sr-go-on-cancel")
     FORMS = ("sr-bleed", "sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-protection", "sr-first-aid", "sr-heal",

@@ -19,6 +19,7 @@ from typing import Any, Callable
 from ..errors import InvalidAction
 from . import odds_view
 from .blocks import Block
+from .panels import GamePanel
 from .render import esc
 from .widgets import (ZERO_FACE, ZeroFace, act_button as _btn, as_int, as_number, check, combatant_in as _combatant,
                       err_slot as _err, field as _field, fold_extra, fold_open, fold_summary, general_err, lazy_fold, names_in as _names,
@@ -821,7 +822,7 @@ def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
     return action, ""
 
 
-class TacticalPanel:
+class TacticalPanel(GamePanel):
     FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away",
              "add-combatant")
     ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-reload", "tr-wield", "tr-dismiss",
