@@ -88,6 +88,12 @@ def place(path: str, data: Any = None) -> str:
         return _HEADER[head] + _its(rest)
     if head == "encounter":
         return _in_encounter(rest, "The encounter", "", ["encounter"], data)
+    if head == "journal" and rest and rest[0].isdigit():
+        # the autosave's rows since its last whole save, keyed by revision (web/store.py)
+        where = f"The change kept as revision {rest[0]}"
+        if rest[1:2] == ["moves"] and len(rest) > 2 and _index(rest[2]) is not None:
+            return f"{where}, its {_ordinal(_index(rest[2]) + 1)} step{_its(rest[3:])}"
+        return where + _its(rest[1:])
     if head != "history":
         return f"The file's “{head}”{_its(rest)}"
     if not rest:

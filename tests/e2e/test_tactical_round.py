@@ -231,7 +231,12 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     assert hp == {SWORD: 30, ORC: 17, XBOW: 35}
     page_log = page.locator("#log li").evaluate_all(
         "els => els.map(e => e.textContent.replace(/^R\\d+ /, ''))")
-    assert page_log == [e.text for e in reversed(enc.log)]
+    # each line as the log draws it: its text, with the label of the attack it began put in front (render.log_text)
+    from html import unescape
+
+    from fray.web.render import log_text
+
+    assert page_log == [unescape(re.sub(r"<[^>]+>", "", log_text(e))) for e in reversed(enc.log)]
     types = [a["type"] for a in hist["actions"]]
     assert types.count("tr.attack") == 6 and types.count("tr.apply_result") == 5
     attacks = [a for a in hist["actions"] if a["type"] == "tr.attack"]

@@ -74,3 +74,12 @@ def test_an_autosave_is_described_without_import_advice():
 def test_every_place_the_loader_names_reads_without_a_dotted_path(path, words):
     assert place(path) == words
     assert not DOTTED.search(place(path))
+
+
+def test_a_journal_row_is_said_as_the_change_and_its_step():
+    """A row of the autosave's journal that does not apply was said "The file's “journal”, its (the 5th) moves
+    (the 1st)": the row is keyed by its revision, and its moves are the steps of that change."""
+    from fray.savewords import place
+
+    assert place("journal.5.moves.0") == "The change kept as revision 5, its 1st step"
+    assert "journal" not in place("journal.12.moves.3").lower()
