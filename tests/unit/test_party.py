@@ -259,8 +259,11 @@ def test_a_few_hours_end_no_day_and_a_stuck_weapon_stops_its_location_healing():
     location cannot be healed while the weapon is stuck in.\""""
     ch = sr_char("k1", {"hp": 10, "locations": {"abdomen": {"hp": 2}}, "stuck": [{"weapon": "Orc's Spear",
                                                                                    "location": "abdomen"}]})
-    assert healing.time_passes(ch, "hours")[0] == ch
+    hours, said = healing.time_passes(ch, "hours")
+    assert hours == ch
+    assert said[0].startswith("A few hours pass for ")  # not "A few hours passes" (a GM's play)
     day, said = healing.time_passes(ch, "day")
+    assert said[0].startswith("A day passes for ")
     assert day["carried"]["locations"]["abdomen"]["hp"] == 2 and any("weapon is stuck" in s for s in said)
 
 

@@ -179,7 +179,7 @@ def time_passes(ch: dict[str, Any], period: str, rested: bool, treatment: str) -
     days = DAYS[period]
     counts: dict[str, int] = dict(ch.get("carried", {}).get("healing_days", {}))
     stuck = {s["location"] for s in ch.get("carried", {}).get("stuck", [])}
-    said = [f"{PERIOD_WORDS[period].capitalize()} passes for {name}"
+    said = [f"{PERIOD_WORDS[period].capitalize()} {'pass' if period == 'hours' else 'passes'} for {name}"
             + (f" (days in a season: {DAYS['season']}, assumed)" if period in DAYS_ASSUMED else "")]
     if days == 0:
         said.append("No day ends: nothing heals yet (natural healing comes at the end of each day)")
