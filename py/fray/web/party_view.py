@@ -292,6 +292,22 @@ def at_character(field: str, kid: str = "") -> str:
     return m.group(1) if m else field
 
 
+def _save(app: Any, el: Any, read: Any) -> None:
+    """A dialog's save button: its form read into a party step (``read``), refused at the form in the
+    GM's words with nothing changed, else applied and kept (``step``)."""
+    from .dom import nil
+    from .forms import form_values
+
+    form = nil(el.closest("form"))
+    try:
+        s = read(form_values(form))
+    except FrayError as e:
+        app.clear_errors(form)
+        app.show_error(form, e)
+        return
+    step(app, s, form)
+
+
 def step(app: Any, s: dict[str, Any], scope: Any, note: str | None = None) -> bool:
     before = app.party.present
     app.clear_errors(scope)
@@ -370,14 +386,7 @@ def on_act(app: Any, act: str, el: Any) -> bool:
     elif act == "party-end":
         app.open_dialog(end_html(app.enc))
     elif act == "party-end-save":
-        form = nil(el.closest("form"))
-        try:
-            s = read_end(form_values(form), app.enc, app.key)
-        except FrayError as e:
-            app.clear_errors(form)
-            app.show_error(form, e)
-            return True
-        step(app, s, form)
+        _save(app, el, lambda values: read_end(values, app.enc, app.key))
     elif act == "party-change":
         try:
             ch = campaign.character(camp, data(el, "character"))
@@ -386,19 +395,11 @@ def on_act(app: Any, act: str, el: Any) -> bool:
             return True
         app.open_dialog(change_html(ch))
     elif act == "party-change-save":
-        form = nil(el.closest("form"))
-        try:
-            s = read_change(form_values(form), campaign.character(camp, data(el, "character")))
-        except FrayError as e:
-            app.clear_errors(form)
-            app.show_error(form, e)
-            return True
-        step(app, s, form)
+        _save(app, el, lambda values: read_change(values, campaign.character(camp, data(el, "character"))))
     elif act == "party-time":
         app.open_dialog(time_html(camp, app.enc.ruleset))
     elif act == "party-time-save":
-        form = nil(el.closest("form"))
-        step(app, read_time(form_values(form), camp, app.enc.ruleset), form)
+        _save(app, el, lambda values: read_time(values, camp, app.enc.ruleset))
     elif act == "party-undo":
         before = app.party.present
         word = _undo_word(app)
