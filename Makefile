@@ -107,13 +107,13 @@ WEBKIT_LANE = if $(WEBKIT_READY); then timeout 1200 $(VPY) -m pytest tests/webki
 # run and `make test` fails if any does.
 test: build chromium webkit
 	@rc=0; \
-	PYTHONPATH=py $(VPY) -m pytest tests/unit $(PYTEST_ARGS) || rc=1; \
+	PYTHONPATH=py $(VPY) -m pytest tests/unit tests/games $(PYTEST_ARGS) || rc=1; \
 	$(VPY) -m pytest tests/e2e $(PYTEST_ARGS) || rc=1; \
 	$(WEBKIT_LANE) || rc=1; \
 	exit $$rc
 
 unit: venv
-	PYTHONPATH=py $(VPY) -m pytest tests/unit $(PYTEST_ARGS)
+	PYTHONPATH=py $(VPY) -m pytest tests/unit tests/games $(PYTEST_ARGS)
 
 e2e: build chromium
 	$(VPY) -m pytest tests/e2e $(PYTEST_ARGS)

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from fray.errors import FrayError
 from fray.history import History
 from fray.reducer import new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 
 
 def _enemies(enc, c) -> list:

@@ -38,7 +38,7 @@ def scenario_file(folder: Path) -> Path:
     from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     presets = get_ruleset("strike-rank").presets()
     h = History(new_encounter("strike-rank", "Map bench"))

@@ -92,7 +92,7 @@ def strike_rank_exchange(seed: int = 1, n: int = 50) -> int:
     damage modifier, armour, a serious wound that bleeds)."""
     from fray.history import History
     from fray.reducer import new_encounter
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     if not _SR_BASE:
         presets = {p["name"]: p for p in get_ruleset("strike-rank").presets()}
@@ -118,7 +118,7 @@ def range_band_base():
     """12 range-band combatants (the presets twice, spread over 120 m, a rider on a horse, a flyer aloft, two
     light carriers), in round 1's action phase."""
     from fray.reducer import apply, new_encounter
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     if not _RB_BASE:
         presets = get_ruleset("range-band").presets()
@@ -148,8 +148,8 @@ def range_band_turn(seed: int = 1, n: int = 20) -> int:
     outcome), and the visibility projection for all 12 combatants (132 observer-target pairs, light, chart,
     size, sound)."""
     from fray.reducer import apply
-    from fray.rulesets.range_band import rules
-    from fray.rulesets import get_ruleset
+    from fray.games.range_band import rules
+    from fray.games import get_ruleset
 
     rs = get_ruleset("range-band")
     base = range_band_base()
@@ -168,8 +168,8 @@ def odds_strike_rank_exchange(seed: int = 1, n: int = 20) -> int:
     warrior's broadsword against another's parry with the shield, parry with the broadsword, dodge
     and no defence), as the page works them out beside the roll button. The caches of d100 degrees
     and damage dice are emptied each time, so each op is a cold one."""
-    from fray.rulesets import get_ruleset
-    from fray.rulesets.strike_rank import odds
+    from fray.games import get_ruleset
+    from fray.games.strike_rank import odds
 
     rs = get_ruleset("strike-rank")
     if not _SR_ODDS:

@@ -22,7 +22,7 @@ from typing import Any
 from . import gate
 from .errors import FrayError, InvalidAction
 from .reducer import apply, new_encounter
-from .rulesets import get_ruleset
+from fray.games import get_ruleset
 
 FORMAT = "fray-bestiary"
 VERSION = 1

@@ -2,7 +2,7 @@
 
 Pure engine code (no ``js``): the map pane renders what ``map_view`` returns, so the figures a
 GM reads beside the map are the ones the rulesets use. Each ruleset owns a ``MapRule`` (its
-``Ruleset.map_rule``, in its own package: ``rulesets/strike_rank/maprule.py``, ...); this module
+``Ruleset.map_rule``, in its own package: ``games/strike_rank/maprule.py``, ...); this module
 holds the interface, the geometry every game shares and ``map_view``, and names no game.
 
 * ``combine``: how horizontal and vertical distance make one range. The metre-based games
@@ -244,7 +244,7 @@ def scene_areas(enc: Encounter, rule: MapRule | None = None) -> list[MapArea]:
 def rule_for(ruleset_id: str) -> MapRule:
     """The open encounter's ruleset's map rule; an unknown ruleset measures distances only."""
     from .errors import FrayError
-    from .rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     try:
         return get_ruleset(ruleset_id).map_rule

@@ -27,7 +27,7 @@ from typing import Any
 from .errors import InvalidAction
 from .maprules import scene_areas
 from .model import Encounter
-from .rulesets.base import Context
+from fray.games.base import Context
 
 KEY = "players_view"
 WOUND_MODES = ("exact", "described", "none")

@@ -22,8 +22,8 @@ from . import gate, players, sharing, timers
 from .dice import RandomSource
 from .errors import Collect, FrayError, InvalidAction, RuleViolation
 from .model import Combatant, Encounter, LogEntry, Position
-from .rulesets import get_ruleset
-from .rulesets.base import Context, Ruleset, whole_number
+from fray.games import get_ruleset
+from fray.games.base import Context, Ruleset, whole_number
 from .tray import DiceTray
 from .party import join as party_join
 

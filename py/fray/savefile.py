@@ -31,7 +31,7 @@ from . import RULES_EDITION, gate, reducer
 from .errors import FrayError, InvalidAction, SaveFileError
 from .history import History, Unread, fields_of
 from .model import SCHEMA_VERSION, Combatant, Encounter, LogEntry, Position
-from .rulesets import get_ruleset
+from fray.games import get_ruleset
 
 FORMAT = "fray-encounter"
 MAX_FILE_BYTES = 20 * 1024 * 1024

@@ -4,7 +4,7 @@ The page's "Add a game…" takes a file the GM picks; ``inspect_wheel`` reads it
 in the GM's words, why it cannot be added (not a wheel, damaged, compiled code the browser cannot
 run, not a Fray game, a game whose id is taken) or returns what it holds: the distribution's
 name and version, the file name installers expect (PEP 427) and the ids of the games it declares
-in the entry point group ``fray.rulesets.ENTRY_POINT_GROUP``. Nothing here installs or imports.
+in the entry point group ``fray.games.ENTRY_POINT_GROUP``. Nothing here installs or imports.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import zipfile
 from dataclasses import dataclass
 
 from .errors import InvalidAction
-from .rulesets import BUILTIN, ENTRY_POINT_GROUP
+from fray.games import BUILTIN, ENTRY_POINT_GROUP
 
 MAX_BYTES = 20_000_000  # a game is Python and a few tables; a bigger file is not one
 _NAME = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._]*[A-Za-z0-9])?)-([0-9][A-Za-z0-9_.!+]*)\.dist-info/")

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
 from fray import savefile  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
-from fray.rulesets import get_ruleset  # noqa: E402
+from fray.games import get_ruleset  # noqa: E402
 
 DESKTOP = {"width": 1366, "height": 900}
 

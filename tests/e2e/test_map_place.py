@@ -28,7 +28,7 @@ from test_strip import GAMES, add_many
 from fray import savefile
 from fray.history import History
 from fray.reducer import new_encounter as engine_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 
 TABLET = {"viewport": {"width": 768, "height": 1024}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1366, "height": 900}}

@@ -40,7 +40,7 @@ PEOPLE = {
 def _people(ruleset: str) -> list:
     if PEOPLE[ruleset] is not None:
         return PEOPLE[ruleset]
-    names = [p["name"] for p in __import__("fray.rulesets", fromlist=["get_ruleset"]).get_ruleset(ruleset).presets()]
+    names = [p["name"] for p in __import__("fray.games", fromlist=["get_ruleset"]).get_ruleset(ruleset).presets()]
     return [(names[0], "Aldric", "party", 8, 0, 0), (names[0], "Tobin", "party", -6, 0, 0),
             (names[-1], "Orc 1", "foes", 12, 3, 0), (names[-1], "Orc 2", "foes", 13, 3, 0)]
 

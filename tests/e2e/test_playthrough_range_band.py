@@ -29,7 +29,7 @@ if str(ROOT / "py") not in sys.path:
 from fray import savefile  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
-from fray.rulesets import get_ruleset  # noqa: E402
+from fray.games import get_ruleset  # noqa: E402
 
 TABLET = {"width": 768, "height": 1024}
 OUT = ("dead", "incapacitated", "paralyzed")

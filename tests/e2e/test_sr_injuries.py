@@ -29,7 +29,7 @@ if str(ROOT / "py") not in sys.path:
 from fray import savefile  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
-from fray.rulesets import get_ruleset  # noqa: E402
+from fray.games import get_ruleset  # noqa: E402
 
 PRESETS = {p["name"]: p for p in get_ruleset("strike-rank").presets()}
 # weapons as the add form sent them before it asked for a hand: none names one

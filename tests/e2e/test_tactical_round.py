@@ -447,7 +447,7 @@ def test_results_waiting_past_three_are_lines_whose_form_is_drawn_when_opened(pa
     sys.path.insert(0, str(ROOT / "bench"))
     import fights
     from fray import savefile
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     rs = get_ruleset("tactical-round")
     # a GM who leaves every result for later: the attacks awaiting the table pile up

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from fray import rulesets
+from fray import games
 from fray.errors import RuleViolation
-from fray.rulesets.base import Context, Ruleset, StatSpec
+from fray.games.base import Context, Ruleset, StatSpec
 
-TEST_RULESET = "test-dice"
+from names import D20, D20_ID, ROOT, TEST_RULESET  # noqa: F401
 
 
 class DiceTestRuleset(Ruleset):
@@ -51,18 +51,15 @@ class DiceTestRuleset(Ruleset):
 @pytest.fixture
 def dice_ruleset():
     """Register the test ruleset for one test, then remove it so no other test sees it."""
-    rs = rulesets.register(DiceTestRuleset())
+    rs = games.register(DiceTestRuleset())
     try:
         yield rs
     finally:
-        rulesets._REGISTRY.pop(TEST_RULESET, None)
+        games._REGISTRY.pop(TEST_RULESET, None)
 
 
 # The example fourth game (issue 34): built as a wheel from its folder, and installed as pip installs
 # it, for the tests that need it installed (test_installed_games.py, test_conformance.py).
-ROOT = Path(__file__).resolve().parents[2]
-D20 = ROOT / "examples" / "fray-d20"
-D20_ID = "d20-skirmish"
 
 
 @pytest.fixture(scope="session")
@@ -96,11 +93,11 @@ def d20_installed(d20_site):
     sys.path.insert(0, target)
     importlib.invalidate_caches()
     try:
-        yield rulesets.get_ruleset(D20_ID)
+        yield games.get_ruleset(D20_ID)
     finally:
         sys.path.remove(target)
         importlib.invalidate_caches()
-        rulesets._REGISTRY.pop(D20_ID, None)
+        games._REGISTRY.pop(D20_ID, None)
         panels._LOADED.pop(D20_ID, None)
         for m in [m for m in sys.modules if m.split(".")[0] == "fray_d20"]:
             del sys.modules[m]

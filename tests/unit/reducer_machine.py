@@ -33,7 +33,7 @@ from fray.errors import FrayError
 from fray.history import History
 from fray.model import Encounter
 from fray.reducer import CORE_ACTIONS, prepare
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.savefile import check_readable, dumps, encounter_from_dict, loads, state_text
 
 # ruleset id -> Counter(sequences=, steps=, applied=, refused=, saves=, page=)

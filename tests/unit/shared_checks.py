@@ -1,5 +1,5 @@
-"""Checks every ruleset's tests share: whole-round scenarios played from tests/scenarios/<ruleset>/
-and checked against their hand-worked ``expect`` and ``expect_view``, and the docs/rules tables'
+"""Checks every ruleset's tests share: whole-round scenarios played from tests/games/<game>/scenarios/
+and checked against their hand-worked ``expect`` and ``expect_view``, and the rules-trace tables (py/fray/games/<game>/rules-trace.md)'
 test ids (``R::test_x``) naming tests that exist. Each ruleset's test file adds its own checks."""
 
 from __future__ import annotations
@@ -11,11 +11,20 @@ from typing import Any, Callable
 
 from fray.scenario import lookup, result_json, run_scenario
 
-SCENARIOS = pathlib.Path(__file__).resolve().parents[1] / "scenarios"
+GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
+
+
+def scenario_dir(ruleset_id: str) -> pathlib.Path:
+    """A built-in game's scenarios: tests/games/<its package>/scenarios/."""
+    return GAMES / ruleset_id.replace("-", "_") / "scenarios"
+
+
+def all_scenario_files() -> list[pathlib.Path]:
+    return sorted(GAMES.glob("*/scenarios/*.json"))
 
 
 def scenario_files(ruleset_id: str) -> list[pathlib.Path]:
-    return sorted((SCENARIOS / ruleset_id).glob("*.json"))
+    return sorted(scenario_dir(ruleset_id).glob("*.json"))
 
 
 def play_scenario(path: pathlib.Path, view: Callable[[Any], dict] | None = None) -> tuple[dict, Any, list, dict]:
@@ -37,7 +46,7 @@ def play_scenario(path: pathlib.Path, view: Callable[[Any], dict] | None = None)
 
 
 def check_node_ids(doc: str, sources: dict[str, str], rows: list[tuple[str, str]]) -> None:
-    """Every ``P::test_x`` a docs/rules table names is a test in the file ``P`` stands for, and
+    """Every ``P::test_x`` a rules-trace table names is a test in the file ``P`` stands for, and
     every row names at least one test."""
     ids = re.findall(r"`([A-Z])::(test_\w+)(?:\[[^\]]*\])?`", doc)
     assert ids

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from fray.model import Combatant, Position
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.web import render as R
 from test_web_render import PAYLOADS, Parsed
 

@@ -13,7 +13,7 @@ import pytest
 
 from fray import bestiary as B, savewords
 from fray.errors import InvalidAction
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 
 
 def sr(name="Goblin", **over):

@@ -17,11 +17,11 @@ import pytest
 from pathlib import Path
 
 from fray.history import History
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.web import render as R
 from fray.web.blocks import Block, patch_region
-from fray.web.strike_rank.declare import declare_html
-from fray.web.strike_rank_panel import panel_html
+from fray.games.strike_rank.web.declare import declare_html
+from fray.games.strike_rank.web.panel import panel_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import fights  # noqa: E402
@@ -390,7 +390,7 @@ def test_the_tactical_round_panel_patches_to_exactly_its_new_markup_through_a_fi
     combatant, folded past a dozen and opened now and then): each part one element, the patched
     region exactly the new markup, and a Next from one phase that shows the declarations to
     another rewrites none of the forms."""
-    from fray.web.tactical_round_panel import DEFAULT_KINDS, panel_html as tr_panel
+    from fray.games.tactical_round.web.panel import DEFAULT_KINDS, panel_html as tr_panel
 
     rs = get_ruleset("tactical-round")
     rnd = random.Random(5)
@@ -430,7 +430,7 @@ def test_the_range_band_panel_patches_to_exactly_its_new_markup_through_a_fight(
     """The same for range-band's panel (zone, areas, round, the pending roll, the acting form):
     each part one element, the patched region exactly the new markup, and most actions rewrite
     less than the whole panel (the zone's and the areas' forms stay)."""
-    from fray.web.range_band_panel import panel_html as rb_panel
+    from fray.games.range_band.web.panel import panel_html as rb_panel
 
     rs = get_ruleset("range-band")
     whole = fights.fight("range-band", 10, 160, seed=6)
@@ -461,7 +461,7 @@ def test_with_many_strike_rank_combatants_a_declaration_form_is_drawn_once_opene
     before is exactly what drawing it again gives."""
     import re as _re
 
-    from fray.web.strike_rank.declare import FOLD_DECLARATIONS_FROM
+    from fray.games.strike_rank.web.declare import FOLD_DECLARATIONS_FROM
 
     rs = get_ruleset("strike-rank")
     rnd = random.Random(9)

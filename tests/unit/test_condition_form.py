@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.web import render as R
 
 

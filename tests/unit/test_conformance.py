@@ -1,7 +1,7 @@
 """Every registered game conforms to the game interface (issue 34: "One declared interface a game
 implements (engine side and page side), with conformance tests parametrised over every registered
 game: the state machine, no-crash, hostile strings rendered inert, the plug-in checks, a scenario
-replay"). The interface: ``fray.rulesets.base`` (``MUST_SET``, ``MAY_SET``, ``MAY_OVERRIDE``) and
+replay"). The interface: ``fray.games.base`` (``MUST_SET``, ``MAY_SET``, ``MAY_OVERRIDE``) and
 ``fray.web.panels`` (``Panel``, ``PanelHooks``).
 
 The games: ``all_rulesets()`` (the built-in ones, the plain tracker among them) and the example
@@ -27,19 +27,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
-from conftest import D20, D20_ID
+from names import D20, D20_ID
 from fray import maprules
 from fray.errors import FrayError
 from fray.history import History
 from fray.reducer import CORE_ACTIONS, apply, new_encounter, prepare
-from fray.rulesets import BUILTIN, PLAIN, all_rulesets, get_ruleset
-from fray.rulesets.base import MAY_OVERRIDE, MAY_SET, MUST_SET, Ruleset, StatSpec
+from fray.games import BUILTIN, PLAIN, all_rulesets, get_ruleset
+from fray.games.base import MAY_OVERRIDE, MAY_SET, MUST_SET, Ruleset, StatSpec
 from fray.savefile import encounter_from_dict, state_text
 from fray.web import panels
 from fray.web import render as R
 from html_checks import tags
 from reducer_machine import JUNK, Spec, junk_action, machine_for
-from shared_checks import SCENARIOS, play_scenario
+from shared_checks import play_scenario, scenario_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = [r.id for r in all_rulesets()] + ([D20_ID] if D20.is_dir() and D20_ID not in BUILTIN else [])
@@ -380,8 +380,8 @@ def test_every_games_panel_conforms_to_the_page_side(game):
 # -- (e) a scenario replay ------------------------------------------------------------------------------
 
 def scenarios_of(ruleset_id: str) -> list[Path]:
-    """tests/scenarios/<id>/ for a game of this repository; an example game's own tests/scenarios/."""
-    own = sorted((SCENARIOS / ruleset_id).glob("*.json"))
+    """tests/games/<game>/scenarios/ for a game of this repository; an example game's own tests/scenarios/."""
+    own = sorted(scenario_dir(ruleset_id).glob("*.json"))
     examples = [p for p in sorted(ROOT.glob("examples/*/tests/scenarios/*.json"))
                 if json.loads(p.read_text(encoding="utf-8")).get("ruleset") == ruleset_id]
     return own + examples

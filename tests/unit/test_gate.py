@@ -141,7 +141,7 @@ def test_nan_in_a_table_edit_is_refused_by_the_action():
     """Issue 8: "a NaN typed into a table edit (`"gm_note": NaN`) is accepted; the next reload says
     the save "does not match what its history replays to" ... and opens a fresh encounter"."""
     h = History(new_encounter("strike-rank"))
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     table = dict(get_ruleset("strike-rank").tables["dex_sr"], gm_note=float("nan"))
     with pytest.raises(InvalidAction) as e:
@@ -193,7 +193,7 @@ def nested(depth: int):
 
 def test_a_table_edit_nested_too_deep_is_refused_by_the_action_as_by_the_loader():
     """Issue 8: "a table edit nested 45 deep is accepted, then refused on reload"."""
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     table = dict(get_ruleset("strike-rank").tables["dex_sr"], gm_note=nested(45))
     h = History(new_encounter("strike-rank"))

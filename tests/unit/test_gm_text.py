@@ -1,5 +1,5 @@
 """What the GM reads holds no developer words (issue 33, §4): the text of every event of the
-replayed scenarios (tests/scenarios/, which is the log the GM reads) and every sentence in each
+replayed scenarios (tests/games/*/scenarios/, which is the log the GM reads) and every sentence in each
 game's view of where the scenario ends names combatants and actions by their names, never by the
 ids the engine keys them by (c12, a5, p4), and never cites our notes ("FACTS.md", "the excerpt")
 or an engine field path ("weapons.0.type").
@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.scenario import run_scenario
 
 TESTS = pathlib.Path(__file__).resolve().parents[1]
-SCENARIOS = sorted((TESTS / "scenarios").glob("*/*.json")) + sorted((TESTS / "golden").glob("*.scenario.json"))
+SCENARIOS = sorted((TESTS / "games").glob("*/scenarios/*.json")) + sorted((TESTS / "golden").glob("*.scenario.json"))
 FORBIDDEN = (
     re.compile(r"(?<![\w#./:-])[acp]\d{1,4}(?![\w.%:-])"),  # c12, a5, p4
     re.compile(r"FACTS\.md|\bexcerpt\b", re.I),
@@ -57,7 +57,7 @@ def developer_words(texts: list[tuple[str, str]]) -> list[str]:
                    for pat in FORBIDDEN for m in pat.finditer(text)})
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.parent.name if p.parent.name == 'scenarios' else p.parent.name}/{p.stem}")
 def test_events_log_and_view_of_each_scenario_name_things_by_name(path):
     data = json.loads(path.read_text(encoding="utf-8"))
     h, events = run_scenario(data)
@@ -75,7 +75,7 @@ def test_events_log_and_view_of_each_scenario_name_things_by_name(path):
 
 def test_every_ruleset_describes_itself_in_the_gms_words():
     """The tie rule and the other words each ruleset shows (Help, the order strip's hint)."""
-    from fray.rulesets import all_rulesets
+    from fray.games import all_rulesets
 
     texts = [(f"{rs.id}.tie_rule", rs.tie_rule) for rs in all_rulesets()]
     texts += [s for rs in all_rulesets() for s in sentences(rs.describe(), rs.id)

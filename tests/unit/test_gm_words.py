@@ -7,7 +7,7 @@ import pytest
 
 from fray import reducer
 from fray.errors import InvalidAction, InvalidFields
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.web.words import field_message, path_words
 
 
@@ -88,9 +88,9 @@ def test_typed_faces_read_00_and_100_as_a_hundred_and_refuse_a_lone_0():
 
 
 def test_a_typed_0_is_refused_at_its_field_in_each_game():
-    from fray.web.range_band.read import resolve_action
-    from fray.web.strike_rank.parse import attack_action
-    from fray.web.tactical_round_panel import parse_dice as tr_dice
+    from fray.games.range_band.web.read import resolve_action
+    from fray.games.strike_rank.web.parse import attack_action
+    from fray.games.tactical_round.web.panel import parse_dice as tr_dice
     from fray.web.widgets import ZERO_FACE, ZeroFace
 
     # strike-rank: the attack form names the field; "00" is sent as 100
@@ -137,7 +137,7 @@ def test_a_declaration_is_logged_in_words_once():
 
 def test_the_range_band_add_form_says_the_stealth_level():
     """"Starts in: low": the field says it is the stealth level, in the card's words."""
-    from fray.web.range_band.card import add_fields_html
+    from fray.games.range_band.web.card import add_fields_html
 
     html = add_fields_html({})
     assert "Stealth level at the start" in html and ">Low Stealth</option>" in html
@@ -154,7 +154,7 @@ def test_damage_typed_for_a_normal_blow_when_it_comes_out_special_says_what_to_t
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent / "strike_rank"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "strike_rank"))
     from sr_helpers import attack, duel, to_phase
 
     enc = to_phase(duel(), "resolve")

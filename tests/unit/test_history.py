@@ -12,7 +12,7 @@ from dataclasses import asdict
 
 import pytest
 
-from conftest import TEST_RULESET
+from names import TEST_RULESET
 from fray.errors import InvalidAction
 from fray.history import History
 from fray.reducer import new_encounter

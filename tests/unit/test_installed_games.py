@@ -1,5 +1,5 @@
 """Issue 34, "The proof: a fourth game installed with micropip": installed games are found through
-the entry point group ``fray.games`` (``fray.rulesets``); a wheel is checked before it is
+the entry point group ``fray.games`` (``fray.games``); a wheel is checked before it is
 installed (``fray.wheels``); and in CPython, ``pip install`` of the example game's wheel
 (examples/fray-d20/) makes it appear in the registry, where its own tests, scenario and Fray's
 reducer state machine run on it."""
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from fray import rulesets
+from fray import games
 from fray.errors import InvalidAction
-from fray.rulesets import ENTRY_POINT_GROUP, all_rulesets, get_ruleset
+from fray.games import ENTRY_POINT_GROUP, all_rulesets, get_ruleset
 from fray.web import panels
 from fray.web.store import Library, MemoryBackend
 from fray.wheels import inspect_wheel
@@ -33,7 +33,7 @@ D20 = ROOT / "examples" / "fray-d20"  # its wheel: the ``d20_wheel`` fixture (co
 # -- the registry: a game installed as a distribution --------------------------------------------
 
 GAME_PY = '''
-from fray.rulesets.base import Ruleset
+from fray.games.base import Ruleset
 
 class Toy(Ruleset):
     id = "{id}"
@@ -73,8 +73,8 @@ def installed(tmp_path, monkeypatch):
 
     monkeypatch.syspath_prepend(str(tmp_path))
     yield make
-    for ruleset_id in [k for k in rulesets._REGISTRY if k.startswith("toy")]:
-        rulesets._REGISTRY.pop(ruleset_id)
+    for ruleset_id in [k for k in games._REGISTRY if k.startswith("toy")]:
+        games._REGISTRY.pop(ruleset_id)
         panels._LOADED.pop(ruleset_id, None)
     for m in [m for m in sys.modules if m.split(".")[0] in made]:
         del sys.modules[m]
@@ -86,7 +86,7 @@ def test_an_installed_game_is_found_by_its_entry_point_and_brings_its_own_panel(
     assert rs.name == "Toy game"
     ids = [r.id for r in all_rulesets()]
     assert "toy-game" in ids and ids[-1] == "freeform"  # beside the built-in games, the plain tracker last
-    assert ids.index("toy-game") > max(ids.index(b) for b in rulesets.BUILTIN if b != "freeform")
+    assert ids.index("toy-game") > max(ids.index(b) for b in games.BUILTIN if b != "freeform")
     p = panels.panel_for("toy-game")
     assert type(p).__module__ == "toy_game.panel"  # a full module path, not a module of fray.web
 
@@ -94,7 +94,7 @@ def test_an_installed_game_is_found_by_its_entry_point_and_brings_its_own_panel(
 def test_an_installed_game_cannot_take_a_built_in_id(installed):
     installed("toy_thief", "strike-rank")
     assert get_ruleset("strike-rank").name != "Toy game"
-    assert "strike-rank" not in rulesets.installed_entry_points()
+    assert "strike-rank" not in games.installed_entry_points()
 
 
 def test_a_game_that_calls_itself_another_name_is_refused(installed):

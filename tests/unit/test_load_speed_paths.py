@@ -148,7 +148,7 @@ def test_the_line_of_fire_in_one_pass_and_the_bands_in_one_call_are_the_plain_on
 
 def _old_links(enc):
     """StrikeRankRule.links as it was: every pair measured."""
-    from fray.rulesets.strike_rank import combat
+    from fray.games.strike_rank import combat
 
     out = []
     for c in enc.combatants:

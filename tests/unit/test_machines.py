@@ -17,11 +17,11 @@ import sys
 from hypothesis import strategies as st
 
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
-from fray.rulesets.strike_rank import timing
+from fray.games import get_ruleset
+from fray.games.strike_rank import timing
 from reducer_machine import JUNK, Spec, machine_for
 
-sys.path[:0] = [os.path.join(os.path.dirname(__file__), d) for d in ("strike_rank", "tactical_round", "range_band")]
+sys.path[:0] = [os.path.join(os.path.dirname(__file__), "..", "games", d) for d in ("strike_rank", "tactical_round", "range_band")]
 import test_properties as core  # noqa: E402
 import test_rb_property as rbp  # noqa: E402
 import test_sr_property as srp  # noqa: E402
@@ -169,7 +169,7 @@ def sr_injuries_applied(before, after, events, action) -> None:
     stand ("If half or more of a combatant's legs are maimed, they cannot stand"; "Abdomen: Cannot stand
     or walk") leaves them prone; one that changes a combatant's injuries leaves no declared attack with a
     weapon they can no longer use; and no natural attack is ever stuck in a shield or a wound."""
-    from fray.rulesets.strike_rank import body as srb
+    from fray.games.strike_rank import body as srb
 
     for c in after.combatants:
         if not c.data.get("locations"):
@@ -204,7 +204,7 @@ def sr_fallen_offered_no_action(before, after, events, action) -> None:
     an ally, as a default target."""
     import re
 
-    from fray.web.strike_rank_panel import panel_html
+    from fray.games.strike_rank.web.panel import panel_html
 
     kind = action.get("type")
     actor = action.get("id") if kind == "sr.declare" else action.get("attacker") if kind == "sr.attack" else None
@@ -352,7 +352,7 @@ TR_ACTIONS = st.one_of(
 def tr_fallen_are_offered_nothing(before, after, events, action) -> None:
     """Issue 32: "Dead, incapacitated and unconscious combatants get no forms and are never a default
     target": no slot of the phase is a fallen combatant's, and no default target is fallen or an ally."""
-    from fray.rulesets.tactical_round import rules
+    from fray.games.tactical_round import rules
 
     for s in TR.order_of_play(after):
         c = after.get(s.combatant_id)
@@ -366,7 +366,7 @@ def tr_no_declared_action_dropped_silently(before, after, events, action) -> Non
     """Issue 32: "Next must never end a live combatant's declared action without either resolving it
     or the GM choosing to skip it ... and log the GM's choice": an open declaration of a living
     combatant that is no longer open after an action has an event naming that combatant."""
-    from fray.rulesets.tactical_round import rules
+    from fray.games.tactical_round import rules
 
     for c in before.combatants:
         if rules.fallen(c) or after.get(c.id) is None:
@@ -401,7 +401,7 @@ def _rb_slots(enc) -> list[str]:
 
 
 def _rb_out(c) -> list[str]:
-    from fray.rulesets.range_band.rules import OUT
+    from fray.games.range_band.rules import OUT
     return [x for x in OUT if x in c.conditions]
 
 

@@ -10,8 +10,8 @@ from fray import maprules
 from fray.maprules import greater_band, map_view, measure
 from fray.model import Position
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
-from fray.rulesets.strike_rank.maprule import move_delay_sr
+from fray.games import get_ruleset
+from fray.games.strike_rank.maprule import move_delay_sr
 
 
 def _enc(ruleset: str, *people: tuple[dict, float, float, float]):
@@ -50,8 +50,8 @@ def test_range_band_game_takes_the_greater_of_horizontal_and_vertical_band():
 
 
 def test_each_ruleset_brings_its_own_map_rule():
-    from fray.rulesets.strike_rank.maprule import StrikeRankMap
-    from fray.rulesets.tactical_round.maprule import TacticalRoundMap
+    from fray.games.strike_rank.maprule import StrikeRankMap
+    from fray.games.tactical_round.maprule import TacticalRoundMap
 
     assert isinstance(maprules.rule_for("strike-rank"), StrikeRankMap)
     assert isinstance(maprules.rule_for("tactical-round"), TacticalRoundMap)

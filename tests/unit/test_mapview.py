@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.web import mapview
 
 

@@ -12,9 +12,9 @@ import pytest
 from fray.errors import InvalidAction
 from fray.history import History
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "tactical_round"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "games", "tactical_round"))
 from tr_helpers import SWORD, declare, fight, fighter  # noqa: E402
 
 NEXT = {"type": "advance", "skip_empty": True, "ask": True}

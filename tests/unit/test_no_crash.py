@@ -13,7 +13,7 @@ import pytest
 from fray.errors import FrayError, InvalidAction, RuleViolation
 from fray.history import History
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 
 SR = get_ruleset("strike-rank")
 TR = get_ruleset("tactical-round")

@@ -7,13 +7,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent / "strike_rank"))
-sys.path.insert(0, str(Path(__file__).parent / "tactical_round"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "strike_rank"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "tactical_round"))
 
-from fray.rulesets import get_ruleset  # noqa: E402
-from fray.rulesets.range_band import odds as rb_odds, rolls  # noqa: E402
-from fray.rulesets.strike_rank import odds as sr_odds  # noqa: E402
-from fray.rulesets.tactical_round import odds as tr_odds  # noqa: E402
+from fray.games import get_ruleset  # noqa: E402
+from fray.games.range_band import odds as rb_odds, rolls  # noqa: E402
+from fray.games.strike_rank import odds as sr_odds  # noqa: E402
+from fray.games.tactical_round import odds as tr_odds  # noqa: E402
 from fray.web import odds_view  # noqa: E402
 
 

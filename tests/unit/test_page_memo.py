@@ -14,14 +14,14 @@ import pytest
 
 from fray.history import History
 from fray.maprules import rule_for
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.web import mapview
-from fray.web.strike_rank_panel import StrikeRankPanel, card_html
+from fray.games.strike_rank.web.panel import StrikeRankPanel, card_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import fights  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "strike_rank"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "strike_rank"))
 from sr_helpers import declare, duel, to_phase  # noqa: E402
 
 
@@ -112,7 +112,7 @@ def test_a_kept_strike_rank_view_is_the_view_drawn_afresh_and_drawing_it_edits_n
     combatants equals the view made from nothing, and stays equal after the panel and every card
     are drawn from it (a drawing that edited a shared view would show the next render stale)."""
     panel = StrikeRankPanel()
-    from fray.web.strike_rank_panel import panel_html
+    from fray.games.strike_rank.web.panel import panel_html
 
     def draw(enc, view):
         app = _App({})
@@ -182,7 +182,7 @@ def test_a_kept_tactical_round_view_is_the_view_drawn_afresh_and_drawing_it_edit
     phases of the Tactical Round Sequence, attacks, reloading), the view that reuses the last one's
     combatants equals the view made from nothing, and stays equal after the panel and every card are
     drawn from it. Issue 11: at 200 combatants the whole view took 4.5 ms of CPython a render."""
-    from fray.web import tactical_round_panel as trp
+    from fray.games.tactical_round.web import panel as trp
 
     def draw(enc, view):
         trp.panel_html(view, {})

@@ -119,7 +119,7 @@ def test_weapon_and_shield_hp_and_a_stuck_weapon_are_changed_by_hand():
 
 
 def test_a_character_is_made_from_a_ready_made_combatant_or_a_bestiary_template():
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     presets = get_ruleset("strike-rank").presets()
     mine = [{"ruleset": "strike-rank", "combatant": {"name": "<i>Gorakiki</i>", "side": "party", "stats": STATS}}]

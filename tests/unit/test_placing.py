@@ -8,7 +8,7 @@ import math
 from fray.history import History
 from fray.placing import beside, formation, free_spot, ridden
 from fray.reducer import FORMATION_STEP, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 
 
 def _add(h: History, ruleset: str, side: str, count: int, name: str, placed: bool = True) -> None:

@@ -20,9 +20,9 @@ from fray import players
 from fray.errors import InvalidAction
 from fray.history import History
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 
-sys.path.insert(0, str(Path(__file__).parent / "range_band"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "range_band"))
 from rb_helpers import fight, person  # noqa: E402
 
 
@@ -113,7 +113,7 @@ def test_hidden_current_combatant_is_not_named_as_acting():
 def test_range_band_unseen_by_every_party_member_is_hidden_automatically():
     """"in range-band, combatants that no party member can see (the engine's visibility projection)
     are hidden automatically, with the GM able to override." (A Sneak in Medium Stealth at 20 m is
-    unseen in medium light and clutter: tests/unit/range_band/test_rb_sight.py.)"""
+    unseen in medium light and clutter: tests/games/range_band/test_rb_sight.py.)"""
     enc = fight(person("Ana"), person("Sneak", side="foes", x=20, stealth="medium"),
                 person("Brute", side="foes", x=5))
     assert get_ruleset("range-band").view(enc)["unseen"]["c1"] == ["c2"]

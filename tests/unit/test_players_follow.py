@@ -10,7 +10,7 @@ from __future__ import annotations
 from fray import players
 from fray.history import History
 from fray.reducer import new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.web import players_follow as PF
 from fray.web.players_render import players_html
 

@@ -1,4 +1,4 @@
-"""A ruleset is one plug-in, found through one table (``fray.rulesets.BUILTIN``).
+"""A ruleset is one plug-in, found through one table (``fray.games.BUILTIN``).
 
 Its package owns its engine, tables, presets and map rule; it names its page panel; the page
 finds the panel by ruleset id; and no core module names a game, so adding one is one line.
@@ -14,8 +14,9 @@ from pathlib import Path
 
 
 from fray import maprules
-from fray.rulesets import BUILTIN, first_ruleset_id, get_ruleset
+from fray.games import BUILTIN, first_ruleset_id, get_ruleset
 from fray.web import panels
+from names import D20_ID
 
 PY = Path(__file__).resolve().parents[2] / "py"
 
@@ -32,26 +33,31 @@ def test_the_first_encounter_uses_the_first_builtin_ruleset():
 def test_opening_one_game_loads_only_that_game():
     code = ("import sys; from fray.web.panels import panel_for; from fray.maprules import rule_for; "
             "panel_for('tactical-round'); rule_for('tactical-round'); "
-            "print(sorted(m for m in sys.modules if m.startswith('fray.rulesets.') or m.endswith('_panel')))")
+            "print(sorted(m for m in sys.modules if m.startswith('fray.games.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(PY)}, cwd=PY).stdout
-    assert "tactical_round_panel" in out and "fray.rulesets.tactical_round" in out
-    assert "strike_rank" not in out
+    assert "fray.games.tactical_round.web.panel" in out and "fray.games.tactical_round.maprule" in out
+    assert "strike_rank" not in out and "range_band" not in out
 
 
 def _plugin_files() -> set[Path]:
+    """Every file of a game's own folder, py/fray/games/<its module>/: engine, tables and page."""
     out = set()
-    for ruleset_id, module in BUILTIN.items():
-        base = PY / "fray" / "rulesets" / module
-        out |= set(base.rglob("*.py")) if base.is_dir() else {base.with_suffix(".py")}
-        rs = get_ruleset(ruleset_id)
-        if rs.panel:
-            out.add(PY / "fray" / "web" / f"{rs.panel}.py")
-            # a large panel keeps its parts in a package of the game's name beside it
-            parts = PY / "fray" / "web" / rs.panel.removesuffix("_panel")
-            if parts.is_dir():
-                out |= set(parts.rglob("*.py"))
+    for module in BUILTIN.values():
+        out |= set((PY / "fray" / "games" / module).rglob("*.py"))
     return out
+
+
+def test_a_game_is_one_folder_and_its_panel_lives_in_it():
+    """Everything of a built-in game is under py/fray/games/<its module>/: the panel the ruleset
+    names is a module of that folder, and no module outside it imports from inside it but the
+    registry (which names it)."""
+    for ruleset_id, module in BUILTIN.items():
+        rs = get_ruleset(ruleset_id)
+        assert not rs.panel or rs.panel.startswith(f"fray.games.{module}."), rs.panel
+    inside = re.compile(r"^\s*(?:from|import)\s+fray\.games\.(" + "|".join(BUILTIN.values()) + r")\b", re.M)
+    outside = [p for p in (PY / "fray").rglob("*.py") if p not in _plugin_files()]
+    assert [str(p.relative_to(PY)) for p in outside if inside.search(p.read_text(encoding="utf-8"))] == []
 
 
 def _code_strings(source: str):
@@ -89,8 +95,8 @@ def test_no_core_module_names_a_game():
     """Only ``BUILTIN`` names a ruleset id in code: core modules (the reducer, the map, the page
     controller, rendering, storage) find a game through the registry. Comments and docstrings may
     mention a game as an example."""
-    ids = set(BUILTIN)
-    plugins = _plugin_files() | {PY / "fray" / "rulesets" / "__init__.py"}
+    ids = set(BUILTIN) | {D20_ID}  # and the example game installed beside them
+    plugins = _plugin_files() | {PY / "fray" / "games" / "__init__.py"}
     offenders = []
     for path in sorted((PY / "fray").rglob("*.py")):
         if path in plugins:

@@ -14,7 +14,7 @@ from dataclasses import asdict
 
 import pytest
 
-from conftest import TEST_RULESET
+from names import TEST_RULESET
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Position
 from fray.reducer import MAX_NAME, apply, new_encounter, prepare
@@ -126,7 +126,7 @@ def test_rename_encounter(two):
 
 def test_reorder_sets_the_gm_tie_order_and_freeform_order_follows_initiative_then_it(two):
     """Free-form order is higher initiative first; the GM's order settles ties only."""
-    rs_order = lambda e: [s.combatant_id for s in __import__("fray.rulesets", fromlist=["x"]).get_ruleset(
+    rs_order = lambda e: [s.combatant_id for s in __import__("fray.games", fromlist=["x"]).get_ruleset(
         "freeform").order_of_play(e)]
     assert rs_order(two) == ["c2", "c1"]
     enc, _ = apply(two, {"type": "edit_combatant", "id": "c1", "changes": {"stats": {"initiative": 15}}})

@@ -2,7 +2,7 @@
 
 Contracts: a good scenario prints JSON with the encounter and its events; a bad scenario exits
 with status 2 and a message naming the field; a file that is not JSON exits 2. Every scenario
-under tests/scenarios/ with an ``expect`` object replays to the values it expects.
+under tests/games/*/scenarios/ with an ``expect`` object replays to the values it expects.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from fray.rulesets import all_rulesets
+from fray.games import all_rulesets
 from fray.scenario import lookup, result_json, run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "tests" / "scenarios"
+SCENARIOS = ROOT / "tests" / "games"
 
 
 def replay(path, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -104,13 +104,13 @@ def test_missing_file_exits_2(tmp_path):
 # -- every example scenario -----------------------------------------------------------------------------
 
 def _scenario_files() -> list[Path]:
-    return sorted(p for p in SCENARIOS.rglob("*.json") if "expect" in json.loads(p.read_text(encoding="utf-8")))
+    return sorted(p for p in SCENARIOS.glob("*/scenarios/*.json") if "expect" in json.loads(p.read_text(encoding="utf-8")))
 
 
 def test_freeform_examples_exist():
     """The free-form examples this suite ships are found by the scenario sweep below."""
     names = {p.relative_to(SCENARIOS).as_posix() for p in _scenario_files()}
-    assert {"freeform/bridge_skirmish.json", "freeform/setup_and_cleanup.json"} <= names
+    assert {"freeform/scenarios/bridge_skirmish.json", "freeform/scenarios/setup_and_cleanup.json"} <= names
 
 
 @pytest.mark.parametrize("path", _scenario_files(), ids=lambda p: p.relative_to(SCENARIOS).as_posix())
@@ -138,7 +138,7 @@ def test_scenario_replays_to_what_it_expects(path):
 
 def test_cli_and_library_agree_on_an_example():
     """The command line prints exactly what run_scenario gives for the same file."""
-    path = SCENARIOS / "freeform" / "bridge_skirmish.json"
+    path = SCENARIOS / "freeform" / "scenarios" / "bridge_skirmish.json"
     out = replay(path)
     assert out.returncode == 0, out.stderr
     h, events = run_scenario(json.loads(path.read_text(encoding="utf-8")))

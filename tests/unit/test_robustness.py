@@ -14,7 +14,7 @@ from fray import savefile
 from fray.errors import InvalidAction, SaveFileError
 from fray.history import History
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.tray import DiceTray
 from fray.web.store import Library, MemoryBackend
 

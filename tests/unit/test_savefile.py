@@ -15,7 +15,7 @@ from dataclasses import asdict
 
 import pytest
 
-from conftest import TEST_RULESET
+from names import TEST_RULESET
 from fray.errors import SaveFileError
 from fray.history import History
 from fray.model import SCHEMA_VERSION
@@ -182,8 +182,8 @@ def test_malformed_file_names_the_exact_path(path, value, where, fragment):
 
 def test_history_initial_ruleset_must_match():
     """A history whose start is another ruleset than its present is rejected at that path."""
-    from fray.rulesets import register
-    from fray.rulesets.freeform import FreeForm
+    from fray.games import register
+    from fray.games.freeform import FreeForm
 
     class Other(FreeForm):
         id = "other-freeform"
@@ -196,9 +196,9 @@ def test_history_initial_ruleset_must_match():
             loads(json.dumps(data))
         assert info.value.path == "history.initial.ruleset"
     finally:
-        from fray import rulesets
+        from fray import games
 
-        rulesets._REGISTRY.pop("other-freeform", None)
+        games._REGISTRY.pop("other-freeform", None)
 
 
 @pytest.mark.parametrize(

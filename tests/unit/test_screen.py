@@ -20,9 +20,9 @@ import pytest
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.reducer import MAX_COMBATANTS, apply, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 
-sys.path[:0] = [os.path.join(os.path.dirname(__file__), d) for d in ("strike_rank", "tactical_round", "range_band")]
+sys.path[:0] = [os.path.join(os.path.dirname(__file__), "..", "games", d) for d in ("strike_rank", "tactical_round", "range_band")]
 import rb_helpers as rb  # noqa: E402
 import sr_helpers as sr  # noqa: E402
 import tr_helpers as tr  # noqa: E402

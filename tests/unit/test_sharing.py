@@ -40,7 +40,7 @@ def _handled(ruleset, enc: Encounter, action: dict):
     """``action``'s handler run on a draft of ``enc`` (its own dice, none rolled here): the draft
     and what it holds (``sharing.draft``), to see what the handler copied."""
     from fray import reducer
-    from fray.rulesets.base import Context
+    from fray.games.base import Context
     from fray.tray import DiceTray
 
     d, cows = sharing.draft(enc)
@@ -245,7 +245,7 @@ def test_a_range_band_turn_copies_only_what_it_changes():
     else of the combatants, and the new encounter shares every other combatant; settling its offense roll
     copies nothing."""
     from fray import reducer
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     enc = workload.range_band_base()
     action = {"type": "rb.attack", "id": "c2", "target": "c4", "weapon": 1}
@@ -273,7 +273,7 @@ def test_a_strike_rank_next_copies_only_the_combatants_and_actions_it_changes():
     reload: each Next copies fewer actions than the fight has, and a fresh MR's Next copies no
     combatant at all. The replay stays exact (the golden tests above); here, what is copied."""
     from fray import reducer
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
     import random
 
     ruleset = get_ruleset("strike-rank")
@@ -305,7 +305,7 @@ def test_the_strike_rank_next_that_begins_resolution_copies_no_combatant():
     begins at SR 3: ...") and copies none of them: a name is only read (``timing._who``). It copied all
     thirty, 10-13 ms of the first Next of a round in the page (docs/performance.md, issue 11)."""
     from fray import reducer
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     ruleset = get_ruleset("strike-rank")
     enc = fights.fight("strike-rank", 30, 60).present
@@ -325,7 +325,7 @@ def _nexts(game: str, n: int):
     """``n`` Nexts through ``game``'s 30-combatant fight (bench/fights.py), each as (the encounter before,
     the combatants its draft copied, the encounter after)."""
     from fray import reducer
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
     import random
 
     ruleset = get_ruleset(game)
@@ -373,7 +373,7 @@ def test_a_strike_rank_attack_copies_only_its_two_sides_and_whom_it_changes():
     target (``ctx.combatant``) and whoever else it changes, where it copied every combatant (11 of 30
     needlessly on average over the bench's fight: 7.6 ms an attack in CPython, 2.5 after; issue 11)."""
     from fray import reducer
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     ruleset = get_ruleset("strike-rank")
     h = fights.fight("strike-rank", 30, 300)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from fray.model import Combatant, Encounter, Position
-from fray.rulesets import get_ruleset
-from fray.rulesets.base import Slot
+from fray.games import get_ruleset
+from fray.games.base import Slot
 from fray.web import render as R
 from fray.web.mapview import initials_of
 from test_web_render import PAYLOADS, Parsed

@@ -15,7 +15,7 @@ import pytest
 
 from fray.errors import InvalidAction
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 from fray.web import tables_view as T
 
 

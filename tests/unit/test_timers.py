@@ -17,7 +17,7 @@ import pytest
 from fray.errors import InvalidAction
 from fray.history import History
 from fray.reducer import apply, new_encounter
-from fray.rulesets import get_ruleset
+from fray.games import get_ruleset
 
 
 def free_fight(*names_inits):
@@ -187,7 +187,7 @@ def test_range_band_rounds_end_right_before_the_holders_next_turn():
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent / "range_band"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "range_band"))
     from rb_helpers import act, fight, person, start, to_phase
 
     enc = fight(person("A"), person("B"))
@@ -207,7 +207,7 @@ def test_range_band_the_movement_phase_is_nobodys_turn():
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent / "range_band"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "range_band"))
     from rb_helpers import act, fight, person, start, to_phase
 
     enc = fight(person("A"), person("B"))
@@ -252,7 +252,7 @@ def test_range_band_a_holder_out_of_the_fight_is_not_held_a_round_longer():
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parent / "range_band"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "range_band"))
     from rb_helpers import act, fight, person, start, to_phase
 
     enc = fight(person("A"), person("B"))

@@ -13,8 +13,8 @@ from html.parser import HTMLParser
 import pytest
 
 from fray.model import Combatant, Encounter, LogEntry, Position
-from fray.rulesets import get_ruleset
-from fray.rulesets.base import Slot, StatSpec
+from fray.games import get_ruleset
+from fray.games.base import Slot, StatSpec
 from fray.web import render as R
 
 PAYLOADS = [
@@ -183,7 +183,7 @@ def test_button_escapes_label_title_and_data(s):
 def test_empty_state_and_new_encounter_form_are_inert(freeform):
     enc = Encounter(ruleset="freeform", name="<b>x</b>")
     assert_inert(R.empty_state(enc))
-    from fray.rulesets import all_rulesets
+    from fray.games import all_rulesets
 
     assert_inert(R.new_encounter_form(all_rulesets()))
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Combatant, Encounter
-from fray.rulesets.base import Context, Ruleset, Slot, StatSpec, gm_tie_break, id_order, status_of
+from fray.games.base import Context, Ruleset, Slot, StatSpec, gm_tie_break, id_order, status_of
 
 GAME_ID = "d20-skirmish"
 DOWN = "down"

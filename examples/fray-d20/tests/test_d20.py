@@ -15,7 +15,7 @@ import pytest
 from fray.errors import InvalidAction, RuleViolation
 from fray.history import History
 from fray.reducer import new_encounter
-from fray.rulesets import all_rulesets, get_ruleset
+from fray.games import all_rulesets, get_ruleset
 from fray.scenario import lookup, result_json, run_scenario
 from fray.web.panels import panel_for
 

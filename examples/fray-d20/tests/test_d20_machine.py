@@ -23,7 +23,7 @@ def start():
 
 
 def d20_down_leave_the_order(before, after, events, action):
-    from fray.rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     order = [s.combatant_id for s in get_ruleset("d20-skirmish").order_of_play(after)]
     assert not any("down" in c.conditions and c.id in order for c in after.combatants)

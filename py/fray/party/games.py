@@ -1,6 +1,6 @@
 """Where each game keeps its part of the party (STYLE 13: a plug-in lives in one place).
 
-A game takes part by a module ``party`` in its ruleset package (``fray/rulesets/<game>/party.py``)
+A game takes part by a module ``party`` in its ruleset package (``fray/games/<game>/party.py``)
 and, for the page, one beside its panel (``fray/web/<panel>/party.py``); these modules find them
 through the ruleset registry and never name a game. A game without one keeps nothing from one
 fight to the next. The engine module offers:
@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ..rulesets import get_ruleset
+from fray.games import get_ruleset
 
 
 def _find(name: str) -> ModuleType | None:
@@ -38,5 +38,5 @@ def game(ruleset_id: str) -> ModuleType | None:
 
 
 def page_part(ruleset_id: str) -> ModuleType | None:
-    panel = get_ruleset(ruleset_id).panel
-    return _find(f"fray.web.{panel.removesuffix('_panel')}.party") if panel else None
+    panel = get_ruleset(ruleset_id).panel  # its page's part sits beside the panel, in the game's folder
+    return _find(panel.rpartition(".")[0] + ".party") if "." in panel else None

@@ -17,7 +17,7 @@ fighting). Each hit location heals separately."
 * "When a location's HP are healed, a corresponding amount of total HP are healed. Neither healing
   amount can exceed the amount of HP the location was missing."
 
-How it is counted (``fray.rulesets.strike_rank.healing.rest_days``, the one implementation, which the
+How it is counted (``fray.games.strike_rank.healing.rest_days``, the one implementation, which the
 encounter's own "Heal naturally" uses too): time goes by whole days. Each location counts the rested days it has spent at
 its injury level ("healing_days"); when they reach its level's period (a day, a week, a season)
 it recovers HR (+ treatment) and starts counting again, so seven single days heal a maimed

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import InvalidAction, RuleViolation
 from ..model import Combatant
-from ..rulesets.base import Context
+from fray.games.base import Context
 
 MAX_PARTY = 50
 FORMATION_STEP = 3  # as Add ×N (reducer.FORMATION_STEP): a token's width apart at the default zoom

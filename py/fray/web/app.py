@@ -31,7 +31,7 @@ from ..errors import FrayError, InvalidAction, RuleViolation
 from ..gate import parse_json
 from ..history import History
 from ..reducer import new_encounter
-from ..rulesets import PLAIN, all_rulesets, get_ruleset
+from fray.games import PLAIN, all_rulesets, get_ruleset
 from . import render as R
 from . import history_view, mapctl, players_view, stripctl
 from . import party_view

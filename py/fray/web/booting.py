@@ -14,7 +14,7 @@ from .. import savewords
 from ..errors import SaveFileError
 from ..history import History
 from ..reducer import new_encounter
-from ..rulesets import first_ruleset_id
+from fray.games import first_ruleset_id
 from . import players_view
 from .store import JsBackend, Library, MissingSave, boot_order, local_items, new_key
 

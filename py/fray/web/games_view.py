@@ -21,9 +21,9 @@ from typing import Any
 
 import js  # type: ignore[import-not-found]
 
-from .. import rulesets as registry
+from .. import games as registry
 from ..errors import FrayError, InvalidAction
-from ..rulesets import _REGISTRY, installed_entry_points, load_entry_point
+from fray.games import _REGISTRY, installed_entry_points, load_entry_point
 from . import panels
 from .dom import nil, q
 from .render import esc
@@ -197,7 +197,7 @@ async def add_game(app: Any, form: Any) -> None:
     else:
         kept_note = " This browser keeps nothing: it is gone after a reload."
     from . import render as R
-    from ..rulesets import all_rulesets
+    from fray.games import all_rulesets
 
     names = ", ".join(rs.name for rs in rulesets)
     app.open_dialog(R.new_encounter_form(all_rulesets()) + add_game_html(f"{names} is added.{kept_note}"))

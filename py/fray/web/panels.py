@@ -7,11 +7,11 @@ Every method returns HTML strings or calls ``app.dispatch(action, scope)``; none
 that is not in the encounter (short-lived UI state, such as which attack panel is open, lives in
 ``app.ui``).
 
-A ruleset names its panel's module (``Ruleset.panel = "tactical_round_panel"``, a module of
-this package, or a full path such as ``"fray_d20.panel"`` for an installed game whose panel lives
-in its own package); that module defines ``PANEL``. No list here names a game.
+A ruleset names its panel's module by its full path (``Ruleset.panel =
+"fray.games.tactical_round.web.panel"`` in the game's own folder, ``"fray_d20.panel"`` in an
+installed game's package); that module defines ``PANEL``. No list here names a game.
 
-This is the page side of the game interface (the engine side is ``fray.rulesets.base``):
+This is the page side of the game interface (the engine side is ``fray.games.base``):
 ``Panel``, the four methods the page calls on every game's panel; ``PanelHooks``, those it calls
 only where the panel has them (``hook``), else doing its own default; ``GamePanel``, a base that
 declares the hooks absent; ``missing``, the check a panel passes when its game is added.
@@ -127,9 +127,8 @@ _LOADED: dict[str, Panel | None] = {}
 
 
 def panel_module(name: str) -> str:
-    """The module a ruleset's ``panel`` names: a dotted name is a full module path (an installed
-    game's own package), a plain one a module of ``fray.web``."""
-    return name if "." in name else f"{__package__}.{name}"  # ruleset id -> its panel, once imported
+    """The module a ruleset's ``panel`` names: always a full module path."""
+    return name
 
 
 def panel_for(ruleset_id: str) -> Panel | None:
@@ -140,7 +139,7 @@ def panel_for(ruleset_id: str) -> Panel | None:
     import importlib
 
     from ..errors import FrayError
-    from ..rulesets import get_ruleset
+    from fray.games import get_ruleset
 
     try:
         name = get_ruleset(ruleset_id).panel

@@ -32,7 +32,7 @@ import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from .. import players, savefile
-from ..rulesets import get_ruleset
+from fray.games import get_ruleset
 from . import players_follow as PF
 from . import players_render as PR
 from .dom import nil

@@ -16,7 +16,7 @@ from .. import timers
 from .blocks import Block
 from ..model import Combatant, Encounter, LogEntry
 from ..reducer import NUMBERED_NAME
-from ..rulesets.base import Ruleset, Slot, StatSpec
+from fray.games.base import Ruleset, Slot, StatSpec
 
 
 # A render escapes the same few hundred strings (names, labels, ids) thousands of times: 8,800

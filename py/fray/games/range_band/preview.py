@@ -1,0 +1,33 @@
+"""What an action would ask for, before the GM sends it: the live roll-specification preview.
+
+The preview runs the action's own handler (``reducer.apply``, which works on a copy and never edits
+the encounter it is given) and reports what the handler left behind that was not there before: the
+pending rolls with their roll specifications (die, stat, TN parts, Hindrance and Easing with their
+reasons, blunder, what success and failure do), the prompts, and the log lines; or the error the
+action would be refused with. The result is thrown away, so nothing is sent, recorded or rolled
+(the tray has no random source: an action that would need dice says so in ``error``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fray.errors import FrayError, InvalidAction, RuleViolation
+from fray.model import Encounter
+
+
+def preview(enc: Encounter, action: dict[str, Any]) -> dict[str, Any]:
+    """``{pending: [...], prompts: [...], events: [text], error: None | {field, rule, message}}``."""
+    from fray.reducer import apply
+
+    had = {p["ref"] for key in ("pending", "prompts") for p in enc.state.get(key, [])}
+    try:
+        new, events = apply(enc, action)
+    except FrayError as e:
+        return {"pending": [], "prompts": [], "events": [], "error": {
+            "field": e.field if isinstance(e, InvalidAction) else None,
+            "rule": getattr(e, "rule", None) if isinstance(e, RuleViolation) else None,
+            "message": e.message if isinstance(e, InvalidAction) else str(e)}}
+    return {"pending": [p for p in new.state.get("pending", []) if p["ref"] not in had],
+            "prompts": [p for p in new.state.get("prompts", []) if p["ref"] not in had],
+            "events": [ev["text"] for ev in events], "error": None}

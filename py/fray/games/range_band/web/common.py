@@ -1,0 +1,102 @@
+"""What the range-band panel's parts share: the games' words for light, stealth and phases, the
+flags of the forms, and the small helpers that draw a tick box, an error slot or a list of combatants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fray.web import odds_view
+from fray.web.render import esc
+from fray.web.widgets import check, err_slot as _err, general_err
+
+
+LIGHT_TEXT = {"none": "No Light", "low": "Low Light", "medium": "Medium Light", "high": "High Light"}
+
+
+STEALTH_TEXT = {"low": "Low Stealth", "medium": "Medium Stealth", "high": "High Stealth"}
+
+
+PHASES = (("setup", "Setup"), ("movement", "Movement phase"), ("actions", "Action phase"), ("ended", "Battle over"))
+
+
+DICE = ("d20", "d12", "d10", "d6")
+
+
+ROLL_STATS = ("DEX", "CON", "INT", "SPD")
+
+
+MOVE_FLAGS = (("rush", "Rush"), ("cautious", "Cautious (unseen area, +2 Hindrance, no knockdown risk)"),
+              ("drop_high_stealth", "Without the High Stealth Hindrance (drops to Medium)"),
+              ("outnumbered", "Outnumbered"), ("unseen_area", "Through an area they can't see"),
+              ("dense_smoke", "Through dense smoke"))
+
+
+ATTACK_FLAGS = (("unexpected", "Unexpected (thought to be an ally)"), ("emits_light", "Emits notable light"),
+                ("aoe", "AoE"))
+
+
+ADD_TRAITS = (
+    ("kind", "Kind", ("sentient", "tech", "animal")),
+    ("amphibious", "Amphibious", ("no", "breathes", "holds")),
+    ("vision", "Vision", ("normal", "shadow", "echolocation", "thermal", "darkeye", "clairvoyance")),
+    ("light", "Light carried", ("none", "dim", "moderate", "bright", "extreme")),
+    ("armor_noise", "Armour noise", ("low", "medium", "high")),
+    ("stealth", "Stealth level at the start", ("low", "medium", "high")),
+)
+
+
+def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
+    return check(fid, name, label, checked, "rb-check")
+
+
+def _general_err() -> str:
+    return general_err("rb")
+
+
+def _g(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _preview_slot() -> str:
+    """Where the live roll-specification preview of a form goes (filled by ``odds_view.refresh`` through
+    ``RangeBandPanel.odds`` as the GM changes the options; nothing is sent)."""
+    return f'<div class="rb-preview" aria-live="polite">{odds_view.slot()}</div>'
+
+
+def _id_checks(view: dict[str, Any], pre: str, name: str, label: str, skip: str, only_able: bool = False) -> str:
+    """Checkboxes ``name.<id>`` for a list of combatants, with one error slot ``name``."""
+    boxes = "".join(_check(f"{pre}-{c['id']}", f"{name}.{c['id']}", c["name"])
+                    for c in view.get("combatants", []) if c["id"] != skip)
+    return (f'<fieldset class="rb-ids" data-field="{esc(name)}"><legend>{esc(label)}</legend>'
+            f'<div class="rb-row">{boxes}</div>{_err(name)}</fieldset>')
+
+
+def checked_ids(values: dict[str, Any], name: str) -> list[str]:
+    """The ids whose ``name.<id>`` box is ticked, in the form's order."""
+    head = name + "."
+    return [k[len(head):] for k, v in values.items() if k.startswith(head) and v]
+
+
+MORE = {
+    # form kind -> (action type, title, [(field, label, control kind)])
+    "grapple": ("rb.grapple", "Grapple", [("target", "Target", "other"),
+                                          ("mismatched_flying_ok", "Mismatched grapple, larger one flying", "check"),
+                                          ("override", "Beyond engaged range? The GM's reason (kept in the log)",
+                                           "text")]),
+    "release": ("rb.release", "Release a grapple", [("target", "Grappled with", "other")]),
+    "touch": ("rb.touch", "Touch an ally", [("ally", "Ally", "other")]),
+    "light": ("rb.light", "Carry a light", [("light", "Light source", "light")]),
+    "noise": ("rb.noise", "Make a noise", [("audible", "Audible at", "band"), ("deafen", "It deafens", "check")]),
+    "cannot_see": ("rb.cannot_see", "Cannot see (cloaking: by hand)", [("target", "Whom", "other"),
+                                                                     ("on", "Cannot see them", "check-on")]),
+    "restart": ("rb.restart_breathing", "Restart someone's breathing", [("target", "Whom", "other")]),
+    "teleport": ("rb.teleport", "Teleport", [("x", "East (x, m)", "num"), ("y", "North (y, m)", "num"),
+                                             ("alt", "Altitude (m)", "num"), ("range", "Range", "band"),
+                                             ("precision", "Precision", "precision"), ("size", "Action", "size"),
+                                             ("bring", "Bring along", "ids"),
+                                             ("attached", "Attached to them (low precision takes them too)", "ids")]),
+}

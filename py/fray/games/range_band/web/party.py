@@ -1,0 +1,24 @@
+"""range-band's fields in the Party dialog (fray.web.party_view): what a character carries, to change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fray.web.party_view import _whole
+from fray.web.render import esc
+
+
+def fields_html(k: str, got: dict[str, Any], c: Any, name: str) -> str:
+    fields = ""
+    fields = "".join(f'<label>{w} <input type="number" min="0" name="{esc(k)}.{f}" value="{got.get(f, 0)}"></label>'
+                     for f, w in (("fatigue", "Fatigue"), ("trauma", "Trauma")))
+    return fields
+
+
+def read_fields(values: dict[str, Any], k: str, got: dict[str, Any], c: Any, f: str) -> dict[str, Any]:
+    got = dict(got)
+    for name, what in (("fatigue", "Fatigue"), ("trauma", "Trauma")):
+        got[name] = _whole(values.get(f"{k}.{name}", 0), f, what)
+        if got[name] == 0:
+            got.pop(name)
+    return got

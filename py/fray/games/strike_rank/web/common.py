@@ -1,0 +1,150 @@
+"""What the parts of the strike-rank panel share: the option lists the forms offer, a labelled
+field, a tick box in a field of its own, fold-outs that stay open across re-renders, who is who."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from fray.web.blocks import Block
+from fray.web.render import esc
+from fray.web.widgets import (act_button as _btn, check, err_slot as _err, field, fold_open, fold_summary, select as _select,
+                       text_input as _input)
+
+__all__ = ["_btn", "_err", "_select", "_input", "esc"]  # shared by the other parts
+
+DECLARE_KINDS = (("melee", "Melee attack"), ("missile", "Missile attack"), ("spell", "Cast a spell"),
+                 ("move", "Move"), ("defend", "Parry / dodge only"), ("reload", "Reload"), ("other", "Other"))
+MODES = (("normal", "Normal"), ("aimed", "Aimed (½ skill)"), ("attack_weapon", "Attack weapon (½)"),
+         ("disarm", "Disarm (½)"), ("stun", "Stun (½)"), ("push", "Push"), ("grapple", "Grapple"),
+         ("attack_object", "Attack object"))
+DEFENCES = (("parry", "Parry"), ("dodge", "Dodge"), ("none", "None"))
+INJURY_LABEL = {"none": "unhurt", "minor": "minor", "serious": "serious", "maimed": "maimed",
+                "mangled": "mangled", "severed": "severed"}
+PHASE_LABEL = {"setup": "Setting up", "declare": "Declare", "resolve": "Resolve", "end": "End of round"}
+EXCHANGE_KINDS = ("attack", "location", "damage_roll", "damage", "injury", "parry", "weapon", "knockback",
+                  "fumble", "impale", "death", "unconscious", "critical", "special")
+CURRENT = ' aria-current="step"'
+ROLLS = (("attack", "Attack d100"), ("defence", "Defence d100"), ("location", "Location d20"),
+         ("damage", "Damage dice"))
+CASTING_ROLLS = (("concentration_defence", "INT×3 if defending d100"), ("wound.concentration", "INT×3 if hurt d100"))
+WATER = (("none", "No water"), ("waist", "Waist-deep"), ("armpits", "Armpit-deep"), ("under", "Underwater"))
+INTO_MELEE = (("", "Auto (from the map)"), ("yes", "Yes (½)"), ("no", "No"))
+HEAL_KINDS = (("heal", "Heal (battle magic)"), ("rune", "Healing rune magic"))
+# Natural Healing goes day by day: a week is seven days, a season 56 (assumed: the text does not say)
+PERIODS = (("day", "A day"), ("week", "A week (7 days)"), ("season", "A season (56 days, assumed)"))
+DISENGAGE = (("outnumbered", "Outnumbering (free)"), ("retreat", "Fighting retreat"), ("flee", "Flee"))
+GRAPPLE_OPTIONS = (("immobilize", "Immobilize (STR vs STR)"), ("choke", "Choke (STR vs CON)"),
+                   ("damage", "Damage (STR vs STR)"), ("drag", "Drag (STR vs SIZ)"), ("throw", "Throw (STR vs SIZ)"),
+                   ("break", "Break a hold (STR vs STR)"), ("release", "Release"))
+GRAPPLE_ROLLS = (("resistance", "Resistance d100"), ("damage", "Damage 1D3+DM"), ("throw_dex", "Throw DEX d100"),
+                 ("throw_damage", "Throw 1D6"), ("throw_location", "Throw location d20"))
+UNSTICK_BODY = (("first_aid", "First Aid (healer)"), ("con", "CON×3% (the impaled)"), ("wrench", "STR vs STR wrench"))
+UNSTICK_SHIELD = (("str", "STR×3%"), ("wrench", "STR vs STR wrench"), ("break", "Break it"))
+PROMPT_ROLLS = {"impaled": (("impale_damage", "Weapon damage dice"),),
+                "unstick": (("pull", "Pull d100"),),
+                "collision": (("collision_dex", "DEX d100"), ("collision", "Collision dice"),
+                              ("collision_location", "Location d20")),
+                "stray": (("damage", "Damage dice"), ("location", "Location d20")),
+                "fumble": (("fumble", "Fumble d100"),),
+                "grapple_weapon": (("resistance", "STR vs STR d100"),)}
+
+
+
+def _field(fid: str, name: str, label: str, control: str, cls: str = "") -> str:
+    return field(fid, name, label, control, cls=cls)
+
+
+def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
+    """A tick box in a field of its own, with its error slot (the engine names a bad flag by its field)."""
+    return (f'<div class="field sr-checkfield" data-field="{esc(name)}">{check(fid, name, label, checked, "sr-check")}'
+            f'{_err(name)}</div>')
+
+
+def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None, default_open: bool = False,
+          aria: str = "", odds_lazy: bool = False, lazy: bool = False, was_lazy: bool = False) -> str:
+    """A fold-out that stays open (or shut) across re-renders: ``ui["sr_open"]`` holds each
+    fold-out's state as the page showed it just before the render ({key: open}). ``lazy``: its
+    body is drawn only once it opens (``data-fold-lazy``: the panel renders on that toggle).
+    ``was_lazy``: the same fold-out drawn with its body; its summary keeps the id the lazy one
+    had, so the render that draws the body gives the keyboard's focus back to it."""
+    return (_fold_open(cls, key, ui, default_open, odds_lazy, lazy, drawn=was_lazy)
+            + _summary(summary, aria, key if lazy or was_lazy else "") + body + "</details>")
+
+
+def _lazy_fold(cls: str, key: str, summary: str, body: Callable[[], str], ui: dict[str, Any] | None,
+               default_open: bool = False, aria: str = "") -> str:
+    """A fold-out drawn without its body until it first opens (``data-fold-lazy``: the page renders
+    on that toggle) and kept drawn while it is on the page (``ui["sr_opened"]``), so what the GM
+    typed stays. ``body`` is called only when it is drawn."""
+    u = ui or {}
+    if not (u.get("sr_open", {}).get(key, default_open) or key in u.get("sr_opened", ())):
+        return _fold(cls, key, summary, "", ui, default_open, aria=aria, lazy=True)
+    return _fold(cls, key, summary, body(), ui, default_open, aria=aria, was_lazy=True)
+
+
+def _fold_block(cls: str, key: str, summary: str, body: list[str], ui: dict[str, Any] | None,
+                default_open: bool = False, aria: str = "") -> Block:
+    """``_fold`` as a Block (web/blocks.py) whose children are its summary and each element of
+    ``body``, so the painter rewrites only the parts of a long fold-out that changed."""
+    return Block(_fold_open(cls, key, ui, default_open), [_summary(summary, aria), *body], "</details>")
+
+
+def _fold_open(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool, odds_lazy: bool = False,
+               lazy: bool = False, drawn: bool = False) -> str:
+    """``odds_lazy``: the odds of a form inside are worked out when it opens (web/odds_view.py).
+    ``drawn``: a fold-out that could be drawn empty holds its body (``data-fold-drawn``): the
+    panel keeps it drawn while it is on the page, also when it opened by itself and was shut
+    before any render saw it open (a free attack's Circumstances, a held combatant's grapple)."""
+    is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
+    attrs = (" data-odds-lazy" if odds_lazy else "") + (" data-fold-drawn" if drawn else "")
+    return fold_open(cls, key, is_open, lazy, attrs)
+
+
+def _summary(summary: str, aria: str, key: str = "") -> str:
+    return fold_summary(summary, f"fold-{key}" if key else "", aria)
+
+
+def _names(view: dict[str, Any]) -> dict[str, str]:
+    return {cid: c["name"] for cid, c in view.get("combatants", {}).items()}
+
+
+def injury_class(level: str) -> str:
+    return "inj-" + (level if level in INJURY_LABEL else "none")
+
+
+
+def _others(names: dict[str, str], cid: str):
+    return [(o, n) for o, n in names.items() if o != cid]
+
+
+def _first_enemy(view: dict[str, Any], cid: str) -> str:
+    """The default target: the nearest standing enemy on the map (issue 32: "A default target is the
+    nearest living enemy on the map, never an ally"); "" when no enemy stands."""
+    return _first_enemies(view).get(cid, "")
+
+
+# the last answer of ``_first_enemies``, by what it is made of (sides, who stands, where)
+_NEAREST: list[Any] = [None, {}]
+
+
+def _first_enemies(view: dict[str, Any]) -> dict[str, str]:
+    """``_first_enemy`` of every combatant: the nearest enemy who is not dead, unconscious or
+    incapacitated, by distance on the map, then in the encounter's order; "" for one with none. Worked
+    out again only when a side, a fall or a position changed (each render of the declarations asks)."""
+    cs = view.get("combatants", {})
+    key = tuple((cid, c.get("side"), c.get("status", "ok"), tuple(c.get("at") or (0, 0))) for cid, c in cs.items())
+    if _NEAREST[0] == key:
+        return _NEAREST[1]
+    standing = [(cid, side, at) for cid, side, status, at in key if status == "ok"]
+    out = {}
+    for cid, side, _, at in key:
+        best, far = "", None
+        for o, oside, oat in standing:
+            if oside == side or o == cid:
+                continue
+            d = (oat[0] - at[0]) ** 2 + (oat[1] - at[1]) ** 2
+            if far is None or d < far:
+                best, far = o, d
+        out[cid] = best
+    _NEAREST[0], _NEAREST[1] = key, out
+    return out

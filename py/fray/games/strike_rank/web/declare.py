@@ -1,0 +1,307 @@
+"""The declaration forms (declare, change, abort) and the SR order of the resolve phase."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fray.web.blocks import Block
+from fray.games.strike_rank.web.common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
+                     _names, _others, _select, esc)
+
+SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
+# Past this many combatants each declaration form is folded shut and drawn when it opens
+# (the tactical-round panel's declarations do the same past a dozen)
+FOLD_DECLARATIONS_FROM = 13
+MORE_FLAGS = (("charge", "Charge (runs at double rate; no dodge or parry until the attack)"),
+              ("charge_past", "Charge past (moves on if the blow comes first)"),
+              ("mounted_charge", "Mounted charge (lance or spear, 20 m or more; the mount's SR and damage)"),
+              ("mutual", "Closing on each other (the target comes too: add both rates)"),
+              ("continuing", "Continuing last MR's move (up to 12 × rate)"))
+MORE_KEYS = ("shots", "attacks", "split", "extra_weapon", "brace_against", "label", "sr_cost") + tuple(
+    k for k, _ in MORE_FLAGS)
+
+
+def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: dict[str, Any],
+              ui: dict[str, Any] | None = None) -> str:
+    """The rarer fields of a declaration, folded away: open when the action being changed uses one.
+    Shut and never opened, it holds no fields (``data-fold-lazy``: drawn when it first opens, and
+    kept once drawn, so what the GM typed stays); the form reads a missing field as not used. Two
+    lists and ten fields a form, so twelve declaration forms are about half the markup to parse."""
+    used = any(p.get(k) not in (None, "", False, 1) for k in MORE_KEYS)
+    return _lazy_fold("sr-fold sr-decl-more", f"more-{pre}", "More: shots, several attacks, charge, brace, other…",
+                      lambda: _more_body(pre, cid, c, names, p), ui, default_open=used,
+                      aria=f"More options for {c.get('name', '')}")
+
+
+def _more_body(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: dict[str, Any]) -> str:
+    weapons = [("", "(none)")] + [(w["id"], w["name"]) for w in c.get("weapons", []) if w.get("usable", True)]
+    others = [("", "(not bracing)")] + _others(names, cid)
+    split = p.get("split")
+    split_text = " ".join(str(x) for x in split) if isinstance(split, list) else ""
+    flags = "".join(_check(f"{pre}-{k}", k, label, bool(p.get(k))) for k, label in MORE_FLAGS)
+    body = (
+        '<div class="sr-row">'
+        + _field(pre + "-shots", "shots", "Shots (S/MR missile)", _input(pre + "-shots", "shots",
+                                                                         _num(p.get("shots")), "numeric", "1"))
+        + _field(pre + "-attacks", "attacks", "Attacks with this weapon",
+                 _input(pre + "-attacks", "attacks", _num(p.get("attacks")), "numeric", "1"))
+        + _field(pre + "-split", "split", "Split skill % (one each)", _input(pre + "-split", "split", split_text,
+                                                                             "text", "60 50"))
+        + _field(pre + "-extra", "extra_weapon", "Second weapon's attack",
+                 _select(pre + "-extra", "extra_weapon", weapons, p.get("extra_weapon", "")))
+        + _field(pre + "-brace", "brace_against", "Brace the spear against",
+                 _select(pre + "-brace", "brace_against", others, p.get("brace_against", "")))
+        + "</div>"
+        + f'<div class="sr-row">{flags}</div>'
+        + '<div class="sr-row">'
+        + _field(pre + "-label", "label", "Other: what", _input(pre + "-label", "label", p.get("label", "")
+                                                                if p.get("kind") == "other" else "", "text",
+                                                                "light a torch"))
+        + _field(pre + "-cost", "sr_cost", "Other: SR it takes", _input(pre + "-cost", "sr_cost",
+                                                                        _num(p.get("sr_cost")), "numeric", "0"))
+        + "</div>")
+    return body
+
+
+def _num(v: Any) -> str:
+    return "" if v in (None, "", 1) else str(v)
+
+
+def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
+                 ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None,
+                 ui: dict[str, Any] | None = None) -> str:
+    """Kind, weapon, target, metres, running, spell, and folded under "More" every other field of
+    ``sr.declare`` (shots, several attacks, a second weapon, charges, bracing, closing, an Other
+    action's label and SR cost) → one ``sr.declare`` (or ``sr.change``, ``sr.abort``)."""
+    p = preset or {}
+    pre = f"sr-{form}-{cid}" + (f"-{ref}" if ref else "")
+    # only what the combatant can still do: a weapon an injury (or anything else) has put out of use
+    # is not offered, nor an attack when they cannot fight, a move when they cannot move, a run
+    # when they cannot run (the card says why)
+    usable = [w for w in c.get("weapons", []) if w.get("usable", True)]
+    weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}') for w in usable]
+    kinds = offered_kinds(c)
+    targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid]
+    if enemy is None:
+        enemy = ""  # no enemy known: "(none)", never an ally or the fallen by default (issue 32)
+    # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
+    first = (usable or [{}])[0]
+    kind = "missile" if first.get("missile") else "melee"
+    if kind not in dict(kinds):
+        kind = kinds[0][0]
+    mv = c.get("movement") or {}
+    spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
+    ref_attr = f' data-ref="{esc(ref)}"' if ref else ""
+    who = c["name"]
+    # the GM names an action by who and when, never by its id
+    title = ((f"Abort this action of {who} and" if form == "sr-abort" else f"Change {_at_sr(p)} of {who}") if ref
+             else f"Declare for {who}")
+    return (
+        f'<form class="sr-declare" data-form="{esc(form)}" data-id="{esc(cid)}"{ref_attr} novalidate '
+        f'aria-label="{esc(title)}">'
+        f'<div class="sr-row">'
+        + _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", kinds, p.get("kind", kind)))
+        + _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
+                                                              p.get("weapon", weapons[0][0] if weapons else "")))
+        + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
+                                                              p.get("target", enemy)))
+        + _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),
+                                                             "decimal", "from map"))
+        + (_field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
+           if len(spells) > 1 else "")
+        + (_check(pre + "-running", "running", "Running", bool(p.get("running"))) if mv.get("can_run", True) else
+           f'<p class="hint sr-cannot">Cannot run: {esc("; ".join(mv.get("why", [])))}</p>')
+        + "</div>"
+        + (f'<p class="hint sr-cannot">{esc(c["cannot_fight"])}</p>' if c.get("cannot_fight") else "")
+        + more_html(pre, cid, c, names, p, ui)
+        + '<div class="sr-row sr-actions">'
+        + f'<button type="submit" class="primary">{esc(SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))}</button>'
+        f'</div>{_err("sr")}</form>')
+
+
+
+def offered_kinds(c: dict[str, Any]) -> list[tuple[str, str]]:
+    """The kinds of action the declaration form offers ``c``: a melee or missile attack only with a
+    usable weapon of that kind and while they can fight ("Chest: Cannot fight"); a move only if
+    they can move at all (an immobilized leg "prevents movement"); a reload only with a weapon that
+    needs one."""
+    ws = [w for w in c.get("weapons", []) if w.get("usable", True)]
+    fight = not c.get("cannot_fight")
+    can = {"melee": fight and any(not w.get("missile") or w.get("thrown") for w in ws),
+           "missile": fight and any(w.get("missile") for w in ws),
+           "move": (c.get("movement") or {}).get("max_rate") != 0,
+           "reload": any(str(w.get("rate", "")).startswith("1/") and w.get("rate") != "1/MR"
+                         for w in c.get("weapons", []))}
+    return [(k, label) for k, label in DECLARE_KINDS if can.get(k, True)]
+
+
+def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
+                 kept: dict[str, Any] | None = None) -> str:
+    """Each combatant's declarations and the form for the next one. A form closes once it has
+    declared (its fold-out is keyed by the number of declarations, so a new one starts shut) and
+    the next combatant's form is the one in view; "Declare another" opens it again.
+
+    A Block (web/blocks.py), one child per combatant, so a declaration rewrites its declarer's
+    part only. With ``kept`` (the panel's, from render to render), a combatant's part is not even
+    built again while all it is made of is the same (``declare_row_key``)."""
+    names = _names(view)
+    folds = (ui or {}).get("sr_open", {})
+    opened = (ui or {}).get("sr_opened", ())
+    many = len(view.get("combatants", {})) >= FOLD_DECLARATIONS_FROM
+    rows = []
+    enemies = _first_enemies(view)
+    # with many combatants each form waits shut, but the first who can act and has declared nothing
+    # yet starts open: declaring down the list is one tap (Declare) each, not two (issue 33, §5)
+    up = next_to_declare(view) if many else None
+    for cid, c in view.get("combatants", {}).items():
+        key = declare_row_key(cid, c, names, enemies[cid], folds, opened if many else None, opened, cid == up)
+        held = kept.get(cid) if kept is not None else None
+        if held is not None and held[0] == key:
+            rows.append(held[1])
+            continue
+        row = _declare_row(cid, c, names, key[2], ui, many, cid == up)
+        if kept is not None:
+            kept[cid] = (key, row)
+        rows.append(row)
+    if kept is not None:
+        for cid in [k for k in kept if k not in view.get("combatants", {})]:
+            del kept[cid]
+    if not rows:
+        return '<p class="hint">No combatants yet.</p>'
+    return Block('<div class="sr-declare-list">', [
+        '<p class="hint">Declare each combatant\'s actions, then press <strong>Next</strong> to resolve them by '
+        'strike rank.</p>', *rows], "</div>")
+
+
+def next_to_declare(view: dict[str, Any]) -> str | None:
+    """The first combatant, in the list's order, who can act and has declared nothing yet."""
+    return next((cid for cid, c in view.get("combatants", {}).items() if c.get("status", "ok") == "ok"
+                 and not any(a.get("status") == "declared" for a in c.get("declared", []))), None)
+
+
+def declare_row_key(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
+                    folds: dict[str, bool], opened: Any = None, more_opened: Any = None, up: bool = False) -> tuple:
+    """Everything one combatant's declaration part is made of: their view (the same object while
+    nothing of theirs changed, ``Ruleset.view_kept``), every name (the target and bracing lists),
+    the default target, the state of its two fold-outs and, with many combatants (``opened``:
+    the fold-outs drawn so far), whether its form has been drawn; ``more_opened``: whether its "More"
+    fold-out has been drawn (games/strike_rank/web/panel.py keeps the keys of those drawn)."""
+    n = len([a for a in c.get("declared", []) if a.get("status") == "declared"])
+    fold, more = _fold_key(cid, n, up), f"more-sr-sr-declare-{cid}"
+    return (c, names, enemy, folds.get(fold), folds.get(more), more in (more_opened or ()),
+            None if opened is None else fold in opened, up)
+
+
+def _fold_key(cid: str, n: int, up: bool) -> str:
+    """A declaration fold-out's key: by the number declared (a new one starts as it should), and
+    apart for the next to declare, whose fold-out starts open where the same one shut stayed shut."""
+    return f"declare-{cid}-{n}" + ("-up" if up else "")
+
+
+def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str, ui: dict[str, Any] | None,
+                 many: bool = False, up: bool = False) -> str:
+    """One combatant's part of the declarations: what they declared, and the form for the next.
+    ``many`` (FOLD_DECLARATIONS_FROM or more combatants): the form's fold-out starts shut (but for
+    ``up``, the first still to declare) and holds no form until it first opens (the page's toggle listener draws it then), so the Next
+    into a new round writes thirty one-line fold-outs, not thirty forms."""
+    decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
+    items = "".join(
+        f'<li class="sr-decl"><span class="sr-badge">SR {esc(a["sr"])}</span> '
+        f'<span class="sr-what">{esc(action_label(a, names, c))}</span> '
+        f'<span class="sr-text">{esc(a["text"])}</span> '
+        + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {_at_sr(a)} of {c["name"]}',
+               ref=a["ref"], id=cid)
+        + "</li>" for a in decl)
+    status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
+    if c.get("status", "ok") != "ok":
+        # the dead, unconscious and incapacitated act no more (issue 32: "the dead got full declare
+        # forms"); the card's conditions bring them back
+        return (f'<div class="sr-who sr-fallen" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
+                f'<p class="hint">{esc(c.get("cannot_act") or c["name"] + " cannot act")}: no actions.</p></div>')
+    key = _fold_key(cid, len(decl), up)
+    # ``up``: the next to declare, open (and drawn) though the others wait shut
+    shown = (ui or {}).get("sr_open", {}).get(key)
+    drawn = not many or (up and shown is not False) or shown or key in (ui or {}).get("sr_opened", ())
+    form = declare_form(cid, c, names, enemy=enemy, ui=ui) if drawn else ""
+    summary = f'Declare another action for {esc(c["name"])}' if decl else f'Declare for {esc(c["name"])}'
+    return (f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
+            f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
+            + _fold("sr-fold sr-declare-fold", key, summary, form, ui,
+                    default_open=not decl and (not many or up), lazy=not drawn) + "</div>")
+
+
+def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | None = None) -> str:
+    kind = dict(DECLARE_KINDS).get(a.get("kind", ""), a.get("kind", ""))
+    bits = [kind]
+    if a.get("weapon"):
+        wname = next((w["name"] for w in (c or {}).get("weapons", []) if w["id"] == a["weapon"]), a["weapon"])
+        bits.append(f"with {wname}")
+    if a.get("spell"):
+        bits.append(str(a["spell"]))
+    if a.get("kind") == "other" and a.get("label"):
+        bits.append(f"“{a['label']}”")
+    for flag, word in (("charge", "charging"), ("charge_past", "charging past"), ("mounted_charge", "mounted charge"),
+                       ("bracing", "braced")):
+        if a.get(flag):
+            bits.append(word)
+    if a.get("target"):
+        bits.append(f"→ {names.get(a['target'], a['target'])}")
+    if a.get("metres"):
+        bits.append(f"{a['metres']:g} m" if isinstance(a["metres"], (int, float)) else str(a["metres"]))
+    return " ".join(bits)
+
+
+def _at_sr(a: dict[str, Any]) -> str:
+    """An action as the GM names it: by when it happens ("the action at SR 7")."""
+    return f"the action at SR {a['sr']}" if a.get("sr") not in (None, "") else "the action"
+
+
+def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+    names = _names(view)
+    items = []
+    for o in view.get("order", []):
+        cur = bool(o.get("current"))
+        c = view.get("combatants", {}).get(o["combatant"], {})
+        items.append(
+            f'<li class="{"current" if cur else ""}"{CURRENT if cur else ""} data-ref="{esc(o["ref"])}">'
+            f'<span class="sr-badge">SR {esc(o["sr"])}</span> <strong>{esc(o["name"])}</strong> '
+            f'<span class="sr-what">{esc(action_label(o, names, c))}</span> '
+            f'<span class="sr-text">{esc(o["text"])}</span>'
+            + _btn("Change…", "sr-change-open", "small secondary", f'Change {_at_sr(o)} of {o["name"]}',
+                   ref=o["ref"], id=o["combatant"])
+            + (abort_html(o, c, names, ui, _first_enemies(view).get(o["combatant"], ""))
+               if o.get("kind") in ABORTABLE and c else "")
+            + "</li>")
+    if not items:
+        return '<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>'
+    # folded: the order strip already shows who acts at which SR; the list keeps each action's SR
+    # breakdown and its Change… and Abort controls one tap away (issue 10: with 12 combatants the
+    # open list made the page ~6,300 px long)
+    # A Block: a Next moves "current" down the list, and only the entries it moved are rewritten
+    n = len(items)
+    return _fold_block("sr-fold sr-order-fold", "sr-order",
+                       f'Strike rank order: {n} action{"s" if n != 1 else ""}, breakdowns, Change… / Abort',
+                       [Block('<ol class="sr-order" aria-label="Strike rank order">', items, "</ol>"),
+                        f'<p class="hint">{esc(view.get("order_key", ""))}</p>'], ui)
+
+
+ABORTABLE = ("spell", "reload", "other")
+
+
+def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None,
+               enemy: str = "") -> str:
+    """"Abort and …" beside a prolonged action: the new action, delayed by DEX SR from now (``sr.abort``)."""
+    return _fold("sr-fold sr-abort", "abort-" + str(o["ref"]), "Abort and …",
+                 declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}, enemy, ui=ui), ui,
+                 aria=f'Abort {_at_sr(o)} of {o["name"]} and do something else')
+
+
+def change_html(view: dict[str, Any], ref: str) -> str:
+    names = _names(view)
+    for cid, c in view.get("combatants", {}).items():
+        for a in c.get("declared", []):
+            if a["ref"] == ref and a.get("status") == "declared":
+                return (f'<div class="sr-box sr-change"><h3>Change {esc(_at_sr(a))} of {esc(c["name"])} '
+                        f'(delayed by DEX SR)</h3>{declare_form(cid, c, names, "sr-change", ref, a)}'
+                        + _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change") + "</div>")
+    return ""

@@ -1,0 +1,238 @@
+"""Wounds: damage to a hit location and total HP, and what each injury level does.
+
+"The highest degree of injury applies; they do not stack." Effects are derived from each
+location's HP whenever they are read (``body.limb_disabled``, ``body.movement_limits``), so healing
+back above a threshold ends them at once; only the effects that need a roll (a CON test for a
+head wound or shock) or a choice (a mangled limb severed or not) are applied here, once, when the
+threshold is first crossed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fray.model import Combatant
+from fray.games.base import Context
+from fray.games.strike_rank import body, rules
+
+
+def prompt(ctx: Context, kind: str, combatant: str, text: str, options: list[dict[str, Any]], **data: Any) -> str:
+    """Put a question to the GM; it stays in ``enc.state["prompts"]`` until ``sr.answer``."""
+    st = ctx.enc.state
+    pid = f"p{st.get('next_prompt', 1)}"
+    st["next_prompt"] = st.get("next_prompt", 1) + 1
+    st.setdefault("prompts", []).append({"id": pid, "kind": kind, "combatant": combatant, "text": text,
+                                         "options": options, "data": data, "round": ctx.enc.round})
+    ctx.event("prompt", f"GM: {text}", prompt=pid, prompt_kind=kind)
+    return pid
+
+
+def char_test(ctx: Context, c: Combatant, char: str, mult: int, name: str) -> tuple[bool, str, str]:
+    """A characteristic test (CON×5%, INT×3%, ...) rolled through the tray: (passed, degree, text)."""
+    chance = c.stats.get(char, 0) * mult
+    roll = ctx.dice.d100(name).total
+    deg = rules.degree_of_success(chance, roll)
+    return rules.is_success(deg), deg, f"{char}×{mult} {chance}%: rolled {roll}, {deg}"
+
+
+def tests_table(ctx: Context) -> dict[str, Any]:
+    return ctx.table("characteristic_tests")
+
+
+def lose_later_actions(ctx: Context, c: Combatant, why: str) -> None:
+    """"Characters who become incapacitated generally lose actions that would have resolved after
+    they are incapacitated." While resolving, an action of the current SR still declared has not
+    resolved yet: it would resolve after, so it is lost at once too, as an injury's is
+    (``lose_impossible_actions``), in the same words: "Broo 2's attack at SR 7 is lost: Broo 2 is
+    dead" (issue 33)."""
+    from fray.games.strike_rank.timing import open_text  # (timing imports this module)
+
+    cur = ctx.enc.state.get("sr", 0)
+    now = ctx.enc.phase == "resolve"
+    reason = body.can_act(c) or why
+    for a in ctx.enc.state.get("actions", []):
+        if a["combatant"] == c.id and a["status"] == "declared" and (
+                a["round"] > ctx.enc.round or a["sr"] > cur or (now and a["sr"] == cur and a["round"] == ctx.enc.round)):
+            a["status"] = "lost"
+            ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {reason}", ref=a["ref"])
+
+
+def add_condition(c: Combatant, cond: str) -> bool:
+    return c.add_condition(cond)  # the core's (model.Combatant), kept under this name for the callers here
+
+
+def drop_condition(c: Combatant, cond: str) -> None:
+    c.drop_condition(cond)
+
+
+def interrupt_casting(ctx: Context, c: Combatant, why: str, roll_name: str) -> None:
+    """"A character who takes damage, parries, or dodges while casting a spell must make an INT×3%
+    test or be interrupted and lose the spell; they can start anew 5 SR later.\""""
+    casting = [a for a in ctx.enc.state.get("actions", []) if a["combatant"] == c.id and a["kind"] == "spell"
+               and a["status"] == "declared"]
+    if not casting:
+        return
+    ok, _, text = char_test(ctx, c, "INT", rules.test_multiplier(tests_table(ctx), "INT_interrupt"), roll_name)
+    if ok:
+        ctx.event("concentration", f"{c.name} {why} while casting; {text}: keeps casting")
+        return
+    cur = ctx.enc.state.get("sr", 0)
+    for a in casting:
+        a["status"] = "interrupted"
+    ctx.event("concentration", f"{c.name} {why} while casting; {text}: the spell is lost; "
+              f"can start anew at SR {cur + 5}", restart_sr=cur + 5)
+
+
+def kill(ctx: Context, c: Combatant, why: str, resuscitable: bool = True) -> None:
+    if add_condition(c, "dead"):
+        for cond in ("unconscious", "incapacitated"):
+            drop_condition(c, cond)
+        if resuscitable:
+            # "can be resuscitated and saved from death within 12 SR (1 full MR)"
+            cur = max(ctx.enc.state.get("sr", 0), 1)
+            c.data["resuscitate_by"] = {"round": ctx.enc.round + 1, "sr": cur}
+            ctx.event("death", f"{c.name} is killed ({why}); resuscitation possible until SR {cur} of MR "
+                      f"{ctx.enc.round + 1}", id=c.id)
+        else:
+            c.data["resuscitate_by"] = None
+            ctx.event("death", f"{c.name} is killed ({why})", id=c.id)
+        lose_later_actions(ctx, c, "killed")
+
+
+def apply_damage(ctx: Context, c: Combatant, lid: str, amount: int, *, source: str, tag: str,
+                 bypass_total: bool = False) -> dict[str, Any]:
+    """Take ``amount`` (after armour) off a location and off total HP; apply the injury it causes.
+    ``tag`` makes this call's roll names unique within the action."""
+    loc = body.location(c, lid)
+    before = body.loc_level(loc)
+    loc["hp"] -= amount
+    if not bypass_total:
+        c.data["hp"] -= amount
+    if amount > 0:
+        loc["first_aid"] = False  # "once, until it is injured again"
+        days = c.data.get("healing_days")
+        if days and days.pop(lid, None) is not None and not days:
+            del c.data["healing_days"]  # a fresh wound starts its count of rested days again
+        c.data["round"]["hurt"] = True
+    after = body.loc_level(loc)
+    out = {"location": lid, "amount": amount, "level_before": before, "level": after,
+           "hp": loc["hp"], "hp_max": loc["hp_max"], "total_hp": c.data["hp"]}
+    ctx.event("damage", f"{c.name}: {amount} to {loc['name']} ({source}); {loc['name']} {loc['hp']}/{loc['hp_max']}"
+              f" {rules.injury_word(after)}; total HP {c.data['hp']}/{c.data['hp_max']}", id=c.id, **out)
+    if amount > 0 and "dead" not in c.conditions:
+        interrupt_casting(ctx, c, "takes damage", f"{tag}.concentration")
+    _injury_effects(ctx, c, loc, before, after, amount, tag)
+    if c.data["hp"] <= 0 and "dead" not in c.conditions:
+        kill(ctx, c, f"total HP {c.data['hp']}")
+    if after != before and "dead" not in c.conditions:
+        fall_if_cannot_stand(ctx, c)
+        lose_impossible_actions(ctx, c)
+    return out
+
+
+def fall_if_cannot_stand(ctx: Context, c: Combatant) -> None:
+    """"If half or more of a combatant's legs are maimed, they cannot stand"; "Abdomen: Cannot stand
+    or walk.": the combatant is down, prone, without the GM setting it."""
+    why = body.cannot_stand(c)
+    if why and add_condition(c, "prone"):
+        ctx.event("injury", f"{c.name} falls prone: {why}", id=c.id, condition="prone")
+
+
+def lose_impossible_actions(ctx: Context, c: Combatant) -> None:
+    """The declared attacks an injury has made impossible are lost at once, each with the injury
+    that stops it (a maimed arm cannot attack with the sword it held; "Chest: Cannot fight"), so
+    the strike rank order holds only what the combatant can still do."""
+    from fray.games.strike_rank.timing import actions_where, open_text  # (timing imports this module)
+
+    # read through, and only the combatant's pending attacks copied to be edited (fray.sharing)
+    for a in actions_where(ctx.enc, lambda x: x["combatant"] == c.id and x["status"] == "declared"
+                           and bool(x.get("attack"))):
+        why = body.can_fight(c)
+        if why is None:
+            w = body.weapon(c, a.get("weapon"))
+            why = body.weapon_usable(c, w) if w is not None else None
+        if why:
+            a["status"] = "lost"
+            ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {why}", ref=a["ref"])
+
+
+def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str, after: str, amount: int,
+                    tag: str) -> None:
+    rb, ra = rules.injury_rank(before), rules.injury_rank(after)
+    vital = loc["type"] in rules.VITAL_TYPES
+    con5 = rules.test_multiplier(tests_table(ctx), "CON")
+    if ra >= rules.injury_rank("serious") and amount > 0:
+        if loc["type"] in ("chest", "abdomen") or ra >= rules.injury_rank("maimed"):
+            if not loc["bleeding"]:
+                loc["bleeding"] = True
+                ctx.event("injury", f"{c.name}'s {loc['name']} bleeds: CON test at the end of each MR")
+        if loc["type"] == "head" and ra == rules.injury_rank("serious") and "dead" not in c.conditions:
+            # "test again for new injuries in this range"
+            ok, _, text = char_test(ctx, c, "CON", con5, f"{tag}.con_head")
+            if ok:
+                ctx.event("injury", f"{c.name}: serious head wound, {text}: stays conscious")
+            else:
+                c.data["unconscious_minutes"] = max(c.data.get("unconscious_minutes", 0), amount)
+                add_condition(c, "unconscious")
+                ctx.event("injury", f"{c.name}: serious head wound, {text}: unconscious for {amount} minute(s)")
+                lose_later_actions(ctx, c, "unconscious")
+        if loc["type"] in ("arm", "leg", "wing", "tail") and rb < rules.injury_rank("serious"):
+            ctx.event("injury", f"{c.name}'s {loc['name']} is disabled")
+    if ra >= rules.injury_rank("maimed") and rb < rules.injury_rank("maimed") and vital and ra < rules.injury_rank("mangled"):
+        if loc["type"] == "head":
+            add_condition(c, "unconscious")
+            ctx.event("injury", f"{c.name}: maimed head, unconscious until healed")
+            lose_later_actions(ctx, c, "unconscious")
+        elif "dead" not in c.conditions:
+            ok, _, text = char_test(ctx, c, "CON", con5, f"{tag}.con_shock")
+            if ok:
+                ctx.event("injury", f"{c.name}: maimed {loc['name']}, {text}: not in shock")
+            else:
+                add_condition(c, "incapacitated")
+                ctx.event("injury", f"{c.name}: maimed {loc['name']}, {text}: incapacitated by shock until healed")
+                lose_later_actions(ctx, c, "incapacitated")
+    if ra >= rules.injury_rank("mangled") and rb < rules.injury_rank("mangled"):
+        if vital:
+            kill(ctx, c, f"mangled {loc['name']}")
+        else:
+            loc["useless"] = True  # "it is useless (as maimed)", even if later healed
+            prompt(ctx, "severed", c.id, f"{c.name}'s {loc['name']} is mangled: is it severed?",
+                   [{"value": "mangled", "label": "Mangled, still attached"}, {"value": "severed", "label": "Severed"}],
+                   location=loc["id"])
+
+
+def heal_location(ctx: Context, c: Combatant, lid: str, points: int, how: str) -> int:
+    """"When a location's HP are healed, a corresponding amount of total HP are healed. Neither
+    healing amount can exceed the amount of HP the location was missing.\""""
+    loc = body.location(c, lid)
+    before = body.loc_level(loc)
+    missing = loc["hp_max"] - loc["hp"]
+    healed = max(0, min(points, missing))
+    loc["hp"] += healed
+    c.data["hp"] = min(c.data["hp_max"], c.data["hp"] + healed)
+    after = body.loc_level(loc)
+    ctx.event("heal", f"{c.name}: {loc['name']} heals {healed} ({how}); {loc['hp']}/{loc['hp_max']} {rules.injury_word(after)}; "
+              f"total HP {c.data['hp']}/{c.data['hp_max']}", id=c.id, location=lid, healed=healed)
+    after_heal(ctx, c, loc, before, after)
+    return healed
+
+
+def after_heal(ctx: Context, c: Combatant, loc: dict[str, Any], before: str, after: str) -> None:
+    """"If a location is healed back above an injury threshold, the injury effects end immediately.\""""
+    ra = rules.injury_rank(after)
+    if ra < rules.injury_rank("serious"):
+        loc["bleeding"] = False
+    if loc["type"] == "head" and ra < rules.injury_rank("maimed") and rules.injury_rank(before) >= rules.injury_rank("maimed"):
+        drop_condition(c, "unconscious")
+    if loc["type"] in rules.VITAL_TYPES and ra < rules.injury_rank("maimed") and not any(
+            l["type"] in rules.VITAL_TYPES and rules.injury_rank(body.loc_level(l)) >= rules.injury_rank("maimed")
+            for l in c.data["locations"]):
+        if "incapacitated" in c.conditions and not c.data.get("stun_incapacitated"):
+            drop_condition(c, "incapacitated")
+            ctx.event("heal", f"{c.name} is no longer in shock")
+    if "dead" in c.conditions and c.data["hp"] > 0 and c.data.get("resuscitate_by") and not any(
+            l["type"] in rules.VITAL_TYPES and rules.injury_rank(body.loc_level(l)) >= rules.injury_rank("mangled")
+            for l in c.data["locations"]):
+        drop_condition(c, "dead")
+        c.data["resuscitate_by"] = None
+        ctx.event("heal", f"{c.name} is resuscitated")

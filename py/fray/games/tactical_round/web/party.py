@@ -1,0 +1,25 @@
+"""tactical-round's fields in the Party dialog (fray.web.party_view): what a character carries, to change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fray.web.party_view import _whole
+from fray.web.render import esc
+
+
+def fields_html(k: str, got: dict[str, Any], c: Any, name: str) -> str:
+    fields = (f'<label>Hits taken <input type="number" name="{esc(k)}.hits_taken" value="{got.get("hits_taken", 0)}"></label>'
+              f'<label>Lasting criticals (one a line) <textarea name="{esc(k)}.lasting" rows="2">'
+              f'{esc(chr(10).join(got.get("lasting", [])))}</textarea></label>')
+    return fields
+
+
+def read_fields(values: dict[str, Any], k: str, got: dict[str, Any], c: Any, f: str) -> dict[str, Any]:
+    got = dict(got)
+    got["hits_taken"] = _whole(values.get(f"{k}.hits_taken", 0), f, "Hits taken")
+    got["lasting"] = [x.strip() for x in str(values.get(f"{k}.lasting", "")).splitlines() if x.strip()]
+    for key_, empty in (("hits_taken", 0), ("lasting", [])):
+        if got[key_] == empty:
+            got.pop(key_)
+    return got

@@ -1,0 +1,73 @@
+"""Issue 32, item 3: the strike-rank forms offer only what the combatant can still do after their
+injuries (the engine refuses the rest, naming the injury: tests/games/strike_rank/test_sr_wounds_applied.py)."""
+
+from __future__ import annotations
+
+import random
+
+from fray.history import History
+from fray.reducer import new_encounter
+from fray.games import get_ruleset
+from fray.games.strike_rank.web.attack import attack_html
+from fray.games.strike_rank.web.card import card_html
+from fray.games.strike_rank.web.declare import declare_form
+
+RS = get_ruleset("strike-rank")
+PRESETS = {p["name"]: p for p in RS.presets()}
+
+
+def fight(*hurts) -> History:
+    """Yanioth (the preset warrior: broadsword in the right hand, shield in the left) and a wolf,
+    Yanioth hurt at each (location, amount) with her CON tests passed."""
+    h = History(new_encounter("strike-rank", "t"))
+    rng = random.Random(3)
+    h.do({"type": "add_combatant", "combatant": {**PRESETS["Human warrior"], "name": "Yanioth", "side": "party",
+                                                 "stats": {**PRESETS["Human warrior"]["stats"], "hp": 30}}}, rng)
+    h.do({"type": "add_combatant", "combatant": PRESETS["Great wolf (four-legged)"]}, rng)
+    h.do({"type": "advance"}, rng)
+    for lid, amount in hurts:
+        h.do({"type": "sr.damage", "target": "c1", "location": lid, "amount": amount, "armour": False,
+              "rolls": {"gm.con_shock": 1, "gm.con_head": 1}}, rng)
+    return h
+
+
+def options(html: str, name: str) -> list[str]:
+    """The option values of the select named ``name``."""
+    start = html.index(f'name="{name}"')
+    part = html[start:html.index("</select>", start)]
+    return [bit.split('"', 1)[0] for bit in part.split('<option value="')[1:]]
+
+
+def test_a_maimed_shield_arm_takes_the_shield_off_the_parry_choices():
+    """Damage Equal to Double Location HP: "Arm: Arm cannot wield weapons or shields, cannot attack or parry\""""
+    h = fight()
+    o = {"ref": "", "combatant": "c2", "target": "c1", "weapon": "bite", "sr": 1}
+    assert "medium_shield" in options(attack_html(RS.view(h.present), o), "defence.weapon")
+    h = fight(("left_arm", 18))  # left arm HP 9: −9, maimed
+    view = RS.view(h.present)
+    assert options(attack_html(view, o), "defence.weapon") == ["broadsword"]
+    assert "left arm is maimed: it cannot hold the medium shield" in card_html("c1", view)  # the card says why
+
+
+def test_the_declaration_offers_only_usable_weapons_and_what_the_legs_allow():
+    """Damage Equal to Location HP: "A disabled arm cannot wield weapons or shields"; "Leg: The combatant cannot
+    run.\""""
+    h = fight(("right_arm", 9), ("right_leg", 10))  # right arm HP 9: 0, disabled; right leg HP 10: 0, disabled
+    c = RS.view(h.present)["combatants"]["c1"]
+    html = declare_form("c1", c, {"c1": "Yanioth", "c2": "Wolf"})
+    assert options(html, "weapon") == ["", "medium_shield"]
+    assert 'name="running"' not in html and "Cannot run: a disabled leg: cannot run" in html
+
+
+def test_a_maimed_chest_offers_no_attack_and_no_parry():
+    """Damage Equal to Double Location HP: "Chest: Cannot fight, cannot move faster than a stagger (1m rate), can
+    use magic or First Aid.\""""
+    h = fight(("chest", 22))  # chest HP 11: −11, maimed
+    view = RS.view(h.present)
+    c = view["combatants"]["c1"]
+    html = declare_form("c1", c, {"c1": "Yanioth", "c2": "Wolf"})
+    kinds = options(html, "kind")
+    assert "melee" not in kinds and "missile" not in kinds and "spell" in kinds and "move" in kinds
+    assert "chest is maimed: cannot fight" in html
+    o = {"ref": "", "combatant": "c2", "target": "c1", "weapon": "bite", "sr": 1}
+    assert options(attack_html(view, o), "defence.kind") == ["dodge", "none"]
