@@ -279,7 +279,7 @@ QUIET_MS = 120
 
 
 def _on_change(app: Any, event: Any) -> None:
-    from .app import nil
+    from .dom import nil
 
     t = nil(event.target)
     if t is None or str(getattr(t, "name", "") or "").startswith("rolls."):
@@ -290,7 +290,7 @@ def _on_change(app: Any, event: Any) -> None:
 
 
 def _on_toggle(app: Any, event: Any) -> None:
-    from .app import nil
+    from .dom import nil
 
     d = nil(event.target)
     if (d is None or not getattr(d, "open", False) or not hasattr(d, "hasAttribute")
@@ -304,7 +304,7 @@ def _on_toggle(app: Any, event: Any) -> None:
 
 def _shown(form: Any) -> bool:
     """Not inside a shut fold-out that says its odds wait until it opens (``_on_toggle``)."""
-    from .app import nil
+    from .dom import nil
 
     return nil(form.closest("details[data-odds-lazy]:not([open])")) is None
 
@@ -318,7 +318,7 @@ def refresh(app: Any, only: Any = None) -> None:
     """Work out and write the odds of each form with a slot (or of ``only``)."""
     import traceback
 
-    from .app import data, document, nil
+    from .dom import data, document, nil
     from .forms import form_values
     from .panels import hook, panel_for
 

@@ -176,7 +176,7 @@ def open_add_section(app: Any, act: str, el: Any, cls: str, section_html: Any) -
     it), then the panel's section (``<fieldset class=cls>`` from ``section_html(extra)``) just
     above the JSON box, filled from what the box now holds."""
     from . import render as R
-    from .app import by_id, nil, q
+    from .dom import by_id, nil, q
 
     if act == "add-combatant":
         app.open_dialog(R.combatant_form(app.ruleset, None, app.ruleset.presets()))

@@ -742,7 +742,7 @@ class RangeBandPanel(GamePanel):
     def next(self, app: Any, act: str, el: Any) -> None:
         """Next (issue 32): before the round starts with someone lacking a turn order, or while rolls are still
         open, say so and let the GM choose (``hold_html``); else on to the next slot."""
-        from fray.web.app import by_id, document
+        from fray.web.dom import by_id, document
 
         enc = app.enc
         view = None
@@ -775,7 +775,7 @@ class RangeBandPanel(GamePanel):
         self.lazy_folds(app, view)
         from fray.web.dom import fold_states
         app.ui["rb_folds"] = fold_states("details.rb-keep[data-fold]")  # the notes, the turn-order list
-        from fray.web.app import js
+        import js  # type: ignore[import-not-found]
         app.ui["rb_narrow"] = bool(js.window.matchMedia("(max-width: 900px)").matches)  # a tablet: the strip shows
         odds_view.refresh_soon(app)
         return panel_html(view, app.ui, positions)
@@ -795,7 +795,7 @@ class RangeBandPanel(GamePanel):
         """A token dropped on the map in the movement phase (issue 33): the mover's (or its rider's) drop is the
         target of their movement roll, sent with the movement form's options (rush, cautious ...), as typing
         the coordinates and pressing Movement roll would; any other drop is the GM placing a token (False)."""
-        from fray.web.app import document, nil
+        from fray.web.dom import document, nil
         from fray.web.forms import form_values
 
         enc = app.enc
@@ -830,7 +830,7 @@ class RangeBandPanel(GamePanel):
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
         """A pending roll's odds under the assumed default mechanic (never rolls)."""
         from fray.games.range_band.odds import spec_odds
-        from fray.web.app import data
+        from fray.web.dom import data
 
         if form_name in PREVIEW_FORMS:
             from fray.games.range_band.preview import preview
@@ -861,7 +861,7 @@ class RangeBandPanel(GamePanel):
             mounts = [(c.id, c.name) for c in app.enc.combatants]
             open_add_section(app, act, el, "rb-add", lambda extra: add_fields_html(extra, mounts))
             return True
-        from fray.web.app import data, nil
+        from fray.web.dom import data, nil
 
         if act in ("advance", "rb-next-anyway", "rb-next-skip"):
             self.next(app, act, el)
@@ -871,7 +871,7 @@ class RangeBandPanel(GamePanel):
             app.render()
             return True
         if act == "rb-hold-resolve":
-            from fray.web.app import document
+            from fray.web.dom import document
             app.ui.pop("rb_hold", None)
             app.render()
             f = document.querySelector(f'form.rb-pending[data-ref="{data(el, "ref") or ""}"]')
@@ -882,7 +882,7 @@ class RangeBandPanel(GamePanel):
                     first.focus()
             return True
         if act == "rb-roll-order":
-            from fray.web.app import document
+            from fray.web.dom import document
             form = nil(document.querySelector('form[data-form="rb-roll-order"]'))
             if form is not None:
                 from fray.web.forms import form_values
@@ -947,7 +947,7 @@ class RangeBandPanel(GamePanel):
             return False
         if form_name == "add-combatant":
             return self.add(app, form, values)
-        from fray.web.app import data
+        from fray.web.dom import data
 
         cid = data(form, "id")
         try:
@@ -983,7 +983,7 @@ class RangeBandPanel(GamePanel):
             action["roll"] = True
         if app.dispatch(action, form) or action.get("override"):
             return
-        from fray.web.app import nil
+        from fray.web.dom import nil
         fold = nil(form.querySelector("details.rb-override"))
         said = " ".join(str(e.textContent) for e in form.querySelectorAll("[data-error-for][role=alert]"))
         if fold is not None and "needs engaged range" in said:
@@ -998,7 +998,7 @@ class RangeBandPanel(GamePanel):
             view = app.ruleset.view(app.enc)
             return zone_action(view.get("zone", {}), values)
         if form_name == "rb-more":
-            from fray.web.app import data
+            from fray.web.dom import data
             return more_action(data(form, "kind") or "", cid or "", values)
         if form_name == "rb-turn-order":  # a row's own form (data-id), or the one form with its Combatant
             v = (values.get("value") or "").strip()
@@ -1086,7 +1086,7 @@ class RangeBandPanel(GamePanel):
 
 
 def data_ref(form: Any) -> str:
-    from fray.web.app import data
+    from fray.web.dom import data
     return data(form, "ref") or ""
 
 

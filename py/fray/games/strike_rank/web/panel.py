@@ -109,7 +109,7 @@ class StrikeRankPanel(GamePanel):
         if app.ui.get("sr_change") and view.get("phase") != "resolve":
             app.ui.pop("sr_change", None)
         # the fold-outs as the GM left them (the panel renders before the cards): kept open or shut
-        from fray.web.app import document
+        from fray.web.dom import document
         from fray.web.dom import fold_states
 
         app.ui["sr_open"] = is_open = fold_states("details[data-fold]")
@@ -131,7 +131,7 @@ class StrikeRankPanel(GamePanel):
     def on_change(self, app: Any, event: Any) -> None:
         """A new Target in an attack form: draw the form again for that defender (their parrying
         weapons, hit locations, shields), so nothing in it still names the first one's."""
-        from fray.web.app import data, document, nil
+        from fray.web.dom import data, document, nil
         from fray.web.forms import form_values, restore_values
 
         t = nil(event.target)
@@ -184,7 +184,7 @@ class StrikeRankPanel(GamePanel):
         else:
             return False
         app.render()
-        from fray.web.app import document, nil
+        from fray.web.dom import document, nil
 
         el = nil(document.querySelector(box))
         if el is not None:
@@ -196,7 +196,7 @@ class StrikeRankPanel(GamePanel):
         if form_name != "sr-attack":
             return None
         from fray.games.strike_rank.odds import exchange_odds
-        from fray.web.app import data
+        from fray.web.dom import data
 
         a, _ = attack_action(data(form, "ref") or "", data(form, "attacker") or "", data(form, "weapon") or "", values)
         return odds_view.exchange_html(exchange_odds(app.ruleset, app.enc, a))
@@ -248,7 +248,7 @@ class StrikeRankPanel(GamePanel):
     def on_act(self, app: Any, act: str, el: Any) -> bool:
         if act == "advance":
             # Next, with the bleeding CON tests the GM may have typed in the panel's box
-            from fray.web.app import by_id, document, nil
+            from fray.web.dom import by_id, document, nil
             from fray.web.forms import form_values
 
             bleed = nil(document.querySelector('[data-form="sr-bleed"]'))
@@ -259,7 +259,7 @@ class StrikeRankPanel(GamePanel):
             return True
         if act not in self.ACTS:
             return False
-        from fray.web.app import by_id, data, nil
+        from fray.web.dom import by_id, data, nil
 
         if act in ("add-combatant", "use-preset"):
             # the generic dialog (its JSON box holds the ruleset's fields), then this ruleset's
@@ -304,7 +304,7 @@ class StrikeRankPanel(GamePanel):
     def on_form(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> bool:
         if form_name not in self.FORMS:
             return False
-        from fray.web.app import data
+        from fray.web.dom import data
 
         cid = data(form, "id") or ""
         if form_name == "add-combatant":
@@ -396,7 +396,7 @@ def _aid_said(app: Any, cid: str) -> tuple[str, ...]:
 def _ask_more_dice(app: Any, form: Any, key: str, err: Any, values: dict[str, Any]) -> None:
     """The damage typed for an ordinary blow and the blow came out special: the form asks for the
     extra dice only (its field focused), keeping what was typed and the exchange's own dice."""
-    from fray.web.app import data, document, nil
+    from fray.web.dom import data, document, nil
     from fray.web.forms import restore_values
 
     app.ui.setdefault("sr_more", {})[key] = err.pending()
@@ -416,7 +416,7 @@ def _into_view(el: Any) -> None:
     the acting line), which a plain scrollIntoView leaves it under."""
     import js  # type: ignore[import-not-found]
 
-    from fray.web.app import document, nil
+    from fray.web.dom import document, nil
 
     el.scrollIntoView()
     head = nil(document.querySelector(".tracker-head"))
@@ -427,7 +427,7 @@ def _into_view(el: Any) -> None:
 def _show_first_undeclared(app: Any) -> None:
     """"Keep declaring": the first who has declared nothing, their declaration opened, in view and
     focused (with a dozen combatants it may be far down the page, the panel left at the top)."""
-    from fray.web.app import document, nil
+    from fray.web.dom import document, nil
     from fray.games import get_ruleset
     from fray.games.strike_rank.web.flow import not_declared_ids
 
@@ -453,7 +453,7 @@ def _show_first_undeclared(app: Any) -> None:
 
 def _show_attack(ref: str) -> None:
     """"Resolve" beside an open attack: its form, opened if it waits folded, in view and focused."""
-    from fray.web.app import document, nil
+    from fray.web.dom import document, nil
 
     fold = nil(document.querySelector(f'details[data-fold="attack-{ref}"]'))
     if fold is not None and not fold.open:

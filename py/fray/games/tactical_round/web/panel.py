@@ -986,7 +986,7 @@ class TacticalPanel(GamePanel):
         if act == "advance":
             # Next, passing over phases in which nobody acts, then bring the stepper into view: the
             # declarations or a pending result above may have gone, leaving the GM among the cards.
-            from fray.web.app import by_id
+            from fray.web.dom import by_id
 
             if not app.dispatch({"type": "advance", "skip_empty": True, "ask": True}, by_id("round-bar")):
                 # stopped: say what is open, with Resolve / Skip it and Go on (issue 32)
@@ -1013,7 +1013,7 @@ class TacticalPanel(GamePanel):
             # the generic dialog, then the one-weapon-a-line section filled from its JSON box
             open_add_section(app, act, el, "tr-add", add_fields_html)
             return True
-        from fray.web.app import data, nil
+        from fray.web.dom import data, nil
         from fray.web.forms import form_values
 
         cid = data(el, "id")
@@ -1024,7 +1024,7 @@ class TacticalPanel(GamePanel):
         elif act == "tr-skip":
             app.dispatch({"type": "tr.skip", "id": cid, "action": as_int(data(el, "index"))}, scope)
         elif act == "tr-go-on":
-            from fray.web.app import by_id
+            from fray.web.dom import by_id
             if app.dispatch({"type": "advance", "skip_empty": True, "ask": True, "go_on": True}, scope):
                 app.ui.pop("tr_asked", None)
                 stepper = by_id("tr-stepper")
@@ -1034,7 +1034,7 @@ class TacticalPanel(GamePanel):
             w = data(el, "weapon")
             app.ui["tr_attack"] = {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""}
             app.render()
-            from fray.web.app import by_id
+            from fray.web.dom import by_id
             roll = by_id("tr-att-roll")
             if roll is not None:
                 roll.focus()
@@ -1068,7 +1068,7 @@ class TacticalPanel(GamePanel):
                     app.show_error(form, e)
                     return True  # nothing added
             return False  # the generic handler adds it (stats, name, side) with these weapons
-        from fray.web.app import data
+        from fray.web.dom import data
 
         cid = data(form, "id")
         if form_name == "tr-declare":
@@ -1093,7 +1093,7 @@ class TacticalPanel(GamePanel):
                 action["text"] = values["text"]
             app.dispatch(action, form)
         elif form_name == "tr-parry":
-            from fray.web.app import q
+            from fray.web.dom import q
             amount = as_int(values.get("amount", "") or "0")
             if "against" in values:
                 against: Any = values.get("against")
