@@ -21,10 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .html import Markup
 
-
-class Block(Markup):
+class Block(str):
     """Markup ``open + children + close``; see the module's docstring. Empty children are left out
     (they would be no element at all, and the children are matched to elements by position)."""
 

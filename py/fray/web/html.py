@@ -23,6 +23,8 @@ from __future__ import annotations
 from html import escape as _escape
 from typing import Any, Iterable
 
+from .blocks import Block
+
 __all__ = ["Markup", "escape", "trusted", "h", "html", "block", "fragment", "attrs", "VOID"]
 
 # Rendering a 30-combatant fight escapes the same few hundred names and numbers again and again.
@@ -49,9 +51,10 @@ class Markup(str):
 
 
 def escape(value: Any) -> Markup:
-    """Text as markup: ``&<>"'`` escaped. Markup (and so a Block) passes as it is."""
-    if isinstance(value, Markup):
-        return value
+    """Text as markup: ``&<>"'`` escaped. Markup and a Block (markup the painter can patch) pass
+    as they are."""
+    if isinstance(value, (Markup, Block)):
+        return value  # type: ignore[return-value]
     s = value if type(value) is str else str(value)
     out = _ESCAPED.get(s)
     if out is None:
@@ -121,8 +124,6 @@ def h(tag: str, attributes: dict[str, Any] | None = None, *children: Any) -> Mar
 def block(tag: str | None, attributes: dict[str, Any] | None = None, *children: Any):
     """``h``'s element as a ``Block`` (each child must be one element, or text the painter treats
     as one): the painter rewrites only the children that changed. ``tag=None``: a fragment."""
-    from .blocks import Block
-
     kids: list[str] = []
     for c in children:
         if isinstance(c, (list, tuple)):

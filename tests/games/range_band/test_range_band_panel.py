@@ -173,19 +173,19 @@ def _submit(app, form_name, values, cid=None, ref=None):
             return {"data-id": cid, "data-ref": ref}.get(k)
     import sys
     import types
-    # the panel reads data-* through fray.web.app.data, which needs js; stand in for it here
-    fake = types.ModuleType("fray.web.app")
+    # the panel reads data-* through fray.web.dom.data, which needs js; stand in for it here
+    fake = types.ModuleType("fray.web.dom")
     fake.data = lambda el, n: el.getAttribute("data-" + n)
     fake.nil = lambda v: v
-    saved = sys.modules.get("fray.web.app")
-    sys.modules["fray.web.app"] = fake
+    saved = sys.modules.get("fray.web.dom")
+    sys.modules["fray.web.dom"] = fake
     try:
         return PANEL.on_form(app, form_name, Form(), values)
     finally:
         if saved is not None:
-            sys.modules["fray.web.app"] = saved
+            sys.modules["fray.web.dom"] = saved
         else:
-            del sys.modules["fray.web.app"]
+            del sys.modules["fray.web.dom"]
 
 
 @pytest.mark.parametrize("form_name,cid,values,field", [
