@@ -121,11 +121,11 @@ e2e: build chromium
 webkit-lane: build webkit venv
 	@$(WEBKIT_LANE)
 
-# The reducer's contract (tests/unit/test_machines.py) with FUZZ_SEQUENCES action sequences per
+# The reducer's contract (tests/unit/test_machines.py and each game's tests/games/<game>/test_*_machine.py) with FUZZ_SEQUENCES action sequences per
 # ruleset instead of the unit run's hundred; prints the counts and each ruleset's time.
 FUZZ_SEQUENCES ?= 10000
 fuzz: venv
-	FRAY_FUZZ_SEQUENCES=$(FUZZ_SEQUENCES) PYTHONPATH=py $(VPY) -m pytest tests/unit/test_machines.py -q \
+	FRAY_FUZZ_SEQUENCES=$(FUZZ_SEQUENCES) PYTHONPATH=py $(VPY) -m pytest tests/unit/test_machines.py tests/games -k Machine -q \
 	  -p no:cacheprovider --durations=0 --durations-min=0 $(PYTEST_ARGS)
 
 # The GM's quick start's pictures (static/help/*.jpg), from the built page: after a change they show.

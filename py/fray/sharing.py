@@ -15,7 +15,7 @@ Nothing of ``enc`` is ever handed out to be edited: every way to read an item (i
 iteration, ``get``, ``pop``, ``items``, ``values``, ``copy``, ``+``, ``*``) gives the copy; only
 the list's own ``sort`` key function, ``in``, ``==``, ``index`` and ``count`` see the originals, and
 they only read; so do ``Encounter.peek`` and ``peek_at``, which rules that only look use to read a
-draft without copying it. The reducer machines (tests/unit/test_machines.py) check that no action edits
+draft without copying it. The reducer machines (tests/unit/test_machines.py, tests/games/*/test_*_machine.py) check that no action edits
 the encounter it was given.
 """
 
