@@ -228,6 +228,12 @@ class MapRule:
         """The areas marked on the scene (smoke, darkness, ...), in the order they were marked."""
         return []
 
+    def contact(self, enc: Encounter) -> float:
+        """Metres within which two foes are in melee where they stand (strike-rank's engagement
+        range, range-band's engaged band); 0: the game does not engage by distance. A side the GM
+        adds is placed beyond it (``fray.placing``), so it does not start the fight engaged."""
+        return 0.0
+
 
 def scene_areas(enc: Encounter, rule: MapRule | None = None) -> list[MapArea]:
     """``rule.areas``, kept to what the map can draw: a ruleset's data not in the shape expected

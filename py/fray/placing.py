@@ -8,7 +8,10 @@ add action then carries the spot, and an action without one still means (0, 0).
 
 Every token of the new formation keeps ``FORMATION_STEP`` metres from every token already on the
 map (the formation's own spacing: a token's width of ground between neighbours at the default
-zoom), and the group stands as near the others as that allows, so the fitted view still shows
+zoom), and a further ``FORMATION_STEP`` beyond the game's melee contact (``MapRule.contact``:
+strike-rank's 3 m engagement range) from every token of another side, so a side the GM adds does
+not start the fight engaged (a GM's finding: wolves added 3 m from the party were engaged at
+once). The group stands as near the others as that allows, so the fitted view still shows
 everyone at a size that can be tapped: a new side opposite the sides already there (the party to
 the west, anyone else to the east), a side already there beside its own (south of them, else east
 of them), and if all of that is taken, south of everyone.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import math
 
+from .maprules import rule_for
 from .model import Encounter, Position
 from .reducer import FORMATION_STEP, MAX_COORD
 
@@ -35,29 +39,33 @@ def free_spot(enc: Encounter, side: str, count: int = 1) -> Position:
     taken = [(c.position.x, c.position.y) for c in enc.combatants]
     if not taken:
         return Position()
+    step = FORMATION_STEP
+    # how far each token already there must stay: its own side a step, another side beyond contact
+    foe = max(step, rule_for(enc.ruleset).contact(enc) + step)
+    keep = [step if c.side == side else foe for c in enc.combatants]
     slots = formation(count)
     width = max(dx for dx, _ in slots)
     xs, ys = [x for x, _ in taken], [y for _, y in taken]
     mine = [(c.position.x, c.position.y) for c in enc.combatants if c.side == side]
-    step = FORMATION_STEP
     wanted: list[tuple[float, float]] = []
     if mine:
         mx, my = [x for x, _ in mine], [y for _, y in mine]
         wanted += [(min(mx), min(my) - step), (max(mx) + step, max(my))]
     if side == "party" and not mine:
-        wanted.append((min(xs) - step - width, max(ys)))
+        wanted.append((min(xs) - foe - width, max(ys)))
     else:
-        wanted.append((max(xs) + step, max(ys)))
-    wanted.append((min(xs), min(ys) - step))  # south of everyone: always free
+        wanted.append((max(xs) + (step if mine else foe), max(ys)))
+    wanted.append((min(xs), min(ys) - foe))  # south of everyone: always free
 
     def clear(ax: float, ay: float) -> bool:
-        return all(math.hypot(ax + dx - x, ay + dy - y) >= step - 1e-6 for dx, dy in slots for x, y in taken)
+        return all(math.hypot(ax + dx - x, ay + dy - y) >= k - 1e-6
+                   for dx, dy in slots for (x, y), k in zip(taken, keep))
 
     for ax, ay in wanted:
         ax, ay = _kept(ax), _kept(ay)
         if clear(ax, ay):
             return Position(ax, ay, 0.0)
-    return Position(_kept(min(xs)), _kept(min(ys) - step), 0.0)
+    return Position(_kept(min(xs)), _kept(min(ys) - foe), 0.0)
 
 
 def _kept(v: float) -> float:

@@ -43,7 +43,9 @@ def test_an_empty_map_starts_at_the_origin():
 
 def test_two_groups_of_six_stand_apart_and_opposite():
     """Heroes ×6 then foes ×6: without a spot, both stood on (0, 0); with it, no two tokens closer than
-    the formation's step, and the foes stand to the east of the heroes, facing them."""
+    the formation's step, and the foes stand to the east of the heroes, facing them, a step beyond the
+    game's melee contact (strike-rank's engagement range 3 m, range-band's engaged band 2 m; none in
+    tactical-round, where melee is declared)."""
     for ruleset in ("strike-rank", "tactical-round", "range-band"):
         bare = History(new_encounter(ruleset))
         _add(bare, ruleset, "party", 6, "Hero", placed=False)
@@ -56,7 +58,20 @@ def test_two_groups_of_six_stand_apart_and_opposite():
         assert _closest(h.present) >= FORMATION_STEP - 1e-9, ruleset
         heroes = [c.position.x for c in h.present.combatants if c.side == "party"]
         foes = [c.position.x for c in h.present.combatants if c.side == "foes"]
-        assert min(foes) - max(heroes) == FORMATION_STEP  # a token apart, not across the map
+        contact = {"strike-rank": 3, "tactical-round": 0, "range-band": 2}[ruleset]
+        assert min(foes) - max(heroes) == FORMATION_STEP + contact  # a token beyond contact, not across the map
+
+
+def test_a_side_the_gm_adds_does_not_start_the_fight_engaged():
+    """Strike-rank: "For human-sized combatants, engagement range is about 3 meters or less", and
+    engagement comes from where they stand: wolves added 3 m from the party were engaged before
+    anyone moved (a GM's finding). Now nobody of one side is within engagement range of the other."""
+    from fray.games.strike_rank import combat
+    h = History(new_encounter("strike-rank"))
+    _add(h, "strike-rank", "party", 6, "Hero")
+    _add(h, "strike-rank", "foes", 6, "Wolf")
+    _add(h, "strike-rank", "foes", 1, "Troll")
+    assert [c.name for c in h.present.combatants if combat.engaged_with(h.present, c)] == []
 
 
 def test_a_side_already_there_joins_its_own_and_the_party_comes_from_the_west():
@@ -64,13 +79,13 @@ def test_a_side_already_there_joins_its_own_and_the_party_comes_from_the_west():
     _add(h, "strike-rank", "foes", 4, "Goblin")           # (0,0) (3,0) (0,-3) (3,-3)
     _add(h, "strike-rank", "party", 2, "Hero")            # a new side: west of everyone
     heroes = [c.position for c in h.present.combatants if c.side == "party"]
-    assert max(p.x for p in heroes) == -FORMATION_STEP
+    assert max(p.x for p in heroes) == -2 * FORMATION_STEP  # a step beyond the 3 m engagement range
     _add(h, "strike-rank", "foes", 3, "Wolf")             # beside the goblins: south of them
     wolves = [c.position for c in h.present.combatants if c.name.startswith("Wolf")]
     assert min(p.x for p in wolves) == 0 and max(p.y for p in wolves) == -2 * FORMATION_STEP
     _add(h, "strike-rank", "neutral", 1, "Merchant")      # neither: east of everyone
     m = h.present.combatants[-1].position
-    assert m.x == 3 + FORMATION_STEP
+    assert m.x == 3 + 2 * FORMATION_STEP
     assert _closest(h.present) >= FORMATION_STEP - 1e-9
 
 

@@ -33,6 +33,12 @@ class RangeBandMap(MapRule):
 
     combine = "band"
 
+    def contact(self, enc: Encounter) -> float:
+        for b in _tables(enc)["bands"]["entries"]:
+            if b.get("band") == "engaged" and isinstance(b.get("max"), (int, float)):
+                return float(b["max"])  # the GM's table: melee needs engaged range
+        return 0.0
+
     def rings(self, enc: Encounter, c: Combatant) -> list[Ring]:
         out = []
         for b in _tables(enc)["bands"]["entries"]:

@@ -24,6 +24,9 @@ class StrikeRankMap(MapRule):
 
     state_keys = ()  # it reads the combatants and the tables, nothing of the state
 
+    def contact(self, enc: Encounter) -> float:
+        return rules.ENGAGEMENT_RANGE_M  # enemies this near are engaged (``combat.engaged_with``)
+
     def missile(self, c: Combatant) -> dict[str, Any] | None:
         for w in c.data.get("weapons", []) or []:
             if isinstance(w, dict) and w.get("missile") and w.get("range"):
