@@ -112,3 +112,19 @@ def test_a_fumbled_first_aid_does_not_treat_either_and_a_success_is_once_until_i
     enc, _ = hurt(enc, "chest", 1)
     enc, _ = first_aid(enc, "chest", 40, heal=[1])
     assert loc(enc, "c2", "chest")["hp"] == 1
+
+
+def test_a_new_injury_to_a_treated_location_is_untreated_again():
+    """First Aid: "An injured hit location can be treated with First Aid once, until it is injured again."
+    Natural Healing: "more serious injuries will not begin healing naturally until treated with First Aid or
+    healed at least partially." Bor's left leg (5 HP) takes 8: −3, a serious wound; First Aid (rolled 40 of 50%) treats
+    it and heals 1D3 rolled 1: −2. A new blow of 2 (−4): the leg is injured again, so the treatment no longer stands: the card no longer
+    says treated, and natural healing waits for First Aid again (a GM found the leg still marked treated)."""
+    enc, _ = hurt(to_phase(duel(), "resolve"), "left_leg", 8)
+    enc, _ = first_aid(enc, "left_leg", 40, heal=[1])
+    assert loc(enc, "c2", "left_leg")["treated"] is True
+    enc, _ = hurt(enc, "left_leg", 2)
+    leg = loc(enc, "c2", "left_leg")
+    assert leg["hp"] == -4 and not leg.get("treated") and not leg["first_aid"]
+    _, ev = rest(enc, "day")
+    assert "Left leg (serious) will not begin healing until treated with First Aid" in texts(ev)

@@ -109,7 +109,10 @@ def apply_damage(ctx: Context, c: Combatant, lid: str, amount: int, *, source: s
     if not bypass_total:
         c.data["hp"] -= amount
     if amount > 0:
-        loc["first_aid"] = False  # "once, until it is injured again"
+        # "once, until it is injured again": the new wound is not treated either, so a serious one
+        # "will not begin healing naturally until treated with First Aid or healed at least partially"
+        loc["first_aid"] = False
+        loc.pop("treated", None)
         days = c.data.get("healing_days")
         if days and days.pop(lid, None) is not None and not days:
             del c.data["healing_days"]  # a fresh wound starts its count of rested days again
