@@ -63,12 +63,38 @@ class PanelMarkup(Markup):
         return PanelMarkup(Markup.__radd__(self, other))
 
 
+def memo(fn: Any) -> Any:
+    """``fn`` (pure: its markup depends on its arguments alone) remembering what it made. A panel
+    draws the same buttons, tick boxes and slots again at every render (hundreds in a 30-combatant
+    fight), and building one on ``fray.web.html`` costs several times the f-string it replaced.
+    Text and Markup of the same characters are equal keys but not the same piece: the arguments'
+    types are part of the key. Arguments that cannot be a key (a list) build it every time."""
+    made: dict[tuple, Any] = {}
+
+    def remembered(*args: Any, **kw: Any) -> Any:
+        try:
+            key = (args, tuple(map(type, args)), tuple(kw.items()), tuple(map(type, kw.values())))
+            out = made.get(key)
+        except TypeError:
+            return fn(*args, **kw)
+        if out is None:
+            out = fn(*args, **kw)
+            if len(made) >= 4096:
+                made.clear()
+            made[key] = out
+        return out
+
+    remembered.__doc__, remembered.__name__, remembered.__wrapped__ = fn.__doc__, fn.__name__, fn  # type: ignore[attr-defined]
+    return remembered
+
+
 def attrs(**kw: Any) -> Markup:
     """``attrs(data_act="x", aria_label="y")`` → ` data-act="x" aria-label="y"`; False/None dropped."""
     # fray.web.html.attrs escapes every value and the names are keyword names: safe as made
     return trusted(_attrs({k.rstrip("_").replace("_", "-"): v for k, v in kw.items()}))
 
 
+@memo
 def button(label: Any, act: str, cls: str = "", title: str | None = None, **data: Any) -> Markup:
     """A button whose click is ``act`` (``data-act``); ``label`` is text (escaped) or Markup."""
     # A symbol (▲, ×) is not a name: a screen reader gets the title as the button's name.
@@ -459,8 +485,24 @@ def marked_labels(text: str) -> Markup:
 
 def log_entries(log: list[LogEntry], limit: int = 300) -> list[Markup]:
     """The last ``limit`` log lines, latest first, one item each."""
-    return [html('<li class="log-{}" value="{}"><span class="r" title="Round {}">R{}</span> {}</li>',
-                 e.kind, e.seq, e.round, e.round, log_text(e)) for e in reversed(log[-limit:])]
+    out = []
+    for e in reversed(log[-limit:]):
+        # every render draws the whole log again (300 lines), nearly all as they were
+        ref = e.detail.get("ref") if isinstance(e.detail, dict) else None
+        key = (e.seq, e.round, e.kind, e.text, ref if isinstance(ref, str) else None)
+        made = _LOG_ENTRY.get(key)
+        if made is None:
+            made = html('<li class="log-{}" value="{}"><span class="r" title="Round {}">R{}</span> {}</li>',
+                        e.kind, e.seq, e.round, e.round, log_text(e))
+            if len(_LOG_ENTRY) >= 4096:
+                _LOG_ENTRY.clear()
+            _LOG_ENTRY[key] = made
+        out.append(made)
+    return out
+
+
+# each log line's markup by everything it is made of (``log_entries``), bounded like ``_STRIP_ENTRY``
+_LOG_ENTRY: dict[tuple, Markup] = {}
 
 
 def log_items(log: list[LogEntry], limit: int = 300) -> Markup:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .html import Markup, fragment, h, html, trusted
-from .render import PanelMarkup
+from .render import PanelMarkup, memo
 
 
 def as_int(text: Any) -> Any:
@@ -39,11 +39,13 @@ def _markup(value: Any) -> Markup:
     return trusted(value) if isinstance(value, str) else Markup("")
 
 
+@memo
 def err_slot(name: str) -> Markup:
     """Where an engine error about field ``name`` is shown (see App.show_error)."""
     return PanelMarkup(html('<p class="field-error" data-error-for="{}"></p>', name))
 
 
+@memo
 def act_button(label: Any, act: str, cls: str = "", aria: str | None = None, **data: Any) -> Markup:
     """A button whose click is ``act``; ``label`` is text (escaped) or Markup."""
     at = {"type": "button", "data-act": act, "class": cls or None, "aria-label": aria or None}
@@ -52,11 +54,13 @@ def act_button(label: Any, act: str, cls: str = "", aria: str | None = None, **d
     return PanelMarkup(h("button", at, label))
 
 
+@memo
 def text_input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> Markup:
     return PanelMarkup(h("input", {"id": fid, "name": name, "type": "text", "inputmode": mode, "autocomplete": "off",
                                    "value": "" if value is None else str(value), "placeholder": placeholder or None}))
 
 
+@memo
 def field(fid: str, name: str, label: Any, control: Any, hint: Any = "", cls: str = "") -> Markup:
     """A labelled control with its hint and the slot where an engine error about ``name`` lands.
     ``label`` and ``hint``: text or Markup; ``control``: markup."""
@@ -72,21 +76,31 @@ def select(fid: str, name: str, options: list[tuple[str, str]] | tuple[tuple[str
     # memo's key is that text: 1 and True, equal as Python values, are not the same option
     pairs = tuple((str(v), str(t)) for v, t in options)
     key = (pairs, str(selected))
+    whole = (fid, name, key, groups, type(groups))
+    out = _SELECTS.get(whole)
+    if out is not None:
+        return out
     opts = _OPTIONS.get(key)
     if opts is None:
         opts = fragment([h("option", {"value": v, "selected": key[1] == v}, t) for v, t in pairs])
         if len(_OPTIONS) >= 4096:
             _OPTIONS.clear()
         _OPTIONS[key] = opts
-    return PanelMarkup(html('<select id="{}" name="{}">{}{}</select>', fid, name, opts, _markup(groups)))
+    out = PanelMarkup(html('<select id="{}" name="{}">{}{}</select>', fid, name, opts, _markup(groups)))
+    if len(_SELECTS) >= 4096:
+        _SELECTS.clear()
+    _SELECTS[whole] = out
+    return out
 
 
 # The options of a drop-down by (options, selected): a strike-rank render draws the same Target list
 # of every combatant in each attack form, and the same Defender's choice and Mode lists, again and
 # again (164 drop-downs in a 30-combatant Next). Bounded, like ``fray.web.html``'s memo of escapes.
 _OPTIONS: dict[tuple[tuple[tuple[str, str], ...], str], Markup] = {}
+_SELECTS: dict[tuple, Markup] = {}  # each whole drop-down by its id, name, options and groups
 
 
+@memo
 def check(fid: str, name: str, label: Any, checked: bool = False, cls: str = "", value: str = "") -> Markup:
     """A tick box inside its label (the whole label is the touch target); ``label``: text or Markup."""
     return PanelMarkup(h("label", {"class": cls or None, "for": fid},
@@ -95,6 +109,7 @@ def check(fid: str, name: str, label: Any, checked: bool = False, cls: str = "",
                          " ", label))
 
 
+@memo
 def general_err(prefix: str) -> Markup:
     """The slot for an error about the whole form (the engine's rule refusals land here)."""
     return PanelMarkup(html('<p class="field-error {}-form-error" data-error-for="{}"></p>', prefix, prefix))
@@ -204,6 +219,7 @@ def open_add_section(app: Any, act: str, el: Any, cls: str, section_html: Any) -
         anchor.insertAdjacentHTML("beforebegin", section_html(extra))
 
 
+@memo
 def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, attrs: Any = "") -> Markup:
     """The opening tag of a fold-out the page keeps open or shut across renders (``data-fold``:
     its key). ``lazy``: drawn without its body, which ``App.on_toggle`` draws when it opens
@@ -228,6 +244,7 @@ def lazy_fold(cls: str, key: str, summary: Any, body: Callable[[], Any], open_: 
     return fold_open(cls, key, open_) + head + _markup(body()) + _DETAILS_END
 
 
+@memo
 def fold_summary(content: Any, sid: str = "", aria: str = "") -> Markup:
     """A fold-out's summary line, ``content`` text (escaped) or Markup; ``sid`` gives it an id, so
     the render after a lazy fold-out opens gives the keyboard's focus back to it."""
