@@ -43,6 +43,7 @@ from .dom import by_id, data, download, nil, q
 from .forms import form_values, nest, restore_typed, typed_forms
 from .library_dialogs import LibraryDialogs, read_picked  # noqa: F401 - read_picked: the page's one file reader
 from .painter import Painter
+from .html import fragment, h
 from . import games_view
 from .panels import panel_for
 from .store import Library, MemoryBackend, MissingSave, boot_order, new_key
@@ -506,8 +507,8 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
 
     def banner(self, text: str, actions: list[tuple[str, str]] | None = None) -> None:
         b = by_id("banner")
-        b.innerHTML = (f'<p>{R.esc(text)}</p>' + "".join(R.button(lbl, act, "small") for lbl, act in (actions or []))
-                       + R.button("Dismiss", "dismiss-banner", "small secondary"))
+        b.innerHTML = h("p", None, text) + fragment([R.button(lbl, act, "small") for lbl, act in (actions or [])],
+                                                   R.button("Dismiss", "dismiss-banner", "small secondary"))
         b.hidden = False
 
     # -- dialogs --------------------------------------------------------------------------------

@@ -6,30 +6,35 @@ from __future__ import annotations
 from typing import Any
 
 from .. import bestiary
-from .render import button, esc
+from .html import Markup, html
+from .render import button
 
 
-def bestiary_html(templates: list[dict[str, Any]], ruleset: Any, note: str = "") -> str:
+def bestiary_html(templates: list[dict[str, Any]], ruleset: Any, note: str = "") -> Markup:
     mine = bestiary.of_ruleset(templates, ruleset.id)
     others = len(templates) - len(mine)
-    rows = "".join(
-        f'<li><span class="who">{esc(t["combatant"].get("name", "?"))}</span>'
-        f'<span class="hint">{esc(_summary(t))}</span>'
-        f'{button("Remove", "bestiary-remove", "small danger", title="Remove " + str(t["combatant"].get("name")) + " from the bestiary", name=t["combatant"].get("name", ""))}</li>'
+    rows = Markup("").join(
+        html('<li><span class="who">{}</span><span class="hint">{}</span>{}</li>',
+             t["combatant"].get("name", "?"), _summary(t),
+             button("Remove", "bestiary-remove", "small danger",
+                    title="Remove " + str(t["combatant"].get("name")) + " from the bestiary",
+                    name=t["combatant"].get("name", "")))
         for t in mine)
-    body = (f'<ul class="bestiary-list">{rows}</ul>' if mine else
-            f'<p>No templates for {esc(ruleset.name)} yet. In the add form, tick <strong>Keep in my bestiary</strong> '
-            "to keep a combatant as a template.</p>")
-    other = f'<p class="hint">{others} more for other rules (shown with their encounters; exported with these).</p>' if others else ""
-    return (f'<div class="bestiary"><h2 id="dlg-title">My bestiary</h2>'
-            f'<p class="hint">Templates are kept in this browser. Export them to keep a copy or to move them to '
-            f'another device.</p><p class="status-note" role="status">{esc(note)}</p>{body}{other}'
-            f'<p id="bestiary-error" class="field-error" role="alert" data-error-for="bestiary"></p>'
-            f'<div class="dlg-actions">{button("Back to adding", "add-combatant", "secondary")}'
-            f'{button("Export", "bestiary-export", "secondary") if templates else ""}'
-            '<label class="button secondary" id="bestiary-import-label">Import'
-            '<input type="file" id="bestiary-import" accept=".json,application/json" class="visually-hidden"></label>'
-            f'{button("Close", "close-dialog", "secondary")}</div></div>')
+    body = (html('<ul class="bestiary-list">{}</ul>', rows) if mine else
+            html('<p>No templates for {} yet. In the add form, tick <strong>Keep in my bestiary</strong> '
+                 "to keep a combatant as a template.</p>", ruleset.name))
+    other = html('<p class="hint">{} more for other rules (shown with their encounters; exported with these).</p>',
+                 others) if others else ""
+    return html('<div class="bestiary"><h2 id="dlg-title">My bestiary</h2>'
+                '<p class="hint">Templates are kept in this browser. Export them to keep a copy or to move them to '
+                'another device.</p><p class="status-note" role="status">{}</p>{}{}'
+                '<p id="bestiary-error" class="field-error" role="alert" data-error-for="bestiary"></p>'
+                '<div class="dlg-actions">{}{}'
+                '<label class="button secondary" id="bestiary-import-label">Import'
+                '<input type="file" id="bestiary-import" accept=".json,application/json" class="visually-hidden"></label>'
+                '{}</div></div>', note, body, other, button("Back to adding", "add-combatant", "secondary"),
+                button("Export", "bestiary-export", "secondary") if templates else "",
+                button("Close", "close-dialog", "secondary"))
 
 
 def _summary(t: dict[str, Any]) -> str:

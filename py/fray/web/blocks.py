@@ -32,7 +32,8 @@ class Block(str):
 
     def __new__(cls, open_: str, children: Iterable[str], close: str) -> "Block":
         kids = tuple(c for c in children if c)
-        self = super().__new__(cls, open_ + "".join(kids) + close)
+        # one join of plain strs: ``open_ + ...`` would let a Markup open tag escape its children
+        self = super().__new__(cls, "".join((open_, *kids, close)))
         self.open, self.children, self.close = open_, kids, close
         return self
 

@@ -26,7 +26,7 @@ from ..errors import FrayError, InvalidAction
 from fray.games import _REGISTRY, installed_entry_points, load_entry_point
 from . import panels
 from .dom import nil, q
-from .render import esc
+from .html import Markup, html
 
 # What scripts/vendor.py puts in static/vendor/micropip/ (its MICROPIP pin); a unit test keeps the two the same.
 MICROPIP_WHEEL = "micropip-0.11.1-py3-none-any.whl"
@@ -36,18 +36,18 @@ GAMES_DIR = "/tmp/fray-games"
 _micropip: Any = None
 
 
-def add_game_html(said: str = "") -> str:
+def add_game_html(said: str = "") -> Markup:
     """The dialog's second form, beside the new encounter's: a wheel file and its button."""
-    return (
+    return html(
         '<form class="form add-game" data-form="add-game" novalidate>'
         '<h3>Add a game&hellip;</h3>'
         '<div class="field" data-field="wheel"><label for="f-wheel">Game package (a .whl file)</label>'
         '<input type="file" id="f-wheel" name="wheel" accept=".whl">'
         '<p class="field-error" data-error-for="wheel"></p></div>'
         '<p class="hint">The game is kept in this browser and works offline, like the built-in ones.</p>'
-        f'<p class="add-game-said" role="status">{esc(said)}</p>'
-        '<div class="dlg-actions"><button type="submit" class="secondary">Add this game</button></div></form>'
-    )
+        '<p class="add-game-said" role="status">{}</p>'
+        '<div class="dlg-actions"><button type="submit" class="secondary">Add this game</button></div></form>',
+        said)
 
 
 async def load_micropip() -> Any:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..history import History
-from .render import button, esc, marked_labels
+from .html import Markup, html
+from .render import attrs, button, marked_labels
 
 # entries shown at first; "Show earlier" adds this many more. A resumed history builds the states
 # it labels on demand (replaying from the nearest checkpoint), so the list stays short at first.
@@ -30,7 +31,7 @@ def undo_title(history: History) -> tuple[str, str]:
     return undo or "Undo the last change", redo or "Redo what was undone"
 
 
-def history_html(history: History, shown: int = PAGE, enc_name: str = "") -> str:
+def history_html(history: History, shown: int = PAGE, enc_name: str = "") -> Markup:
     total = len(history.actions)
     lo = max(0, total - shown)
     items = []
@@ -38,22 +39,24 @@ def history_html(history: History, shown: int = PAGE, enc_name: str = "") -> str
         now = i == history.cursor
         text = history.label(i - 1) if i > 0 else f"Start of {enc_name or 'the encounter'}"
         if now:
-            ctl = '<span class="hist-now">now</span>'
+            ctl = _NOW
         elif i < history.cursor:
             ctl = button("Go back to here", "history-go", "secondary", title=f"Undo back to: {text}", point=i)
         else:
             ctl = button("Go forward to here", "history-go", "secondary", title=f"Redo up to: {text}", point=i)
         cls = "now" if now else ("undone" if i > history.cursor else "done")
         n = f"{i}." if i else ""
-        current = ' aria-current="step"' if now else ""
-        items.append(f'<li class="{cls}"{current}>'
-                     f'<span class="hist-n">{n}</span><span class="hist-text">{marked_labels(text)}</span>{ctl}</li>')
+        items.append(html('<li class="{}"{}><span class="hist-n">{}</span><span class="hist-text">{}</span>{}</li>',
+                          cls, attrs(aria_current="step" if now else None), n, marked_labels(text), ctl))
     more = ""
     if lo > 0:
-        more = f'<p>{button(f"Show earlier ({lo} more)", "history-more", "secondary", shown=shown + 100)}</p>'
+        more = html("<p>{}</p>", button(f"Show earlier ({lo} more)", "history-more", "secondary", shown=shown + 100))
     undone = total - history.cursor
     hint = (f"{undone} undone change{'s' if undone != 1 else ''} can still be redone; doing something new "
             "drops them." if undone else "Going back is the same as pressing Undo that many times; Redo goes forward again.")
-    return (f'<div class="history"><h2 id="dlg-title">History</h2><p class="hint">{esc(hint)}</p>'
-            f'<ol class="hist-list" reversed>{"".join(items)}</ol>{more}'
-            f'<div class="dlg-actions">{button("Close", "close-dialog", "secondary")}</div></div>')
+    return html('<div class="history"><h2 id="dlg-title">History</h2><p class="hint">{}</p>'
+                '<ol class="hist-list" reversed>{}</ol>{}<div class="dlg-actions">{}</div></div>',
+                hint, Markup("").join(items), more, button("Close", "close-dialog", "secondary"))
+
+
+_NOW = html('<span class="hist-now">now</span>')

@@ -28,7 +28,7 @@ from .blocks import Block
 __all__ = ["Markup", "escape", "trusted", "h", "html", "block", "fragment", "attrs", "VOID"]
 
 # Rendering a 30-combatant fight escapes the same few hundred names and numbers again and again.
-_ESCAPED: dict[str, str] = {}
+_ESCAPED: dict[str, Markup] = {}  # kept as Markup: no copy made per use
 _ESCAPED_MAX = 4096
 
 
@@ -53,16 +53,17 @@ class Markup(str):
 def escape(value: Any) -> Markup:
     """Text as markup: ``&<>"'`` escaped. Markup and a Block (markup the painter can patch) pass
     as they are."""
-    if isinstance(value, (Markup, Block)):
-        return value  # type: ignore[return-value]
-    s = value if type(value) is str else str(value)
-    out = _ESCAPED.get(s)
+    if type(value) is not str:
+        if isinstance(value, (Markup, Block)):
+            return value  # type: ignore[return-value]
+        value = str(value)
+    out = _ESCAPED.get(value)
     if out is None:
-        out = _escape(s, quote=True)
+        out = Markup(_escape(value, quote=True))
         if len(_ESCAPED) >= _ESCAPED_MAX:
             _ESCAPED.clear()
-        _ESCAPED[s] = out
-    return Markup(out)
+        _ESCAPED[value] = out
+    return out
 
 
 def trusted(markup: str) -> Markup:

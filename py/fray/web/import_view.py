@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from .render import button, esc
+from .html import Markup, html
+from .render import button
 
 
 def _changes(n: int) -> str:
     return f"{n} change{'s' if n != 1 else ''}"
 
 
-def duplicate_dialog(name: str, filename: str, verdict: str, n: int) -> str:
+def duplicate_dialog(name: str, filename: str, verdict: str, n: int) -> Markup:
     """``verdict`` and ``n`` are ``savefile.compare_histories(kept, imported)``."""
     said = {
         "same": "It is the same fight, change for change: importing it again adds nothing.",
@@ -28,12 +29,13 @@ def duplicate_dialog(name: str, filename: str, verdict: str, n: int) -> str:
     keep = button("Keep both", "import-keep", "primary" if primary == "import-keep" else "secondary")
     replace = button(f"Replace the one here ({loses})", "import-replace",
                      "primary" if primary == "import-replace" else "secondary danger")
-    return (f'<div class="import-dup"><h2 id="dlg-title">{esc(name)} is already here</h2>'
-            f'<p>{esc(filename)} holds the encounter <strong>{esc(name)}</strong>, which this browser already keeps. '
-            f'{esc(said)}</p>'
-            f'<p class="hint">Keep both: the file is added as a second encounter, named with “(2)”. '
-            f'Replace: the file takes the place of the one here.</p>'
-            f'<div class="dlg-actions">{button("Cancel", "import-cancel", "secondary")}{keep}{replace}</div></div>')
+    return html('<div class="import-dup"><h2 id="dlg-title">{name} is already here</h2>'
+                '<p>{file} holds the encounter <strong>{name}</strong>, which this browser already keeps. {said}</p>'
+                '<p class="hint">Keep both: the file is added as a second encounter, named with “(2)”. '
+                'Replace: the file takes the place of the one here.</p>'
+                '<div class="dlg-actions">{cancel}{keep}{replace}</div></div>',
+                name=name, file=filename, said=said, cancel=button("Cancel", "import-cancel", "secondary"), keep=keep,
+                replace=replace)
 
 
 def second_name(name: str, taken: set[str]) -> str:

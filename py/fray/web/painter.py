@@ -25,6 +25,7 @@ from . import mapctl
 from . import render as R
 from . import history_view
 from .blocks import patch_region
+from .html import Markup, h
 from .dom import by_id, fold_states, nil
 from .panels import hook, panel_for
 
@@ -169,9 +170,9 @@ class Painter:
         entries = list(self.lib.cached)
         if self.key not in [e["key"] for e in entries]:
             entries.append({"key": self.key, "name": self.enc.name})
-        html = "".join(
-            f'<option value="{R.esc(x["key"])}"{" selected" if x["key"] == self.key else ""}>'
-            f'{R.esc(self.enc.name if x["key"] == self.key else x.get("name", x["key"]))}</option>'
+        html = Markup("").join(
+            h("option", {"value": x["key"], "selected": x["key"] == self.key},
+              self.enc.name if x["key"] == self.key else x.get("name", x["key"]))
             for x in entries)
         sel = by_id("encounter-select")
         # the same list with the open encounter picked is left alone (twice per action otherwise:

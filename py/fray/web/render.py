@@ -1,7 +1,8 @@
 """HTML for the tracker, as strings, from the encounter and its ruleset's view.
 
-Pure functions (no ``js``), so CPython tests can check them. Every piece of user text goes
-through ``esc`` (names full of HTML show as text, never as markup). Controls carry
+Pure functions (no ``js``), so CPython tests can check them. The markup is built with
+``fray.web.html`` (``h``, ``html``): every piece of user text is escaped there (names full of HTML
+show as text, never as markup), and each function returns ``Markup``. Controls carry
 ``data-act`` / ``data-form`` attributes; one delegated listener in ``app.py`` turns a click or
 a submit into an engine call, so rendering stays one ``innerHTML`` write per region.
 """
@@ -14,6 +15,7 @@ from typing import Any, Iterable
 
 from .. import timers
 from .blocks import Block
+from .html import Markup, attrs as _attrs, fragment, h, html, trusted
 from ..model import Combatant, Encounter, LogEntry
 from ..reducer import NUMBERED_NAME
 from fray.games.base import Ruleset, Slot, StatSpec
@@ -27,6 +29,7 @@ _ESCAPED_MAX = 50_000
 
 
 def esc(value: Any) -> str:
+    """Hand-escaping, kept only for the code not yet on ``fray.web.html`` (issue 34)."""
     s = value if type(value) is str else str(value)
     out = _ESCAPED.get(s)
     if out is None:
@@ -37,24 +40,70 @@ def esc(value: Any) -> str:
     return out
 
 
-def attrs(**kw: Any) -> str:
+class PanelMarkup(Markup):
+    """The Markup of the pieces every game panel is built from (``button`` here, the helpers of
+    ``web/widgets.py``), for as long as some panel still glues markup together as plain strs (issue
+    34 moves the panels to ``fray.web.html`` one by one). Such a panel writes
+    ``fold_open(...) + summary + "</details>"`` or ``'<div class="row">' + button(...)``: its plain
+    str there is markup it escaped itself, which Markup's ``+`` would escape once more into text
+    on the page. So ``+`` with a plain str joins it as it is, as before the builder; with anything
+    else, and everywhere else (``h``, ``html``, ``join``), this is Markup. Once no panel adds a plain
+    str to markup, these pieces become plain Markup and this class goes."""
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> "PanelMarkup":
+        if type(other) is str:
+            return PanelMarkup(str.__add__(self, other))
+        return PanelMarkup(Markup.__add__(self, other))
+
+    def __radd__(self, other: Any) -> "PanelMarkup":
+        if type(other) is str:
+            return PanelMarkup(str.__add__(other, self))
+        return PanelMarkup(Markup.__radd__(self, other))
+
+
+def memo(fn: Any) -> Any:
+    """``fn`` (pure: its markup depends on its arguments alone) remembering what it made. A panel
+    draws the same buttons, tick boxes and slots again at every render (hundreds in a 30-combatant
+    fight), and building one on ``fray.web.html`` costs several times the f-string it replaced.
+    Text and Markup of the same characters are equal keys but not the same piece: the arguments'
+    types are part of the key. Arguments that cannot be a key (a list) build it every time."""
+    made: dict[tuple, Any] = {}
+
+    def remembered(*args: Any, **kw: Any) -> Any:
+        try:
+            key = (args, tuple(map(type, args)), tuple(kw.items()), tuple(map(type, kw.values())))
+            out = made.get(key)
+        except TypeError:
+            return fn(*args, **kw)
+        if out is None:
+            out = fn(*args, **kw)
+            if len(made) >= 4096:
+                made.clear()
+            made[key] = out
+        return out
+
+    remembered.__doc__, remembered.__name__, remembered.__wrapped__ = fn.__doc__, fn.__name__, fn  # type: ignore[attr-defined]
+    return remembered
+
+
+def attrs(**kw: Any) -> Markup:
     """``attrs(data_act="x", aria_label="y")`` → ` data-act="x" aria-label="y"`; False/None dropped."""
-    out = []
-    for k, v in kw.items():
-        if v is None or v is False:
-            continue
-        name = k.rstrip("_").replace("_", "-")
-        out.append(f" {name}" if v is True else f' {name}="{esc(v)}"')
-    return "".join(out)
+    # fray.web.html.attrs escapes every value and the names are keyword names: safe as made
+    return trusted(_attrs({k.rstrip("_").replace("_", "-"): v for k, v in kw.items()}))
 
 
-def button(label: str, act: str, cls: str = "", title: str | None = None, **data: Any) -> str:
-    extra = "".join(f' data-{esc(k.replace("_", "-"))}="{esc(v)}"' for k, v in data.items())
+@memo
+def button(label: Any, act: str, cls: str = "", title: str | None = None, **data: Any) -> Markup:
+    """A button whose click is ``act`` (``data-act``); ``label`` is text (escaped) or Markup."""
     # A symbol (▲, ×) is not a name: a screen reader gets the title as the button's name.
-    symbol = title and not any(ch.isalnum() for ch in label)
-    return (f'<button type="button" data-act="{esc(act)}"'
-            f'{attrs(class_=cls or None, title=title, aria_label=title if symbol else None)}'
-            f"{extra}>{esc(label)}</button>")
+    symbol = title and not any(ch.isalnum() for ch in str(label))
+    at = {"type": "button", "data-act": act, "class": cls or None, "title": title,
+          "aria-label": title if symbol else None}
+    for k, v in data.items():
+        at["data-" + k.replace("_", "-")] = str(v)  # every one written, as text (None as "None")
+    return PanelMarkup(h("button", at, label))
 
 
 SIDE_LABEL = {"party": "Party", "foes": "Foes", "neutral": "Neutral"}
@@ -76,7 +125,7 @@ def phase_label(enc: Encounter, view: dict[str, Any]) -> str:
 
 
 def round_bar(enc: Encounter, order: list[Slot], ruleset: Ruleset, view: dict[str, Any],
-              turn_based: bool = True) -> str:
+              turn_based: bool = True) -> Markup:
     phase = phase_label(enc, view)
     current = view.get("current_label", "")
     who = ""
@@ -84,36 +133,34 @@ def round_bar(enc: Encounter, order: list[Slot], ruleset: Ruleset, view: dict[st
     # that resolves a whole phase or strike rank shows who acts in its own panel.
     if turn_based and enc.phase != "setup" and order and 0 <= enc.turn < len(order):
         c = enc.get(order[enc.turn].combatant_id)
-        who = f'<span class="now">Now: <strong>{esc(c.name) if c else "?"}</strong> {esc(order[enc.turn].label)}</span>'
+        who = html('<span class="now">Now: <strong>{}</strong> {}</span>', c.name if c else "?", order[enc.turn].label)
     next_label = view.get("advance_label") or ("Start the fight" if enc.phase == "setup" else "Next")
-    return (
-        f'<div class="round-info"><span class="round">Round {enc.round}</span>'
-        f'<span class="phase">{esc(phase)}</span>{esc(current)}{who}</div>'
-        f'<div class="round-actions">'
-        f'{button("Add combatant", "add-combatant", "secondary")}'
-        f'{button(next_label, "advance", "primary")}</div>'
-        f'<p class="field-error" data-error-for="advance"></p>'
-    )
+    return html(
+        '<div class="round-info"><span class="round">Round {}</span><span class="phase">{}</span>{}{}</div>'
+        '<div class="round-actions">{}{}</div>'
+        '<p class="field-error" data-error-for="advance"></p>',
+        enc.round, phase, current, who,
+        button("Add combatant", "add-combatant", "secondary"), button(next_label, "advance", "primary"))
 
 
-def order_list(enc: Encounter, order: list[Slot]) -> str:
+def order_list(enc: Encounter, order: list[Slot]) -> Markup:
     if not order:
-        return ""
+        return Markup("")
     items = []
     for i, s in enumerate(order):
         c = enc.get(s.combatant_id)
         if c is None:
             continue
         cur = enc.phase != "setup" and i == enc.turn
-        items.append(
-            f'<li class="{"current" if cur else ""}" data-id="{esc(c.id)}"{attrs(aria_current="step" if cur else None)}>'
-            f'<span class="slot">{esc(s.label)}</span> <span class="who side-{esc(c.side)}">{esc(c.name)}</span>'
-            f'<span class="why">{esc(s.explanation)}</span>'
-            f'<span class="move">{button("▲", "order-up", "icon", title=f"Move {c.name} earlier among ties", id=c.id)}'
-            f'{button("▼", "order-down", "icon", title=f"Move {c.name} later among ties", id=c.id)}</span></li>'
-        )
-    return (f'<h2 class="visually-hidden">Order of play</h2><ol class="order" aria-label="Order of play">{"".join(items)}</ol>'
-            f'<p class="field-error" data-error-for="order"></p>')
+        items.append(html(
+            '<li class="{}" data-id="{}"{}><span class="slot">{}</span> <span class="who side-{}">{}</span>'
+            '<span class="why">{}</span><span class="move">{}{}</span></li>',
+            "current" if cur else "", c.id, attrs(aria_current="step" if cur else None), s.label, c.side, c.name,
+            s.explanation,
+            button("▲", "order-up", "icon", title=f"Move {c.name} earlier among ties", id=c.id),
+            button("▼", "order-down", "icon", title=f"Move {c.name} later among ties", id=c.id)))
+    return html('<h2 class="visually-hidden">Order of play</h2><ol class="order" aria-label="Order of play">{}</ol>'
+                '<p class="field-error" data-error-for="order"></p>', Markup("").join(items))
 
 
 # -- the order strip ----------------------------------------------------------------------------
@@ -184,46 +231,46 @@ def status_text(st: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def strip_words(st: dict[str, Any]) -> str:
+def strip_words(st: dict[str, Any]) -> Markup:
     """``status_text`` as the strip draws it: each part whole ("15/40," "bruised"), so a narrow chip
     wraps between parts and never cuts one, and "HP" its own span, which a tablet's chip leaves to
     the bar and to readers (issue 33: "HP 15/40, bruised" was "H…" at 768 px)."""
-    parts = [esc(x) for x in str(st.get("word") or "").split(", ") if x] if st.get("word") else []
+    parts: list[Any] = [x for x in str(st.get("word") or "").split(", ") if x] if st.get("word") else []
     if st.get("hp"):
-        parts.insert(0, f'<span class="strip-k">HP </span>{esc(st["hp"][0])}/{esc(st["hp"][1])}')
-    return " ".join(f'<span class="strip-part">{x}{"," if i < len(parts) - 1 else ""}</span>'
-                    for i, x in enumerate(parts))
+        parts.insert(0, html('<span class="strip-k">HP </span>{}/{}', st["hp"][0], st["hp"][1]))
+    return Markup(" ").join(html('<span class="strip-part">{}{}</span>', x, "," if i < len(parts) - 1 else "")
+                            for i, x in enumerate(parts))
 
 
-def hp_bar(st: dict[str, Any]) -> str:
+def hp_bar(st: dict[str, Any]) -> Markup:
     """The HP left as a bar (an SVG rect: no style attribute under the page's policy); none
     when the game counts no HP. Its meaning is in the entry's words, so it is hidden from readers."""
     frac = st.get("fraction")
     if frac is None:
-        return ""
+        return Markup("")
     w = round(100 * frac)
-    return (f'<svg class="hpbar lv-{esc(st.get("level", "ok"))}" viewBox="0 0 100 6" preserveAspectRatio="none" '
-            f'aria-hidden="true" focusable="false"><rect class="bg" width="100" height="6"></rect>'
-            f'<rect class="fill" width="{w}" height="6"></rect></svg>')
+    return html('<svg class="hpbar lv-{}" viewBox="0 0 100 6" preserveAspectRatio="none" '
+                'aria-hidden="true" focusable="false"><rect class="bg" width="100" height="6"></rect>'
+                '<rect class="fill" width="{}" height="6"></rect></svg>', st.get("level", "ok"), w)
 
 
-def chips(items: Iterable[str], cls: str = "chip") -> str:
-    return " ".join(f'<span class="{cls}">{esc(x)}</span>' for x in items)
+def chips(items: Iterable[Any], cls: str = "chip") -> Markup:
+    return Markup(" ").join(html('<span class="{}">{}</span>', cls, x) for x in items)
 
 
 # each strip entry's markup by everything it is made of (``order_strip``); bounded like ``esc``'s memo
-_STRIP_ENTRY: dict[tuple, str] = {}
+_STRIP_ENTRY: dict[tuple, Markup] = {}
 
 
-def strip_name(name: str) -> str:
+def strip_name(name: str) -> Markup:
     """An entry's name. One that ends in a number (``reducer.NUMBERED_NAME``, as Add ×N writes it) is
     drawn as its head and the number, so a narrow entry cuts the head and keeps the number ("Great
     wolf (f… 9", not "Great wolf (fou…" for wolf 4 and wolf 9 alike). Its text is the name as it is."""
     m = NUMBERED_NAME.fullmatch(name)
     if m is None:
-        return f'<span class="strip-name">{esc(name)}</span>'
-    return (f'<span class="strip-name numbered"><span class="strip-name-head">{esc(m.group(1))}</span>'
-            f'{esc(name[m.end(1):m.start(2)])}<span class="strip-name-no">{esc(m.group(2))}</span></span>')
+        return html('<span class="strip-name">{}</span>', name)
+    return html('<span class="strip-name numbered"><span class="strip-name-head">{}</span>'
+                '{}<span class="strip-name-no">{}</span></span>', m.group(1), name[m.end(1):m.start(2)], m.group(2))
 
 
 def strip_heading(order: list[Slot], label_is_phase: bool) -> str:
@@ -232,9 +279,9 @@ def strip_heading(order: list[Slot], label_is_phase: bool) -> str:
     return order[0].label if label_is_phase and order else ""
 
 
-def order_strip(entries: list[dict[str, Any]], heading: str = "") -> str:
+def order_strip(entries: list[dict[str, Any]], heading: str = "") -> Block | Markup:
     if not entries:
-        return ""
+        return Markup("")
     items = []
     for e in entries:
         # an entry is made of its fields and its status alone: the same ones give the same markup
@@ -256,47 +303,53 @@ def order_strip(entries: list[dict[str, Any]], heading: str = "") -> str:
         cls = " ".join(x for x in ("strip-entry", f"side-{e['side']}", f"lv-{st.get('level', 'ok')}",
                                    "current" if e["current"] else "", "next" if e["next"] else "",
                                    "" if e["in_order"] else "idle") if x)
-        grip = (f'<span class="strip-grip" data-drag="{esc(e["id"])}" title="Drag among equals" '
-                f'aria-hidden="true">⠿</span>') if e["group"] else ""
-        items.append(
-            f'<li class="{esc(cls)}" data-id="{esc(e["id"])}"'
-            f'{attrs(data_tie=e["group"] or None, aria_current="step" if e["current"] else None)}>'
-            f'<button type="button" class="strip-open" id="strip-{esc(e["id"])}" data-act="strip-open" '
-            f'data-id="{esc(e["id"])}" title="{esc(whole)}"'
-            f'{attrs(data_up=e["up"], data_down=e["down"], aria_keyshortcuts=keys or None)}'
-            f'{attrs(aria_describedby="strip-tie-hint" if e["group"] else None)}>'
-            f'<span class="strip-line">{strip_name(e["name"])} '
-            f'<span class="strip-slot">{esc(e["label"])}</span>'
-            f'{f" <span class=strip-tag>{tag}</span>" if tag else ""}</span> '
-            f'<span class="strip-line">{hp_bar(st)}<span class="strip-word">{strip_words(st)}</span> '
-            f'{chips(st.get("chips", []))}</span></button>{grip}</li>')
+        grip = html('<span class="strip-grip" data-drag="{}" title="Drag among equals" '
+                    'aria-hidden="true">⠿</span>', e["id"]) if e["group"] else ""
+        items.append(html(
+            '<li class="{cls}" data-id="{id}"{li}>'
+            '<button type="button" class="strip-open" id="strip-{id}" data-act="strip-open" '
+            'data-id="{id}" title="{whole}"{moves}{hint}>'
+            '<span class="strip-line">{name} <span class="strip-slot">{label}</span>{tag}</span> '
+            '<span class="strip-line">{bar}<span class="strip-word">{words}</span> '
+            '{chips}</span></button>{grip}</li>',
+            cls=cls, id=e["id"], whole=whole,
+            li=attrs(data_tie=e["group"] or None, aria_current="step" if e["current"] else None),
+            moves=attrs(data_up=e["up"], data_down=e["down"], aria_keyshortcuts=keys or None),
+            hint=attrs(aria_describedby="strip-tie-hint" if e["group"] else None),
+            name=strip_name(e["name"]), label=e["label"],
+            tag=html(" <span class=strip-tag>{}</span>", tag) if tag else "",
+            bar=hp_bar(st), words=strip_words(st), chips=chips(st.get("chips", [])), grip=grip))
         if len(_STRIP_ENTRY) >= 4096:
             _STRIP_ENTRY.clear()
         _STRIP_ENTRY[key] = items[-1]
     # a Block (web/blocks.py): a Next moves "now" and "next" along, and only those entries are rewritten
     return Block.fragment([
-        f'<h2 class="strip-title">Order{f" · {esc(heading)}" if heading else ""}</h2>',
+        html('<h2 class="strip-title">Order{}</h2>', html(" · {}", heading) if heading else ""),
         Block('<ol class="strip" aria-label="Order of play and state">', items, "</ol>"),
-        '<p id="strip-tie-hint" class="visually-hidden">Tied with others: Alt+Up or Alt+Down moves it among equals.</p>',
-        '<p class="field-error" data-error-for="strip"></p>'])
+        *_STRIP_TAIL])
 
 
-def stat_line(c: Combatant, ruleset: Ruleset) -> str:
+# each one element: a Block's children are matched to the page's elements one by one
+_STRIP_TAIL = (html('<p id="strip-tie-hint" class="visually-hidden">Tied with others: Alt+Up or Alt+Down moves it '
+                    'among equals.</p>'), html('<p class="field-error" data-error-for="strip"></p>'))
+
+
+def stat_line(c: Combatant, ruleset: Ruleset) -> Markup:
     specs: Iterable[StatSpec] = ruleset.stats
     if ruleset.free_stats:
         pairs = list(c.stats.items())
     else:
         pairs = [(s.label, c.stats.get(s.key)) for s in specs if c.stats.get(s.key) is not None]
-    return "".join(f'<span class="stat"><span class="k">{esc(k)}</span> <span class="v">{esc(v)}</span></span>'
-                   for k, v in pairs)
+    return Markup("").join(html('<span class="stat"><span class="k">{}</span> <span class="v">{}</span></span>', k, v)
+                           for k, v in pairs)
 
 
-def _timer_note(enc: Encounter, c: Combatant, cond: str, ruleset: Ruleset) -> str:
+def _timer_note(enc: Encounter, c: Combatant, cond: str, ruleset: Ruleset) -> Markup:
     t = timers.of_combatant(enc, c.id, cond)
-    return f' <span class="cond-left">{esc(timers.describe(enc, t, ruleset.rounds_word))}</span>' if t else ""
+    return html(' <span class="cond-left">{}</span>', timers.describe(enc, t, ruleset.rounds_word)) if t else Markup("")
 
 
-def card_timers(enc: Encounter, c: Combatant, ruleset: Ruleset) -> tuple[str, ...]:
+def card_timers(enc: Encounter, c: Combatant, ruleset: Ruleset) -> tuple[Markup, ...]:
     """What a card says of its conditions' timers: the part of the card that comes from the
     encounter's timers rather than the combatant (``App.card`` keeps a card while it is the same)."""
     return tuple(_timer_note(enc, c, x, ruleset) for x in c.conditions)
@@ -310,86 +363,88 @@ def card_open(ui: dict[str, Any], cid: str, current: bool) -> bool:
 
 
 def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: str = "", current: bool = False,
-                   open_: bool = True, status: dict[str, Any] | None = None) -> str:
+                   open_: bool = True, status: dict[str, Any] | None = None) -> Markup:
     """A combatant's card. Folded, it is one line (name, state, chips) whose name opens it; the
     ruleset panel's part (``extra_html``) is inside the fold, so panels need no change. A folded
     card's body is left empty, not hidden: with 200 combatants the hidden bodies were 180,000 DOM
     nodes and a thousand forms the browser style-checked on every action (issue 11), and opening a
-    card is a render anyway (``ui["card_open"]``)."""
+    card is a render anyway (``ui["card_open"]``). ``extra_html`` is markup (the panel's ``card_extra``)."""
     pos = c.position
     where = f"({pos.x:g}, {pos.y:g}) m" + (f", alt {pos.alt:g} m" if pos.alt else "")
     st = status or {}
     words = status_text(st)
-    glance = (f'<span class="glance lv-{esc(st.get("level", "ok"))}">{hp_bar(st)}'
-              f'{f"<span class=glance-word>{esc(words)}</span>" if words else ""}'
-              f'{chips(st.get("chips", []))}</span>') if st else ""
+    glance = html('<span class="glance lv-{}">{}{}{}</span>', st.get("level", "ok"), hp_bar(st),
+                  html("<span class=glance-word>{}</span>", words) if words else "",
+                  chips(st.get("chips", []))) if st else ""
     body_id = f"card-body-{c.id}"
-    head = (
-        f'<article class="card side-{esc(c.side)}{" current" if current else ""}{"" if open_ else " folded"}" '
-        f'data-id="{esc(c.id)}" data-open="{"true" if open_ else "false"}" aria-label="{esc(c.name)}">'
-        f'<header><h3 class="name"><button type="button" class="card-toggle" id="card-toggle-{esc(c.id)}" '
-        f'data-act="card-fold" data-id="{esc(c.id)}" aria-expanded="{"true" if open_ else "false"}" '
-        f'aria-controls="{esc(body_id)}">{esc(c.name)}</button></h3>{glance}'
-        f'<span class="side">{esc(SIDE_LABEL.get(c.side, c.side))}</span>'
-        f'<span class="where" title="Position on the map">{esc(where)}</span></header>')
-    tail = f'<p class="field-error" data-error-for="card-{esc(c.id)}"></p></article>'
+    head = html(
+        '<article class="card side-{side}{current}{folded}" data-id="{id}" data-open="{open}" aria-label="{name}">'
+        '<header><h3 class="name"><button type="button" class="card-toggle" id="card-toggle-{id}" '
+        'data-act="card-fold" data-id="{id}" aria-expanded="{open}" aria-controls="{body}">{name}</button></h3>'
+        '{glance}<span class="side">{side_word}</span>'
+        '<span class="where" title="Position on the map">{where}</span></header>',
+        side=c.side, current=" current" if current else "", folded="" if open_ else " folded", id=c.id,
+        open="true" if open_ else "false", name=c.name, body=body_id, glance=glance,
+        side_word=SIDE_LABEL.get(c.side, c.side), where=where)
+    tail = html('<p class="field-error" data-error-for="card-{}"></p></article>', c.id)
     if not open_:
-        return f'{head}<div class="card-body" id="{esc(body_id)}" hidden></div>{tail}'
-    conds = "".join(
-        f'<li class="cond">{esc(x)}{_timer_note(enc, c, x, ruleset)} '
-        f'{button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x)}</li>'
+        return html('{}<div class="card-body" id="{}" hidden></div>{}', head, body_id, tail)
+    conds = Markup("").join(
+        html('<li class="cond">{}{} {}</li>', x, _timer_note(enc, c, x, ruleset),
+             button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x))
         for x in c.conditions)
-    return (
-        f'{head}<div class="card-body" id="{esc(body_id)}">'
-        f'<div class="stats">{stat_line(c, ruleset)}</div>'
-        f'{extra_html}'
+    return html(
+        '{head}<div class="card-body" id="{body}"><div class="stats">{stats}</div>{extra}'
         # a condition the rules keep (strike-rank: prone on who cannot stand) is refused beside the list
-        f'<div class="conds-box"><ul class="conds" aria-label="Conditions of {esc(c.name)}">{conds}</ul>'
-        f'<p class="field-error" data-error-for="conditions"></p></div>'
-        f'{"<p class=notes>" + esc(c.notes) + "</p>" if c.notes else ""}'
-        f'<div class="card-actions">'
-        f'{button("Edit", "edit-combatant", "small", title=f"Edit {c.name}", id=c.id)}'
-        f'{button("Duplicate", "duplicate-combatant", "small", title=f"Duplicate {c.name}", id=c.id)}'
-        f'{button("Condition…", "add-condition", "small", title=f"Add a condition to {c.name}", id=c.id)}'
-        f'{button("Remove", "remove-combatant", "small danger", title=f"Remove {c.name}", id=c.id)}'
-        f'</div></div>{tail}'
-    )
+        '<div class="conds-box"><ul class="conds" aria-label="Conditions of {name}">{conds}</ul>'
+        '<p class="field-error" data-error-for="conditions"></p></div>'
+        '{notes}<div class="card-actions">{edit}{duplicate}{condition}{remove}</div></div>{tail}',
+        head=head, body=body_id, stats=stat_line(c, ruleset),
+        # the panel's part of the card: markup by this parameter's contract (a panel not yet on
+        # fray.web.html gives it as a plain str of markup it escaped itself)
+        extra=trusted(extra_html), name=c.name, conds=conds,
+        notes=html("<p class=notes>{}</p>", c.notes) if c.notes else "",
+        edit=button("Edit", "edit-combatant", "small", title=f"Edit {c.name}", id=c.id),
+        duplicate=button("Duplicate", "duplicate-combatant", "small", title=f"Duplicate {c.name}", id=c.id),
+        condition=button("Condition…", "add-condition", "small", title=f"Add a condition to {c.name}", id=c.id),
+        remove=button("Remove", "remove-combatant", "small danger", title=f"Remove {c.name}", id=c.id),
+        tail=tail)
 
 
 def acting_line(c: Combatant | None, st: dict[str, Any] | None, holds: list[str], tag: str = "Acting",
-                verb: str = "Holds") -> str:
+                verb: str = "Holds") -> Markup:
     """The acting combatant's essentials, next to the panel's form for what happens now (issue 33):
     name, HP bar and the game's wound word, conditions, what it holds, and the full card one tap
     away (the order strip's own act: the card opens and comes under the head). ``tag``: what the
     form is for, in the panel's word ("Acting"; strike-rank's declarations: "Declaring"). ``verb``: "Uses"
     when ``holds`` is what its action of this phase uses (the panel's ``uses``), else "Holds"."""
     if c is None:
-        return ""
+        return Markup("")
     st = st or {}
     words = status_text(st)
-    held = f'<span class="acting-holds">{esc(verb)} {esc(", ".join(holds))}</span>' if holds else ""
-    return (f'<div class="acting side-{esc(c.side)}" role="group" aria-label="{esc(tag)} now: {esc(c.name)}">'
-            f'<span class="acting-who"><span class="acting-tag">{esc(tag)}</span> <strong class="acting-name">{esc(c.name)}</strong></span>'
-            f'<span class="acting-state">{hp_bar(st) if st else ""}'
-            f'{f"<span class=acting-word>{esc(words)}</span>" if words else ""}'
-            f'{(" " + chips(st.get("chips", []))) if st.get("chips") else ""}</span>'
-            f'{held}'
-            f'{button("Full card", "strip-open", "small acting-card", title=f"Open the card of {c.name}", id=c.id)}'
-            '</div>')
+    held = html('<span class="acting-holds">{} {}</span>', verb, ", ".join(holds)) if holds else ""
+    return html('<div class="acting side-{side}" role="group" aria-label="{tag} now: {name}">'
+                '<span class="acting-who"><span class="acting-tag">{tag}</span> '
+                '<strong class="acting-name">{name}</strong></span>'
+                '<span class="acting-state">{bar}{words}{chips}</span>{held}{card}</div>',
+                side=c.side, tag=tag, name=c.name, bar=hp_bar(st) if st else "",
+                words=html("<span class=acting-word>{}</span>", words) if words else "",
+                chips=html(" {}", chips(st.get("chips", []))) if st.get("chips") else "", held=held,
+                card=button("Full card", "strip-open", "small acting-card", title=f"Open the card of {c.name}", id=c.id))
 
 
-def cards_tools(enc: Encounter, ui: dict[str, Any], current_id: str | None) -> str:
+def cards_tools(enc: Encounter, ui: dict[str, Any], current_id: str | None) -> Markup:
     """Open every card at once, or fold them back so that only the acting one is open: the GM's
     view, never the encounter's. Shown only when a card is folded, or more than one is open."""
     if len(enc.combatants) < 2:
-        return ""
+        return Markup("")
     opened = sum(card_open(ui, c.id, c.id == current_id) for c in enc.combatants)
     tools = []
     if opened < len(enc.combatants):
         tools.append(button("Open all cards", "cards-open-all", "small"))
     if opened > (1 if current_id else 0):
         tools.append(button("Fold cards", "cards-fold-all", "small", title="Fold every card but the acting one's"))
-    return "".join(tools)
+    return Markup("").join(tools)
 
 
 # A game's label for an attack, roll, prompt or area the GM settles later ("A3", "R4", "P1"): the
@@ -399,38 +454,59 @@ REF_TITLE = ("{ref} labels one attack, roll, prompt or area: the panel shows {re
              "open, and every line of the log marked {ref} is about that same one")
 
 
-def log_text(e: LogEntry) -> str:
+def _ref_mark(ref: str) -> Markup:
+    return html('<span class="ref" title="{}">{}</span>', REF_TITLE.format(ref=ref), ref)
+
+
+def log_text(e: LogEntry) -> Markup:
     """A log line's markup: its text, escaped, with the label it is about (``detail["ref"]``)
     marked where the text says it, or put in front where it does not (the attack it began)."""
     ref = e.detail.get("ref") if isinstance(e.detail, dict) else None
     if not isinstance(ref, str) or not _REF.fullmatch(ref):
-        return esc(e.text)
-    mark = f'<span class="ref" title="{esc(REF_TITLE.format(ref=ref))}">{esc(ref)}</span>'
+        return fragment(e.text)
+    mark = _ref_mark(ref)
     m = re.search(rf"(?<![\w-]){ref}(?![\w-])", e.text)
     if m is None:
-        return f"{mark} {esc(e.text)}"
-    return esc(e.text[:m.start()]) + mark + esc(e.text[m.end():])
+        return fragment(mark, " ", e.text)
+    return fragment(e.text[:m.start()], mark, e.text[m.end():])
 
 
-def marked_labels(text: str) -> str:
+def marked_labels(text: str) -> Markup:
     """A log line's text without its entry (the history list's labels), escaped, its labels marked
     as ``log_text`` marks them: a label in a log line is always that line's own (test_gm_text)."""
     out, at = [], 0
     for m in re.finditer(r"(?<![\w#./:-])(?!D\d)[A-Z]\d{1,4}(?![\w.%:-])", text):
         ref = m.group(0)
-        out.append(esc(text[at:m.start()]) + f'<span class="ref" title="{esc(REF_TITLE.format(ref=ref))}">{esc(ref)}</span>')
+        out.append(text[at:m.start()])
+        out.append(_ref_mark(ref))
         at = m.end()
-    return "".join(out) + esc(text[at:])
+    return fragment(out, text[at:])
 
 
-def log_entries(log: list[LogEntry], limit: int = 300) -> list[str]:
+def log_entries(log: list[LogEntry], limit: int = 300) -> list[Markup]:
     """The last ``limit`` log lines, latest first, one item each."""
-    return [f'<li class="log-{esc(e.kind)}" value="{e.seq}"><span class="r" title="Round {e.round}">R{e.round}</span> '
-            f'{log_text(e)}</li>' for e in reversed(log[-limit:])]
+    out = []
+    for e in reversed(log[-limit:]):
+        # every render draws the whole log again (300 lines), nearly all as they were
+        ref = e.detail.get("ref") if isinstance(e.detail, dict) else None
+        key = (e.seq, e.round, e.kind, e.text, ref if isinstance(ref, str) else None)
+        made = _LOG_ENTRY.get(key)
+        if made is None:
+            made = html('<li class="log-{}" value="{}"><span class="r" title="Round {}">R{}</span> {}</li>',
+                        e.kind, e.seq, e.round, e.round, log_text(e))
+            if len(_LOG_ENTRY) >= 4096:
+                _LOG_ENTRY.clear()
+            _LOG_ENTRY[key] = made
+        out.append(made)
+    return out
 
 
-def log_items(log: list[LogEntry], limit: int = 300) -> str:
-    return "".join(log_entries(log, limit))
+# each log line's markup by everything it is made of (``log_entries``), bounded like ``_STRIP_ENTRY``
+_LOG_ENTRY: dict[tuple, Markup] = {}
+
+
+def log_items(log: list[LogEntry], limit: int = 300) -> Markup:
+    return Markup("").join(log_entries(log, limit))
 
 
 def log_added(before: list[str] | None, items: list[str], most: int = 40) -> int | None:
@@ -446,156 +522,160 @@ def log_added(before: list[str] | None, items: list[str], most: int = 40) -> int
     return None
 
 
-def empty_state(enc: Encounter) -> str:
-    return ('<div class="empty"><p>No combatants yet.</p>'
-            f'{button("Add the first combatant", "add-combatant", "primary")}</div>')
+def empty_state(enc: Encounter) -> Markup:
+    return html('<div class="empty"><p>No combatants yet.</p>{}</div>',
+                button("Add the first combatant", "add-combatant", "primary"))
 
 
 # -- forms ------------------------------------------------------------------------------------
 
 def field_html(name: str, label: str, value: Any, kind: str = "text", help_text: str = "",
-               choices: Iterable[str] = (), required: bool = False, min_: Any = None, max_: Any = None) -> str:
+               choices: Iterable[str] = (), required: bool = False, min_: Any = None, max_: Any = None) -> Markup:
     fid = "f-" + name.replace(".", "-")
-    err = f'<p class="field-error" id="{esc(fid)}-err" data-error-for="{esc(name)}"></p>'
-    hint = f'<small class="hint">{esc(help_text)}</small>' if help_text else ""
+    err = html('<p class="field-error" id="{}-err" data-error-for="{}"></p>', fid, name)
+    hint = html('<small class="hint">{}</small>', help_text) if help_text else ""
     if kind == "choice":
-        opts = "".join(f'<option value="{esc(c)}"{" selected" if str(value) == c else ""}>{esc(c)}</option>' for c in choices)
-        ctl = f'<select id="{esc(fid)}" name="{esc(name)}" aria-describedby="{esc(fid)}-err">{opts}</select>'
+        opts = [h("option", {"value": c, "selected": str(value) == c}, c) for c in choices]
+        ctl = h("select", {"id": fid, "name": name, "aria-describedby": fid + "-err"}, opts)
     elif kind == "textarea":
-        ctl = f'<textarea id="{esc(fid)}" name="{esc(name)}" rows="2" aria-describedby="{esc(fid)}-err">{esc(value or "")}</textarea>'
+        ctl = h("textarea", {"id": fid, "name": name, "rows": "2", "aria-describedby": fid + "-err"}, value or "")
     else:
-        itype = "text"
-        mode = ' inputmode="numeric"' if kind in ("int", "percent") else (' inputmode="decimal"' if kind == "number" else "")
-        ctl = (f'<input id="{esc(fid)}" name="{esc(name)}" type="{itype}"{mode} value="{esc("" if value is None else value)}"'
-               f'{" required" if required else ""} aria-describedby="{esc(fid)}-err" autocomplete="off">')
-    return f'<div class="field" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>{ctl}{hint}{err}</div>'
+        mode = "numeric" if kind in ("int", "percent") else ("decimal" if kind == "number" else None)
+        ctl = h("input", {"id": fid, "name": name, "type": "text", "inputmode": mode,
+                          "value": "" if value is None else str(value), "required": required,
+                          "aria-describedby": fid + "-err", "autocomplete": "off"})
+    return html('<div class="field" data-field="{}"><label for="{}">{}</label>{}{}{}</div>', name, fid, label, ctl, hint, err)
 
 
 def combatant_form(ruleset: Ruleset, c: Combatant | None, presets: list[dict[str, Any]],
-                   templates: list[dict[str, Any]] | None = None) -> str:
+                   templates: list[dict[str, Any]] | None = None) -> Markup:
     """The add/edit form. Field names are the action's field paths, so an engine error names
     the exact input to mark. ``templates``: the GM's own (fray.bestiary), this ruleset's only."""
     editing = c is not None
     title = f"Edit {c.name}" if editing else "Add a combatant"
-    parts = [f'<form class="form" data-form="{"edit-combatant" if editing else "add-combatant"}"'
-             f'{attrs(data_id=c.id if c else None)} novalidate>',
-             f'<h2 id="dlg-title">{esc(title)}</h2>']
+    parts = [html('<form class="form" data-form="{}"{} novalidate>', "edit-combatant" if editing else "add-combatant",
+                  attrs(data_id=c.id if c else None)),
+             html('<h2 id="dlg-title">{}</h2>', title)]
     templates = templates or []
     if not editing:
         if presets or templates:
-            opts = "".join(f'<option value="{i}">{esc(p["name"])}</option>' for i, p in enumerate(presets))
+            opts = Markup("").join(html('<option value="{}">{}</option>', i, p["name"]) for i, p in enumerate(presets))
             if presets and templates:
-                opts = f'<optgroup label="{esc(ruleset.name)}">{opts}</optgroup>'
+                opts = html('<optgroup label="{}">{}</optgroup>', ruleset.name, opts)
             if templates:
-                opts += ('<optgroup label="My bestiary">' + "".join(
-                    f'<option value="b{i}">{esc(t["combatant"].get("name", "?"))}</option>'
-                    for i, t in enumerate(templates)) + "</optgroup>")
-            parts.append(f'<div class="field"><label for="f-preset">Ready-made</label>'
-                         f'<div class="row"><select id="f-preset" name="preset"><option value="">(none)</option>{opts}</select>'
-                         f'{button("Use", "use-preset", "small")}'
-                         f'{button("My bestiary…", "bestiary", "small secondary")}</div></div>')
+                opts += html('<optgroup label="My bestiary">{}</optgroup>', Markup("").join(
+                    html('<option value="b{}">{}</option>', i, t["combatant"].get("name", "?"))
+                    for i, t in enumerate(templates)))
+            parts.append(html('<div class="field"><label for="f-preset">Ready-made</label>'
+                              '<div class="row"><select id="f-preset" name="preset"><option value="">(none)</option>'
+                              '{}</select>{}{}</div></div>', opts, button("Use", "use-preset", "small"),
+                              button("My bestiary…", "bestiary", "small secondary")))
         else:
-            parts.append(f'<p>{button("My bestiary…", "bestiary", "small secondary")}</p>')
-    parts.append('<fieldset class="grid"><legend>Who</legend>')
+            parts.append(html("<p>{}</p>", button("My bestiary…", "bestiary", "small secondary")))
+    parts.append(html('<fieldset class="grid"><legend>Who</legend>'))
     parts.append(field_html("combatant.name", "Name", c.name if c else "", required=True))
     parts.append(field_html("combatant.side", "Side", c.side if c else "foes", "choice", choices=("party", "foes", "neutral")))
     if not editing:
         parts.append(field_html("combatant.count", "How many", "1", "int",
                                 help_text="2 or more are numbered: Goblin 1, Goblin 2, …"))
-    parts.append("</fieldset>")
+    parts.append(_FIELDSET_END)
     if ruleset.free_stats:
         text = "\n".join(f"{k}: {v}" for k, v in (c.stats.items() if c else [("initiative", 10)]))
-        parts.append('<fieldset><legend>Stats</legend>')
+        parts.append(html('<fieldset><legend>Stats</legend>'))
         parts.append(field_html("combatant.stats", "Stats, one per line as name: value", text, "textarea",
                                 help_text="For example  initiative: 14  or  HP: 12"))
-        parts.append("</fieldset>")
+        parts.append(_FIELDSET_END)
     else:
-        parts.append('<fieldset class="grid stats-grid"><legend>Stats</legend>')
+        parts.append(html('<fieldset class="grid stats-grid"><legend>Stats</legend>'))
         for s in ruleset.stats:
             v = c.stats.get(s.key) if c else s.default
             parts.append(field_html(f"combatant.stats.{s.key}", s.label, v, s.kind, s.help, s.choices,
                                     s.required and s.default is None, s.min, s.max))
-        parts.append("</fieldset>")
+        parts.append(_FIELDSET_END)
     pos = c.position if c else None
-    parts.append('<fieldset class="grid"><legend>Position (metres)</legend>')
+    parts.append(html('<fieldset class="grid"><legend>Position (metres)</legend>'))
     # a new one's East and North start empty: the page then stands it (or the group) on free ground
     # beside the others (fray.placing), rather than everyone on (0, 0)
     parts.append(field_html("combatant.position.x", "East (x)", pos.x if pos else "", "number",
                             "" if editing else "Empty: on free ground beside the others"))
     parts.append(field_html("combatant.position.y", "North (y)", pos.y if pos else "", "number"))
     parts.append(field_html("combatant.position.alt", "Altitude", pos.alt if pos else 0, "number"))
-    parts.append("</fieldset>")
+    parts.append(_FIELDSET_END)
     if not editing and not ruleset.free_stats:
         parts.append(field_html("combatant.extra", ruleset.extra_label, "", "textarea",
                                 help_text="Filled in by a ready-made combatant; edit the numbers as needed. "
                                           + ruleset.extra_empty))
     parts.append(field_html("combatant.notes", "Notes", c.notes if c else "", "textarea"))
     if not editing:
-        parts.append('<label class="keep"><input type="checkbox" name="keep" value="yes"> Keep in my bestiary '
-                     '(a template of this combatant, kept in this browser)</label>')
-    parts.append('<p class="field-error form-error" data-error-for="combatant"></p>')
-    parts.append(f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'
-                 f'<button type="submit" class="primary">{"Save" if editing else "Add"}</button></div></form>')
-    return "".join(parts)
+        parts.append(html('<label class="keep"><input type="checkbox" name="keep" value="yes"> Keep in my bestiary '
+                          '(a template of this combatant, kept in this browser)</label>'))
+    parts.append(html('<p class="field-error form-error" data-error-for="combatant"></p>'))
+    parts.append(html('<div class="dlg-actions">{}<button type="submit" class="primary">{}</button></div></form>',
+                      button("Cancel", "close-dialog", "secondary"), "Save" if editing else "Add"))
+    return Markup("").join(parts)
 
 
-def new_encounter_form(rulesets: list[Ruleset]) -> str:
-    opts = "".join(f'<option value="{esc(r.id)}">{esc(r.name)}: {esc(r.summary)}</option>' for r in rulesets)
-    return (
-        '<form class="form" data-form="new-encounter" novalidate><h2 id="dlg-title">New encounter</h2>'
-        + field_html("name", "Name", "Encounter", required=True)
-        + f'<div class="field" data-field="ruleset"><label for="f-ruleset">Rules</label>'
-          f'<select id="f-ruleset" name="ruleset">{opts}</select>'
-          f'<p class="field-error" data-error-for="ruleset"></p></div>'
-        + '<p class="hint">The current encounter stays in the list; switch back to it at any time.</p>'
-        + f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'
-          '<button type="submit" class="primary">Create</button></div></form>'
-    )
+_FIELDSET_END = html("</fieldset>")
+
+
+def new_encounter_form(rulesets: list[Ruleset]) -> Markup:
+    opts = Markup("").join(html('<option value="{}">{}: {}</option>', r.id, r.name, r.summary) for r in rulesets)
+    return html(
+        '<form class="form" data-form="new-encounter" novalidate><h2 id="dlg-title">New encounter</h2>{}'
+        '<div class="field" data-field="ruleset"><label for="f-ruleset">Rules</label>'
+        '<select id="f-ruleset" name="ruleset">{}</select>'
+        '<p class="field-error" data-error-for="ruleset"></p></div>'
+        '<p class="hint">The current encounter stays in the list; switch back to it at any time.</p>'
+        '<div class="dlg-actions">{}<button type="submit" class="primary">Create</button></div></form>',
+        field_html("name", "Name", "Encounter", required=True), opts, button("Cancel", "close-dialog", "secondary"))
 
 
 def condition_form(c: Combatant, known: dict[str, str], enc: Encounter | None = None,
-                   ruleset: Ruleset | None = None) -> str:
+                   ruleset: Ruleset | None = None) -> Markup:
     """Put a condition on ``c``: the ruleset's own conditions first (with what each does), any
     other by name, and how long it lasts (fray.timers)."""
-    fid = f"cond-{esc(c.id)}"
-    picks = "".join(
-        f'<label class="pick"><input type="radio" name="pick" value="{esc(k)}"{" disabled" if k in c.conditions else ""}>'
-        f' <strong>{esc(k)}</strong><span class="hint">{esc(v)}{" (already on)" if k in c.conditions else ""}</span></label>'
+    fid = f"cond-{c.id}"
+    picks = Markup("").join(
+        html('<label class="pick">{} <strong>{}</strong><span class="hint">{}{}</span></label>',
+             h("input", {"type": "radio", "name": "pick", "value": k, "disabled": k in c.conditions}), k, v,
+             " (already on)" if k in c.conditions else "")
         for k, v in known.items())
-    known_html = (f'<fieldset class="field picks" data-field="pick"><legend>{esc(ruleset.name) if ruleset else "This game"}'
-                  f"'s conditions</legend>{picks}</fieldset>") if known else ""
+    known_html = html('<fieldset class="field picks" data-field="pick"><legend>{}'
+                      "'s conditions</legend>{}</fieldset>", ruleset.name if ruleset else "This game",
+                      picks) if known else ""
     has_turns = bool(ruleset and ruleset.has_turns)
     word = ruleset.rounds_word if ruleset else "round"
     lasts = [("", "until removed"), ("rounds", f"for a number of {word}s")]
     if has_turns:
         lasts += [("turn_start", "until the start of someone's next turn"),
                   ("turn_end", "until the end of someone's next turn")]
-    lasts_opts = "".join(f'<option value="{v}">{esc(t)}</option>' for v, t in lasts)
+    lasts_opts = Markup("").join(html('<option value="{}">{}</option>', v, t) for v, t in lasts)
     who = ""
     if has_turns and enc is not None:
-        opts = "".join(f'<option value="{esc(x.id)}"{" selected" if x.id == c.id else ""}>{esc(x.name)}</option>'
-                       for x in enc.combatants)
-        who = (f'<div class="field" data-field="lasts.of"><label for="{fid}-of">Whose turn</label>'
-               f'<select id="{fid}-of" name="of">{opts}</select><p class="field-error" data-error-for="lasts.of"></p></div>')
-    return (
-        f'<form class="form" data-form="add-condition" data-id="{esc(c.id)}" novalidate>'
-        f'<h2 id="dlg-title">Condition on {esc(c.name)}</h2>'
-        f'{known_html}'
-        f'<div class="field" data-field="condition"><label for="f-condition">{"Or another condition" if known else "Condition"}</label>'
-        f'<input id="f-condition" name="condition" autocomplete="off" maxlength="40">'
-        f'<p class="field-error" data-error-for="condition"></p></div>'
-        f'<div class="field-row"><div class="field" data-field="lasts.until"><label for="{fid}-lasts">Lasts</label>'
-        f'<select id="{fid}-lasts" name="lasts">{lasts_opts}</select>'
-        f'<p class="field-error" data-error-for="lasts.until"></p><p class="field-error" data-error-for="lasts"></p></div>'
-        f'<div class="field" data-field="lasts.rounds"><label for="{fid}-rounds">{esc(word.capitalize())}s</label>'
-        f'<input id="{fid}-rounds" name="rounds" inputmode="numeric" value="1" size="4">'
-        f'<p class="field-error" data-error-for="lasts.rounds"></p></div>{who}</div>'
-        f'<p class="hint">For a number of {esc(word)}s, the {esc(word)} it is put on counts as the first'
-        + (" (it ends right before its holder's turn)" if ruleset and ruleset.round_durations_end == "before_own_turn"
-           else f"; it ends as the {esc(word)} after the last begins") + '. Fray takes it off by itself and says so in the log; Undo puts it back.</p>'
-        f'<div class="dlg-actions">{button("Cancel", "close-dialog", "secondary")}'
-        '<button type="submit" class="primary">Add</button></div></form>'
-    )
+        opts = [h("option", {"value": x.id, "selected": x.id == c.id}, x.name) for x in enc.combatants]
+        who = html('<div class="field" data-field="lasts.of"><label for="{fid}-of">Whose turn</label>'
+                   '<select id="{fid}-of" name="of">{opts}</select><p class="field-error" data-error-for="lasts.of"></p>'
+                   '</div>', fid=fid, opts=fragment(opts))
+    ends = (html(" (it ends right before its holder's turn)") if ruleset and ruleset.round_durations_end == "before_own_turn"
+            else html("; it ends as the {} after the last begins", word))
+    return html(
+        '<form class="form" data-form="add-condition" data-id="{id}" novalidate>'
+        '<h2 id="dlg-title">Condition on {name}</h2>{known}'
+        '<div class="field" data-field="condition"><label for="f-condition">{other}</label>'
+        '<input id="f-condition" name="condition" autocomplete="off" maxlength="40">'
+        '<p class="field-error" data-error-for="condition"></p></div>'
+        '<div class="field-row"><div class="field" data-field="lasts.until"><label for="{fid}-lasts">Lasts</label>'
+        '<select id="{fid}-lasts" name="lasts">{lasts}</select>'
+        '<p class="field-error" data-error-for="lasts.until"></p><p class="field-error" data-error-for="lasts"></p></div>'
+        '<div class="field" data-field="lasts.rounds"><label for="{fid}-rounds">{Word}s</label>'
+        '<input id="{fid}-rounds" name="rounds" inputmode="numeric" value="1" size="4">'
+        '<p class="field-error" data-error-for="lasts.rounds"></p></div>{who}</div>'
+        '<p class="hint">For a number of {word}s, the {word} it is put on counts as the first{ends}. Fray takes it off '
+        'by itself and says so in the log; Undo puts it back.</p>'
+        '<div class="dlg-actions">{cancel}<button type="submit" class="primary">Add</button></div></form>',
+        id=c.id, name=c.name, known=known_html, other="Or another condition" if known else "Condition", fid=fid,
+        lasts=lasts_opts, Word=word.capitalize(), who=who, word=word, ends=ends,
+        cancel=button("Cancel", "close-dialog", "secondary"))
 
 
 def condition_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:

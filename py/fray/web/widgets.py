@@ -1,6 +1,7 @@
 """Small HTML pieces and typed-number readers shared by the ruleset panels.
 
-Pure (no ``js``). A typed value that is not a number passes through unchanged, so the engine
+Pure (no ``js``). Each piece is ``Markup`` built with ``fray.web.html``: a label, hint or summary is
+text (escaped) or ``Markup`` (passed as it is); a control is markup. A typed value that is not a number passes through unchanged, so the engine
 names what is wrong with it at the field where it was typed.
 """
 
@@ -8,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .render import esc
+from .html import Markup, fragment, h, html, trusted
+from .render import PanelMarkup, memo
 
 
 def as_int(text: Any) -> Any:
@@ -30,66 +32,87 @@ def as_number(text: Any) -> Any:
     return text
 
 
-def err_slot(name: str) -> str:
+def _markup(value: Any) -> Markup:
+    """A parameter that is markup by its contract (a control, a body, ready-made options). A caller
+    not yet on ``fray.web.html`` still passes it as a plain str of markup it escaped itself
+    (issue 34's conversion is done panel by panel); Markup passes as it is."""
+    return trusted(value) if isinstance(value, str) else Markup("")
+
+
+@memo
+def err_slot(name: str) -> Markup:
     """Where an engine error about field ``name`` is shown (see App.show_error)."""
-    return f'<p class="field-error" data-error-for="{esc(name)}"></p>'
+    return PanelMarkup(html('<p class="field-error" data-error-for="{}"></p>', name))
 
 
-def act_button(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> str:
-    extra = "".join(f' data-{esc(k.replace("_", "-"))}="{esc(v)}"' for k, v in data.items())
-    al = f' aria-label="{esc(aria)}"' if aria else ""
-    c = f' class="{esc(cls)}"' if cls else ""
-    return f'<button type="button" data-act="{esc(act)}"{c}{al}{extra}>{esc(label)}</button>'
+@memo
+def act_button(label: Any, act: str, cls: str = "", aria: str | None = None, **data: Any) -> Markup:
+    """A button whose click is ``act``; ``label`` is text (escaped) or Markup."""
+    at = {"type": "button", "data-act": act, "class": cls or None, "aria-label": aria or None}
+    for k, v in data.items():
+        at["data-" + k.replace("_", "-")] = str(v)  # every one written, as text (None as "None")
+    return PanelMarkup(h("button", at, label))
 
 
-def text_input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> str:
-    ph = f' placeholder="{esc(placeholder)}"' if placeholder else ""
-    return (f'<input id="{esc(fid)}" name="{esc(name)}" type="text" inputmode="{mode}" autocomplete="off"'
-            f' value="{esc("" if value is None else value)}"{ph}>')
+@memo
+def text_input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> Markup:
+    return PanelMarkup(h("input", {"id": fid, "name": name, "type": "text", "inputmode": mode, "autocomplete": "off",
+                                   "value": "" if value is None else str(value), "placeholder": placeholder or None}))
 
 
-def field(fid: str, name: str, label: str, control: str, hint: str = "", cls: str = "") -> str:
-    """A labelled control with its hint and the slot where an engine error about ``name`` lands."""
-    h = f'<small class="hint">{esc(hint)}</small>' if hint else ""
-    c = f" {cls}" if cls else ""
-    return (f'<div class="field{c}" data-field="{esc(name)}"><label for="{esc(fid)}">{esc(label)}</label>'
-            f'{control}{h}{err_slot(name)}</div>')
+@memo
+def field(fid: str, name: str, label: Any, control: Any, hint: Any = "", cls: str = "") -> Markup:
+    """A labelled control with its hint and the slot where an engine error about ``name`` lands.
+    ``label`` and ``hint``: text or Markup; ``control``: markup."""
+    return PanelMarkup(html('<div class="field{}" data-field="{}"><label for="{}">{}</label>{}{}{}</div>',
+                            f" {cls}" if cls else "", name, fid, label, _markup(control),
+                            html('<small class="hint">{}</small>', hint) if hint else "", err_slot(name)))
 
 
 def select(fid: str, name: str, options: list[tuple[str, str]] | tuple[tuple[str, str], ...], selected: Any = None,
-           groups: str = "") -> str:
+           groups: Any = "") -> Markup:
     """A drop-down of (value, on-screen label) pairs; ``groups``: ready-made ``<optgroup>`` markup after them."""
-    # the markup depends on each value and label only as text (``esc`` makes them text), so the
+    # the markup depends on each value and label only as text (escaping makes them text), so the
     # memo's key is that text: 1 and True, equal as Python values, are not the same option
     pairs = tuple((str(v), str(t)) for v, t in options)
     key = (pairs, str(selected))
+    whole = (fid, name, key, groups, type(groups))
+    out = _SELECTS.get(whole)
+    if out is not None:
+        return out
     opts = _OPTIONS.get(key)
     if opts is None:
-        opts = "".join(f'<option value="{esc(v)}"{" selected" if key[1] == v else ""}>{esc(t)}</option>'
-                       for v, t in pairs)
+        opts = fragment([h("option", {"value": v, "selected": key[1] == v}, t) for v, t in pairs])
         if len(_OPTIONS) >= 4096:
             _OPTIONS.clear()
         _OPTIONS[key] = opts
-    return f'<select id="{esc(fid)}" name="{esc(name)}">{opts}{groups}</select>'
+    out = PanelMarkup(html('<select id="{}" name="{}">{}{}</select>', fid, name, opts, _markup(groups)))
+    if len(_SELECTS) >= 4096:
+        _SELECTS.clear()
+    _SELECTS[whole] = out
+    return out
 
 
 # The options of a drop-down by (options, selected): a strike-rank render draws the same Target list
 # of every combatant in each attack form, and the same Defender's choice and Mode lists, again and
-# again (164 drop-downs in a 30-combatant Next). Bounded, like ``render.esc``'s memo.
-_OPTIONS: dict[tuple[tuple[tuple[str, str], ...], str], str] = {}
+# again (164 drop-downs in a 30-combatant Next). Bounded, like ``fray.web.html``'s memo of escapes.
+_OPTIONS: dict[tuple[tuple[tuple[str, str], ...], str], Markup] = {}
+_SELECTS: dict[tuple, Markup] = {}  # each whole drop-down by its id, name, options and groups
 
 
-def check(fid: str, name: str, label: str, checked: bool = False, cls: str = "", value: str = "") -> str:
-    """A tick box inside its label (the whole label is the touch target)."""
-    v = f' value="{esc(value)}"' if value else ""
-    c = f' class="{esc(cls)}"' if cls else ""
-    return (f'<label{c} for="{esc(fid)}"><input type="checkbox" id="{esc(fid)}" name="{esc(name)}"{v}'
-            f'{" checked" if checked else ""}> {esc(label)}</label>')
+@memo
+def check(fid: str, name: str, label: Any, checked: bool = False, cls: str = "", value: str = "") -> Markup:
+    """A tick box inside its label (the whole label is the touch target); ``label``: text or Markup."""
+    return PanelMarkup(h("label", {"class": cls or None, "for": fid},
+                         h("input", {"type": "checkbox", "id": fid, "name": name, "value": value or None,
+                                     "checked": checked}),
+                         " ", label))
 
 
-def general_err(prefix: str) -> str:
+@memo
+def general_err(prefix: str) -> Markup:
     """The slot for an error about the whole form (the engine's rule refusals land here)."""
-    return f'<p class="field-error {esc(prefix)}-form-error" data-error-for="{esc(prefix)}"></p>'
+    return PanelMarkup(html('<p class="field-error {}-form-error" data-error-for="{}"></p>', prefix, prefix))
 
 
 def names_in(view: dict[str, Any]) -> dict[str, str]:
@@ -196,28 +219,33 @@ def open_add_section(app: Any, act: str, el: Any, cls: str, section_html: Any) -
         anchor.insertAdjacentHTML("beforebegin", section_html(extra))
 
 
-def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, attrs: str = "") -> str:
+@memo
+def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, attrs: Any = "") -> Markup:
     """The opening tag of a fold-out the page keeps open or shut across renders (``data-fold``:
     its key). ``lazy``: drawn without its body, which ``App.on_toggle`` draws when it opens
-    (``data-fold-lazy``). ``attrs``: markup of further attributes, after the key."""
-    return (f'<details class="{esc(cls)}" data-fold="{esc(key)}"{attrs}{" data-fold-lazy" if lazy else ""}'
-            f'{" open" if open_ else ""}>')
+    (``data-fold-lazy``). ``attrs``: markup of further attributes, after the key
+    (``render.attrs(data_id=cid)``)."""
+    return PanelMarkup(html('<details class="{}" data-fold="{}"{}{}{}>', cls, key, _markup(attrs),
+                            _LAZY if lazy else "", _OPEN if open_ else ""))
 
 
-def lazy_fold(cls: str, key: str, summary: str, body: Callable[[], str], open_: bool, drawn: bool) -> str:
+_LAZY, _OPEN, _DETAILS_END = html(" data-fold-lazy"), html(" open"), html("</details>")
+
+
+def lazy_fold(cls: str, key: str, summary: Any, body: Callable[[], Any], open_: bool, drawn: bool) -> Markup:
     """A fold-out drawn without its body until it first opens (``data-fold-lazy``: ``App.on_toggle``
     renders on that toggle), then with it while ``drawn`` (the panel keeps it so while it is on the
     page, so what the GM typed in it stays). ``body`` is called only when it is drawn. Its summary
-    has an id, so the render that draws the body gives the keyboard's focus back to it."""
+    has an id, so the render that draws the body gives the keyboard's focus back to it. ``summary``:
+    as ``fold_summary``'s; ``body()``: markup."""
     head = fold_summary(summary, f"fold-{key}")
     if not (open_ or drawn):
-        return fold_open(cls, key, False, lazy=True) + head + "</details>"
-    return fold_open(cls, key, open_) + head + body() + "</details>"
+        return fold_open(cls, key, False, lazy=True) + head + _DETAILS_END
+    return fold_open(cls, key, open_) + head + _markup(body()) + _DETAILS_END
 
 
-def fold_summary(html: str, sid: str = "", aria: str = "") -> str:
-    """A fold-out's summary line; ``sid`` gives it an id, so the render after a lazy fold-out opens
-    gives the keyboard's focus back to it."""
-    i = f' id="{esc(sid)}"' if sid else ""
-    al = f' aria-label="{esc(aria)}"' if aria else ""
-    return f"<summary{i}{al}>{html}</summary>"
+@memo
+def fold_summary(content: Any, sid: str = "", aria: str = "") -> Markup:
+    """A fold-out's summary line, ``content`` text (escaped) or Markup; ``sid`` gives it an id, so
+    the render after a lazy fold-out opens gives the keyboard's focus back to it."""
+    return PanelMarkup(h("summary", {"id": sid or None, "aria-label": aria or None}, content))
