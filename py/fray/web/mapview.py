@@ -32,7 +32,7 @@ from typing import Any
 
 from ..maprules import MapArea, MapView, Target, map_view, rule_for
 from ..model import Combatant, Encounter
-from .html import Markup, h, html
+from .html import Markup, h, html, trusted
 
 SIDE_COLOUR = {"party": "#2f6f9f", "foes": "#b4442c", "neutral": "#6b6b6b"}
 STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
@@ -633,7 +633,9 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> Ma
                   'aria-label="Map plan in metres, north up, grid {} m, {} tokens" '
                   'preserveAspectRatio="xMidYMid meet" data-grid="{}">',
                   fmt(vx), fmt(vy), fmt(vw), fmt(vh), step, len(enc.combatants), step),
-             html('<path class="map-grid" d="{}" stroke-width="{}" />', "".join(lines), fmt(vw / 600)),
+             # the grid is numbers and path letters only (fmt), and a new one each view: not text to escape
+             # (and to keep in escape's memo of names)
+             html('<path class="map-grid" d="{}" stroke-width="{}" />', trusted("".join(lines)), fmt(vw / 600)),
              html('<path class="map-axes" d="M0 {y0}V{y1}M{x0} 0H{x1}" stroke-width="{w}" />',
                   y0=fmt(gy0), y1=fmt(gy1), x0=fmt(gx0), x1=fmt(gx1), w=fmt(vw / 400))]
     sel = enc.get(mv.selected) if mv.selected else None

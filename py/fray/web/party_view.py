@@ -83,7 +83,9 @@ def _party_row(ch: dict[str, Any], joins: bool, fighting: bool) -> Markup:
                         character=ch["id"]))
 
 
-def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", key: str = "", make: str = "") -> Markup:
+def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", key: str = "", make: Markup | str = ""
+               ) -> Markup:
+    """The party dialog; ``make``: ``make_html``'s list (a plain string is text, escaped)."""
     mine = campaign.of_ruleset(camp, enc.ruleset)
     ended = any(e["id"] == key for e in camp["encounters"])
     in_fight = set() if ended else {c.data["party"]["character"] for c in carry.linked(enc)}
