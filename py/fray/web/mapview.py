@@ -32,7 +32,7 @@ from typing import Any
 
 from ..maprules import MapArea, MapView, Target, map_view, rule_for
 from ..model import Combatant, Encounter
-from .render import esc
+from .html import Markup, h, html, trusted
 
 SIDE_COLOUR = {"party": "#2f6f9f", "foes": "#b4442c", "neutral": "#6b6b6b"}
 STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
@@ -246,6 +246,8 @@ def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: s
 
 Line = tuple[str, list[tuple[str, str]], float]  # (css class, spans as (css class, text), font size)
 SEP = "\u2002"  # between the distance and the notes on a label's second line
+_SEP_SPAN = html('<tspan class="sep">{}</tspan>', SEP)
+_G_END = html("</g>")
 
 
 def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combine: str, unit: float
@@ -421,7 +423,7 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
     return out
 
 
-def label_svg(p: dict[str, Any], ox: float, oy: float) -> str:
+def label_svg(p: dict[str, Any], ox: float, oy: float) -> Markup:
     """A placed label's text, in the coordinates of its token's group (origin ``ox``, ``oy``)."""
     x0, y0, x1, _ = p["box"]
     pad, spot = p["pad"], p["spot"]
@@ -431,7 +433,7 @@ def label_svg(p: dict[str, Any], ox: float, oy: float) -> str:
         x, anchor = x1 - pad, "end"
     else:
         x, anchor = x0 + pad, "start"
-    out = [f'<g class="label label-{esc(spot)}" aria-hidden="true">']
+    out = [html('<g class="label label-{}" aria-hidden="true">', spot)]
     cx, cy, r = p.get("disc", (0.0, 0.0, 0.0))
     if p.get("far") or "-" in spot:
         # a label set off from its token (on a diagonal, or a step out) gets a leader to it, so it
@@ -440,26 +442,26 @@ def label_svg(p: dict[str, Any], ox: float, oy: float) -> str:
         d = math.hypot(bx - cx, by - cy)
         if d > r:
             sx, sy = cx + (bx - cx) * r / d, cy + (by - cy) * r / d
-            out.append(f'<line class="leader" x1="{fmt(round(sx - ox, 3))}" y1="{fmt(round(sy - oy, 3))}" '
-                       f'x2="{fmt(round(bx - ox, 3))}" y2="{fmt(round(by - oy, 3))}" />')
+            out.append(html('<line class="leader" x1="{}" y1="{}" x2="{}" y2="{}" />', fmt(round(sx - ox, 3)),
+                            fmt(round(sy - oy, 3)), fmt(round(bx - ox, 3)), fmt(round(by - oy, 3))))
     top = y0 + pad
     for cls, spans, size in p["lines"]:
         base = top + size * .95
         top += size * LINE_EM
         if len(spans) == 1 and not spans[0][0]:
-            inner = esc(spans[0][1])
+            inner: Any = spans[0][1]
         else:  # the distance and the notes stay separate spans: styles and tests tell them apart
-            inner = f'<tspan class="sep">{SEP}</tspan>'.join(f'<tspan class="{k}">{esc(t)}</tspan>' for k, t in spans)
-        out.append(f'<text class="{cls}" x="{fmt(round(x - ox, 3))}" y="{fmt(round(base - oy, 3))}" '
-                   f'font-size="{fmt(round(size, 3))}" text-anchor="{anchor}" stroke-width="{fmt(round(size / 4, 3))}">'
-                   f'{inner}</text>')
-    out.append("</g>")
-    return "".join(out)
+            inner = _SEP_SPAN.join(html('<tspan class="{}">{}</tspan>', k, t) for k, t in spans)
+        out.append(html('<text class="{}" x="{}" y="{}" font-size="{}" text-anchor="{}" stroke-width="{}">{}</text>',
+                        cls, fmt(round(x - ox, 3)), fmt(round(base - oy, 3)), fmt(round(size, 3)), anchor,
+                        fmt(round(size / 4, 3)), inner))
+    out.append(_G_END)
+    return Markup("").join(out)
 
 
 def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
               combine: str = "straight", initials: str | None = None,
-              offset: tuple[float, float] | None = None) -> str:
+              offset: tuple[float, float] | None = None) -> Markup:
     p = c.position
     colour = SIDE_COLOUR.get(c.side, "#444")
     lift = _lift(p.alt, r)
@@ -470,50 +472,47 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt
         " prone" if prone else "") + (f" side-{c.side}" if c.side in SIDE_COLOUR else "") + (
         " unseen" if target is not None and target.unseen else "")
     fs = r * 0.75
-    out = [f'<g class="{cls}" id="tok-{esc(c.id)}" data-token="{esc(c.id)}" '
-           f'transform="translate({fmt(p.x)} {fmt(-p.y)})" role="button" tabindex="0" '
-           f'aria-pressed="{"true" if selected else "false"}">'
-           # The name comes from <title>, not aria-label: the initials and name drawn on the token
-           # are part of its label on screen, and an aria-label that does not repeat them word for
-           # word breaks "label in name" for voice control.
-           f'<title>{esc(token_label(c, selected, target, alt_band, combine))}</title>']
+    # The name comes from <title>, not aria-label: the initials and name drawn on the token are part
+    # of its label on screen, and an aria-label that does not repeat them word for word breaks
+    # "label in name" for voice control.
+    out = [html('<g class="{}" id="tok-{}" data-token="{}" transform="translate({} {})" role="button" tabindex="0" '
+                'aria-pressed="{}"><title>{}</title>', cls, c.id, c.id, fmt(p.x), fmt(-p.y),
+                "true" if selected else "false", token_label(c, selected, target, alt_band, combine))]
     if lift:
-        out.append(f'<ellipse class="shadow" cx="0" cy="0" rx="{fmt(r * .8)}" ry="{fmt(r * .35)}" />'
-                   f'<line class="stalk" x1="0" y1="0" x2="{fmt(round(cx, 3))}" y2="{fmt(round(cy, 3))}" '
-                   f'stroke-width="{fmt(r / 8)}" />')
+        out.append(html('<ellipse class="shadow" cx="0" cy="0" rx="{}" ry="{}" />'
+                        '<line class="stalk" x1="0" y1="0" x2="{}" y2="{}" stroke-width="{}" />',
+                        fmt(r * .8), fmt(r * .35), fmt(round(cx, 3)), fmt(round(cy, 3)), fmt(r / 8)))
     cy = round(cy, 3)
     ccx = fmt(round(cx, 3))
     if selected:
         # a thin ring just outside the disc, its width in screen pixels (CSS): on a small
         # screen a width in metres grows into a blob
-        out.append(f'<circle class="halo" cx="{ccx}" cy="{fmt(cy)}" r="{fmt(r * 1.3)}" />')
+        out.append(html('<circle class="halo" cx="{}" cy="{}" r="{}" />', ccx, fmt(cy), fmt(r * 1.3)))
     if prone:
-        out.append(f'<ellipse class="disc" cx="{ccx}" cy="{fmt(cy)}" rx="{fmt(r)}" ry="{fmt(r * .55)}" fill="{colour}" '
-                   f'stroke-width="{fmt(r / 8)}" />')
+        out.append(html('<ellipse class="disc" cx="{}" cy="{}" rx="{}" ry="{}" fill="{}" stroke-width="{}" />',
+                        ccx, fmt(cy), fmt(r), fmt(r * .55), colour, fmt(r / 8)))
     else:
-        out.append(f'<circle class="disc" cx="{ccx}" cy="{fmt(cy)}" r="{fmt(r)}" fill="{colour}" '
-                   f'stroke-width="{fmt(r / 8)}" />')
+        out.append(html('<circle class="disc" cx="{}" cy="{}" r="{}" fill="{}" stroke-width="{}" />',
+                        ccx, fmt(cy), fmt(r), colour, fmt(r / 8)))
     if down:
         d = r * .6
         x0, x1 = round(cx - d, 3), round(cx + d, 3)
-        out.append(f'<path class="cross" d="M{fmt(x0)} {fmt(cy - d)}L{fmt(x1)} {fmt(cy + d)}M{fmt(x1)} {fmt(cy - d)}'
-                   f'L{fmt(x0)} {fmt(cy + d)}" stroke-width="{fmt(r / 6)}" />')
+        out.append(html('<path class="cross" d="M{x0} {y0}L{x1} {y1}M{x1} {y0}L{x0} {y1}" stroke-width="{w}" />',
+                        x0=fmt(x0), x1=fmt(x1), y0=fmt(cy - d), y1=fmt(cy + d), w=fmt(r / 6)))
     initials = initials or initials_of(c)
     ifs = fs * min(1.0, 2.2 / max(len(initials), 1))  # "G12" still fits on the disc
-    out.append(f'<text class="initials" x="{ccx}" y="{fmt(round(cy + ifs * .35, 3))}" font-size="{fmt(round(ifs, 3))}" '
-               f'text-anchor="middle" aria-hidden="true">{esc(initials)}</text>')
-    out.append("</g>")
-    return "".join(out)
+    out.append(html('<text class="initials" x="{}" y="{}" font-size="{}" text-anchor="middle" aria-hidden="true">'
+                    '{}</text></g>', ccx, fmt(round(cy + ifs * .35, 3)), fmt(round(ifs, 3)), initials))
+    return Markup("").join(out)
 
 
-def token_label_svg(c: Combatant, label: dict[str, Any], selected: bool) -> str:
+def token_label_svg(c: Combatant, label: dict[str, Any], selected: bool) -> Markup:
     """A token's label, in the labels layer above every token (so no token hides one), translated
     with its token: a drag moves both (``mapctl``). Kept out of the token's own group, whose box is
     then the disc a tap aims at."""
     p = c.position
-    return (f'<g class="token-label{" selected" if selected else ""}" id="lab-{esc(c.id)}" '
-            f'data-label-for="{esc(c.id)}" transform="translate({fmt(p.x)} {fmt(-p.y)})">'
-            f'{label_svg(label, p.x, -p.y)}</g>')
+    return html('<g class="token-label{}" id="lab-{}" data-label-for="{}" transform="translate({} {})">{}</g>',
+                " selected" if selected else "", c.id, c.id, fmt(p.x), fmt(-p.y), label_svg(label, p.x, -p.y))
 
 
 def _signed(n: int) -> str:
@@ -561,12 +560,12 @@ def layout(enc: Encounter, mv: MapView, view: list[float], r: float
             {k: v for k, v in placed.items() if k.startswith("ring")})
 
 
-def hatch_defs(pid: str, step: float, width: float) -> str:
+def hatch_defs(pid: str, step: float, width: float) -> Markup:
     """The diagonal hatching an obstacle (``solid``) is filled with, ``step`` user units apart."""
-    return (f'<defs><pattern id="{pid}" patternUnits="userSpaceOnUse" width="{fmt(step)}" height="{fmt(step)}" '
-            f'patternTransform="rotate(45)"><rect class="area-hatch-bg" width="{fmt(step)}" height="{fmt(step)}" />'
-            f'<line class="area-hatch-line" x1="0" y1="0" x2="0" y2="{fmt(step)}" stroke-width="{fmt(width)}" />'
-            f'</pattern></defs>')
+    return html('<defs><pattern id="{pid}" patternUnits="userSpaceOnUse" width="{s}" height="{s}" '
+                'patternTransform="rotate(45)"><rect class="area-hatch-bg" width="{s}" height="{s}" />'
+                '<line class="area-hatch-line" x1="0" y1="0" x2="0" y2="{s}" stroke-width="{w}" />'
+                '</pattern></defs>', pid=pid, s=fmt(step), w=fmt(width))
 
 
 def area_title(a: MapArea) -> str:
@@ -586,34 +585,34 @@ def area_names(areas: list[Any], size: float, obstacles: list[tuple[float, float
     return place_labels(wanted, obstacles, view)
 
 
-def name_svg(p: dict[str, Any], cls: str) -> str:
+def name_svg(p: dict[str, Any], cls: str) -> Markup:
     """An area's placed name: centred in its box, in the area's own group."""
     x0, y0, x1, _ = p["box"]
     size = p["lines"][0][2]
     text = p["lines"][0][1][0][1]
-    return (f'<text class="{cls}" x="{fmt(round((x0 + x1) / 2, 3))}" y="{fmt(round(y0 + p["pad"] + size * .95, 3))}" '
-            f'font-size="{fmt(round(size, 3))}" text-anchor="middle" stroke-width="{fmt(round(size / 4, 3))}">'
-            f'{esc(text)}</text>')
+    return html('<text class="{}" x="{}" y="{}" font-size="{}" text-anchor="middle" stroke-width="{}">{}</text>',
+                cls, fmt(round((x0 + x1) / 2, 3)), fmt(round(y0 + p["pad"] + size * .95, 3)), fmt(round(size, 3)),
+                fmt(round(size / 4, 3)), text)
 
 
-def areas_svg(areas: list[MapArea], unit: float, stroke: float, names: dict[str, dict[str, Any]]) -> str:
+def areas_svg(areas: list[MapArea], unit: float, stroke: float, names: dict[str, dict[str, Any]]) -> Markup:
     """The plan's areas: one circle each (metres, y flipped) and its name where ``area_names`` put it."""
     if not areas:
-        return ""
-    out = [hatch_defs("area-hatch", unit * .9, unit * .22) if any(a.style == "solid" for a in areas) else "",
-           '<g class="areas" aria-hidden="true">']
+        return Markup("")
+    out = [hatch_defs("area-hatch", unit * .9, unit * .22) if any(a.style == "solid" for a in areas) else None,
+           html('<g class="areas" aria-hidden="true">')]
     for a in areas:
-        fill = ' fill="url(#area-hatch)"' if a.style == "solid" else ""
+        fill = html(' fill="url(#area-hatch)"') if a.style == "solid" else ""
         name = name_svg(names[a.ref], "area-name") if a.ref in names else ""
-        out.append(f'<g class="area area-{a.style}" data-area="{esc(a.ref)}" data-x="{fmt(a.x)}" data-y="{fmt(a.y)}" '
-                   f'data-r="{fmt(a.radius)}"><title>{esc(area_title(a))}</title>'
-                   f'<circle cx="{fmt(a.x)}" cy="{fmt(-a.y)}" r="{fmt(a.radius)}" stroke-width="{fmt(stroke)}"{fill} />'
-                   f'{name}</g>')
-    out.append("</g>")
-    return "".join(out)
+        out.append(html('<g class="area area-{}" data-area="{}" data-x="{}" data-y="{}" data-r="{}"><title>{}</title>'
+                        '<circle cx="{}" cy="{}" r="{}" stroke-width="{}"{} />{}</g>',
+                        a.style, a.ref, fmt(a.x), fmt(a.y), fmt(a.radius), area_title(a),
+                        fmt(a.x), fmt(-a.y), fmt(a.radius), fmt(stroke), fill, name))
+    out.append(_G_END)
+    return Markup("").join(out)
 
 
-def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> str:
+def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> Markup:
     """The plan: grid, rings of the selected token, engagement links, tokens."""
     vx, vy, vw, vh = view or fit_view(enc)
     step = grid_step(vw)
@@ -630,12 +629,15 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> st
     while gy <= gy1:
         lines.append(f"M{fmt(gx0)} {fmt(gy)}H{fmt(gx1)}")
         gy += step
-    parts = [f'<svg class="plan" id="map-plan" viewBox="{fmt(vx)} {fmt(vy)} {fmt(vw)} {fmt(vh)}" role="group" '
-             f'aria-label="Map plan in metres, north up, grid {step} m, {len(enc.combatants)} tokens" '
-             f'preserveAspectRatio="xMidYMid meet" data-grid="{step}">',
-             f'<path class="map-grid" d="{"".join(lines)}" stroke-width="{fmt(vw / 600)}" />',
-             f'<path class="map-axes" d="M0 {fmt(gy0)}V{fmt(gy1)}M{fmt(gx0)} 0H{fmt(gx1)}" '
-             f'stroke-width="{fmt(vw / 400)}" />']
+    parts = [html('<svg class="plan" id="map-plan" viewBox="{} {} {} {}" role="group" '
+                  'aria-label="Map plan in metres, north up, grid {} m, {} tokens" '
+                  'preserveAspectRatio="xMidYMid meet" data-grid="{}">',
+                  fmt(vx), fmt(vy), fmt(vw), fmt(vh), step, len(enc.combatants), step),
+             # the grid is numbers and path letters only (fmt), and a new one each view: not text to escape
+             # (and to keep in escape's memo of names)
+             html('<path class="map-grid" d="{}" stroke-width="{}" />', trusted("".join(lines)), fmt(vw / 600)),
+             html('<path class="map-axes" d="M0 {y0}V{y1}M{x0} 0H{x1}" stroke-width="{w}" />',
+                  y0=fmt(gy0), y1=fmt(gy1), x0=fmt(gx0), x1=fmt(gx1), w=fmt(vw / 400))]
     sel = enc.get(mv.selected) if mv.selected else None
     targets = {t.id: t for t in mv.targets}
     labels, ring_labels = layout(enc, mv, [vx, vy, vw, vh], r)
@@ -649,39 +651,41 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> st
         parts.append(areas_svg(mv.areas, label_unit([vx, vy, vw, vh]), vw / 300, names))
     if sel is not None and mv.rings:
         sp = sel.position
-        parts.append(f'<g class="rings" transform="translate({fmt(sp.x)} {fmt(-sp.y)})" aria-hidden="true">')
+        parts.append(html('<g class="rings" transform="translate({} {})" aria-hidden="true">', fmt(sp.x), fmt(-sp.y)))
         for i, ring in enumerate(mv.rings):
-            parts.append(f'<circle class="ring ring-{ring.kind}" cx="0" cy="0" r="{fmt(ring.radius)}" '
-                         f'stroke-width="{fmt(vw / 300)}" data-radius="{fmt(ring.radius)}"><title>{esc(ring.label)}'
-                         f'</title></circle>')
+            parts.append(html('<circle class="ring ring-{}" cx="0" cy="0" r="{}" stroke-width="{}" data-radius="{}">'
+                              '<title>{}</title></circle>', ring.kind, fmt(ring.radius), fmt(vw / 300),
+                              fmt(ring.radius), ring.label))
             rl = ring_labels.get(f"ring{i}")
             if rl is not None:
                 x0, y0, x1, y1 = rl["box"]
                 size = rl["lines"][0][2]
-                parts.append(f'<text class="ring-label ring-{ring.kind}" x="{fmt(round((x0 + x1) / 2 - sp.x, 3))}" '
-                             f'y="{fmt(round(y0 + rl["pad"] + size * .95 + sp.y, 3))}" font-size="{fmt(round(size, 3))}" '
-                             f'text-anchor="middle" stroke-width="{fmt(round(size / 4, 3))}">{esc(ring.label)}</text>')
-        parts.append("</g>")
+                parts.append(html('<text class="ring-label ring-{}" x="{}" y="{}" font-size="{}" text-anchor="middle" '
+                                  'stroke-width="{}">{}</text>', ring.kind, fmt(round((x0 + x1) / 2 - sp.x, 3)),
+                                  fmt(round(y0 + rl["pad"] + size * .95 + sp.y, 3)), fmt(round(size, 3)),
+                                  fmt(round(size / 4, 3)), ring.label))
+        parts.append(_G_END)
     if mv.links:
         pos = {c.id: c.position for c in enc.combatants}
-        parts.append('<g class="links" aria-hidden="true">')
+        parts.append(html('<g class="links" aria-hidden="true">'))
         for a, b in mv.links:
             if a in pos and b in pos:
                 pa, pb = pos[a], pos[b]
-                parts.append(f'<line class="engaged" data-link="{esc(a)} {esc(b)}" x1="{fmt(pa.x)}" '
-                             f'y1="{fmt(-pa.y)}" x2="{fmt(pb.x)}" y2="{fmt(-pb.y)}" stroke-width="{fmt(r / 4)}" />')
-        parts.append("</g>")
+                parts.append(html('<line class="engaged" data-link="{} {}" x1="{}" y1="{}" x2="{}" y2="{}" '
+                                  'stroke-width="{}" />', a, b, fmt(pa.x), fmt(-pa.y), fmt(pb.x), fmt(-pb.y),
+                                  fmt(r / 4)))
+        parts.append(_G_END)
     # airborne tokens last, so they are drawn above the ones on the ground; the selected one on top
     order = sorted(enc.combatants, key=lambda c: (c.id == mv.selected, c.position.alt > 0, c.position.alt))
     initials = token_initials(enc)
     lifts = lift_offsets(enc, r)
-    parts.append('<g class="tokens">')
+    parts.append(html('<g class="tokens">'))
     parts += [token_svg(c, r, c.id == mv.selected, targets.get(c.id), mv.altitudes.get(c.id), mv.combine,
                         initials[c.id], lifts[c.id]) for c in order]
-    parts.append('</g><g class="labels" aria-hidden="true">')
+    parts.append(html('</g><g class="labels" aria-hidden="true">'))
     parts += [token_label_svg(c, labels[c.id], c.id == mv.selected) for c in order if c.id in labels]
-    parts.append("</g></svg>")
-    return "".join(parts)
+    parts.append(html("</g></svg>"))
+    return Markup("").join(parts)
 
 
 def elev_scale(enc: Encounter, view: list[float]) -> tuple[float, float, float, float]:
@@ -699,13 +703,13 @@ def elev_depth(enc: Encounter) -> float:
     return grid_step(deep / 2) * math.ceil(deep / grid_step(deep / 2)) if deep > 0 else 0.0
 
 
-def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float, ground: float = ELEV_GROUND) -> str:
+def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float, ground: float = ELEV_GROUND) -> Markup:
     """The side view's areas: each a band across its circle's width, from its bottom to its top
     (cut to the drawing: a cloud taller than the view goes off its top)."""
     if not areas:
-        return ""
-    out = [hatch_defs("elev-hatch", 14.0, 3.0) if any(a.style == "solid" for a in areas) else "",
-           '<g class="areas" aria-hidden="true">']
+        return Markup("")
+    out = [hatch_defs("elev-hatch", 14.0, 3.0) if any(a.style == "solid" for a in areas) else None,
+           html('<g class="areas" aria-hidden="true">')]
     named: list[tuple[float, float, float, float]] = []
     for a in areas:
         left, right = max((a.x - a.radius - x0) / kx, -10.0), min((a.x + a.radius - x0) / kx, ELEV_W + 10)
@@ -713,7 +717,7 @@ def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float, ground
         y_bottom = min(ground - a.bottom * ky, ELEV_H + 10)
         if right <= left or y_bottom <= y_top:
             continue  # off the side view
-        fill = ' fill="url(#elev-hatch)"' if a.style == "solid" else ""
+        fill = html(' fill="url(#elev-hatch)"') if a.style == "solid" else ""
         name = ""
         # the name inside the band's top, where it fits the band and no other area's name
         w = len(a.label) * ELEV_NAME * CHAR_EM
@@ -721,17 +725,18 @@ def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float, ground
         box = (mid - w / 2, y - ELEV_NAME, mid + w / 2, y + 2)
         if w <= min(right, ELEV_W) - max(left, 0) and not any(_hits(box, b) for b in named):
             named.append(box)
-            name = (f'<text class="area-name" x="{fmt(round(mid, 2))}" y="{fmt(round(y, 2))}" '
-                    f'text-anchor="middle">{esc(a.label)}</text>')
-        out.append(f'<g class="area area-{a.style}" data-area="{esc(a.ref)}"><title>{esc(area_title(a))}</title>'
-                   f'<rect x="{fmt(round(left, 2))}" y="{fmt(round(y_top, 2))}" width="{fmt(round(right - left, 2))}" '
-                   f'height="{fmt(round(y_bottom - y_top, 2))}"{fill} />{name}</g>')
-    out.append("</g>")
-    return "".join(out)
+            name = html('<text class="area-name" x="{}" y="{}" text-anchor="middle">{}</text>',
+                        fmt(round(mid, 2)), fmt(round(y, 2)), a.label)
+        out.append(html('<g class="area area-{}" data-area="{}"><title>{}</title>'
+                        '<rect x="{}" y="{}" width="{}" height="{}"{} />{}</g>', a.style, a.ref, area_title(a),
+                        fmt(round(left, 2)), fmt(round(y_top, 2)), fmt(round(right - left, 2)),
+                        fmt(round(y_bottom - y_top, 2)), fill, name))
+    out.append(_G_END)
+    return Markup("").join(out)
 
 
 def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None = None,
-                  altitudes: dict[str, str] | None = None, areas: list[MapArea] | None = None) -> str:
+                  altitudes: dict[str, str] | None = None, areas: list[MapArea] | None = None) -> Markup:
     """The side view, looking north: east across (as the plan above), altitude up, to scale."""
     view = view or fit_view(enc)
     x0, kx, top, ky = elev_scale(enc, view)
@@ -741,24 +746,28 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
     if deep:
         ky = (ELEV_H - 34) / (top + deep)
         ground = 20 + top * ky
-    parts = [f'<svg class="elev" id="map-elev-svg" viewBox="0 0 {fmt(ELEV_W)} {fmt(ELEV_H)}" role="group" '
-             f'aria-label="Side view: altitude of each token, up to {top:g} m'
-             + (f', down to {deep:g} m under the surface' if deep else '') + '" preserveAspectRatio="xMidYMid meet" '
-             f'data-x0="{fmt(x0)}" data-kx="{kx:.6g}" data-ky="{ky:.6g}" data-ground="{fmt(round(ground, 2))}">',
+    said = f"Side view: altitude of each token, up to {top:g} m" + (
+        f", down to {deep:g} m under the surface" if deep else "")
+    g = fmt(round(ground, 2))
+    parts = [html('<svg class="elev" id="map-elev-svg" viewBox="0 0 {} {}" role="group" aria-label="{}" '
+                  'preserveAspectRatio="xMidYMid meet" data-x0="{}" data-kx="{:.6g}" data-ky="{:.6g}" data-ground="{}">',
+                  fmt(ELEV_W), fmt(ELEV_H), said, fmt(x0), kx, ky, g),
              elev_areas_svg(areas or [], x0, kx, ky, ground),
-             f'<line class="ground" x1="0" y1="{fmt(round(ground, 2))}" x2="{fmt(ELEV_W)}" y2="{fmt(round(ground, 2))}" />']
+             html('<line class="ground" x1="0" y1="{g}" x2="{w}" y2="{g}" />', g=g, w=fmt(ELEV_W))]
     # ticks on round heights (2.5, 5, 7.5 m or 5, 10 m), at most four, never 3.33333 m
     step = next(m * 10 ** e for e in range(-1, 6) for m in (1, 2, 2.5, 5) if top / (m * 10 ** e) <= 4)
     for k in range(1, int(top / step + 1e-9) + 1):
         a = step * k
         y = ground - a * ky
-        parts.append(f'<line class="alt-tick" x1="0" y1="{fmt(y)}" x2="{fmt(ELEV_W)}" y2="{fmt(y)}" />'
-                     f'<text class="alt-mark" x="4" y="{fmt(y - 3)}">{a:g} m</text>')
+        parts.append(html('<line class="alt-tick" x1="0" y1="{y}" x2="{w}" y2="{y}" />'
+                          '<text class="alt-mark" x="4" y="{y3}">{a:g} m</text>', y=fmt(y), w=fmt(ELEV_W),
+                          y3=fmt(y - 3), a=a))
     if deep:
         y = ground + deep * ky
-        parts.append(f'<line class="alt-tick" x1="0" y1="{fmt(round(y, 2))}" x2="{fmt(ELEV_W)}" y2="{fmt(round(y, 2))}" />'
-                     f'<text class="alt-mark" x="4" y="{fmt(round(y - 3, 2))}">−{deep:g} m</text>')
-    parts.append(f'<text class="alt-mark" x="4" y="{fmt(round(ground + 18, 2))}">ground</text>')
+        parts.append(html('<line class="alt-tick" x1="0" y1="{y}" x2="{w}" y2="{y}" />'
+                          '<text class="alt-mark" x="4" y="{y3}">−{d:g} m</text>', y=fmt(round(y, 2)), w=fmt(ELEV_W),
+                          y3=fmt(round(y - 3, 2)), d=deep))
+    parts.append(html('<text class="alt-mark" x="4" y="{}">ground</text>', fmt(round(ground + 18, 2))))
     # Everyone on the ground stands on one line: only the selected one and those in the air are
     # named (placed so no two names overlap, as on the plan); the rest say who they are on hover.
     spots = {}
@@ -779,8 +788,8 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
     names = place_labels(wanted, obstacles, [0.0, 0.0, ELEV_W, ELEV_H if deep else ELEV_GROUND + 2])
     on_ground = sum(1 for c in enc.combatants if c.position.alt == 0)
     if on_ground:
-        parts.append(f'<text class="alt-mark ground-count" x="{fmt(ELEV_W - 4)}" y="{fmt(round(ground + 18, 2))}" '
-                     f'text-anchor="end">{on_ground} on the ground</text>')
+        parts.append(html('<text class="alt-mark ground-count" x="{}" y="{}" text-anchor="end">{} on the ground</text>',
+                          fmt(ELEV_W - 4), fmt(round(ground + 18, 2)), on_ground))
     for c in sorted(enc.combatants, key=lambda c: (c.id == selected, c.position.alt)):
         p = c.position
         ex, ey = spots[c.id]
@@ -791,97 +800,98 @@ def elevation_svg(enc: Encounter, selected: str | None, view: list[float] | None
         if c.id in names:
             label = label_svg(names[c.id], ex, ey)
         under = " under" if p.alt < 0 else ""
-        parts.append(f'<g class="elev-token{sel}{" aloft" if p.alt > 0 else ""}{under}" data-elev-token="{esc(c.id)}" '
-                     f'transform="translate({fmt(round(ex, 2))} {fmt(round(ey, 2))})"><title>{esc(c.name)}: '
-                     + (f'{-p.alt:g} m under the surface' if p.alt < 0 else f'altitude {p.alt:g} m{esc(band)}')
-                     + '</title>'
-                     f'<line class="stalk" x1="0" y1="0" x2="0" y2="{fmt(round(ground - ey, 2))}" />'
-                     f'<circle r="{12 if p.alt != 0 or sel else 8}" fill="{colour}" />{label}</g>')
-    parts.append("</svg>")
-    return "".join(parts)
+        title = f"{c.name}: " + (f"{-p.alt:g} m under the surface" if p.alt < 0 else f"altitude {p.alt:g} m{band}")
+        parts.append(html('<g class="elev-token{}{}{}" data-elev-token="{}" transform="translate({} {})">'
+                          '<title>{}</title><line class="stalk" x1="0" y1="0" x2="0" y2="{}" />'
+                          '<circle r="{}" fill="{}" />{}</g>', sel, " aloft" if p.alt > 0 else "", under, c.id,
+                          fmt(round(ex, 2)), fmt(round(ey, 2)), title, fmt(round(ground - ey, 2)),
+                          12 if p.alt != 0 or sel else 8, colour, label))
+    parts.append(html("</svg>"))
+    return Markup("").join(parts)
 
 
-def scale_html(view: list[float]) -> str:
+def scale_html(view: list[float]) -> Markup:
     step = grid_step(view[2])
     bar = max(step, grid_step(view[2] / 4))  # about a fifth of the width
     pct = bar / view[2] * 100
-    return (f'<div class="map-scale" aria-label="Scale: the bar is {bar} metres">'
-            # An <svg>'s width attribute, not a style attribute: the page's CSP runs no inline style.
-            f'<svg class="bar" width="{pct:.2f}%" height="6" aria-hidden="true"></svg><span class="lbl">{bar} m</span>'
-            f'<span class="grid-note">grid {step} m</span></div>')
+    # An <svg>'s width attribute, not a style attribute: the page's CSP runs no inline style.
+    return html('<div class="map-scale" aria-label="Scale: the bar is {bar} metres">'
+                '<svg class="bar" width="{pct:.2f}%" height="6" aria-hidden="true"></svg><span class="lbl">{bar} m</span>'
+                '<span class="grid-note">grid {step} m</span></div>', bar=bar, pct=pct, step=step)
 
 
-def field(name: str, label: str, value: float, cid: str) -> str:
-    fid = f"map-{name}"
-    return (f'<div class="field" data-field="{name}"><label for="{fid}">{label}</label>'
-            f'<input id="{fid}" name="{name}" type="number" step="any" inputmode="decimal" value="{value:g}" '
-            f'aria-describedby="{fid}-err">'
-            f'<p class="field-error" id="{fid}-err" data-error-for="{name}" role="alert"></p></div>')
+def field(name: str, label: str, value: float, cid: str) -> Markup:
+    return html('<div class="field" data-field="{name}"><label for="map-{name}">{label}</label>'
+                '<input id="map-{name}" name="{name}" type="number" step="any" inputmode="decimal" value="{value:g}" '
+                'aria-describedby="map-{name}-err">'
+                '<p class="field-error" id="map-{name}-err" data-error-for="{name}" role="alert"></p></div>',
+                name=name, label=label, value=value)
 
 
-def info_html(enc: Encounter, mv: MapView) -> str:
+def info_html(enc: Encounter, mv: MapView) -> Markup:
     """Beside the map: the selected token's position form and the distance list."""
     c = enc.get(mv.selected) if mv.selected else None
     if c is None:
         hint = ("Select a token (click or tap it, or Tab to it and press Enter) to see distances, range bands "
                 "and rings, and to type its position.") if enc.combatants else "Add combatants to place them on the map."
-        return f'<p class="hint map-hint">{hint}</p>' + links_html(enc, mv)
+        return html('<p class="hint map-hint">{}</p>', hint) + links_html(enc, mv)
     p = c.position
-    out = [f'<h3 class="map-sel">From <strong>{esc(c.name)}</strong></h3>',
-           f'<form class="map-move" data-form="map-move" data-id="{esc(c.id)}" novalidate '
-           f'aria-label="Position of {esc(c.name)}">',
+    out = [html('<h3 class="map-sel">From <strong>{name}</strong></h3>'
+                '<form class="map-move" data-form="map-move" data-id="{id}" novalidate aria-label="Position of {name}">',
+                name=c.name, id=c.id),
            field("x", "East (x, m)", p.x, c.id), field("y", "North (y, m)", p.y, c.id),
            field("alt", "Altitude (m)", p.alt, c.id),
-           '<button type="submit" class="primary">Move</button>',
-           '<p class="field-error" data-error-for="position"></p></form>',
-           f'<p class="hint map-tap">Tap or click the ground to move {esc(c.name)} there; tap {esc(c.name)} again '
-           '(or Escape) to let go. Shift-click, or Select several, picks tokens to drag together.</p>']
+           html('<button type="submit" class="primary">Move</button>'
+                '<p class="field-error" data-error-for="position"></p></form>'
+                '<p class="hint map-tap">Tap or click the ground to move {name} there; tap {name} again '
+                '(or Escape) to let go. Shift-click, or Select several, picks tokens to drag together.</p>',
+                name=c.name)]
     if mv.rings:
-        out.append('<p class="map-rings"><span class="k">Rings' + (f" ({esc(mv.weapon)})" if mv.weapon else "")
-                   + ':</span> ' + "; ".join(esc(r.label) for r in mv.rings) + "</p>")
+        out.append(html('<p class="map-rings"><span class="k">Rings{}:</span> {}</p>',
+                        f" ({mv.weapon})" if mv.weapon else "", "; ".join(r.label for r in mv.rings)))
     if mv.targets:
-        out.append(f'<table class="map-dist" aria-label="Distances from {esc(c.name)}"><thead><tr><th scope="col">'
-                   'To</th><th scope="col">Distance</th><th scope="col">Band</th><th scope="col">Rule</th>'
-                   '<th scope="col">Line of sight</th></tr>'
-                   '</thead><tbody>')
+        out.append(html('<table class="map-dist" aria-label="Distances from {}"><thead><tr><th scope="col">'
+                        'To</th><th scope="col">Distance</th><th scope="col">Band</th><th scope="col">Rule</th>'
+                        '<th scope="col">Line of sight</th></tr>'
+                        '</thead><tbody>', c.name))
         for t in mv.targets:
             band = t.band.label if t.band else "—"
             if t.band and t.band.modifier is not None:
                 band += f" ({_signed(t.band.modifier)})"
-            cls = "" if not t.band or t.band.reachable else ' class="unreachable"'
+            cls = None if not t.band or t.band.reachable else "unreachable"
             if t.unseen:
-                cls = ' class="unseen"'
-            out.append(f'<tr data-target="{esc(t.id)}"{cls}><th scope="row">{esc(t.name)}</th>'
-                       f'<td class="d" title="{esc(t.explain)}">{t.metres:.1f} m</td>'
-                       f'<td class="band" title="{esc(t.band.note if t.band else "")}">{esc(band)}</td>'
-                       f'<td class="rule">{esc(t.rule)}</td>'
-                       f'<td class="los">{los_text(t)}</td></tr>')
-        out.append("</tbody></table>")
-        out.append('<p class="hint">The map knows where bodies stand, not walls or foliage: '
-                   'line of sight and cover from terrain are the GM\'s call.</p>')
+                cls = "unseen"
+            out.append(h("tr", {"data-target": t.id, "class": cls}, h("th", {"scope": "row"}, t.name),
+                         html('<td class="d" title="{}">{:.1f} m</td>', t.explain, t.metres),
+                         h("td", {"class": "band", "title": t.band.note if t.band else ""}, band),
+                         h("td", {"class": "rule"}, t.rule), h("td", {"class": "los"}, los_text(t))))
+        out.append(html("</tbody></table>"
+                        '<p class="hint">The map knows where bodies stand, not walls or foliage: '
+                        'line of sight and cover from terrain are the GM\'s call.</p>'))
     else:
-        out.append('<p class="hint">No one else on the map.</p>')
+        out.append(html('<p class="hint">No one else on the map.</p>'))
     out.append(links_html(enc, mv))
-    return "".join(out)
+    return Markup("").join(out)
 
 
 def los_text(t: Any) -> str:
     """A prompt, not a verdict: bodies on the line may block the view or give cover. Where the game
-    judges sight itself (``Target.unseen``), that comes first."""
+    judges sight itself (``Target.unseen``), that comes first. Text: escaped where it is written."""
     if getattr(t, "unseen", ""):
-        return "unseen: " + esc(t.unseen)
+        return "unseen: " + t.unseen
     if not t.in_the_way:
         return "no one in the way"
-    return esc(", ".join(t.in_the_way)) + " in the way: GM, line of sight? cover?"
+    return ", ".join(t.in_the_way) + " in the way: GM, line of sight? cover?"
 
 
-def links_html(enc: Encounter, mv: MapView) -> str:
+def links_html(enc: Encounter, mv: MapView) -> Markup:
     if not mv.links:
-        return ""
+        return Markup("")
     names = {c.id: c.name for c in enc.combatants}
-    items = "".join(f"<li>{esc(mv.link_texts.get((a, b)) or f'{names.get(a, a)} ⟷ {names.get(b, b)}')}</li>"
-                    for a, b in mv.links)
-    return f'<div class="map-links"><span class="k">{esc(mv.links_heading)}:</span><ul>{items}</ul></div>'
+    items = [h("li", None, mv.link_texts.get((a, b)) or f"{names.get(a, a)} ⟷ {names.get(b, b)}")
+             for a, b in mv.links]
+    return html('<div class="map-links"><span class="k">{}:</span><ul>{}</ul></div>', mv.links_heading,
+                Markup("").join(items))
 
 
 def map_inputs(enc: Any, selected: str | None, v: list[float]) -> tuple[tuple, tuple]:
@@ -910,6 +920,6 @@ def map_parts(enc: Encounter, selected: str | None, view: list[float] | None = N
             "info": info_html(enc, mv), "view": v}
 
 
-def map_svg(enc: Encounter, selected: str | None = None) -> str:
+def map_svg(enc: Encounter, selected: str | None = None) -> Markup:
     """The plan alone (fit to everyone), as the first version of the page called it."""
     return plan_svg(enc, map_view(enc, selected))

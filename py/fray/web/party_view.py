@@ -18,10 +18,16 @@ from ..errors import FrayError, InvalidAction
 from ..party import campaign, carry, character, healing
 from ..party.games import game, page_part
 from ..party.steps import Steps, settle
-from .render import button, esc
+from .html import Markup, h, html, trusted
+from .render import button
 
 TREATMENT_WORDS = {"none": "No healer", "failure": "Treatment failed", "success": "Treatment: success",
                    "special": "Treatment: special success", "critical": "Treatment: critical success"}
+
+
+def _button(*args: Any, **kwargs: Any) -> Markup:
+    # render.button escapes its label and every attribute itself (it is not on the builder yet)
+    return trusted(button(*args, **kwargs))
 
 
 # -- what a character carries, in words ---------------------------------------------------------
@@ -35,22 +41,21 @@ def summary(ch: dict[str, Any]) -> str:
 
 # -- the dialog ---------------------------------------------------------------------------------
 
-def make_html(presets: list[dict[str, Any]], templates: list[dict[str, Any]], game_name: str) -> str:
+def make_html(presets: list[dict[str, Any]], templates: list[dict[str, Any]], game_name: str) -> Markup:
     """A character from a ready-made combatant of this game or one of the GM's bestiary templates of
     it: the add form's Ready-made list, and one tap."""
     if not presets and not templates:
-        return ""
-    opts = "".join(f'<option value="{i}">{esc(p.get("name", "?"))}</option>' for i, p in enumerate(presets))
+        return Markup("")
+    opts = Markup("").join(h("option", {"value": i}, p.get("name", "?")) for i, p in enumerate(presets))
     if presets and templates:
-        opts = f'<optgroup label="{esc(game_name)}">{opts}</optgroup>'
+        opts = h("optgroup", {"label": game_name}, opts)
     if templates:
-        opts += ('<optgroup label="My bestiary">' + "".join(
-            f'<option value="b{i}">{esc(t["combatant"].get("name", "?"))}</option>' for i, t in enumerate(templates))
-            + "</optgroup>")
-    return ('<div class="party-make" data-field="template"><label>New character from '
-            f'<select name="template">{opts}</select></label> '
-            + button("Make the character", "party-make", "small secondary")
-            + '<p class="field-error" data-error-for="template"></p></div>')
+        opts += h("optgroup", {"label": "My bestiary"},
+                  (h("option", {"value": f"b{i}"}, t["combatant"].get("name", "?")) for i, t in enumerate(templates)))
+    return html('<div class="party-make" data-field="template"><label>New character from '
+                '<select name="template">{}</select></label> {}'
+                '<p class="field-error" data-error-for="template"></p></div>', opts,
+                _button("Make the character", "party-make", "small secondary"))
 
 
 def template_for(value: str, presets: list[dict[str, Any]], templates: list[dict[str, Any]], ruleset: str) -> dict[str, Any]:
@@ -65,85 +70,92 @@ def template_for(value: str, presets: list[dict[str, Any]], templates: list[dict
     return pool[k]
 
 
-def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", key: str = "", make: str = "") -> str:
+def _party_row(ch: dict[str, Any], joins: bool, fighting: bool) -> Markup:
+    name = character.name_of(ch)
+    who = (html('<label class="party-pick"><input type="checkbox" name="join.{id}" checked '
+                'aria-label="{name} joins this fight"> <span class="who">{name}</span></label> ', id=ch["id"], name=name)
+           if joins else html('<span class="who">{}</span> ', name))
+    return html('<li data-character="{}">{}<span class="hint">{}</span>{} {}{}</li>', ch["id"], who, summary(ch),
+                html(" <em>in this fight</em>") if fighting else "",
+                _button("Change…", "party-change", "small secondary", title="Change what " + name + " carries",
+                        character=ch["id"]),
+                _button("Remove", "party-remove", "small danger", title="Remove " + name + " from the party",
+                        character=ch["id"]))
+
+
+def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", key: str = "", make: Markup | str = ""
+               ) -> Markup:
+    """The party dialog; ``make``: ``make_html``'s list (a plain string is text, escaped)."""
     mine = campaign.of_ruleset(camp, enc.ruleset)
     ended = any(e["id"] == key for e in camp["encounters"])
     in_fight = set() if ended else {c.data["party"]["character"] for c in carry.linked(enc)}
     linked = {c.data["party"]["character"] for c in carry.linked(enc)}
     joinable = [ch for ch in mine if not ch.get("dead") and ch["id"] not in linked]
     can_join = {ch["id"] for ch in joinable}
-    rows = "".join(
-        f'<li data-character="{esc(ch["id"])}">'
-        + (f'<label class="party-pick"><input type="checkbox" name="join.{esc(ch["id"])}" checked '
-           f'aria-label="{esc(character.name_of(ch))} joins this fight"> <span class="who">{esc(character.name_of(ch))}</span></label> '
-           if ch["id"] in can_join else f'<span class="who">{esc(character.name_of(ch))}</span> ')
-        + f'<span class="hint">{esc(summary(ch))}</span>{" <em>in this fight</em>" if ch["id"] in in_fight else ""} '
-        f'{button("Change…", "party-change", "small secondary", title="Change what " + character.name_of(ch) + " carries", character=ch["id"])}'
-        f'{button("Remove", "party-remove", "small danger", title="Remove " + character.name_of(ch) + " from the party", character=ch["id"])}</li>'
-        for ch in mine)
-    listed = f'<ul class="party-list">{rows}</ul>' if mine else (
-        "<p>No characters for this game yet. Keep a combatant of this fight as a character below.</p>")
+    listed = (h("ul", {"class": "party-list"}, (_party_row(ch, ch["id"] in can_join, ch["id"] in in_fight) for ch in mine))
+              if mine else html("<p>No characters for this game yet. Keep a combatant of this fight as a character below.</p>"))
     names = {character.name_of(ch) for ch in mine}  # a combatant kept once is not offered again
     keep = [c for c in enc.peek() if not isinstance(c.data.get("party"), dict) and c.name not in names]
-    keeps = "".join(button(f"Keep {c.name}", "party-keep", "small secondary", id=c.id) for c in keep)
-    return (f'<div class="party"><h2 id="dlg-title">The party</h2>'
-            '<p class="hint">Characters are kept in this browser, beside the encounters. Each fight they join '
-            'writes back what it left on them when you end it.</p>'
-            f'<p class="status-note" role="status">{esc(note)}</p>'
-            + ('<p class="hint">The ticked characters join this fight, in formation on free ground.</p>'
-               if joinable else "") + listed
-            + ('<p class="hint">This fight\'s end is written to the party.</p>' if ended else "")
-            + '<p class="field-error" data-error-for="characters"></p>'
-            + (f'<p class="party-keep">{keeps}</p>' if keeps else "") + make
-            + '<div class="dlg-actions">'
-            + (button("Add the party to this fight", "party-join") if joinable else "")
-            + (button("End the fight…", "party-end", "secondary") if in_fight else "")
-            + (button("Time passes…", "party-time", "secondary") if mine else "")
-            + (button(f"Undo: {undo}", "party-undo", "secondary") if undo else "")
-            + (button("Export the party", "party-export", "secondary") if camp["characters"] else "")
-            + '<label class="button secondary" id="party-import-label">Import a party'
-            '<input type="file" id="party-import" accept=".json,application/json" class="visually-hidden"></label>'
-            + button("Close", "close-dialog", "secondary") + "</div>"
-            '<p id="party-error" class="field-error" role="alert" data-error-for="party"></p></div>')
+    keeps = [_button(f"Keep {c.name}", "party-keep", "small secondary", id=c.id) for c in keep]
+    actions = [_button("Add the party to this fight", "party-join") if joinable else None,
+               _button("End the fight…", "party-end", "secondary") if in_fight else None,
+               _button("Time passes…", "party-time", "secondary") if mine else None,
+               _button(f"Undo: {undo}", "party-undo", "secondary") if undo else None,
+               _button("Export the party", "party-export", "secondary") if camp["characters"] else None]
+    return html('<div class="party"><h2 id="dlg-title">The party</h2>'
+                '<p class="hint">Characters are kept in this browser, beside the encounters. Each fight they join '
+                'writes back what it left on them when you end it.</p>'
+                '<p class="status-note" role="status">{note}</p>{ticked}{listed}{ended}'
+                '<p class="field-error" data-error-for="characters"></p>{keeps}{make}'
+                '<div class="dlg-actions">{actions}<label class="button secondary" id="party-import-label">Import a party'
+                '<input type="file" id="party-import" accept=".json,application/json" class="visually-hidden"></label>'
+                '{close}</div><p id="party-error" class="field-error" role="alert" data-error-for="party"></p></div>',
+                note=note,
+                ticked=html('<p class="hint">The ticked characters join this fight, in formation on free ground.</p>')
+                if joinable else "", listed=listed,
+                ended=html('<p class="hint">This fight\'s end is written to the party.</p>') if ended else "",
+                keeps=h("p", {"class": "party-keep"}, keeps) if keeps else "", make=make,
+                actions=Markup("").join(actions), close=_button("Close", "close-dialog", "secondary"))
 
 
-def fields_html(k: str, ruleset: str, got: dict[str, Any], c: Any, name: str) -> str:
+def fields_html(k: str, ruleset: str, got: dict[str, Any], c: Any, name: str) -> Markup:
     """The fields of what character ``k`` carries (``got``), over ``c``, the combatant it is or would
     be: the game's own (``fray.party.games``)."""
     part = page_part(ruleset)
-    return part.fields_html(k, got, c, name) if part is not None else ""
+    # the game's page part builds its own markup and escapes what it writes (each game's web/party.py)
+    return trusted(part.fields_html(k, got, c, name)) if part is not None else Markup("")
 
 
-def _fieldset(k: str, name: str, fields: str, dead: bool, notes: list[str], err: str) -> str:
-    return (f'<fieldset data-field="{esc(err)}" data-character="{esc(k)}"><legend>{esc(name)}</legend>'
-            f'{fields}<label><input type="checkbox" name="{esc(k)}.dead"{" checked" if dead else ""}> Dead</label>'
-            + "".join(f'<p class="hint">{esc(n)}</p>' for n in notes)
-            + f'<p class="field-error" data-error-for="{esc(err)}"></p></fieldset>')
+def _fieldset(k: str, name: str, fields: Markup, dead: bool, notes: list[str], err: str) -> Markup:
+    return html('<fieldset data-field="{err}" data-character="{k}"><legend>{name}</legend>'
+                '{fields}<label><input type="checkbox" name="{k}.dead"{checked}> Dead</label>{notes}'
+                '<p class="field-error" data-error-for="{err}"></p></fieldset>', err=err, k=k, name=name, fields=fields,
+                checked=html(" checked") if dead else "", notes=Markup("").join(h("p", {"class": "hint"}, n) for n in notes))
 
 
-def end_html(enc: Any) -> str:
+def end_html(enc: Any) -> Markup:
     """"End the fight": per linked combatant, what will carry, in fields the GM can change."""
     parts = [_fieldset(p["character"], p["name"],
                        fields_html(p["character"], enc.ruleset, p["carried"], enc.peek_at(p["combatant"]), p["name"]),
                        p["dead"], p["notes"], f"carry.{p['character']}")
              for p in carry.proposals(enc)]
-    return ('<form class="party-end"><h2 id="dlg-title">End the fight</h2>'
-            '<p class="hint">What each character carries out of this fight. Change anything before writing it back.</p>'
-            + "".join(parts) + '<div class="dlg-actions">' + button("Write back to the party", "party-end-save")
-            + button("Back", "party", "secondary") + "</div></form>")
+    return html('<form class="party-end"><h2 id="dlg-title">End the fight</h2>'
+                '<p class="hint">What each character carries out of this fight. Change anything before writing it back.</p>'
+                '{}<div class="dlg-actions">{}{}</div></form>', Markup("").join(parts),
+                _button("Write back to the party", "party-end-save"), _button("Back", "party", "secondary"))
 
 
-def change_html(ch: dict[str, Any]) -> str:
+def change_html(ch: dict[str, Any]) -> Markup:
     """The GM's own values for what one character carries (where the rules give no recovery, or to
     correct anything)."""
     _, c = character.standing(ch)
     name = character.name_of(ch)
     note = getattr(game(ch["ruleset"]), "NO_RECOVERY", "")
-    return (f'<form class="party-change" data-character="{esc(ch["id"])}"><h2 id="dlg-title">What {esc(name)} carries</h2>'
-            + _fieldset(ch["id"], name, fields_html(ch["id"], ch["ruleset"], ch.get("carried", {}), c, name),
-                        bool(ch.get("dead")), [note] if note else [], "character")
-            + '<div class="dlg-actions">' + button("Keep these values", "party-change-save", character=ch["id"])
-            + button("Back", "party", "secondary") + "</div></form>")
+    return html('<form class="party-change" data-character="{}"><h2 id="dlg-title">What {} carries</h2>'
+                '{}<div class="dlg-actions">{}{}</div></form>', ch["id"], name,
+                _fieldset(ch["id"], name, fields_html(ch["id"], ch["ruleset"], ch.get("carried", {}), c, name),
+                          bool(ch.get("dead")), [note] if note else [], "character"),
+                _button("Keep these values", "party-change-save", character=ch["id"]), _button("Back", "party", "secondary"))
 
 
 def _whole(raw: Any, field: str, what: str) -> int:
@@ -177,23 +189,22 @@ def read_change(values: dict[str, Any], ch: dict[str, Any]) -> dict[str, Any]:
             "dead": bool(values.get(f"{ch['id']}.dead"))}
 
 
-def time_html(camp: dict[str, Any], ruleset: str) -> str:
+def time_html(camp: dict[str, Any], ruleset: str) -> Markup:
     living = [ch for ch in campaign.of_ruleset(camp, ruleset) if not ch.get("dead")]
-    rows = "".join(
-        f'<tr data-character="{esc(ch["id"])}"><th scope="row">{esc(character.name_of(ch))}</th>'
-        f'<td><label><input type="checkbox" name="rest.{esc(ch["id"])}" checked> rested</label></td>'
-        f'<td><select name="treat.{esc(ch["id"])}" aria-label="{esc(character.name_of(ch))}: Treatment">'
-        + "".join(f'<option value="{v}">{esc(w)}</option>' for v, w in TREATMENT_WORDS.items())
-        + "</select></td></tr>" for ch in living)
-    periods = "".join(f'<option value="{p}">{esc(healing.PERIOD_WORDS[p])}</option>' for p in healing.PERIODS)
-    return ('<form class="party-time"><h2 id="dlg-title">Time passes</h2>'
-            f'<div data-field="period"><label>How long <select name="period">{periods}</select></label>'
-            '<p class="field-error" data-error-for="period"></p></div>'
-            '<p class="hint">A character who did not rest (travel on foot, heavy labour, any fighting) does not heal.</p>'
-            f'<table class="party-rest"><tbody>{rows}</tbody></table>'
-            '<p class="field-error" data-error-for="who"></p>'
-            '<div class="dlg-actions">' + button("Let the time pass", "party-time-save")
-            + button("Back", "party", "secondary") + "</div></form>")
+    treatments = Markup("").join(h("option", {"value": v}, w) for v, w in TREATMENT_WORDS.items())
+    rows = [html('<tr data-character="{id}"><th scope="row">{name}</th>'
+                 '<td><label><input type="checkbox" name="rest.{id}" checked> rested</label></td>'
+                 '<td><select name="treat.{id}" aria-label="{name}: Treatment">{opts}</select></td></tr>',
+                 id=ch["id"], name=character.name_of(ch), opts=treatments) for ch in living]
+    periods = Markup("").join(h("option", {"value": p}, healing.PERIOD_WORDS[p]) for p in healing.PERIODS)
+    return html('<form class="party-time"><h2 id="dlg-title">Time passes</h2>'
+                '<div data-field="period"><label>How long <select name="period">{}</select></label>'
+                '<p class="field-error" data-error-for="period"></p></div>'
+                '<p class="hint">A character who did not rest (travel on foot, heavy labour, any fighting) does not heal.</p>'
+                '<table class="party-rest"><tbody>{}</tbody></table>'
+                '<p class="field-error" data-error-for="who"></p>'
+                '<div class="dlg-actions">{}{}</div></form>', periods, Markup("").join(rows),
+                _button("Let the time pass", "party-time-save"), _button("Back", "party", "secondary"))
 
 
 def read_time(values: dict[str, Any], camp: dict[str, Any], ruleset: str) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from types import SimpleNamespace
 
 from .. import players
 from .mapview import area_names, label_svg, lift_offsets, name_svg, place_labels, token_initials
-from .render import button, esc
+from .html import Markup, h, html, trusted
+from .render import button
 
 W, H = 1000, 720  # the map's drawing units (the SVG scales to its box)
 PAD = 70
@@ -23,27 +24,35 @@ LABEL_PX = 28  # .pv-label's font size in players.css: the boxes place_labels ke
 AREA_PX = 22  # .pv-area-name's
 
 
-def players_html(p: dict[str, Any]) -> str:
+def _button(*args: Any, **kwargs: Any) -> Markup:
+    # render.button escapes its label and every attribute itself (it is not on the builder yet)
+    return trusted(button(*args, **kwargs))
+
+
+def players_html(p: dict[str, Any]) -> Markup:
     """The whole players' window: the round, whose turn it is, the order of play, the map."""
     by_id = {c["id"]: c for c in p["combatants"]}
     now = by_id.get(p.get("current") or "")
     label = p.get("phase_label") or ("Setting up" if p["phase"] == "setup" else p["phase"].capitalize())
-    head = (f'<header class="pv-head"><h1 class="pv-title">{esc(p["name"])}</h1>'
-            f'<p class="pv-round">Round {esc(p["round"])} · {esc(label)}</p></header>')
-    acting = (f'<p class="pv-now" id="pv-now">Now: <strong>{esc(now["name"])}</strong></p>' if now
-              else '<p class="pv-now" id="pv-now">&nbsp;</p>')
+    head = html('<header class="pv-head"><h1 class="pv-title">{}</h1><p class="pv-round">Round {} · {}</p></header>',
+                p["name"], str(p["round"]), label)
+    acting = (html('<p class="pv-now" id="pv-now">Now: <strong>{}</strong></p>', now["name"]) if now
+              else html('<p class="pv-now" id="pv-now">&nbsp;</p>'))
     rows = []
     for o in p["order"]:
         c = by_id.get(o["id"], {})
-        wound = f'<span class="pv-wound">{esc(c.get("wounds", ""))}</span>' if c.get("wounds") else ""
-        cur = ' aria-current="true"' if o["current"] else ""
-        rows.append(f'<li class="pv-slot side-{esc(c.get("side", "foes"))}{" current" if o["current"] else ""}"{cur}'
-                    f' data-id="{esc(o["id"])}"><span class="pv-name">{esc(o["name"])}</span>{wound}</li>')
-    order = (f'<section class="pv-order" aria-label="Order of play"><h2>Order of play</h2>'
-             f'<ol id="pv-order">{"".join(rows) or "<li class=pv-empty>No one yet</li>"}</ol></section>')
+        wound = h("span", {"class": "pv-wound"}, c.get("wounds", "")) if c.get("wounds") else None
+        cls = f'pv-slot side-{c.get("side", "foes")}' + (" current" if o["current"] else "")
+        rows.append(h("li", {"class": cls, "aria-current": "true" if o["current"] else None, "data-id": o["id"]},
+                      h("span", {"class": "pv-name"}, o["name"]), wound))
+    order = html('<section class="pv-order" aria-label="Order of play"><h2>Order of play</h2>'
+                 '<ol id="pv-order">{}</ol></section>', Markup("").join(rows) or _NO_ONE)
     dense = order_density(len(rows))
-    return (f'{head}<div class="pv-body{" " + dense if dense else ""}">{order}<section class="pv-map" aria-label="Map">'
-            f'{acting}{map_svg(p)}</section></div>')
+    return html('{}<div class="pv-body{}">{}<section class="pv-map" aria-label="Map">{}{}</section></div>',
+                head, " " + dense if dense else "", order, acting, map_svg(p))
+
+
+_NO_ONE = html("<li class=pv-empty>No one yet</li>")
 
 
 # How many rows of the order of play fit one column of a 1920x1080 screen at each density of
@@ -72,34 +81,35 @@ def _radius(points: list[tuple[float, float]]) -> float:
     return max(R_TOKEN / 2, min(R_TOKEN, least / 2))
 
 
-def areas_svg(areas: list[dict[str, Any]], at: Any, scale: float, names: dict[str, dict[str, Any]]) -> str:
+def areas_svg(areas: list[dict[str, Any]], at: Any, scale: float, names: dict[str, dict[str, Any]]) -> Markup:
     """The marked areas under the tokens: translucent circles, an obstacle hatched, each named on
     its edge where ``mapview.area_names`` found room clear of every token and name."""
     if not areas:
-        return ""
+        return Markup("")
     out = []
     if any(a["style"] == "solid" for a in areas):
-        out.append('<defs><pattern id="pv-area-hatch" patternUnits="userSpaceOnUse" width="22" height="22" '
+        out.append(html('<defs><pattern id="pv-area-hatch" patternUnits="userSpaceOnUse" width="22" height="22" '
                    'patternTransform="rotate(45)"><rect class="pv-hatch-bg" width="22" height="22"></rect>'
-                   '<line class="pv-hatch-line" x1="0" y1="0" x2="0" y2="22"></line></pattern></defs>')
-    out.append('<g class="pv-areas">')
+                   '<line class="pv-hatch-line" x1="0" y1="0" x2="0" y2="22"></line></pattern></defs>'))
+    out.append(html('<g class="pv-areas">'))
     for a in areas:
         x, y = at(a)
-        fill = ' fill="url(#pv-area-hatch)"' if a["style"] == "solid" else ""
+        fill = html(' fill="url(#pv-area-hatch)"') if a["style"] == "solid" else ""
         name = name_svg(names[a["ref"]], "pv-area-name") if a["ref"] in names else ""
-        out.append(f'<g class="pv-area area-{esc(a["style"])}" data-area="{esc(a["ref"])}"><title>{esc(a["label"])}</title>'
-                   f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{a["radius"] * scale:.1f}"{fill}></circle>{name}</g>')
-    out.append("</g>")
-    return "".join(out)
+        out.append(html('<g class="pv-area area-{}" data-area="{}"><title>{}</title>'
+                        '<circle cx="{:.1f}" cy="{:.1f}" r="{:.1f}"{}></circle>{}</g>',
+                        a["style"], a["ref"], a["label"], x, y, a["radius"] * scale, fill, name))
+    out.append(html("</g>"))
+    return Markup("").join(out)
 
 
-def map_svg(p: dict[str, Any]) -> str:
+def map_svg(p: dict[str, Any]) -> Markup:
     """The tokens on a plain field, fitted to the combatants the players may see (so the frame
     itself says nothing of where a hidden one stands) and the areas marked on it."""
     cs = p["combatants"]
     areas = p.get("areas") or []
     if not cs and not areas:
-        return f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map: no one to show"></svg>'
+        return html('<svg class="pv-svg" viewBox="0 0 {} {}" role="img" aria-label="Map: no one to show"></svg>', W, H)
     xs, ys = [c["x"] for c in cs], [c["y"] for c in cs]
     if not cs:
         xs, ys = [a["x"] for a in areas], [a["y"] for a in areas]
@@ -140,23 +150,25 @@ def map_svg(p: dict[str, Any]) -> str:
             " airborne" if dx or dy else "")
         alt = f' · {c["alt"]:g} m up' if c.get("alt") else ""
         said = "".join(f" · {s}" for s in states)
-        parts = [f'<g class="pv-token side-{esc(c["side"])}{cls}" data-id="{esc(c["id"])}" '
-                 f'transform="translate({gx:.2f} {gy:.2f})"><title>{esc(c["name"])}{esc(alt)}{esc(said)}</title>']
+        parts = [html('<g class="pv-token side-{}{}" data-id="{}" transform="translate({:.2f} {:.2f})"><title>{}</title>',
+                      c["side"], cls, c["id"], gx, gy, c["name"] + alt + said)]
         if dx or dy:
-            parts.append(f'<ellipse class="pv-shadow" cx="0" cy="0" rx="{r * .8:.1f}" ry="{r * .35:.1f}"></ellipse>'
-                         f'<line class="pv-stalk" x1="0" y1="0" x2="{dx:.1f}" y2="{dy:.1f}"></line>')
+            parts.append(html('<ellipse class="pv-shadow" cx="0" cy="0" rx="{:.1f}" ry="{:.1f}"></ellipse>'
+                              '<line class="pv-stalk" x1="0" y1="0" x2="{:.1f}" y2="{:.1f}"></line>',
+                              r * .8, r * .35, dx, dy))
         if "prone" in states:
-            parts.append(f'<ellipse class="pv-disc" cx="{dx:.1f}" cy="{dy:.1f}" rx="{r:.1f}" ry="{r * .55:.1f}"></ellipse>')
+            parts.append(html('<ellipse class="pv-disc" cx="{:.1f}" cy="{:.1f}" rx="{:.1f}" ry="{:.1f}"></ellipse>',
+                              dx, dy, r, r * .55))
         else:
-            parts.append(f'<circle class="pv-disc" cx="{dx:.1f}" cy="{dy:.1f}" r="{r:.1f}"></circle>')
+            parts.append(html('<circle class="pv-disc" cx="{:.1f}" cy="{:.1f}" r="{:.1f}"></circle>', dx, dy, r))
         if "down" in states:
             d = r * .6
-            parts.append(f'<path class="pv-cross" d="M{dx - d:.1f} {dy - d:.1f}L{dx + d:.1f} {dy + d:.1f}'
-                         f'M{dx + d:.1f} {dy - d:.1f}L{dx - d:.1f} {dy + d:.1f}"></path>')
+            parts.append(html('<path class="pv-cross" d="M{x0:.1f} {y0:.1f}L{x1:.1f} {y1:.1f}M{x1:.1f} {y0:.1f}'
+                              'L{x0:.1f} {y1:.1f}"></path>', x0=dx - d, y0=dy - d, x1=dx + d, y1=dy + d))
         size = 30 * r / R_TOKEN * (19 / 30 if len(initials[c["id"]]) > 2 else 1)
-        parts.append(f'<text class="pv-initial" x="{dx:.1f}" y="{dy + size / 3:.1f}" font-size="{size:.1f}" '
-                     f'text-anchor="middle">{esc(initials[c["id"]])}</text></g>')
-        tokens.append("".join(parts))
+        parts.append(html('<text class="pv-initial" x="{:.1f}" y="{:.1f}" font-size="{:.1f}" text-anchor="middle">'
+                          '{}</text></g>', dx, dy + size / 3, size, initials[c["id"]]))
+        tokens.append(Markup("").join(parts))
         disc = (x - r, y - r, x + r, y + r)
         discs.append(disc)
         label = c["name"] + (f' · {c["alt"]:g} m up' if c.get("alt") else "") + (
@@ -170,44 +182,45 @@ def map_svg(p: dict[str, Any]) -> str:
     placed = place_labels(wanted, discs, [0.0, 0.0, float(W), float(H)])
     names = area_names([SimpleNamespace(**a) for a in areas], AREA_PX, discs + [q["box"] for q in placed.values()],
                        [0.0, 0.0, float(W), float(H)], -1.0, scale, W / 2 - cx * scale, H / 2 + cy * scale)
-    labels = "".join(f'<g class="pv-label-at" data-label-for="{esc(i)}">{label_svg(placed[i], 0.0, 0.0)}</g>'
-                     for i in (w["id"] for w in wanted) if i in placed)
+    labels = Markup("").join(html('<g class="pv-label-at" data-label-for="{}">{}</g>', i, label_svg(placed[i], 0.0, 0.0))
+                             for i in (w["id"] for w in wanted) if i in placed)
     # the transform from metres to this drawing, for anyone comparing it with the GM's map
-    return (f'<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map" data-scale="{scale:.6f}" '
-            f'data-cx="{cx:.4f}" data-cy="{cy:.4f}">'
-            f'<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{areas_svg(areas, at, scale, names)}'
-            f'{"".join(tokens)}'
-            f'<g class="pv-labels">{labels}</g></svg>')
+    return html('<svg class="pv-svg" viewBox="0 0 {W} {H}" role="img" aria-label="Map" data-scale="{scale:.6f}" '
+                'data-cx="{cx:.4f}" data-cy="{cy:.4f}">'
+                '<rect class="pv-field" x="0" y="0" width="{W}" height="{H}"></rect>{areas}{tokens}'
+                '<g class="pv-labels">{labels}</g></svg>', W=W, H=H, scale=scale, cx=cx, cy=cy,
+                areas=areas_svg(areas, at, scale, names), tokens=Markup("").join(tokens), labels=labels)
 
 
 HIDE_LABEL = {True: "hidden", False: "shown", None: "automatic"}
 
 
-def settings_dialog(enc: Any, view: dict[str, Any]) -> str:
+def settings_dialog(enc: Any, view: dict[str, Any]) -> Markup:
     """The GM's players' view dialog: open the window, choose how wounds show, hide or show each
     combatant (the automatic rule, where the ruleset judges sight, says who no party member sees)."""
     s = players.settings(enc)
     auto = players.auto_hidden(enc, view)
     hidden = players.hidden_ids(enc, view)
-    modes = "".join(
-        button(lbl, "players-wounds", "small" + ("" if s["wounds"] == m else " secondary"), mode=m)
+    modes = Markup("").join(
+        _button(lbl, "players-wounds", "small" + ("" if s["wounds"] == m else " secondary"), mode=m)
         for m, lbl in (("exact", "Exact HP"), ("described", "Described (\u201cbadly hurt\u201d)"), ("none", "Nothing")))
     rows = []
     for c in enc.combatants:
         choice = s["hide"].get(c.id)
         why = " (no one of the party sees them)" if c.id in auto else ""
         state = ("Hidden" if c.id in hidden else "Shown") + (f": {HIDE_LABEL[choice]}{why}" if choice is None else ", by the GM")
-        acts = "".join(button(lbl, "players-hide", "small" + ("" if choice is val else " secondary"), id=c.id,
+        acts = Markup("").join(_button(lbl, "players-hide", "small" + ("" if choice is val else " secondary"), id=c.id,
                               hidden=HIDE_LABEL[val])
                        for val, lbl in ((True, "Hide"), (False, "Show"), (None, "Automatic")))
-        rows.append(f'<li class="pv-gm-row" data-id="{esc(c.id)}"><span class="pv-gm-name">{esc(c.name)}</span>'
-                    f' <span class="pv-gm-state">{esc(state)}</span> {acts}</li>')
-    open_button = button("Open players\u2019 view", "players-open", "primary")
-    return ('<div class="players-settings"><h2 id="dlg-title">Players\u2019 view</h2>'
-            '<p class="hint">A second window for a screen the players see: order of play, names, the map and '
-            'wounds as chosen here. Never notes, dice not yet applied, or hidden combatants.</p>'
-            f'<p>{open_button}</p>'
-            f'<h3>Wounds</h3><p class="pv-gm-modes" role="group" aria-label="Wounds">{modes}</p>'
-            f'<h3>Who the players see</h3><ul class="pv-gm-list">{"".join(rows) or "<li>No combatants yet</li>"}</ul>'
-            f'<p class="field-error" data-error-for="players"></p>'
-            f'<div class="dlg-actions">{button("Close", "close-dialog", "secondary")}</div></div>')
+        rows.append(html('<li class="pv-gm-row" data-id="{}"><span class="pv-gm-name">{}</span>'
+                         ' <span class="pv-gm-state">{}</span> {}</li>', c.id, c.name, state, acts))
+    open_button = _button("Open players\u2019 view", "players-open", "primary")
+    return html('<div class="players-settings"><h2 id="dlg-title">Players\u2019 view</h2>'
+                '<p class="hint">A second window for a screen the players see: order of play, names, the map and '
+                'wounds as chosen here. Never notes, dice not yet applied, or hidden combatants.</p>'
+                '<p>{}</p>'
+                '<h3>Wounds</h3><p class="pv-gm-modes" role="group" aria-label="Wounds">{}</p>'
+                '<h3>Who the players see</h3><ul class="pv-gm-list">{}</ul>'
+                '<p class="field-error" data-error-for="players"></p>'
+                '<div class="dlg-actions">{}</div></div>', open_button, modes,
+                Markup("").join(rows) or html("<li>No combatants yet</li>"), _button("Close", "close-dialog", "secondary"))

@@ -36,6 +36,7 @@ from fray.games import get_ruleset
 from . import players_follow as PF
 from . import players_render as PR
 from .dom import nil
+from .html import html
 from .store import JsBackend, Library
 
 CHANNEL = "fray.players"
@@ -272,7 +273,7 @@ class PlayersWindow:
             return PR.players_html(p)
         except Exception as e:  # noqa: BLE001
             traceback.print_exc()
-            return f'<p class="pv-wait">This view could not be drawn ({type(e).__name__}).</p>'
+            return html('<p class="pv-wait">This view could not be drawn ({}).</p>', type(e).__name__)
 
 
 WINDOW: PlayersWindow | None = None

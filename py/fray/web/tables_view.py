@@ -18,7 +18,13 @@ from typing import Any
 
 from ..errors import InvalidAction
 from ..gate import parse_json
-from .render import button, esc
+from .html import Markup, h, html, trusted
+from .render import button
+
+def _button(*args: Any, **kwargs: Any) -> Markup:
+    # render.button escapes its label and every attribute itself (it is not on the builder yet)
+    return trusted(button(*args, **kwargs))
+
 
 # fields of a table that say what it is, not what it holds: shown, never edited
 ABOUT = ("id", "title", "source", "assumed")
@@ -98,15 +104,16 @@ def _cell_text(v: Any, kind: str) -> str:
     return str(v)
 
 
-def _cell(name: str, v: Any, kind: str, label: str) -> str:
+def _cell(name: str, v: Any, kind: str, label: str, fid: str | None = None) -> Markup:
+    """A cell's control; ``fid``: its id, for a label beside it."""
     if kind == "yes/no":
-        opts = "".join(f'<option value="{x}"{" selected" if _cell_text(v, kind) == x else ""}>{x or "(none)"}</option>'
-                       for x in ("yes", "no", ""))
-        return f'<select name="{esc(name)}" aria-label="{esc(label)}">{opts}</select>'
-    mode = ' inputmode="numeric"' if kind == "whole number" else ' inputmode="decimal"' if kind == "number" else ""
+        now = _cell_text(v, kind)
+        return h("select", {"id": fid, "name": name, "aria-label": label},
+                 (h("option", {"value": x, "selected": now == x}, x or "(none)") for x in ("yes", "no", "")))
+    mode = "numeric" if kind == "whole number" else "decimal" if kind == "number" else None
     size = 6 if kind in ("whole number", "number") else 14
-    return (f'<input name="{esc(name)}" value="{esc(_cell_text(v, kind))}" aria-label="{esc(label)}"{mode} '
-            f'size="{size}" autocomplete="off" spellcheck="false">')
+    return h("input", {"id": fid, "name": name, "value": _cell_text(v, kind), "aria-label": label, "inputmode": mode,
+                       "size": size, "autocomplete": "off", "spellcheck": "false"})
 
 
 def read_cell(text: Any, kind: str, path: str, nullable: bool = True) -> Any:
@@ -171,42 +178,45 @@ def table_from_grid(default: dict[str, Any], current: dict[str, Any], values: di
     return out
 
 
-def grid_html(tid: str, default: dict[str, Any], current: dict[str, Any]) -> str:
+def grid_html(tid: str, default: dict[str, Any], current: dict[str, Any]) -> Markup:
     cols = column_kinds(default, current)
     scalars = scalar_kinds(default, current)
     entries = list(current.get("entries", []))
-    parts = [f'<form class="form table-grid" data-form="table-grid" data-table="{esc(tid)}" novalidate>']
+    parts = [html('<form class="form table-grid" data-form="table-grid" data-table="{}" novalidate>', tid)]
     if scalars:
-        parts.append('<div class="field-row">')
+        parts.append(html('<div class="field-row">'))
         for k, kind in scalars.items():
-            fid = f"ts-{esc(tid)}-{esc(k)}"
-            control = _cell(f"s.{k}", current.get(k), kind, k).replace("<input ", f'<input id="{fid}" ', 1) \
-                .replace("<select ", f'<select id="{fid}" ', 1)
-            parts.append(f'<div class="field" data-field="value.{esc(k)}"><label for="{fid}">{esc(k)}</label>{control}'
-                         f'<p class="field-error" data-error-for="value.{esc(k)}"></p></div>')
-        parts.append("</div>")
+            fid = f"ts-{tid}-{k}"
+            parts.append(html('<div class="field" data-field="value.{k}"><label for="{fid}">{k}</label>{control}'
+                              '<p class="field-error" data-error-for="value.{k}"></p></div>', k=k, fid=fid,
+                              control=_cell(f"s.{k}", current.get(k), kind, k, fid)))
+        parts.append(html("</div>"))
     if cols:
-        head = "".join(f'<th scope="col">{esc(k)}<br><span class="hint">{esc(kind)}</span></th>' for k, kind in cols.items())
+        head = Markup("").join(html('<th scope="col">{}<br><span class="hint">{}</span></th>', k, kind)
+                               for k, kind in cols.items())
         body = []
         for i, e in enumerate(entries):
             e = e if isinstance(e, dict) else {}
-            cells = "".join(f"<td>{_cell(f'r{i}.{k}', e.get(k), kind, f'row {i + 1} {k}')}</td>" for k, kind in cols.items())
-            body.append(
-                f'<tr><th scope="row">{i + 1}<input type="hidden" name="r{i}.__row" value="1">'
-                f'<input type="hidden" name="r{i}.__absent" value="{esc(",".join(k for k in cols if k not in e))}"></th>{cells}'
-                f'<td><label class="drop"><input type="checkbox" name="r{i}.__drop" value="yes"> remove</label></td></tr>'
-                f'<tr class="row-error"><td colspan="{len(cols) + 2}"><p class="field-error" '
-                f'data-error-for="value.entries.{i}"></p></td></tr>')
-        parts.append(f'<div class="grid-scroll"><table class="grid"><thead><tr><th scope="col">Row</th>{head}'
-                     f'<th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>'
-                     f'<tbody>{"".join(body)}</tbody></table></div>')
+            cells = Markup("").join(h("td", None, _cell(f"r{i}.{k}", e.get(k), kind, f"row {i + 1} {k}"))
+                                    for k, kind in cols.items())
+            body.append(html(
+                '<tr><th scope="row">{n}<input type="hidden" name="r{i}.__row" value="1">'
+                '<input type="hidden" name="r{i}.__absent" value="{absent}"></th>{cells}'
+                '<td><label class="drop"><input type="checkbox" name="r{i}.__drop" value="yes"> remove</label></td></tr>'
+                '<tr class="row-error"><td colspan="{span}"><p class="field-error" '
+                'data-error-for="value.entries.{i}"></p></td></tr>', n=i + 1, i=i,
+                absent=",".join(k for k in cols if k not in e), cells=cells, span=len(cols) + 2))
+        parts.append(html('<div class="grid-scroll"><table class="grid"><thead><tr><th scope="col">Row</th>{}'
+                          '<th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>'
+                          '<tbody>{}</tbody></table></div>', head, Markup("").join(body)))
     else:
-        parts.append('<p class="hint">This table has no rows yet and so no columns to show: type it as JSON below, '
-                     "as its source says.</p>")
-    parts.append('<p class="field-error" data-error-for="value.entries"></p><p class="field-error" data-error-for="value"></p>')
-    add = button("Add a row", "table-add-row", "secondary", table=tid) if cols and entries else ""
-    parts.append(f'<div class="dlg-actions">{add}<button type="submit" class="primary">Save table</button></div></form>')
-    return "".join(parts)
+        parts.append(html('<p class="hint">This table has no rows yet and so no columns to show: type it as JSON below, '
+                          "as its source says.</p>"))
+    add = _button("Add a row", "table-add-row", "secondary", table=tid) if cols and entries else ""
+    parts.append(html('<p class="field-error" data-error-for="value.entries"></p><p class="field-error" '
+                      'data-error-for="value"></p><div class="dlg-actions">{}<button type="submit" class="primary">'
+                      'Save table</button></div></form>', add))
+    return Markup("").join(parts)
 
 
 def source_words(source: str) -> str:
@@ -219,32 +229,33 @@ def source_words(source: str) -> str:
     return s.replace("rule text", "the rules").replace("Rule text", "The rules")
 
 
-def tables_form(rs: Any, enc: Any, saved: str | None = None) -> str:
+def tables_form(rs: Any, enc: Any, saved: str | None = None) -> Markup:
     """Every table of the ruleset as a form of rows and cells (and its JSON), marked assumed or sourced."""
-    parts = ['<div class="tables"><h2 id="dlg-title">Tables</h2>',
-             '<p class="hint">Edit a table for this encounter only. Tables marked <strong>assumed</strong> are '
-             "Fray's own defaults, not the game's: replace them with your edition's.</p>"]
+    parts = [html('<div class="tables"><h2 id="dlg-title">Tables</h2>'
+                  '<p class="hint">Edit a table for this encounter only. Tables marked <strong>assumed</strong> are '
+                  "Fray's own defaults, not the game's: replace them with your edition's.</p>")]
     if not rs.tables:
-        parts.append("<p>This ruleset has no tables.</p>")
+        parts.append(html("<p>This ruleset has no tables.</p>"))
     for tid, table in rs.tables.items():
         current = enc.tables.get(tid) or table
         edited = tid in enc.tables
-        tag = '<span class="badge assumed">assumed</span>' if table.get("assumed") else ""
-        parts.append(
-            f'<details{" open" if saved == tid else ""} data-table="{esc(tid)}"><summary>{esc(table.get("title", tid))} {tag}'
-            f'{" <em>(edited)</em>" if edited else ""}</summary>'
-            f'<p class="hint">From: {esc(source_words(table.get("source", "not stated")))}</p>'
-            f'{grid_html(tid, table, current)}'
-            f'<details class="as-json"><summary>As JSON</summary>'
-            f'<form class="form" data-form="table" data-table="{esc(tid)}" novalidate>'
-            f'<div class="field" data-field="value"><label for="t-{esc(tid)}">JSON</label>'
-            f'<textarea id="t-{esc(tid)}" name="value" rows="10" spellcheck="false">'
-            f'{esc(json.dumps(current, indent=1, ensure_ascii=False))}</textarea>'
-            f'<p class="field-error" data-error-for="value"></p></div>'
-            f'<div class="dlg-actions"><label><input type="checkbox" name="reset" value="yes"> reset to default</label>'
-            f'<button type="submit" class="primary">Save table</button></div></form></details></details>')
-    parts.append(f'<div class="dlg-actions">{button("Close", "close-dialog", "secondary")}</div></div>')
-    return "".join(parts)
+        parts.append(html(
+            '<details{open} data-table="{tid}"><summary>{title} {tag}{edited}</summary>'
+            '<p class="hint">From: {source}</p>{grid}'
+            '<details class="as-json"><summary>As JSON</summary>'
+            '<form class="form" data-form="table" data-table="{tid}" novalidate>'
+            '<div class="field" data-field="value"><label for="t-{tid}">JSON</label>'
+            '<textarea id="t-{tid}" name="value" rows="10" spellcheck="false">{json}</textarea>'
+            '<p class="field-error" data-error-for="value"></p></div>'
+            '<div class="dlg-actions"><label><input type="checkbox" name="reset" value="yes"> reset to default</label>'
+            '<button type="submit" class="primary">Save table</button></div></form></details></details>',
+            open=html(" open") if saved == tid else "", tid=tid, title=table.get("title", tid),
+            tag=html('<span class="badge assumed">assumed</span>') if table.get("assumed") else "",
+            edited=html(" <em>(edited)</em>") if edited else "",
+            source=source_words(table.get("source", "not stated")), grid=grid_html(tid, table, current),
+            json=json.dumps(current, indent=1, ensure_ascii=False)))
+    parts.append(html('<div class="dlg-actions">{}</div></div>', _button("Close", "close-dialog", "secondary")))
+    return Markup("").join(parts)
 
 
 def form_row_of(values: dict[str, Any], kept: int) -> int:
