@@ -204,10 +204,16 @@ class StrikeRankPanel(GamePanel):
     def acting(self, app: Any, view: dict[str, Any], acting: Any) -> tuple[str, Any]:
         """Whom the essentials line beside the form is about, and in what word: while declaring, the
         first still to declare, whose form waits open ("Declaring"; issue 33: it said "Acting" of the
-        first in the order, who was doing nothing), none once all have; while resolving, who acts."""
+        first in the order, who was doing nothing), none once all have; while resolving, who acts at
+        the SR being resolved: with no action left at it, nobody (the order of play's first slot is
+        then an action at a later SR, which waits for Next)."""
         if view.get("phase") == "declare":
             up = next_to_declare(view)
             return "Declaring", app.enc.get(up) if up else None
+        if view.get("phase") == "resolve":
+            now = [o["combatant"] for o in view.get("order", []) if o.get("current")]
+            if acting is None or acting.id not in now:
+                return "Acting", app.enc.get(now[0]) if now else None
         return "Acting", acting
 
     def uses(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
