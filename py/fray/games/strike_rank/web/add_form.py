@@ -7,7 +7,8 @@ from typing import Any
 
 from fray.games.strike_rank.body import WEAPON_TYPES, default_hand
 from fray.web.widgets import as_int
-from fray.games.strike_rank.web.common import _err, _field, _input, _select, esc
+from fray.web.html import Markup, h, html
+from fray.games.strike_rank.web.common import _err, _field, _input, _select
 
 # -- the add form's strike-rank section (body plan, armour, weapons) -----------------------------
 
@@ -112,26 +113,26 @@ def armour_problem(text: str) -> str:
     return ""
 
 
-def add_fields_html(extra: dict[str, Any] | None) -> str:
+def add_fields_html(extra: dict[str, Any] | None) -> Markup:
     """Body plan, armour and weapons for the add form (errors land on combatant.body/armour/weapons)."""
     e = extra or {}
     body = e.get("body", "humanoid")
     body = body if isinstance(body, str) else "humanoid"
-    return (
-        '<fieldset class="sr-add"><legend>Body, armour and weapons</legend>'
-        '<p class="hint">Changes here are folded into the JSON below when you press Add.</p>'
-        + _field("f-sr-body", "combatant.body", "Body plan",
-                 _select("f-sr-body", "sr_body", list(BODY_PLANS), body))
-        + _field("f-sr-armour", "combatant.armour", "Armour points",
-                 _input("f-sr-armour", "sr_armour", armour_text(e.get("armour")), "text",
-                        "3, or head 3, chest 2"))
-        + f'<div class="field" data-field="combatant.weapons"><label for="f-sr-weapons">Weapons, one a line: '
-          f'name, skill %, damage, SR, HP, type ({_TYPES}); then, if it is one, shield, missile, thrown, '
-          f'spear or lance; the hand: right, left or both; a natural weapon: natural and the hit location it '
-          f'strikes with, such as head</label>'
-          f'<textarea id="f-sr-weapons" name="sr_weapons" rows="3" spellcheck="false">'
-          f'{esc(weapons_text(e.get("weapons", [])))}</textarea>{_err("combatant.weapons")}</div>'
-        + "</fieldset>")
+    return h(
+        "fieldset", {"class": "sr-add"},
+        html('<legend>Body, armour and weapons</legend>'
+             '<p class="hint">Changes here are folded into the JSON below when you press Add.</p>'),
+        _field("f-sr-body", "combatant.body", "Body plan",
+               _select("f-sr-body", "sr_body", list(BODY_PLANS), body)),
+        _field("f-sr-armour", "combatant.armour", "Armour points",
+               _input("f-sr-armour", "sr_armour", armour_text(e.get("armour")), "text",
+                      "3, or head 3, chest 2")),
+        html('<div class="field" data-field="combatant.weapons"><label for="f-sr-weapons">Weapons, one a line: '
+             'name, skill %, damage, SR, HP, type ({}); then, if it is one, shield, missile, thrown, '
+             'spear or lance; the hand: right, left or both; a natural weapon: natural and the hit location it '
+             'strikes with, such as head</label>'
+             '<textarea id="f-sr-weapons" name="sr_weapons" rows="3" spellcheck="false">{}</textarea>{}</div>',
+             _TYPES, weapons_text(e.get("weapons", [])), _err("combatant.weapons")))
 
 
 def add_extra(values: dict[str, Any], extra: dict[str, Any] | None) -> dict[str, Any]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web import odds_view
+from fray.web.html import Markup, fragment, h, html, trusted
 from fray.games.strike_rank.web.common import (CASTING_ROLLS, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
-                     _fold, _input, _lazy_fold, _names, _others, _select, esc)
+                     _fold, _input, _lazy_fold, _names, _others, _select)
 from fray.games.strike_rank.web.declare import action_label
 
 MOUNTED_VS_FOOT = (("", "Auto (from the rider's mount)"), ("yes", "Yes"), ("no", "No"))
@@ -28,10 +29,10 @@ def carried_over(values: dict[str, Any]) -> dict[str, Any]:
             if not any(k == f or (f.endswith(".") and k.startswith(f)) for f in DEFENDER_FIELDS)}
 
 
-def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
+def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
     """The action(s) at the current SR, one element each (the panel's Block children): an attack
     form for attacks, a Resolve button otherwise."""
-    out: list[str] = []
+    out: list[Markup] = []
     forms = 0
     for o in view.get("order", []):
         if not o.get("current"):
@@ -44,8 +45,8 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
             # fells loses the action at once; marked on the card, or a weapon dropped, the engine's
             # Next loses it (timing.unable), in the words of its log line (issue 33)
             what = "attack" if o["kind"] in ("melee", "missile") else "action"
-            out.append(f'<p class="sr-box sr-fallen-action">{esc(o["name"])}\'s {what} at SR {esc(o["sr"])} is lost: '
-                       f'{esc(why)} ({esc(action_label(o, _names(view), c))}). Next moves on.</p>')
+            out.append(html('<p class="sr-box sr-fallen-action">{}\'s {} at SR {} is lost: {} ({}). Next moves on.</p>',
+                            o["name"], what, o["sr"], why, action_label(o, _names(view), c)))
             continue
         if o["kind"] in ("melee", "missile") and forms:
             # the others at this SR wait folded, one line each, in the order they strike: the one
@@ -56,22 +57,20 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[str]:
             key = "attack-" + str(o["ref"])
             seen = (ui or {}).get("sr_open", {}).get(key) or key in (ui or {}).get("sr_opened", ())
             out.append(_fold("sr-fold sr-next-attack", key,
-                             f'SR {esc(o["sr"])}: {esc(o["name"])}, {esc(action_label(o, _names(view), c))}',
+                             f'SR {o["sr"]}: {o["name"]}, {action_label(o, _names(view), c)}',
                              attack_html(view, o, ui) if seen else "", ui, aria=f'Attack by {o["name"]}',
                              odds_lazy=True, lazy=not seen))
         elif o["kind"] in ("melee", "missile"):
             out.append(attack_html(view, o, ui))
             forms += 1
         else:
-            out.append(f'<div class="sr-box sr-resolve"><p><strong>{esc(o["name"])}</strong>: '
-                       f'{esc(action_label(o, _names(view), view["combatants"].get(o["combatant"])))} '
-                       f'({esc(o["text"])})</p>'
-                       + _btn(f"Resolve {o['name']}'s action", "sr-resolve", "primary", None, ref=o["ref"])
-                       + "</div>")
+            out.append(html('<div class="sr-box sr-resolve"><p><strong>{}</strong>: {} ({})</p>{}</div>', o["name"],
+                            action_label(o, _names(view), view["combatants"].get(o["combatant"])), o["text"],
+                            _btn(f"Resolve {o['name']}'s action", "sr-resolve", "primary", None, ref=o["ref"])))
     return out
 
 
-def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:
     cs = view.get("combatants", {})
     attacker = cs.get(o["combatant"], {})
     names = _names(view)
@@ -99,87 +98,84 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
     wtxt = f'{w["name"]} {w["skill"]}%, {w["damage"]}' if w else str(o.get("weapon", ""))
     dmg_mod = attacker.get("derived", {}).get("damage_modifier", {}).get("value", "")
-    dice = "".join(
-        _field(f"{pre}-r-{k}", f"rolls.{k}", label,
-               _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
-        for k, label in ROLLS)
+    dice = [_field(f"{pre}-r-{k}", f"rolls.{k}", label,
+                   _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
+            for k, label in ROLLS]
     casting = any(a.get("kind") == "spell" and a.get("status") == "declared" for a in target.get("declared", []))
     if casting:
         # "casting interrupted by damage/parry/dodge with an INT×3 test": the caster's dice too
-        dice += "".join(
-            _field(f"{pre}-r-{k.replace('.', '-')}", f"rolls.{k}", label,
-                   _input(f"{pre}-r-{k.replace('.', '-')}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
-            for k, label in CASTING_ROLLS)
+        dice += [_field(f"{pre}-r-{k.replace('.', '-')}", f"rolls.{k}", label,
+                        _input(f"{pre}-r-{k.replace('.', '-')}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
+                 for k, label in CASTING_ROLLS]
     missile = bool(w and w.get("missile"))
-    return (
-        f'<form class="sr-box sr-attack" data-form="sr-attack" data-ref="{esc(o["ref"])}" '
-        f'data-attacker="{esc(o["combatant"])}" data-weapon="{esc(o.get("weapon") or "")}" novalidate '
-        f'aria-label="Attack by {esc(attacker.get("name", ""))}">'
-        f'<h3>SR {esc(o["sr"])}: {esc(attacker.get("name", ""))} attacks with {esc(wtxt)}'
-        f'{" " + esc(dmg_mod) if dmg_mod and dmg_mod not in ("0", "none") else ""}</h3>'
-        f'<div class="sr-row">'
-        + _field(pre + "-target", "target", "Target",
-                 _select(pre + "-target", "target", ([] if tid else [("", "(choose)")]) + _others(names, o["combatant"]),
-                         tid))
-        + _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", defences,
-                                                                         "parry" if fresh else "dodge"))
-        + _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon",
-                                                                      tw or [("", "(no weapon)")]))
-        + _field(pre + "-mode", "mode", "Mode", _select(pre + "-mode", "mode", list(MODES), "normal"))
-        + _field(pre + "-aim", "aim", "Aimed at", _select(pre + "-aim", "aim", locs))
-        + _field(pre + "-bonus", "bonus", "Bonus %", _input(pre + "-bonus", "bonus", "", "numeric", "0"))
-        + (_field(pre + "-range", "range_m", "Range m", _input(pre + "-range", "range_m", "", "decimal", "from map"))
-           if missile else "")
-        + "</div>"
-        + (f'<p class="hint">Declared against {esc(declared.get("name", ""))}, who is {esc(declared.get("status"))}: '
-           f'the target is {esc(target.get("name") or "for you to choose")}.</p>' if declared and fallen else "")
-        + (f'<p class="hint">Next dodge by {esc(target.get("name", ""))}: {dodge_pen}%</p>' if dodge_pen else "")
-        + circumstances_html(pre, target, w, ui, bool(o.get("free")))
-        + f'<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'
-        f'<div class="sr-row">{dice}</div></fieldset>'
-        + (more_dice_html(pre, more) if more else "")
-        + f'<div class="sr-actions odds-beside"><button type="submit" class="primary">'
-        f'{"Apply the special damage" if more else "Roll the exchange"}</button>'
-        f'{odds_view.slot()}</div>'
-        f'{_err("sr")}</form>')
+    row = [
+        _field(pre + "-target", "target", "Target",
+               _select(pre + "-target", "target", ([] if tid else [("", "(choose)")]) + _others(names, o["combatant"]),
+                       tid)),
+        _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", defences,
+                                                                       "parry" if fresh else "dodge")),
+        _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon",
+                                                                    tw or [("", "(no weapon)")])),
+        _field(pre + "-mode", "mode", "Mode", _select(pre + "-mode", "mode", list(MODES), "normal")),
+        _field(pre + "-aim", "aim", "Aimed at", _select(pre + "-aim", "aim", locs)),
+        _field(pre + "-bonus", "bonus", "Bonus %", _input(pre + "-bonus", "bonus", "", "numeric", "0")),
+        _field(pre + "-range", "range_m", "Range m", _input(pre + "-range", "range_m", "", "decimal", "from map"))
+        if missile else None]
+    return h(
+        "form", {"class": "sr-box sr-attack", "data-form": "sr-attack", "data-ref": o["ref"],
+                 "data-attacker": o["combatant"], "data-weapon": o.get("weapon") or "", "novalidate": True,
+                 "aria-label": f'Attack by {attacker.get("name", "")}'},
+        html("<h3>SR {}: {} attacks with {}{}</h3>", o["sr"], attacker.get("name", ""), wtxt,
+             " " + str(dmg_mod) if dmg_mod and dmg_mod not in ("0", "none") else ""),
+        h("div", {"class": "sr-row"}, row),
+        html('<p class="hint">Declared against {}, who is {}: the target is {}.</p>', declared.get("name", ""),
+             declared.get("status"), target.get("name") or "for you to choose") if declared and fallen else None,
+        html('<p class="hint">Next dodge by {}: {}%</p>', target.get("name", ""), dodge_pen) if dodge_pen else None,
+        circumstances_html(pre, target, w, ui, bool(o.get("free"))),
+        html('<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'
+             '<div class="sr-row">{}</div></fieldset>', fragment(dice)),
+        more_dice_html(pre, more) if more else None,
+        html('<div class="sr-actions odds-beside"><button type="submit" class="primary">{}</button>{}</div>',
+             "Apply the special damage" if more else "Roll the exchange",
+             trusted(odds_view.slot())),  # a constant of web/odds_view.py: no text of the fight in it
+        _err("sr"))
 
 
-def more_dice_html(pre: str, more: dict[str, Any]) -> str:
+def more_dice_html(pre: str, more: dict[str, Any]) -> Markup:
     """The exchange came out special after the GM typed an ordinary blow's damage dice: what the
     dice said, and ONE field for the dice the special adds (focused by the panel), or the total."""
-    said = "".join(f"<li>{esc(t)}</li>" for t in more.get("said", []))
+    said = [html("<li>{}</li>", t) for t in more.get("said", [])]
     need = more["need"]
     typed = " ".join(str(f) for f in more["typed"])
-    return (f'<fieldset class="sr-more-dice" role="group"><legend>The blow is special: the damage is '
-            f'{esc(more["expr"])}{" (" + esc(more["why"]) + ")" if more.get("why") else ""}</legend>'
-            f'<ul class="sr-more-said">{said}</ul>'
-            f'<p class="hint">Your {esc(typed)} stand; the exchange keeps its dice.</p><div class="sr-row">'
-            + _field(pre + "-more", "more.damage", f"Special: roll {need} more",
-                     _input(pre + "-more", "more.damage", "", "numeric", need), "sr-die")
-            + _field(pre + "-more-total", "more.total", "or the whole damage's total",
-                     _input(pre + "-more-total", "more.total", "", "numeric", "total"), "sr-die")
-            + "</div></fieldset>")
+    return html('<fieldset class="sr-more-dice" role="group"><legend>The blow is special: the damage is {}{}</legend>'
+                '<ul class="sr-more-said">{}</ul>'
+                '<p class="hint">Your {} stand; the exchange keeps its dice.</p><div class="sr-row">{}{}</div></fieldset>',
+                more["expr"], html(" ({})", more["why"]) if more.get("why") else "", fragment(said), typed,
+                _field(pre + "-more", "more.damage", f"Special: roll {need} more",
+                       _input(pre + "-more", "more.damage", "", "numeric", need), "sr-die"),
+                _field(pre + "-more-total", "more.total", "or the whole damage's total",
+                       _input(pre + "-more-total", "more.total", "", "numeric", "total"), "sr-die"))
 
 
-def _dice(pre: str, rolls: tuple[tuple[str, str], ...], legend: str = "Dice (blank = Fray rolls)") -> str:
-    fields = "".join(_field(f"{pre}-r-{k}", f"rolls.{k}", label,
-                            _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
-                     for k, label in rolls)
-    return f'<fieldset class="sr-dice"><legend>{esc(legend)}</legend><div class="sr-row">{fields}</div></fieldset>'
+def _dice(pre: str, rolls: tuple[tuple[str, str], ...], legend: str = "Dice (blank = Fray rolls)") -> Markup:
+    fields = [_field(f"{pre}-r-{k}", f"rolls.{k}", label,
+                     _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
+              for k, label in rolls]
+    return html('<fieldset class="sr-dice"><legend>{}</legend><div class="sr-row">{}</div></fieldset>', legend,
+                fragment(fields))
 
 
-def _loc_checks(pre: str, name: str, legend: str, locs: list[dict[str, Any]]) -> str:
+def _loc_checks(pre: str, name: str, legend: str, locs: list[dict[str, Any]]) -> Markup:
     """One checkbox per hit location, named ``name.<location id>``; errors land on ``name``."""
-    boxes = "".join(
-        f'<label class="sr-check sr-chip" for="{esc(pre)}-{esc(l["id"])}"><input type="checkbox" '
-        f'id="{esc(pre)}-{esc(l["id"])}" name="{esc(name)}.{esc(l["id"])}"> {esc(l["name"])}</label>'
-        for l in locs)
-    return (f'<fieldset class="sr-locs" data-field="{esc(name)}"><legend>{esc(legend)}</legend>'
-            f'<div class="sr-chips">{boxes}</div>{_err(name)}</fieldset>')
+    boxes = [html('<label class="sr-check sr-chip" for="{box}"><input type="checkbox" id="{box}" name="{name}"> {}</label>',
+                  l["name"], box=f'{pre}-{l["id"]}', name=f'{name}.{l["id"]}')
+             for l in locs]
+    return html('<fieldset class="sr-locs" data-field="{}"><legend>{}</legend><div class="sr-chips">{}</div>{}</fieldset>',
+                name, legend, fragment(boxes), _err(name))
 
 
 def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | None,
-                       ui: dict[str, Any] | None = None, free: bool = False) -> str:
+                       ui: dict[str, Any] | None = None, free: bool = False) -> Markup:
     """The rarely used ``sr.attack`` fields, folded away: range and movement, melee, cover,
     water, pulled blows, split skill, a GM multiplier, the object or weapon attacked.
 
@@ -190,67 +186,64 @@ def circumstances_html(pre: str, target: dict[str, Any], w: dict[str, Any] | Non
                       lambda: _circumstances_body(pre, target, w, free), ui, default_open=free)
 
 
-def _circumstances_body(pre: str, target: dict[str, Any], w: dict[str, Any] | None, free: bool) -> str:
+def _circumstances_body(pre: str, target: dict[str, Any], w: dict[str, Any] | None, free: bool) -> Markup:
     locs = target.get("locations", [])
     tname = target.get("name", "")
     shields = [("", "(no shield cover)")] + [(x["id"], x["name"]) for x in target.get("weapons", []) if x.get("shield")]
     tweapons = [("", "(the parrying weapon)")] + [(x["id"], x["name"]) for x in target.get("weapons", [])]
     gm_locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in locs]
     missile = bool(w and w.get("missile"))
-    row1 = (
-        (_check(pre + "-moving", "moving", "Moving (½)") + _check(pre + "-mount", "mount_running", "Mount running (½)")
-         + _check(pre + "-miracle", "miracle", "Past double range: GM grants 5%") if missile else "")
-        + _field(pre + "-into", "into_melee", "Into melee", _select(pre + "-into", "into_melee", list(INTO_MELEE)))
-        + _check(pre + "-free", "free_attack", "Free attack on a fleeing foe", free)
-        + _field(pre + "-water", "water", "Water", _select(pre + "-water", "water", list(WATER), "none"))
-        + _field(pre + "-split", "split", "Split %", _input(pre + "-split", "split", "", "numeric"))
-        + _field(pre + "-mult", "multiplier", "GM multiplier ×", _input(pre + "-mult", "multiplier", "", "decimal", "1"))
-        + (_field(pre + "-special", "special", "Special damage as",
-                  _select(pre + "-special", "special", [("impaling", "Impaling"), ("slashing", "Slashing")]))
-           if w and w.get("type") == "cut-and-thrust" else "")
-        + _field(pre + "-gmloc", "gm_location", "GM places the blow", _select(pre + "-gmloc", "gm_location", gm_locs))
-        + _field(pre + "-ldie", "location_die", "Location die", _input(pre + "-ldie", "location_die", "", "text", "1D20")))
-    pull = ('<fieldset class="sr-sub"><legend>Pulling blows</legend><div class="sr-row">'
-            + _check(pre + "-pdm", "pull.drop_modifier", "Drop damage modifier")
-            + _field(pre + "-pds", "pull.die_sides", "Dice down to D", _input(pre + "-pds", "pull.die_sides", "", "numeric",
-                                                                             "3+"))
-            + _field(pre + "-pb", "pull.bonus", "Bonus points at most", _input(pre + "-pb", "pull.bonus", "", "numeric"))
-            + "</div>" + _err("pull") + "</fieldset>")
-    cover = ('<fieldset class="sr-sub"><legend>Cover of ' + esc(tname) + '</legend>'
-             + _check(pre + "-soft", "cover.soft", "Soft cover (½, or aim at an uncovered location)")
-             + _loc_checks(pre + "-hard", "cover.hard", "Hard cover over", locs)
-             + '<div class="sr-row">'
-             + _field(pre + "-scw", "shield_cover.weapon", "Shield as cover", _select(pre + "-scw", "shield_cover.weapon",
-                                                                                     shields))
-             + "</div>"
-             + _loc_checks(pre + "-scl", "shield_cover.locations", "Shield covers", locs)
-             + _err("cover") + "</fieldset>")
-    special = ('<fieldset class="sr-sub"><legend>Special attacks</legend><div class="sr-row">'
-               + _field(pre + "-tw", "target_weapon", "Weapon attacked / disarmed",
-                        _select(pre + "-tw", "target_weapon", tweapons))
-               + _field(pre + "-oname", "object.name", "Object", _input(pre + "-oname", "object.name", "", "text",
-                                                                        "door, rope…"))
-               + _field(pre + "-ohp", "object.hp", "Object HP", _input(pre + "-ohp", "object.hp", "", "numeric"))
-               + _check(pre + "-oheld", "object.held", "Object is held (½)", True)
-               + "</div>" + _err("object") + "</fieldset>")
-    defender = ('<fieldset class="sr-sub"><legend>' + esc(tname) + "'s own split or bonus</legend>"
-                '<div class="sr-row">'
-                + _field(pre + "-dsplit", "defence.split", "Parry with split skill %",
-                         _input(pre + "-dsplit", "defence.split", "", "numeric", "e.g. 50"))
-                + _field(pre + "-dbonus", "defence.bonus", "Defence bonus %",
-                         _input(pre + "-dbonus", "defence.bonus", "", "numeric", "0"))
-                + "</div>" + _err("defence") + "</fieldset>")
-    mounted = ('<fieldset class="sr-sub"><legend>Mounted</legend><div class="sr-row">'
-               + _field(pre + "-mvf", "mounted_vs_foot", "Rider against one on foot (1D10+10)",
-                        _select(pre + "-mvf", "mounted_vs_foot", list(MOUNTED_VS_FOOT)))
-               + _field(pre + "-side", "attacker_side", f"Striking {tname} from",
-                        _select(pre + "-side", "attacker_side", list(ATTACKER_SIDE)))
-               + "</div></fieldset>")
-    return f'<div class="sr-row">{row1}</div>{defender}{mounted}{cover}{pull}{special}'
+    row1 = [
+        fragment(_check(pre + "-moving", "moving", "Moving (½)"),
+                 _check(pre + "-mount", "mount_running", "Mount running (½)"),
+                 _check(pre + "-miracle", "miracle", "Past double range: GM grants 5%")) if missile else None,
+        _field(pre + "-into", "into_melee", "Into melee", _select(pre + "-into", "into_melee", list(INTO_MELEE))),
+        _check(pre + "-free", "free_attack", "Free attack on a fleeing foe", free),
+        _field(pre + "-water", "water", "Water", _select(pre + "-water", "water", list(WATER), "none")),
+        _field(pre + "-split", "split", "Split %", _input(pre + "-split", "split", "", "numeric")),
+        _field(pre + "-mult", "multiplier", "GM multiplier ×", _input(pre + "-mult", "multiplier", "", "decimal", "1")),
+        _field(pre + "-special", "special", "Special damage as",
+               _select(pre + "-special", "special", [("impaling", "Impaling"), ("slashing", "Slashing")]))
+        if w and w.get("type") == "cut-and-thrust" else None,
+        _field(pre + "-gmloc", "gm_location", "GM places the blow", _select(pre + "-gmloc", "gm_location", gm_locs)),
+        _field(pre + "-ldie", "location_die", "Location die", _input(pre + "-ldie", "location_die", "", "text", "1D20"))]
+    pull = html('<fieldset class="sr-sub"><legend>Pulling blows</legend><div class="sr-row">{}{}{}</div>{}</fieldset>',
+                _check(pre + "-pdm", "pull.drop_modifier", "Drop damage modifier"),
+                _field(pre + "-pds", "pull.die_sides", "Dice down to D",
+                       _input(pre + "-pds", "pull.die_sides", "", "numeric", "3+")),
+                _field(pre + "-pb", "pull.bonus", "Bonus points at most", _input(pre + "-pb", "pull.bonus", "", "numeric")),
+                _err("pull"))
+    cover = html('<fieldset class="sr-sub"><legend>Cover of {}</legend>{}{}<div class="sr-row">{}</div>{}{}</fieldset>',
+                 tname, _check(pre + "-soft", "cover.soft", "Soft cover (½, or aim at an uncovered location)"),
+                 _loc_checks(pre + "-hard", "cover.hard", "Hard cover over", locs),
+                 _field(pre + "-scw", "shield_cover.weapon", "Shield as cover",
+                        _select(pre + "-scw", "shield_cover.weapon", shields)),
+                 _loc_checks(pre + "-scl", "shield_cover.locations", "Shield covers", locs), _err("cover"))
+    special = html('<fieldset class="sr-sub"><legend>Special attacks</legend><div class="sr-row">{}{}{}{}</div>{}'
+                   '</fieldset>',
+                   _field(pre + "-tw", "target_weapon", "Weapon attacked / disarmed",
+                          _select(pre + "-tw", "target_weapon", tweapons)),
+                   _field(pre + "-oname", "object.name", "Object", _input(pre + "-oname", "object.name", "", "text",
+                                                                          "door, rope…")),
+                   _field(pre + "-ohp", "object.hp", "Object HP", _input(pre + "-ohp", "object.hp", "", "numeric")),
+                   _check(pre + "-oheld", "object.held", "Object is held (½)", True), _err("object"))
+    defender = html('<fieldset class="sr-sub"><legend>{}\'s own split or bonus</legend><div class="sr-row">{}{}</div>{}'
+                    '</fieldset>', tname,
+                    _field(pre + "-dsplit", "defence.split", "Parry with split skill %",
+                           _input(pre + "-dsplit", "defence.split", "", "numeric", "e.g. 50")),
+                    _field(pre + "-dbonus", "defence.bonus", "Defence bonus %",
+                           _input(pre + "-dbonus", "defence.bonus", "", "numeric", "0")),
+                    _err("defence"))
+    mounted = html('<fieldset class="sr-sub"><legend>Mounted</legend><div class="sr-row">{}{}</div></fieldset>',
+                   _field(pre + "-mvf", "mounted_vs_foot", "Rider against one on foot (1D10+10)",
+                          _select(pre + "-mvf", "mounted_vs_foot", list(MOUNTED_VS_FOOT))),
+                   _field(pre + "-side", "attacker_side", f"Striking {tname} from",
+                          _select(pre + "-side", "attacker_side", list(ATTACKER_SIDE))))
+    return fragment(h("div", {"class": "sr-row"}, row1), defender, mounted, cover, pull, special)
 
 
 
-def free_attack_html(view: dict[str, Any], free: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+def free_attack_html(view: dict[str, Any], free: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:
     """The attack panel for a free attack on a fleeing enemy: no declared action, no SR of its
     own; the enemy's first usable melee weapon, free_attack ticked (no parry, dodge at ½)."""
     c = view.get("combatants", {}).get(free.get("attacker", ""), {})

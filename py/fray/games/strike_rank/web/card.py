@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from fray.web.html import Markup, fragment, h, html
 from fray.games.strike_rank.web.attack import _dice
 from fray.games.strike_rank.web.common import (DISENGAGE, GRAPPLE_OPTIONS, GRAPPLE_ROLLS, HEAL_KINDS, INJURY_LABEL, PERIODS, UNSTICK_BODY,
-                     UNSTICK_SHIELD, _check, _err, _field, _fold, _input, _lazy_fold, _names, _others, _select, esc,
+                     UNSTICK_SHIELD, _check, _err, _field, _fold, _input, _lazy_fold, _names, _others, _select,
                      injury_class)
 
 # -- the card ------------------------------------------------------------------------------------
@@ -22,7 +23,7 @@ def is_humanoid(locs: list[dict[str, Any]]) -> bool:
     return len(keys) == len(set(keys)) and all(k in HUMANOID_AREAS for k in keys) and len(keys) >= 5
 
 
-def location_cell(l: dict[str, Any], area: str | None = None) -> str:
+def location_cell(l: dict[str, Any], area: str | None = None) -> Markup:
     lvl = l.get("injury", "none")
     flags = []
     if l.get("bleeding"):
@@ -35,149 +36,148 @@ def location_cell(l: dict[str, Any], area: str | None = None) -> str:
         flags.append("first aid given")
     # The grid area rides on a data attribute (strike-rank.css places it): the page's CSP runs no
     # inline style.
-    where = f' data-area="{area}"' if area else ""
     rng = l.get("melee") or []
     rtxt = f' {rng[0]}–{rng[1]}' if len(rng) == 2 and rng[0] != rng[1] else (f" {rng[0]}" if rng else "")
-    return (f'<li class="sr-loc {injury_class(lvl)}"{where} data-loc="{esc(l["id"])}">'
-            f'<span class="n">{esc(l["name"])}<small>{esc(rtxt)}</small></span>'
-            f'<span class="hp">{esc(l["hp"])}/{esc(l["hp_max"])} HP</span>'
-            f'<span class="ap">AP {esc(l["ap"])}</span>'
-            f'<span class="lvl">{esc(INJURY_LABEL.get(lvl, lvl))}</span>'
-            + (f'<span class="fl">{esc("; ".join(flags))}</span>' if flags else "") + "</li>")
+    return html('<li class="sr-loc {}"{} data-loc="{}"><span class="n">{}<small>{}</small></span>'
+                '<span class="hp">{}/{} HP</span><span class="ap">AP {}</span><span class="lvl">{}</span>{}</li>',
+                injury_class(lvl), html(' data-area="{}"', area) if area else "", l["id"], l["name"], rtxt,
+                l["hp"], l["hp_max"], l["ap"], INJURY_LABEL.get(lvl, lvl),
+                html('<span class="fl">{}</span>', "; ".join(flags)) if flags else "")
 
 
-def body_html(name: str, locs: list[dict[str, Any]]) -> str:
+def body_html(name: str, locs: list[dict[str, Any]]) -> Markup:
     if is_humanoid(locs):
-        cells = "".join(location_cell(l, HUMANOID_AREAS[(l["type"], l.get("side") or "")]) for l in locs)
+        cells = [location_cell(l, HUMANOID_AREAS[(l["type"], l.get("side") or "")]) for l in locs]
         cls = "sr-body humanoid"
     else:
-        cells = "".join(location_cell(l) for l in locs)
+        cells = [location_cell(l) for l in locs]
         cls = "sr-body list"
-    return f'<ul class="{cls}" aria-label="Hit locations of {esc(name)}">{cells}</ul>'
+    return h("ul", {"class": cls, "aria-label": f"Hit locations of {name}"}, cells)
 
 
-def _whp(w: dict[str, Any]) -> str:
-    return f'{esc(w["hp"])}/{esc(w["hp_max"])}' if w.get("hp_max") else "–"
+def _whp(w: dict[str, Any]) -> Markup:
+    return html("{}/{}", w["hp"], w["hp_max"]) if w.get("hp_max") else html("–")
 
 
-def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:
     c = view.get("combatants", {}).get(cid)
     if not c:
-        return ""
+        return Markup("")
     names = _names(view)
     hp = c.get("hp", {})
     status = c.get("status", "ok")
     wound = wound_text(c)
     shown = ("wounded", wound) if status == "ok" and wound else (status, status)
     d = c.get("derived", {})
-    derived = "".join(f'<li>{esc(d[k]["text"])}</li>' for k in ("dex_sr", "siz_sr", "damage_modifier") if k in d)
+    derived = [html("<li>{}</li>", d[k]["text"]) for k in ("dex_sr", "siz_sr", "damage_modifier") if k in d]
     mv = c.get("movement", {})
     if mv:
-        derived += f'<li>Movement {esc(mv.get("rate"))} m/SR' + (
-            f' ({esc("; ".join(mv.get("why", [])))})' if mv.get("why") else "") + "</li>"
-    wrows = "".join(
-        f'<tr{"" if w.get("usable", True) else " class=unusable"}><th scope="row">{esc(w["name"])}</th>'
-        f'<td>{esc(w["skill"])}%</td><td>{esc(w["damage"])}</td><td>SR {esc(w["sr"])}</td>'
-        f'<td>{_whp(w)}</td>'
-        f'<td>{esc(w.get("why_not") or ("" if w.get("loaded", True) else "not loaded") or w.get("held", ""))}</td></tr>'
-        for w in c.get("weapons", []))
-    weapons = (f'<table class="sr-weapons" tabindex="0"><caption class="visually-hidden">Weapons of {esc(c["name"])}</caption>'
-               f'<thead><tr><th scope="col">Weapon</th><th scope="col">Skill</th><th scope="col">Damage</th>'
-               f'<th scope="col">SR</th><th scope="col">HP</th><th scope="col">Note</th></tr></thead>'
-               f'<tbody>{wrows}</tbody></table>') if wrows else ""
-    pend = [p for p in view.get("prompts", []) if p.get("combatant") == cid]
-    pending = "".join(f'<li>{esc(p.get("text", ""))}</li>' for p in pend)
+        derived.append(html("<li>Movement {} m/SR{}</li>", mv.get("rate"),
+                            html(" ({})", "; ".join(mv.get("why", []))) if mv.get("why") else ""))
+    wrows = [
+        html('<tr{}><th scope="row">{}</th><td>{}%</td><td>{}</td><td>SR {}</td><td>{}</td><td>{}</td></tr>',
+             html("") if w.get("usable", True) else html(" class=unusable"), w["name"], w["skill"], w["damage"],
+             w["sr"], _whp(w), w.get("why_not") or ("" if w.get("loaded", True) else "not loaded") or w.get("held", ""))
+        for w in c.get("weapons", [])]
+    weapons = html('<table class="sr-weapons" tabindex="0"><caption class="visually-hidden">Weapons of {}</caption>'
+                   '<thead><tr><th scope="col">Weapon</th><th scope="col">Skill</th><th scope="col">Damage</th>'
+                   '<th scope="col">SR</th><th scope="col">HP</th><th scope="col">Note</th></tr></thead>'
+                   '<tbody>{}</tbody></table>', c["name"], fragment(wrows)) if wrows else None
+    pending = [html("<li>{}</li>", p.get("text", "")) for p in view.get("prompts", []) if p.get("combatant") == cid]
     resus = c.get("resuscitate_by")
     locs = c.get("locations", [])
     prot = c.get("protection") or {}
     if prot.get("points"):
         # "Critical Hit: ... ignores armor (but not magical protection)"
-        derived += (f'<li>Magical protection {esc(prot["points"])} at every location'
-                    + (f' ({esc(prot["reason"])})' if prot.get("reason") else "") + '; a critical does not ignore it</li>')
-    return (
-        f'<div class="sr-card">'
-        f'<p class="sr-hp"><strong>HP {esc(hp.get("current"))}/{esc(hp.get("max"))}</strong>'
-        f' <span class="sr-status st-{esc(shown[0])}">{esc(shown[1])}</span>'
-        + (f' <span class="sr-resus">resuscitate by MR {esc(resus.get("round"))} SR {esc(resus.get("sr"))}</span>'
-           if isinstance(resus, dict) else "") + "</p>"
-        + body_html(c["name"], locs)
-        + f'<ul class="sr-derived" aria-label="Derived values of {esc(c["name"])}">{derived}</ul>'
-        + weapons
-        + (f'<ul class="sr-pending" aria-label="Pending questions about {esc(c["name"])}">{pending}</ul>'
-           if pending else "")
-        + stuck_html(cid, view, ui)
-        + _lazy_fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
-                     lambda: care_html(cid, c, names, (ui or {}).get("sr_aid_said", {}).get(cid, ())), ui)
-        + (fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else "")
-        + "</div>")
+        derived.append(html("<li>Magical protection {} at every location{}; a critical does not ignore it</li>",
+                            prot["points"], html(" ({})", prot["reason"]) if prot.get("reason") else ""))
+    return h(
+        "div", {"class": "sr-card"},
+        html('<p class="sr-hp"><strong>HP {}/{}</strong> <span class="sr-status st-{}">{}</span>{}</p>',
+             hp.get("current"), hp.get("max"), shown[0], shown[1],
+             html(' <span class="sr-resus">resuscitate by MR {} SR {}</span>', resus.get("round"), resus.get("sr"))
+             if isinstance(resus, dict) else ""),
+        body_html(c["name"], locs),
+        h("ul", {"class": "sr-derived", "aria-label": f"Derived values of {c['name']}"}, derived),
+        weapons,
+        h("ul", {"class": "sr-pending", "aria-label": f"Pending questions about {c['name']}"}, pending) if pending else None,
+        stuck_html(cid, view, ui),
+        _lazy_fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
+                   lambda: care_html(cid, c, names, (ui or {}).get("sr_aid_said", {}).get(cid, ())), ui),
+        fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else None)
 
 
-def care_html(cid: str, c: dict[str, Any], names: dict[str, str], aid_said: Any = ()) -> str:
+def _gm_form(form: str, cid: str, label: str, *children: Any, cls: str = "sr-gm") -> Markup:
+    """One of the card's GM forms: ``data-form`` names its action, ``data-id`` the combatant."""
+    return html('<form class="{}" data-form="{}" data-id="{}" novalidate aria-label="{}">{}</form>', cls, form, cid,
+                label, fragment(children))
+
+
+def _submit(label: str, aria: str) -> Markup:
+    return html('<button type="submit" class="small" aria-label="{}">{}</button>', aria, label)
+
+
+def care_html(cid: str, c: dict[str, Any], names: dict[str, str], aid_said: Any = ()) -> Markup:
     """GM damage, magical protection, First Aid and healing (``sr.damage``, ``sr.protection``,
     ``sr.first_aid``, ``heal_html``). ``aid_said``: what the GM's last First Aid on this card did
     (the log's lines), shown in its form: a failure treats nothing and may be tried again."""
     pre = f"sr-card-{cid}"
+    name = c["name"]
     loc_opts = [(l["id"], l["name"]) for l in c.get("locations", [])]
     healers = [(o, n) for o, n in names.items()]
-    dmg = (f'<form class="sr-gm" data-form="sr-damage" data-id="{esc(cid)}" novalidate '
-           f'aria-label="GM damage to {esc(c["name"])}">'
-           + _field(pre + "-dloc", "location", "Location", _select(pre + "-dloc", "location", loc_opts))
-           + _field(pre + "-damt", "amount", "Damage", _input(pre + "-damt", "amount", "", "numeric"))
-           + _check(pre + "-darm", "armour", "Armour stops", True)
-           + f'<button type="submit" class="small" aria-label="Apply damage to {esc(c["name"])}">Damage</button>'
-           + _err("sr") + "</form>")
+    dmg = _gm_form(
+        "sr-damage", cid, f"GM damage to {name}",
+        _field(pre + "-dloc", "location", "Location", _select(pre + "-dloc", "location", loc_opts)),
+        _field(pre + "-damt", "amount", "Damage", _input(pre + "-damt", "amount", "", "numeric")),
+        _check(pre + "-darm", "armour", "Armour stops", True),
+        _submit("Damage", f"Apply damage to {name}"), _err("sr"))
     prot = c.get("protection") or {}
-    shield = (f'<form class="sr-gm" data-form="sr-protection" data-id="{esc(cid)}" novalidate '
-              f'aria-label="Magical protection of {esc(c["name"])}">'
-              + _field(pre + "-ppts", "points", "Magical protection",
-                       _input(pre + "-ppts", "points", str(prot.get("points", "")), "numeric", "0 ends it"))
-              + _field(pre + "-preason", "reason", "From (spell)",
-                       _input(pre + "-preason", "reason", prot.get("reason", ""), "text", "e.g. Protection 2"))
-              + f'<button type="submit" class="small" aria-label="Set magical protection of {esc(c["name"])}">'
-              f'Set protection</button>' + _err("sr") + "</form>")
-    aid = (f'<form class="sr-gm" data-form="sr-first-aid" data-id="{esc(cid)}" novalidate '
-           f'aria-label="First Aid on {esc(c["name"])}">'
-           + _field(pre + "-healer", "healer", "Healer", _select(pre + "-healer", "healer", healers, cid))
-           + _field(pre + "-aloc", "location", "Location", _select(pre + "-aloc", "location", loc_opts))
-           + _field(pre + "-aroll", "rolls.first_aid", "d100", _input(pre + "-aroll", "rolls.first_aid", "", "numeric",
-                                                                     "blank = roll"))
-           + _field(pre + "-aheal", "rolls.heal", "Heal dice", _input(pre + "-aheal", "rolls.heal", "", "numeric",
-                                                                     "blank = roll"))
-           + f'<button type="submit" class="small" aria-label="First Aid on {esc(c["name"])}">First Aid</button>'
-           + _err("sr")
-           + (f'<p class="sr-aid-said" role="status">{"<br>".join(esc(t) for t in aid_said)}</p>' if aid_said else "")
-           + "</form>")
-    return dmg + shield + aid + heal_html(cid, c, names)
+    shield = _gm_form(
+        "sr-protection", cid, f"Magical protection of {name}",
+        _field(pre + "-ppts", "points", "Magical protection",
+               _input(pre + "-ppts", "points", str(prot.get("points", "")), "numeric", "0 ends it")),
+        _field(pre + "-preason", "reason", "From (spell)",
+               _input(pre + "-preason", "reason", prot.get("reason", ""), "text", "e.g. Protection 2")),
+        _submit("Set protection", f"Set magical protection of {name}"), _err("sr"))
+    aid = _gm_form(
+        "sr-first-aid", cid, f"First Aid on {name}",
+        _field(pre + "-healer", "healer", "Healer", _select(pre + "-healer", "healer", healers, cid)),
+        _field(pre + "-aloc", "location", "Location", _select(pre + "-aloc", "location", loc_opts)),
+        _field(pre + "-aroll", "rolls.first_aid", "d100", _input(pre + "-aroll", "rolls.first_aid", "", "numeric",
+                                                                "blank = roll")),
+        _field(pre + "-aheal", "rolls.heal", "Heal dice", _input(pre + "-aheal", "rolls.heal", "", "numeric",
+                                                                "blank = roll")),
+        _submit("First Aid", f"First Aid on {name}"), _err("sr"),
+        h("p", {"class": "sr-aid-said", "role": "status"}, Markup("<br>").join(aid_said)) if aid_said else None)
+    return fragment(dmg, shield, aid, heal_html(cid, c, names))
 
 
-def heal_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
+def heal_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> Markup:
     """Magical healing (``sr.heal``) and natural healing with its treatment roll (``sr.natural_healing``)."""
     pre = f"sr-card-{cid}"
     who = c["name"]
     locs = [("total", "Total HP only")] + [(l["id"], l["name"]) for l in c.get("locations", [])]
-    magic = (f'<form class="sr-gm" data-form="sr-heal" data-id="{esc(cid)}" novalidate '
-             f'aria-label="Magical healing of {esc(who)}">'
-             + _field(pre + "-hkind", "kind", "Magic", _select(pre + "-hkind", "kind", list(HEAL_KINDS)))
-             + _field(pre + "-hloc", "location", "Location", _select(pre + "-hloc", "location", locs,
-                                                                     locs[1][0] if len(locs) > 1 else "total"))
-             + _field(pre + "-hpts", "points", "Points", _input(pre + "-hpts", "points", "", "numeric"))
-             + _check(pre + "-hre", "reattach", "Re-attach severed limb")
-             + f'<button type="submit" class="small" aria-label="Heal {esc(who)} by magic">Heal</button>'
-             + _err("sr") + "</form>")
+    magic = _gm_form(
+        "sr-heal", cid, f"Magical healing of {who}",
+        _field(pre + "-hkind", "kind", "Magic", _select(pre + "-hkind", "kind", list(HEAL_KINDS))),
+        _field(pre + "-hloc", "location", "Location", _select(pre + "-hloc", "location", locs,
+                                                              locs[1][0] if len(locs) > 1 else "total")),
+        _field(pre + "-hpts", "points", "Points", _input(pre + "-hpts", "points", "", "numeric")),
+        _check(pre + "-hre", "reattach", "Re-attach severed limb"),
+        _submit("Heal", f"Heal {who} by magic"), _err("sr"))
     healers = [("", "(no treatment)")] + list(names.items())
-    natural = (f'<form class="sr-gm" data-form="sr-natural-healing" data-id="{esc(cid)}" novalidate '
-               f'aria-label="Natural healing of {esc(who)}">'
-               + _field(pre + "-nper", "period", "Rest for", _select(pre + "-nper", "period", list(PERIODS)))
-               + _check(pre + "-nrest", "rested", "Rested (no travel on foot, heavy labour or fighting)", True)
-               + _field(pre + "-nhealer", "healer", "Treated by", _select(pre + "-nhealer", "healer", healers))
-               + _field(pre + "-ntr", "rolls.treatment", "Treatment d100",
-                        _input(pre + "-ntr", "rolls.treatment", "", "numeric", "blank = roll"))
-               + f'<button type="submit" class="small" aria-label="Natural healing of {esc(who)}">Heal naturally</button>'
-               + _err("sr") + "</form>")
-    return magic + natural
+    natural = _gm_form(
+        "sr-natural-healing", cid, f"Natural healing of {who}",
+        _field(pre + "-nper", "period", "Rest for", _select(pre + "-nper", "period", list(PERIODS))),
+        _check(pre + "-nrest", "rested", "Rested (no travel on foot, heavy labour or fighting)", True),
+        _field(pre + "-nhealer", "healer", "Treated by", _select(pre + "-nhealer", "healer", healers)),
+        _field(pre + "-ntr", "rolls.treatment", "Treatment d100",
+               _input(pre + "-ntr", "rolls.treatment", "", "numeric", "blank = roll")),
+        _submit("Heal naturally", f"Natural healing of {who}"), _err("sr"))
+    return fragment(magic, natural)
 
 
-def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None) -> str:
+def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None) -> Markup:
     """Disengaging (``sr.disengage``) and the grappling options (``sr.grapple``), one fold-out,
     open while the combatant is held."""
     held = "grappled" in c.get("conditions", []) or any(l.get("immobilized_by") for l in c.get("locations", []))
@@ -185,25 +185,23 @@ def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str,
                       lambda: fight_forms(cid, c, names), ui, held)
 
 
-def fight_forms(cid: str, c: dict[str, Any], names: dict[str, str]) -> str:
+def fight_forms(cid: str, c: dict[str, Any], names: dict[str, str]) -> Markup:
     pre = f"sr-card-{cid}"
     who = c["name"]
     others = _others(names, cid)
-    dis = (f'<form class="sr-gm" data-form="sr-disengage" data-id="{esc(cid)}" novalidate '
-           f'aria-label="Disengage {esc(who)}">'
-           + _field(pre + "-how", "how", "Disengage by", _select(pre + "-how", "how", list(DISENGAGE)))
-           + f'<button type="submit" class="small" aria-label="Disengage {esc(who)}">Disengage</button>'
-           + _err("sr") + "</form>")
-    grp = (f'<form class="sr-gm sr-grapple" data-form="sr-grapple" data-id="{esc(cid)}" novalidate '
-           f'aria-label="Grapple options of {esc(who)}">'
-           + _field(pre + "-gt", "target", "Whom", _select(pre + "-gt", "target", others))
-           + _field(pre + "-gopt", "option", "Option", _select(pre + "-gopt", "option", list(GRAPPLE_OPTIONS)))
-           + _field(pre + "-gsub", "substitute", "Unarmed / MA % (for STR)",
-                    _input(pre + "-gsub", "substitute", "", "numeric", "blank = STR"))
-           + _dice(pre + "-g", GRAPPLE_ROLLS)
-           + f'<button type="submit" class="small" aria-label="Grapple: {esc(who)} acts">Grapple</button>'
-           + _err("sr") + "</form>")
-    return dis + grp
+    dis = _gm_form(
+        "sr-disengage", cid, f"Disengage {who}",
+        _field(pre + "-how", "how", "Disengage by", _select(pre + "-how", "how", list(DISENGAGE))),
+        _submit("Disengage", f"Disengage {who}"), _err("sr"))
+    grp = _gm_form(
+        "sr-grapple", cid, f"Grapple options of {who}",
+        _field(pre + "-gt", "target", "Whom", _select(pre + "-gt", "target", others)),
+        _field(pre + "-gopt", "option", "Option", _select(pre + "-gopt", "option", list(GRAPPLE_OPTIONS))),
+        _field(pre + "-gsub", "substitute", "Unarmed / MA % (for STR)",
+               _input(pre + "-gsub", "substitute", "", "numeric", "blank = STR")),
+        _dice(pre + "-g", GRAPPLE_ROLLS),
+        _submit("Grapple", f"Grapple: {who} acts"), _err("sr"), cls="sr-gm sr-grapple")
+    return fragment(dis, grp)
 
 
 def stuck_entries(cid: str, view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -214,11 +212,11 @@ def stuck_entries(cid: str, view: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**e, "owner_name": cs.get(e["owner"], {}).get("name", "")} for e in c.get("stuck_weapons", [])]
 
 
-def stuck_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+def stuck_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:
     """One ``sr.unstick`` form per stuck weapon: who tries, how, and the test's dice."""
     entries = [e for e in stuck_entries(cid, view) if e["owner"]]
     if not entries:
-        return ""
+        return Markup("")
     names = _names(view)
     holder = names.get(cid, "")
     forms = []
@@ -226,19 +224,17 @@ def stuck_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None)
         pre = f"sr-card-{cid}-u{i}"
         methods = UNSTICK_SHIELD if e["in"] == "shield" else UNSTICK_BODY
         label = f'{e["name"]} ({e["owner_name"]}) in {holder}\'s {e["where"]}'
-        forms.append(
-            f'<form class="sr-gm sr-unstick" data-form="sr-unstick" data-id="{esc(cid)}" data-owner="{esc(e["owner"])}" '
-            f'data-weapon="{esc(e["weapon"])}" novalidate aria-label="Free {esc(label)}">'
-            f'<p class="sr-stuck-what" data-field="weapon">{esc(label)}{_err("weapon")}</p>'
-            + _field(pre + "-who", "id", "Who tries", _select(pre + "-who", "id", list(names.items()), cid))
-            + _field(pre + "-m", "method", "How", _select(pre + "-m", "method", list(methods)))
-            + _field(pre + "-rt", "rolls.test", "Test d100", _input(pre + "-rt", "rolls.test", "", "numeric", "blank = roll"))
-            + (_field(pre + "-rd", "rolls.impale_damage", "Wrench damage dice",
-                      _input(pre + "-rd", "rolls.impale_damage", "", "numeric", "blank = roll"))
-               if e["in"] == "body" else "")
-            + f'<button type="submit" class="small" aria-label="Try to free {esc(e["name"])}">Free it (1 MR)</button>'
-            + _err("sr") + "</form>")
-    return _fold("sr-tools sr-stuck", f"stuck-{cid}", f"Stuck weapons ({len(entries)})", "".join(forms), ui, True)
+        forms.append(h(
+            "form", {"class": "sr-gm sr-unstick", "data-form": "sr-unstick", "data-id": cid, "data-owner": e["owner"],
+                     "data-weapon": e["weapon"], "novalidate": True, "aria-label": f"Free {label}"},
+            h("p", {"class": "sr-stuck-what", "data-field": "weapon"}, label, _err("weapon")),
+            _field(pre + "-who", "id", "Who tries", _select(pre + "-who", "id", list(names.items()), cid)),
+            _field(pre + "-m", "method", "How", _select(pre + "-m", "method", list(methods))),
+            _field(pre + "-rt", "rolls.test", "Test d100", _input(pre + "-rt", "rolls.test", "", "numeric", "blank = roll")),
+            _field(pre + "-rd", "rolls.impale_damage", "Wrench damage dice",
+                   _input(pre + "-rd", "rolls.impale_damage", "", "numeric", "blank = roll")) if e["in"] == "body" else None,
+            _submit("Free it (1 MR)", f'Try to free {e["name"]}'), _err("sr")))
+    return _fold("sr-tools sr-stuck", f"stuck-{cid}", f"Stuck weapons ({len(entries)})", forms, ui, True)
 
 
 def wound_text(c: dict[str, Any]) -> str:

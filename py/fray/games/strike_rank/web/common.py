@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fray.web.blocks import Block
-from fray.web.render import esc
-from fray.web.widgets import (act_button as _btn, check, err_slot as _err, field, fold_open, fold_summary, select as _select,
-                       text_input as _input)
+from fray.web import widgets
+from fray.web.html import Markup, block, fragment, h, html, trusted
 
-__all__ = ["_btn", "_err", "_select", "_input", "esc"]  # shared by the other parts
+__all__ = ["_btn", "_err", "_select", "_input"]  # shared by the other parts
 
 DECLARE_KINDS = (("melee", "Melee attack"), ("missile", "Missile attack"), ("spell", "Cast a spell"),
                  ("move", "Move"), ("defend", "Parry / dodge only"), ("reload", "Reload"), ("other", "Other"))
@@ -23,7 +22,6 @@ INJURY_LABEL = {"none": "unhurt", "minor": "minor", "serious": "serious", "maime
 PHASE_LABEL = {"setup": "Setting up", "declare": "Declare", "resolve": "Resolve", "end": "End of round"}
 EXCHANGE_KINDS = ("attack", "location", "damage_roll", "damage", "injury", "parry", "weapon", "knockback",
                   "fumble", "impale", "death", "unconscious", "critical", "special")
-CURRENT = ' aria-current="step"'
 ROLLS = (("attack", "Attack d100"), ("defence", "Defence d100"), ("location", "Location d20"),
          ("damage", "Damage dice"))
 CASTING_ROLLS = (("concentration_defence", "INT×3 if defending d100"), ("wound.concentration", "INT×3 if hurt d100"))
@@ -50,29 +48,57 @@ PROMPT_ROLLS = {"impaled": (("impale_damage", "Weapon damage dice"),),
 
 
 
-def _field(fid: str, name: str, label: str, control: str, cls: str = "") -> str:
-    return field(fid, name, label, control, cls=cls)
+# fray.web.widgets (shared by every game) still return plain strings; each escapes every text it is
+# given (a label, a value, an option), so its markup passes as it is. A control handed on to
+# ``widgets.field`` goes through ``fragment``: text that is not markup comes out escaped.
+
+def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> Markup:
+    return trusted(widgets.act_button(label, act, cls, aria, **data))  # widgets escape their text
 
 
-def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
+def _err(name: str) -> Markup:
+    slot = _ERR.get(name)
+    if slot is None:
+        slot = _ERR[name] = trusted(widgets.err_slot(name))  # widgets escape their text
+    return slot
+
+
+# the error slots by field name: a few dozen names, drawn in every form of every card
+_ERR: dict[str, Markup] = {}
+
+
+def _select(fid: str, name: str, options: Any, selected: Any = None) -> Markup:
+    return trusted(widgets.select(fid, name, options, selected))  # widgets escape their text
+
+
+def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> Markup:
+    return trusted(widgets.text_input(fid, name, value, mode, placeholder))  # widgets escape their text
+
+
+def _field(fid: str, name: str, label: str, control: Markup, cls: str = "") -> Markup:
+    return trusted(widgets.field(fid, name, label, fragment(control), cls=cls))  # widgets escape their text
+
+
+def _check(fid: str, name: str, label: str, checked: bool = False) -> Markup:
     """A tick box in a field of its own, with its error slot (the engine names a bad flag by its field)."""
-    return (f'<div class="field sr-checkfield" data-field="{esc(name)}">{check(fid, name, label, checked, "sr-check")}'
-            f'{_err(name)}</div>')
+    box = trusted(widgets.check(fid, name, label, checked, "sr-check"))  # widgets escape their text
+    return html('<div class="field sr-checkfield" data-field="{}">{}{}</div>', name, box, _err(name))
 
 
-def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None, default_open: bool = False,
-          aria: str = "", odds_lazy: bool = False, lazy: bool = False, was_lazy: bool = False) -> str:
+def _fold(cls: str, key: str, summary: Any, body: Any, ui: dict[str, Any] | None, default_open: bool = False,
+          aria: str = "", odds_lazy: bool = False, lazy: bool = False, was_lazy: bool = False) -> Markup:
     """A fold-out that stays open (or shut) across re-renders: ``ui["sr_open"]`` holds each
     fold-out's state as the page showed it just before the render ({key: open}). ``lazy``: its
     body is drawn only once it opens (``data-fold-lazy``: the panel renders on that toggle).
     ``was_lazy``: the same fold-out drawn with its body; its summary keeps the id the lazy one
-    had, so the render that draws the body gives the keyboard's focus back to it."""
-    return (_fold_open(cls, key, ui, default_open, odds_lazy, lazy, drawn=was_lazy)
-            + _summary(summary, aria, key if lazy or was_lazy else "") + body + "</details>")
+    had, so the render that draws the body gives the keyboard's focus back to it. ``summary`` and
+    ``body``: text (escaped) or markup."""
+    return h("details", _fold_attrs(cls, key, ui, default_open, odds_lazy, lazy, drawn=was_lazy),
+             _summary(summary, aria, key if lazy or was_lazy else ""), body)
 
 
-def _lazy_fold(cls: str, key: str, summary: str, body: Callable[[], str], ui: dict[str, Any] | None,
-               default_open: bool = False, aria: str = "") -> str:
+def _lazy_fold(cls: str, key: str, summary: Any, body: Callable[[], Markup], ui: dict[str, Any] | None,
+               default_open: bool = False, aria: str = "") -> Markup:
     """A fold-out drawn without its body until it first opens (``data-fold-lazy``: the page renders
     on that toggle) and kept drawn while it is on the page (``ui["sr_opened"]``), so what the GM
     typed stays. ``body`` is called only when it is drawn."""
@@ -82,26 +108,27 @@ def _lazy_fold(cls: str, key: str, summary: str, body: Callable[[], str], ui: di
     return _fold(cls, key, summary, body(), ui, default_open, aria=aria, was_lazy=True)
 
 
-def _fold_block(cls: str, key: str, summary: str, body: list[str], ui: dict[str, Any] | None,
+def _fold_block(cls: str, key: str, summary: Any, body: list[Any], ui: dict[str, Any] | None,
                 default_open: bool = False, aria: str = "") -> Block:
     """``_fold`` as a Block (web/blocks.py) whose children are its summary and each element of
     ``body``, so the painter rewrites only the parts of a long fold-out that changed."""
-    return Block(_fold_open(cls, key, ui, default_open), [_summary(summary, aria), *body], "</details>")
+    return block("details", _fold_attrs(cls, key, ui, default_open), [_summary(summary, aria), *body])
 
 
-def _fold_open(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool, odds_lazy: bool = False,
-               lazy: bool = False, drawn: bool = False) -> str:
-    """``odds_lazy``: the odds of a form inside are worked out when it opens (web/odds_view.py).
-    ``drawn``: a fold-out that could be drawn empty holds its body (``data-fold-drawn``): the
-    panel keeps it drawn while it is on the page, also when it opened by itself and was shut
-    before any render saw it open (a free attack's Circumstances, a held combatant's grapple)."""
+def _fold_attrs(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool, odds_lazy: bool = False,
+                lazy: bool = False, drawn: bool = False) -> dict[str, Any]:
+    """A fold-out's attributes (as ``widgets.fold_open`` writes them). ``odds_lazy``: the odds of a
+    form inside are worked out when it opens (web/odds_view.py). ``drawn``: a fold-out that could
+    be drawn empty holds its body (``data-fold-drawn``): the panel keeps it drawn while it is on the
+    page, also when it opened by itself and was shut before any render saw it open (a free
+    attack's Circumstances, a held combatant's grapple)."""
     is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
-    attrs = (" data-odds-lazy" if odds_lazy else "") + (" data-fold-drawn" if drawn else "")
-    return fold_open(cls, key, is_open, lazy, attrs)
+    return {"class": cls, "data-fold": key, "data-odds-lazy": odds_lazy, "data-fold-drawn": drawn,
+            "data-fold-lazy": lazy, "open": bool(is_open)}
 
 
-def _summary(summary: str, aria: str, key: str = "") -> str:
-    return fold_summary(summary, f"fold-{key}" if key else "", aria)
+def _summary(summary: Any, aria: str, key: str = "") -> Markup:
+    return h("summary", {"id": f"fold-{key}" if key else None, "aria-label": aria or None}, summary)
 
 
 def _names(view: dict[str, Any]) -> dict[str, str]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web.blocks import Block
-from fray.games.strike_rank.web.common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
-                     _names, _others, _select, esc)
+from fray.web.html import Markup, block, fragment, h, html
+from fray.games.strike_rank.web.common import (DECLARE_KINDS, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
+                     _names, _others, _select)
 
 SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
 # Past this many combatants each declaration form is folded shut and drawn when it opens
@@ -22,7 +23,7 @@ MORE_KEYS = ("shots", "attacks", "split", "extra_weapon", "brace_against", "labe
 
 
 def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: dict[str, Any],
-              ui: dict[str, Any] | None = None) -> str:
+              ui: dict[str, Any] | None = None) -> Markup:
     """The rarer fields of a declaration, folded away: open when the action being changed uses one.
     Shut and never opened, it holds no fields (``data-fold-lazy``: drawn when it first opens, and
     kept once drawn, so what the GM typed stays); the form reads a missing field as not used. Two
@@ -33,34 +34,31 @@ def more_html(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: d
                       aria=f"More options for {c.get('name', '')}")
 
 
-def _more_body(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: dict[str, Any]) -> str:
+def _more_body(pre: str, cid: str, c: dict[str, Any], names: dict[str, str], p: dict[str, Any]) -> Markup:
     weapons = [("", "(none)")] + [(w["id"], w["name"]) for w in c.get("weapons", []) if w.get("usable", True)]
     others = [("", "(not bracing)")] + _others(names, cid)
     split = p.get("split")
     split_text = " ".join(str(x) for x in split) if isinstance(split, list) else ""
-    flags = "".join(_check(f"{pre}-{k}", k, label, bool(p.get(k))) for k, label in MORE_FLAGS)
-    body = (
-        '<div class="sr-row">'
-        + _field(pre + "-shots", "shots", "Shots (S/MR missile)", _input(pre + "-shots", "shots",
-                                                                         _num(p.get("shots")), "numeric", "1"))
-        + _field(pre + "-attacks", "attacks", "Attacks with this weapon",
-                 _input(pre + "-attacks", "attacks", _num(p.get("attacks")), "numeric", "1"))
-        + _field(pre + "-split", "split", "Split skill % (one each)", _input(pre + "-split", "split", split_text,
-                                                                             "text", "60 50"))
-        + _field(pre + "-extra", "extra_weapon", "Second weapon's attack",
-                 _select(pre + "-extra", "extra_weapon", weapons, p.get("extra_weapon", "")))
-        + _field(pre + "-brace", "brace_against", "Brace the spear against",
-                 _select(pre + "-brace", "brace_against", others, p.get("brace_against", "")))
-        + "</div>"
-        + f'<div class="sr-row">{flags}</div>'
-        + '<div class="sr-row">'
-        + _field(pre + "-label", "label", "Other: what", _input(pre + "-label", "label", p.get("label", "")
+    flags = [_check(f"{pre}-{k}", k, label, bool(p.get(k))) for k, label in MORE_FLAGS]
+    return fragment(
+        h("div", {"class": "sr-row"},
+          _field(pre + "-shots", "shots", "Shots (S/MR missile)", _input(pre + "-shots", "shots",
+                                                                         _num(p.get("shots")), "numeric", "1")),
+          _field(pre + "-attacks", "attacks", "Attacks with this weapon",
+                 _input(pre + "-attacks", "attacks", _num(p.get("attacks")), "numeric", "1")),
+          _field(pre + "-split", "split", "Split skill % (one each)", _input(pre + "-split", "split", split_text,
+                                                                             "text", "60 50")),
+          _field(pre + "-extra", "extra_weapon", "Second weapon's attack",
+                 _select(pre + "-extra", "extra_weapon", weapons, p.get("extra_weapon", ""))),
+          _field(pre + "-brace", "brace_against", "Brace the spear against",
+                 _select(pre + "-brace", "brace_against", others, p.get("brace_against", "")))),
+        h("div", {"class": "sr-row"}, flags),
+        h("div", {"class": "sr-row"},
+          _field(pre + "-label", "label", "Other: what", _input(pre + "-label", "label", p.get("label", "")
                                                                 if p.get("kind") == "other" else "", "text",
-                                                                "light a torch"))
-        + _field(pre + "-cost", "sr_cost", "Other: SR it takes", _input(pre + "-cost", "sr_cost",
-                                                                        _num(p.get("sr_cost")), "numeric", "0"))
-        + "</div>")
-    return body
+                                                                "light a torch")),
+          _field(pre + "-cost", "sr_cost", "Other: SR it takes", _input(pre + "-cost", "sr_cost",
+                                                                        _num(p.get("sr_cost")), "numeric", "0"))))
 
 
 def _num(v: Any) -> str:
@@ -69,7 +67,7 @@ def _num(v: Any) -> str:
 
 def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
                  ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None,
-                 ui: dict[str, Any] | None = None) -> str:
+                 ui: dict[str, Any] | None = None) -> Markup:
     """Kind, weapon, target, metres, running, spell, and folded under "More" every other field of
     ``sr.declare`` (shots, several attacks, a second weapon, charges, bracing, closing, an Other
     action's label and SR cost) → one ``sr.declare`` (or ``sr.change``, ``sr.abort``)."""
@@ -91,32 +89,30 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
         kind = kinds[0][0]
     mv = c.get("movement") or {}
     spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
-    ref_attr = f' data-ref="{esc(ref)}"' if ref else ""
     who = c["name"]
     # the GM names an action by who and when, never by its id
     title = ((f"Abort this action of {who} and" if form == "sr-abort" else f"Change {_at_sr(p)} of {who}") if ref
              else f"Declare for {who}")
-    return (
-        f'<form class="sr-declare" data-form="{esc(form)}" data-id="{esc(cid)}"{ref_attr} novalidate '
-        f'aria-label="{esc(title)}">'
-        f'<div class="sr-row">'
-        + _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", kinds, p.get("kind", kind)))
-        + _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
-                                                              p.get("weapon", weapons[0][0] if weapons else "")))
-        + _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
-                                                              p.get("target", enemy)))
-        + _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),
-                                                             "decimal", "from map"))
-        + (_field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
-           if len(spells) > 1 else "")
-        + (_check(pre + "-running", "running", "Running", bool(p.get("running"))) if mv.get("can_run", True) else
-           f'<p class="hint sr-cannot">Cannot run: {esc("; ".join(mv.get("why", [])))}</p>')
-        + "</div>"
-        + (f'<p class="hint sr-cannot">{esc(c["cannot_fight"])}</p>' if c.get("cannot_fight") else "")
-        + more_html(pre, cid, c, names, p, ui)
-        + '<div class="sr-row sr-actions">'
-        + f'<button type="submit" class="primary">{esc(SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))}</button>'
-        f'</div>{_err("sr")}</form>')
+    return h(
+        "form", {"class": "sr-declare", "data-form": form, "data-id": cid, "data-ref": ref or None, "novalidate": True,
+                 "aria-label": title},
+        h("div", {"class": "sr-row"},
+          _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", kinds, p.get("kind", kind))),
+          _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
+                                                              p.get("weapon", weapons[0][0] if weapons else ""))),
+          _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
+                                                              p.get("target", enemy))),
+          _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),
+                                                             "decimal", "from map")),
+          _field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
+          if len(spells) > 1 else None,
+          _check(pre + "-running", "running", "Running", bool(p.get("running"))) if mv.get("can_run", True) else
+          html('<p class="hint sr-cannot">Cannot run: {}</p>', "; ".join(mv.get("why", [])))),
+        h("p", {"class": "hint sr-cannot"}, c["cannot_fight"]) if c.get("cannot_fight") else None,
+        more_html(pre, cid, c, names, p, ui),
+        h("div", {"class": "sr-row sr-actions"},
+          h("button", {"type": "submit", "class": "primary"}, SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))),
+        _err("sr"))
 
 
 
@@ -136,7 +132,7 @@ def offered_kinds(c: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
-                 kept: dict[str, Any] | None = None) -> str:
+                 kept: dict[str, Any] | None = None) -> Block | Markup:
     """Each combatant's declarations and the form for the next one. A form closes once it has
     declared (its fold-out is keyed by the number of declarations, so a new one starts shut) and
     the next combatant's form is the one in view; "Declare another" opens it again.
@@ -167,10 +163,10 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         for cid in [k for k in kept if k not in view.get("combatants", {})]:
             del kept[cid]
     if not rows:
-        return '<p class="hint">No combatants yet.</p>'
-    return Block('<div class="sr-declare-list">', [
-        '<p class="hint">Declare each combatant\'s actions, then press <strong>Next</strong> to resolve them by '
-        'strike rank.</p>', *rows], "</div>")
+        return html('<p class="hint">No combatants yet.</p>')
+    return block("div", {"class": "sr-declare-list"}, [
+        html('<p class="hint">Declare each combatant\'s actions, then press <strong>Next</strong> to resolve them by '
+             'strike rank.</p>'), *rows])
 
 
 def next_to_declare(view: dict[str, Any]) -> str | None:
@@ -199,35 +195,34 @@ def _fold_key(cid: str, n: int, up: bool) -> str:
 
 
 def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str, ui: dict[str, Any] | None,
-                 many: bool = False, up: bool = False) -> str:
+                 many: bool = False, up: bool = False) -> Markup:
     """One combatant's part of the declarations: what they declared, and the form for the next.
     ``many`` (FOLD_DECLARATIONS_FROM or more combatants): the form's fold-out starts shut (but for
     ``up``, the first still to declare) and holds no form until it first opens (the page's toggle listener draws it then), so the Next
     into a new round writes thirty one-line fold-outs, not thirty forms."""
     decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
-    items = "".join(
-        f'<li class="sr-decl"><span class="sr-badge">SR {esc(a["sr"])}</span> '
-        f'<span class="sr-what">{esc(action_label(a, names, c))}</span> '
-        f'<span class="sr-text">{esc(a["text"])}</span> '
-        + _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {_at_sr(a)} of {c["name"]}',
-               ref=a["ref"], id=cid)
-        + "</li>" for a in decl)
-    status = "" if c.get("status") == "ok" else f' <span class="sr-status">{esc(c["status"])}</span>'
+    items = [html('<li class="sr-decl"><span class="sr-badge">SR {}</span> <span class="sr-what">{}</span> '
+                  '<span class="sr-text">{}</span> {}</li>', a["sr"], action_label(a, names, c), a["text"],
+                  _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {_at_sr(a)} of {c["name"]}',
+                       ref=a["ref"], id=cid))
+             for a in decl]
+    status = html(' <span class="sr-status">{}</span>', c["status"]) if c.get("status") != "ok" else Markup("")
     if c.get("status", "ok") != "ok":
         # the dead, unconscious and incapacitated act no more (issue 32: "the dead got full declare
         # forms"); the card's conditions bring them back
-        return (f'<div class="sr-who sr-fallen" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
-                f'<p class="hint">{esc(c.get("cannot_act") or c["name"] + " cannot act")}: no actions.</p></div>')
+        return html('<div class="sr-who sr-fallen" data-id="{}"><h3>{}{}</h3><p class="hint">{}: no actions.</p></div>',
+                    cid, c["name"], status, c.get("cannot_act") or c["name"] + " cannot act")
     key = _fold_key(cid, len(decl), up)
     # ``up``: the next to declare, open (and drawn) though the others wait shut
     shown = (ui or {}).get("sr_open", {}).get(key)
     drawn = not many or (up and shown is not False) or shown or key in (ui or {}).get("sr_opened", ())
     form = declare_form(cid, c, names, enemy=enemy, ui=ui) if drawn else ""
-    summary = f'Declare another action for {esc(c["name"])}' if decl else f'Declare for {esc(c["name"])}'
-    return (f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'
-            f'<ul class="sr-decls" aria-label="Declared by {esc(c["name"])}">{items}</ul>'
-            + _fold("sr-fold sr-declare-fold", key, summary, form, ui,
-                    default_open=not decl and (not many or up), lazy=not drawn) + "</div>")
+    summary = f'Declare another action for {c["name"]}' if decl else f'Declare for {c["name"]}'
+    return h("div", {"class": "sr-who", "data-id": cid},
+             html("<h3>{}{}</h3>", c["name"], status),
+             html('<ul class="sr-decls" aria-label="Declared by {}">{}</ul>', c["name"], fragment(items)),
+             _fold("sr-fold sr-declare-fold", key, summary, form, ui,
+                   default_open=not decl and (not many or up), lazy=not drawn))
 
 
 def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | None = None) -> str:
@@ -256,24 +251,22 @@ def _at_sr(a: dict[str, Any]) -> str:
     return f"the action at SR {a['sr']}" if a.get("sr") not in (None, "") else "the action"
 
 
-def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
+def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Block | Markup:
     names = _names(view)
     items = []
     for o in view.get("order", []):
         cur = bool(o.get("current"))
         c = view.get("combatants", {}).get(o["combatant"], {})
-        items.append(
-            f'<li class="{"current" if cur else ""}"{CURRENT if cur else ""} data-ref="{esc(o["ref"])}">'
-            f'<span class="sr-badge">SR {esc(o["sr"])}</span> <strong>{esc(o["name"])}</strong> '
-            f'<span class="sr-what">{esc(action_label(o, names, c))}</span> '
-            f'<span class="sr-text">{esc(o["text"])}</span>'
-            + _btn("Change…", "sr-change-open", "small secondary", f'Change {_at_sr(o)} of {o["name"]}',
-                   ref=o["ref"], id=o["combatant"])
-            + (abort_html(o, c, names, ui, _first_enemies(view).get(o["combatant"], ""))
-               if o.get("kind") in ABORTABLE and c else "")
-            + "</li>")
+        items.append(h(
+            "li", {"class": "current" if cur else "", "aria-current": "step" if cur else None, "data-ref": o["ref"]},
+            html('<span class="sr-badge">SR {}</span> <strong>{}</strong> <span class="sr-what">{}</span> '
+                 '<span class="sr-text">{}</span>', o["sr"], o["name"], action_label(o, names, c), o["text"]),
+            _btn("Change…", "sr-change-open", "small secondary", f'Change {_at_sr(o)} of {o["name"]}',
+                 ref=o["ref"], id=o["combatant"]),
+            abort_html(o, c, names, ui, _first_enemies(view).get(o["combatant"], ""))
+            if o.get("kind") in ABORTABLE and c else None))
     if not items:
-        return '<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>'
+        return html('<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>')
     # folded: the order strip already shows who acts at which SR; the list keeps each action's SR
     # breakdown and its Change… and Abort controls one tap away (issue 10: with 12 combatants the
     # open list made the page ~6,300 px long)
@@ -281,27 +274,27 @@ def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     n = len(items)
     return _fold_block("sr-fold sr-order-fold", "sr-order",
                        f'Strike rank order: {n} action{"s" if n != 1 else ""}, breakdowns, Change… / Abort',
-                       [Block('<ol class="sr-order" aria-label="Strike rank order">', items, "</ol>"),
-                        f'<p class="hint">{esc(view.get("order_key", ""))}</p>'], ui)
+                       [block("ol", {"class": "sr-order", "aria-label": "Strike rank order"}, items),
+                        html('<p class="hint">{}</p>', view.get("order_key", ""))], ui)
 
 
 ABORTABLE = ("spell", "reload", "other")
 
 
 def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None,
-               enemy: str = "") -> str:
+               enemy: str = "") -> Markup:
     """"Abort and …" beside a prolonged action: the new action, delayed by DEX SR from now (``sr.abort``)."""
     return _fold("sr-fold sr-abort", "abort-" + str(o["ref"]), "Abort and …",
                  declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}, enemy, ui=ui), ui,
                  aria=f'Abort {_at_sr(o)} of {o["name"]} and do something else')
 
 
-def change_html(view: dict[str, Any], ref: str) -> str:
+def change_html(view: dict[str, Any], ref: str) -> Markup:
     names = _names(view)
     for cid, c in view.get("combatants", {}).items():
         for a in c.get("declared", []):
             if a["ref"] == ref and a.get("status") == "declared":
-                return (f'<div class="sr-box sr-change"><h3>Change {esc(_at_sr(a))} of {esc(c["name"])} '
-                        f'(delayed by DEX SR)</h3>{declare_form(cid, c, names, "sr-change", ref, a)}'
-                        + _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change") + "</div>")
-    return ""
+                return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>{}{}</div>',
+                            _at_sr(a), c["name"], declare_form(cid, c, names, "sr-change", ref, a),
+                            _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change"))
+    return Markup("")

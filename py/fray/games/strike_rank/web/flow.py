@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fray.games.strike_rank.web.common import _btn, esc
+from fray.games.strike_rank.web.common import _btn
+from fray.web.html import Markup, html
 
 
 def open_attacks(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -29,56 +30,55 @@ def not_declared_ids(view: dict[str, Any]) -> list[str]:
                                                    for a in c.get("declared", []))]
 
 
-def still_open_html(view: dict[str, Any]) -> str:
+def still_open_html(view: dict[str, Any]) -> Markup:
     """"Broo 3's attack at SR 10 is not resolved: Resolve / Skip it", one line each (shown when Next
     was pressed with attacks open; the engine refuses that Next in the same words). An attack whose
     target has fallen says so, and offers another target or skipping it (issue 33)."""
-    rows = "".join(_open_row(view, o) for o in open_attacks(view))
+    rows = Markup("").join(_open_row(view, o) for o in open_attacks(view))
     if not rows:
-        return ""
-    return (f'<div class="sr-box sr-still-open" role="alert" tabindex="-1"><h3>Still open at SR {esc(view.get("sr"))}</h3>'
-            f'<ul class="sr-open-list">{rows}</ul>'
-            '<p class="hint">Resolve each attack, or skip it (the log keeps your choice); then press '
-            '<strong>Next</strong>.</p></div>')
+        return Markup("")
+    return html('<div class="sr-box sr-still-open" role="alert" tabindex="-1"><h3>Still open at SR {}</h3>'
+                '<ul class="sr-open-list">{}</ul>'
+                '<p class="hint">Resolve each attack, or skip it (the log keeps your choice); then press '
+                '<strong>Next</strong>.</p></div>', view.get("sr"), rows)
 
 
-def _open_row(view: dict[str, Any], o: dict[str, Any]) -> str:
+def _open_row(view: dict[str, Any], o: dict[str, Any]) -> Markup:
     cs = view.get("combatants", {})
     t = cs.get(o.get("target") or "", {})
-    who = f'{o["name"]}\'s attack at SR {o["sr"]}'
-    said = f'{esc(o["name"])}\'s attack at SR {esc(o["sr"])}'  # the page's text, as the engine's refusal says it
+    who = f'{o["name"]}\'s attack at SR {o["sr"]}'  # as the engine's refusal says it
     if t and t.get("status", "ok") != "ok":
         # the attack form already starts on the nearest standing enemy: "Pick another target" opens it
-        return (f'<li data-ref="{esc(o["ref"])}">{said} was at {esc(t.get("name", ""))}, who is '
-                f'{esc(t.get("status"))}: '
-                + _btn("Pick another target", "sr-show-attack", "small primary", f'Pick another target: {who}',
-                       ref=o["ref"])
-                + " " + _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {who}', ref=o["ref"]) + "</li>")
-    return (f'<li data-ref="{esc(o["ref"])}">{said} is not resolved: '
-            + _btn("Resolve", "sr-show-attack", "small primary", f'Resolve: {o["name"]}\'s attack', ref=o["ref"])
-            + " " + _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {o["name"]}\'s attack', ref=o["ref"])
-            + "</li>")
+        return html('<li data-ref="{}">{}\'s attack at SR {} was at {}, who is {}: {} {}</li>', o["ref"], o["name"],
+                    o["sr"], t.get("name", ""),
+                    t.get("status"),
+                    _btn("Pick another target", "sr-show-attack", "small primary", f'Pick another target: {who}',
+                         ref=o["ref"]),
+                    _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {who}', ref=o["ref"]))
+    return html('<li data-ref="{}">{}\'s attack at SR {} is not resolved: {} {}</li>', o["ref"], o["name"], o["sr"],
+                _btn("Resolve", "sr-show-attack", "small primary", f'Resolve: {o["name"]}\'s attack', ref=o["ref"]),
+                _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {o["name"]}\'s attack', ref=o["ref"]))
 
 
-def nothing_left_html(view: dict[str, Any]) -> str:
+def nothing_left_html(view: dict[str, Any]) -> Markup:
     """Resolving, with no action left at this SR: say so, and what Next does (issue 33: the panel
     still said "Resolve SR 7" with nothing to resolve and no hint)."""
     cur = view.get("sr", 0)
     later = sorted({o.get("sr", 0) for o in view.get("order", []) if o.get("sr", 0) > cur})
     then = f"SR {later[0]}" if later else "the end of the Melee Round"
-    return (f'<p class="sr-box sr-nothing-left" role="status">No action is left at SR {esc(cur)}: press '
-            f'<strong>Next</strong> for {esc(then)}.</p>')
+    return html('<p class="sr-box sr-nothing-left" role="status">No action is left at SR {}: press '
+                '<strong>Next</strong> for {}.</p>', cur, then)
 
 
-def undeclared_html(view: dict[str, Any]) -> str:
+def undeclared_html(view: dict[str, Any]) -> Markup:
     """Who has not declared, and the GM's choice to go on (issue 32: "went to resolution with 2 of 13
     combatants declared without a word")."""
     names = not_declared(view)
     if not names:
-        return ""
+        return Markup("")
     n = len(view.get("combatants", {}))
-    return ('<div class="sr-box sr-undeclared" role="alert" tabindex="-1"><h3>Not everyone has declared</h3>'
-            f'<p>Not declared: {esc(", ".join(names))} ({len(names)} of {n}). Undeclared, they can still parry or '
-            'dodge, but take no action of their own this Melee Round.</p><div class="sr-actions">'
-            + _btn("Go on to resolution", "sr-go-on", "primary", None)
-            + " " + _btn("Keep declaring", "sr-go-on-cancel", "secondary", None) + "</div></div>")
+    return html('<div class="sr-box sr-undeclared" role="alert" tabindex="-1"><h3>Not everyone has declared</h3>'
+                '<p>Not declared: {} ({} of {}). Undeclared, they can still parry or dodge, but take no action of '
+                'their own this Melee Round.</p><div class="sr-actions">{} {}</div></div>',
+                ", ".join(names), len(names), n, _btn("Go on to resolution", "sr-go-on", "primary", None),
+                _btn("Keep declaring", "sr-go-on-cancel", "secondary", None))

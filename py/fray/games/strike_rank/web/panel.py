@@ -6,7 +6,7 @@ The parts live in ``fray.games.strike_rank.web`` (see its docstring for which mo
 module puts them together and is the ``PANEL`` the ruleset names.
 
 Rendering is pure (``panel_html``, ``card_html`` take the ruleset's ``view()`` plus plain data
-and return HTML strings; every piece of user text goes through ``esc``). The handlers read a
+and return markup built by ``fray.web.html``, which escapes every piece of text). The handlers read a
 form, build ONE ``sr.*`` action and call ``app.dispatch(action, form)``. Every control's
 ``name`` is the engine's field path (``kind``, ``defence.weapon``, ``rolls.attack``) beside a
 ``data-error-for`` slot of the same name, so an engine error lands next to the control.
@@ -22,9 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web import odds_view
-from fray.web.render import esc
 from fray.games.strike_rank.web.add_form import add_extra, add_fields_html, armour_problem, armour_text, parse_armour, parse_weapons, weapons_text
 from fray.web.blocks import Block
+from fray.web.html import Markup, block, html
 from fray.web.panels import GamePanel
 from fray.games.strike_rank.combat import MoreDice
 from fray.games.strike_rank.web.attack import attack_html, carried_over, current_parts, free_attack_html
@@ -45,23 +45,23 @@ __all__ = ["INJURY_LABEL", "PANEL", "StrikeRankPanel", "add_extra", "add_fields_
 # -- the panel above the cards ------------------------------------------------------------------
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
-               log: list[tuple[str, str]] | None = None, kept: dict[str, Any] | None = None) -> str:
+               log: list[tuple[str, str]] | None = None, kept: dict[str, Any] | None = None) -> Block | Markup:
     """The whole strike-rank section. ``log`` is the encounter's log as (kind, text) pairs.
     A Block (web/blocks.py) with one child per part, so the painter rewrites only the parts that
     changed; ``kept``: what ``declare_html`` reuses from the last render."""
     if not view or view.get("ruleset") != "strike-rank":
-        return ""
+        return Markup("")
     ui = ui or {}
     log = log or []
     phase = view.get("phase", "setup")
     head = PHASE_LABEL.get(phase, phase)
     if phase == "resolve":
         head = f"Resolve SR {view.get('sr', 0)}"
-    parts = [f'<h2 class="sr-phase">Melee Round {esc(view.get("round", 1))}: <span>{esc(head)}</span></h2>',
-             '<p class="field-error sr-form-error" data-error-for="sr"></p>']
+    parts = [html('<h2 class="sr-phase">Melee Round {}: <span>{}</span></h2>', view.get("round", 1), head),
+             html('<p class="field-error sr-form-error" data-error-for="sr"></p>')]
     if phase == "setup":
-        parts.append('<p class="hint">Add the combatants, then press <strong>Start the fight</strong> '
-                     'to declare the first Melee Round.</p>')
+        parts.append(html('<p class="hint">Add the combatants, then press <strong>Start the fight</strong> '
+                          'to declare the first Melee Round.</p>'))
     if phase == "declare":
         if ui.get("sr_undeclared") == view.get("round"):
             parts.append(undeclared_html(view))
@@ -82,7 +82,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     free = ui.get("sr_free")
     if free and free.get("prompt") in {p.get("id") for p in view.get("prompts", [])}:
         parts.append(free_attack_html(view, free, ui))
-    return Block('<section class="sr-panel" aria-label="Strike ranks">', parts, "</section>")
+    return block("section", {"class": "sr-panel", "aria-label": "Strike ranks"}, parts)
 
 
 
@@ -204,10 +204,16 @@ class StrikeRankPanel(GamePanel):
     def acting(self, app: Any, view: dict[str, Any], acting: Any) -> tuple[str, Any]:
         """Whom the essentials line beside the form is about, and in what word: while declaring, the
         first still to declare, whose form waits open ("Declaring"; issue 33: it said "Acting" of the
-        first in the order, who was doing nothing), none once all have; while resolving, who acts."""
+        first in the order, who was doing nothing), none once all have; while resolving, who acts at
+        the SR being resolved: with no action left at it, nobody (the order of play's first slot is
+        then an action at a later SR, which waits for Next)."""
         if view.get("phase") == "declare":
             up = next_to_declare(view)
             return "Declaring", app.enc.get(up) if up else None
+        if view.get("phase") == "resolve":
+            now = [o["combatant"] for o in view.get("order", []) if o.get("current")]
+            if acting is None or acting.id not in now:
+                return "Acting", app.enc.get(now[0]) if now else None
         return "Acting", acting
 
     def uses(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:

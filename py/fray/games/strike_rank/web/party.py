@@ -4,42 +4,43 @@ from __future__ import annotations
 
 from typing import Any
 
+from fray.web.html import Markup, fragment, html
 from fray.web.party_view import _whole
-from fray.web.render import esc
 
 
-def fields_html(k: str, got: dict[str, Any], c: Any, name: str) -> str:
-    fields = ""
+def fields_html(k: str, got: dict[str, Any], c: Any, name: str) -> Markup:
     locs = got.get("locations", {})
-    rows = "".join(
-        f'<tr><th scope="row">{esc(l["name"])}</th>'
-        f'<td><input type="number" name="{esc(k)}.hp.{esc(l["id"])}" value="{locs.get(l["id"], {}).get("hp", l["hp_max"])}" '
-        f'aria-label="{esc(name)}: {esc(l["name"])} HP"> / {l["hp_max"]}</td>'
-        f'<td><label><input type="checkbox" name="{esc(k)}.bleeding.{esc(l["id"])}"'
-        f'{" checked" if locs.get(l["id"], {}).get("bleeding") else ""}> bleeding</label></td>'
-        f'<td><label><input type="checkbox" name="{esc(k)}.first_aid.{esc(l["id"])}"'
-        f'{" checked" if locs.get(l["id"], {}).get("first_aid") else ""}> First Aid given</label></td></tr>'
-        for l in c.data["locations"])
-    fields = (f'<table class="party-wounds"><tbody>{rows}</tbody></table>'
-              f'<label>Total HP <input type="number" name="{esc(k)}.total" value="{got.get("hp", c.data["hp_max"])}"> '
-              f'/ {c.data["hp_max"]}</label>')
+    rows = [html('<tr><th scope="row">{loc}</th>'
+                 '<td><input type="number" name="{k}.hp.{id}" value="{hp}" aria-label="{who}: {loc} HP"> / {max}</td>'
+                 '<td><label><input type="checkbox" name="{k}.bleeding.{id}"{bleeding}> bleeding</label></td>'
+                 '<td><label><input type="checkbox" name="{k}.first_aid.{id}"{aid}> First Aid given</label></td></tr>',
+                 loc=l["name"], k=k, id=l["id"], hp=locs.get(l["id"], {}).get("hp", l["hp_max"]), who=name,
+                 max=l["hp_max"], bleeding=_checked(locs.get(l["id"], {}).get("bleeding")),
+                 aid=_checked(locs.get(l["id"], {}).get("first_aid")))
+            for l in c.data["locations"]]
+    fields = [html('<table class="party-wounds"><tbody>{}</tbody></table>'
+                   '<label>Total HP <input type="number" name="{}.total" value="{}"> / {}</label>',
+                   fragment(rows), k, got.get("hp", c.data["hp_max"]), c.data["hp_max"])]
     kept = got.get("weapons", {})
-    arms = "".join(
-        f'<tr><th scope="row">{esc(w["name"])}</th>'
-        f'<td data-field="{esc(k)}.weapon.{esc(w["id"])}"><input type="number" name="{esc(k)}.weapon.{esc(w["id"])}" '
-        f'value="{kept.get(w["id"], w["hp_max"])}" aria-label="{esc(name)}: {esc(w["name"])} HP"> / {w["hp_max"]}'
-        f'<p class="field-error" data-error-for="{esc(k)}.weapon.{esc(w["id"])}"></p></td></tr>'
-        for w in _kept_weapons(c))
+    arms = [html('<tr><th scope="row">{w}</th><td data-field="{k}.weapon.{id}"><input type="number" '
+                 'name="{k}.weapon.{id}" value="{hp}" aria-label="{who}: {w} HP"> / {max}'
+                 '<p class="field-error" data-error-for="{k}.weapon.{id}"></p></td></tr>',
+                 w=w["name"], k=k, id=w["id"], hp=kept.get(w["id"], w["hp_max"]), who=name, max=w["hp_max"])
+            for w in _kept_weapons(c)]
     if arms:
-        fields += f'<table class="party-wounds party-weapons"><caption>Weapon and shield HP</caption><tbody>{arms}</tbody></table>'
-    stuck = "".join(
-        f'<li><label><input type="checkbox" name="{esc(k)}.stuck.{i}" checked> {esc(s["weapon"])} stuck in the '
-        f'{esc(_loc_name(c, s["location"]))}</label></li>'
-        for i, s in enumerate(got.get("stuck", [])))
+        fields.append(html('<table class="party-wounds party-weapons"><caption>Weapon and shield HP</caption>'
+                           '<tbody>{}</tbody></table>', fragment(arms)))
+    stuck = [html('<li><label><input type="checkbox" name="{}.stuck.{}" checked> {} stuck in the {}</label></li>',
+                  k, i, s["weapon"], _loc_name(c, s["location"]))
+             for i, s in enumerate(got.get("stuck", []))]
     if stuck:
-        fields += ('<p class="hint">Untick a weapon once it is pulled out.</p>'
-                   f'<ul class="party-stuck">{stuck}</ul>')
-    return fields
+        fields.append(html('<p class="hint">Untick a weapon once it is pulled out.</p><ul class="party-stuck">{}</ul>',
+                           fragment(stuck)))
+    return fragment(fields)
+
+
+def _checked(on: Any) -> Markup:
+    return html(" checked") if on else Markup("")
 
 
 def _kept_weapons(c: Any) -> list[dict[str, Any]]:
