@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from fray.errors import InvalidAction
-from fray.web.render import esc
-from fray.web.widgets import as_int, as_number, err_slot as _err, fold_extra, read_extra, split_lines
+from fray.web.html import Markup, html
+from fray.web.widgets import as_int, as_number, fold_extra, read_extra, split_lines
+
+from .common import _err
 
 
 WEAPON_KINDS = ("melee", "missile", "thrown", "unarmed", "natural", "spell")
@@ -124,17 +126,18 @@ def check_weapons_lines(weapons: Any, lines: list[int]) -> None:
         raise InvalidAction("combatant.weapons", msg) from None
 
 
-def add_fields_html(extra: dict[str, Any] | None) -> str:
+def add_fields_html(extra: dict[str, Any] | None) -> Markup:
     """The weapons section of the add form (its errors land on ``combatant.weapons``)."""
     text = weapons_text((extra or {}).get("weapons", []))
     rows = max(3, min(8, text.count("\n") + 2))
-    return (
+    return html(
         '<fieldset class="tr-add"><legend>Weapons</legend>'
         '<div class="field" data-field="combatant.weapons"><label for="f-tr-weapons">Weapons, one a line</label>'
-        f'<textarea id="f-tr-weapons" name="tr_weapons" rows="{rows}" spellcheck="false" autocapitalize="off" '
-        f'aria-describedby="f-tr-weapons-hint">{esc(text)}</textarea>'
-        f'<small class="hint" id="f-tr-weapons-hint">{esc(WEAPONS_HINT)}</small>{_err("combatant.weapons")}</div>'
-        '<p class="hint">Folded into the JSON below when you press Add.</p></fieldset>')
+        '<textarea id="f-tr-weapons" name="tr_weapons" rows="{}" spellcheck="false" autocapitalize="off" '
+        'aria-describedby="f-tr-weapons-hint">{}</textarea>'
+        '<small class="hint" id="f-tr-weapons-hint">{}</small>{}</div>'
+        '<p class="hint">Folded into the JSON below when you press Add.</p></fieldset>',
+        rows, text, WEAPONS_HINT, _err("combatant.weapons"))
 
 
 def add_extra(values: dict[str, Any], extra: dict[str, Any] | None) -> dict[str, Any]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fray.web.widgets import check, general_err, parse_faces
+from fray.web import widgets
+from fray.web.html import Markup, attrs, fragment, trusted
+from fray.web.widgets import parse_faces
 
 FLAGS = (("flanking", "Flanking"), ("on_rear", "On rear"), ("charge", "Charge"), ("mounted", "Mounted"),
          ("two_weapons", "Two weapons"))
@@ -35,12 +37,63 @@ def parse_dice(text: str) -> list[int] | None:
     return parse_faces(text, signed=True)
 
 
-def _general_err() -> str:
-    return general_err("tr")
+# -- the shared controls, as Markup -----------------------------------------------------------------
+# The controls every game's forms use (fray.web.widgets) still put their markup together by hand:
+# each escapes every text it is given, so what they return is passed as markup here, in this one
+# place. What they take as markup (a field's control, a select's option groups, a fold-out's
+# summary and body) reaches them only through ``_markup``, which escapes a plain string: text
+# given where markup goes comes out as text. Once widgets is built with the builder these are
+# plain calls to it.
+
+def _markup(x: Any) -> Markup:
+    return x if isinstance(x, Markup) else fragment(x)  # a plain string is text: escaped
 
 
-def _check(fid: str, name: str, label: str, checked: bool = False, value: str = "") -> str:
-    return check(fid, name, label, checked, "tr-check", value)
+def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> Markup:
+    return trusted(widgets.act_button(label, act, cls, aria, **data))  # widgets escapes every text
+
+
+def _err(name: str) -> Markup:
+    return trusted(widgets.err_slot(name))  # widgets escapes the name
+
+
+def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> Markup:
+    return trusted(widgets.text_input(fid, name, value, mode, placeholder))  # widgets escapes every text
+
+
+def _select(fid: str, name: str, options: Any, selected: Any = None, groups: Any = "") -> Markup:
+    # widgets escapes every value and label; the groups are markup only when made as Markup
+    return trusted(widgets.select(fid, name, options, selected, _markup(groups)))
+
+
+def _field(fid: str, name: str, label: str, control: Any, hint: str = "", cls: str = "") -> Markup:
+    # widgets escapes the label and hint; the control is markup only when made as Markup
+    return trusted(widgets.field(fid, name, label, _markup(control), hint, cls))
+
+
+def _check(fid: str, name: str, label: str, checked: bool = False, value: str = "") -> Markup:
+    return trusted(widgets.check(fid, name, label, checked, "tr-check", value))  # widgets escapes every text
+
+
+def _general_err() -> Markup:
+    return trusted(widgets.general_err("tr"))  # a constant prefix
+
+
+def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, more: dict[str, Any] | None = None) -> Markup:
+    """The opening tag of a fold-out (``widgets.fold_open``); ``more``: further attributes, escaped."""
+    return trusted(widgets.fold_open(cls, key, open_, lazy, attrs(more)))  # widgets escapes cls and key
+
+
+def fold_summary(content: Any, sid: str = "", aria: str = "") -> Markup:
+    # widgets escapes the id and label; the content is markup only when made as Markup
+    return trusted(widgets.fold_summary(_markup(content), sid, aria))
+
+
+def lazy_fold(cls: str, key: str, summary: Any, body: Any, open_: bool, drawn: bool) -> Markup:
+    # widgets escapes cls and key; summary and body are markup only when made as Markup. The body
+    # goes in as a plain str: widgets adds it to its other pieces with +, and a plain str added to
+    # Markup would be escaped
+    return trusted(widgets.lazy_fold(cls, key, _markup(summary), lambda: str(_markup(body())), open_, drawn))
 
 
 # the fallen (rules.OUT_OF_ACTION): no forms, never a default target (issue 32)

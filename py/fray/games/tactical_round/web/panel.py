@@ -20,18 +20,17 @@ from typing import Any
 
 from fray.errors import InvalidAction
 from fray.web import odds_view
+from fray.web.html import Markup, block, fragment, h, html
 from fray.web.panels import GamePanel
-from fray.web.blocks import Block
-from fray.web.render import esc
-from fray.web.widgets import (ZERO_FACE, ZeroFace, act_button as _btn, as_int, as_number, combatant_in as _combatant,
-                              names_in as _names, open_add_section)
+from fray.web.widgets import (ZERO_FACE, ZeroFace, as_int, as_number, combatant_in as _combatant, names_in as _names,
+                              open_add_section)
 
 # Besides the panel's own: the names the tests import from here (the forms, the card, the add
 # form's weapons section and the shared constants moved to their own modules beside this one).
 from .add_form import add_extra, add_fields_html, fold_weapons, parse_weapons, weapons_text  # noqa: F401
 from .card import CARD_FOLDS, card_html
 from .common import (ATTACK_KINDS, ATTACK_PHASES, BY_NEXT, DECLARE_ROWS, DEFAULT_KINDS,  # noqa: F401
-                     FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _general_err, parse_dice)
+                     FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _general_err, parse_dice)
 from .forms import attack_html, declare_html, open_html, pending_html, ranges_html  # noqa: F401
 
 
@@ -67,9 +66,9 @@ def map_ranges(enc: Any, tables: dict[str, Any], attacker_id: str | None) -> dic
 
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
-               kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None) -> str:
+               kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None) -> Markup:
     if not view or "phases" not in view:
-        return ""
+        return fragment()
     ui = ui or {}
     phase = view["phase"]["id"]
     # a Block (web/blocks.py), one child per part: a Next through the phases that show the
@@ -82,7 +81,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     # shut once nobody has an attack left in the phase: open, it offered the first combatant's weapon,
     # which the rules forbid now ("No odds: Broadsword attacks in Melee, not in Ranged A")
     parts.append(attack_html(view, pre, open_=phase in ATTACK_PHASES and bool(pre.get("id")), ranges=ranges))
-    return Block('<section class="tr-panel" aria-label="Tactical round">', parts, "</section>")
+    return block("section", {"class": "tr-panel", "aria-label": "Tactical round"}, parts)
 
 
 def next_attack(view: dict[str, Any]) -> dict[str, Any]:
@@ -103,31 +102,37 @@ def next_attack(view: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def stepper_html(view: dict[str, Any]) -> str:
-    return "".join(stepper_parts(view))
+def stepper_html(view: dict[str, Any]) -> Markup:
+    return fragment(stepper_parts(view))
 
 
-def stepper_parts(view: dict[str, Any]) -> list[str]:
+def stepper_parts(view: dict[str, Any]) -> list[Markup]:
     """The phases of the round, and the one now: two elements."""
     cur = view["phase"]["index"]
     items = []
     for i, p in enumerate(view["phases"]):
         state = "current" if p["current"] else ("past" if 0 <= cur and i < cur else "")
-        aria = ' aria-current="step"' if p["current"] else ""
-        items.append(f'<li class="{state}"{aria}><span class="n">{i + 1}</span> {esc(p["title"])}</li>')
+        items.append(h("li", {"class": state, "aria-current": "step" if p["current"] else None},
+                       html('<span class="n">{}</span> ', i + 1), p["title"]))
     note = view["phase"].get("note", "")
-    return [f'<nav class="tr-stepper" id="tr-stepper" aria-label="Phases of round {esc(view["round"])}"><ol>{"".join(items)}</ol></nav>',
-            f'<h2 class="tr-phase-now"><strong>Round {esc(view["round"])}: {esc(view["phase"]["title"])}</strong>'
-            f'<span class="tr-phase-note">{" — " + esc(note) if note else ""}</span></h2>']
+    return [html('<nav class="tr-stepper" id="tr-stepper" aria-label="Phases of round {}"><ol>{}</ol></nav>',
+                 view["round"], fragment(items)),
+            html('<h2 class="tr-phase-now"><strong>Round {}: {}</strong><span class="tr-phase-note">{}</span></h2>',
+                 view["round"], view["phase"]["title"], " — " + note if note else "")]
 
 
-def acting_html(view: dict[str, Any]) -> str:
+# what the acting list shows that holds no text of the fight's
+_DONE = html('<span class="tr-badge done">done</span>')
+_HOW_TO_MOVE = html('<span class="tr-how hint">drag its token on the map; Next leaves it where it stands</span>')
+
+
+def acting_html(view: dict[str, Any]) -> Markup:
     acting = view.get("acting", [])
     phase = view["phase"]["id"]
     if phase == "setup":
-        return ""
+        return fragment()
     if not acting:
-        return '<p class="tr-acting-none hint">Nobody acts in this phase. Use the Next button to go on.</p>'
+        return html('<p class="tr-acting-none hint">Nobody acts in this phase. Use the Next button to go on.</p>')
     names = _names(view)
     items = []
     for n, s in enumerate(acting):
@@ -145,11 +150,11 @@ def acting_html(view: dict[str, Any]) -> str:
             oid = r.split(":")[0]
             if oid in names:
                 sim_names.append(names[oid])
-        badges = ""
+        badges = []
         if s.get("done"):
-            badges += '<span class="tr-badge done">done</span>'
+            badges.append(_DONE)
         if sim:
-            badges += f'<span class="tr-badge sim">simultaneous with {esc(", ".join(sim_names))}</span>'
+            badges.append(html('<span class="tr-badge sim">simultaneous with {}</span>', ", ".join(sim_names)))
         quick = []
         if not s.get("done") and phase != "declaration":
             kind = decl["action"] if decl else ("strike" if ref.startswith("strike:") else "")
@@ -160,7 +165,7 @@ def acting_html(view: dict[str, Any]) -> str:
                                   id=cid, weapon="" if weapon is None else weapon, target=target or ""))
             if kind == "move":
                 # nothing to press: what the Move phase asks of the GM, where the form would be (issue 33)
-                badges += '<span class="tr-how hint">drag its token on the map; Next leaves it where it stands</span>'
+                badges.append(_HOW_TO_MOVE)
             # a declared reload, readying, move or disengage does itself in its phase (issue 32)
             if decl and kind not in ("reload", "ready_thrown", "move", "disengage"):
                 if kind not in ATTACK_KINDS:
@@ -168,32 +173,31 @@ def acting_html(view: dict[str, Any]) -> str:
                                       id=cid))
                 quick.append(_btn("Skip", "tr-skip", "secondary", aria=f"Skip: {c.get('name', cid)}", id=cid,
                                   index=ref.split(":")[1]))
-        tie = (_btn("▲", "order-up", "icon", aria=f"Move {c.get('name', cid)} earlier among ties", id=cid)
-               + _btn("▼", "order-down", "icon", aria=f"Move {c.get('name', cid)} later among ties", id=cid)) \
-            if phase == "melee" and sim else ""
-        items.append(
-            f'<li class="tr-slot{" done" if s.get("done") else ""}" data-id="{esc(cid)}">'
-            f'<span class="who side-{esc(c.get("side", "neutral"))}">{esc(s.get("name", cid))}</span>'
-            f'<span class="why">{esc(s.get("explanation", ""))}</span>{badges}'
-            f'<span class="tr-quick">{"".join(quick)}{tie}</span></li>')
-    return (f'<div class="tr-scope tr-acting-wrap">{_general_err()}'
-            f'<ol class="tr-acting" aria-label="Who acts in {esc(view["phase"]["title"])}">{"".join(items)}</ol>'
-            '</div>')
+        if phase == "melee" and sim:
+            quick.append(_btn("▲", "order-up", "icon", aria=f"Move {c.get('name', cid)} earlier among ties", id=cid))
+            quick.append(_btn("▼", "order-down", "icon", aria=f"Move {c.get('name', cid)} later among ties", id=cid))
+        items.append(html(
+            '<li class="tr-slot{done}" data-id="{cid}"><span class="who side-{side}">{name}</span>'
+            '<span class="why">{why}</span>{badges}<span class="tr-quick">{quick}</span></li>',
+            done=" done" if s.get("done") else "", cid=cid, side=c.get("side", "neutral"), name=s.get("name", cid),
+            why=s.get("explanation", ""), badges=fragment(badges), quick=fragment(quick)))
+    return html('<div class="tr-scope tr-acting-wrap">{}<ol class="tr-acting" aria-label="Who acts in {}">{}</ol>'
+                "</div>", _general_err(), view["phase"]["title"], fragment(items))
 
 
-def over_html(view: dict[str, Any]) -> str:
+def over_html(view: dict[str, Any]) -> Markup:
     """Once all in an attack phase have acted, nobody is marked "now" (``Ruleset.still_to_act``):
     the panel says so at its top, before the results still waiting, and points to Next (issue 33)."""
     acting = view.get("acting", [])
     if view["phase"]["id"] in ("setup", "assessment", "declaration") or not acting \
             or not all(s.get("done") for s in acting):
-        return ""
-    title = esc(view["phase"]["title"])
+        return fragment()
+    title = view["phase"]["title"]
     if view.get("pending"):
-        return (f'<p class="tr-acting-over hint" role="status">Everyone in {title} has acted: apply the results '
-                'waiting below, then use the Next button to go on.</p>')
-    return f'<p class="tr-acting-over hint" role="status">Everyone in {title} has acted. Use the Next button to go on.</p>'
-
+        return html('<p class="tr-acting-over hint" role="status">Everyone in {} has acted: apply the results '
+                    "waiting below, then use the Next button to go on.</p>", title)
+    return html('<p class="tr-acting-over hint" role="status">Everyone in {} has acted. '
+                "Use the Next button to go on.</p>", title)
 
 
 # -- the controller side ---------------------------------------------------------------------------
@@ -224,7 +228,7 @@ class TacticalPanel(GamePanel):
     ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-reload", "tr-wield", "tr-dismiss",
             "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset")
 
-    def panel(self, app: Any, view: dict[str, Any]) -> str:
+    def panel(self, app: Any, view: dict[str, Any]) -> Markup:
         kinds = None
         try:
             kinds = app.ruleset.table(app.enc, "declared_actions")["entries"]
@@ -353,7 +357,7 @@ class TacticalPanel(GamePanel):
         app.ui["tr_decl_open"] = decl
         app.ui["tr_decl_drawn"] = set(app.ui.get("tr_decl_drawn", ())) | decl
 
-    def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
+    def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> Markup:
         return card_html(view, combatant_id, app.ui)
 
     def holds(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
