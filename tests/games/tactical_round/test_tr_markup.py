@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from fray.web.blocks import Block
 from fray.web.html import Markup
+from fray.games.tactical_round.rules import map_ranges
 from fray.games.tactical_round.web import party
-from fray.games.tactical_round.web.panel import (DEFAULT_KINDS, add_fields_html, card_html, map_ranges, open_html,
-                                                 panel_html)
+from fray.games.tactical_round.web.panel import DEFAULT_KINDS, add_fields_html, card_html, open_html, panel_html
 from html_checks import tags
 from tr_helpers import RS, do, fight, fighter, to_phase
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.errors import InvalidAction
+from fray.games.tactical_round.rules import map_ranges
 from fray.web import odds_view
 from fray.web.html import Markup, block, fragment, h, html
 from fray.web.panels import GamePanel
@@ -27,7 +28,7 @@ from fray.web.widgets import (ZERO_FACE, ZeroFace, as_int, as_number, combatant_
 
 # Besides the panel's own: the names the tests import from here (the forms, the card, the add
 # form's weapons section and the shared constants moved to their own modules beside this one).
-from .add_form import add_extra, add_fields_html, fold_weapons, parse_weapons, weapons_text  # noqa: F401
+from .add_form import add_extra, add_fields_html, fold_weapons  # noqa: F401
 from .card import CARD_FOLDS, card_html
 from .common import (ATTACK_KINDS, ATTACK_PHASES, BY_NEXT, DECLARE_ROWS, DEFAULT_KINDS,  # noqa: F401
                      FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _general_err, parse_dice)
@@ -35,35 +36,6 @@ from .forms import attack_html, declare_html, open_html, pending_html, ranges_ht
 
 
 # -- the panel above the cards ------------------------------------------------------------------
-
-def map_ranges(enc: Any, tables: dict[str, Any], attacker_id: str | None) -> dict[str, Any] | None:
-    """Distances on the map from the attacker to everyone else and the range band of each of the
-    attacker's ranged weapons (missile, thrown, spell): {"attacker", "rows": [{"target", "metres",
-    "bands": [{"weapon", "label", "modifier"}]}]} (label None: beyond 4x, cannot attack)."""
-    from fray.geometry import distance
-    from fray.maprules import in_the_way
-    from fray.games.tactical_round import rules
-
-    a = enc.get(attacker_id) if attacker_id else None
-    if a is None:
-        return None
-    ranged = [w for w in a.data.get("weapons", []) if w.get("kind") in ("missile", "thrown", "spell")]
-    if not ranged:
-        return None
-    rows = []
-    for b in enc.combatants:
-        if b.id == a.id:
-            continue
-        d = round(distance(a.position, b.position), 2)
-        bands = []
-        for w in ranged:
-            e = rules.range_band(d, w.get("base_range") or 0, tables)
-            bands.append({"weapon": w["name"], "label": e["label"] if e else None,
-                          "modifier": e["modifier"] if e else None})
-        rows.append({"target": b.name, "metres": d, "bands": bands,
-                     "in_the_way": [o.name for o in in_the_way(enc, a, b)]})
-    return {"attacker": a.name, "rows": rows}
-
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
                kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None) -> Markup:
@@ -627,5 +599,5 @@ class TacticalPanel(GamePanel):
 
 PANEL = TacticalPanel()  # found by the ruleset's ``panel = "fray.games.tactical_round.web.panel"``
 
-__all__: list[str] = ["PANEL", "TacticalPanel", "panel_html", "card_html", "parse_dice", "parse_weapons",
-                      "weapons_text", "add_fields_html", "add_extra", "fold_weapons"]
+__all__: list[str] = ["PANEL", "TacticalPanel", "panel_html", "card_html", "parse_dice", "add_fields_html", "add_extra",
+                      "fold_weapons"]
