@@ -4,7 +4,8 @@ in ``forms``, DEF / parry / cover / HP / weapons on each card in ``card``, the a
 section in ``add_form``.
 
 Rendering is pure (``panel_html``, ``card_html`` take the ruleset's ``view()`` and plain data,
-return HTML strings; every piece of user text goes through ``esc``). The handlers read a form,
+return Markup built with ``fray.web.html``, where every piece of text is escaped). The rules it
+shows (range bands from the map, the weapon lines of the add form) are the engine's. The handlers read a form,
 build one ``tr.*`` action and call ``app.dispatch(action, form)``. Every control's ``name`` is the
 engine's field path for that action (``amount``, ``rolls.attack``, ``actions.1.weapon``) next to a
 ``data-error-for`` slot of the same name, so an engine error lands beside the control.
