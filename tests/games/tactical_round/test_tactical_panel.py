@@ -246,7 +246,8 @@ def test_empty_view_renders_nothing():
 
 
 def test_range_bands_from_the_map():
-    from fray.games.tactical_round.web.panel import map_ranges, ranges_html
+    from fray.games.tactical_round.rules import map_ranges
+    from fray.games.tactical_round.web.forms import ranges_html
 
     h = encounter(phase_steps=0)
     h.do({"type": "move", "id": "c2", "x": 50, "y": 0})  # 50 m: light crossbow (30 m) 2x band, heavy (40 m) 2x
@@ -279,7 +280,8 @@ def test_attack_form_prefills_the_next_open_attack_of_the_phase():
 def test_range_list_puts_bodies_on_the_line_to_the_gm():
     """Ranged Attacks: "the character must have a clear Line of Sight to the target": a body
     standing on the line between shooter and target is named as a question for the GM."""
-    from fray.games.tactical_round.web.panel import map_ranges, ranges_html
+    from fray.games.tactical_round.rules import map_ranges
+    from fray.games.tactical_round.web.forms import ranges_html
 
     h = encounter(phase_steps=0)
     h.do({"type": "move", "id": "c3", "x": 0, "y": 0})
@@ -292,57 +294,11 @@ def test_range_list_puts_bodies_on_the_line_to_the_gm():
     assert "in the way: line of sight?" in ranges_html(r)
 
 
-# -- the add form's weapons section (one weapon a line) ------------------------------------------
+# -- the add form's weapons section (one weapon a line; the lines are read by weapon_lines) --------
 
 from fray.errors import InvalidAction  # noqa: E402
-from fray.games.tactical_round.combatant import check_weapons  # noqa: E402
-from fray.games.tactical_round.web.panel import (add_extra, add_fields_html, fold_weapons, parse_weapons,  # noqa: E402
-                                           weapons_text)
-
-
-@pytest.mark.parametrize("preset", RS.presets(), ids=lambda p: p["name"])
-def test_weapon_lines_round_trip_every_ready_made_combatant(preset):
-    text = weapons_text(preset.get("weapons", []))
-    weapons, lines = parse_weapons(text)
-    assert check_weapons(weapons, "w") == check_weapons(preset.get("weapons", []), "w")
-    assert lines == list(range(1, len(weapons) + 1))
-
-
-def test_weapon_lines_read_positional_numbers_flags_and_blank_lines():
-    text = ("Light crossbow, 50, missile, 30, 1, quick_load, two_handed\n\n"
-            "  Scimitar , 45, melee, shield=15, length=2\n"
-            "Spear, 40, Thrown, 10, length=2.5, unloaded\n"
-            "Heavy crossbow, 55, missile, range=40, reload=2, two-handed\n"
-            "Fist, 10\n")
-    weapons, lines = parse_weapons(text)
-    assert lines == [1, 3, 4, 5, 6]
-    assert weapons == [
-        {"name": "Light crossbow", "cmb": 50, "kind": "missile", "base_range": 30, "reload": 1, "quick_load": True,
-         "two_handed": True},
-        {"name": "Scimitar", "cmb": 45, "kind": "melee", "shield": 15, "length": 2},
-        {"name": "Spear", "cmb": 40, "kind": "thrown", "base_range": 10, "length": 2.5, "loaded": False},
-        {"name": "Heavy crossbow", "cmb": 55, "kind": "missile", "base_range": 40, "reload": 2, "two_handed": True},
-        {"name": "Fist", "cmb": 10},
-    ]
-    checked = check_weapons(weapons, "w")
-    assert checked[2]["loaded"] is False and checked[4]["kind"] == "melee"
-    assert weapons_text(checked).splitlines()[2] == "Spear, 40, thrown, 10, length=2.5, unloaded"
-
-
-@pytest.mark.parametrize("line, words", [
-    ("Crossbow, 50, missile, 30, 1, sharp", ["Line 2 (Crossbow)", "'sharp' is not a flag"]),
-    ("Crossbow, 50, missile, 30, 1, 7", ["Line 2 (Crossbow)", "'7' is not a flag"]),
-    ("Crossbow, 50, missile, thirty", ["Line 2 (Crossbow)", "'thirty' is not a number or a flag"]),
-    ("Crossbow, 50, missile, 30, colour=red", ["Line 2 (Crossbow)", "unknown flag 'colour=red'"]),
-    ("Crossbow", ["Line 2 (Crossbow)", "CMB"]),
-    (", 50, melee", ["Line 2", "name"]),
-])
-def test_a_line_of_the_wrong_shape_is_named(line, words):
-    with pytest.raises(InvalidAction) as e:
-        parse_weapons("Sword, 40, melee\n" + line)
-    assert e.value.field == "combatant.weapons"
-    for w in words:
-        assert w in str(e.value)
+from fray.games.tactical_round.weapon_lines import weapons_text  # noqa: E402
+from fray.games.tactical_round.web.panel import add_extra, add_fields_html, fold_weapons  # noqa: E402
 
 
 @pytest.mark.parametrize("line, words", [

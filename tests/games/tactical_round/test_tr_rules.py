@@ -701,6 +701,36 @@ def test_range_bands(distance, modifier):
     assert ev["detail"]["total"] == 50 + 45 + modifier - 20
 
 
+def test_range_bands_read_off_the_map_for_every_target():
+    """Range Bands: "Each missile and thrown weapon has a Base Range value. The distance to the
+    target determines which range band applies and what CMB modifier is incurred" (FACTS: up to
+    Base +0; up to 2× −25; up to 3× −50; up to 4× −75; over 4× cannot attack), for each ranged
+    weapon against each target at its distance on the map, the distance an attack measures; and
+    Ranged Attacks: "must have a clear Line of Sight to the target": who stands on the line is
+    named for the GM, never decided."""
+    from fray.games.tactical_round.rules import map_ranges
+
+    enc = fight(fighter("Archer", BOW, KNIFE, SWORD), fighter("Near", SWORD, x=0, y=8),
+                fighter("Far", SWORD, x=25), fighter("Between", SWORD, x=12, y=0.5))
+    got = map_ranges(enc, RS.all_tables(enc), "c1")
+    assert got["attacker"] == "Archer"
+    rows = {r["target"]: r for r in got["rows"]}
+    assert list(rows) == ["Near", "Far", "Between"]
+    assert rows["Near"]["metres"] == 8 and rows["Far"]["metres"] == 25
+    # the bow (Base Range 10) and the thrown knife (5); the sword is not a ranged weapon
+    assert [(b["weapon"], b["modifier"]) for b in rows["Near"]["bands"]] == [("Bow", 0), ("Knife", -25)]
+    assert [(b["weapon"], b["modifier"], b["label"]) for b in rows["Far"]["bands"]] == [
+        ("Bow", -50, "over 2x up to 3x"), ("Knife", None, None)]  # 25 m: over 4× the knife's 5 m
+    assert rows["Far"]["in_the_way"] == ["Between"] and rows["Near"]["in_the_way"] == []
+    # the band an attack from the map gets is the one listed
+    enc = to_phase(enc, "ranged_a")
+    _, ev = attack(enc, "c1", "c3", 50, line_of_sight=True)
+    assert ev["detail"]["total"] == 50 + 45 - 50 - 20
+    # nobody to measure from: no attacker, or one with no ranged weapon
+    assert map_ranges(enc, RS.all_tables(enc), "c2") is None
+    assert map_ranges(enc, RS.all_tables(enc), None) is None and map_ranges(enc, RS.all_tables(enc), "c9") is None
+
+
 # == Reloading ======================================================================================
 
 def test_missile_must_be_loaded_before_each_attack():

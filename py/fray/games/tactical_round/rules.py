@@ -170,6 +170,40 @@ def range_band(distance: float, base_range: float, tables: Tables) -> dict[str, 
     return None
 
 
+def map_ranges(enc: Encounter, tables: Tables, attacker_id: str | None) -> dict[str, Any] | None:
+    """Range Bands read off the map for every target at once: the distance from the attacker to
+    each other combatant, measured as an attack measures it when no distance is given (straight
+    line between the tokens, to the centimetre), the band of each of the attacker's ranged weapons
+    (missile, thrown, spell) at that distance, and who stands on the line between them (Ranged
+    Attacks: "must have a clear Line of Sight": the GM's call, so they are named, never decided).
+
+    ``{"attacker": name, "rows": [{"target": name, "metres", "bands": [{"weapon", "label",
+    "modifier"}], "in_the_way": [names]}]}``, a band's label and modifier None beyond the last
+    band (cannot attack); None when the attacker is unknown or has no ranged weapon."""
+    from fray.geometry import distance
+    from fray.maprules import in_the_way
+
+    a = enc.get(attacker_id) if attacker_id else None
+    if a is None:
+        return None
+    ranged = [w for w in a.data.get("weapons", []) if w.get("kind") in RANGED_KINDS]
+    if not ranged:
+        return None
+    rows = []
+    for b in enc.combatants:
+        if b.id == a.id:
+            continue
+        d = round(distance(a.position, b.position), 2)
+        bands = []
+        for w in ranged:
+            e = range_band(d, w.get("base_range") or 0, tables)
+            bands.append({"weapon": w["name"], "label": e["label"] if e else None,
+                          "modifier": e["modifier"] if e else None})
+        rows.append({"target": b.name, "metres": d, "bands": bands,
+                     "in_the_way": [o.name for o in in_the_way(enc, a, b)]})
+    return {"attacker": a.name, "rows": rows}
+
+
 # -- parry, cover, DEF ----------------------------------------------------------------------------
 
 def has_shield(c: Combatant) -> bool:

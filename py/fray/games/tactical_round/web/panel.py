@@ -1,8 +1,11 @@
-"""The tactical-round panel: phase stepper, declarations, the attack, the GM's table entry, and
-DEF / parry / cover / HP / weapons on each card.
+"""The tactical-round panel: the phase stepper, who acts now, and the handlers of every form and
+button. The phases' forms (declarations, the attack, the GM's table entry, what is still open) are
+in ``forms``, DEF / parry / cover / HP / weapons on each card in ``card``, the add form's weapons
+section in ``add_form``.
 
 Rendering is pure (``panel_html``, ``card_html`` take the ruleset's ``view()`` and plain data,
-return HTML strings; every piece of user text goes through ``esc``). The handlers read a form,
+return Markup built with ``fray.web.html``, where every piece of text is escaped). The rules it
+shows (range bands from the map, the weapon lines of the add form) are the engine's. The handlers read a form,
 build one ``tr.*`` action and call ``app.dispatch(action, form)``. Every control's ``name`` is the
 engine's field path for that action (``amount``, ``rolls.attack``, ``actions.1.weapon``) next to a
 ``data-error-for`` slot of the same name, so an engine error lands beside the control.
@@ -14,117 +17,31 @@ field and changes nothing.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from fray.errors import InvalidAction
+from fray.games.tactical_round.rules import map_ranges
 from fray.web import odds_view
-from fray.web.blocks import Block
+from fray.web.html import Markup, block, fragment, h, html
 from fray.web.panels import GamePanel
-from fray.web.render import esc
-from fray.web.widgets import (ZERO_FACE, ZeroFace, act_button as _btn, as_int, as_number, check, combatant_in as _combatant,
-                      err_slot as _err, field as _field, fold_extra, fold_open, fold_summary, general_err, lazy_fold, names_in as _names,
-                      open_add_section, parse_faces, read_extra, select as _select, split_lines,
-                      text_input as _input)
+from fray.web.widgets import (ZERO_FACE, ZeroFace, as_int, as_number, combatant_in as _combatant, names_in as _names,
+                              open_add_section)
 
-FLAGS = (("flanking", "Flanking"), ("on_rear", "On rear"), ("charge", "Charge"), ("mounted", "Mounted"),
-         ("two_weapons", "Two weapons"))
-ATTACK_PHASES = ("move", "spell_a", "ranged_a", "melee", "ranged_b", "spell_b")
-COVER_KINDS = ("none", "partial", "full")
-DEFAULT_KINDS = [
-    {"key": "move", "title": "Move"}, {"key": "run_away", "title": "Run Away"},
-    {"key": "spell_prepared", "title": "Cast a prepared or instant spell"},
-    {"key": "ranged_attack", "title": "Ranged attack"}, {"key": "melee_attack", "title": "Melee attack"},
-    {"key": "spell_unprepared", "title": "Cast an unprepared spell"},
-    {"key": "reload", "title": "Reload a missile weapon"}, {"key": "ready_thrown", "title": "Ready a thrown weapon"},
-    {"key": "disengage", "title": "Disengage"}, {"key": "other", "title": "Other action"},
-]
-DECLARE_ROWS = 2  # at most one Full + one Half, or two Half
-# Past this many declarers each declaration is a fold-out, one line (name and what is declared),
-# whose form is drawn when it first opens: 200 open forms were 96,000 elements, written on the
-# Next into the phase and removed on the Next out of it (10 s at 200 combatants).
-FOLD_DECLARATIONS_FROM = 13
-# Attacks awaiting the table shown whole; the ones after them wait as one-line fold-outs
-PENDING_SHOWN = 3
-
-
-# -- small pure helpers --------------------------------------------------------------------------
-
-def parse_dice(text: str) -> list[int] | None:
-    """"98 40" / "98,40" → [98, 40]; blank → None (Fray rolls). Raises ValueError otherwise."""
-    return parse_faces(text, signed=True)
-
-
-def _general_err() -> str:
-    return general_err("tr")
-
-
-def _check(fid: str, name: str, label: str, checked: bool = False, value: str = "") -> str:
-    return check(fid, name, label, checked, "tr-check", value)
-
-
-# the fallen (rules.OUT_OF_ACTION): no forms, never a default target (issue 32)
-FALLEN = ("incapacitated", "dying", "unconscious", "dead")
-BY_NEXT = ("move", "disengage", "reload", "ready_thrown")  # actions.BY_THEMSELVES_ON_LEAVING + _ON_ENTRY
-ATTACK_KINDS = ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
-
-
-def _out_of_action(c: dict[str, Any]) -> bool:
-    return any(x["name"] in FALLEN for x in c.get("conditions", []))
+# Besides the panel's own: the names the tests import from here (the forms, the card, the add
+# form's weapons section and the shared constants moved to their own modules beside this one).
+from .add_form import add_extra, add_fields_html, fold_weapons  # noqa: F401
+from .card import CARD_FOLDS, card_html
+from .common import (ATTACK_KINDS, ATTACK_PHASES, BY_NEXT, DECLARE_ROWS, DEFAULT_KINDS,  # noqa: F401
+                     FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _general_err, parse_dice)
+from .forms import attack_html, declare_html, open_html, pending_html, ranges_html  # noqa: F401
 
 
 # -- the panel above the cards ------------------------------------------------------------------
 
-def map_ranges(enc: Any, tables: dict[str, Any], attacker_id: str | None) -> dict[str, Any] | None:
-    """Distances on the map from the attacker to everyone else and the range band of each of the
-    attacker's ranged weapons (missile, thrown, spell): {"attacker", "rows": [{"target", "metres",
-    "bands": [{"weapon", "label", "modifier"}]}]} (label None: beyond 4x, cannot attack)."""
-    from fray.geometry import distance
-    from fray.maprules import in_the_way
-    from fray.games.tactical_round import rules
-
-    a = enc.get(attacker_id) if attacker_id else None
-    if a is None:
-        return None
-    ranged = [w for w in a.data.get("weapons", []) if w.get("kind") in ("missile", "thrown", "spell")]
-    if not ranged:
-        return None
-    rows = []
-    for b in enc.combatants:
-        if b.id == a.id:
-            continue
-        d = round(distance(a.position, b.position), 2)
-        bands = []
-        for w in ranged:
-            e = rules.range_band(d, w.get("base_range") or 0, tables)
-            bands.append({"weapon": w["name"], "label": e["label"] if e else None,
-                          "modifier": e["modifier"] if e else None})
-        rows.append({"target": b.name, "metres": d, "bands": bands,
-                     "in_the_way": [o.name for o in in_the_way(enc, a, b)]})
-    return {"attacker": a.name, "rows": rows}
-
-
-def ranges_html(ranges: dict[str, Any] | None) -> str:
-    if not ranges:
-        return ""
-    items = []
-    for r in ranges["rows"]:
-        bands = "; ".join(
-            f'{b["weapon"]}: {b["label"]} ({b["modifier"]:+d})' if b["label"] else f'{b["weapon"]}: beyond 4× Base Range'
-            for b in r["bands"])
-        # "must have a clear Line of Sight": bodies on the line are put to the GM, never decided
-        los = (f' — {esc(", ".join(r["in_the_way"]))} in the way: line of sight?'
-               if r.get("in_the_way") else "")
-        items.append(f'<li><strong>{esc(r["target"])}</strong> {r["metres"]:g} m — {esc(bands)}{los}</li>')
-    # folded, after the Attack button (issue 33: the list of eleven pushed the dice field below the
-    # fold); the chosen target's band is in the odds already
-    return (f'<details class="tr-ranges"><summary>Range bands from the map, from {esc(ranges["attacker"])} '
-            f'({len(items)})</summary><ul>{"".join(items)}</ul></details>')
-
-
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
-               kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None) -> str:
+               kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None) -> Markup:
     if not view or "phases" not in view:
-        return ""
+        return fragment()
     ui = ui or {}
     phase = view["phase"]["id"]
     # a Block (web/blocks.py), one child per part: a Next through the phases that show the
@@ -137,7 +54,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     # shut once nobody has an attack left in the phase: open, it offered the first combatant's weapon,
     # which the rules forbid now ("No odds: Broadsword attacks in Melee, not in Ranged A")
     parts.append(attack_html(view, pre, open_=phase in ATTACK_PHASES and bool(pre.get("id")), ranges=ranges))
-    return Block('<section class="tr-panel" aria-label="Tactical round">', parts, "</section>")
+    return block("section", {"class": "tr-panel", "aria-label": "Tactical round"}, parts)
 
 
 def next_attack(view: dict[str, Any]) -> dict[str, Any]:
@@ -158,82 +75,37 @@ def next_attack(view: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def still_open(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """What the page's Next would stop at: the open declared actions of this phase of the living
-    (combatant, index, declaration), and, in the Declaration phase, who standing has not declared."""
-    phase = view["phase"]["id"]
-    if phase == "declaration":
-        return [], [c for c in view.get("combatants", []) if not _out_of_action(c) and not c.get("has_declared")]
-    out = []
-    for c in view.get("combatants", []):
-        if _out_of_action(c):
-            continue
-        for i, d in enumerate(c.get("declared", [])):
-            # a move, a disengage, a reload, readying a thrown weapon: the page's Next resolves them by
-            # itself (actions.leave_phase), so they are never "not resolved" and get no Skip it
-            if not d.get("done") and d.get("phase") == phase and d.get("action") not in BY_NEXT:
-                out.append({"c": c, "i": i, "d": d})
-    return out, []
+def stepper_html(view: dict[str, Any]) -> Markup:
+    return fragment(stepper_parts(view))
 
 
-def open_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
-    """After a Next that stopped (``ui["tr_asked"]`` is this round and phase): what is still open,
-    each with Resolve and Skip it, and one button to go on (issue 32: "say what is still open
-    ("Mira's Ranged attack is not resolved: Resolve / Skip it"), and log the GM's choice")."""
-    if ui.get("tr_asked") != [view.get("round"), view["phase"]["id"]]:
-        return ""
-    actions, undeclared = still_open(view)
-    if not actions and not undeclared:
-        return ""
-    rows = []
-    if undeclared:
-        who = ", ".join(c["name"] for c in undeclared)
-        rows.append(f'<p>Not declared yet: <strong>{esc(who)}</strong>.</p>')
-        go = _btn("Go on without them" if len(undeclared) > 1 else f"Go on without {undeclared[0]['name']}",
-                  "tr-go-on", "secondary")
-    else:
-        items = []
-        for x in actions:
-            c, i, d = x["c"], x["i"], x["d"]
-            what = f'{c["name"]}\'s {d.get("title", d["action"])}'
-            if d["action"] in ATTACK_KINDS:
-                res = _btn("Resolve", "tr-quick-attack", "primary", aria=f"Resolve: {what}", id=c["id"],
-                           weapon="" if d.get("weapon") is None else d["weapon"], target=d.get("target") or "")
-            else:
-                res = _btn("Resolve", "tr-resolve", "primary", aria=f"Resolve: {what}", id=c["id"])
-            items.append(f'<li><span>{esc(what)} is not resolved:</span> {res}'
-                         f'{_btn("Skip it", "tr-skip", "secondary", aria=f"Skip {what}", id=c["id"], index=i)}</li>')
-        rows.append(f'<ul class="tr-open-list">{"".join(items)}</ul>')
-        go = _btn("Skip all and go on" if len(actions) > 1 else "Skip it and go on", "tr-go-on", "secondary")
-    return (f'<section class="tr-box tr-open tr-scope" id="tr-open" role="alert" aria-label="Still open">{_general_err()}'
-            f'{"".join(rows)}<div class="tr-actions">{go}</div></section>')
-
-
-def stepper_html(view: dict[str, Any]) -> str:
-    return "".join(stepper_parts(view))
-
-
-def stepper_parts(view: dict[str, Any]) -> list[str]:
+def stepper_parts(view: dict[str, Any]) -> list[Markup]:
     """The phases of the round, and the one now: two elements."""
     cur = view["phase"]["index"]
     items = []
     for i, p in enumerate(view["phases"]):
         state = "current" if p["current"] else ("past" if 0 <= cur and i < cur else "")
-        aria = ' aria-current="step"' if p["current"] else ""
-        items.append(f'<li class="{state}"{aria}><span class="n">{i + 1}</span> {esc(p["title"])}</li>')
+        items.append(h("li", {"class": state, "aria-current": "step" if p["current"] else None},
+                       html('<span class="n">{}</span> ', i + 1), p["title"]))
     note = view["phase"].get("note", "")
-    return [f'<nav class="tr-stepper" id="tr-stepper" aria-label="Phases of round {esc(view["round"])}"><ol>{"".join(items)}</ol></nav>',
-            f'<h2 class="tr-phase-now"><strong>Round {esc(view["round"])}: {esc(view["phase"]["title"])}</strong>'
-            f'<span class="tr-phase-note">{" — " + esc(note) if note else ""}</span></h2>']
+    return [html('<nav class="tr-stepper" id="tr-stepper" aria-label="Phases of round {}"><ol>{}</ol></nav>',
+                 view["round"], fragment(items)),
+            html('<h2 class="tr-phase-now"><strong>Round {}: {}</strong><span class="tr-phase-note">{}</span></h2>',
+                 view["round"], view["phase"]["title"], " — " + note if note else "")]
 
 
-def acting_html(view: dict[str, Any]) -> str:
+# what the acting list shows that holds no text of the fight's
+_DONE = html('<span class="tr-badge done">done</span>')
+_HOW_TO_MOVE = html('<span class="tr-how hint">drag its token on the map; Next leaves it where it stands</span>')
+
+
+def acting_html(view: dict[str, Any]) -> Markup:
     acting = view.get("acting", [])
     phase = view["phase"]["id"]
     if phase == "setup":
-        return ""
+        return fragment()
     if not acting:
-        return '<p class="tr-acting-none hint">Nobody acts in this phase. Use the Next button to go on.</p>'
+        return html('<p class="tr-acting-none hint">Nobody acts in this phase. Use the Next button to go on.</p>')
     names = _names(view)
     items = []
     for n, s in enumerate(acting):
@@ -251,11 +123,11 @@ def acting_html(view: dict[str, Any]) -> str:
             oid = r.split(":")[0]
             if oid in names:
                 sim_names.append(names[oid])
-        badges = ""
+        badges = []
         if s.get("done"):
-            badges += '<span class="tr-badge done">done</span>'
+            badges.append(_DONE)
         if sim:
-            badges += f'<span class="tr-badge sim">simultaneous with {esc(", ".join(sim_names))}</span>'
+            badges.append(html('<span class="tr-badge sim">simultaneous with {}</span>', ", ".join(sim_names)))
         quick = []
         if not s.get("done") and phase != "declaration":
             kind = decl["action"] if decl else ("strike" if ref.startswith("strike:") else "")
@@ -266,7 +138,7 @@ def acting_html(view: dict[str, Any]) -> str:
                                   id=cid, weapon="" if weapon is None else weapon, target=target or ""))
             if kind == "move":
                 # nothing to press: what the Move phase asks of the GM, where the form would be (issue 33)
-                badges += '<span class="tr-how hint">drag its token on the map; Next leaves it where it stands</span>'
+                badges.append(_HOW_TO_MOVE)
             # a declared reload, readying, move or disengage does itself in its phase (issue 32)
             if decl and kind not in ("reload", "ready_thrown", "move", "disengage"):
                 if kind not in ATTACK_KINDS:
@@ -274,530 +146,31 @@ def acting_html(view: dict[str, Any]) -> str:
                                       id=cid))
                 quick.append(_btn("Skip", "tr-skip", "secondary", aria=f"Skip: {c.get('name', cid)}", id=cid,
                                   index=ref.split(":")[1]))
-        tie = (_btn("▲", "order-up", "icon", aria=f"Move {c.get('name', cid)} earlier among ties", id=cid)
-               + _btn("▼", "order-down", "icon", aria=f"Move {c.get('name', cid)} later among ties", id=cid)) \
-            if phase == "melee" and sim else ""
-        items.append(
-            f'<li class="tr-slot{" done" if s.get("done") else ""}" data-id="{esc(cid)}">'
-            f'<span class="who side-{esc(c.get("side", "neutral"))}">{esc(s.get("name", cid))}</span>'
-            f'<span class="why">{esc(s.get("explanation", ""))}</span>{badges}'
-            f'<span class="tr-quick">{"".join(quick)}{tie}</span></li>')
-    return (f'<div class="tr-scope tr-acting-wrap">{_general_err()}'
-            f'<ol class="tr-acting" aria-label="Who acts in {esc(view["phase"]["title"])}">{"".join(items)}</ol>'
-            '</div>')
+        if phase == "melee" and sim:
+            quick.append(_btn("▲", "order-up", "icon", aria=f"Move {c.get('name', cid)} earlier among ties", id=cid))
+            quick.append(_btn("▼", "order-down", "icon", aria=f"Move {c.get('name', cid)} later among ties", id=cid))
+        items.append(html(
+            '<li class="tr-slot{done}" data-id="{cid}"><span class="who side-{side}">{name}</span>'
+            '<span class="why">{why}</span>{badges}<span class="tr-quick">{quick}</span></li>',
+            done=" done" if s.get("done") else "", cid=cid, side=c.get("side", "neutral"), name=s.get("name", cid),
+            why=s.get("explanation", ""), badges=fragment(badges), quick=fragment(quick)))
+    return html('<div class="tr-scope tr-acting-wrap">{}<ol class="tr-acting" aria-label="Who acts in {}">{}</ol>'
+                "</div>", _general_err(), view["phase"]["title"], fragment(items))
 
 
-def over_html(view: dict[str, Any]) -> str:
+def over_html(view: dict[str, Any]) -> Markup:
     """Once all in an attack phase have acted, nobody is marked "now" (``Ruleset.still_to_act``):
     the panel says so at its top, before the results still waiting, and points to Next (issue 33)."""
     acting = view.get("acting", [])
     if view["phase"]["id"] in ("setup", "assessment", "declaration") or not acting \
             or not all(s.get("done") for s in acting):
-        return ""
-    title = esc(view["phase"]["title"])
+        return fragment()
+    title = view["phase"]["title"]
     if view.get("pending"):
-        return (f'<p class="tr-acting-over hint" role="status">Everyone in {title} has acted: apply the results '
-                'waiting below, then use the Next button to go on.</p>')
-    return f'<p class="tr-acting-over hint" role="status">Everyone in {title} has acted. Use the Next button to go on.</p>'
-
-
-
-def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> str:
-    """The declaration forms. ``ui["tr_decl_open"]``: the ids whose fold-out the page shows open
-    now; ``ui["tr_decl_drawn"]``: those whose form has been drawn (opened once this phase: shut
-    again, it keeps what the GM chose in it)."""
-    ui = ui or {}
-    names = _names(view)
-    forms = []
-    declarers = [c for c in view.get("combatants", []) if not _out_of_action(c)]
-    folded = len(declarers) >= FOLD_DECLARATIONS_FROM
-    is_open = ui.get("tr_decl_open", ())
-    drawn = ui.get("tr_decl_drawn", ())
-    for c in declarers:
-        cid = c["id"]
-        decl = c.get("declared", [])
-        if folded and cid not in drawn:
-            forms.append(_decl_fold(c, decl, False, lazy=True) + "</details>")
-            continue
-        rows = []
-        others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid]
-        weapons = [("", "(no weapon)")] + [(str(w["index"]), w["name"]) for w in c.get("weapons", [])]
-        actions = [("", "(none)")] + [(k["key"], k["title"]) for k in kinds]
-        for i in range(DECLARE_ROWS):
-            d = decl[i] if i < len(decl) else {}
-            base = f"tr-{cid}-decl-{i}"
-            rows.append(
-                f'<fieldset class="tr-decl-row"><legend>Action {i + 1}</legend>'
-                + _field(base + "-action", f"actions.{i}.action", "Action",
-                         _select(base + "-action", f"actions.{i}.action", actions, d.get("action", "")))
-                + _field(base + "-weapon", f"actions.{i}.weapon", "Weapon",
-                         _select(base + "-weapon", f"actions.{i}.weapon", weapons,
-                                 "" if d.get("weapon") is None else d.get("weapon")))
-                + _field(base + "-target", f"actions.{i}.target", "Target",
-                         _select(base + "-target", f"actions.{i}.target", others, d.get("target") or ""))
-                + "</fieldset>")
-        said = ""
-        if decl:
-            said = "<ul class=\"tr-declared\">" + "".join(
-                f'<li>{esc(d["title"])} · {esc(d["phase_title"])} · {esc(d["cost"])}'
-                f'{" ✓" if d.get("done") else ""}</li>' for d in decl) + "</ul>"
-            if c.get("full_and_half"):
-                said += '<p class="hint">Full + Half: −20 to the attack rolls</p>'
-        form = (f'<form class="tr-form tr-declare" data-form="tr-declare" data-id="{esc(cid)}" novalidate '
-                f'aria-label="Declare for {esc(c["name"])}">'
-                f'{"" if folded else "<h3>" + esc(c["name"]) + "</h3>"}{said}{_general_err()}'
-                f'<input type="hidden" name="id" value="{esc(cid)}">{_err("id")}{_err("actions")}'
-                f'<div class="tr-decl-rows">{"".join(rows)}</div>'
-                f'<button type="submit" class="primary">Declare for {esc(c["name"])}</button></form>')
-        forms.append(_decl_fold(c, decl, cid in is_open) + form + "</details>" if folded else form)
-    if not forms:
-        return ""
-    # one child per form: a declaration rewrites its declarer's form only
-    return Block('<details class="tr-box tr-declarations" open>', [
-        '<summary>Declarations</summary>',
-        '<p class="hint">At most one Full and one Half action (or two Half). Each action lands in its phase.</p>',
-        Block(f'<div class="tr-decl-forms{" tr-decl-folded" if folded else ""}">', forms, "</div>")], "</details>")
-
-
-def _decl_fold(c: dict[str, Any], decl: list[dict[str, Any]], open_: bool, lazy: bool = False) -> str:
-    """The opening of one folded declaration, down to its summary: the name and what is declared,
-    so the GM reads the round at a glance and opens only the one to change. ``lazy``: drawn
-    without its form; the page's toggle listener (App.on_toggle) renders when it opens."""
-    cid = c["id"]
-    said = "; ".join(f'{d["title"]} ({d["cost"]}){" ✓" if d.get("done") else ""}' for d in decl) or "nothing declared"
-    return (fold_open("tr-decl-fold tr-lazy", f"decl-{cid}", open_, lazy, f' data-id="{esc(cid)}"')
-            + fold_summary(f'<strong>{esc(c["name"])}</strong> <span class="hint">{esc(said)}</span>',
-                           f"fold-decl-{cid}", f'Declarations of {c["name"]}'))
-
-
-def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
-                ranges: dict[str, Any] | None = None) -> str:
-    combatants = view.get("combatants", [])
-    living = [c for c in combatants if not _out_of_action(c)]
-    attacker = pre.get("id") or (living[0]["id"] if living else "")
-    who = [(c["id"], c["name"]) for c in living]  # the fallen attack nobody (issue 32)
-    groups = ""
-    for c in living:
-        opts = "".join(
-            f'<option value="{esc(c["id"])}:{w["index"]}"'
-            f'{" selected" if c["id"] == attacker and str(pre.get("weapon", "")) == str(w["index"]) else ""}>'
-            f'{esc(w["name"])} (CMB {w["cmb_now"]}, {esc(w["state"])})</option>' for w in c.get("weapons", []))
-        groups += f'<optgroup label="{esc(c["name"])}">{opts}</optgroup>'
-    # the default target: the declared one while they stand, else the nearest living enemy on the
-    # map (``pre["nearest"]``, from ``rules.default_target``), never an ally (issues 10 and 32)
-    side = next((c.get("side") for c in combatants if c["id"] == attacker), None)
-    others = [c for c in combatants if c["id"] != attacker]
-    standing = {c["id"] for c in others if not _out_of_action(c) and c.get("side") != side}
-    target = pre.get("target") if pre.get("target") in standing else ""
-    target = target or pre.get("nearest") or next((c["id"] for c in others if c["id"] in standing), "")
-    targets = [(c["id"], c["name"]) for c in others]
-    flags = "".join(_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS)
-    flags += _check("tr-att-los", "line_of_sight", "Line of sight (ranged)", bool(pre.get("line_of_sight", False)))
-    body = (
-        f'<form class="tr-form tr-attack" data-form="tr-attack" novalidate aria-label="Attack">{_general_err()}'
-        '<div class="tr-grid">'
-        + _field("tr-att-id", "id", "Attacker", _select("tr-att-id", "id", who, attacker))
-        + _field("tr-att-weapon", "weapon", "Weapon",
-                 _select("tr-att-weapon", "weapon", [("", "(the wielded one)")], "" if pre.get("weapon") in (None, "")
-                         else f'{attacker}:{pre.get("weapon")}', groups))
-        + _field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target))
-        + "</div>"
-        + f'<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{_err("line_of_sight")}</fieldset>'
-        # the dice where the eye goes after the circumstances, the distance beside them (issue 33: the
-        # range-band list pushed the dice field down, and the form ended 9 px above a laptop's bottom)
-        + '<div class="tr-grid tr-roll-row">'
-        + _field("tr-att-roll", "rolls.attack", "Open-ended d100",
-                 _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
-                 "Every d100 rolled (98 40); blank: Fray rolls", "tr-roll")
-        + _field("tr-att-distance", "distance", "Distance (m)", _input("tr-att-distance", "distance", "", "decimal"),
-                 "blank: from the map", "tr-distance")
-        + "</div>"
-        # one button (issue 33: "two buttons "Attack" and "Roll and attack""): blank dice, Fray rolls
-        + '<div class="tr-actions odds-beside"><button type="submit" class="primary">Attack</button>'
-        + odds_view.slot() + "</div>" + ranges_html(ranges) + "</form>")
-    return (f'<details class="tr-box tr-attack-box"{" open" if open_ else ""}>'
-            f'<summary>Attack</summary>{body}</details>')
-
-
-def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
-    """The attacks awaiting the GM's table result. The first ``PENDING_SHOWN`` are shown whole;
-    each further one is a one-line fold-out (who, whom, the total) whose form is drawn when it
-    opens (``ui["tr_pending_open"]``, ``ui["tr_pending_drawn"]``, as for the declarations)."""
-    pend = view.get("pending", [])
-    if not pend:
-        return ""
-    ui = ui or {}
-    names = _names(view)
-    sev = view.get("severities", [])
-    out = []
-    for i, p in enumerate(pend):
-        if i >= PENDING_SHOWN:
-            out.append(_pending_fold(p, names, ui, lambda p=p: _pending_article(p, names, sev)))
-            continue
-        out.append(_pending_article(p, names, sev))
-    n = len(pend)
-    title = "Awaiting the attack table" + (f" ({n})" if n > PENDING_SHOWN else "")
-    # one child per result waiting: applying one removes its article, not all of them
-    return Block('<section class="tr-box tr-pending-list" aria-label="Awaiting the GM">',
-                 [f'<h3>{title}</h3>', *out], "</section>")
-
-
-def _pending_fold(p: dict[str, Any], names: dict[str, str], ui: dict[str, Any], article: Any) -> str:
-    ref = p["ref"]
-    drawn = ref in ui.get("tr_pending_drawn", ())
-    total = f'total {p["total"]}' if p["stage"] == "attack" else f'critical {p.get("critical", "")}'
-    line = (f'{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → '
-            f'{esc(names.get(p["target"], p["target"]))} <span class="hint">{esc(total)}</span>')
-    return (fold_open("tr-pending-fold tr-lazy", f"pending-{ref}", ref in ui.get("tr_pending_open", ()), not drawn)
-            + fold_summary(line, f"fold-pending-{ref}") + (article() if drawn else "") + "</details>")
-
-
-def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -> str:
-    """One attack awaiting the GM: its total and breakdown, and the form for the table's result
-    (or, once a critical is named, for its effects)."""
-    ref = p["ref"]
-    head = (f'{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → {esc(names.get(p["target"], p["target"]))}'
-            f' with {esc(p["weapon"])}')
-    notes = "".join(f"<li>{esc(n)}</li>" for n in p.get("notes", []))
-    notes = f'<ul class="tr-notes">{notes}</ul>' if notes else ""
-    fid = f"tr-{ref}"
-    if p["stage"] == "attack":
-        crit_opts = [("", "none")] + [(s, s) for s in sev]
-        form = (
-            f'<form class="tr-form" data-form="tr-result" data-ref="{esc(ref)}" novalidate '
-            f'aria-label="Result of {esc(ref)}">{_general_err()}'
-            f'<input type="hidden" name="ref" value="{esc(ref)}">{_err("ref")}<div class="tr-grid">'
-            + _field(fid + "-hits", "hits", "Hits", _input(fid + "-hits", "hits", "0"))
-            + _field(fid + "-crit", "critical", "Critical", _select(fid + "-crit", "critical", crit_opts, ""))
-            + _field(fid + "-croll", "rolls.critical", "Critical d100",
-                     _input(fid + "-croll", "rolls.critical", "", "text"), "blank: Fray rolls")
-            + '</div><div class="tr-actions"><button type="submit" class="primary">Apply result</button>'
-            + _btn("Dismiss", "tr-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)
-            + "</div></form>")
-        return (
-            f'<article class="tr-pending" data-ref="{esc(ref)}" aria-label="Attack {esc(ref)}">'
-            f'<h4>{head}</h4><p class="tr-total">Total <strong class="tr-total-value">{esc(p["total"])}</strong></p>'
-            f'<p class="tr-breakdown">{esc(p["text"])}</p>{notes}{form}</article>')
-    else:
-        form = (
-            f'<form class="tr-form" data-form="tr-critical" data-ref="{esc(ref)}" novalidate '
-            f'aria-label="Critical effects of {esc(ref)}">{_general_err()}'
-            f'<input type="hidden" name="ref" value="{esc(ref)}">{_err("ref")}<div class="tr-grid">'
-            + _field(fid + "-chits", "hits", "Extra hits", _input(fid + "-chits", "hits", "0"))
-            + _field(fid + "-stun", "stunned_rounds", "Stunned rounds", _input(fid + "-stun", "stunned_rounds", "0"))
-            + "</div>"
-            + _check(fid + "-prone", "prone", "Knocked prone")
-            + _field(fid + "-text", "text", "Effect (text)", _input(fid + "-text", "text", "", "text"))
-            + '<div class="tr-actions"><button type="submit" class="primary">Apply critical</button>'
-            + _btn("Dismiss", "tr-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)
-            + "</div></form>")
-    return (
-        f'<article class="tr-pending critical" data-ref="{esc(ref)}" aria-label="Critical {esc(ref)}">'
-        f'<h4>{head}: critical {esc(p.get("critical", ""))}</h4>'
-        f'<p class="tr-total">Critical roll <strong class="tr-total-value">{esc(p.get("critical_roll", ""))}</strong></p>'
-        f'<p class="tr-breakdown">{esc(p.get("critical_text", ""))}</p>{form}</article>')
-
-
-# -- inside each card --------------------------------------------------------------------------
-
-def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) -> str:
-    """A combatant's card: conditions, weapons, parry; cover, damage / heal and running away in
-    fold-outs drawn when they first open (``ui``: ``tr_card_open`` and ``tr_card_drawn``, from
-    ``TacticalRoundPanel._lazy_folds``; None: all drawn). Shut, they were 70 of the 200 elements of
-    the acting combatant's card, drawn again on every Next."""
-    c = _combatant(view, cid)
-    if c is None:
-        return ""
-    names = _names(view)
-    # whom a parry is against: the standing enemies first, then allies and the fallen (issue 32: a
-    # parry's "Against" started on an ally, as the default targets did)
-    def _rank(k: str) -> int:
-        o = _combatant(view, k) or {}
-        return (0 if o.get("side") != c.get("side") and "neutral" not in (o.get("side"), c.get("side")) else 1) + (
-            2 if _out_of_action(o) else 0)
-    others = sorted(((k, v) for k, v in names.items() if k != cid), key=lambda kv: _rank(kv[0]))
-    hp = c["hp"]
-    state = []
-    cond_names = [x["name"] for x in c["conditions"]]
-    for key, label in (("dying", "Dying"), ("incapacitated", "Incapacitated"), ("bruised", "Bruised")):
-        if key in cond_names:
-            state.append(f'<span class="tr-badge hp-{key}">{label}</span>')
-    p = f"tr-{cid}"
-    out = ['<div class="tr-card">']
-    out.append(f'<p class="tr-hp">HP <strong class="tr-hp-value">{esc(hp["current"])}</strong>'
-               f' / {esc(hp["max"])} {"".join(state)}</p>')
-    out.append(f'<p class="tr-def">DEF <strong class="tr-def-value">{esc(c["def"]["total"])}</strong>'
-               f' <small>{esc(c["def"]["text"])}</small></p>')
-    conds = [x for x in c["conditions"]]
-    if conds:
-        items = []
-        for x in conds:
-            extra = f' ({c["stunned_rounds"]} round{"s" if c["stunned_rounds"] != 1 else ""})' \
-                if x["name"] == "stunned" and c.get("stunned_rounds") else ""
-            title = x["name"].capitalize()
-            text = x["text"] or ""
-            if text.lower().startswith(x["name"].lower()):
-                # the text already says it ("Engaged with Grak"): not "Engaged: Engaged with Grak"
-                items.append(f'<li><strong>{esc(text)}{esc(extra)}</strong></li>')
-                continue
-            items.append(f'<li><strong>{esc(title)}{esc(extra)}</strong>'
-                         f'{": " + esc(text) if text else ""}</li>')
-        out.append(f'<ul class="tr-conds" aria-label="Conditions">{"".join(items)}</ul>')
-    down = _out_of_action(c)
-    # weapons
-    ws = []
-    for w in c["weapons"]:
-        cmb = f'CMB {w["cmb_now"]}' + (f' (of {w["cmb"]})' if w["cmb_now"] != w["cmb"] else "")
-        btns = ""
-        if down:
-            pass  # the fallen are offered nothing (issue 32)
-        elif w["kind"] in ("missile", "thrown") and not w["loaded"]:
-            label = "Ready" if w["kind"] == "thrown" else "Reload"
-            btns += _btn(label, "tr-reload", "", aria=f"{label} {w['name']}", id=cid, weapon=w["index"])
-        if not w["wielded"] and not down:
-            btns += _btn("Wield", "tr-wield", "secondary", aria=f"Wield {w['name']}", id=cid, weapon=w["index"])
-        ws.append(f'<li class="{"wielded" if w["wielded"] else ""}"><span class="wn">{esc(w["name"])}'
-                  f'{" (in hand)" if w["wielded"] else ""}</span> <span class="wc">{esc(cmb)}</span> '
-                  f'<span class="ws">{esc(w["state"])}</span>{btns}</li>')
-    out.append(f'<div class="tr-scope tr-weapons">{_general_err()}<ul aria-label="Weapons">{"".join(ws)}</ul></div>')
-    # parry
-    par = c["parry"]
-    now = (f'Parrying {par["amount"]} against {", ".join(names.get(x, x) for x in par["against"])}'
-           if par["amount"] else "No parry")
-    shield = any(w["shield"] and w["wielded"] for w in c["weapons"])
-    if shield and others:
-        against = ('<fieldset class="tr-against"><legend>Against</legend>'
-                   + "".join(_check(f"{p}-pa-{i}", f"against.{i}", n, oid in par["against"], oid)
-                             for i, (oid, n) in enumerate(others))
-                   + f'{_err("against")}</fieldset>')
-    else:
-        sel = par["against"][0] if par["against"] else (others[0][0] if others else "")
-        against = _field(f"{p}-pa-against", "against", "Against", _select(f"{p}-pa-against", "against", others, sel))
-    if down:
-        # issue 32: the fallen get no forms; the GM brings them back by healing (below) or removes them
-        out.append('<p class="tr-now-line tr-fallen">Out of the fight: no actions. Heal to bring them back, '
-                   'or remove them from the fight.</p>')
-    elif c["can_parry"]:
-        out.append(
-            f'<form class="tr-form tr-parry" data-form="tr-parry" data-id="{esc(cid)}" novalidate '
-            f'aria-label="Parry for {esc(c["name"])}">{_general_err()}'
-            f'<p class="tr-now-line">{esc(now)} · {esc(par["why"])}</p><div class="tr-grid">'
-            + _field(f"{p}-pa-amount", "amount", "Parry (CMB → DEF)",
-                     _input(f"{p}-pa-amount", "amount", par["amount"] or ""))
-            + against + '</div><div class="tr-actions"><button type="submit">Parry</button></div></form>')
-    else:
-        out.append(f'<p class="tr-now-line">Cannot parry: {esc(par["why"])}</p>')
-    # cover
-    covers = ", ".join(f'{x["type"]} (+{x["bonus"]}) against {"everyone" if x["against"] == "all" else names.get(x["against"], x["against"])}'
-                       for x in c["cover"]) or "none"
-    if not down:
-        out.append(_card_fold("cover", cid, f"Cover: {esc(covers)}", ui, lambda: (
-        f'<form class="tr-form tr-cover" data-form="tr-cover" data-id="{esc(cid)}" novalidate '
-        f'aria-label="Cover for {esc(c["name"])}">{_general_err()}<div class="tr-grid">'
-        + _field(f"{p}-cv-cover", "cover", "Cover", _select(f"{p}-cv-cover", "cover", [(k, k) for k in COVER_KINDS], "partial"))
-        + _field(f"{p}-cv-against", "against", "Against", _select(f"{p}-cv-against", "against",
-                                                                      [("all", "everyone")] + others, "all"))
-        + '</div><div class="tr-actions"><button type="submit">Set cover</button>'
-        + _btn("Dive behind it", "tr-dive-cover", "secondary", aria=f"{c['name']} dives behind cover (Free Action)", id=cid)
-        + _btn("Dive prone", "tr-dive-prone", "secondary", aria=f"{c['name']} dives prone (Free Action)", id=cid)
-        + "</div></form>")))
-    # hp
-    out.append(_card_fold("hp", cid, "Damage / heal", ui, lambda: (
-        f'<form class="tr-form tr-hpform" data-form="tr-hp" data-id="{esc(cid)}" novalidate '
-        f'aria-label="Damage or heal {esc(c["name"])}">{_general_err()}'
-        + _field(f"{p}-hp-hits", "hits", "Hits", _input(f"{p}-hp-hits", "hits", ""))
-        + '<div class="tr-actions"><button type="submit">Damage</button>'
-        + _btn("Heal", "tr-heal", "secondary", aria=f"Heal {c['name']}", id=cid)
-        + "</div></form>")))
-    # running away
-    if c["engaged_with"] and not down:
-        rows = "".join(_field(f"{p}-ra-{oid}", f"rolls.athletics.{oid}", f"{names.get(oid, oid)}'s Athletics d100",
-                              _input(f"{p}-ra-{oid}", f"rolls.athletics.{oid}", "", "text"))
-                       for oid in c["engaged_with"])
-        ra = c.get("run_away")
-        res = ""
-        if ra:
-            res = "<p class=\"tr-now-line\">" + esc("; ".join(f"{names.get(k, k)}: {v}" for k, v in ra["vs"].items())) + "</p>"
-        out.append(_card_fold("run", cid, "Run away", ui, lambda: (
-            f'{res}<form class="tr-form tr-run" data-form="tr-run-away" data-id="{esc(cid)}" novalidate '
-            f'aria-label="Run away: {esc(c["name"])}">{_general_err()}{_err("attackers")}<div class="tr-grid">'
-            + _field(f"{p}-ra-flee", "rolls.flee", "Flee d100", _input(f"{p}-ra-flee", "rolls.flee", "", "text"),
-                     "blank: Fray rolls")
-            + rows + '</div><div class="tr-actions"><button type="submit">Run away</button></div></form>')))
-    out.append("</div>")
-    return "".join(out)
-
-
-# a card's fold-outs drawn when they first open: their keys are these, then the combatant's id
-CARD_FOLDS = ("tr-cover-", "tr-hp-", "tr-run-")
-
-
-def _card_fold(what: str, cid: str, summary: str, ui: dict[str, Any] | None, body: Callable[[], str]) -> str:
-    key = f"tr-{what}-{cid}"
-    if ui is None:  # drawn (the tests', and any caller's, that has no page to read fold-outs from)
-        return lazy_fold("tr-more tr-lazy", key, summary, body, False, True)
-    return lazy_fold("tr-more tr-lazy", key, summary, body, key in ui.get("tr_card_open", ()),
-                     key in ui.get("tr_card_drawn", ()))
-
-
-# -- the add form's weapons section ------------------------------------------------------------------
-# One weapon a line, folded into the dialog's JSON box ("combatant.extra") on submit: the box stays
-# the one place the weapons live. A line the parser cannot read, or that the engine's own weapon
-# check refuses, is named at the weapons field and nothing is added.
-
-WEAPON_KINDS = ("melee", "missile", "thrown", "unarmed", "natural", "spell")
-WEAPONS_HINT = ("One weapon a line: name, CMB, kind (melee, missile, thrown, unarmed, natural, spell), "
-                "base range in m (missile, thrown, spell), reload rounds (missile), then flags: quick_load, "
-                "two_handed, shield=15 (its DEF bonus), length=3, unloaded. "
-                "For example: Light crossbow, 50, missile, 30, 1, quick_load, two_handed")
-_BARE_FLAGS = {"quick_load": ("quick_load", True), "two_handed": ("two_handed", True),
-               "unloaded": ("loaded", False), "loaded": ("loaded", True)}
-_KEYED = {"shield": "shield", "length": "length", "range": "base_range", "base_range": "base_range",
-          "reload": "reload"}
-
-
-def _g(n: Any) -> str:
-    return f"{n:g}" if isinstance(n, float) else str(n)
-
-
-def weapons_text(weapons: Any) -> str:
-    """The engine's weapons as lines ``name, CMB, kind[, base range[, reload]][, flags]``."""
-    lines = []
-    for w in weapons if isinstance(weapons, list) else []:
-        if not isinstance(w, dict):
-            continue
-        kind = w.get("kind", "melee")
-        cols = [str(w.get("name", "")), _g(w.get("cmb", "")), str(kind)]
-        flags = []
-        reload = w.get("reload")
-        if w.get("base_range") is not None:
-            cols.append(_g(w["base_range"]))
-            if kind == "missile" and reload not in (None, ""):
-                cols.append(_g(reload))
-        elif kind == "missile" and reload not in (None, ""):
-            flags.append(f"reload={_g(reload)}")
-        flags += [f for f in ("quick_load", "two_handed") if w.get(f)]
-        if w.get("shield"):
-            flags.append(f"shield={_g(w['shield'])}")
-        if w.get("length"):
-            flags.append(f"length={_g(w['length'])}")
-        if w.get("loaded") is False and kind in ("missile", "thrown"):
-            flags.append("unloaded")
-        lines.append(", ".join(cols + flags))
-    return "\n".join(lines)
-
-
-def parse_weapons(text: str) -> tuple[list[dict[str, Any]], list[int]]:
-    """The lines back to the engine's weapon objects, with the line number of each.
-
-    Numbers the engine must judge (a CMB of "lots", kind "laser") pass through as typed, so its
-    weapon check names them; a line whose shape is wrong raises ``InvalidAction("combatant.weapons",
-    "Line N: ...")``."""
-    out: list[dict[str, Any]] = []
-    lines: list[int] = []
-    for n, cols in split_lines(text):
-        name = cols[0]
-        where = f"Line {n}" + (f" ({name})" if name else "")
-        if not name:
-            raise InvalidAction("combatant.weapons", f"{where}: start the line with the weapon's name")
-        if len(cols) < 2 or cols[1] == "":
-            raise InvalidAction("combatant.weapons", f"{where}: give the CMB after the name (name, CMB, kind, ...)")
-        w: dict[str, Any] = {"name": name, "cmb": as_int(cols[1])}
-        if len(cols) > 2 and cols[2]:
-            w["kind"] = cols[2].lower()
-        numbers = ["base_range", "reload"]
-        for col in cols[3:]:
-            if col == "":
-                if numbers:
-                    numbers.pop(0)  # "Spear, 40, thrown, , , length=3": a blank keeps its place
-                continue
-            key, eq, val = col.partition("=")
-            key = key.strip().lower().replace(" ", "_").replace("-", "_")
-            if eq:
-                field = _KEYED.get(key)
-                if field is None:
-                    raise InvalidAction("combatant.weapons", f"{where}: unknown flag {col!r} (flags: quick_load, "
-                                                             "two_handed, shield=N, length=N, unloaded)")
-                val = val.strip()
-                w[field] = as_int(val) if field in ("shield", "reload") else as_number(val)
-                if field in numbers:
-                    numbers.remove(field)
-            elif key in _BARE_FLAGS:
-                field, v = _BARE_FLAGS[key]
-                w[field] = v
-            elif numbers and as_number(col) != col:
-                field = numbers.pop(0)
-                w[field] = as_int(col) if field == "reload" else as_number(col)
-            else:
-                raise InvalidAction("combatant.weapons", f"{where}: {col!r} is not a {'number or a ' if numbers else ''}"
-                                                         "flag (flags: quick_load, two_handed, shield=N, length=N, "
-                                                         "unloaded)")
-        out.append(w)
-        lines.append(n)
-    return out, lines
-
-
-def check_weapons_lines(weapons: Any, lines: list[int]) -> None:
-    """The engine's own weapon check, its error moved to the weapons field and named by line."""
-    from fray.games.tactical_round.combatant import check_weapons
-
-    try:
-        check_weapons(weapons, "weapons")
-    except InvalidAction as e:
-        parts = e.field.split(".")
-        msg = str(e).split(": ", 1)[-1]
-        if len(parts) >= 2 and parts[1].isdigit() and isinstance(weapons, list) and int(parts[1]) < len(weapons):
-            i = int(parts[1])
-            n = lines[i] if i < len(lines) else i + 1
-            w = weapons[i]
-            name = w.get("name") if isinstance(w, dict) else None
-            what = {"cmb": "CMB", "base_range": "base range"}.get(parts[2], parts[2].replace("_", " ")) \
-                if len(parts) > 2 else ""
-            msg = f"Line {n}{f' ({name})' if name else ''}: {what + ' ' if what else ''}{msg}"
-        raise InvalidAction("combatant.weapons", msg) from None
-
-
-def add_fields_html(extra: dict[str, Any] | None) -> str:
-    """The weapons section of the add form (its errors land on ``combatant.weapons``)."""
-    text = weapons_text((extra or {}).get("weapons", []))
-    rows = max(3, min(8, text.count("\n") + 2))
-    return (
-        '<fieldset class="tr-add"><legend>Weapons</legend>'
-        '<div class="field" data-field="combatant.weapons"><label for="f-tr-weapons">Weapons, one a line</label>'
-        f'<textarea id="f-tr-weapons" name="tr_weapons" rows="{rows}" spellcheck="false" autocapitalize="off" '
-        f'aria-describedby="f-tr-weapons-hint">{esc(text)}</textarea>'
-        f'<small class="hint" id="f-tr-weapons-hint">{esc(WEAPONS_HINT)}</small>{_err("combatant.weapons")}</div>'
-        '<p class="hint">Folded into the JSON below when you press Add.</p></fieldset>')
-
-
-def add_extra(values: dict[str, Any], extra: dict[str, Any] | None) -> dict[str, Any]:
-    """The JSON box's fields with the typed weapon lines (unchanged lines keep the box's weapons)."""
-    out = dict(extra or {})
-    text = values.get("tr_weapons", "") or ""
-    if text.strip() != weapons_text(out.get("weapons", [])).strip():
-        weapons, _ = parse_weapons(text)
-        if weapons:
-            out["weapons"] = weapons
-        else:
-            out.pop("weapons", None)
-    return out
-
-
-def fold_weapons(values: dict[str, Any]) -> None:
-    """``values["combatant.extra"]`` with the typed weapons folded in, after the engine's weapon
-    check; raises ``InvalidAction("combatant.weapons", "Line N ...")`` and leaves values as they were."""
-    extra = read_extra(values.get("combatant.extra", ""))
-    if extra is None:
-        return  # not a JSON object: the app names it at its box
-    text = values.get("tr_weapons", "") or ""
-    if text.strip() != weapons_text(extra.get("weapons", [])).strip():
-        weapons, lines = parse_weapons(text)
-    else:
-        weapons = extra.get("weapons")
-        lines = list(range(1, len(weapons) + 1)) if isinstance(weapons, list) else []
-    if weapons:
-        check_weapons_lines(weapons, lines)
-    fold_extra(values, add_extra)
+        return html('<p class="tr-acting-over hint" role="status">Everyone in {} has acted: apply the results '
+                    "waiting below, then use the Next button to go on.</p>", title)
+    return html('<p class="tr-acting-over hint" role="status">Everyone in {} has acted. '
+                "Use the Next button to go on.</p>", title)
 
 
 # -- the controller side ---------------------------------------------------------------------------
@@ -828,7 +201,7 @@ class TacticalPanel(GamePanel):
     ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-reload", "tr-wield", "tr-dismiss",
             "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset")
 
-    def panel(self, app: Any, view: dict[str, Any]) -> str:
+    def panel(self, app: Any, view: dict[str, Any]) -> Markup:
         kinds = None
         try:
             kinds = app.ruleset.table(app.enc, "declared_actions")["entries"]
@@ -957,7 +330,7 @@ class TacticalPanel(GamePanel):
         app.ui["tr_decl_open"] = decl
         app.ui["tr_decl_drawn"] = set(app.ui.get("tr_decl_drawn", ())) | decl
 
-    def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
+    def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> Markup:
         return card_html(view, combatant_id, app.ui)
 
     def holds(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
@@ -1227,5 +600,5 @@ class TacticalPanel(GamePanel):
 
 PANEL = TacticalPanel()  # found by the ruleset's ``panel = "fray.games.tactical_round.web.panel"``
 
-__all__: list[str] = ["PANEL", "TacticalPanel", "panel_html", "card_html", "parse_dice", "parse_weapons",
-                      "weapons_text", "add_fields_html", "add_extra", "fold_weapons"]
+__all__: list[str] = ["PANEL", "TacticalPanel", "panel_html", "card_html", "parse_dice", "add_fields_html", "add_extra",
+                      "fold_weapons"]

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from fray.web.html import Markup, html
 from fray.web.party_view import _whole
-from fray.web.render import esc
 
 
-def fields_html(k: str, got: dict[str, Any], c: Any, name: str) -> str:
-    fields = (f'<label>Hits taken <input type="number" name="{esc(k)}.hits_taken" value="{got.get("hits_taken", 0)}"></label>'
-              f'<label>Lasting criticals (one a line) <textarea name="{esc(k)}.lasting" rows="2">'
-              f'{esc(chr(10).join(got.get("lasting", [])))}</textarea></label>')
-    return fields
+def fields_html(k: str, got: dict[str, Any], c: Any, name: str) -> Markup:
+    return html('<label>Hits taken <input type="number" name="{k}.hits_taken" value="{hits}"></label>'
+                '<label>Lasting criticals (one a line) <textarea name="{k}.lasting" rows="2">{lasting}</textarea></label>',
+                k=k, hits=got.get("hits_taken", 0), lasting="\n".join(got.get("lasting", [])))
 
 
 def read_fields(values: dict[str, Any], k: str, got: dict[str, Any], c: Any, f: str) -> dict[str, Any]:

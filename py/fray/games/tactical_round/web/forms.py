@@ -1,0 +1,296 @@
+"""The forms of the round's phases, above the cards: the declarations (Declaration phase), the
+attack (the attack phases) with the range bands from the map, the results awaiting the GM's table,
+and the box that says what is still open when Next stops (issue 32).
+
+Built with ``fray.web.html``: every name, weapon and table text is escaped where it meets markup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fray.web import odds_view
+from fray.web.html import Markup, block, fragment, h, html, trusted
+from fray.web.widgets import names_in as _names
+
+from .common import (ATTACK_KINDS, BY_NEXT, DECLARE_ROWS, FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _check,
+                     _err, _field, _general_err, _input, _out_of_action, _select, fold_open, fold_summary)
+
+# where a fold-out made by ``fold_open`` ends
+_END_FOLD = html("</details>")
+
+
+# -- what is still open when Next stops ---------------------------------------------------------------
+
+def still_open(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """What the page's Next would stop at: the open declared actions of this phase of the living
+    (combatant, index, declaration), and, in the Declaration phase, who standing has not declared."""
+    phase = view["phase"]["id"]
+    if phase == "declaration":
+        return [], [c for c in view.get("combatants", []) if not _out_of_action(c) and not c.get("has_declared")]
+    out = []
+    for c in view.get("combatants", []):
+        if _out_of_action(c):
+            continue
+        for i, d in enumerate(c.get("declared", [])):
+            # a move, a disengage, a reload, readying a thrown weapon: the page's Next resolves them by
+            # itself (actions.leave_phase), so they are never "not resolved" and get no Skip it
+            if not d.get("done") and d.get("phase") == phase and d.get("action") not in BY_NEXT:
+                out.append({"c": c, "i": i, "d": d})
+    return out, []
+
+
+def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
+    """After a Next that stopped (``ui["tr_asked"]`` is this round and phase): what is still open,
+    each with Resolve and Skip it, and one button to go on (issue 32: "say what is still open
+    ("Mira's Ranged attack is not resolved: Resolve / Skip it"), and log the GM's choice")."""
+    if ui.get("tr_asked") != [view.get("round"), view["phase"]["id"]]:
+        return fragment()
+    actions, undeclared = still_open(view)
+    if not actions and not undeclared:
+        return fragment()
+    if undeclared:
+        who = ", ".join(c["name"] for c in undeclared)
+        rows = html("<p>Not declared yet: <strong>{}</strong>.</p>", who)
+        go = _btn("Go on without them" if len(undeclared) > 1 else f"Go on without {undeclared[0]['name']}",
+                  "tr-go-on", "secondary")
+    else:
+        items = []
+        for x in actions:
+            c, i, d = x["c"], x["i"], x["d"]
+            what = f'{c["name"]}\'s {d.get("title", d["action"])}'
+            if d["action"] in ATTACK_KINDS:
+                res = _btn("Resolve", "tr-quick-attack", "primary", aria=f"Resolve: {what}", id=c["id"],
+                           weapon="" if d.get("weapon") is None else d["weapon"], target=d.get("target") or "")
+            else:
+                res = _btn("Resolve", "tr-resolve", "primary", aria=f"Resolve: {what}", id=c["id"])
+            items.append(html("<li><span>{} is not resolved:</span> {}{}</li>", what, res,
+                              _btn("Skip it", "tr-skip", "secondary", aria=f"Skip {what}", id=c["id"], index=i)))
+        rows = h("ul", {"class": "tr-open-list"}, items)
+        go = _btn("Skip all and go on" if len(actions) > 1 else "Skip it and go on", "tr-go-on", "secondary")
+    return html('<section class="tr-box tr-open tr-scope" id="tr-open" role="alert" aria-label="Still open">'
+                '{}{}<div class="tr-actions">{}</div></section>', _general_err(), rows, go)
+
+
+# -- the declarations ---------------------------------------------------------------------------------
+
+def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> Markup:
+    """The declaration forms. ``ui["tr_decl_open"]``: the ids whose fold-out the page shows open
+    now; ``ui["tr_decl_drawn"]``: those whose form has been drawn (opened once this phase: shut
+    again, it keeps what the GM chose in it)."""
+    ui = ui or {}
+    names = _names(view)
+    forms = []
+    declarers = [c for c in view.get("combatants", []) if not _out_of_action(c)]
+    folded = len(declarers) >= FOLD_DECLARATIONS_FROM
+    is_open = ui.get("tr_decl_open", ())
+    drawn = ui.get("tr_decl_drawn", ())
+    for c in declarers:
+        cid = c["id"]
+        decl = c.get("declared", [])
+        if folded and cid not in drawn:
+            forms.append(_decl_fold(c, decl, False, lazy=True))
+            continue
+        rows = []
+        others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid]
+        weapons = [("", "(no weapon)")] + [(str(w["index"]), w["name"]) for w in c.get("weapons", [])]
+        actions = [("", "(none)")] + [(k["key"], k["title"]) for k in kinds]
+        for i in range(DECLARE_ROWS):
+            d = decl[i] if i < len(decl) else {}
+            base = f"tr-{cid}-decl-{i}"
+            rows.append(h(
+                "fieldset", {"class": "tr-decl-row"}, html("<legend>Action {}</legend>", i + 1),
+                _field(base + "-action", f"actions.{i}.action", "Action",
+                       _select(base + "-action", f"actions.{i}.action", actions, d.get("action", ""))),
+                _field(base + "-weapon", f"actions.{i}.weapon", "Weapon",
+                       _select(base + "-weapon", f"actions.{i}.weapon", weapons,
+                               "" if d.get("weapon") is None else d.get("weapon"))),
+                _field(base + "-target", f"actions.{i}.target", "Target",
+                       _select(base + "-target", f"actions.{i}.target", others, d.get("target") or ""))))
+        said = fragment()
+        if decl:
+            said = h("ul", {"class": "tr-declared"}, (
+                html("<li>{} · {} · {}{}</li>", d["title"], d["phase_title"], d["cost"], " ✓" if d.get("done") else "")
+                for d in decl))
+            if c.get("full_and_half"):
+                said += html('<p class="hint">Full + Half: −20 to the attack rolls</p>')
+        form = html('<form class="tr-form tr-declare" data-form="tr-declare" data-id="{cid}" novalidate '
+                    'aria-label="Declare for {name}">{head}{said}{err}'
+                    '<input type="hidden" name="id" value="{cid}">{err_id}{err_actions}'
+                    '<div class="tr-decl-rows">{rows}</div>'
+                    '<button type="submit" class="primary">Declare for {name}</button></form>',
+                    cid=cid, name=c["name"], head="" if folded else h("h3", None, c["name"]), said=said,
+                    err=_general_err(), err_id=_err("id"), err_actions=_err("actions"), rows=fragment(rows))
+        forms.append(_decl_fold(c, decl, cid in is_open, body=form) if folded else form)
+    if not forms:
+        return fragment()
+    # one child per form: a declaration rewrites its declarer's form only
+    return block("details", {"class": "tr-box tr-declarations", "open": True},
+                 html("<summary>Declarations</summary>"),
+                 html('<p class="hint">At most one Full and one Half action (or two Half). '
+                      'Each action lands in its phase.</p>'),
+                 block("div", {"class": "tr-decl-forms tr-decl-folded" if folded else "tr-decl-forms"}, forms))
+
+
+def _decl_fold(c: dict[str, Any], decl: list[dict[str, Any]], open_: bool, lazy: bool = False,
+               body: Markup | None = None) -> Markup:
+    """One folded declaration: its summary is the name and what is declared, so the GM reads the
+    round at a glance and opens only the one to change; ``body``, the form. ``lazy``: drawn
+    without its form; the page's toggle listener (App.on_toggle) renders when it opens."""
+    cid = c["id"]
+    said = "; ".join(f'{d["title"]} ({d["cost"]}){" ✓" if d.get("done") else ""}' for d in decl) or "nothing declared"
+    return fragment(fold_open("tr-decl-fold tr-lazy", f"decl-{cid}", open_, lazy, {"data-id": cid}),
+                    fold_summary(html('<strong>{}</strong> <span class="hint">{}</span>', c["name"], said),
+                                 f"fold-decl-{cid}", f'Declarations of {c["name"]}'),
+                    body, _END_FOLD)
+
+
+# -- the attack --------------------------------------------------------------------------------------
+
+def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
+                ranges: dict[str, Any] | None = None) -> Markup:
+    combatants = view.get("combatants", [])
+    living = [c for c in combatants if not _out_of_action(c)]
+    attacker = pre.get("id") or (living[0]["id"] if living else "")
+    who = [(c["id"], c["name"]) for c in living]  # the fallen attack nobody (issue 32)
+    groups = [
+        h("optgroup", {"label": c["name"]}, (
+            h("option", {"value": f'{c["id"]}:{w["index"]}',
+                         "selected": c["id"] == attacker and str(pre.get("weapon", "")) == str(w["index"])},
+              f'{w["name"]} (CMB {w["cmb_now"]}, {w["state"]})') for w in c.get("weapons", [])))
+        for c in living]
+    # the default target: the declared one while they stand, else the nearest living enemy on the
+    # map (``pre["nearest"]``, from ``rules.default_target``), never an ally (issues 10 and 32)
+    side = next((c.get("side") for c in combatants if c["id"] == attacker), None)
+    others = [c for c in combatants if c["id"] != attacker]
+    standing = {c["id"] for c in others if not _out_of_action(c) and c.get("side") != side}
+    target = pre.get("target") if pre.get("target") in standing else ""
+    target = target or pre.get("nearest") or next((c["id"] for c in others if c["id"] in standing), "")
+    targets = [(c["id"], c["name"]) for c in others]
+    flags = fragment((_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS),
+                     _check("tr-att-los", "line_of_sight", "Line of sight (ranged)",
+                            bool(pre.get("line_of_sight", False))))
+    weapon = "" if pre.get("weapon") in (None, "") else f'{attacker}:{pre.get("weapon")}'
+    body = html(
+        '<form class="tr-form tr-attack" data-form="tr-attack" novalidate aria-label="Attack">{err}'
+        '<div class="tr-grid">{attacker}{weapon}{target}</div>'
+        '<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{err_los}</fieldset>'
+        # the dice where the eye goes after the circumstances, the distance beside them (issue 33: the
+        # range-band list pushed the dice field down, and the form ended 9 px above a laptop's bottom)
+        '<div class="tr-grid tr-roll-row">{roll}{distance}</div>'
+        # one button (issue 33: "two buttons "Attack" and "Roll and attack""): blank dice, Fray rolls
+        '<div class="tr-actions odds-beside"><button type="submit" class="primary">Attack</button>'
+        '{odds}</div>{ranges}</form>',
+        err=_general_err(),
+        attacker=_field("tr-att-id", "id", "Attacker", _select("tr-att-id", "id", who, attacker)),
+        weapon=_field("tr-att-weapon", "weapon", "Weapon",
+                      _select("tr-att-weapon", "weapon", [("", "(the wielded one)")], weapon, fragment(groups))),
+        target=_field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target)),
+        flags=flags, err_los=_err("line_of_sight"),
+        roll=_field("tr-att-roll", "rolls.attack", "Open-ended d100",
+                    _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
+                    "Every d100 rolled (98 40); blank: Fray rolls", "tr-roll"),
+        distance=_field("tr-att-distance", "distance", "Distance (m)",
+                        _input("tr-att-distance", "distance", "", "decimal"), "blank: from the map", "tr-distance"),
+        odds=trusted(odds_view.slot()),  # odds_view's constant placeholder: no text in it
+        ranges=ranges_html(ranges))
+    return h("details", {"class": "tr-box tr-attack-box", "open": open_}, html("<summary>Attack</summary>"), body)
+
+
+def ranges_html(ranges: dict[str, Any] | None) -> Markup:
+    if not ranges:
+        return fragment()
+    items = []
+    for r in ranges["rows"]:
+        bands = "; ".join(
+            f'{b["weapon"]}: {b["label"]} ({b["modifier"]:+d})' if b["label"] else f'{b["weapon"]}: beyond 4× Base Range'
+            for b in r["bands"])
+        # "must have a clear Line of Sight": bodies on the line are put to the GM, never decided
+        los = html(" — {} in the way: line of sight?", ", ".join(r["in_the_way"])) if r.get("in_the_way") else ""
+        items.append(html("<li><strong>{}</strong> {:g} m — {}{}</li>", r["target"], r["metres"], bands, los))
+    # folded, after the Attack button (issue 33: the list of eleven pushed the dice field below the
+    # fold); the chosen target's band is in the odds already
+    return html('<details class="tr-ranges"><summary>Range bands from the map, from {} ({})</summary>'
+                "<ul>{}</ul></details>", ranges["attacker"], len(items), fragment(items))
+
+
+# -- the results awaiting the GM's table ---------------------------------------------------------------
+
+def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:
+    """The attacks awaiting the GM's table result. The first ``PENDING_SHOWN`` are shown whole;
+    each further one is a one-line fold-out (who, whom, the total) whose form is drawn when it
+    opens (``ui["tr_pending_open"]``, ``ui["tr_pending_drawn"]``, as for the declarations)."""
+    pend = view.get("pending", [])
+    if not pend:
+        return fragment()
+    ui = ui or {}
+    names = _names(view)
+    sev = view.get("severities", [])
+    out = []
+    for i, p in enumerate(pend):
+        if i >= PENDING_SHOWN:
+            out.append(_pending_fold(p, names, ui, lambda p=p: _pending_article(p, names, sev)))
+            continue
+        out.append(_pending_article(p, names, sev))
+    n = len(pend)
+    title = "Awaiting the attack table" + (f" ({n})" if n > PENDING_SHOWN else "")
+    # one child per result waiting: applying one removes its article, not all of them
+    return block("section", {"class": "tr-box tr-pending-list", "aria-label": "Awaiting the GM"},
+                 h("h3", None, title), out)
+
+
+def _pending_fold(p: dict[str, Any], names: dict[str, str], ui: dict[str, Any], article: Any) -> Markup:
+    ref = p["ref"]
+    drawn = ref in ui.get("tr_pending_drawn", ())
+    total = f'total {p["total"]}' if p["stage"] == "attack" else f'critical {p.get("critical", "")}'
+    line = html('{}: {} → {} <span class="hint">{}</span>', ref, names.get(p["attacker"], p["attacker"]),
+                names.get(p["target"], p["target"]), total)
+    return fragment(fold_open("tr-pending-fold tr-lazy", f"pending-{ref}", ref in ui.get("tr_pending_open", ()),
+                              not drawn),
+                    fold_summary(line, f"fold-pending-{ref}"), article() if drawn else None, _END_FOLD)
+
+
+def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -> Markup:
+    """One attack awaiting the GM: its total and breakdown, and the form for the table's result
+    (or, once a critical is named, for its effects)."""
+    ref = p["ref"]
+    head = html("{}: {} → {} with {}", ref, names.get(p["attacker"], p["attacker"]),
+                names.get(p["target"], p["target"]), p["weapon"])
+    notes = h("ul", {"class": "tr-notes"}, [h("li", None, n) for n in p["notes"]]) if p.get("notes") else ""
+    fid = f"tr-{ref}"
+    dismiss = _btn("Dismiss", "tr-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref)
+    if p["stage"] == "attack":
+        crit_opts = [("", "none")] + [(s, s) for s in sev]
+        form = html(
+            '<form class="tr-form" data-form="tr-result" data-ref="{ref}" novalidate aria-label="Result of {ref}">'
+            '{err}<input type="hidden" name="ref" value="{ref}">{err_ref}<div class="tr-grid">{hits}{crit}{croll}'
+            '</div><div class="tr-actions"><button type="submit" class="primary">Apply result</button>{dismiss}'
+            "</div></form>",
+            ref=ref, err=_general_err(), err_ref=_err("ref"),
+            hits=_field(fid + "-hits", "hits", "Hits", _input(fid + "-hits", "hits", "0")),
+            crit=_field(fid + "-crit", "critical", "Critical", _select(fid + "-crit", "critical", crit_opts, "")),
+            croll=_field(fid + "-croll", "rolls.critical", "Critical d100",
+                         _input(fid + "-croll", "rolls.critical", "", "text"), "blank: Fray rolls"),
+            dismiss=dismiss)
+        return html(
+            '<article class="tr-pending" data-ref="{ref}" aria-label="Attack {ref}"><h4>{head}</h4>'
+            '<p class="tr-total">Total <strong class="tr-total-value">{total}</strong></p>'
+            '<p class="tr-breakdown">{text}</p>{notes}{form}</article>',
+            ref=ref, head=head, total=p["total"], text=p["text"], notes=notes, form=form)
+    form = html(
+        '<form class="tr-form" data-form="tr-critical" data-ref="{ref}" novalidate '
+        'aria-label="Critical effects of {ref}">{err}<input type="hidden" name="ref" value="{ref}">{err_ref}'
+        '<div class="tr-grid">{hits}{stun}</div>{prone}{text}'
+        '<div class="tr-actions"><button type="submit" class="primary">Apply critical</button>{dismiss}</div></form>',
+        ref=ref, err=_general_err(), err_ref=_err("ref"),
+        hits=_field(fid + "-chits", "hits", "Extra hits", _input(fid + "-chits", "hits", "0")),
+        stun=_field(fid + "-stun", "stunned_rounds", "Stunned rounds", _input(fid + "-stun", "stunned_rounds", "0")),
+        prone=_check(fid + "-prone", "prone", "Knocked prone"),
+        text=_field(fid + "-text", "text", "Effect (text)", _input(fid + "-text", "text", "", "text")),
+        dismiss=dismiss)
+    return html(
+        '<article class="tr-pending critical" data-ref="{ref}" aria-label="Critical {ref}">'
+        "<h4>{head}: critical {critical}</h4>"
+        '<p class="tr-total">Critical roll <strong class="tr-total-value">{roll}</strong></p>'
+        '<p class="tr-breakdown">{text}</p>{form}</article>',
+        ref=ref, head=head, critical=p.get("critical", ""), roll=p.get("critical_roll", ""),
+        text=p.get("critical_text", ""), form=form)
