@@ -81,6 +81,13 @@ def checked_ids(values: dict[str, Any], name: str) -> list[str]:
     return [k[len(head):] for k, v in values.items() if k.startswith(head) and v]
 
 
+def _lazy_state(ui: dict[str, Any] | None, key: str) -> tuple[bool, bool]:
+    """(open, drawn) of a lazy fold-out, as ``RangeBandPanel.lazy_folds`` left them; no ``ui``: drawn."""
+    if ui is None:
+        return False, True
+    return key in ui.get("rb_open", ()), key in ui.get("rb_drawn", ())
+
+
 MORE = {
     # form kind -> (action type, title, [(field, label, control kind)])
     "grapple": ("rb.grapple", "Grapple", [("target", "Target", "other"),
