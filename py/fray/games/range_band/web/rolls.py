@@ -89,7 +89,8 @@ def pending_html(view: dict[str, Any]) -> Markup:
                 '</section>', fragment(out))
 
 
-ASSUMED_HINT = html('<p class="hint rb-assumed-once">Fray\'s rolls use the default mechanic of table core_roll, '
+# the table by the title the Tables dialog lists it under (its id, core_roll, is the engine's key, not the GM's word)
+ASSUMED_HINT = html('<p class="hint rb-assumed-once">Fray\'s rolls use its Default roll mechanic, in Tables, '
                     '<span class="badge assumed">assumed</span>: not in the published rules. The log says so in full '
                     'once, then "assumed mechanic" on each roll it made.</p>')
 

@@ -59,14 +59,14 @@ def areas_html(view: dict[str, Any], open_: bool = False) -> Markup:
     form = html(
         '<form data-form="rb-area" novalidate aria-label="Mark an obscuring area"><div class="rb-grid">{fields}</div>'
         '<div class="rb-row"><button type="submit" class="secondary">Mark the area</button></div>'
-        '<p class="hint">What each kind does to sight and movement: table obscuring (Lack of Sight); who sees '
+        '<p class="hint">What each kind does to sight and movement: Obscuring areas, in Tables (Lack of Sight); who sees '
         'whom follows at once. Water: who is below its surface is underwater (Underwater Combat).</p>{err}</form>',
         fields=fragment(
             _field("rb-ar-kind", "kind", "What", _select("rb-ar-kind", "kind", kinds)),
             _field("rb-ar-x", "x", "Centre east (x, m)", _input("rb-ar-x", "x", "", "decimal")),
             _field("rb-ar-y", "y", "Centre north (y, m)", _input("rb-ar-y", "y", "", "decimal")),
             _field("rb-ar-r", "radius", "Out to", _select("rb-ar-r", "radius", bands, "short"),
-                   hint="a band around the point (metres: table bands, assumed)"),
+                   hint="a band around the point (its metres: Range bands in metres, in Tables, assumed)"),
             _field("rb-ar-alt", "alt", "From altitude (m)", _input("rb-ar-alt", "alt", "0", "decimal"),
                    hint="water: its surface"),
             _field("rb-ar-depth", "depth", "Water depth (m)", _input("rb-ar-depth", "depth", "", "decimal"),
