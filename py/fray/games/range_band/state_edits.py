@@ -213,7 +213,7 @@ def use_action(ctx: Context, c: Combatant, size: str, what: str, t: rules.Tables
         lim = limits.get(size)
         if lim is not None and used[size] + count > int(lim):
             raise RuleViolation("The round", f"{c.name} has already used {used[size]} {size} action(s) this turn "
-                                f"(at most {lim}; table turn_actions)")
+                                f"(at most {lim}: Actions in one turn, in Tables)")
         used = {**used, size: used[size] + count}
     used = {**used, "what": used["what"] + [f"{size}: {what}"]}
     c.data["used"] = used

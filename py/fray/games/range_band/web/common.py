@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fray.web import odds_view
-from fray.web.render import esc
-from fray.web.widgets import check, err_slot as _err, general_err
+from fray.web import odds_view, widgets
+from fray.web.html import Markup, h, trusted
 
 
 LIGHT_TEXT = {"none": "No Light", "low": "Low Light", "medium": "Medium Light", "high": "High Light"}
@@ -45,12 +44,57 @@ ADD_TRAITS = (
 )
 
 
-def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
-    return check(fid, name, label, checked, "rb-check")
+# The shared widgets (web/widgets.py) escape every text and attribute they are given, so what they return is
+# markup, safe by how it was made: each is taken as Markup here, once, for the range-band page's builders.
+
+def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> Markup:
+    return trusted(widgets.act_button(label, act, cls, aria, **data))  # widgets escape their text
 
 
-def _general_err() -> str:
-    return general_err("rb")
+def _err(name: str) -> Markup:
+    return trusted(widgets.err_slot(name))  # widgets escape their text
+
+
+def _field(fid: str, name: str, label: str, control: Markup, hint: str = "", cls: str = "") -> Markup:
+    return trusted(widgets.field(fid, name, label, fragment_of(control), hint, cls))  # widgets escape their text
+
+
+def _select(fid: str, name: str, options: Any, selected: Any = None) -> Markup:
+    return trusted(widgets.select(fid, name, options, selected))  # widgets escape their text
+
+
+def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> Markup:
+    return trusted(widgets.text_input(fid, name, value, mode, placeholder))  # widgets escape their text
+
+
+def _fold_open(cls: str, key: str, open_: bool) -> Markup:
+    return trusted(widgets.fold_open(cls, key, open_))  # widgets escape their text
+
+
+def _lazy_fold(cls: str, key: str, summary: str, body: Any, open_: bool, drawn: bool) -> Markup:
+    # the summary is a constant line of ours; the body is built here (Markup), handed over as a plain str
+    # (widgets join plain strs: ``str + Markup`` would escape the str); widgets escape the rest
+    return trusted(widgets.lazy_fold(cls, key, summary, lambda: str(fragment_of(body())), open_, drawn))
+
+
+def _odds_slot() -> Markup:
+    return trusted(odds_view.slot())  # a constant box of ours
+
+
+def fragment_of(markup: Markup) -> Markup:
+    """Markup as it is; a plain string here would be a builder that forgot to return Markup: refused, so
+    nothing of ours is ever written unescaped by mistake."""
+    if not isinstance(markup, Markup):
+        raise TypeError(f"markup expected, got {type(markup).__name__}")
+    return markup
+
+
+def _check(fid: str, name: str, label: str, checked: bool = False) -> Markup:
+    return trusted(widgets.check(fid, name, label, checked, "rb-check"))  # widgets escape their text
+
+
+def _general_err() -> Markup:
+    return trusted(widgets.general_err("rb"))  # widgets escape their text
 
 
 def _g(v: Any) -> str:
@@ -61,24 +105,31 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
-def _preview_slot() -> str:
+def _preview_slot() -> Markup:
     """Where the live roll-specification preview of a form goes (filled by ``odds_view.refresh`` through
     ``RangeBandPanel.odds`` as the GM changes the options; nothing is sent)."""
-    return f'<div class="rb-preview" aria-live="polite">{odds_view.slot()}</div>'
+    return h("div", {"class": "rb-preview", "aria-live": "polite"}, _odds_slot())
 
 
-def _id_checks(view: dict[str, Any], pre: str, name: str, label: str, skip: str, only_able: bool = False) -> str:
+def _id_checks(view: dict[str, Any], pre: str, name: str, label: str, skip: str, only_able: bool = False) -> Markup:
     """Checkboxes ``name.<id>`` for a list of combatants, with one error slot ``name``."""
-    boxes = "".join(_check(f"{pre}-{c['id']}", f"{name}.{c['id']}", c["name"])
-                    for c in view.get("combatants", []) if c["id"] != skip)
-    return (f'<fieldset class="rb-ids" data-field="{esc(name)}"><legend>{esc(label)}</legend>'
-            f'<div class="rb-row">{boxes}</div>{_err(name)}</fieldset>')
+    boxes = [_check(f"{pre}-{c['id']}", f"{name}.{c['id']}", c["name"])
+             for c in view.get("combatants", []) if c["id"] != skip]
+    return h("fieldset", {"class": "rb-ids", "data-field": name}, h("legend", None, label),
+             h("div", {"class": "rb-row"}, boxes), _err(name))
 
 
 def checked_ids(values: dict[str, Any], name: str) -> list[str]:
     """The ids whose ``name.<id>`` box is ticked, in the form's order."""
     head = name + "."
     return [k[len(head):] for k, v in values.items() if k.startswith(head) and v]
+
+
+def _lazy_state(ui: dict[str, Any] | None, key: str) -> tuple[bool, bool]:
+    """(open, drawn) of a lazy fold-out, as ``RangeBandPanel.lazy_folds`` left them; no ``ui``: drawn."""
+    if ui is None:
+        return False, True
+    return key in ui.get("rb_open", ()), key in ui.get("rb_drawn", ())
 
 
 MORE = {

@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web.party_view import _whole
-from fray.web.render import esc
+from fray.web.html import Markup, fragment, html
 
 
-def fields_html(k: str, got: dict[str, Any], c: Any, name: str) -> str:
-    fields = ""
-    fields = "".join(f'<label>{w} <input type="number" min="0" name="{esc(k)}.{f}" value="{got.get(f, 0)}"></label>'
-                     for f, w in (("fatigue", "Fatigue"), ("trauma", "Trauma")))
-    return fields
+def fields_html(k: str, got: dict[str, Any], c: Any, name: str) -> Markup:
+    return fragment(html('<label>{} <input type="number" min="0" name="{}.{}" value="{}"></label>', w, k, f,
+                         got.get(f, 0))
+                    for f, w in (("fatigue", "Fatigue"), ("trauma", "Trauma")))
 
 
 def read_fields(values: dict[str, Any], k: str, got: dict[str, Any], c: Any, f: str) -> dict[str, Any]:
