@@ -16,6 +16,7 @@ import copy
 import inspect
 import json
 import random
+import re
 import sys
 import types
 from dataclasses import asdict
@@ -275,6 +276,13 @@ def assert_inert(html: str, where: str) -> None:
     assert not [t for t, _ in found if t in ("img", "script")], f"{where}: a hostile tag is live"
     assert not [a for _, attrs in found for a in attrs if a.startswith("on")], f"{where}: a hostile attribute is live"
     assert "</script" not in html.lower(), f"{where}: a script end is live"
+    # and escaped once only: text escaped by hand and then by the builder shows "&amp;#x27;" to the
+    # GM, and the page's own markup passed as text shows its tags ("<span class=...>") on screen
+    twice = re.findall(r"&amp;(?:amp|lt|gt|quot|#x27|#39);", html)
+    assert not twice, f"{where}: text escaped twice: {twice[:3]}"
+    shown = re.findall(r"&lt;/?(?:span|strong|b|em|div|p|small|form|input|label|button|li|ul|details|summary|br)\b",
+                       html)
+    assert not shown, f"{where}: the page's own markup is shown as text: {shown[:3]}"
 
 
 def test_hostile_strings_are_rendered_inert_by_every_game(game, no_page):
