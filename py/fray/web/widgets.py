@@ -1,8 +1,9 @@
 """Small HTML pieces and typed-number readers shared by the ruleset panels.
 
-Pure (no ``js``). Each piece is ``Markup`` built with ``fray.web.html``: a label, hint or summary is
-text (escaped) or ``Markup`` (passed as it is); a control is markup. A typed value that is not a number passes through unchanged, so the engine
-names what is wrong with it at the field where it was typed.
+Pure (no ``js``). Each piece is ``Markup`` built with ``fray.web.html``: a label, hint or summary
+is text (escaped) or ``Markup`` (passed as it is); a control or a body is markup. A typed value
+that is not a number passes through unchanged, so the engine names what is wrong with it at the
+field where it was typed.
 """
 
 from __future__ import annotations
