@@ -23,6 +23,7 @@ from typing import Any
 from fray.chance import percent
 from fray.errors import InvalidAction
 from fray.web import odds_view
+from fray.games.range_band.web import odds as odds_html
 from fray.web.blocks import Block
 from fray.web.panels import GamePanel
 from fray.web.render import esc
@@ -659,7 +660,7 @@ def preview_html(p: dict[str, Any], core_roll: dict[str, Any], names: dict[str, 
     for q in pending if len(pending) <= PREVIEW_FULL else ():
         who = names.get(q.get("combatant"), q.get("combatant", ""))
         out.append(f'<div class="rb-preview-spec"><p class="hint">{esc(who)}</p>{spec_html(q["spec"])}'
-                   f'{odds_view.spec_html(spec_odds(q["spec"], core_roll))}</div>')
+                   f'{odds_html.spec_html(spec_odds(q["spec"], core_roll))}</div>')
     for q in p.get("prompts", []):
         out.append(f'<p class="rb-preview-prompt" role="note">{esc(q.get("text", ""))}</p>')
     if not p.get("pending"):
@@ -849,7 +850,7 @@ class RangeBandPanel(GamePanel):
         p = next((x for x in app.enc.state.get("pending", []) if x.get("ref") == ref), None)
         if p is None:
             return None
-        return odds_view.spec_html(spec_odds(p["spec"], app.ruleset.table(app.enc, "core_roll")))
+        return odds_html.spec_html(spec_odds(p["spec"], app.ruleset.table(app.enc, "core_roll")))
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(view, combatant_id)

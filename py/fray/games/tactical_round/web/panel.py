@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from fray.errors import InvalidAction
 from fray.web import odds_view
+from fray.games.tactical_round.web import odds as odds_html
 from fray.web.blocks import Block
 from fray.web.panels import GamePanel
 from fray.web.render import esc
@@ -1147,7 +1148,7 @@ class TacticalPanel(GamePanel):
         from fray.games.tactical_round.odds import AttackOdds, attack_odds
 
         action, err = attack_action(values)
-        return odds_view.open_ended_html(AttackOdds(error=err) if err else attack_odds(app.ruleset, app.enc, action))
+        return odds_html.open_ended_html(AttackOdds(error=err) if err else attack_odds(app.ruleset, app.enc, action))
 
     def attack(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         action, err = attack_action(values)
