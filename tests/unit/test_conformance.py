@@ -389,7 +389,9 @@ def test_every_games_stylesheet_is_a_file_of_its_own_folder(game):
         return
     assert game.stylesheet, "a game with a page brings its stylesheet"
     path = Path(game_style.stylesheet_path(game))
-    assert path.parent == Path(sys.modules[panels.panel_module(game.panel)].__file__).parent
+    import importlib
+
+    assert path.parent == Path(importlib.import_module(panels.panel_module(game.panel)).__file__).parent
     text = game_style.stylesheet_text(game)
     assert text.strip() and text.count("{") == text.count("}")
     assert "<" not in text  # CSS, never markup (the page applies it as a constructed stylesheet)

@@ -9,13 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from fray.web import odds_view
-from fray.web.html import Markup
+from fray.web.html import Markup, h
 
 HOSTILE = '<img src=x onerror="alert(1)">'
 
 
-def test_the_slot_is_where_refresh_writes():
-    assert odds_view.slot() == '<div class="odds" data-odds><p class="hint">Working out the odds…</p></div>'
+def test_the_slot_is_where_refresh_writes_as_markup_and_as_a_plain_string():
+    slot = odds_view.slot()
+    assert slot == '<div class="odds" data-odds><p class="hint">Working out the odds…</p></div>'
+    assert h("form", None, slot) == f"<form>{slot}</form>"  # the builder takes it as markup
+    assert "<b>" + slot + "</b>" == f"<b>{slot}</b>"  # a panel still adding strings: nothing escaped
 
 
 def test_bars_are_svg_attributes_with_escaped_titles():

@@ -18,12 +18,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..chance import percent
-from .html import Markup, h, html
+from .blocks import Block
+from .html import Markup, block, h, html
 
 
-def slot() -> Markup:
-    """Where a form's odds go (filled by ``refresh``)."""
-    return html('<div class="odds" data-odds><p class="hint">Working out the odds…</p></div>')
+def slot() -> Block:
+    """Where a form's odds go (filled by ``refresh``). A Block: markup to the builder, and a plain
+    string to a panel that still adds strings (``"..." + slot()`` would escape a Markup's left side)."""
+    return block("div", {"class": "odds", "data-odds": True}, html('<p class="hint">Working out the odds…</p>'))
 
 
 def pc(x: Any) -> str:
