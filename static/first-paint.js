@@ -4,7 +4,8 @@
 //
 // The page keeps what it drew in localStorage "fray.paint" (App.keep_paint calls frayKeepPaint below):
 // {v: 1, key, badge, select: the encounter menu's <option>s, main: main.panes as far as the first screens
-// show it (frayKeptMarkup), height: main.panes' own height}.
+// show it (frayKeptMarkup), height: main.panes' own height, style: the game's stylesheet, {key, text}
+// (frayGameStyle) or null}.
 // It is our own render output; it is still checked and cleaned here before it is shown (one with
 // an event-handler or style attribute is dropped; no script, frame or javascript: URL is
 // kept) and made inert with every control disabled. It keeps its ids (the page's CSS places some
@@ -27,6 +28,36 @@
     const out = {};
     for (const d of document.querySelectorAll(selector)) out[d.getAttribute("data-fold")] = d.open;
     return JSON.stringify(out);
+  };
+
+  // A game's own stylesheet (issue 34): the page links none; Python reads the open encounter's game's
+  // from the game's package and hands its text here (web/game_style.py) before it draws the game.
+  // It is applied as a constructed stylesheet (CSSOM: the page's CSP, style-src 'self', refuses a
+  // <style> element but not this; Safari 16.4+), and only the one game's: switching to another
+  // game swaps it, a game with none (text "") takes it away. The text is kept with the drawing
+  // (frayKeepPaint), so the next boot's copy is styled before Python is ready. False where the
+  // browser cannot construct a stylesheet.
+  const gameSheets = new Map();  // game id -> its CSSStyleSheet, made once
+  let gameStyle = null;  // {key, text}: the stylesheet applied now
+  globalThis.frayGameStyle = function (key, text) {
+    key = String(key);
+    text = String(text || "");
+    const ours = new Set(gameSheets.values());
+    let sheet = null;
+    if (text) {
+      sheet = gameSheets.get(key) || null;
+      try {
+        if (!sheet) sheet = new CSSStyleSheet();
+        if (sheet.frayText !== text) sheet.replaceSync(text);  // @import is ignored there: nothing loads
+      } catch (e) {  // no constructable stylesheets (Safari before 16.4)
+        return false;
+      }
+      sheet.frayText = text;
+      gameSheets.set(key, sheet);
+    }
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => !ours.has(s)).concat(sheet ? [sheet] : []);
+    gameStyle = sheet ? { key: key, text: text } : null;
+    return true;
   };
 
   // Keep what the page drew. Here, in JavaScript, so a large drawing never crosses into Python
@@ -91,7 +122,8 @@
     const markup = globalThis.frayKeptMarkup(main, KEEP_SCREENS);
     try {
       localStorage.setItem(KEY, JSON.stringify({ v: 1, key: String(key), badge: badge ? badge.textContent : "",
-        select: select ? select.innerHTML : "", main: markup, height: main.getBoundingClientRect().height }));
+        select: select ? select.innerHTML : "", main: markup, height: main.getBoundingClientRect().height,
+        style: gameStyle }));
       return true;
     } catch (e) {  // full or refused: an old picture is worse than none
       try { localStorage.removeItem(KEY); } catch (_) { /* localStorage refused altogether */ }
@@ -159,6 +191,10 @@
   if (!found || found.tagName !== "MAIN") {
     status.reason = "not a page";
     return;
+  }
+  // the game's stylesheet first, so its markup is never on screen unstyled (frayGameStyle)
+  if (saved.style && typeof saved.style.key === "string" && typeof saved.style.text === "string") {
+    globalThis.frayGameStyle(saved.style.key, saved.style.text);
   }
   const copy = document.adoptNode(found);
   for (const c of copy.querySelectorAll("button, input, select, textarea, fieldset")) c.disabled = true;

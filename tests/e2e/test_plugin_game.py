@@ -98,10 +98,22 @@ def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persist
     expect(dlg.get_by_label("Rules")).to_have_value("d20-skirmish")
     assert _micropip_loaded(page)
     page.screenshot(path="/tmp/plugin34-added.png")
+    # how the game's panel looks the moment it is first drawn (its stylesheet comes in its wheel)
+    page.evaluate("""() => { window.__d20 = null; new MutationObserver((_, obs) => {
+        const el = document.querySelector("main.panes:not(.first-paint) .d20-panel");
+        if (el) { window.__d20 = getComputedStyle(el).borderLeftWidth; obs.disconnect(); }
+      }).observe(document.getElementById("ruleset-panel"), {childList: true, subtree: true}); }""")
     dlg.get_by_label("Name").fill("Goblin ambush")
     dlg.get_by_role("button", name="Create").click()
     expect(dlg).to_be_hidden()
     expect(page.locator("#ruleset-badge")).to_have_text("d20 Skirmish")
+    # issue 34: the game's own stylesheet (fray_d20/style.css, named by its ruleset) applies, from
+    # the panel's first frame, with nothing linked by the page and no console error (the fixture)
+    d20_panel = page.locator(".d20-panel")
+    expect(d20_panel).to_be_visible()
+    assert page.evaluate("window.__d20") == "4px"
+    assert d20_panel.evaluate("e => getComputedStyle(e).display") == "grid"
+    assert page.evaluate("document.adoptedStyleSheets.length") == 1
 
     for name, hp, defence in (("Bryn", "30", "14"), ("Goblin", "30", "11")):
         add = open_add_dialog(page)
@@ -144,6 +156,7 @@ def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persist
     expect(page.locator("#ruleset-badge")).to_have_text("d20 Skirmish")
     expect(panel).to_contain_text("Round 2")
     expect(card(page, "Bryn", open_=False)).to_be_visible()
+    assert d20_panel.evaluate("e => getComputedStyle(e).borderLeftWidth") == "4px"  # offline too
     assert page.locator("#log").inner_text() == log_text
     page.locator("#btn-new").click()
     expect(page.locator("#f-ruleset option[value=d20-skirmish]")).to_have_count(1)

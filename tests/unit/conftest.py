@@ -87,7 +87,7 @@ def d20_installed(d20_site):
     game through its entry point, as where pip installed it. Forgotten after."""
     import importlib
 
-    from fray.web import panels
+    from fray.web import game_style, panels
 
     target = str(d20_site)
     sys.path.insert(0, target)
@@ -99,6 +99,7 @@ def d20_installed(d20_site):
         importlib.invalidate_caches()
         games._REGISTRY.pop(D20_ID, None)
         panels._LOADED.pop(D20_ID, None)
+        game_style.forget(D20_ID)
         for m in [m for m in sys.modules if m.split(".")[0] == "fray_d20"]:
             del sys.modules[m]
 

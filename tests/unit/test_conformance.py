@@ -385,6 +385,30 @@ def test_every_games_panel_conforms_to_the_page_side(game):
             assert _binds(panels.hook(panel, m), getattr(panels.PanelHooks, m)), m
 
 
+def test_every_games_stylesheet_is_a_file_of_its_own_folder(game):
+    """Issue 34: "The page finds a game's panel, stylesheet and odds renderer through the game
+    object". A game with a page brings its stylesheet in its own folder, beside its panel (a built-in
+    game's in the page's Python files, an installed game's in its wheel), and the page reads it
+    through the ruleset (``fray.web.game_style``); the page's own files name no game's."""
+    from fray.web import game_style
+
+    if not game.panel:
+        assert game_style.stylesheet_text(game) == ""
+        return
+    assert game.stylesheet, "a game with a page brings its stylesheet"
+    path = Path(game_style.stylesheet_path(game))
+    import importlib
+
+    assert path.parent == Path(importlib.import_module(panels.panel_module(game.panel)).__file__).parent
+    text = game_style.stylesheet_text(game)
+    assert text.strip() and text.count("{") == text.count("}")
+    assert "<" not in text  # CSS, never markup (the page applies it as a constructed stylesheet)
+    if game.id in BUILTIN:
+        assert path.is_relative_to(ROOT / "py" / "fray" / "games")
+        toml = (ROOT / "pyscript.toml").read_text(encoding="utf-8")
+        assert f'"./py/{path.relative_to(ROOT / "py").as_posix()}"' in toml  # shipped to the page
+
+
 # -- (e) a scenario replay ------------------------------------------------------------------------------
 
 def scenarios_of(ruleset_id: str) -> list[Path]:

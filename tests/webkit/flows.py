@@ -66,6 +66,14 @@ def card_css(pg, name: str) -> str:
     return css
 
 
+def game_styled(pg, css: str, prop: str, value: str) -> None:
+    """The open game's own stylesheet applies (issue 34: the page links none; it is applied as a
+    constructed stylesheet, web/game_style.py), and it is the only one applied."""
+    assert pg.js("return document.adoptedStyleSheets.length") == 1
+    got = pg.js(f"return getComputedStyle(document.querySelector({css!r}))[{prop!r}]")
+    assert got == value, f"{css} {prop}: {got}, its game's stylesheet says {value}"
+
+
 def log_grows(pg, spec: str) -> None:
     """Press ``spec``, an action that writes the log, and wait for the log to change."""
     n = pg.count(LOG)
@@ -105,6 +113,7 @@ def strike_rank_round(pg, url: str) -> None:
     add_preset(pg, "Great wolf (four-legged)")
     pg.click(NEXT)
     pg.see(".sr-phase", "Declare")
+    game_styled(pg, ".sr-panel", "display", "grid")
 
     def declare(cid, weapon, target, shows):
         form = f'form[data-form=sr-declare][data-id="{cid}"]'
@@ -166,6 +175,7 @@ def tactical_round(pg, url: str) -> None:
     new_encounter(pg, "Bridge fight", "tactical-round", "Tactical round (CMB vs DEF)")
     add_preset(pg, "Swordsman with shield")  # c1
     add_preset(pg, "Orc warrior")  # c2
+    game_styled(pg, ".tr-panel", "flexDirection", "column")
 
     def advance_to(title):
         pg.click(NEXT)
@@ -222,6 +232,7 @@ def range_band_round(pg, url: str) -> None:
                   "Range bands (turn order, movement phase, major/minor actions)")
     add_preset(pg, "Human scout")  # c1
     add_preset(pg, "Amphibious swimmer", side="foes", x=40)  # c2
+    game_styled(pg, ".rb-panel", "flexDirection", "column")
     for name, v in (("Human scout", 15), ("Amphibious swimmer", 9)):
         pg.fill(f"body >> label:Turn order of {name}", str(v))
         pg.click(f"body >> button:Set the turn order of {name}")

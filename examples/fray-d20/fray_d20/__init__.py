@@ -37,6 +37,7 @@ class D20Skirmish(Ruleset):
     name = "d20 Skirmish"
     summary = "Initiative on a d20, an attack roll against Defence, hit points."
     panel = "fray_d20.panel"
+    stylesheet = "style.css"  # fray_d20/style.css, beside the panel: shipped in the wheel
     tie_rule = "Rule 1: equal initiative totals act in the order the GM decides"
     extra_label = "Nothing more (JSON)"
     extra_empty = "This game needs nothing beyond the stats."

@@ -23,6 +23,10 @@ conditions, the log, tables and undo; everything a game decides lives in its rul
   ``PANEL``): a module of the game's own folder (``"fray.games.strike_rank.web.panel"``) or of an
   installed game's package (``"fray_d20.panel"``); empty for the plain tracker. The page imports it when an encounter of
   this ruleset is opened, never before.
+* ``stylesheet``: the file name of this game's stylesheet, in the folder of the ``panel`` module
+  (``"style.css"``: ``fray/games/strike_rank/web/style.css``, ``fray_d20/style.css`` in an
+  installed game's wheel); empty for none. The page applies it before it first draws the game
+  (``fray.web.game_style``): no game's stylesheet is linked by the page itself.
 """
 
 from __future__ import annotations
@@ -185,7 +189,8 @@ def load_tables(folder: str) -> dict[str, dict[str, Any]]:
 # working default in ``Ruleset`` (the plain tracker overrides almost none). The page side is
 # ``fray.web.panels.Panel`` and ``PanelHooks``, through the module ``panel`` names.
 MUST_SET = ("id", "name")
-MAY_SET = ("summary", "stats", "conditions", "free_stats", "map_rule", "panel", "tie_rule", "extra_label",
+MAY_SET = ("summary", "stats", "conditions", "free_stats", "map_rule", "panel", "stylesheet", "tie_rule",
+           "extra_label",
            "extra_empty", "slot_label_is_phase", "has_turns", "rounds_word", "round_durations_end")
 MAY_OVERRIDE = ("load_default_tables", "check_table", "presets", "init_combatant", "on_duplicate",
                 "on_stats_changed", "register_actions", "order_of_play", "turn_of", "still_to_act", "advance",
@@ -205,6 +210,7 @@ class Ruleset:
     free_stats: bool = False  # the form takes any stat names (the free-form tracker)
     map_rule: MapRule = MapRule()  # what the map measures (rings, bands, engagements)
     panel: str = ""  # the module defining this game's PANEL ("fray.games.strike_rank.web.panel"); "" = none
+    stylesheet: str = ""  # its stylesheet, a file beside the ``panel`` module ("style.css"); "" = none
     # The rule that leaves equals to the GM, quoted when a reorder of non-equals is refused.
     tie_rule: str = "Equals in the order: the GM decides"
     # what the add dialog's JSON box holds, in this game's words, and what an empty box means

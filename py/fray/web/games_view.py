@@ -24,7 +24,7 @@ import js  # type: ignore[import-not-found]
 from .. import games as registry
 from ..errors import FrayError, InvalidAction
 from fray.games import _REGISTRY, installed_entry_points, load_entry_point
-from . import panels
+from . import game_style, panels
 from .dom import nil, q
 from .html import Markup, html
 
@@ -78,6 +78,7 @@ def _forget(info: Any) -> None:
     for ruleset_id in info.games:
         _REGISTRY.pop(ruleset_id, None)
         panels._LOADED.pop(ruleset_id, None)
+        game_style.forget(ruleset_id)
     for name in list(sys.modules):
         if name.split(".", 1)[0] in info.packages:
             del sys.modules[name]
@@ -119,6 +120,10 @@ async def install(info: Any, data: bytes) -> list[Any]:
             panel = panels.panel_for(g) if rs.panel else None
             if rs.panel and (panel is None or panels.missing(panel)):
                 raise InvalidAction("wheel", f"{rs.name} has no page to show: its panel is missing or incomplete.")
+            try:
+                game_style.stylesheet_text(rs)
+            except OSError:
+                raise InvalidAction("wheel", f"{rs.name} names a stylesheet its package does not hold.") from None
             rulesets.append(rs)
         return rulesets
     except Exception as e:  # noqa: BLE001 - a game that does not load is refused, whatever broke

@@ -24,6 +24,7 @@ import js  # type: ignore[import-not-found]
 from . import mapctl
 from . import render as R
 from . import history_view
+from . import game_style
 from .blocks import patch_region
 from .html import Markup, h
 from .dom import by_id, fold_states, nil
@@ -88,6 +89,7 @@ class Painter:
             traceback.print_exc()
             view, order = {}, []
         panel = panel_for(enc.ruleset)
+        game_style.use(rs)  # the game's stylesheet, before anything of the game is drawn
         focus_id = nil(document.activeElement).id if nil(document.activeElement) is not None else ""
         self.paint_select()
         by_id("ruleset-badge").textContent = rs.name

@@ -48,6 +48,7 @@ class RangeBand(Ruleset):
     conditions = dict(view_mod.CONDITION_TEXT)
     map_rule = maprule.RangeBandMap()
     panel = "fray.games.range_band.web.panel"  # fray/games/range_band/web/panel.py
+    stylesheet = "style.css"  # web/style.css, beside the panel
     tie_rule = ("each character takes one turn in turn order; equal turn-order values are the GM's to order "
                 "(the round)")
     extra_label = "Traits, weapons, mount and flight (JSON)"

@@ -64,6 +64,7 @@ class StrikeRank(Ruleset):
     stats = STATS
     map_rule = StrikeRankMap()
     panel = "fray.games.strike_rank.web.panel"
+    stylesheet = "style.css"  # web/style.css, beside the panel
     _status_memo: dict[str, tuple[Any, dict[str, Any]]]  # combatant id -> (combatant, status): ``status``
     tie_rule = "Ties on the same SR: higher DEX acts first; then the GM decides (Strike ranks)"
     conditions = {

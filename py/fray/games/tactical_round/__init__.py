@@ -41,6 +41,7 @@ class TacticalRound(Ruleset):
     conditions = dict(view_mod.CONDITION_TEXT)
     map_rule = TacticalRoundMap()
     panel = "fray.games.tactical_round.web.panel"
+    stylesheet = "style.css"  # web/style.css, beside the panel
     tie_rule = ("Melee: longest weapon first; tie: higher CMB; equal: simultaneous, in the order the GM "
                 "chooses (Tactical Round Sequence)")
     extra_label = "Weapons, the one in hand, hits taken (JSON)"  # no armour or body plan in this game: DEF is a stat

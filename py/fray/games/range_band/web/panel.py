@@ -22,6 +22,7 @@ from typing import Any
 
 from fray.errors import InvalidAction
 from fray.web import odds_view
+from fray.games.range_band.web import odds as odds_html
 from fray.web.panels import GamePanel
 from fray.games.range_band.web.card import ADD_KEYS, add_extra, add_fields_html, card_html  # noqa: F401 - the card, the add form
 from fray.games.range_band.web.common import checked_ids
@@ -156,7 +157,7 @@ class RangeBandPanel(GamePanel):
         p = next((x for x in app.enc.state.get("pending", []) if x.get("ref") == ref), None)
         if p is None:
             return None
-        return odds_view.spec_html(spec_odds(p["spec"], app.ruleset.table(app.enc, "core_roll")))
+        return odds_html.spec_html(spec_odds(p["spec"], app.ruleset.table(app.enc, "core_roll")))
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
         return card_html(view, combatant_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.chance import percent
-from fray.web import odds_view
+from fray.games.range_band.web import odds as odds_html
 from fray.web.html import Markup, fragment, h, html, trusted
 from fray.web.widgets import names_in as _names
 from fray.games.range_band.web.common import (_btn, _check, _err, _field, _fold_open, _general_err, _input,
@@ -14,7 +14,7 @@ from fray.games.range_band.web.common import (_btn, _check, _err, _field, _fold_
 
 
 def _odds(o: Any) -> Markup:
-    return trusted(odds_view.spec_html(o))  # odds_view escapes its text; the rest are numbers
+    return odds_html.spec_html(o)
 
 
 def spec_html(spec: dict[str, Any]) -> Markup:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web import odds_view
+from fray.games.strike_rank.web import odds as odds_html
 from fray.games.strike_rank.web.add_form import add_extra, add_fields_html, armour_problem, armour_text, parse_armour, parse_weapons, weapons_text
 from fray.web.blocks import Block
 from fray.web.html import Markup, block, html
@@ -199,7 +200,7 @@ class StrikeRankPanel(GamePanel):
         from fray.web.dom import data
 
         a, _ = attack_action(data(form, "ref") or "", data(form, "attacker") or "", data(form, "weapon") or "", values)
-        return odds_view.exchange_html(exchange_odds(app.ruleset, app.enc, a))
+        return odds_html.exchange_html(exchange_odds(app.ruleset, app.enc, a))
 
     def acting(self, app: Any, view: dict[str, Any], acting: Any) -> tuple[str, Any]:
         """Whom the essentials line beside the form is about, and in what word: while declaring, the

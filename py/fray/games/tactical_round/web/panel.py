@@ -22,6 +22,7 @@ from typing import Any
 from fray.errors import InvalidAction
 from fray.games.tactical_round.rules import map_ranges
 from fray.web import odds_view
+from fray.games.tactical_round.web import odds as odds_html
 from fray.web.html import Markup, block, fragment, h, html
 from fray.web.panels import GamePanel
 from fray.web.widgets import (ZERO_FACE, ZeroFace, as_int, as_number, combatant_in as _combatant, names_in as _names,
@@ -520,7 +521,7 @@ class TacticalPanel(GamePanel):
         from fray.games.tactical_round.odds import AttackOdds, attack_odds
 
         action, err = attack_action(values)
-        return odds_view.open_ended_html(AttackOdds(error=err) if err else attack_odds(app.ruleset, app.enc, action))
+        return odds_html.open_ended_html(AttackOdds(error=err) if err else attack_odds(app.ruleset, app.enc, action))
 
     def attack(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         action, err = attack_action(values)
