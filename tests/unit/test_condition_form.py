@@ -9,6 +9,7 @@ import pytest
 from fray.reducer import apply, new_encounter
 from fray.games import get_ruleset
 from fray.web import render as R
+from fray.web.html import escape
 
 
 def enc_of(ruleset_id, n=2):
@@ -28,7 +29,7 @@ def test_the_games_own_conditions_come_first_with_what_they_do(rid):
     assert rs.conditions, f"{rid} names its conditions"
     first, text = next(iter(rs.conditions.items()))
     assert html.index('name="pick"') < html.index('name="condition"')
-    assert f'value="{first}"' in html and R.esc(text) in html
+    assert f'value="{first}"' in html and escape(text) in html
 
 
 @pytest.mark.parametrize("rid, turns", [("strike-rank", False), ("tactical-round", False), ("range-band", True),

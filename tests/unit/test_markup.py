@@ -75,3 +75,22 @@ def test_every_template_is_a_literal_in_the_code():
             if not call.args or not (isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
                 bad.append(f"{path.relative_to(PY)}:{call.lineno}")
     assert bad == []
+
+
+def test_no_hand_escaping_is_left_outside_the_builder():
+    """Issue 34: "No `esc(` left outside the builder." Every module of the page (the core's and each
+    game's, and an installed game's example) builds markup through ``fray.web.html``; nothing else
+    escapes text by hand (``esc``, ``html.escape``), so nothing can forget to."""
+    roots = [PY / "fray", PY.parent / "examples"]
+    bad = []
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            if path == PY / "fray" / "web" / "html.py" or "tests" in path.parts:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for name in ("esc", "escape"):
+                bad += [f"{path.relative_to(PY.parent)}:{c.lineno}: {name}(" for c in _calls(tree, name)]
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in ("html", "markupsafe"):
+                    bad.append(f"{path.relative_to(PY.parent)}:{node.lineno}: from {node.module} import")
+    assert bad == []

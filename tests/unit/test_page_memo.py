@@ -222,22 +222,26 @@ def test_a_kept_tactical_round_view_names_an_engaged_opponent_as_renamed_and_rel
 
 
 def test_escaped_text_comes_from_the_memo_exactly_as_html_escape_gives_it():
-    """``render.esc`` keeps what it escaped: the memo must give what ``html.escape`` gives, for
-    text, for values that are not text, and after it is cleared for being full."""
+    """The builder (``fray.web.html``) keeps what it escaped: the memo must give what ``html.escape``
+    gives, for text, for values that are not text, and after it is cleared for being full; and a
+    template's holes (a second memo, of plain strs) the same."""
     import html
 
-    from fray.web import render
+    from fray.web import html as builder
 
     for v in ('<b onclick="x">Grr & co</b>', "O'Brien", 7, 7.0, True, None, "", "plain"):
-        assert render.esc(v) == html.escape(str(v), quote=True)
-        assert render.esc(v) == html.escape(str(v), quote=True)  # the second time from the memo
-    was = render._ESCAPED_MAX
+        assert builder.escape(v) == html.escape(str(v), quote=True)
+        assert builder.escape(v) == html.escape(str(v), quote=True)  # the second time from the memo
+        assert builder.html("<i>{}</i>", v) == f"<i>{html.escape(str(v), quote=True)}</i>"
+        assert builder.html("<i>{}</i>", v) == f"<i>{html.escape(str(v), quote=True)}</i>"
+    was = builder._ESCAPED_MAX
     try:
-        render._ESCAPED_MAX = 3
-        got = [render.esc(f"<{i}>") for i in range(10)]
-        assert got == [f"&lt;{i}&gt;" for i in range(10)] and len(render._ESCAPED) <= 3
+        builder._ESCAPED_MAX = 3
+        got = [builder.escape(f"<{i}>") for i in range(10)] + [builder.html("{}", f"<{i}>") for i in range(10)]
+        assert got == [f"&lt;{i}&gt;" for i in range(10)] * 2
+        assert len(builder._ESCAPED) <= 3 and len(builder._HOLES) <= 3
     finally:
-        render._ESCAPED_MAX = was
+        builder._ESCAPED_MAX = was
 
 
 def test_a_drop_down_from_the_memo_is_the_one_built_afresh():

@@ -188,9 +188,11 @@ def test_empty_state_and_new_encounter_form_are_inert(freeform):
     assert_inert(R.new_encounter_form(all_rulesets()))
 
 
-def test_esc_escapes_quotes_and_angle_brackets():
-    assert R.esc('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
-    assert R.esc(12) == "12"
+def test_the_builder_escapes_quotes_and_angle_brackets():
+    from fray.web.html import escape
+
+    assert escape('<a href="x">\'&') == "&lt;a href=&quot;x&quot;&gt;&#x27;&amp;"
+    assert escape(12) == "12"
 
 
 def test_parse_free_stats_reads_lines_as_typed():

@@ -2,78 +2,72 @@
 points, Defence and initiative. The ruleset names this module (``Ruleset.panel =
 "fray_d20.panel"``); Fray imports it when an encounter of this game opens.
 
-It reads only the ruleset's ``view()`` and hands the page one ``d20.attack`` action; every
-piece of text the GM typed goes through ``html.escape``. A roll box left empty is rolled by Fray;
+It reads only the ruleset's ``view()`` and hands the page one ``d20.attack`` action; its markup
+is built with Fray's builder (``fray.web.html``), which escapes every piece of text the GM typed. A roll box left empty is rolled by Fray;
 a typed roll must be a whole number, else the box says so and nothing changes.
 """
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
 from fray.errors import InvalidAction
+from fray.web.html import Markup, h, html
 
 FORMS = ("d20-attack",)
-
-
-def esc(v: Any) -> str:
-    return escape(str(v), quote=True)
 
 
 def _names(app: Any) -> dict[str, str]:
     return {c.id: c.name for c in app.enc.combatants}
 
 
-def panel_html(view: dict[str, Any], names: dict[str, str]) -> str:
+def panel_html(view: dict[str, Any], names: dict[str, str]) -> Markup:
     if not view or view.get("phase") == "setup":
-        return ('<section class="d20-panel" aria-label="d20 Skirmish"><h2>Before the fight</h2>'
-                '<p class="hint">Press Next: everyone rolls initiative (a d20 plus their Initiative bonus) '
-                'and the first round begins.</p></section>')
+        return html('<section class="d20-panel" aria-label="d20 Skirmish"><h2>Before the fight</h2>'
+                    '<p class="hint">Press Next: everyone rolls initiative (a d20 plus their Initiative bonus) '
+                    'and the first round begins.</p></section>')
     turn = view.get("turn")
     who = names.get(turn, "")
-    parts = [f'<section class="d20-panel" aria-label="d20 Skirmish"><h2>Round {esc(view.get("round", 1))}: '
-             f'<span class="d20-turn">{esc(who) + "&#8217;s turn" if who else "nobody&#8217;s turn"}</span></h2>']
+    parts = [html('<h2>Round {}: <span class="d20-turn">{}</span></h2>', view.get("round", 1),
+                  f"{who}\u2019s turn" if who else "nobody\u2019s turn")]
     me = view.get("combatants", {}).get(turn) if turn else None
     if me is None:
-        parts.append('<p class="hint">Press Next for the next turn.</p>')
+        parts.append(html('<p class="hint">Press Next for the next turn.</p>'))
     elif me.get("attacked"):
-        parts.append(f'<p class="hint">{esc(who)} has attacked this round. Press Next for the next turn.</p>')
+        parts.append(html('<p class="hint">{} has attacked this round. Press Next for the next turn.</p>', who))
     else:
         targets = [(cid, names.get(cid, "")) for cid, c in view["combatants"].items()
                    if cid != turn and not c.get("down")]
         if not targets:
-            parts.append('<p class="hint">Nobody is left to attack.</p>')
+            parts.append(html('<p class="hint">Nobody is left to attack.</p>'))
         else:
-            opts = "".join(f'<option value="{esc(cid)}">{esc(n)} (Defence {esc(view["combatants"][cid]["defence"])}, '
-                           f'{esc(view["combatants"][cid]["hp"])} HP)</option>' for cid, n in targets)
-            parts.append(
-                f'<form class="form d20-attack" data-form="d20-attack" data-attacker="{esc(turn)}" novalidate>'
+            cs = view["combatants"]
+            opts = [h("option", {"value": cid}, f"{n} (Defence {cs[cid]['defence']}, {cs[cid]['hp']} HP)")
+                    for cid, n in targets]
+            parts.append(html(
+                '<form class="form d20-attack" data-form="d20-attack" data-attacker="{}" novalidate>'
                 '<p class="field-error form-error" data-error-for="attack"></p>'
                 '<div class="field" data-field="target"><label for="d20-target">Target</label>'
-                f'<select id="d20-target" name="target">{opts}</select>'
+                '<select id="d20-target" name="target">{}</select>'
                 '<p class="field-error" data-error-for="target"></p></div>'
                 '<div class="field" data-field="rolls.attack"><label for="d20-roll">d20 (empty: Fray rolls)</label>'
                 '<input id="d20-roll" name="rolls.attack" inputmode="numeric" autocomplete="off">'
                 '<p class="field-error" data-error-for="rolls.attack"></p></div>'
-                f'<div class="field" data-field="rolls.damage"><label for="d20-damage">Damage, {esc(me.get("damage", ""))}'
-                ' (empty: Fray rolls)</label>'
-                '<input id="d20-damage" name="rolls.damage" inputmode="numeric" autocomplete="off">'
+                '<div class="field" data-field="rolls.damage"><label for="d20-damage">Damage, {} (empty: Fray rolls)'
+                '</label><input id="d20-damage" name="rolls.damage" inputmode="numeric" autocomplete="off">'
                 '<p class="field-error" data-error-for="rolls.damage"></p></div>'
-                f'<div class="dlg-actions"><button type="submit" class="primary">Attack with {esc(who)}</button></div>'
-                '</form>')
-    parts.append('</section>')
-    return "".join(parts)
+                '<div class="dlg-actions"><button type="submit" class="primary">Attack with {}</button></div>'
+                '</form>', turn, Markup("").join(opts), me.get("damage", ""), who))
+    return h("section", {"class": "d20-panel", "aria-label": "d20 Skirmish"}, parts)
 
 
-def card_html(c: dict[str, Any] | None) -> str:
+def card_html(c: dict[str, Any] | None) -> Markup:
     if not c:
-        return ""
-    init = "not rolled" if c.get("init") is None else esc(c["init"])
-    down = ' <strong class="d20-down">down</strong>' if c.get("down") else ""
-    return (f'<p class="d20-card">HP <strong>{esc(c["hp"])}</strong>/{esc(c["max"])}{down} · '
-            f'Defence {esc(c["defence"])} · Attack +{esc(c["attack"])} · Damage {esc(c["damage"])} · '
-            f'Initiative {init}</p>')
+        return Markup("")
+    init = "not rolled" if c.get("init") is None else c["init"]
+    down = html(' <strong class="d20-down">down</strong>') if c.get("down") else ""
+    return html('<p class="d20-card">HP <strong>{}</strong>/{}{} · Defence {} · Attack +{} · Damage {} · '
+                'Initiative {}</p>', c["hp"], c["max"], down, c["defence"], c["attack"], c["damage"], init)
 
 
 def attack_action(attacker: str, values: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,6 @@ a submit into an engine call, so rendering stays one ``innerHTML`` write per reg
 from __future__ import annotations
 
 import re
-from html import escape
 from typing import Any, Iterable
 
 from .. import timers
@@ -19,25 +18,6 @@ from .html import Markup, attrs as _attrs, fragment, h, html, trusted
 from ..model import Combatant, Encounter, LogEntry
 from ..reducer import NUMBERED_NAME
 from fray.games.base import Ruleset, Slot, StatSpec
-
-
-# A render escapes the same few hundred strings (names, labels, ids) thousands of times: 8,800
-# calls in one strike-rank Next at 30 combatants. ``html.escape`` is five ``str.replace`` each;
-# a dict look-up is one. Bounded so a long session's typed notes cannot grow it without end.
-_ESCAPED: dict[str, str] = {}
-_ESCAPED_MAX = 50_000
-
-
-def esc(value: Any) -> str:
-    """Hand-escaping, kept only for the code not yet on ``fray.web.html`` (issue 34)."""
-    s = value if type(value) is str else str(value)
-    out = _ESCAPED.get(s)
-    if out is None:
-        out = escape(s, quote=True)
-        if len(_ESCAPED) >= _ESCAPED_MAX:
-            _ESCAPED.clear()
-        _ESCAPED[s] = out
-    return out
 
 
 class PanelMarkup(Markup):
@@ -258,7 +238,7 @@ def chips(items: Iterable[Any], cls: str = "chip") -> Markup:
     return Markup(" ").join(html('<span class="{}">{}</span>', cls, x) for x in items)
 
 
-# each strip entry's markup by everything it is made of (``order_strip``); bounded like ``esc``'s memo
+# each strip entry's markup by everything it is made of (``order_strip``); bounded like the builder's memo of escaped text
 _STRIP_ENTRY: dict[tuple, Markup] = {}
 
 

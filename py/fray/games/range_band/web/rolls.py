@@ -7,7 +7,7 @@ from typing import Any
 
 from fray.chance import percent
 from fray.games.range_band.web import odds as odds_html
-from fray.web.html import Markup, fragment, h, html, trusted
+from fray.web.html import Markup, fragment, h, html
 from fray.web.widgets import names_in as _names
 from fray.games.range_band.web.common import (_btn, _check, _err, _field, _fold_open, _general_err, _input,
                                               _odds_slot)
