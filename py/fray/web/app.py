@@ -31,19 +31,16 @@ from ..errors import FrayError, InvalidAction, RuleViolation
 from ..gate import parse_json
 from ..history import History
 from ..reducer import new_encounter
-from fray.games import PLAIN, all_rulesets, get_ruleset
+from fray.games import PLAIN, get_ruleset
 from . import render as R
-from . import history_view, mapctl, players_view, stripctl
-from . import party_view
-from .tables_view import tables_form
+from . import history_view, mapctl, players_view, routes, stripctl
 from .words import field_message, rule_message
 from .autosave import Autosave
 from .booting import Booting, mark
-from .dom import by_id, data, download, nil, q
+from .dom import by_id, data, nil, q
 from .forms import form_values, nest, restore_typed, typed_forms
 from .library_dialogs import LibraryDialogs, read_picked  # noqa: F401 - read_picked: the page's one file reader
 from .painter import Painter
-from . import games_view
 from .panels import panel_for
 from .store import Library, MemoryBackend, MissingSave, boot_order, new_key
 
@@ -539,113 +536,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             self.banner(f"Something went wrong: {e}. The encounter is unchanged.")
 
     def act(self, act: str, el: Any, event: Any) -> None:
-        panel = panel_for(self.enc.ruleset)
-        if panel and panel.on_act(self, act, el):
-            return
-        if players_view.on_act(self, act, el):
-            return
-        if party_view.on_act(self, act, el):  # the party between fights (issue 35)
-            return
-        cid = data(el, "id")
-        if act in ("undo", "redo") and not self.check_resumed():
-            return
-        if act == "undo":
-            if self.history.can_undo:
-                said = self.history.label(self.history.cursor - 1)
-                if self.history.undo():
-                    self.after_change()
-                    self.say_undo(f"Undid: {said}")
-        elif act == "redo":
-            if self.history.can_redo:
-                said = self.history.label(self.history.cursor)
-                if self.history.redo():
-                    self.after_change()
-                    self.say_undo(f"Redid: {said}")
-        elif act in ("import-replace", "import-keep", "import-cancel"):
-            self.in_background(self.settle_import(act.removeprefix("import-")))
-        elif act == "history":
-            self.ui["history_shown"] = history_view.PAGE
-            self.open_dialog(history_view.history_html(self.history, history_view.PAGE, self.enc.name))
-        elif act == "history-more":
-            self.ui["history_shown"] = int(data(el, "shown") or history_view.PAGE)
-            self.open_dialog(history_view.history_html(self.history, self.ui["history_shown"], self.enc.name))
-        elif act == "history-go":
-            self.history_go(int(data(el, "point") or 0))
-        elif act == "advance":
-            self.dispatch({"type": "advance"}, by_id("round-bar"))
-        elif act == "add-combatant":
-            self.open_dialog(R.combatant_form(self.ruleset, None, self.ruleset.presets(), self.my_templates()))
-        elif act == "bestiary":
-            self.open_bestiary()
-        elif act == "bestiary-export":
-            download("fray-bestiary.json", bestiary.dumps(self.templates))
-        elif act == "bestiary-remove":
-            self.in_background(self.remove_template(data(el, "name") or ""))
-        elif act == "use-preset":
-            self.use_preset(nil(el.closest("form")))
-        elif act == "edit-combatant":
-            c = self.enc.get(cid)
-            if c:
-                self.open_dialog(R.combatant_form(self.ruleset, c, []))
-        elif act == "remove-combatant":
-            c = self.enc.get(cid)
-            if c and js.window.confirm(f"Remove {c.name} from the fight? (Undo brings them back.)"):
-                self.dispatch({"type": "remove_combatant", "id": cid}, nil(el.closest("article")))
-        elif act == "add-condition":
-            c = self.enc.get(cid)
-            if c:
-                self.open_dialog(R.condition_form(c, self.ruleset.conditions, self.enc, self.ruleset))
-        elif act == "clear-condition":
-            self.dispatch({"type": "set_condition", "id": cid, "condition": data(el, "condition"), "on": False},
-                          nil(el.closest(".conds-box")) or nil(el.closest("article")))
-        elif act in ("order-up", "order-down"):
-            self.nudge_order(cid, -1 if act == "order-up" else 1)
-        elif act == "strip-open":
-            self.open_card(cid)
-        elif act == "card-fold":
-            article = nil(el.closest("article"))
-            shut = article is not None and data(article, "open") == "true"
-            self.ui.setdefault("card_open", {})[cid] = not shut
-            self.render()
-        elif act in ("cards-open-all", "cards-fold-all"):
-            # page view state: "Fold cards" forgets the GM's choices, so the acting card alone is open
-            self.ui["card_open"] = {c.id: True for c in self.enc.combatants} if act == "cards-open-all" else {}
-            self.render()
-        elif act == "duplicate-combatant":
-            spot = placing.beside(self.enc, cid)  # on free ground beside the original, not on it (issue 33)
-            self.dispatch({"type": "duplicate_combatant", "id": cid,
-                           "position": {"x": spot.x, "y": spot.y, "alt": spot.alt}}, nil(el.closest("article")))
-        elif act == "close-dialog":
-            self.close_dialog()
-        elif act == "new-encounter":
-            self.open_dialog(R.new_encounter_form(all_rulesets()) + games_view.add_game_html())
-        elif act == "delete-encounter":
-            self.delete_encounter()
-        elif act == "export":
-            self.export()
-        elif act == "tables":
-            self.open_dialog(tables_form(self.ruleset, self.enc))
-        elif act == "table-add-row":
-            self.add_table_row(nil(el.closest("form")))
-        elif act == "dismiss-banner":
-            by_id("banner").hidden = True
-        elif act == "download-broken":
-            if self.broken is not None and self.broken[1]:  # never an empty file
-                download(f"fray-unreadable-save-{self.broken[0]}.json", self.broken[1])
-        elif act == "download-lost":
-            self.download_lost()
-        elif act == "conflict-reload":
-            self.in_background(self.load_newer())
-        elif act == "conflict-copy":
-            self.keep_copy()
-        elif act in ("show-tracker", "show-map"):
-            show = "tracker" if act == "show-tracker" else "map"
-            q(document, ".panes").dataset.show = show
-            by_id("tab-tracker").setAttribute("aria-selected", "true" if show == "tracker" else "false")
-            by_id("tab-map").setAttribute("aria-selected", "true" if show == "map" else "false")
-        elif act == "select-token":
-            self.ui["selected"] = cid if self.ui.get("selected") != cid else None
-            self.render()
+        routes.act(self, panel_for(self.enc.ruleset), act, el)
 
     def on_submit(self, event: Any) -> None:
         form = event.target
@@ -660,28 +551,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             self.banner(f"Something went wrong: {e}. The encounter is unchanged.")
 
     def submit(self, name: str, form: Any) -> None:
-        values = form_values(form)
-        panel = panel_for(self.enc.ruleset)
-        if panel and panel.on_form(self, name, form, values):
-            return
-        if name == "add-combatant":
-            self.submit_combatant(form, values, None)
-        elif name == "edit-combatant":
-            self.submit_combatant(form, values, data(form, "id"))
-        elif name == "add-condition":
-            if self.dispatch(R.condition_action(data(form, "id"), values), form):
-                self.close_dialog()
-        elif name == "note":
-            if self.dispatch({"type": "note", "text": values.get("text", "")}, form):
-                form.reset()
-        elif name == "new-encounter":
-            self.create_encounter(form, values)
-        elif name == "add-game":
-            self.in_background(games_view.add_game(self, form))
-        elif name == "table":
-            self.submit_table(form, values)
-        elif name == "table-grid":
-            self.submit_table_grid(form, values)
+        routes.submit(self, panel_for(self.enc.ruleset), name, form, form_values(form))
 
     def combatant_payload(self, values: dict[str, Any]) -> dict[str, Any]:
         body = nest(values, "combatant")

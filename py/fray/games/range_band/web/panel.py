@@ -734,7 +734,7 @@ PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
 class RangeBandPanel(GamePanel):
     FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-roll-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
              "rb-mount", "rb-status", "rb-end", "rb-area", "rb-detect", "add-combatant")
-    ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-detect", "rb-ambush",
+    ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-ambush",
             "rb-catch-breath", "rb-dismount", "rb-fall-off", "rb-breath", "rb-status-off", "rb-knockdown", "add-combatant",
             "use-preset", "rb-clear-area", "advance", "rb-roll-order", "rb-next-anyway", "rb-next-skip", "rb-hold-cancel",
             "rb-hold-resolve", "rb-bring-back", "rb-dismiss-all", "rb-attack-roll")

@@ -100,7 +100,7 @@ def opened_keys(ui: dict[str, Any], is_open: dict[str, bool], drawn: Any = ()) -
 
 class StrikeRankPanel(GamePanel):
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
-            "use-preset", "sr-free-attack", "sr-skip", "sr-show-attack", "sr-go-on", "sr-go-on-cancel")
+            "use-preset", "sr-free-attack", "sr-skip", "sr-show-attack", "sr-go-on", "sr-go-on-cancel", "advance")
     FORMS = ("sr-bleed", "sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-protection", "sr-first-aid", "sr-heal",
              "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick", "sr-prompt", "add-combatant")
 

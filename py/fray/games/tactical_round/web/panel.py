@@ -826,7 +826,7 @@ class TacticalPanel(GamePanel):
     FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away",
              "add-combatant")
     ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-reload", "tr-wield", "tr-dismiss",
-            "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset")
+            "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset", "advance")
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         kinds = None
