@@ -33,10 +33,11 @@ from ..history import History
 from ..reducer import new_encounter
 from fray.games import PLAIN, get_ruleset
 from . import render as R
-from . import history_view, mapctl, players_view, routes, stripctl
+from . import mapctl, players_view, routes, stripctl
 from .words import field_message, rule_message
 from .autosave import Autosave
 from .booting import Booting, mark
+from .controller import Controller
 from .dom import by_id, data, nil, q
 from .forms import form_values, nest, restore_typed, typed_forms
 from .library_dialogs import LibraryDialogs, read_picked  # noqa: F401 - read_picked: the page's one file reader
@@ -73,6 +74,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         self.bestiary_broken = False
         self._setting_aside = False  # a resumed save found wrong is being set aside (check_resumed)
         self._checking: asyncio.Task | None = None
+        self.loop = Controller(self)  # dispatch -> history -> persist -> render
 
     # -- wiring -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -185,60 +187,11 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         return get_ruleset(self.enc.ruleset)
 
     def dispatch(self, action: dict[str, Any], scope: Any = None, field_map: Callable[[str], str] | None = None) -> bool:
-        """Apply one action. On an engine error, show it in ``scope`` and change nothing."""
-        if not self.check_resumed():
-            return False
-        self.clear_errors(scope)
-        self.last_error = None
-        try:
-            self.history.do(action, self.rng)
-        except FrayError as e:
-            self.last_error = e  # a panel may answer a refusal of its own kind (strike-rank: more dice)
-            self.show_error(scope, e, field_map)
-            return False
-        self.say_undo("")  # a new change: what Undo last said is no longer the news
-        self.after_change()
-        return True
-
-    def history_go(self, point: int) -> None:
-        """Jump to a point of the history list: that many undos (or redos) at once."""
-        if not self.check_resumed():
-            return
-        h = self.history
-        before = h.cursor
-        try:
-            moved = h.go_to(point)
-        except Exception as e:  # a save its actions contradict, or a stale list: say it, move nothing
-            self.banner(f"Could not go to that point: {e}. The encounter is unchanged.")
-            return
-        if not moved:
-            return
-        self.after_change()
-        n = abs(point - before)
-        try:  # naming the point may replay states of a resumed history: the move itself is done
-            where = h.label(point - 1) if point else "the start"
-        except Exception:  # noqa: BLE001 - say where without the name
-            where = f"point {point}"
-        self.say_undo(f"{'Undid' if point < before else 'Redid'} {n} change{'s' if n != 1 else ''}, "
-                      f"{'back to' if point < before else 'up to'}: {where}")
-        try:
-            self.open_dialog(history_view.history_html(h, self.ui.get("history_shown", history_view.PAGE), self.enc.name))
-        except Exception as e:  # noqa: BLE001 - the list could not be drawn; the encounter moved as asked
-            self.close_dialog()
-            self.banner(f"Moved to {where}; the history list could not be drawn ({e}).")
-
-    def say_undo(self, text: str) -> None:
-        """The header's word on what Undo, Redo or the history list just changed (a live region)."""
-        el = by_id("undo-said")
-        if el is not None:
-            el.textContent = text
-            el.title = text  # the header cuts a long one; the whole sentence is a hover away
+        """Apply one action through the loop (``web/controller.py``)."""
+        return self.loop.dispatch(action, scope, field_map)
 
     def after_change(self) -> None:
-        self.persist()
-        self.clear_errors()  # regions that do not change are not re-written: drop stale messages
-        self.render()
-        players_view.publish(self)
+        self.loop.after_change()
 
     def persist(self) -> None:
         """Queue a write of the open encounter. The page says "Saving…" until it is committed."""

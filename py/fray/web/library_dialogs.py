@@ -34,7 +34,7 @@ class LibraryDialogs:
         self.templates = templates  # before the write: a second change starts from this one
         await self.lib.save_bestiary(templates)
         self.bestiary_broken = False
-        self.say_undo(f"{name} is kept in your bestiary")
+        self.loop.say_undo(f"{name} is kept in your bestiary")
 
     def my_templates(self) -> list[dict[str, Any]]:
         return bestiary.of_ruleset(self.templates, self.ruleset.id)

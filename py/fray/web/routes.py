@@ -31,25 +31,11 @@ FormHandler = Callable[[Any, str, Any, dict], None]
 # -- the page's own buttons ------------------------------------------------------------------------
 
 def undo(app: Any, name: str, el: Any) -> None:
-    if not app.check_resumed():
-        return
-    h = app.history
-    if h.can_undo:
-        said = h.label(h.cursor - 1)
-        if h.undo():
-            app.after_change()
-            app.say_undo(f"Undid: {said}")
+    app.loop.undo()
 
 
 def redo(app: Any, name: str, el: Any) -> None:
-    if not app.check_resumed():
-        return
-    h = app.history
-    if h.can_redo:
-        said = h.label(h.cursor)
-        if h.redo():
-            app.after_change()
-            app.say_undo(f"Redid: {said}")
+    app.loop.redo()
 
 
 def settle_import(app: Any, name: str, el: Any) -> None:
@@ -67,7 +53,7 @@ def history_more(app: Any, name: str, el: Any) -> None:
 
 
 def history_go(app: Any, name: str, el: Any) -> None:
-    app.history_go(int(data(el, "point") or 0))
+    app.loop.history_go(int(data(el, "point") or 0))
 
 
 def advance(app: Any, name: str, el: Any) -> None:

@@ -347,8 +347,8 @@ class StrikeRankPanel(GamePanel):
                 if not a.get("ref"):
                     app.ui.pop("sr_free", None)  # the free attack is made; the GM answers its prompt
                     app.render()
-            elif isinstance(getattr(app, "last_error", None), MoreDice):
-                _ask_more_dice(app, form, key, app.last_error, values)
+            elif isinstance(app.loop.last_error, MoreDice):
+                _ask_more_dice(app, form, key, app.loop.last_error, values)
         elif form_name == "sr-prompt":
             pass  # the option buttons answer (data-act="sr-answer"); Enter in a dice box does nothing
         elif form_name in ("sr-heal", "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick"):
