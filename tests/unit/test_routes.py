@@ -53,9 +53,11 @@ def fights(rs: Any) -> list[History]:
     return out
 
 
-def every_card_open(enc: Any) -> dict[str, Any]:
+def every_card_open(enc: Any) -> Any:
     """The page's view state with every card opened by the GM."""
-    return {"card_open": {c.id: True for c in enc.combatants}}
+    from fray.web.uistate import UiState
+
+    return UiState(card_open={c.id: True for c in enc.combatants})
 
 
 def drawn(rs: Any) -> str:

@@ -43,6 +43,7 @@ from .forms import form_values, nest, restore_typed, typed_forms
 from .library_dialogs import LibraryDialogs, read_picked  # noqa: F401 - read_picked: the page's one file reader
 from .painter import Painter
 from .panels import panel_for
+from .uistate import UiState
 from .store import Library, MemoryBackend, MissingSave, boot_order, new_key
 
 document = js.document
@@ -51,7 +52,7 @@ document = js.document
 class App(Booting, LibraryDialogs, Painter, Autosave):
     def __init__(self) -> None:
         self.rng = random.Random(int.from_bytes(os.urandom(8), "big"))
-        self.ui: dict[str, Any] = {}  # short-lived view state (open panels), never saved
+        self.ui = UiState()  # short-lived view state (open cards, the map's selection, each panel's part), never saved
         self._painted: dict[str, Any] = {}  # the markup last written to each region
         self._proxies: list[Any] = []
         self.tab = f"{self.rng.getrandbits(64):016x}"  # tells this tab's broadcasts from others'
@@ -371,7 +372,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         except Exception as e:  # kept aside by Library.load
             await self.broken_save(key, e)
             return
-        self.history, self.revs[key], self.conflict, self.ui = h, rev, None, {}
+        self.history, self.revs[key], self.conflict, self.ui = h, rev, None, UiState()
         by_id("banner").hidden = True
         self.clear_errors()
         self.show_save_state()
@@ -625,7 +626,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             return
         self.key = self.free_key()
         self.history = History(enc)
-        self.ui, self.conflict = {}, None
+        self.ui, self.conflict = UiState(), None
         self.close_dialog()
         self.after_change()
 
@@ -649,7 +650,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
 
     async def open_next(self) -> None:
         """Open the first encounter of the list that loads, or a fresh one."""
-        self.ui, self.conflict = {}, None
+        self.ui, self.conflict = UiState(), None
         for k in boot_order(None, [e["key"] for e in self.lib.cached]):
             try:
                 h, rev = await self.lib.load(k)
@@ -704,7 +705,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
                 await self.refresh_list()
             self.render()
             return
-        self.key, self.history, self.ui, self.conflict = key, h, {}, None
+        self.key, self.history, self.ui, self.conflict = key, h, UiState(), None
         self.revs[key] = rev
         self.clear_errors()
         self.show_save_state()
@@ -733,7 +734,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         sticky head, its name focused."""
         if not cid or self.enc.get(cid) is None:
             return
-        self.ui.setdefault("card_open", {})[cid] = True
+        self.ui.card_open[cid] = True
         self.render()
         card = q(document, f'#combatants article[data-id="{_css(cid)}"]')
         if card is None:

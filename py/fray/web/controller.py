@@ -91,7 +91,7 @@ class Controller:
         self.say_undo(f"{'Undid' if point < before else 'Redid'} {n} change{'s' if n != 1 else ''}, "
                       f"{'back to' if point < before else 'up to'}: {where}")
         try:
-            app.open_dialog(history_view.history_html(h, app.ui.get("history_shown", history_view.PAGE), app.enc.name))
+            app.open_dialog(history_view.history_html(h, app.ui.history_shown or history_view.PAGE, app.enc.name))
         except Exception as e:  # noqa: BLE001 - the list could not be drawn; the encounter moved as asked
             app.close_dialog()
             app.banner(f"Moved to {where}; the history list could not be drawn ({e}).")

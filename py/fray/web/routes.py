@@ -43,13 +43,13 @@ def settle_import(app: Any, name: str, el: Any) -> None:
 
 
 def history(app: Any, name: str, el: Any) -> None:
-    app.ui["history_shown"] = history_view.PAGE
+    app.ui.history_shown = history_view.PAGE
     app.open_dialog(history_view.history_html(app.history, history_view.PAGE, app.enc.name))
 
 
 def history_more(app: Any, name: str, el: Any) -> None:
-    app.ui["history_shown"] = int(data(el, "shown") or history_view.PAGE)
-    app.open_dialog(history_view.history_html(app.history, app.ui["history_shown"], app.enc.name))
+    app.ui.history_shown = int(data(el, "shown") or history_view.PAGE)
+    app.open_dialog(history_view.history_html(app.history, app.ui.history_shown, app.enc.name))
 
 
 def history_go(app: Any, name: str, el: Any) -> None:
@@ -115,13 +115,13 @@ def strip_open(app: Any, name: str, el: Any) -> None:
 def card_fold(app: Any, name: str, el: Any) -> None:
     article = nil(el.closest("article"))
     shut = article is not None and data(article, "open") == "true"
-    app.ui.setdefault("card_open", {})[data(el, "id")] = not shut
+    app.ui.card_open[data(el, "id")] = not shut
     app.render()
 
 
 def cards_all(app: Any, name: str, el: Any) -> None:
     # page view state: "Fold cards" forgets the GM's choices, so the acting card alone is open
-    app.ui["card_open"] = {c.id: True for c in app.enc.combatants} if name == "cards-open-all" else {}
+    app.ui.card_open = {c.id: True for c in app.enc.combatants} if name == "cards-open-all" else {}
     app.render()
 
 

@@ -26,6 +26,7 @@ from fray.web import odds_view
 from fray.web.blocks import Block
 from fray.web.panels import GamePanel
 from fray.web.render import esc
+from fray.games.range_band.web.ui import RangeBandUi
 from fray.games.range_band.web.card import ADD_KEYS, add_extra, add_fields_html, card_html  # noqa: F401 - the card, the add form
 from fray.games.range_band.web.common import (ATTACK_FLAGS, DICE, LIGHT_TEXT, MORE, MOVE_FLAGS, PHASES, ROLL_STATS, _check, _g,
                                 _general_err, _id_checks, _preview_slot, checked_ids)
@@ -129,7 +130,7 @@ def notes_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
         f'{esc(names.get(p.get("combatant"), ""))}: {esc(p.get("text", ""))}</p>'
         + _btn("Done", "rb-dismiss", "small secondary", aria=f"Done with {p['ref']}", ref=p["ref"]) + "</li>"
         for p in notes)
-    is_open = bool((ui or {}).get("rb_folds", {}).get("rb-notes"))
+    is_open = bool(ui.folds.get("rb-notes")) if ui else False
     what = {"warning": "warning", "detection": "detection call", "noise": "noise"}
     kinds = ", ".join(dict.fromkeys(what[p["kind"]] for p in notes))
     refs = " ".join(p["ref"] for p in notes)
@@ -163,7 +164,7 @@ def roll_all_html(missing: int, total: int) -> str:
 def hold_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
     """What stops a Next (issue 32): before the round starts, who has no turn order yet; during it, the rolls
     still open. The GM resolves them, skips them (logged) or goes on; nothing is dropped without a word."""
-    hold = ui.get("rb_hold")
+    hold = ui.hold
     phase = view.get("phase", {}).get("id", "setup")
     names = _names(view)
     if hold == "order" and phase == "setup":
@@ -326,9 +327,9 @@ def round_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     if phase != "setup":
         # issue 33: on a tablet the order strip above already lists all fourteen; the list (where the GM types a
         # turn order, brings back or removes the fallen) is folded there, one tap away; open on a laptop
-        ui = ui or {}
+        ui = ui or RangeBandUi()
         key = "rb-order"
-        is_open = ui.get("rb_folds", {}).get(key, not ui.get("rb_narrow"))
+        is_open = ui.folds.get(key, not ui.narrow)
         summary = (f'<summary>Turn order list ({len(turn_order)}): set a value, bring back or remove the '
                    'fallen</summary>')
         rows = Block(fold_open("rb-order-fold rb-keep", key, is_open), [summary, rows, one], "</details>")
@@ -514,7 +515,7 @@ def _lazy_state(ui: dict[str, Any] | None, key: str) -> tuple[bool, bool]:
     """(open, drawn) of a lazy fold-out, as ``RangeBandPanel.lazy_folds`` left them; no ``ui``: drawn."""
     if ui is None:
         return False, True
-    return key in ui.get("rb_open", ()), key in ui.get("rb_drawn", ())
+    return key in ui.open, key in ui.drawn
 
 
 def _more_forms(view: dict[str, Any], c: dict[str, Any]) -> str:
@@ -619,7 +620,7 @@ def _end_form(view: dict[str, Any]) -> str:
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
                positions: dict[str, tuple[float, float, float]] | None = None) -> str:
-    ui = ui or {}
+    ui = ui or RangeBandUi()
     phase = view.get("phase", {}).get("id", "setup")
     cur = _combatant(view, view.get("current"))
     acting = ""
@@ -634,8 +635,8 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     return Block('<section class="rb-panel" aria-labelledby="rb-h">', [
         '<h2 id="rb-h" class="visually-hidden">Range-band round</h2>', hold_html(view, ui),
         pending_html(view), notes_html(view, ui), acting,
-        zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup"),
-        areas_html(view, bool(ui.get("rb_areas_open"))), round_html(view, ui),
+        zone_html(view, ui.zone_open or phase == "setup"),
+        areas_html(view, ui.areas_open), round_html(view, ui),
         battle_end_html(view, ui)], "</section>")
 
 
@@ -732,6 +733,7 @@ PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
 
 
 class RangeBandPanel(GamePanel):
+    ui_type = RangeBandUi  # its part of the page's view state (fray.web.uistate)
     FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-roll-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
              "rb-mount", "rb-status", "rb-end", "rb-area", "rb-detect", "add-combatant")
     ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-ambush",
@@ -755,7 +757,7 @@ class RangeBandPanel(GamePanel):
             elif enc.phase in ("movement", "actions") and enc.state.get("pending"):
                 view = "open"
         if view is not None:
-            app.ui["rb_hold"] = view
+            app.ui.part(self).hold = view
             app.render()
             box = document.getElementById("rb-hold")
             if box is not None:
@@ -767,18 +769,18 @@ class RangeBandPanel(GamePanel):
         action: dict[str, Any] = {"type": "advance"}
         if act == "rb-next-skip":
             action["skip"] = [p["ref"] for p in enc.state.get("pending", [])]
-        app.ui.pop("rb_hold", None)
+        app.ui.part(self).hold = None
         app.dispatch(action, by_id("round-bar"))
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
         self.lazy_folds(app, view)
         from fray.web.dom import fold_states
-        app.ui["rb_folds"] = fold_states("details.rb-keep[data-fold]")  # the notes, the turn-order list
+        app.ui.part(self).folds = fold_states("details.rb-keep[data-fold]")  # the notes, the turn-order list
         import js  # type: ignore[import-not-found]
-        app.ui["rb_narrow"] = bool(js.window.matchMedia("(max-width: 900px)").matches)  # a tablet: the strip shows
+        app.ui.part(self).narrow = bool(js.window.matchMedia("(max-width: 900px)").matches)  # a tablet: the strip shows
         odds_view.refresh_soon(app)
-        return panel_html(view, app.ui, positions)
+        return panel_html(view, app.ui.part(self), positions)
 
     @staticmethod
     def map_mover(app: Any) -> str | None:
@@ -824,8 +826,8 @@ class RangeBandPanel(GamePanel):
         when the turn passes, the battle's end once it is over."""
         from fray.web.dom import fold_states
 
-        app.ui["rb_open"], app.ui["rb_drawn"] = lazy_keys(view, app.ui.get("rb_drawn", ()),
-                                                          set(fold_states("details.rb-lazy[open]")))
+        ui = app.ui.part(PANEL)
+        ui.open, ui.drawn = lazy_keys(view, ui.drawn, set(fold_states("details.rb-lazy[open]")))
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
         """A pending roll's odds under the assumed default mechanic (never rolls)."""
@@ -867,12 +869,12 @@ class RangeBandPanel(GamePanel):
             self.next(app, act, el)
             return True
         if act == "rb-hold-cancel":
-            app.ui.pop("rb_hold", None)
+            app.ui.part(self).hold = None
             app.render()
             return True
         if act == "rb-hold-resolve":
             from fray.web.dom import document
-            app.ui.pop("rb_hold", None)
+            app.ui.part(self).hold = None
             app.render()
             f = document.querySelector(f'form.rb-pending[data-ref="{data(el, "ref") or ""}"]')
             if f is not None:

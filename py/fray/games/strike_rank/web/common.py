@@ -62,7 +62,7 @@ def _check(fid: str, name: str, label: str, checked: bool = False) -> str:
 
 def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None, default_open: bool = False,
           aria: str = "", odds_lazy: bool = False, lazy: bool = False, was_lazy: bool = False) -> str:
-    """A fold-out that stays open (or shut) across re-renders: ``ui["sr_open"]`` holds each
+    """A fold-out that stays open (or shut) across re-renders: ``ui.open`` holds each
     fold-out's state as the page showed it just before the render ({key: open}). ``lazy``: its
     body is drawn only once it opens (``data-fold-lazy``: the panel renders on that toggle).
     ``was_lazy``: the same fold-out drawn with its body; its summary keeps the id the lazy one
@@ -74,10 +74,9 @@ def _fold(cls: str, key: str, summary: str, body: str, ui: dict[str, Any] | None
 def _lazy_fold(cls: str, key: str, summary: str, body: Callable[[], str], ui: dict[str, Any] | None,
                default_open: bool = False, aria: str = "") -> str:
     """A fold-out drawn without its body until it first opens (``data-fold-lazy``: the page renders
-    on that toggle) and kept drawn while it is on the page (``ui["sr_opened"]``), so what the GM
+    on that toggle) and kept drawn while it is on the page (``ui.opened``), so what the GM
     typed stays. ``body`` is called only when it is drawn."""
-    u = ui or {}
-    if not (u.get("sr_open", {}).get(key, default_open) or key in u.get("sr_opened", ())):
+    if not ((ui.open.get(key, default_open) or key in ui.opened) if ui else default_open):
         return _fold(cls, key, summary, "", ui, default_open, aria=aria, lazy=True)
     return _fold(cls, key, summary, body(), ui, default_open, aria=aria, was_lazy=True)
 
@@ -95,7 +94,7 @@ def _fold_open(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool
     ``drawn``: a fold-out that could be drawn empty holds its body (``data-fold-drawn``): the
     panel keeps it drawn while it is on the page, also when it opened by itself and was shut
     before any render saw it open (a free attack's Circumstances, a held combatant's grapple)."""
-    is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
+    is_open = ui.open.get(key, default_open) if ui else default_open
     attrs = (" data-odds-lazy" if odds_lazy else "") + (" data-fold-drawn" if drawn else "")
     return fold_open(cls, key, is_open, lazy, attrs)
 

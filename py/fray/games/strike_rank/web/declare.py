@@ -145,8 +145,8 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     part only. With ``kept`` (the panel's, from render to render), a combatant's part is not even
     built again while all it is made of is the same (``declare_row_key``)."""
     names = _names(view)
-    folds = (ui or {}).get("sr_open", {})
-    opened = (ui or {}).get("sr_opened", ())
+    folds = ui.open if ui else {}
+    opened = ui.opened if ui else ()
     many = len(view.get("combatants", {})) >= FOLD_DECLARATIONS_FROM
     rows = []
     enemies = _first_enemies(view)
@@ -220,8 +220,8 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
                 f'<p class="hint">{esc(c.get("cannot_act") or c["name"] + " cannot act")}: no actions.</p></div>')
     key = _fold_key(cid, len(decl), up)
     # ``up``: the next to declare, open (and drawn) though the others wait shut
-    shown = (ui or {}).get("sr_open", {}).get(key)
-    drawn = not many or (up and shown is not False) or shown or key in (ui or {}).get("sr_opened", ())
+    shown = ui.open.get(key) if ui else None
+    drawn = not many or (up and shown is not False) or shown or (key in ui.opened if ui else False)
     form = declare_form(cid, c, names, enemy=enemy, ui=ui) if drawn else ""
     summary = f'Declare another action for {esc(c["name"])}' if decl else f'Declare for {esc(c["name"])}'
     return (f'<div class="sr-who" data-id="{esc(cid)}"><h3>{esc(c["name"])}{status}</h3>'

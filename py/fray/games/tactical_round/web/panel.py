@@ -14,6 +14,7 @@ field and changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable
 
 from fray.errors import InvalidAction
@@ -21,6 +22,7 @@ from fray.web import odds_view
 from fray.web.blocks import Block
 from fray.web.panels import GamePanel
 from fray.web.render import esc
+from fray.games.tactical_round.web.ui import TacticalRoundUi
 from fray.web.widgets import (ZERO_FACE, ZeroFace, act_button as _btn, as_int, as_number, check, combatant_in as _combatant,
                       err_slot as _err, field as _field, fold_extra, fold_open, fold_summary, general_err, lazy_fold, names_in as _names,
                       open_add_section, parse_faces, read_extra, select as _select, split_lines,
@@ -125,7 +127,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
                kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None) -> str:
     if not view or "phases" not in view:
         return ""
-    ui = ui or {}
+    ui = ui or TacticalRoundUi()
     phase = view["phase"]["id"]
     # a Block (web/blocks.py), one child per part: a Next through the phases that show the
     # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
@@ -133,7 +135,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     if phase in ("setup", "assessment", "declaration"):
         parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui))
     parts.append(pending_html(view, ui))
-    pre = ui.get("tr_attack") or next_attack(view)
+    pre = ui.attack or next_attack(view)
     # shut once nobody has an attack left in the phase: open, it offered the first combatant's weapon,
     # which the rules forbid now ("No odds: Broadsword attacks in Melee, not in Ranged A")
     parts.append(attack_html(view, pre, open_=phase in ATTACK_PHASES and bool(pre.get("id")), ranges=ranges))
@@ -177,10 +179,10 @@ def still_open(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[st
 
 
 def open_html(view: dict[str, Any], ui: dict[str, Any]) -> str:
-    """After a Next that stopped (``ui["tr_asked"]`` is this round and phase): what is still open,
+    """After a Next that stopped (``ui.asked`` is this round and phase): what is still open,
     each with Resolve and Skip it, and one button to go on (issue 32: "say what is still open
     ("Mira's Ranged attack is not resolved: Resolve / Skip it"), and log the GM's choice")."""
-    if ui.get("tr_asked") != [view.get("round"), view["phase"]["id"]]:
+    if ui.asked != [view.get("round"), view["phase"]["id"]]:
         return ""
     actions, undeclared = still_open(view)
     if not actions and not undeclared:
@@ -303,16 +305,16 @@ def over_html(view: dict[str, Any]) -> str:
 
 
 def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> str:
-    """The declaration forms. ``ui["tr_decl_open"]``: the ids whose fold-out the page shows open
-    now; ``ui["tr_decl_drawn"]``: those whose form has been drawn (opened once this phase: shut
+    """The declaration forms. ``ui.decl_open``: the ids whose fold-out the page shows open
+    now; ``ui.decl_drawn``: those whose form has been drawn (opened once this phase: shut
     again, it keeps what the GM chose in it)."""
-    ui = ui or {}
+    ui = ui or TacticalRoundUi()
     names = _names(view)
     forms = []
     declarers = [c for c in view.get("combatants", []) if not _out_of_action(c)]
     folded = len(declarers) >= FOLD_DECLARATIONS_FROM
-    is_open = ui.get("tr_decl_open", ())
-    drawn = ui.get("tr_decl_drawn", ())
+    is_open = ui.decl_open
+    drawn = ui.decl_drawn
     for c in declarers:
         cid = c["id"]
         decl = c.get("declared", [])
@@ -422,11 +424,11 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
 def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
     """The attacks awaiting the GM's table result. The first ``PENDING_SHOWN`` are shown whole;
     each further one is a one-line fold-out (who, whom, the total) whose form is drawn when it
-    opens (``ui["tr_pending_open"]``, ``ui["tr_pending_drawn"]``, as for the declarations)."""
+    opens (``ui.pending_open``, ``ui.pending_drawn``, as for the declarations)."""
     pend = view.get("pending", [])
     if not pend:
         return ""
-    ui = ui or {}
+    ui = ui or TacticalRoundUi()
     names = _names(view)
     sev = view.get("severities", [])
     out = []
@@ -444,11 +446,11 @@ def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> str:
 
 def _pending_fold(p: dict[str, Any], names: dict[str, str], ui: dict[str, Any], article: Any) -> str:
     ref = p["ref"]
-    drawn = ref in ui.get("tr_pending_drawn", ())
+    drawn = ref in ui.pending_drawn
     total = f'total {p["total"]}' if p["stage"] == "attack" else f'critical {p.get("critical", "")}'
     line = (f'{esc(ref)}: {esc(names.get(p["attacker"], p["attacker"]))} → '
             f'{esc(names.get(p["target"], p["target"]))} <span class="hint">{esc(total)}</span>')
-    return (fold_open("tr-pending-fold tr-lazy", f"pending-{ref}", ref in ui.get("tr_pending_open", ()), not drawn)
+    return (fold_open("tr-pending-fold tr-lazy", f"pending-{ref}", ref in ui.pending_open, not drawn)
             + fold_summary(line, f"fold-pending-{ref}") + (article() if drawn else "") + "</details>")
 
 
@@ -636,8 +638,8 @@ def _card_fold(what: str, cid: str, summary: str, ui: dict[str, Any] | None, bod
     key = f"tr-{what}-{cid}"
     if ui is None:  # drawn (the tests', and any caller's, that has no page to read fold-outs from)
         return lazy_fold("tr-more tr-lazy", key, summary, body, False, True)
-    return lazy_fold("tr-more tr-lazy", key, summary, body, key in ui.get("tr_card_open", ()),
-                     key in ui.get("tr_card_drawn", ()))
+    return lazy_fold("tr-more tr-lazy", key, summary, body, key in ui.card_open,
+                     key in ui.card_drawn)
 
 
 # -- the add form's weapons section ------------------------------------------------------------------
@@ -825,6 +827,7 @@ def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
 class TacticalPanel(GamePanel):
     FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away",
              "add-combatant")
+    ui_type = TacticalRoundUi  # its part of the page's view state (fray.web.uistate)
     ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-reload", "tr-wield", "tr-dismiss",
             "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset", "advance")
 
@@ -837,7 +840,7 @@ class TacticalPanel(GamePanel):
         ranges = None
         try:
             enc = app.enc
-            who = (app.ui.get("tr_attack") or {}).get("id")
+            who = (app.ui.part(self).attack or {}).get("id")
             if not who and view.get("phase", {}).get("id") in ("ranged_a", "ranged_b", "spell_a", "spell_b"):
                 who = next_attack(view).get("id")
             ranges = map_ranges(enc, app.ruleset.all_tables(enc), who)
@@ -849,11 +852,11 @@ class TacticalPanel(GamePanel):
             from fray.web.dom import document
             self._listening = True
             app._listen(document, "change", lambda e: self.on_change(app, e))
-        ui = app.ui
+        ui = app.ui.part(self)
         try:
             pre = self.attack_defaults(app, view)
             if pre:
-                ui = {**app.ui, "tr_attack": pre}
+                ui = dataclasses.replace(ui, attack=pre)
         except Exception:  # noqa: BLE001 - a default only: never let it blank the panel
             pass
         return panel_html(view, ui, kinds, ranges)
@@ -916,7 +919,7 @@ class TacticalPanel(GamePanel):
         from fray.maprules import in_the_way
         from fray.games.tactical_round import rules
 
-        pre = dict(app.ui.get("tr_attack") or next_attack(view))
+        pre = dict(app.ui.part(self).attack or next_attack(view))
         if not pre.get("id"):
             return {}
         enc = app.enc
@@ -928,7 +931,7 @@ class TacticalPanel(GamePanel):
         if tgt is None or rules.fallen(tgt) or tgt.side == a.side:
             tgt = enc.get(pre["nearest"])
         if tgt is not None and "line_of_sight" not in pre:
-            said = (app.ui.get("tr_los") or {}).get(f"{a.id}>{tgt.id}")
+            said = app.ui.part(self).los.get(f"{a.id}>{tgt.id}")
             pre["line_of_sight"] = said if said is not None else not in_the_way(enc, a, tgt)
         return pre
 
@@ -943,22 +946,22 @@ class TacticalPanel(GamePanel):
         is_open = fold_states("details.tr-lazy[open]")
         # a card's cover, damage / heal and running away: drawn once opened, while its combatant is here
         cards = {f"{p}{c['id']}" for c in view.get("combatants", []) for p in CARD_FOLDS}
-        app.ui["tr_card_open"] = {k for k in is_open if k in cards}
-        app.ui["tr_card_drawn"] = (set(app.ui.get("tr_card_drawn", ())) | app.ui["tr_card_open"]) & cards
+        ui = app.ui.part(PANEL)
+        ui.card_open = {k for k in is_open if k in cards}
+        ui.card_drawn = (ui.card_drawn | ui.card_open) & cards
         decl = {k[len("decl-"):] for k in is_open if k.startswith("decl-")}
         pend = {k[len("pending-"):] for k in is_open if k.startswith("pending-")}
         waiting = {p["ref"] for p in view.get("pending", [])}
-        app.ui["tr_pending_open"] = pend
-        app.ui["tr_pending_drawn"] = (set(app.ui.get("tr_pending_drawn", ())) | pend) & waiting
+        ui.pending_open = pend
+        ui.pending_drawn = (ui.pending_drawn | pend) & waiting
         if view.get("phase", {}).get("id") not in ("setup", "assessment", "declaration"):
-            app.ui.pop("tr_decl_open", None)
-            app.ui.pop("tr_decl_drawn", None)
+            ui.decl_open, ui.decl_drawn = set(), set()
             return
-        app.ui["tr_decl_open"] = decl
-        app.ui["tr_decl_drawn"] = set(app.ui.get("tr_decl_drawn", ())) | decl
+        ui.decl_open = decl
+        ui.decl_drawn = ui.decl_drawn | decl
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
-        return card_html(view, combatant_id, app.ui)
+        return card_html(view, combatant_id, app.ui.part(self))
 
     def holds(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
         """The weapon in hand, for the acting combatant's essentials line (render.acting_line)."""
@@ -990,7 +993,7 @@ class TacticalPanel(GamePanel):
 
             if not app.dispatch({"type": "advance", "skip_empty": True, "ask": True}, by_id("round-bar")):
                 # stopped: say what is open, with Resolve / Skip it and Go on (issue 32)
-                app.ui["tr_asked"] = [app.enc.round, app.enc.phase]
+                app.ui.part(self).asked = [app.enc.round, app.enc.phase]
                 app.render()
                 box = by_id("tr-open")
                 if box is not None:
@@ -999,7 +1002,7 @@ class TacticalPanel(GamePanel):
                     app.clear_errors(by_id("round-bar"))
                 self.show_below_the_bar(box)
                 return True
-            app.ui.pop("tr_asked", None)
+            app.ui.part(self).asked = None
             if True:
                 stepper = by_id("tr-stepper")
                 bar = by_id("round-bar")
@@ -1026,13 +1029,13 @@ class TacticalPanel(GamePanel):
         elif act == "tr-go-on":
             from fray.web.dom import by_id
             if app.dispatch({"type": "advance", "skip_empty": True, "ask": True, "go_on": True}, scope):
-                app.ui.pop("tr_asked", None)
+                app.ui.part(self).asked = None
                 stepper = by_id("tr-stepper")
                 if stepper is not None:
                     stepper.scrollIntoView(True)
         elif act == "tr-quick-attack":
             w = data(el, "weapon")
-            app.ui["tr_attack"] = {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""}
+            app.ui.part(self).attack = {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""}
             app.render()
             from fray.web.dom import by_id
             roll = by_id("tr-att-roll")
@@ -1161,13 +1164,13 @@ class TacticalPanel(GamePanel):
         if rolls:
             action["rolls"] = rolls
         if app.dispatch(action, form):
-            app.ui.pop("tr_attack", None)
+            app.ui.part(self).attack = None
             a = app.enc.get(action["id"])
             ws = a.data.get("weapons", []) if a is not None else []
             wi = action.get("weapon", a.data.get("wielding", 0) if a is not None else 0)
             if isinstance(wi, int) and 0 <= wi < len(ws) and ws[wi].get("kind") in ("missile", "thrown", "spell"):
                 # the GM's answer for this pair: the next attack between them starts from it
-                app.ui.setdefault("tr_los", {})[f"{action['id']}>{action['target']}"] = bool(action["line_of_sight"])
+                app.ui.part(self).los[f"{action['id']}>{action['target']}"] = bool(action["line_of_sight"])
             app.render()
             # the result goes in next: its Hits field takes the typing with no tap (issue 33)
             from fray.web.dom import document
