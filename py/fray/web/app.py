@@ -1,23 +1,24 @@
-"""The page's controller: reads controls, calls the engine, renders, autosaves.
+"""The page's listeners and its loop.
 
-One delegated listener per event kind (click, submit, keydown) on the document turns a
-``data-act`` button or a ``data-form`` form into an engine call. An engine error is shown next
-to the control that caused it (``data-error-for`` = the error's field path) and the encounter is
-left exactly as it was: ``History.do`` only commits after the reducer succeeded.
+One delegated listener per event kind (click, submit, keydown, toggle) on the document hands a
+``data-act`` button or a ``data-form`` form to its route (``web/routes.py``: the page's table and
+the open game's); every change of the encounter goes through the one loop (``web/controller.py``:
+dispatch -> history -> persist -> render). An engine error is shown next to the control that
+caused it and the encounter is left exactly as it was: ``History.do`` only commits after the
+reducer succeeded.
 
-Autosave (``web/store.py``, ``static/store.js``, ``web/autosave.py``): every change queues a
-write of the open encounter, a journal row of its moves (now and then the whole save); the
-header's save state says "Saving…" until the browser has committed it to IndexedDB, then
-"Saved". Each write carries the revision this tab last loaded or wrote, so a save another tab
-made since is never overwritten: the GM is told and chooses (load the newer version, or keep
-this tab's as a copy).
+What the page does besides lives in modules named for it, which ``App`` inherits: the boot
+(``booting.py``), drawing (``painter.py``), the autosave (``saving.py``, ``autosave.py``), other
+tabs (``other_tabs.py``), messages and the dialog (``messages.py``), the combatant dialog
+(``combatant_dialog.py``), the library's encounters (``encounters.py``), the tracker's moves
+(``tracker_moves.py``), the library's dialogs (``library_dialogs.py``). The view state the GM
+makes (open cards, each game's part) is ``app.ui`` (``uistate.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import os
 import random
 import traceback
@@ -26,30 +27,32 @@ from typing import Any, Callable
 import js  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
 
-from .. import bestiary, placing
-from ..errors import FrayError, InvalidAction, RuleViolation
-from ..gate import parse_json
 from ..history import History
 from ..reducer import new_encounter
 from fray.games import PLAIN, get_ruleset
-from . import render as R
 from . import mapctl, players_view, routes, stripctl
-from .words import field_message, rule_message
 from .autosave import Autosave
 from .booting import Booting, mark
+from .combatant_dialog import CombatantDialog
 from .controller import Controller
-from .dom import by_id, data, nil, q
-from .forms import form_values, nest, restore_typed, typed_forms
+from .dom import by_id, data, nil
+from .encounters import Encounters
+from .forms import form_values, restore_typed, typed_forms
 from .library_dialogs import LibraryDialogs, read_picked  # noqa: F401 - read_picked: the page's one file reader
+from .messages import Messages
+from .other_tabs import OtherTabs
 from .painter import Painter
 from .panels import panel_for
+from .saving import Saving
+from .store import Library, MemoryBackend
+from .tracker_moves import TrackerMoves
 from .uistate import UiState
-from .store import Library, MemoryBackend, MissingSave, boot_order, new_key
 
 document = js.document
 
 
-class App(Booting, LibraryDialogs, Painter, Autosave):
+class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Messages, CombatantDialog, Encounters,
+          TrackerMoves):
     def __init__(self) -> None:
         self.rng = random.Random(int.from_bytes(os.urandom(8), "big"))
         self.ui = UiState()  # short-lived view state (open cards, the map's selection, each panel's part), never saved
@@ -194,289 +197,6 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
     def after_change(self) -> None:
         self.loop.after_change()
 
-    def persist(self) -> None:
-        """Queue a write of the open encounter. The page says "Saving…" until it is committed."""
-        self._dirty[self.key] = self.history
-        self.fold_left_behind()
-        if self.conflict is not None:  # the choice comes back with every change until it is made
-            self.changed_elsewhere(self.conflict)
-        self.show_save_state()
-        if self._writer is None:
-            self._writer = self._start_writing()
-
-    def _start_writing(self) -> Any:
-        """Start ``_write_all`` with its first step run now (an eager task), so the journal row
-        is handed to IndexedDB inside the click and the browser commits it while the page is
-        drawn; started on the next turn of the loop, the write waited for the render and the
-        frame (about 10 ms of the 50 a click may take at 30 combatants). None: it finished
-        already (nothing to write)."""
-        coro = self._write_all()
-        try:
-            task = asyncio.Task(coro, loop=asyncio.get_event_loop(), eager_start=True)
-        except TypeError:  # a Python before 3.14 has no eager start: the next turn of the loop
-            return asyncio.ensure_future(coro)
-        return None if task.done() else task
-
-    async def _write_all(self) -> None:
-        """Write every changed encounter, one transaction each, until none is left, then fold the
-        journals asked for (``Autosave.fold``). A burst of clicks during a write is one more write
-        (its journal row holds every move they made)."""
-        try:
-            while self._dirty or self._fold_keys:
-                if not self._dirty:
-                    try:
-                        await self.fold(self._fold_keys.pop())
-                        self.fold_failed = None
-                    except Exception as e:  # quota or a refusing browser: every change is already in the journal
-                        traceback.print_exc()
-                        self.fold_failed = str(e)  # the next try waits for the page to be idle (fold_later)
-                        self.banner(f"Autosave could not rewrite the save whole ({e}). Every change is "
-                                    "saved; use Export to keep a copy of this encounter.")
-                    continue
-                key = next(iter(self._dirty))
-                h = self._dirty.pop(key)
-                if key == self.key and self.conflict is not None:
-                    continue  # held here until the GM chooses: never over another tab's save
-                expected = self.revs.get(key, 0)
-                if self.replaced:
-                    continue  # the database belongs to a newer Fray now: said in the banner
-                try:
-                    res = await self.lib.write(key, h, expected)
-                except Exception as e:  # quota or a refusing browser: the fight goes on, the GM is told
-                    traceback.print_exc()
-                    self.save_failed = str(e)
-                    self.banner(f"Autosave failed ({e}); use Export to keep this encounter.")
-                    continue
-                if res.ok:
-                    self.revs[key] = res.rev
-                    self.save_failed = None
-                    self._listed(key, h)
-                    self.lib.backend.announce({"kind": "saved", "key": key, "rev": res.rev, "tab": self.tab})
-                elif expected == 0:
-                    # Another tab's new encounter took this key a moment ago: this one takes the next.
-                    fresh = self.free_key()
-                    if self.key == key:
-                        self.key = fresh
-                    self._dirty = {fresh: h, **self._dirty}
-                elif key == self.key:
-                    self.changed_elsewhere(res.rev)
-                else:  # switched away meanwhile (switching waits for writes, so hardly ever): keep it
-                    h.do({"type": "rename_encounter", "name": _copy_name(h.present.name)})
-                    self._dirty[self.free_key()] = h
-        finally:
-            self._writer = None
-            self.show_save_state()
-            self.paint_select()
-            if not self._dirty:
-                if self.save_failed is None:  # a failed write's moves stay kept until one commits
-                    self.drop_pending()
-                self.fold_later()
-
-    async def flush(self) -> None:
-        """Wait until every queued write is committed (before reading a save back)."""
-        while self._writer is not None:
-            await self._writer
-
-    def free_key(self) -> str:
-        return new_key([e["key"] for e in self.lib.cached] + list(self.revs) + list(self._dirty) + [self.key])
-
-    def _listed(self, key: str, h: History) -> None:
-        """Keep the drawn library list in step with a committed write."""
-        entry = {"key": key, "name": h.present.name, "ruleset": h.present.ruleset, "rev": self.revs.get(key, 0)}
-        for i, e in enumerate(self.lib.cached):
-            if e["key"] == key:
-                self.lib.cached[i] = entry
-                return
-        self.lib.cached.append(entry)
-
-    def show_save_state(self) -> None:
-        """The header's honest word on the autosave: saved only once the browser committed it."""
-        el = by_id("save-state")
-        if el is None:
-            return
-        if self.conflict is not None:
-            state, text = "conflict", "Not saved: changed in another tab"
-        elif self.save_failed is not None:
-            state, text = "failed", "Not saved"
-        elif self.in_memory:
-            state, text = "memory", "Not kept by this browser"
-        elif self._dirty or (self._writer is not None and not self._compacting):
-            state, text = "saving", "Saving…"  # folding the journal into the save changes nothing
-        else:
-            state, text = "saved", "Saved"
-        # two writes into the page an action, most of them the same word again: write a change only
-        if getattr(self, "_save_state_shown", None) == (state, text) and el.getAttribute("data-state") == state:
-            return
-        el.dataset.state = state
-        el.textContent = text
-        self._save_state_shown = (state, text)
-
-    # -- other tabs -------------------------------------------------------------------------------
-    def on_broadcast(self, text: str) -> None:
-        """Another tab committed a save or deleted an encounter (static/store.js ``announce``)."""
-        try:
-            msg = json.loads(str(text))
-        except ValueError:
-            return
-        if not isinstance(msg, dict) or msg.get("tab") == self.tab:
-            return
-        if self.heard_fold(msg):
-            return
-        key, rev = msg.get("key"), msg.get("rev")
-        if key == self.key and key in self.revs and isinstance(rev, int):
-            # A message can arrive after this tab has already read that revision (or a later one).
-            if (msg.get("kind") == "deleted" or rev > self.revs[key]) and self.conflict is None:
-                self.changed_elsewhere(0 if msg.get("kind") == "deleted" else rev)
-        self.spawn(self.refresh_list())
-
-    def on_visible(self, event: Any = None) -> None:
-        """A tab coming back (a tablet wakes it) checks what it may have missed."""
-        if document.visibilityState == "visible" and self.key in self.revs:
-            self.spawn(self._check_revision())
-
-    async def _check_revision(self) -> None:
-        key = self.key
-        rev = await self.lib.revision(key)
-        if (key == self.key and key in self.revs and rev != self.revs[key] and self._writer is None
-                and not self._dirty and self.conflict is None):
-            self.changed_elsewhere(rev)
-        await self.refresh_list()
-
-    async def refresh_list(self) -> None:
-        await self.lib.entries()
-        self.paint_select()
-
-    def changed_elsewhere(self, rev: int) -> None:
-        """The open encounter's save is not the one this tab holds: hold every write and ask."""
-        self.conflict = rev
-        if rev == 0:
-            text = ("This encounter was deleted in another tab or window. What is on screen here is not saved.")
-            actions = [("Open another encounter", "conflict-reload"), ("Keep mine as a copy", "conflict-copy")]
-        else:
-            text = ("This encounter was changed in another tab or window. Nothing here has overwritten it, "
-                    "and changes made here are not saved until you choose.")
-            actions = [("Load the newer version", "conflict-reload"), ("Keep mine as a copy", "conflict-copy")]
-        self.banner(text, actions=actions)
-        self.show_save_state()
-
-    async def load_newer(self) -> None:
-        """The GM chose the other tab's version (what is on screen here is dropped)."""
-        key = self.key
-        await self.flush()
-        try:
-            h, rev = await self.lib.load(key)
-        except MissingSave:
-            await self.lib.entries()
-            await self.open_next()
-            return
-        except Exception as e:  # kept aside by Library.load
-            await self.broken_save(key, e)
-            return
-        self.history, self.revs[key], self.conflict, self.ui = h, rev, None, UiState()
-        by_id("banner").hidden = True
-        self.clear_errors()
-        self.show_save_state()
-        self.render()
-        players_view.publish(self)  # another encounter on screen: the players' window follows
-
-    def keep_copy(self) -> None:
-        """The GM keeps both: this tab's encounter is saved under a new key, renamed "(copy)";
-        the other tab's save stays as it is."""
-        if not self.check_resumed():
-            return
-        self.history.do({"type": "rename_encounter", "name": _copy_name(self.enc.name)})
-        self.key, self.conflict = self.free_key(), None
-        by_id("banner").hidden = True
-        self.after_change()
-
-    def spawn(self, coro: Any) -> None:
-        """Run a storage step in the background; a failure is said in the banner."""
-        async def run() -> None:
-            try:
-                await coro
-            except Exception as e:  # noqa: BLE001 - say it, keep the encounter
-                traceback.print_exc()
-                self.banner(f"Something went wrong: {e}. The encounter is unchanged.")
-        asyncio.ensure_future(run())
-
-    # -- errors ---------------------------------------------------------------------------------
-    def clear_errors(self, scope: Any = None) -> None:
-        root = scope or document
-        # only the slots holding a message: a 200-combatant page has thousands of empty ones, and
-        # each one reached from Python is a crossing into JavaScript
-        for el in root.querySelectorAll("[data-error-for]:not(:empty)"):
-            el.textContent = ""
-        for el in root.querySelectorAll("[aria-invalid]"):
-            el.removeAttribute("aria-invalid")
-
-    def show_error(self, scope: Any, err: Exception, field_map: Callable[[str], str] | None = None,
-                   focus: bool = True) -> None:
-        many = getattr(err, "errors", None)
-        if many:
-            # every field's error at once, each beside its field; the first bad field has the focus
-            for i, each in enumerate(many):
-                self.show_error(scope, each, field_map, focus=i == 0)
-            return
-        root = scope or document
-        key = getattr(err, "field", None) or ""
-        if isinstance(err, RuleViolation):
-            key = ""
-        original = key
-        if field_map and key:
-            key = field_map(key)
-        msg = err.message if isinstance(err, InvalidAction) else str(err)
-        if isinstance(err, RuleViolation):
-            msg = rule_message(msg, err.rule)
-        slot = None
-        probe = key
-        while probe:
-            slot = q(root, f'[data-error-for="{_css(probe)}"]')
-            if slot is not None:
-                break
-            probe = probe.rpartition(".")[0]
-        if slot is None:
-            slot = q(root, "[data-error-for]") if scope is not None else None
-        if slot is None:
-            self.banner(msg if isinstance(err, RuleViolation) else str(err))
-            return
-        slot.setAttribute("role", "alert")  # announced to screen readers as it appears
-        field = nil(slot.closest("[data-field]"))
-        label = q(field, "label") if field is not None else None
-        # in the form's words: its label as the subject, or which part of a box of many fields
-        # ("Weapon 1: type must be one of …"), never the engine's dotted path
-        said = field_message(original, msg, str(label.textContent) if label is not None else "",
-                             original if probe == original else (key if key != original else probe or "form"))
-        old = str(slot.textContent or "")
-        slot.textContent = f"{old} {said}" if old and said not in old else said
-        if field is not None:
-            ctl = q(field, "input, select, textarea")
-            if ctl is not None:
-                ctl.setAttribute("aria-invalid", "true")
-                if focus:
-                    ctl.focus()
-
-    def banner(self, text: str, actions: list[tuple[str, str]] | None = None) -> None:
-        b = by_id("banner")
-        b.innerHTML = (f'<p>{R.esc(text)}</p>' + "".join(R.button(lbl, act, "small") for lbl, act in (actions or []))
-                       + R.button("Dismiss", "dismiss-banner", "small secondary"))
-        b.hidden = False
-
-    # -- dialogs --------------------------------------------------------------------------------
-    def open_dialog(self, html: str) -> None:
-        by_id("dlg-body").innerHTML = html
-        dlg = by_id("dlg")
-        if not dlg.open:
-            dlg.showModal()
-        first = q(dlg, "input, select, textarea")
-        if first is not None:
-            first.focus()
-
-    def close_dialog(self) -> None:
-        dlg = by_id("dlg")
-        if dlg.open:
-            dlg.close()
-        by_id("dlg-body").innerHTML = ""
-
     # -- events ---------------------------------------------------------------------------------
     def on_click(self, event: Any) -> None:
         el = nil(event.target.closest("[data-act]"))
@@ -507,248 +227,8 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
     def submit(self, name: str, form: Any) -> None:
         routes.submit(self, panel_for(self.enc.ruleset), name, form, form_values(form))
 
-    def combatant_payload(self, values: dict[str, Any]) -> dict[str, Any]:
-        body = nest(values, "combatant")
-        if self.ruleset.free_stats:
-            body["stats"] = R.parse_free_stats(values.get("combatant.stats", ""))
-        if "combatant.count" in values:  # the add form (the edit form has no How many)
-            body["position"] = self.new_position(values)
-        return body
-
-    def new_position(self, values: dict[str, Any]) -> dict[str, Any]:
-        """The add form's position: as typed; East and North both left empty, on free ground beside
-        the others for the whole group (fray.placing, issue 33), so a second Add ×6 does not stand on
-        the first. One of them empty is 0, as the form's default was."""
-        raw = {k: values.get(f"combatant.position.{k}", "") for k in ("x", "y", "alt")}
-        blank = {k: v is None or (isinstance(v, str) and not v.strip()) for k, v in raw.items()}
-        if blank["x"] and blank["y"]:
-            try:  # a rider stands on its mount
-                mount = placing.ridden(self.enc, json.loads(values.get("combatant.extra") or "{}"))
-            except (ValueError, TypeError):
-                mount = None  # the JSON box's own error is named at it
-            if mount is not None:
-                return {"x": mount.x, "y": mount.y, "alt": mount.alt if blank["alt"] else raw["alt"]}
-            try:
-                count = max(1, min(int(str(values.get("combatant.count") or "1").strip()), 200))
-            except ValueError:
-                count = 1  # the engine names the bad count at its field
-            side = values.get("combatant.side", "foes")
-            spot = placing.free_spot(self.enc, side if isinstance(side, str) else "foes", count)
-            return {"x": spot.x, "y": spot.y, "alt": 0 if blank["alt"] else raw["alt"]}
-        return {k: 0 if blank[k] else v for k, v in raw.items()}
-
-    def submit_combatant(self, form: Any, values: dict[str, Any], cid: str | None) -> None:
-        body = self.combatant_payload(values)
-        extra_text = body.pop("extra", None)
-        if cid is None and extra_text and extra_text.strip():
-            # Weapons, armour, body plan, spells: the ruleset's own fields, as JSON the GM can edit
-            # (a ready-made combatant fills it in).
-            try:
-                extra = parse_json(extra_text, "combatant.extra")
-                if not isinstance(extra, dict):
-                    raise ValueError("expected an object such as {\"weapons\": [...]}")
-            except InvalidAction as e:
-                self.clear_errors(form)
-                self.show_error(form, e)
-                return
-            except ValueError as e:
-                self.clear_errors(form)
-                self.show_error(form, InvalidAction("combatant.extra", f"not a JSON object: {e}"))
-                return
-            body = {**extra, **body}
-        known = ("combatant.name", "combatant.side", "combatant.stats", "combatant.notes", "combatant.position",
-                 "combatant.count")
-
-        def to_form_field(f: str) -> str:
-            f = "combatant." + f.removeprefix("changes.").removeprefix("combatant.")
-            if f.startswith(known) or f == "combatant":
-                return f
-            # A ruleset field with its own control in the dialog keeps its error there when the path
-            # names one entry of it ("combatant.armour.legs": the strike-rank Armour points); any other
-            # error inside the ruleset's fields lands at the JSON box, naming its whole path.
-            # (or an item of it: "combatant.weapons.0.type" at the strike-rank Weapons box)
-            parent = f.rpartition(".")[0]
-            while parent.count("."):
-                if q(form, f'[data-error-for="{_css(parent)}"]') is not None:
-                    return f
-                parent = parent.rpartition(".")[0]
-            return "combatant.extra"
-
-        if cid is None:
-            ok = self.dispatch({"type": "add_combatant", "combatant": body}, form, to_form_field)
-        else:
-            ok = self.dispatch({"type": "edit_combatant", "id": cid, "changes": body}, form, to_form_field)
-        if ok:
-            self.close_dialog()
-            if cid is None and values.get("keep"):
-                # the engine took it, so it is a template it will take again
-                t = bestiary.template_of(self.ruleset.id, body)
-                name = t["combatant"].get("name", "")
-                self.in_background(self.keep_template(t, name))
-
-    def use_preset(self, form: Any) -> None:
-        idx = q(form, "[name=preset]").value
-        if idx == "":
-            return
-        if idx.startswith("b"):  # one of the GM's own templates
-            mine = self.my_templates()
-            k = int(idx[1:])
-            if not 0 <= k < len(mine):
-                return
-            preset = mine[k]["combatant"]
-        else:
-            preset = self.ruleset.presets()[int(idx)]
-        values = {"combatant.name": preset.get("name", ""), "combatant.side": preset.get("side", "foes"),
-                  "combatant.notes": preset.get("notes", "")}
-        if self.ruleset.free_stats:  # one box of "name: value" lines
-            values["combatant.stats"] = "\n".join(f"{k}: {v}" for k, v in preset.get("stats", {}).items())
-        else:
-            # every stat, not only the preset's: one picked before must leave nothing behind (a
-            # Human scout after the Winged flyer has no Flying SPD)
-            stats = preset.get("stats", {})
-            values.update({f"combatant.stats.{s.key}": stats.get(s.key, s.default) for s in self.ruleset.stats})
-        pos = preset.get("position") if isinstance(preset.get("position"), dict) else {}
-        # no position in the preset: East and North stay empty, so it stands on free ground (fray.placing)
-        values.update({f"combatant.position.{k}": pos.get(k, "" if k != "alt" else 0) for k in ("x", "y", "alt")})
-        extra = {k: v for k, v in preset.items() if k not in ("name", "side", "stats", "notes", "position")}
-        values["combatant.extra"] = json.dumps(extra, indent=1, ensure_ascii=False) if extra else ""
-        for k, v in values.items():
-            ctl = q(form, f'[name="{k}"]')
-            if ctl is not None:
-                ctl.value = "" if v is None else str(v)
-
-    def create_encounter(self, form: Any, values: dict[str, Any]) -> None:
-        self.clear_errors(form)
-        try:
-            enc = new_encounter(values.get("ruleset", ""), values.get("name", ""))
-        except FrayError as e:
-            self.show_error(form, e)
-            return
-        self.key = self.free_key()
-        self.history = History(enc)
-        self.ui, self.conflict = UiState(), None
-        self.close_dialog()
-        self.after_change()
-
-    def delete_encounter(self) -> None:
-        """Forget the open encounter (and any unreadable copy of it), then open the next one in
-        the list or a fresh one: the way out when the browser's storage fills up."""
-        if not js.window.confirm(f"Delete the encounter {self.enc.name} from this browser? "
-                                 "Export it first if you may want it back."):
-            return
-        self.in_background(self._delete(self.key))
-
-    async def _delete(self, key: str) -> None:
-        await self.flush()
-        await self.lib.forget(key)
-        self.revs.pop(key, None)
-        self.lib.written.pop(key, None)
-        self._fold_keys.discard(key)
-        self.lib.backend.announce({"kind": "deleted", "key": key, "rev": 0, "tab": self.tab})
-        await self.lib.entries()
-        await self.open_next()
-
-    async def open_next(self) -> None:
-        """Open the first encounter of the list that loads, or a fresh one."""
-        self.ui, self.conflict = UiState(), None
-        for k in boot_order(None, [e["key"] for e in self.lib.cached]):
-            try:
-                h, rev = await self.lib.load(k)
-            except MissingSave:
-                continue
-            except Exception as e:  # kept aside by Library.load; try the next one
-                await self.broken_save(k, e)
-                continue
-            self.key, self.history, self.revs[k] = k, h, rev
-            await self.lib.set_current(k)
-            self.show_save_state()
-            self.render()
-            players_view.publish(self)  # another encounter on screen: the players' window follows
-            return
-        ruleset = self.enc.ruleset
-        self.key = self.free_key()
-        self.history = History(new_encounter(ruleset, "New encounter"))
-        self.after_change()
-
-    def busy(self, on: bool) -> None:
-        """Mark the tracker and map busy while an encounter is read back from storage (a switch
-        waits for a write still under way): assistive technology, and the tests, wait on it."""
-        panes = q(document, ".panes")
-        if on:
-            panes.setAttribute("aria-busy", "true")
-        else:
-            panes.removeAttribute("aria-busy")
-
-    def in_background(self, coro: Any) -> None:
-        """``spawn`` with the panes marked busy until it is done."""
-        self.busy(True)
-
-        async def run() -> None:
-            try:
-                await coro
-            finally:
-                self.busy(False)
-        self.spawn(run())
-
     def on_switch(self, event: Any) -> None:
         self.in_background(self.switch_to(event.target.value))
-
-    async def switch_to(self, key: str) -> None:
-        try:
-            await self.fold_now()  # committed, and the journal folded in, before anything is read back
-            h, rev = await self.lib.load(key)
-            await self.lib.set_current(key)
-        except Exception as e:  # kept aside by Library.load; the open encounter stays
-            if not isinstance(e, MissingSave):
-                await self.broken_save(key, e)
-            else:
-                await self.refresh_list()
-            self.render()
-            return
-        self.key, self.history, self.ui, self.conflict = key, h, UiState(), None
-        self.revs[key] = rev
-        self.clear_errors()
-        self.show_save_state()
-        self.render()
-        players_view.publish(self)  # another encounter on screen: the players' window follows
-
-    def nudge_order(self, cid: str, step: int, scope: Any = None) -> None:
-        """▲ / ▼ (and Alt+Arrow in the order strip): swap with the neighbour in the order; the
-        engine refuses, at ``scope``, unless the two are equals."""
-        ids = []
-        for s in self.ruleset.order_of_play(self.enc):
-            if s.combatant_id not in ids:
-                ids.append(s.combatant_id)
-        if cid not in ids:
-            return
-        j = ids.index(cid) + step
-        if not 0 <= j < len(ids):
-            return
-        self.settle_tie(cid, "before" if step < 0 else "after", ids[j], scope or by_id("ruleset-panel"))
-
-    def settle_tie(self, cid: str, where: str, other: str, scope: Any = None) -> bool:
-        return self.dispatch({"type": "settle_tie", "id": cid, where: other}, scope or by_id("order-strip"))
-
-    def open_card(self, cid: str | None) -> None:
-        """An entry of the order strip: open that combatant's card and bring it just under the
-        sticky head, its name focused."""
-        if not cid or self.enc.get(cid) is None:
-            return
-        self.ui.card_open[cid] = True
-        self.render()
-        card = q(document, f'#combatants article[data-id="{_css(cid)}"]')
-        if card is None:
-            return
-        head = by_id("tracker-head")
-        above = head.getBoundingClientRect().height if head is not None else 0
-        if not above:  # on a laptop the head's parts stand in the grid: only the round bar sticks
-            bar = by_id("round-bar")
-            above = bar.getBoundingClientRect().height if bar is not None else 0
-        top = card.getBoundingClientRect().top + js.window.scrollY - above - 8
-        js.window.scrollTo(0, max(0, top))
-        toggle = q(card, ".card-toggle")
-        if toggle is not None:
-            toggle.focus(js.Object.fromEntries([["preventScroll", True]]))
 
     def on_key(self, event: Any) -> None:
         tag = (event.target.tagName or "").lower()
@@ -770,18 +250,6 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
         elif (event.ctrlKey or event.metaKey) and event.key.lower() == "y":
             event.preventDefault()
             self.act("redo", event.target, event)
-
-    # -- files ----------------------------------------------------------------------------------
-
-def _css(s: str) -> str:
-    return s.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _copy_name(name: str) -> str:
-    """The name of the copy a GM keeps when another tab changed the same encounter."""
-    suffix = " (copy)"
-    return name[:60 - len(suffix)].rstrip() + suffix
-
 
 APP: App | None = None
 
