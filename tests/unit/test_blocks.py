@@ -380,7 +380,7 @@ def test_a_kept_declaration_part_is_the_part_drawn_afresh():
         view = rs.view_kept(enc, view_kept)
         folds = {f"{k}-{c.id}-{n}": rnd.random() < 0.2 for c in enc.combatants for n in range(3) for k in ("declare",)}
         folds.update({f"more-sr-sr-declare-{c.id}": rnd.random() < 0.2 for c in enc.combatants})
-        held = {cid: row for cid, (_, row) in kept.items()}
+        held = {cid: row for cid, (_, row, _) in kept.items()}
         got = declare_html(view, StrikeRankUi(open=folds), kept)
         assert got == declare_html(view, StrikeRankUi(open=folds))
         reused += sum(1 for row in got.children if row in held.values() and any(row is r for r in held.values()))

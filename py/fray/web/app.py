@@ -35,7 +35,7 @@ from .autosave import Autosave
 from .booting import Booting, mark
 from .combatant_dialog import CombatantDialog
 from .controller import Controller
-from .dom import by_id, data, nil
+from .dom import by_id, data, fold_states, nil
 from .encounters import Encounters
 from .forms import form_values, restore_typed, typed_forms
 from .library_dialogs import LibraryDialogs, read_picked  # noqa: F401 - read_picked: the page's one file reader
@@ -127,6 +127,10 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         # map was a third of this first render at 30 combatants).
         self.map_later = bool(getattr(getattr(js.globalThis, "frayFirstPaint", None), "shown", False))
         mark("fray:wired")
+        # the fold-outs as the page shows them now (the kept drawing of the last visit): from here on
+        # the toggle listener and each render keep ``ui.folds``, and rendering reads no page
+        self.ui.folds = fold_states("details[data-fold]")
+        self.ui.folds_drawn = set(fold_states("details[data-fold-drawn]"))
         self.render()
         mark("fray:rendered")
         by_id("loading").hidden = True
@@ -151,21 +155,26 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         self.keep_paint()
 
     def on_toggle(self, event: Any) -> None:
-        """The panels read their fold-outs' state from the page as they render, so the one that
+        """A fold-out the page keeps open or shut (``data-fold``) opened or shut: its state goes into
+        the page's view state (``ui.folds``), which the panels read as they render, so the one that
         just opened comes back open, with its body (a lazy fold-out is drawn empty until then).
-        Any other fold-out the page keeps open or shut (``data-fold``) that the GM opened or shut
-        is drawn again at once as it now is: its markup says open or shut, so otherwise the next
-        render for another reason would find it changed and rewrite it, and what the GM typed in
-        it with it. A toggle that leaves it as the last render drew it (the toggle of an element
-        that render wrote) draws nothing."""
+        Any other is drawn again at once as it now is: its markup says open or shut, so otherwise
+        the next render for another reason would find it changed and rewrite it, and what the GM
+        typed in it with it. A toggle that leaves it as the last render drew it (the toggle of an
+        element that render wrote) draws nothing."""
         d = nil(event.target)
         if d is None or not hasattr(d, "hasAttribute") or not d.hasAttribute("data-fold"):
             return
+        if not getattr(d, "isConnected", True):
+            return  # replaced by a render since: the page no longer shows it
+        key = str(d.getAttribute("data-fold"))
         is_open = bool(getattr(d, "open", False))
+        drawn = self.ui.folds.get(key, is_open)
+        self.ui.folds[key] = is_open
         if d.hasAttribute("data-fold-lazy"):
             if not is_open:
                 return
-        elif getattr(self, "folds_drawn", {}).get(str(d.getAttribute("data-fold")), is_open) == is_open:
+        elif drawn == is_open:
             return
         # the form holding the fold-out is drawn again with its body: what the GM typed in it
         # (dice, a target, a tick) and in any other form the render rewrites stays as typed

@@ -22,6 +22,11 @@ class UiState:
     map_fit: list[float] | None = None  # the fitted view kept while it shows everyone (mapview.view_for)
     history_shown: int | None = None  # entries of the history list shown (None: its first page)
     pending_import: tuple | None = None  # (history, key, verdict): an import waiting for the GM's choice
+    # Each fold-out the page keeps open or shut (``data-fold``: its key) as the page shows it: as the
+    # last render drew it, or as the GM has toggled it since (``App.on_toggle``). Rendering reads it
+    # here, never from the page; ``folds_drawn``: those drawn with their body (``data-fold-drawn``).
+    folds: dict[str, bool] = field(default_factory=dict)
+    folds_drawn: set[str] = field(default_factory=set)
     game: Any = None  # the open game's own part (``part``)
 
     def part(self, panel: Any) -> Any:

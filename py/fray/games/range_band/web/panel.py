@@ -775,8 +775,7 @@ class RangeBandPanel(GamePanel):
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
         self.lazy_folds(app, view)
-        from fray.web.dom import fold_states
-        app.ui.part(self).folds = fold_states("details.rb-keep[data-fold]")  # the notes, the turn-order list
+        app.ui.part(self).folds = dict(app.ui.folds)  # the notes, the turn-order list (rb-keep)
         import js  # type: ignore[import-not-found]
         app.ui.part(self).narrow = bool(js.window.matchMedia("(max-width: 900px)").matches)  # a tablet: the strip shows
         odds_view.refresh_soon(app)
@@ -824,10 +823,8 @@ class RangeBandPanel(GamePanel):
         """Which lazy fold-outs the page shows open now (one query, the open ones only), and which
         are drawn: once opened, while on the page. The acting combatant's "More actions" is let go
         when the turn passes, the battle's end once it is over."""
-        from fray.web.dom import fold_states
-
         ui = app.ui.part(PANEL)
-        ui.open, ui.drawn = lazy_keys(view, ui.drawn, set(fold_states("details.rb-lazy[open]")))
+        ui.open, ui.drawn = lazy_keys(view, ui.drawn, {k for k, v in app.ui.folds.items() if v})
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
         """A pending roll's odds under the assumed default mechanic (never rolls)."""

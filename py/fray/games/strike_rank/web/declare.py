@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web.blocks import Block
+from fray.web.widgets import drawn_again, drawn_mark, drawn_since
 from fray.games.strike_rank.web.common import (CURRENT, DECLARE_KINDS, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
                      _names, _others, _select, esc)
 
@@ -158,10 +159,12 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         held = kept.get(cid) if kept is not None else None
         if held is not None and held[0] == key:
             rows.append(held[1])
+            drawn_again(held[2])  # its fold-outs are on the page as they were drawn
             continue
+        mark = drawn_mark()
         row = _declare_row(cid, c, names, key[2], ui, many, cid == up)
         if kept is not None:
-            kept[cid] = (key, row)
+            kept[cid] = (key, row, drawn_since(mark))
         rows.append(row)
     if kept is not None:
         for cid in [k for k in kept if k not in view.get("combatants", {})]:

@@ -113,13 +113,12 @@ class StrikeRankPanel(GamePanel):
             ui.change = None
         # the fold-outs as the GM left them (the panel renders before the cards): kept open or shut
         from fray.web.dom import document
-        from fray.web.dom import fold_states
 
-        ui.open = is_open = fold_states("details[data-fold]")
+        ui.open = is_open = dict(app.ui.folds)
         # a waiting attack form (a declaration's "More", a card's care or grapple forms), once opened,
         # keeps its body when shut again (what the GM typed in it stays); the keys of fold-outs no
         # longer on the page are let go
-        ui.opened = opened_keys(ui, is_open, fold_states("details[data-fold-drawn]"))
+        ui.opened = opened_keys(ui, is_open, app.ui.folds_drawn)
         odds_view.refresh_soon(app)
         more = ui.more
         if more:  # the extra dice of an exchange no longer at hand (skipped, undone, Next) are let go

@@ -941,9 +941,7 @@ class TacticalPanel(GamePanel):
         open ones only: at 200 combatants reading every fold-out's state was 400 calls into the
         page), and which have had their form drawn. Outside the phases that show the declarations
         theirs are let go, so a new round starts with them all shut; a result's, once it is gone."""
-        from fray.web.dom import fold_states
-
-        is_open = fold_states("details.tr-lazy[open]")
+        is_open = {k for k, v in app.ui.folds.items() if v}
         # a card's cover, damage / heal and running away: drawn once opened, while its combatant is here
         cards = {f"{p}{c['id']}" for c in view.get("combatants", []) for p in CARD_FOLDS}
         ui = app.ui.part(PANEL)
