@@ -22,6 +22,9 @@ from fray.web import render as R
 from fray.web.blocks import Block, patch_region
 from fray.games.strike_rank.web.declare import declare_html
 from fray.games.strike_rank.web.panel import panel_html
+from fray.games.range_band.web.ui import RangeBandUi
+from fray.games.strike_rank.web.ui import StrikeRankUi
+from fray.games.tactical_round.web.ui import TacticalRoundUi
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import fights  # noqa: E402
@@ -339,7 +342,7 @@ def test_the_strike_rank_panel_and_strip_patch_to_exactly_their_new_markup_throu
         if rnd.random() < 0.05:  # now and then the GM opens or shuts a fold-out
             key = rnd.choice([f"declare-{c.id}-{n}" for c in enc.combatants for n in range(3)] + ["sr-order"])
             folds[key] = not folds.get(key, False)
-        html = panel_html(view, {"sr_open": folds}, [(e.kind, e.text) for e in enc.log[-80:]])
+        html = panel_html(view, StrikeRankUi(open=folds), [(e.kind, e.text) for e in enc.log[-80:]])
         order = rs.order_of_play(enc)
         cur = order[enc.turn].combatant_id if enc.phase != "setup" and 0 <= enc.turn < len(order) else None
         status = {c.id: rs.status(enc, view, c.id) for c in enc.combatants}
@@ -377,9 +380,9 @@ def test_a_kept_declaration_part_is_the_part_drawn_afresh():
         view = rs.view_kept(enc, view_kept)
         folds = {f"{k}-{c.id}-{n}": rnd.random() < 0.2 for c in enc.combatants for n in range(3) for k in ("declare",)}
         folds.update({f"more-sr-sr-declare-{c.id}": rnd.random() < 0.2 for c in enc.combatants})
-        held = {cid: row for cid, (_, row) in kept.items()}
-        got = declare_html(view, {"sr_open": folds}, kept)
-        assert got == declare_html(view, {"sr_open": folds})
+        held = {cid: row for cid, (_, row, _) in kept.items()}
+        got = declare_html(view, StrikeRankUi(open=folds), kept)
+        assert got == declare_html(view, StrikeRankUi(open=folds))
         reused += sum(1 for row in got.children if row in held.values() and any(row is r for r in held.values()))
     assert declaring > 10 and reused > 0
 
@@ -399,15 +402,15 @@ def test_the_tactical_round_panel_patches_to_exactly_its_new_markup_through_a_fi
     root, log = region()
     before = None
     kept_forms = 0
-    ui: dict = {"tr_decl_open": set(), "tr_decl_drawn": set()}
+    ui = TacticalRoundUi()
     for a in whole.actions:
         was = h.present.phase
         h.do(a)
         enc = h.present
         if rnd.random() < 0.1:  # now and then the GM opens or shuts a declaration
             cid = rnd.choice([c.id for c in enc.combatants])
-            ui["tr_decl_open"] ^= {cid}
-            ui["tr_decl_drawn"] |= {cid}
+            ui.decl_open ^= {cid}
+            ui.decl_drawn |= {cid}
         new = tr_panel(rs.view(enc), ui, DEFAULT_KINDS)
         one_element_each(new)
         log.clear()
@@ -442,7 +445,7 @@ def test_the_range_band_panel_patches_to_exactly_its_new_markup_through_a_fight(
         h.do(a)
         enc = h.present
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in enc.combatants}
-        new = rb_panel(rs.view(enc), {}, positions)
+        new = rb_panel(rs.view(enc), RangeBandUi(), positions)
         one_element_each(new)
         log.clear()
         if before != new:
@@ -457,7 +460,7 @@ def test_the_range_band_panel_patches_to_exactly_its_new_markup_through_a_fight(
 
 def test_with_many_strike_rank_combatants_a_declaration_form_is_drawn_once_opened():
     """Past a dozen combatants each declaration fold-out starts shut, one line ("Declare for …"),
-    and holds its form only once opened (``ui["sr_opened"]``); a part reused from the render
+    and holds its form only once opened (``ui.opened``); a part reused from the render
     before is exactly what drawing it again gives."""
     import re as _re
 
@@ -486,7 +489,7 @@ def test_with_many_strike_rank_combatants_a_declaration_form_is_drawn_once_opene
             keys[cid] = f"declare-{cid}-{n}" + ("-up" if up == cid else "")
         opened = {k for k in keys.values() if rnd.random() < 0.2}
         folds = {k: rnd.random() < 0.5 for k in opened}
-        ui = {"sr_open": folds, "sr_opened": opened}
+        ui = StrikeRankUi(open=folds, opened=opened)
         got = declare_html(view, ui, kept)
         assert got == declare_html(view, ui)
         for cid, key in keys.items():

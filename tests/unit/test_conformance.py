@@ -38,6 +38,7 @@ from fray.games.base import MAY_OVERRIDE, MAY_SET, MUST_SET, Ruleset, StatSpec
 from fray.savefile import encounter_from_dict, state_text
 from fray.web import panels
 from fray.web import render as R
+from fray.web.uistate import UiState
 from html_checks import tags
 from reducer_machine import JUNK, Spec, junk_action, machine_for
 from shared_checks import play_scenario, scenario_dir
@@ -219,7 +220,7 @@ class PageApp:
     """What a panel reads of the page's controller while drawing."""
 
     def __init__(self, rs: Ruleset, h: History) -> None:
-        self.ruleset, self.history, self.ui = rs, h, {}
+        self.ruleset, self.history, self.ui = rs, h, UiState()
 
     @property
     def enc(self) -> Any:

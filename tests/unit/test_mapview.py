@@ -7,6 +7,7 @@ import re
 from fray.reducer import apply, new_encounter
 from fray.games import get_ruleset
 from fray.web import mapview
+from fray.web.uistate import UiState
 
 
 def _enc(ruleset="freeform", people=()):
@@ -300,7 +301,7 @@ def test_issue_10_the_view_changes_only_when_the_gm_changes_it():
     changes it". The first fit is kept while every token is in sight; a token off the edge fits again; the
     GM's own pan or zoom always wins; "Fit all" (forgetting both) fits tight again."""
     enc = _enc(people=[({"name": "A"}, 0, 0, 0), ({"name": "B"}, 30, 10, 0)])
-    ui: dict = {}
+    ui = UiState()
     first = mapview.view_for(enc, ui)
     assert mapview.grid_step(first[2]) == 5
     enc, _ = apply(enc, {"type": "move", "id": "c2", "x": 8, "y": 2, "alt": 0})  # a drag closer in
@@ -308,9 +309,9 @@ def test_issue_10_the_view_changes_only_when_the_gm_changes_it():
     enc, _ = apply(enc, {"type": "move", "id": "c2", "x": 200, "y": 2, "alt": 0})  # off the edge: fit again
     wider = mapview.view_for(enc, ui)
     assert wider != first and mapview.shows_everyone(enc, wider)
-    ui["map_view"] = [0, 0, 10, 10]  # the GM zoomed
+    ui.map_view = [0, 0, 10, 10]  # the GM zoomed
     assert mapview.view_for(enc, ui) == [0, 0, 10, 10]
-    ui.clear()
+    ui.map_view = ui.map_fit = None
     assert mapview.view_for(enc, ui) == mapview.fit_view(enc)
 
 

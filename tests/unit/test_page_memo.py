@@ -17,6 +17,8 @@ from fray.maprules import rule_for
 from fray.games import get_ruleset
 from fray.web import mapview
 from fray.games.strike_rank.web.panel import StrikeRankPanel, card_html
+from fray.web.uistate import UiState
+from fray.games.tactical_round.web.ui import TacticalRoundUi
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import fights  # noqa: E402
@@ -85,7 +87,7 @@ def test_a_note_leaves_the_maps_inputs_the_same_and_an_edit_of_what_it_reads_doe
 
 def test_a_strike_rank_card_with_the_same_key_has_the_same_markup():
     """``StrikeRankPanel.card_key``: from one state to the next, a card whose key is equal is drawn
-    the same, fold-outs open or shut (``ui["sr_open"]``)."""
+    the same, fold-outs open or shut (``ui.open``)."""
     rs = get_ruleset("strike-rank")
     panel = StrikeRankPanel()
     rnd = random.Random(2)
@@ -94,10 +96,11 @@ def test_a_strike_rank_card_with_the_same_key_has_the_same_markup():
     for enc in _states("strike-rank", 8, 150):
         view = rs.view(enc)
         folds = {f"{k}-{c.id}": rnd.random() < 0.3 for c in enc.combatants for k in ("care", "fight", "stuck")}
-        app = _App({"sr_open": folds})
+        app = _App(UiState())
+        app.ui.part(panel).open = folds
         for c in enc.combatants:
             key = panel.card_key(app, c.id, view)
-            html = card_html(c.id, view, app.ui)
+            html = card_html(c.id, view, app.ui.part(panel))
             if c.id in before and before[c.id][0] == key:
                 same += 1
                 assert before[c.id][1] == html
@@ -115,11 +118,11 @@ def test_a_kept_strike_rank_view_is_the_view_drawn_afresh_and_drawing_it_edits_n
     from fray.games.strike_rank.web.panel import panel_html
 
     def draw(enc, view):
-        app = _App({})
-        panel_html(view, app.ui, [(e.kind, e.text) for e in enc.log[-80:]])
+        app = _App(UiState())
+        panel_html(view, app.ui.part(panel), [(e.kind, e.text) for e in enc.log[-80:]])
         for c in enc.combatants:
             panel.card_key(app, c.id, view)
-            card_html(c.id, view, app.ui)
+            card_html(c.id, view, app.ui.part(panel))
 
     reused = _kept_views_through_a_fight("strike-rank", draw, lambda view: view["combatants"].items())
     assert reused > 400  # most combatants are untouched by an action: their view is the last one
@@ -185,9 +188,9 @@ def test_a_kept_tactical_round_view_is_the_view_drawn_afresh_and_drawing_it_edit
     from fray.games.tactical_round.web import panel as trp
 
     def draw(enc, view):
-        trp.panel_html(view, {})
+        trp.panel_html(view, TacticalRoundUi())
         for c in enc.combatants:
-            trp.card_html(view, c.id, {})
+            trp.card_html(view, c.id, TacticalRoundUi())
 
     reused = _kept_views_through_a_fight("tactical-round", draw,
                                          lambda view: ((cv["id"], cv) for cv in view["combatants"]))

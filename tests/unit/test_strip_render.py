@@ -15,6 +15,7 @@ from fray.games import get_ruleset
 from fray.games.base import Slot
 from fray.web import render as R
 from fray.web.mapview import initials_of
+from fray.web.uistate import UiState
 from test_web_render import PAYLOADS, Parsed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -81,8 +82,8 @@ def test_strip_escapes_names_labels_words_and_chips(s):
 
 
 def test_card_folds_from_the_gms_choice_else_from_who_acts():
-    assert R.card_open({}, "c1", True) is True and R.card_open({}, "c1", False) is False
-    ui = {"card_open": {"c1": False, "c2": True}}
+    assert R.card_open(UiState(), "c1", True) is True and R.card_open(UiState(), "c1", False) is False
+    ui = UiState(card_open={"c1": False, "c2": True})
     assert R.card_open(ui, "c1", True) is False and R.card_open(ui, "c2", False) is True
 
 
@@ -106,10 +107,10 @@ def test_a_folded_card_keeps_its_line_and_leaves_its_body_out():
 def test_open_all_and_fold_cards_are_offered_as_they_apply():
     """Page view state: "Open all cards" while any is folded, "Fold cards" while more than the acting one is open."""
     enc = enc_of("Aria", "Bor", "Cai")
-    assert R.cards_tools(enc_of("Aria"), {}, None) == ""
-    tools = R.cards_tools(enc, {}, "c1")
+    assert R.cards_tools(enc_of("Aria"), UiState(), None) == ""
+    tools = R.cards_tools(enc, UiState(), "c1")
     assert "Open all cards" in tools and "Fold cards" not in tools
-    every = {"card_open": {c.id: True for c in enc.combatants}}
+    every = UiState(card_open={c.id: True for c in enc.combatants})
     tools = R.cards_tools(enc, every, "c1")
     assert "Open all cards" not in tools and "Fold cards" in tools
 

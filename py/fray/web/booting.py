@@ -17,6 +17,7 @@ from ..reducer import new_encounter
 from fray.games import first_ruleset_id
 from . import players_view
 from .store import JsBackend, Library, MissingSave, boot_order, local_items, new_key
+from .uistate import UiState
 
 
 def mark(name: str) -> None:
@@ -144,7 +145,7 @@ class Booting:
             await self.lib.set_aside(key)
             await self.broken_save(key, err)
             self.key, self.history = await self._boot_encounter(skip=frozenset({key}))
-            self.ui, self.conflict = {}, None
+            self.ui, self.conflict = UiState(), None
             if self.key not in self.revs:  # a fresh encounter: in the library from the start
                 self.persist()
         finally:

@@ -18,6 +18,7 @@ from ..history import History
 from . import bestiary_view, import_view
 from .dom import by_id, data, download
 from .tables_view import engine_field_to_form, table_from_grid, tables_form
+from .uistate import UiState
 
 
 class LibraryDialogs:
@@ -34,7 +35,7 @@ class LibraryDialogs:
         self.templates = templates  # before the write: a second change starts from this one
         await self.lib.save_bestiary(templates)
         self.bestiary_broken = False
-        self.say_undo(f"{name} is kept in your bestiary")
+        self.loop.say_undo(f"{name} is kept in your bestiary")
 
     def my_templates(self) -> list[dict[str, Any]]:
         return bestiary.of_ruleset(self.templates, self.ruleset.id)
@@ -101,7 +102,7 @@ class LibraryDialogs:
         match = await self.kept_twin(h)
         if match is not None:
             key, verdict, n = match
-            self.ui["import"] = (h, key, verdict)
+            self.ui.pending_import = (h, key, verdict)
             self.open_dialog(import_view.duplicate_dialog(h.present.name, str(f.name), verdict, n))
             return
         self.open_imported(h, self.free_key())
@@ -126,12 +127,12 @@ class LibraryDialogs:
     def open_imported(self, h: History, key: str) -> None:
         self.key = key
         self.history = h
-        self.ui, self.conflict = {}, None
+        self.ui, self.conflict = UiState(), None
         self.after_change()
 
     async def settle_import(self, choice: str) -> None:
         """The GM's answer to "already here": replace the kept one, keep both, or nothing."""
-        pending = self.ui.pop("import", None)
+        pending, self.ui.pending_import = self.ui.pending_import, None
         self.close_dialog()
         if pending is None or choice == "cancel":
             return

@@ -8,17 +8,17 @@ container, so a drag survives the re-render that follows its commit.
   nothing reaches the engine until the pointer is released, which dispatches ONE core ``move``
   action, so one Undo puts the token back.
 * Dragging empty ground pans, the wheel and a two-finger pinch zoom; the view box lives in
-  ``app.ui["map_view"]`` (view state, never saved) and "Fit all" forgets it.
+  ``app.ui.map_view`` (view state, never saved) and "Fit all" forgets it.
 * The view only changes when the GM changes it: until they pan or zoom, the map keeps the view
-  that fitted everyone when it was first drawn (``app.ui["map_fit"]``), so a drag does not re-zoom
+  that fitted everyone when it was first drawn (``app.ui.map_fit``), so a drag does not re-zoom
   it (a grid of 10 m turning 5 m under the GM's finger). It fits again only when a token would
   be out of sight (someone added or moved off the edge), or on "Fit all".
 * A tap or click on a token (or Enter / Space on the focused token) selects it; the selection is
-  ``app.ui["selected"]``. Arrow keys on a focused token move it 1 m (Shift: 5 m), one undoable
+  ``app.ui.selected``. Arrow keys on a focused token move it 1 m (Shift: 5 m), one undoable
   move each, and leave the selection as it was.
 * The form ``data-form="map-move"`` is the keyboard route to everything a drag does.
 * Several tokens move together (issue 33): shift-click (or Ctrl / Cmd-click) a token, or turn on
-  "Select several" and tap tokens, to put them in ``app.ui["group"]``; dragging any of them moves
+  "Select several" and tap tokens, to put them in ``app.ui.group``; dragging any of them moves
   them all by the same offset, ONE core ``move_group`` action (each token's move the game's own
   ``move``, as a single drag). A game that takes a drop as its own (range-band: the mover's
   movement roll, ``map_drop``) takes its mover's part of the group first; that is then a second
@@ -103,7 +103,7 @@ class MapCtl(PointerCtl):
 
     # -- rendering ------------------------------------------------------------------------------
     def view(self) -> list[float] | None:
-        v = self.app.ui.get("map_view")
+        v = self.app.ui.map_view
         return list(v) if v else None
 
     def render(self) -> None:
@@ -134,7 +134,7 @@ class MapCtl(PointerCtl):
         if w != v[2]:  # keep the centre when the zoom hits its limit
             cx, cy = v[0] + v[2] / 2, v[1] + v[3] / 2
             v = [cx - w / 2, cy - w / 2, w, w]
-        self.app.ui["map_view"] = v
+        self.app.ui.map_view = v
         svg = _by_id("map-plan")
         if svg is not None:
             svg.setAttribute("viewBox", " ".join(mapview.fmt(round(x, 3)) for x in v))
@@ -143,8 +143,8 @@ class MapCtl(PointerCtl):
         return view_for(self.app)
 
     def select(self, cid: str | None) -> None:
-        self.app.ui["selected"] = cid
-        self.app.ui.pop("group", None)  # a token picked alone: the group is over
+        self.app.ui.selected = cid
+        self.app.ui.group = None  # a token picked alone: the group is over
         self.render_keep_focus()
         if cid:
             el = _by_id(f"tok-{cid}")
@@ -172,7 +172,7 @@ class MapCtl(PointerCtl):
             return
         bench = getattr(js.window, "__mapStepMs", None)
         self.g = {"x0": e.clientX, "y0": e.clientY, "bench": _nil(bench),
-                  "add": bool(e.shiftKey or e.ctrlKey or e.metaKey) or bool(self.app.ui.get("several"))}
+                  "add": bool(e.shiftKey or e.ctrlKey or e.metaKey) or self.app.ui.several}
         token = _closest(e.target, "[data-token]")
         etok = _closest(e.target, "[data-elev-token]")
         if token is not None:
@@ -206,7 +206,7 @@ class MapCtl(PointerCtl):
             self.g["ekx"] = float(_attr(elev, "data-kx") or 1)
             self.g["eky"] = float(_attr(elev, "data-ky") or 1)
             self.g["eground"] = float(_attr(elev, "data-ground") or mapview.ELEV_GROUND)  # moves up over swimmers
-        sel = self.app.ui.get("selected")
+        sel = self.app.ui.selected
         self.g["from"] = self.app.enc.get(sel) if sel and sel != c.id else None
         self.g["combine"] = rule_for(self.app.enc.ruleset).combine
         group = group_of(self.app)
@@ -365,23 +365,23 @@ class MapCtl(PointerCtl):
         Ctrl or Cmd, or in "Select several", put it in the group (or take it out)."""
         ui = self.app.ui
         if not add:
-            if ui.get("selected") == cid and not group_of(self.app):
+            if ui.selected == cid and not group_of(self.app):
                 self.select(None)
             else:
                 self.select(cid)
             return
-        group = group_of(self.app) or ([ui["selected"]] if ui.get("selected") else [])
+        group = group_of(self.app) or ([ui.selected] if ui.selected else [])
         if cid in group:
             group.remove(cid)
-            if ui.get("selected") == cid:
-                ui["selected"] = group[-1] if group else None
+            if ui.selected == cid:
+                ui.selected = group[-1] if group else None
         else:
             group.append(cid)
-            ui["selected"] = cid  # the distances are from the last one picked
+            ui.selected = cid  # the distances are from the last one picked
         if len(group) > 1:
-            ui["group"] = group
+            ui.group = group
         else:
-            ui.pop("group", None)
+            ui.group = None
         self.render_keep_focus()
         el = _by_id(f"tok-{cid}")
         if el is not None:
@@ -391,7 +391,7 @@ class MapCtl(PointerCtl):
         """A tap on empty ground: the group, the selected token or the game's mover goes there, as a drag."""
         enc, ui = self.app.enc, self.app.ui
         group = group_of(self.app)
-        sel = enc.get(ui.get("selected") or "")
+        sel = enc.get(ui.selected or "")
         if sel is None and not group:
             from .panels import hook, panel_for
             mover = hook(panel_for(enc.ruleset), "map_mover")
@@ -452,7 +452,7 @@ class MapCtl(PointerCtl):
             self.render_keep_focus()
             return
         t0 = js.performance.now()
-        self.app.ui["selected"] = self.app.ui.get("selected") or g["id"]
+        self.app.ui.selected = self.app.ui.selected or g["id"]
         # a game may take the drop as something else than the GM's placing (range-band: the mover's
         # movement roll to there, issue 33); the token goes back until the roll settles
         from .panels import hook, panel_for
@@ -491,7 +491,7 @@ class MapCtl(PointerCtl):
 
     # -- keyboard, buttons, form ----------------------------------------------------------------
     def on_key(self, e: Any) -> None:
-        if e.key == "Escape" and (self.app.ui.get("selected") or self.app.ui.get("group")) and not _closest(
+        if e.key == "Escape" and (self.app.ui.selected or self.app.ui.group) and not _closest(
                 e.target, "form"):
             e.preventDefault()
             self.select(None)  # let go of the selection and the group
@@ -503,7 +503,7 @@ class MapCtl(PointerCtl):
         key = e.key
         if key in ("Enter", " "):
             e.preventDefault()
-            if e.shiftKey or self.app.ui.get("several"):
+            if e.shiftKey or self.app.ui.several:
                 self.tap_token(cid or "", True)
             else:
                 self.select(cid)
@@ -529,12 +529,12 @@ class MapCtl(PointerCtl):
             return
         act = _attr(b, "data-map")
         if act == "fit":
-            self.app.ui.pop("map_view", None)
-            self.app.ui.pop("map_fit", None)
+            self.app.ui.map_view = None
+            self.app.ui.map_fit = None
             self.render_keep_focus()
         elif act == "several":
-            on = not self.app.ui.get("several")
-            self.app.ui["several"] = on
+            on = not self.app.ui.several
+            self.app.ui.several = on
             b.setAttribute("aria-pressed", "true" if on else "false")
         elif act in ("zoom-in", "zoom-out") and _by_id("map-plan") is not None:
             self.zoom(1 / 1.5 if act == "zoom-in" else 1.5)
@@ -551,7 +551,7 @@ class MapCtl(PointerCtl):
             el = _nil(form.querySelector(f'[name="{name}"]'))
             raw = el.value.strip() if el is not None else ""
             values[name] = _number(raw)
-        self.app.ui["selected"] = cid
+        self.app.ui.selected = cid
         self.app.dispatch({"type": "move", "id": cid, **values}, form, _position_field)
 
 
@@ -593,9 +593,9 @@ def render(app: Any, force: bool = False) -> None:
     roll or a turn that moved nobody costs the map nothing. ``force`` (the map's own gestures,
     which move tokens in the page as the pointer goes) writes it whatever the inputs."""
     enc = app.enc
-    sel = app.ui.get("selected")
+    sel = app.ui.selected
     if sel and enc.get(sel) is None:
-        app.ui["selected"] = sel = None
+        app.ui.selected = sel = None
     v = view_for(app)
     plain, shared = mapview.map_inputs(enc, sel, v)
     live = _by_id("map-live")
@@ -618,8 +618,8 @@ def render(app: Any, force: bool = False) -> None:
 
 
 def group_of(app: Any) -> list[str]:
-    """The tokens picked to move together (``app.ui["group"]``), those still in the fight; [] for none."""
-    got = [i for i in app.ui.get("group") or () if app.enc.get(i) is not None]
+    """The tokens picked to move together (``app.ui.group``), those still in the fight; [] for none."""
+    got = [i for i in app.ui.group or () if app.enc.get(i) is not None]
     return got if len(got) > 1 else []
 
 
@@ -627,11 +627,11 @@ def mark_group(app: Any) -> None:
     """Draw the group on the plan: each of its tokens ringed and pressed (mapview draws the selection)."""
     group = set(group_of(app))
     if not group:
-        app.ui.pop("group", None)
+        app.ui.group = None
     for el in js.document.querySelectorAll("#map-plan .token.grouped"):
         if _attr(el, "data-token") not in group:
             el.classList.remove("grouped")
-            if _attr(el, "data-token") != app.ui.get("selected"):
+            if _attr(el, "data-token") != app.ui.selected:
                 el.setAttribute("aria-pressed", "false")
     for cid in group:
         el = _by_id(f"tok-{cid}")

@@ -84,19 +84,19 @@ def shows_everyone(enc: Encounter, view: list[float]) -> bool:
     return True
 
 
-def view_for(enc: Encounter, ui: dict[str, Any]) -> list[float]:
-    """The plan's view box: the GM's own (``ui["map_view"]``: pan, zoom), else the fitted one
-    kept from before (``ui["map_fit"]``) while it still shows every token, else a new fit, kept
+def view_for(enc: Encounter, ui: Any) -> list[float]:
+    """The plan's view box: the GM's own (``ui.map_view``: pan, zoom), else the fitted one
+    kept from before (``ui.map_fit``) while it still shows every token, else a new fit, kept
     for next time. So the view changes only when the GM changes it, or someone would be out of
     sight."""
-    v = ui.get("map_view")
+    v = ui.map_view
     if v:
         return list(v)
-    kept = ui.get("map_fit")
+    kept = ui.map_fit
     if kept and shows_everyone(enc, kept):
         return list(kept)
     fit = fit_view(enc)
-    ui["map_fit"] = fit
+    ui.map_fit = fit
     return list(fit)
 
 

@@ -26,8 +26,9 @@ from . import render as R
 from . import history_view
 from . import game_style
 from .blocks import patch_region
+from . import widgets
 from .html import Markup, h
-from .dom import by_id, fold_states, nil
+from .dom import by_id, nil
 from .panels import hook, panel_for
 
 document = js.document
@@ -40,8 +41,9 @@ EDITION_NOTE = ("This encounter was saved by an earlier version of Fray, whose r
 
 class Painter:
     _painted: dict[str, Any]
-    # cid -> (combatant, the rest of the card's inputs, its markup): see the module's docstring
-    _card_memo: dict[str, tuple[Any, tuple, str]]
+    # cid -> (combatant, the rest of the card's inputs, its markup, its fold-outs as drawn): see the
+    # module's docstring
+    _card_memo: dict[str, tuple[Any, tuple, str, dict[str, tuple[bool, bool]]]]
     _view_kept: dict[str, dict[str, Any]]  # ruleset id -> what its view_kept reuses from the last render
     _keeping: bool  # App.start sets it: from then on each render is kept for the next first paint
 
@@ -53,18 +55,20 @@ class Painter:
         if h.other_edition:  # told once, whichever way the save was opened (boot, list, import)
             h.other_edition = False
             self.banner(EDITION_NOTE)
+        drawn: dict[str, tuple[bool, bool]] = {}
+        widgets.drawing(drawn)  # each fold-out as this render draws it (a kept card's: as it was drawn)
         try:
             self._render()
         except Exception as e:  # noqa: BLE001 - a drawing bug must not blank the page
             traceback.print_exc()
             self.banner(f"Part of the page could not be drawn ({type(e).__name__}: {e}). "
                         "The encounter is saved; Undo, Export or switching encounters still work.")
-        try:
-            # each fold-out as this render left it (App.on_toggle: a toggle that differs is the GM's);
-            # the live page's only, not the kept drawing's while it is still on screen
-            self.folds_drawn = fold_states("main.panes:not(.first-paint) details[data-fold]")
-        except Exception:  # noqa: BLE001 - no page to read (never in the browser)
-            self.folds_drawn = {}
+        finally:
+            widgets.drawing(None)
+        # the fold-outs as this render left the page (App.on_toggle: a toggle that differs is the
+        # GM's); those no longer drawn are let go
+        self.ui.folds = {k: o for k, (o, _) in drawn.items()}
+        self.ui.folds_drawn = {k for k, (_, d) in drawn.items() if d}
         self.keep_paint()
 
     def keep_paint(self) -> None:
@@ -137,6 +141,7 @@ class Painter:
     def card(self, enc: Any, c: Any, rs: Any, panel: Any, view: dict[str, Any], current: bool,
              status: dict[str, Any] | None) -> str:
         """One combatant's card, built again only when something it is made of changed."""
+        mark = widgets.drawn_mark()  # its fold-outs are those drawn from here
         open_ = R.card_open(self.ui, c.id, current)
         key_of = hook(panel, "card_key")
         extra = None
@@ -149,11 +154,12 @@ class Painter:
         inputs = (enc.ruleset, current, open_, status, R.card_timers(enc, c, rs), own)
         memo = self._card_memo.get(c.id)
         if memo is not None and memo[0] is c and memo[1] == inputs:
+            widgets.drawn_again(memo[3])  # its fold-outs are on the page as they were drawn
             return memo[2]
         if extra is None:
             extra = panel.card_extra(self, c.id, view)
         html = R.combatant_card(enc, c, rs, extra, current, open_, status)
-        self._card_memo[c.id] = (c, inputs, html)
+        self._card_memo[c.id] = (c, inputs, html, widgets.drawn_since(mark))
         return html
 
     def holds(self, panel: Any, c: Any, view: dict[str, Any]) -> list[str]:

@@ -5,7 +5,9 @@ cards (declarations, the attack panel, the phase stepper), extra HTML inside eac
 diagram, DEF and parry), and handlers for its own ``data-act`` buttons and ``data-form`` forms.
 Every method returns HTML strings or calls ``app.dispatch(action, scope)``; none holds state
 that is not in the encounter (short-lived UI state, such as which attack panel is open, lives in
-``app.ui``).
+the panel's own part of ``app.ui``: the dataclass it names as ``ui_type``, reached through
+``app.ui.part(panel)``, fray.web.uistate). Its routes are the names in ``ACTS`` and ``FORMS``
+(fray.web.routes); a panel that declares none is offered every name.
 
 A ruleset names its panel's module by its full path (``Ruleset.panel =
 "fray.games.tactical_round.web.panel"`` in the game's own folder, ``"fray_d20.panel"`` in an
@@ -94,6 +96,7 @@ class GamePanel:
     need not derive from it (an installed game's may not): the page reads only the names."""
 
     acting = card_key = holds = odds = map_mover = map_drop = None
+    ui_type: Any = None  # its part of the page's view state (a dataclass), if it keeps any
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         raise NotImplementedError

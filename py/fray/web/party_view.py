@@ -350,6 +350,11 @@ async def _import(app: Any, event: Any) -> None:
                              f"{'s' if len(incoming['characters']) != 1 else ''}.")
 
 
+ACTS = ("party", "party-keep", "party-make", "party-remove", "party-join", "party-end", "party-end-save",
+        "party-change", "party-change-save", "party-time", "party-time-save", "party-undo",
+        "party-export")  # routed here (web/routes.py)
+
+
 def on_act(app: Any, act: str, el: Any) -> bool:
     if not act.startswith("party"):
         return False

@@ -155,6 +155,9 @@ def publish(app: Any) -> None:
         side.publish()
 
 
+ACTS = ("players", "players-open", "players-wounds", "players-hide")  # routed here (web/routes.py)
+
+
 def on_act(app: Any, act: str, el: Any) -> bool:
     """The GM's players' view controls; True when ``act`` was one of them."""
     if act == "players":

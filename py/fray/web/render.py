@@ -335,10 +335,10 @@ def card_timers(enc: Encounter, c: Combatant, ruleset: Ruleset) -> tuple[Markup,
     return tuple(_timer_note(enc, c, x, ruleset) for x in c.conditions)
 
 
-def card_open(ui: dict[str, Any], cid: str, current: bool) -> bool:
+def card_open(ui: Any, cid: str, current: bool) -> bool:
     """A card is open when the GM opened it, shut when the GM shut it, else open only while its
-    combatant acts. The GM's choice is page state (``ui["card_open"]``), never the encounter's."""
-    chosen = (ui.get("card_open") or {}).get(cid)
+    combatant acts. The GM's choice is page state (``ui.card_open``, fray.web.uistate), never the encounter's."""
+    chosen = ui.card_open.get(cid)
     return current if chosen is None else bool(chosen)
 
 
@@ -348,7 +348,7 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
     ruleset panel's part (``extra_html``) is inside the fold, so panels need no change. A folded
     card's body is left empty, not hidden: with 200 combatants the hidden bodies were 180,000 DOM
     nodes and a thousand forms the browser style-checked on every action (issue 11), and opening a
-    card is a render anyway (``ui["card_open"]``). ``extra_html`` is markup (the panel's ``card_extra``)."""
+    card is a render anyway (``ui.card_open``). ``extra_html`` is markup (the panel's ``card_extra``)."""
     pos = c.position
     where = f"({pos.x:g}, {pos.y:g}) m" + (f", alt {pos.alt:g} m" if pos.alt else "")
     st = status or {}
@@ -413,7 +413,7 @@ def acting_line(c: Combatant | None, st: dict[str, Any] | None, holds: list[str]
                 card=button("Full card", "strip-open", "small acting-card", title=f"Open the card of {c.name}", id=c.id))
 
 
-def cards_tools(enc: Encounter, ui: dict[str, Any], current_id: str | None) -> Markup:
+def cards_tools(enc: Encounter, ui: Any, current_id: str | None) -> Markup:
     """Open every card at once, or fold them back so that only the acting one is open: the GM's
     view, never the encounter's. Shown only when a card is folded, or more than one is open."""
     if len(enc.combatants) < 2:

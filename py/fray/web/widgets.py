@@ -8,6 +8,7 @@ field where it was typed.
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, Callable
 
 from .html import Markup, fragment, h, html, trusted
@@ -220,12 +221,52 @@ def open_add_section(app: Any, act: str, el: Any, cls: str, section_html: Any) -
         anchor.insertAdjacentHTML("beforebegin", section_html(extra))
 
 
-@memo
+# The fold-outs drawn while the painter renders, {key: (open, drawn with its body)} (``drawing``):
+# the page's view state learns from the render itself how each is shown, never from the page.
+_drawn: dict[str, tuple[bool, bool]] | None = None
+
+
+def drawing(folds: dict[str, tuple[bool, bool]] | None) -> None:
+    """Collect into ``folds`` each fold-out ``fold_open`` draws from now on (None: stop)."""
+    global _drawn
+    _drawn = folds
+
+
+def drawn_mark() -> int:
+    """Where the fold-outs drawn from now on start (``drawn_since``)."""
+    return len(_drawn) if _drawn is not None else 0
+
+
+def drawn_since(mark: int) -> dict[str, tuple[bool, bool]]:
+    """The fold-outs drawn since ``mark``: what a part kept for the next render holds."""
+    return dict(islice(_drawn.items(), mark, None)) if _drawn is not None else {}
+
+
+def drawn_again(folds: dict[str, tuple[bool, bool]]) -> None:
+    """A kept part put on the page again as it was: its fold-outs are drawn as they were."""
+    if _drawn is not None:
+        _drawn.update(folds)
+
+
+def fold_seen(key: str, open_: bool, drawn: bool) -> None:
+    """Tell the render that the fold-out ``key`` is drawn open or shut, with its body or not (a
+    fold-out built without ``fold_open`` says so itself)."""
+    if _drawn is not None:
+        _drawn[key] = (bool(open_), bool(drawn))
+
+
 def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, attrs: Any = "") -> Markup:
     """The opening tag of a fold-out the page keeps open or shut across renders (``data-fold``:
     its key). ``lazy``: drawn without its body, which ``App.on_toggle`` draws when it opens
     (``data-fold-lazy``). ``attrs``: markup of further attributes, after the key
     (``render.attrs(data_id=cid)``)."""
+    if _drawn is not None:
+        _drawn[key] = (bool(open_), "data-fold-drawn" in attrs)
+    return _fold_open(cls, key, open_, lazy, attrs)
+
+
+@memo
+def _fold_open(cls: str, key: str, open_: bool, lazy: bool, attrs: Any) -> Markup:
     return PanelMarkup(html('<details class="{}" data-fold="{}"{}{}{}>', cls, key, _markup(attrs),
                             _LAZY if lazy else "", _OPEN if open_ else ""))
 

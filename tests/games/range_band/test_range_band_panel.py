@@ -16,6 +16,8 @@ from fray.games import get_ruleset
 from fray.web import panels
 from fray.games.range_band.web.panel import (PANEL, RangeBandPanel, add_extra, add_fields_html, attack_action, card_html,
                                        move_action, panel_html, resolve_action, spec_html, zone_action)
+from fray.web.uistate import UiState
+from fray.games.range_band.web.ui import RangeBandUi
 from html_checks import EVIL, tags
 
 RS = get_ruleset("range-band")
@@ -45,7 +47,7 @@ class FakeApp:
 
     def __init__(self, h: History) -> None:
         self.history = h
-        self.ui: dict = {}
+        self.ui = UiState()
         self.errors: list[tuple[str, str]] = []
 
     @property
@@ -259,7 +261,7 @@ def in_turn(h: History, who: str) -> History:
 def test_new_controls_are_named_by_the_engine_fields_with_error_slots():
     h = in_turn(fight(), "c1")
     view = RS.view(h.present)
-    html = panel_html(view, {"rb_drawn": {"rb-end", "rb-more-c1"}}) + card_html(view, "c1")
+    html = panel_html(view, RangeBandUi(drawn={"rb-end", "rb-more-c1"})) + card_html(view, "c1")
     names = names_in(html)
     slots = {a["data-error-for"] for _, a in tags(html) if a.get("data-error-for")}
     for n in ("kind", "radius", "name", "die", "fatigue", "unwilling", "ends", "rounds", "observers", "bring",
@@ -289,12 +291,12 @@ def test_more_actions_and_the_battle_end_are_drawn_when_they_first_open():
     # opened on the page: drawn, open; then shut again: still drawn
     is_open, drawn = lazy_keys(view, set(), {"rb-more-c1"})
     assert (is_open, drawn) == ({"rb-more-c1"}, {"rb-more-c1"})
-    opened = panel_html(view, {"rb_open": is_open, "rb_drawn": drawn})
+    opened = panel_html(view, RangeBandUi(open=is_open, drawn=drawn))
     assert opened.count('data-form="rb-more"') == 8 and 'data-form="rb-end"' not in opened
     assert re.search(r'data-fold="rb-more-c1" open>', opened)
     is_open, drawn = lazy_keys(view, drawn, set())
     assert drawn == {"rb-more-c1"} and not is_open
-    again = panel_html(view, {"rb_open": is_open, "rb_drawn": drawn})
+    again = panel_html(view, RangeBandUi(open=is_open, drawn=drawn))
     assert again.count('data-form="rb-more"') == 8 and "data-fold-lazy" in again  # the battle's end is not
     assert re.search(r'data-fold="rb-more-c1">', again)
 
@@ -513,15 +515,15 @@ def test_a_next_with_rolls_open_or_turn_orders_missing_says_so():
     before the round, who has no turn order, with Roll turn order for all and Start anyway."""
     from fray.games.range_band.web.panel import hold_html
     h = _issue32()
-    html = hold_html(RS.view(h.present), {"rb_hold": "order"})
+    html = hold_html(RS.view(h.present), RangeBandUi(hold="order"))
     assert "No turn order yet for 5" in html and 'data-act="rb-roll-order"' in html and "Start anyway" in html
     assert 'data-form="rb-roll-order"' in str(panel_html(RS.view(h.present)))
     h.do({"type": "rb.roll_turn_order", "rolls": {f"turn.c{i}": [i] for i in range(1, 6)}})
-    assert hold_html(RS.view(h.present), {"rb_hold": "order"}) == ""
+    assert hold_html(RS.view(h.present), RangeBandUi(hold="order")) == ""
     h.do({"type": "advance"})
     cur = RS.view(h.present)["current"]
     h.do({"type": "rb.move", "id": cur, "x": 1})
-    html = hold_html(RS.view(h.present), {"rb_hold": "open"})
+    html = hold_html(RS.view(h.present), RangeBandUi(hold="open"))
     assert "Still open before Next" in html and 'data-ref="R1"' in html and "Skip them and go on" in html
 
 
@@ -565,10 +567,10 @@ def test_the_turn_order_list_is_folded_on_a_tablet_and_open_on_a_laptop_during_t
     for n in ("Ana", "Bo"):
         h.do({"type": "add_combatant", "combatant": {"name": n, "stats": {"DEX": 12, "CON": 10, "INT": 10,
                                                                           "SPD": 10, "WGT": 8}}})
-    assert "rb-order-fold" not in round_html(RS.view(h.present), {"rb_narrow": True})
+    assert "rb-order-fold" not in round_html(RS.view(h.present), RangeBandUi(narrow=True))
     h.do({"type": "advance"})
     view = RS.view(h.present)
-    assert re.search(r'<details class="rb-order-fold rb-keep" data-fold="rb-order">', round_html(view, {"rb_narrow": True}))
+    assert re.search(r'<details class="rb-order-fold rb-keep" data-fold="rb-order">', round_html(view, RangeBandUi(narrow=True)))
     assert re.search(r'<details class="rb-order-fold rb-keep" data-fold="rb-order" open>', round_html(view, {}))
-    kept = round_html(view, {"rb_narrow": True, "rb_folds": {"rb-order": True}})
+    kept = round_html(view, RangeBandUi(narrow=True, folds={"rb-order": True}))
     assert 'data-fold="rb-order" open>' in kept

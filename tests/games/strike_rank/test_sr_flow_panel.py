@@ -9,6 +9,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 
 from fray.games.strike_rank.web.panel import panel_html  # noqa: E402
+from fray.games.strike_rank.web.ui import StrikeRankUi
 from sr_helpers import RS, declare, do, fight, fighter, to_phase  # noqa: E402
 
 
@@ -53,15 +54,15 @@ def test_next_says_what_is_open_and_who_has_not_declared():
     not declared before resolution begins, with the GM's choice to go on."""
     enc = to_phase(three(), "declare")
     enc, _ = declare(enc, "c3", kind="melee", weapon="broadsword", target="c1")
-    page = html(enc, {"sr_undeclared": 1})
+    page = html(enc, StrikeRankUi(undeclared=1))
     assert "Not declared: Ana, Broo 1 (2 of 3)." in page and 'data-act="sr-go-on"' in page
     enc = to_phase(enc, "resolve")
-    page = html(enc, {"sr_still_open": [1, 7]})
+    page = html(enc, StrikeRankUi(still_open=[1, 7]))
     assert "Broo 3's attack at SR 7 is not resolved:" in page
     assert 'data-act="sr-show-attack"' in page
     assert 'data-act="sr-skip" class="small secondary" aria-label="Skip it: Broo 3&#x27;s attack" data-ref="a1"' in page
     enc, _ = do(enc, {"type": "sr.skip", "ref": "a1"})
-    assert "not resolved" not in html(enc, {"sr_still_open": [1, 7]})
+    assert "not resolved" not in html(enc, StrikeRankUi(still_open=[1, 7]))
 
 
 def test_an_attack_whose_weapon_was_knocked_away_is_not_asked_about_nor_offered():
@@ -78,7 +79,7 @@ def test_an_attack_whose_weapon_was_knocked_away_is_not_asked_about_nor_offered(
     enc.peek_at("c3").data["weapons"][0]["dropped"] = True
     view = RS.view(enc)
     assert open_attacks(view) == []
-    page = html(enc, {"sr_still_open": [1, 7]})
+    page = html(enc, StrikeRankUi(still_open=[1, 7]))
     assert "not resolved" not in page and 'data-attacker="c3"' not in page
     assert "Broo 3's attack at SR 7 is lost: Broadsword was dropped (Melee attack with Broadsword → Ana). Next moves on." in page
     enc, events = do(enc, {"type": "advance", "skip_empty": True, "ask_open": True})

@@ -19,6 +19,7 @@ from fray.games.strike_rank.web.panel import (INJURY_LABEL, StrikeRankPanel, add
                                         attack_action, body_html, card_html, care_action, declare_action,
                                         last_exchange, panel_html, parse_armour, parse_dice, prompt_html,
                                         stuck_entries, weapons_text)
+from fray.games.strike_rank.web.ui import StrikeRankUi
 from html_checks import EVIL, tags
 
 RS = get_ruleset("strike-rank")
@@ -52,7 +53,7 @@ def test_user_text_is_escaped_everywhere():
 
 
 # the card's two fold-outs of GM forms as opened on the page (they are drawn once they open)
-CARD_FOLDS_OPEN = {"sr_open": {"care-c1": True, "fight-c1": True}}
+CARD_FOLDS_OPEN = StrikeRankUi(open={"care-c1": True, "fight-c1": True})
 
 
 def check_controls(html: str) -> None:
@@ -245,12 +246,12 @@ def test_circumstances_fold_out_names_the_engine_fields():
     assert ('<details class="sr-fold sr-circumstances" data-fold="circ-sr-att-a2" data-fold-lazy>'
             '<summary id="fold-circ-sr-att-a2">Circumstances</summary></details>') in shut
     assert "cover.soft" not in shut
-    html = panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a2": True}}, log_of(h))
+    html = panel_html(RS.view(h.present), StrikeRankUi(open={"circ-sr-att-a2": True}), log_of(h))
     check_controls(html)
     assert ('<details class="sr-fold sr-circumstances" data-fold="circ-sr-att-a2" data-fold-drawn open>'
             '<summary id="fold-circ-sr-att-a2">Circumstances') in html
     # once drawn it stays drawn, shut again (what the GM typed in it stays)
-    kept = panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a2": False}, "sr_opened": {"circ-sr-att-a2"}}, log_of(h))
+    kept = panel_html(RS.view(h.present), StrikeRankUi(open={"circ-sr-att-a2": False}, opened={"circ-sr-att-a2"}), log_of(h))
     assert "cover.soft" in kept and 'data-fold="circ-sr-att-a2" open' not in kept
     assert {"into_melee", "free_attack", "water", "split", "multiplier", "gm_location", "location_die", "cover.soft",
             "shield_cover.weapon", "pull.drop_modifier", "pull.die_sides", "pull.bonus", "target_weapon",
@@ -259,7 +260,7 @@ def test_circumstances_fold_out_names_the_engine_fields():
         assert f'data-error-for="{slot}"' in html
     # the fold-out's state is kept: open when the page had it open
     assert 'data-fold="circ-sr-att-a2" data-fold-drawn open' in panel_html(RS.view(h.present),
-                                                                         {"sr_open": {"circ-sr-att-a2": True}})
+                                                                         StrikeRankUi(open={"circ-sr-att-a2": True}))
 
 
 def test_attack_action_reads_the_circumstances():
@@ -404,7 +405,7 @@ def test_card_healing_fight_fold_outs_and_their_actions():
     # disengage / grapple only while declaring or resolving
     h2 = History(new_encounter("strike-rank", "t"))
     h2.do({"type": "add_combatant", "combatant": PRESETS["Human warrior"]}, random.Random(1))
-    assert "sr-disengage" not in card_html("c1", RS.view(h2.present), {"sr_open": {"fight-c1": True}})
+    assert "sr-disengage" not in card_html("c1", RS.view(h2.present), StrikeRankUi(open={"fight-c1": True}))
     heal, _ = care_action("sr-heal", "c1", {"kind": "rune", "location": "total", "points": "3", "reattach": False})
     assert heal == {"type": "sr.heal", "target": "c1", "location": "total", "points": 3, "kind": "rune"}
     nat, _ = care_action("sr-natural-healing", "c1", {"period": "week", "healer": "", "rolls.treatment": "10"})
@@ -441,17 +442,17 @@ def test_a_cards_fold_outs_of_gm_forms_are_drawn_once_they_open_and_kept_while_s
         tag = shut.split(f'data-fold="{key}"')[1].split(">")[0]
         assert "data-fold-lazy" in tag and " open" not in tag
         assert f'<summary id="fold-{key}"' in shut  # the render that draws it gives the focus back
-    opened = card_html("c1", view, {"sr_open": {"care-c1": True}})
+    opened = card_html("c1", view, StrikeRankUi(open={"care-c1": True}))
     assert 'data-form="sr-damage"' in opened and 'data-form="sr-heal"' in opened
     assert 'data-form="sr-grapple"' not in opened
     assert '<summary id="fold-care-c1"' in opened
-    kept = card_html("c1", view, {"sr_open": {"care-c1": False, "fight-c1": False}, "sr_opened": {"care-c1", "fight-c1"}})
+    kept = card_html("c1", view, StrikeRankUi(open={"care-c1": False, "fight-c1": False}, opened={"care-c1", "fight-c1"}))
     assert 'data-form="sr-first-aid"' in kept and 'data-form="sr-disengage"' in kept
     assert 'data-fold-lazy' not in kept.split('data-fold="care-c1"')[1].split(">")[0]
     # the panel keeps the keys of the card's fold-outs that have been open, as it does the attack
     # forms'; a key whose fold-out is no longer on the page is let go
     from fray.games.strike_rank.web.panel import opened_keys
-    assert opened_keys({"sr_opened": {"care-c1", "care-gone"}},
+    assert opened_keys(StrikeRankUi(opened={"care-c1", "care-gone"}),
                        {"care-c1": False, "fight-c1": True, "declare-c1-0": True, "circ-x": True,
                         "sr-order": True}) == {"care-c1", "fight-c1", "declare-c1-0", "circ-x"}
     # a fold-out drawn open by itself (a held combatant's grapple, a free attack's Circumstances)
@@ -479,7 +480,7 @@ def test_free_attack_on_a_fleeing_enemy_opens_an_attack_panel():
     button = next(a for t, a in tags(html) if a.get("data-act") == "sr-free-attack")
     assert (button["data-attacker"], button["data-target"]) == ("c2", "c1")
     free = {"attacker": "c2", "target": "c1", "prompt": p["id"]}
-    panel = panel_html(view, {"sr_free": free}, log_of(h))
+    panel = panel_html(view, StrikeRankUi(free=free), log_of(h))
     form = panel.split('data-form="sr-attack"')[1].split("</form>")[0]
     assert 'data-attacker="c2"' in form and 'data-ref=""' in form
     check = next(a for t, a in tags("<form " + form + ">") if a.get("name") == "free_attack")
@@ -495,7 +496,7 @@ def test_free_attack_on_a_fleeing_enemy_opens_an_attack_panel():
     # without the prompt (answered or undone) the panel shows no free attack
     h.undo()
     h.undo()
-    assert 'data-form="sr-attack"' not in panel_html(RS.view(h.present), {"sr_free": free}, log_of(h))
+    assert 'data-form="sr-attack"' not in panel_html(RS.view(h.present), StrikeRankUi(free=free), log_of(h))
 
 
 def _selected(html: str, name: str) -> str:
@@ -577,7 +578,7 @@ def test_declaration_more_fields_reach_the_engine():
     Lance, Bracing for a Charge, Movement ("add up their movement rates"), Other Actions: each field the engine
     reads on ``sr.declare`` has a control in the declaration form, and is sent only with the kinds that use it."""
     h = fight()
-    html = panel_html(RS.view(h.present), {"sr_open": {"more-sr-sr-declare-c1": True}}, log_of(h))
+    html = panel_html(RS.view(h.present), StrikeRankUi(open={"more-sr-sr-declare-c1": True}), log_of(h))
     check_controls(html)
     names = {a.get("name") for t, a in tags(html) if t in ("input", "select")}
     assert {"shots", "attacks", "split", "extra_weapon", "brace_against", "charge", "charge_past", "mounted_charge",
@@ -627,7 +628,7 @@ def test_defenders_split_bonus_and_mounted_fields_reach_the_attack():
     rng = random.Random(1)
     h.do(declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"}), rng)
     h.do({"type": "advance"}, rng)
-    html = panel_html(RS.view(h.present), {"sr_open": {"circ-sr-att-a1": True}}, log_of(h))
+    html = panel_html(RS.view(h.present), StrikeRankUi(open={"circ-sr-att-a1": True}), log_of(h))
     check_controls(html)
     names = {a.get("name") for t, a in tags(html) if t in ("input", "select")}
     assert {"defence.split", "defence.bonus", "mounted_vs_foot", "attacker_side"} <= names
@@ -724,9 +725,9 @@ def test_a_declarations_more_fold_out_is_drawn_when_it_first_opens_and_kept_once
 
     shut, fields = more_fields({})
     assert "data-fold-lazy" in shut and "open" not in shut and fields == set()
-    opened, fields = more_fields({"sr_open": {"more-sr-sr-declare-c1": True}})
+    opened, fields = more_fields(StrikeRankUi(open={"more-sr-sr-declare-c1": True}))
     assert "data-fold-lazy" not in opened and "open" in opened and {"shots", "brace_against", "sr_cost"} <= fields
-    again, fields = more_fields({"sr_open": {"more-sr-sr-declare-c1": False}, "sr_opened": {"more-sr-sr-declare-c1"}})
+    again, fields = more_fields(StrikeRankUi(open={"more-sr-sr-declare-c1": False}, opened={"more-sr-sr-declare-c1"}))
     assert "open" not in again and "data-fold-lazy" not in again and {"shots", "brace_against"} <= fields
     plain = declare_action("c1", {"kind": "melee", "weapon": "broadsword", "target": "c2"})
     assert not {"shots", "attacks", "split", "extra_weapon", "brace_against", "label", "sr_cost"} & set(plain)

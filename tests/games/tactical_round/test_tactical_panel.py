@@ -106,7 +106,7 @@ def test_many_declarations_fold_and_draw_a_form_only_once_opened():
     assert "Fighter 0" in c1 and "Melee attack" in c1
     assert "nothing declared" in re.search(r'data-fold="decl-c2".*?</details>', shut).group(0)
 
-    opened = panel_html(view, {"tr_decl_open": {"c5"}, "tr_decl_drawn": {"c5", "c7"}}, DEFAULT_KINDS)
+    opened = panel_html(view, TacticalRoundUi(decl_open={"c5"}, decl_drawn={"c5", "c7"}), DEFAULT_KINDS)
     forms = re.findall(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="(c\d+)"', opened)
     assert forms == ["c5", "c7"]
     assert re.search(r'data-fold="decl-c5" data-id="c5" open>', opened)
@@ -125,17 +125,17 @@ def test_a_cards_cover_damage_and_run_away_are_drawn_when_they_first_open():
     cid = view["combatants"][0]["id"]
     drawn = card_html(view, cid)  # no page to read: everything drawn
     assert 'data-form="tr-cover"' in drawn and 'data-form="tr-hp"' in drawn
-    shut = card_html(view, cid, {})
+    shut = card_html(view, cid, TacticalRoundUi())
     assert 'data-form="tr-cover"' not in shut and 'data-form="tr-hp"' not in shut
     assert 'data-form="tr-parry"' in shut or "Cannot parry" in shut, "the parry stays drawn"
     for what in ("cover", "hp"):
         fold = re.search(rf'<details [^>]*data-fold="tr-{what}-{cid}"[^>]*>.*?</details>', shut).group(0)
         assert "data-fold-lazy" in fold and f'id="fold-tr-{what}-{cid}"' in fold and "<form" not in fold
     assert re.search(r'<summary[^>]*>Cover: ', shut), "the summary still says the cover taken"
-    opened = card_html(view, cid, {"tr_card_open": {f"tr-hp-{cid}"}, "tr_card_drawn": {f"tr-hp-{cid}"}})
+    opened = card_html(view, cid, TacticalRoundUi(card_open={f"tr-hp-{cid}"}, card_drawn={f"tr-hp-{cid}"}))
     assert 'data-form="tr-hp"' in opened and 'data-form="tr-cover"' not in opened
     assert re.search(rf'data-fold="tr-hp-{cid}" open>', opened)
-    kept = card_html(view, cid, {"tr_card_open": set(), "tr_card_drawn": {f"tr-hp-{cid}"}})
+    kept = card_html(view, cid, TacticalRoundUi(card_drawn={f"tr-hp-{cid}"}))
     assert 'data-form="tr-hp"' in kept and re.search(rf'data-fold="tr-hp-{cid}">', kept)
     assert all(f"{p}{cid}" in drawn for p in CARD_FOLDS if p != "tr-run-")
 
@@ -156,7 +156,7 @@ def test_attack_form_fields_and_flags():
 
 def test_quick_attack_prefills_the_form():
     view = RS.view(encounter(phase_steps=5).present)
-    html = panel_html(view, {"tr_attack": {"id": "c3", "weapon": 0, "target": "c2"}}, DEFAULT_KINDS)
+    html = panel_html(view, TacticalRoundUi(attack={"id": "c3", "weapon": 0, "target": "c2"}), DEFAULT_KINDS)
     form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
     assert '<option value="c3" selected>' in form
     assert '<option value="c3:0" selected>' in form
@@ -299,6 +299,7 @@ def test_range_list_puts_bodies_on_the_line_to_the_gm():
 from fray.errors import InvalidAction  # noqa: E402
 from fray.games.tactical_round.weapon_lines import weapons_text  # noqa: E402
 from fray.games.tactical_round.web.panel import add_extra, add_fields_html, fold_weapons  # noqa: E402
+from fray.games.tactical_round.web.ui import TacticalRoundUi
 
 
 @pytest.mark.parametrize("line, words", [
@@ -380,7 +381,7 @@ def test_attack_form_default_target_is_an_enemy_not_an_ally():
     """Issue 10: "default targets are allies (both rulesets)": the Crossbowman's (party) attack form defaults to
     the Orc warrior (foes), not the Swordsman beside him."""
     view = RS.view(encounter(phase_steps=5).present)
-    html = panel_html(view, {"tr_attack": {"id": "c3"}}, DEFAULT_KINDS)
+    html = panel_html(view, TacticalRoundUi(attack={"id": "c3"}), DEFAULT_KINDS)
     form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
     sel = re.search(r'name="target".*?</select>', form).group(0)
     assert re.search(r'<option value="([^"]*)" selected', sel).group(1) == "c2"
@@ -420,7 +421,7 @@ def test_results_past_the_first_three_wait_as_lines_drawn_when_opened():
     assert f"Awaiting the attack table ({len(refs)})" in html
     line = re.search(rf'data-fold="pending-{refs[4]}".*?</details>', html).group(0)
     assert str(view["pending"][4]["total"]) in line and "tr-result" not in line
-    drawn = pending_html(view, {"tr_pending_open": {refs[4]}, "tr_pending_drawn": {refs[4], refs[5]}})
+    drawn = pending_html(view, TacticalRoundUi(pending_open={refs[4]}, pending_drawn={refs[4], refs[5]}))
     assert len(re.findall(r'data-form="tr-result"', drawn)) == PENDING_SHOWN + 2
     assert re.search(rf'data-fold="pending-{refs[4]}" open>', drawn)
     assert re.search(rf'data-fold="pending-{refs[5]}">', drawn)
@@ -437,7 +438,7 @@ def test_the_fallen_get_no_forms_and_a_stopped_next_says_what_is_open():
     card = card_html(view, "c1")
     assert "tr-parry" not in card and "tr-cover" not in card and 'data-act="tr-wield"' not in card
     assert "Out of the fight" in card and 'data-form="tr-hp"' in card  # healing brings them back
-    html = panel_html(view, {"tr_asked": [view["round"], "ranged_a"]}, DEFAULT_KINDS)
+    html = panel_html(view, TacticalRoundUi(asked=[view["round"], "ranged_a"]), DEFAULT_KINDS)
     form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
     attackers = re.search(r'<select id="tr-att-id".*?</select>', form).group(0)
     assert 'value="c1"' not in attackers

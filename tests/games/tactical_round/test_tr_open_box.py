@@ -3,6 +3,7 @@ Next stopped for: never an action that Next resolves by itself."""
 
 from __future__ import annotations
 
+from fray.games.tactical_round.web.ui import TacticalRoundUi
 from fray.games.tactical_round import actions
 from fray.games.tactical_round.web.panel import BY_NEXT, open_html
 
@@ -19,7 +20,7 @@ def test_a_move_that_next_resolves_by_itself_is_not_offered_as_not_resolved():
     throw her move away. (Two branches met here: the box listed every open action of the phase.)"""
     view = {"round": 1, "phase": {"id": "move"},
             "combatants": [_c("Ana", "move", "Move"), _c("Bran", "run_away", "Run Away")]}
-    box = open_html(view, {"tr_asked": [1, "move"]})
+    box = open_html(view, TacticalRoundUi(asked=[1, "move"]))
     assert "Bran&#x27;s Run Away is not resolved" in box or "Bran's Run Away is not resolved" in box
     assert "Ana" not in box
     assert "Skip it and go on" in box

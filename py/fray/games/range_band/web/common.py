@@ -129,7 +129,7 @@ def _lazy_state(ui: dict[str, Any] | None, key: str) -> tuple[bool, bool]:
     """(open, drawn) of a lazy fold-out, as ``RangeBandPanel.lazy_folds`` left them; no ``ui``: drawn."""
     if ui is None:
         return False, True
-    return key in ui.get("rb_open", ()), key in ui.get("rb_drawn", ())
+    return key in ui.open, key in ui.drawn
 
 
 MORE = {

@@ -13,11 +13,12 @@ from fray.games.range_band.web.rolls import notes_html, pending_html
 from fray.games.range_band.web.turn import actions_html, movement_html
 from fray.games.range_band.web.zone import areas_html, zone_html
 from fray.web.widgets import combatant_in as _combatant
+from fray.games.range_band.web.ui import RangeBandUi
 
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
                positions: dict[str, tuple[float, float, float]] | None = None) -> Block:
-    ui = ui or {}
+    ui = ui or RangeBandUi()
     phase = view.get("phase", {}).get("id", "setup")
     cur = _combatant(view, view.get("current"))
     acting: Markup = Markup("")
@@ -32,8 +33,8 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     return block("section", {"class": "rb-panel", "aria-labelledby": "rb-h"}, [
         _HEADING, hold_html(view, ui),
         pending_html(view), notes_html(view, ui), acting,
-        zone_html(view, bool(ui.get("rb_zone_open")) or phase == "setup"),
-        areas_html(view, bool(ui.get("rb_areas_open"))), round_html(view, ui),
+        zone_html(view, ui.zone_open or phase == "setup"),
+        areas_html(view, ui.areas_open), round_html(view, ui),
         battle_end_html(view, ui)])
 
 

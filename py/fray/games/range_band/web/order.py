@@ -10,6 +10,7 @@ from fray.web.html import Markup, block, fragment, html
 from fray.web.widgets import combatant_in as _combatant, names_in as _names
 from fray.games.range_band.web.common import (PHASES, _btn, _err, _field, _general_err, _input,
                                               _select)
+from fray.games.range_band.web.ui import RangeBandUi
 
 
 TURN_DICE = ("d6", "d8", "d10", "d12", "d20", "d100")
@@ -31,7 +32,7 @@ def roll_all_html(missing: int, total: int) -> Markup:
 def hold_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
     """What stops a Next (issue 32): before the round starts, who has no turn order yet; during it, the rolls
     still open. The GM resolves them, skips them (logged) or goes on; nothing is dropped without a word."""
-    hold = ui.get("rb_hold")
+    hold = ui.hold
     phase = view.get("phase", {}).get("id", "setup")
     names = _names(view)
     if hold == "order" and phase == "setup":
@@ -133,9 +134,9 @@ def round_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Block:
     if phase != "setup":
         # issue 33: on a tablet the order strip above already lists all fourteen; the list (where the GM types a
         # turn order, brings back or removes the fallen) is folded there, one tap away; open on a laptop
-        ui = ui or {}
+        ui = ui or RangeBandUi()
         key = "rb-order"
-        is_open = ui.get("rb_folds", {}).get(key, not ui.get("rb_narrow"))
+        is_open = ui.folds.get(key, not ui.narrow)
         summary = html('<summary>Turn order list ({}): set a value, bring back or remove the fallen</summary>',
                        len(turn_order))
         rows = block("details", {"class": "rb-order-fold rb-keep", "data-fold": key, "open": bool(is_open)},

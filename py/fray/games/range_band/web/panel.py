@@ -34,15 +34,17 @@ from fray.games.range_band.web.read import (act_action, area_action, attack_acti
 from fray.games.range_band.web.rolls import PREVIEW_FULL, preview_html, spec_html  # noqa: F401 - tests read them here
 from fray.games.range_band.web.turn import _targets, more_html  # noqa: F401 - tests read them here
 from fray.web.widgets import as_int, as_number, open_add_section, read_extra
+from fray.games.range_band.web.ui import RangeBandUi
 
 
 PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
 
 
 class RangeBandPanel(GamePanel):
+    ui_type = RangeBandUi  # its part of the page's view state (fray.web.uistate)
     FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-roll-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
              "rb-mount", "rb-status", "rb-end", "rb-area", "rb-detect", "add-combatant")
-    ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-detect", "rb-ambush",
+    ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-ambush",
             "rb-catch-breath", "rb-dismount", "rb-fall-off", "rb-breath", "rb-status-off", "rb-knockdown", "add-combatant",
             "use-preset", "rb-clear-area", "advance", "rb-roll-order", "rb-next-anyway", "rb-next-skip", "rb-hold-cancel",
             "rb-hold-resolve", "rb-bring-back", "rb-dismiss-all", "rb-attack-roll")
@@ -63,7 +65,7 @@ class RangeBandPanel(GamePanel):
             elif enc.phase in ("movement", "actions") and enc.state.get("pending"):
                 view = "open"
         if view is not None:
-            app.ui["rb_hold"] = view
+            app.ui.part(self).hold = view
             app.render()
             box = document.getElementById("rb-hold")
             if box is not None:
@@ -75,18 +77,17 @@ class RangeBandPanel(GamePanel):
         action: dict[str, Any] = {"type": "advance"}
         if act == "rb-next-skip":
             action["skip"] = [p["ref"] for p in enc.state.get("pending", [])]
-        app.ui.pop("rb_hold", None)
+        app.ui.part(self).hold = None
         app.dispatch(action, by_id("round-bar"))
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
         self.lazy_folds(app, view)
-        from fray.web.dom import fold_states
-        app.ui["rb_folds"] = fold_states("details.rb-keep[data-fold]")  # the notes, the turn-order list
+        app.ui.part(self).folds = dict(app.ui.folds)  # the notes, the turn-order list (rb-keep)
         import js  # type: ignore[import-not-found]
-        app.ui["rb_narrow"] = bool(js.window.matchMedia("(max-width: 900px)").matches)  # a tablet: the strip shows
+        app.ui.part(self).narrow = bool(js.window.matchMedia("(max-width: 900px)").matches)  # a tablet: the strip shows
         odds_view.refresh_soon(app)
-        return panel_html(view, app.ui, positions)
+        return panel_html(view, app.ui.part(self), positions)
 
     @staticmethod
     def map_mover(app: Any) -> str | None:
@@ -130,10 +131,8 @@ class RangeBandPanel(GamePanel):
         """Which lazy fold-outs the page shows open now (one query, the open ones only), and which
         are drawn: once opened, while on the page. The acting combatant's "More actions" is let go
         when the turn passes, the battle's end once it is over."""
-        from fray.web.dom import fold_states
-
-        app.ui["rb_open"], app.ui["rb_drawn"] = lazy_keys(view, app.ui.get("rb_drawn", ()),
-                                                          set(fold_states("details.rb-lazy[open]")))
+        ui = app.ui.part(PANEL)
+        ui.open, ui.drawn = lazy_keys(view, ui.drawn, {k for k, v in app.ui.folds.items() if v})
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
         """A pending roll's odds under the assumed default mechanic (never rolls)."""
@@ -175,12 +174,12 @@ class RangeBandPanel(GamePanel):
             self.next(app, act, el)
             return True
         if act == "rb-hold-cancel":
-            app.ui.pop("rb_hold", None)
+            app.ui.part(self).hold = None
             app.render()
             return True
         if act == "rb-hold-resolve":
             from fray.web.dom import document
-            app.ui.pop("rb_hold", None)
+            app.ui.part(self).hold = None
             app.render()
             f = document.querySelector(f'form.rb-pending[data-ref="{data(el, "ref") or ""}"]')
             if f is not None:

@@ -110,7 +110,7 @@ def notes_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup
                  p["ref"], names.get(p.get("combatant"), ""), p.get("text", ""),
                  _btn("Done", "rb-dismiss", "small secondary", aria=f"Done with {p['ref']}", ref=p["ref"]))
             for p in notes]
-    is_open = bool((ui or {}).get("rb_folds", {}).get("rb-notes"))
+    is_open = bool(ui.folds.get("rb-notes")) if ui else False
     what = {"warning": "warning", "detection": "detection call", "noise": "noise"}
     kinds = ", ".join(dict.fromkeys(what[p["kind"]] for p in notes))
     refs = " ".join(p["ref"] for p in notes)

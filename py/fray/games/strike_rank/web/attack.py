@@ -55,7 +55,7 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
             # then): five shut forms at an SR of six were most of a Next's markup and nodes.
             c = view["combatants"].get(o["combatant"])
             key = "attack-" + str(o["ref"])
-            seen = (ui or {}).get("sr_open", {}).get(key) or key in (ui or {}).get("sr_opened", ())
+            seen = (ui.open.get(key) or key in ui.opened) if ui else False
             out.append(_fold("sr-fold sr-next-attack", key,
                              f'SR {o["sr"]}: {o["name"]}, {action_label(o, _names(view), c)}',
                              attack_html(view, o, ui) if seen else "", ui, aria=f'Attack by {o["name"]}',
@@ -75,7 +75,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     attacker = cs.get(o["combatant"], {})
     names = _names(view)
     # the target the GM picked in this form (the parry weapons, locations and cover are theirs)
-    picked = (ui or {}).get("sr_target", {}).get(o["ref"] or "free")
+    picked = ui.target.get(o["ref"] or "free") if ui else None
     declared = cs.get(o.get("target") or "", {})
     fallen = declared.get("status", "ok") != "ok"
     # the declared target while it stands, else the nearest standing enemy: never the fallen by default
@@ -83,7 +83,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     target = cs.get(tid, {})
     w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
     pre = f"sr-att-{o['ref'] or 'free'}"
-    more = (ui or {}).get("sr_more", {}).get(o["ref"] or "free")
+    more = ui.more.get(o["ref"] or "free") if ui else None
     # "Ranged attacks can be dodged or parried with a shield, but not parried with other weapons - except
     # for unarmed Martial Arts parries"; a weapon that has parried this MR comes last, not first
     parried = target.get("round", {}).get("parries", [])

@@ -103,7 +103,7 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
         h("ul", {"class": "sr-pending", "aria-label": f"Pending questions about {c['name']}"}, pending) if pending else None,
         stuck_html(cid, view, ui),
         _lazy_fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
-                   lambda: care_html(cid, c, names, (ui or {}).get("sr_aid_said", {}).get(cid, ())), ui),
+                   lambda: care_html(cid, c, names, (ui.aid_said.get(cid, ()) if ui else ())), ui),
         fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else None)
 
 

@@ -85,9 +85,9 @@ def _check(fid: str, name: str, label: str, checked: bool = False) -> Markup:
     return html('<div class="field sr-checkfield" data-field="{}">{}{}</div>', name, box, _err(name))
 
 
-def _fold(cls: str, key: str, summary: Any, body: Any, ui: dict[str, Any] | None, default_open: bool = False,
+def _fold(cls: str, key: str, summary: Any, body: Any, ui: Any, default_open: bool = False,
           aria: str = "", odds_lazy: bool = False, lazy: bool = False, was_lazy: bool = False) -> Markup:
-    """A fold-out that stays open (or shut) across re-renders: ``ui["sr_open"]`` holds each
+    """A fold-out that stays open (or shut) across re-renders: ``ui.open`` holds each
     fold-out's state as the page showed it just before the render ({key: open}). ``lazy``: its
     body is drawn only once it opens (``data-fold-lazy``: the panel renders on that toggle).
     ``was_lazy``: the same fold-out drawn with its body; its summary keeps the id the lazy one
@@ -97,32 +97,32 @@ def _fold(cls: str, key: str, summary: Any, body: Any, ui: dict[str, Any] | None
              _summary(summary, aria, key if lazy or was_lazy else ""), body)
 
 
-def _lazy_fold(cls: str, key: str, summary: Any, body: Callable[[], Markup], ui: dict[str, Any] | None,
+def _lazy_fold(cls: str, key: str, summary: Any, body: Callable[[], Markup], ui: Any,
                default_open: bool = False, aria: str = "") -> Markup:
     """A fold-out drawn without its body until it first opens (``data-fold-lazy``: the page renders
-    on that toggle) and kept drawn while it is on the page (``ui["sr_opened"]``), so what the GM
+    on that toggle) and kept drawn while it is on the page (``ui.opened``), so what the GM
     typed stays. ``body`` is called only when it is drawn."""
-    u = ui or {}
-    if not (u.get("sr_open", {}).get(key, default_open) or key in u.get("sr_opened", ())):
+    if not ((ui.open.get(key, default_open) or key in ui.opened) if ui else default_open):
         return _fold(cls, key, summary, "", ui, default_open, aria=aria, lazy=True)
     return _fold(cls, key, summary, body(), ui, default_open, aria=aria, was_lazy=True)
 
 
-def _fold_block(cls: str, key: str, summary: Any, body: list[Any], ui: dict[str, Any] | None,
+def _fold_block(cls: str, key: str, summary: Any, body: list[Any], ui: Any,
                 default_open: bool = False, aria: str = "") -> Block:
     """``_fold`` as a Block (web/blocks.py) whose children are its summary and each element of
     ``body``, so the painter rewrites only the parts of a long fold-out that changed."""
     return block("details", _fold_attrs(cls, key, ui, default_open), [_summary(summary, aria), *body])
 
 
-def _fold_attrs(cls: str, key: str, ui: dict[str, Any] | None, default_open: bool, odds_lazy: bool = False,
+def _fold_attrs(cls: str, key: str, ui: Any, default_open: bool, odds_lazy: bool = False,
                 lazy: bool = False, drawn: bool = False) -> dict[str, Any]:
     """A fold-out's attributes (as ``widgets.fold_open`` writes them). ``odds_lazy``: the odds of a
     form inside are worked out when it opens (web/odds_view.py). ``drawn``: a fold-out that could
     be drawn empty holds its body (``data-fold-drawn``): the panel keeps it drawn while it is on the
     page, also when it opened by itself and was shut before any render saw it open (a free
     attack's Circumstances, a held combatant's grapple)."""
-    is_open = (ui or {}).get("sr_open", {}).get(key, default_open)
+    is_open = ui.open.get(key, default_open) if ui else default_open
+    widgets.fold_seen(key, is_open, drawn)  # the render learns how it drew it (fray.web.uistate)
     return {"class": cls, "data-fold": key, "data-odds-lazy": odds_lazy, "data-fold-drawn": drawn,
             "data-fold-lazy": lazy, "open": bool(is_open)}
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from fray.web.blocks import Block
 from fray.web.html import Markup, block, fragment, h, html
+from fray.web.widgets import drawn_again, drawn_mark, drawn_since
 from fray.games.strike_rank.web.common import (DECLARE_KINDS, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
                      _names, _others, _select)
 
@@ -131,7 +132,7 @@ def offered_kinds(c: dict[str, Any]) -> list[tuple[str, str]]:
     return [(k, label) for k, label in DECLARE_KINDS if can.get(k, True)]
 
 
-def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
+def declare_html(view: dict[str, Any], ui: Any = None,
                  kept: dict[str, Any] | None = None) -> Block | Markup:
     """Each combatant's declarations and the form for the next one. A form closes once it has
     declared (its fold-out is keyed by the number of declarations, so a new one starts shut) and
@@ -141,8 +142,8 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     part only. With ``kept`` (the panel's, from render to render), a combatant's part is not even
     built again while all it is made of is the same (``declare_row_key``)."""
     names = _names(view)
-    folds = (ui or {}).get("sr_open", {})
-    opened = (ui or {}).get("sr_opened", ())
+    folds = ui.open if ui else {}
+    opened = ui.opened if ui else ()
     many = len(view.get("combatants", {})) >= FOLD_DECLARATIONS_FROM
     rows = []
     enemies = _first_enemies(view)
@@ -154,10 +155,12 @@ def declare_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         held = kept.get(cid) if kept is not None else None
         if held is not None and held[0] == key:
             rows.append(held[1])
+            drawn_again(held[2])  # its fold-outs are on the page as they were drawn
             continue
+        mark = drawn_mark()
         row = _declare_row(cid, c, names, key[2], ui, many, cid == up)
         if kept is not None:
-            kept[cid] = (key, row)
+            kept[cid] = (key, row, drawn_since(mark))
         rows.append(row)
     if kept is not None:
         for cid in [k for k in kept if k not in view.get("combatants", {})]:
@@ -214,8 +217,8 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
                     cid, c["name"], status, c.get("cannot_act") or c["name"] + " cannot act")
     key = _fold_key(cid, len(decl), up)
     # ``up``: the next to declare, open (and drawn) though the others wait shut
-    shown = (ui or {}).get("sr_open", {}).get(key)
-    drawn = not many or (up and shown is not False) or shown or key in (ui or {}).get("sr_opened", ())
+    shown = ui.open.get(key) if ui else None
+    drawn = not many or (up and shown is not False) or shown or (key in ui.opened if ui else False)
     form = declare_form(cid, c, names, enemy=enemy, ui=ui) if drawn else ""
     summary = f'Declare another action for {c["name"]}' if decl else f'Declare for {c["name"]}'
     return h("div", {"class": "sr-who", "data-id": cid},

@@ -33,6 +33,7 @@ from fray.games.strike_rank.web.card import body_html, card_html, location_cell,
 from fray.games.strike_rank.web.common import INJURY_LABEL, PHASE_LABEL, _names
 from fray.games.strike_rank.web.declare import change_html, declare_form, declare_html, next_to_declare, order_html
 from fray.games.strike_rank.web.flow import nothing_left_html, open_attacks, not_declared, still_open_html, undeclared_html
+from fray.games.strike_rank.web.ui import StrikeRankUi
 from fray.games.strike_rank.web.parse import (_rolls, answer_action, attack_action, care_action, declare_action, parse_dice)
 from fray.games.strike_rank.web.questions import bleed_html, end_html, exchange_html, last_exchange, prompt_html
 from fray.web.widgets import as_int, fold_extra, open_add_section
@@ -52,7 +53,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     changed; ``kept``: what ``declare_html`` reuses from the last render."""
     if not view or view.get("ruleset") != "strike-rank":
         return Markup("")
-    ui = ui or {}
+    ui = ui or StrikeRankUi()
     log = log or []
     phase = view.get("phase", "setup")
     head = PHASE_LABEL.get(phase, phase)
@@ -64,14 +65,14 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         parts.append(html('<p class="hint">Add the combatants, then press <strong>Start the fight</strong> '
                           'to declare the first Melee Round.</p>'))
     if phase == "declare":
-        if ui.get("sr_undeclared") == view.get("round"):
+        if ui.undeclared == view.get("round"):
             parts.append(undeclared_html(view))
         parts.append(declare_html(view, ui, kept))
     if phase == "resolve":
-        if ui.get("sr_still_open") == [view.get("round"), view.get("sr")]:
+        if ui.still_open == [view.get("round"), view.get("sr")]:
             parts.append(still_open_html(view))
         parts.append(order_html(view, ui))
-        change = ui.get("sr_change")
+        change = ui.change
         if change:
             parts.append(change_html(view, change))
         parts.extend(current_parts(view, ui) or [nothing_left_html(view)])
@@ -80,7 +81,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         parts.append(exchange_html(log))
     if phase == "end" or view.get("prompts"):
         parts.append(end_html(view, log))
-    free = ui.get("sr_free")
+    free = ui.free
     if free and free.get("prompt") in {p.get("id") for p in view.get("prompts", [])}:
         parts.append(free_attack_html(view, free, ui))
     return block("section", {"class": "sr-panel", "aria-label": "Strike ranks"}, parts)
@@ -92,34 +93,36 @@ KEPT_ONCE_OPEN = ("attack-", "declare-", "more-", "care-", "fight-", "circ-")
 
 
 def opened_keys(ui: dict[str, Any], is_open: dict[str, bool], drawn: Any = ()) -> set[str]:
-    """The fold-outs to draw with their body (``ui["sr_opened"]``): those kept from the last render,
+    """The fold-outs to draw with their body (``ui.opened``): those kept from the last render,
     those open on the page now, and those whose body is on the page now (``drawn``: marked
     ``data-fold-drawn``); a key whose fold-out is gone is let go."""
-    return {k for k in ui.get("sr_opened", ()) if k in is_open} | {
+    return {k for k in (ui.opened if ui else ()) if k in is_open} | {
         k for k, v in is_open.items() if (v or k in drawn) and k.startswith(KEPT_ONCE_OPEN)}
 
 
 class StrikeRankPanel(GamePanel):
+    ui_type = StrikeRankUi  # its part of the page's view state (fray.web.uistate)
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
-            "use-preset", "sr-free-attack", "sr-skip", "sr-show-attack", "sr-go-on", "sr-go-on-cancel")
+            "use-preset", "sr-free-attack", "sr-skip", "sr-show-attack", "sr-go-on", "sr-go-on-cancel", "advance")
     FORMS = ("sr-bleed", "sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-protection", "sr-first-aid", "sr-heal",
              "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick", "sr-prompt", "add-combatant")
 
     def panel(self, app: Any, view: dict[str, Any]) -> str:
         log = [(e.kind, e.text) for e in app.enc.log[-80:]]
-        if app.ui.get("sr_change") and view.get("phase") != "resolve":
-            app.ui.pop("sr_change", None)
+        ui = app.ui.part(self)
+        if ui.change and view.get("phase") != "resolve":
+            ui.change = None
         # the fold-outs as the GM left them (the panel renders before the cards): kept open or shut
         from fray.web.dom import document
-        from fray.web.dom import fold_states
 
-        app.ui["sr_open"] = is_open = fold_states("details[data-fold]")
+
+        ui.open = is_open = dict(app.ui.folds)
         # a waiting attack form (a declaration's "More", a card's care or grapple forms), once opened,
         # keeps its body when shut again (what the GM typed in it stays); the keys of fold-outs no
         # longer on the page are let go
-        app.ui["sr_opened"] = opened_keys(app.ui, is_open, fold_states("details[data-fold-drawn]"))
+        ui.opened = opened_keys(ui, is_open, app.ui.folds_drawn)
         odds_view.refresh_soon(app)
-        more = app.ui.get("sr_more")
+        more = ui.more
         if more:  # the extra dice of an exchange no longer at hand (skipped, undone, Next) are let go
             now = {o["ref"] or "free" for o in view.get("order", []) if o.get("current")} | {"free"}
             for k in [k for k in more if k not in now]:
@@ -127,7 +130,7 @@ class StrikeRankPanel(GamePanel):
         if not getattr(self, "_listening", False):
             self._listening = True
             app._listen(document, "change", lambda e: self.on_change(app, e))
-        return panel_html(view, app.ui, log, self.__dict__.setdefault("_declare_kept", {}))
+        return panel_html(view, ui, log, self.__dict__.setdefault("_declare_kept", {}))
 
     def on_change(self, app: Any, event: Any) -> None:
         """A new Target in an attack form: draw the form again for that defender (their parrying
@@ -142,8 +145,8 @@ class StrikeRankPanel(GamePanel):
         if form is None:
             return
         ref = data(form, "ref") or ""
-        app.ui.setdefault("sr_target", {})[ref or "free"] = str(t.value)
-        app.ui.get("sr_more", {}).pop(ref or "free", None)  # another defender: another exchange
+        app.ui.part(self).target[ref or "free"] = str(t.value)
+        app.ui.part(self).more.pop(ref or "free", None)  # another defender: another exchange
         # what is typed in the attack forms survives their redrawing: all of it in the other
         # forms, all that still applies in this one (issue 10: a new Target cleared the dice)
         typed = {data(f, "ref") or "": form_values(f) for f in document.querySelectorAll('form[data-form="sr-attack"]')}
@@ -161,8 +164,8 @@ class StrikeRankPanel(GamePanel):
             return
         if not go_on and self._asks_first(app):
             return
-        app.ui.pop("sr_still_open", None)
-        app.ui.pop("sr_undeclared", None)
+        app.ui.part(self).still_open = None
+        app.ui.part(self).undeclared = None
         a: dict[str, Any] = {"type": "advance", "skip_empty": True, "ask_open": True, "move_token": True}
         if rolls:
             a["rolls"] = rolls
@@ -177,10 +180,10 @@ class StrikeRankPanel(GamePanel):
         # the painter's own reuse (web/painter.py): the next render gets this very view back
         view = get_ruleset(app.enc.ruleset).view_kept(app.enc, app._view_kept.setdefault(app.enc.ruleset, {}))
         if view.get("phase") == "resolve" and open_attacks(view):
-            app.ui["sr_still_open"] = [view.get("round"), view.get("sr")]
+            app.ui.part(self).still_open = [view.get("round"), view.get("sr")]
             box = ".sr-still-open"
         elif view.get("phase") == "declare" and not_declared(view) and view.get("combatants"):
-            app.ui["sr_undeclared"] = view.get("round")
+            app.ui.part(self).undeclared = view.get("round")
             box = ".sr-undeclared"
         else:
             return False
@@ -232,8 +235,8 @@ class StrikeRankPanel(GamePanel):
         return out
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> str:
-        app.ui.setdefault("sr_aid_said", {})[combatant_id] = _aid_said(app, combatant_id)
-        return card_html(combatant_id, view, app.ui)
+        app.ui.part(self).aid_said[combatant_id] = _aid_said(app, combatant_id)
+        return card_html(combatant_id, view, app.ui.part(self))
 
     def card_key(self, app: Any, combatant_id: str, view: dict[str, Any]) -> Any:
         """Everything ``card_extra`` reads, as one value to compare with the last render's
@@ -245,8 +248,8 @@ class StrikeRankPanel(GamePanel):
         held = getattr(self, "_names_of", None)
         if held is None or held[0] is not view:  # once per render, not once per card
             held = self._names_of = (view, _names(view))
-        folds = (app.ui or {}).get("sr_open", {})
-        opened = (app.ui or {}).get("sr_opened", ())
+        folds = app.ui.part(self).open
+        opened = app.ui.part(self).opened
         return (c, held[1], [p for p in view.get("prompts", []) if p.get("combatant") == combatant_id],
                 view.get("phase") in ("declare", "resolve"),
                 tuple(folds.get(f"{k}-{combatant_id}") for k in ("care", "fight", "stuck")),
@@ -285,7 +288,7 @@ class StrikeRankPanel(GamePanel):
         elif act == "sr-go-on":
             self.advance(app, {}, scope, go_on=True)
         elif act == "sr-go-on-cancel":
-            app.ui.pop("sr_undeclared", None)
+            app.ui.part(self).undeclared = None
             app.render()
             _show_first_undeclared(app)
         elif act == "sr-answer":
@@ -297,14 +300,14 @@ class StrikeRankPanel(GamePanel):
             if not _show_errors(app, scope, errors):
                 app.dispatch(a, scope)
         elif act == "sr-free-attack":
-            app.ui["sr_free"] = {"attacker": data(el, "attacker") or "", "target": data(el, "target") or "",
+            app.ui.part(self).free = {"attacker": data(el, "attacker") or "", "target": data(el, "target") or "",
                                  "prompt": data(el, "prompt") or ""}
             app.render()
         elif act == "sr-change-open":
-            app.ui["sr_change"] = data(el, "ref")
+            app.ui.part(self).change = data(el, "ref")
             app.render()
         elif act == "sr-change-cancel":
-            app.ui.pop("sr_change", None)
+            app.ui.part(self).change = None
             app.render()
         return True
 
@@ -333,7 +336,7 @@ class StrikeRankPanel(GamePanel):
             a["type"] = "sr.change"
             a["ref"] = data(form, "ref")
             if app.dispatch(a, form):
-                app.ui.pop("sr_change", None)
+                app.ui.part(self).change = None
                 app.render()
         elif form_name == "sr-abort":
             a = declare_action(cid, values)
@@ -342,20 +345,20 @@ class StrikeRankPanel(GamePanel):
             app.dispatch(a, form)
         elif form_name == "sr-attack":
             key = (data(form, "ref") or "") or "free"
-            more = app.ui.setdefault("sr_more", {})
+            more = app.ui.part(self).more
             a, errors = attack_action(data(form, "ref") or "", data(form, "attacker") or "",
                                       data(form, "weapon") or "", values, more.get(key))
             if _show_errors(app, form, errors):
                 return True
             if app.dispatch(a, form):
-                app.ui.get("sr_target", {}).pop(a.get("ref") or "free", None)
+                app.ui.part(self).target.pop(a.get("ref") or "free", None)
                 if more.pop(key, None) is not None:
                     app.render()
                 if not a.get("ref"):
-                    app.ui.pop("sr_free", None)  # the free attack is made; the GM answers its prompt
+                    app.ui.part(self).free = None  # the free attack is made; the GM answers its prompt
                     app.render()
-            elif isinstance(getattr(app, "last_error", None), MoreDice):
-                _ask_more_dice(app, form, key, app.last_error, values)
+            elif isinstance(app.loop.last_error, MoreDice):
+                _ask_more_dice(app, form, key, app.loop.last_error, values)
         elif form_name == "sr-prompt":
             pass  # the option buttons answer (data-act="sr-answer"); Enter in a dice box does nothing
         elif form_name in ("sr-heal", "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick"):
@@ -377,7 +380,7 @@ class StrikeRankPanel(GamePanel):
             if not _show_errors(app, form, errors):
                 # the form shows what this First Aid does: the log's lines after this point
                 log = app.enc.log
-                aid = app.ui.setdefault("sr_aid", {})
+                aid = app.ui.part(self).aid
                 aid[cid] = (log[-1].seq if log else -1, None)
                 if app.dispatch(a, form):  # its lines end here: later healing is not this First Aid's
                     aid[cid] = (aid[cid][0], app.enc.log[-1].seq if app.enc.log else -1)
@@ -387,7 +390,7 @@ class StrikeRankPanel(GamePanel):
 def _aid_said(app: Any, cid: str) -> tuple[str, ...]:
     """The log's lines about ``cid`` from the GM's last First Aid on its card (the roll, its outcome,
     bleeding stopped, HP healed): gone once undone, as the lines are."""
-    span = (app.ui or {}).get("sr_aid", {}).get(cid)
+    span = app.ui.part(PANEL).aid.get(cid)
     if span is None:
         return ()
     since, until = span
@@ -406,7 +409,7 @@ def _ask_more_dice(app: Any, form: Any, key: str, err: Any, values: dict[str, An
     from fray.web.dom import data, document, nil
     from fray.web.forms import restore_values
 
-    app.ui.setdefault("sr_more", {})[key] = err.pending()
+    app.ui.part(PANEL).more[key] = err.pending()
     app.clear_errors(form)
     ref = data(form, "ref") or ""
     app.render()

@@ -157,5 +157,5 @@ def _card_fold(what: str, cid: str, summary: str, ui: dict[str, Any] | None,
     key = f"tr-{what}-{cid}"
     if ui is None:  # drawn (the tests', and any caller's, that has no page to read fold-outs from)
         return lazy_fold("tr-more tr-lazy", key, summary, body, False, True)
-    return lazy_fold("tr-more tr-lazy", key, summary, body, key in ui.get("tr_card_open", ()),
-                     key in ui.get("tr_card_drawn", ()))
+    return lazy_fold("tr-more tr-lazy", key, summary, body, key in ui.card_open,
+                     key in ui.card_drawn)

@@ -11,6 +11,7 @@ from typing import Any
 from fray.web import odds_view
 from fray.web.html import Markup, block, fragment, h, html, trusted
 from fray.web.widgets import names_in as _names
+from fray.games.tactical_round.web.ui import TacticalRoundUi
 
 from .common import (ATTACK_KINDS, BY_NEXT, DECLARE_ROWS, FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _check,
                      _err, _field, _general_err, _input, _out_of_action, _select, fold_open, fold_summary)
@@ -40,10 +41,10 @@ def still_open(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[st
 
 
 def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
-    """After a Next that stopped (``ui["tr_asked"]`` is this round and phase): what is still open,
+    """After a Next that stopped (``ui.asked`` is this round and phase): what is still open,
     each with Resolve and Skip it, and one button to go on (issue 32: "say what is still open
     ("Mira's Ranged attack is not resolved: Resolve / Skip it"), and log the GM's choice")."""
-    if ui.get("tr_asked") != [view.get("round"), view["phase"]["id"]]:
+    if ui.asked != [view.get("round"), view["phase"]["id"]]:
         return fragment()
     actions, undeclared = still_open(view)
     if not actions and not undeclared:
@@ -74,16 +75,16 @@ def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
 # -- the declarations ---------------------------------------------------------------------------------
 
 def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> Markup:
-    """The declaration forms. ``ui["tr_decl_open"]``: the ids whose fold-out the page shows open
-    now; ``ui["tr_decl_drawn"]``: those whose form has been drawn (opened once this phase: shut
+    """The declaration forms. ``ui.decl_open``: the ids whose fold-out the page shows open
+    now; ``ui.decl_drawn``: those whose form has been drawn (opened once this phase: shut
     again, it keeps what the GM chose in it)."""
-    ui = ui or {}
+    ui = ui or TacticalRoundUi()
     names = _names(view)
     forms = []
     declarers = [c for c in view.get("combatants", []) if not _out_of_action(c)]
     folded = len(declarers) >= FOLD_DECLARATIONS_FROM
-    is_open = ui.get("tr_decl_open", ())
-    drawn = ui.get("tr_decl_drawn", ())
+    is_open = ui.decl_open
+    drawn = ui.decl_drawn
     for c in declarers:
         cid = c["id"]
         decl = c.get("declared", [])
@@ -218,11 +219,11 @@ def ranges_html(ranges: dict[str, Any] | None) -> Markup:
 def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:
     """The attacks awaiting the GM's table result. The first ``PENDING_SHOWN`` are shown whole;
     each further one is a one-line fold-out (who, whom, the total) whose form is drawn when it
-    opens (``ui["tr_pending_open"]``, ``ui["tr_pending_drawn"]``, as for the declarations)."""
+    opens (``ui.pending_open``, ``ui.pending_drawn``, as for the declarations)."""
     pend = view.get("pending", [])
     if not pend:
         return fragment()
-    ui = ui or {}
+    ui = ui or TacticalRoundUi()
     names = _names(view)
     sev = view.get("severities", [])
     out = []
@@ -240,11 +241,11 @@ def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Mark
 
 def _pending_fold(p: dict[str, Any], names: dict[str, str], ui: dict[str, Any], article: Any) -> Markup:
     ref = p["ref"]
-    drawn = ref in ui.get("tr_pending_drawn", ())
+    drawn = ref in ui.pending_drawn
     total = f'total {p["total"]}' if p["stage"] == "attack" else f'critical {p.get("critical", "")}'
     line = html('{}: {} → {} <span class="hint">{}</span>', ref, names.get(p["attacker"], p["attacker"]),
                 names.get(p["target"], p["target"]), total)
-    return fragment(fold_open("tr-pending-fold tr-lazy", f"pending-{ref}", ref in ui.get("tr_pending_open", ()),
+    return fragment(fold_open("tr-pending-fold tr-lazy", f"pending-{ref}", ref in ui.pending_open,
                               not drawn),
                     fold_summary(line, f"fold-pending-{ref}"), article() if drawn else None, _END_FOLD)
 

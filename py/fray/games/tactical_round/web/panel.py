@@ -17,6 +17,8 @@ field and changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any
 
 from fray.errors import InvalidAction
@@ -27,6 +29,7 @@ from fray.web.html import Markup, block, fragment, h, html
 from fray.web.panels import GamePanel
 from fray.web.widgets import (ZERO_FACE, ZeroFace, as_int, as_number, combatant_in as _combatant, names_in as _names,
                               open_add_section)
+from fray.games.tactical_round.web.ui import TacticalRoundUi
 
 # Besides the panel's own: the names the tests import from here (the forms, the card, the add
 # form's weapons section and the shared constants moved to their own modules beside this one).
@@ -43,7 +46,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
                kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None) -> Markup:
     if not view or "phases" not in view:
         return fragment()
-    ui = ui or {}
+    ui = ui or TacticalRoundUi()
     phase = view["phase"]["id"]
     # a Block (web/blocks.py), one child per part: a Next through the phases that show the
     # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
@@ -51,7 +54,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     if phase in ("setup", "assessment", "declaration"):
         parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui))
     parts.append(pending_html(view, ui))
-    pre = ui.get("tr_attack") or next_attack(view)
+    pre = ui.attack or next_attack(view)
     # shut once nobody has an attack left in the phase: open, it offered the first combatant's weapon,
     # which the rules forbid now ("No odds: Broadsword attacks in Melee, not in Ranged A")
     parts.append(attack_html(view, pre, open_=phase in ATTACK_PHASES and bool(pre.get("id")), ranges=ranges))
@@ -197,10 +200,11 @@ def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 
 class TacticalPanel(GamePanel):
+    ui_type = TacticalRoundUi  # its part of the page's view state (fray.web.uistate)
     FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away",
              "add-combatant")
     ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-reload", "tr-wield", "tr-dismiss",
-            "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset")
+            "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset", "advance")
 
     def panel(self, app: Any, view: dict[str, Any]) -> Markup:
         kinds = None
@@ -211,7 +215,7 @@ class TacticalPanel(GamePanel):
         ranges = None
         try:
             enc = app.enc
-            who = (app.ui.get("tr_attack") or {}).get("id")
+            who = (app.ui.part(self).attack or {}).get("id")
             if not who and view.get("phase", {}).get("id") in ("ranged_a", "ranged_b", "spell_a", "spell_b"):
                 who = next_attack(view).get("id")
             ranges = map_ranges(enc, app.ruleset.all_tables(enc), who)
@@ -223,11 +227,11 @@ class TacticalPanel(GamePanel):
             from fray.web.dom import document
             self._listening = True
             app._listen(document, "change", lambda e: self.on_change(app, e))
-        ui = app.ui
+        ui = app.ui.part(self)
         try:
             pre = self.attack_defaults(app, view)
             if pre:
-                ui = {**app.ui, "tr_attack": pre}
+                ui = dataclasses.replace(ui, attack=pre)
         except Exception:  # noqa: BLE001 - a default only: never let it blank the panel
             pass
         return panel_html(view, ui, kinds, ranges)
@@ -290,7 +294,7 @@ class TacticalPanel(GamePanel):
         from fray.maprules import in_the_way
         from fray.games.tactical_round import rules
 
-        pre = dict(app.ui.get("tr_attack") or next_attack(view))
+        pre = dict(app.ui.part(self).attack or next_attack(view))
         if not pre.get("id"):
             return {}
         enc = app.enc
@@ -302,7 +306,7 @@ class TacticalPanel(GamePanel):
         if tgt is None or rules.fallen(tgt) or tgt.side == a.side:
             tgt = enc.get(pre["nearest"])
         if tgt is not None and "line_of_sight" not in pre:
-            said = (app.ui.get("tr_los") or {}).get(f"{a.id}>{tgt.id}")
+            said = app.ui.part(self).los.get(f"{a.id}>{tgt.id}")
             pre["line_of_sight"] = said if said is not None else not in_the_way(enc, a, tgt)
         return pre
 
@@ -312,27 +316,25 @@ class TacticalPanel(GamePanel):
         open ones only: at 200 combatants reading every fold-out's state was 400 calls into the
         page), and which have had their form drawn. Outside the phases that show the declarations
         theirs are let go, so a new round starts with them all shut; a result's, once it is gone."""
-        from fray.web.dom import fold_states
-
-        is_open = fold_states("details.tr-lazy[open]")
+        is_open = {k for k, v in app.ui.folds.items() if v}
         # a card's cover, damage / heal and running away: drawn once opened, while its combatant is here
         cards = {f"{p}{c['id']}" for c in view.get("combatants", []) for p in CARD_FOLDS}
-        app.ui["tr_card_open"] = {k for k in is_open if k in cards}
-        app.ui["tr_card_drawn"] = (set(app.ui.get("tr_card_drawn", ())) | app.ui["tr_card_open"]) & cards
+        ui = app.ui.part(PANEL)
+        ui.card_open = {k for k in is_open if k in cards}
+        ui.card_drawn = (ui.card_drawn | ui.card_open) & cards
         decl = {k[len("decl-"):] for k in is_open if k.startswith("decl-")}
         pend = {k[len("pending-"):] for k in is_open if k.startswith("pending-")}
         waiting = {p["ref"] for p in view.get("pending", [])}
-        app.ui["tr_pending_open"] = pend
-        app.ui["tr_pending_drawn"] = (set(app.ui.get("tr_pending_drawn", ())) | pend) & waiting
+        ui.pending_open = pend
+        ui.pending_drawn = (ui.pending_drawn | pend) & waiting
         if view.get("phase", {}).get("id") not in ("setup", "assessment", "declaration"):
-            app.ui.pop("tr_decl_open", None)
-            app.ui.pop("tr_decl_drawn", None)
+            ui.decl_open, ui.decl_drawn = set(), set()
             return
-        app.ui["tr_decl_open"] = decl
-        app.ui["tr_decl_drawn"] = set(app.ui.get("tr_decl_drawn", ())) | decl
+        ui.decl_open = decl
+        ui.decl_drawn = ui.decl_drawn | decl
 
     def card_extra(self, app: Any, combatant_id: str, view: dict[str, Any]) -> Markup:
-        return card_html(view, combatant_id, app.ui)
+        return card_html(view, combatant_id, app.ui.part(self))
 
     def holds(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
         """The weapon in hand, for the acting combatant's essentials line (render.acting_line)."""
@@ -364,7 +366,7 @@ class TacticalPanel(GamePanel):
 
             if not app.dispatch({"type": "advance", "skip_empty": True, "ask": True}, by_id("round-bar")):
                 # stopped: say what is open, with Resolve / Skip it and Go on (issue 32)
-                app.ui["tr_asked"] = [app.enc.round, app.enc.phase]
+                app.ui.part(self).asked = [app.enc.round, app.enc.phase]
                 app.render()
                 box = by_id("tr-open")
                 if box is not None:
@@ -373,7 +375,7 @@ class TacticalPanel(GamePanel):
                     app.clear_errors(by_id("round-bar"))
                 self.show_below_the_bar(box)
                 return True
-            app.ui.pop("tr_asked", None)
+            app.ui.part(self).asked = None
             if True:
                 stepper = by_id("tr-stepper")
                 bar = by_id("round-bar")
@@ -400,13 +402,13 @@ class TacticalPanel(GamePanel):
         elif act == "tr-go-on":
             from fray.web.dom import by_id
             if app.dispatch({"type": "advance", "skip_empty": True, "ask": True, "go_on": True}, scope):
-                app.ui.pop("tr_asked", None)
+                app.ui.part(self).asked = None
                 stepper = by_id("tr-stepper")
                 if stepper is not None:
                     stepper.scrollIntoView(True)
         elif act == "tr-quick-attack":
             w = data(el, "weapon")
-            app.ui["tr_attack"] = {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""}
+            app.ui.part(self).attack = {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""}
             app.render()
             from fray.web.dom import by_id
             roll = by_id("tr-att-roll")
@@ -535,13 +537,13 @@ class TacticalPanel(GamePanel):
         if rolls:
             action["rolls"] = rolls
         if app.dispatch(action, form):
-            app.ui.pop("tr_attack", None)
+            app.ui.part(self).attack = None
             a = app.enc.get(action["id"])
             ws = a.data.get("weapons", []) if a is not None else []
             wi = action.get("weapon", a.data.get("wielding", 0) if a is not None else 0)
             if isinstance(wi, int) and 0 <= wi < len(ws) and ws[wi].get("kind") in ("missile", "thrown", "spell"):
                 # the GM's answer for this pair: the next attack between them starts from it
-                app.ui.setdefault("tr_los", {})[f"{action['id']}>{action['target']}"] = bool(action["line_of_sight"])
+                app.ui.part(self).los[f"{action['id']}>{action['target']}"] = bool(action["line_of_sight"])
             app.render()
             # the result goes in next: its Hits field takes the typing with no tap (issue 33)
             from fray.web.dom import document

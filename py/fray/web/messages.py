@@ -1,0 +1,103 @@
+"""What the page says: an engine error beside the control that caused it (``data-error-for``, the
+error's field path, in the form's words), the banner, and the one dialog. ``App`` (web/app.py)
+inherits this.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import js  # type: ignore[import-not-found]
+
+from ..errors import InvalidAction, RuleViolation
+from . import render as R
+from .html import fragment, h
+from .dom import by_id, nil, q
+from .words import field_message, rule_message
+
+document = js.document
+
+
+def css_string(s: str) -> str:
+    """``s`` inside a quoted CSS attribute selector."""
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+class Messages:
+    # -- errors ---------------------------------------------------------------------------------
+    def clear_errors(self, scope: Any = None) -> None:
+        root = scope or document
+        # only the slots holding a message: a 200-combatant page has thousands of empty ones, and
+        # each one reached from Python is a crossing into JavaScript
+        for el in root.querySelectorAll("[data-error-for]:not(:empty)"):
+            el.textContent = ""
+        for el in root.querySelectorAll("[aria-invalid]"):
+            el.removeAttribute("aria-invalid")
+
+    def show_error(self, scope: Any, err: Exception, field_map: Callable[[str], str] | None = None,
+                   focus: bool = True) -> None:
+        many = getattr(err, "errors", None)
+        if many:
+            # every field's error at once, each beside its field; the first bad field has the focus
+            for i, each in enumerate(many):
+                self.show_error(scope, each, field_map, focus=i == 0)
+            return
+        root = scope or document
+        key = getattr(err, "field", None) or ""
+        if isinstance(err, RuleViolation):
+            key = ""
+        original = key
+        if field_map and key:
+            key = field_map(key)
+        msg = err.message if isinstance(err, InvalidAction) else str(err)
+        if isinstance(err, RuleViolation):
+            msg = rule_message(msg, err.rule)
+        slot = None
+        probe = key
+        while probe:
+            slot = q(root, f'[data-error-for="{css_string(probe)}"]')
+            if slot is not None:
+                break
+            probe = probe.rpartition(".")[0]
+        if slot is None:
+            slot = q(root, "[data-error-for]") if scope is not None else None
+        if slot is None:
+            self.banner(msg if isinstance(err, RuleViolation) else str(err))
+            return
+        slot.setAttribute("role", "alert")  # announced to screen readers as it appears
+        field = nil(slot.closest("[data-field]"))
+        label = q(field, "label") if field is not None else None
+        # in the form's words: its label as the subject, or which part of a box of many fields
+        # ("Weapon 1: type must be one of …"), never the engine's dotted path
+        said = field_message(original, msg, str(label.textContent) if label is not None else "",
+                             original if probe == original else (key if key != original else probe or "form"))
+        old = str(slot.textContent or "")
+        slot.textContent = f"{old} {said}" if old and said not in old else said
+        if field is not None:
+            ctl = q(field, "input, select, textarea")
+            if ctl is not None:
+                ctl.setAttribute("aria-invalid", "true")
+                if focus:
+                    ctl.focus()
+
+    def banner(self, text: str, actions: list[tuple[str, str]] | None = None) -> None:
+        b = by_id("banner")
+        b.innerHTML = h("p", None, text) + fragment([R.button(lbl, act, "small") for lbl, act in (actions or [])],
+                                                   R.button("Dismiss", "dismiss-banner", "small secondary"))
+        b.hidden = False
+
+    # -- dialogs --------------------------------------------------------------------------------
+    def open_dialog(self, html: str) -> None:
+        by_id("dlg-body").innerHTML = html
+        dlg = by_id("dlg")
+        if not dlg.open:
+            dlg.showModal()
+        first = q(dlg, "input, select, textarea")
+        if first is not None:
+            first.focus()
+
+    def close_dialog(self) -> None:
+        dlg = by_id("dlg")
+        if dlg.open:
+            dlg.close()
+        by_id("dlg-body").innerHTML = ""
