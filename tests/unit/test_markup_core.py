@@ -127,12 +127,12 @@ class _El:
 def test_the_banner_and_the_encounter_list_say_hostile_text_as_text(games_view_page, monkeypatch):
     """An import's error (the banner: a file's text in it) and a kept encounter's name in the list of
     encounters are text: no element comes from them."""
-    from fray.web import app as app_mod
+    from fray.web import messages as app_mod
     from fray.web import games_view, painter
 
     shown = _El()
     monkeypatch.setattr(app_mod, "by_id", lambda _id: shown)
-    app_mod.App.banner(None, f"The file {EVIL} could not be read", [(EVIL, "retry")])  # type: ignore[arg-type]
+    app_mod.Messages.banner(None, f"The file {EVIL} could not be read", [(EVIL, "retry")])  # type: ignore[arg-type]
     read = _Read(shown.innerHTML)
     assert [t for t, _ in read.shape] == ["p", "button", "button"] and any(EVIL in s for s in read.said)
 

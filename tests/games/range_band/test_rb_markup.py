@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from fray.games import get_ruleset
+from fray.games.range_band.web.ui import RangeBandUi
 from fray.history import History
 from fray.reducer import new_encounter
 from fray.games.range_band.preview import preview
@@ -65,9 +66,9 @@ def every_markup(h: History, evil: str) -> list[tuple[str, str]]:
     view = RS.view(enc)
     pos = {c.id: (c.position.x, c.position.y, c.position.alt) for c in enc.combatants}
     keys = {"rb-end"} | ({f"rb-more-{view['current']}"} if view.get("current") else set())
-    out = [("panel", panel_html(view, {"rb_open": keys, "rb_drawn": keys, "rb_folds": {"rb-notes": True}}, pos)),
-           ("panel, Next held", panel_html(view, {"rb_hold": "order" if enc.phase == "setup" else "open"}, pos)),
-           ("notes", notes_html(view, {})), ("pending", pending_html(view))]
+    out = [("panel", panel_html(view, RangeBandUi(open=set(keys), drawn=set(keys), folds={"rb-notes": True}), pos)),
+           ("panel, Next held", panel_html(view, RangeBandUi(hold="order" if enc.phase == "setup" else "open"), pos)),
+           ("notes", notes_html(view, RangeBandUi())), ("pending", pending_html(view))]
     out += [(f"card {c.id}", card_html(view, c.id)) for c in enc.combatants]
     names = {c.id: c.name for c in enc.combatants}
     core = RS.table(enc, "core_roll")

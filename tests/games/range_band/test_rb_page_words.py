@@ -12,6 +12,7 @@ import pytest
 
 from fray.errors import RuleViolation
 from fray.games import get_ruleset
+from fray.games.range_band.web.ui import RangeBandUi
 from fray.history import History
 from fray.reducer import new_encounter
 from fray.games.range_band.preview import preview
@@ -76,7 +77,7 @@ def test_the_page_names_tables_by_their_titles_never_their_ids():
     def draw():
         enc = h.present
         view = RS.view(enc)
-        pages.append(panel_html(view, {"rb_zone_open": True, "rb_areas_open": True}))
+        pages.append(panel_html(view, RangeBandUi(zone_open=True, areas_open=True)))
         pages.extend(card_html(view, c.id) for c in enc.combatants)
         if view.get("current"):
             p = preview(enc, {"type": "rb.move", "id": view["current"], "x": 4, "y": 0, "alt": 0})

@@ -14,6 +14,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 from fray.games.strike_rank.web.add_form import add_fields_html  # noqa: E402
+from fray.games.strike_rank.web.ui import StrikeRankUi
 from fray.games.strike_rank.web.card import card_html  # noqa: E402
 from fray.games.strike_rank.web.panel import panel_html  # noqa: E402
 from fray.games.strike_rank.web.parse import attack_action, declare_action  # noqa: E402
@@ -71,7 +72,7 @@ def page(h: History, **ui) -> list[tuple[str, str]]:
     enc = h.present
     view = RS.view(enc)
     log = [(e.kind, e.text) for e in enc.log]
-    ui = {"sr_open": Everything(), "sr_opened": Drawn(), **ui}
+    ui = StrikeRankUi(open=Everything(), opened=Drawn(), **ui)
     out = [("panel", panel_html(view, ui, log)), ("panel, kept", panel_html(view, ui, log, {}))]
     names = {cid: c["name"] for cid, c in view["combatants"].items()}
     for cid in view["combatants"]:
@@ -99,7 +100,7 @@ def test_hostile_names_weapons_and_locations_are_text_in_every_strike_rank_form(
     h.do({"type": "add_combatant", "combatant": fighter(NAME, "party", 0, SPEAR, SHIELD, BOW)}, rng)
     h.do({"type": "add_combatant", "combatant": fighter(f"{IMG} wolf", "foes", 1, SPEAR, SHIELD)}, rng)
     h.do({"type": "advance"}, rng)  # declare
-    drawn = page(h, sr_undeclared=h.present.round)
+    drawn = page(h, undeclared=h.present.round)
     h.do(declare_action("c1", {"kind": "melee", "weapon": "spear", "target": "c2"}), rng)
     h.do(declare_action("c2", {"kind": "other", "label": IMG, "target": "c1"}), rng)
     drawn += page(h)
@@ -110,12 +111,12 @@ def test_hostile_names_weapons_and_locations_are_text_in_every_strike_rank_form(
     attack_ref = next(o["ref"] for o in order if o["kind"] == "melee")
     other_ref = next(o["ref"] for o in order if o["kind"] == "other")
     more = {"said": [f"{IMG} rolled"], "need": "1D8", "typed": [3], "expr": "2D8+1", "why": IMG}
-    drawn += page(h, sr_change=other_ref)
+    drawn += page(h, change=other_ref)
     h.do({"type": "sr.resolve", "ref": other_ref}, rng)  # the Other action comes first (SR 3)
     while not any(o["current"] and o["ref"] == attack_ref for o in RS.view(h.present)["order"]):
         h.do({"type": "advance"}, rng)
     view = RS.view(h.present)
-    drawn += page(h, sr_still_open=[view["round"], view["sr"]], sr_target={attack_ref: "c2"}, sr_more={attack_ref: more})
+    drawn += page(h, still_open=[view["round"], view["sr"]], target={attack_ref: "c2"}, more={attack_ref: more})
     # the spear, a special (5) to the chest (12): it impales and sticks
     a, errors = attack_action(attack_ref, "c1", "spear", {"target": "c2", "defence.kind": "none", "mode": "normal",
                                                           "rolls.attack": "5", "rolls.location": "12",
@@ -125,7 +126,7 @@ def test_hostile_names_weapons_and_locations_are_text_in_every_strike_rank_form(
     view = RS.view(h.present)
     assert view["prompts"], "the stuck spear asks the GM"
     free = {"attacker": "c2", "target": "c1", "prompt": view["prompts"][0]["id"]}
-    drawn += page(h, sr_free=free)
+    drawn += page(h, free=free)
     assert refs and len(drawn) > 20
 
     for where, html in drawn:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from fray.web.blocks import Block
 from fray.web.html import Markup
 from fray.games.tactical_round.rules import map_ranges
+from fray.games.tactical_round.web.ui import TacticalRoundUi
 from fray.games.tactical_round.web import party
 from fray.games.tactical_round.web.panel import DEFAULT_KINDS, add_fields_html, card_html, open_html, panel_html
 from html_checks import tags
@@ -46,15 +47,15 @@ class Page:
 
     def draw(self, enc, **ui) -> None:
         view = RS.view(enc)
-        asked = {"tr_asked": [view.get("round"), view["phase"]["id"]]}
+        asked = {"asked": [view.get("round"), view["phase"]["id"]]}
         for who in [c.id for c in enc.combatants][:2]:
             ranges = map_ranges(enc, RS.all_tables(enc), who)
-            for u in ({**ui}, {**ui, **asked}):
+            for u in (TacticalRoundUi(**ui), TacticalRoundUi(**ui, **asked)):
                 self.check(panel_html(view, u, DEFAULT_KINDS, ranges))
-        self.check(open_html(view, asked))
+        self.check(open_html(view, TacticalRoundUi(**asked)))
         for c in enc.combatants:
             self.check(card_html(view, c.id))  # every fold-out drawn
-            self.check(card_html(view, c.id, {}))  # drawn when opened
+            self.check(card_html(view, c.id, TacticalRoundUi()))  # drawn when opened
             self.check(add_fields_html({"weapons": c.data.get("weapons", [])}))
 
     def check(self, markup: str) -> None:
@@ -113,11 +114,11 @@ def test_folded_declarations_and_results_show_hostile_names_as_text():
     for i in range(0, 8, 2):
         enc, _ = do(enc, {"type": "tr.declare", "id": ids[i],
                           "actions": [{"action": "melee_attack", "weapon": 0, "target": ids[i + 1]}]})
-    page.draw(enc, tr_decl_open={ids[0]}, tr_decl_drawn={ids[0], ids[2]})
+    page.draw(enc, decl_open={ids[0]}, decl_drawn={ids[0], ids[2]})
     enc = to_phase(enc, "melee")
     for i in range(0, 8, 2):
         enc, _ = do(enc, {"type": "tr.attack", "id": ids[i], "target": ids[i + 1], "weapon": 0}, attack=[40])
-    page.draw(enc, tr_pending_open={"A4"}, tr_pending_drawn={"A4"})
+    page.draw(enc, pending_open={"A4"}, pending_drawn={"A4"})
     html = page.all
     for part in ("tr-decl-folded", 'data-fold="decl-', 'data-fold="pending-A4"', "tr-pending-fold", "tr-badge sim",
                  'data-act="order-up"'):
