@@ -253,8 +253,10 @@ def new_encounter(page, name: str, ruleset: str, badge: str) -> None:
     expect(page.locator("#ruleset-badge")).to_have_text(badge)
 
 
-def add_preset(page, preset: str, side: str | None = None) -> None:
-    """Add a ready-made combatant through the dialog (Ready-made, Use, Add)."""
+def add_preset(page, preset: str, side: str | None = None, at: tuple[float, float] | None = None) -> None:
+    """Add a ready-made combatant through the dialog (Ready-made, Use, Add). ``at``: East and North
+    typed in (else the page stands it on free ground, beyond the game's melee contact from the
+    other sides: a fight that needs two foes engaged from the start places them)."""
     before = page.locator("#combatants .card").count()
     dlg = open_add_dialog(page)
     dlg.get_by_label("Ready-made").select_option(label=preset)
@@ -262,6 +264,9 @@ def add_preset(page, preset: str, side: str | None = None) -> None:
     expect(dlg.locator('[name="combatant.name"]')).to_have_value(preset)
     if side:
         dlg.locator('[name="combatant.side"]').select_option(side)
+    if at is not None:
+        dlg.locator('[name="combatant.position.x"]').fill(f"{at[0]:g}")
+        dlg.locator('[name="combatant.position.y"]').fill(f"{at[1]:g}")
     dlg.get_by_role("button", name="Add", exact=True).click()
     expect(dlg).to_be_hidden()
     expect(page.locator("#combatants .card")).to_have_count(before + 1)
