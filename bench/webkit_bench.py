@@ -361,15 +361,6 @@ _ROUND = """const done = arguments[arguments.length - 1];
 """
 
 
-# WebKit's page has no gc(): some 12 million short-lived objects make its collector run (eden and
-# full collections); the sample is taken COLLECTED_S later. What is left is what the page keeps,
-# not what WebKit had not collected yet.
-_COLLECT = """let n = 0;
-for (let i = 0; i < 60; i++) { const a = []; for (let k = 0; k < 200000; k++) a.push({k}); n += a.length; }
-return n;"""
-COLLECTED_S = 5
-
-
 _FIGHT = """import json, sys
 sys.path[:0] = ["py", "bench"]
 import fights
@@ -424,23 +415,16 @@ def memory(d, url: str, players: bool = True, tree: Path = ROOT) -> dict:
         time.sleep(max(0.0, LONG_IDLE_S - 2 * IDLE_S))
         return measure()
 
-    def collected(measure) -> float:  # the same figure once WebKit has collected (_COLLECT)
-        d.execute_script(_COLLECT)
-        time.sleep(max(0.0, COLLECTED_S - IDLE_S))
-        return measure()
-
-    def play(measure, series: list, seen: list, long: list, after_gc: list) -> None:
+    def play(measure, series: list, seen: list, long: list) -> None:
         for i in range(ROUNDS):
             seen.append(d.execute_async_script(_ROUND))
             seen[-1]["elements"] = d.execute_script("return document.getElementsByTagName('*').length")
             series.append(measure())
-            if i in (0, ROUNDS - 1):
-                if LONG_IDLE_S > IDLE_S:
-                    long.append(idled(measure))
-                after_gc.append(collected(measure))
+            if i in (0, ROUNDS - 1) and LONG_IDLE_S > IDLE_S:
+                long.append(idled(measure))
 
-    alone, rounds_seen, alone_idle, alone_gc = [page_process()], [], [], []
-    play(page_process, alone, rounds_seen, alone_idle, alone_gc)
+    alone, rounds_seen, alone_idle = [page_process()], [], []
+    play(page_process, alone, rounds_seen, alone_idle)
     growth = round(alone[-1] - alone[1], 1)
     out = {"page_process_mib": alone, "rounds": rounds_seen,
            "growth_after_first_round_mib": growth, "goal_mib": MEMORY_GOAL_MIB, "met": growth <= MEMORY_GOAL_MIB,
@@ -448,8 +432,6 @@ def memory(d, url: str, players: bool = True, tree: Path = ROOT) -> dict:
     if len(alone_idle) == 2:
         out["after_long_idle_first_last_round_mib"] = alone_idle
         out["growth_after_long_idle_mib"] = round(alone_idle[1] - alone_idle[0], 1)
-    out["after_collection_first_last_round_mib"] = alone_gc
-    out["growth_after_collection_mib"] = round(alone_gc[1] - alone_gc[0], 1)
     if not players:
         return {**out, "wall_s": round(time.monotonic() - started)}
     # the players' window beside it, opened by WebDriver's own click (a user's gesture: WebKit
@@ -477,13 +459,11 @@ def memory(d, url: str, players: bool = True, tree: Path = ROOT) -> dict:
     d.execute_script("const c = [...document.querySelectorAll('#dlg button')].find(b => b.textContent.trim() === 'Close'); if (c) c.click();")
     opened = {"windows": len(d.window_handles), "web_processes": len(web_processes(d))}
     with_players = [sample()]
-    players_rounds, players_idle, players_gc = [], [], []
-    play(sample, with_players, players_rounds, players_idle, players_gc)
+    players_rounds, players_idle = [], []
+    play(sample, with_players, players_rounds, players_idle)
     if len(players_idle) == 2:
         out["players_after_long_idle_first_last_round_mib"] = players_idle
         out["players_growth_after_long_idle_mib"] = round(players_idle[1] - players_idle[0], 1)
-    out["players_after_collection_first_last_round_mib"] = players_gc
-    out["players_growth_after_collection_mib"] = round(players_gc[1] - players_gc[0], 1)
     return {**out, "with_players_window_all_web_processes_mib": with_players,
             "players_growth_mib": round(with_players[-1] - with_players[1], 1), "players_opened": opened,
             "players_rounds": players_rounds,
