@@ -15,9 +15,11 @@ an iPad, driven by Selenium through WebKitGTK's WebDriver on an Xvfb display of 
   12-combatant strike-rank fight is played, ROUNDS Melee Rounds played as a GM plays them with the
   page's own controls (``_ROUND``: a note, each declaration form as the page offers it, each attack
   rolled with Fray's dice, the rules' questions answered, "Go on" / "Skip it" where Next asks, Next),
-  measured after each round once the autosave says "Saved" and the page has idled 2 s; then with
-  the players' window open beside it for ROUNDS more. Growth after the first round, in MiB; goal:
-  at most 100 MiB over ten rounds. ``rounds`` says what each round's driver did.
+  measured after each round once the autosave says "Saved" and the page has idled 2 s, and after
+  the first and the last round again at LONG_IDLE_S (30 s) idle; then with the players' window
+  open beside it for ROUNDS more. The fight's twelve have 400 HP each, so nobody falls and every
+  round is the same work. Growth after the first round, in MiB; goal: at most 100 MiB over ten
+  rounds. ``rounds`` says what each round's driver did.
 
 Each site that has a service worker is on an origin of its own (a server per site, the same
 path /fray/ on each): the caches of one origin are shared by its workers, a worker's activate

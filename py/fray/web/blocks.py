@@ -72,9 +72,10 @@ def let_go(el: Any) -> None:
     """Empty an element the page no longer shows (replaced or removed). WebKit keeps a detached
     element, and every node under it, for as long as its JavaScript wrapper lives, and Python's
     handle on the element gave it one: that wrapper is garbage only at WebKit's next full
-    collection, and a page that redraws its cards on every action piles up megabytes of old
-    cards meanwhile (issue 36, docs/performance.md "Memory"). Emptied, the nodes under it (no
-    wrapper of their own) are freed at once."""
+    collection, and a page that redraws its cards on every action can pile up old cards
+    meanwhile (issue 36; docs/performance.md, "Memory in a fight that stays full": whether this
+    lowers the figures is not proven). Emptied, the nodes under it (no wrapper of their own) are
+    freed at once."""
     el.textContent = ""
 
 
