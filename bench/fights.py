@@ -98,9 +98,12 @@ MOVES: dict[str, Callable[[Any, random.Random, float], list[dict]]] = {
 }
 
 
-def fight(ruleset: str, combatants: int, actions: int, seed: int = 1, settle: float = 0.8) -> History:
+def fight(ruleset: str, combatants: int, actions: int, seed: int = 1, settle: float = 0.8,
+          hp: int | None = None) -> History:
     """``combatants`` from the presets (two sides, 1.5 m apart), then more actions up to ``actions``.
-    ``settle``: the chance a result the rules wait for is settled first (0: they pile up)."""
+    ``settle``: the chance a result the rules wait for is settled first (0: they pile up).
+    ``hp``: every combatant's total hit points instead of its preset's (strike-rank's ``hp``
+    stat): a fight whose combatants do not fall keeps the same work in every round."""
     rnd = random.Random(seed)
     rs = get_ruleset(ruleset)
     presets = [p for p in rs.presets() if not p.get("mount")] if ruleset != "freeform" else \
@@ -112,6 +115,8 @@ def fight(ruleset: str, combatants: int, actions: int, seed: int = 1, settle: fl
         p["name"] = f"{p['name'][:40]} {i + 1}"
         p["side"] = ("party", "foes")[i % 2]
         p["position"] = {"x": (i // 2) * 2.0, "y": (i % 2) * 1.5, "alt": 0.0}
+        if hp is not None:
+            p["stats"] = {**p.get("stats", {}), "hp": hp}
         h.do({"type": "add_combatant", "combatant": p}, rnd)
     while len(h.actions) < actions:
         tries = MOVES[ruleset](h.present, rnd, settle)

@@ -371,9 +371,17 @@ def main() -> int:
                   f"{len(m['rounds'])} rounds of a 12-combatant fight: "
                   f"{m['page_process_mib']} MiB; growth after the first round {m['growth_after_first_round_mib']} MiB "
                   f"(goal <= {m['goal_mib']}: {'met' if m['met'] else 'NOT met'})")
+            if "growth_after_long_idle_mib" in m:
+                print(f"  after round 1 and round {len(m['rounds'])}, {m['long_idle_s']:.0f} s idle: "
+                      f"{m['after_long_idle_first_last_round_mib']} MiB (growth {m['growth_after_long_idle_mib']})")
             if "with_players_window_all_web_processes_mib" in m:
                 print(f"  with the players' window (every page process, {m['players_opened']}): "
-                      f"{m['with_players_window_all_web_processes_mib']} MiB")
+                      f"{m['with_players_window_all_web_processes_mib']} MiB; growth after its first round "
+                      f"{m['players_growth_mib']} MiB")
+                if "players_growth_after_long_idle_mib" in m:
+                    print(f"    {m['long_idle_s']:.0f} s idle after its first and last round: "
+                          f"{m['players_after_long_idle_first_last_round_mib']} MiB "
+                          f"(growth {m['players_growth_after_long_idle_mib']})")
     if "before_median_ms" in bt:
         # the issue's before/after, all from this one run
         print("before/after (this run):")

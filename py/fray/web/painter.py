@@ -25,7 +25,7 @@ from . import mapctl
 from . import render as R
 from . import history_view
 from . import game_style
-from .blocks import patch_region
+from .blocks import patch_region, replace
 from . import widgets
 from .html import Markup, h
 from .dom import by_id, nil
@@ -229,5 +229,5 @@ class Painter:
             nodes = root.children
             for k, ((cid, html), (_, old)) in enumerate(zip(cards, before)):
                 if html is not old and html != old:
-                    nodes.item(k).outerHTML = html
+                    replace(nodes.item(k), html)  # the old card emptied: blocks.let_go
         self._painted["cards"] = cards
