@@ -622,6 +622,8 @@ class App(Booting, LibraryDialogs, Painter, Autosave):
             self.open_dialog(R.new_encounter_form(all_rulesets()) + games_view.add_game_html())
         elif act == "delete-encounter":
             self.delete_encounter()
+        elif act in games_view.ACTS:
+            games_view.on_act(self, act, el)
         elif act == "export":
             self.export()
         elif act == "tables":
