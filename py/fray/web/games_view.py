@@ -303,6 +303,7 @@ async def add_game(app: Any, form: Any) -> None:
     from ..wheels import kept_entry
 
     _remember(kept_entry(entry, info.name) or {}, info, rulesets)
+    app.render()  # the encounter list: encounters of the game open again
     names = ", ".join(rs.name for rs in rulesets)
     said = f"{names} is added." if old is None else f"{names} {old.get('version', '')} \u2192 {info.version}."
     _reopen(app, said + kept_note, rulesets[0].id if rulesets else None)
