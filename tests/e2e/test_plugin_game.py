@@ -273,6 +273,18 @@ def test_an_added_game_is_removed_kept_encounters_say_so_and_it_is_upgraded(page
     expect(dlg.locator(".added-game")).to_have_count(1)
     expect(dlg.locator(".added-game-version")).to_have_text("0.2.0")
     expect(page.locator("#f-ruleset option[value=d20-skirmish]")).to_have_count(1)
+    # its open encounter goes on with the new version's page
+    page.keyboard.press("Escape")
+    expect(dlg).to_be_hidden()
+    add = open_add_dialog(page)
+    add.locator('[name="combatant.name"]').fill("Bryn")
+    add.locator('[name="combatant.stats.hp"]').fill("30")
+    add.locator('[name="combatant.stats.defence"]').fill("14")
+    add.get_by_role("button", name="Add", exact=True).click()
+    expect(add).to_be_hidden()
+    expect(card(page, "Bryn", open_=False)).to_be_visible()
+    expect(page.locator(".d20-panel")).to_be_visible()
+    page.locator("#btn-new").click()
 
     # an older one is asked about: refused, nothing changes
     asked = _answer(page, accept=False)
@@ -287,6 +299,15 @@ def test_an_added_game_is_removed_kept_encounters_say_so_and_it_is_upgraded(page
     page.reload()
     wait_ready(page)
     expect(page.locator("#ruleset-badge")).to_have_text("d20 Skirmish")
+    expect(card(page, "Bryn", open_=False)).to_be_visible()
     page.locator("#btn-new").click()
     expect(dlg.locator(".added-game-version")).to_have_text("0.2.0")
     page.screenshot(path="/tmp/games-manage-list.png")
+
+    # going back to the older version, confirmed
+    asked = _answer(page, accept=True)
+    form.locator("#f-wheel").set_input_files(str(WHEEL))
+    form.get_by_role("button", name="Add this game").click()
+    expect(said).to_have_text("d20 Skirmish 0.2.0 \u2192 0.1.0.", timeout=60_000)
+    assert len(_asked(page, asked)) == 1
+    expect(dlg.locator(".added-game-version")).to_have_text("0.1.0")
