@@ -241,13 +241,13 @@ def test_an_added_game_is_removed_kept_encounters_say_so_and_it_is_upgraded(page
     assert len(asked) == 1
     expect(page.locator("#ruleset-badge")).not_to_have_text("d20 Skirmish")
     banner = page.locator("#banner")
-    expect(banner).to_contain_text("Goblin ambush is of a game that is not installed in this browser")
+    expect(banner).to_contain_text("Goblin ambush is an encounter of d20 Skirmish, a game that is not installed in this browser")
     page.locator("#banner").get_by_role("button", name="Dismiss").click()
     gone = page.locator("#encounter-select option", has_text="Goblin ambush")
     expect(gone).to_have_text("Goblin ambush (game not installed)")
     # picking it says why it does not open, and the open encounter stays
     page.locator("#encounter-select").select_option(label="Goblin ambush (game not installed)")
-    expect(banner).to_contain_text("Goblin ambush is of a game that is not installed in this browser")
+    expect(banner).to_contain_text("Goblin ambush is an encounter of d20 Skirmish, a game that is not installed in this browser")
     expect(banner).to_contain_text("add its game again")
     expect(page.locator("#ruleset-badge")).not_to_have_text("d20 Skirmish")
     page.locator("#btn-new").click()

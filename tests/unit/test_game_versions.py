@@ -95,3 +95,23 @@ def test_an_encounter_whose_game_is_not_installed_is_known_as_such(monkeypatch):
     assert game_installed("strike-rank") and game_installed("freeform")
     assert not game_installed("d20-skirmish")
     assert game_installed(None), "an entry that names no game is not said to lack one"
+
+
+def test_the_names_of_added_games_are_kept_after_one_is_removed():
+    """An encounter of a removed game names the game to add again (``Library.game_names``)."""
+    lib = Library(MemoryBackend(), "tab")
+
+    async def run():
+        assert await lib.game_names() == {}
+        await lib.remember_game_names({"d20-skirmish": "d20 Skirmish"})
+        await lib.remember_game_names({"other": "Other game"})
+        await lib.save_games([])
+        return await lib.game_names()
+    assert asyncio.run(run()) == {"d20-skirmish": "d20 Skirmish", "other": "Other game"}
+
+
+def test_an_unreadable_list_of_game_names_is_no_names():
+    backend = MemoryBackend()
+    lib = Library(backend, "tab")
+    asyncio.run(backend.put_meta("game-names", "{not json"))
+    assert asyncio.run(lib.game_names()) == {}

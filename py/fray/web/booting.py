@@ -162,9 +162,13 @@ class Booting:
         self.broken = (key, raw)
         entry = next((e for e in getattr(self.lib, "cached", []) if isinstance(e, dict) and e.get("key") == key), {})
         if not game_installed(entry.get("ruleset")):  # its game was removed, or did not install
-            self.banner(f"{entry.get('name') or 'This encounter'} is of a game that is not installed in this "
-                        f"browser ({entry.get('ruleset')}). It is kept: add its game again (New encounter, "
-                        "then Add a game\u2026) to open it.",
+            try:
+                game = (await self.lib.game_names()).get(entry.get("ruleset"), entry.get("ruleset"))
+            except Exception:  # noqa: BLE001 - the game's own id, then
+                game = entry.get("ruleset")
+            self.banner(f"{entry.get('name') or 'This encounter'} is an encounter of {game}, a game that is not "
+                        "installed in this browser. It is kept: add its game again (New encounter, then "
+                        "Add a game\u2026) to open it.",
                         actions=[("Download the raw save", "download-broken")] if raw else None)
             return
         # a closed tab's last moves on it, not applied (Autosave.recover_pending): offered too

@@ -296,6 +296,7 @@ async def add_game(app: Any, form: Any) -> None:
         return
     entry = replace_kept(kept, info, data)
     if keeps:
+        await app.lib.remember_game_names({rs.id: rs.name for rs in rulesets})
         await app.lib.save_games([{k: g[k] for k in ("name", "version", "games", "wheel") if k in g} for g in entry])
         kept_note = ""
     else:
@@ -349,6 +350,9 @@ async def remove_game(app: Any, name: str) -> None:
     if not js.window.confirm(f"Remove {what} from this browser? {saved}"):
         return
     if keeps:
+        titles = row.get("titles") or []
+        if len(titles) == len(games):  # its encounters say which game to add again
+            await lib.remember_game_names(dict(zip(games, titles)))
         await lib.save_games(without(kept, name))
     _added[:] = without(_added, name)
     packages = row.get("packages")
