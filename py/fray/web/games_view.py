@@ -269,10 +269,10 @@ async def add_game(app: Any, form: Any) -> None:
         info = inspect_wheel(data)
         kept, keeps = await _kept(app)
         kind, old = plan_add(kept, info)
-        old_info = None
         if old is not None:
             name, was = title(_added_row(old)), str(old.get("version", ""))
-            if kind == "same":
+            # the same file again installs it where the boot could not (it is kept, not installed)
+            if kind == "same" and all(g in _REGISTRY for g in old.get("games", [])):
                 raise InvalidAction("wheel", f"{name} {was} is already added.")
             if kind == "downgrade" and not js.window.confirm(
                     f"{name} {was} is added; this file is the older version {info.version}. "
@@ -294,19 +294,20 @@ async def add_game(app: Any, form: Any) -> None:
     except InvalidAction as e:
         app.show_error(form, e)
         return
-    entry = replace_kept(kept, info, data)
+    now_kept = replace_kept(kept, info, data)
     if keeps:
         await app.lib.remember_game_names({rs.id: rs.name for rs in rulesets})
-        await app.lib.save_games([{k: g[k] for k in ("name", "version", "games", "wheel") if k in g} for g in entry])
+        await app.lib.save_games([{k: g[k] for k in ("name", "version", "games", "wheel") if k in g}
+                                   for g in now_kept])
         kept_note = ""
     else:
         kept_note = " This browser keeps nothing: it is gone after a reload."
     from ..wheels import kept_entry
 
-    _remember(kept_entry(entry, info.name) or {}, info, rulesets)
+    _remember(kept_entry(now_kept, info.name) or {}, info, rulesets)
     app.render()  # the encounter list: encounters of the game open again
     names = ", ".join(rs.name for rs in rulesets)
-    said = f"{names} is added." if old is None else f"{names} {old.get('version', '')} \u2192 {info.version}."
+    said = f"{names} is added." if old is None or kind == "same" else f"{names} {old.get('version', '')} \u2192 {info.version}."
     _reopen(app, said + kept_note, rulesets[0].id if rulesets else None)
 
 
