@@ -134,3 +134,85 @@ def _games(z: zipfile.ZipFile, info: str, name: str) -> tuple[str, ...]:
         if not _GAME_ID.fullmatch(g):
             raise _refuse(f"{name} names a game {g[:40]!r}: a game's name is lower-case letters, digits and -.")
     return games
+
+
+# -- a game added again: an upgrade, the same version, or an older one -------------------------------
+
+def same_package(a: str, b: str) -> bool:
+    """Two distribution names that installers take for one package (PEP 503: case, and runs of
+    "-", "_", "." are alike), so "Fray_D20" picked later upgrades "fray-d20"."""
+    def norm(n: str) -> str:
+        return re.sub(r"[-_.]+", "-", n).lower()
+    return norm(a) == norm(b)
+
+
+_RELEASE = re.compile(r"^v?(\d+(?:\.\d+)*)(?:[-_.]?(a|b|rc|alpha|beta|c)[-_.]?(\d*))?"
+                      r"(?:[-_.]?post[-_.]?(\d*))?(?:[-_.]?dev[-_.]?(\d*))?(?:\+.*)?$", re.I)
+_PRE = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2}
+
+
+def version_key(version: str) -> tuple:
+    """A version as PEP 440 orders it, for the versions games give (1.2, 1.2.0, 1.2rc1, 1.2.post1,
+    1.2.dev3): 0.10 after 0.9, 1.0rc1 before 1.0, 1.0 the same as 1.0.0. A version outside that
+    form sorts by its text, after every one inside it."""
+    m = _RELEASE.match(version.strip())
+    if m is None:
+        return (1, version)
+    release = [int(p) for p in m.group(1).split(".")]
+    while len(release) > 1 and release[-1] == 0:
+        release.pop()
+    pre, pre_n, post, dev = m.group(2), m.group(3), m.group(4), m.group(5)
+    # within one release: dev < a < b < rc < the release < post
+    if pre:
+        stage = (1, _PRE[pre.lower()], int(pre_n or 0))
+    elif post is None and dev is not None:
+        stage = (0, 0, 0)
+    else:
+        stage = (2, 0, 0)
+    post_n = -1 if post is None else int(post or 0)
+    dev_n = float("inf") if dev is None else int(dev or 0)
+    return (0, tuple(release), stage, post_n, dev_n)
+
+
+def kept_entry(kept: list[dict], name: str) -> dict | None:
+    """The kept game of the package ``name`` (``Library.games``' form), or None."""
+    return next((g for g in kept if same_package(str(g.get("name", "")), name)), None)
+
+
+def plan_add(kept: list[dict], info: WheelInfo) -> tuple[str, dict | None]:
+    """What picking ``info`` means, given the games this browser keeps: ("new", None), or, for a
+    package already added, ("upgrade" | "same" | "downgrade", its kept entry)."""
+    old = kept_entry(kept, info.name)
+    if old is None:
+        return "new", None
+    was, now = version_key(str(old.get("version", ""))), version_key(info.version)
+    return ("same" if was == now else "upgrade" if now > was else "downgrade"), old
+
+
+def replace_kept(kept: list[dict], info: WheelInfo, data: bytes) -> list[dict]:
+    """The kept list with ``info``'s package in place of any version of it kept before (in the
+    same place: the GM's order stays)."""
+    entry = {"name": info.name, "version": info.version, "games": list(info.games),
+             "wheel": base64.b64encode(data).decode("ascii")}
+    out, placed = [], False
+    for g in kept:
+        if same_package(str(g.get("name", "")), info.name):
+            if not placed:
+                out.append(entry)
+                placed = True
+        else:
+            out.append(g)
+    if not placed:
+        out.append(entry)
+    return out
+
+
+def without(kept: list[dict], name: str) -> list[dict]:
+    """The kept list with the package ``name`` gone."""
+    return [g for g in kept if not same_package(str(g.get("name", "")), name)]
+
+
+def encounters_of(entries: list[dict], game_ids: list[str] | tuple[str, ...]) -> list[dict]:
+    """The library entries (``Library.entries``) whose encounter is of one of ``game_ids``."""
+    ids = set(game_ids)
+    return [e for e in entries if isinstance(e, dict) and e.get("ruleset") in ids]

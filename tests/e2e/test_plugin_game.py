@@ -166,3 +166,148 @@ def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persist
     wait_ready(pv)
     expect(pv.locator("#pv-order")).to_contain_text("Bryn")
     assert page.watch.foreign() == []
+
+
+def _bumped_wheel(tmp_path: Path, version: str) -> Path:
+    """The example game as another version of the same package (its pyproject's version bumped)."""
+    src = tmp_path / f"d20-{version}"
+    shutil.copytree(D20, src, ignore=shutil.ignore_patterns("dist", "tests", "__pycache__"))
+    text = (src / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'version = "0.1.0"' in text
+    (src / "pyproject.toml").write_text(text.replace('version = "0.1.0"', f'version = "{version}"'), encoding="utf-8")
+    return build_wheel.build(src, tmp_path / f"out-{version}")
+
+
+def _answer(page, accept: bool) -> list[str]:
+    """Answer the page's next confirmation; the list gets its question."""
+    asked: list[str] = []
+
+    def on(d):
+        asked.append(d.message)
+        d.accept() if accept else d.dismiss()
+    page.once("dialog", on)
+    return asked
+
+
+def _asked(page, asked: list[str]) -> list[str]:
+    """``asked`` once the page has asked (the question comes after the page reads its library)."""
+    for _ in range(200):
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    return asked
+
+
+def test_an_added_game_is_removed_kept_encounters_say_so_and_it_is_upgraded(page, open_app, wait_ready, tmp_path):
+    """What a GM expects of a game added from a wheel: the dialog lists it with its version; Remove
+    asks first, naming its saved encounters, which stay listed and say their game is not
+    installed; added again, they open again; a newer wheel of the same package upgrades it
+    ("d20 Skirmish 0.1.0 → 0.2.0"), the same version is said to be there already, an older one
+    is asked about, and a refusal changes nothing."""
+    assert WHEEL.is_file(), "make build writes the example game's wheel"
+    open_app(page)
+    dlg, form = _add_game(page, WHEEL)
+    said = dlg.locator(".add-game-said")
+    expect(said).to_have_text("d20 Skirmish is added.", timeout=60_000)
+    row = dlg.locator(".added-game")
+    expect(row).to_have_count(1)
+    expect(row.locator(".added-game-name")).to_have_text("d20 Skirmish")
+    expect(row.locator(".added-game-version")).to_have_text("0.1.0")
+
+    # the same version again: said next to the field, nothing changes
+    form = dlg.locator("form[data-form=add-game]")
+    form.locator("#f-wheel").set_input_files(str(WHEEL))
+    form.get_by_role("button", name="Add this game").click()
+    expect(form.locator("[data-error-for=wheel]")).to_have_text("d20 Skirmish 0.1.0 is already added.")
+    expect(dlg.locator(".added-game")).to_have_count(1)
+
+    dlg.get_by_label("Name").fill("Goblin ambush")
+    dlg.get_by_role("button", name="Create").click()
+    expect(page.locator("#ruleset-badge")).to_have_text("d20 Skirmish")
+
+    # Remove, not confirmed: nothing changes
+    page.locator("#btn-new").click()
+    asked = _answer(page, accept=False)
+    dlg.locator(".added-game").get_by_role("button", name="Remove").click()
+    assert _asked(page, asked) == ["Remove d20 Skirmish 0.1.0 from this browser? Its 1 saved encounter is kept, but cannot "
+                     "be opened until the game is added again."]
+    expect(dlg.locator(".added-game")).to_have_count(1)
+
+    # Remove, confirmed: the open encounter is of the game, so the page reloads and opens another
+    asked = _answer(page, accept=True)
+    with page.expect_navigation():
+        dlg.locator(".added-game").get_by_role("button", name="Remove").click()
+    wait_ready(page)
+    assert len(asked) == 1
+    expect(page.locator("#ruleset-badge")).not_to_have_text("d20 Skirmish")
+    banner = page.locator("#banner")
+    expect(banner).to_contain_text("Goblin ambush is an encounter of d20 Skirmish, a game that is not installed in this browser")
+    page.locator("#banner").get_by_role("button", name="Dismiss").click()
+    gone = page.locator("#encounter-select option", has_text="Goblin ambush")
+    expect(gone).to_have_text("Goblin ambush (game not installed)")
+    # picking it says why it does not open, and the open encounter stays
+    page.locator("#encounter-select").select_option(label="Goblin ambush (game not installed)")
+    expect(banner).to_contain_text("Goblin ambush is an encounter of d20 Skirmish, a game that is not installed in this browser")
+    expect(banner).to_contain_text("add its game again")
+    expect(page.locator("#ruleset-badge")).not_to_have_text("d20 Skirmish")
+    page.locator("#btn-new").click()
+    expect(page.locator("#f-ruleset option[value=d20-skirmish]")).to_have_count(0)
+    expect(dlg.locator(".added-game")).to_have_count(0)
+
+    # added again: its encounter opens again
+    form = dlg.locator("form[data-form=add-game]")
+    form.locator("#f-wheel").set_input_files(str(WHEEL))
+    form.get_by_role("button", name="Add this game").click()
+    expect(said).to_have_text("d20 Skirmish is added.", timeout=60_000)
+    expect(gone).to_have_text("Goblin ambush")
+    page.keyboard.press("Escape")
+    expect(dlg).to_be_hidden()
+    page.locator("#encounter-select").select_option(label="Goblin ambush")
+    expect(page.locator("#ruleset-badge")).to_have_text("d20 Skirmish")
+
+    # a newer wheel of the same package upgrades it
+    page.locator("#btn-new").click()
+    form.locator("#f-wheel").set_input_files(str(_bumped_wheel(tmp_path, "0.2.0")))
+    form.get_by_role("button", name="Add this game").click()
+    expect(said).to_have_text("d20 Skirmish 0.1.0 \u2192 0.2.0.", timeout=60_000)
+    expect(dlg.locator(".added-game")).to_have_count(1)
+    expect(dlg.locator(".added-game-version")).to_have_text("0.2.0")
+    expect(page.locator("#f-ruleset option[value=d20-skirmish]")).to_have_count(1)
+    # its open encounter goes on with the new version's page
+    page.keyboard.press("Escape")
+    expect(dlg).to_be_hidden()
+    add = open_add_dialog(page)
+    add.locator('[name="combatant.name"]').fill("Bryn")
+    add.locator('[name="combatant.stats.hp"]').fill("30")
+    add.locator('[name="combatant.stats.defence"]').fill("14")
+    add.get_by_role("button", name="Add", exact=True).click()
+    expect(add).to_be_hidden()
+    expect(card(page, "Bryn", open_=False)).to_be_visible()
+    expect(page.locator(".d20-panel")).to_be_visible()
+    page.locator("#btn-new").click()
+
+    # an older one is asked about: refused, nothing changes
+    asked = _answer(page, accept=False)
+    form.locator("#f-wheel").set_input_files(str(WHEEL))
+    form.get_by_role("button", name="Add this game").click()
+    expect(form.locator("[data-error-for=wheel]")).to_have_text(
+        "d20 Skirmish stays at 0.2.0: the older file was not added.")
+    assert _asked(page, asked) == ["d20 Skirmish 0.2.0 is added; this file is the older version 0.1.0. Go back to 0.1.0?"]
+    expect(dlg.locator(".added-game-version")).to_have_text("0.2.0")
+
+    # the upgrade is kept: after a reload the game is 0.2.0, and its encounter opens
+    page.reload()
+    wait_ready(page)
+    expect(page.locator("#ruleset-badge")).to_have_text("d20 Skirmish")
+    expect(card(page, "Bryn", open_=False)).to_be_visible()
+    page.locator("#btn-new").click()
+    expect(dlg.locator(".added-game-version")).to_have_text("0.2.0")
+    page.screenshot(path="/tmp/games-manage-list.png")
+
+    # going back to the older version, confirmed
+    asked = _answer(page, accept=True)
+    form.locator("#f-wheel").set_input_files(str(WHEEL))
+    form.get_by_role("button", name="Add this game").click()
+    expect(said).to_have_text("d20 Skirmish 0.2.0 \u2192 0.1.0.", timeout=60_000)
+    assert len(_asked(page, asked)) == 1
+    expect(dlg.locator(".added-game-version")).to_have_text("0.1.0")

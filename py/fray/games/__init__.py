@@ -116,6 +116,13 @@ def _load_builtin() -> None:
         _import(ruleset_id)
 
 
+def game_installed(ruleset_id: object) -> bool:
+    """Whether an encounter of ``ruleset_id`` can open here: a built-in game, or one loaded (the
+    page loads every added game at boot). Cheap: the library list asks it of every entry. An
+    entry that names no game is not said to lack one."""
+    return not isinstance(ruleset_id, str) or ruleset_id in BUILTIN or ruleset_id in _REGISTRY
+
+
 def get_ruleset(ruleset_id: str, field: str = "ruleset") -> Ruleset:
     if ruleset_id not in _REGISTRY:
         _import(ruleset_id)

@@ -14,7 +14,7 @@ from .. import savewords
 from ..errors import SaveFileError
 from ..history import History
 from ..reducer import new_encounter
-from fray.games import first_ruleset_id
+from fray.games import first_ruleset_id, game_installed
 from . import players_view
 from .store import JsBackend, Library, MissingSave, boot_order, local_items, new_key
 from .uistate import UiState
@@ -161,6 +161,17 @@ class Booting:
         if isinstance(err, SaveFileError):  # where in the save, as the GM knows it
             err = savewords.describe(err, raw, advice=False)
         self.broken = (key, raw)
+        entry = next((e for e in getattr(self.lib, "cached", []) if isinstance(e, dict) and e.get("key") == key), {})
+        if not game_installed(entry.get("ruleset")):  # its game was removed, or did not install
+            try:
+                game = (await self.lib.game_names()).get(entry.get("ruleset"), entry.get("ruleset"))
+            except Exception:  # noqa: BLE001 - the game's own id, then
+                game = entry.get("ruleset")
+            self.banner(f"{entry.get('name') or 'This encounter'} is an encounter of {game}, a game that is not "
+                        "installed in this browser. It is kept: add its game again (New encounter, then "
+                        "Add a game\u2026) to open it.",
+                        actions=[("Download the raw save", "download-broken")] if raw else None)
+            return
         # a closed tab's last moves on it, not applied (Autosave.recover_pending): offered too
         lost = [("Download the unsaved changes", "download-lost")] if self.lost_moves else []
         if raw is None:  # nothing to download: never offer an empty file

@@ -30,6 +30,7 @@ from . import widgets
 from .html import Markup, h
 from .dom import by_id, nil
 from .panels import hook, panel_for
+from fray.games import game_installed
 
 document = js.document
 
@@ -180,7 +181,8 @@ class Painter:
             entries.append({"key": self.key, "name": self.enc.name})
         html = Markup("").join(
             h("option", {"value": x["key"], "selected": x["key"] == self.key},
-              self.enc.name if x["key"] == self.key else x.get("name", x["key"]))
+              self.enc.name if x["key"] == self.key else x.get("name", x["key"]),
+              None if x["key"] == self.key or game_installed(x.get("ruleset")) else " (game not installed)")
             for x in entries)
         sel = by_id("encounter-select")
         # the same list with the open encounter picked is left alone (twice per action otherwise:

@@ -192,6 +192,10 @@ def party(app: Any, name: str, el: Any) -> None:
     party_view.on_act(app, name, el)
 
 
+def added_game(app: Any, name: str, el: Any) -> None:
+    games_view.on_act(app, name, el)  # Remove or Upgrade a game the GM added
+
+
 ACTS: dict[str, ActHandler] = {
     "undo": undo, "redo": redo,
     "import-replace": settle_import, "import-keep": settle_import, "import-cancel": settle_import,
@@ -212,6 +216,7 @@ ACTS: dict[str, ActHandler] = {
     "show-tracker": show_pane, "show-map": show_pane,
     **{n: players for n in players_view.ACTS},
     **{n: party for n in party_view.ACTS},
+    **{n: added_game for n in games_view.ACTS},
 }
 
 

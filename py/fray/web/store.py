@@ -15,7 +15,8 @@ What is kept where (docs/ARCHITECTURE.md, Storage):
 - ``broken``: a save that failed to load, kept untouched for download. Its save is never
   overwritten behind the GM's back.
 - ``meta``: ``current`` (the open encounter), ``migrated`` (localStorage's library has
-  been copied in), ``bestiary`` and ``games`` (the games the GM added: ``Library.games``).
+  been copied in), ``bestiary``, ``games`` (the games the GM added: ``Library.games``) and
+  ``game-names`` (their names, kept after one is removed: ``Library.game_names``).
 
 The page's backend is ``static/store.js`` (``JsBackend`` wraps it); ``MemoryBackend`` does the
 same in memory, for the unit tests and for a browser that refuses storage. Every write is one
@@ -414,6 +415,20 @@ class Library:
 
     async def save_games(self, kept: list[dict[str, Any]]) -> None:
         await self.backend.put_meta("games", json.dumps(kept))
+
+    async def game_names(self) -> dict[str, str]:
+        """The names of the games ever added here (ruleset id -> the game's name), kept after a
+        game is removed: an encounter of it says which game to add again. {} when unreadable."""
+        try:
+            got = json.loads(str(await self.backend.meta("game-names") or "{}"))
+        except ValueError:
+            return {}
+        if not isinstance(got, dict):
+            return {}
+        return {k: v for k, v in got.items() if isinstance(k, str) and isinstance(v, str)}
+
+    async def remember_game_names(self, names: dict[str, str]) -> None:
+        await self.backend.put_meta("game-names", json.dumps({**await self.game_names(), **names}))
 
     async def campaign(self) -> tuple[dict[str, Any], int]:
         """The party's campaign (fray.party.campaign) and its revision (0: none kept yet), read as
