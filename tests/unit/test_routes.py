@@ -71,7 +71,13 @@ def drawn(rs: Any) -> str:
     from fray.web.tables_view import tables_form
 
     panel = panel_for(rs.id)
-    parts = [R.new_encounter_form(all_rulesets()), games_view.add_game_html(),
+    added = games_view._added[:]
+    games_view._added[:] = [{"name": "fray_d20", "version": "0.1.0", "titles": ["d20 Skirmish"]}]
+    try:
+        with_one = games_view.add_game_html()  # an added game listed, with Upgrade and Remove
+    finally:
+        games_view._added[:] = added
+    parts = [R.new_encounter_form(all_rulesets()), games_view.add_game_html(), with_one,
              duplicate_dialog("A fight", "a.json", "ahead", 3), party_view.make_html(rs.presets(), [], rs.name),
              bestiary_html([{"combatant": {"name": "Wolf"}, "ruleset": rs.id}], rs)]
     for h in fights(rs):
