@@ -71,8 +71,8 @@ def start(page, open_app, name: str, size=(1366, 900), party: tuple[str, ...] = 
     new_strike_rank(page, name)
     for preset in party:
         add_preset(page, preset, "party")
-    for preset in foes:
-        add_preset(page, preset)
+    for i, preset in enumerate(foes):  # the first within engagement range (3 m), the rest behind it
+        add_preset(page, preset, at=(3, -3 * i))
     if party or foes:
         advance(page, "Declare")
 
@@ -102,7 +102,7 @@ def test_second_weapons_attack(page, open_app):
     weapon 1; the main-gauche then SR 11 = 6 + its own full SR 5 (DEX 3 + SIZ 2 + weapon 0)."""
     start(page, open_app, "Two blades")
     add_custom(page, "Duellist", "Shortsword, 60, 1D6+1, 1, 10, impaling\nMain-gauche, 50, 1D4+1, 0, 6, impaling")
-    add_preset(page, WOLF)
+    add_preset(page, WOLF, at=(3, 0))
     advance(page, "Declare")
     form = sr_fill_declaration(page, "c1", {"weapon": "shortsword", "extra_weapon": "main_gauche"}, more=True)
     shots(page, "declare-more")
@@ -150,7 +150,7 @@ def test_mounted_charge_and_the_riders_hit_location(page, open_app):
     start(page, open_app, "Lance charge")
     add_preset(page, WOLF, "party")  # the mount, c1
     add_custom(page, "Rider", "Lance, 60, 1D10+1, 1, 10, impaling, lance", extra={"mount": "c1"})
-    add_preset(page, WARRIOR)
+    add_preset(page, WARRIOR, at=(3, 0))
     advance(page, "Declare")
     declare_charge(page, "c2", "lance", "c3", "24", ("Mounted charge",),
                    "SR 3 = weapon 1 + move 2 (mounted charge: no DEX or SIZ SR)")
@@ -167,7 +167,7 @@ def test_mounted_vs_foot_can_be_switched_off(page, open_app):
     start(page, open_app, "Rider on foot")
     add_preset(page, WOLF, "party")
     add_custom(page, "Rider", "Lance, 60, 1D10+1, 1, 10, impaling, lance", extra={"mount": "c1"})
-    add_preset(page, WARRIOR)
+    add_preset(page, WARRIOR, at=(3, 0))
     advance(page, "Declare")
     sr_declare(page, "c2", {"weapon": "lance", "target": "c3"}, "SR 6")
     advance(page, "Resolve SR 6")

@@ -98,7 +98,7 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     open_app(page)
     new_strike_rank(page, "Wolf in the pass")
     add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
+    add_preset(page, WOLF, at=(3, 0))  # within engagement range (3 m) from the start
 
     # a typed die out of range: an error at that input and nothing changes
     advance(page, "Declare")
@@ -206,7 +206,7 @@ def test_panel_controls_have_names_and_touch_size(page, open_app):
     open_app(page)
     new_strike_rank(page, "Touch check")
     add_preset(page, WARRIOR, "party")
-    add_preset(page, "Gorp (single location)")
+    add_preset(page, "Gorp (single location)", at=(3, 0))
     advance(page, "Declare")
     assert touch_and_name_problems(page, "sr") == []
     # keyboard only: declare the warrior's attack

@@ -26,7 +26,7 @@ def test_impale_prompts_and_unstick_answered_through_the_page(page, open_app):
     open_app(page)
     new_strike_rank(page, "Dagger in the chest")
     add_preset(page, WARRIOR, "party")
-    add_preset(page, ARCHER)
+    add_preset(page, ARCHER, at=(3, 0))  # within engagement range (3 m) from the start
     advance(page, "Declare")
     form = page.locator('form[data-form=sr-declare][data-id="c2"]')
     form.locator('[name="kind"]').select_option("melee")
@@ -72,7 +72,7 @@ def test_first_aid_and_healing_on_the_card(page, open_app):
     open_app(page)
     new_strike_rank(page, "Patch up")
     add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
+    add_preset(page, WOLF, at=(3, 0))  # within engagement range (3 m) from the start
     c = card(page, WARRIOR)
     c.locator("summary", has_text="Damage / First Aid").click()
     dmg = c.locator("form[data-form=sr-damage]")
@@ -122,7 +122,7 @@ def test_abort_circumstances_disengage_and_grapple(page, open_app):
     open_app(page)
     new_strike_rank(page, "Change of plan")
     add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
+    add_preset(page, WOLF, at=(3, 0))  # within engagement range (3 m) from the start
     advance(page, "Declare")
     form = page.locator('form[data-form=sr-declare][data-id="c1"]')
     form.locator('[name="kind"]').select_option("spell")
