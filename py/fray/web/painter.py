@@ -24,7 +24,7 @@ import js  # type: ignore[import-not-found]
 from . import mapctl
 from . import render as R
 from . import history_view
-from .blocks import patch_region, replace
+from .blocks import patch_region
 from .dom import by_id, fold_states, nil
 from .panels import hook, panel_for
 
@@ -220,5 +220,5 @@ class Painter:
             nodes = root.children
             for k, ((cid, html), (_, old)) in enumerate(zip(cards, before)):
                 if html is not old and html != old:
-                    replace(nodes.item(k), html)  # the old card emptied: blocks.let_go
+                    nodes.item(k).outerHTML = html
         self._painted["cards"] = cards
