@@ -60,24 +60,7 @@ def patch(el: Any, old: str, new: str) -> None:
     if (isinstance(old, Block) and isinstance(new, Block) and old.open == new.open and old.close == new.close
             and _patch_children(el, old.children, new.children)):
         return
-    replace(el, new)
-
-
-def replace(el: Any, html: str) -> None:
-    """Put ``html`` where the element ``el`` is, and empty ``el`` (``let_go``)."""
-    el.outerHTML = html
-    let_go(el)
-
-
-def let_go(el: Any) -> None:
-    """Empty an element the page no longer shows (replaced or removed). WebKit keeps a detached
-    element, and every node under it, for as long as its JavaScript wrapper lives, and Python's
-    handle on the element gave it one: that wrapper is garbage only at WebKit's next full
-    collection, and a page that redraws its cards on every action can pile up old cards
-    meanwhile (issue 36; docs/performance.md, "Memory in a fight that stays full": whether this
-    lowers the figures is not proven). Emptied, the nodes under it (no wrapper of their own) are
-    freed at once."""
-    el.textContent = ""
+    el.outerHTML = new
 
 
 def _patch_children(parent: Any, old: tuple[str, ...], new: tuple[str, ...]) -> bool:
@@ -191,7 +174,6 @@ def _patch_lined_up(parent: Any, kids: Any, pairs: list[tuple[int | None, int | 
     for i, j in pairs:
         if i is not None and j is None:
             els[i].remove()
-            let_go(els[i])
     for at, markup in runs.items():
         if at is None:
             parent.insertAdjacentHTML("beforeend", "".join(markup))

@@ -25,7 +25,7 @@ from . import mapctl
 from . import render as R
 from . import history_view
 from . import game_style
-from .blocks import patch_region, replace
+from .blocks import patch_region
 from . import widgets
 from .html import Markup, h
 from .dom import by_id, nil
@@ -231,5 +231,5 @@ class Painter:
             nodes = root.children
             for k, ((cid, html), (_, old)) in enumerate(zip(cards, before)):
                 if html is not old and html != old:
-                    replace(nodes.item(k), html)  # the old card emptied: blocks.let_go
+                    nodes.item(k).outerHTML = html
         self._painted["cards"] = cards
