@@ -476,3 +476,14 @@ def test_keeping_one_of_two_wolves_named_alike_hides_that_one_only():
         with pytest.raises(InvalidAction) as e:
             character.check(dict(ch, kept_from=bad))
         assert e.value.field == "character.kept_from"
+
+
+def test_a_character_made_from_a_template_still_stands_for_the_combatant_of_its_name():
+    """Made from a template (not kept from this fight), a character names no combatant: the fight's
+    combatant of its name is taken to be it and not offered to keep again."""
+    from fray.web import party_view
+
+    enc, _ = apply(new_encounter("strike-rank"), {"type": "add_combatant", "combatant": sr_sheet("Gorakiki")})
+    camp = campaign.empty()
+    camp["characters"].append(sr_char("k1", name="Gorakiki"))
+    assert "Keep Gorakiki" not in str(party_view.party_html(camp, enc, key="enc-camp"))
