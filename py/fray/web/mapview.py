@@ -726,8 +726,11 @@ def link_route(a: tuple[float, float], b: tuple[float, float], others: list[tupl
     other, each stopping before any token in its way (the Engaged list names the pair in words);
     ``("none", "")`` when even that has no room."""
     gap = r * 1.15 + r / 8  # the disc's edge, its stroke and half the link's width
-    near = [o for o in others if _seg_dist(o, a, b) < gap + 4 * r] if others else []
-    if _clear([a, b], near, gap):
+    # how far each token is from the straight line: a curve bent by ``off`` stays within ``off`` of
+    # it (the curve lies in the triangle of its ends and control point), so only tokens that near are
+    # checked against it (a crowded 200-token fight stays quick)
+    away = [(_seg_dist(o, a, b), o) for o in others]
+    if all(d >= gap for d, _ in away):
         return "line", ""
     length = math.hypot(b[0] - a[0], b[1] - a[1])
     if length > 0:
@@ -739,7 +742,7 @@ def link_route(a: tuple[float, float], b: tuple[float, float], others: list[tupl
                 off = side * span * k / 8
                 c = (mx + nx * off, my + ny * off)
                 pts = _bezier(a, c, b)
-                if _clear(pts, others, gap):
+                if _clear(pts, [o for d, o in away if d < abs(off) + gap], gap):
                     return "routed", f"M{fmt(a[0])} {fmt(a[1])}Q{fmt(c[0])} {fmt(c[1])} {fmt(b[0])} {fmt(b[1])}"
     stubs = []
     for p, q in ((a, b), (b, a)):
@@ -747,10 +750,11 @@ def link_route(a: tuple[float, float], b: tuple[float, float], others: list[tupl
             break
         ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
         want = min(length / 2, 2.2 * r)
+        close = [o for o in others if math.hypot(o[0] - p[0], o[1] - p[1]) < want + gap]
         reach = 0.0  # the stub grows until a token is in its way
         for i in range(1, 12):
             d = want * i / 11
-            if not _clear([p, (p[0] + ux * d, p[1] + uy * d)], others, gap):
+            if not _clear([p, (p[0] + ux * d, p[1] + uy * d)], close, gap):
                 break
             reach = d
         if reach > r * 1.2:  # out past its own disc, where it is seen
