@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from fray.reducer import apply, new_encounter
@@ -407,3 +408,67 @@ def test_issue_11_labels_placed_on_a_grid_are_the_ones_testing_every_box_gives()
         got = mapview.place_labels(wanted, obstacles, view)
         assert got == _place_labels_testing_every_box(wanted, obstacles, view), trial
     assert mapview._Boxes([0, 0, 10, 10]).hits((0, 0, 1, 1)) is False
+
+
+def _link_points(el: str) -> list[tuple[float, float]]:
+    """The points an engagement link's markup passes through (a curve sampled finely)."""
+    if el.startswith("<line"):
+        v = {k: float(x) for k, x in re.findall(r'\b(x1|y1|x2|y2)="([-\d.]+)"', el)}
+        return [(v["x1"] + (v["x2"] - v["x1"]) * t / 50, v["y1"] + (v["y2"] - v["y1"]) * t / 50) for t in range(51)]
+    d = re.search(r'\bd="([^"]+)"', el).group(1)
+    pts: list[tuple[float, float]] = []
+    for cmd, nums in re.findall(r"([MLQ])([^MLQ]*)", d):
+        n = [float(x) for x in nums.split()]
+        if cmd == "Q":
+            a, c, b = pts[-1], (n[0], n[1]), (n[2], n[3])
+            pts += [((1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t * t * b[0],
+                     (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1]) for t in (i / 200 for i in range(1, 201))]
+        elif cmd == "L":
+            a, b = pts[-1], (n[0], n[1])
+            pts += [(a[0] + (b[0] - a[0]) * t / 50, a[1] + (b[1] - a[1]) * t / 50) for t in range(1, 51)]
+        else:
+            pts.append((n[0], n[1]))
+    return pts
+
+
+def test_an_engagement_link_never_passes_over_a_third_tokens_disc():
+    """A GM's play-through: links were straight lines token to token and ran through the ally standing
+    between. A link whose straight line is clear stays a line; one that would cross a third token bends
+    round it (the least bend, either side), or, with no way round, is a stub out of each token."""
+    r = 0.4
+    assert mapview.link_route((0, 0), (4, 0), [(2, 3)], r) == ("line", "")
+    kind, d = mapview.link_route((0, 0), (4, 0), [(2, 0)], r)  # the ally right between
+    assert kind == "routed" and d.startswith("M0 0Q")
+    pts = _link_points(f'<path d="{d}" />')
+    assert pts[0] == (0, 0) and pts[-1] == (4, 0)
+    assert min(math.hypot(x - 2, y) for x, y in pts) > r
+    # two between, on both sides of the line: still bent clear of both
+    kind, d = mapview.link_route((0, 0), (6, 0), [(2, 0.3), (4, -0.3), (3, 1.5)], r)
+    assert kind == "routed"
+    pts = _link_points(f'<path d="{d}" />')
+    assert all(math.hypot(x - ox, y - oy) > r for ox, oy in [(2, 0.3), (4, -0.3), (3, 1.5)] for x, y in pts)
+    # one end hemmed in by a ring of tokens: no way round; a stub out of the other token, short of the ring
+    ring = [(math.cos(a * math.pi / 4), math.sin(a * math.pi / 4)) for a in range(8)]
+    kind, d = mapview.link_route((0, 0), (4, 0), ring, r)
+    assert kind == "stub" and "M4 0L" in d
+    for stub in ("M" + x for x in d.split("M")[1:]):
+        pts = _link_points(f'<path d="{stub}" />')
+        assert all(math.hypot(x - ox, y - oy) > r for ox, oy in ring for x, y in pts)
+        assert math.dist(pts[0], pts[-1]) > r  # out past its own disc, where it is seen
+
+
+def test_the_plan_draws_no_link_over_an_ally_between():
+    """The plan as drawn: Vasana and the broo she fights with an ally between them."""
+    p = next(p for p in get_ruleset("strike-rank").presets() if p["name"] == "Human warrior")
+    enc = _enc("strike-rank", [({**p, "name": "Vasana", "side": "party"}, 0, 0, 0), ({**p, "name": "Broo"}, 2.8, 0, 0),
+                               ({**p, "name": "Ally", "side": "party"}, 1.4, 0.1, 0)])
+    plan = mapview.map_parts(enc, None)["plan"]
+    r = mapview.token_radius(mapview.fit_view(enc), enc)
+    links = re.findall(r'<(?:line|path) class="engaged[^"]*" data-link="(\w+) (\w+)"[^>]*>', plan)
+    assert ("c1", "c2") in links
+    for el in re.findall(r'<(?:line|path) class="engaged[^"]*"[^>]*>', plan):
+        a, b = re.search(r'data-link="(\w+) (\w+)"', el).groups()
+        pts = _link_points(el)
+        for c in enc.combatants:
+            if c.id not in (a, b):
+                assert min(math.hypot(x - c.position.x, y + c.position.y) for x, y in pts) > r, (el, c.name)

@@ -450,3 +450,40 @@ def test_junk_carried_state_is_refused_with_the_engines_own_error_and_nothing_ch
     with pytest.raises(FrayError):
         apply(enc, {"type": "join_party", "characters": [ch]})
     assert enc.combatants == []
+
+
+def test_keeping_one_of_two_wolves_named_alike_hides_that_one_only():
+    """A GM's play-through: two wolves both named "Wolf"; "Keep Wolf" in the Party dialog hid both
+    (combatants were matched by name). The character remembers the combatant of the fight it was kept
+    from (``kept_from``), and only that one stops being offered."""
+    from fray.web import party_view
+
+    wolf = {"name": "Wolf", "side": "foes", "stats": dict(SR_STATS), "weapons": [dict(SWORD)]}
+    enc, _ = apply(new_encounter("strike-rank"), {"type": "add_combatant", "combatant": wolf})
+    enc, _ = apply(enc, {"type": "add_combatant", "combatant": dict(wolf)})
+    first, second = enc.combatants
+    ch = character.from_combatant(enc, first, "k1", "enc-ford")
+    assert ch["kept_from"] == {"encounter": "enc-ford", "combatant": first.id}
+    camp = campaign.empty()
+    camp["characters"].append(ch)
+    out = str(party_view.party_html(camp, enc, key="enc-ford"))
+    assert f'data-id="{second.id}"' in out and f'data-id="{first.id}"' not in out
+    assert out.count("Keep Wolf") == 1
+    # another fight's combatant of the same id is still offered
+    assert str(party_view.party_html(camp, enc, key="enc-other")).count("Keep Wolf") == 2
+    # a file's kept_from is checked like the rest of the character
+    for bad in ({"encounter": "enc-ford"}, {"encounter": 3, "combatant": "c1"}, "c1"):
+        with pytest.raises(InvalidAction) as e:
+            character.check(dict(ch, kept_from=bad))
+        assert e.value.field == "character.kept_from"
+
+
+def test_a_character_made_from_a_template_still_stands_for_the_combatant_of_its_name():
+    """Made from a template (not kept from this fight), a character names no combatant: the fight's
+    combatant of its name is taken to be it and not offered to keep again."""
+    from fray.web import party_view
+
+    enc, _ = apply(new_encounter("strike-rank"), {"type": "add_combatant", "combatant": sr_sheet("Gorakiki")})
+    camp = campaign.empty()
+    camp["characters"].append(sr_char("k1", name="Gorakiki"))
+    assert "Keep Gorakiki" not in str(party_view.party_html(camp, enc, key="enc-camp"))

@@ -7,7 +7,8 @@ A *character* is plain JSON data, kept beside the encounters (never inside one):
      "sheet": {...what the add form sends, without a position...},
      "carried": {...what the last fight left on it, per game (``carry``)...},
      "dead": false,
-     "encounters": ["<encounter id>", ...]}
+     "encounters": ["<encounter id>", ...],
+     "kept_from": {"encounter": "<encounter id>", "combatant": "<combatant id>"}}  (kept from a fight)
 
 * ``character``: making one (from the add form's sheet, a ready-made combatant, a bestiary template,
   or a combatant in a fight) and checking one.

@@ -18,7 +18,7 @@ from .. import gate
 from ..errors import FrayError, InvalidAction
 from ..model import Combatant, Encounter
 
-KEYS = ("id", "ruleset", "sheet", "carried", "dead", "encounters")
+KEYS = ("id", "ruleset", "sheet", "carried", "dead", "encounters", "kept_from")
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_ENCOUNTERS = 1000
 
@@ -57,14 +57,26 @@ def sheet_of(enc: Encounter, c: Combatant) -> dict[str, Any]:
     return sheet
 
 
-def from_combatant(enc: Encounter, c: Combatant, cid: str) -> dict[str, Any]:
+def from_combatant(enc: Encounter, c: Combatant, cid: str, encounter: str = "") -> dict[str, Any]:
     """A character taken from a combatant in a fight: its sheet, and what the fight left on it as
-    carried (the same proposal ``carry.carry_over`` makes at the end of a fight)."""
+    carried (the same proposal ``carry.carry_over`` makes at the end of a fight). ``encounter``, the
+    fight's key: the character remembers which combatant of which fight it was kept from
+    (``kept_from``), so that one, and not every combatant of its name (two wolves named "Wolf"), is
+    no longer offered to keep (``kept_here``)."""
     from . import carry
 
     ch = new(enc.ruleset, sheet_of(enc, c), cid, carry.carry_over(enc, c))
     ch["dead"] = "dead" in c.conditions
+    if encounter:
+        ch["kept_from"] = {"encounter": encounter, "combatant": c.id}
+        check(ch, "character")
     return ch
+
+
+def kept_here(characters: list[dict[str, Any]], encounter: str) -> set[str]:
+    """The combatants of the fight ``encounter`` that a character was kept from."""
+    return {str(k["combatant"]) for ch in characters
+            if isinstance(k := ch.get("kept_from"), dict) and k.get("encounter") == encounter}
 
 
 def check(ch: Any, path: str = "character") -> None:
@@ -89,6 +101,10 @@ def check(ch: Any, path: str = "character") -> None:
     encs = ch.get("encounters", [])
     if not isinstance(encs, list) or len(encs) > MAX_ENCOUNTERS or not all(isinstance(e, str) for e in encs):
         raise InvalidAction(f"{path}.encounters", "must list the encounters the character was in")
+    kept = ch.get("kept_from")
+    if kept is not None and not (isinstance(kept, dict) and set(kept) == {"encounter", "combatant"}
+                                 and all(isinstance(v, str) and 0 < len(v) <= 200 for v in kept.values())):
+        raise InvalidAction(f"{path}.kept_from", "must name the encounter and the combatant the character was kept from")
     try:
         enc = new_encounter(ch.get("ruleset"))
     except FrayError:

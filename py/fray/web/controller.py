@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..errors import FrayError
 from . import history_view, players_view
-from .dom import by_id
+from .dom import by_id, nil
 
 
 class Controller:
@@ -98,8 +98,19 @@ class Controller:
 
     @staticmethod
     def say_undo(text: str) -> None:
-        """The header's word on what Undo, Redo or the history list just changed (a live region)."""
+        """The toast saying what Undo, Redo or the history list just changed (a live region; "" hides it)."""
+        import js  # type: ignore[import-not-found]
+
         el = by_id("undo-said")
-        if el is not None:
-            el.textContent = text
-            el.title = text  # the header cuts a long one; the whole sentence is a hover away
+        if el is None:
+            return
+        el.textContent = text
+        # a toast over the page's foot (static/app.css .undo-said): its fade starts again with each
+        # sentence, and it keeps clear of a focused form near the bottom by standing at the top
+        el.classList.remove("at-top", "shown")
+        _ = el.offsetWidth  # the reflow that makes the fade start over
+        el.classList.add("shown")
+        focused = nil(js.document.activeElement)
+        if text and focused is not None and focused.closest("form") is not None:
+            if focused.getBoundingClientRect().bottom > js.window.innerHeight * 0.6:
+                el.classList.add("at-top")

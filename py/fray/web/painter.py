@@ -115,14 +115,17 @@ class Painter:
                 status[c.id] = rs.status(enc, view, c.id)
             except Exception:  # a summary that cannot be drawn must not cost the card
                 traceback.print_exc()
-        phase_label = getattr(rs, "slot_label_is_phase", False)
-        self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id, phase_label, waiting),
-                                                R.strip_heading(order, phase_label)))
         acting = enc.get(current_id) if current_id else None
         tag = "Acting"
         said = hook(panel, "acting")
         if said is not None:  # the panel's own word on who the line is about (strike-rank: "Declaring")
             tag, acting = said(self, view, acting)
+            # one answer for the line, the strip's NOW and the card open as acting: with no action left
+            # at the SR being resolved, nobody (the order's first slot waits for Next at a later SR)
+            current_id = acting.id if acting is not None else None
+        phase_label = getattr(rs, "slot_label_is_phase", False)
+        self.paint("order-strip", R.order_strip(R.strip_entries(enc, order, status, current_id, phase_label, waiting),
+                                                R.strip_heading(order, phase_label)))
         uses = getattr(panel, "uses", None) if panel and acting else None
         used = uses(self, acting.id, view) if uses is not None else []
         self.paint("acting-line", R.acting_line(acting, status.get(acting.id if acting else ""),

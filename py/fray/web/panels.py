@@ -56,7 +56,8 @@ class PanelHooks(Protocol):
     declares them all absent, so a panel defines just those its game needs."""
 
     def acting(self, app: Any, view: dict[str, Any], acting: Any) -> tuple[str, Any]:
-        """The essentials line's word and whom it is about: ``("Declaring", combatant)``.
+        """The essentials line's word and whom it is about: ``("Declaring", combatant)``; the order
+        strip's NOW and the card open as acting follow the same answer (nobody: none of them).
         Absent: ``("Acting", acting)``, who holds the current slot."""
         ...
 

@@ -94,8 +94,13 @@ def party_html(camp: dict[str, Any], enc: Any, note: str = "", undo: str = "", k
     can_join = {ch["id"] for ch in joinable}
     listed = (h("ul", {"class": "party-list"}, (_party_row(ch, ch["id"] in can_join, ch["id"] in in_fight) for ch in mine))
               if mine else html("<p>No characters for this game yet. Keep a combatant of this fight as a character below.</p>"))
-    names = {character.name_of(ch) for ch in mine}  # a combatant kept once is not offered again
-    keep = [c for c in enc.peek() if not isinstance(c.data.get("party"), dict) and c.name not in names]
+    # a combatant kept once is not offered again; another of the same name (two wolves "Wolf") still is.
+    # A character made from a template (or kept before characters remembered whence) names no
+    # combatant: a combatant of its name is taken to be it, as before
+    kept = character.kept_here(camp["characters"], key) if key else set()
+    names = {character.name_of(ch) for ch in mine if not isinstance(ch.get("kept_from"), dict)}
+    keep = [c for c in enc.peek() if not isinstance(c.data.get("party"), dict) and c.id not in kept
+            and c.name not in names]
     keeps = [_button(f"Keep {c.name}", "party-keep", "small secondary", id=c.id) for c in keep]
     actions = [_button("Add the party to this fight", "party-join") if joinable else None,
                _button("End the fight…", "party-end", "secondary") if in_fight else None,
@@ -370,7 +375,7 @@ def on_act(app: Any, act: str, el: Any) -> bool:
         c = app.enc.get(data(el, "id"))
         if c is not None:
             try:
-                ch = character.from_combatant(app.enc, c, campaign.next_id(camp))
+                ch = character.from_combatant(app.enc, c, campaign.next_id(camp), app.key)
             except FrayError as e:
                 why = e.message if isinstance(e, InvalidAction) else str(e)
                 app.show_error(by_id("dlg-body"), InvalidAction("characters", f"{c.name} cannot be kept: {why}"))
