@@ -169,14 +169,40 @@ def test_a_panel_piece_takes_text_escaped_and_markup_as_it_is():
     assert R.button(bold, "x").endswith("><b>Ready</b></button>")
 
 
-def test_a_panel_piece_joins_a_panels_plain_markup_with_plus_until_the_panels_move():
-    """A panel not yet on the builder glues its own plain-str markup to a piece with ``+``; that
-    markup stays markup there (it was escaped by the panel), while ``h``, ``html`` and ``join``
-    still escape a plain str."""
-    glued = W.fold_open("f", "k", True) + "<p>body</p>" + "</details>"
-    assert glued == '<details class="f" data-fold="k" open><p>body</p></details>'
-    assert '<div class="row">' + W.err_slot("x") == '<div class="row"><p class="field-error" data-error-for="x"></p>'
-    assert html("<i>{}</i>", "<b>") == "<i>&lt;b&gt;</i>" and Markup("").join([W.err_slot("x"), "<b>"]).endswith("&lt;b&gt;")
+def test_a_panel_piece_is_plain_markup_and_adding_a_plain_str_to_it_escapes_the_str():
+    """Every page module is on the builder, so nothing glues its own markup to a piece with ``+`` any
+    more: a piece is plain Markup, and a plain str added to it is text (issue 34: "only explicit
+    trusted markup passes")."""
+    for piece in (W.fold_open("f", "k", True), W.err_slot("x"), W.act_button("Go", "x"), R.button("Go", "x")):
+        assert type(piece) is Markup
+    assert W.fold_open("f", "k", True) + "<p>body</p>" == '<details class="f" data-fold="k" open>&lt;p&gt;body&lt;/p&gt;'
+    assert '<div class="row">' + W.err_slot("x") == '&lt;div class=&quot;row&quot;&gt;<p class="field-error" data-error-for="x"></p>'
+
+
+def test_what_a_piece_takes_as_markup_passes_only_as_markup():
+    """A field's control, a drop-down's option groups, a fold-out's further attributes and body, a
+    card's panel part: Markup (or a Block) passes as it is; a plain str there is text, escaped, never
+    markup taken on trust."""
+    box = W.text_input("f", "n")
+    assert W.field("f", "n", "N", box).count("<input") == 1
+    assert "<input" not in W.field("f", "n", "N", str(box)) and "&lt;input" in W.field("f", "n", "N", str(box))
+    group = h("optgroup", {"label": "More"}, h("option", {"value": "x"}, "X"))
+    assert "<optgroup" in W.select("f", "n", [("a", "A")], None, group)
+    assert "<optgroup" not in W.select("f", "n", [("a", "A")], None, str(group))
+    assert W.fold_open("f", "k", False, attrs=R.attrs(data_id="c1")) == '<details class="f" data-fold="k" data-id="c1">'
+    assert ' data-id="c1"' not in W.fold_open("f", "k", False, attrs=str(R.attrs(data_id="c1")))
+    body = h("p", None, "inside")
+    assert W.lazy_fold("f", "k", "Sum", lambda: body, True, True) == (
+        '<details class="f" data-fold="k" open><summary id="fold-k">Sum</summary><p>inside</p></details>')
+    assert "&lt;p&gt;inside" in W.lazy_fold("f", "k", "Sum", lambda: str(body), True, True)
+    rs = all_rulesets()[0]
+    hist = History(new_encounter(rs.id, "Ford"))
+    hist.do({"type": "add_combatant", "combatant": _combatant(rs, "Vasana", "", 0)}, random.Random(0))
+    enc = hist.present
+    c = enc.combatants[0]
+    assert "<em>x</em>" in R.combatant_card(enc, c, rs, h("em", None, "x"))
+    assert "<em>" not in R.combatant_card(enc, c, rs, "<em>x</em>")
+    assert "&lt;em&gt;x&lt;/em&gt;" in R.combatant_card(enc, c, rs, "<em>x</em>")
 
 
 def test_a_block_whose_open_tag_is_markup_keeps_its_children_as_markup():

@@ -18,16 +18,14 @@ from ..errors import FrayError, InvalidAction
 from ..party import campaign, carry, character, healing
 from ..party.games import game, page_part
 from ..party.steps import Steps, settle
-from .html import Markup, h, html, trusted
+from .html import Markup, fragment, h, html
 from .render import button
 
 TREATMENT_WORDS = {"none": "No healer", "failure": "Treatment failed", "success": "Treatment: success",
                    "special": "Treatment: special success", "critical": "Treatment: critical success"}
 
 
-def _button(*args: Any, **kwargs: Any) -> Markup:
-    # render.button escapes its label and every attribute itself (it is not on the builder yet)
-    return trusted(button(*args, **kwargs))
+_button = button  # render.button: Markup, its label and every attribute escaped
 
 
 # -- what a character carries, in words ---------------------------------------------------------
@@ -127,8 +125,9 @@ def fields_html(k: str, ruleset: str, got: dict[str, Any], c: Any, name: str) ->
     """The fields of what character ``k`` carries (``got``), over ``c``, the combatant it is or would
     be: the game's own (``fray.party.games``)."""
     part = page_part(ruleset)
-    # the game's page part builds its own markup and escapes what it writes (each game's web/party.py)
-    return trusted(part.fields_html(k, got, c, name)) if part is not None else Markup("")
+    # the game's page part returns Markup built with fray.web.html (each game's web/party.py); a plain
+    # str from it would be text, escaped
+    return fragment(part.fields_html(k, got, c, name)) if part is not None else Markup("")
 
 
 def _fieldset(k: str, name: str, fields: Markup, dead: bool, notes: list[str], err: str) -> Markup:

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 from .. import players
 from .mapview import area_names, label_svg, lift_offsets, name_svg, place_labels, token_initials
-from .html import Markup, h, html, trusted
+from .html import Markup, h, html
 from .render import button
 
 W, H = 1000, 720  # the map's drawing units (the SVG scales to its box)
@@ -24,9 +24,7 @@ LABEL_PX = 28  # .pv-label's font size in players.css: the boxes place_labels ke
 AREA_PX = 22  # .pv-area-name's
 
 
-def _button(*args: Any, **kwargs: Any) -> Markup:
-    # render.button escapes its label and every attribute itself (it is not on the builder yet)
-    return trusted(button(*args, **kwargs))
+_button = button  # render.button: Markup, its label and every attribute escaped
 
 
 def players_html(p: dict[str, Any]) -> Markup:

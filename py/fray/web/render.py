@@ -20,29 +20,6 @@ from ..reducer import NUMBERED_NAME
 from fray.games.base import Ruleset, Slot, StatSpec
 
 
-class PanelMarkup(Markup):
-    """The Markup of the pieces every game panel is built from (``button`` here, the helpers of
-    ``web/widgets.py``), for as long as some panel still glues markup together as plain strs (issue
-    34 moves the panels to ``fray.web.html`` one by one). Such a panel writes
-    ``fold_open(...) + summary + "</details>"`` or ``'<div class="row">' + button(...)``: its plain
-    str there is markup it escaped itself, which Markup's ``+`` would escape once more into text
-    on the page. So ``+`` with a plain str joins it as it is, as before the builder; with anything
-    else, and everywhere else (``h``, ``html``, ``join``), this is Markup. Once no panel adds a plain
-    str to markup, these pieces become plain Markup and this class goes."""
-
-    __slots__ = ()
-
-    def __add__(self, other: Any) -> "PanelMarkup":
-        if type(other) is str:
-            return PanelMarkup(str.__add__(self, other))
-        return PanelMarkup(Markup.__add__(self, other))
-
-    def __radd__(self, other: Any) -> "PanelMarkup":
-        if type(other) is str:
-            return PanelMarkup(str.__add__(other, self))
-        return PanelMarkup(Markup.__radd__(self, other))
-
-
 def memo(fn: Any) -> Any:
     """``fn`` (pure: its markup depends on its arguments alone) remembering what it made. A panel
     draws the same buttons, tick boxes and slots again at every render (hundreds in a 30-combatant
@@ -83,7 +60,7 @@ def button(label: Any, act: str, cls: str = "", title: str | None = None, **data
           "aria-label": title if symbol else None}
     for k, v in data.items():
         at["data-" + k.replace("_", "-")] = str(v)  # every one written, as text (None as "None")
-    return PanelMarkup(h("button", at, label))
+    return h("button", at, label)
 
 
 SIDE_LABEL = {"party": "Party", "foes": "Foes", "neutral": "Neutral"}
@@ -342,13 +319,14 @@ def card_open(ui: Any, cid: str, current: bool) -> bool:
     return current if chosen is None else bool(chosen)
 
 
-def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: str = "", current: bool = False,
+def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: Markup | str = "", current: bool = False,
                    open_: bool = True, status: dict[str, Any] | None = None) -> Markup:
     """A combatant's card. Folded, it is one line (name, state, chips) whose name opens it; the
     ruleset panel's part (``extra_html``) is inside the fold, so panels need no change. A folded
     card's body is left empty, not hidden: with 200 combatants the hidden bodies were 180,000 DOM
     nodes and a thousand forms the browser style-checked on every action (issue 11), and opening a
-    card is a render anyway (``ui.card_open``). ``extra_html`` is markup (the panel's ``card_extra``)."""
+    card is a render anyway (``ui.card_open``). ``extra_html`` is Markup (the panel's
+    ``card_extra``); a plain str is text."""
     pos = c.position
     where = f"({pos.x:g}, {pos.y:g}) m" + (f", alt {pos.alt:g} m" if pos.alt else "")
     st = status or {}
@@ -380,9 +358,9 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: s
         '<p class="field-error" data-error-for="conditions"></p></div>'
         '{notes}<div class="card-actions">{edit}{duplicate}{condition}{remove}</div></div>{tail}',
         head=head, body=body_id, stats=stat_line(c, ruleset),
-        # the panel's part of the card: markup by this parameter's contract (a panel not yet on
-        # fray.web.html gives it as a plain str of markup it escaped itself)
-        extra=trusted(extra_html), name=c.name, conds=conds,
+        # the panel's part of the card: Markup (or a Block) by this parameter's contract; a plain
+        # str there is text, escaped
+        extra=fragment(extra_html), name=c.name, conds=conds,
         notes=html("<p class=notes>{}</p>", c.notes) if c.notes else "",
         edit=button("Edit", "edit-combatant", "small", title=f"Edit {c.name}", id=c.id),
         duplicate=button("Duplicate", "duplicate-combatant", "small", title=f"Duplicate {c.name}", id=c.id),

@@ -1,7 +1,8 @@
 """Small HTML pieces and typed-number readers shared by the ruleset panels.
 
 Pure (no ``js``). Each piece is ``Markup`` built with ``fray.web.html``: a label, hint or summary
-is text (escaped) or ``Markup`` (passed as it is); a control or a body is markup. A typed value
+is text (escaped) or ``Markup`` (passed as it is); a control or a body is markup by contract,
+``Markup`` or a ``Block``: a plain str given there is text, escaped like any other. A typed value
 that is not a number passes through unchanged, so the engine names what is wrong with it at the
 field where it was typed.
 """
@@ -11,8 +12,8 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any, Callable
 
-from .html import Markup, fragment, h, html, trusted
-from .render import PanelMarkup, memo
+from .html import Markup, fragment, h, html
+from .render import memo
 
 
 def as_int(text: Any) -> Any:
@@ -34,17 +35,10 @@ def as_number(text: Any) -> Any:
     return text
 
 
-def _markup(value: Any) -> Markup:
-    """A parameter that is markup by its contract (a control, a body, ready-made options). A caller
-    not yet on ``fray.web.html`` still passes it as a plain str of markup it escaped itself
-    (issue 34's conversion is done panel by panel); Markup passes as it is."""
-    return trusted(value) if isinstance(value, str) else Markup("")
-
-
 @memo
 def err_slot(name: str) -> Markup:
     """Where an engine error about field ``name`` is shown (see App.show_error)."""
-    return PanelMarkup(html('<p class="field-error" data-error-for="{}"></p>', name))
+    return html('<p class="field-error" data-error-for="{}"></p>', name)
 
 
 @memo
@@ -53,27 +47,27 @@ def act_button(label: Any, act: str, cls: str = "", aria: str | None = None, **d
     at = {"type": "button", "data-act": act, "class": cls or None, "aria-label": aria or None}
     for k, v in data.items():
         at["data-" + k.replace("_", "-")] = str(v)  # every one written, as text (None as "None")
-    return PanelMarkup(h("button", at, label))
+    return h("button", at, label)
 
 
 @memo
 def text_input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> Markup:
-    return PanelMarkup(h("input", {"id": fid, "name": name, "type": "text", "inputmode": mode, "autocomplete": "off",
-                                   "value": "" if value is None else str(value), "placeholder": placeholder or None}))
+    return h("input", {"id": fid, "name": name, "type": "text", "inputmode": mode, "autocomplete": "off",
+                       "value": "" if value is None else str(value), "placeholder": placeholder or None})
 
 
 @memo
 def field(fid: str, name: str, label: Any, control: Any, hint: Any = "", cls: str = "") -> Markup:
     """A labelled control with its hint and the slot where an engine error about ``name`` lands.
-    ``label`` and ``hint``: text or Markup; ``control``: markup."""
-    return PanelMarkup(html('<div class="field{}" data-field="{}"><label for="{}">{}</label>{}{}{}</div>',
-                            f" {cls}" if cls else "", name, fid, label, _markup(control),
-                            html('<small class="hint">{}</small>', hint) if hint else "", err_slot(name)))
+    ``label`` and ``hint``: text or Markup; ``control``: Markup (a plain str is text, escaped)."""
+    return html('<div class="field{}" data-field="{}"><label for="{}">{}</label>{}{}{}</div>',
+                f" {cls}" if cls else "", name, fid, label, fragment(control),
+                html('<small class="hint">{}</small>', hint) if hint else "", err_slot(name))
 
 
 def select(fid: str, name: str, options: list[tuple[str, str]] | tuple[tuple[str, str], ...], selected: Any = None,
            groups: Any = "") -> Markup:
-    """A drop-down of (value, on-screen label) pairs; ``groups``: ready-made ``<optgroup>`` markup after them."""
+    """A drop-down of (value, on-screen label) pairs; ``groups``: ready-made ``<optgroup>`` Markup after them."""
     # the markup depends on each value and label only as text (escaping makes them text), so the
     # memo's key is that text: 1 and True, equal as Python values, are not the same option
     pairs = tuple((str(v), str(t)) for v, t in options)
@@ -88,7 +82,7 @@ def select(fid: str, name: str, options: list[tuple[str, str]] | tuple[tuple[str
         if len(_OPTIONS) >= 4096:
             _OPTIONS.clear()
         _OPTIONS[key] = opts
-    out = PanelMarkup(html('<select id="{}" name="{}">{}{}</select>', fid, name, opts, _markup(groups)))
+    out = html('<select id="{}" name="{}">{}{}</select>', fid, name, opts, fragment(groups))
     if len(_SELECTS) >= 4096:
         _SELECTS.clear()
     _SELECTS[whole] = out
@@ -105,16 +99,15 @@ _SELECTS: dict[tuple, Markup] = {}  # each whole drop-down by its id, name, opti
 @memo
 def check(fid: str, name: str, label: Any, checked: bool = False, cls: str = "", value: str = "") -> Markup:
     """A tick box inside its label (the whole label is the touch target); ``label``: text or Markup."""
-    return PanelMarkup(h("label", {"class": cls or None, "for": fid},
-                         h("input", {"type": "checkbox", "id": fid, "name": name, "value": value or None,
-                                     "checked": checked}),
-                         " ", label))
+    return h("label", {"class": cls or None, "for": fid},
+             h("input", {"type": "checkbox", "id": fid, "name": name, "value": value or None, "checked": checked}),
+             " ", label)
 
 
 @memo
 def general_err(prefix: str) -> Markup:
     """The slot for an error about the whole form (the engine's rule refusals land here)."""
-    return PanelMarkup(html('<p class="field-error {}-form-error" data-error-for="{}"></p>', prefix, prefix))
+    return html('<p class="field-error {}-form-error" data-error-for="{}"></p>', prefix, prefix)
 
 
 def names_in(view: dict[str, Any]) -> dict[str, str]:
@@ -258,8 +251,8 @@ def fold_seen(key: str, open_: bool, drawn: bool) -> None:
 def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, attrs: Any = "") -> Markup:
     """The opening tag of a fold-out the page keeps open or shut across renders (``data-fold``:
     its key). ``lazy``: drawn without its body, which ``App.on_toggle`` draws when it opens
-    (``data-fold-lazy``). ``attrs``: markup of further attributes, after the key
-    (``render.attrs(data_id=cid)``)."""
+    (``data-fold-lazy``). ``attrs``: Markup of further attributes, after the key
+    (``render.attrs(data_id=cid)``); a plain str is text, escaped."""
     if _drawn is not None:
         _drawn[key] = (bool(open_), "data-fold-drawn" in attrs)
     return _fold_open(cls, key, open_, lazy, attrs)
@@ -267,8 +260,8 @@ def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, attrs: Any = 
 
 @memo
 def _fold_open(cls: str, key: str, open_: bool, lazy: bool, attrs: Any) -> Markup:
-    return PanelMarkup(html('<details class="{}" data-fold="{}"{}{}{}>', cls, key, _markup(attrs),
-                            _LAZY if lazy else "", _OPEN if open_ else ""))
+    return html('<details class="{}" data-fold="{}"{}{}{}>', cls, key, fragment(attrs),
+                _LAZY if lazy else "", _OPEN if open_ else "")
 
 
 _LAZY, _OPEN, _DETAILS_END = html(" data-fold-lazy"), html(" open"), html("</details>")
@@ -279,15 +272,15 @@ def lazy_fold(cls: str, key: str, summary: Any, body: Callable[[], Any], open_: 
     renders on that toggle), then with it while ``drawn`` (the panel keeps it so while it is on the
     page, so what the GM typed in it stays). ``body`` is called only when it is drawn. Its summary
     has an id, so the render that draws the body gives the keyboard's focus back to it. ``summary``:
-    as ``fold_summary``'s; ``body()``: markup."""
+    as ``fold_summary``'s; ``body()``: Markup (a plain str is text, escaped)."""
     head = fold_summary(summary, f"fold-{key}")
     if not (open_ or drawn):
-        return fold_open(cls, key, False, lazy=True) + head + _DETAILS_END
-    return fold_open(cls, key, open_) + head + _markup(body()) + _DETAILS_END
+        return fragment(fold_open(cls, key, False, lazy=True), head, _DETAILS_END)
+    return fragment(fold_open(cls, key, open_), head, body(), _DETAILS_END)
 
 
 @memo
 def fold_summary(content: Any, sid: str = "", aria: str = "") -> Markup:
     """A fold-out's summary line, ``content`` text (escaped) or Markup; ``sid`` gives it an id, so
     the render after a lazy fold-out opens gives the keyboard's focus back to it."""
-    return PanelMarkup(h("summary", {"id": sid or None, "aria-label": aria or None}, content))
+    return (h("summary", {"id": sid or None, "aria-label": aria or None}, content))

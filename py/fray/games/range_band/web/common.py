@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web import odds_view, widgets
-from fray.web.html import Markup, h, trusted
+from fray.web.blocks import Block
+from fray.web.html import Markup, h
 
 
 LIGHT_TEXT = {"none": "No Light", "low": "Low Light", "medium": "Medium Light", "high": "High Light"}
@@ -44,57 +45,47 @@ ADD_TRAITS = (
 )
 
 
-# The shared widgets (web/widgets.py) escape every text and attribute they are given, so what they return is
-# markup, safe by how it was made: each is taken as Markup here, once, for the range-band page's builders.
+# The shared widgets (web/widgets.py) with the range-band page's classes: each returns Markup, escaping
+# every text it is given; a control or a fold-out's body passes only as Markup (a plain str is text).
 
 def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> Markup:
-    return trusted(widgets.act_button(label, act, cls, aria, **data))  # widgets escape their text
+    return widgets.act_button(label, act, cls, aria, **data)
 
 
 def _err(name: str) -> Markup:
-    return trusted(widgets.err_slot(name))  # widgets escape their text
+    return widgets.err_slot(name)
 
 
 def _field(fid: str, name: str, label: str, control: Markup, hint: str = "", cls: str = "") -> Markup:
-    return trusted(widgets.field(fid, name, label, fragment_of(control), hint, cls))  # widgets escape their text
+    return widgets.field(fid, name, label, control, hint, cls)
 
 
 def _select(fid: str, name: str, options: Any, selected: Any = None) -> Markup:
-    return trusted(widgets.select(fid, name, options, selected))  # widgets escape their text
+    return widgets.select(fid, name, options, selected)
 
 
 def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> Markup:
-    return trusted(widgets.text_input(fid, name, value, mode, placeholder))  # widgets escape their text
+    return widgets.text_input(fid, name, value, mode, placeholder)
 
 
 def _fold_open(cls: str, key: str, open_: bool) -> Markup:
-    return trusted(widgets.fold_open(cls, key, open_))  # widgets escape their text
+    return widgets.fold_open(cls, key, open_)
 
 
 def _lazy_fold(cls: str, key: str, summary: str, body: Any, open_: bool, drawn: bool) -> Markup:
-    # the summary is a constant line of ours; the body is built here (Markup), handed over as a plain str
-    # (widgets join plain strs: ``str + Markup`` would escape the str); widgets escape the rest
-    return trusted(widgets.lazy_fold(cls, key, summary, lambda: str(fragment_of(body())), open_, drawn))
+    return widgets.lazy_fold(cls, key, summary, body, open_, drawn)
 
 
-def _odds_slot() -> Markup:
-    return trusted(odds_view.slot())  # a constant box of ours
-
-
-def fragment_of(markup: Markup) -> Markup:
-    """Markup as it is; a plain string here would be a builder that forgot to return Markup: refused, so
-    nothing of ours is ever written unescaped by mistake."""
-    if not isinstance(markup, Markup):
-        raise TypeError(f"markup expected, got {type(markup).__name__}")
-    return markup
+def _odds_slot() -> Block:
+    return odds_view.slot()
 
 
 def _check(fid: str, name: str, label: str, checked: bool = False) -> Markup:
-    return trusted(widgets.check(fid, name, label, checked, "rb-check"))  # widgets escape their text
+    return widgets.check(fid, name, label, checked, "rb-check")
 
 
 def _general_err() -> Markup:
-    return trusted(widgets.general_err("rb"))  # widgets escape their text
+    return widgets.general_err("rb")
 
 
 def _g(v: Any) -> str:

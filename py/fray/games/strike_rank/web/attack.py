@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web import odds_view
-from fray.web.html import Markup, fragment, h, html, trusted
+from fray.web.html import Markup, fragment, h, html
 from fray.games.strike_rank.web.common import (CASTING_ROLLS, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
                      _fold, _input, _lazy_fold, _names, _others, _select)
 from fray.games.strike_rank.web.declare import action_label
@@ -137,7 +137,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         more_dice_html(pre, more) if more else None,
         html('<div class="sr-actions odds-beside"><button type="submit" class="primary">{}</button>{}</div>',
              "Apply the special damage" if more else "Roll the exchange",
-             trusted(odds_view.slot())),  # a constant of web/odds_view.py: no text of the fight in it
+             odds_view.slot()),  # a Block: markup
         _err("sr"))
 
 

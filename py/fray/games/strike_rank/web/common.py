@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from fray.web.blocks import Block
 from fray.web import widgets
-from fray.web.html import Markup, block, fragment, h, html, trusted
+from fray.web.html import Markup, block, h, html
 
 __all__ = ["_btn", "_err", "_select", "_input"]  # shared by the other parts
 
@@ -48,40 +48,32 @@ PROMPT_ROLLS = {"impaled": (("impale_damage", "Weapon damage dice"),),
 
 
 
-# fray.web.widgets (shared by every game) still return plain strings; each escapes every text it is
-# given (a label, a value, an option), so its markup passes as it is. A control handed on to
-# ``widgets.field`` goes through ``fragment``: text that is not markup comes out escaped.
+# fray.web.widgets (shared by every game) with this game's classes: each returns Markup, escaping every
+# text it is given; a control handed to ``widgets.field`` passes only as Markup (a plain str is text).
 
 def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> Markup:
-    return trusted(widgets.act_button(label, act, cls, aria, **data))  # widgets escape their text
+    return widgets.act_button(label, act, cls, aria, **data)
 
 
 def _err(name: str) -> Markup:
-    slot = _ERR.get(name)
-    if slot is None:
-        slot = _ERR[name] = trusted(widgets.err_slot(name))  # widgets escape their text
-    return slot
-
-
-# the error slots by field name: a few dozen names, drawn in every form of every card
-_ERR: dict[str, Markup] = {}
+    return widgets.err_slot(name)  # remembered by its name (widgets' memo)
 
 
 def _select(fid: str, name: str, options: Any, selected: Any = None) -> Markup:
-    return trusted(widgets.select(fid, name, options, selected))  # widgets escape their text
+    return widgets.select(fid, name, options, selected)
 
 
 def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> Markup:
-    return trusted(widgets.text_input(fid, name, value, mode, placeholder))  # widgets escape their text
+    return widgets.text_input(fid, name, value, mode, placeholder)
 
 
 def _field(fid: str, name: str, label: str, control: Markup, cls: str = "") -> Markup:
-    return trusted(widgets.field(fid, name, label, fragment(control), cls=cls))  # widgets escape their text
+    return widgets.field(fid, name, label, control, cls=cls)
 
 
 def _check(fid: str, name: str, label: str, checked: bool = False) -> Markup:
     """A tick box in a field of its own, with its error slot (the engine names a bad flag by its field)."""
-    box = trusted(widgets.check(fid, name, label, checked, "sr-check"))  # widgets escape their text
+    box = widgets.check(fid, name, label, checked, "sr-check")
     return html('<div class="field sr-checkfield" data-field="{}">{}{}</div>', name, box, _err(name))
 
 

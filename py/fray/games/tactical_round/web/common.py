@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web import widgets
-from fray.web.html import Markup, attrs, fragment, trusted
+from fray.web.html import Markup
+from fray.web.render import attrs
 from fray.web.widgets import parse_faces
 
 FLAGS = (("flanking", "Flanking"), ("on_rear", "On rear"), ("charge", "Charge"), ("mounted", "Mounted"),
@@ -37,63 +38,51 @@ def parse_dice(text: str) -> list[int] | None:
     return parse_faces(text, signed=True)
 
 
-# -- the shared controls, as Markup -----------------------------------------------------------------
-# The controls every game's forms use (fray.web.widgets) still put their markup together by hand:
-# each escapes every text it is given, so what they return is passed as markup here, in this one
-# place. What they take as markup (a field's control, a select's option groups, a fold-out's
-# summary and body) reaches them only through ``_markup``, which escapes a plain string: text
-# given where markup goes comes out as text. Once widgets is built with the builder these are
-# plain calls to it.
-
-def _markup(x: Any) -> Markup:
-    return x if isinstance(x, Markup) else fragment(x)  # a plain string is text: escaped
-
+# -- the shared controls (fray.web.widgets), with this game's classes ---------------------------------
+# Each returns Markup: every text it is given is escaped, and what it takes as markup (a field's
+# control, a select's option groups, a fold-out's summary and body) passes only as Markup; a plain
+# string there is text, escaped.
 
 def _btn(label: str, act: str, cls: str = "", aria: str | None = None, **data: Any) -> Markup:
-    return trusted(widgets.act_button(label, act, cls, aria, **data))  # widgets escapes every text
+    return widgets.act_button(label, act, cls, aria, **data)
 
 
 def _err(name: str) -> Markup:
-    return trusted(widgets.err_slot(name))  # widgets escapes the name
+    return widgets.err_slot(name)
 
 
 def _input(fid: str, name: str, value: Any = "", mode: str = "numeric", placeholder: str = "") -> Markup:
-    return trusted(widgets.text_input(fid, name, value, mode, placeholder))  # widgets escapes every text
+    return widgets.text_input(fid, name, value, mode, placeholder)
 
 
 def _select(fid: str, name: str, options: Any, selected: Any = None, groups: Any = "") -> Markup:
-    # widgets escapes every value and label; the groups are markup only when made as Markup
-    return trusted(widgets.select(fid, name, options, selected, _markup(groups)))
+    return widgets.select(fid, name, options, selected, groups)
 
 
 def _field(fid: str, name: str, label: str, control: Any, hint: str = "", cls: str = "") -> Markup:
-    # widgets escapes the label and hint; the control is markup only when made as Markup
-    return trusted(widgets.field(fid, name, label, _markup(control), hint, cls))
+    return widgets.field(fid, name, label, control, hint, cls)
 
 
 def _check(fid: str, name: str, label: str, checked: bool = False, value: str = "") -> Markup:
-    return trusted(widgets.check(fid, name, label, checked, "tr-check", value))  # widgets escapes every text
+    return widgets.check(fid, name, label, checked, "tr-check", value)
 
 
 def _general_err() -> Markup:
-    return trusted(widgets.general_err("tr"))  # a constant prefix
+    return widgets.general_err("tr")
 
 
 def fold_open(cls: str, key: str, open_: bool, lazy: bool = False, more: dict[str, Any] | None = None) -> Markup:
     """The opening tag of a fold-out (``widgets.fold_open``); ``more``: further attributes, escaped."""
-    return trusted(widgets.fold_open(cls, key, open_, lazy, attrs(more)))  # widgets escapes cls and key
+    # render.attrs writes a keyword's "_" as "-": data_id= is data-id="..."
+    return widgets.fold_open(cls, key, open_, lazy, attrs(**{k.replace("-", "_"): v for k, v in (more or {}).items()}))
 
 
 def fold_summary(content: Any, sid: str = "", aria: str = "") -> Markup:
-    # widgets escapes the id and label; the content is markup only when made as Markup
-    return trusted(widgets.fold_summary(_markup(content), sid, aria))
+    return widgets.fold_summary(content, sid, aria)
 
 
 def lazy_fold(cls: str, key: str, summary: Any, body: Any, open_: bool, drawn: bool) -> Markup:
-    # widgets escapes cls and key; summary and body are markup only when made as Markup. The body
-    # goes in as a plain str: widgets adds it to its other pieces with +, and a plain str added to
-    # Markup would be escaped
-    return trusted(widgets.lazy_fold(cls, key, _markup(summary), lambda: str(_markup(body())), open_, drawn))
+    return widgets.lazy_fold(cls, key, summary, body, open_, drawn)
 
 
 # the fallen (rules.OUT_OF_ACTION): no forms, never a default target (issue 32)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web import odds_view
-from fray.web.html import Markup, block, fragment, h, html, trusted
+from fray.web.html import Markup, block, fragment, h, html
 from fray.web.widgets import names_in as _names
 from fray.games.tactical_round.web.ui import TacticalRoundUi
 
@@ -192,7 +192,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
                     "Every d100 rolled (98 40); blank: Fray rolls", "tr-roll"),
         distance=_field("tr-att-distance", "distance", "Distance (m)",
                         _input("tr-att-distance", "distance", "", "decimal"), "blank: from the map", "tr-distance"),
-        odds=trusted(odds_view.slot()),  # odds_view's constant placeholder: no text in it
+        odds=odds_view.slot(),  # a Block: markup
         ranges=ranges_html(ranges))
     return h("details", {"class": "tr-box tr-attack-box", "open": open_}, html("<summary>Attack</summary>"), body)
 
