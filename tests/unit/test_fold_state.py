@@ -77,3 +77,25 @@ def test_the_panels_draw_each_fold_out_from_the_view_state_never_from_the_page(g
             app.ui.folds[k] = False  # and shut it
         assert not [k for k in opened if draw(app, panel).get(k, (False,))[0]], "shut by the GM, drawn open"
     assert flipped, f"{gid}: no fold-out followed the view state"
+
+
+def test_range_band_learns_the_screen_width_from_the_state_not_the_page(no_page, monkeypatch):
+    """The range-band panel folds its turn order on a tablet. It used to ask the page
+    (``window.matchMedia``) while drawing; the page now keeps the width in its state (``App.narrow``,
+    learnt by a listener), and drawing reads that."""
+    import sys
+
+    from fray.web.panels import panel_for
+
+    class Window:
+        def __getattr__(self, name):
+            raise AssertionError(f"the render read window.{name}")
+
+    monkeypatch.setattr(sys.modules["js"], "window", Window(), raising=False)
+    rs = get_ruleset("range-band")
+    panel = panel_for("range-band")
+    for narrow in (True, False):
+        app = PageApp(rs, fight("range-band", 2))
+        app.narrow = narrow
+        panel.panel(app, rs.view(app.enc))
+        assert app.ui.part(panel).narrow is narrow

@@ -79,6 +79,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         self._setting_aside = False  # a resumed save found wrong is being set aside (check_resumed)
         self._checking: asyncio.Task | None = None
         self.loop = Controller(self)  # dispatch -> history -> persist -> render
+        self.narrow = False  # a tablet's width (up to 900 px): kept by a listener, read by rendering
 
     # -- wiring -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -91,6 +92,11 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         # a fold-out drawn shut without its body (``data-fold-lazy``: a strike-rank attack waiting
         # its SR, a tactical-round declaration among many) opens: render, and it is drawn open
         self._listen(document, "toggle", self.on_toggle, capture=True)
+        # the screen's width as the page's CSS sees it, learnt here and when it changes (a tablet
+        # turned), so that rendering reads the state, never the page
+        width = js.window.matchMedia("(max-width: 900px)")
+        self.narrow = bool(width.matches)
+        self._listen(width, "change", self.on_width)
         p = create_proxy(self.on_broadcast)
         self._proxies.append(p)
         self.lib.backend.listen(p)
@@ -183,6 +189,10 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         self.render()
         if root is not None:
             restore_typed(root, typed)
+
+    def on_width(self, event: Any) -> None:
+        self.narrow = bool(event.matches)
+        self.render()
 
     def _listen(self, target: Any, event: str, fn: Callable, capture: bool = False) -> None:
         """``capture``: for an event that does not bubble (``toggle``), caught on its way down."""

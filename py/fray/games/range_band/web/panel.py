@@ -84,8 +84,7 @@ class RangeBandPanel(GamePanel):
         positions = {c.id: (c.position.x, c.position.y, c.position.alt) for c in app.enc.combatants}
         self.lazy_folds(app, view)
         app.ui.part(self).folds = dict(app.ui.folds)  # the notes, the turn-order list (rb-keep)
-        import js  # type: ignore[import-not-found]
-        app.ui.part(self).narrow = bool(js.window.matchMedia("(max-width: 900px)").matches)  # a tablet: the strip shows
+        app.ui.part(self).narrow = bool(getattr(app, "narrow", False))  # a tablet: the strip shows
         odds_view.refresh_soon(app)
         return panel_html(view, app.ui.part(self), positions)
 
