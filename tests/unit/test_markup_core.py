@@ -175,8 +175,10 @@ def test_a_panel_piece_is_plain_markup_and_adding_a_plain_str_to_it_escapes_the_
     trusted markup passes")."""
     for piece in (W.fold_open("f", "k", True), W.err_slot("x"), W.act_button("Go", "x"), R.button("Go", "x")):
         assert type(piece) is Markup
-    assert W.fold_open("f", "k", True) + "<p>body</p>" == '<details class="f" data-fold="k" open>&lt;p&gt;body&lt;/p&gt;'
-    assert '<div class="row">' + W.err_slot("x") == '&lt;div class=&quot;row&quot;&gt;<p class="field-error" data-error-for="x"></p>'
+    assert W.fold_open("f", "k", True) + "<p>body</p>" == (
+        '<details class="f" data-fold="k" open>&lt;p&gt;body&lt;/p&gt;')
+    assert '<div class="row">' + W.err_slot("x") == (
+        '&lt;div class=&quot;row&quot;&gt;<p class="field-error" data-error-for="x"></p>')
 
 
 def test_what_a_piece_takes_as_markup_passes_only_as_markup():
