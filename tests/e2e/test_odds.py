@@ -43,7 +43,7 @@ def warrior_and_wolf_at_blows(page, name: str) -> None:
     comes first (SR 3), then the warrior's broadsword."""
     new_encounter(page, name, "strike-rank", "Strike Rank (d100)")
     add_preset(page, WARRIOR, "party")
-    add_preset(page, WOLF)
+    add_preset(page, WOLF, at=(3, 0))  # within engagement range (3 m): at blows from the start
     page.locator("#round-bar [data-act=advance]").click()
     for cid, weapon, target in (("c1", "broadsword", "c2"), ("c2", "bite", "c1")):
         form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
