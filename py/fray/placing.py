@@ -8,8 +8,8 @@ add action then carries the spot, and an action without one still means (0, 0).
 
 Every token of the new formation keeps ``FORMATION_STEP`` metres from every token already on the
 map (the formation's own spacing: a token's width of ground between neighbours at the default
-zoom), and a further ``FORMATION_STEP`` beyond the game's melee contact (``MapRule.contact``:
-strike-rank's 3 m engagement range) from every token of another side, so a side the GM adds does
+zoom), and from every token of another side beyond the game's melee contact (``MapRule.contact``:
+where the step does not clear it, as strike-rank's 3 m engagement range, a step beyond it), so a side the GM adds does
 not start the fight engaged (a GM's finding: wolves added 3 m from the party were engaged at
 once). The group stands as near the others as that allows, so the fitted view still shows
 everyone at a size that can be tapped: a new side opposite the sides already there (the party to
@@ -40,8 +40,10 @@ def free_spot(enc: Encounter, side: str, count: int = 1) -> Position:
     if not taken:
         return Position()
     step = FORMATION_STEP
-    # how far each token already there must stay: its own side a step, another side beyond contact
-    foe = max(step, rule_for(enc.ruleset).contact(enc) + step)
+    # how far each token already there must stay: its own side a step, another side a step too
+    # where that is beyond the game's melee contact, else a step beyond contact
+    contact = rule_for(enc.ruleset).contact(enc)
+    foe = step if step > contact + 1e-9 else contact + step
     keep = [step if c.side == side else foe for c in enc.combatants]
     slots = formation(count)
     width = max(dx for dx, _ in slots)

@@ -35,8 +35,10 @@ def shot(page, name: str) -> None:
         page.screenshot(path=os.path.join(SHOTS, f"{name}.png"))
 
 
-def add_many(page, preset: str, count: str, side: str | None = None, name: str | None = None) -> None:
-    """Add ×N through the dialog: a ready-made combatant and How many."""
+def add_many(page, preset: str, count: str, side: str | None = None, name: str | None = None,
+             at: tuple[float, float] | None = None) -> None:
+    """Add ×N through the dialog: a ready-made combatant and How many; ``at``: East and North of the
+    first (else the page stands the group on free ground)."""
     before = page.locator("#combatants .card").count()
     dlg = open_add_dialog(page)
     dlg.get_by_label("Ready-made").select_option(label=preset)
@@ -46,6 +48,9 @@ def add_many(page, preset: str, count: str, side: str | None = None, name: str |
     if side:
         dlg.locator('[name="combatant.side"]').select_option(side)
     dlg.get_by_label("How many").fill(count)
+    if at is not None:
+        dlg.locator('[name="combatant.position.x"]').fill(f"{at[0]:g}")
+        dlg.locator('[name="combatant.position.y"]').fill(f"{at[1]:g}")
     dlg.get_by_role("button", name="Add", exact=True).click()
     expect(dlg).to_be_hidden()
     expect(page.locator("#combatants .card")).to_have_count(before + int(count))
@@ -66,7 +71,8 @@ def twelve(page, ruleset: str) -> None:
     badge, ours, theirs = GAMES[ruleset]
     new_encounter(page, "Twelve", ruleset, badge)
     add_many(page, ours, "6", "party", "Hero")
-    add_many(page, theirs, "6", "foes", "Foe")
+    # a step east of the heroes: at blows in strike-rank (engagement range 3 m), as these fights assume
+    add_many(page, theirs, "6", "foes", "Foe", at=(9, 0))
     expect(page.locator("#order-strip li.strip-entry")).to_have_count(12)
     bar = page.locator("#round-bar")
     bar.get_by_role("button", name=re.compile("Start the fight|Next")).first.click()

@@ -204,6 +204,9 @@ def test_skill_split_several_attacks_with_one_weapon_and_split_parries(page, ope
         for k, v in stats.items():
             dlg.locator(f'[name="combatant.stats.{k}"]').fill(v)
         dlg.locator('[name="sr_weapons"]').fill(blade.format(skill))
+        if side == "foes":  # at blows: within engagement range (3 m)
+            dlg.locator('[name="combatant.position.x"]').fill("3")
+            dlg.locator('[name="combatant.position.y"]').fill("0")
         dlg.get_by_role("button", name="Add", exact=True).click()
         expect(dlg).to_be_hidden()
         expect(page.locator("#combatants .card")).to_have_count(before + 1)

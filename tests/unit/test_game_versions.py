@@ -95,6 +95,8 @@ def test_an_encounter_whose_game_is_not_installed_is_known_as_such(monkeypatch):
     assert game_installed("strike-rank") and game_installed("freeform")
     assert not game_installed("d20-skirmish")
     assert game_installed(None), "an entry that names no game is not said to lack one"
+    # an unreadable save listed by its key names no game ("", store.entry_from_save): not "game not installed"
+    assert game_installed("")
 
 
 def test_the_names_of_added_games_are_kept_after_one_is_removed():

@@ -43,9 +43,9 @@ def test_an_empty_map_starts_at_the_origin():
 
 def test_two_groups_of_six_stand_apart_and_opposite():
     """Heroes ×6 then foes ×6: without a spot, both stood on (0, 0); with it, no two tokens closer than
-    the formation's step, and the foes stand to the east of the heroes, facing them, a step beyond the
-    game's melee contact (strike-rank's engagement range 3 m, range-band's engaged band 2 m; none in
-    tactical-round, where melee is declared)."""
+    the formation's step, and the foes stand to the east of the heroes, facing them, beyond the game's
+    melee contact: a step (3 m) clears range-band's engaged band (2 m) and tactical-round has none (melee
+    is declared); strike-rank's engagement range is 3 m, so a step beyond it."""
     for ruleset in ("strike-rank", "tactical-round", "range-band"):
         bare = History(new_encounter(ruleset))
         _add(bare, ruleset, "party", 6, "Hero", placed=False)
@@ -58,8 +58,8 @@ def test_two_groups_of_six_stand_apart_and_opposite():
         assert _closest(h.present) >= FORMATION_STEP - 1e-9, ruleset
         heroes = [c.position.x for c in h.present.combatants if c.side == "party"]
         foes = [c.position.x for c in h.present.combatants if c.side == "foes"]
-        contact = {"strike-rank": 3, "tactical-round": 0, "range-band": 2}[ruleset]
-        assert min(foes) - max(heroes) == FORMATION_STEP + contact  # a token beyond contact, not across the map
+        gap = {"strike-rank": 6, "tactical-round": 3, "range-band": 3}[ruleset]  # 3 m clears range-band's 2
+        assert min(foes) - max(heroes) == gap  # beyond melee contact, not across the map
 
 
 def test_a_side_the_gm_adds_does_not_start_the_fight_engaged():

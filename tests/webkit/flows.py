@@ -110,7 +110,7 @@ def strike_rank_round(pg, url: str) -> None:
     pg.goto(url)
     new_encounter(pg, "Wolf in the pass", "strike-rank", "Strike Rank (d100)")
     add_preset(pg, "Human warrior", "party")
-    add_preset(pg, "Great wolf (four-legged)")
+    add_preset(pg, "Great wolf (four-legged)", x=3)  # within engagement range (3 m) from the start
     pg.click(NEXT)
     pg.see(".sr-phase", "Declare")
     game_styled(pg, ".sr-panel", "display", "grid")

@@ -119,8 +119,8 @@ def _load_builtin() -> None:
 def game_installed(ruleset_id: object) -> bool:
     """Whether an encounter of ``ruleset_id`` can open here: a built-in game, or one loaded (the
     page loads every added game at boot). Cheap: the library list asks it of every entry. An
-    entry that names no game is not said to lack one."""
-    return not isinstance(ruleset_id, str) or ruleset_id in BUILTIN or ruleset_id in _REGISTRY
+    entry that names no game (an unreadable save's, rebuilt from its key: "") is not said to lack one."""
+    return not isinstance(ruleset_id, str) or not ruleset_id or ruleset_id in BUILTIN or ruleset_id in _REGISTRY
 
 
 def get_ruleset(ruleset_id: str, field: str = "ruleset") -> Ruleset:

@@ -132,3 +132,29 @@ def test_party_fields_show_lasting_criticals_as_text():
     inert(out)
     assert [t for t, _ in tags(out)] == ["label", "input", "label", "textarea"]
     assert "&lt;/textarea&gt;&lt;b&gt;x&lt;/b&gt;" in out
+
+
+def test_the_attack_form_starts_with_line_of_sight_from_the_map():
+    """Issue 33 ("start it from what the map and the GM's last answer know"): the attack form's
+    defaults. Once the panel's view state was typed, ``attack_defaults`` (a static method) asked for
+    its part by ``self`` and raised, caught as "a default only": the form started unticked."""
+    import random
+
+    from fray.history import History
+    from fray.reducer import new_encounter
+    from fray.web.uistate import UiState
+    from fray.games.tactical_round.web.panel import PANEL, TacticalPanel
+
+    h = History(new_encounter("tactical-round", "Defaults"))
+    for i, c in enumerate(RS.presets()[:2]):
+        h.do({"type": "add_combatant", "combatant": {**c, "side": ("party", "foes")[i],
+                                                      "position": {"x": 6 * i, "y": 0}}}, random.Random(1))
+
+    class App:
+        ruleset, history, ui = RS, h, UiState()
+        enc = property(lambda self: self.history.present)
+
+    app = App()
+    app.ui.part(PANEL).attack = {"id": "c1", "target": "c2"}
+    pre = TacticalPanel.attack_defaults(app, RS.view(h.present))
+    assert pre["nearest"] == "c2" and pre["line_of_sight"] is True  # nobody stands between them

@@ -294,7 +294,7 @@ class TacticalPanel(GamePanel):
         from fray.maprules import in_the_way
         from fray.games.tactical_round import rules
 
-        pre = dict(app.ui.part(self).attack or next_attack(view))
+        pre = dict(app.ui.part(TacticalPanel).attack or next_attack(view))
         if not pre.get("id"):
             return {}
         enc = app.enc
@@ -306,7 +306,7 @@ class TacticalPanel(GamePanel):
         if tgt is None or rules.fallen(tgt) or tgt.side == a.side:
             tgt = enc.get(pre["nearest"])
         if tgt is not None and "line_of_sight" not in pre:
-            said = app.ui.part(self).los.get(f"{a.id}>{tgt.id}")
+            said = app.ui.part(TacticalPanel).los.get(f"{a.id}>{tgt.id}")
             pre["line_of_sight"] = said if said is not None else not in_the_way(enc, a, tgt)
         return pre
 
