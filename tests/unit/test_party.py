@@ -487,3 +487,18 @@ def test_a_character_made_from_a_template_still_stands_for_the_combatant_of_its_
     camp = campaign.empty()
     camp["characters"].append(sr_char("k1", name="Gorakiki"))
     assert "Keep Gorakiki" not in str(party_view.party_html(camp, enc, key="enc-camp"))
+
+
+def test_every_tactical_round_ready_made_combatant_can_be_kept_as_a_character():
+    """Keep in party refused every tactical-round ready-made combatant: "character.sheet.weapons.0.reload:
+    must be from 1 to 20, not 0" (a helper's play). A melee weapon's reload is kept as 0 on the combatant,
+    and its sheet now leaves it out, as the add form does."""
+    from fray.games import get_ruleset
+    from fray.party import character
+    from fray.reducer import apply, new_encounter
+
+    rs = get_ruleset("tactical-round")
+    for preset in rs.presets():
+        enc, _ = apply(new_encounter("tactical-round", "Keep"), {"type": "add_combatant", "combatant": preset})
+        c = enc.combatants[-1]
+        character.check(character.from_combatant(enc, c, "k1", "e1"))  # raises InvalidAction if refused

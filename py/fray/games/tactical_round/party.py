@@ -15,8 +15,14 @@ _WEAPON_FIELDS = ("name", "cmb", "kind", "base_range", "reload", "quick_load", "
 NO_RECOVERY = "The tactical-round rules give no recovery of hit points between fights: set the hits taken by hand."
 
 
+def _kept(w: dict[str, Any], k: str) -> bool:
+    # what the add form takes back: a melee weapon has no Base Range, and its reload (kept as 0 on the
+    # combatant) is not a figure of its sheet, where a reload must be 1 to 20
+    return k in w and not (k == "base_range" and w[k] is None) and not (k == "reload" and w.get("kind") != "missile")
+
+
 def sheet_extra(c: Combatant) -> dict[str, Any]:
-    return {"weapons": [{k: copy.deepcopy(w[k]) for k in _WEAPON_FIELDS if k in w and not (k == "base_range" and w[k] is None)}
+    return {"weapons": [{k: copy.deepcopy(w[k]) for k in _WEAPON_FIELDS if _kept(w, k)}
                         for w in c.data.get("weapons", [])],
             "wielding": c.data.get("wielding", 0)}
 
