@@ -101,6 +101,26 @@ class StatSpec:
         return text
 
 
+def as_int(text: Any) -> Any:
+    """A typed whole number as int; anything else passes through for the check that reads it to name."""
+    if isinstance(text, str):
+        s = text.strip()
+        if s.lstrip("+-").isdigit():
+            return int(s)
+    return text
+
+
+def as_number(text: Any) -> Any:
+    """A typed number (int when whole); anything else passes through for the check to name."""
+    if isinstance(text, str):
+        try:
+            f = float(text.strip())
+        except ValueError:
+            return text
+        return int(f) if f.is_integer() else f
+    return text
+
+
 def whole_number(raw: Any, path: str, label: str = "") -> int:
     """A typed whole number (``12``, ``"12"``, ``"65%"``, ``12.0``) as an int, or
     ``InvalidAction`` at ``path``; every stat and ruleset field reads numbers through here."""

@@ -16,23 +16,8 @@ from .html import Markup, fragment, h, html
 from .render import memo
 
 
-def as_int(text: Any) -> Any:
-    """A typed whole number as int; anything else passes through for the engine to name."""
-    if isinstance(text, str):
-        s = text.strip()
-        if s.lstrip("+-").isdigit():
-            return int(s)
-    return text
-
-
-def as_number(text: Any) -> Any:
-    if isinstance(text, str):
-        try:
-            f = float(text.strip())
-        except ValueError:
-            return text
-        return int(f) if f.is_integer() else f
-    return text
+# the page reads typed numbers as the engine's readers do (one home: fray.games.base)
+from fray.games.base import as_int, as_number  # noqa: E402,F401
 
 
 @memo

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.errors import InvalidAction
+from fray.games.base import as_int, as_number
 from fray.games.tactical_round.combatant import check_weapons
 
 _BARE_FLAGS = {"quick_load": ("quick_load", True), "two_handed": ("two_handed", True),
@@ -23,24 +24,7 @@ _KEYED = {"shield": "shield", "length": "length", "range": "base_range", "base_r
           "reload": "reload"}
 
 
-def _whole(text: Any) -> Any:
-    """A typed whole number as int; anything else passes through for the weapon check to name."""
-    if isinstance(text, str):
-        s = text.strip()
-        if s.lstrip("+-").isdigit():
-            return int(s)
-    return text
-
-
-def _number(text: Any) -> Any:
-    """A typed number (int when whole); anything else passes through for the weapon check to name."""
-    if isinstance(text, str):
-        try:
-            f = float(text.strip())
-        except ValueError:
-            return text
-        return int(f) if f.is_integer() else f
-    return text
+_whole, _number = as_int, as_number  # the typed-number readers the add form uses too
 
 
 def _lines(text: str) -> list[tuple[int, list[str]]]:
