@@ -197,19 +197,25 @@ class _Nothing:
         return False
 
 
-@pytest.fixture
-def no_page(monkeypatch):
-    """``js`` and ``pyodide.ffi`` as an empty page, so a panel draws in CPython; every module that
-    was imported against them is forgotten after."""
+def empty_page(attr=lambda name: _Nothing()) -> dict[str, types.ModuleType]:
+    """Stand-ins for ``js``, ``pyodide`` and ``pyodide.ffi`` (module name -> module), so the page's
+    modules import in CPython: every attribute of ``js`` is ``attr(name)``, a proxy is the function."""
     js = types.ModuleType("js")
-    js.__getattr__ = lambda name: _Nothing()  # type: ignore[method-assign]
+    js.__getattr__ = attr  # type: ignore[method-assign]
     ffi = types.ModuleType("pyodide.ffi")
     for n in ("create_proxy", "create_once_callable", "to_js"):
         setattr(ffi, n, lambda f, *a, **k: f)
     pyodide = types.ModuleType("pyodide")
     pyodide.ffi = ffi  # type: ignore[attr-defined]
+    return {"js": js, "pyodide": pyodide, "pyodide.ffi": ffi}
+
+
+@pytest.fixture
+def no_page(monkeypatch):
+    """``js`` and ``pyodide.ffi`` as an empty page, so a panel draws in CPython; every module that
+    was imported against them is forgotten after."""
     had = set(sys.modules)
-    for name, m in (("js", js), ("pyodide", pyodide), ("pyodide.ffi", ffi)):
+    for name, m in empty_page().items():
         monkeypatch.setitem(sys.modules, name, m)
     yield
     for m in set(sys.modules) - had:

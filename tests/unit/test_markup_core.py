@@ -103,15 +103,10 @@ def test_hostile_names_notes_and_conditions_make_no_element_in_the_core_regions(
 @pytest.fixture
 def games_view_page(monkeypatch):
     """``js`` and ``pyodide.ffi`` as empty modules, so the page's modules import in CPython."""
-    js = types.ModuleType("js")
-    js.__getattr__ = lambda name: None  # type: ignore[method-assign]
-    ffi = types.ModuleType("pyodide.ffi")
-    for n in ("create_proxy", "create_once_callable", "to_js"):
-        setattr(ffi, n, lambda f, *a, **k: f)
-    pyodide = types.ModuleType("pyodide")
-    pyodide.ffi = ffi  # type: ignore[attr-defined]
+    from test_conformance import empty_page
+
     had = set(sys.modules)
-    for name, m in (("js", js), ("pyodide", pyodide), ("pyodide.ffi", ffi)):
+    for name, m in empty_page(lambda name: None).items():
         monkeypatch.setitem(sys.modules, name, m)
     yield
     for m in set(sys.modules) - had:

@@ -147,19 +147,11 @@ def outside_rendering() -> tuple[set[str], set[str]]:
 @pytest.fixture(scope="module")
 def routes_and_drawn():
     """Each game's routes and what its fights draw (in CPython: an empty page stands in for ``js``)."""
-    import types
+    from test_conformance import empty_page
 
-    js = types.ModuleType("js")
-    from test_conformance import _Nothing
-    js.__getattr__ = lambda name: _Nothing()  # type: ignore[method-assign]
-    ffi = types.ModuleType("pyodide.ffi")
-    for n in ("create_proxy", "create_once_callable", "to_js"):
-        setattr(ffi, n, lambda f, *a, **k: f)
-    pyodide = types.ModuleType("pyodide")
-    pyodide.ffi = ffi  # type: ignore[attr-defined]
     had = set(sys.modules)
     saved = {n: sys.modules.get(n) for n in ("js", "pyodide", "pyodide.ffi")}
-    sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
+    sys.modules.update(empty_page())
     try:
         from fray.web import routes
         from fray.web.panels import panel_for
