@@ -20,7 +20,7 @@ NODE_STAMP := node_modules/.fray-stamp
 VENDOR_STAMP := static/vendor/.fray-stamp
 VENV_STAMP := $(VENV)/.fray-stamp
 # Every source file and folder that ends up in dist/ (folders too, so a deleted file rebuilds).
-SOURCES := index.html pyscript.toml static/sw.js $(shell find py static -path static/vendor -prune -o \( -name __pycache__ -prune \) -o -print 2>/dev/null)
+SOURCES := index.html players.html pyscript.toml static/sw.js $(shell find py static -path static/vendor -prune -o \( -name __pycache__ -prune \) -o -print 2>/dev/null)
 
 .PHONY: all serve build vendor example-wheel files files-check test unit e2e webkit-lane bench fuzz chromium webkit venv clean quickstart-shots
 all: build

@@ -130,7 +130,7 @@ def write_snapshot(dist: Path) -> str | None:
 
 
 def main() -> int:
-    for need in ("index.html", "pyscript.toml", "py", "static/vendor/pyodide/pyodide.mjs", "static/sw.js"):
+    for need in ("index.html", "players.html", "pyscript.toml", "py", "static/vendor/pyodide/pyodide.mjs", "static/sw.js"):
         if not (ROOT / need).exists():
             print(f"build: {need} is missing" + (" (run make vendor)" if "vendor" in need else ""), file=sys.stderr)
             return 1
@@ -139,6 +139,7 @@ def main() -> int:
         shutil.rmtree(DIST)
     DIST.mkdir()
     shutil.copy2(ROOT / "index.html", DIST / "index.html")
+    shutil.copy2(ROOT / "players.html", DIST / "players.html")  # the players' window: no Python
     write_bundle(DIST)
     (DIST / "py").mkdir()
     shutil.copy2(ROOT / "py" / "main.py", DIST / "py" / "main.py")  # the <script src> entry

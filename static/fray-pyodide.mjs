@@ -61,7 +61,19 @@ async function boot() {
       // the library is read once the snapshot's bytes are in, while the interpreter restores
       // them: read beside the snapshot, it slowed the snapshot's own read by more than it saved
       snapshot.then(readLibrary, readLibrary);
-      const py = await loadPlain({ ...OWN, _loadSnapshot: snapshot });
+      // Pyodide keeps its options for the page's life, and with them what _loadSnapshot holds:
+      // the snapshot's 30 MiB of bytes, copied into the interpreter's memory once and never read
+      // again. Kept, they count towards the live heap that WebKit's collector lets grow to about
+      // twice its size before it collects (issue 36). So it is handed over once and then let go.
+      let held = snapshot;
+      const once = {
+        then: (ok, no) => {
+          const p = held || Promise.reject(new Error("the snapshot's bytes were handed over once"));
+          held = null;
+          return p.then(ok, no);
+        },
+      };
+      const py = await loadPlain({ ...OWN, _loadSnapshot: once });
       // The snapshot froze the random module's state: give this page its own.
       py.runPython("import random; random.seed()");
       // whether the web layer came in the snapshot (scripts/snapshot.mjs) or the page imports it

@@ -7,7 +7,7 @@ shows the GM's notes, dice typed but not yet applied, or hidden combatants' posi
 The GM's window writes the players' markup into the players' window it opened in the same task as
 its own change (``web/players_follow.py``), so both paint it in the next frame. The proof here is a
 read in that same task: the GM's click and a look at the players' window's DOM in one script, with
-no turn of the event loop between them in which the players' window's own Python could have drawn.
+no turn of the event loop between them in which the players' window's own script could have drawn.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from test_players_view import open_players, players_dialog, setup_fight
 
 NEVER = ["Lurker", "GMSECRET", "GMNOTE"]
 
-# In a players' window, before its Python has started: every text any writer (its own Python or
-# the GM's window) ever put into its DOM that the players must never see. An init script of the
-# context installs it in a players' window that is reloaded or opened by hand; one opened by
-# window.open keeps the Window of its first about:blank (where the init scripts ran, with no
-# ?view=players), so ``open_watched`` installs it as soon as its page is parsed.
+# In a players' window: every text any writer (its own script or the GM's window) ever put into
+# its DOM that the players must never see. An init script of the context installs it in a players'
+# window that is reloaded or opened by hand; one opened by window.open keeps the Window of its
+# first about:blank (where the init scripts ran, not yet players.html), so ``open_watched``
+# installs it as soon as its page is parsed, and it looks at once at what is already there.
 LEAK_WATCH = """
-if (new URLSearchParams(location.search).get("view") === "players" && !window.__leaks) {
+if (location.pathname.endsWith("/players.html") && !window.__leaks) {
   window.__leaks = [];
   const never = %s;
   const look = () => {
@@ -32,6 +32,7 @@ if (new URLSearchParams(location.search).get("view") === "players" && !window.__
     for (const n of never) if (html.includes(n) && !window.__leaks.includes(n)) window.__leaks.push(n);
   };
   new MutationObserver(look).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+  look();  // what was drawn before the watch began (the last drawing kept, shown as the page is parsed)
 }
 """ % NEVER
 
@@ -52,16 +53,15 @@ UNDO = "#btn-undo"
 
 def open_watched(page, wait_ready):
     """"Open players' view" with the leak watch in the new window from its first parsed page: its
-    Python loads Pyodide and boots long after the document is parsed."""
+    script has drawn the last drawing kept by then, which the watch looks at as it starts."""
     dlg = players_dialog(page)
     with page.context.expect_page() as info:
         dlg.get_by_role("button", name="Open players\u2019 view").click()
     pv = info.value
     page.watch.attach_page(pv)
-    pv.wait_for_url("**view=players")
+    pv.wait_for_url("**/players.html")
     pv.wait_for_load_state("domcontentloaded")
     pv.evaluate(LEAK_WATCH)
-    assert pv.evaluate("document.documentElement.dataset.engine") != "ready"  # before the Python drew
     wait_ready(pv)
     dlg.get_by_role("button", name="Close").click()
     return pv
@@ -136,7 +136,7 @@ def test_a_change_is_in_the_players_window_in_the_same_task_as_the_gms(page, ope
 
 def test_a_late_broadcast_never_puts_back_an_older_drawing(page, open_app, wait_ready):
     """Two changes in one task: the players' window shows the second at once, and when the channel
-    then brings both (the players' window's own Python hears them first, as it listened first),
+    then brings both (the players' window's own script hears them first, as it listened first),
     neither is drawn over it."""
     open_app(page)
     setup_fight(page)
@@ -169,7 +169,7 @@ def test_reloads_of_either_window_and_a_players_window_opened_by_hand(page, open
     """"a reload of either restores it": after the players' window reloads, the GM's window writes
     into it again; after the GM's window reloads, it gets the players' window back (from that
     window's word to its opener) without opening or navigating any window. A players' window opened
-    by hand (no opener, so no handle) still follows over the BroadcastChannel, its own Python
+    by hand (no opener, so no handle) still follows over the BroadcastChannel, its own script
     drawing, beside the one the GM writes into; neither ever shows the hidden one."""
     page.context.add_init_script(LEAK_WATCH)
     open_app(page)
@@ -187,13 +187,13 @@ def test_reloads_of_either_window_and_a_players_window_opened_by_hand(page, open
     assert len(page.context.pages) == 2  # no blank window opened on the way
     pv.reload()
     wait_ready(pv)
-    expect(pv.locator("#pv-now")).to_have_text("Now: Ambusher")  # from the store, then the GM
+    expect(pv.locator("#pv-now")).to_have_text("Now: Ambusher")  # the drawing kept, then the GM
     held(page)
     pv.wait_for_function("document.getElementById('players-view').hasAttribute('data-seq')")
     assert act_and_look(page, UNDO)["now"] == "Now: Bran"
     by_hand = page.context.new_page()
     page.watch.attach_page(by_hand)
-    by_hand.goto(app_url + "?view=players")
+    by_hand.goto(app_url + "players.html")
     wait_ready(by_hand)
     expect(by_hand.locator("#pv-now")).to_have_text("Now: Bran")
     page.locator(NEXT).click()

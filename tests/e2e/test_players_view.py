@@ -34,7 +34,9 @@ def open_players(page, wait_ready):
     pv = info.value
     page.watch.attach_page(pv)  # console errors in the players' window fail the test too
     wait_ready(pv)
-    assert "view=players" in pv.url
+    assert pv.url.endswith("/players.html")
+    # no interpreter in the players' window (issue 36: a second Pyodide doubled WebKit's memory)
+    assert pv.evaluate("typeof globalThis.loadPyodide === 'undefined' && !document.querySelector('script[type=py], script[type=module]')")
     dlg.get_by_role("button", name="Close").click()
     return pv
 
@@ -124,6 +126,33 @@ def test_hidden_combatants_never_reach_the_players_dom(page, open_app, wait_read
     dlg.locator('li[data-id="c2"]').get_by_role("button", name="Show").click()
     expect(pv.locator("#pv-order li")).to_have_count(2)
     expect(pv.locator("#pv-order")).to_contain_text("Ambusher")
+
+
+def test_a_players_window_opened_with_the_gms_window_closed_shows_the_last_drawing(page, open_app, wait_ready):
+    """"a reload of either restores it", also with no GM's window to answer: the players' window
+    has no Python of its own (issue 36), so it shows the last drawing the GM's window sent it
+    (kept in localStorage), never the GM's notes or a hidden combatant."""
+    open_app(page)
+    setup_fight(page)
+    pv = open_players(page, wait_ready)
+    dlg = players_dialog(page)
+    dlg.locator('li[data-id="c2"]').get_by_role("button", name="Hide").click()
+    expect(pv.locator("#pv-order li")).to_have_count(1)
+    dlg.get_by_role("button", name="Close").click()
+    add_combatant(page, "Mira", "initiative: 11\nHP: 9\nmax HP: 9", side="party")
+    expect(pv.locator("#pv-order li")).to_have_count(2)
+    page.close()
+    pv.reload()
+    wait_ready(pv)
+    expect(pv.locator("#pv-order li")).to_have_count(2)
+    expect(pv.locator("#pv-order")).to_contain_text("Mira")
+    html = pv.content()
+    assert "Ambusher" not in html and "GMSECRET" not in html
+    fresh = pv.context.new_page()
+    fresh.goto(pv.url)
+    wait_ready(fresh)
+    expect(fresh.locator("#pv-order")).to_contain_text("Mira")
+    assert "Ambusher" not in fresh.content()
 
 
 def test_players_view_follows_with_the_network_off(launch_persistent, outage_server, wait_ready):

@@ -160,9 +160,10 @@ def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persist
     assert page.locator("#log").inner_text() == log_text
     page.locator("#btn-new").click()
     expect(page.locator("#f-ruleset option[value=d20-skirmish]")).to_have_count(1)
-    # the players' window, opened by hand, reads the saved encounter of the added game itself
+    # the players' window, opened by hand, is drawn by the GM's window on the channel: the added
+    # game's projection and markup come from the GM's Python (the players' window has none)
     pv = page.context.new_page()
-    pv.goto(page.url.split("?")[0] + "?view=players")
+    pv.goto(page.url.split("?")[0] + "players.html")
     wait_ready(pv)
     expect(pv.locator("#pv-order")).to_contain_text("Bryn")
     assert page.watch.foreign() == []

@@ -281,9 +281,6 @@ def main() -> None:
     # objects; 8 ms without them), and the first load of a long fight, which met one, 32 ms
     # instead of 11. What the page makes from here on (encounters, histories) is collected as before.
     gc.freeze()
-    if players_view.wanted():  # the second window, ?view=players: no GM controls at all
-        players_view.main()
-        return
     mark("fray:main")
     APP = App()
 

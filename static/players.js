@@ -1,0 +1,84 @@
+// The players' window (players.html): it draws what the GM's window sends it, and nothing else.
+//
+// It runs no Python. The GM's window makes the players' projection and its markup
+// (py/fray/web/players_view.py, players_render.py) and delivers it two ways
+// (py/fray/web/players_follow.py says why, and how the two are kept in order):
+// - straight into this window's #players-view, in the same task as the GM's own change, when the
+//   GM's window holds this window's handle (it opened it, or this window told it where it is);
+// - on the BroadcastChannel "fray.players", for a window it has no handle on (opened by hand, in
+//   another tab).
+// Each drawing carries a stamp (data-seq, "<the GM page's time origin>:<its count>"); one is
+// written only when it is newer than what the root holds. The GM's window keeps the last drawing
+// it sent in localStorage "fray.players", which this window shows at once when it is opened or
+// reloaded, then asks the GM's window for the latest.
+//
+// Until issue 36 this window booted its own interpreter to draw the same markup: a second
+// Pyodide of some 300 MiB in the same WebKit process, which doubled the page's memory.
+(function () {
+  "use strict";
+  const CHANNEL = "fray.players";
+  const KEPT = "fray.players";
+  const HERE = "players-here";
+  const SEQ = "data-seq";
+  const root = document.getElementById("players-view");
+
+  function parse(s) {  // players_follow.parse
+    if (typeof s !== "string") return null;
+    const i = s.lastIndexOf(":");
+    if (i < 0) return null;
+    const n = Number(s.slice(i + 1).trim());
+    return Number.isInteger(n) ? [s.slice(0, i), n] : null;
+  }
+  function newer(stamp, painted) {  // players_follow.newer
+    const a = parse(stamp), b = parse(painted);
+    if (a === null) return false;
+    if (b === null) return true;
+    return a[0] !== b[0] || a[1] > b[1];
+  }
+  // Only Fray's own markup is drawn: it never has an event-handler or style attribute (the CSP
+  // refuses both, and would report them).
+  const FOREIGN = /<[^>]*\s(on[a-z]+|style)\s*=/i;
+  function write(html, stamp) {
+    if (typeof html !== "string" || FOREIGN.test(html) || !newer(stamp, root.getAttribute(SEQ))) return false;
+    root.innerHTML = html;
+    root.setAttribute(SEQ, stamp);
+    return true;
+  }
+
+  let kept = null;
+  try {
+    kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+  } catch (e) {  // unreadable or refused: wait for the GM's window
+    kept = null;
+  }
+  if (kept && typeof kept === "object") write(kept.html, kept.seq);
+
+  let channel = null;
+  try {
+    channel = new BroadcastChannel(CHANNEL);
+  } catch (e) {  // no channel: the GM's window still writes into a window it opened
+    channel = null;
+  }
+  function callTheGm() {
+    if (channel) channel.postMessage(JSON.stringify({ kind: "hello" }));
+    try {
+      if (window.opener) window.opener.postMessage(HERE, location.origin);
+    } catch (e) {  // opened by hand or from elsewhere: the channel serves
+    }
+  }
+  if (channel) {
+    channel.onmessage = (event) => {
+      let msg = null;
+      try {
+        msg = JSON.parse(String(event.data));
+      } catch (e) {
+        return;
+      }
+      if (!msg || typeof msg !== "object") return;
+      if (msg.kind === "view") write(msg.html, msg.seq);
+      else if (msg.kind === "gm") callTheGm();
+    };
+  }
+  callTheGm();
+  document.documentElement.dataset.engine = "ready";
+})();
