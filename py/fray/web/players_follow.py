@@ -2,20 +2,20 @@
 frame").
 
 The players' window opened by the GM's window (``window.open``) shares the GM window's event loop:
-its own Python can only run after the GM's click has ended, and then the two windows paint in
-different frames. So the GM's window, which holds that window's handle, draws the players' markup
-itself (``players_render.players_html`` of the same projection it would broadcast) and writes it
-into the players' window's document in the same task as its own change: both paint in the next
-frame. The BroadcastChannel stays for a players' window the GM's window has no handle on (opened
-by hand, or in another tab), and the players' window's own boot from the store stays.
+its own script can only run after the GM's click has ended, and then the two windows paint in
+different frames. So the GM's window, which holds that window's handle, writes the players' markup
+(``players_render.players_html``, the same it broadcasts) into the players' window's document in
+the same task as its own change: both paint in the next frame. The BroadcastChannel stays for a
+players' window the GM's window has no handle on (opened by hand, or in another tab).
 
 So two writers can draw one root, and a write must never put back something older than what is
 there. Every drawing the GM's window sends carries a **stamp**: the GM window's time origin (when
 that page was loaded) and the count of its drawings, kept on the root as ``data-seq``. A drawing
 is written only when it is newer than the root's: from the same GM page, a higher count; from
 another one (the GM's window reloaded, or a second GM tab), whichever came last, as a broadcast
-always was. The players' window's drawing from the store has no stamp and is written only on a
-root nothing stamped has drawn yet.
+always was. The players' window (``static/players.js``, which runs no Python) keeps to the same
+rule, ``newer`` below written again in JavaScript, for what it hears on the channel and for the
+last drawing kept in ``localStorage``, which it shows as it opens.
 
 Pure: the page hands in its JS objects (a window, an element), and the tests hand in stand-ins.
 """
