@@ -190,12 +190,12 @@ def test_range_band_pending_roll_shows_its_odds_under_the_assumed_mechanic(page,
     move.get_by_role("button", name="Movement roll").click()
     roll = page.locator('form.rb-pending[data-ref="R1"]')
     odds = roll.locator("[data-odds]")
-    expect(odds).to_contain_text("assumed default mechanic")
+    expect(odds).to_contain_text("with Fray\u2019s assumed roll")
     expect(odds).to_contain_text(re.compile(r"Success \d+% · by 10 or more"))
     before = saved_actions(page)
     fits(page)
     shot(page, f"odds-range-band-{size['width']}x{size['height']}.png")
     roll.get_by_label("Success", exact=True).check()  # the GM's own entry leaves the odds as they were
-    expect(odds).to_contain_text("assumed default mechanic")
+    expect(odds).to_contain_text("with Fray\u2019s assumed roll")
     assert saved_actions(page) == before
     expect(page.locator("#banner")).to_be_hidden()

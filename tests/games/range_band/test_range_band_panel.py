@@ -398,7 +398,7 @@ def test_a_preview_of_many_rolls_is_one_row_each():
     def elements(html):
         return html.count("<") - html.count("</")  # opening tags
     assert max(elements(r) for r in rows) * 2 < elements(few) / PREVIEW_FULL
-    assert "under the assumed default mechanic" in html
+    assert "with Fray\u2019s assumed roll" in html
 
     # what success and failure do, and the notes: once under the table when every roll says the
     # same, in each row when they differ; a roll that cannot blunder says so

@@ -14,6 +14,6 @@ def test_spec_odds_say_the_mechanic_is_assumed():
     spec = rolls.RollSpec("Stealth roll", "d20", "DEX", 10, "High Stealth").to_json()
     html = odds_html.spec_html(rb_odds.spec_odds(spec, core))
     assert isinstance(html, Markup)
-    assert "assumed default mechanic" in html and "Success 50%" in html
+    assert "with Fray\u2019s assumed roll" in html and "Default roll mechanic (when Fray rolls)" in html and "Success 50%" in html
     assert html.startswith('<div class="odds-box odds-spec"><p class="odds-head"><strong>Odds</strong> <span '
-                           'class="odds-assumed">')
+                           'class="odds-assumed" title="The rules give no dice for this roll.')

@@ -14,9 +14,16 @@ from fray.web.html import Markup, h, html
 from fray.web.odds_view import head, pc
 
 
+ASSUMED = ("The rules give no dice for this roll. These are the odds of Fray\u2019s own default, the table "
+           "\u201cDefault roll mechanic (when Fray rolls)\u201d under Tables, which you can change. "
+           "You can always enter the result of your own roll instead.")
+
+
 def spec_html(o: Any) -> Markup:
     """A roll specification's odds."""
-    assumed = html(' <span class="odds-assumed">assumed default mechanic</span>') if o.assumed else ""
+    # the words the GM reads: the rules give no dice for this roll, so the odds are of Fray's own
+    # default, the table of that title, which the GM can change
+    assumed = html(' <span class="odds-assumed" title="{}">with Fray\u2019s assumed roll</span>', ASSUMED) if o.assumed else ""
     return h("div", {"class": "odds-box odds-spec"},
              head(o.method, "Odds", assumed),
              html("<p>Success {} · by 10 or more {}{}{}</p>", pc(o.success), pc(o.by_10),

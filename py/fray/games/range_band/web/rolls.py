@@ -202,7 +202,7 @@ def _preview_table(pending: list[dict[str, Any]], core_roll: dict[str, Any], nam
                          easing=parts(spec.get("easing", {})), odds=odds, does=does))
     rules = ", ".join(dict.fromkeys(q["spec"].get("rule", "") for q in pending if q["spec"].get("rule")))
     mechanic = ("settled by the rules" if all(q["spec"].get("auto") for q in pending)
-                else "the odds of success under the assumed default mechanic")
+                else "the odds of success with Fray\u2019s assumed roll")
     after = html('<ul class="rb-preview-does" aria-label="What every one of these rolls does">{}</ul>',
                  fragment(h("li", None, x) for x in shared)) if shared else ""
     return html('<div class="rb-preview-scroll" tabindex="0" role="region" aria-label="The rolls it would leave">'
