@@ -377,7 +377,7 @@ def main() -> int:
             if "with_players_window_all_web_processes_mib" in m:
                 print(f"  with the players' window (every page process, {m['players_opened']}): "
                       f"{m['with_players_window_all_web_processes_mib']} MiB; growth after its first round "
-                      f"{m['players_growth_mib']} MiB")
+                      f"{m['players_growth_mib']} MiB; opening it cost {m.get('players_window_opened_cost_mib', '?')} MiB")
                 if "players_growth_after_long_idle_mib" in m:
                     print(f"    {m['long_idle_s']:.0f} s idle after its first and last round: "
                           f"{m['players_after_long_idle_first_last_round_mib']} MiB "

@@ -468,6 +468,9 @@ def memory(d, url: str, players: bool = True, tree: Path = ROOT) -> dict:
         out["players_growth_after_long_idle_mib"] = round(players_idle[1] - players_idle[0], 1)
     return {**out, "with_players_window_all_web_processes_mib": with_players,
             "players_growth_mib": round(with_players[-1] - with_players[1], 1), "players_opened": opened,
+            # what opening the players' window cost: before issue 36's change it booted a second
+            # interpreter in the same process; now it is a page of markup with no Python
+            "players_window_opened_cost_mib": round(with_players[0] - alone[-1], 1),
             "players_rounds": players_rounds,
             "wall_s": round(time.monotonic() - started)}
 
