@@ -2,10 +2,11 @@
 
 The history is the starting encounter plus the list of recorded actions (each carrying its dice)
 and a cursor. The encounter at any point is the replay of the actions before the cursor; the
-states are cached so undo and redo cost nothing. Saving the history saves the actions, the
-present and a checkpoint every ``CHECKPOINT_EVERY`` actions before the cursor (see
-docs/file-format.md). The states share every combatant and ``state`` key an action left alone
-(``fray.sharing``), so holding all of them costs what the actions changed.
+states after the latest ``KEEP_STATES`` actions are held, so undo and redo there cost nothing,
+and further back every ``CHECKPOINT_EVERY``-th, from which the others are replayed when needed.
+Saving the history saves the actions, the present and a checkpoint every ``CHECKPOINT_EVERY``
+actions before the cursor (see docs/file-format.md). The states share every combatant and
+``state`` key an action left alone (``fray.sharing``), so holding them costs what the actions changed.
 
 A history resumed from a save (``History.resume``) does not replay from the start: it holds the
 saved present and checkpoints. ``check_present`` replays from the last checkpoint below the
@@ -59,6 +60,12 @@ def fields_of(state: "Encounter | Unread", log: bool = True) -> dict[str, Any]:
 CHECKPOINT_EVERY = 50
 # how much of an action's first log line names it in "Undid: ..." and the history list
 LABEL_WIDTH = 90
+# the states after this many of the latest actions are all held, so undo and redo there cost
+# nothing; further back only every CHECKPOINT_EVERY-th is (and what a save holds): the rest are
+# replayed from the nearest one below when undo, redo or the history list needs them. Holding
+# every state, a 12-combatant fight kept some 20-30 KB more per action, and the log, which every
+# state holds whole, made that grow with the fight: a long evening on a tablet ran out of room.
+KEEP_STATES = 100
 
 
 class History:
@@ -79,6 +86,8 @@ class History:
         # the checks of the saved present that a quick load left for later (``savefile._load``)
         self._pending: Callable[[], None] | None = None
         self._dumped: dict[tuple[int, bool], tuple[Encounter, str]] = {}
+        # every state below this, but those ``_let_go`` keeps, has been let go
+        self._held_from = 1
         # loaded from a save of another rules edition whose history no longer replays to it: it
         # starts at the saved encounter (``savefile._other_edition``), and the page says so
         self.other_edition = False
@@ -117,7 +126,17 @@ class History:
         self.actions.append(recorded)
         self._states.append(new)
         self.cursor += 1
+        self._let_go()
         return events
+
+    def _let_go(self) -> None:
+        """Let go of the states further back than ``KEEP_STATES`` that nothing needs held: the
+        start, every ``CHECKPOINT_EVERY``-th, and a state read from a save and not yet checked stay."""
+        hi = self.cursor - KEEP_STATES
+        for k in range(max(1, self._held_from), hi):
+            if k % CHECKPOINT_EVERY and k not in self._unverified and not isinstance(self._states[k], Unread):
+                self._states[k] = None
+        self._held_from = max(self._held_from, hi)
 
     def undo(self) -> bool:
         if not self.can_undo:
@@ -259,6 +278,7 @@ class History:
         for k, e in enumerate(made, start + 1):
             if self._states[k] is None:
                 self._states[k] = e
+        self._held_from = min(self._held_from, start + 1)  # let go of again at the next change
 
     def check_present(self) -> None:
         """Check the saved present (a resumed history) against a replay from the nearest state
@@ -300,6 +320,11 @@ class History:
         held = self._dumped.get((k, log))
         if held is None or held[0] is not state:
             held = (state, to_text(state, log))
+            # only what the next save writes again is kept: the start and the checkpoints every
+            # CHECKPOINT_EVERY actions, and this save's present and the state before it (a save
+            # at every change kept each of those texts, the whole log with it, for the page's life)
+            for key in [key for key in self._dumped if key[0] % CHECKPOINT_EVERY and key[0] not in (k, k - 1, k + 1)]:
+                del self._dumped[key]
             self._dumped[(k, log)] = held
         return held[1]
 
@@ -346,5 +371,6 @@ class History:
             except Exception as e:  # noqa: BLE001 - an action this version cannot apply
                 raise InvalidAction(f"actions.{i}", f"cannot be applied ({type(e).__name__}: {e})") from None
         if cursor is not None:
+            h.state_at(cursor)  # let go of on the way if it is far back: built again here
             h.cursor = cursor
         return h
