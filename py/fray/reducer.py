@@ -476,10 +476,13 @@ def _run(encounter: Encounter, action: Any, rng: RandomSource | None) -> tuple[E
     handler = handler_for(ruleset, action.get("type"))
     tray = DiceTray(action.get("rolls"), rng)
     draft, copies = sharing.draft(encounter)
-    ctx = Context(draft, action, tray, ruleset)
-    handler(ctx)
-    timers.after_action(encounter, draft, ruleset, ctx.event, action.get("type"))  # durations that ran out
-    sharing.settle(draft, encounter, copies)
+    try:
+        ctx = Context(draft, action, tray, ruleset)
+        handler(ctx)
+        timers.after_action(encounter, draft, ruleset, ctx.event, action.get("type"))  # durations that ran out
+        sharing.settle(draft, encounter, copies)
+    finally:
+        copies.release()  # settled or refused: the copies are let go now, not at the next collection
     seq = len(draft.log)
     for ev in ctx.events:
         seq += 1

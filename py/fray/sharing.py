@@ -72,6 +72,14 @@ class Copies:
         self.held[id(c)] = (c, v, blob)
         return c
 
+    def release(self) -> None:
+        """Forget every copy handed out, once the draft is settled (or refused). Each lazy container
+        holds this record and the record holds it, a cycle that kept every copy and its pickle of
+        the action (a strike-rank attack read every Melee Round's actions) until Python's cyclic
+        collector came by: in the page that was megabytes a round, and memory WebAssembly never
+        gives back (issue 36)."""
+        self.held.clear()
+
     def settle(self, v: Any) -> Any:
         """``v`` as plain data that holds the original of everything handed out and left alone."""
         held = self.held.get(id(v))

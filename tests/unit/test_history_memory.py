@@ -12,6 +12,7 @@ each present (the whole log) and of the state before it.
 from __future__ import annotations
 
 import asyncio
+import gc
 from dataclasses import asdict
 
 from fray import savefile
@@ -72,3 +73,31 @@ def test_a_save_keeps_no_text_of_the_presents_it_wrote_before():
     # and what it wrote still loads to the same fight
     back = savefile.loads(savefile.dumps(h))
     assert asdict(back.present) == asdict(h.present) and back.cursor == h.cursor
+
+
+def _drafts_alive() -> int:
+    from fray.sharing import Copies, CowDict, CowList
+
+    return sum(1 for o in gc.get_objects() if type(o) in (Copies, CowDict, CowList))
+
+
+def test_an_action_leaves_no_draft_behind_for_the_cyclic_collector():
+    """A draft's lazy containers and its record of copies hold each other: left as they were, each
+    action's copies (and their pickles) waited for Python's cyclic collector. They are let go as
+    the action is settled, or refused."""
+    from fray.errors import FrayError
+
+    h = fight(40)
+    gc.collect()
+    gc.disable()
+    try:
+        alive = _drafts_alive()  # a few, of the last actions, in the rules' own bounded caches
+        h.do({"type": "move", "id": "c1", "x": 3, "y": 4})
+        h.do({"type": "edit_combatant", "id": "c2", "changes": {"notes": "wary"}})
+        try:
+            h.do({"type": "edit_combatant", "id": "c2", "changes": {"stats": "not a table"}})
+        except FrayError:
+            pass
+        assert _drafts_alive() <= alive
+    finally:
+        gc.enable()

@@ -87,8 +87,9 @@ def _flag(ctx: Context, name: str) -> bool:
 
 def casting_later(enc: Encounter, cid: str, replacing: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Spells of this combatant still being cast that finish in a later MR (they rolled over)."""
-    return [x for x in enc.state.get("actions", []) if x["combatant"] == cid and x["kind"] == "spell"
-            and x["status"] == "declared" and x["round"] > enc.round and x is not replacing]
+    return [x for x in peek_actions(enc) if x["combatant"] == cid and x["kind"] == "spell"
+            and x["status"] == "declared" and x["round"] > enc.round
+            and (replacing is None or x["ref"] != replacing["ref"])]
 
 
 def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
@@ -419,9 +420,9 @@ def _who(enc: Encounter, cid: str) -> str:
 
 def _action(ctx: Context, field: str = "ref") -> dict[str, Any]:
     ref = ctx.action.get(field)
-    for a in ctx.enc.state.get("actions", []):
+    for i, a in enumerate(peek_actions(ctx.enc)):  # only the one found is copied to edit
         if a["ref"] == ref:
-            return a
+            return ctx.enc.state["actions"][i]
     raise InvalidAction(field, "that action is no longer declared")
 
 

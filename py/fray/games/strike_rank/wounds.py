@@ -45,16 +45,16 @@ def lose_later_actions(ctx: Context, c: Combatant, why: str) -> None:
     resolved yet: it would resolve after, so it is lost at once too, as an injury's is
     (``lose_impossible_actions``), in the same words: "Broo 2's attack at SR 7 is lost: Broo 2 is
     dead" (issue 33)."""
-    from fray.games.strike_rank.timing import open_text  # (timing imports this module)
+    from fray.games.strike_rank.timing import actions_where, open_text  # (timing imports this module)
 
     cur = ctx.enc.state.get("sr", 0)
     now = ctx.enc.phase == "resolve"
     reason = body.can_act(c) or why
-    for a in ctx.enc.state.get("actions", []):
-        if a["combatant"] == c.id and a["status"] == "declared" and (
-                a["round"] > ctx.enc.round or a["sr"] > cur or (now and a["sr"] == cur and a["round"] == ctx.enc.round)):
-            a["status"] = "lost"
-            ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {reason}", ref=a["ref"])
+    # only the actions lost are copied to edit: every MR's are in state["actions"] (fray.sharing)
+    for a in actions_where(ctx.enc, lambda a: a["combatant"] == c.id and a["status"] == "declared" and (
+            a["round"] > ctx.enc.round or a["sr"] > cur or (now and a["sr"] == cur and a["round"] == ctx.enc.round))):
+        a["status"] = "lost"
+        ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {reason}", ref=a["ref"])
 
 
 def add_condition(c: Combatant, cond: str) -> bool:
@@ -68,8 +68,11 @@ def drop_condition(c: Combatant, cond: str) -> None:
 def interrupt_casting(ctx: Context, c: Combatant, why: str, roll_name: str) -> None:
     """"A character who takes damage, parries, or dodges while casting a spell must make an INT×3%
     test or be interrupted and lose the spell; they can start anew 5 SR later.\""""
-    casting = [a for a in ctx.enc.state.get("actions", []) if a["combatant"] == c.id and a["kind"] == "spell"
-               and a["status"] == "declared"]
+    from fray.games.strike_rank.timing import actions_where  # (timing imports this module)
+
+    # only this combatant's spells are copied to edit, not every MR's actions (fray.sharing)
+    casting = actions_where(ctx.enc, lambda a: a["combatant"] == c.id and a["kind"] == "spell"
+                            and a["status"] == "declared")
     if not casting:
         return
     ok, _, text = char_test(ctx, c, "INT", rules.test_multiplier(tests_table(ctx), "INT_interrupt"), roll_name)
