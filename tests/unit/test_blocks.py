@@ -10,6 +10,7 @@ length (a removal or an insertion as ("remove" | "insert", length))."""
 from __future__ import annotations
 
 import random
+import re
 import sys
 from html.parser import HTMLParser
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from fray.history import History
 from fray.games import get_ruleset
 from fray.web import render as R
-from fray.web.blocks import Block, patch_region
+from fray.web.blocks import Block, ascii_html, patch_region
 from fray.games.strike_rank.web.declare import declare_html
 from fray.games.strike_rank.web.panel import panel_html
 from fray.games.range_band.web.ui import RangeBandUi
@@ -84,6 +85,16 @@ class _Kids:
         return self._kids[k]
 
 
+WRITES: list[str] = []  # every markup written into a FakeEl, as it was handed to the page
+
+
+def parsed(html: str) -> str:
+    """Markup as the page holds it once parsed: a numeric character reference (``&#8212;``, what
+    ``ascii_html`` writes for a character outside ASCII) is that character again."""
+    WRITES.append(html)
+    return re.sub(r"&#(\d+);", lambda m: chr(int(m.group(1))), html)
+
+
 class FakeEl:
     def __init__(self, outer: str, parent: "FakeEl | None", log: list[int]) -> None:
         self._outer, self.parent, self.log, self._kids = outer, parent, log, None
@@ -116,6 +127,7 @@ class FakeEl:
 
     @outerHTML.setter
     def outerHTML(self, html: str) -> None:
+        html = parsed(html)
         self.log.append(len(html))
         kids = self.parent._kid_list()
         k = next(i for i, x in enumerate(kids) if x is self)
@@ -127,10 +139,15 @@ class FakeEl:
         del kids[next(i for i, x in enumerate(kids) if x is self)]
 
     def insertAdjacentHTML(self, where: str, html: str) -> None:
+        html = parsed(html)
         self.log.append(("insert", len(html)))
-        new = [FakeEl(x, self if where == "beforeend" else self.parent, self.log) for x in top_elements(html)]
+        new = [FakeEl(x, self if where in ("beforeend", "afterbegin") else self.parent, self.log)
+               for x in top_elements(html)]
         if where == "beforeend":
             self._kid_list().extend(new)
+            return
+        if where == "afterbegin":  # the log's newest lines (web/painter.py)
+            self._kid_list()[:0] = new
             return
         assert where == "beforebegin", where
         kids = self.parent._kid_list()
@@ -143,6 +160,7 @@ class FakeEl:
 
     @innerHTML.setter
     def innerHTML(self, html: str) -> None:
+        html = parsed(html)
         self.log.append(len(html))
         head, _, tail = self._tags()
         self._outer, self._kids = head + html + tail, [FakeEl(x, self, self.log) for x in top_elements(html)]
@@ -501,3 +519,66 @@ def test_with_many_strike_rank_combatants_a_declaration_form_is_drawn_once_opene
             assert bool(_re.search(rf'data-fold="{key}"[^>]* open>', part)) == folds.get(key, cid == up)
         seen += 1
     assert seen > 3
+
+
+# -- what crosses into the page ------------------------------------------------------------------
+
+def test_markup_crosses_into_the_page_in_ascii_and_reads_back_the_same():
+    """Pyodide copies a string with one character outside ASCII into JavaScript a character at a
+    time, a new string per step (issue 36: a strike-rank round's 250,000 such characters left
+    megabytes of garbage in WebKit). Every write of the patch is ASCII, the characters outside it
+    as character references, which the page's parser reads back as the same markup."""
+    import html as stdlib_html
+
+    rs = get_ruleset("strike-rank")
+    whole = fights.fight("strike-rank", 6, 60, seed=3)
+    h = History(whole.initial)
+    root, _ = region()
+    before = None
+    WRITES.clear()
+    drawn_non_ascii = False
+    for a in whole.actions:
+        h.do(a)
+        enc = h.present
+        new = panel_html(rs.view(enc), StrikeRankUi(open={}), [(e.kind, e.text) for e in enc.log[-80:]])
+        drawn_non_ascii |= not new.isascii()
+        patch_region(root, before, new)
+        assert root.innerHTML == new
+        before = new
+    assert drawn_non_ascii, "the fight's markup has no character outside ASCII: the test checks nothing"
+    assert WRITES and all(w.isascii() for w in WRITES)
+    s = 'Sword \u2014 \u201cSir\u00a0\u00c9d\u201d <b title="\u00bd \U0001f5e1">x</b> &amp; &#169;'
+    assert ascii_html(s).isascii()
+    assert stdlib_html.unescape(ascii_html(s)) == stdlib_html.unescape(s)
+    plain = "<p>plain</p>"
+    assert ascii_html(plain) is plain  # ASCII already: no copy
+
+
+def test_the_painters_own_writes_cross_in_ascii(monkeypatch):
+    """The cards, the log and the encounter list (web/painter.py) write markup themselves, not
+    through ``patch_region``: ASCII as well (see the test above)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_conformance import empty_page
+
+    for name, m in empty_page().items():
+        monkeypatch.setitem(sys.modules, name, m)
+    monkeypatch.delitem(sys.modules, "fray.web.painter", raising=False)
+    from fray.web import painter
+
+    regions = {"combatants": region()[0], "log": region()[0]}
+    monkeypatch.setattr(painter, "by_id", lambda i: regions[i])
+
+    class P(painter.Painter):
+        def __init__(self):
+            self._painted, self._card_memo = {}, {}
+
+    p = P()
+    WRITES.clear()
+    cards = [("c1", '<article data-id="c1">Sir \u00c9d \u2014 12 HP</article>'), ("c2", "<article>Bo</article>")]
+    p.paint_cards(cards, "<p>None yet \u2026</p>")
+    p.paint_cards([cards[0], ("c2", "<article>Bo \u2014 hit</article>")], "")
+    p.paint_cards([], "<p>None yet \u2026</p>")
+    p.paint_log(["<li>Sir \u00c9d hits \u2192 Bo</li>"])
+    p.paint_log(["<li>Bo \u2014 down</li>", "<li>Sir \u00c9d hits \u2192 Bo</li>"])
+    assert len(WRITES) == 5 and all(w.isascii() for w in WRITES)
+    assert regions["log"].innerHTML == "<li>Bo \u2014 down</li><li>Sir \u00c9d hits \u2192 Bo</li>"

@@ -14,6 +14,9 @@ first: the ones that went are removed, the new ones inserted, the rest patched. 
 match (other tags, a DOM that no longer has as many elements as the old markup has children) is
 written whole, which is always right, only slower.
 
+Every write of markup into the page goes through ``ascii_html`` (here and in the other modules
+that write markup): see it.
+
 Pure except ``patch``, which takes the element to patch; ``js`` is never imported here.
 """
 
@@ -43,6 +46,18 @@ class Block(str):
         return cls("", children, "")
 
 
+def ascii_html(markup: str) -> str:
+    """``markup`` in ASCII only: every other character as its numeric character reference
+    (``\u2014`` as ``&#8212;``), which the HTML parser reads back as that same character, in text
+    and in attribute values alike (the page's markup has no ``<style>``, ``<script>`` or comment,
+    where it would not). Pyodide copies a string holding a single non-ASCII character into
+    JavaScript one character at a time, each step a new string (``_python2js_ucs2``): a 40 KB
+    card written so left some 800 KB of garbage behind it, which WebKit keeps until its next full
+    collection (a 12-combatant strike-rank round: 250,000 such characters, 5 MB sampled in
+    Chromium); an ASCII string of 64 characters or more crosses in one ``TextDecoder`` call."""
+    return markup if markup.isascii() else markup.encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
 def patch_region(root: Any, old: Any, new: str) -> None:
     """Write ``new`` into the region ``root`` that holds ``old`` (the markup last written there)."""
     if isinstance(old, Block) and isinstance(new, Block) and old.open == new.open and old.close == new.close:
@@ -52,7 +67,7 @@ def patch_region(root: Any, old: Any, new: str) -> None:
         elif root.children.length == 1:
             patch(root.firstElementChild, old, new)
             return
-    root.innerHTML = new
+    root.innerHTML = ascii_html(new)
 
 
 def patch(el: Any, old: str, new: str) -> None:
@@ -60,7 +75,7 @@ def patch(el: Any, old: str, new: str) -> None:
     if (isinstance(old, Block) and isinstance(new, Block) and old.open == new.open and old.close == new.close
             and _patch_children(el, old.children, new.children)):
         return
-    el.outerHTML = new
+    el.outerHTML = ascii_html(new)
 
 
 def _patch_children(parent: Any, old: tuple[str, ...], new: tuple[str, ...]) -> bool:
@@ -176,9 +191,9 @@ def _patch_lined_up(parent: Any, kids: Any, pairs: list[tuple[int | None, int | 
             els[i].remove()
     for at, markup in runs.items():
         if at is None:
-            parent.insertAdjacentHTML("beforeend", "".join(markup))
+            parent.insertAdjacentHTML("beforeend", ascii_html("".join(markup)))
         else:
-            els[at].insertAdjacentHTML("beforebegin", "".join(markup))
+            els[at].insertAdjacentHTML("beforebegin", ascii_html("".join(markup)))
     for i, j in pairs:
         if i is not None and j is not None and old[i] != new[j]:
             patch(els[i], old[i], new[j])

@@ -16,8 +16,27 @@ def nil(v: Any) -> Any:
     return None if v is None or type(v).__name__ == "JsNull" else v
 
 
+# The shell's own elements (index.html) that no render ever replaces (a region's markup is written
+# inside it, never over it): each is looked up in the page once and its proxy kept. A render reached
+# for some twenty of them, and every lookup from Python made a new proxy, whose making Pyodide pays
+# in JavaScript garbage (the element's type worked out, closures, strings: some 1 KB sampled in
+# Chromium), which WebKit keeps until it collects (issue 36). The first paint's copy of the page
+# holds the same ids, but stands after the live page, so the lookup finds the live element.
+FIXED = frozenset({
+    "ruleset-badge", "btn-undo", "btn-redo", "btn-history", "encounter-select", "save-state", "undo-said",
+    "banner", "dlg", "dlg-body", "round-bar", "order-strip", "acting-line", "ruleset-panel", "cards-tools",
+    "combatants", "log", "map", "map-scale", "map-elev", "map-info", "map-live",
+})
+_fixed: dict[str, Any] = {}
+
+
 def by_id(i: str) -> Any:
-    return nil(document.getElementById(i))
+    el = _fixed.get(i)
+    if el is None:
+        el = nil(document.getElementById(i))
+        if el is not None and i in FIXED:
+            _fixed[i] = el
+    return el
 
 
 def q(root: Any, selector: str) -> Any:

@@ -38,6 +38,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from ..maprules import measure, rule_for
 from . import mapview
+from .blocks import ascii_html
 from .dom import by_id as _by_id, nil as _nil
 from .pointer import PointerCtl, capture
 
@@ -611,7 +612,7 @@ def render(app: Any, force: bool = False) -> None:
     for region, key in (("map", "plan"), ("map-elev", "elev"), ("map-scale", "scale"), ("map-info", "info")):
         el = _by_id(region)
         if el is not None and written.get(region) != parts[key]:
-            el.innerHTML = parts[key]
+            el.innerHTML = ascii_html(parts[key])
     app._map_memo = (plain, shared, {r: parts[k] for r, k in (("map", "plan"), ("map-elev", "elev"),
                                                              ("map-scale", "scale"), ("map-info", "info"))})
     mark_group(app)

@@ -11,6 +11,7 @@ import js  # type: ignore[import-not-found]
 
 from ..errors import InvalidAction, RuleViolation
 from . import render as R
+from .blocks import ascii_html
 from .html import fragment, h
 from .dom import by_id, nil, q
 from .words import field_message, rule_message
@@ -82,13 +83,13 @@ class Messages:
 
     def banner(self, text: str, actions: list[tuple[str, str]] | None = None) -> None:
         b = by_id("banner")
-        b.innerHTML = h("p", None, text) + fragment([R.button(lbl, act, "small") for lbl, act in (actions or [])],
-                                                   R.button("Dismiss", "dismiss-banner", "small secondary"))
+        b.innerHTML = ascii_html(h("p", None, text) + fragment([R.button(lbl, act, "small") for lbl, act in (actions or [])],
+                                                              R.button("Dismiss", "dismiss-banner", "small secondary")))
         b.hidden = False
 
     # -- dialogs --------------------------------------------------------------------------------
     def open_dialog(self, html: str) -> None:
-        by_id("dlg-body").innerHTML = html
+        by_id("dlg-body").innerHTML = ascii_html(html)
         dlg = by_id("dlg")
         if not dlg.open:
             dlg.showModal()

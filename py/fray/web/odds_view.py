@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..chance import percent
-from .blocks import Block
+from .blocks import Block, ascii_html
 from .html import Markup, block, h, html
 
 
@@ -209,6 +209,7 @@ def refresh(app: Any, only: Any = None) -> None:
         # compared with what was last written into this slot (kept on the element), not with its
         # innerHTML: the browser serialises markup its own way, so that never matched and every
         # render rewrote the odds table (215 nodes at a 30-combatant strike-rank note)
+        markup = ascii_html(markup)  # (as every write of markup: blocks.ascii_html)
         if getattr(slot_el, "frayOdds", None) != markup:
             slot_el.innerHTML = markup
             slot_el.frayOdds = markup

@@ -25,7 +25,7 @@ from . import mapctl
 from . import render as R
 from . import history_view
 from . import game_style
-from .blocks import patch_region
+from .blocks import ascii_html, patch_region
 from . import widgets
 from .html import Markup, h
 from .dom import by_id, nil
@@ -192,7 +192,7 @@ class Painter:
         # the render and the commit); a refused pick leaves the select on another value: rewritten
         if self._painted.get("encounter-select") == html and str(sel.value) == self.key:
             return
-        sel.innerHTML = html
+        sel.innerHTML = ascii_html(html)
         self._painted["encounter-select"] = html
 
     def paint(self, region: str, html: str) -> None:
@@ -211,9 +211,9 @@ class Painter:
         k = R.log_added(before, items)
         root = by_id("log")
         if k is None:
-            root.innerHTML = "".join(items)
+            root.innerHTML = ascii_html("".join(items))
         elif k:
-            root.insertAdjacentHTML("afterbegin", "".join(items[:k]))
+            root.insertAdjacentHTML("afterbegin", ascii_html("".join(items[:k])))
             while root.children.length > len(items):
                 root.lastElementChild.remove()
         self._painted["log"] = items
@@ -227,12 +227,12 @@ class Painter:
         for cid in [k for k in self._card_memo if k not in live]:
             del self._card_memo[cid]  # removed, or another encounter's: never kept for nothing
         if not cards:
-            root.innerHTML = empty
+            root.innerHTML = ascii_html(empty)
         elif before is None or [i for i, _ in before] != [i for i, _ in cards]:
-            root.innerHTML = "".join(h for _, h in cards)
+            root.innerHTML = ascii_html("".join(h for _, h in cards))
         else:
             nodes = root.children
             for k, ((cid, html), (_, old)) in enumerate(zip(cards, before)):
                 if html is not old and html != old:
-                    nodes.item(k).outerHTML = html
+                    nodes.item(k).outerHTML = ascii_html(html)
         self._painted["cards"] = cards

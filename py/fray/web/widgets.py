@@ -12,6 +12,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any, Callable
 
+from .blocks import ascii_html
 from .html import Markup, fragment, h, html
 from .render import memo
 
@@ -196,7 +197,7 @@ def open_add_section(app: Any, act: str, el: Any, cls: str, section_html: Any) -
     extra = read_extra(box.value if box is not None else "") or {}
     anchor = q(form, '[data-field="combatant.extra"]') or q(form, '[data-error-for="combatant"]')
     if anchor is not None:
-        anchor.insertAdjacentHTML("beforebegin", section_html(extra))
+        anchor.insertAdjacentHTML("beforebegin", ascii_html(section_html(extra)))
 
 
 # The fold-outs drawn while the painter renders, {key: (open, drawn with its body)} (``drawing``):
