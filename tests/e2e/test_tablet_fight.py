@@ -1,0 +1,46 @@
+"""What a GM met playing whole fights on an iPad's screen (768x1024; the WebKit lane plays the
+same fights in the iPad's engine, tests/webkit/): each test here is a defect found there, shown in
+Chromium where it shows in both. Every step waits on what the page shows (``expect``), never on time.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from gestures import add_preset
+from test_strike_rank import advance, new_strike_rank
+
+TABLET = {"width": 768, "height": 1024}
+
+
+def test_a_crossbow_not_loaded_again_starts_its_declaration_at_the_reload(page, open_app):
+    """Strike-rank, "Ranged Combat": a heavy crossbow fires 1/3MR; the MR after its shot the
+    crossbowman's declaration form offered "Missile attack" first, and Declare was refused ("Heavy
+    crossbow is not loaded (1/3MR): spend the MR reloading"), every other round, for every
+    crossbowman. The form starts at the reload, and one tap declares it."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    new_strike_rank(page, "Crossbow at the gate")
+    add_preset(page, "Crossbowman", "party", at=(0, 0))  # c1
+    add_preset(page, "Human warrior", "foes", at=(30, 0))  # c2, out of reach: only the bolt flies
+    advance(page, "Declare")
+    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
+    expect(form.locator('[name="kind"]')).to_have_value("missile")
+    form.get_by_role("button", name="Declare").click()
+    expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_contain_text("Missile attack")
+    advance(page, "Resolve")
+    shot = page.locator('form[data-form=sr-attack][data-attacker="c1"]')
+    shot.locator('[name="rolls.attack"]').fill("99")  # a miss: nobody falls
+    n = page.locator("#log li").count()
+    shot.get_by_role("button", name="Roll the exchange").click()
+    expect(page.locator("#log li")).not_to_have_count(n)
+    for _ in range(12):  # Next through the Melee Round's strike ranks to the next declarations
+        if page.locator("#round-bar .round").inner_text().strip() == "Round 2":
+            break
+        advance(page, "")
+    expect(page.locator(".sr-phase")).to_contain_text("Melee Round 2: Declare")
+    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
+    expect(form.locator('[name="kind"]')).to_have_value("reload")
+    form.get_by_role("button", name="Declare").click()
+    expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_contain_text("Reload with Heavy crossbow")
+    expect(form.locator("[data-error-for]:not(:empty)")).to_have_count(0)
