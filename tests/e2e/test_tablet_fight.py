@@ -44,3 +44,42 @@ def test_a_crossbow_not_loaded_again_starts_its_declaration_at_the_reload(page, 
     form.get_by_role("button", name="Declare").click()
     expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_contain_text("Reload with Heavy crossbow")
     expect(form.locator("[data-error-for]:not(:empty)")).to_have_count(0)
+
+
+def test_a_refused_declaration_says_why_below_the_sticky_head(page, open_app):
+    """Tactical-round on a tablet: the round bar, the order strip and the acting line stick to the
+    top (some 200 px); a declaration the rules refuse says why at the top of its form. The GM taps
+    "Declare for ..." at the form's bottom, with its top under that head: the words were written
+    where nobody could read them. They come into view, below the head."""
+    from gestures import new_encounter
+
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    new_encounter(page, "Bridge fight", "tactical-round", "Tactical round (CMB vs DEF)")
+    add_preset(page, "Swordsman with shield", "party")  # c1
+    add_preset(page, "Orc warrior", "foes")  # c2
+    for step in ("Assessment", "Declaration"):
+        page.locator("#round-bar [data-act=advance]").click()
+        expect(page.locator(".tr-stepper li.current")).to_contain_text(step)
+    form = page.locator('form[data-form=tr-declare][data-id="c1"]')
+    for row in ("0", "1"):  # two Full actions: "at most one Full and one Half action"
+        form.locator(f'[name="actions.{row}.action"]').select_option("melee_attack")
+        form.locator(f'[name="actions.{row}.weapon"]').select_option("0")
+        form.locator(f'[name="actions.{row}.target"]').select_option("c2")
+    page.get_by_role("button", name="Open all cards").click()  # a page long enough to scroll
+    # the GM has scrolled to the button: the form's top lies under the sticky head
+    button = form.get_by_role("button", name="Declare for Swordsman with shield")
+    page.evaluate("""(f) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
+        scrollBy(0, f.getBoundingClientRect().top - head + 40); }""", form.element_handle())
+    head = page.evaluate("document.querySelector('.tracker-head').getBoundingClientRect().bottom")
+    assert page.evaluate("(f) => f.getBoundingClientRect().top", form.element_handle()) < head
+    assert button.bounding_box()["y"] + button.bounding_box()["height"] < TABLET["height"]
+    button.click()
+    error = form.locator("[data-error-for]:not(:empty)").first
+    expect(error).to_contain_text("at most one Full and one Half action")
+    box = error.bounding_box()
+    head = page.evaluate("document.querySelector('.tracker-head').getBoundingClientRect().bottom")
+    assert head <= box["y"] and box["y"] + box["height"] <= TABLET["height"], (head, box)
+    # what the GM sees there is the error itself, not the head over it
+    assert page.evaluate("""(e) => { const r = e.getBoundingClientRect();
+        return e.contains(document.elementFromPoint(r.left + 5, r.top + r.height / 2)); }""", error.element_handle())
