@@ -83,3 +83,38 @@ def test_a_refused_declaration_says_why_below_the_sticky_head(page, open_app):
     # what the GM sees there is the error itself, not the head over it
     assert page.evaluate("""(e) => { const r = e.getBoundingClientRect();
         return e.contains(document.elementFromPoint(r.left + 5, r.top + r.height / 2)); }""", error.element_handle())
+
+
+def test_a_question_the_exchange_raised_shows_before_the_next_attack(page, open_app):
+    """Strike-rank on a tablet: an exchange that asks the GM something (here the impaling
+    archer's "may free Dagger") while another attack waits at the same SR. The question was drawn
+    below the next attack's form, its odds and the last exchange, some 1,200 px down: off the
+    screen where the GM had just tapped "Roll the exchange". It comes before the next attack."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    new_strike_rank(page, "Dagger in the chest")
+    add_preset(page, "Human warrior", "party", at=(0, 0))  # c1
+    add_preset(page, "Archer", "foes", at=(2, 0))  # c2
+    add_preset(page, "Human warrior", "party", at=(2, 2))  # c3
+    advance(page, "Declare")
+    for cid, weapon, target in (("c2", "dagger", "c1"), ("c1", "broadsword", "c2"), ("c3", "broadsword", "c2")):
+        form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
+        form.locator('[name="kind"]').select_option("melee")
+        form.locator('[name="weapon"]').select_option(weapon)
+        form.locator('[name="target"]').select_option(target)
+        form.locator("button[type=submit]").click()
+        expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR 7")
+    advance(page, "Resolve SR 7")
+    page.evaluate("scrollTo(0, 0)")
+    att = page.locator('form[data-form=sr-attack][data-attacker="c2"]')
+    att.locator('[name="defence.kind"]').select_option("none")
+    # Dagger 40%: 5 is a special, and a dagger impales: the attacker may free it at once
+    for k, v in (("attack", "5"), ("location", "12"), ("damage", "3 3")):
+        att.locator(f'[name="rolls.{k}"]').fill(v)
+    att.get_by_role("button", name="Roll the exchange").click()
+    prompt = page.locator("form[data-form=sr-prompt]")
+    expect(prompt).to_contain_text("Archer may free Dagger")
+    expect(page.locator("form[data-form=sr-attack]").first).to_be_visible()  # the next attack waits
+    box = prompt.bounding_box()
+    assert box["y"] + box["height"] <= TABLET["height"], f"the question is at {box['y']:.0f} px, off the screen"
+    page.screenshot(path="/tmp/ipadplay-question.png")

@@ -72,6 +72,11 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         if ui.still_open == [view.get("round"), view.get("sr")]:
             parts.append(still_open_html(view))
         parts.append(order_html(view, ui))
+        if view.get("prompts"):
+            # what the last exchange asks (a knockback's collision, a fumble, an impaling weapon
+            # to free) before the next attack: after that attack's form, its odds and the last
+            # exchange it was off a tablet's screen where the GM had just rolled
+            parts.append(end_html(view, log))
         change = ui.change
         if change:
             parts.append(change_html(view, change))
@@ -79,7 +84,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         parts.append(bleed_html(view))
     if phase in ("resolve", "end", "declare"):
         parts.append(exchange_html(log))
-    if phase == "end" or view.get("prompts"):
+    if phase == "end" or (view.get("prompts") and phase != "resolve"):
         parts.append(end_html(view, log))
     free = ui.free
     if free and free.get("prompt") in {p.get("id") for p in view.get("prompts", [])}:
