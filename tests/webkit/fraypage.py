@@ -28,7 +28,10 @@ _FIND = r"""
 const spec = arguments[0];
 const [css, step] = spec.split(" >> ");
 const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
-const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+// the inside of a shut <details> keeps its boxes in both engines (content-visibility: hidden):
+// checkVisibility is what says it is not shown
+const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden"
+  && (!el.checkVisibility || el.checkVisibility());
 let found = [...document.querySelectorAll(css)];
 if (step) {
   const colon = step.indexOf(":");
@@ -179,8 +182,8 @@ class FrayPage:
 
     def gone(self, css: str) -> None:
         """Wait until nothing matching ``css`` is visible."""
-        self.wait_js("return ![...document.querySelectorAll(arguments[0])].some(e => e.getClientRects().length > 0)",
-                     css, what=f"{css} to be hidden")
+        self.wait_js("return ![...document.querySelectorAll(arguments[0])].some(e => e.getClientRects().length > 0"
+                     " && (!e.checkVisibility || e.checkVisibility()))", css, what=f"{css} to be hidden")
 
     def attribute(self, css: str, name: str, value: str) -> None:
         self.wait_js("const e = document.querySelector(arguments[0]); return e !== null && e.getAttribute(arguments[1]) === arguments[2]",
