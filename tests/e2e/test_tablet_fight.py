@@ -118,3 +118,38 @@ def test_a_question_the_exchange_raised_shows_before_the_next_attack(page, open_
     box = prompt.bounding_box()
     assert box["y"] + box["height"] <= TABLET["height"], f"the question is at {box['y']:.0f} px, off the screen"
     page.screenshot(path="/tmp/ipadplay-question.png")
+
+
+def test_a_question_raised_while_scrolled_down_comes_into_view(page, open_app):
+    """The same exchange with the GM scrolled down to the roll button (its form's top under the
+    sticky head): the question drawn before that form was above the screen. It is brought below
+    the head."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    new_strike_rank(page, "Dagger in the chest")
+    add_preset(page, "Human warrior", "party", at=(0, 0))  # c1
+    add_preset(page, "Archer", "foes", at=(2, 0))  # c2
+    add_preset(page, "Human warrior", "party", at=(2, 2))  # c3
+    advance(page, "Declare")
+    for cid, weapon, target in (("c2", "dagger", "c1"), ("c1", "broadsword", "c2"), ("c3", "broadsword", "c2")):
+        form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
+        form.locator('[name="kind"]').select_option("melee")
+        form.locator('[name="weapon"]').select_option(weapon)
+        form.locator('[name="target"]').select_option(target)
+        form.locator("button[type=submit]").click()
+        expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR 7")
+    advance(page, "Resolve SR 7")
+    page.get_by_role("button", name="Open all cards").click()  # a page long enough to scroll
+    att = page.locator('form[data-form=sr-attack][data-attacker="c2"]')
+    att.locator('[name="defence.kind"]').select_option("none")
+    for k, v in (("attack", "5"), ("location", "12"), ("damage", "3 3")):
+        att.locator(f'[name="rolls.{k}"]').fill(v)
+    roll = att.get_by_role("button", name="Roll the exchange")
+    page.evaluate("""(b) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
+        scrollBy(0, b.getBoundingClientRect().top - head - 10); }""", roll.element_handle())
+    roll.click()
+    prompt = page.locator("form[data-form=sr-prompt]")
+    expect(prompt).to_contain_text("Archer may free Dagger")
+    head = page.evaluate("document.querySelector('.tracker-head').getBoundingClientRect().bottom")
+    box = prompt.bounding_box()
+    assert head <= box["y"] and box["y"] + box["height"] <= TABLET["height"], (head, box)
