@@ -153,3 +153,42 @@ def test_a_question_raised_while_scrolled_down_comes_into_view(page, open_app):
     head = page.evaluate("document.querySelector('.tracker-head').getBoundingClientRect().bottom")
     box = prompt.bounding_box()
     assert head <= box["y"] and box["y"] + box["height"] <= TABLET["height"], (head, box)
+
+
+def test_an_attacks_result_box_shows_below_the_sticky_head(page, open_app):
+    """Tactical-round on a tablet: the box where the GM types the Hits of the attack just rolled
+    is drawn above the attack form and takes the focus. With the GM scrolled down to the form's
+    Attack button it lay under the round bar, strip and acting line: focused, not seen. It comes
+    below them."""
+    from gestures import new_encounter
+
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    new_encounter(page, "Bridge fight", "tactical-round", "Tactical round (CMB vs DEF)")
+    add_preset(page, "Swordsman with shield", "party", at=(0, 0))  # c1
+    add_preset(page, "Orc warrior", "foes", at=(2, 0))  # c2
+    for step in ("Assessment", "Declaration"):
+        page.locator("#round-bar [data-act=advance]").click()
+        expect(page.locator(".tr-stepper li.current")).to_contain_text(step)
+    form = page.locator('form[data-form=tr-declare][data-id="c1"]')
+    form.locator('[name="actions.0.action"]').select_option("melee_attack")
+    form.locator('[name="actions.0.weapon"]').select_option("0")
+    form.locator('[name="actions.0.target"]').select_option("c2")
+    form.get_by_role("button", name="Declare for Swordsman with shield").click()
+    expect(page.locator("#log")).to_contain_text("Swordsman with shield declares: Melee attack")
+    page.locator("#round-bar [data-act=advance]").click()
+    page.locator("#tr-open").get_by_role("button", name="Go on without Orc warrior").click()
+    expect(page.locator(".tr-stepper li.current")).to_contain_text("Melee")  # no one in Move .. Ranged A
+    page.get_by_role("button", name="Open all cards").click()  # a page long enough to scroll
+    page.locator('.tr-slot[data-id="c1"]').get_by_role("button", name="Attack").click()
+    attack = page.locator("form[data-form=tr-attack]")
+    attack.get_by_label("Open-ended d100").fill("70")
+    button = attack.get_by_role("button", name="Attack", exact=True)
+    page.evaluate("""(b) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
+        scrollBy(0, b.getBoundingClientRect().top - head - 10); }""", button.element_handle())
+    button.click()
+    box = page.locator('.tr-pending[data-ref="A1"]')
+    expect(box.get_by_label("Hits")).to_be_focused()
+    head = page.evaluate("document.querySelector('.tracker-head').getBoundingClientRect().bottom")
+    b = box.bounding_box()
+    assert head <= b["y"] and b["y"] < TABLET["height"], (head, b)

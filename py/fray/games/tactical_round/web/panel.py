@@ -552,6 +552,9 @@ class TacticalPanel(GamePanel):
                 hits = found.item(found.length - 1)
                 hits.focus()
                 hits.select()  # the typed number replaces the 0 in it
+                # the result's box is drawn above the attack form: with the GM scrolled down to
+                # its Attack button it lay under the sticky head (a tablet), focused but unseen
+                app.reveal(hits.closest("article.tr-pending"))
 
     def declare(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         rows: list[int] = []
