@@ -311,7 +311,9 @@ class SeleniumBackend:
 
     def select(self, el, value):
         from selenium.webdriver.support.select import Select
-        self._here()
+        # WebKit's WebDriver scrolls an option's list to the top of the page, under the sticky
+        # round bar, and the click on the option is intercepted there: in the middle, as a user has it
+        self._here().execute_script('arguments[0].scrollIntoView({block: "center"})', el)
         Select(el).select_by_value(value)
 
     def click_opening(self, el):
