@@ -155,15 +155,11 @@ def test_a_question_raised_while_scrolled_down_comes_into_view(page, open_app):
     assert head <= box["y"] and box["y"] + box["height"] <= TABLET["height"], (head, box)
 
 
-def test_an_attacks_result_box_shows_below_the_sticky_head(page, open_app):
-    """Tactical-round on a tablet: the box where the GM types the Hits of the attack just rolled
-    is drawn above the attack form and takes the focus. With the GM scrolled down to the form's
-    Attack button it lay under the round bar, strip and acting line: focused, not seen. It comes
-    below them."""
+def tr_melee_attack_scrolled_down(page) -> None:
+    """Tactical-round at 768x1024: a swordsman (c1) and an orc (c2), the swordsman's melee attack
+    A1 rolled (typed 70) with the GM scrolled down to the form's Attack button."""
     from gestures import new_encounter
 
-    page.set_viewport_size(TABLET)
-    open_app(page)
     new_encounter(page, "Bridge fight", "tactical-round", "Tactical round (CMB vs DEF)")
     add_preset(page, "Swordsman with shield", "party", at=(0, 0))  # c1
     add_preset(page, "Orc warrior", "foes", at=(2, 0))  # c2
@@ -184,11 +180,48 @@ def test_an_attacks_result_box_shows_below_the_sticky_head(page, open_app):
     attack = page.locator("form[data-form=tr-attack]")
     attack.get_by_label("Open-ended d100").fill("70")
     button = attack.get_by_role("button", name="Attack", exact=True)
-    page.evaluate("""(b) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
-        scrollBy(0, b.getBoundingClientRect().top - head - 10); }""", button.element_handle())
+    scroll_under_head(page, button)
     button.click()
+
+
+def scroll_under_head(page, loc) -> None:
+    """Scroll so that ``loc`` sits just below the sticky head: what lies above it is under the head."""
+    page.evaluate("""(b) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
+        scrollBy(0, b.getBoundingClientRect().top - head - 10); }""", loc.element_handle())
+
+
+def below_the_head(page, loc) -> None:
+    head = page.evaluate("document.querySelector('.tracker-head').getBoundingClientRect().bottom")
+    b = loc.bounding_box()
+    assert head <= b["y"] and b["y"] < TABLET["height"], (head, b)
+
+
+def test_an_attacks_result_box_shows_below_the_sticky_head(page, open_app):
+    """Tactical-round on a tablet: the box where the GM types the Hits of the attack just rolled
+    is drawn above the attack form and takes the focus. With the GM scrolled down to the form's
+    Attack button it lay under the round bar, strip and acting line: focused, not seen. It comes
+    below them."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    tr_melee_attack_scrolled_down(page)
     box = page.locator('.tr-pending[data-ref="A1"]')
     expect(box.get_by_label("Hits")).to_be_focused()
-    head = page.evaluate("document.querySelector('.tracker-head').getBoundingClientRect().bottom")
-    b = box.bounding_box()
-    assert head <= b["y"] and b["y"] < TABLET["height"], (head, b)
+    below_the_head(page, box)
+
+
+def test_a_critical_named_shows_its_box_below_the_sticky_head(page, open_app):
+    """The GM names a critical in the result and applies it: the critical's box takes the
+    result's place, its head (whose attack, which critical) under the sticky head when the GM had
+    scrolled to the result's Apply button. It comes below the head."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    tr_melee_attack_scrolled_down(page)
+    box = page.locator('.tr-pending[data-ref="A1"]')
+    box.get_by_label("Hits").fill("8")
+    box.get_by_label("Critical", exact=True).select_option("C")
+    apply = box.get_by_role("button", name="Apply result")
+    scroll_under_head(page, apply)
+    apply.click()
+    crit = page.locator('article.tr-pending.critical[data-ref="A1"]')
+    expect(crit).to_contain_text("critical C")
+    below_the_head(page, crit)

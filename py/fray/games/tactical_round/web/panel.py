@@ -460,7 +460,11 @@ class TacticalPanel(GamePanel):
                     return True
                 if rolls:
                     action["rolls"] = rolls
-            app.dispatch(action, form)
+            if app.dispatch(action, form) and action["critical"] is not None:
+                # the critical's box takes the result's place: its head (whose attack, which
+                # critical) was under the sticky round bar, strip and acting line on a tablet
+                from fray.web.dom import document, nil
+                app.reveal(nil(document.querySelector(f'article.tr-pending.critical[data-ref="{action["ref"]}"]')))
         elif form_name == "tr-critical":
             action = {"type": "tr.apply_critical", "ref": values.get("ref"), "hits": as_int(values.get("hits", "0") or "0"),
                       "stunned_rounds": as_int(values.get("stunned_rounds", "0") or "0"),
