@@ -225,3 +225,32 @@ def test_a_critical_named_shows_its_box_below_the_sticky_head(page, open_app):
     crit = page.locator('article.tr-pending.critical[data-ref="A1"]')
     expect(crit).to_contain_text("critical C")
     below_the_head(page, crit)
+
+
+def test_a_movement_roll_left_to_settle_shows_below_the_sticky_head(page, open_app):
+    """Range-band on a tablet: the movement roll a move leaves to settle is drawn under "Rolls to
+    settle", above the movement form. With the GM scrolled down to the form's "Movement roll" it
+    lay under the round bar, strip and acting line, its Apply result and Let Fray roll unseen. It
+    comes below them."""
+    from gestures import new_encounter
+
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    new_encounter(page, "Ford ambush", "range-band", "Range bands (turn order, movement phase, major/minor actions)")
+    add_preset(page, "Human scout", "party", at=(0, 0))  # c1
+    add_preset(page, "Amphibious swimmer", "foes", at=(40, 0))  # c2
+    for name, v in (("Human scout", 15), ("Amphibious swimmer", 9)):
+        page.get_by_role("textbox", name=f"Turn order of {name}").fill(str(v))
+        page.get_by_role("button", name=f"Set the turn order of {name}").click()
+        expect(page.locator("#log li").first).to_contain_text(f"{name}: turn order {v}")
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(page.locator("#round-bar .phase")).to_contain_text("Movement phase: Human scout")
+    page.get_by_role("button", name="Open all cards").click()  # a page long enough to scroll
+    move = page.locator("form[data-form=rb-move]")
+    move.get_by_label("East (x, m)").fill("31")
+    button = move.get_by_role("button", name="Movement roll")
+    scroll_under_head(page, button)
+    button.click()
+    roll = page.locator('form.rb-pending[data-ref="R1"]')
+    expect(roll).to_contain_text("Movement roll")
+    below_the_head(page, roll)
