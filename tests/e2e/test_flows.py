@@ -39,3 +39,7 @@ def test_players_window_follows_the_gm(page, app_url):
 def test_offline_reload_with_the_server_stopped(page, outage_server):
     page.watch.origin = outage_server.origin  # the page's own origin is the outage server's
     flows.offline_reload(_pg(page), outage_server.url, outage_server.stop)
+
+
+def test_strike_rank_crossbow_on_a_tablet(page, app_url):
+    flows.strike_rank_crossbow_on_a_tablet(_pg(page), app_url)

@@ -317,3 +317,46 @@ def offline_reload(pg, url: str, stop) -> None:
     pg.see_exactly("#encounter-select option:checked", "Offline ford")
     card_css(pg, "Ferryman")
     pg.see("#log", "the river rises")
+
+
+def strike_rank_crossbow_on_a_tablet(pg, url: str) -> None:
+    """A crossbowman's two Melee Rounds at 768x1024 (an iPad upright): a declaration shuts its
+    form once made (WebKit still gives the inside of a shut fold-out boxes: what counts as shown is
+    what ``checkVisibility`` says), the bolt lands with typed dice, and the next Melee Round's
+    declaration starts at the reload "Ranged Combat" asks (rate 1/3MR), declared in one tap."""
+    pg.viewport(*TABLET)
+    pg.goto(url)
+    new_encounter(pg, "Crossbow at the gate", "strike-rank", "Strike Rank (d100)")
+    add_preset(pg, "Crossbowman", "party", x=0)  # c1
+    add_preset(pg, "Human warrior", "foes", x=20)  # c2, beyond reach: only the bolt flies
+    pg.click(NEXT)
+    pg.see(".sr-phase", "Declare")
+    bolt = 'form[data-form=sr-declare][data-id="c1"]'
+    assert pg.js(f"return document.querySelector('{bolt} [name=kind]').value") == "missile"
+    pg.click(f"{bolt} >> button:Declare")
+    pg.see('.sr-who[data-id="c1"] .sr-decl', "Missile attack with Heavy crossbow")
+    pg.gone(bolt)  # shut once declared ("Declare another action" opens it again)
+    warrior = 'form[data-form=sr-declare][data-id="c2"]'
+    pg.select(f'{warrior} [name="kind"]', "defend")
+    pg.click(f"{warrior} >> button:Declare")
+    pg.see('.sr-who[data-id="c2"] .sr-decl', "Parry / dodge only")
+    pg.gone(warrior)
+    pg.click(NEXT)
+    pg.see(".sr-phase", "Resolve SR 3")
+    shot = "form[data-form=sr-attack]"
+    pg.select(f'{shot} [name="defence.kind"]', "none")
+    for k, v in {"attack": "20", "location": "9", "damage": "4 4"}.items():  # 9: Abdomen
+        pg.fill(f'{shot} [name="rolls.{k}"]', v)
+    log_grows(pg, f"{shot} >> button:Roll the exchange")
+    pg.see(LOG, "to Abdomen")
+    for _ in range(12):  # Next through the strike ranks to the second Melee Round
+        if pg.text("#round-bar .round").strip() == "Round 2":
+            break
+        pg.click(NEXT)
+        pg.wait_js("return true")
+    pg.see(".sr-phase", "Melee Round 2: Declare")
+    pg.wait_js(f"return document.querySelector('{bolt} [name=kind]').value === 'reload'",
+               what="the crossbowman's declaration to start at Reload")
+    pg.click(f"{bolt} >> button:Declare")
+    pg.see('.sr-who[data-id="c1"] .sr-decl', "Reload with Heavy crossbow")
+    wait_saved(pg)

@@ -28,7 +28,10 @@ _FIND = r"""
 const spec = arguments[0];
 const [css, step] = spec.split(" >> ");
 const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
-const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+// the inside of a shut <details> keeps its boxes in both engines (content-visibility: hidden):
+// checkVisibility is what says it is not shown
+const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden"
+  && (!el.checkVisibility || el.checkVisibility());
 let found = [...document.querySelectorAll(css)];
 if (step) {
   const colon = step.indexOf(":");
@@ -179,8 +182,8 @@ class FrayPage:
 
     def gone(self, css: str) -> None:
         """Wait until nothing matching ``css`` is visible."""
-        self.wait_js("return ![...document.querySelectorAll(arguments[0])].some(e => e.getClientRects().length > 0)",
-                     css, what=f"{css} to be hidden")
+        self.wait_js("return ![...document.querySelectorAll(arguments[0])].some(e => e.getClientRects().length > 0"
+                     " && (!e.checkVisibility || e.checkVisibility()))", css, what=f"{css} to be hidden")
 
     def attribute(self, css: str, name: str, value: str) -> None:
         self.wait_js("const e = document.querySelector(arguments[0]); return e !== null && e.getAttribute(arguments[1]) === arguments[2]",
@@ -308,7 +311,9 @@ class SeleniumBackend:
 
     def select(self, el, value):
         from selenium.webdriver.support.select import Select
-        self._here()
+        # WebKit's WebDriver scrolls an option's list to the top of the page, under the sticky
+        # round bar, and the click on the option is intercepted there: in the middle, as a user has it
+        self._here().execute_script('arguments[0].scrollIntoView({block: "center"})', el)
         Select(el).select_by_value(value)
 
     def click_opening(self, el):

@@ -32,3 +32,7 @@ def test_players_window_follows_the_gm(pg):
 
 def test_offline_reload_with_the_server_stopped(pg):
     flows.offline_reload(pg, pg.site.url, pg.site.stop)
+
+
+def test_strike_rank_crossbow_on_a_tablet(pg):
+    flows.strike_rank_crossbow_on_a_tablet(pg, pg.site.url)

@@ -264,14 +264,17 @@ class RangeBandPanel(GamePanel):
             return True
         if action is None:
             return True
+        before = _rolls_to_settle()
         if form_name == "rb-attack":
             self.attack(app, form, cid or "", values, roll=False)
+            _new_roll_into_view(app, before)
             return True
         if form_name == "rb-zone" and len(action) == 1:
             app.clear_errors(form)
             app.show_error(form, InvalidAction("light", "nothing changed: pick a different setting first"))
             return True
-        app.dispatch(action, form)
+        if app.dispatch(action, form):
+            _new_roll_into_view(app, before)
         return True
 
     @staticmethod
@@ -397,3 +400,22 @@ def data_ref(form: Any) -> str:
 
 
 PANEL = RangeBandPanel()  # found by the ruleset's ``panel = "fray.games.range_band.web.panel"``
+
+
+def _rolls_to_settle() -> set[str]:
+    """The refs of the rolls waiting for the GM on the page now."""
+    from fray.web.dom import data, document
+
+    return {data(f, "ref") or "" for f in document.querySelectorAll("form.rb-pending")}
+
+
+def _new_roll_into_view(app: Any, before: set[str]) -> None:
+    """A roll the form just left to settle (a movement roll, an offense roll) on screen: its box is
+    drawn under "Rolls to settle" above the form, and with the GM scrolled down to the form's button
+    it lay under the sticky round bar, strip and acting line (a tablet), its Apply and Let Fray
+    roll buttons unseen."""
+    from fray.web.dom import data, document
+
+    new = [f for f in document.querySelectorAll("form.rb-pending") if (data(f, "ref") or "") not in before]
+    if new:
+        app.reveal(new[0])

@@ -86,6 +86,11 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
     first = (usable or [{}])[0]
     kind = "missile" if first.get("missile") else "melee"
+    # a crossbow not yet loaded again (rate 1/2MR, 1/3MR) cannot shoot this MR: its declaration
+    # starts at the reload the rules ask for, not at a shot the engine refuses ("spend the MR
+    # reloading", Ranged Combat)
+    if kind == "missile" and not first.get("loaded", True):
+        kind = "reload"
     if kind not in dict(kinds):
         kind = kinds[0][0]
     mv = c.get("movement") or {}

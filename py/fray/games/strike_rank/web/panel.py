@@ -72,6 +72,11 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         if ui.still_open == [view.get("round"), view.get("sr")]:
             parts.append(still_open_html(view))
         parts.append(order_html(view, ui))
+        if view.get("prompts"):
+            # what the last exchange asks (a knockback's collision, a fumble, an impaling weapon
+            # to free) before the next attack: after that attack's form, its odds and the last
+            # exchange it was off a tablet's screen where the GM had just rolled
+            parts.append(end_html(view, log))
         change = ui.change
         if change:
             parts.append(change_html(view, change))
@@ -79,7 +84,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         parts.append(bleed_html(view))
     if phase in ("resolve", "end", "declare"):
         parts.append(exchange_html(log))
-    if phase == "end" or view.get("prompts"):
+    if phase == "end" or (view.get("prompts") and phase != "resolve"):
         parts.append(end_html(view, log))
     free = ui.free
     if free and free.get("prompt") in {p.get("id") for p in view.get("prompts", [])}:
@@ -350,6 +355,7 @@ class StrikeRankPanel(GamePanel):
                                       data(form, "weapon") or "", values, more.get(key))
             if _show_errors(app, form, errors):
                 return True
+            asked = _questions()
             if app.dispatch(a, form):
                 app.ui.part(self).target.pop(a.get("ref") or "free", None)
                 if more.pop(key, None) is not None:
@@ -357,6 +363,7 @@ class StrikeRankPanel(GamePanel):
                 if not a.get("ref"):
                     app.ui.part(self).free = None  # the free attack is made; the GM answers its prompt
                     app.render()
+                _new_question_into_view(asked)
             elif isinstance(app.loop.last_error, MoreDice):
                 _ask_more_dice(app, form, key, app.loop.last_error, values)
         elif form_name == "sr-prompt":
@@ -419,6 +426,32 @@ def _ask_more_dice(app: Any, form: Any, key: str, err: Any, values: dict[str, An
         box = nil(f.querySelector('[name="more.damage"]'))
         if box is not None:
             box.focus()
+
+
+def _questions() -> set[str]:
+    """The GM's questions on the page now (their prompt ids)."""
+    from fray.web.dom import data, document
+
+    return {data(f, "prompt") or "" for f in document.querySelectorAll('.sr-panel form[data-form="sr-prompt"]')}
+
+
+def _new_question_into_view(before: set[str]) -> None:
+    """A question the exchange just raised (not one of ``before``) on screen: it is drawn before
+    the next attack (panel_html), above the screen when the GM had scrolled down to roll."""
+    import js  # type: ignore[import-not-found]
+
+    from fray.web.dom import data, document, nil
+
+    new = [f for f in document.querySelectorAll('.sr-panel form[data-form="sr-prompt"]')
+           if (data(f, "prompt") or "") not in before]
+    if not new:
+        return
+    box = nil(new[0].closest(".sr-end")) or new[0]
+    head = nil(document.querySelector(".tracker-head"))
+    top = head.getBoundingClientRect().bottom if head is not None else 0
+    r = box.getBoundingClientRect()
+    if r.top < top or r.bottom > js.window.innerHeight:
+        _into_view(box)
 
 
 def _into_view(el: Any) -> None:

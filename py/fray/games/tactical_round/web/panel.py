@@ -460,7 +460,11 @@ class TacticalPanel(GamePanel):
                     return True
                 if rolls:
                     action["rolls"] = rolls
-            app.dispatch(action, form)
+            if app.dispatch(action, form) and action["critical"] is not None:
+                # the critical's box takes the result's place: its head (whose attack, which
+                # critical) was under the sticky round bar, strip and acting line on a tablet
+                from fray.web.dom import document, nil
+                app.reveal(nil(document.querySelector(f'article.tr-pending.critical[data-ref="{action["ref"]}"]')))
         elif form_name == "tr-critical":
             action = {"type": "tr.apply_critical", "ref": values.get("ref"), "hits": as_int(values.get("hits", "0") or "0"),
                       "stunned_rounds": as_int(values.get("stunned_rounds", "0") or "0"),
@@ -552,6 +556,9 @@ class TacticalPanel(GamePanel):
                 hits = found.item(found.length - 1)
                 hits.focus()
                 hits.select()  # the typed number replaces the 0 in it
+                # the result's box is drawn above the attack form: with the GM scrolled down to
+                # its Attack button it lay under the sticky head (a tablet), focused but unseen
+                app.reveal(hits.closest("article.tr-pending"))
 
     def declare(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         rows: list[int] = []
