@@ -34,6 +34,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from .. import players
 from fray.games import get_ruleset
 from . import players_follow as PF
+from .blocks import ascii_html
 from . import players_render as PR
 from .dom import nil
 
@@ -127,7 +128,7 @@ class GmSide:
             self.count += 1
             seq = PF.stamp(self.epoch, self.count)
             self.last, self.last_seq = p, seq
-            markup = PR.players_html(p)
+            markup = ascii_html(PR.players_html(p))  # crosses into the page in one piece (blocks.ascii_html)
             if root is not None:  # in this task: the players' window paints in the GM's next frame
                 PF.write(root, markup, seq)
             message = json.dumps({"kind": "view", "seq": seq, "html": str(markup)})
