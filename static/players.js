@@ -9,7 +9,7 @@
 //   another tab).
 // Each drawing carries a stamp (data-seq, "<the GM page's time origin>:<its count>"); one is
 // written only when it is newer than what the root holds. The GM's window keeps the last drawing
-// it sent in localStorage "fray.players", which this window shows at once when it is opened or
+// it sent in localStorage "fray.players" (as that page is hidden or goes), which this window shows at once when it is opened or
 // reloaded, then asks the GM's window for the latest.
 //
 // Until issue 36 this window booted its own interpreter to draw the same markup: a second
@@ -59,12 +59,18 @@
   } catch (e) {  // no channel: the GM's window still writes into a window it opened
     channel = null;
   }
+  // The GM's window that opened this one writes into it straight (it is told where this window is);
+  // any other (this one opened by hand, or its opener gone) is asked on the channel, and then sends
+  // every drawing there too. Asked both ways, it delivered each drawing twice.
   function callTheGm() {
-    if (channel) channel.postMessage(JSON.stringify({ kind: "hello" }));
+    let opener = null;
     try {
-      if (window.opener) window.opener.postMessage(HERE, location.origin);
-    } catch (e) {  // opened by hand or from elsewhere: the channel serves
+      if (window.opener && !window.opener.closed && window.opener.location.origin === location.origin) opener = window.opener;
+    } catch (e) {  // an opener of another origin: not the GM's window
+      opener = null;
     }
+    if (opener) opener.postMessage(HERE, location.origin);
+    else if (channel) channel.postMessage(JSON.stringify({ kind: "hello" }));
   }
   if (channel) {
     channel.onmessage = (event) => {

@@ -149,7 +149,11 @@ def test_a_late_broadcast_never_puts_back_an_older_drawing(page, open_app, wait_
       window.__heard = [];
       const c = new BroadcastChannel("fray.players");
       c.onmessage = (e) => { const m = JSON.parse(e.data); if (m.kind === "view") window.__heard.push(m.seq); };
+      // a second players' window, opened by hand, asks on the channel: from then on the GM's
+      // window sends every drawing there too (the one it opened alone is only written into)
+      c.postMessage(JSON.stringify({kind: "hello"}));
     }""")
+    pv.wait_for_function("window.__heard.length > 0")
     seen = page.evaluate("""() => {
       const pv = window.open("", "fray-players");
       const next = () => document.querySelector("#round-bar [data-act=advance]").click();
@@ -253,3 +257,25 @@ def test_the_same_frame_path_with_the_network_off(launch_persistent, outage_serv
     held(page)
     assert act_and_look(page, NEXT)["now"] == "Now: Ambusher"
     assert ctx.watch.foreign() == []
+
+
+def test_the_players_window_the_gm_opened_gets_each_drawing_once(page, open_app, wait_ready):
+    """Issue 36: the players' window the GM's window opened is written into straight; it asked on
+    the channel too, so every drawing was also broadcast to it, and it read each one twice (in
+    WebKit, garbage of every change kept till a full collection). Now only a window the GM's has no
+    handle on asks there."""
+    open_app(page)
+    setup_fight(page)
+    page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
+    pv = open_players(page, wait_ready)
+    held(page)
+    pv.evaluate("""() => {
+      window.__heard = [];
+      const c = new BroadcastChannel("fray.players");
+      c.onmessage = (e) => window.__heard.push(JSON.parse(e.data).kind);
+    }""")
+    seen = act_and_look(page, NEXT)
+    assert seen["now"] == "Now: Ambusher", seen
+    page.locator(UNDO).click()
+    expect(pv.locator("#pv-now")).to_have_text("Now: Bran")
+    assert pv.evaluate("window.__heard") == []

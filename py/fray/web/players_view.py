@@ -72,14 +72,31 @@ class GmSide:
         self.count = 0
         self.last: dict[str, Any] | None = None  # the last projection sent, and its stamp
         self.last_seq = ""
+        self.message = ""  # the last drawing sent, as broadcast: kept for the players' window as this page goes
         self.channel = _channel()
         self._proxy = create_proxy(self.on_message)
         self._here = create_proxy(self.on_window_message)
         js.window.addEventListener("message", self._here)
+        # the last drawing is kept as this page is hidden or goes, not at every change (a string
+        # written into localStorage at every click is garbage WebKit keeps till it collects)
+        self._keep = create_proxy(self.keep)
+        js.window.addEventListener("pagehide", self._keep)
+        js.document.addEventListener("visibilitychange", self._keep)
         self.hold(None)
         if self.channel is not None:
             self.channel.onmessage = self._proxy
             self.channel.postMessage(json.dumps({"kind": "gm"}))
+
+    def keep(self, event: Any = None) -> None:
+        """The last drawing sent, for a players' window that opens or reloads to show at once: kept
+        as this page is hidden or goes (a tablet may say no more before it drops a page)."""
+        if not self.message or (event is not None and getattr(event, "type", "") == "visibilitychange"
+                                and str(js.document.visibilityState) != "hidden"):
+            return
+        try:
+            js.window.localStorage.setItem(KEPT, self.message)
+        except Exception:  # noqa: BLE001 - full or refused: that window waits for this one instead
+            pass
 
     def on_message(self, event: Any) -> None:
         try:
@@ -131,10 +148,9 @@ class GmSide:
             markup = ascii_html(PR.players_html(p))  # crosses into the page in one piece (blocks.ascii_html)
             if root is not None:  # in this task: the players' window paints in the GM's next frame
                 PF.write(root, markup, seq)
-            message = json.dumps({"kind": "view", "seq": seq, "html": str(markup)})
+            self.message = json.dumps({"kind": "view", "seq": seq, "html": str(markup)})
             if self.channel is not None and self.listening:
-                self.channel.postMessage(message)
-            keep(message)
+                self.channel.postMessage(self.message)
         except Exception:  # noqa: BLE001 - the GM's page must not break for the second screen
             traceback.print_exc()
 
@@ -152,14 +168,6 @@ def publish(app: Any) -> None:
     side = getattr(app, "players", None)
     if side is not None:
         side.publish()
-
-
-def keep(message: str) -> None:
-    """The last drawing sent, for a players' window that opens or reloads to show at once."""
-    try:
-        js.window.localStorage.setItem(KEPT, message)
-    except Exception:  # noqa: BLE001 - full or refused: that window waits for this one instead
-        pass
 
 
 ACTS = ("players", "players-open", "players-wounds", "players-hide")  # routed here (web/routes.py)
