@@ -291,3 +291,24 @@ def test_a_long_order_of_play_stays_on_the_players_screen(page, open_app, wait_r
             pv.set_viewport_size({"width": 1366, "height": 900})  # a laptop's screen: for the eye
             pv.screenshot(path=str(SHOTS / "players-view-12-1366x900.png"))
             pv.set_viewport_size(FULL_HD)
+
+
+def test_a_dozen_in_the_order_fit_a_tablet_on_its_side(page, open_app, wait_ready):
+    """The players' screen is read, never scrolled: on a tablet or small screen on its side
+    (1024x768) the order of play of a dozen sits beside the map, whole. Stacked under the map (as
+    on a screen stood up), its last entries ran off the bottom (a GM's play-through in WebKit)."""
+    from test_strip import LAPTOP, twelve
+
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    twelve(page, "range-band")
+    pv = open_players(page, wait_ready)
+    pv.set_viewport_size({"width": 1024, "height": 768})
+    expect(pv.locator("#pv-order li")).to_have_count(12)
+    fits = pv.evaluate("""() => {
+      const last = [...document.querySelectorAll('#pv-order li')].map(li => li.getBoundingClientRect().bottom);
+      const map = document.querySelector('.pv-svg').getBoundingClientRect();
+      return {bottom: Math.max(...last), map: map.bottom, height: innerHeight,
+              scrolls: document.documentElement.scrollHeight > innerHeight};
+    }""")
+    assert fits["bottom"] <= fits["height"] and fits["map"] <= fits["height"] and not fits["scrolls"], fits
