@@ -179,6 +179,8 @@ def _submit(app, form_name, values, cid=None, ref=None):
     fake = types.ModuleType("fray.web.dom")
     fake.data = lambda el, n: el.getAttribute("data-" + n)
     fake.nil = lambda v: v
+    # and looks for the rolls a form left to settle on the page, to bring a new one into view
+    fake.document = types.SimpleNamespace(querySelectorAll=lambda selector: [])
     saved = sys.modules.get("fray.web.dom")
     sys.modules["fray.web.dom"] = fake
     try:
