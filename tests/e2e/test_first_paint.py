@@ -189,7 +189,7 @@ def test_no_copy_on_a_first_visit_or_in_the_players_window(page, open_app):
     # the old address of the players' window goes to players.html, which has no first paint at all
     players.goto(page.url.split("?")[0] + "?view=players")
     players.wait_for_url("**/players.html")
-    players.wait_for_function("document.documentElement.dataset.engine === 'ready'")
+    players.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
     assert players.evaluate("window.__fp.seen") == []
     assert players.locator("main.first-paint, main.panes").count() == 0
     players.close()

@@ -18,6 +18,9 @@ from test_players_view import open_players, players_dialog, setup_fight
 
 NEVER = ["Lurker", "GMSECRET", "GMNOTE"]
 
+# players.html's policy has no 'unsafe-eval' (it runs no Python): a wait there is a function
+# ("() => ..."), which Playwright calls, never an expression string, which it would evaluate.
+
 # In a players' window: every text any writer (its own script or the GM's window) ever put into
 # its DOM that the players must never see. An init script of the context installs it in a players'
 # window that is reloaded or opened by hand; one opened by window.open keeps the Window of its
@@ -153,7 +156,7 @@ def test_a_late_broadcast_never_puts_back_an_older_drawing(page, open_app, wait_
       // window sends every drawing there too (the one it opened alone is only written into)
       c.postMessage(JSON.stringify({kind: "hello"}));
     }""")
-    pv.wait_for_function("window.__heard.length > 0")
+    pv.wait_for_function("() => window.__heard.length > 0")
     seen = page.evaluate("""() => {
       const pv = window.open("", "fray-players");
       const next = () => document.querySelector("#round-bar [data-act=advance]").click();
@@ -193,7 +196,7 @@ def test_reloads_of_either_window_and_a_players_window_opened_by_hand(page, open
     wait_ready(pv)
     expect(pv.locator("#pv-now")).to_have_text("Now: Ambusher")  # the drawing kept, then the GM
     held(page)
-    pv.wait_for_function("document.getElementById('players-view').hasAttribute('data-seq')")
+    pv.wait_for_function("() => document.getElementById('players-view').hasAttribute('data-seq')")
     assert act_and_look(page, UNDO)["now"] == "Now: Bran"
     by_hand = page.context.new_page()
     page.watch.attach_page(by_hand)
@@ -250,7 +253,7 @@ def test_the_same_frame_path_with_the_network_off(launch_persistent, outage_serv
     pv.reload()
     wait_ready(pv)
     held(page)
-    pv.wait_for_function("document.getElementById('players-view').hasAttribute('data-seq')")
+    pv.wait_for_function("() => document.getElementById('players-view').hasAttribute('data-seq')")
     assert act_and_look(page, UNDO)["now"] == "Now: Bran"
     page.reload()
     wait_ready(page)
