@@ -85,11 +85,8 @@ def test_a_refused_declaration_says_why_below_the_sticky_head(page, open_app):
         return e.contains(document.elementFromPoint(r.left + 5, r.top + r.height / 2)); }""", error.element_handle())
 
 
-def test_a_question_the_exchange_raised_shows_before_the_next_attack(page, open_app):
-    """Strike-rank on a tablet: an exchange that asks the GM something (here the impaling
-    archer's "may free Dagger") while another attack waits at the same SR. The question was drawn
-    below the next attack's form, its odds and the last exchange, some 1,200 px down: off the
-    screen where the GM had just tapped "Roll the exchange". It comes before the next attack."""
+def dagger_fight_at_sr7(page, open_app) -> None:
+    """On a tablet: an archer with a dagger and two warriors, all declared at SR 7, resolving."""
     page.set_viewport_size(TABLET)
     open_app(page)
     new_strike_rank(page, "Dagger in the chest")
@@ -105,6 +102,14 @@ def test_a_question_the_exchange_raised_shows_before_the_next_attack(page, open_
         form.locator("button[type=submit]").click()
         expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR 7")
     advance(page, "Resolve SR 7")
+
+
+def test_a_question_the_exchange_raised_shows_before_the_next_attack(page, open_app):
+    """Strike-rank on a tablet: an exchange that asks the GM something (here the impaling
+    archer's "may free Dagger") while another attack waits at the same SR. The question was drawn
+    below the next attack's form, its odds and the last exchange, some 1,200 px down: off the
+    screen where the GM had just tapped "Roll the exchange". It comes before the next attack."""
+    dagger_fight_at_sr7(page, open_app)
     page.evaluate("scrollTo(0, 0)")
     att = page.locator('form[data-form=sr-attack][data-attacker="c2"]')
     att.locator('[name="defence.kind"]').select_option("none")
@@ -124,21 +129,7 @@ def test_a_question_raised_while_scrolled_down_comes_into_view(page, open_app):
     """The same exchange with the GM scrolled down to the roll button (its form's top under the
     sticky head): the question drawn before that form was above the screen. It is brought below
     the head."""
-    page.set_viewport_size(TABLET)
-    open_app(page)
-    new_strike_rank(page, "Dagger in the chest")
-    add_preset(page, "Human warrior", "party", at=(0, 0))  # c1
-    add_preset(page, "Archer", "foes", at=(2, 0))  # c2
-    add_preset(page, "Human warrior", "party", at=(2, 2))  # c3
-    advance(page, "Declare")
-    for cid, weapon, target in (("c2", "dagger", "c1"), ("c1", "broadsword", "c2"), ("c3", "broadsword", "c2")):
-        form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
-        form.locator('[name="kind"]').select_option("melee")
-        form.locator('[name="weapon"]').select_option(weapon)
-        form.locator('[name="target"]').select_option(target)
-        form.locator("button[type=submit]").click()
-        expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR 7")
-    advance(page, "Resolve SR 7")
+    dagger_fight_at_sr7(page, open_app)
     page.get_by_role("button", name="Open all cards").click()  # a page long enough to scroll
     att = page.locator('form[data-form=sr-attack][data-attacker="c2"]')
     att.locator('[name="defence.kind"]').select_option("none")
