@@ -661,6 +661,23 @@ def test_bleeding_con_tests_are_typed_fields_on_the_round_ending_next():
     assert "CON×5 rolled 99" in "\n".join(t for _, t in log_of(h))
 
 
+def test_the_dead_do_not_bleed_on_their_card():
+    """Damage Equal to Location HP: the Chest and Abdomen bleed, "a CON test at the end of each MR"; the dead
+    make no test (timing.bleed_tests), so a killed combatant's card no longer flags the location as bleeding
+    (found in play: it did), while the wound itself is still drawn."""
+    h = fight()
+    rng = random.Random(1)
+    h.do({"type": "advance"}, rng)
+    h.do({"type": "sr.damage", "target": "c1", "location": "abdomen", "amount": 5, "armour": False}, rng)
+    assert "bleeding" in card_html("c1", RS.view(h.present))
+    h.do({"type": "sr.damage", "target": "c1", "location": "head", "amount": 40, "armour": False}, rng)
+    view = RS.view(h.present)
+    assert view["combatants"]["c1"]["status"] == "dead"
+    card = card_html("c1", view)
+    assert "bleeding" not in card and 'data-loc="abdomen"' in card
+    assert 'name="rolls.bleed.c1.abdomen"' not in panel_html(view, {}, log_of(h))
+
+
 def test_armour_list_with_a_bare_number_is_named_in_the_forms_words():
     """Issue 10: armour "4, legs 2" named "armour.4" under the JSON box: the page now explains it under Armour
     points, and the engine's refusal of an unknown location lists the body's own location names."""

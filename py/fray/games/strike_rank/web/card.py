@@ -23,10 +23,12 @@ def is_humanoid(locs: list[dict[str, Any]]) -> bool:
     return len(keys) == len(set(keys)) and all(k in HUMANOID_AREAS for k in keys) and len(keys) >= 5
 
 
-def location_cell(l: dict[str, Any], area: str | None = None) -> Markup:
+def location_cell(l: dict[str, Any], area: str | None = None, dead: bool = False) -> Markup:
     lvl = l.get("injury", "none")
     flags = []
-    if l.get("bleeding"):
+    # the dead do not bleed (no CON test at the end of the MR: timing.bleed_tests); the flag stays in
+    # the location for a resuscitation, when it bleeds again
+    if l.get("bleeding") and not dead:
         flags.append("bleeding")
     if l.get("disabled") and lvl not in ("maimed", "mangled", "severed"):
         flags.append("disabled")
@@ -45,12 +47,12 @@ def location_cell(l: dict[str, Any], area: str | None = None) -> Markup:
                 html('<span class="fl">{}</span>', "; ".join(flags)) if flags else "")
 
 
-def body_html(name: str, locs: list[dict[str, Any]]) -> Markup:
+def body_html(name: str, locs: list[dict[str, Any]], dead: bool = False) -> Markup:
     if is_humanoid(locs):
-        cells = [location_cell(l, HUMANOID_AREAS[(l["type"], l.get("side") or "")]) for l in locs]
+        cells = [location_cell(l, HUMANOID_AREAS[(l["type"], l.get("side") or "")], dead) for l in locs]
         cls = "sr-body humanoid"
     else:
-        cells = [location_cell(l) for l in locs]
+        cells = [location_cell(l, None, dead) for l in locs]
         cls = "sr-body list"
     return h("ul", {"class": cls, "aria-label": f"Hit locations of {name}"}, cells)
 
@@ -97,7 +99,7 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
              hp.get("current"), hp.get("max"), shown[0], shown[1],
              html(' <span class="sr-resus">resuscitate by MR {} SR {}</span>', resus.get("round"), resus.get("sr"))
              if isinstance(resus, dict) else ""),
-        body_html(c["name"], locs),
+        body_html(c["name"], locs, status == "dead"),
         h("ul", {"class": "sr-derived", "aria-label": f"Derived values of {c['name']}"}, derived),
         weapons,
         h("ul", {"class": "sr-pending", "aria-label": f"Pending questions about {c['name']}"}, pending) if pending else None,
