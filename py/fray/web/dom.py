@@ -39,6 +39,35 @@ def by_id(i: str) -> Any:
     return el
 
 
+# What sticks to the top of the page (app.css, all at ``top: 0``): on a tablet the tracker's head
+# (round bar, order strip, acting line); on a laptop the round bar over the cards' column and the
+# strip in a column of its own.
+STICKY = ".tracker-head, #round-bar, #order-strip"
+
+
+def below_the_head(el: Any, always: bool = True) -> None:
+    """Scroll ``el``'s top to just under what sticks to the top of the page above it (some 200 px
+    of a 768x1024 tablet), where ``scrollIntoView`` leaves it under them. Only what comes before
+    ``el`` in the page and lies over its column counts (on a laptop the strip sticks in a column of
+    its own: counting it put ``el`` 600 px down). With ``always`` False, only when ``el`` is not
+    already wholly in view below them. Left alone inside a dialog, which scrolls itself."""
+    if el is None or nil(el.closest("dialog")) is not None:
+        return
+    box = el.getBoundingClientRect()
+    if box.height == 0:
+        return
+    head = 0.0
+    for b in document.querySelectorAll(STICKY):
+        # 4: DOCUMENT_POSITION_FOLLOWING, el comes after b
+        if js.getComputedStyle(b).position != "sticky" or b.contains(el) or not b.compareDocumentPosition(el) & 4:
+            continue
+        r = b.getBoundingClientRect()
+        if r.height > 0 and r.left < box.right and r.right > box.left:
+            head = max(head, float(r.height))  # stuck at top 0, it ends at its height
+    if always or box.top < head or box.bottom > js.window.innerHeight:
+        js.window.scrollBy(0, box.top - head - 8)
+
+
 def q(root: Any, selector: str) -> Any:
     return nil(root.querySelector(selector))
 

@@ -13,7 +13,7 @@ from ..errors import InvalidAction, RuleViolation
 from . import render as R
 from .blocks import ascii_html
 from .html import fragment, h
-from .dom import by_id, nil, q
+from .dom import below_the_head, by_id, nil, q
 from .words import field_message, rule_message
 
 document = js.document
@@ -85,28 +85,11 @@ class Messages:
 
     @staticmethod
     def reveal(el: Any) -> None:
-        """``el`` (an error just written) on screen below what sticks to the top of the page above
-        it: the round bar and, on a tablet, the order strip and the acting line, some 200 px of
-        768x1024. A form's own error sits at the form's top, which can lie under them while the
-        GM taps its button at the bottom (a tactical-round declaration refused: the GM saw no
-        word). Left alone when it is already in view, and inside a dialog (which scrolls itself)."""
-        if el is None or nil(el.closest("dialog")) is not None:
-            return
-        box = el.getBoundingClientRect()
-        if box.height == 0:
-            return
-        top = 0.0
-        for b in document.querySelectorAll(".tracker-head, #round-bar, #order-strip"):
-            if js.getComputedStyle(b).position != "sticky":
-                continue
-            # only what comes before ``el`` on the page sticks over it (4: DOCUMENT_POSITION_FOLLOWING)
-            if b.contains(el) or not b.compareDocumentPosition(el) & 4:
-                continue
-            r = b.getBoundingClientRect()
-            if r.height > 0 and r.left < box.right and r.right > box.left:
-                top = max(top, float(r.bottom))
-        if box.top < top or box.bottom > js.window.innerHeight:
-            js.window.scrollBy(0, box.top - top - 8)
+        """``el`` (an error just written, a question just asked) on screen below what sticks to the
+        top of the page above it, when it is not already (``dom.below_the_head``). A form's own
+        error sits at the form's top, which can lie under the head while the GM taps its button
+        at the bottom (a tactical-round declaration refused: the GM saw no word)."""
+        below_the_head(el, always=False)
 
     def banner(self, text: str, actions: list[tuple[str, str]] | None = None) -> None:
         b = by_id("banner")

@@ -438,39 +438,19 @@ def _questions() -> set[str]:
 def _new_question_into_view(before: set[str]) -> None:
     """A question the exchange just raised (not one of ``before``) on screen: it is drawn before
     the next attack (panel_html), above the screen when the GM had scrolled down to roll."""
-    import js  # type: ignore[import-not-found]
-
-    from fray.web.dom import data, document, nil
+    from fray.web.dom import below_the_head, data, document, nil
 
     new = [f for f in document.querySelectorAll('.sr-panel form[data-form="sr-prompt"]')
            if (data(f, "prompt") or "") not in before]
     if not new:
         return
-    box = nil(new[0].closest(".sr-end")) or new[0]
-    head = nil(document.querySelector(".tracker-head"))
-    top = head.getBoundingClientRect().bottom if head is not None else 0
-    r = box.getBoundingClientRect()
-    if r.top < top or r.bottom > js.window.innerHeight:
-        _into_view(box)
-
-
-def _into_view(el: Any) -> None:
-    """``el``'s top just below the sticky head of the page (round bar and, on a tablet, the strip and
-    the acting line), which a plain scrollIntoView leaves it under."""
-    import js  # type: ignore[import-not-found]
-
-    from fray.web.dom import document, nil
-
-    el.scrollIntoView()
-    head = nil(document.querySelector(".tracker-head"))
-    if head is not None:
-        js.window.scrollBy(0, -(head.getBoundingClientRect().bottom + 8))
+    below_the_head(nil(new[0].closest(".sr-end")) or new[0], always=False)
 
 
 def _show_first_undeclared(app: Any) -> None:
     """"Keep declaring": the first who has declared nothing, their declaration opened, in view and
     focused (with a dozen combatants it may be far down the page, the panel left at the top)."""
-    from fray.web.dom import document, nil
+    from fray.web.dom import below_the_head, document, nil
     from fray.games import get_ruleset
     from fray.games.strike_rank.web.flow import not_declared_ids
 
@@ -488,7 +468,7 @@ def _show_first_undeclared(app: Any) -> None:
     form = nil(document.querySelector(f'form[data-form="sr-declare"][data-id="{ids[0]}"]'))
     target = form if form is not None else nil(document.querySelector(f'.sr-who[data-id="{ids[0]}"]'))
     if target is not None:
-        _into_view(target)
+        below_the_head(target)
     first = nil(form.querySelector("select, input, button")) if form is not None else None
     if first is not None:
         first.focus()
@@ -496,7 +476,7 @@ def _show_first_undeclared(app: Any) -> None:
 
 def _show_attack(ref: str) -> None:
     """"Resolve" beside an open attack: its form, opened if it waits folded, in view and focused."""
-    from fray.web.dom import document, nil
+    from fray.web.dom import below_the_head, document, nil
 
     fold = nil(document.querySelector(f'details[data-fold="attack-{ref}"]'))
     if fold is not None and not fold.open:
@@ -504,7 +484,7 @@ def _show_attack(ref: str) -> None:
     form = nil(document.querySelector(f'form[data-form="sr-attack"][data-ref="{ref}"]'))
     target = form if form is not None else fold
     if target is not None:
-        _into_view(target)
+        below_the_head(target)
         first = nil(target.querySelector("select, input, button"))
         if first is not None:
             first.focus()

@@ -262,28 +262,6 @@ class TacticalPanel(GamePanel):
             tsel.value = target
 
     @staticmethod
-    def show_below_the_bar(el: Any) -> None:
-        """Scroll ``el`` to just under what sticks to the top of the page above it: the tracker's
-        head (round bar, order strip, the acting line) on a tablet, the round bar on a laptop
-        (scrollIntoView put it under them). Only what lies over ``el``'s column counts: on a laptop
-        the strip sticks in a column of its own, and counting it put ``el`` 600 px down."""
-        from fray.web.dom import by_id, document
-
-        if el is None:
-            return
-        import js
-
-        box = el.getBoundingClientRect()
-        bottom = 0
-        for b in (document.querySelector(".tracker-head"), by_id("round-bar"), by_id("order-strip")):
-            if b is None or js.getComputedStyle(b).position != "sticky":
-                continue
-            r = b.getBoundingClientRect()
-            if r.height > 0 and r.left < box.right and r.right > box.left:
-                bottom = max(bottom, r.height)  # stuck at the top, it ends at its height
-        js.window.scrollBy(0, box.top - bottom - 8)
-
-    @staticmethod
     def attack_defaults(app: Any, view: dict[str, Any]) -> dict[str, Any]:
         """The attack form's start: the quick-attack's or the phase's next open attack, with the
         nearest living enemy as the target when none is declared or the declared one has fallen,
@@ -362,7 +340,7 @@ class TacticalPanel(GamePanel):
         if act == "advance":
             # Next, passing over phases in which nobody acts, then bring the stepper into view: the
             # declarations or a pending result above may have gone, leaving the GM among the cards.
-            from fray.web.dom import by_id
+            from fray.web.dom import below_the_head, by_id
 
             if not app.dispatch({"type": "advance", "skip_empty": True, "ask": True}, by_id("round-bar")):
                 # stopped: say what is open, with Resolve / Skip it and Go on (issue 32)
@@ -373,7 +351,7 @@ class TacticalPanel(GamePanel):
                     # the box says what is open, with what to do: the same words again in the round
                     # bar, with the rule's name, added nothing (issue 33)
                     app.clear_errors(by_id("round-bar"))
-                self.show_below_the_bar(box)
+                below_the_head(box)
                 return True
             app.ui.part(self).asked = None
             if True:
@@ -593,7 +571,7 @@ class TacticalPanel(GamePanel):
         (a crowd) are left shut."""
         import js
 
-        from fray.web.dom import data, document, q
+        from fray.web.dom import below_the_head, data, document, q
 
         declared = app.enc.state.get("declared", {})
         forms = [f for f in document.querySelectorAll('form[data-form="tr-declare"]')]
@@ -605,7 +583,7 @@ class TacticalPanel(GamePanel):
         sel = q(nxt, '[name="actions.0.action"]')
         if sel is not None:
             sel.focus(js.Object.fromEntries([["preventScroll", True]]))
-        self.show_below_the_bar(nxt)
+        below_the_head(nxt)
 
 
 PANEL = TacticalPanel()  # found by the ruleset's ``panel = "fray.games.tactical_round.web.panel"``
