@@ -364,24 +364,19 @@ def main() -> int:
         print(f"WebKit cold first visit (median of {c['visits']}, fresh session: {c['fresh']}): "
               + ", ".join(f"{k} {c[k + '_median_ms']:.0f} ms" for k in wk["urls"])
               + "; over bare: " + ", ".join(f"{k} {c[k + '_over_bare']:.3f}" for k in wk["urls"] if k != "bare"))
-    for key in ("memory", "memory_before"):
+    for key in ("memory", "memory_before", "memory_players", "memory_before_players"):
         if wk and key in wk:
             m = wk[key]
-            print(f"WebKit memory{' (before)' if key.endswith('before') else ''}, page process over "
+            what = ("page process" if "players" not in key else
+                    "every page process, the players' window open from the start (opening it cost "
+                    f"{m['players_window_opened_cost_mib']} MiB; {m['players_opened']})")
+            print(f"WebKit memory{' (before)' if 'before' in key else ''}, {what}, over "
                   f"{len(m['rounds'])} rounds of a 12-combatant fight: "
-                  f"{m['page_process_mib']} MiB; growth after the first round {m['growth_after_first_round_mib']} MiB "
+                  f"{m['mib']} MiB; growth after the first round {m['growth_after_first_round_mib']} MiB "
                   f"(goal <= {m['goal_mib']}: {'met' if m['met'] else 'NOT met'})")
             if "growth_after_long_idle_mib" in m:
                 print(f"  after round 1 and round {len(m['rounds'])}, {m['long_idle_s']:.0f} s idle: "
                       f"{m['after_long_idle_first_last_round_mib']} MiB (growth {m['growth_after_long_idle_mib']})")
-            if "with_players_window_all_web_processes_mib" in m:
-                print(f"  with the players' window (every page process, {m['players_opened']}): "
-                      f"{m['with_players_window_all_web_processes_mib']} MiB; growth after its first round "
-                      f"{m['players_growth_mib']} MiB; opening it cost {m.get('players_window_opened_cost_mib', '?')} MiB")
-                if "players_growth_after_long_idle_mib" in m:
-                    print(f"    {m['long_idle_s']:.0f} s idle after its first and last round: "
-                          f"{m['players_after_long_idle_first_last_round_mib']} MiB "
-                          f"(growth {m['players_growth_after_long_idle_mib']})")
     if "before_median_ms" in bt:
         # the issue's before/after, all from this one run
         print("before/after (this run):")
@@ -391,10 +386,11 @@ def main() -> int:
             print(f"  WebKit warm boot over bare: before {wb['before_over_bare']:.3f}, after {wb['fray_over_bare']:.3f}")
             print(f"  warm boot WebKit/Chromium: before {wb['before_median_ms'] / bt['before_median_ms']:.2f}, "
                   f"after {wb['fray_median_ms'] / bt['fray_median_ms']:.2f}")
-        if wk and "memory" in wk and "memory_before" in wk:
-            mb, ma = wk["memory_before"]["page_process_mib"], wk["memory"]["page_process_mib"]
-            print(f"  WebKit page process after round 1 / after round {len(ma) - 1}: before {mb[1]} / {mb[-1]} MiB, "
-                  f"after {ma[1]} / {ma[-1]} MiB")
+        for alone, label in (("memory", "page process"), ("memory_players", "with the players' window")):
+            if wk and alone in wk and alone.replace("memory", "memory_before") in wk:
+                mb, ma = wk[alone.replace("memory", "memory_before")]["mib"], wk[alone]["mib"]
+                print(f"  WebKit {label} after round 1 / after round {len(ma) - 1}: before {mb[1]} / {mb[-1]} MiB, "
+                      f"after {ma[1]} / {ma[-1]} MiB")
     print(f"written to {RESULTS.relative_to(ROOT)}")
     return 0
 
