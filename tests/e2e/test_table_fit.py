@@ -391,6 +391,41 @@ STUCK = """() => {
 }"""
 
 
+def test_range_band_card_facts_sit_beside_their_labels(sized):
+    """Found in play at 768 px: the range-band card's Mount, Breath and Sight labels sat in one row and
+    their values in others (a value with a form went under its label; Breath's floated to the middle of
+    its cell). Each value now starts beside its label, on the label's line."""
+    size, page = sized
+    twelve_of(page, "range-band")
+    page.locator("#combatants .card .card-toggle").first.click()
+    expect(page.locator(".rb-card .rb-facts").first).to_be_visible()
+    shot(page, f"rb-{size}-card")
+    facts = page.evaluate("""() => [...document.querySelector('.rb-card .rb-facts').children].map(d => {
+      const t = d.querySelector('dt').getBoundingClientRect(), v = d.querySelector('dd').getBoundingClientRect();
+      return {label: d.querySelector('dt').textContent, dt: [Math.round(t.left), Math.round(t.top), Math.round(t.right)],
+              dd: [Math.round(v.left), Math.round(v.top)]};
+    })""")
+    assert len(facts) == 6, facts
+    for f in facts:
+        # beside it, starting no lower than the label (a value with a button is taller: baselines align)
+        assert f["dd"][0] >= f["dt"][2] and f["dd"][1] <= f["dt"][1] + 4, f"{size}: {f['label']} is not beside its value: {f}"
+
+
+def test_the_map_stays_beside_the_cards_on_a_laptop(browser, open_app):
+    """Found in play at 1366x900: scrolled down to a card of a twelve-combatant fight, the GM lost the map
+    (who is how far away), which scrolled away with the page. It now stays on screen beside the cards."""
+    ctx = browser.new_context(viewport=LAPTOP)
+    page = ctx.new_page()
+    open_app(page)
+    twelve_of(page, "range-band")
+    page.evaluate("window.scrollTo(0, 700)")
+    page.wait_for_function("scrollY === 700")
+    shot(page, "rb-laptop-scrolled")
+    box = page.evaluate(BOX, "#map")
+    assert box["top"] >= 0 and box["bottom"] <= box["vh"] and box["height"] > 300, box
+    ctx.close()
+
+
 def test_tactical_round_each_declaration_leads_to_the_next_below_the_bar(sized):
     """Issue 33: "the sticky round bar covers the top of the declarations". After Declare, the next
     one to declare has its form's top just under what sticks to the top of the page, whole name
