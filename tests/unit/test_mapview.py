@@ -457,6 +457,27 @@ def test_an_engagement_link_never_passes_over_a_third_tokens_disc():
         assert math.dist(pts[0], pts[-1]) > r  # out past its own disc, where it is seen
 
 
+def test_a_plan_drawn_again_with_nobody_moved_routes_no_link_again():
+    """A wound, a note or a declaration redraws the plan with every token where it was: routing a dozen
+    engagement links round a crowd was most of an action's time (bench, a 12-combatant strike-rank round),
+    so a link is routed once for each geometry, and drawn the same."""
+    p = next(p for p in get_ruleset("strike-rank").presets() if p["name"] == "Human warrior")
+    enc = _enc("strike-rank", [({**p, "name": "Vasana", "side": "party"}, 0, 0, 0), ({**p, "name": "Broo"}, 2.8, 0, 0),
+                               ({**p, "name": "Ally", "side": "party"}, 1.4, 0.1, 0)])
+    mapview._route.cache_clear()
+    first = mapview.map_parts(enc, None)["plan"]
+    routed = mapview._route.cache_info()
+    assert routed.misses >= 1 and 'class="engaged' in first
+    again = mapview.map_parts(enc, None)["plan"]
+    assert again == first
+    assert mapview._route.cache_info().misses == routed.misses  # nothing routed again
+    # one moved: its links are routed for where it now stands
+    moved = _enc("strike-rank", [({**p, "name": "Vasana", "side": "party"}, 0, 0, 0), ({**p, "name": "Broo"}, 2.8, 0, 0),
+                                 ({**p, "name": "Ally", "side": "party"}, 1.4, 1.9, 0)])
+    mapview.map_parts(moved, None)
+    assert mapview._route.cache_info().misses > routed.misses
+
+
 def test_the_plan_draws_no_link_over_an_ally_between():
     """The plan as drawn: Vasana and the broo she fights with an ally between them."""
     p = next(p for p in get_ruleset("strike-rank").presets() if p["name"] == "Human warrior")
