@@ -364,12 +364,14 @@ def main() -> int:
         print(f"WebKit cold first visit (median of {c['visits']}, fresh session: {c['fresh']}): "
               + ", ".join(f"{k} {c[k + '_median_ms']:.0f} ms" for k in wk["urls"])
               + "; over bare: " + ", ".join(f"{k} {c[k + '_over_bare']:.3f}" for k in wk["urls"] if k != "bare"))
-    for key in ("memory", "memory_before", "memory_players", "memory_before_players"):
+    for key in ("memory", "memory_before", "memory_players", "memory_before_players", "memory_collected",
+                "memory_before_collected"):
         if wk and key in wk:
             m = wk[key]
-            what = ("page process" if "players" not in key else
-                    "every page process, the players' window open from the start (opening it cost "
-                    f"{m['players_window_opened_cost_mib']} MiB; {m['players_opened']})")
+            what = ("every page process, the players' window open from the start (opening it cost "
+                    f"{m['players_window_opened_cost_mib']} MiB; {m['players_opened']})" if "players" in key else
+                    "page process, WebKit collecting all the time (what the page keeps)" if "collected" in key else
+                    "page process")
             print(f"WebKit memory{' (before)' if 'before' in key else ''}, {what}, over "
                   f"{len(m['rounds'])} rounds of a 12-combatant fight: "
                   f"{m['mib']} MiB; growth after the first round {m['growth_after_first_round_mib']} MiB "
@@ -386,7 +388,8 @@ def main() -> int:
             print(f"  WebKit warm boot over bare: before {wb['before_over_bare']:.3f}, after {wb['fray_over_bare']:.3f}")
             print(f"  warm boot WebKit/Chromium: before {wb['before_median_ms'] / bt['before_median_ms']:.2f}, "
                   f"after {wb['fray_median_ms'] / bt['fray_median_ms']:.2f}")
-        for alone, label in (("memory", "page process"), ("memory_players", "with the players' window")):
+        for alone, label in (("memory", "page process"), ("memory_players", "with the players' window"),
+                             ("memory_collected", "page process, collecting all the time")):
             if wk and alone in wk and alone.replace("memory", "memory_before") in wk:
                 mb, ma = wk[alone.replace("memory", "memory_before")]["mib"], wk[alone]["mib"]
                 print(f"  WebKit {label} after round 1 / after round {len(ma) - 1}: before {mb[1]} / {mb[-1]} MiB, "

@@ -16,12 +16,15 @@ an iPad, driven by Selenium through WebKitGTK's WebDriver on an Xvfb display of 
   page's own controls (``_ROUND``: a note, each declaration form as the page offers it, each attack
   rolled with Fray's dice, the rules' questions answered, "Go on" / "Skip it" where Next asks, Next),
   measured after each round once the autosave says "Saved" and the page has idled 2 s, and after
-  the first and the last round again at LONG_IDLE_S (30 s) idle.
+  the first and the last round again at LONG_IDLE_S (30 s) idle. The fight's twelve have 400 HP
+  each, so nobody falls and every round is the same work. Growth after the first round, in MiB;
+  goal: at most 100 MiB over ten rounds. ``rounds`` says what each round's driver did.
 * ``memory_players`` (and ``memory_before_players``): the same fight in a fresh session, with the
   players' window opened before the first round (as a GM puts it up before a fight): every web
-  process of the session after each round, and what opening the window cost. The fight's twelve have 400 HP each, so nobody falls and every
-  round is the same work. Growth after the first round, in MiB; goal: at most 100 MiB over ten
-  rounds. ``rounds`` says what each round's driver did.
+  process of the session after each round, and what opening the window cost.
+* ``memory_collected`` (and ``memory_before_collected``): the fight alone again, with JavaScriptCore
+  collecting continuously (``JSC_collectContinuously``): what the page keeps, where the two above
+  also hold what waits for WebKit's next full collection.
 
 Each site that has a service worker is on an origin of its own (a server per site, the same
 path /fray/ on each): the caches of one origin are shared by its workers, a worker's activate
@@ -58,6 +61,9 @@ ROUNDS = int(os.environ.get("BENCH_WEBKIT_ROUNDS", "10"))
 # before/after of the memory figures without the boots' half hour)
 STEPS = set(os.environ.get("BENCH_WEBKIT_STEPS", "boot,cold,memory").split(","))
 MEMORY_GOAL_MIB = 100
+# JavaScriptCore's own option: its collector runs continuously on a thread of its own, so what the
+# page process holds after a round is what the page keeps, not garbage WebKit has not yet collected
+COLLECTING = {"JSC_collectContinuously": "true"}
 # how long the page idles before each memory sample (WebKit's collector runs on its own timers)
 IDLE_S = float(os.environ.get("BENCH_WEBKIT_IDLE_S", "2"))
 # after the first and the last round, a second sample once the page has idled this long in all
@@ -119,12 +125,18 @@ class Display:
 COMMAND_TIMEOUT_S = 900  # a round of the memory bench is one command
 
 
-def new_driver():
+def new_driver(env: dict | None = None):
+    """A WebKit session; ``env``: more of the environment its processes start with (JavaScriptCore
+    reads its options from ``JSC_*`` variables)."""
     from selenium import webdriver
+    from selenium.webdriver.webkitgtk.service import Service
     opts = webdriver.WebKitGTKOptions()
     opts.binary_location = _minibrowser()
     opts.add_argument("--automation")
-    d = webdriver.WebKitGTK(options=opts)
+    if env:
+        d = webdriver.WebKitGTK(options=opts, service=Service(env={**os.environ, **env}))
+    else:
+        d = webdriver.WebKitGTK(options=opts)
     # a browser that died must fail the step, not hang the run: every WebDriver command has
     # COMMAND_TIMEOUT_S (Selenium's default is none), a page load two minutes
     d.command_executor._client_config.timeout = COMMAND_TIMEOUT_S
@@ -501,9 +513,9 @@ def run(srv_start, tmp: Path, plain: Path, before: Path | None = None) -> dict:
             out[name + "_error"] = f"{type(e).__name__}: {e}"
         out["wall_s"][name] = round(time.monotonic() - started)
 
-    def in_session(fn):
+    def in_session(fn, env=None):
         def go():
-            d = new_driver()
+            d = new_driver(env)
             try:
                 out.setdefault("browser", "WebKitGTK " + d.capabilities.get("browserVersion", "?"))
                 return fn(d)
@@ -521,13 +533,16 @@ def run(srv_start, tmp: Path, plain: Path, before: Path | None = None) -> dict:
                 # the two builds' fights side by side, each in a session (and a page process) of
                 # its own: a resident set does not depend on the CPU it shares, and the run is
                 # half as long.
-                # alone, then with the players' window from the start: each a fresh session
-                for key, players in (("memory", False), ("memory_players", True)):
+                # alone, then with the players' window from the start, then alone with WebKit
+                # collecting all the time (what the page keeps, not what waits for a collection):
+                # each a fresh session
+                for key, players, env in (("memory", False, None), ("memory_players", True, None),
+                                          ("memory_collected", False, COLLECTING)):
                     jobs = [threading.Thread(target=step, args=(key, in_session(
-                        lambda d, players=players: memory(d, urls["fray"], players))))]
+                        lambda d, players=players: memory(d, urls["fray"], players), env)))]
                     if "before" in urls:
                         jobs.append(threading.Thread(target=step, args=(key.replace("memory", "memory_before"), in_session(
-                            lambda d, players=players: memory(d, urls["before"], players, tree=before.resolve().parent)))))
+                            lambda d, players=players: memory(d, urls["before"], players, tree=before.resolve().parent), env))))
                     for j in jobs:
                         j.start()
                     for j in jobs:

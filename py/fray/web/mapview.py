@@ -720,8 +720,8 @@ def _bezier(a: tuple[float, float], c: tuple[float, float], b: tuple[float, floa
 def link_route(a: tuple[float, float], b: tuple[float, float], others: list[tuple[float, float]], r: float
                ) -> tuple[str, str]:
     """``route`` (below), worked out once for each geometry: an attack, a wound or a note redraws
-    the plan with nobody moved, and routing a dozen links round a crowd was most of an action's time
-    (a 12-combatant strike-rank round: 240 links routed, some 60 % of the Python a round ran)."""
+    the plan with nobody moved, and routing a dozen links round a crowd again was most of drawing it
+    (a 12-combatant strike-rank fight in Chromium: 16-25 ms a plan, 1.4-3.7 with the routes known)."""
     return _route(a, b, tuple(others), r)
 
 
