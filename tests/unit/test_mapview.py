@@ -66,8 +66,28 @@ def test_distance_list_and_position_form_for_the_selected_token():
     assert 'data-form="map-move" data-id="c1"' in info
     for name in ("x", "y", "alt"):
         assert f'name="{name}"' in info and f'data-error-for="{name}"' in info
-    assert '<tr data-target="c2"><th scope="row">B &amp; B</th><td class="d" title="5.0 m">5.0 m</td>' in info
+    assert '<tr data-target="c2"><th scope="row">B &amp; B</th><td class="d">5.0 m</td>' in info
     assert "5.0 m" in mapview.map_parts(enc, "c1")["plan"]  # label on the plan too
+
+
+def test_how_a_distance_and_its_band_were_reached_is_written_not_a_tooltip():
+    """Found playing on a tablet: how a distance was reached (across and up) and why a band is what it is
+    were only tooltips, which an iPad never shows. With one of the two aloft, the cells say it in words; on
+    level ground the metres are the whole story (twelve rows of "greater of horizontal short and vertical
+    engaged" hid the list)."""
+    enc = _enc(people=[({"name": "A"}, 0, 0, 0), ({"name": "Flier"}, 4, 0, 3), ({"name": "Walker"}, 0, 5, 0)])
+    info = mapview.map_parts(enc, "c1")["info"]
+    flier = re.search(r'<tr data-target="c2">.*?</tr>', info).group(0)
+    assert '<small class="how">5.0 m = √(4.0² across + 3.0² up)</small>' in flier
+    walker = re.search(r'<tr data-target="c3">.*?</tr>', info).group(0)
+    assert "how" not in walker and "title=" not in walker
+    p = next(p for p in get_ruleset("range-band").presets())
+    enc = _enc("range-band", [({**p, "side": "party"}, 0, 0, 0), (p, 3, 0, 12), (p, 0, 4, 0)])
+    info = mapview.map_parts(enc, "c1")["info"]
+    aloft = re.search(r'<tr data-target="c2"[^>]*>.*?</tr>', info).group(0)
+    # "Range between two characters is the greater of the horizontal and the vertical band": said
+    assert re.search(r'<td class="band">[^<]+<small class="how">greater of horizontal [^<]*vertical', aloft), aloft
+    assert "how" not in re.search(r'<tr data-target="c3"[^>]*>.*?</tr>', info).group(0)
 
 
 def test_nothing_selected_gives_a_hint_and_no_form():

@@ -945,9 +945,16 @@ def info_html(enc: Encounter, mv: MapView) -> Markup:
             cls = None if not t.band or t.band.reachable else "unreachable"
             if t.unseen:
                 cls = "unseen"
+            # with one of the two aloft, how the distance and the band were reached, in words under
+            # each (across and up; the greater band): as tooltips, as they were, a tablet never
+            # showed them; on level ground the metres say it all, and twelve rows of it hid the list
+            other = enc.get(t.id)
+            aloft = other is not None and other.position.alt != p.alt
             out.append(h("tr", {"data-target": t.id, "class": cls}, h("th", {"scope": "row"}, t.name),
-                         html('<td class="d" title="{}">{:.1f} m</td>', t.explain, t.metres),
-                         h("td", {"class": "band", "title": t.band.note if t.band else ""}, band),
+                         h("td", {"class": "d"}, f"{t.metres:.1f} m",
+                           h("small", {"class": "how"}, t.explain) if aloft else None),
+                         h("td", {"class": "band"}, band,
+                           h("small", {"class": "how"}, t.band.note) if aloft and t.band and t.band.note else None),
                          h("td", {"class": "rule"}, t.rule), h("td", {"class": "los"}, los_text(t))))
         out.append(html("</tbody></table>"
                         '<p class="hint">The map knows where bodies stand, not walls or foliage: '
