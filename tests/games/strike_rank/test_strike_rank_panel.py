@@ -676,6 +676,10 @@ def test_the_dead_do_not_bleed_on_their_card():
     card = card_html("c1", view)
     assert "bleeding" not in card and 'data-loc="abdomen"' in card
     assert 'name="rolls.bleed.c1.abdomen"' not in panel_html(view, {}, log_of(h))
+    # the order strip and a folded card's line: "dead" first, and no bleeding (found in play: they said
+    # "HP 0/13, maimed: Chest, bleeding", struck through like the unconscious)
+    word = RS.status(h.present, view, "c1")["word"]
+    assert word.startswith("dead") and "bleeding" not in word
 
 
 def test_armour_list_with_a_bare_number_is_named_in_the_forms_words():

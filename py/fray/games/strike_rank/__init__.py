@@ -16,7 +16,7 @@ from typing import Any
 from fray.errors import InvalidAction
 from fray.model import Combatant, Encounter
 from fray.games import register
-from fray.games.base import Context, Ruleset, Slot, StatSpec, load_tables, status_of
+from fray.games.base import OUT_WORDS, Context, Ruleset, Slot, StatSpec, load_tables, status_of
 from fray.games.strike_rank import body, care, combat, rules, timing
 from fray.games.strike_rank.maprule import StrikeRankMap
 from fray.games.strike_rank import view as view_mod
@@ -184,8 +184,13 @@ class StrikeRank(Ruleset):
             if loc.get("bleeding"):
                 bleeding.append(loc["name"])
         word = f"{worst}: {where}" if worst != "none" else ""
-        if bleeding:
+        out = next((w for w in OUT_WORDS if w in c.conditions), "")
+        if bleeding and out != "dead":  # the dead make no CON test (timing.bleed_tests)
             word = (word + ", " if word else "") + "bleeding"
+        if out:
+            # the strip strikes through all who are out: the word says which ("dead" or "unconscious"),
+            # before the wound (the strip said "HP 0/13, maimed: Chest, bleeding" of the dead)
+            word = out + (", " + word if word else "")
         bad = rules.injury_rank(worst) >= rules.injury_rank("serious") or bool(bleeding)
         return status_of((int(c.data["hp"]), int(c.data["hp_max"])), list(c.conditions), word, bad)
 
