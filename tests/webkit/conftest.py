@@ -113,13 +113,41 @@ def site(watched_register):
 COMMAND_TIMEOUT_S = 180
 
 
+# A new session takes about a second. Seen once in a CI run (5 December): the browser for the third
+# test never came up and WebKitWebDriver waited for it for ever, the request with it (Selenium sets
+# no timeout on it: its default is the socket module's, none), until the lane's own 20 minutes ran
+# out. A session not made in SESSION_TIMEOUT_S is given up, its driver stopped, and made again.
+SESSION_TIMEOUT_S = 60
+SESSION_TRIES = 3
+
+
 def new_driver():
+    import socket
+
     from selenium import webdriver
+    from selenium.webdriver.webkitgtk.service import Service
 
     opts = webdriver.WebKitGTKOptions()
     opts.binary_location = minibrowser()
     opts.add_argument("--automation")
-    d = webdriver.WebKitGTK(options=opts)
+    for attempt in range(1, SESSION_TRIES + 1):
+        default = socket.getdefaulttimeout()
+        socket.setdefaulttimeout(SESSION_TIMEOUT_S)  # read by Selenium as the session's request is made
+        service = Service()
+        try:
+            d = webdriver.WebKitGTK(options=opts, service=service)
+        except Exception as e:  # noqa: BLE001 - no browser came up: try again, then say so
+            try:
+                service.stop()  # its quit() on a session never made can leave WebKitWebDriver running
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+            if attempt == SESSION_TRIES:
+                raise RuntimeError(f"WebKit did not start a session in {SESSION_TRIES} tries: {e}") from e
+            sys.stderr.write(f"WebKit lane: no session in {SESSION_TIMEOUT_S} s ({type(e).__name__}), trying again\n")
+            continue
+        finally:
+            socket.setdefaulttimeout(default)
+        break
     # a browser that died must fail the step, not hang the run: every WebDriver command has
     # COMMAND_TIMEOUT_S (Selenium's default is none), a page load two minutes
     d.command_executor._client_config.timeout = COMMAND_TIMEOUT_S
