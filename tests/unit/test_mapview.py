@@ -513,3 +513,17 @@ def test_the_plan_draws_no_link_over_an_ally_between():
         for c in enc.combatants:
             if c.id not in (a, b):
                 assert min(math.hypot(x - c.position.x, y + c.position.y) for x, y in pts) > r, (el, c.name)
+
+
+def test_the_fallen_are_drawn_under_the_standing():
+    """A GM's play-through: a dead creature's cross, drawn after the scout who stood where it fell, hid the
+    scout, on the GM's map and the players'. The fallen are drawn first, so the standing are on top."""
+    enc = _enc(people=[({"name": "Scout", "side": "party"}, 2, 2, 0), ({"name": "Wolf", "side": "foes"}, 2, 2.2, 0)])
+    enc, _ = apply(enc, {"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    plan = mapview.map_parts(enc, None)["plan"]
+    assert plan.index('data-token="c2"') < plan.index('data-token="c1"')
+    from fray.players import project
+    from fray.web.players_render import players_html
+    rs = get_ruleset(enc.ruleset)
+    view = players_html(project(enc, rs.view(enc), rs.order_of_play(enc)))
+    assert view.index('data-id="c2"', view.index("<svg")) < view.index('data-id="c1"', view.index("<svg"))

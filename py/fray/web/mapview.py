@@ -685,8 +685,10 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> Ma
                     parts.append(html('<path class="engaged {}" data-link="{} {}" d="{}" stroke-width="{}" />',
                                       kind, a, b, trusted(d), fmt(r / 4)))
         parts.append(_G_END)
-    # airborne tokens last, so they are drawn above the ones on the ground; the selected one on top
-    order = sorted(enc.combatants, key=lambda c: (c.id == mv.selected, c.position.alt > 0, c.position.alt))
+    # the fallen first, under the standing (a GM's play-through: a dead creature's cross hid the scout who
+    # stood where it fell); airborne tokens after, above the ones on the ground; the selected one on top
+    order = sorted(enc.combatants, key=lambda c: (c.id == mv.selected, not any(x in c.conditions for x in DOWN),
+                                                  c.position.alt > 0, c.position.alt))
     initials = token_initials(enc)
     lifts = lift_offsets(enc, r)
     parts.append(html('<g class="tokens">'))

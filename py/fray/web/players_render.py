@@ -137,8 +137,8 @@ def map_svg(p: dict[str, Any]) -> Markup:
         for c in cs]), r)
     tokens, wanted, discs = [], [], []
     initials = token_initials(SimpleNamespace(combatants=[SimpleNamespace(id=c["id"], name=c["name"]) for c in cs]))
-    # airborne tokens above the ones on the ground, as on the GM's map
-    for c in sorted(cs, key=lambda c: (c["alt"] > 0, c["alt"])):
+    # the fallen under the standing, airborne tokens above the ones on the ground, as on the GM's map
+    for c in sorted(cs, key=lambda c: ("down" not in (c.get("states") or []), c["alt"] > 0, c["alt"])):
         gx, gy = ground[c["id"]]
         dx, dy = lifted[c["id"]]
         x, y = gx + dx, gy + dy

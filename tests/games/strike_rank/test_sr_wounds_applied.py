@@ -188,6 +188,35 @@ def test_a_melee_attack_after_moving_ends_engaged_with_its_target():
     assert "Yanioth closes 7 m to Broo" in texts(ev)
 
 
+def test_those_who_close_on_one_foe_end_beside_each_other_not_on_one_spot():
+    """Movement: "For human-sized combatants, engagement range is about 3 meters or less." Three who close on
+    one foe from one side (a GM's play-through: their tokens ended on one point, each hiding the others) each
+    end within engagement range of it, a token's width from one another; a corpse's spot is taken too."""
+    import math
+    from fray.games.strike_rank import timing
+    at = [(round(12 * math.cos(math.radians(a)), 2), round(12 * math.sin(math.radians(a)), 2)) for a in (0, 2, 4)]
+    enc = fight(fighter("Broo", x=0, y=0), *(yanioth(x=x, y=y) for x, y in at), fighter("Corpse", x=3, y=-0.3))
+    enc = to_phase(enc, "declare")
+    for cid in ("c2", "c3", "c4"):
+        enc, _ = declare(enc, cid, kind="move", target="c1")
+    enc = to_phase(enc, "resolve")
+    for ref in ("a1", "a2", "a3"):
+        enc, ev = do(enc, {"type": "sr.resolve", "ref": ref, "move_token": True})
+        assert "finishes moving" in texts(ev)
+    spots = [(c.position.x, c.position.y) for c in enc.combatants[1:]]
+    for i, (x, y) in enumerate(spots[:3]):
+        assert math.hypot(x, y) <= 3.0 + 1e-6  # engaged with Broo
+        for ox, oy in spots[:i] + spots[i + 1:]:
+            assert math.hypot(x - ox, y - oy) >= timing.TOKEN_SPACE_M - 0.02
+    # a move its metres cut short of the foe stops a step back instead, on its own line
+    enc = to_phase(fight(fighter("Broo", x=0, y=0), yanioth(x=20, y=0), fighter("Orlanth", x=14, y=0)), "declare")
+    enc, _ = declare(enc, "c2", kind="move", target="c1", metres=6)
+    enc = to_phase(enc, "resolve")
+    enc, ev = do(enc, {"type": "sr.resolve", "ref": "a1", "move_token": True})
+    assert enc.get("c2").position.x == 15 and enc.get("c2").position.y == 0  # Orlanth stands at 14
+    assert "Yanioth finishes moving 5 m toward Broo" in texts(ev)
+
+
 def test_a_bite_left_stuck_by_an_older_save_is_free_again():
     """Shield Parries and Impales: only a weapon is stuck. A save made while bites still stuck ("Bite SR 3
     (unusable)" for the rest of the fight) loads with the bite usable."""

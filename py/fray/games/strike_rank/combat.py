@@ -215,7 +215,7 @@ def attack(ctx: Context) -> None:
     decl = timing.mark_done(ctx, a.get("ref"), attacker.id, True)
     if decl and decl.get("moving") and not w["missile"] and timing.moves_token(ctx):
         # the movement in the attack's SR ("must move 6m to get within melee range") ends at the target
-        went = timing.close_in(attacker, target)
+        went = timing.close_in(attacker, target, others=ctx.enc.peek())
         if went:
             ctx.event("move", f"{attacker.name} closes {went:g} m to {target.name}", id=attacker.id,
                       x=attacker.position.x, y=attacker.position.y)

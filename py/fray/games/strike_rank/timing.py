@@ -12,7 +12,8 @@ upkeep) → ``declare`` of the next MR. ``enc.state``:
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+import math
+from typing import Any, Callable, Iterable, Iterator
 
 from fray import sharing
 from fray.errors import InvalidAction, RuleViolation
@@ -530,7 +531,7 @@ def _finish(ctx: Context, c: Combatant, a: dict[str, Any]) -> None:
         if not moves_token(ctx):
             ctx.event("move", f"{c.name} finishes moving {a['metres']:g} m at SR {a['sr']}", ref=a["ref"])
         elif target is not None:
-            went = close_in(c, target, a["metres"])
+            went = close_in(c, target, a["metres"], ctx.enc.peek())
             ctx.event("move", f"{c.name} finishes moving {went:g} m toward {target.name} at SR {a['sr']}",
                       ref=a["ref"], id=c.id, x=c.position.x, y=c.position.y)
         else:
@@ -555,11 +556,18 @@ def moves_token(ctx: Context) -> bool:
     return v
 
 
-def close_in(c: Combatant, target: Combatant, metres: float | None = None) -> float:
+def close_in(c: Combatant, target: Combatant, metres: float | None = None,
+             others: Iterable[Combatant] = ()) -> float:
     """Put ``c``'s token on the straight line toward ``target``, ``metres`` along it (all the way
     when None) but no nearer than engagement range ("For human-sized combatants, engagement range
     is about 3 meters or less"): where a resolved move or a melee attack's movement ends. Returns
-    the metres moved."""
+    the metres moved.
+
+    Two figures do not stand on one spot (a GM's play-through: three who closed on one foe from
+    one side ended on one point, each token hiding the others): where that point is within
+    ``TOKEN_SPACE_M`` of anyone in ``others``, the move ends beside it on the same circle round
+    the target (still at engagement range, the least turn either way), or, for a move cut short
+    by its metres, a step back along its line; where no spot is free, on the point as before."""
     here, there = c.position, target.position
     gap = distance(here, there, "horizontal")
     go = max(0.0, gap - rules.ENGAGEMENT_RANGE_M)
@@ -567,9 +575,48 @@ def close_in(c: Combatant, target: Combatant, metres: float | None = None) -> fl
         go = min(go, max(0.0, float(metres)))
     if go <= 0 or gap <= 0:
         return 0.0
+    taken = [(o.position.x, o.position.y) for o in others if o.id not in (c.id, target.id)]
+
+    def free(x: float, y: float) -> bool:
+        return all(math.hypot(x - ox, y - oy) >= TOKEN_SPACE_M for ox, oy in taken)
+
     f = go / gap
-    c.position = Position(round(here.x + (there.x - here.x) * f, 2), round(here.y + (there.y - here.y) * f, 2), here.alt)
-    return round(go, 2)
+    x, y = here.x + (there.x - here.x) * f, here.y + (there.y - here.y) * f
+    if not free(x, y):
+        for spot in _beside(here, there, go, gap, metres):
+            if free(*spot):
+                x, y = spot
+                break
+    c.position = Position(round(x, 2), round(y, 2), here.alt)
+    return round(math.hypot(x - here.x, y - here.y), 2)
+
+
+TOKEN_SPACE_M = 1.0  # closer than this, two tokens are drawn one over the other: not two figures
+
+
+def _beside(here: Position, there: Position, go: float, gap: float, metres: float | None
+            ) -> Iterator[tuple[float, float]]:
+    """Where a move toward ``there`` may end instead of its own point, nearest first (``close_in``)."""
+    radius = gap - go
+    if radius <= rules.ENGAGEMENT_RANGE_M + 1e-9:
+        # at engagement range: round the target on that circle, a token's width a step, either way
+        radius -= 0.01  # inside it still once the spot is rounded to the centimetre
+        start = math.atan2(here.y - there.y, here.x - there.x)
+        step = 2 * math.asin(min(1.0, TOKEN_SPACE_M / (2 * radius)))
+        for k in range(1, int(math.pi / step) + 1):
+            for side in (1, -1):
+                a = start + side * k * step
+                x, y = there.x + radius * math.cos(a), there.y + radius * math.sin(a)
+                # the declared metres reach the circle on the straight line; a step aside along
+                # it, no more than a token's width further, is part of the same closing
+                if metres is None or math.hypot(x - here.x, y - here.y) <= float(metres) + TOKEN_SPACE_M:
+                    yield x, y
+    # short of it (or no room on it): back along the line, half a token's width a step
+    ux, uy = (there.x - here.x) / gap, (there.y - here.y) / gap
+    back = go - TOKEN_SPACE_M / 2
+    while back > 0:
+        yield here.x + ux * back, here.y + uy * back
+        back -= TOKEN_SPACE_M / 2
 
 
 def advance(ctx: Context) -> None:
