@@ -85,6 +85,46 @@
       else if (msg.kind === "gm") callTheGm();
     };
   }
+  // Nobody scrolls the screen across the table: when the order of play runs off the bottom or the
+  // side of this screen (a laptop's, a television's, however tall its names wrap), its type is made
+  // smaller (--fit in players.css), a tenth at a time, until it fits, down to a third of its size;
+  // and larger again, a step a drawing, when it fits with room. Done as each drawing is written
+  // (a mutation observer runs before the frame is painted, whoever wrote it: the GM's window writes
+  // into this one straight), and as the window is resized.
+  const LEAST_FIT = 1 / 3;
+  let fitted = 1;
+  function overflows() {
+    const pad = parseFloat(getComputedStyle(root).paddingBottom) || 0;  // the page's own margin under it
+    let bottom = pad, right = 0;
+    for (const li of root.querySelectorAll("#pv-order li")) {
+      const b = li.getBoundingClientRect();
+      bottom = Math.max(bottom, b.bottom + pad);
+      right = Math.max(right, b.right);
+    }
+    return bottom > innerHeight || right > innerWidth;
+  }
+  function setFit(f) {
+    fitted = f;
+    // the CSSOM, which the CSP allows (a style attribute it refuses)
+    if (f >= 1) root.style.removeProperty("--fit");
+    else root.style.setProperty("--fit", f.toFixed(3));
+  }
+  function fit() {
+    if (!root.querySelector("#pv-order")) return;
+    if (fitted < 1) {  // room again (fewer in the order, a larger window)? one step back up
+      const was = fitted;
+      setFit(Math.min(1, fitted / 0.9));
+      if (overflows()) setFit(was);
+    }
+    while (fitted > LEAST_FIT && overflows()) setFit(Math.max(LEAST_FIT, fitted * 0.9));
+  }
+  new MutationObserver(fit).observe(root, { childList: true });
+  let resizing = 0;
+  addEventListener("resize", () => {
+    if (!resizing) resizing = requestAnimationFrame(() => { resizing = 0; setFit(1); fit(); });
+  });
+  fit();
+
   callTheGm();
   document.documentElement.dataset.engine = "ready";
 })();

@@ -293,6 +293,41 @@ def test_a_long_order_of_play_stays_on_the_players_screen(page, open_app, wait_r
             pv.set_viewport_size(FULL_HD)
 
 
+def test_the_order_of_play_fits_a_laptop_or_a_television_not_only_a_full_hd_screen(page, open_app, wait_ready,
+                                                                                     tmp_path):
+    """"Large type and high contrast, readable across a table": the players' screen is never scrolled. A GM's
+    play-through put it on a 1366x900 laptop: ten names, sized for 1920x1080, needed 1,297 px. On a shorter
+    screen the page is drawn smaller, and the order of play smaller again until it fits; on a full HD screen
+    nothing changes."""
+    open_app(page)
+    page.set_input_files("#file-import", str(_fight_file(tmp_path, 10)))
+    expect(page.locator("#combatants .card")).to_have_count(10)
+    pv = open_players(page, wait_ready)
+    rows = """() => { const r = [...document.querySelectorAll("#pv-order li")].map(li => li.getBoundingClientRect());
+      return {off: r.filter(b => b.bottom > innerHeight || b.right > innerWidth).length, n: r.length,
+              scrolls: document.documentElement.scrollHeight > innerHeight,
+              name: Math.min(...[...document.querySelectorAll("#pv-order .pv-name")].map(
+                e => parseFloat(getComputedStyle(e).fontSize)))}; }"""
+    for size, least_px in (({"width": 1366, "height": 900}, 24), ({"width": 1280, "height": 720}, 18),
+                           ({"width": 1920, "height": 1080}, 32)):
+        pv.set_viewport_size(size)
+        pv.wait_for_timeout(100)  # the resize's frame
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pv.screenshot(path=str(SHOTS / f"players-view-10-{size['width']}x{size['height']}.png"))
+        got = pv.evaluate(rows)
+        assert got["n"] == 10 and got["off"] == 0 and not got["scrolls"], (size, got)
+        assert got["name"] >= least_px, (size, got)
+    # a drawing the GM's window writes (Next: another acts now) is fitted as it is written
+    pv.set_viewport_size({"width": 1280, "height": 720})
+    pv.wait_for_timeout(100)
+    fit = pv.evaluate("document.getElementById('players-view').style.getPropertyValue('--fit')")
+    assert fit and float(fit) < 1  # ten rows of 40 px do not fit 720 px drawn two-thirds the size
+    page.locator('#round-bar [data-act="advance"]').click()
+    expect(pv.locator("#pv-order li.current")).to_contain_text("Goblin archer 2")
+    got = pv.evaluate(rows)
+    assert got["off"] == 0 and got["n"] == 10, got
+
+
 def test_a_dozen_in_the_order_fit_a_tablet_on_its_side(page, open_app, wait_ready):
     """The players' screen is read, never scrolled: on a tablet or small screen on its side
     (1024x768) the order of play of a dozen sits beside the map, whole. Stacked under the map (as
