@@ -7,7 +7,7 @@ import re
 
 from fray.reducer import apply, new_encounter
 from fray.games import get_ruleset
-from fray.web import mapview
+from fray.web import maplabels, maplinks, mapview
 from fray.web.uistate import UiState
 
 
@@ -300,21 +300,21 @@ def test_issue_11_labels_placed_again_for_the_same_inputs_are_the_same_answer():
     (a label's text, a disc, the view) is placed afresh."""
     enc = _melee()
     view = mapview.fit_view(enc)
-    mapview._PLACED.clear()
+    maplabels._PLACED.clear()
     first = mapview.map_parts(enc, None, view)
-    kept = dict(mapview._PLACED)
-    assert kept and len(kept) <= mapview.PLACED_KEPT
+    kept = dict(maplabels._PLACED)
+    assert kept and len(kept) <= maplabels.PLACED_KEPT
     again = mapview.map_parts(enc, None, view)
-    assert again == first and all(mapview._PLACED[k] is v for k, v in kept.items())
+    assert again == first and all(maplabels._PLACED[k] is v for k, v in kept.items())
     wanted = [{"id": "a", "cx": 0.0, "cy": 0.0, "r": 1.0, "variants": [[("name", [("name", "Abc")], 1.0)]]}]
-    one = mapview.place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0])
-    assert one == mapview._place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0])
+    one = maplabels.place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0])
+    assert one == maplabels._place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0])
     wanted[0]["variants"] = [[("name", [("name", "A much longer name")], 1.0)]]
-    other = mapview.place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0])
-    assert other == mapview._place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0]) and other != one
-    for i in range(3 * mapview.PLACED_KEPT):
-        mapview.place_labels(wanted, [], [-10.0 - i, -10.0, 20.0, 20.0])
-    assert len(mapview._PLACED) == mapview.PLACED_KEPT
+    other = maplabels.place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0])
+    assert other == maplabels._place_labels(wanted, [], [-10.0, -10.0, 20.0, 20.0]) and other != one
+    for i in range(3 * maplabels.PLACED_KEPT):
+        maplabels.place_labels(wanted, [], [-10.0 - i, -10.0, 20.0, 20.0])
+    assert len(maplabels._PLACED) == maplabels.PLACED_KEPT
 
 
 def test_issue_10_the_view_changes_only_when_the_gm_changes_it():
@@ -376,15 +376,15 @@ def _place_labels_testing_every_box(wanted, obstacles, view):
     for want in wanted:
         found = None
         for vi, lines in enumerate(want["variants"]):
-            w, h, pad = mapview._text_box(lines)
+            w, h, pad = maplabels._text_box(lines)
             gap = max(pad, want["r"] * .15) if want.get("far", True) else pad
             for d in ((want["r"] + gap, 2 * want["r"] + gap) if want.get("far", True) else (want["r"] + gap,)):
-                for kind, ux, uy, box in mapview._candidates(want, d, w, h):
+                for kind, ux, uy, box in maplabels._candidates(want, d, w, h):
                     if box[0] < vx or box[1] < vy or box[2] > vx + vw or box[3] > vy + vh:
                         continue
-                    if any(mapview._hits(box, o) for o in obstacles if o is not want.get("own")):
+                    if any(maplabels._hits(box, o) for o in obstacles if o is not want.get("own")):
                         continue
-                    if any(mapview._hits(box, q) for q in placed):
+                    if any(maplabels._hits(box, q) for q in placed):
                         continue
                     found = {"variant": vi, "spot": kind, "box": box, "lines": lines, "pad": pad,
                              "disc": (want["cx"], want["cy"], want["r"]), "far": d > want["r"] + gap}
@@ -425,9 +425,9 @@ def test_issue_11_labels_placed_on_a_grid_are_the_ones_testing_every_box_gives()
             obstacles.append((view[0] - 1, view[1] - 1, view[0] + view[2] + 1, view[1] + view[3] / 10))
         if trial % 7 == 0:
             obstacles.append((view[0], view[1], view[0] + view[2], view[1] + view[3]))
-        got = mapview.place_labels(wanted, obstacles, view)
+        got = maplabels.place_labels(wanted, obstacles, view)
         assert got == _place_labels_testing_every_box(wanted, obstacles, view), trial
-    assert mapview._Boxes([0, 0, 10, 10]).hits((0, 0, 1, 1)) is False
+    assert maplabels._Boxes([0, 0, 10, 10]).hits((0, 0, 1, 1)) is False
 
 
 def _link_points(el: str) -> list[tuple[float, float]]:
@@ -456,20 +456,20 @@ def test_an_engagement_link_never_passes_over_a_third_tokens_disc():
     between. A link whose straight line is clear stays a line; one that would cross a third token bends
     round it (the least bend, either side), or, with no way round, is a stub out of each token."""
     r = 0.4
-    assert mapview.link_route((0, 0), (4, 0), [(2, 3)], r) == ("line", "")
-    kind, d = mapview.link_route((0, 0), (4, 0), [(2, 0)], r)  # the ally right between
+    assert maplinks.link_route((0, 0), (4, 0), [(2, 3)], r) == ("line", "")
+    kind, d = maplinks.link_route((0, 0), (4, 0), [(2, 0)], r)  # the ally right between
     assert kind == "routed" and d.startswith("M0 0Q")
     pts = _link_points(f'<path d="{d}" />')
     assert pts[0] == (0, 0) and pts[-1] == (4, 0)
     assert min(math.hypot(x - 2, y) for x, y in pts) > r
     # two between, on both sides of the line: still bent clear of both
-    kind, d = mapview.link_route((0, 0), (6, 0), [(2, 0.3), (4, -0.3), (3, 1.5)], r)
+    kind, d = maplinks.link_route((0, 0), (6, 0), [(2, 0.3), (4, -0.3), (3, 1.5)], r)
     assert kind == "routed"
     pts = _link_points(f'<path d="{d}" />')
     assert all(math.hypot(x - ox, y - oy) > r for ox, oy in [(2, 0.3), (4, -0.3), (3, 1.5)] for x, y in pts)
     # one end hemmed in by a ring of tokens: no way round; a stub out of the other token, short of the ring
     ring = [(math.cos(a * math.pi / 4), math.sin(a * math.pi / 4)) for a in range(8)]
-    kind, d = mapview.link_route((0, 0), (4, 0), ring, r)
+    kind, d = maplinks.link_route((0, 0), (4, 0), ring, r)
     assert kind == "stub" and "M4 0L" in d
     for stub in ("M" + x for x in d.split("M")[1:]):
         pts = _link_points(f'<path d="{stub}" />')
@@ -484,18 +484,18 @@ def test_a_plan_drawn_again_with_nobody_moved_routes_no_link_again():
     p = next(p for p in get_ruleset("strike-rank").presets() if p["name"] == "Human warrior")
     enc = _enc("strike-rank", [({**p, "name": "Vasana", "side": "party"}, 0, 0, 0), ({**p, "name": "Broo"}, 2.8, 0, 0),
                                ({**p, "name": "Ally", "side": "party"}, 1.4, 0.1, 0)])
-    mapview._route.cache_clear()
+    maplinks._route.cache_clear()
     first = mapview.map_parts(enc, None)["plan"]
-    routed = mapview._route.cache_info()
+    routed = maplinks._route.cache_info()
     assert routed.misses >= 1 and 'class="engaged' in first
     again = mapview.map_parts(enc, None)["plan"]
     assert again == first
-    assert mapview._route.cache_info().misses == routed.misses  # nothing routed again
+    assert maplinks._route.cache_info().misses == routed.misses  # nothing routed again
     # one moved: its links are routed for where it now stands
     moved = _enc("strike-rank", [({**p, "name": "Vasana", "side": "party"}, 0, 0, 0), ({**p, "name": "Broo"}, 2.8, 0, 0),
                                  ({**p, "name": "Ally", "side": "party"}, 1.4, 1.9, 0)])
     mapview.map_parts(moved, None)
-    assert mapview._route.cache_info().misses > routed.misses
+    assert maplinks._route.cache_info().misses > routed.misses
 
 
 def test_the_plan_draws_no_link_over_an_ally_between():

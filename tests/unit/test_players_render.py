@@ -71,7 +71,7 @@ def test_the_players_see_who_is_down_prone_or_flying():
 
 def _boxes(html: str) -> list[tuple[float, float, float, float]]:
     """Each drawn label's box, from its text's anchor, size and length (as place_labels measures)."""
-    from fray.web.mapview import CHAR_EM
+    from fray.web.maplabels import CHAR_EM
 
     out = []
     for x, y, size, anchor, text in re.findall(

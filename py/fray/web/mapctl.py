@@ -38,6 +38,7 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from ..maprules import measure, rule_for
 from . import mapview
+from .svgnum import fmt
 from .blocks import ascii_html
 from .dom import by_id as _by_id, nil as _nil
 from .pointer import PointerCtl, capture
@@ -138,7 +139,7 @@ class MapCtl(PointerCtl):
         self.app.ui.map_view = v
         svg = _by_id("map-plan")
         if svg is not None:
-            svg.setAttribute("viewBox", " ".join(mapview.fmt(round(x, 3)) for x in v))
+            svg.setAttribute("viewBox", " ".join(fmt(round(x, 3)) for x in v))
 
     def current_view(self) -> list[float]:
         return view_for(self.app)
@@ -268,12 +269,12 @@ class MapCtl(PointerCtl):
         g["nx"], g["ny"] = x, y
         for key in ("el", "lel"):  # the token and its label move together
             if g.get(key) is not None:
-                g[key].setAttribute("transform", f"translate({mapview.fmt(x)} {mapview.fmt(-y)})")
+                g[key].setAttribute("transform", f"translate({fmt(x)} {fmt(-y)})")
         dx, dy = x - g["px"], y - g["py"]
         for o in g.get("others", ()):  # the group: every one by the same offset
             ox, oy = _round(o["px"] + dx), _round(o["py"] + dy)
             for el in o["els"]:
-                el.setAttribute("transform", f"translate({mapview.fmt(ox)} {mapview.fmt(-oy)})")
+                el.setAttribute("transform", f"translate({fmt(ox)} {fmt(-oy)})")
         self.place_elev(x, g["nalt"])
         self.readout()
 
@@ -294,7 +295,7 @@ class MapCtl(PointerCtl):
             return
         ex = (x - g["ex0"]) / g["ekx"]
         ey = g.get("eground", mapview.ELEV_GROUND) - max(alt, 0) * g["eky"]
-        eel.setAttribute("transform", f"translate({mapview.fmt(round(ex, 2))} {mapview.fmt(round(ey, 2))})")
+        eel.setAttribute("transform", f"translate({fmt(round(ex, 2))} {fmt(round(ey, 2))})")
 
     def readout(self) -> None:
         """The drag's live figures: where the token would land, and how far from the selected one."""
@@ -353,11 +354,11 @@ class MapCtl(PointerCtl):
         g = self.g
         for key in ("el", "lel"):
             if g.get(key) is not None:
-                g[key].setAttribute("transform", f"translate({mapview.fmt(g['px'])} {mapview.fmt(-g['py'])})")
+                g[key].setAttribute("transform", f"translate({fmt(g['px'])} {fmt(-g['py'])})")
                 g[key].classList.remove("dragging")
         for o in g.get("others", ()):
             for el in o["els"]:
-                el.setAttribute("transform", f"translate({mapview.fmt(o['px'])} {mapview.fmt(-o['py'])})")
+                el.setAttribute("transform", f"translate({fmt(o['px'])} {fmt(-o['py'])})")
                 el.classList.remove("dragging")
 
     # -- taps: pick one or several, move to a spot ----------------------------------------------

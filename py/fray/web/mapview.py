@@ -15,9 +15,9 @@ At table density (a dozen combatants a metre or two apart) three things keep the
 every token's initials are its own (``token_initials``: "G1", "G2" where names share them);
 tokens shrink towards half the gap to their nearest neighbour (never below half size); and the
 labels (name, distance, states) and ring labels are placed where they overlap nothing, inside
-the view (``place_labels``): beside the token on one of eight sides, or without the name, or not
-at all. A label with no room is still in the token's tooltip and the distance list, and zooming
-in (or selecting the token: its label is placed first) brings it back.
+the view (``maplabels``): beside the token on one of eight sides, or without the name, or not at
+all. Engagement links bend round the tokens between (``maplinks``); the position form and the
+distance list beside the map are ``mapinfo``'s.
 
 Areas the game marks on the scene (``MapRule.areas``: smoke, darkness, an obstacle) are drawn
 first, under the rings, tokens and labels, as translucent circles with their name along the top
@@ -27,28 +27,24 @@ away: a token label, drawn later with its halo, stays readable over any fill.
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any
 
 from ..maprules import MapArea, MapView, Target, map_view, rule_for
 from ..model import Combatant, Encounter
-from .html import Markup, h, html, trusted
+from .html import Markup, html, trusted
+from .mapinfo import info_html
+from .maplabels import CHAR_EM, G_END, Line, _hits, label_svg, place_labels
+from .maplinks import link_route
+from .svgnum import fmt, signed
 
 SIDE_COLOUR = {"party": "#2f6f9f", "foes": "#b4442c", "neutral": "#6b6b6b"}
 STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 TOKEN_FRACTION = 24  # token radius = view width / this: ~44 px across on a 500 px plan
 LABEL_FRACTION = 32  # label font unit = view width / this (the labels' size does not shrink with crowding)
-CHAR_EM = 0.66  # a character's width in ems, generous for the page's sans-serif at weight 600
-LINE_EM = 1.2
 DOWN = ("dead", "unconscious", "incapacitated", "dying")
 ELEV_W, ELEV_H, ELEV_GROUND = 1000.0, 170.0, 148.0
 ELEV_NAME = 16.0  # an area's name in the side view (map.css: .elev text.area-name)
-
-
-def fmt(v: float) -> str:
-    """A coordinate for markup: short, stable, no exponent."""
-    return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
 
 
 def bounds(enc: Encounter, pad: float = 4.0) -> tuple[float, float, float, float]:
@@ -209,7 +205,7 @@ def dist_text(target: Target, combine: str = "straight") -> str:
         return target.band.label
     txt = f"{target.metres:.1f} m"
     if target.band and target.band.modifier is not None:
-        txt += f" {_signed(target.band.modifier)}"
+        txt += f" {signed(target.band.modifier)}"
     return txt
 
 
@@ -245,10 +241,6 @@ def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: s
     return ", ".join(parts)
 
 
-Line = tuple[str, list[tuple[str, str]], float]  # (css class, spans as (css class, text), font size)
-SEP = "\u2002"  # between the distance and the notes on a label's second line
-_SEP_SPAN = html('<tspan class="sep">{}</tspan>', SEP)
-_G_END = html("</g>")
 
 
 def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combine: str, unit: float
@@ -266,198 +258,6 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
     name: list[Line] = [("name", [("", c.name)], unit * .75)]
     second: list[Line] = [("info", info, unit * .7)] if info else []
     return [name + second, second] if second else [name]
-
-
-def _line_text(line: Line) -> str:
-    return SEP.join(t for _, t in line[1])
-
-
-def _text_box(lines: list[Line]) -> tuple[float, float, float]:
-    """(width, height, padding) of a label, from its characters: generous, so the drawn text fits."""
-    pad = max(ln[2] for ln in lines) * .15  # the text's halo stroke, and a hair between labels
-    w = max(len(_line_text(ln)) * ln[2] * CHAR_EM for ln in lines) + 2 * pad
-    h = sum(ln[2] * LINE_EM for ln in lines) + 2 * pad
-    return w, h, pad
-
-
-# where a label may go around its disc, nearest first: the side, and the direction (in radii) of
-# the point of the box that touches the disc's surroundings
-SPOTS = (("above", 0, -1), ("below", 0, 1), ("right", 1, 0), ("left", -1, 0),
-         ("above-right", 1, -1), ("below-right", 1, 1), ("above-left", -1, -1), ("below-left", -1, 1))
-
-
-def _spot(ux: float, uy: float, cx: float, cy: float, d: float, w: float, h: float
-          ) -> tuple[float, float, float, float]:
-    """The box (x0, y0, x1, y1) of a label of size w × h at distance ``d`` from a disc's centre."""
-    ax, ay = cx + ux * d, cy + uy * d
-    x0 = ax - w / 2 if ux == 0 else (ax if ux > 0 else ax - w)
-    y0 = ay - h / 2 if uy == 0 else (ay if uy > 0 else ay - h)
-    return (x0, y0, x0 + w, y0 + h)
-
-
-def _candidates(want: dict[str, Any], d: float, w: float, h: float):
-    """(side, ux, uy, box) to try, in order. A ring's label sits on the ring itself (its halo keeps
-    it readable over the line), top first, then round the ring every 15°: a ring larger than the
-    view still has its label on the arc that shows."""
-    if want.get("ring"):
-        for k in range(24):
-            a = math.radians(90 + (k + 1) // 2 * 15 * (1 if k % 2 else -1))
-            x, y = want["cx"] + want["r"] * math.cos(a), want["cy"] - want["r"] * math.sin(a)
-            yield "above", 0, 0, (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-        return
-    for kind, ux, uy in SPOTS:
-        yield kind, ux, uy, _spot(ux, uy, want["cx"], want["cy"], d, w, h)
-
-
-def _hits(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-class _Boxes:
-    """Boxes bucketed on a square grid, so asking whether a box hits any of them looks at the
-    ones in the cells it covers, not at all of them: at 200 tokens ``place_labels`` tried each
-    spot against 400 boxes, 400,000 tests a map (100 ms a render in the page). The answer is the
-    same as testing every box: two boxes that overlap share a cell. A box over many cells (an
-    area, the scale bar on a small view) is kept aside and tested every time."""
-
-    MAX_CELLS = 64
-
-    def __init__(self, view: list[float], like: list[tuple[float, float, float, float]] | None = None) -> None:
-        # cells about the size of a typical box held (``like``: the obstacles, mostly token
-        # discs), so a crowd of small tokens spreads over many cells; never finer than 1/256 of the view
-        sizes = sorted(max(b[2] - b[0], b[3] - b[1]) for b in like or () if all(map(math.isfinite, b)))
-        typical = sizes[len(sizes) // 2] if sizes else max(view[2], view[3]) / 24
-        self.cell = max(typical, max(view[2], view[3]) / 256, 1e-9)
-        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
-        self.wide: list[tuple[float, float, float, float]] = []
-        self.all: list[tuple[float, float, float, float]] = []
-
-    def _span(self, b: tuple[float, ...]) -> tuple[int, int, int, int]:
-        c = self.cell
-        try:
-            return math.floor(b[0] / c), math.floor(b[1] / c), math.floor(b[2] / c), math.floor(b[3] / c)
-        except (OverflowError, ValueError):  # not a finite box: one of the wide ones
-            return 0, 0, 10 ** 9, 10 ** 9
-
-    def add(self, b: tuple[float, float, float, float]) -> None:
-        self.all.append(b)
-        i0, j0, i1, j1 = self._span(b)
-        if (i1 - i0 + 1) * (j1 - j0 + 1) > self.MAX_CELLS:
-            self.wide.append(b)
-            return
-        for i in range(i0, i1 + 1):
-            for j in range(j0, j1 + 1):
-                self.cells.setdefault((i, j), []).append(b)
-
-    def hits(self, box: tuple[float, ...], skip: Any = None) -> bool:
-        """Whether ``box`` overlaps a box held here other than ``skip`` (by identity)."""
-        for o in self.wide:
-            if o is not skip and _hits(box, o):
-                return True
-        i0, j0, i1, j1 = self._span(box)
-        if (i1 - i0 + 1) * (j1 - j0 + 1) > self.MAX_CELLS:  # a box as large as the view: ask them all
-            return any(o is not skip and _hits(box, o) for o in self.all)
-        cells = self.cells
-        for i in range(i0, i1 + 1):
-            for j in range(j0, j1 + 1):
-                for o in cells.get((i, j), ()):
-                    if o is not skip and _hits(box, o):
-                        return True
-        return False
-
-
-# ``place_labels``' last answers, by the text of their inputs: a Next that moved nobody and changed no
-# label asks the same again (two thirds of a range-band map's drawing at 30 tokens)
-_PLACED: dict[str, dict[str, dict[str, Any]]] = {}
-PLACED_KEPT = 8
-
-
-def place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, float, float, float]],
-                 view: list[float]) -> dict[str, dict[str, Any]]:
-    """``_place_labels``, the same inputs answered from ``_PLACED`` (its answers are only read)."""
-    key = repr((wanted, obstacles, view))  # floats' repr is exact: equal text, equal inputs
-    got = _PLACED.pop(key, None)
-    if got is None:
-        got = _place_labels(wanted, obstacles, view)
-        while len(_PLACED) >= PLACED_KEPT:
-            del _PLACED[next(iter(_PLACED))]
-    _PLACED[key] = got  # the most recent last
-    return got
-
-
-def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, float, float, float]],
-                  view: list[float]) -> dict[str, dict[str, Any]]:
-    """Place labels in order (the first wins a contested spot) so that no two overlap, none covers
-    an obstacle (a token's disc, the scale bar) and each lies inside the view. ``wanted``: dicts
-    with ``id``, the disc ``cx``, ``cy``, ``r``, ``variants`` (lists of lines, fullest first), and
-    optionally ``own`` (its own disc, not an obstacle to it) and ``far`` (False: only right beside
-    the disc). Returns id → {"variant", "spot", "box", "lines", "pad"} for those that found room."""
-    vx, vy, vw, vh = view
-    blocked = _Boxes(view, obstacles)
-    placed = _Boxes(view, obstacles)
-    for o in obstacles:
-        blocked.add(o)
-    out: dict[str, dict[str, Any]] = {}
-    for want in wanted:
-        found = None
-        for vi, lines in enumerate(want["variants"]):
-            w, h, pad = _text_box(lines)
-            gap = max(pad, want["r"] * .15) if want.get("far", True) else pad
-            for d in ((want["r"] + gap, 2 * want["r"] + gap) if want.get("far", True) else (want["r"] + gap,)):
-                for kind, ux, uy, box in _candidates(want, d, w, h):
-                    if box[0] < vx or box[1] < vy or box[2] > vx + vw or box[3] > vy + vh:
-                        continue  # a label never runs off the edge of the map
-                    if blocked.hits(box, want.get("own")):
-                        continue
-                    if placed.hits(box):
-                        continue
-                    found = {"variant": vi, "spot": kind, "box": box, "lines": lines, "pad": pad,
-                             "disc": (want["cx"], want["cy"], want["r"]), "far": d > want["r"] + gap}
-                    break
-                if found:
-                    break
-            if found:
-                break
-        if found:
-            placed.add(found["box"])
-            out[want["id"]] = found
-    return out
-
-
-def label_svg(p: dict[str, Any], ox: float, oy: float) -> Markup:
-    """A placed label's text, in the coordinates of its token's group (origin ``ox``, ``oy``)."""
-    x0, y0, x1, _ = p["box"]
-    pad, spot = p["pad"], p["spot"]
-    if spot in ("above", "below"):
-        x, anchor = (x0 + x1) / 2, "middle"
-    elif spot.endswith("left"):
-        x, anchor = x1 - pad, "end"
-    else:
-        x, anchor = x0 + pad, "start"
-    out = [html('<g class="label label-{}" aria-hidden="true">', spot)]
-    cx, cy, r = p.get("disc", (0.0, 0.0, 0.0))
-    if p.get("far") or "-" in spot:
-        # a label set off from its token (on a diagonal, or a step out) gets a leader to it, so it
-        # is not read as a neighbour's
-        bx, by = min(max(cx, x0), x1), min(max(cy, p["box"][1]), p["box"][3])
-        d = math.hypot(bx - cx, by - cy)
-        if d > r:
-            sx, sy = cx + (bx - cx) * r / d, cy + (by - cy) * r / d
-            out.append(html('<line class="leader" x1="{}" y1="{}" x2="{}" y2="{}" />', fmt(round(sx - ox, 3)),
-                            fmt(round(sy - oy, 3)), fmt(round(bx - ox, 3)), fmt(round(by - oy, 3))))
-    top = y0 + pad
-    for cls, spans, size in p["lines"]:
-        base = top + size * .95
-        top += size * LINE_EM
-        if len(spans) == 1 and not spans[0][0]:
-            inner: Any = spans[0][1]
-        else:  # the distance and the notes stay separate spans: styles and tests tell them apart
-            inner = _SEP_SPAN.join(html('<tspan class="{}">{}</tspan>', k, t) for k, t in spans)
-        out.append(html('<text class="{}" x="{}" y="{}" font-size="{}" text-anchor="{}" stroke-width="{}">{}</text>',
-                        cls, fmt(round(x - ox, 3)), fmt(round(base - oy, 3)), fmt(round(size, 3)), anchor,
-                        fmt(round(size / 4, 3)), inner))
-    out.append(_G_END)
-    return Markup("").join(out)
 
 
 def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
@@ -514,10 +314,6 @@ def token_label_svg(c: Combatant, label: dict[str, Any], selected: bool) -> Mark
     p = c.position
     return html('<g class="token-label{}" id="lab-{}" data-label-for="{}" transform="translate({} {})">{}</g>',
                 " selected" if selected else "", c.id, c.id, fmt(p.x), fmt(-p.y), label_svg(label, p.x, -p.y))
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"−{-n}"
 
 
 def layout(enc: Encounter, mv: MapView, view: list[float], r: float
@@ -609,7 +405,7 @@ def areas_svg(areas: list[MapArea], unit: float, stroke: float, names: dict[str,
                         '<circle cx="{}" cy="{}" r="{}" stroke-width="{}"{} />{}</g>',
                         a.style, a.ref, fmt(a.x), fmt(a.y), fmt(a.radius), area_title(a),
                         fmt(a.x), fmt(-a.y), fmt(a.radius), fmt(stroke), fill, name))
-    out.append(_G_END)
+    out.append(G_END)
     return Markup("").join(out)
 
 
@@ -665,7 +461,7 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> Ma
                                   'stroke-width="{}">{}</text>', ring.kind, fmt(round((x0 + x1) / 2 - sp.x, 3)),
                                   fmt(round(y0 + rl["pad"] + size * .95 + sp.y, 3)), fmt(round(size, 3)),
                                   fmt(round(size / 4, 3)), ring.label))
-        parts.append(_G_END)
+        parts.append(G_END)
     if mv.links:
         pos = {c.id: c.position for c in enc.combatants}
         lifted = lift_offsets(enc, r)
@@ -684,7 +480,7 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> Ma
                     # d: path letters and numbers only (link_route, through fmt)
                     parts.append(html('<path class="engaged {}" data-link="{} {}" d="{}" stroke-width="{}" />',
                                       kind, a, b, trusted(d), fmt(r / 4)))
-        parts.append(_G_END)
+        parts.append(G_END)
     # the fallen first, under the standing (a GM's play-through: a dead creature's cross hid the scout who
     # stood where it fell); airborne tokens after, above the ones on the ground; the selected one on top
     order = sorted(enc.combatants, key=lambda c: (c.id == mv.selected, not any(x in c.conditions for x in DOWN),
@@ -698,80 +494,6 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> Ma
     parts += [token_label_svg(c, labels[c.id], c.id == mv.selected) for c in order if c.id in labels]
     parts.append(html("</g></svg>"))
     return Markup("").join(parts)
-
-
-def _seg_dist(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
-    """How far point ``p`` is from the segment ``a``-``b``."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    n = dx * dx + dy * dy
-    t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
-    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
-
-
-def _clear(points: list[tuple[float, float]], others: list[tuple[float, float]], gap: float) -> bool:
-    """True when the polyline through ``points`` keeps ``gap`` from every point of ``others``."""
-    return all(_seg_dist(o, p, q) >= gap for o in others for p, q in zip(points, points[1:]))
-
-
-def _bezier(a: tuple[float, float], c: tuple[float, float], b: tuple[float, float], n: int = 24
-            ) -> list[tuple[float, float]]:
-    return [((1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t * t * b[0],
-             (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t * t * b[1]) for t in (i / n for i in range(n + 1))]
-
-
-def link_route(a: tuple[float, float], b: tuple[float, float], others: list[tuple[float, float]], r: float
-               ) -> tuple[str, str]:
-    """``route`` (below), worked out once for each geometry: an attack, a wound or a note redraws
-    the plan with nobody moved, and routing a dozen links round a crowd again was most of drawing it
-    (a 12-combatant strike-rank fight in Chromium: 16-25 ms a plan, 1.4-3.7 with the routes known)."""
-    return _route(a, b, tuple(others), r)
-
-
-@functools.lru_cache(maxsize=512)  # some 16 links a drawing, for the last few positions of a fight
-def _route(a: tuple[float, float], b: tuple[float, float], others: tuple[tuple[float, float], ...], r: float
-           ) -> tuple[str, str]:
-    """How an engagement link from token ``a`` to token ``b`` (centres, SVG units) is drawn so that it
-    never passes over a third token's disc (centres ``others``, radius ``r``; a GM's play-through: a
-    link ran straight through the ally standing between): ``("line", "")`` when the straight line is
-    clear; else ``("routed", d)``, a curve bending round the tokens between (the least bend that
-    clears them, either side); else ``("stub", d)``, a short stroke out of each token towards the
-    other, each stopping before any token in its way (the Engaged list names the pair in words);
-    ``("none", "")`` when even that has no room."""
-    gap = r * 1.15 + r / 8  # the disc's edge, its stroke and half the link's width
-    # how far each token is from the straight line: a curve bent by ``off`` stays within ``off`` of
-    # it (the curve lies in the triangle of its ends and control point), so only tokens that near are
-    # checked against it (a crowded 200-token fight stays quick)
-    away = [(_seg_dist(o, a, b), o) for o in others]
-    if all(d >= gap for d, _ in away):
-        return "line", ""
-    length = math.hypot(b[0] - a[0], b[1] - a[1])
-    if length > 0:
-        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-        nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
-        span = max(length, 6 * r)
-        for k in range(1, 13):
-            for side in (1, -1):
-                off = side * span * k / 8
-                c = (mx + nx * off, my + ny * off)
-                pts = _bezier(a, c, b)
-                if _clear(pts, [o for d, o in away if d < abs(off) + gap], gap):
-                    return "routed", f"M{fmt(a[0])} {fmt(a[1])}Q{fmt(c[0])} {fmt(c[1])} {fmt(b[0])} {fmt(b[1])}"
-    stubs = []
-    for p, q in ((a, b), (b, a)):
-        if length == 0:
-            break
-        ux, uy = (q[0] - p[0]) / length, (q[1] - p[1]) / length
-        want = min(length / 2, 2.2 * r)
-        close = [o for o in others if math.hypot(o[0] - p[0], o[1] - p[1]) < want + gap]
-        reach = 0.0  # the stub grows until a token is in its way
-        for i in range(1, 12):
-            d = want * i / 11
-            if not _clear([p, (p[0] + ux * d, p[1] + uy * d)], close, gap):
-                break
-            reach = d
-        if reach > r * 1.2:  # out past its own disc, where it is seen
-            stubs.append(f"M{fmt(p[0])} {fmt(p[1])}L{fmt(p[0] + ux * reach)} {fmt(p[1] + uy * reach)}")
-    return ("stub", "".join(stubs)) if stubs else ("none", "")
 
 
 def elev_scale(enc: Encounter, view: list[float]) -> tuple[float, float, float, float]:
@@ -817,7 +539,7 @@ def elev_areas_svg(areas: list[MapArea], x0: float, kx: float, ky: float, ground
                         '<rect x="{}" y="{}" width="{}" height="{}"{} />{}</g>', a.style, a.ref, area_title(a),
                         fmt(round(left, 2)), fmt(round(y_top, 2)), fmt(round(right - left, 2)),
                         fmt(round(y_bottom - y_top, 2)), fill, name))
-    out.append(_G_END)
+    out.append(G_END)
     return Markup("").join(out)
 
 
@@ -904,87 +626,6 @@ def scale_html(view: list[float]) -> Markup:
     return html('<div class="map-scale" aria-label="Scale: the bar is {bar} metres">'
                 '<svg class="bar" width="{pct:.2f}%" height="6" aria-hidden="true"></svg><span class="lbl">{bar} m</span>'
                 '<span class="grid-note">grid {step} m</span></div>', bar=bar, pct=pct, step=step)
-
-
-def field(name: str, label: str, value: float, cid: str) -> Markup:
-    return html('<div class="field" data-field="{name}"><label for="map-{name}">{label}</label>'
-                '<input id="map-{name}" name="{name}" type="number" step="any" inputmode="decimal" value="{value:g}" '
-                'aria-describedby="map-{name}-err">'
-                '<p class="field-error" id="map-{name}-err" data-error-for="{name}" role="alert"></p></div>',
-                name=name, label=label, value=value)
-
-
-def info_html(enc: Encounter, mv: MapView) -> Markup:
-    """Beside the map: the selected token's position form and the distance list."""
-    c = enc.get(mv.selected) if mv.selected else None
-    if c is None:
-        hint = ("Select a token (click or tap it, or Tab to it and press Enter) to see distances, range bands "
-                "and rings, and to type its position.") if enc.combatants else "Add combatants to place them on the map."
-        return html('<p class="hint map-hint">{}</p>', hint) + links_html(enc, mv)
-    p = c.position
-    out = [html('<h3 class="map-sel">From <strong>{name}</strong></h3>'
-                '<form class="map-move" data-form="map-move" data-id="{id}" novalidate aria-label="Position of {name}">',
-                name=c.name, id=c.id),
-           field("x", "East (x, m)", p.x, c.id), field("y", "North (y, m)", p.y, c.id),
-           field("alt", "Altitude (m)", p.alt, c.id),
-           html('<button type="submit" class="primary">Move</button>'
-                '<p class="field-error" data-error-for="position"></p></form>'
-                '<p class="hint map-tap">Tap or click the ground to move {name} there; tap {name} again '
-                '(or Escape) to let go. Shift-click, or Select several, picks tokens to drag together.</p>',
-                name=c.name)]
-    if mv.rings:
-        out.append(html('<p class="map-rings"><span class="k">Rings{}:</span> {}</p>',
-                        f" ({mv.weapon})" if mv.weapon else "", "; ".join(r.label for r in mv.rings)))
-    if mv.targets:
-        out.append(html('<table class="map-dist" aria-label="Distances from {}"><thead><tr><th scope="col">'
-                        'To</th><th scope="col">Distance</th><th scope="col">Band</th><th scope="col">Rule</th>'
-                        '<th scope="col">Line of sight</th></tr>'
-                        '</thead><tbody>', c.name))
-        for t in mv.targets:
-            band = t.band.label if t.band else "—"
-            if t.band and t.band.modifier is not None:
-                band += f" ({_signed(t.band.modifier)})"
-            cls = None if not t.band or t.band.reachable else "unreachable"
-            if t.unseen:
-                cls = "unseen"
-            # with one of the two aloft, how the distance and the band were reached, in words under
-            # each (across and up; the greater band): as tooltips, as they were, a tablet never
-            # showed them; on level ground the metres say it all, and twelve rows of it hid the list
-            other = enc.get(t.id)
-            aloft = other is not None and other.position.alt != p.alt
-            out.append(h("tr", {"data-target": t.id, "class": cls}, h("th", {"scope": "row"}, t.name),
-                         h("td", {"class": "d"}, f"{t.metres:.1f} m",
-                           h("small", {"class": "how"}, t.explain) if aloft else None),
-                         h("td", {"class": "band"}, band,
-                           h("small", {"class": "how"}, t.band.note) if aloft and t.band and t.band.note else None),
-                         h("td", {"class": "rule"}, t.rule), h("td", {"class": "los"}, los_text(t))))
-        out.append(html("</tbody></table>"
-                        '<p class="hint">The map knows where bodies stand, not walls or foliage: '
-                        'line of sight and cover from terrain are the GM\'s call.</p>'))
-    else:
-        out.append(html('<p class="hint">No one else on the map.</p>'))
-    out.append(links_html(enc, mv))
-    return Markup("").join(out)
-
-
-def los_text(t: Any) -> str:
-    """A prompt, not a verdict: bodies on the line may block the view or give cover. Where the game
-    judges sight itself (``Target.unseen``), that comes first. Text: escaped where it is written."""
-    if getattr(t, "unseen", ""):
-        return "unseen: " + t.unseen
-    if not t.in_the_way:
-        return "no one in the way"
-    return ", ".join(t.in_the_way) + " in the way: GM, line of sight? cover?"
-
-
-def links_html(enc: Encounter, mv: MapView) -> Markup:
-    if not mv.links:
-        return Markup("")
-    names = {c.id: c.name for c in enc.combatants}
-    items = [h("li", None, mv.link_texts.get((a, b)) or f"{names.get(a, a)} ⟷ {names.get(b, b)}")
-             for a, b in mv.links]
-    return html('<div class="map-links"><span class="k">{}:</span><ul>{}</ul></div>', mv.links_heading,
-                Markup("").join(items))
 
 
 def map_inputs(enc: Any, selected: str | None, v: list[float]) -> tuple[tuple, tuple]:

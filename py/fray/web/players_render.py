@@ -13,7 +13,8 @@ from typing import Any
 from types import SimpleNamespace
 
 from .. import players
-from .mapview import area_names, label_svg, lift_offsets, name_svg, place_labels, token_initials
+from .maplabels import label_svg, place_labels
+from .mapview import area_names, lift_offsets, name_svg, token_initials
 from .html import Markup, h, html
 from .render import button
 
@@ -173,7 +174,7 @@ def map_svg(p: dict[str, Any]) -> Markup:
             f' · {", ".join(states)}' if states else "")
         wanted.append({"id": c["id"], "cx": x, "cy": y, "r": r, "own": disc,
                        "variants": [[("pv-label", [("", label)], LABEL_PX)], [("pv-label", [("", c["name"])], LABEL_PX)]]})
-    # the labels as the GM's map places them (mapview.place_labels): the one acting first, then in
+    # the labels as the GM's map places them (maplabels.place_labels): the one acting first, then in
     # the order they joined; beside each token where they overlap no other label or token and stay
     # inside the map, else not at all (the name is still the token's tooltip and in the order list)
     wanted.sort(key=lambda w: w["id"] != p.get("current"))

@@ -12,7 +12,7 @@ import pytest
 
 from fray import maprules, players
 from fray.reducer import apply
-from fray.web import mapview, players_render
+from fray.web import maplabels, mapview, players_render
 
 from rb_helpers import RS, act, fight, person
 
@@ -163,7 +163,7 @@ def test_an_area_name_gives_way_to_token_labels():
     assert free["box"][1] < -14 < free["box"][3], "on the top of the circle"
     label_on_top = (5.0, -16.0, 25.0, -12.0)
     moved = mapview.area_names([a], 1.0, [label_on_top], view)["A1"]
-    assert not mapview._hits(moved["box"], label_on_top)
+    assert not maplabels._hits(moved["box"], label_on_top)
     assert mapview.area_names([a], 1.0, [tuple(view[:2]) + (view[0] + view[2], view[1] + view[3])], view) == {}
 
 
