@@ -169,6 +169,22 @@ def test_laptop_strip_beside_the_cards(page, open_app, ruleset):
     shot(page, f"laptop-{ruleset}")
 
 
+def test_a_long_name_in_the_laptop_strip_takes_the_room_beside_it(page, open_app):
+    """A GM's play-through at 1366x900: "Great wolf (four-legged) 3" was cut to "Great wolf (fo… 3", held to
+    70% of the line with a third of it empty. A name now takes the line, and gives way only to what else
+    is on it (the "now" tag, the strike rank): the number that tells wolf 3 from wolf 4 stays."""
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    badge, ours, theirs = GAMES["strike-rank"]
+    new_encounter(page, "Wolves", "strike-rank", badge)
+    add_many(page, theirs, "3", "foes")
+    room = page.evaluate("""() => [...document.querySelectorAll('#order-strip li.strip-entry .strip-name')].map(n => {
+      const line = n.parentElement.getBoundingClientRect(), name = n.getBoundingClientRect();
+      return {share: name.width / line.width, no: n.querySelector('.strip-name-no').textContent}; })""")
+    assert [r["no"] for r in room] == ["1", "2", "3"]
+    assert all(r["share"] > 0.9 for r in room), room
+
+
 # whether the browser draws ``sel``'s element now: false while it lies in a region that
 # content-visibility skips off screen (app.css)
 DRAWN = "(sel) => document.querySelector(sel).checkVisibility({contentVisibilityAuto: true})"
