@@ -381,14 +381,17 @@ OUT_WORDS = ("dead", "dying", "incapacitated", "unconscious")
 def status_of(hp: tuple[int, int] | None, conditions: list[str], word: str = "", bad: bool = False,
               out_words: tuple[str, ...] = OUT_WORDS) -> dict[str, Any]:
     """The order strip's summary from HP, conditions and the game's own wound word. ``level``
-    is the colour: out of the fight (a condition in ``out_words``), badly hurt (``bad``, or under
-    half HP), hurt (below full), else ok."""
+    is the colour: out of the fight (a condition in ``out_words``, the worst first), badly hurt
+    (``bad``, or under half HP), hurt (below full), else ok. The out word comes first in ``word``,
+    before the wound ("dead, mangled: Head"): the strip strikes through everyone who is out, and only
+    the word says which (it showed the wound alone, so the dead did not read "dead")."""
     frac = None
     if hp is not None and hp[1] > 0:
         frac = max(0.0, min(1.0, hp[0] / hp[1]))
     out = next((w for w in out_words if w in conditions), "")
     if out:
-        level, word = "out", word or out
+        # a wound word that is itself an out word (tactical-round's "dying" threshold) is said by the out word
+        level, word = "out", out + (", " + word if word and word not in out_words else "")
     elif bad or (frac is not None and frac < 0.5):
         level = "bad"
     elif frac is not None and frac < 1:

@@ -365,7 +365,8 @@ class RangeBand(Ruleset):
         bad = any(x in c.conditions for x in ("major-stunned", "minor-stunned", "out-of-breath", "paralyzed",
                                              "restrained", "knocked-down"))
         word = ""
-        m = enc.peek_at(c.data["mount"]) if enc.phase == "movement" and c.data.get("mount") else None
+        fallen = any(x in c.conditions for x in ("dead", "incapacitated"))  # they say it: no slot to explain
+        m = enc.peek_at(c.data["mount"]) if enc.phase == "movement" and c.data.get("mount") and not fallen else None
         if m is not None:
             # a rider has no movement slot of its own (the strip greys it at the end): say why. Its turn in the
             # action phase is its own.
