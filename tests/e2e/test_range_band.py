@@ -268,13 +268,13 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     expect(hindrance(page, "R11")).to_contain_text("mount rushed")
     gm_result(page, "R11", True, 6)
     card(page, FLYER).get_by_role("button", name=f"Knockdown: {FLYER}").click()
-    expect(card(page, FLYER).locator(".rb-statuses")).to_contain_text("minor-stunned")
+    expect(card(page, FLYER).locator(".rb-statuses")).to_contain_text("minor stunned")
 
     # undo and redo the knockdown
     page.locator("#btn-undo").click()
-    expect(card(page, FLYER).locator(".rb-statuses")).not_to_contain_text("minor-stunned")
+    expect(card(page, FLYER).locator(".rb-statuses")).not_to_contain_text("minor stunned")
     page.locator("#btn-redo").click()
-    expect(card(page, FLYER).locator(".rb-statuses")).to_contain_text("minor-stunned")
+    expect(card(page, FLYER).locator(".rb-statuses")).to_contain_text("minor stunned")
 
     advance(page, HORSE)
     advance(page, SWIMMER)

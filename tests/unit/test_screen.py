@@ -270,7 +270,7 @@ def test_rb_status_is_its_statuses():
     enc = rb.fight(rb.person("Ana"))
     assert status(enc, "c1")["hp"] is None and status(enc, "c1")["level"] == "ok"
     enc, _ = apply(enc, {"type": "set_condition", "id": "c1", "condition": "knocked-down"})
-    assert status(enc, "c1")["level"] == "bad" and status(enc, "c1")["chips"] == ["knocked-down"]
+    assert status(enc, "c1")["level"] == "bad" and status(enc, "c1")["chips"] == ["knocked down"]
     enc, _ = apply(enc, {"type": "set_condition", "id": "c1", "condition": "incapacitated"})
     assert status(enc, "c1")["level"] == "out" and status(enc, "c1")["word"] == "incapacitated"
 

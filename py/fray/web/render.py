@@ -348,8 +348,9 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: M
     if not open_:
         return html('{}<div class="card-body" id="{}" hidden></div>{}', head, body_id, tail)
     conds = Markup("").join(
-        html('<li class="cond">{}{} {}</li>', x, _timer_note(enc, c, x, ruleset),
-             button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x))
+        html('<li class="cond">{}{} {}</li>', ruleset.condition_word(x), _timer_note(enc, c, x, ruleset),
+             button("×", "clear-condition", "icon", title=f"Remove {ruleset.condition_word(x)} from {c.name}", id=c.id,
+                    condition=x))
         for x in c.conditions)
     return html(
         '{head}<div class="card-body" id="{body}"><div class="stats">{stats}</div>{extra}'
@@ -595,7 +596,8 @@ def condition_form(c: Combatant, known: dict[str, str], enc: Encounter | None = 
     fid = f"cond-{c.id}"
     picks = Markup("").join(
         html('<label class="pick">{} <strong>{}</strong><span class="hint">{}{}</span></label>',
-             h("input", {"type": "radio", "name": "pick", "value": k, "disabled": k in c.conditions}), k, v,
+             h("input", {"type": "radio", "name": "pick", "value": k, "disabled": k in c.conditions}),
+             ruleset.condition_word(k) if ruleset else k, v,
              " (already on)" if k in c.conditions else "")
         for k, v in known.items())
     known_html = html('<fieldset class="field picks" data-field="pick"><legend>{}'

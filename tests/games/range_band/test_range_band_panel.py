@@ -576,3 +576,44 @@ def test_the_turn_order_list_is_folded_on_a_tablet_and_open_on_a_laptop_during_t
     assert re.search(r'<details class="rb-order-fold rb-keep" data-fold="rb-order" open>', round_html(view, {}))
     kept = round_html(view, RangeBandUi(narrow=True, folds={"rb-order": True}))
     assert 'data-fold="rb-order" open>' in kept
+
+
+def _read(markup: str) -> str:
+    """What the GM reads of some markup: its text, and the names and tooltips a reader or a hover says."""
+    import html as html_lib
+    said = [v for _, a in tags(markup) for k, v in a.items() if k in ("aria-label", "title") and v]
+    return html_lib.unescape(re.sub(r"<[^>]+>", " ", markup)) + " " + " ".join(said)
+
+
+def test_statuses_read_in_the_rule_texts_words_wherever_they_are_written():
+    """The rule text names the statuses in words: "If you are currently knocked down" (Falling Off
+    Mounts: "you are also knocked down"), "gives you a minor stunned status for 1 round" (Flight), "out
+    of breath" (Holding Breath). A GM's play-through found the card's Status list saying the names a save
+    keeps ("knocked-down", "minor-stunned"): nothing internal reaches the screen, so the card, its status
+    drop-down, the core card's conditions and picker, the strip's chips and the log say the words."""
+    from fray.web import render
+
+    h = fight()
+    h.do({"type": "rb.status", "id": "c1", "status": "minor-stunned", "rounds": 1})
+    h.do({"type": "rb.knockdown", "id": "c5"})
+    h.do({"type": "set_condition", "id": "c1", "condition": "out-of-breath"})
+    h.do({"type": "rb.status", "id": "c5", "status": "knocked-down", "on": False})
+    enc = h.present
+    view = RS.view(enc)
+    ids = re.compile(r"knocked-down|minor-stunned|major-stunned|out-of-breath")
+    card = _read(card_html(view, "c1"))
+    assert "minor stunned" in card and "out of breath" in card and "knocked down" in card  # the drop-down too
+    st = RS.status(enc, view, "c1")
+    assert st["chips"] == ["minor stunned", "out of breath"]
+    core = _read(render.combatant_card(enc, enc.get("c1"), RS, status=st))
+    assert "minor stunned" in core and "Remove out of breath from" in core
+    picker = _read(render.condition_form(enc.get("c1"), RS.conditions, enc, RS))
+    assert "knocked down" in picker
+    log = " ".join(e.text for e in enc.log)
+    assert "is now minor stunned for 1 round" in log and "is now out of breath" in log
+    assert "is no longer knocked down" in log
+    for where, text in (("card", card), ("core card", core), ("picker", picker), ("log", log),
+                        ("strip", " ".join(st["chips"]))):
+        assert not ids.search(text), f"{where}: {ids.search(text).group(0)}"
+    # and the names a save keeps still take the status off: the card's × sends the name, not the words
+    assert 'data-status="minor-stunned"' in card_html(view, "c1")
