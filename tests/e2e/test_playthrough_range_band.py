@@ -323,12 +323,15 @@ def test_a_fight_of_thirteen_through_the_page(page, open_app, tmp_path):
     expect(card(page, "Sly").locator(".rb-stealth")).to_have_text("High Stealth")
     page.screenshot(path=SHOTS + "setup.png", full_page=False)
 
-    # -- Start without turn orders: the page says who, rolls them all in one tap ------------------------
+    # -- Start without turn orders: the page says who; the GM goes Back to see them rolled first (the
+    # hold's "Roll turn order for all and start" starts at once: tests/e2e/test_range_band.py) ------------
     gm = Table(page)
     gm.next(expect_hold=True)
     expect(page.locator("#rb-hold")).to_contain_text("No turn order yet for 14")
+    expect(page.locator("#rb-hold")).to_contain_text("Roll turn order for all and start")
     page.screenshot(path=SHOTS + "no-turn-order.png")
-    page.locator("#rb-hold").get_by_role("button", name="Roll turn order for all").click()
+    page.locator("#rb-hold").get_by_role("button", name="Back").click()
+    page.locator("form[data-form=rb-roll-order]").get_by_role("button", name="Roll turn order for all").click()
     expect(page.locator("#log li").first).to_contain_text("Turn order rolled (d20, assumed)")
     expect(page.locator("#rb-hold")).to_have_count(0)
     # the strip shows the rolled order at once, before the fight starts (issue 33: it kept the order of adding)

@@ -470,10 +470,9 @@ def test_range_band_round_two_movement_form_fits_after_round_one_notes(browser, 
     page.get_by_role("button", name="Set the turn order of Sly").click()
     expect(page.locator("#log li").first).to_contain_text("Sly: turn order 30")
     page.locator("#round-bar [data-act=advance]").click()
-    page.locator("#rb-hold").get_by_role("button", name="Roll turn order for all").click()
+    page.locator("#rb-hold").get_by_role("button", name="Roll turn order for all and start").click()
     expect(page.locator("#rb-hold")).to_have_count(0)
     phase = page.locator("#round-bar .phase")
-    page.locator("#round-bar [data-act=advance]").click()
     expect(phase).to_contain_text("Movement phase: Sly")
     while "Action" not in phase.inner_text():
         page.locator("#round-bar [data-act=advance]").click()

@@ -181,6 +181,7 @@ def _submit(app, form_name, values, cid=None, ref=None):
     fake.nil = lambda v: v
     # and looks for the rolls a form left to settle on the page, to bring a new one into view
     fake.document = types.SimpleNamespace(querySelectorAll=lambda selector: [])
+    fake.by_id = lambda element_id: None  # Next's scope for an error: the round bar
     saved = sys.modules.get("fray.web.dom")
     sys.modules["fray.web.dom"] = fake
     try:
@@ -519,6 +520,7 @@ def test_a_next_with_rolls_open_or_turn_orders_missing_says_so():
     h = _issue32()
     html = hold_html(RS.view(h.present), RangeBandUi(hold="order"))
     assert "No turn order yet for 5" in html and 'data-act="rb-roll-order"' in html and "Start anyway" in html
+    assert "Roll turn order for all and start" in html  # the answer to Start: it starts (see below)
     assert 'data-form="rb-roll-order"' in str(panel_html(RS.view(h.present)))
     h.do({"type": "rb.roll_turn_order", "rolls": {f"turn.c{i}": [i] for i in range(1, 6)}})
     assert hold_html(RS.view(h.present), RangeBandUi(hold="order")) == ""
@@ -617,3 +619,40 @@ def test_statuses_read_in_the_rule_texts_words_wherever_they_are_written():
         assert not ids.search(text), f"{where}: {ids.search(text).group(0)}"
     # and the names a save keeps still take the status off: the card's × sends the name, not the words
     assert 'data-status="minor-stunned"' in card_html(view, "c1")
+
+
+class RollingApp(FakeApp):
+    """The page's dispatch: the dice the GM did not type are rolled (``History.do`` with a random source)."""
+
+    def dispatch(self, action, scope=None, field_map=None) -> bool:
+        import random
+        try:
+            self.history.do(action, random.Random(7))
+        except FrayError as e:
+            self.errors.append((getattr(e, "field", "") or "", str(e)))
+            return False
+        return True
+
+
+def test_rolling_the_missing_turn_orders_asked_for_by_start_starts_the_fight():
+    """The round (FACTS.md): "a movement phase, then an action phase in which each character takes one turn in
+    turn order". A GM's play-through: "Start the fight", asked who had no turn order, "Roll turn order for all",
+    and the fight stayed in Setup with no word that Start had to be pressed again. Asked for by Start, the roll
+    starts the fight; rolled from the setup panel alone, it only rolls (the GM starts when ready)."""
+    from fray.games.range_band.web.panel import PANEL
+    h = _issue32()
+    app = RollingApp(h)
+    _submit(app, "rb-roll-order", {"die": "d20", "stat": ""})
+    assert h.present.phase == "setup" and all(c.data.get("turn_value") is not None for c in h.present.combatants)
+    h = _issue32()
+    app = RollingApp(h)
+    app.ui.part(PANEL).hold = "order"  # "Start the fight" found turn orders missing and asked
+    _submit(app, "rb-roll-order", {"die": "d20", "stat": ""})
+    assert not app.errors and h.present.phase == "movement" and app.ui.part(PANEL).hold is None
+    assert all(c.data.get("turn_value") is not None for c in h.present.combatants)
+    assert [a["type"] for a in h.actions[-2:]] == ["rb.roll_turn_order", "advance"]  # each its own line and undo
+    h = _issue32()
+    app = RollingApp(h)
+    app.ui.part(PANEL).hold = "order"
+    _submit(app, "rb-roll-order", {"die": "d7", "stat": ""})  # refused at its field: nothing rolled, nothing started
+    assert app.errors and h.present.phase == "setup" and app.ui.part(PANEL).hold == "order"

@@ -190,11 +190,11 @@ class RangeBandPanel(GamePanel):
         if act == "rb-roll-order":
             from fray.web.dom import document
             form = nil(document.querySelector('form[data-form="rb-roll-order"]'))
-            if form is not None:
+            if form is not None:  # its die and what is added to it
                 from fray.web.forms import form_values
                 self.on_form(app, "rb-roll-order", form, form_values(form))
             else:
-                app.dispatch({"type": "rb.roll_turn_order"}, nil(el.closest(".rb-box")))
+                self.roll_turn_orders(app, {"type": "rb.roll_turn_order"}, nil(el.closest(".rb-box")))
             return True
         if act == "rb-bring-back":
             app.dispatch({"type": "rb.bring_back", "id": data(el, "id")}, nil(el.closest(".rb-box")))
@@ -269,6 +269,9 @@ class RangeBandPanel(GamePanel):
             self.attack(app, form, cid or "", values, roll=False)
             _new_roll_into_view(app, before)
             return True
+        if form_name == "rb-roll-order":
+            self.roll_turn_orders(app, action, form)
+            return True
         if form_name == "rb-zone" and len(action) == 1:
             app.clear_errors(form)
             app.show_error(form, InvalidAction("light", "nothing changed: pick a different setting first"))
@@ -276,6 +279,15 @@ class RangeBandPanel(GamePanel):
         if app.dispatch(action, form):
             _new_roll_into_view(app, before)
         return True
+
+    def roll_turn_orders(self, app: Any, action: dict[str, Any], scope: Any) -> None:
+        """Every missing turn order rolled. Asked for by "Start the fight" (the hold: who has none yet), the
+        fight then starts: the GM pressed Start, and a GM's play-through was left in Setup with no word that
+        Start had to be pressed again. Rolled from the setup panel alone, the GM starts when ready."""
+        starting = app.ui.part(self).hold == "order"
+        if app.dispatch(action, scope) and starting:
+            app.ui.part(self).hold = None
+            self.next(app, "rb-next-anyway", None)
 
     @staticmethod
     def attack(app: Any, form: Any, cid: str, values: dict[str, Any], roll: bool) -> None:
