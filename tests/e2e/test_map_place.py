@@ -261,7 +261,7 @@ def test_range_band_a_tap_on_the_ground_is_the_movers_movement_roll(browser, ope
             page.touchscreen.tap(*spot)
         else:
             page.mouse.click(*spot)
-        expect(page.locator("form.rb-pending")).to_have_count(1)  # the movement roll, to settle under Rolls
+        expect(page.locator(".rb-pending")).to_have_count(1)  # the movement roll, to settle under Rolls
         assert abs(float(form.locator('[name="y"]').input_value()) - 7) <= 0.4
         assert abs(float(form.locator('[name="x"]').input_value())) <= 0.4
 

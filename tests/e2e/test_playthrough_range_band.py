@@ -90,11 +90,11 @@ def show(page, pane: str) -> None:
 
 
 def pending(page, ref: str):
-    return page.locator(f'form.rb-pending[data-ref="{ref}"]')
+    return page.locator(f'.rb-pending[data-ref="{ref}"]')
 
 
 def open_refs(page) -> list[str]:
-    return page.locator("form.rb-pending").evaluate_all("fs => fs.map(f => f.dataset.ref)")
+    return page.locator(".rb-pending").evaluate_all("fs => fs.map(f => f.dataset.ref)")
 
 
 def gm_result(page, ref: str, success: bool, by: int, blunder: bool = False) -> None:
@@ -181,11 +181,11 @@ def lance_or_reason(page, attack, open_before: int) -> None:
     """Melee needs engaged range (issue 32): where the bandit is farther, the page refuses the lance with
     the band, and the GM allows the charge with a reason, which the log keeps."""
     page.wait_for_function(
-        """n => document.querySelectorAll('form.rb-pending').length > n
+        """n => document.querySelectorAll('.rb-pending').length > n
             || [...document.querySelectorAll('form[data-form=rb-attack] [data-error-for][role=alert]')]
                .some(e => /needs engaged range/.test(e.textContent))""",
         arg=open_before)
-    if page.locator("form.rb-pending").count() > open_before:
+    if page.locator(".rb-pending").count() > open_before:
         return
     if not attack.locator("details.rb-override[open]").count():
         attack.locator("details.rb-override summary").click()
@@ -196,7 +196,7 @@ def lance_or_reason(page, attack, open_before: int) -> None:
 
 
 def new_ref(page, before: list[str]) -> str:
-    expect(page.locator("form.rb-pending")).to_have_count(len(before) + 1)
+    expect(page.locator(".rb-pending")).to_have_count(len(before) + 1)
     return next(r for r in open_refs(page) if r not in before)
 
 

@@ -363,7 +363,7 @@ def test_range_band_movement_and_turn_forms_fit(sized):
     no_cut_text(page, size, "range-band movement")
     # a roll left open at Next: the page says so, on the first screen, and the GM skips it
     page.locator('form[data-form="rb-move"]').get_by_role("button", name="Movement roll").click()
-    expect(page.locator("form.rb-pending")).to_have_count(1)
+    expect(page.locator(".rb-pending")).to_have_count(1)
     page.locator("#round-bar [data-act=advance]").click()
     box = fits(page, "#rb-hold", "the still-open question", size, f"rb-{size}-still-open")
     print(size, "rb-hold open", box)
@@ -484,10 +484,10 @@ def test_range_band_round_two_movement_form_fits_after_round_one_notes(browser, 
         attack.get_by_label("Target", exact=True).select_option(label=target)
         attack.get_by_label("Action", exact=True).select_option(size)
         attack.get_by_role("button", name="Offense roll").click()
-        box = page.locator("form.rb-pending").first
+        box = page.locator(".rb-pending").first
         expect(box).to_be_visible()
         box.get_by_role("button", name="Let Fray roll (assumed default)").click()
-        expect(page.locator("form.rb-pending")).to_have_count(0)
+        expect(page.locator(".rb-pending")).to_have_count(0)
     expect(page.locator("#log")).to_contain_text("may an ally warn them?")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "rb-tablet-round1-notes")

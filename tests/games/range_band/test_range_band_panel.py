@@ -656,3 +656,27 @@ def test_rolling_the_missing_turn_orders_asked_for_by_start_starts_the_fight():
     app.ui.part(PANEL).hold = "order"
     _submit(app, "rb-roll-order", {"die": "d7", "stat": ""})  # refused at its field: nothing rolled, nothing started
     assert app.errors and h.present.phase == "setup" and app.ui.part(PANEL).hold == "order"
+
+
+def test_the_dice_for_fray_are_their_own_form_so_enter_there_lets_fray_roll():
+    """Core roll (FACTS.md): "the GM rolls and enters the result (success or failure, and by how much), or lets
+    an *assumed*, documented default mechanic roll it". The two are two forms, so Enter in a field does its own
+    form's action: in "Dice for Fray", Fray's roll with the typed die (it pressed "Apply result", a GM's
+    play-through); in "By how much", the GM's result. tests/e2e/test_range_band.py presses Enter in the page."""
+    from fray.games.range_band.web.rolls import pending_html
+    h = fight()
+    h.do({"type": "advance"})
+    h.do({"type": "rb.move", "id": "c1", "x": 5})
+    markup = str(pending_html(RS.view(h.present)))
+    forms = re.findall(r'<form[^>]*data-form="([^"]+)"[^>]*>(.*?)</form>', markup, re.S)
+    assert [f for f, _ in forms] == ["rb-resolve", "rb-roll"]
+    gm, fray = (body for _, body in forms)
+    assert {"success", "by", "blunder"} <= names_in(gm) and "rolls.roll" not in names_in(gm)
+    assert names_in(fray) == {"rolls.roll"} and "Let Fray roll (assumed default)" in fray
+    assert re.findall(r'<button type="submit"[^>]*>([^<]*)<', gm) == ["Apply result"]
+    assert re.findall(r'<button type="submit"[^>]*>([^<]*)<', fray) == ["Let Fray roll (assumed default)"]
+    app = FakeApp(h)
+    _submit(app, "rb-roll", {"rolls.roll": "1"}, ref="R1")  # 1 on a d12 against SPD 10: a success
+    assert not app.errors and not h.present.state.get("pending")
+    assert h.actions[-1] == {"type": "rb.resolve", "ref": "R1", "rolls": {"roll": [1]}}
+    assert h.present.get("c1").position.x == 5
