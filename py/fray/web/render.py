@@ -451,8 +451,9 @@ def log_entries(log: list[LogEntry], limit: int = 300) -> list[Markup]:
         key = (e.seq, e.round, e.kind, e.text, ref if isinstance(ref, str) else None)
         made = _LOG_ENTRY.get(key)
         if made is None:
-            made = html('<li class="log-{}" value="{}"><span class="r" title="Round {}">R{}</span> {}</li>',
-                        e.kind, e.seq, e.round, e.round, log_text(e))
+            # the round in words: "R1 R8 Movement roll" read as two labels (range-band's rolls are R1, R2 ...)
+            made = html('<li class="log-{}" value="{}"><span class="r">Round {}</span> {}</li>',
+                        e.kind, e.seq, e.round, log_text(e))
             if len(_LOG_ENTRY) >= 4096:
                 _LOG_ENTRY.clear()
             _LOG_ENTRY[key] = made
