@@ -269,7 +269,8 @@ def _remove_combatant(ctx: Context) -> None:
     for t in timers.forget_combatant(ctx.enc, c.id):
         holder = ctx.enc.get(t["id"])
         if holder is not None:
-            ctx.event("condition", f"{holder.name} stays {t['condition']} until removed (it was to end with "
+            ctx.event("condition", f"{holder.name} stays {ctx.ruleset.condition_word(t['condition'])} until removed "
+                                   "(it was to end with "
                                    f"{c.name}'s turn)", id=holder.id, condition=t["condition"])
 
 
@@ -333,19 +334,20 @@ def _set_condition(ctx: Context) -> None:
     if not on and lasts is not None:
         raise InvalidAction("lasts", "only a condition being put on has a duration")
     timer = timers.parse_lasts(ctx.enc, ctx.ruleset, c, lasts)
+    said = ctx.ruleset.condition_word(cond)  # the log's words, not the name a save keeps
     if on and cond not in c.conditions:
         c.conditions.append(cond)
         timers.set_timer(ctx.enc, cond, timer)
-        ctx.event("condition", f"{c.name} is now {cond}" + _lasting(ctx, timer), id=c.id, condition=cond)
+        ctx.event("condition", f"{c.name} is now {said}" + _lasting(ctx, timer), id=c.id, condition=cond)
     elif on and timer is not None:  # already on: the GM gives (or changes) how long it lasts
         timers.set_timer(ctx.enc, cond, timer)
-        ctx.event("condition", f"{c.name} stays {cond}" + _lasting(ctx, timer), id=c.id, condition=cond)
+        ctx.event("condition", f"{c.name} stays {said}" + _lasting(ctx, timer), id=c.id, condition=cond)
     elif not on and cond in c.conditions:
         c.conditions.remove(cond)
         timers.drop(ctx.enc, c.id, cond)
-        ctx.event("condition", f"{c.name} is no longer {cond}", id=c.id, condition=cond)
+        ctx.event("condition", f"{c.name} is no longer {said}", id=c.id, condition=cond)
     else:
-        raise RuleViolation("conditions", f"{c.name} is {'already' if on else 'not'} {cond}")
+        raise RuleViolation("conditions", f"{c.name} is {'already' if on else 'not'} {said}")
 
 
 def _lasting(ctx: Context, timer: dict[str, Any] | None) -> str:

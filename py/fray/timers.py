@@ -151,7 +151,8 @@ def after_action(before: Encounter, after: Encounter, ruleset: Any, event: Any, 
         c = after.get(t["id"])
         assert c is not None
         c.drop_condition(t["condition"])
-        event("condition", f"{c.name} is no longer {t['condition']} ({why})", id=c.id, condition=t["condition"],
+        event("condition", f"{c.name} is no longer {ruleset.condition_word(t['condition'])} ({why})", id=c.id,
+              condition=t["condition"],
               on=False)
 
 

@@ -369,10 +369,11 @@ def tr_next(page) -> None:
         expect(box).to_have_count(0)
 
 
-def rb_start(page, answer: str = "Roll turn order for all") -> None:
+def rb_start(page, answer: str = "Roll turn order for all and start") -> None:
     """Range-band's "Start the fight" (or a Next). Where it stops to say who has no turn order yet
-    (issue 32), the GM answers the way most would: Fray rolls them all (or, with answer="Start anyway",
-    they act last in the order they were added); where rolls are still open, the GM skips them."""
+    (issue 32), the GM answers the way most would: Fray rolls them all and the fight starts (or, with
+    answer="Start anyway", they act last in the order they were added); where rolls are still open, the
+    GM skips them."""
     bar = page.locator("#round-bar")
     phase = bar.locator(".phase")
     before = phase.inner_text() if phase.count() else ""
@@ -385,8 +386,6 @@ def rb_start(page, answer: str = "Roll turn order for all") -> None:
     if hold.get_by_role("button", name=answer).count():
         hold.get_by_role("button", name=answer).click()
         expect(hold).to_have_count(0)
-        if answer == "Roll turn order for all":  # the rolls are set; the fight starts with the next tap
-            bar.locator("[data-act=advance]").click()
     else:
         hold.get_by_role("button", name="Skip them and go on").click()
     expect(hold).to_have_count(0)

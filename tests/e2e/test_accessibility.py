@@ -102,7 +102,7 @@ def test_range_band_pending_roll_cards_and_map(sized, open_app):
     page.locator("#rb-hold").get_by_role("button", name="Start anyway").click()
     expect(page.locator("#round-bar")).to_contain_text("Movement phase")
     page.locator('form[data-form="rb-move"]').get_by_role("button", name="Movement roll").click()
-    expect(page.locator("form.rb-pending")).to_be_visible()
+    expect(page.locator(".rb-pending")).to_be_visible()
     assert violations(page) == []  # a roll specification with the GM's result fields
     show_map(page)
     page.locator("#tok-c1").focus()

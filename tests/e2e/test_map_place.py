@@ -261,7 +261,7 @@ def test_range_band_a_tap_on_the_ground_is_the_movers_movement_roll(browser, ope
             page.touchscreen.tap(*spot)
         else:
             page.mouse.click(*spot)
-        expect(page.locator("form.rb-pending")).to_have_count(1)  # the movement roll, to settle under Rolls
+        expect(page.locator(".rb-pending")).to_have_count(1)  # the movement roll, to settle under Rolls
         assert abs(float(form.locator('[name="y"]').input_value()) - 7) <= 0.4
         assert abs(float(form.locator('[name="x"]').input_value())) <= 0.4
 
@@ -294,3 +294,37 @@ def test_a_duplicate_stands_beside_its_original(page, open_app):
         card(page, "Human warrior").get_by_role("button", name="Duplicate").click()
     expect(page.locator("#map [data-token]")).to_have_count(4)
     assert overlaps(page) == []
+
+
+@pytest.mark.browser_context_args(viewport=LAPTOP["viewport"])
+def test_range_band_the_maps_position_form_is_the_movers_movement_roll_too(page, open_app):
+    """The rule text moves by movement rolls in the movement phase (Flight: "You roll a d10 in your movement
+    roll instead of a d12"; Ambush Movement: "you must succeed on a movement roll that moves you at least
+    short range"), and a drag of the mover is its movement roll (issue 33). A GM's play-through: the map's
+    position form moved the mover during its movement with no roll. It is now the same movement roll as the
+    card's Movement roll; anyone else, or outside the movement phase, the form still places (the GM's say)."""
+    open_app(page)
+    new_encounter(page, "Ford", "range-band", GAMES["range-band"][0])
+    add(page, SCOUT)                                  # c1, the first to move
+    add(page, "Large creature", x=18, side="foes")    # c2
+    rb_start(page, "Start anyway")
+    expect(page.locator("#round-bar .phase")).to_contain_text("Movement")
+    show_map(page)
+    page.locator("#tok-c1").click()
+    pos = page.locator('form[data-form="map-move"][data-id="c1"]')
+    pos.get_by_label("North (y, m)").fill("6")
+    pos.get_by_label("North (y, m)").press("Enter")
+    expect(page.locator('.rb-pending[data-ref="R1"]')).to_contain_text("Movement roll")
+    expect(page.locator("#log li").first).not_to_contain_text("moves to")  # nothing moved before the roll
+    card_form = page.locator('form[data-form="rb-move"][data-id="c1"]')
+    expect(card_form.locator('[name="y"]')).to_have_value("6")
+    page.locator('.rb-pending[data-ref="R1"]').get_by_label("Success", exact=True).check()
+    page.locator('.rb-pending[data-ref="R1"]').get_by_role("button", name="Apply result").click()
+    expect(page.locator("#log")).to_contain_text("Human scout moves to (0, 6) m")
+    # someone else than the mover: the GM places them, no roll
+    page.locator("#tok-c2").click()
+    other = page.locator('form[data-form="map-move"][data-id="c2"]')
+    other.get_by_label("East (x, m)").fill("16")
+    other.get_by_role("button", name="Move").click()
+    expect(page.locator("#log li").first).to_contain_text("Large creature moves to (16, 0) m")
+    expect(page.locator(".rb-pending")).to_have_count(0)

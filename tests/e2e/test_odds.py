@@ -188,7 +188,7 @@ def test_range_band_pending_roll_shows_its_odds_under_the_assumed_mechanic(page,
     move = page.locator("form[data-form=rb-move]")
     move.get_by_label("East (x, m)").fill("20")
     move.get_by_role("button", name="Movement roll").click()
-    roll = page.locator('form.rb-pending[data-ref="R1"]')
+    roll = page.locator('.rb-pending[data-ref="R1"]')
     odds = roll.locator("[data-odds]")
     expect(odds).to_contain_text("with Fray\u2019s assumed roll")
     expect(odds).to_contain_text(re.compile(r"Success \d+% · by 10 or more"))

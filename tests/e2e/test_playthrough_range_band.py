@@ -90,11 +90,11 @@ def show(page, pane: str) -> None:
 
 
 def pending(page, ref: str):
-    return page.locator(f'form.rb-pending[data-ref="{ref}"]')
+    return page.locator(f'.rb-pending[data-ref="{ref}"]')
 
 
 def open_refs(page) -> list[str]:
-    return page.locator("form.rb-pending").evaluate_all("fs => fs.map(f => f.dataset.ref)")
+    return page.locator(".rb-pending").evaluate_all("fs => fs.map(f => f.dataset.ref)")
 
 
 def gm_result(page, ref: str, success: bool, by: int, blunder: bool = False) -> None:
@@ -181,11 +181,11 @@ def lance_or_reason(page, attack, open_before: int) -> None:
     """Melee needs engaged range (issue 32): where the bandit is farther, the page refuses the lance with
     the band, and the GM allows the charge with a reason, which the log keeps."""
     page.wait_for_function(
-        """n => document.querySelectorAll('form.rb-pending').length > n
+        """n => document.querySelectorAll('.rb-pending').length > n
             || [...document.querySelectorAll('form[data-form=rb-attack] [data-error-for][role=alert]')]
                .some(e => /needs engaged range/.test(e.textContent))""",
         arg=open_before)
-    if page.locator("form.rb-pending").count() > open_before:
+    if page.locator(".rb-pending").count() > open_before:
         return
     if not attack.locator("details.rb-override[open]").count():
         attack.locator("details.rb-override summary").click()
@@ -196,7 +196,7 @@ def lance_or_reason(page, attack, open_before: int) -> None:
 
 
 def new_ref(page, before: list[str]) -> str:
-    expect(page.locator("form.rb-pending")).to_have_count(len(before) + 1)
+    expect(page.locator(".rb-pending")).to_have_count(len(before) + 1)
     return next(r for r in open_refs(page) if r not in before)
 
 
@@ -323,12 +323,15 @@ def test_a_fight_of_thirteen_through_the_page(page, open_app, tmp_path):
     expect(card(page, "Sly").locator(".rb-stealth")).to_have_text("High Stealth")
     page.screenshot(path=SHOTS + "setup.png", full_page=False)
 
-    # -- Start without turn orders: the page says who, rolls them all in one tap ------------------------
+    # -- Start without turn orders: the page says who; the GM goes Back to see them rolled first (the
+    # hold's "Roll turn order for all and start" starts at once: tests/e2e/test_range_band.py) ------------
     gm = Table(page)
     gm.next(expect_hold=True)
     expect(page.locator("#rb-hold")).to_contain_text("No turn order yet for 14")
+    expect(page.locator("#rb-hold")).to_contain_text("Roll turn order for all and start")
     page.screenshot(path=SHOTS + "no-turn-order.png")
-    page.locator("#rb-hold").get_by_role("button", name="Roll turn order for all").click()
+    page.locator("#rb-hold").get_by_role("button", name="Back").click()
+    page.locator("form[data-form=rb-roll-order]").get_by_role("button", name="Roll turn order for all").click()
     expect(page.locator("#log li").first).to_contain_text("Turn order rolled (d20, assumed)")
     expect(page.locator("#rb-hold")).to_have_count(0)
     # the strip shows the rolled order at once, before the fight starts (issue 33: it kept the order of adding)

@@ -101,12 +101,11 @@ def twelve(page, ruleset: str) -> None:
             expect(phase).not_to_have_text(before)  # the page moved on to the next phase
         expect(page.locator("#round-bar .phase")).to_contain_text("Melee")
     elif ruleset == "range-band":
-        # nobody has a turn order yet: the page asks, and the GM has Fray roll them all, then starts
+        # nobody has a turn order yet: the page asks, and the GM has Fray roll them all and start
         hold = page.locator("#rb-hold")
         expect(hold).to_contain_text("No turn order yet for 12")
-        hold.get_by_role("button", name="Roll turn order for all").click()
+        hold.get_by_role("button", name="Roll turn order for all and start").click()
         expect(hold).to_have_count(0)
-        bar.locator("[data-act=advance]").click()
         expect(page.locator("#round-bar .phase")).to_contain_text("Movement")
     expect(page.locator("#order-strip li.strip-entry[aria-current=step]")).to_have_count(1)
 

@@ -242,6 +242,6 @@ def test_a_movement_roll_left_to_settle_shows_below_the_sticky_head(page, open_a
     button = move.get_by_role("button", name="Movement roll")
     scroll_under_head(page, button)
     button.click()
-    roll = page.locator('form.rb-pending[data-ref="R1"]')
+    roll = page.locator('.rb-pending[data-ref="R1"]')
     expect(roll).to_contain_text("Movement roll")
     below_the_head(page, roll)

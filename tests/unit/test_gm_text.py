@@ -113,7 +113,11 @@ def test_the_log_marks_a_label_on_every_line_about_it():
     assert all("the panel shows" in title for title, _ in marked)
     assert "A3</span> Orc attacks Bran" in html and "Smoke (<span" in html and "A1A1" not in html
     assert "a5" not in html
-    assert 'title="Round 2"' in html
+    # the round in words, never a label-like "R2" in front of a label ("R1 R8 Movement roll": a GM's play-through)
+    assert '<span class="r">Round 2</span> <span class="ref"' in html and ">R2<" not in html
+    roll = LogEntry(5, 1, "roll", "R8 Movement roll: success by 3", {"ref": "R8"})
+    line = re.sub(r"<[^>]+>", "", "".join(log_entries([roll])))
+    assert line == "Round 1 R8 Movement roll: success by 3" and not LABEL.match(line)
     # the history list names an action by its first log line: the label marked there the same way
     from fray.web.render import marked_labels
 

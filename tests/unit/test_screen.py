@@ -270,9 +270,35 @@ def test_rb_status_is_its_statuses():
     enc = rb.fight(rb.person("Ana"))
     assert status(enc, "c1")["hp"] is None and status(enc, "c1")["level"] == "ok"
     enc, _ = apply(enc, {"type": "set_condition", "id": "c1", "condition": "knocked-down"})
-    assert status(enc, "c1")["level"] == "bad" and status(enc, "c1")["chips"] == ["knocked-down"]
+    assert status(enc, "c1")["level"] == "bad" and status(enc, "c1")["chips"] == ["knocked down"]
     enc, _ = apply(enc, {"type": "set_condition", "id": "c1", "condition": "incapacitated"})
     assert status(enc, "c1")["level"] == "out" and status(enc, "c1")["word"] == "incapacitated"
+
+
+def test_the_out_word_comes_first_in_every_game():
+    """The strip strikes through everyone who is out: only the word says which, so it comes before the
+    game's wound word (a GM's play-through: the shared status showed the wound *instead of* "dead").
+    FACTS.md, tactical-round: "0 or below → incapacitated; −50 or below → dying; below half → Bruised";
+    strike-rank keeps its own reading ("dead, mangled: Head", the dead no longer bleed)."""
+    from fray.games.base import status_of
+    assert status_of((0, 10), ["dead"], "bruised")["word"] == "dead, bruised"
+    assert status_of(None, ["unconscious"], "")["word"] == "unconscious"
+    sword = {"name": "Sword", "cmb": 55, "kind": "melee", "length": 2}
+    enc = tr.fight(tr.fighter("Ana", sword, HP=40, side="party"), tr.fighter("Bor", sword))
+    enc, _ = apply(enc, {"type": "tr.adjust_hp", "id": "c1", "hits": 25})
+    enc, _ = apply(enc, {"type": "set_condition", "id": "c1", "condition": "dead"})
+    s = status(enc, "c1")
+    assert s["level"] == "out" and s["word"] == "dead, bruised" and "dead" not in s["chips"]
+    enc, _ = apply(enc, {"type": "tr.adjust_hp", "id": "c1", "hits": 80})  # dying too: "dead" says it
+    assert status(enc, "c1")["word"] == "dead"
+    enc = sr.duel()
+    enc, _ = apply(enc, {"type": "sr.damage", "target": "c1", "location": "abdomen", "amount": 6, "armour": False})
+    enc, _ = apply(enc, {"type": "set_condition", "id": "c1", "condition": "dead"})
+    s = status(enc, "c1")
+    assert s["level"] == "out" and s["word"].startswith("dead, serious: Abdomen") and "bleeding" not in s["word"]
+    enc = rb.fight(rb.person("Ana"))
+    enc, _ = apply(enc, {"type": "set_condition", "id": "c1", "condition": "dead"})
+    assert status(enc, "c1")["word"] == "dead"
 
 
 @pytest.mark.parametrize("stats, hp, level", [

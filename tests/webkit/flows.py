@@ -242,7 +242,7 @@ def range_band_round(pg, url: str) -> None:
     move = "form[data-form=rb-move]"
     pg.fill(f"{move} >> label:East (x, m)", "31")
     pg.click(f"{move} >> button:Movement roll")
-    r1 = 'form.rb-pending[data-ref="R1"]'
+    r1 = '.rb-pending[data-ref="R1"]'
     pg.see_exactly(f"{r1} .rb-die", "d12 on SPD")
     pg.fill(f"{r1} >> label:Dice for Fray (blank = Fray rolls)", "5")
     pg.click(f"{r1} >> button:Let Fray roll (assumed default)")
@@ -254,7 +254,7 @@ def range_band_round(pg, url: str) -> None:
     pg.see("#round-bar .phase", "Amphibious swimmer")
     pg.fill(f"{move} >> label:East (x, m)", "35")
     pg.click(f"{move} >> button:Movement roll")
-    r2 = 'form.rb-pending[data-ref="R2"]'
+    r2 = '.rb-pending[data-ref="R2"]'
     pg.check(f"{r2} >> label:Success")
     pg.fill(f"{r2} >> label:By how much", "2")
     pg.click(f"{r2} >> button:Apply result")

@@ -209,7 +209,7 @@ def load_tables(folder: str) -> dict[str, dict[str, Any]]:
 # working default in ``Ruleset`` (the plain tracker overrides almost none). The page side is
 # ``fray.web.panels.Panel`` and ``PanelHooks``, through the module ``panel`` names.
 MUST_SET = ("id", "name")
-MAY_SET = ("summary", "stats", "conditions", "free_stats", "map_rule", "panel", "stylesheet", "tie_rule",
+MAY_SET = ("summary", "stats", "conditions", "condition_words", "free_stats", "map_rule", "panel", "stylesheet", "tie_rule",
            "extra_label",
            "extra_empty", "slot_label_is_phase", "has_turns", "rounds_word", "round_durations_end")
 MAY_OVERRIDE = ("load_default_tables", "check_table", "presets", "init_combatant", "on_duplicate",
@@ -227,6 +227,9 @@ class Ruleset:
     summary: str = ""
     stats: tuple[StatSpec, ...] = ()
     conditions: dict[str, str] = {}  # condition name -> what it does, for the UI
+    # condition name -> the GM's words for it, where the name a save keeps is not already them
+    # (range-band keeps "knocked-down"; the screen and the log say "knocked down")
+    condition_words: dict[str, str] = {}
     free_stats: bool = False  # the form takes any stat names (the free-form tracker)
     map_rule: MapRule = MapRule()  # what the map measures (rings, bands, engagements)
     panel: str = ""  # the module defining this game's PANEL ("fray.games.strike_rank.web.panel"); "" = none
@@ -364,6 +367,10 @@ class Ruleset:
             return {"hp": None, "fraction": None, "word": "", "level": "ok", "chips": []}
         return default_status(c)
 
+    def condition_word(self, name: str) -> str:
+        """A condition as the GM reads it (``condition_words``): the name itself unless the game says otherwise."""
+        return self.condition_words.get(name, name)
+
     def describe(self) -> dict[str, Any]:
         return {
             "id": self.id, "name": self.name, "summary": self.summary,
@@ -379,24 +386,29 @@ OUT_WORDS = ("dead", "dying", "incapacitated", "unconscious")
 
 
 def status_of(hp: tuple[int, int] | None, conditions: list[str], word: str = "", bad: bool = False,
-              out_words: tuple[str, ...] = OUT_WORDS) -> dict[str, Any]:
+              out_words: tuple[str, ...] = OUT_WORDS, words: dict[str, str] | None = None) -> dict[str, Any]:
     """The order strip's summary from HP, conditions and the game's own wound word. ``level``
-    is the colour: out of the fight (a condition in ``out_words``), badly hurt (``bad``, or under
-    half HP), hurt (below full), else ok."""
+    is the colour: out of the fight (a condition in ``out_words``, the worst first), badly hurt
+    (``bad``, or under half HP), hurt (below full), else ok. The out word comes first in ``word``,
+    before the wound ("dead, mangled: Head"): the strip strikes through everyone who is out, and only
+    the word says which (it showed the wound alone, so the dead did not read "dead")."""
     frac = None
     if hp is not None and hp[1] > 0:
         frac = max(0.0, min(1.0, hp[0] / hp[1]))
     out = next((w for w in out_words if w in conditions), "")
     if out:
-        level, word = "out", word or out
+        # a wound word that is itself an out word (tactical-round's "dying" threshold) is said by the out word
+        level, word = "out", out + (", " + word if word and word not in out_words else "")
     elif bad or (frac is not None and frac < 0.5):
         level = "bad"
     elif frac is not None and frac < 1:
         level = "hurt"
     else:
         level = "ok"
+    # the chips are read, never matched: in the GM's words (``Ruleset.condition_words``)
+    words = words or {}
     return {"hp": list(hp) if hp is not None else None, "fraction": frac, "word": word, "level": level,
-            "chips": [x for x in conditions if x != out]}
+            "chips": [words.get(x, x) for x in conditions if x != out]}
 
 
 def _num(v: Any) -> float | None:

@@ -16,7 +16,8 @@ container, so a drag survives the re-render that follows its commit.
 * A tap or click on a token (or Enter / Space on the focused token) selects it; the selection is
   ``app.ui.selected``. Arrow keys on a focused token move it 1 m (Shift: 5 m), one undoable
   move each, and leave the selection as it was.
-* The form ``data-form="map-move"`` is the keyboard route to everything a drag does.
+* The form ``data-form="map-move"`` is the keyboard route to everything a drag does, a game's own
+  drop (``map_drop``) included.
 * Several tokens move together (issue 33): shift-click (or Ctrl / Cmd-click) a token, or turn on
   "Select several" and tap tokens, to put them in ``app.ui.group``; dragging any of them moves
   them all by the same offset, ONE core ``move_group`` action (each token's move the game's own
@@ -554,6 +555,17 @@ class MapCtl(PointerCtl):
             raw = el.value.strip() if el is not None else ""
             values[name] = _number(raw)
         self.app.ui.selected = cid
+        # the keyboard route to what a drag does, a game's own drop too: range-band's mover, in its movement,
+        # moves by a movement roll to there, as its card's Movement roll does (a GM's play-through: this form
+        # moved the mover with no roll, while a drag rolled)
+        from .panels import hook, panel_for
+        drop = hook(panel_for(self.app.enc.ruleset), "map_drop")
+        c = self.app.enc.get(cid or "")
+        typed = [values[k] for k in ("x", "y", "alt")]
+        if (drop is not None and c is not None and all(isinstance(v, (int, float)) for v in typed)
+                and tuple(typed) != (c.position.x, c.position.y, c.position.alt) and drop(self.app, cid, *typed)):
+            self.render_keep_focus()
+            return
         self.app.dispatch({"type": "move", "id": cid, **values}, form, _position_field)
 
 

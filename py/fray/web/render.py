@@ -348,8 +348,9 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: M
     if not open_:
         return html('{}<div class="card-body" id="{}" hidden></div>{}', head, body_id, tail)
     conds = Markup("").join(
-        html('<li class="cond">{}{} {}</li>', x, _timer_note(enc, c, x, ruleset),
-             button("×", "clear-condition", "icon", title=f"Remove {x} from {c.name}", id=c.id, condition=x))
+        html('<li class="cond">{}{} {}</li>', ruleset.condition_word(x), _timer_note(enc, c, x, ruleset),
+             button("×", "clear-condition", "icon", title=f"Remove {ruleset.condition_word(x)} from {c.name}", id=c.id,
+                    condition=x))
         for x in c.conditions)
     return html(
         '{head}<div class="card-body" id="{body}"><div class="stats">{stats}</div>{extra}'
@@ -450,8 +451,9 @@ def log_entries(log: list[LogEntry], limit: int = 300) -> list[Markup]:
         key = (e.seq, e.round, e.kind, e.text, ref if isinstance(ref, str) else None)
         made = _LOG_ENTRY.get(key)
         if made is None:
-            made = html('<li class="log-{}" value="{}"><span class="r" title="Round {}">R{}</span> {}</li>',
-                        e.kind, e.seq, e.round, e.round, log_text(e))
+            # the round in words: "R1 R8 Movement roll" read as two labels (range-band's rolls are R1, R2 ...)
+            made = html('<li class="log-{}" value="{}"><span class="r">Round {}</span> {}</li>',
+                        e.kind, e.seq, e.round, log_text(e))
             if len(_LOG_ENTRY) >= 4096:
                 _LOG_ENTRY.clear()
             _LOG_ENTRY[key] = made
@@ -595,7 +597,8 @@ def condition_form(c: Combatant, known: dict[str, str], enc: Encounter | None = 
     fid = f"cond-{c.id}"
     picks = Markup("").join(
         html('<label class="pick">{} <strong>{}</strong><span class="hint">{}{}</span></label>',
-             h("input", {"type": "radio", "name": "pick", "value": k, "disabled": k in c.conditions}), k, v,
+             h("input", {"type": "radio", "name": "pick", "value": k, "disabled": k in c.conditions}),
+             ruleset.condition_word(k) if ruleset else k, v,
              " (already on)" if k in c.conditions else "")
         for k, v in known.items())
     known_html = html('<fieldset class="field picks" data-field="pick"><legend>{}'

@@ -32,7 +32,8 @@ from fray.errors import InvalidAction, RuleViolation
 from fray.model import Combatant, Encounter
 from fray.games import register
 from fray.games.base import Context, Ruleset, Slot, load_tables, status_of
-from fray.games.range_band import actions, combatant, maprule, rules, state_edits, tables as tables_mod, turns, view as view_mod
+from fray.games.range_band import (actions, combatant, maprule, rules, state_edits, statuses as statuses_mod,
+                                   tables as tables_mod, turns, view as view_mod)
 from fray.games.range_band.rolls import RollSpec
 
 HERE = os.path.dirname(__file__)
@@ -46,6 +47,7 @@ class RangeBand(Ruleset):
                "GM's dice or Fray's assumed default.")
     stats = combatant.STATS
     conditions = dict(view_mod.CONDITION_TEXT)
+    condition_words = dict(statuses_mod.WORDS)
     map_rule = maprule.RangeBandMap()
     panel = "fray.games.range_band.web.panel"  # fray/games/range_band/web/panel.py
     stylesheet = "style.css"  # web/style.css, beside the panel
@@ -272,7 +274,8 @@ class RangeBand(Ruleset):
             if d["ends"] == "before_turn" and enc.round >= int(d["round"]):
                 if d["condition"] in c.conditions:
                     c.conditions.remove(d["condition"])
-                ctx.event("condition", f"{c.name} is no longer {d['condition']} (its duration ends before their turn)",
+                ctx.event("condition", f"{c.name} is no longer {statuses_mod.word(d['condition'])} (its duration ends "
+                          "before their turn)",
                           id=c.id, condition=d["condition"], on=False)
             else:
                 keep.append(d)
@@ -327,7 +330,7 @@ class RangeBand(Ruleset):
             spec = RollSpec(f"Hold breath (round {b['held']})", "d6", "CON", int(c.stats.get("CON", 0)),
                             "Holding Breath", hindrance=[("previous breath rolls", rolls)] if rolls else [],
                             success="keeps holding their breath",
-                            failure="out of breath: resumes breathing if there is air, else major-stunned")
+                            failure="out of breath: resumes breathing if there is air, else major stunned")
             state_edits.pend(ctx, "breath", c, spec)
 
     def end_turn(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
@@ -340,7 +343,8 @@ class RangeBand(Ruleset):
                 if left <= 0:
                     if d["condition"] in c.conditions:
                         c.conditions.remove(d["condition"])
-                    ctx.event("condition", f"{c.name} is no longer {d['condition']} (end of their turn)", id=c.id,
+                    ctx.event("condition", f"{c.name} is no longer {statuses_mod.word(d['condition'])} (end of their "
+                              "turn)", id=c.id,
                               condition=d["condition"], on=False)
                     continue
                 d = {**d, "turns": left}
@@ -365,12 +369,14 @@ class RangeBand(Ruleset):
         bad = any(x in c.conditions for x in ("major-stunned", "minor-stunned", "out-of-breath", "paralyzed",
                                              "restrained", "knocked-down"))
         word = ""
-        m = enc.peek_at(c.data["mount"]) if enc.phase == "movement" and c.data.get("mount") else None
+        fallen = any(x in c.conditions for x in ("dead", "incapacitated"))  # they say it: no slot to explain
+        m = enc.peek_at(c.data["mount"]) if enc.phase == "movement" and c.data.get("mount") and not fallen else None
         if m is not None:
             # a rider has no movement slot of its own (the strip greys it at the end): say why. Its turn in the
             # action phase is its own.
             word = f"moves with {m.name}"
-        return status_of(None, list(c.conditions), word, bad, out_words=("dead", "incapacitated"))
+        return status_of(None, list(c.conditions), word, bad, out_words=("dead", "incapacitated"),
+                         words=self.condition_words)
 
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc), self.order_of_play(enc))

@@ -149,7 +149,7 @@ def _eff_breath(ctx, c, p, out, t):
             b.update(holding=True)
             cond_on(c, "out-of-breath")
             cond_on(c, "major-stunned")
-            ctx.event("breath", f"{c.name} is out of breath with no air: functions as major-stunned; 25% chance each "
+            ctx.event("breath", f"{c.name} is out of breath with no air: functions as major stunned; 25% chance each "
                       "round of becoming incapacitated", id=c.id)
     c.data["breath"] = b
 

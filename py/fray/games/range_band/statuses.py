@@ -17,6 +17,15 @@ from fray.games.range_band.state_edits import tables_of, flag, pick, cond_on, co
 
 STATUSES = ("knocked-down", "minor-stunned", "major-stunned", "blinded", "deafened", "incapacitated", "paralyzed",
             "dead", "restrained", "out-of-breath")
+# The names a save keeps are hyphenated; the screen and the log say them as the rule text does ("If you are
+# currently knocked down", "a minor stunned status", "functions as major stunned", "out of breath").
+WORDS = {"knocked-down": "knocked down", "minor-stunned": "minor stunned", "major-stunned": "major stunned",
+         "out-of-breath": "out of breath"}
+
+
+def word(status: str) -> str:
+    """A status in the GM's words (``WORDS``)."""
+    return WORDS.get(status, status)
 
 
 def knockdown(ctx: Context) -> None:
@@ -39,8 +48,8 @@ def status(ctx: Context) -> None:
     enc, t = ctx.enc, tables_of(ctx)
     if not on:
         if not cond_off(c, st):
-            raise RuleViolation("Statuses", f"{c.name} is not {st}")
-        ctx.event("condition", f"{c.name} is no longer {st}", id=c.id, condition=st, on=False)
+            raise RuleViolation("Statuses", f"{c.name} is not {word(st)}")
+        ctx.event("condition", f"{c.name} is no longer {word(st)}", id=c.id, condition=st, on=False)
         return
     rounds = ctx.action.get("rounds")
     if ctx.action.get("ends") is not None and rounds is None:
@@ -53,8 +62,8 @@ def status(ctx: Context) -> None:
         rounds = whole(rounds, "rounds", 1, 1000)
         add_duration(enc, c, st, pick(ctx.action, "ends", ("before_turn", "after_turn"), "before_turn"), rounds)
     elif not cond_on(c, st):
-        raise RuleViolation("Statuses", f"{c.name} is already {st}")
-    ctx.event("condition", f"{c.name} is now {st}" + (f" for {rounds} round(s)" if rounds else ""), id=c.id,
+        raise RuleViolation("Statuses", f"{c.name} is already {word(st)}")
+    ctx.event("condition", f"{c.name} is now {word(st)}" + (f" for {rounds} round(s)" if rounds else ""), id=c.id,
               condition=st, on=True)
     after_status(ctx, c, st, t)
 

@@ -24,7 +24,8 @@
          "mount": "c2" | null, "rider": "c1" | null, "mounted_hindrance": [{"reason", "count"}],
          "breath": {"holding", "idle", "held", "limit", "every", "rolls", "out", "needs_restart",
                     "restart_points", "text"},
-         "statuses": [{"name": "minor-stunned", "text": "...", "ends": "end of their next turn" | ""}],
+         "statuses": [{"name": "minor-stunned", "word": "minor stunned", "text": "...",
+                       "ends": "end of their next turn" | ""}],
          "outnumbering": {"counts": false, "why": "flying characters do not count"},
          "group_defense": {"defender": bool, "defended": bool, "why": [...], "unit": ["c1", "c2"], "note": ""},
          "sightless": "" | "blinded" | "total darkness",
@@ -66,7 +67,7 @@ from typing import Any
 from fray.model import Encounter
 from fray.games.base import Slot
 from fray.games.range_band import actions as actions_mod, rules
-from fray.games.range_band.statuses import STATUSES
+from fray.games.range_band.statuses import STATUSES, word as status_word
 from fray.games.range_band.combatant import BANDS, STEALTH, traits_json
 
 CONDITION_TEXT = {
@@ -79,7 +80,7 @@ CONDITION_TEXT = {
     "paralyzed": "A flyer falls",
     "dead": "Dead (from lack of air: revivable)",
     "restrained": "Only high precision teleportation escapes",
-    "out-of-breath": "Cannot breathe: major-stunned, 25% chance each round of becoming incapacitated",
+    "out-of-breath": "Cannot breathe: major stunned, 25% chance each round of becoming incapacitated",
 }
 
 PHASES = {
@@ -230,7 +231,7 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
                    # Underwater Combat: a water-breather underwater has no breath to hold
                    "can_hold": not (c.data.get("amphibious") == "breathes" and rules.underwater(enc, c)), "restart_points": int(b.get("restart_points", 0)),
                    "text": btext},
-        "statuses": [{"name": x, "text": CONDITION_TEXT.get(x, ""),
+        "statuses": [{"name": x, "word": status_word(x), "text": CONDITION_TEXT.get(x, ""),
                       "ends": _ends_text(durations[x]) if x in durations else ""} for x in c.conditions],
         "outnumbering": {"counts": counts, "why": why},
         "group_defense": rules.group_defense(enc, c),

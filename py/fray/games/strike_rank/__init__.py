@@ -187,10 +187,7 @@ class StrikeRank(Ruleset):
         out = next((w for w in OUT_WORDS if w in c.conditions), "")
         if bleeding and out != "dead":  # the dead make no CON test (timing.bleed_tests)
             word = (word + ", " if word else "") + "bleeding"
-        if out:
-            # the strip strikes through all who are out: the word says which ("dead" or "unconscious"),
-            # before the wound (the strip said "HP 0/13, maimed: Chest, bleeding" of the dead)
-            word = out + (", " + word if word else "")
+        # the out word ("dead", "unconscious") goes before the wound in the shared status_of
         bad = rules.injury_rank(worst) >= rules.injury_rank("serious") or bool(bleeding)
         return status_of((int(c.data["hp"]), int(c.data["hp_max"])), list(c.conditions), word, bad)
 

@@ -19,7 +19,7 @@ from fray import timers
 from fray.errors import InvalidAction
 from fray.model import Combatant, Encounter
 from fray.games import register
-from fray.games.base import Context, Ruleset, Slot, StatSpec, status_of
+from fray.games.base import OUT_WORDS, Context, Ruleset, Slot, StatSpec, status_of
 from fray.games.tactical_round import actions, combatant, order, rules, tables, view as view_mod
 from fray.games.tactical_round.maprule import TacticalRoundMap
 
@@ -181,8 +181,9 @@ class TacticalRound(Ruleset):
         conds = [x for x in c.conditions if x != word or x in rules.OUT_OF_ACTION]
         if rules.engaged_ids(enc, c):
             conds.append("engaged")
+        # the worst out word first (OUT_WORDS: the same four, "dead" first), so the dead read "dead"
         return status_of((combatant.hp_current(c), combatant.hp_max(c)), conds, word, bool(word),
-                         out_words=rules.OUT_OF_ACTION)
+                         out_words=OUT_WORDS)
 
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc))

@@ -7,6 +7,7 @@ from typing import Any
 
 from fray.web.html import Markup, fragment, h, html
 from fray.web.widgets import as_int, combatant_in as _combatant, names_in as _names
+from fray.games.range_band.statuses import word as status_word
 from fray.games.range_band.web.common import (ADD_TRAITS, STEALTH_TEXT, _btn, _check, _err, _field, _g, _input,
                                               _select)
 
@@ -85,9 +86,9 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
                            id=cid, holding="true"))
     # statuses
     statuses = [
-        h("li", {"class": "rb-status", "title": s.get("text", "")}, s["name"],
+        h("li", {"class": "rb-status", "title": s.get("text", "")}, s["word"],
           html(' <span class="hint">({})</span>', s["ends"]) if s.get("ends") else "",
-          _btn("×", "rb-status-off", "icon", aria=f"Remove {s['name']} from {c['name']}", id=cid, status=s["name"]))
+          _btn("×", "rb-status-off", "icon", aria=f"Remove {s['word']} from {c['name']}", id=cid, status=s["name"]))
         for s in c.get("statuses", [])]
     status_form = html(
         '<form class="rb-inline" data-form="rb-status" data-id="{cid}" novalidate>'
@@ -96,7 +97,7 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
         '<label for="rb-se-{cid}" class="visually-hidden">Ends</label>{ends}'
         '<button type="submit" class="small" aria-label="Add the status to {name}">Add</button>{errs}</form>',
         cid=cid, name=c["name"],
-        status=_select(f"rb-ss-{cid}", "status", [(s, s) for s in view.get("choices", {}).get("statuses", [])]),
+        status=_select(f"rb-ss-{cid}", "status", [(s, status_word(s)) for s in view.get("choices", {}).get("statuses", [])]),
         rounds=_input(f"rb-sr-{cid}", "rounds", "", placeholder="rounds"),
         ends=_select(f"rb-se-{cid}", "ends", [("before_turn", "ends before turn"), ("after_turn", "ends after turn")]),
         errs=fragment(_err("status"), _err("rounds"), _err("ends")))

@@ -44,7 +44,7 @@ def hold_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
                     '<h3 id="rb-hold-h">No turn order yet for {n}</h3><p>{who}: without a turn '
                     'order they act after everyone with one, in the order they were added.</p>'
                     '<div class="rb-row">{roll}{start}{back}</div>{err}</div>',
-                    n=len(who), who=", ".join(who), roll=_btn("Roll turn order for all", "rb-roll-order", "primary"),
+                    n=len(who), who=", ".join(who), roll=_btn("Roll turn order for all and start", "rb-roll-order", "primary"),
                     start=_btn("Start anyway", "rb-next-anyway", "secondary"),
                     back=_btn("Back", "rb-hold-cancel", "secondary"), err=_err("rb-hold"))
     if hold == "open" and phase in ("movement", "actions"):

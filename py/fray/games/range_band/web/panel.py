@@ -42,9 +42,9 @@ PREVIEW_FORMS = ("rb-move", "rb-attack", "rb-act", "rb-detect")
 
 class RangeBandPanel(GamePanel):
     ui_type = RangeBandUi  # its part of the page's view state (fray.web.uistate)
-    FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-roll-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-stealth",
+    FORMS = ("rb-more", "rb-zone", "rb-turn-order", "rb-roll-order", "rb-move", "rb-descend", "rb-attack", "rb-act", "rb-resolve", "rb-roll", "rb-stealth",
              "rb-mount", "rb-status", "rb-end", "rb-area", "rb-detect", "add-combatant")
-    ACTS = ("rb-fly", "rb-roll", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-ambush",
+    ACTS = ("rb-fly", "rb-dismiss", "rb-stealth", "rb-maintain", "rb-ambush",
             "rb-catch-breath", "rb-dismount", "rb-fall-off", "rb-breath", "rb-status-off", "rb-knockdown", "add-combatant",
             "use-preset", "rb-clear-area", "advance", "rb-roll-order", "rb-next-anyway", "rb-next-skip", "rb-hold-cancel",
             "rb-hold-resolve", "rb-bring-back", "rb-dismiss-all", "rb-attack-roll")
@@ -148,7 +148,7 @@ class RangeBandPanel(GamePanel):
                 p = preview(app.enc, action) if action else {"error": {"field": None, "message": "nothing to do"}}
             names = {c.id: c.name for c in app.enc.combatants}
             return preview_html(p, app.ruleset.table(app.enc, "core_roll"), names)
-        if form_name != "rb-resolve":
+        if form_name != "rb-roll":  # the odds of Fray's roll, by the assumed mechanic
             return None
 
         ref = data(form, "ref")
@@ -180,7 +180,7 @@ class RangeBandPanel(GamePanel):
             from fray.web.dom import document
             app.ui.part(self).hold = None
             app.render()
-            f = document.querySelector(f'form.rb-pending[data-ref="{data(el, "ref") or ""}"]')
+            f = document.querySelector(f'.rb-pending[data-ref="{data(el, "ref") or ""}"]')
             if f is not None:
                 f.scrollIntoView({"block": "start"})
                 first = f.querySelector("input")
@@ -190,11 +190,11 @@ class RangeBandPanel(GamePanel):
         if act == "rb-roll-order":
             from fray.web.dom import document
             form = nil(document.querySelector('form[data-form="rb-roll-order"]'))
-            if form is not None:
+            if form is not None:  # its die and what is added to it
                 from fray.web.forms import form_values
                 self.on_form(app, "rb-roll-order", form, form_values(form))
             else:
-                app.dispatch({"type": "rb.roll_turn_order"}, nil(el.closest(".rb-box")))
+                self.roll_turn_orders(app, {"type": "rb.roll_turn_order"}, nil(el.closest(".rb-box")))
             return True
         if act == "rb-bring-back":
             app.dispatch({"type": "rb.bring_back", "id": data(el, "id")}, nil(el.closest(".rb-box")))
@@ -214,15 +214,6 @@ class RangeBandPanel(GamePanel):
         scope = form if form is not None else nil(el.closest(".rb-box, .rb-card, article"))
         if act == "rb-fly":
             app.dispatch({"type": "rb.fly", "id": cid, "on": data(el, "on") == "true"}, scope)
-        elif act == "rb-roll" and form is not None:
-            from fray.web.forms import form_values
-            try:
-                action = resolve_action(data(el, "ref") or "", form_values(form), roll=True)
-            except InvalidAction as e:
-                app.clear_errors(form)
-                app.show_error(form, e)
-                return True
-            app.dispatch(action, form)
         elif act == "rb-dismiss":
             app.dispatch({"type": "rb.dismiss", "ref": data(el, "ref")}, scope)
         elif act == "rb-stealth":
@@ -269,6 +260,9 @@ class RangeBandPanel(GamePanel):
             self.attack(app, form, cid or "", values, roll=False)
             _new_roll_into_view(app, before)
             return True
+        if form_name == "rb-roll-order":
+            self.roll_turn_orders(app, action, form)
+            return True
         if form_name == "rb-zone" and len(action) == 1:
             app.clear_errors(form)
             app.show_error(form, InvalidAction("light", "nothing changed: pick a different setting first"))
@@ -276,6 +270,15 @@ class RangeBandPanel(GamePanel):
         if app.dispatch(action, form):
             _new_roll_into_view(app, before)
         return True
+
+    def roll_turn_orders(self, app: Any, action: dict[str, Any], scope: Any) -> None:
+        """Every missing turn order rolled. Asked for by "Start the fight" (the hold: who has none yet), the
+        fight then starts: the GM pressed Start, and a GM's play-through was left in Setup with no word that
+        Start had to be pressed again. Rolled from the setup panel alone, the GM starts when ready."""
+        starting = app.ui.part(self).hold == "order"
+        if app.dispatch(action, scope) and starting:
+            app.ui.part(self).hold = None
+            self.next(app, "rb-next-anyway", None)
 
     @staticmethod
     def attack(app: Any, form: Any, cid: str, values: dict[str, Any], roll: bool) -> None:
@@ -327,8 +330,8 @@ class RangeBandPanel(GamePanel):
             action = {"type": "rb.act", "id": cid, "size": values.get("size"),
                       "what": (values.get("what") or "").strip() or f"{values.get('size')} action"}
             return act_action(cid or "", values)
-        if form_name == "rb-resolve":
-            return resolve_action(data_ref(form), values, roll=False)
+        if form_name in ("rb-resolve", "rb-roll"):  # the GM's result, or Fray's roll with the dice typed
+            return resolve_action(data_ref(form), values, roll=form_name == "rb-roll")
         if form_name == "rb-stealth":
             action = {"type": "rb.stealth", "id": cid, "level": values.get("level")}
             if values.get("start"):
@@ -406,7 +409,7 @@ def _rolls_to_settle() -> set[str]:
     """The refs of the rolls waiting for the GM on the page now."""
     from fray.web.dom import data, document
 
-    return {data(f, "ref") or "" for f in document.querySelectorAll("form.rb-pending")}
+    return {data(f, "ref") or "" for f in document.querySelectorAll(".rb-pending")}
 
 
 def _new_roll_into_view(app: Any, before: set[str]) -> None:
@@ -416,6 +419,6 @@ def _new_roll_into_view(app: Any, before: set[str]) -> None:
     roll buttons unseen."""
     from fray.web.dom import data, document
 
-    new = [f for f in document.querySelectorAll("form.rb-pending") if (data(f, "ref") or "") not in before]
+    new = [f for f in document.querySelectorAll(".rb-pending") if (data(f, "ref") or "") not in before]
     if new:
         app.reveal(new[0])

@@ -65,15 +65,22 @@ def pending_html(view: dict[str, Any]) -> Markup:
             _check(f"{pre}-bl", "blunder", "Blunder"))
         dice = _field(f"{pre}-dice", "rolls.roll", "Dice for Fray (blank = Fray rolls)",
                       _input(f"{pre}-dice", "rolls.roll", "", placeholder="e.g. 7 12"), cls="rb-dice")
+        # Two forms, so that Enter in a field does what its own form does: Enter in "Dice for Fray" lets Fray
+        # roll with those dice; in the GM's result, applies it (one form pressed "Apply result" for typed dice:
+        # a GM's play-through). The odds are the assumed mechanic's, so they sit with Fray's roll.
         out.append(html(
-            '<form class="rb-pending rb-box" data-form="rb-resolve" data-ref="{ref}" novalidate '
-            'aria-label="Pending roll {ref}: {what}"><h4><span class="rb-ref">{ref}</span> {head}</h4>{spec}'
-            '<div class="rb-row">{outcome}</div>'
-            '<div class="rb-row rb-buttons"><button type="submit" class="primary">Apply result</button>'
-            '{dice}{roll}{dismiss}</div>{odds}{hint}{err}</form>',
+            '<div class="rb-pending rb-box" data-ref="{ref}" role="group" aria-label="Pending roll {ref}: {what}">'
+            '<h4><span class="rb-ref">{ref}</span> {head}</h4>{spec}'
+            '<form class="rb-gm-result" data-form="rb-resolve" data-ref="{ref}" novalidate '
+            'aria-label="The GM\'s result for {ref}"><div class="rb-row">{outcome}</div>'
+            '<div class="rb-row rb-buttons"><button type="submit" class="primary">Apply result</button></div>{err}</form>'
+            '<form class="rb-fray-roll" data-form="rb-roll" data-ref="{ref}" novalidate aria-label="Fray\'s roll for {ref}">'
+            '<div class="rb-row rb-buttons">{dice}'
+            '<button type="submit" class="secondary">Let Fray roll (assumed default)</button>{dismiss}</div>'
+            '{odds}{err}</form>{hint}</div>',
             ref=ref, what=p["spec"].get("what", ""), head=head, spec=spec_html(p["spec"]), outcome=outcome,
-            dice=dice, roll=_btn("Let Fray roll (assumed default)", "rb-roll", "secondary", ref=ref),
-            dismiss=_btn("Dismiss", "rb-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref), odds=_odds_slot(),
+            dice=dice, dismiss=_btn("Dismiss", "rb-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref),
+            odds=_odds_slot(),
             # said once, on the first roll to settle: every "Let Fray roll" button says "assumed" too
             hint=ASSUMED_HINT if n == 0 else "", err=_general_err()))
     for p in view.get("prompts", []):
