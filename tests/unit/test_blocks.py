@@ -115,6 +115,10 @@ class FakeEl:
         return _Kids(self._kid_list())
 
     @property
+    def childElementCount(self) -> int:
+        return len(self._kid_list())
+
+    @property
     def firstElementChild(self) -> "FakeEl":
         return self._kid_list()[0]
 

@@ -57,6 +57,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         self.rng = random.Random(int.from_bytes(os.urandom(8), "big"))
         self.ui = UiState()  # short-lived view state (open cards, the map's selection, each panel's part), never saved
         self._painted: dict[str, Any] = {}  # the markup last written to each region
+        self._props: dict[tuple[str, str], Any] = {}  # the toolbar's properties last set (Painter.paint_prop)
         self._proxies: list[Any] = []
         self.tab = f"{self.rng.getrandbits(64):016x}"  # tells this tab's broadcasts from others'
         self.lib = Library(MemoryBackend(), self.tab)
@@ -105,6 +106,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         for i in ("btn-new", "btn-delete", "btn-undo", "btn-redo", "btn-export", "btn-tables", "btn-party", "file-import",
                   "encounter-select"):
             by_id(i).disabled = False
+        self._props.clear()  # the toolbar set above, not by the render: its next render sets it whole
         by_id("btn-import-label").removeAttribute("aria-disabled")
         by_id("btn-new").dataset.act = "new-encounter"
         by_id("btn-delete").dataset.act = "delete-encounter"

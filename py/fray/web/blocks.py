@@ -64,7 +64,7 @@ def patch_region(root: Any, old: Any, new: str) -> None:
         if not new.open and not new.close:
             if _patch_children(root, old.children, new.children):
                 return
-        elif root.children.length == 1:
+        elif root.childElementCount == 1:  # a count, not the list: no proxy made for it
             patch(root.firstElementChild, old, new)
             return
     root.innerHTML = ascii_html(new)
@@ -84,9 +84,9 @@ def _patch_children(parent: Any, old: tuple[str, ...], new: tuple[str, ...]) -> 
     changed; otherwise they are lined up by their markup first (``_line_up``): a strike-rank Next
     that drops the attack just rolled removes that one form, and an order of play that moves its
     first entry to the end rewrites two entries, not all two hundred."""
-    kids = parent.children
-    if kids.length != len(old):
+    if parent.childElementCount != len(old):  # a count, not the list: no proxy made for it
         return False
+    kids = parent.children
     changed = [k for k in range(min(len(old), len(new))) if not (old[k] is new[k] or old[k] == new[k])]
     pairs = None if len(old) == len(new) and len(changed) <= 2 else _line_up(old, new)
     if len(old) == len(new) and pairs is not None:

@@ -97,3 +97,15 @@ def download(filename: str, text: str) -> None:
     a.click()
     a.remove()
     js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+
+
+_form_reader: list[Any] = []  # static/dom.js's frayFormValues, looked up once (or None: not loaded)
+
+
+def read_form(form: Any) -> dict[str, Any] | None:
+    """A form's named controls as {name: value}, read by ``static/dom.js`` in one crossing, or None
+    where that script is not on the page (``forms.form_values`` then reads them one by one)."""
+    if not _form_reader:
+        _form_reader.append(nil(getattr(js.globalThis, "frayFormValues", None)))
+    f = _form_reader[0]
+    return None if f is None else json.loads(str(f(form)))

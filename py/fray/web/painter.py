@@ -47,6 +47,7 @@ class Painter:
     _card_memo: dict[str, tuple[Any, tuple, str, dict[str, tuple[bool, bool]]]]
     _view_kept: dict[str, dict[str, Any]]  # ruleset id -> what its view_kept reuses from the last render
     _keeping: bool  # App.start sets it: from then on each render is kept for the next first paint
+    _props: dict[tuple[str, str], Any]  # (element id, property) -> the value last set (paint_prop)
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self) -> None:
@@ -97,11 +98,13 @@ class Painter:
         game_style.use(rs)  # the game's stylesheet, before anything of the game is drawn
         focus_id = nil(document.activeElement).id if nil(document.activeElement) is not None else ""
         self.paint_select()
-        by_id("ruleset-badge").textContent = rs.name
-        by_id("btn-undo").disabled = not self.history.can_undo
-        by_id("btn-redo").disabled = not self.history.can_redo
-        by_id("btn-history").disabled = not self.history.actions
-        by_id("btn-undo").title, by_id("btn-redo").title = history_view.undo_title(self.history)
+        undo_title, redo_title = history_view.undo_title(self.history)
+        self.paint_prop("ruleset-badge", "textContent", rs.name)
+        self.paint_prop("btn-undo", "disabled", not self.history.can_undo)
+        self.paint_prop("btn-redo", "disabled", not self.history.can_redo)
+        self.paint_prop("btn-history", "disabled", not self.history.actions)
+        self.paint_prop("btn-undo", "title", undo_title)
+        self.paint_prop("btn-redo", "title", redo_title)
         self.paint("round-bar", R.round_bar(enc, order, rs, view, turn_based=panel is None))
         # A ruleset panel shows its own order of play (strike ranks, phases) with its tie controls.
         self.paint("ruleset-panel", panel.panel(self, view) if panel else R.order_list(enc, order))
@@ -195,6 +198,16 @@ class Painter:
         sel.innerHTML = ascii_html(html)
         self._painted["encounter-select"] = html
 
+    def paint_prop(self, el_id: str, name: str, value: Any) -> None:
+        """Set a property of one of the page's fixed elements only when it differs from what was
+        last set: each write is a crossing into the page, and in WebKit every crossing leaves garbage
+        until the next full collection (docs/performance.md); the toolbar changes far less often than
+        it is drawn. ``App.start`` forgets these when it sets the toolbar itself."""
+        key = (el_id, name)
+        if self._props.get(key, self) != value:
+            setattr(by_id(el_id), name, value)
+            self._props[key] = value
+
     def paint(self, region: str, html: str) -> None:
         """Write a region only when its markup changed: a GM's half-typed entry in an untouched
         region survives, and the browser re-parses only what moved."""
@@ -214,7 +227,7 @@ class Painter:
             root.innerHTML = ascii_html("".join(items))
         elif k:
             root.insertAdjacentHTML("afterbegin", ascii_html("".join(items[:k])))
-            while root.children.length > len(items):
+            for _ in range(root.childElementCount - len(items)):  # past the limit: the oldest go
                 root.lastElementChild.remove()
         self._painted["log"] = items
 
