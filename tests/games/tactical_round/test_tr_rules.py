@@ -538,10 +538,28 @@ def test_melee_attack_engages():
 
 def test_melee_attack_has_no_range_band():
     """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within the reach
-    of their weapon." — reach is the GM's call; no range band applies."""
-    enc = fight(fighter("A", SWORD), fighter("B", SWORD, x=100))
+    of their weapon." — no range band applies within reach."""
+    enc = fight(fighter("A", SWORD), fighter("B", SWORD, x=2))
     _, ev = attack(to_phase(enc, "melee"), "c1", "c2", 50)
     assert list(parts(ev, "cmb")) == ["CMB"]
+
+
+def test_melee_attack_only_within_reach():
+    """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within the reach
+    of their weapon." — a foe 15 m away is refused, with what to do in the GM's words; adjacent (3 m, assumed) or
+    already Engaged is in reach. The page asks for the check (``check_reach``); a history saved before replays as
+    it was played."""
+    enc = to_phase(fight(fighter("A", SWORD), fighter("B", SWORD, x=15)), "melee")
+    with pytest.raises(RuleViolation) as e:
+        attack(enc, "c1", "c2", 50, check_reach=True)
+    assert e.value.rule == "Melee Attacks"
+    assert "B is 15.0 m from A" in str(e.value) and "move closer first" in str(e.value)
+    attack(enc, "c1", "c2", 50, check_reach=True, distance=3)  # the GM's own measure wins over the tokens
+    attack(enc, "c1", "c2", 50)  # an attack saved before the check
+    enc = to_phase(fight(fighter("A", SWORD), fighter("B", SWORD, x=3)), "melee")
+    enc, _ = attack(enc, "c1", "c2", 50, check_reach=True)
+    enc, _ = do(enc, {"type": "move", "id": "c2", "x": 9, "y": 0})  # the GM's override of the token
+    attack(enc, "c2", "c1", 50, check_reach=True)  # Engaged: the melee goes where its fighters go
 
 
 def test_engaged_cannot_move():

@@ -18,6 +18,11 @@ from fray.games.tactical_round.combatant import RANGED_KINDS, hp_current, hp_max
 Tables = dict[str, dict[str, Any]]
 Part = tuple[str, int]
 
+# Melee Attacks: "made against opponents who are adjacent to the attacker or within the reach of
+# their weapon". The text gives no metres: ours (assumed) is the 3 m a human-sized combatant
+# engages at in the strike-rank game, which also takes a spear's or a great axe's reach.
+MELEE_REACH_M = 3.0
+
 # Conditions that stop a character from Parrying at all (Parrying, last bullet).
 NO_PARRY = ("incapacitated", "held", "surprised", "dying", "unconscious", "dead")
 # Conditions that stop a character from acting at all: the fallen (issue 32, "The fallen keep acting":
@@ -262,6 +267,17 @@ def cover_against(enc: Encounter, target: Combatant, attacker_id: str, ranged: b
 
 def engaged_ids(enc: Encounter, c: Combatant) -> list[str]:
     return [x for x in c.data.get("engaged_with", []) if enc.get(x) is not None]
+
+
+def melee_reach(enc: Encounter, a: Combatant, b: Combatant, metres: float) -> None:
+    """Melee Attacks: an opponent engaged with ``a`` is in reach wherever the tokens stand (the
+    melee moves with its fighters); any other must be within ``MELEE_REACH_M``, else the attacker
+    closes in first (the Move phase comes before Melee)."""
+    if b.id in engaged_ids(enc, a) or metres <= MELEE_REACH_M:
+        return
+    raise RuleViolation("Melee Attacks", f"{b.name} is {metres:.1f} m from {a.name}: a melee attack reaches only "
+                        f"an opponent adjacent or within the weapon's reach ({MELEE_REACH_M:g} m). "
+                        f"{a.name} must move closer first (in the Move phase)")
 
 
 def parry_against(enc: Encounter, target: Combatant, attacker: Combatant, w: dict[str, Any], on_rear: bool,

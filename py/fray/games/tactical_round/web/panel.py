@@ -193,6 +193,7 @@ def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
         if values.get(k):
             action[k] = True
     action["line_of_sight"] = bool(values.get("line_of_sight"))
+    action["check_reach"] = True  # a melee attack only on a foe in reach (Melee Attacks)
     dist = (values.get("distance") or "").strip()
     if dist:
         action["distance"] = as_number(dist)
