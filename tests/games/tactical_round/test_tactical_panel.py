@@ -180,7 +180,7 @@ def test_critical_stage_form():
     h.do({"type": "tr.apply_result", "ref": "A1", "hits": 5, "critical": "C", "rolls": {"critical": [50]}})
     html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
     box = re.search(r'<article class="tr-pending critical".*?</article>', html).group(0)
-    assert names(box) == {"ref", "hits", "stunned_rounds", "prone", "text"}
+    assert names(box) == {"ref", "hits", "stunned_rounds", "dies_in", "prone", "kills", "text"}
     assert '<strong class="tr-total-value">70</strong>' in box  # d100 50 + severity C 20
 
 

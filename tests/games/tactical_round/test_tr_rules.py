@@ -272,6 +272,32 @@ def test_critical_severity(severity, roll, total):
     assert enc.state["pending"] == []
 
 
+def test_a_critical_can_kill_at_once_or_after_rounds():
+    """The attack (FACTS): "the GM enters the result (hits and critical severity)"; the critical tables are the
+    GM's (not in the rule text), and a critical result that kills, at once or "dies in N rounds", is applied: the
+    dead act no more (Combat Actions: the fallen are offered no action)."""
+    def critical(**effect):
+        enc, _ = attack(to_phase(duel(), "melee"), "c1", "c2", 50)
+        enc, _ = do(enc, {"type": "tr.apply_result", "ref": "A1", "hits": 5, "critical": "E", "rolls": {"critical": 90}})
+        return do(enc, {"type": "tr.apply_critical", "ref": "A1", **effect})
+
+    enc, ev = critical(kills=True)
+    assert "dead" in enc.get("c2").conditions and "killed" in ev[0]["text"]
+    assert RS.view(enc)["combatants"][1]["hp"]["current"] == 35  # killed with HP left: the critical did it
+    enc, _ = critical(dies_in=2)
+    assert "dead" not in enc.get("c2").conditions
+    assert any(c["name"] == "mortally wounded" and "end of round 2" in c["text"]  # round 1 counts as the first
+               for c in RS.view(enc)["combatants"][1]["conditions"])
+    enc = to_phase(do(enc, {"type": "advance"})[0], "assessment")  # the end of round 1
+    assert enc.round == 2 and "dead" not in enc.get("c2").conditions
+    enc, ev = do(to_phase(enc, "other"), {"type": "advance"})
+    assert "dead" in enc.get("c2").conditions
+    assert any("Bor dies of the critical wound (end of round 2)" in e["text"] for e in ev)
+    with pytest.raises(InvalidAction) as e:
+        critical(kills=True, dies_in=2)
+    assert e.value.field == "dies_in"
+
+
 def test_gm_attack_table_gives_result():
     """The attack (FACTS): "the GM enters the result (hits and critical severity), or loads a table of their own"."""
     enc = duel()

@@ -463,11 +463,17 @@ def apply_result(ctx: Context) -> None:
 
 
 def apply_critical(ctx: Context) -> None:
-    """``tr.apply_critical``: the GM's reading of the critical table: extra hits, Stunned, Prone."""
+    """``tr.apply_critical``: the GM's reading of the critical table: extra hits, Stunned, Prone,
+    and death: at once (``kills``) or at the end of a later round (``dies_in`` rounds; the critical
+    tables are the GM's, not in the rule text, and theirs say when a wound kills)."""
     entry = pending(ctx, "critical")
     hits = whole(ctx.action, "hits", 0, 1000, 0)
     stunned = whole(ctx.action, "stunned_rounds", 0, 100, 0)
     prone = flag(ctx.action, "prone")
+    kills = flag(ctx.action, "kills")
+    dies_in = whole(ctx.action, "dies_in", 0, 100, 0)
+    if kills and dies_in:
+        raise InvalidAction("dies_in", "a critical that kills at once does not also kill later: leave one of them")
     text = ctx.action.get("text", "")
     if not isinstance(text, str) or len(text) > 300:
         raise InvalidAction("text", "must be text of up to 300 characters")
@@ -486,8 +492,16 @@ def apply_critical(ctx: Context) -> None:
     if prone and "prone" not in target.conditions:
         target.conditions.append("prone")
         said.append("Prone")
+    if kills and "dead" not in target.conditions:
+        target.conditions.append("dead")
+        said.append("killed")
+    if dies_in and "dead" not in target.conditions:
+        # the round it is dealt counts as the first, as a duration of N rounds does (fray.timers)
+        target.data["dies_at_round"] = ctx.enc.round + dies_in - 1
+        said.append(f"dies at the end of round {ctx.enc.round + dies_in - 1}")
     ctx.event("critical", f"{entry['ref']} critical on {target.name}: {', '.join(said) or 'no effect'}"
-              + (f" — {text}" if text else ""), ref=entry["ref"], hits=hits, stunned_rounds=stunned, prone=prone)
+              + (f" — {text}" if text else ""), ref=entry["ref"], hits=hits, stunned_rounds=stunned, prone=prone,
+              kills=kills, dies_in=dies_in)
     hp_events(ctx, target)
 
 

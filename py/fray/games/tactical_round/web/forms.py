@@ -280,12 +280,15 @@ def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -
     form = html(
         '<form class="tr-form" data-form="tr-critical" data-ref="{ref}" novalidate '
         'aria-label="Critical effects of {ref}">{err}<input type="hidden" name="ref" value="{ref}">{err_ref}'
-        '<div class="tr-grid">{hits}{stun}</div>{prone}{text}'
+        '<div class="tr-grid">{hits}{stun}{dies}</div>{prone}{kills}{text}'
         '<div class="tr-actions"><button type="submit" class="primary">Apply critical</button>{dismiss}</div></form>',
         ref=ref, err=_general_err(), err_ref=_err("ref"),
         hits=_field(fid + "-chits", "hits", "Extra hits", _input(fid + "-chits", "hits", "0")),
         stun=_field(fid + "-stun", "stunned_rounds", "Stunned rounds", _input(fid + "-stun", "stunned_rounds", "0")),
+        dies=_field(fid + "-dies", "dies_in", "Dies in (rounds)", _input(fid + "-dies", "dies_in", "0"),
+                    "0: not from this wound"),
         prone=_check(fid + "-prone", "prone", "Knocked prone"),
+        kills=_check(fid + "-kills", "kills", "Kills outright"),
         text=_field(fid + "-text", "text", "Effect (text)", _input(fid + "-text", "text", "", "text")),
         dismiss=dismiss)
     return html(

@@ -447,7 +447,8 @@ class TacticalPanel(GamePanel):
         elif form_name == "tr-critical":
             action = {"type": "tr.apply_critical", "ref": values.get("ref"), "hits": as_int(values.get("hits", "0") or "0"),
                       "stunned_rounds": as_int(values.get("stunned_rounds", "0") or "0"),
-                      "prone": bool(values.get("prone"))}
+                      "prone": bool(values.get("prone")), "kills": bool(values.get("kills")),
+                      "dies_in": as_int(values.get("dies_in", "0") or "0")}
             if values.get("text"):
                 action["text"] = values["text"]
             app.dispatch(action, form)
