@@ -459,6 +459,42 @@ def declare_defaults(enc: Encounter, combatant_id: str, kind: str) -> tuple[int 
     return i, default_target(enc, c.id) if attack else ""
 
 
+def last_declarations(enc: Encounter) -> dict[str, list[dict[str, Any]]]:
+    """What each combatant declared in the last round they declared in before this one (the log's
+    ``declare`` lines: the round's declarations lapse at its end), as the rows of a declaration
+    form: ``{"action", "weapon", "target"}``. A GM declares every round (Tactical Round Sequence:
+    a Declaration phase each round) and mostly the same again, so the form offers it, still to be
+    changed. An attack's target who has fallen or left starts on ``default_target``; a weapon no
+    longer carried, on none."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for e in reversed(enc.log):
+        if e.kind != "declare" or e.round >= enc.round:
+            continue
+        cid = e.detail.get("id")
+        if not isinstance(cid, str) or cid in out:
+            continue
+        c = enc.peek_at(cid)
+        if c is None:
+            continue
+        rows = []
+        for d in e.detail.get("actions") or []:
+            if not isinstance(d, dict):
+                continue
+            w = d.get("weapon")
+            weapon = w if isinstance(w, int) and 0 <= w < len(c.data.get("weapons", [])) else None
+            target = d.get("target") or ""
+            if d.get("action") in _ATTACKS:
+                t = enc.peek_at(target) if target else None
+                if t is None or fallen(t):
+                    target = default_target(enc, cid)
+            rows.append({"action": d.get("action", ""), "weapon": weapon, "target": target})
+        out[cid] = rows
+    return out
+
+
+_ATTACKS = ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
+
+
 def default_target(enc: Encounter, attacker_id: str) -> str:
     """The target a form starts with: the nearest living enemy on the map (issue 32: "A default
     target is the nearest living enemy on the map, never an ally"); equal distances go by the order

@@ -74,10 +74,12 @@ def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
 
 # -- the declarations ---------------------------------------------------------------------------------
 
-def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> Markup:
+def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None,
+                 last: dict[str, list[dict[str, Any]]] | None = None) -> Markup:
     """The declaration forms. ``ui.decl_open``: the ids whose fold-out the page shows open
     now; ``ui.decl_drawn``: those whose form has been drawn (opened once this phase: shut
-    again, it keeps what the GM chose in it)."""
+    again, it keeps what the GM chose in it). ``last``: each one's last declaration
+    (``rules.last_declarations``), what a form starts on until this round's is made."""
     ui = ui or TacticalRoundUi()
     names = _names(view)
     forms = []
@@ -95,8 +97,10 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
         others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid]
         weapons = [("", "(no weapon)")] + [(str(w["index"]), w["name"]) for w in c.get("weapons", [])]
         actions = [("", "(none)")] + [(k["key"], k["title"]) for k in kinds]
+        before = [] if c.get("has_declared") else (last or {}).get(cid, [])
+        start = decl or before
         for i in range(DECLARE_ROWS):
-            d = decl[i] if i < len(decl) else {}
+            d = start[i] if i < len(start) else {}
             base = f"tr-{cid}-decl-{i}"
             rows.append(h(
                 "fieldset", {"class": "tr-decl-row"}, html("<legend>Action {}</legend>", i + 1),
@@ -114,6 +118,8 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
                 for d in decl))
             if c.get("full_and_half"):
                 said += html('<p class="hint">Full + Half: −20 to the attack rolls</p>')
+        elif before:
+            said = html('<p class="hint tr-decl-last">As last round: change it, or Declare.</p>')
         form = html('<form class="tr-form tr-declare" data-form="tr-declare" data-id="{cid}" novalidate '
                     'aria-label="Declare for {name}">{head}{said}{err}'
                     '<input type="hidden" name="id" value="{cid}">{err_id}{err_actions}'
