@@ -501,7 +501,8 @@ def apply_critical(ctx: Context) -> None:
         said.append(f"dies at the end of round {ctx.enc.round + dies_in - 1}")
     ctx.event("critical", f"{entry['ref']} critical on {target.name}: {', '.join(said) or 'no effect'}"
               + (f" — {text}" if text else ""), ref=entry["ref"], hits=hits, stunned_rounds=stunned, prone=prone,
-              kills=kills, dies_in=dies_in)
+              # only when given: the events of a critical recorded before these fields stay the same bytes
+              **({"kills": True} if kills else {}), **({"dies_in": dies_in} if dies_in else {}))
     hp_events(ctx, target)
 
 
