@@ -264,6 +264,21 @@ def test_parrying_natural_attacks_damages_attacking_location():
     assert head["hp"] == head["hp_max"] - (3 + 3 + 2 + 2 - 2)
 
 
+def test_a_natural_weapon_does_not_parry_a_creature_dodges():
+    """Unarmed Parries: "Unarmed parries use the HP of the bodypart used (usually arm, sometimes leg) as the weapon
+    HP"; Parrying Natural Attacks speaks of parries *against* natural attacks; Procedure: "Defender decides whether to
+    parry or dodge". No rule lets a bite parry (a wolf's bite parry also struck the sword as a weapon's would): it is
+    refused, naming the rule, and nothing changes; the wolf dodges."""
+    wolf = fighter("Wolf", BITE, body="quadruped", STR=13, SIZ=13, side="foes")
+    enc = to_phase(duel(fighter("Ana", side="party"), wolf), "resolve")
+    with pytest.raises(RuleViolation) as e:
+        attack(enc, "c1", "c2", defence={"kind": "parry", "weapon": "bite"},
+               rolls={"attack": 80, "defence": 8})
+    assert e.value.rule == "Unarmed Parries" and "Wolf cannot parry with Bite" in str(e.value)
+    assert "dodge instead" in str(e.value)
+    attack(enc, "c1", "c2", defence={"kind": "dodge"}, rolls={"attack": 80, "defence": 8})
+
+
 def test_parrying_impaling_weapons_spares_parrying_weapon():
     """Parrying Impaling Weapons: "Most impaling weapons will not damage weapons that parry their attacks.\""""
     enc = to_phase(duel(fighter("Ana", SPEAR, side="party"), fighter("Bor")), "resolve")

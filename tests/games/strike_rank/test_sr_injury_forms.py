@@ -71,3 +71,18 @@ def test_a_maimed_chest_offers_no_attack_and_no_parry():
     assert "chest is maimed: cannot fight" in html
     o = {"ref": "", "combatant": "c2", "target": "c1", "weapon": "bite", "sr": 1}
     assert options(attack_html(view, o), "defence.kind") == ["dodge", "none"]
+
+
+def test_a_wolf_is_offered_no_bite_parry_and_starts_on_dodge():
+    """Unarmed Parries: "Unarmed parries use the HP of the bodypart used (usually arm, sometimes leg) as the weapon
+    HP" (no rule lets a bite or claw parry); Procedure: "Defender decides whether to parry or dodge". A GM found a
+    wolf parrying with its Bite by default: a creature with only natural weapons is offered Dodge (first) or
+    nothing, and a warrior still her shield first."""
+    h = fight()
+    view = RS.view(h.present)
+    o = {"ref": "", "combatant": "c1", "target": "c2", "weapon": "broadsword", "sr": 7}
+    html = attack_html(view, o)
+    assert options(html, "defence.kind") == ["dodge", "none"]
+    assert "bite" not in options(html, "defence.weapon")
+    back = attack_html(view, {"ref": "", "combatant": "c2", "target": "c1", "weapon": "bite", "sr": 1})
+    assert options(back, "defence.kind")[0] == "parry" and options(back, "defence.weapon")[0] == "medium_shield"
