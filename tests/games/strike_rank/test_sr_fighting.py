@@ -472,3 +472,16 @@ def test_procedure_matrices_every_cell_as_facts():
             assert (c["damage"], c["ignores_armour"], c["parried"], c["attacking_weapon_damage"]) == \
                 (*FACTS_DODGE[adeg][i], False, "none"), (adeg, ddeg)
     assert len(RS.tables["attack_vs_parry"]["entries"]) == len(RS.tables["attack_vs_dodge"]["entries"]) == 25
+
+
+def test_the_dead_are_no_target():
+    """Changing Actions: "A combatant may be forced to change actions, e.g. if the target of their attack dies";
+    Death: "Dead characters cannot do anything." An attack on the dead is refused, naming the rule, and nothing
+    changes; an unconscious foe can still be struck."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor"), fighter("Cai")), "resolve")
+    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    with pytest.raises(RuleViolation) as e:
+        attack(enc, "c1", "c2", rolls={"attack": 20, "location": 1, "damage": [2, 1]})
+    assert e.value.rule == "Changing Actions" and "Bor is dead: choose another target" in str(e.value)
+    enc, _ = do(enc, {"type": "set_condition", "id": "c3", "condition": "unconscious", "on": True})
+    attack(enc, "c1", "c3", rolls={"attack": 20, "location": 1, "damage": [2, 1]})

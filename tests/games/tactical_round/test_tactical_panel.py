@@ -505,3 +505,17 @@ def test_a_declaration_starts_on_last_rounds_until_this_rounds_is_made():
     assert "As last round: change it, or Declare." in form
     other = re.search(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="c2".*?</form>', html).group(0)
     assert "As last round" not in other and '<option value="" selected>(none)' in other  # declared nothing before
+
+
+def test_the_dead_are_offered_as_no_target():
+    """A GM was offered the dead as targets: the attack and declaration forms leave them out (the incapacitated
+    and dying can still be struck)."""
+    h = encounter(phase_steps=2)
+    h.do({"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
+    attack_form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
+    target = re.search(r'name="target".*?</select>', attack_form).group(0)
+    assert 'value="c2"' not in target and 'value="c3"' in target
+    decl = re.search(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="c1".*?</form>', html).group(0)
+    dtarget = re.search(r'name="actions.0.target".*?</select>', decl).group(0)
+    assert 'value="c2"' not in dtarget and 'value="c3"' in dtarget

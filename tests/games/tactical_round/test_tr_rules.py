@@ -570,6 +570,19 @@ def test_melee_attack_has_no_range_band():
     assert list(parts(ev, "cmb")) == ["CMB"]
 
 
+def test_the_dead_are_no_target():
+    """Combat Actions (FACTS, Hit points: "0 or below → incapacitated; −50 or below → dying"): the incapacitated and
+    dying can still be struck; the dead are no target: an attack on them is refused and nothing changes."""
+    enc = to_phase(fight(fighter("A", SWORD, side="party"), fighter("B", SWORD, x=2), fighter("C", SWORD, y=2)),
+                   "melee")
+    enc = condition(enc, "c2", "dead")
+    with pytest.raises(RuleViolation) as e:
+        attack(enc, "c1", "c2", 50)
+    assert "B is dead: choose another target" in str(e.value)
+    enc = condition(enc, "c3", "incapacitated")
+    attack(enc, "c1", "c3", 50)
+
+
 def test_melee_attack_only_within_reach():
     """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within the reach
     of their weapon." — a foe 15 m away is refused, with what to do in the GM's words; adjacent (3 m, assumed) or

@@ -71,6 +71,10 @@ def plan_attack(ctx: Context) -> Plan:
     target = ctx.combatant("target")
     if attacker.id == target.id:
         raise InvalidAction("target", "a combatant cannot attack themself")
+    if "dead" in target.conditions:
+        # Changing Actions: "A combatant may be forced to change actions, e.g. if the target of their
+        # attack dies" (the form offers the living; an unconscious foe may still be struck)
+        raise RuleViolation("Changing Actions", f"{target.name} is dead: choose another target")
     why = body.can_act(attacker)
     if why:
         raise RuleViolation("Action Declaration & Resolution", why)

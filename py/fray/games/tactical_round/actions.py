@@ -330,6 +330,8 @@ def plan_attack(ctx: Context) -> AttackPlan:
     a = ctx.combatant()
     b = other(ctx, ctx.action.get("target"), "target", a)
     wi, w = weapon(a, ctx.action.get("weapon"))
+    if "dead" in b.conditions:  # the form offers the living; the incapacitated and dying may still be struck
+        raise RuleViolation("Combat Actions", f"{b.name} is dead: choose another target")
     flags = {k: flag(ctx.action, k) for k in ("flanking", "on_rear", "charge", "mounted", "two_weapons")}
     able(a, "Combat Actions", "attack")
     if a.data.get("disengaging"):

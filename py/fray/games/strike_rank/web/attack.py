@@ -7,7 +7,7 @@ from typing import Any
 
 from fray.web import odds_view
 from fray.web.html import Markup, fragment, h, html
-from fray.games.strike_rank.web.common import (CASTING_ROLLS, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
+from fray.games.strike_rank.web.common import (CASTING_ROLLS, dead_ids, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
                      _fold, _input, _lazy_fold, _names, _others, _select)
 from fray.games.strike_rank.web.declare import action_label
 
@@ -79,7 +79,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     declared = cs.get(o.get("target") or "", {})
     fallen = declared.get("status", "ok") != "ok"
     # the declared target while it stands, else the nearest standing enemy: never the fallen by default
-    tid = picked if picked in cs else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
+    tid = picked if picked in cs and picked not in dead_ids(view) else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
     target = cs.get(tid, {})
     w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
     pre = f"sr-att-{o['ref'] or 'free'}"
@@ -112,8 +112,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     missile = bool(w and w.get("missile"))
     row = [
         _field(pre + "-target", "target", "Target",
-               _select(pre + "-target", "target", ([] if tid else [("", "(choose)")]) + _others(names, o["combatant"]),
-                       tid)),
+               _select(pre + "-target", "target", ([] if tid else [("", "(choose)")])
+                       + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)], tid)),
         _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", defences,
                                                                        "parry" if fresh else "dodge")),
         _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon",

@@ -14,7 +14,7 @@ from fray.web.widgets import names_in as _names
 from fray.games.tactical_round.web.ui import TacticalRoundUi
 
 from .common import (ATTACK_KINDS, BY_NEXT, DECLARE_ROWS, FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _check,
-                     _err, _field, _general_err, _input, _out_of_action, _select, fold_open, fold_summary)
+                     _dead, _err, _field, _general_err, _input, _out_of_action, _select, fold_open, fold_summary)
 
 # where a fold-out made by ``fold_open`` ends
 _END_FOLD = html("</details>")
@@ -84,6 +84,7 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
     names = _names(view)
     forms = []
     declarers = [c for c in view.get("combatants", []) if not _out_of_action(c)]
+    dead = {c["id"] for c in view.get("combatants", []) if _dead(c)}
     folded = len(declarers) >= FOLD_DECLARATIONS_FROM
     is_open = ui.decl_open
     drawn = ui.decl_drawn
@@ -94,7 +95,7 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
             forms.append(_decl_fold(c, decl, False, lazy=True))
             continue
         rows = []
-        others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid]
+        others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid and k not in dead]
         weapons = [("", "(no weapon)")] + [(str(w["index"]), w["name"]) for w in c.get("weapons", [])]
         actions = [("", "(none)")] + [(k["key"], k["title"]) for k in kinds]
         before = [] if c.get("has_declared") else (last or {}).get(cid, [])
@@ -172,7 +173,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     standing = {c["id"] for c in others if not _out_of_action(c) and c.get("side") != side}
     target = pre.get("target") if pre.get("target") in standing else ""
     target = target or pre.get("nearest") or next((c["id"] for c in others if c["id"] in standing), "")
-    targets = [(c["id"], c["name"]) for c in others]
+    targets = [(c["id"], c["name"]) for c in others if not _dead(c)]
     flags = fragment((_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS),
                      _check("tr-att-los", "line_of_sight", "Line of sight (ranged)",
                             bool(pre.get("line_of_sight", False))))
