@@ -221,7 +221,7 @@ def attack(ctx: Context) -> None:
         # the movement in the attack's SR ("must move 6m to get within melee range") ends at the target
         went = timing.close_in(attacker, target)
         if went:
-            ctx.event("move", f"{attacker.name} closes {went:g} m to {target.name}", id=attacker.id,
+            ctx.event("move", f"{attacker.name} closes {rules.metres_text(went)} to {target.name}", id=attacker.id,
                       x=attacker.position.x, y=attacker.position.y)
     if decl and decl.get("charge"):
         attacker.data["round"]["charge_attacked"] = True

@@ -7,6 +7,7 @@ from typing import Any
 from fray.web.blocks import Block
 from fray.web.html import Markup, block, fragment, h, html
 from fray.web.widgets import drawn_again, drawn_mark, drawn_since
+from fray.games.strike_rank.rules import metres_text
 from fray.games.strike_rank.web.common import (DECLARE_KINDS, dead_ids, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
                      _names, _others, _select)
 
@@ -254,7 +255,9 @@ def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | N
     if a.get("target"):
         bits.append(f"→ {names.get(a['target'], a['target'])}")
     if a.get("metres"):
-        bits.append(f"{a['metres']:g} m" if isinstance(a["metres"], (int, float)) else str(a["metres"]))
+        m = metres_text(a["metres"]) if isinstance(a["metres"], (int, float)) else str(a["metres"])
+        # apart from a target's name, which may end in a number ("→ Great wolf (four-legged) 3 9 m" read as 39 m)
+        bits.append(f"({m} to move)" if a.get("target") else m)
     return " ".join(bits)
 
 
@@ -278,7 +281,9 @@ def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Block 
             abort_html(o, c, names, ui, _first_enemies(view).get(o["combatant"], ""), dead_ids(view))
             if o.get("kind") in ABORTABLE and c else None))
     if not items:
-        return html('<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>')
+        # said once, by the line under it (flow.nothing_left_html: "No action is left at SR 9: press
+        # Next for the end of the Melee Round"); both said it, one after the other
+        return Markup("")
     # folded: the order strip already shows who acts at which SR; the list keeps each action's SR
     # breakdown and its Change… and Abort controls one tap away (issue 10: with 12 combatants the
     # open list made the page ~6,300 px long)
