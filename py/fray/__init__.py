@@ -12,4 +12,4 @@ __version__ = "0.1.0"
 # a save of another edition whose history no longer replays to its encounter then opens as it
 # stands, with Undo starting there, instead of being refused as edited or corrupted
 # (savefile._load_history; tests/unit/test_rules_edition.py).
-RULES_EDITION = "2026-12-05.5"  # .5: strike-rank: a move closing on a foe ends beside anyone already on its spot; range-band statuses and the core conditions a game names are logged in the GM's words ("knocked down", not "knocked-down"); .4: a new injury ends a location's First Aid treatment (it heals naturally only once treated again); .3: Natural Healing by rested days
+RULES_EDITION = "2026-12-05.6"  # .6: an attack on the dead is refused (strike-rank, tactical-round); .5: strike-rank: a natural weapon (bite, claw) no longer parries, and a move closing on a foe ends beside anyone already on its spot; range-band statuses and the core conditions a game names are logged in the GM's words ("knocked down", not "knocked-down"); .4: a new injury ends a location's First Aid treatment (it heals naturally only once treated again); .3: Natural Healing by rested days

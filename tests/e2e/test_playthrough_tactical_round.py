@@ -28,7 +28,9 @@ SCIMITAR = {"name": "Scimitar", "cmb": 35, "kind": "melee", "length": 2}
 
 
 def people() -> list[tuple[dict, float, float]]:
-    """c1-c4 heroes at x 0; c5-c8 orcs 2 m east of them; c9-c12 archers 25 m east, 3 m apart."""
+    """c1-c4 heroes at x 0 (Bran, Tor, Mira, Lia from the south); c5-c8 orcs 2 m east of them, Orc 2
+    between Bran and Tor, so each melee attack of the fight is in reach (Melee Attacks: "adjacent to the
+    attacker or within the reach of their weapon", 3 m); c9-c12 archers 25 m east."""
     heroes = [preset("tactical-round", "Swordsman with shield", name="Bran", side="party"),
               {"name": "Mira", "side": "party", "stats": {"DEF": 20, "HP": 35, "Athletics": 15},
                "weapons": [BOW, {"name": "Dagger", "cmb": 30, "kind": "melee", "length": 1}]},
@@ -37,8 +39,8 @@ def people() -> list[tuple[dict, float, float]]:
     orcs = [preset("tactical-round", "Orc warrior", name=f"Orc {i}") for i in range(1, 5)]
     archers = [{"name": f"Archer {i}", "side": "foes", "stats": {"DEF": 15, "HP": 30, "Athletics": 10},
                 "weapons": [BOW, SCIMITAR]} for i in range(1, 5)]
-    out = [(b, 0.0, 4.0 * i) for i, b in enumerate(heroes)]
-    out += [(b, 2.0, 4.0 * i) for i, b in enumerate(orcs)]
+    out = [(b, 0.0, y) for b, y in zip(heroes, (0.0, 8.0, 4.0, 12.0))]
+    out += [(b, 2.0, y) for b, y in zip(orcs, (0.0, 2.0, 8.0, 12.0))]
     out += [(b, 25.0, 4.0 * i + 1) for i, b in enumerate(archers)]
     return out
 
@@ -188,7 +190,7 @@ def test_twelve_fight_two_rounds_through_the_page(page, open_app, tmp_path):
     page.locator("#tab-map").click()
     tok = page.locator("#tok-c4")
     tok.focus()
-    page.keyboard.press("Shift+ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # 1 m back: Orc 4 still reaches her next round
     expect(page.locator("#log li").first).to_contain_text("Lia's Move is done")
     page.locator("#tab-tracker").click()
     expect(page.locator('.tr-slot[data-id="c4"]')).to_contain_text("done")

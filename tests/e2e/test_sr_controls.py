@@ -279,7 +279,9 @@ def test_new_target_redraws_the_parry_list(page, open_app):
     sr_declare(page, "c1", {"weapon": "broadsword", "target": "c2"}, "SR 7")
     advance(page, "Resolve SR 7")
     att = page.locator("form[data-form=sr-attack]")
-    expect(att.locator('[name="defence.weapon"]')).to_contain_text("Bite")
+    # the wolf has no parrying weapon (Unarmed Parries: a bite does not parry): it dodges
+    expect(att.locator('[name="defence.weapon"]')).not_to_contain_text("Bite")
+    expect(att.locator('[name="defence.kind"]')).to_have_value("dodge")
     att.locator('[name="target"]').select_option("c3")
     expect(att.locator('[name="defence.weapon"]')).to_contain_text("Dagger")
     expect(att.locator('[name="defence.weapon"]')).not_to_contain_text("Bite")

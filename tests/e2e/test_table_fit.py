@@ -231,9 +231,10 @@ def test_tactical_round_forms_fit(sized):
     mage = page.locator("form[data-form=tr-declare]", has_text="Declare for Mage").get_attribute("data-id")
     ids = {n: page.locator(f"form[data-form=tr-declare]", has_text=f"Declare for {n}").get_attribute("data-id")
            for n in ("Hero 1", "Hero 2", "Hero 3", "Foe 1", "Foe 2", "Foe 3")}
-    for who, action, weapon, target in (("Hero 1", "melee_attack", "0", "Foe 1"), ("Foe 1", "melee_attack", "0", "Hero 1"),
-                                        ("Hero 2", "move", "", ""), ("Hero 3", "ranged_attack", "1", "Foe 2"),
-                                        ("Foe 2", "ranged_attack", "1", "Hero 3"), (mage, "spell_prepared", "1", "Foe 3")):
+    # Hero 3 and Foe 1 stand 3 m apart, the nearest of the two sides (Melee Attacks: in reach)
+    for who, action, weapon, target in (("Hero 3", "melee_attack", "0", "Foe 1"), ("Foe 1", "melee_attack", "0", "Hero 3"),
+                                        ("Hero 2", "move", "", ""), ("Hero 1", "ranged_attack", "1", "Foe 2"),
+                                        ("Foe 2", "ranged_attack", "1", "Hero 1"), (mage, "spell_prepared", "1", "Foe 3")):
         cid = ids.get(who, who)
         form = page.locator(f'form[data-form=tr-declare][data-id="{cid}"]')
         form.locator('[name="actions.0.action"]').select_option(action)
@@ -257,10 +258,10 @@ def test_tactical_round_forms_fit(sized):
     tr_next(page)
     expect(page.locator("#round-bar .phase")).to_contain_text("Ranged A")
     tr_fits(page, 'form[data-form="tr-attack"]', "the ranged attack form", size, f"tr-{size}-ranged")
-    # what each uses in this phase, its declared weapon: Hero 3 throws his dagger (the line said
+    # what each uses in this phase, its declared weapon: Hero 1 throws his dagger (the line said
     # "Holds Broadsword"), Foe 2 his spear
     acting = page.locator("#acting-line .acting")
-    expect(acting).to_contain_text(re.compile(r"Hero 3.*Uses Dagger|Foe 2.*Uses Spear"))
+    expect(acting).to_contain_text(re.compile(r"Hero 1.*Uses Dagger|Foe 2.*Uses Spear"))
     expect(acting).not_to_contain_text("Broadsword")
     no_cut_text(page, size, "tactical-round ranged")
     tr_next(page)
@@ -268,7 +269,7 @@ def test_tactical_round_forms_fit(sized):
     tr_fits(page, 'form[data-form="tr-attack"]', "the attack form", size, f"tr-{size}-resolve")
     expect(page.locator("#acting-line .acting")).to_contain_text("Uses Broadsword")
     no_cut_text(page, size, "tactical-round melee")
-    # Hero 1 strikes Foe 1 (engaged, hurt: the strip's longest words) and the strip is read whole
+    # Hero 3 strikes Foe 1 (engaged, hurt: the strip's longest words) and the strip is read whole
     form = page.locator('form[data-form="tr-attack"]')
     form.get_by_label("Open-ended d100").fill("60")
     form.get_by_role("button", name="Attack", exact=True).click()
@@ -277,7 +278,7 @@ def test_tactical_round_forms_fit(sized):
     box.get_by_role("button", name="Apply result").click()
     expect(page.locator("#order-strip")).to_contain_text("engaged")
     expect(page.locator("#order-strip")).to_contain_text("bruised")
-    hurt_and_uncut(page, size, "tactical-round", ["Foe 1", "Hero 1"], ("stunned", "surprised"))
+    hurt_and_uncut(page, size, "tactical-round", ["Foe 1", "Hero 3"], ("stunned", "surprised"))
     map_screen(page, size, f"tr-{size}")
 
 

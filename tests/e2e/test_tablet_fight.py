@@ -245,3 +245,43 @@ def test_a_movement_roll_left_to_settle_shows_below_the_sticky_head(page, open_a
     roll = page.locator('.rb-pending[data-ref="R1"]')
     expect(roll).to_contain_text("Movement roll")
     below_the_head(page, roll)
+
+
+def _exchange_rolled_and_seen(page, size: dict) -> None:
+    page.set_viewport_size(size)
+    att = page.locator('form[data-form=sr-attack][data-attacker="c2"]')
+    att.locator('[name="defence.kind"]').select_option("none")
+    att.locator('[name="rolls.attack"]').fill("80")  # Dagger 40%: a miss, nothing asked
+    roll = att.get_by_role("button", name="Roll the exchange")
+    # the GM has scrolled to the button, as one does to tap it
+    page.evaluate("""(b) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
+        scrollBy(0, b.getBoundingClientRect().top - head - 10); }""", roll.element_handle())
+    roll.click()
+    result = page.locator(".sr-panel .sr-result")
+    expect(result).to_contain_text("Archer attacks Human warrior with Dagger")
+    expect(page.locator('form[data-form=sr-attack][data-attacker="c1"]')).to_be_visible()  # the next attack waits
+    head = page.evaluate("""() => { const strip = innerWidth > 900; return strip ? 0 :
+        document.querySelector('.tracker-head').getBoundingClientRect().bottom; }""")
+    box = result.bounding_box()
+    assert head <= box["y"] and box["y"] + box["height"] <= size["height"], (head, box)
+    # the next attacker's form comes after what just happened, not above it
+    nxt = page.locator('form[data-form=sr-attack][data-attacker="c1"]').bounding_box()
+    assert nxt["y"] > box["y"]
+
+
+def test_the_last_exchange_is_in_view_after_rolling_it_on_a_tablet(page, open_app):
+    """Strike-rank at 768x1024: after "Roll the exchange" the next attacker's form stood where the GM looked
+    and "Last exchange", what had just happened, lay some 1,100 px further down. It is drawn above the next
+    attack's form and brought into view below the sticky head."""
+    dagger_fight_at_sr7(page, open_app)
+    page.get_by_role("button", name="Open all cards").click()  # a page long enough to scroll
+    _exchange_rolled_and_seen(page, TABLET)
+    page.screenshot(path="/tmp/hb-exchange-tablet.png")
+
+
+def test_the_last_exchange_is_in_view_after_rolling_it_on_a_laptop(page, open_app):
+    """The same at 1366x900, where the order strip sticks in a column of its own."""
+    dagger_fight_at_sr7(page, open_app)
+    page.get_by_role("button", name="Open all cards").click()
+    _exchange_rolled_and_seen(page, {"width": 1366, "height": 900})
+    page.screenshot(path="/tmp/hb-exchange-laptop.png")

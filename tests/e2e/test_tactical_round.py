@@ -474,3 +474,40 @@ def test_results_waiting_past_three_are_lines_whose_form_is_drawn_when_opened(pa
     expect(page.locator(f'[data-ref="{ref}"]')).to_have_count(0)
     expect(page.locator("article.tr-pending")).to_have_count(3)
     expect(lines).to_have_count(len(pend) - 4)
+
+
+def test_a_melee_attack_out_of_reach_is_refused_and_a_critical_can_kill(page, open_app):
+    """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within the reach
+    of their weapon": the crossbowman, 4.24 m from the orc, is told at the form to close in first, and nothing
+    changes. The critical tables are the GM's (FACTS: "the GM enters the result"): one that kills, kills."""
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    new_tactical(page, "Reach")
+    for p in (SWORD, ORC, XBOW):  # c1; c2 3 m east of c1; c3 3 m south of c1, 4.24 m from c2
+        add_preset(page, p)
+    advance_to(page, "Assessment", 1)
+    advance_to(page, "Declaration")
+    declare(page, "c1", [("melee_attack", "0", "c2")], f"{SWORD} declares: Melee attack")
+    declare(page, "c3", [("melee_attack", "2", "c2")], f"{XBOW} declares: Melee attack")
+    page.locator("#round-bar [data-act=advance]").click()
+    page.locator(".tr-open").get_by_role("button", name=re.compile("^Go on without")).click()
+    advance_to(page, "Melee")
+    log_before = page.locator("#log li").count()
+    form = quick_attack(page, "c3", "50")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    said = form.locator("[data-error-for]:not(:empty)")
+    expect(said).to_contain_text(f"{ORC} is 4.2 m from {XBOW}")
+    expect(said).to_contain_text("must move closer first (in the Move phase)")
+    expect(said).to_be_in_viewport()
+    assert page.locator("#log li").count() == log_before
+    expect(page.locator(".tr-pending")).to_have_count(0)
+
+    form = quick_attack(page, "c1", "90")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    apply_result(page, "A1", 5, "E", "90")
+    crit = pending(page, "A1")
+    crit.get_by_label("Kills outright").check()
+    crit.get_by_role("button", name="Apply critical").click()
+    expect(page.locator("#log")).to_contain_text(f"A1 critical on {ORC}: killed")
+    expect(card(page, ORC)).to_contain_text("dead")
+    expect(page.locator('.tr-slot[data-id="c2"]')).to_have_count(0)  # the dead act no more

@@ -29,7 +29,7 @@ def attack(page, cid: str, roll: str) -> None:
 def test_now_moves_to_who_acts_and_is_gone_once_all_have_acted(page, open_app, tmp_path):
     page.set_viewport_size({"width": 1366, "height": 900})
     open_app(page)
-    load(page, tmp_path)  # Bolt c1, Orc A c2, Bran c3, Orc B c4
+    load(page, tmp_path, orc_b_x=7)  # Bolt c1, Orc A c2, Bran c3, Orc B c4 2 m from Bran (Melee Attacks: in reach)
     to(page, "Assessment")
     to(page, "Declaration")
     expect(tag_of(page, "c1")).to_have_text("now")

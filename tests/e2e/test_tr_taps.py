@@ -37,9 +37,9 @@ class Taps:
         self.page.keyboard.type(text)
 
 
-def load(page, tmp_path) -> None:
+def load(page, tmp_path, orc_b_x: float = 10) -> None:
     """Bolt (a crossbowman) at 0 m; Orc A 10 m north, in the clear; his ally Bran 5 m east, in the
-    line to Orc B 10 m east."""
+    line to Orc B 10 m east (``orc_b_x``: 7, within Bran's melee reach)."""
     from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
@@ -48,7 +48,7 @@ def load(page, tmp_path) -> None:
     for body, x, y in ((preset("tactical-round", "Crossbowman", name="Bolt", side="party"), 0, 0),
                        (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 10),
                        (preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 5, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc B"), 10, 0)):
+                       (preset("tactical-round", "Orc warrior", name="Orc B"), orc_b_x, 0)):
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
     path = tmp_path / "taps.fray.json"
     path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")

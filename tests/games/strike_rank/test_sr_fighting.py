@@ -264,6 +264,21 @@ def test_parrying_natural_attacks_damages_attacking_location():
     assert head["hp"] == head["hp_max"] - (3 + 3 + 2 + 2 - 2)
 
 
+def test_a_natural_weapon_does_not_parry_a_creature_dodges():
+    """Unarmed Parries: "Unarmed parries use the HP of the bodypart used (usually arm, sometimes leg) as the weapon
+    HP"; Parrying Natural Attacks speaks of parries *against* natural attacks; Procedure: "Defender decides whether to
+    parry or dodge". No rule lets a bite parry (a wolf's bite parry also struck the sword as a weapon's would): it is
+    refused, naming the rule, and nothing changes; the wolf dodges."""
+    wolf = fighter("Wolf", BITE, body="quadruped", STR=13, SIZ=13, side="foes")
+    enc = to_phase(duel(fighter("Ana", side="party"), wolf), "resolve")
+    with pytest.raises(RuleViolation) as e:
+        attack(enc, "c1", "c2", defence={"kind": "parry", "weapon": "bite"},
+               rolls={"attack": 80, "defence": 8})
+    assert e.value.rule == "Unarmed Parries" and "Wolf cannot parry with Bite" in str(e.value)
+    assert "dodge instead" in str(e.value)
+    attack(enc, "c1", "c2", defence={"kind": "dodge"}, rolls={"attack": 80, "defence": 8})
+
+
 def test_parrying_impaling_weapons_spares_parrying_weapon():
     """Parrying Impaling Weapons: "Most impaling weapons will not damage weapons that parry their attacks.\""""
     enc = to_phase(duel(fighter("Ana", SPEAR, side="party"), fighter("Bor")), "resolve")
@@ -457,3 +472,16 @@ def test_procedure_matrices_every_cell_as_facts():
             assert (c["damage"], c["ignores_armour"], c["parried"], c["attacking_weapon_damage"]) == \
                 (*FACTS_DODGE[adeg][i], False, "none"), (adeg, ddeg)
     assert len(RS.tables["attack_vs_parry"]["entries"]) == len(RS.tables["attack_vs_dodge"]["entries"]) == 25
+
+
+def test_the_dead_are_no_target():
+    """Changing Actions: "A combatant may be forced to change actions, e.g. if the target of their attack dies";
+    Death: "Dead characters cannot do anything." An attack on the dead is refused, naming the rule, and nothing
+    changes; an unconscious foe can still be struck."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor"), fighter("Cai")), "resolve")
+    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    with pytest.raises(RuleViolation) as e:
+        attack(enc, "c1", "c2", rolls={"attack": 20, "location": 1, "damage": [2, 1]})
+    assert e.value.rule == "Changing Actions" and "Bor is dead: choose another target" in str(e.value)
+    enc, _ = do(enc, {"type": "set_condition", "id": "c3", "condition": "unconscious", "on": True})
+    attack(enc, "c1", "c3", rolls={"attack": 20, "location": 1, "damage": [2, 1]})

@@ -71,3 +71,39 @@ def test_a_maimed_chest_offers_no_attack_and_no_parry():
     assert "chest is maimed: cannot fight" in html
     o = {"ref": "", "combatant": "c2", "target": "c1", "weapon": "bite", "sr": 1}
     assert options(attack_html(view, o), "defence.kind") == ["dodge", "none"]
+
+
+def test_a_wolf_is_offered_no_bite_parry_and_starts_on_dodge():
+    """Unarmed Parries: "Unarmed parries use the HP of the bodypart used (usually arm, sometimes leg) as the weapon
+    HP" (no rule lets a bite or claw parry); Procedure: "Defender decides whether to parry or dodge". A GM found a
+    wolf parrying with its Bite by default: a creature with only natural weapons is offered Dodge (first) or
+    nothing, and a warrior still her shield first."""
+    h = fight()
+    view = RS.view(h.present)
+    o = {"ref": "", "combatant": "c1", "target": "c2", "weapon": "broadsword", "sr": 7}
+    html = attack_html(view, o)
+    assert options(html, "defence.kind") == ["dodge", "none"]
+    assert "bite" not in options(html, "defence.weapon")
+    back = attack_html(view, {"ref": "", "combatant": "c2", "target": "c1", "weapon": "bite", "sr": 1})
+    assert options(back, "defence.kind")[0] == "parry" and options(back, "defence.weapon")[0] == "medium_shield"
+
+
+def test_the_dead_are_offered_as_no_target():
+    """Changing Actions: "A combatant may be forced to change actions, e.g. if the target of their attack dies";
+    Death: "Dead characters cannot do anything." A GM was offered the dead in the attack and declaration forms: the
+    dead are not offered (the unconscious still are), and an attack declared on them starts on a standing enemy."""
+    h = fight()
+    rng = random.Random(3)
+    h.do({"type": "add_combatant", "combatant": {**PRESETS["Great wolf (four-legged)"], "name": "Wolf 2"}}, rng)
+    h.do({"type": "add_combatant", "combatant": {**PRESETS["Great wolf (four-legged)"], "name": "Wolf 3"}}, rng)
+    h.do({"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    h.do({"type": "set_condition", "id": "c4", "condition": "unconscious", "on": True})
+    view = RS.view(h.present)
+    html = attack_html(view, {"ref": "", "combatant": "c1", "target": "c2", "weapon": "broadsword", "sr": 7})
+    assert options(html, "target") == ["c3", "c4"]
+    assert "Declared against Great wolf (four-legged), who is dead: the target is Wolf 2." in html
+    from fray.games.strike_rank.web.declare import declare_html
+
+    form = str(declare_html(view))  # Yanioth's form first
+    assert 'data-form="sr-declare" data-id="c1"' in form
+    assert options(form, "target") == ["", "c3", "c4"]

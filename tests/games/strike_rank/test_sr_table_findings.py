@@ -114,6 +114,8 @@ def test_with_nothing_left_at_this_sr_the_panel_says_so_and_points_to_next():
     enc, _ = attack(enc, "c3", "c1", ref="a2", rolls={"attack": 90})
     page = str(panel_html(RS.view(enc), {}))
     assert f"No action is left at SR {later.group(1)}: press <strong>Next</strong> for the end of the Melee Round." in page
+    # said once: the order list said "No actions left this Melee Round" just above it
+    assert page.count("No action") == 1 and "No actions left" not in page
 
 
 def test_an_attack_on_the_fallen_offers_another_target_or_skipping_it():

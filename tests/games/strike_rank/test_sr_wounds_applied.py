@@ -217,6 +217,23 @@ def test_those_who_close_on_one_foe_end_beside_each_other_not_on_one_spot():
     assert "Yanioth finishes moving 5 m toward Broo" in texts(ev)
 
 
+def test_the_metres_moved_read_as_the_map_draws_them():
+    """Attacking: "if a human (Movement 3m) must move 6m to get within melee range of an opponent, the attack will be
+    delayed by 2 SR". A GM read "closes 6.49 m" (a diagonal to the centimetre) and "→ Great wolf (four-legged) 3 9 m"
+    (as 39 m): metres are said to the decimetre, and apart from a name that ends in a number."""
+    from fray.games.strike_rank.web.declare import action_label
+
+    enc = to_phase(duel(yanioth(x=0, y=0), fighter("Broo 3", x=6, y=6)), "declare")  # 8.49 m: 5.49 m to close
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    d = enc.state["actions"][0]
+    names = {"c1": "Yanioth", "c2": "Broo 3"}
+    assert action_label(d, names).endswith("→ Broo 3 (5.5 m to move)")
+    enc = to_phase(enc, "resolve")
+    enc, ev = attack(enc, ref="a1", rolls={"attack": 90}, move_token=True)
+    assert "Yanioth closes 5.5 m to Broo 3" in texts(ev)
+    assert action_label({"kind": "move", "metres": 6.04}, names) == "Move 6 m"
+
+
 def test_a_bite_left_stuck_by_an_older_save_is_free_again():
     """Shield Parries and Impales: only a weapon is stuck. A save made while bites still stuck ("Bite SR 3
     (unusable)" for the rest of the fight) loads with the bite usable."""

@@ -180,7 +180,7 @@ def test_critical_stage_form():
     h.do({"type": "tr.apply_result", "ref": "A1", "hits": 5, "critical": "C", "rolls": {"critical": [50]}})
     html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
     box = re.search(r'<article class="tr-pending critical".*?</article>', html).group(0)
-    assert names(box) == {"ref", "hits", "stunned_rounds", "prone", "text"}
+    assert names(box) == {"ref", "hits", "stunned_rounds", "dies_in", "prone", "kills", "text"}
     assert '<strong class="tr-total-value">70</strong>' in box  # d100 50 + severity C 20
 
 
@@ -485,3 +485,37 @@ def test_the_acting_line_names_the_weapon_declared_for_this_phase():
     assert panel.uses(None, "c1", view) == ["Dagger"]
     assert panel.holds(None, "c1", view) == ["Broadsword"]  # what it holds is another thing
     assert panel.uses(None, "c3", view) == []  # declared nothing for this phase
+
+
+def test_a_declaration_starts_on_last_rounds_until_this_rounds_is_made():
+    """FACTS.md, tactical-round: a Declaration phase every round; the form offers the last declaration (selected,
+    and said so), and once declared this round shows this round's."""
+    from fray.games.tactical_round import rules
+
+    h = encounter(phase_steps=2)
+    h.do({"type": "tr.declare", "id": "c1", "actions": [{"action": "melee_attack", "weapon": 0, "target": "c2"}]})
+    for _ in range(9):  # to round 2's Declaration
+        h.do({"type": "advance"})
+    assert (h.present.round, h.present.phase) == (2, "declaration")
+    view = RS.view(h.present)
+    html = panel_html(view, {}, DEFAULT_KINDS, last=rules.last_declarations(h.present))
+    form = re.search(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="c1".*?</form>', html).group(0)
+    assert re.search(r'name="actions.0.action".*?<option value="melee_attack" selected>', form, re.S)
+    assert re.search(r'name="actions.0.target".*?<option value="c2" selected>', form, re.S)
+    assert "As last round: change it, or Declare." in form
+    other = re.search(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="c2".*?</form>', html).group(0)
+    assert "As last round" not in other and '<option value="" selected>(none)' in other  # declared nothing before
+
+
+def test_the_dead_are_offered_as_no_target():
+    """A GM was offered the dead as targets: the attack and declaration forms leave them out (the incapacitated
+    and dying can still be struck)."""
+    h = encounter(phase_steps=2)
+    h.do({"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
+    attack_form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
+    target = re.search(r'name="target".*?</select>', attack_form).group(0)
+    assert 'value="c2"' not in target and 'value="c3"' in target
+    decl = re.search(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="c1".*?</form>', html).group(0)
+    dtarget = re.search(r'name="actions.0.target".*?</select>', decl).group(0)
+    assert 'value="c2"' not in dtarget and 'value="c3"' in dtarget

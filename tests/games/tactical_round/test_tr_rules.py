@@ -272,6 +272,32 @@ def test_critical_severity(severity, roll, total):
     assert enc.state["pending"] == []
 
 
+def test_a_critical_can_kill_at_once_or_after_rounds():
+    """The attack (FACTS): "the GM enters the result (hits and critical severity)"; the critical tables are the
+    GM's (not in the rule text), and a critical result that kills, at once or "dies in N rounds", is applied: the
+    dead act no more (Combat Actions: the fallen are offered no action)."""
+    def critical(**effect):
+        enc, _ = attack(to_phase(duel(), "melee"), "c1", "c2", 50)
+        enc, _ = do(enc, {"type": "tr.apply_result", "ref": "A1", "hits": 5, "critical": "E", "rolls": {"critical": 90}})
+        return do(enc, {"type": "tr.apply_critical", "ref": "A1", **effect})
+
+    enc, ev = critical(kills=True)
+    assert "dead" in enc.get("c2").conditions and "killed" in ev[0]["text"]
+    assert RS.view(enc)["combatants"][1]["hp"]["current"] == 35  # killed with HP left: the critical did it
+    enc, _ = critical(dies_in=2)
+    assert "dead" not in enc.get("c2").conditions
+    assert any(c["name"] == "mortally wounded" and "end of round 2" in c["text"]  # round 1 counts as the first
+               for c in RS.view(enc)["combatants"][1]["conditions"])
+    enc = to_phase(do(enc, {"type": "advance"})[0], "assessment")  # the end of round 1
+    assert enc.round == 2 and "dead" not in enc.get("c2").conditions
+    enc, ev = do(to_phase(enc, "other"), {"type": "advance"})
+    assert "dead" in enc.get("c2").conditions
+    assert any("Bor dies of the critical wound (end of round 2)" in e["text"] for e in ev)
+    with pytest.raises(InvalidAction) as e:
+        critical(kills=True, dies_in=2)
+    assert e.value.field == "dies_in"
+
+
 def test_gm_attack_table_gives_result():
     """The attack (FACTS): "the GM enters the result (hits and critical severity), or loads a table of their own"."""
     enc = duel()
@@ -538,10 +564,41 @@ def test_melee_attack_engages():
 
 def test_melee_attack_has_no_range_band():
     """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within the reach
-    of their weapon." — reach is the GM's call; no range band applies."""
-    enc = fight(fighter("A", SWORD), fighter("B", SWORD, x=100))
+    of their weapon." — no range band applies within reach."""
+    enc = fight(fighter("A", SWORD), fighter("B", SWORD, x=2))
     _, ev = attack(to_phase(enc, "melee"), "c1", "c2", 50)
     assert list(parts(ev, "cmb")) == ["CMB"]
+
+
+def test_the_dead_are_no_target():
+    """Combat Actions (FACTS, Hit points: "0 or below → incapacitated; −50 or below → dying"): the incapacitated and
+    dying can still be struck; the dead are no target: an attack on them is refused and nothing changes."""
+    enc = to_phase(fight(fighter("A", SWORD, side="party"), fighter("B", SWORD, x=2), fighter("C", SWORD, y=2)),
+                   "melee")
+    enc = condition(enc, "c2", "dead")
+    with pytest.raises(RuleViolation) as e:
+        attack(enc, "c1", "c2", 50)
+    assert "B is dead: choose another target" in str(e.value)
+    enc = condition(enc, "c3", "incapacitated")
+    attack(enc, "c1", "c3", 50)
+
+
+def test_melee_attack_only_within_reach():
+    """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within the reach
+    of their weapon." — a foe 15 m away is refused, with what to do in the GM's words; adjacent (3 m, assumed) or
+    already Engaged is in reach. The page asks for the check (``check_reach``); a history saved before replays as
+    it was played."""
+    enc = to_phase(fight(fighter("A", SWORD), fighter("B", SWORD, x=15)), "melee")
+    with pytest.raises(RuleViolation) as e:
+        attack(enc, "c1", "c2", 50, check_reach=True)
+    assert e.value.rule == "Melee Attacks"
+    assert "B is 15.0 m from A" in str(e.value) and "move closer first" in str(e.value)
+    attack(enc, "c1", "c2", 50, check_reach=True, distance=3)  # the GM's own measure wins over the tokens
+    attack(enc, "c1", "c2", 50)  # an attack saved before the check
+    enc = to_phase(fight(fighter("A", SWORD), fighter("B", SWORD, x=3)), "melee")
+    enc, _ = attack(enc, "c1", "c2", 50, check_reach=True)
+    enc, _ = do(enc, {"type": "move", "id": "c2", "x": 9, "y": 0})  # the GM's override of the token
+    attack(enc, "c2", "c1", 50, check_reach=True)  # Engaged: the melee goes where its fighters go
 
 
 def test_engaged_cannot_move():

@@ -10,7 +10,7 @@ have acted (the strip kept "NOW" on the phase's first combatant after everyone h
 from __future__ import annotations
 
 from fray.games.tactical_round import rules
-from tr_helpers import BOLT, KNIFE, QUICK, RS, SWORD, SWORD_SHIELD, attack, declare, fight, fighter, to_phase
+from tr_helpers import BOLT, KNIFE, QUICK, RS, SWORD, SWORD_SHIELD, attack, condition, declare, fight, fighter, to_phase
 
 
 def now(enc) -> list[str] | None:
@@ -81,3 +81,24 @@ def test_with_no_enemy_standing_an_attack_starts_on_nobody():
     enc = fight(fighter("Ana", SWORD, side="party"), fighter("Bor", SWORD, side="party", x=1))
     enc = to_phase(enc, "declaration")
     assert rules.declare_defaults(enc, "c1", "melee_attack") == (0, "")
+
+
+def test_last_rounds_declarations_are_offered_again_with_a_fallen_target_replaced():
+    """FACTS.md, tactical-round: the Tactical Round Sequence has a Declaration phase every round ("Assessment,
+    Declaration, Move, ..."), and the round's declarations lapse at its end; the GM mostly declares the same again,
+    so each form starts on the last declaration (still changeable): an attack on a foe who has fallen since starts
+    on the nearest standing enemy; who declared nothing is offered nothing; this round's own declaration wins."""
+    enc = to_phase(melee_four(), "declaration")
+    assert rules.last_declarations(enc) == {}  # round 1: nothing before
+    enc = declare(enc, "c1", {"action": "melee_attack", "weapon": 0, "target": "c2"}, {"action": "move"})
+    enc = declare(enc, "c3", {"action": "melee_attack", "weapon": 0, "target": "c4"})
+    enc = to_phase(to_phase(enc, "melee"), "assessment")  # round 2
+    assert enc.round == 2 and enc.state["declared"] == {}
+    last = rules.last_declarations(enc)
+    assert last == {"c1": [{"action": "melee_attack", "weapon": 0, "target": "c2"},
+                           {"action": "move", "weapon": None, "target": ""}],
+                    "c3": [{"action": "melee_attack", "weapon": 0, "target": "c4"}]}
+    enc = condition(enc, "c4", "dead")
+    assert rules.last_declarations(enc)["c3"] == [{"action": "melee_attack", "weapon": 0, "target": "c2"}]
+    enc = declare(enc, "c3", {"action": "other"})
+    assert rules.last_declarations(enc)["c3"][0]["action"] == "melee_attack"  # the page shows this round's instead

@@ -71,6 +71,10 @@ def plan_attack(ctx: Context) -> Plan:
     target = ctx.combatant("target")
     if attacker.id == target.id:
         raise InvalidAction("target", "a combatant cannot attack themself")
+    if "dead" in target.conditions:
+        # Changing Actions: "A combatant may be forced to change actions, e.g. if the target of their
+        # attack dies" (the form offers the living; an unconscious foe may still be struck)
+        raise RuleViolation("Changing Actions", f"{target.name} is dead: choose another target")
     why = body.can_act(attacker)
     if why:
         raise RuleViolation("Action Declaration & Resolution", why)
@@ -217,7 +221,7 @@ def attack(ctx: Context) -> None:
         # the movement in the attack's SR ("must move 6m to get within melee range") ends at the target
         went = timing.close_in(attacker, target, others=ctx.enc.peek())
         if went:
-            ctx.event("move", f"{attacker.name} closes {went:g} m to {target.name}", id=attacker.id,
+            ctx.event("move", f"{attacker.name} closes {rules.metres_text(went)} to {target.name}", id=attacker.id,
                       x=attacker.position.x, y=attacker.position.y)
     if decl and decl.get("charge"):
         attacker.data["round"]["charge_attacked"] = True

@@ -84,6 +84,12 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
     if body.chest_maimed(defender):
         raise RuleViolation("Damage Equal to Double Location HP", body.can_fight(defender))
     pw = body.usable_weapon(defender, d.get("weapon"), "defence.weapon")
+    if pw["natural"]:
+        # The text gives parries to weapons, shields and the limbs of Unarmed Parries (arm or leg,
+        # with the location's HP as weapon HP), and only parries *against* natural attacks: a bite
+        # or a claw does not parry; a creature with nothing else dodges.
+        raise RuleViolation("Unarmed Parries", f"{defender.name} cannot parry with {pw['name']}: a natural weapon "
+                            "does not parry (only weapons, shields and an arm or leg unarmed); dodge instead")
     if r.get("bracing") == pw["id"]:
         raise RuleViolation("Bracing for a Charge", "The bracing combatant cannot dodge or use the spear to parry.")
     cover = shield_cover(ctx)

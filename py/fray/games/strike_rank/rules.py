@@ -170,6 +170,12 @@ def test_multiplier(table: dict[str, Any], test: str) -> int:
 
 # -- strike ranks -------------------------------------------------------------------------------
 
+def metres_text(metres: float) -> str:
+    """Metres as the GM reads them, to the decimetre as the map draws them: "6.5 m", never the
+    centimetres a straight line across the map comes to ("closes 6.49 m")."""
+    return f"{round(float(metres), 1):g} m"
+
+
 def movement_sr(metres: float, rate: float, running: bool = False, partner_rate: float = 0) -> Breakdown | None:
     """SR spent moving: 1 per Movement rate in metres, double rate running, at least 1 SR for any
     move; two combatants closing on each other add their rates."""

@@ -529,15 +529,15 @@ def _finish(ctx: Context, c: Combatant, a: dict[str, Any]) -> None:
         c.data["round"]["moved"] = True
         target = ctx.enc.peek_at(a["target"]) if a.get("target") else None
         if not moves_token(ctx):
-            ctx.event("move", f"{c.name} finishes moving {a['metres']:g} m at SR {a['sr']}", ref=a["ref"])
+            ctx.event("move", f"{c.name} finishes moving {rules.metres_text(a['metres'])} at SR {a['sr']}", ref=a["ref"])
         elif target is not None:
             went = close_in(c, target, a["metres"], ctx.enc.peek())
-            ctx.event("move", f"{c.name} finishes moving {went:g} m toward {target.name} at SR {a['sr']}",
+            ctx.event("move", f"{c.name} finishes moving {rules.metres_text(went)} toward {target.name} at SR {a['sr']}",
                       ref=a["ref"], id=c.id, x=c.position.x, y=c.position.y)
         else:
-            ctx.event("move", f"{c.name} finishes moving {a['metres']:g} m at SR {a['sr']}", ref=a["ref"])
+            ctx.event("move", f"{c.name} finishes moving {rules.metres_text(a['metres'])} at SR {a['sr']}", ref=a["ref"])
             # no target to walk toward: only the GM knows where the move ends
-            wounds.prompt(ctx, "move_end", c.id, f"{c.name} has moved {a['metres']:g} m: drag the token to where "
+            wounds.prompt(ctx, "move_end", c.id, f"{c.name} has moved {rules.metres_text(a['metres'])}: drag the token to where "
                           "the move ends", [{"value": "placed", "label": "The token is where the move ends"}],
                           metres=a["metres"])
     elif a["kind"] == "reload":

@@ -89,7 +89,7 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         weapons.append({"id": w["id"], "name": w["name"], "skill": w["skill"], "damage": w["damage"], "sr": w["sr"],
                         "hp": w["hp"], "hp_max": w["hp_max"], "type": w["type"], "missile": w["missile"],
                         "rate": w["rate"], "range": w["range"], "shield": w["shield"], "martial_arts": w["martial_arts"],
-                        "usable": not why, "held": held_text(c, w),
+                        "natural": w["natural"], "usable": not why, "held": held_text(c, w),
                         "why_not": why, "stuck": [s["name"] for s in w["stuck"]],
                         "loaded": rl is None or rl.get("loaded", True),
                         "melee_sr": {"value": msr.total, "text": msr.text()}})

@@ -147,6 +147,13 @@ class TacticalRound(Ruleset):
         parries and declarations lapse."""
         enc = ctx.enc
         for c in enc.combatants:
+            dies_at = c.data.get("dies_at_round")
+            if dies_at is not None and enc.round >= dies_at:
+                c.data["dies_at_round"] = None
+                if "dead" not in c.conditions:  # a critical's death, come due (tr.apply_critical)
+                    c.conditions.append("dead")
+                    ctx.event("condition", f"{c.name} dies of the critical wound (end of round {enc.round})",
+                              id=c.id, condition="dead", on=True)
             if c.data.get("disengaging"):
                 actions.disengage_all(enc, c)
                 c.data["disengaging"] = False

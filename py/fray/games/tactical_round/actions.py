@@ -330,6 +330,8 @@ def plan_attack(ctx: Context) -> AttackPlan:
     a = ctx.combatant()
     b = other(ctx, ctx.action.get("target"), "target", a)
     wi, w = weapon(a, ctx.action.get("weapon"))
+    if "dead" in b.conditions:  # the form offers the living; the incapacitated and dying may still be struck
+        raise RuleViolation("Combat Actions", f"{b.name} is dead: choose another target")
     flags = {k: flag(ctx.action, k) for k in ("flanking", "on_rear", "charge", "mounted", "two_weapons")}
     able(a, "Combat Actions", "attack")
     if a.data.get("disengaging"):
@@ -357,6 +359,10 @@ def plan_attack(ctx: Context) -> AttackPlan:
         if w["kind"] in ("missile", "thrown") and not w["loaded"]:
             raise RuleViolation("Reloading", f"{w['name']} is not {'readied' if w['kind'] == 'thrown' else 'loaded'}")
     dist = _distance(ctx, a, b) if ranged else None
+    # Melee Attacks, reach: the page asks for the check (``check_reach``); a history saved before
+    # it was asked for replays as it was played. A strike at a runner comes from an engaged foe.
+    if not ranged and not strike and flag(ctx.action, "check_reach"):
+        rules.melee_reach(enc, a, b, _distance(ctx, a, b))
     flags["full_and_half"] = rules.full_and_half(declarations(enc, a.id))
     cmb, notes = rules.attack_parts(enc, a, w, b, flags, dist, t)
     dfn, def_notes = rules.defense(enc, b, a, w, flags, t)
@@ -459,11 +465,17 @@ def apply_result(ctx: Context) -> None:
 
 
 def apply_critical(ctx: Context) -> None:
-    """``tr.apply_critical``: the GM's reading of the critical table: extra hits, Stunned, Prone."""
+    """``tr.apply_critical``: the GM's reading of the critical table: extra hits, Stunned, Prone,
+    and death: at once (``kills``) or at the end of a later round (``dies_in`` rounds; the critical
+    tables are the GM's, not in the rule text, and theirs say when a wound kills)."""
     entry = pending(ctx, "critical")
     hits = whole(ctx.action, "hits", 0, 1000, 0)
     stunned = whole(ctx.action, "stunned_rounds", 0, 100, 0)
     prone = flag(ctx.action, "prone")
+    kills = flag(ctx.action, "kills")
+    dies_in = whole(ctx.action, "dies_in", 0, 100, 0)
+    if kills and dies_in:
+        raise InvalidAction("dies_in", "a critical that kills at once does not also kill later: leave one of them")
     text = ctx.action.get("text", "")
     if not isinstance(text, str) or len(text) > 300:
         raise InvalidAction("text", "must be text of up to 300 characters")
@@ -482,8 +494,17 @@ def apply_critical(ctx: Context) -> None:
     if prone and "prone" not in target.conditions:
         target.conditions.append("prone")
         said.append("Prone")
+    if kills and "dead" not in target.conditions:
+        target.conditions.append("dead")
+        said.append("killed")
+    if dies_in and "dead" not in target.conditions:
+        # the round it is dealt counts as the first, as a duration of N rounds does (fray.timers)
+        target.data["dies_at_round"] = ctx.enc.round + dies_in - 1
+        said.append(f"dies at the end of round {ctx.enc.round + dies_in - 1}")
     ctx.event("critical", f"{entry['ref']} critical on {target.name}: {', '.join(said) or 'no effect'}"
-              + (f" — {text}" if text else ""), ref=entry["ref"], hits=hits, stunned_rounds=stunned, prone=prone)
+              + (f" — {text}" if text else ""), ref=entry["ref"], hits=hits, stunned_rounds=stunned, prone=prone,
+              # only when given: the events of a critical recorded before these fields stay the same bytes
+              **({"kills": True} if kills else {}), **({"dies_in": dies_in} if dies_in else {}))
     hp_events(ctx, target)
 
 

@@ -18,6 +18,11 @@ from fray.games.tactical_round.combatant import RANGED_KINDS, hp_current, hp_max
 Tables = dict[str, dict[str, Any]]
 Part = tuple[str, int]
 
+# Melee Attacks: "made against opponents who are adjacent to the attacker or within the reach of
+# their weapon". The text gives no metres: ours (assumed) is the 3 m a human-sized combatant
+# engages at in the strike-rank game, which also takes a spear's or a great axe's reach.
+MELEE_REACH_M = 3.0
+
 # Conditions that stop a character from Parrying at all (Parrying, last bullet).
 NO_PARRY = ("incapacitated", "held", "surprised", "dying", "unconscious", "dead")
 # Conditions that stop a character from acting at all: the fallen (issue 32, "The fallen keep acting":
@@ -264,6 +269,17 @@ def engaged_ids(enc: Encounter, c: Combatant) -> list[str]:
     return [x for x in c.data.get("engaged_with", []) if enc.get(x) is not None]
 
 
+def melee_reach(enc: Encounter, a: Combatant, b: Combatant, metres: float) -> None:
+    """Melee Attacks: an opponent engaged with ``a`` is in reach wherever the tokens stand (the
+    melee moves with its fighters); any other must be within ``MELEE_REACH_M``, else the attacker
+    closes in first (the Move phase comes before Melee)."""
+    if b.id in engaged_ids(enc, a) or metres <= MELEE_REACH_M:
+        return
+    raise RuleViolation("Melee Attacks", f"{b.name} is {metres:.1f} m from {a.name}: a melee attack reaches only "
+                        f"an opponent adjacent or within the weapon's reach ({MELEE_REACH_M:g} m). "
+                        f"{a.name} must move closer first (in the Move phase)")
+
+
 def parry_against(enc: Encounter, target: Combatant, attacker: Combatant, w: dict[str, Any], on_rear: bool,
                   has_cover: bool, tables: Tables) -> tuple[int, str]:
     """How much of the target's parry counts against this attack, and why (or why not)."""
@@ -441,6 +457,42 @@ def declare_defaults(enc: Encounter, combatant_id: str, kind: str) -> tuple[int 
     i = min(ok, key=lambda i: (not ready(ws[i]), i != held, i))
     attack = kind in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
     return i, default_target(enc, c.id) if attack else ""
+
+
+def last_declarations(enc: Encounter) -> dict[str, list[dict[str, Any]]]:
+    """What each combatant declared in the last round they declared in before this one (the log's
+    ``declare`` lines: the round's declarations lapse at its end), as the rows of a declaration
+    form: ``{"action", "weapon", "target"}``. A GM declares every round (Tactical Round Sequence:
+    a Declaration phase each round) and mostly the same again, so the form offers it, still to be
+    changed. An attack's target who has fallen or left starts on ``default_target``; a weapon no
+    longer carried, on none."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for e in reversed(enc.log):
+        if e.kind != "declare" or e.round >= enc.round:
+            continue
+        cid = e.detail.get("id")
+        if not isinstance(cid, str) or cid in out:
+            continue
+        c = enc.peek_at(cid)
+        if c is None:
+            continue
+        rows = []
+        for d in e.detail.get("actions") or []:
+            if not isinstance(d, dict):
+                continue
+            w = d.get("weapon")
+            weapon = w if isinstance(w, int) and 0 <= w < len(c.data.get("weapons", [])) else None
+            target = d.get("target") or ""
+            if d.get("action") in _ATTACKS:
+                t = enc.peek_at(target) if target else None
+                if t is None or fallen(t):
+                    target = default_target(enc, cid)
+            rows.append({"action": d.get("action", ""), "weapon": weapon, "target": target})
+        out[cid] = rows
+    return out
+
+
+_ATTACKS = ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
 
 
 def default_target(enc: Encounter, attacker_id: str) -> str:

@@ -55,6 +55,7 @@ CONDITION_TEXT = {
     "prone": "−20 CMB; +20 DEF against ranged attacks",
     "held": "−30 CMB and DEF; melee attacks against +30; cannot Parry",
     "surprised": "Attacks against +20; cannot Parry",
+    "dead": "Killed: cannot act",
 }
 
 
@@ -169,6 +170,8 @@ def combatant_view(enc, c, tables, kinds, decls) -> dict[str, Any]:
     engaged = rules.engaged_ids(enc, c)
     if engaged:
         conds.append({"name": "engaged", "text": "Engaged with " + ", ".join(enc.get(x).name for x in engaged)})
+    if c.data.get("dies_at_round") is not None and "dead" not in c.conditions:
+        conds.append({"name": "mortally wounded", "text": f"A critical: dies at the end of round {c.data['dies_at_round']}"})
     if c.data.get("disengaging"):
         conds.append({"name": "disengaging", "text": "May Parry, cannot attack; free at the end of Other Actions"})
     flight = c.data.get("run_away")

@@ -7,7 +7,7 @@ from typing import Any
 
 from fray.web import odds_view
 from fray.web.html import Markup, fragment, h, html
-from fray.games.strike_rank.web.common import (CASTING_ROLLS, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
+from fray.games.strike_rank.web.common import (CASTING_ROLLS, dead_ids, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
                      _fold, _input, _lazy_fold, _names, _others, _select)
 from fray.games.strike_rank.web.declare import action_label
 
@@ -79,17 +79,19 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     declared = cs.get(o.get("target") or "", {})
     fallen = declared.get("status", "ok") != "ok"
     # the declared target while it stands, else the nearest standing enemy: never the fallen by default
-    tid = picked if picked in cs else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
+    tid = picked if picked in cs and picked not in dead_ids(view) else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
     target = cs.get(tid, {})
     w = next((x for x in attacker.get("weapons", []) if x["id"] == o.get("weapon")), None)
     pre = f"sr-att-{o['ref'] or 'free'}"
     more = ui.more.get(o["ref"] or "free") if ui else None
     # "Ranged attacks can be dodged or parried with a shield, but not parried with other weapons - except
-    # for unarmed Martial Arts parries"; a weapon that has parried this MR comes last, not first
+    # for unarmed Martial Arts parries"; a weapon that has parried this MR comes last, not first; a bite or
+    # claw never parries (Unarmed Parries: an arm or leg), so a wolf's defence starts on Dodge
     parried = target.get("round", {}).get("parries", [])
     tw = [(x["id"], f'{x["name"]} ({x["skill"]}%)') for x in
           sorted(target.get("weapons", []), key=lambda x: (x["id"] in parried, not x.get("shield")))
-          if x.get("usable", True) and not (w and w.get("missile") and not (x.get("shield") or x.get("martial_arts")))]
+          if x.get("usable", True) and not x.get("natural")
+          and not (w and w.get("missile") and not (x.get("shield") or x.get("martial_arts")))]
     if target.get("cannot_fight"):
         tw = []  # "Chest: Cannot fight": no parry to offer, only a dodge
     fresh = [x for x in tw if x[0] not in parried]
@@ -110,8 +112,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     missile = bool(w and w.get("missile"))
     row = [
         _field(pre + "-target", "target", "Target",
-               _select(pre + "-target", "target", ([] if tid else [("", "(choose)")]) + _others(names, o["combatant"]),
-                       tid)),
+               _select(pre + "-target", "target", ([] if tid else [("", "(choose)")])
+                       + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)], tid)),
         _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", defences,
                                                                        "parry" if fresh else "dodge")),
         _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon",

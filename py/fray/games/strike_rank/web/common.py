@@ -136,6 +136,12 @@ def _others(names: dict[str, str], cid: str):
     return [(o, n) for o, n in names.items() if o != cid]
 
 
+def dead_ids(view: dict[str, Any]) -> frozenset[str]:
+    """Who is dead: no target to offer ("Dead characters cannot do anything"; "A combatant may be
+    forced to change actions, e.g. if the target of their attack dies")."""
+    return frozenset(cid for cid, c in view.get("combatants", {}).items() if c.get("status") == "dead")
+
+
 def _first_enemy(view: dict[str, Any], cid: str) -> str:
     """The default target: the nearest standing enemy on the map (issue 32: "A default target is the
     nearest living enemy on the map, never an ally"); "" when no enemy stands."""

@@ -7,7 +7,8 @@ from typing import Any
 from fray.web.blocks import Block
 from fray.web.html import Markup, block, fragment, h, html
 from fray.web.widgets import drawn_again, drawn_mark, drawn_since
-from fray.games.strike_rank.web.common import (DECLARE_KINDS, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
+from fray.games.strike_rank.rules import metres_text
+from fray.games.strike_rank.web.common import (DECLARE_KINDS, dead_ids, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
                      _names, _others, _select)
 
 SUBMIT_LABEL = {"sr-abort": "Abort and do this"}
@@ -68,7 +69,7 @@ def _num(v: Any) -> str:
 
 def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
                  ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None,
-                 ui: dict[str, Any] | None = None) -> Markup:
+                 ui: dict[str, Any] | None = None, dead: frozenset[str] = frozenset()) -> Markup:
     """Kind, weapon, target, metres, running, spell, and folded under "More" every other field of
     ``sr.declare`` (shots, several attacks, a second weapon, charges, bracing, closing, an Other
     action's label and SR cost) → one ``sr.declare`` (or ``sr.change``, ``sr.abort``)."""
@@ -80,7 +81,9 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     usable = [w for w in c.get("weapons", []) if w.get("usable", True)]
     weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}') for w in usable]
     kinds = offered_kinds(c)
-    targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid]
+    # the dead are no target ("A combatant may be forced to change actions, e.g. if the target of
+    # their attack dies"); the unconscious and incapacitated can still be struck
+    targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid and o not in dead]
     if enemy is None:
         enemy = ""  # no enemy known: "(none)", never an ally or the fallen by default (issue 32)
     # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
@@ -155,15 +158,16 @@ def declare_html(view: dict[str, Any], ui: Any = None,
     # with many combatants each form waits shut, but the first who can act and has declared nothing
     # yet starts open: declaring down the list is one tap (Declare) each, not two (issue 33, §5)
     up = next_to_declare(view) if many else None
+    dead = dead_ids(view)
     for cid, c in view.get("combatants", {}).items():
-        key = declare_row_key(cid, c, names, enemies[cid], folds, opened if many else None, opened, cid == up)
+        key = declare_row_key(cid, c, names, enemies[cid], folds, opened if many else None, opened, cid == up, dead)
         held = kept.get(cid) if kept is not None else None
         if held is not None and held[0] == key:
             rows.append(held[1])
             drawn_again(held[2])  # its fold-outs are on the page as they were drawn
             continue
         mark = drawn_mark()
-        row = _declare_row(cid, c, names, key[2], ui, many, cid == up)
+        row = _declare_row(cid, c, names, key[2], ui, many, cid == up, dead)
         if kept is not None:
             kept[cid] = (key, row, drawn_since(mark))
         rows.append(row)
@@ -184,7 +188,8 @@ def next_to_declare(view: dict[str, Any]) -> str | None:
 
 
 def declare_row_key(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
-                    folds: dict[str, bool], opened: Any = None, more_opened: Any = None, up: bool = False) -> tuple:
+                    folds: dict[str, bool], opened: Any = None, more_opened: Any = None, up: bool = False,
+                    dead: frozenset[str] = frozenset()) -> tuple:
     """Everything one combatant's declaration part is made of: their view (the same object while
     nothing of theirs changed, ``Ruleset.view_kept``), every name (the target and bracing lists),
     the default target, the state of its two fold-outs and, with many combatants (``opened``:
@@ -193,7 +198,7 @@ def declare_row_key(cid: str, c: dict[str, Any], names: dict[str, str], enemy: s
     n = len([a for a in c.get("declared", []) if a.get("status") == "declared"])
     fold, more = _fold_key(cid, n, up), f"more-sr-sr-declare-{cid}"
     return (c, names, enemy, folds.get(fold), folds.get(more), more in (more_opened or ()),
-            None if opened is None else fold in opened, up)
+            None if opened is None else fold in opened, up, dead)
 
 
 def _fold_key(cid: str, n: int, up: bool) -> str:
@@ -203,7 +208,7 @@ def _fold_key(cid: str, n: int, up: bool) -> str:
 
 
 def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str, ui: dict[str, Any] | None,
-                 many: bool = False, up: bool = False) -> Markup:
+                 many: bool = False, up: bool = False, dead: frozenset[str] = frozenset()) -> Markup:
     """One combatant's part of the declarations: what they declared, and the form for the next.
     ``many`` (FOLD_DECLARATIONS_FROM or more combatants): the form's fold-out starts shut (but for
     ``up``, the first still to declare) and holds no form until it first opens (the page's toggle listener draws it then), so the Next
@@ -224,7 +229,7 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
     # ``up``: the next to declare, open (and drawn) though the others wait shut
     shown = ui.open.get(key) if ui else None
     drawn = not many or (up and shown is not False) or shown or (key in ui.opened if ui else False)
-    form = declare_form(cid, c, names, enemy=enemy, ui=ui) if drawn else ""
+    form = declare_form(cid, c, names, enemy=enemy, ui=ui, dead=dead) if drawn else ""
     summary = f'Declare another action for {c["name"]}' if decl else f'Declare for {c["name"]}'
     return h("div", {"class": "sr-who", "data-id": cid},
              html("<h3>{}{}</h3>", c["name"], status),
@@ -250,7 +255,9 @@ def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | N
     if a.get("target"):
         bits.append(f"→ {names.get(a['target'], a['target'])}")
     if a.get("metres"):
-        bits.append(f"{a['metres']:g} m" if isinstance(a["metres"], (int, float)) else str(a["metres"]))
+        m = metres_text(a["metres"]) if isinstance(a["metres"], (int, float)) else str(a["metres"])
+        # apart from a target's name, which may end in a number ("→ Great wolf (four-legged) 3 9 m" read as 39 m)
+        bits.append(f"({m} to move)" if a.get("target") else m)
     return " ".join(bits)
 
 
@@ -271,10 +278,12 @@ def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Block 
                  '<span class="sr-text">{}</span>', o["sr"], o["name"], action_label(o, names, c), o["text"]),
             _btn("Change…", "sr-change-open", "small secondary", f'Change {_at_sr(o)} of {o["name"]}',
                  ref=o["ref"], id=o["combatant"]),
-            abort_html(o, c, names, ui, _first_enemies(view).get(o["combatant"], ""))
+            abort_html(o, c, names, ui, _first_enemies(view).get(o["combatant"], ""), dead_ids(view))
             if o.get("kind") in ABORTABLE and c else None))
     if not items:
-        return html('<p class="hint">No actions left this Melee Round: press <strong>Next</strong> to end it.</p>')
+        # said once, by the line under it (flow.nothing_left_html: "No action is left at SR 9: press
+        # Next for the end of the Melee Round"); both said it, one after the other
+        return Markup("")
     # folded: the order strip already shows who acts at which SR; the list keeps each action's SR
     # breakdown and its Change… and Abort controls one tap away (issue 10: with 12 combatants the
     # open list made the page ~6,300 px long)
@@ -290,10 +299,11 @@ ABORTABLE = ("spell", "reload", "other")
 
 
 def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None,
-               enemy: str = "") -> Markup:
+               enemy: str = "", dead: frozenset[str] = frozenset()) -> Markup:
     """"Abort and …" beside a prolonged action: the new action, delayed by DEX SR from now (``sr.abort``)."""
     return _fold("sr-fold sr-abort", "abort-" + str(o["ref"]), "Abort and …",
-                 declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}, enemy, ui=ui), ui,
+                 declare_form(o["combatant"], c, names, "sr-abort", o["ref"], {"kind": "defend"}, enemy, ui=ui,
+                              dead=dead), ui,
                  aria=f'Abort {_at_sr(o)} of {o["name"]} and do something else')
 
 
@@ -303,6 +313,6 @@ def change_html(view: dict[str, Any], ref: str) -> Markup:
         for a in c.get("declared", []):
             if a["ref"] == ref and a.get("status") == "declared":
                 return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>{}{}</div>',
-                            _at_sr(a), c["name"], declare_form(cid, c, names, "sr-change", ref, a),
+                            _at_sr(a), c["name"], declare_form(cid, c, names, "sr-change", ref, a, dead=dead_ids(view)),
                             _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change"))
     return Markup("")

@@ -72,6 +72,9 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         if ui.still_open == [view.get("round"), view.get("sr")]:
             parts.append(still_open_html(view))
         parts.append(order_html(view, ui))
+        # what the exchange just did, above what it asks and the next attack's form: below them
+        # it lay some 1,100 px down a tablet's page, the next attacker's form where the GM looked
+        parts.append(exchange_html(log))
         if view.get("prompts"):
             # what the last exchange asks (a knockback's collision, a fumble, an impaling weapon
             # to free) before the next attack: after that attack's form, its odds and the last
@@ -82,7 +85,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
             parts.append(change_html(view, change))
         parts.extend(current_parts(view, ui) or [nothing_left_html(view)])
         parts.append(bleed_html(view))
-    if phase in ("resolve", "end", "declare"):
+    if phase in ("end", "declare"):
         parts.append(exchange_html(log))
     if phase == "end" or (view.get("prompts") and phase != "resolve"):
         parts.append(end_html(view, log))
@@ -363,6 +366,7 @@ class StrikeRankPanel(GamePanel):
                 if not a.get("ref"):
                     app.ui.part(self).free = None  # the free attack is made; the GM answers its prompt
                     app.render()
+                _exchange_into_view()
                 _new_question_into_view(asked)
             elif isinstance(app.loop.last_error, MoreDice):
                 _ask_more_dice(app, form, key, app.loop.last_error, values)
@@ -433,6 +437,14 @@ def _questions() -> set[str]:
     from fray.web.dom import data, document
 
     return {data(f, "prompt") or "" for f in document.querySelectorAll('.sr-panel form[data-form="sr-prompt"]')}
+
+
+def _exchange_into_view() -> None:
+    """The exchange just rolled ("Last exchange") on screen below the head, when it is not: the GM
+    reads what happened before the next attacker's form under it."""
+    from fray.web.dom import below_the_head, document, nil
+
+    below_the_head(nil(document.querySelector(".sr-panel .sr-result")), always=False)
 
 
 def _new_question_into_view(before: set[str]) -> None:

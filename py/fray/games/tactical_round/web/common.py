@@ -94,3 +94,8 @@ ATTACK_KINDS = ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprep
 def _out_of_action(c: dict[str, Any]) -> bool:
     return any(x["name"] in FALLEN for x in c.get("conditions", []))
 
+
+def _dead(c: dict[str, Any]) -> bool:
+    """Dead: no target to offer (the incapacitated and dying can still be struck)."""
+    return any(x["name"] == "dead" for x in c.get("conditions", []))
+

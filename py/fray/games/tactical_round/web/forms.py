@@ -14,7 +14,7 @@ from fray.web.widgets import names_in as _names
 from fray.games.tactical_round.web.ui import TacticalRoundUi
 
 from .common import (ATTACK_KINDS, BY_NEXT, DECLARE_ROWS, FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _check,
-                     _err, _field, _general_err, _input, _out_of_action, _select, fold_open, fold_summary)
+                     _dead, _err, _field, _general_err, _input, _out_of_action, _select, fold_open, fold_summary)
 
 # where a fold-out made by ``fold_open`` ends
 _END_FOLD = html("</details>")
@@ -74,14 +74,17 @@ def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
 
 # -- the declarations ---------------------------------------------------------------------------------
 
-def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None) -> Markup:
+def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None,
+                 last: dict[str, list[dict[str, Any]]] | None = None) -> Markup:
     """The declaration forms. ``ui.decl_open``: the ids whose fold-out the page shows open
     now; ``ui.decl_drawn``: those whose form has been drawn (opened once this phase: shut
-    again, it keeps what the GM chose in it)."""
+    again, it keeps what the GM chose in it). ``last``: each one's last declaration
+    (``rules.last_declarations``), what a form starts on until this round's is made."""
     ui = ui or TacticalRoundUi()
     names = _names(view)
     forms = []
     declarers = [c for c in view.get("combatants", []) if not _out_of_action(c)]
+    dead = {c["id"] for c in view.get("combatants", []) if _dead(c)}
     folded = len(declarers) >= FOLD_DECLARATIONS_FROM
     is_open = ui.decl_open
     drawn = ui.decl_drawn
@@ -92,11 +95,13 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
             forms.append(_decl_fold(c, decl, False, lazy=True))
             continue
         rows = []
-        others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid]
+        others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid and k not in dead]
         weapons = [("", "(no weapon)")] + [(str(w["index"]), w["name"]) for w in c.get("weapons", [])]
         actions = [("", "(none)")] + [(k["key"], k["title"]) for k in kinds]
+        before = [] if c.get("has_declared") else (last or {}).get(cid, [])
+        start = decl or before
         for i in range(DECLARE_ROWS):
-            d = decl[i] if i < len(decl) else {}
+            d = start[i] if i < len(start) else {}
             base = f"tr-{cid}-decl-{i}"
             rows.append(h(
                 "fieldset", {"class": "tr-decl-row"}, html("<legend>Action {}</legend>", i + 1),
@@ -114,6 +119,8 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
                 for d in decl))
             if c.get("full_and_half"):
                 said += html('<p class="hint">Full + Half: −20 to the attack rolls</p>')
+        elif before:
+            said = html('<p class="hint tr-decl-last">As last round: change it, or Declare.</p>')
         form = html('<form class="tr-form tr-declare" data-form="tr-declare" data-id="{cid}" novalidate '
                     'aria-label="Declare for {name}">{head}{said}{err}'
                     '<input type="hidden" name="id" value="{cid}">{err_id}{err_actions}'
@@ -166,7 +173,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     standing = {c["id"] for c in others if not _out_of_action(c) and c.get("side") != side}
     target = pre.get("target") if pre.get("target") in standing else ""
     target = target or pre.get("nearest") or next((c["id"] for c in others if c["id"] in standing), "")
-    targets = [(c["id"], c["name"]) for c in others]
+    targets = [(c["id"], c["name"]) for c in others if not _dead(c)]
     flags = fragment((_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS),
                      _check("tr-att-los", "line_of_sight", "Line of sight (ranged)",
                             bool(pre.get("line_of_sight", False))))
@@ -280,12 +287,15 @@ def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -
     form = html(
         '<form class="tr-form" data-form="tr-critical" data-ref="{ref}" novalidate '
         'aria-label="Critical effects of {ref}">{err}<input type="hidden" name="ref" value="{ref}">{err_ref}'
-        '<div class="tr-grid">{hits}{stun}</div>{prone}{text}'
+        '<div class="tr-grid">{hits}{stun}{dies}</div>{prone}{kills}{text}'
         '<div class="tr-actions"><button type="submit" class="primary">Apply critical</button>{dismiss}</div></form>',
         ref=ref, err=_general_err(), err_ref=_err("ref"),
         hits=_field(fid + "-chits", "hits", "Extra hits", _input(fid + "-chits", "hits", "0")),
         stun=_field(fid + "-stun", "stunned_rounds", "Stunned rounds", _input(fid + "-stun", "stunned_rounds", "0")),
+        dies=_field(fid + "-dies", "dies_in", "Dies in (rounds)", _input(fid + "-dies", "dies_in", "0"),
+                    "0: not from this wound"),
         prone=_check(fid + "-prone", "prone", "Knocked prone"),
+        kills=_check(fid + "-kills", "kills", "Kills outright"),
         text=_field(fid + "-text", "text", "Effect (text)", _input(fid + "-text", "text", "", "text")),
         dismiss=dismiss)
     return html(

@@ -43,7 +43,8 @@ from .forms import attack_html, declare_html, open_html, pending_html, ranges_ht
 # -- the panel above the cards ------------------------------------------------------------------
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
-               kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None) -> Markup:
+               kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None,
+               last: dict[str, list[dict[str, Any]]] | None = None) -> Markup:
     if not view or "phases" not in view:
         return fragment()
     ui = ui or TacticalRoundUi()
@@ -52,7 +53,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
     parts = [*stepper_parts(view), open_html(view, ui), over_html(view), acting_html(view)]
     if phase in ("setup", "assessment", "declaration"):
-        parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui))
+        parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui, last))
     parts.append(pending_html(view, ui))
     pre = ui.attack or next_attack(view)
     # shut once nobody has an attack left in the phase: open, it offered the first combatant's weapon,
@@ -193,6 +194,7 @@ def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
         if values.get(k):
             action[k] = True
     action["line_of_sight"] = bool(values.get("line_of_sight"))
+    action["check_reach"] = True  # a melee attack only on a foe in reach (Melee Attacks)
     dist = (values.get("distance") or "").strip()
     if dist:
         action["distance"] = as_number(dist)
@@ -234,7 +236,11 @@ class TacticalPanel(GamePanel):
                 ui = dataclasses.replace(ui, attack=pre)
         except Exception:  # noqa: BLE001 - a default only: never let it blank the panel
             pass
-        return panel_html(view, ui, kinds, ranges)
+        last = None
+        if view.get("phase", {}).get("id") in ("assessment", "declaration"):
+            from fray.games.tactical_round import rules
+            last = rules.last_declarations(app.enc)
+        return panel_html(view, ui, kinds, ranges, last)
 
     @staticmethod
     def on_change(app: Any, event: Any) -> None:
@@ -446,7 +452,8 @@ class TacticalPanel(GamePanel):
         elif form_name == "tr-critical":
             action = {"type": "tr.apply_critical", "ref": values.get("ref"), "hits": as_int(values.get("hits", "0") or "0"),
                       "stunned_rounds": as_int(values.get("stunned_rounds", "0") or "0"),
-                      "prone": bool(values.get("prone"))}
+                      "prone": bool(values.get("prone")), "kills": bool(values.get("kills")),
+                      "dies_in": as_int(values.get("dies_in", "0") or "0")}
             if values.get("text"):
                 action["text"] = values["text"]
             app.dispatch(action, form)
