@@ -599,6 +599,16 @@ def test_melee_attack_only_within_reach():
     enc, _ = attack(enc, "c1", "c2", 50, check_reach=True)
     enc, _ = do(enc, {"type": "move", "id": "c2", "x": 9, "y": 0})  # the GM's override of the token
     attack(enc, "c2", "c1", 50, check_reach=True)  # Engaged: the melee goes where its fighters go
+    # the reach is an assumed table (the text gives no distance): a GM whose spears reach 4 m edits it
+    enc = to_phase(fight(fighter("A", SWORD), fighter("B", SWORD, x=4)), "melee")
+    with pytest.raises(RuleViolation, match=r"within the weapon's reach \(3 m\)"):
+        attack(enc, "c1", "c2", 50, check_reach=True)
+    table = {**RS.tables["melee_reach"], "entries": [{"key": "reach_m", "value": 4}]}
+    enc, _ = do(enc, {"type": "set_table", "table": "melee_reach", "value": table})
+    attack(enc, "c1", "c2", 50, check_reach=True)
+    with pytest.raises(InvalidAction):  # and a reach that is not a number is refused, the table as it was
+        do(enc, {"type": "set_table", "table": "melee_reach",
+                 "value": {**table, "entries": [{"key": "reach_m", "value": "far"}]}})
 
 
 def test_engaged_cannot_move():

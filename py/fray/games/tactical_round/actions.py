@@ -362,7 +362,7 @@ def plan_attack(ctx: Context) -> AttackPlan:
     # Melee Attacks, reach: the page asks for the check (``check_reach``); a history saved before
     # it was asked for replays as it was played. A strike at a runner comes from an engaged foe.
     if not ranged and not strike and flag(ctx.action, "check_reach"):
-        rules.melee_reach(enc, a, b, _distance(ctx, a, b))
+        rules.melee_reach(enc, a, b, _distance(ctx, a, b), t)
     flags["full_and_half"] = rules.full_and_half(declarations(enc, a.id))
     cmb, notes = rules.attack_parts(enc, a, w, b, flags, dist, t)
     dfn, def_notes = rules.defense(enc, b, a, w, flags, t)

@@ -21,7 +21,6 @@ Part = tuple[str, int]
 # Melee Attacks: "made against opponents who are adjacent to the attacker or within the reach of
 # their weapon". The text gives no metres: ours (assumed) is the 3 m a human-sized combatant
 # engages at in the strike-rank game, which also takes a spear's or a great axe's reach.
-MELEE_REACH_M = 3.0
 
 # Conditions that stop a character from Parrying at all (Parrying, last bullet).
 NO_PARRY = ("incapacitated", "held", "surprised", "dying", "unconscious", "dead")
@@ -269,14 +268,16 @@ def engaged_ids(enc: Encounter, c: Combatant) -> list[str]:
     return [x for x in c.data.get("engaged_with", []) if enc.get(x) is not None]
 
 
-def melee_reach(enc: Encounter, a: Combatant, b: Combatant, metres: float) -> None:
+def melee_reach(enc: Encounter, a: Combatant, b: Combatant, metres: float, tables: Tables) -> None:
     """Melee Attacks: an opponent engaged with ``a`` is in reach wherever the tokens stand (the
-    melee moves with its fighters); any other must be within ``MELEE_REACH_M``, else the attacker
-    closes in first (the Move phase comes before Melee)."""
-    if b.id in engaged_ids(enc, a) or metres <= MELEE_REACH_M:
+    melee moves with its fighters); any other must be within the reach of the ``melee_reach`` table
+    (the text gives no distance: 3 m, assumed, the GM's to edit), else the attacker closes in first
+    (the Move phase comes before Melee)."""
+    reach = float(keyed(tables["melee_reach"])["reach_m"]["value"])
+    if b.id in engaged_ids(enc, a) or metres <= reach:
         return
     raise RuleViolation("Melee Attacks", f"{b.name} is {metres:.1f} m from {a.name}: a melee attack reaches only "
-                        f"an opponent adjacent or within the weapon's reach ({MELEE_REACH_M:g} m). "
+                        f"an opponent adjacent or within the weapon's reach ({reach:g} m). "
                         f"{a.name} must move closer first (in the Move phase)")
 
 

@@ -34,6 +34,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
                       "modifier": (_INT, False)},
     "action_roll_bands": {"key": (_STR, True), "label": (_STR, True), "max": (_INT + (type(None),), True)},
     "parry_rules": {"key": (_STR, True), "value": ((bool, int, float), True)},
+    "melee_reach": {"key": (_STR, True), "value": (_NUM, True)},
     "attack_results": {"kind": (_STR, True), "min": (_INT + (type(None),), True),
                        "max": (_INT + (type(None),), True), "hits": (_INT, True),
                        "critical": (_STR + (type(None),), True)},
@@ -48,6 +49,7 @@ REQUIRED_KEYS = {
     "declared_actions": ("key", {"move", "run_away", "spell_prepared", "ranged_attack", "melee_attack",
                                  "spell_unprepared", "reload", "ready_thrown", "disengage", "other"}),
     "parry_rules": ("key", {"two_handed_needs_shield_or_cover", "stunned_fraction"}),
+    "melee_reach": ("key", {"reach_m"}),
     "phases": ("id", {"assessment", "declaration", "move", "spell_a", "ranged_a", "melee", "ranged_b", "spell_b",
                       "other"}),
 }
