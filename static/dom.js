@@ -16,4 +16,51 @@
     }
     return JSON.stringify(out);
   };
+  // web/writes.py: a render's writes, recorded in Python, done here in their order. Each operation
+  // is [kind, handle, ...]: "root" names a region by id; "first" and "item" take an element under
+  // one already named; "expect" checks a child count; "outer", "inner" and "adj" write markup;
+  // "remove" and "trim" take elements away. A region whose element is missing or whose count is
+  // not as expected gets no more writes, and its id is returned (one a line) to be written whole.
+  globalThis.frayWrite = function (text) {
+    const ops = JSON.parse(text);
+    const els = [], regionOf = [], failed = new Set();
+    for (const op of ops) {
+      const kind = op[0], h = op[1];
+      if (kind === "root") {
+        els[h] = document.getElementById(op[2]);
+        regionOf[h] = op[2];
+        if (!els[h]) failed.add(op[2]);
+        continue;
+      }
+      const taking = kind === "first" || kind === "item";
+      const at = taking ? op[2] : h;
+      const region = regionOf[at];
+      if (taking) regionOf[h] = region;
+      if (failed.has(region)) continue;
+      try {
+        const el = els[at];
+        if (taking) {
+          els[h] = kind === "first" ? el.firstElementChild : el.children.item(op[3]);
+          if (!els[h]) failed.add(region);
+        } else if (kind === "expect") {
+          if (el.childElementCount !== op[2]) failed.add(region);
+        } else if (kind === "outer") {
+          el.outerHTML = op[2];
+        } else if (kind === "inner") {
+          el.innerHTML = op[2];
+        } else if (kind === "adj") {
+          el.insertAdjacentHTML(op[2], op[3]);
+        } else if (kind === "remove") {
+          el.remove();
+        } else if (kind === "trim") {
+          while (el.childElementCount > op[2]) el.lastElementChild.remove();
+        } else {
+          failed.add(region);
+        }
+      } catch (e) {  // a write the page refused: the region is written whole instead
+        failed.add(region);
+      }
+    }
+    return [...failed].join("\n");
+  };
 })();

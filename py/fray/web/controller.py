@@ -15,6 +15,8 @@ from ..errors import FrayError
 from . import history_view, players_view
 from .dom import by_id, nil
 
+_SAID = [""]  # what the Undo toast says now (Controller.say_undo): "" once a change has cleared it
+
 
 class Controller:
     def __init__(self, app: Any) -> None:
@@ -104,6 +106,9 @@ class Controller:
         el = by_id("undo-said")
         if el is None:
             return
+        if not text and not _SAID[0]:
+            return  # nothing said since the last change: every change would otherwise cross into the page 5 times
+        _SAID[0] = text
         el.textContent = text
         # a toast over the page's foot (static/app.css .undo-said): its fade starts again with each
         # sentence, and it keeps clear of a focused form near the bottom by standing at the top

@@ -313,6 +313,7 @@ class MapCtl(PointerCtl):
         live = _by_id("map-live")
         if live is not None:
             live.textContent = text
+            self.app._map_live_said = True  # cleared by the next render (``render``), and only then
 
     def pinch(self) -> None:
         g = self.g
@@ -613,8 +614,9 @@ def render(app: Any, force: bool = False) -> None:
     v = view_for(app)
     plain, shared = mapview.map_inputs(enc, sel, v)
     live = _by_id("map-live")
-    if live is not None:
+    if live is not None and getattr(app, "_map_live_said", False):
         live.textContent = ""  # the live figure of a drag: over with any render
+        app._map_live_said = False
     held = getattr(app, "_map_memo", None)
     if (not force and held is not None and held[0] == plain and len(held[1]) == len(shared)
             and all(a is b for a, b in zip(held[1], shared))):

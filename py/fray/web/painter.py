@@ -17,7 +17,7 @@ are the same is not built again.
 from __future__ import annotations
 
 import traceback
-from typing import Any
+from typing import Any, Callable
 
 import js  # type: ignore[import-not-found]
 
@@ -26,6 +26,7 @@ from . import render as R
 from . import history_view
 from . import game_style
 from .blocks import ascii_html, patch_region
+from .writes import Node, Writes
 from . import widgets
 from .html import Markup, h
 from .dom import by_id, nil
@@ -33,6 +34,14 @@ from .panels import hook, panel_for
 from fray.games import game_installed
 
 document = js.document
+
+_write: list[Any] = []  # static/dom.js's frayWrite, looked up once (None: not on the page)
+
+
+def _write_fn() -> Any:
+    if not _write:
+        _write.append(nil(getattr(js.globalThis, "frayWrite", None)))
+    return _write[0]
 
 
 
@@ -48,6 +57,8 @@ class Painter:
     _view_kept: dict[str, dict[str, Any]]  # ruleset id -> what its view_kept reuses from the last render
     _keeping: bool  # App.start sets it: from then on each render is kept for the next first paint
     _props: dict[tuple[str, str], Any]  # (element id, property) -> the value last set (paint_prop)
+    _writes: Writes | None = None  # a render's writes, recorded (web/writes.py); None: straight into the page
+    _whole: dict[str, Callable[[], str]] = {}  # region -> its markup whole, for a region the page could not patch
 
     # -- rendering ------------------------------------------------------------------------------
     def render(self) -> None:
@@ -59,6 +70,9 @@ class Painter:
             self.banner(EDITION_NOTE)
         drawn: dict[str, tuple[bool, bool]] = {}
         widgets.drawing(drawn)  # each fold-out as this render draws it (a kept card's: as it was drawn)
+        # the regions' writes recorded and made in one call (web/writes.py), where the page has it
+        self._writes = Writes() if _write_fn() is not None else None
+        self._whole = {}
         try:
             self._render()
         except Exception as e:  # noqa: BLE001 - a drawing bug must not blank the page
@@ -67,6 +81,7 @@ class Painter:
                         "The encounter is saved; Undo, Export or switching encounters still work.")
         finally:
             widgets.drawing(None)
+            self.flush_writes()  # what was drawn before a failure is on the page, as _painted says
         # the fold-outs as this render left the page (App.on_toggle: a toggle that differs is the
         # GM's); those no longer drawn are let go
         self.ui.folds = {k: o for k, (o, _) in drawn.items()}
@@ -96,7 +111,8 @@ class Painter:
             view, order = {}, []
         panel = panel_for(enc.ruleset)
         game_style.use(rs)  # the game's stylesheet, before anything of the game is drawn
-        focus_id = nil(document.activeElement).id if nil(document.activeElement) is not None else ""
+        active = nil(document.activeElement)
+        focus_id = active.id if active is not None else ""
         self.paint_select()
         undo_title, redo_title = history_view.undo_title(self.history)
         self.paint_prop("ruleset-badge", "textContent", rs.name)
@@ -140,6 +156,7 @@ class Painter:
         self.paint_log(R.log_entries(enc.log))
         if not getattr(self, "map_later", False):  # the first render over the kept drawing: App.start
             mapctl.render(self)
+        self.flush_writes()  # before the focus goes back to the field the GM was in
         if focus_id:
             el = by_id(focus_id)
             if el is not None:
@@ -208,13 +225,34 @@ class Painter:
             setattr(by_id(el_id), name, value)
             self._props[key] = value
 
+    def region(self, region: str, whole: Callable[[], str]) -> Any:
+        """The region to write into: during a render, its recorded writes (``whole``: its markup
+        whole, should the page not hold what was last written there); else the page's element."""
+        if self._writes is None:
+            return by_id(region)
+        self._whole[region] = whole
+        return self._writes.region(region)
+
+    def flush_writes(self) -> None:
+        """Make the render's recorded writes in one call; write whole each region the page could
+        not patch as recorded (it no longer held what was last written there)."""
+        writes, self._writes = self._writes, None
+        if writes is None:
+            return
+        for region in writes.flush(_write_fn()):
+            whole = self._whole.get(region)
+            el = by_id(region)
+            if whole is not None and el is not None:
+                el.innerHTML = ascii_html(whole())
+        self._whole = {}
+
     def paint(self, region: str, html: str) -> None:
         """Write a region only when its markup changed: a GM's half-typed entry in an untouched
         region survives, and the browser re-parses only what moved."""
         old = self._painted.get(region)
         if old != html:
             # markup made as a Block (web/blocks.py) is patched: only its changed parts are written
-            patch_region(by_id(region), old, html)
+            patch_region(self.region(region, lambda: html), old, html)
             self._painted[region] = html
 
     def paint_log(self, items: list[str]) -> None:
@@ -222,20 +260,24 @@ class Painter:
         oldest dropped past the limit), not 300 lines parsed and styled again on every tap."""
         before = self._painted.get("log")
         k = R.log_added(before, items)
-        root = by_id("log")
-        if k is None:
-            root.innerHTML = ascii_html("".join(items))
-        elif k:
-            root.insertAdjacentHTML("afterbegin", ascii_html("".join(items[:k])))
-            for _ in range(root.childElementCount - len(items)):  # past the limit: the oldest go
-                root.lastElementChild.remove()
+        if k is None or k:
+            root = self.region("log", lambda: "".join(items))
+            if k is None:
+                root.innerHTML = ascii_html("".join(items))
+            else:
+                root.insertAdjacentHTML("afterbegin", ascii_html("".join(items[:k])))
+                if isinstance(root, Node):
+                    root.trim(len(items))  # past the limit: the oldest go
+                else:
+                    for _ in range(root.childElementCount - len(items)):
+                        root.lastElementChild.remove()
         self._painted["log"] = items
 
     def paint_cards(self, cards: list[tuple[str, str]], empty: str) -> None:
         """The combatant cards, replacing only the cards that changed (a token dragged on the map
         changes one card of fifty)."""
         before = self._painted.get("cards")
-        root = by_id("combatants")
+        root = self.region("combatants", lambda: "".join(h for _, h in cards) if cards else empty)
         live = {cid for cid, _ in cards}
         for cid in [k for k in self._card_memo if k not in live]:
             del self._card_memo[cid]  # removed, or another encounter's: never kept for nothing
@@ -244,6 +286,8 @@ class Painter:
         elif before is None or [i for i, _ in before] != [i for i, _ in cards]:
             root.innerHTML = ascii_html("".join(h for _, h in cards))
         else:
+            if isinstance(root, Node):
+                root.expect(len(before))  # the page holds the cards last written, else all are written
             nodes = root.children
             for k, ((cid, html), (_, old)) in enumerate(zip(cards, before)):
                 if html is not old and html != old:
