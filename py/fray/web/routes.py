@@ -310,7 +310,9 @@ def submit(app: Any, panel: Any, name: str, form: Any, values: dict) -> None:
         return
     handler = FORMS.get(name)
     if handler is None:
-        if name not in (game_names(panel, "form") or ()):
+        # the map's Move is heard by the map's own listener first: routed there, not unknown (it
+        # said "no route" in the console at every Move: a GM's play-through)
+        if name not in (game_names(panel, "form") or ()) and name not in OWN_LISTENER:
             _unrouted("form", name)
         return
     handler(app, name, form, values)
