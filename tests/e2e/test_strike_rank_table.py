@@ -197,3 +197,24 @@ def test_prone_is_kept_on_who_cannot_stand_beside_the_control(page, open_app, tm
     box, chip = err.bounding_box(), card.locator(".conds").bounding_box()
     assert 0 <= box["y"] - (chip["y"] + chip["height"]) < 40, (box, chip)
     page.screenshot(path="/tmp/sr-table-prone.png")
+
+
+@pytest.mark.parametrize("size", [TABLET, LAPTOP], ids=["tablet", "laptop"])
+def test_when_resolution_begins_its_first_attack_is_in_view(page, open_app, size):
+    """Action Declaration & Resolution: once all have declared, resolution begins at the lowest SR. Twelve
+    declared, the GM presses Next: a GM's play-through found the page standing on a card some 1,300 px
+    below the first attack to roll, the declarations having folded away above. The first attack form is
+    now in view, below what sticks to the top of the page."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_strip import twelve
+    from test_table_fit import STUCK
+
+    page.set_viewport_size(size)
+    open_app(page)
+    twelve(page, "strike-rank")  # twelve declare, then Next
+    expect(page.locator("#round-bar .phase")).to_contain_text("Resolve")
+    form = page.locator('.sr-panel form[data-form="sr-attack"]').first
+    expect(form).to_be_visible()
+    page.wait_for_timeout(100)
+    box, stuck = form.bounding_box(), page.evaluate(STUCK)
+    assert box["y"] >= stuck - 1 and box["y"] < size["height"] - 100, (box, stuck, size)

@@ -177,7 +177,13 @@ class StrikeRankPanel(GamePanel):
         a: dict[str, Any] = {"type": "advance", "skip_empty": True, "ask_open": True, "move_token": True}
         if rolls:
             a["rolls"] = rolls
+        resolving = app.enc.phase == "resolve"
         app.dispatch(a, scope)
+        if app.enc.phase == "resolve" and not resolving:
+            # resolution begins: its first attack where the GM looks (a GM's play-through: the
+            # declarations folded away under the page's scroll, which then stood on a card some
+            # 1,300 px below the attack to roll)
+            _show_first_attack()
 
     def _asks_first(self, app: Any) -> bool:
         """Before Next moves on (issue 32): attacks still open at this SR get "Resolve / Skip it",
@@ -484,6 +490,16 @@ def _show_first_undeclared(app: Any) -> None:
     first = nil(form.querySelector("select, input, button")) if form is not None else None
     if first is not None:
         first.focus()
+
+
+def _show_first_attack() -> None:
+    """The panel's first attack form (else the panel) in view below the sticky head, if it is not."""
+    from fray.web.dom import below_the_head, document, nil
+
+    target = nil(document.querySelector('.sr-panel form[data-form="sr-attack"]')) or nil(
+        document.querySelector(".sr-panel"))
+    if target is not None:
+        below_the_head(target, always=False)
 
 
 def _show_attack(ref: str) -> None:
