@@ -30,7 +30,7 @@ def add_fields_html(extra: dict[str, Any] | None) -> Markup:
         '<textarea id="f-tr-weapons" name="tr_weapons" rows="{}" spellcheck="false" autocapitalize="off" '
         'aria-describedby="f-tr-weapons-hint">{}</textarea>'
         '<small class="hint" id="f-tr-weapons-hint">{}</small>{}</div>'
-        '<p class="hint">Folded into the JSON below when you press Add.</p></fieldset>',
+        '<p class="hint">Added to the combatant\u2019s other details (the box below) when you press Add.</p></fieldset>',
         rows, text, WEAPONS_HINT, _err("combatant.weapons"))
 
 
