@@ -166,6 +166,12 @@ def test_laptop_strip_beside_the_cards(page, open_app, ruleset):
     assert strip["x"] + strip["width"] <= cards["x"], "the strip is not beside the cards"
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, f"laptop-{ruleset}")
+    if ruleset == "tactical-round":
+        # the Melee list: what each does reads on a line or two, beside its name (a "simultaneous
+        # with" badge squeezed it to a letter a line at 1366 px: a GM's play-through)
+        whys = page.evaluate("""() => [...document.querySelectorAll('.tr-slot > .why')].map(
+          e => [Math.round(e.getBoundingClientRect().width), Math.round(e.getBoundingClientRect().height)])""")
+        assert whys and all(w >= 150 and h <= 60 for w, h in whys), whys
 
 
 def test_a_long_name_in_the_laptop_strip_takes_the_room_beside_it(page, open_app):
