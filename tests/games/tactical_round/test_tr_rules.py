@@ -562,6 +562,24 @@ def test_melee_attack_engages():
     assert any(c["name"] == "engaged" for c in RS.view(enc)["combatants"][1]["conditions"])
 
 
+@pytest.mark.parametrize("out", ["dead", "incapacitated", "unconscious", "dying"])
+def test_the_fallen_are_engaged_with_no_one(out):
+    """Melee Attacks: "Any character who receives a melee attack becomes Engaged with the attacker. Engaged characters
+    cannot take Movement Actions unless they Disengage or Run Away first." Engaged is a matter of two fighters; one out
+    of the fight (Parrying: "Incapacitated ... cannot Parry at all"; the dead, dying and unconscious cannot act) ends the
+    engagement on both sides, so the swordsman who felled the orc moves on without Disengaging; a blow at the
+    fallen engages no one."""
+    enc, _ = attack(to_phase(duel(), "melee"), "c1", "c2", 50)
+    enc, ev = do(enc, {"type": "set_condition", "id": "c2", "condition": out, "on": True})
+    assert enc.get("c1").data["engaged_with"] == [] and enc.get("c2").data["engaged_with"] == []
+    assert not any(c["name"] == "engaged" for c in RS.view(enc)["combatants"][0]["conditions"])
+    assert "engaged" not in RS.status(enc, RS.view(enc), "c1")["chips"]  # the order strip's badge
+    assert any("no longer Engaged with A" in e["text"] for e in ev)
+    if out != "dead":
+        enc, _ = attack(enc, "c1", "c2", 50)
+        assert enc.get("c1").data["engaged_with"] == []
+
+
 def test_melee_attack_has_no_range_band():
     """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within the reach
     of their weapon." — no range band applies within reach."""

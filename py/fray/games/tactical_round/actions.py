@@ -80,6 +80,23 @@ def disengage_all(enc: Encounter, c: Combatant) -> None:
     c.data["engaged_with"] = []
 
 
+def end_engagements_of_the_fallen(ctx: Context) -> None:
+    """Melee Attacks: Engaged means in melee with a foe who can still fight. A combatant out of the
+    fight (dead, dying, incapacitated, unconscious: ``rules.OUT_OF_ACTION``) can neither attack nor
+    Parry nor move, so its engagements end on both sides: the swordsman who killed the orc may move
+    on without Disengaging. Looked at with ``peek`` so that an action touching nobody copies nobody."""
+    enc = ctx.enc
+    for seen in enc.peek():
+        if not seen.data.get("engaged_with"):
+            continue
+        if rules.fallen(seen):
+            c = enc.get(seen.id)
+            foes = [o.name for o in (enc.peek_at(x) for x in c.data["engaged_with"]) if o is not None]
+            disengage_all(enc, c)
+            if foes:
+                ctx.event("condition", f"{c.name} is {rules.fallen(c)}: no longer Engaged with {', '.join(foes)}",
+                          id=c.id)
+
 def hp_events(ctx: Context, c: Combatant) -> None:
     for cond, on in rules.sync_hp_conditions(c, tables_of(ctx)):
         ctx.event("condition", f"{c.name} is {'now' if on else 'no longer'} {cond} (HP {hp_current(c)})",
@@ -383,7 +400,7 @@ def attack(ctx: Context) -> None:
     if w["kind"] in ("missile", "thrown"):
         w["loaded"] = False
         w["reload_progress"] = 0
-    if not ranged:
+    if not ranged and not rules.fallen(b):  # a blow at the fallen engages no one (end_engagements_of_the_fallen)
         engage(a, b)
     if any(label == "parry" for label, _ in dfn):  # the parry has been used against this opponent this Round
         used = b.data.get("parried") or {}
