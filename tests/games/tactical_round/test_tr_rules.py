@@ -164,7 +164,7 @@ def test_attack_outside_its_phase_is_refused():
     """Tactical Round Sequence (FACTS): a melee attack resolves in the Melee phase, not in Ranged A."""
     with pytest.raises(RuleViolation) as e:
         attack(to_phase(duel(), "ranged_a"), "c1", "c2")
-    assert e.value.rule == "Tactical Round Sequence"
+    assert e.value.rule == "Tactical Round Sequence" and e.value.field == "weapon"  # the weapon decides the phase
 
 
 def test_declare_only_in_declaration():
@@ -596,7 +596,7 @@ def test_the_dead_are_no_target():
     enc = condition(enc, "c2", "dead")
     with pytest.raises(RuleViolation) as e:
         attack(enc, "c1", "c2", 50)
-    assert "B is dead: choose another target" in str(e.value)
+    assert "B is dead: choose another target" in str(e.value) and e.value.field == "target"
     enc = condition(enc, "c3", "incapacitated")
     attack(enc, "c1", "c3", 50)
 
@@ -611,6 +611,7 @@ def test_melee_attack_only_within_reach():
         attack(enc, "c1", "c2", 50, check_reach=True)
     assert e.value.rule == "Melee Attacks"
     assert "B is 15.0 m from A" in str(e.value) and "move closer first" in str(e.value)
+    assert e.value.field == "target"  # the page says it beside the Target (a GM found it at the form's top)
     attack(enc, "c1", "c2", 50, check_reach=True, distance=3)  # the GM's own measure wins over the tokens
     attack(enc, "c1", "c2", 50)  # an attack saved before the check
     enc = to_phase(fight(fighter("A", SWORD), fighter("B", SWORD, x=3)), "melee")
@@ -767,7 +768,7 @@ def test_ranged_needs_target_within_range():
     enc = to_phase(duel(a_weapons=(BOW,)), "ranged_a")
     with pytest.raises(RuleViolation) as e:
         attack(enc, "c1", "c2", 50, line_of_sight=True, distance=40.5)
-    assert e.value.rule == "Range Bands"
+    assert e.value.rule == "Range Bands" and e.value.field == "target"  # said beside the attack form's Target
 
 
 # == Range Bands ====================================================================================
