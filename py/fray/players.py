@@ -192,6 +192,10 @@ def project(enc: Encounter, view: dict[str, Any], order: list[Any]) -> dict[str,
         cid = s.combatant_id
         if cid not in hidden and cid not in seen and enc.get(cid) is not None:
             seen.append(cid)
+    # everyone in the fight, as the GM's strip shows them (render.strip_entries): those with a place
+    # in the order first, then the rest in the encounter's order. The order of play of a game that
+    # declares first (strike-rank) holds only who has declared: the players saw one name of six.
+    seen += [c.id for c in enc.combatants if c.id not in hidden and c.id not in seen]
     combatants = []
     for c in enc.combatants:
         if c.id in hidden:
