@@ -159,6 +159,10 @@ def test_strike_rank_declarations_show_everyone_in_the_order():
     enc, _ = apply(enc, {"type": "sr.declare", "id": "c3", "kind": "melee", "weapon": "dagger", "target": "c1"})
     assert [s.combatant_id for s in rs.order_of_play(enc)] == ["c3"]  # the engine's order: the declared
     assert [o["id"] for o in see(enc)["order"]] == ["c3", "c1", "c2"]
+    # and nobody acts yet: no one is "Now" while declaring, as on the GM's strip (Ruleset.still_to_act)
+    order = rs.order_of_play(enc)
+    p = players.project(enc, rs.view(enc), order, rs.still_to_act(enc, order))  # as web/players_view.projection
+    assert p["current"] is None and not any(o["current"] for o in p["order"])
 
 
 def test_settings_survive_a_save_round_trip():
