@@ -71,10 +71,12 @@ class Collect:
 
 
 class RuleViolation(FrayError):
-    """The input is well formed but the rules forbid it: names the rule."""
+    """The input is well formed but the rules forbid it: names the rule, and ``field``, when one
+    field's choice is what the rules forbid (a target out of reach), so the page says it there."""
 
-    def __init__(self, rule: str, message: str):
+    def __init__(self, rule: str, message: str, field: str = ""):
         self.rule = rule
+        self.field = field
         super().__init__(f"{message} (rule: {rule})")
 
 

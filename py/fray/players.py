@@ -180,18 +180,26 @@ def _current(enc: Encounter, view: dict[str, Any], order: list[Any]) -> str | No
     return None
 
 
-def project(enc: Encounter, view: dict[str, Any], order: list[Any]) -> dict[str, Any]:
+def project(enc: Encounter, view: dict[str, Any], order: list[Any],
+            waiting: list[str] | None = None) -> dict[str, Any]:
     """What the players' window shows. ``order`` is the ruleset's order of play (``Slot``s with
-    ``combatant_id``); hidden combatants are dropped from every part of the result."""
+    ``combatant_id``); ``waiting`` (``Ruleset.still_to_act``): who has yet to act, empty when nobody
+    acts now (strike-rank declarations). Hidden combatants are dropped from every part of the result."""
     view = view if isinstance(view, dict) else {}
     hidden = hidden_ids(enc, view)
     mode = settings(enc)["wounds"]
-    current = _current(enc, view, order)
+    # nobody "Now" while nobody acts, as the GM's strip (a players' window read "Now: Human warrior"
+    # while the strike-rank combatants were still declaring)
+    current = None if waiting == [] else _current(enc, view, order)
     seen: list[str] = []
     for s in order:
         cid = s.combatant_id
         if cid not in hidden and cid not in seen and enc.get(cid) is not None:
             seen.append(cid)
+    # everyone in the fight, as the GM's strip shows them (render.strip_entries): those with a place
+    # in the order first, then the rest in the encounter's order. The order of play of a game that
+    # declares first (strike-rank) holds only who has declared: the players saw one name of six.
+    seen += [c.id for c in enc.combatants if c.id not in hidden and c.id not in seen]
     combatants = []
     for c in enc.combatants:
         if c.id in hidden:

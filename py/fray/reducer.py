@@ -481,6 +481,7 @@ def _run(encounter: Encounter, action: Any, rng: RandomSource | None) -> tuple[E
     try:
         ctx = Context(draft, action, tray, ruleset)
         handler(ctx)
+        ruleset.after_action(ctx)
         timers.after_action(encounter, draft, ruleset, ctx.event, action.get("type"))  # durations that ran out
         sharing.settle(draft, encounter, copies)
     finally:

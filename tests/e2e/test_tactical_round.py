@@ -230,7 +230,8 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     hp = {c.name: c.stats["HP"] - c.data["hits_taken"] for c in enc.combatants}
     assert hp == {SWORD: 30, ORC: 17, XBOW: 35}
     page_log = page.locator("#log li").evaluate_all(
-        "els => els.map(e => e.textContent.replace(/^Round \\d+ /, ''))")
+        # without the round in front (span.r), which a line naming its own round ("Round 2 begins") has not
+        "els => els.map(e => e.querySelector('.r') ? e.textContent.replace(/^Round \\d+ /, '') : e.textContent)")
     # each line as the log draws it: its text, with the label of the attack it began put in front (render.log_text)
     from html import unescape
 
@@ -495,10 +496,13 @@ def test_a_melee_attack_out_of_reach_is_refused_and_a_critical_can_kill(page, op
     log_before = page.locator("#log li").count()
     form = quick_attack(page, "c3", "50")
     form.get_by_role("button", name="Attack", exact=True).click()
-    said = form.locator("[data-error-for]:not(:empty)")
+    # beside the Target, whose choice the rule refuses, and the Target marked (a GM found it at the form's top)
+    said = form.locator('[data-error-for="target"]')
     expect(said).to_contain_text(f"{ORC} is 4.2 m from {XBOW}")
     expect(said).to_contain_text("must move closer first (in the Move phase)")
     expect(said).to_be_in_viewport()
+    expect(form.locator('[name="target"]')).to_have_attribute("aria-invalid", "true")
+    expect(form.locator("[data-error-for]:not(:empty)")).to_have_count(1)
     assert page.locator("#log li").count() == log_before
     expect(page.locator(".tr-pending")).to_have_count(0)
 

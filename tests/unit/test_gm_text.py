@@ -118,6 +118,9 @@ def test_the_log_marks_a_label_on_every_line_about_it():
     roll = LogEntry(5, 1, "roll", "R8 Movement roll: success by 3", {"ref": "R8"})
     line = re.sub(r"<[^>]+>", "", "".join(log_entries([roll])))
     assert line == "Round 1 R8 Movement roll: success by 3" and not LABEL.match(line)
+    # a line that names its own round says it once (range-band's log read "Round 1 Round 1 begins")
+    begins = LogEntry(6, 1, "round", "Round 1 begins", {})
+    assert re.sub(r"<[^>]+>", "", "".join(log_entries([begins]))) == "Round 1 begins"
     # the history list names an action by its first log line: the label marked there the same way
     from fray.web.render import marked_labels
 

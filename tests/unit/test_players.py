@@ -145,6 +145,26 @@ def test_every_ruleset_projects(ruleset):
     json.dumps(p)
 
 
+def test_strike_rank_declarations_show_everyone_in_the_order():
+    """Strike-rank, Action Declaration & Resolution: every combatant declares before any acts. The order of play then
+    holds only who has declared, and a GM's players' window read one name of three during declarations: it shows
+    everyone in the fight, as the GM's strip does (those placed by their strike rank first, then the rest)."""
+    rs = get_ruleset("strike-rank")
+    enc = new_encounter("strike-rank", "Ford")
+    for p in rs.presets()[:2]:
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": p})
+    enc, _ = apply(enc, {"type": "add_combatant", "combatant": {**rs.presets()[1], "name": "Wolf 2"}})
+    enc, _ = apply(enc, {"type": "advance"})
+    assert enc.phase == "declare"
+    enc, _ = apply(enc, {"type": "sr.declare", "id": "c3", "kind": "melee", "weapon": "dagger", "target": "c1"})
+    assert [s.combatant_id for s in rs.order_of_play(enc)] == ["c3"]  # the engine's order: the declared
+    assert [o["id"] for o in see(enc)["order"]] == ["c3", "c1", "c2"]
+    # and nobody acts yet: no one is "Now" while declaring, as on the GM's strip (Ruleset.still_to_act)
+    order = rs.order_of_play(enc)
+    p = players.project(enc, rs.view(enc), order, rs.still_to_act(enc, order))  # as web/players_view.projection
+    assert p["current"] is None and not any(o["current"] for o in p["order"])
+
+
 def test_settings_survive_a_save_round_trip():
     from fray import savefile
     h = History(free_fight())

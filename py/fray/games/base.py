@@ -309,6 +309,11 @@ class Ruleset:
         """Recompute derived data after an edit; default: same as a new combatant keeps data."""
         self.init_combatant(enc, c, extra)
 
+    def after_action(self, ctx: Context) -> None:
+        """What follows by itself from any action, however it came about (a blow, a critical, the
+        GM's own condition toggle): the tactical-round game ends the engagements of the fallen.
+        Default: nothing."""
+
     # -- flow ---------------------------------------------------------------------------------
     def register_actions(self) -> None:
         """Subclasses fill ``self.actions``."""

@@ -44,9 +44,9 @@ class Messages:
                 self.show_error(scope, each, field_map, focus=i == 0)
             return
         root = scope or document
+        # a refusal by the rules lands beside the field whose choice the rules forbid, when it names
+        # one (the target out of reach), else at the top of the form
         key = getattr(err, "field", None) or ""
-        if isinstance(err, RuleViolation):
-            key = ""
         original = key
         if field_map and key:
             key = field_map(key)

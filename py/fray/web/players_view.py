@@ -48,7 +48,8 @@ document = js.document
 
 def projection(enc: Any) -> dict[str, Any]:
     rs = get_ruleset(enc.ruleset)
-    return players.project(enc, rs.view(enc), rs.order_of_play(enc))
+    order = rs.order_of_play(enc)
+    return players.project(enc, rs.view(enc), order, rs.still_to_act(enc, order))
 
 
 def _channel() -> Any:

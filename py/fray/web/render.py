@@ -452,13 +452,21 @@ def log_entries(log: list[LogEntry], limit: int = 300) -> list[Markup]:
         made = _LOG_ENTRY.get(key)
         if made is None:
             # the round in words: "R1 R8 Movement roll" read as two labels (range-band's rolls are R1, R2 ...)
-            made = html('<li class="log-{}" value="{}"><span class="r">Round {}</span> {}</li>',
-                        e.kind, e.seq, e.round, log_text(e))
+            if _names_its_round(e):  # "Round 1 begins" said once, not "Round 1 Round 1 begins"
+                made = html('<li class="log-{}" value="{}">{}</li>', e.kind, e.seq, log_text(e))
+            else:
+                made = html('<li class="log-{}" value="{}"><span class="r">Round {}</span> {}</li>',
+                            e.kind, e.seq, e.round, log_text(e))
             if len(_LOG_ENTRY) >= 4096:
                 _LOG_ENTRY.clear()
             _LOG_ENTRY[key] = made
         out.append(made)
     return out
+
+
+def _names_its_round(e: LogEntry) -> bool:
+    """A line that begins with its own round ("Round 3 begins") needs no "Round 3" in front of it."""
+    return e.text.startswith(f"Round {e.round} ")
 
 
 # each log line's markup by everything it is made of (``log_entries``), bounded like ``_STRIP_ENTRY``

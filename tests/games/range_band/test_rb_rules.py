@@ -293,6 +293,19 @@ def test_knocked_down_rider_leaves_mount_and_400_wgt_fall():
     assert "short-range fall" in big.state["prompts"][-1]["text"]
 
 
+def test_a_knockdown_off_a_mount_says_knocked_down_once():
+    """Falling Off Mounts: "Anything which knocks you down will also remove you from your mount ... You are still
+    grouped-up with your mount in either case." A GM read "Rider is knocked down (knockdown)" then "Rider is no longer
+    mounted on Horse (knocked down)": one knockdown, said once; the unmounting says only what it adds."""
+    enc, ev = apply(rider_and_horse(), {"type": "rb.knockdown", "id": "c1"})
+    texts = [e["text"] for e in ev]
+    assert texts == ["Rider is knocked down", "Rider is no longer mounted on Horse; still grouped-up with it"]
+    assert sum(t.count("knocked down") for t in texts) == 1
+    _, ev = apply(rider_and_horse(), {"type": "rb.knockdown", "id": "c2"})  # the mount: the rider falls, said why
+    assert [e["text"] for e in ev][1:] == ["Rider is knocked down (their mount Horse was knocked down)",
+                                            "Rider is no longer mounted on Horse; still grouped-up with it"]
+
+
 def test_voluntary_fall_off_is_a_knockdown():
     """Falling Off Mounts: "You may voluntarily "fall off" of a mount as a free action; you still suffer a knockdown." """
     enc = act(rider_and_horse(), "dismount", id="c1", fall=True)

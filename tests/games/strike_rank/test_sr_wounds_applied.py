@@ -188,6 +188,18 @@ def test_a_melee_attack_after_moving_ends_engaged_with_its_target():
     assert "Yanioth closes 7 m to Broo" in texts(ev)
 
 
+def test_a_close_of_less_than_a_decimetre_is_no_move_and_not_logged():
+    """Attacking: "if a human (Movement 3m) must move 6m to get within melee range of an opponent, the attack will
+    be delayed by 2 SR". A GM read "Human warrior 6 closes 0 m to Great wolf 6": a foe 3.04 m off is as good as
+    within melee range ("engagement range is about 3 meters or less"); nothing moves and no close is logged."""
+    enc = to_phase(duel(yanioth(x=0, y=0), fighter("Broo", x=0, y=3.04)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc = to_phase(enc, "resolve")
+    enc, ev = attack(enc, ref="a1", rolls={"attack": 90}, move_token=True)
+    assert (enc.get("c1").position.x, enc.get("c1").position.y) == (0, 0)
+    assert not any("closes" in t for t in texts(ev)), texts(ev)
+
+
 def test_those_who_close_on_one_foe_end_beside_each_other_not_on_one_spot():
     """Movement: "For human-sized combatants, engagement range is about 3 meters or less." Three who close on
     one foe from one side (a GM's play-through: their tokens ended on one point, each hiding the others) each

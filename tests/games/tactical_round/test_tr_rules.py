@@ -164,7 +164,7 @@ def test_attack_outside_its_phase_is_refused():
     """Tactical Round Sequence (FACTS): a melee attack resolves in the Melee phase, not in Ranged A."""
     with pytest.raises(RuleViolation) as e:
         attack(to_phase(duel(), "ranged_a"), "c1", "c2")
-    assert e.value.rule == "Tactical Round Sequence"
+    assert e.value.rule == "Tactical Round Sequence" and e.value.field == "weapon"  # the weapon decides the phase
 
 
 def test_declare_only_in_declaration():
@@ -562,6 +562,24 @@ def test_melee_attack_engages():
     assert any(c["name"] == "engaged" for c in RS.view(enc)["combatants"][1]["conditions"])
 
 
+@pytest.mark.parametrize("out", ["dead", "incapacitated", "unconscious", "dying"])
+def test_the_fallen_are_engaged_with_no_one(out):
+    """Melee Attacks: "Any character who receives a melee attack becomes Engaged with the attacker. Engaged characters
+    cannot take Movement Actions unless they Disengage or Run Away first." Engaged is a matter of two fighters; one out
+    of the fight (Parrying: "Incapacitated ... cannot Parry at all"; the dead, dying and unconscious cannot act) ends the
+    engagement on both sides, so the swordsman who felled the orc moves on without Disengaging; a blow at the
+    fallen engages no one."""
+    enc, _ = attack(to_phase(duel(), "melee"), "c1", "c2", 50)
+    enc, ev = do(enc, {"type": "set_condition", "id": "c2", "condition": out, "on": True})
+    assert enc.get("c1").data["engaged_with"] == [] and enc.get("c2").data["engaged_with"] == []
+    assert not any(c["name"] == "engaged" for c in RS.view(enc)["combatants"][0]["conditions"])
+    assert "engaged" not in RS.status(enc, RS.view(enc), "c1")["chips"]  # the order strip's badge
+    assert any("no longer Engaged with A" in e["text"] for e in ev)
+    if out != "dead":
+        enc, _ = attack(enc, "c1", "c2", 50)
+        assert enc.get("c1").data["engaged_with"] == []
+
+
 def test_melee_attack_has_no_range_band():
     """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within the reach
     of their weapon." — no range band applies within reach."""
@@ -578,7 +596,7 @@ def test_the_dead_are_no_target():
     enc = condition(enc, "c2", "dead")
     with pytest.raises(RuleViolation) as e:
         attack(enc, "c1", "c2", 50)
-    assert "B is dead: choose another target" in str(e.value)
+    assert "B is dead: choose another target" in str(e.value) and e.value.field == "target"
     enc = condition(enc, "c3", "incapacitated")
     attack(enc, "c1", "c3", 50)
 
@@ -593,6 +611,7 @@ def test_melee_attack_only_within_reach():
         attack(enc, "c1", "c2", 50, check_reach=True)
     assert e.value.rule == "Melee Attacks"
     assert "B is 15.0 m from A" in str(e.value) and "move closer first" in str(e.value)
+    assert e.value.field == "target"  # the page says it beside the Target (a GM found it at the form's top)
     attack(enc, "c1", "c2", 50, check_reach=True, distance=3)  # the GM's own measure wins over the tokens
     attack(enc, "c1", "c2", 50)  # an attack saved before the check
     enc = to_phase(fight(fighter("A", SWORD), fighter("B", SWORD, x=3)), "melee")
@@ -749,7 +768,7 @@ def test_ranged_needs_target_within_range():
     enc = to_phase(duel(a_weapons=(BOW,)), "ranged_a")
     with pytest.raises(RuleViolation) as e:
         attack(enc, "c1", "c2", 50, line_of_sight=True, distance=40.5)
-    assert e.value.rule == "Range Bands"
+    assert e.value.rule == "Range Bands" and e.value.field == "target"  # said beside the attack form's Target
 
 
 # == Range Bands ====================================================================================

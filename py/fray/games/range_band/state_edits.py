@@ -154,22 +154,24 @@ def unmount(ctx: Context, rider: Combatant, why: str) -> None:
     rider.data["mount"] = None
     if m is not None:
         m.data["rider"] = None
-        ctx.event("mount", f"{rider.name} is no longer mounted on {m.name} ({why}); still grouped-up with it",
+        said = f" ({why})" if why else ""
+        ctx.event("mount", f"{rider.name} is no longer mounted on {m.name}{said}; still grouped-up with it",
                   id=rider.id, mount=m.id)
 
 
 def knock_down(ctx: Context, c: Combatant, t: rules.Tables, why: str, stop_flying: bool = False) -> None:
     """Anything that inflicts a knockdown, by the rules of Flight, Underwater Combat and Falling Off Mounts."""
     enc = ctx.enc
+    because = f" ({why})" if why else ""
     if rules.underwater(enc, c):
         if rules.is_mounted(c):
             unmount(ctx, c, "a knockdown removes an underwater character from their mount")
-        ctx.event("knockdown", f"{c.name} is underwater: immune to knockdowns ({why})", id=c.id)
+        ctx.event("knockdown", f"{c.name} is underwater: immune to knockdowns{because}", id=c.id)
         return
     if rules.is_flying(enc, c) and not stop_flying:
         add_duration(enc, c, "minor-stunned", "after_turn", 1)
         ctx.event("knockdown", f"{c.name} is flying: minor stunned until the end of their next turn instead of "
-                  f"knocked down ({why})", id=c.id)
+                  f"knocked down{because}", id=c.id)
         return
     if rules.is_flying(enc, c) and stop_flying:
         if not rules.at_engagement_altitude(c, t):
@@ -177,10 +179,10 @@ def knock_down(ctx: Context, c: Combatant, t: rules.Tables, why: str, stop_flyin
         c.data["flying"] = False
         ctx.event("flight", f"{c.name} stops flying and takes the knockdown instead", id=c.id)
     cond_on(c, "knocked-down")
-    ctx.event("knockdown", f"{c.name} is knocked down ({why})", id=c.id)
+    ctx.event("knockdown", f"{c.name} is knocked down{because}", id=c.id)
     m = rules.mount_of(enc, c)
     if m is not None:
-        unmount(ctx, c, "knocked down")
+        unmount(ctx, c, "")  # the line above says why: "knocked down" once (a GM read it twice for one knockdown)
         if int(m.stats.get("WGT", 0)) >= rules.const(t, "mount_fall_wgt") or rules.is_flying(enc, m):
             what = "the mount is flying" if rules.is_flying(enc, m) else f"{m.name} has WGT {m.stats.get('WGT')}"
             prompt(ctx, "fall", c, f"{c.name} falls off {m.name} ({what}): use the Falling rules for a "

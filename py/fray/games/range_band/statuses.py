@@ -34,7 +34,7 @@ def knockdown(ctx: Context) -> None:
     underwater: immune, but removed from a mount; mounted: knocked off (a fall from a 400+ WGT or flying
     mount); a mount knocked down throws its rider."""
     c = ctx.combatant()
-    knock_down(ctx, c, tables_of(ctx), "knockdown", stop_flying=flag(ctx.action, "stop_flying"))
+    knock_down(ctx, c, tables_of(ctx), "", stop_flying=flag(ctx.action, "stop_flying"))  # not "knocked down (knockdown)"
 
 
 def status(ctx: Context) -> None:

@@ -573,7 +573,9 @@ def close_in(c: Combatant, target: Combatant, metres: float | None = None,
     go = max(0.0, gap - rules.ENGAGEMENT_RANGE_M)
     if metres is not None:
         go = min(go, max(0.0, float(metres)))
-    if go <= 0 or gap <= 0:
+    # Less than the decimetre the map and the log draw is no move (a GM read "closes 0 m" of a
+    # wolf 3.04 m off): the token stays put and nothing is said to have moved.
+    if go < MOVE_SHOWN_M or gap <= 0:
         return 0.0
     taken = [(o.position.x, o.position.y) for o in others if o.id not in (c.id, target.id)]
 
@@ -591,6 +593,7 @@ def close_in(c: Combatant, target: Combatant, metres: float | None = None,
     return round(math.hypot(x - here.x, y - here.y), 2)
 
 
+MOVE_SHOWN_M = 0.05  # rules.metres_text rounds to the decimetre: anything less reads "0 m"
 TOKEN_SPACE_M = 1.0  # closer than this, two tokens are drawn one over the other: not two figures
 
 

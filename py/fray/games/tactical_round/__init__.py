@@ -79,6 +79,9 @@ class TacticalRound(Ruleset):
     def order_of_play(self, enc: Encounter) -> list[Slot]:
         return order.order_of_play(enc, self.all_tables(enc))
 
+    def after_action(self, ctx: Context) -> None:
+        actions.end_engagements_of_the_fallen(ctx)  # whatever put them down: a blow, a critical, the GM
+
     def advance(self, ctx: Context) -> None:
         """Next phase of the Tactical Round Sequence; after Other Actions, the next round."""
         enc = ctx.enc

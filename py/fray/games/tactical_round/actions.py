@@ -48,10 +48,10 @@ def other(ctx: Context, cid: Any, field: str, me: Combatant) -> Combatant:
     return ctx.enc.get(cid)
 
 
-def able(c: Combatant, rule: str, what: str) -> None:
+def able(c: Combatant, rule: str, what: str, field: str = "") -> None:
     for cond in rules.OUT_OF_ACTION:
         if cond in c.conditions:
-            raise RuleViolation(rule, f"{c.name} is {cond} and cannot {what}")
+            raise RuleViolation(rule, f"{c.name} is {cond} and cannot {what}", field)
 
 
 def declarations(enc: Encounter, cid: str) -> list[dict[str, Any]]:
@@ -79,6 +79,23 @@ def disengage_all(enc: Encounter, c: Combatant) -> None:
             o.data["engaged_with"].remove(c.id)
     c.data["engaged_with"] = []
 
+
+def end_engagements_of_the_fallen(ctx: Context) -> None:
+    """Melee Attacks: Engaged means in melee with a foe who can still fight. A combatant out of the
+    fight (dead, dying, incapacitated, unconscious: ``rules.OUT_OF_ACTION``) can neither attack nor
+    Parry nor move, so its engagements end on both sides: the swordsman who killed the orc may move
+    on without Disengaging. Looked at with ``peek`` so that an action touching nobody copies nobody."""
+    enc = ctx.enc
+    for seen in enc.peek():
+        if not seen.data.get("engaged_with"):
+            continue
+        if rules.fallen(seen):
+            c = enc.get(seen.id)
+            foes = [o.name for o in (enc.peek_at(x) for x in c.data["engaged_with"]) if o is not None]
+            disengage_all(enc, c)
+            if foes:
+                ctx.event("condition", f"{c.name} is {rules.fallen(c)}: no longer Engaged with {', '.join(foes)}",
+                          id=c.id)
 
 def hp_events(ctx: Context, c: Combatant) -> None:
     for cond, on in rules.sync_hp_conditions(c, tables_of(ctx)):
@@ -331,11 +348,13 @@ def plan_attack(ctx: Context) -> AttackPlan:
     b = other(ctx, ctx.action.get("target"), "target", a)
     wi, w = weapon(a, ctx.action.get("weapon"))
     if "dead" in b.conditions:  # the form offers the living; the incapacitated and dying may still be struck
-        raise RuleViolation("Combat Actions", f"{b.name} is dead: choose another target")
+        raise RuleViolation("Combat Actions", f"{b.name} is dead: choose another target", "target")
     flags = {k: flag(ctx.action, k) for k in ("flanking", "on_rear", "charge", "mounted", "two_weapons")}
-    able(a, "Combat Actions", "attack")
+    # each refusal of the attack form beside the field whose choice the rules forbid (the Attacker,
+    # the Weapon, the Target, the Line of sight), as an unreadable field's error is
+    able(a, "Combat Actions", "attack", "id")
     if a.data.get("disengaging"):
-        raise RuleViolation("Disengaging", f"{a.name} is Disengaging: may Parry but cannot attack")
+        raise RuleViolation("Disengaging", f"{a.name} is Disengaging: may Parry but cannot attack", "id")
     ranged = w["kind"] in RANGED_KINDS
     flight = b.data.get("run_away") or {}
     strike = flight.get("round") == enc.round and flight.get("vs", {}).get(a.id) in ("lose", "tie") \
@@ -343,7 +362,7 @@ def plan_attack(ctx: Context) -> AttackPlan:
     if enc.phase not in rules.attack_phases(w, enc.round) and not (strike and not ranged and enc.phase == "move"):
         allowed = ", ".join(rules.phase_title(t, p) for p in rules.attack_phases(w, enc.round))
         raise RuleViolation("Tactical Round Sequence", f"{w['name']} attacks in {allowed}, not in "
-                            f"{rules.phase_title(t, enc.phase)}")
+                            f"{rules.phase_title(t, enc.phase)}", "weapon")
     if strike and enc.phase == "move" and not ranged:
         # Running Away: the attackers who won strike at the back; on a tie at half CMB.
         if flight["vs"][a.id] == "lose":
@@ -355,9 +374,11 @@ def plan_attack(ctx: Context) -> AttackPlan:
         if los is None:
             raise InvalidAction("line_of_sight", "confirm that the attacker can see at least part of the target")
         if los is not True:
-            raise RuleViolation("Ranged Attacks", "a ranged attack needs a clear Line of Sight to the target")
+            raise RuleViolation("Ranged Attacks", "a ranged attack needs a clear Line of Sight to the target",
+                                "line_of_sight")
         if w["kind"] in ("missile", "thrown") and not w["loaded"]:
-            raise RuleViolation("Reloading", f"{w['name']} is not {'readied' if w['kind'] == 'thrown' else 'loaded'}")
+            raise RuleViolation("Reloading", f"{w['name']} is not {'readied' if w['kind'] == 'thrown' else 'loaded'}",
+                                "weapon")
     dist = _distance(ctx, a, b) if ranged else None
     # Melee Attacks, reach: the page asks for the check (``check_reach``); a history saved before
     # it was asked for replays as it was played. A strike at a runner comes from an engaged foe.
@@ -383,7 +404,7 @@ def attack(ctx: Context) -> None:
     if w["kind"] in ("missile", "thrown"):
         w["loaded"] = False
         w["reload_progress"] = 0
-    if not ranged:
+    if not ranged and not rules.fallen(b):  # a blow at the fallen engages no one (end_engagements_of_the_fallen)
         engage(a, b)
     if any(label == "parry" for label, _ in dfn):  # the parry has been used against this opponent this Round
         used = b.data.get("parried") or {}

@@ -278,7 +278,7 @@ def melee_reach(enc: Encounter, a: Combatant, b: Combatant, metres: float, table
         return
     raise RuleViolation("Melee Attacks", f"{b.name} is {metres:.1f} m from {a.name}: a melee attack reaches only "
                         f"an opponent adjacent or within the weapon's reach ({reach:g} m). "
-                        f"{a.name} must move closer first (in the Move phase)")
+                        f"{a.name} must move closer first (in the Move phase)", field="target")
 
 
 def parry_against(enc: Encounter, target: Combatant, attacker: Combatant, w: dict[str, Any], on_rear: bool,
@@ -374,12 +374,12 @@ def attack_parts(enc: Encounter, attacker: Combatant, w: dict[str, Any], target:
     ranged = w["kind"] in RANGED_KINDS
     if ranged:
         if distance is None:
-            raise RuleViolation("Range Bands", "the distance to the target is needed")
+            raise RuleViolation("Range Bands", "the distance to the target is needed", "distance")
         band = range_band(distance, w["base_range"], tables)
         if band is None:
             last = tables["range_bands"]["entries"][-1]["up_to_multiple"]
             raise RuleViolation("Range Bands", f"{target.name} is {distance:g} m away, beyond {last:g}× the Base Range "
-                                f"of {w['base_range']:g} m: cannot attack")
+                                f"of {w['base_range']:g} m: cannot attack", "target")
         if band["modifier"]:
             parts.append((f"range {distance:g} m", int(band["modifier"])))
         notes.append(f"range band: {band.get('label', '')} ({distance:g} m, Base Range {w['base_range']:g} m)")

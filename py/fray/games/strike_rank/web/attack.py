@@ -116,8 +116,9 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
                        + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)], tid)),
         _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", defences,
                                                                        "parry" if fresh else "dodge")),
-        _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon",
-                                                                    tw or [("", "(no weapon)")])),
+        # nothing that parries (a wolf's bite, a maimed chest): no empty "Parry with", Dodge or None only
+        _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon", tw))
+        if tw else None,
         _field(pre + "-mode", "mode", "Mode", _select(pre + "-mode", "mode", list(MODES), "normal")),
         _field(pre + "-aim", "aim", "Aimed at", _select(pre + "-aim", "aim", locs)),
         _field(pre + "-bonus", "bonus", "Bonus %", _input(pre + "-bonus", "bonus", "", "numeric", "0")),
