@@ -308,10 +308,13 @@ def test_the_order_of_play_fits_a_laptop_or_a_television_not_only_a_full_hd_scre
               scrolls: document.documentElement.scrollHeight > innerHeight,
               name: Math.min(...[...document.querySelectorAll("#pv-order .pv-name")].map(
                 e => parseFloat(getComputedStyle(e).fontSize)))}; }"""
+    # the resize handled: every row of the order on the screen
+    FITS = """() => [...document.querySelectorAll("#pv-order li")].every(
+      li => li.getBoundingClientRect().bottom <= innerHeight && li.getBoundingClientRect().right <= innerWidth)"""
     for size, least_px in (({"width": 1366, "height": 900}, 24), ({"width": 1280, "height": 720}, 18),
                            ({"width": 1920, "height": 1080}, 32)):
         pv.set_viewport_size(size)
-        pv.wait_for_timeout(100)  # the resize's frame
+        pv.wait_for_function(FITS)  # players.js fits the order on the resize's frame
         SHOTS.mkdir(parents=True, exist_ok=True)
         pv.screenshot(path=str(SHOTS / f"players-view-10-{size['width']}x{size['height']}.png"))
         got = pv.evaluate(rows)
@@ -319,7 +322,7 @@ def test_the_order_of_play_fits_a_laptop_or_a_television_not_only_a_full_hd_scre
         assert got["name"] >= least_px, (size, got)
     # a drawing the GM's window writes (Next: another acts now) is fitted as it is written
     pv.set_viewport_size({"width": 1280, "height": 720})
-    pv.wait_for_timeout(100)
+    pv.wait_for_function("() => parseFloat(document.getElementById('players-view').style.getPropertyValue('--fit')) < 1")
     fit = pv.evaluate("document.getElementById('players-view').style.getPropertyValue('--fit')")
     assert fit and float(fit) < 1  # ten rows of 40 px do not fit 720 px drawn two-thirds the size
     page.locator('#round-bar [data-act="advance"]').click()

@@ -215,6 +215,5 @@ def test_when_resolution_begins_its_first_attack_is_in_view(page, open_app, size
     expect(page.locator("#round-bar .phase")).to_contain_text("Resolve")
     form = page.locator('.sr-panel form[data-form="sr-attack"]').first
     expect(form).to_be_visible()
-    page.wait_for_timeout(100)
-    box, stuck = form.bounding_box(), page.evaluate(STUCK)
+    box, stuck = form.bounding_box(), page.evaluate(STUCK)  # Next scrolls in the click's own task
     assert box["y"] >= stuck - 1 and box["y"] < size["height"] - 100, (box, stuck, size)

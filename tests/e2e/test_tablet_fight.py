@@ -136,8 +136,7 @@ def test_a_question_raised_while_scrolled_down_comes_into_view(page, open_app):
     for k, v in (("attack", "5"), ("location", "12"), ("damage", "3 3")):
         att.locator(f'[name="rolls.{k}"]').fill(v)
     roll = att.get_by_role("button", name="Roll the exchange")
-    page.evaluate("""(b) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
-        scrollBy(0, b.getBoundingClientRect().top - head - 10); }""", roll.element_handle())
+    scroll_to_tap(page, roll)
     roll.click()
     prompt = page.locator("form[data-form=sr-prompt]")
     expect(prompt).to_contain_text("Archer may free Dagger")
@@ -247,15 +246,19 @@ def test_a_movement_roll_left_to_settle_shows_below_the_sticky_head(page, open_a
     below_the_head(page, roll)
 
 
+def scroll_to_tap(page, button) -> None:
+    """The GM scrolls to the button, as one does to tap it: just below the sticky head."""
+    page.evaluate("""(b) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
+        scrollBy(0, b.getBoundingClientRect().top - head - 10); }""", button.element_handle())
+
+
 def _exchange_rolled_and_seen(page, size: dict) -> None:
     page.set_viewport_size(size)
     att = page.locator('form[data-form=sr-attack][data-attacker="c2"]')
     att.locator('[name="defence.kind"]').select_option("none")
     att.locator('[name="rolls.attack"]').fill("80")  # Dagger 40%: a miss, nothing asked
     roll = att.get_by_role("button", name="Roll the exchange")
-    # the GM has scrolled to the button, as one does to tap it
-    page.evaluate("""(b) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
-        scrollBy(0, b.getBoundingClientRect().top - head - 10); }""", roll.element_handle())
+    scroll_to_tap(page, roll)
     roll.click()
     result = page.locator(".sr-panel .sr-result")
     expect(result).to_contain_text("Archer attacks Human warrior with Dagger")
