@@ -99,13 +99,19 @@ def download(filename: str, text: str) -> None:
     js.setTimeout(create_proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
 
 
-_form_reader: list[Any] = []  # static/dom.js's frayFormValues, looked up once (or None: not loaded)
+_page_functions: dict[str, Any] = {}
+
+
+def page_function(name: str) -> Any:
+    """One of the page's own JavaScript functions (``globalThis[name]``: static/dom.js's), looked up
+    once, as each look-up from Python is a crossing; None where the page does not have it."""
+    if name not in _page_functions:
+        _page_functions[name] = nil(getattr(js.globalThis, name, None))
+    return _page_functions[name]
 
 
 def read_form(form: Any) -> dict[str, Any] | None:
     """A form's named controls as {name: value}, read by ``static/dom.js`` in one crossing, or None
     where that script is not on the page (``forms.form_values`` then reads them one by one)."""
-    if not _form_reader:
-        _form_reader.append(nil(getattr(js.globalThis, "frayFormValues", None)))
-    f = _form_reader[0]
+    f = page_function("frayFormValues")
     return None if f is None else json.loads(str(f(form)))

@@ -29,20 +29,11 @@ from .blocks import ascii_html, patch_region
 from .writes import Node, Writes
 from . import widgets
 from .html import Markup, h
-from .dom import by_id, nil
+from .dom import by_id, nil, page_function
 from .panels import hook, panel_for
 from fray.games import game_installed
 
 document = js.document
-
-_write: list[Any] = []  # static/dom.js's frayWrite, looked up once (None: not on the page)
-
-
-def _write_fn() -> Any:
-    if not _write:
-        _write.append(nil(getattr(js.globalThis, "frayWrite", None)))
-    return _write[0]
-
 
 
 # A save of an earlier Fray whose rules now play some of its actions otherwise (savefile._other_edition)
@@ -71,7 +62,7 @@ class Painter:
         drawn: dict[str, tuple[bool, bool]] = {}
         widgets.drawing(drawn)  # each fold-out as this render draws it (a kept card's: as it was drawn)
         # the regions' writes recorded and made in one call (web/writes.py), where the page has it
-        self._writes = Writes() if _write_fn() is not None else None
+        self._writes = Writes() if page_function("frayWrite") is not None else None
         self._whole = {}
         try:
             self._render()
@@ -239,7 +230,7 @@ class Painter:
         writes, self._writes = self._writes, None
         if writes is None:
             return
-        for region in writes.flush(_write_fn()):
+        for region in writes.flush(page_function("frayWrite")):
             whole = self._whole.get(region)
             el = by_id(region)
             if whole is not None and el is not None:
