@@ -3,8 +3,8 @@
 // It runs no Python. The GM's window makes the players' projection and its markup
 // (py/fray/web/players_view.py, players_render.py) and delivers it two ways
 // (py/fray/web/players_follow.py says why, and how the two are kept in order):
-// - straight into this window's #players-view, in the same task as the GM's own change, when the
-//   GM's window holds this window's handle (it opened it, or this window told it where it is);
+// - straight into this window (frayPlayersDraw, below), in the same task as the GM's own change,
+//   when the GM's window holds this window's handle (it opened it, or this window told it where it is);
 // - on the BroadcastChannel "fray.players", for a window it has no handle on (opened by hand, in
 //   another tab).
 // Each drawing carries a stamp (data-seq, "<the GM page's time origin>:<its count>"); one is
@@ -38,20 +38,14 @@
   // Only Fray's own markup is drawn: it never has an event-handler or style attribute (the CSP
   // refuses both, and would report them).
   const FOREIGN = /<[^>]*\s(on[a-z]+|style)\s*=/i;
+  // Every drawing is written here, whoever sends it, and fitted to the screen at once (see fit).
   function write(html, stamp) {
     if (typeof html !== "string" || FOREIGN.test(html) || !newer(stamp, root.getAttribute(SEQ))) return false;
     root.innerHTML = html;
     root.setAttribute(SEQ, stamp);
+    fit();
     return true;
   }
-
-  let kept = null;
-  try {
-    kept = JSON.parse(localStorage.getItem(KEPT) || "null");
-  } catch (e) {  // unreadable or refused: wait for the GM's window
-    kept = null;
-  }
-  if (kept && typeof kept === "object") write(kept.html, kept.seq);
 
   let channel = null;
   try {
@@ -88,9 +82,10 @@
   // Nobody scrolls the screen across the table: when the order of play runs off the bottom or the
   // side of this screen (a laptop's, a television's, however tall its names wrap), its type is made
   // smaller (--fit in players.css), a tenth at a time, until it fits, down to a third of its size;
-  // and larger again, a step a drawing, when it fits with room. Done as each drawing is written
-  // (a mutation observer runs before the frame is painted, whoever wrote it: the GM's window writes
-  // into this one straight), and as the window is resized.
+  // and larger again, a step a drawing, when it fits with room. Done as each drawing is written,
+  // before the frame is painted, and as the window is resized. (Not by a mutation observer: each
+  // record it is handed holds the whole drawing it replaced, which WebKit keeps until a full
+  // collection: some 25 MiB a round of a big fight, issue 36.)
   const LEAST_FIT = 1 / 3;
   let fitted = 1;
   function overflows() {
@@ -118,7 +113,20 @@
     }
     while (fitted > LEAST_FIT && overflows()) setFit(Math.max(LEAST_FIT, fitted * 0.9));
   }
-  new MutationObserver(fit).observe(root, { childList: true });
+
+  // The GM's window that holds this window's handle draws through this, in the task of the GM's
+  // own change, so both windows paint it in the next frame (py/fray/web/players_view.py): one
+  // call from its Python, where reading and writing this document from there took ten.
+  window.frayPlayersDraw = (html, stamp) => write(html, stamp);
+  window.frayPlayersPainted = () => root.getAttribute(SEQ);
+
+  let kept = null;
+  try {
+    kept = JSON.parse(localStorage.getItem(KEPT) || "null");
+  } catch (e) {  // unreadable or refused: wait for the GM's window
+    kept = null;
+  }
+  if (kept && typeof kept === "object") write(kept.html, kept.seq);
   let resizing = 0;
   addEventListener("resize", () => {
     if (!resizing) resizing = requestAnimationFrame(() => { resizing = 0; setFit(1); fit(); });

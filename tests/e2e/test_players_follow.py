@@ -174,6 +174,34 @@ def test_a_late_broadcast_never_puts_back_an_older_drawing(page, open_app, wait_
     assert pv.locator("#players-view").get_attribute("data-seq") == seen["seq"]
 
 
+def test_the_players_window_draws_only_what_is_newer_than_what_it_shows(page, app_url, wait_ready):
+    """"follows every change" and "a reload of either restores it": every drawing, from the GM's
+    window or the channel, is written by the players' window's own ``frayPlayersDraw``, only when its
+    stamp is newer than the one shown: a later count of the same GM page, or any count of a GM page
+    loaded anew; never an older drawing come late, an unstamped one, or markup that is not Fray's."""
+    page.goto(app_url + "players.html")
+    wait_ready(page)
+    seen = page.evaluate("""() => {
+      const draw = window.frayPlayersDraw, root = document.getElementById("players-view");
+      const said = [
+        draw("<p>one</p>", "1000.500:1"),
+        draw("<p>two</p>", "1000.500:2"),
+        draw("<p>one</p>", "1000.500:1"),       // the broadcast of change 1, late
+        draw("<p>two</p>", "1000.500:2"),       // change 2's, already drawn
+        draw("<p>nine</p>", "1000.500:9"),
+        draw("<p>ten</p>", "1000.500:10"),      // counts compare as numbers, not "10" < "9"
+        draw("<p>new page</p>", "2000.000:1"),  // the GM's window reloaded counts from 1 again
+        draw("<p>unstamped</p>", null),
+        draw("<p>broken</p>", "2000.000:x"),
+        draw('<p onclick="x">not ours</p>', "2000.000:5"),
+      ];
+      return {said, html: root.innerHTML, seq: root.getAttribute("data-seq")};
+    }""")
+    assert seen["said"] == [True, True, False, False, True, True, True, False, False, False], seen
+    assert seen["html"] == "<p>new page</p>" and seen["seq"] == "2000.000:1", seen
+    assert page.evaluate("window.frayPlayersPainted()") == "2000.000:1"
+
+
 def test_reloads_of_either_window_and_a_players_window_opened_by_hand(page, open_app, wait_ready, app_url):
     """"a reload of either restores it": after the players' window reloads, the GM's window writes
     into it again; after the GM's window reloads, it gets the players' window back (from that

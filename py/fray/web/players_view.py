@@ -10,8 +10,8 @@ markup gets there two ways (``players_follow`` says why, and how the two are kep
 * **Straight into the window.** The GM's window holds the players' window's handle: from
   ``window.open`` when the GM opens it, or, after the GM's window reloads, from the players'
   window's word to its opener (``players-here``, a ``postMessage``, whose ``source`` is that
-  window). It writes the markup into that window's document in the same task as its own change,
-  so both windows paint it in the next frame.
+  window). It hands the markup to that window's ``frayPlayersDraw`` in the same task as its own
+  change, so both windows paint it in the next frame.
 * **The ``BroadcastChannel``**, for a players' window the GM's window has no handle on (opened by
   hand, in another tab): the players' window draws what it hears, unless the GM's window has
   already written that or something newer.
@@ -117,7 +117,7 @@ class GmSide:
             source = nil(event.source)
         except Exception:  # noqa: BLE001 - not ours
             return
-        if source is not None and PF.players_root(source) is not None:
+        if source is not None and PF.drawer(source) is not None:
             self.hold(source)
             self.publish(again=True)
 
@@ -138,17 +138,17 @@ class GmSide:
             return
         try:
             p = projection(self.app.enc)
-            root = PF.players_root(self.window)
-            if self.window is not None and root is None and self.window.closed:
+            draw = PF.drawer(self.window)
+            if self.window is not None and draw is None and self.window.closed:
                 self.hold(None)  # closed by the GM: the channel is the way again
-            if p == self.last and not again and (root is None or PF.painted(root) == self.last_seq):
+            if p == self.last and not again and (draw is None or PF.painted(self.window) == self.last_seq):
                 return
             self.count += 1
             seq = PF.stamp(self.epoch, self.count)
             self.last, self.last_seq = p, seq
             markup = ascii_html(PR.players_html(p))  # crosses into the page in one piece (blocks.ascii_html)
-            if root is not None:  # in this task: the players' window paints in the GM's next frame
-                PF.write(root, markup, seq)
+            if draw is not None:  # in this task: the players' window paints in the GM's next frame
+                draw(str(markup), seq)
             self.message = json.dumps({"kind": "view", "seq": seq, "html": str(markup)})
             if self.channel is not None and self.listening:
                 self.channel.postMessage(self.message)
