@@ -163,6 +163,29 @@ def test_a_reload_right_after_a_click_keeps_the_click(page, context, open_app, w
         holder.close()
 
 
+def test_moves_kept_as_the_page_was_hidden_are_dropped_once_their_write_commits(page, context, open_app):
+    """Issue 8's closing tab: the moves kept in localStorage as the page was hidden are "read at
+    boot when it is newer"; once their write commits they are stale, and a later boot must not
+    find them. (The page removes the kept moves only after it kept some, not after every commit.)"""
+    open_app(page)
+    new_freeform(page, "Hidden tab")
+    add_combatant(page, "Wolf", "initiative: 14")
+    wait_saved(page)
+    holder = hold_database(context, page.url)
+    add_note(page, "The torch gutters")
+    expect(page.locator("#save-state")).to_have_attribute("data-state", "saving")
+    page.evaluate("""() => {
+        Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""")
+    kept = "Object.keys(localStorage).filter(k => k.startsWith('fray.pending.')).map(k => localStorage.getItem(k))"
+    assert any("The torch gutters" in v for v in page.evaluate(kept))
+    holder.evaluate("window.__release = true")
+    wait_saved(page)
+    assert page.evaluate(kept) == []
+    holder.close()
+
+
 def test_moves_kept_as_the_page_was_hidden_stay_kept_when_their_write_then_fails(page, context, open_app):
     """Issue 8's closing tab: "On pagehide (and when the page is hidden ...) the moves not
     committed yet are kept synchronously in localStorage". The page is hidden while its write waits

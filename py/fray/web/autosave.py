@@ -145,13 +145,19 @@ class Autosave:
                 storage.removeItem(self._pending_name())
             else:
                 storage.setItem(self._pending_name(), json.dumps(kept, ensure_ascii=False))
+                self._pending_kept = True
         except Exception:  # noqa: BLE001 - storage full or refused: the journal write may still land
             traceback.print_exc()
 
     def drop_pending(self) -> None:
-        """Everything is committed: this tab's kept moves are stale."""
+        """Everything is committed: this tab's kept moves are stale. Removed once after they were
+        kept (or once after the boot, which cannot know), not after every commit: each removal is a
+        call into the page, and in WebKit each call leaves garbage till a full collection."""
+        if not getattr(self, "_pending_kept", True):
+            return
         try:
             js.window.localStorage.removeItem(self._pending_name())
+            self._pending_kept = False
         except Exception:  # noqa: BLE001 - localStorage refused: nothing was kept there either
             pass
 
