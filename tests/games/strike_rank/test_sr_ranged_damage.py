@@ -317,3 +317,37 @@ def test_critical_ignores_armour_but_not_magical_protection():
         with pytest.raises(InvalidAction) as e:
             do(enc, {"type": "sr.protection", "target": "c2", "points": bad})
         assert e.value.field == "points"
+
+
+HEAVY_XBOW = {"name": "Heavy crossbow", "skill": 60, "damage": "2D6+2", "hp": 10, "type": "impaling", "missile": True,
+              "rate": "1/3MR", "range": 150, "enc": 4, "hand": "both", "dm": "none"}
+
+
+def test_bolt_parried_by_shield_sticks_not_the_crossbow():
+    """Shield Parries and Impales: "If a shield parries an impale ... the weapon is stuck in the shield. Add up the
+    total ENC of stuck weapons: ENC below 1: No effect." It is the missile that sticks: "Parrying Missile Weapons:
+    Obviously, a missile weapon cannot be damaged by a parry", and under "Impale" only "A melee attacker can make a
+    weapon skill test at half rating to immediately free the weapon." (GM play-through: the Heavy crossbow itself
+    stuck in the Medium shield, ENC 4, and the crossbowman was disarmed for the rest of the fight.)"""
+    enc = to_phase(duel(fighter("Crossbowman", HEAVY_XBOW, x=30), fighter("Knight", side="party", hp=40, armour=5)), "declare")
+    enc, _ = declare(enc, "c1", kind="missile", weapon="heavy_crossbow", target="c2")
+    enc = to_phase(enc, "resolve")
+    enc, ev = attack(enc, "c1", "c2", weapon="heavy_crossbow", ref="a1",
+                     defence={"kind": "parry", "weapon": "shield"},
+                     rolls={"attack": 10, "defence": 50, "location": 12, "damage": [6, 6, 6, 6]})
+    log = texts(ev)
+    assert "missile from Heavy crossbow sticks in Shield (stuck ENC 0.1: no effect)" in log
+    stuck = weapon(enc, "c2", "shield")["stuck"]
+    assert len(stuck) == 1 and stuck[0]["enc"] < 1 and "Heavy crossbow" in stuck[0]["name"]
+    assert rules.stuck_effect(stuck[0]["enc"], RS.tables["stuck_weapons"]) == "none"
+    assert weapon(enc, "c2", "shield")["hp"] == 12  # "impaling weapons do not damage" the shield
+    assert not weapon(enc, "c1", "heavy_crossbow").get("stuck_in")
+    assert not prompts(enc, "unstick")  # the shooter has nothing in hand to pull out
+    # the crossbowman keeps the crossbow and reloads it (1/3MR: the intervening MR spent reloading)
+    enc = to_phase(to_phase(enc, "end"), "declare")
+    enc, ev = declare(enc, "c1", kind="reload", weapon="heavy_crossbow")
+    assert "does not carry" not in texts(ev)
+    # the knight can still work the bolt out of his shield (STR×3%, 1 MR)
+    enc, ev = do(enc, {"type": "sr.unstick", "id": "c2", "holder": "c2", "owner": "c1", "weapon": "heavy_crossbow",
+                       "method": "str", "rolls": {"test": 5}})
+    assert weapon(enc, "c2", "shield")["stuck"] == [] and not weapon(enc, "c1", "heavy_crossbow").get("dropped")

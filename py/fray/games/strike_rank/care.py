@@ -326,6 +326,10 @@ def _imp(c: Combatant, d: dict[str, Any]) -> dict[str, Any]:
 
 
 def _free(ctx: Context, holder: Combatant, owner: Combatant, w: dict[str, Any], by_owner: bool) -> None:
+    mine = [e for e in holder.data["impaled"] + [s for sw in holder.data["weapons"] for s in sw["stuck"]]
+            if e["weapon"] == w["id"] and e["owner"] == owner.id]
+    # a shot's missile is what comes out ("missile from Bow"), the bow never left its owner's hands
+    name = mine[0]["name"] if mine else w["name"]
     holder.data["impaled"] = [i for i in holder.data["impaled"] if not (i["weapon"] == w["id"] and i["owner"] == owner.id)]
     for sw in holder.data["weapons"]:
         sw["stuck"] = [s for s in sw["stuck"] if not (s["weapon"] == w["id"] and s["owner"] == owner.id)]
@@ -333,7 +337,7 @@ def _free(ctx: Context, holder: Combatant, owner: Combatant, w: dict[str, Any], 
     w.pop("held", None)
     if not by_owner and was_stuck:
         w["dropped"] = True  # pulled out by someone else: it is no longer in the owner's hands
-    ctx.event("unstick", f"{w['name']} is freed" + ("" if by_owner else f" (out of {owner.name}'s hands)"))
+    ctx.event("unstick", f"{name} is freed" + ("" if by_owner or not was_stuck else f" (out of {owner.name}'s hands)"))
 
 
 def unstick(ctx: Context) -> None:

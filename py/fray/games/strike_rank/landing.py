@@ -240,15 +240,28 @@ def armour_against(ctx: Context, target: Combatant, hit_loc: dict, ignores: bool
 
 
 def _stuck_in_shield(ctx, attacker, w, target, shield, parts, through, hit_loc) -> None:
-    """"If a shield parries an impale ... the weapon is stuck in the shield." Even if damage got through."""
-    shield["stuck"].append({"weapon": w["id"], "owner": attacker.id, "name": w["name"], "enc": w["enc"], "attempts": 0})
-    w["stuck_in"] = {"combatant": target.id, "shield": shield["id"], "name": f"{target.name}'s {shield['name']}"}
-    eff = rules.stuck_effect(body.stuck_enc(shield), ctx.table("stuck_weapons"))
-    parts.append(f"{w['name']} sticks in {shield['name']} (stuck ENC {body.stuck_enc(shield):g}: {eff})")
+    """"If a shield parries an impale ... the weapon is stuck in the shield." Even if damage got through.
+    A shot leaves its arrow or bolt there, not the bow ("Parrying Missile Weapons": the missile weapon
+    is not damaged by a parry), so the shooter keeps the launcher; only the weapon that struck counts
+    towards the shield's stuck ENC. Only a melee attacker still has the weapon in hand to pull
+    ("Impale": "A melee attacker can make a weapon skill test at half rating to immediately free
+    the weapon"): a thrown weapon stays in the shield, out of its thrower's reach."""
+    table = ctx.table("stuck_weapons")
+    shot = w["missile"] and not w["thrown"]
+    name = shot_name(w)
+    shield["stuck"].append({"weapon": w["id"], "owner": attacker.id, "name": name,
+                            "enc": table.get("missile_enc", 0.1) if shot else w["enc"], "attempts": 0})
+    if not shot:
+        w["stuck_in"] = {"combatant": target.id, "shield": shield["id"], "name": f"{target.name}'s {shield['name']}"}
+    total = body.stuck_enc(shield)
+    parts.append(f"{name} sticks in {shield['name']} (stuck ENC {total:g}: "
+                 f"{rules.stuck_effect_text(total, table)})")
     ctx.event("damage_roll", "; ".join(parts))
     if through:
         taken = max(0, through - body.armour_points(target, hit_loc))
         wounds.apply_damage(ctx, target, hit_loc["id"], taken, source=f"{attacker.name}'s {w['name']}", tag="wound")
+    if w["missile"]:
+        return
     wounds.prompt(ctx, "unstick", attacker.id, f"{attacker.name} may pull {w['name']} out of {shield['name']} now "
                   "at half weapon skill, or let it go",
                   [{"value": "pull", "label": "Pull now (½ skill; Pull d100)"},
@@ -256,9 +269,14 @@ def _stuck_in_shield(ctx, attacker, w, target, shield, parts, through, hit_loc) 
                   weapon=w["id"], owner=attacker.id, holder=target.id, shield=shield["id"])
 
 
+def shot_name(w: dict) -> str:
+    """What sticks when ``w`` impales: the weapon itself, or for a shot its missile, not the bow."""
+    return w["name"] if not w["missile"] or w["thrown"] else f"missile from {w['name']}"
+
+
 def _impale(ctx: Context, attacker: Combatant, w: dict, target: Combatant, loc: dict, decl: dict | None) -> None:
     # a shot leaves its missile in the wound, not the bow: only a melee or thrown weapon is itself stuck
-    name = w["name"] if not w["missile"] or w["thrown"] else f"missile from {w['name']}"
+    name = shot_name(w)
     target.data["impaled"].append({"weapon": w["id"], "owner": attacker.id, "name": name, "location": loc["id"],
                                    "location_name": loc["name"], "damage": w["damage"], "attempts": 0,
                                    "held": not w["missile"]})

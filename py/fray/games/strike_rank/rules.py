@@ -331,6 +331,12 @@ def stuck_effect(total_enc: float, table: dict[str, Any]) -> str:
     return "none"
 
 
+def stuck_effect_text(total_enc: float, table: dict[str, Any]) -> str:
+    """The table's own words for what stuck ENC does to a shield ("Shield used at half skill")."""
+    eff = stuck_effect(total_enc, table)
+    return next((e["text"] for e in table["entries"] if e["effect"] == eff), "No effect").lower()
+
+
 # -- injuries --------------------------------------------------------------------------------------
 
 def injury_level(hp: int, hp_max: int, severed: bool = False) -> str:
