@@ -382,3 +382,17 @@ def test_declaration_ties_unsettled_by_the_gm_keep_the_order_they_joined():
     enc, _ = do(enc, {"type": "reorder", "order": ["c10", "c7"]})
     order = [s.combatant_id for s in RS.order_of_play(enc)]
     assert order.index("c10") < order.index("c7")
+
+
+def test_movement_nothing_to_move_adds_no_move_sr():
+    """Movement: "Moving less than the full Movement rate still takes a minimum of 1 SR" is for a move; with
+    nothing to move there is no move. (GM play-through: "Knight 3 → Bandit 1 (0 m to move) SR 8 = ... + move 1":
+    3.04 m apart, less than the decimetre the map draws beyond the engagement range, while another knight at
+    3.0 m had no move term.)"""
+    enc = to_phase(fight(fighter("Knight 3", side="party", x=3.04), fighter("Bandit 1"),
+                         fighter("Knight 2", side="party", y=3.0)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc, _ = declare(enc, "c3", kind="melee", weapon="broadsword", target="c2")
+    for cid in ("c1", "c3"):
+        a = actions(enc, cid)[0]
+        assert (a["sr"], a["text"], a["metres"], a["moving"]) == (7, "SR 7 = DEX 3 + SIZ 2 + weapon 2", 0, False), cid

@@ -20,7 +20,17 @@ INJURY_LEVELS = ("none", "minor", "serious", "maimed", "mangled", "severed")
 VITAL_TYPES = ("head", "chest", "abdomen", "body")
 LIMB_TYPES = ("arm", "leg", "wing", "tail")
 ENGAGEMENT_RANGE_M = 3.0  # "For human-sized combatants, engagement range is about 3 meters or less."
+MOVE_SHOWN_M = 0.05  # metres_text rounds to the decimetre: anything less reads "0 m"
 LAST_SR = 12
+
+
+def to_engage(metres: float) -> float:
+    """Metres still to move to be within engagement range of someone ``metres`` away ("engagement
+    range is about 3 meters or less"). Less than the half decimetre the map and the log round away
+    is none: a foe drawn "3.0 m" off is reached without moving (a close-in, kept to the centimetre,
+    can end a few millimetres past 3 m), and "0 m to move" never costs the 1 SR of a move."""
+    go = metres - ENGAGEMENT_RANGE_M
+    return round(go, 2) if go >= MOVE_SHOWN_M else 0.0
 
 
 @dataclass(frozen=True)

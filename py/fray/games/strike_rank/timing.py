@@ -64,8 +64,9 @@ def _metres(ctx: Context, c: Combatant, field: str = "metres") -> float:
     tid = ctx.action.get("target")
     if isinstance(tid, str) and ctx.enc.get(tid) is not None and ctx.action.get("kind") in ("melee", "move"):
         # "must move 6m to get within melee range": the distance less the engagement range (a
-        # move toward a target stops there too).
-        return max(0.0, round(distance(c.position, ctx.enc.get(tid).position) - rules.ENGAGEMENT_RANGE_M, 2))
+        # move toward a target stops there too); a foe 3.04 m off read "0 m to move" and still
+        # cost the minimum 1 SR of a move, where one 3.0 m off cost none.
+        return rules.to_engage(distance(c.position, ctx.enc.get(tid).position))
     return 0.0
 
 
@@ -593,7 +594,7 @@ def close_in(c: Combatant, target: Combatant, metres: float | None = None,
     return round(math.hypot(x - here.x, y - here.y), 2)
 
 
-MOVE_SHOWN_M = 0.05  # rules.metres_text rounds to the decimetre: anything less reads "0 m"
+MOVE_SHOWN_M = rules.MOVE_SHOWN_M
 TOKEN_SPACE_M = 1.0  # closer than this, two tokens are drawn one over the other: not two figures
 
 
