@@ -384,6 +384,28 @@ def test_declaration_ties_unsettled_by_the_gm_keep_the_order_they_joined():
     assert order.index("c10") < order.index("c7")
 
 
+def test_movement_two_closing_on_each_other_add_their_rates_in_both_declarations():
+    """Movement: "If two combatants move to engage each other, add up their movement rates to figure out how many
+    SR it takes for them to connect." (GM play-through: Knight 3 and Bandit 2 declared melee on each other and both
+    got "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2"; at 3 + 3 = 6 m per SR the 5.1 m take 1 SR.)"""
+    enc = to_phase(duel(fighter("Knight 3", side="party"), fighter("Bandit 2", x=8.1)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    assert actions(enc, "c1")[0]["text"] == "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2"  # alone, so far
+    enc, ev = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
+    for cid in ("c1", "c2"):
+        a = actions(enc, cid)[0]
+        assert (a["sr"], a["text"]) == (8, "SR 8 = DEX 3 + SIZ 2 + weapon 2 + move 1"), cid
+        assert "closing together" in a["note"]
+    assert "Knight 3's melee attack with Broadsword now at SR 8" in texts(ev)
+    assert RS.view(enc)["combatants"]["c1"]["declared"][0]["sr"] == 8
+    # the other withdraws: the knight closes alone again, at his own Movement
+    enc, _ = do(enc, {"type": "sr.undeclare", "ref": actions(enc, "c2")[0]["ref"]})
+    assert actions(enc, "c1")[0]["text"] == "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2"
+    # a move toward each other counts too; an attack on someone else does not
+    enc, _ = declare(enc, "c2", kind="move", target="c1")
+    assert actions(enc, "c1")[0]["sr"] == 8 and actions(enc, "c2")[0]["text"].startswith("SR 1 = move 1")
+
+
 def test_movement_nothing_to_move_adds_no_move_sr():
     """Movement: "Moving less than the full Movement rate still takes a minimum of 1 SR" is for a move; with
     nothing to move there is no move. (GM play-through: "Knight 3 → Bandit 1 (0 m to move) SR 8 = ... + move 1":

@@ -188,10 +188,11 @@ def metres_text(metres: float) -> str:
 
 def movement_sr(metres: float, rate: float, running: bool = False, partner_rate: float = 0) -> Breakdown | None:
     """SR spent moving: 1 per Movement rate in metres, double rate running, at least 1 SR for any
-    move; two combatants closing on each other add their rates."""
+    move; two combatants closing on each other add their rates (``partner_rate``: the other's
+    metres per SR, already doubled if they run)."""
     if metres <= 0:
         return None
-    speed = (rate + partner_rate) * (2 if running else 1)
+    speed = rate * (2 if running else 1) + partner_rate
     sr = max(1, math.ceil(metres / speed - 1e-9))
     how = f"{metres:g} m at {speed:g} m/SR" + (" running" if running else "") + (" closing together" if partner_rate else "")
     return Breakdown("move", (("move", sr),), how)

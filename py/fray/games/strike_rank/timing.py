@@ -131,9 +131,19 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     if a.get("target") is not None:
         target = ctx.combatant("target")
     partner = 0.0
-    if _flag(ctx, "mutual") and target is not None:
-        # "If two combatants move to engage each other, add up their movement rates"
-        partner = _rate(ctx, target)
+    closing = None
+    if target is not None and metres and kind in ("melee", "move") and ctx.enc.phase == "declare":
+        # "If two combatants move to engage each other, add up their movement rates": the target
+        # has already declared closing on this one (the earlier declaration is timed again as
+        # this one is stored, ``retime_closing``)
+        closing = next((x for x in peek_actions(ctx.enc) if _closes_on(ctx.enc, x, target.id, c.id)), None)
+    if closing is not None and not (a.get("brace_against") is not None or _flag(ctx, "mounted_charge")):
+        partner = _rate(ctx, target) * (2 if closing["running"] else 1)
+    elif _flag(ctx, "mutual") and target is not None:
+        # the GM's word that the target comes too, whether or not it is declared yet
+        partner = _rate(ctx, target) * (2 if running else 1)
+    else:
+        closing = None
     rate = _rate(ctx, c)
     if metres and rate <= 0:
         raise RuleViolation("Movement", f"{c.name} cannot move: {'; '.join(lim['why'])}")
@@ -141,6 +151,8 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     move_sr = mv.total if mv else 0
     rec = {"kind": kind, "target": target.id if target else "", "metres": metres, "running": running,
            "charge": charge, "weapon": "", "spell": "", "moving": bool(metres), "note": mv.note if mv else ""}
+    if closing is not None:
+        rec["closing"] = True  # timed with the target's Movement added, while the target closes too
     out: list[dict[str, Any]] = []
     if kind == "melee":
         w = _weapon(ctx, c, "weapon")
@@ -400,6 +412,56 @@ def declare(ctx: Context) -> None:
     c = ctx.combatant()
     recs = plan(ctx, c, actions_of(ctx.enc, c.id))
     store(ctx, c, recs)
+    target = ctx.enc.peek_at(recs[0]["target"]) if recs and recs[0]["target"] else None
+    if target is not None:
+        retime_closing(ctx, target, c)
+
+
+def _closes_on(enc: Encounter, a: dict[str, Any], cid: str, target: str) -> bool:
+    """Whether ``a`` is ``cid`` moving this MR to engage ``target`` (a melee attack or a move
+    toward them with metres to cover; a braced spear or a mounted charge keeps its own timing)."""
+    return (a["combatant"] == cid and a["target"] == target and a["round"] == enc.round
+            and a["status"] == "declared" and a["kind"] in ("melee", "move") and bool(a.get("moving"))
+            and not a.get("bracing") and not a.get("mounted_charge"))
+
+
+def retime_closing(ctx: Context, c: Combatant, other: Combatant) -> None:
+    """Movement: "If two combatants move to engage each other, add up their movement rates to
+    figure out how many SR it takes for them to connect." ``c``'s declarations closing on
+    ``other`` are timed again as ``other``'s declarations change: with both rates while
+    ``other`` closes on ``c`` too, with ``c``'s own once ``other`` no longer does. Before
+    resolution only ("Declarations can be changed in reaction to others' declarations")."""
+    if ctx.enc.phase != "declare":
+        return
+    theirs = next((x for x in peek_actions(ctx.enc) if _closes_on(ctx.enc, x, other.id, c.id)), None)
+    partner = _rate(ctx, other) * (2 if theirs["running"] else 1) if theirs else 0.0
+    for rec in actions_where(ctx.enc, lambda x: _closes_on(ctx.enc, x, c.id, other.id)):
+        if theirs is None and not rec.get("closing"):
+            continue  # timed alone already (or closing by the GM's own word: kept)
+        at = next((i for i, p in enumerate(rec["parts"]) if p[0] == "move"), None)
+        mv = rules.movement_sr(rec["metres"], _rate(ctx, c), rec["running"], partner)
+        if at is None or mv is None or (rec["parts"][at][1] == mv.total and rec.get("note") == mv.note):
+            continue
+        was = rec["sr"]
+        rec["parts"][at] = ["move", mv.total]
+        rec["note"] = mv.note
+        if theirs is None:
+            rec.pop("closing", None)
+        else:
+            rec["closing"] = True
+        b = rules.Breakdown("SR", tuple(tuple(p) for p in rec["parts"]), mv.note if rec["kind"] == "move" else "")
+        rec["sr"], rec["text"] = min(rules.LAST_SR, b.total) if rec["kind"] == "move" else b.total, b.text()
+        how = (f"{c.name} and {other.name} close on each other (Movement rates added)" if theirs else
+               f"{other.name} no longer closes on {c.name}")
+        note = "" if f"({mv.note})" in rec["text"] else f" ({mv.note})"
+        if rec["attack"] and b.total > rules.LAST_SR:
+            rec["status"] = "lost"
+            ctx.event("lost", f"{how}: {c.name}'s {declared_words(c, rec)}: {rec['text']}{note} is past SR 12: "
+                      "the attack is lost", ref=rec["ref"])
+            continue
+        ctx.event("declare", f"{how}: {c.name}'s {declared_words(c, rec)} "
+                  f"{'stays' if rec['sr'] == was else 'now'} at SR {rec['sr']}: {rec['text']}{note}",
+                  ref=rec["ref"], sr=rec["sr"], id=c.id)
 
 
 def undeclare(ctx: Context) -> None:
@@ -411,6 +473,9 @@ def undeclare(ctx: Context) -> None:
     who = ctx.enc.peek_at(a["combatant"])
     what = declared_words(who, a) if who is not None else _KIND_WORDS.get(a["kind"], a["kind"])
     ctx.event("declare", f"{_who(ctx.enc, a['combatant'])} withdraws their {what} at SR {a['sr']}")
+    target = ctx.enc.peek_at(a["target"]) if a.get("target") else None
+    if target is not None and who is not None:
+        retime_closing(ctx, target, who)
 
 
 def _who(enc: Encounter, cid: str) -> str:
