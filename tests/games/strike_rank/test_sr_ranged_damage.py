@@ -351,3 +351,29 @@ def test_bolt_parried_by_shield_sticks_not_the_crossbow():
     enc, ev = do(enc, {"type": "sr.unstick", "id": "c2", "holder": "c2", "owner": "c1", "weapon": "heavy_crossbow",
                        "method": "str", "rolls": {"test": 5}})
     assert weapon(enc, "c2", "shield")["stuck"] == [] and not weapon(enc, "c1", "heavy_crossbow").get("dropped")
+
+
+def test_shooting_into_melee_a_wolf_that_closed_and_bites_is_engaged():
+    """Shooting Into Melee: "Any missile attack on a combatant engaged in melee is at half skill." Engagement: "For
+    human-sized combatants, engagement range is about 3 meters or less." (GM play-through: the Great wolf had closed
+    on Archer 2 last Melee Round, its token drawn 3.0 m off, and bit again from there with nothing to move; the
+    Archer's odds with Into melee on "Auto (from the map)" said 70%, not 35%.)"""
+    from fray.games.strike_rank import odds
+    wolf = fighter("Great wolf", BITE, body="quadruped", x=7.3, y=2.9)
+    enc = to_phase(fight(fighter("Archer", BOW, side="party", x=-20), fighter("Archer 2", side="party"), wolf),
+                   "declare")
+    enc, _ = declare(enc, "c3", kind="melee", weapon="bite", target="c2")
+    enc = to_phase(enc, "resolve")
+    enc, _ = do(enc, {"type": "sr.attack", "attacker": "c3", "target": "c2", "weapon": "bite", "move_token": True,
+                      "ref": actions(enc, "c3")[0]["ref"], "defence": {"kind": "none"}}, attack=90)
+    enc = to_phase(to_phase(enc, "end"), "declare")
+    enc, _ = declare(enc, "c3", kind="melee", weapon="bite", target="c2")
+    assert not actions(enc, "c3")[-1]["moving"]  # the wolf bites from where it stands
+    enc, _ = declare(enc, "c1", kind="missile", weapon="bow", target="c3")
+    enc = to_phase(enc, "resolve")
+    shot = {"type": "sr.attack", "attacker": "c1", "target": "c3", "weapon": "bow", "defence": {"kind": "none"},
+            "ref": actions(enc, "c1")[-1]["ref"]}
+    o = odds.exchange_odds(RS, enc, shot)
+    assert (o.skill, o.skill_text) == (30, "60% → ×0.5 into melee = 30%")
+    _, ev = do(enc, shot, attack=90)
+    assert "×0.5 into melee = 30%" in texts(ev)

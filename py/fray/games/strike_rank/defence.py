@@ -32,7 +32,7 @@ def engaged_with(enc, c: Combatant) -> list[Combatant]:
     (``Encounter.peek``): every missile attack asks, and through a draft's own list each ask copied
     every combatant (issue 11)."""
     return [o for o in enc.peek() if o.id != c.id and o.side != c.side and "dead" not in o.conditions
-            and distance(o.position, c.position) <= rules.ENGAGEMENT_RANGE_M]
+            and rules.within_engagement(distance(o.position, c.position))]
 
 
 def _stance_check(ctx: Context, defender: Combatant, kind: str) -> None:

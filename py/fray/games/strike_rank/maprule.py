@@ -64,12 +64,12 @@ class StrikeRankMap(MapRule):
     def band(self, enc: Encounter, c: Combatant, other: Combatant, metres: float) -> tuple[Band | None, str]:
         engaged = rules.ENGAGEMENT_RANGE_M
         rate = self.rate(c)
-        to_go = max(0.0, round(metres - engaged, 2))
+        to_go = rules.to_engage(metres)
         mv = rules.movement_sr(to_go, rate) if rate > 0 else None
         rule = (f"move delay {mv.total} SR ({mv.note})" if mv else
                 "move delay 0 SR (within engagement range)" if rate > 0 else "cannot move")
         w = self.missile(c)
-        if metres <= engaged + 1e-9:
+        if rules.within_engagement(metres):
             band = Band("engagement range", None, f"within {engaged:g} m")
         elif w is None:
             band = Band("out of reach", None, f"beyond engagement range {engaged:g} m")
@@ -101,7 +101,7 @@ class StrikeRankMap(MapRule):
                            for x in cells.get((cx + dx, cy + dy), ())), key=lambda x: x[0])
             for _, o in near:
                 if (c.id < o.id and o.side != c.side
-                        and distance(o.position, c.position) <= r):
+                        and rules.within_engagement(distance(o.position, c.position))):
                     out.append((c.id, o.id))
         return out
 

@@ -33,6 +33,13 @@ def to_engage(metres: float) -> float:
     return round(go, 2) if go >= MOVE_SHOWN_M else 0.0
 
 
+def within_engagement(metres: float) -> bool:
+    """Whether someone ``metres`` away is within engagement range: reached without moving
+    (``to_engage``), so a melee attack, "adjacent combatants are engaged" and shooting into melee
+    all agree on who is engaged."""
+    return to_engage(metres) == 0.0
+
+
 @dataclass(frozen=True)
 class Breakdown:
     """A total that remembers its parts: ``SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2``."""
