@@ -108,3 +108,25 @@ def test_the_dead_are_offered_as_no_target():
     form = str(declare_html(view))  # Yanioth's form first
     assert 'data-form="sr-declare" data-id="c1"' in form
     assert options(form, "target") == ["", "c3", "c4"]
+
+
+def test_an_attack_whose_declared_target_died_is_put_to_the_gm_as_a_change():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR ... A
+    combatant may be forced to change actions, e.g. if the target of their attack dies." (GM play-through: "Declared
+    against Knight 2, who is dead: the target is Knight 3", rolled at the old SR with no delay.)"""
+    h = History(new_encounter("strike-rank", "t"))
+    rng = random.Random(3)
+    for name, side, x in (("Bandit 1", "foes", 0), ("Knight 2", "party", 2), ("Knight 3", "party", 9)):
+        h.do({"type": "add_combatant", "combatant": {**PRESETS["Human warrior"], "name": name, "side": side,
+                                                     "position": {"x": x, "y": 0}}}, rng)
+    h.do({"type": "advance"}, rng)
+    h.do({"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "broadsword", "target": "c2"}, rng)
+    h.do({"type": "set_condition", "id": "c2", "condition": "dead"}, rng)
+    view = RS.view(h.present)
+    o = {**view["combatants"]["c1"]["declared"][0], "combatant": "c1", "name": "Bandit 1"}
+    page = str(attack_html(view, o))
+    assert 'data-form="sr-attack"' not in page and "Roll the exchange" not in page
+    assert 'data-form="sr-change"' in page and f'data-ref="{o["ref"]}"' in page
+    assert "Declared against Knight 2, who is dead. A forced change is delayed by DEX SR 3" in page
+    assert options(page, "target")[1:] == ["c3"]
+    assert '<option value="c3" selected' in page

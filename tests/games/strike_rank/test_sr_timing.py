@@ -418,3 +418,38 @@ def test_movement_nothing_to_move_adds_no_move_sr():
     for cid in ("c1", "c3"):
         a = actions(enc, cid)[0]
         assert (a["sr"], a["text"], a["metres"], a["moving"]) == (7, "SR 7 = DEX 3 + SIZ 2 + weapon 2", 0, False), cid
+
+
+def test_changing_actions_forced_when_the_declared_target_dies():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR ... A
+    combatant may be forced to change actions, e.g. if the target of their attack dies." (GM play-through: Knight 3's
+    attack declared against Knight 2, who died first, went silently to Bandit 3 at the old SR: no delay, no move.)"""
+    enc = to_phase(fight(fighter("Bandit 1"), fighter("Knight 2", side="party", x=2), fighter("Bandit 3", x=9),
+                         fighter("Archer", BOW, side="party", x=-20)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")  # SR 7, no move
+    enc, _ = declare(enc, "c4", kind="missile", weapon="bow", target="c2")  # SR 3, beats him to it
+    enc = to_phase(enc, "resolve")
+    enc, _ = attack(enc, "c4", "c2", weapon="bow", ref=actions(enc, "c4")[0]["ref"], rolls={"attack": 90})
+    enc, _ = do(enc, {"type": "advance"})
+    assert enc.state["sr"] == 7
+    enc.get("c2").conditions.append("dead")  # as if the archer's shot had killed Knight 2
+    ref = actions(enc, "c1")[0]["ref"]
+    with pytest.raises(RuleViolation, match="Knight 2 is dead") as silent:
+        attack(enc, "c1", "c3", ref=ref, rolls={"attack": 90})
+    assert silent.value.rule == "Changing Actions"
+    # the forced change: delayed by DEX SR 3, the 6 m to Bandit 3 (9 m off) worked out again
+    enc, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": ref, "kind": "melee", "weapon": "broadsword",
+                       "target": "c3"})
+    new = [a for a in actions(enc, "c1") if a["status"] == "declared"][0]
+    assert new["text"] == "SR 12 = changed: DEX 3 + DEX 3 + SIZ 2 + weapon 2 + move 2"
+    assert new["metres"] == 6
+
+
+def test_movement_a_short_move_toward_a_foe_does_not_engage_so_adds_no_rates():
+    """Movement: "If two combatants move to engage each other, add up their movement rates": a 6 m move toward a
+    foe 15 m off closes but does not engage, so each keeps their own rate."""
+    enc = to_phase(duel(fighter("Ana", side="party"), fighter("Bor", x=15)), "declare")
+    enc, _ = declare(enc, "c1", kind="move", target="c2", metres=6)
+    enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
+    assert actions(enc, "c1")[0]["text"] == "SR 2 = move 2 (6 m at 3 m/SR)"
+    assert actions(enc, "c2")[0]["note"] == "12 m at 3 m/SR"

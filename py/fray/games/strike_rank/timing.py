@@ -132,7 +132,8 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
         target = ctx.combatant("target")
     partner = 0.0
     closing = None
-    if target is not None and metres and kind in ("melee", "move") and ctx.enc.phase == "declare":
+    if (target is not None and metres and kind in ("melee", "move") and ctx.enc.phase == "declare"
+            and metres + 0.01 >= rules.to_engage(distance(c.position, target.position))):
         # "If two combatants move to engage each other, add up their movement rates": the target
         # has already declared closing on this one (the earlier declaration is timed again as
         # this one is stored, ``retime_closing``)
@@ -418,11 +419,16 @@ def declare(ctx: Context) -> None:
 
 
 def _closes_on(enc: Encounter, a: dict[str, Any], cid: str, target: str) -> bool:
-    """Whether ``a`` is ``cid`` moving this MR to engage ``target`` (a melee attack or a move
-    toward them with metres to cover; a braced spear or a mounted charge keeps its own timing)."""
-    return (a["combatant"] == cid and a["target"] == target and a["round"] == enc.round
-            and a["status"] == "declared" and a["kind"] in ("melee", "move") and bool(a.get("moving"))
-            and not a.get("bracing") and not a.get("mounted_charge"))
+    """Whether ``a`` is ``cid`` moving this MR to engage ``target``: a melee attack or a move toward
+    them whose metres reach engagement range of them (a shorter move closes, but does not engage);
+    a braced spear or a mounted charge keeps its own timing."""
+    if not (a["combatant"] == cid and a["target"] == target and a["round"] == enc.round
+            and a["status"] == "declared" and a["kind"] in ("melee", "move") and a.get("moving")
+            and not a.get("bracing") and not a.get("mounted_charge")):
+        return False
+    me, them = enc.peek_at(cid), enc.peek_at(target)
+    return (me is not None and them is not None
+            and a["metres"] + 0.01 >= rules.to_engage(distance(me.position, them.position)))
 
 
 def retime_closing(ctx: Context, c: Combatant, other: Combatant) -> None:
@@ -454,12 +460,13 @@ def retime_closing(ctx: Context, c: Combatant, other: Combatant) -> None:
         how = (f"{c.name} and {other.name} close on each other (Movement rates added)" if theirs else
                f"{other.name} no longer closes on {c.name}")
         note = "" if f"({mv.note})" in rec["text"] else f" ({mv.note})"
+        what = "move" if rec["kind"] == "move" else declared_words(c, rec)  # "Vasana's move", not "moves"
         if rec["attack"] and b.total > rules.LAST_SR:
             rec["status"] = "lost"
-            ctx.event("lost", f"{how}: {c.name}'s {declared_words(c, rec)}: {rec['text']}{note} is past SR 12: "
+            ctx.event("lost", f"{how}: {c.name}'s {what}: {rec['text']}{note} is past SR 12: "
                       "the attack is lost", ref=rec["ref"])
             continue
-        ctx.event("declare", f"{how}: {c.name}'s {declared_words(c, rec)} "
+        ctx.event("declare", f"{how}: {c.name}'s {what} "
                   f"{'stays' if rec['sr'] == was else 'now'} at SR {rec['sr']}: {rec['text']}{note}",
                   ref=rec["ref"], sr=rec["sr"], id=c.id)
 

@@ -9,7 +9,7 @@ from fray.web import odds_view
 from fray.web.html import Markup, fragment, h, html
 from fray.games.strike_rank.web.common import (CASTING_ROLLS, dead_ids, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
                      _fold, _input, _lazy_fold, _names, _others, _select)
-from fray.games.strike_rank.web.declare import action_label
+from fray.games.strike_rank.web.declare import action_label, declare_form
 
 MOUNTED_VS_FOOT = (("", "Auto (from the rider's mount)"), ("yes", "Yes"), ("no", "No"))
 ATTACKER_SIDE = (("", "(either side)"), ("left", "the left (a blow on the right hits the mount)"),
@@ -78,6 +78,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     picked = ui.target.get(o["ref"] or "free") if ui else None
     declared = cs.get(o.get("target") or "", {})
     fallen = declared.get("status", "ok") != "ok"
+    if o.get("ref") and declared.get("status") == "dead":
+        return forced_change_html(view, o, declared)
     # the declared target while it stands, else the nearest standing enemy: never the fallen by default
     tid = picked if picked in cs and picked not in dead_ids(view) else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
     target = cs.get(tid, {})
@@ -142,6 +144,24 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
              "Apply the special damage" if more else "Roll the exchange",
              odds_view.slot()),  # a Block: markup
         _err("sr"))
+
+
+def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[str, Any]) -> Markup:
+    """The declared target is dead: "A combatant may be forced to change actions, e.g. if the target
+    of their attack dies", and a change "delays action by the combatant's DEX SR". The GM changes
+    the attack (``sr.change``: the new SR and the movement to the new target worked out again) or
+    lets it go with Next; the blow never goes to another foe at the old SR unsaid."""
+    cs = view.get("combatants", {})
+    attacker = cs.get(o["combatant"], {})
+    dsr = attacker.get("derived", {}).get("dex_sr", {}).get("value", "")
+    preset = {"kind": o.get("kind", "melee"), "weapon": o.get("weapon", ""), "sr": o.get("sr"),
+              "target": _first_enemy(view, o["combatant"])}
+    return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
+                '<p class="hint">Declared against {}, who is dead. A forced change is delayed by DEX SR {}, '
+                'and the movement to the new target is worked out again; or skip the attack.</p>'
+                '{}</div>', o["sr"], attacker.get("name", ""), declared.get("name", ""), dsr,
+                declare_form(o["combatant"], attacker, _names(view), "sr-change", o["ref"], preset,
+                             dead=dead_ids(view)))
 
 
 def more_dice_html(pre: str, more: dict[str, Any]) -> Markup:

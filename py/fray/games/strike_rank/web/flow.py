@@ -52,8 +52,9 @@ def _open_row(view: dict[str, Any], o: dict[str, Any]) -> Markup:
         return html('<li data-ref="{}">{}\'s attack at SR {} was at {}, who is {}: {} {}</li>', o["ref"], o["name"],
                     o["sr"], t.get("name", ""),
                     t.get("status"),
-                    _btn("Pick another target", "sr-show-attack", "small primary", f'Pick another target: {who}',
-                         ref=o["ref"]),
+                    # the dead force a change, delayed by DEX SR (Changing Actions): the slot offers it
+                    _btn(pick := "Change the attack" if t.get("status") == "dead" else "Pick another target",
+                         "sr-show-attack", "small primary", f'{pick}: {who}', ref=o["ref"]),
                     _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {who}', ref=o["ref"]))
     return html('<li data-ref="{}">{}\'s attack at SR {} is not resolved: {} {}</li>', o["ref"], o["name"], o["sr"],
                 _btn("Resolve", "sr-show-attack", "small primary", f'Resolve: {o["name"]}\'s attack', ref=o["ref"]),
