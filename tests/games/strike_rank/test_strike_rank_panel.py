@@ -794,3 +794,18 @@ def test_add_form_gives_each_weapon_its_hand_and_a_natural_weapon_its_location()
     assert weapons_text(wolf["weapons"]) == "Bite, 55, 1D10, 1, , impaling, natural, head"
     html = add_fields_html({})
     assert "the hand: right, left or both" in html and "the hit location it strikes with" in html
+
+
+def test_a_parry_or_dodge_declared_alone_shows_no_strike_rank():
+    """A GM's play-through: "Parry / dodge only" showed an "SR 0" badge. "Defenses must be declared
+    before an attack test is rolled. They are resolved on the same SR as the attack, and do not delay
+    other actions": such a declaration acts at no SR of its own, and its badge names the stance."""
+    h = fight()
+    h.do(declare_action("c1", {"kind": "defend", "stance": "parry", "weapon": "broadsword"}), random.Random(1))
+    h.do(declare_action("c2", {"kind": "defend", "stance": "dodge"}), random.Random(1))
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    decls = html.split('class="sr-decls"')[1:]
+    assert "SR 0" not in html
+    assert '<span class="sr-badge no-sr">Parry</span>' in decls[0]
+    assert '<span class="sr-badge no-sr">Dodge</span>' in decls[1]
+    assert 'aria-label="Undeclare the parry of Human warrior"' in html
