@@ -519,3 +519,18 @@ def test_the_dead_are_offered_as_no_target():
     decl = re.search(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="c1".*?</form>', html).group(0)
     dtarget = re.search(r'name="actions.0.target".*?</select>', decl).group(0)
     assert 'value="c2"' not in dtarget and 'value="c3"' in dtarget
+
+
+def test_the_critical_d100_is_asked_for_as_one_roll():
+    """A GM's play-through (strike-rank's bleeding d100 read "type whole numbers such as 8 4"): a field of one
+    die says so. The Critical d100 is one roll, 1-100; the attack's open-ended d100 may be several numbers."""
+    from fray.games.tactical_round.web.common import read_rolls
+
+    assert read_rolls({"rolls.critical": "57", "rolls.attack": "98 40"}, ("attack", "critical")) == (
+        {"attack": [98, 40], "critical": [57]}, None)
+    for typed, said in (("150", "150"), ("abc", "abc"), ("8 4", "8 4")):
+        _, bad = read_rolls({"rolls.critical": typed}, ("critical",))
+        assert (bad.field, bad.message) == ("rolls.critical", f"type one d100 roll, 1-100, not {said}")
+    _, bad = read_rolls({"rolls.attack": "abc"}, ("attack",))
+    assert "whole numbers separated by spaces" in bad.message
+

@@ -27,7 +27,7 @@ from fray.web import odds_view
 from fray.games.tactical_round.web import odds as odds_html
 from fray.web.html import Markup, block, fragment, h, html
 from fray.web.panels import GamePanel
-from fray.web.widgets import (ZERO_FACE, ZeroFace, as_int, as_number, combatant_in as _combatant, names_in as _names,
+from fray.web.widgets import (as_int, as_number, combatant_in as _combatant, names_in as _names,
                               open_add_section)
 from fray.games.tactical_round.web.ui import TacticalRoundUi
 
@@ -35,6 +35,7 @@ from fray.games.tactical_round.web.ui import TacticalRoundUi
 # form's weapons section and the shared constants moved to their own modules beside this one).
 from .add_form import add_extra, add_fields_html, fold_weapons  # noqa: F401
 from .card import CARD_FOLDS, card_html
+from .common import read_rolls
 from .common import (ATTACK_KINDS, ATTACK_PHASES, BY_NEXT, DECLARE_ROWS, DEFAULT_KINDS,  # noqa: F401
                      FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _general_err, parse_dice)
 from .forms import attack_html, declare_html, open_html, pending_html, ranges_html  # noqa: F401
@@ -488,21 +489,11 @@ class TacticalPanel(GamePanel):
 
     def rolls(self, app: Any, form: Any, values: dict[str, Any], names: Any) -> dict[str, list[int]] | bool:
         """Typed dice of the form: {name: [ints]}; False (error shown) if one is not whole numbers."""
-        out: dict[str, list[int]] = {}
-        for n in names:
-            try:
-                got = parse_dice(values.get(f"rolls.{n}", "") or "")
-            except ZeroFace:
-                app.clear_errors(form)
-                app.show_error(form, InvalidAction(f"rolls.{n}", ZERO_FACE))
-                return False
-            except ValueError as e:
-                app.clear_errors(form)
-                app.show_error(form, InvalidAction(f"rolls.{n}", f"type the dice as whole numbers separated by "
-                                                                 f"spaces (not {e.args[0]!r}), or leave it blank to roll"))
-                return False
-            if got is not None:
-                out[n] = got
+        out, bad = read_rolls(values, names)
+        if bad is not None:
+            app.clear_errors(form)
+            app.show_error(form, bad)
+            return False
         return out
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
