@@ -534,3 +534,18 @@ def test_the_critical_d100_is_asked_for_as_one_roll():
     _, bad = read_rolls({"rolls.attack": "abc"}, ("attack",))
     assert "whole numbers separated by spaces" in bad.message
 
+
+def test_a_declared_action_names_its_weapon_and_target():
+    """A GM's play-through: the declared-action summary read "Ranged attack · Ranged A · full", without what
+    shoots at whom. It names the weapon and the target as declared, in the form and in its folded line."""
+    h = encounter(phase_steps=2)  # c1 Swordsman with shield (Broadsword, Dagger), c2 (EVIL), c3 Crossbowman
+    h.do({"type": "tr.declare", "id": "c3", "actions": [{"action": "ranged_attack", "weapon": 0, "target": "c1"}]})
+    html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
+    assert "<li>Ranged attack with Light crossbow → Swordsman with shield · Ranged A · full</li>" in html
+    from fray.games.tactical_round.web.forms import _decl_fold, declared_what
+
+    view = RS.view(h.present)
+    c3 = next(c for c in view["combatants"] if c["id"] == "c3")
+    names = {c["id"]: c["name"] for c in view["combatants"]}
+    assert declared_what(c3["declared"][0], c3, names) == "Ranged attack with Light crossbow → Swordsman with shield"
+    assert "Ranged attack with Light crossbow → Swordsman with shield (full)" in _decl_fold(c3, c3["declared"], False, names)
