@@ -462,12 +462,20 @@ def test_a_parry_starts_against_a_standing_enemy_never_an_ally():
     html = card_html(RS.view(h.present), "c1")
     sel = re.search(r'<select id="tr-c1-pa-against".*?</select>', html, re.S)
     boxes = re.findall(r'id="tr-c1-pa-\d+"[^>]*value="(c\d+)"|value="(c\d+)"[^>]*id="tr-c1-pa-\d+"', html)
+    # and only the living foes (a GM's play-through: Orc 2's list offered Axe orc, an ally, and the dead
+    # Orc 1): "A character can only Parry attacks from a single opponent per Round, and only attacks
+    # from the opponent they are facing"
     if sel:
         opts = re.findall(r'<option value="(c\d+)"( selected)?', sel.group(0))
-        assert [o for o, _ in opts] == ["c4", "c2", "c3"] and dict(opts)["c4"] == " selected"
-    else:  # a shield parries several: tick boxes, the standing enemy first
-        order = [a or b for a, b in boxes]
-        assert order[:1] == ["c4"] and order.index("c2") < order.index("c3"), order
+        assert opts == [("c4", " selected")]
+    else:  # a shield parries several: tick boxes
+        assert [a or b for a, b in boxes] == ["c4"]
+    h.do({"type": "set_condition", "id": "c1", "condition": "dead"})
+    html = card_html(RS.view(h.present), "c4")  # Orc 2: Bran, not its ally Orc 1 nor the dead Lia
+    boxes = re.findall(r'id="tr-c4-pa-\d+"[^>]*value="(c\d+)"|value="(c\d+)"[^>]*id="tr-c4-pa-\d+"', html)
+    sel = re.search(r'<select id="tr-c4-pa-against".*?</select>', html, re.S)
+    got = re.findall(r'<option value="(c\d+)"', sel.group(0)) if sel else [a or b for a, b in boxes]
+    assert got == ["c2"]
 
 
 def test_the_acting_line_names_the_weapon_declared_for_this_phase():
