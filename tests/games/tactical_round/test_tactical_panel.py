@@ -12,7 +12,7 @@ from fray.history import History
 from fray.reducer import new_encounter
 from fray.games import get_ruleset
 from fray.web import panels
-from fray.games.tactical_round.web.panel import (DEFAULT_KINDS, FOLD_DECLARATIONS_FROM, TacticalPanel, card_html, panel_html, parse_dice)
+from fray.games.tactical_round.web.panel import (DEFAULT_KINDS, attack_html, FOLD_DECLARATIONS_FROM, TacticalPanel, card_html, panel_html, parse_dice)
 from html_checks import EVIL, tags
 
 RS = get_ruleset("tactical-round")
@@ -142,7 +142,9 @@ def test_a_cards_cover_damage_and_run_away_are_drawn_when_they_first_open():
 
 def test_attack_form_fields_and_flags():
     view = RS.view(encounter(phase_steps=5).present)  # Ranged A
-    html = panel_html(view, {}, DEFAULT_KINDS)
+    # nobody declared an attack: no Attack panel, empty or not (a GM's play-through: an empty one in the Move phase)
+    assert "tr-attack-box" not in panel_html(view, {}, DEFAULT_KINDS)
+    html = attack_html(view, {})  # as the quick attack of a slot, or a declared attack, draws it
     form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
     assert names(form) == {"id", "weapon", "target", "distance", "flanking", "on_rear", "charge", "mounted",
                            "two_weapons", "line_of_sight", "rolls.attack"}
@@ -521,7 +523,7 @@ def test_the_dead_are_offered_as_no_target():
     h = encounter(phase_steps=2)
     h.do({"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
     html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
-    attack_form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
+    attack_form = re.search(r'<form class="tr-form tr-attack".*?</form>', attack_html(RS.view(h.present), {})).group(0)
     target = re.search(r'name="target".*?</select>', attack_form).group(0)
     assert 'value="c2"' not in target and 'value="c3"' in target
     decl = re.search(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="c1".*?</form>', html).group(0)
@@ -557,3 +559,23 @@ def test_a_declared_action_names_its_weapon_and_target():
     names = {c["id"]: c["name"] for c in view["combatants"]}
     assert declared_what(c3["declared"][0], c3, names) == "Ranged attack with Light crossbow → Swordsman with shield"
     assert "Ranged attack with Light crossbow → Swordsman with shield (full)" in _decl_fold(c3, c3["declared"], False, names)
+
+
+def test_line_of_sight_starts_from_the_map_for_a_ranged_attack_only():
+    """A GM's play-through: the first ranged attack started with "Line of sight" unticked beside the map's "no one
+    in the way", and a ticked box carried from a missile attack into a melee one. A ranged attack starts from the
+    GM's last answer for the pair, else the map; a melee attack never starts ticked."""
+    from fray.games.tactical_round.web.panel import sight_from
+
+    presets = {p["name"]: p for p in RS.presets()}
+    h = History(new_encounter("tactical-round", "T"))
+    for name, side, x, y in (("Crossbowman", "party", 0, 0), ("Orc warrior", "foes", 0, 10),
+                             ("Swordsman with shield", "party", 5, 0), ("Orc warrior", "foes", 10, 0)):
+        h.do({"type": "add_combatant", "combatant": {**presets[name], "side": side,
+                                                     "position": {"x": x, "y": y, "alt": 0}}})
+    enc = h.present  # c1 Crossbowman (0 Light crossbow, 2 Short sword), c2 orc in the clear, c3 ally, c4 orc behind c3
+    assert sight_from(enc, {}, "c1", 0, "c2") is True  # no one in the way
+    assert sight_from(enc, {}, "c1", 0, "c4") is False  # the ally stands on the line: the GM says
+    assert sight_from(enc, {"c1>c4": True}, "c1", 0, "c4") is True  # ... and the GM's answer stands
+    assert sight_from(enc, {"c1>c2": True}, "c1", 2, "c2") is False  # a short sword needs no line of sight
+    assert sight_from(enc, {}, "c3", None, "c4") is False  # the wielded broadsword: melee
