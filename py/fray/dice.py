@@ -242,6 +242,12 @@ def roll(expression: "str | DiceExpr", rng: RandomSource) -> RollResult:
     return _build(expr, faces, typed=False)
 
 
+def one_die_message(sides: int, typed: Any) -> str:
+    """What a GM reads beside a field for one die that was typed wrong: "type one d100 roll, 1-100,
+    not 150" (a GM's play-through read "type whole numbers such as 8 4, not abc" and "(in '1D100')")."""
+    return f"type one d{sides} roll, 1-{sides}, not {typed}"
+
+
 def roll_given(expression: "str | DiceExpr", given: "Iterable[int] | int") -> RollResult:
     """Build a result from a GM's physical dice.
 
@@ -263,6 +269,11 @@ def roll_given(expression: "str | DiceExpr", given: "Iterable[int] | int") -> Ro
                 raise DiceError(text, f"a total of {given} cannot come from {text} ({lo} to {hi})")
             return RollResult(text, (), given, given, typed=True)
     faces = _whole_numbers(given, text)
+    one = expr.dice_terms[0].sides if expr.dice_count == 1 else None
+    if one is not None and (len(faces) != 1 or not 1 <= faces[0] <= one):
+        # one die: said as the GM rolls it ("one d100 roll, 1-100"), not as die 1 of an expression
+        typed = f"{len(faces)} numbers" if len(faces) != 1 else faces[0]
+        raise DiceError(text, one_die_message(one, typed))
     if len(faces) != expr.dice_count:
         raise DiceError(text, f"{text} needs {expr.dice_count} {'die' if expr.dice_count == 1 else 'dice'}, "
                               f"{len(faces)} typed")

@@ -23,6 +23,7 @@ class DiceError(FrayError):
 
     def __init__(self, expression: str, message: str):
         self.expression = expression
+        self.message = message  # without the expression: beside a field whose label names the dice
         shown = expression if len(expression) <= 40 else expression[:37] + "..."
         super().__init__(f"{message} (in {shown!r})")
 

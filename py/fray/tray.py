@@ -48,7 +48,10 @@ class DiceTray:
                 given, typed = _unwrap(name, given)
                 result = replace(dice_mod.roll_given(expression, given), typed=typed)
         except DiceError as e:
-            raise InvalidAction(f"rolls.{name}", str(e)) from None
+            # typed dice are refused beside their field, whose label names the dice: the expression
+            # ("(in '1D100')") only where the dice are several, to say which of them is wrong
+            one = given is not None and dice_mod.parse(expression).dice_count == 1
+            raise InvalidAction(f"rolls.{name}", e.message if one else str(e)) from None
         if result.dice:
             self.used[name] = _record(result.to_json(), result.typed)
         else:  # a total stood in for the dice: keep it as a total, typed or not, so it replays
@@ -73,7 +76,9 @@ class DiceTray:
             else:
                 given, typed = _unwrap(name, given)
                 result = replace(dice_mod.open_ended_given(given), typed=typed)
-        except (DiceError, TypeError, ValueError) as e:
+        except DiceError as e:
+            raise InvalidAction(f"rolls.{name}", e.message) from None  # beside a field labelled as the d100
+        except (TypeError, ValueError) as e:
             raise InvalidAction(f"rolls.{name}", str(e)) from None
         self.used[name] = _record(result.to_json(), result.typed)
         return result

@@ -334,3 +334,24 @@ def test_magical_protection_is_set_on_the_card(page, open_app):
     click_and_log(page, prot.get_by_role("button", name="Set magical protection"))
     expect(page.locator("#log")).to_contain_text("Human warrior's magical protection (2) ends")
     expect(c.locator(".sr-derived")).not_to_contain_text("Magical protection")
+
+
+def test_a_stale_declaration_error_goes_when_the_target_changes(page, open_app):
+    """A GM's play-through: an attack on a far target is refused ("Attacks cannot "roll over": SR 17
+    = … + move 7 is past SR 12", Attacking), and the error kept showing after another target was
+    picked, until Declare was pressed. An error goes when the field it is about changes (web/messages
+    on_edit); one about another field stays."""
+    start(page, open_app, "Far and near")
+    add_preset(page, WARRIOR, "party")
+    add_preset(page, WARRIOR, "foes", at=(3, 0))
+    add_preset(page, WARRIOR, "foes", at=(40, 0))
+    advance(page, "Declare")
+    form = sr_fill_declaration(page, "c1", {"weapon": "broadsword", "target": "c3"})
+    form.get_by_role("button", name="Declare").click()
+    errors = form.locator(".field-error:not(:empty)")
+    expect(errors).to_have_count(1)
+    expect(errors).to_contain_text("past SR 12")
+    form.locator('[name="target"]').select_option("c2")
+    expect(errors).to_have_count(0)
+    form.get_by_role("button", name="Declare").click()
+    expect(sr_declared(page, "c1")).to_contain_text("SR 7")

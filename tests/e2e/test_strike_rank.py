@@ -111,11 +111,12 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     for k, v in (("attack", "20"), ("defence", "90"), ("location", "25"), ("damage", "3 1")):
         form.locator(f'[name="rolls.{k}"]').fill(v)
     form.get_by_role("button", name="Roll the exchange").click()
-    expect(form.locator('[data-error-for="rolls.location"]')).to_contain_text("D20 shows 1 to 20")
+    # one die is asked for as one roll of it (a GM's play-through: "type whole numbers such as 8 4")
+    expect(form.locator('[data-error-for="rolls.location"]')).to_contain_text("type one d20 roll, 1-20, not 25")
     form.locator('[name="rolls.attack"]').fill("abc")
     form.locator('[name="rolls.location"]').fill("1")
     form.get_by_role("button", name="Roll the exchange").click()
-    expect(form.locator('[data-error-for="rolls.attack"]')).to_contain_text("whole numbers")
+    expect(form.locator('[data-error-for="rolls.attack"]')).to_contain_text("type one d100 roll, 1-100, not abc")
     assert saved(page)["history"]["actions"] == before
     # back to the start of round 1 with the generic Undo (declarations and advance undone)
     for _ in range(4):

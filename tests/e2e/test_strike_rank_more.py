@@ -48,7 +48,7 @@ def test_impale_prompts_and_unstick_answered_through_the_page(page, open_app):
     expect(prompt).to_contain_text("Archer may free Dagger")
     prompt.locator('[name="rolls.pull"]').fill("abc")
     prompt.get_by_role("button", name="Free it now").click()
-    expect(prompt.locator('[data-error-for="rolls.pull"]')).to_contain_text("whole numbers")
+    expect(prompt.locator('[data-error-for="rolls.pull"]')).to_contain_text("type one d100 roll, 1-100, not abc")
     answer(page, "Free it now", {"pull": "90"})
     expect(page.locator("#log")).to_contain_text("rolled 90")
     expect(page.locator("form[data-form=sr-prompt]")).to_have_count(0)

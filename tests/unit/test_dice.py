@@ -250,7 +250,7 @@ def test_typed_total_for_several_dice_is_accepted_when_reachable():
         ("2D6+2", [3, 5, 1], "needs 2 dice, 3 typed"),
         ("2D6", [7, 1], "die 1 shows 7, but a D6 shows 1 to 6"),
         ("1D8+1D4", [8, 5], "die 2 shows 5, but a D4 shows 1 to 4"),
-        ("1D6", 0, "die 1 shows 0"),
+        ("1D6", 0, "type one d6 roll, 1-6, not 0"),
         ("1D6", True, "must be numbers"),
         ("2D6", [True, 3], "must be numbers"),
         ("2D6", ["a", 3], "list of whole numbers"),
@@ -337,5 +337,5 @@ def test_breakdown_follows_the_formula_and_one_die_is_a_die():
     """A damage breakdown reads term by term ("1D8+1+1D4 = 6+1+2"), and a count of one is "1 die" (issue 10)."""
     assert roll_given("1D8+1+1D4", [6, 2]).breakdown() == "1D8+1+1D4 = 6+1+2 = 9 (typed)"
     assert roll_given("2D6", 9).breakdown() == "2D6 = 9 = 9 (typed)"  # a typed total stays one number
-    with pytest.raises(DiceError, match="needs 1 die, 2 typed"):
+    with pytest.raises(DiceError, match="type one d8 roll, 1-8, not 2 numbers"):
         roll_given("1D8", [1, 2])

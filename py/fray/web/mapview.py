@@ -191,7 +191,11 @@ def lift_offsets(enc: Encounter, r: float) -> dict[str, tuple[float, float]]:
 
 
 def state_words(c: Combatant) -> list[str]:
-    words = [w for w in c.conditions if w in ("prone", "dead", "unconscious", "incapacitated", "dying", "stunned",
+    if "dead" in c.conditions:
+        # the dead need only that word (a GM's play-through: a wolf's label read "bruised ·
+        # incapacitated · dead")
+        return ["dead"]
+    words = [w for w in c.conditions if w in ("prone", "unconscious", "incapacitated", "dying", "stunned",
                                                 "held", "surprised", "grappled", "bruised", "engaged")]
     if c.position.alt > 0:
         words.insert(0, "flying")

@@ -24,6 +24,13 @@ def css_string(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def stale_for(about: str, name: str) -> bool:
+    """Whether an error ``about`` a field (its dotted path in the form's names; ``*``: the form as a
+    whole) is stale once the control ``name`` changed: the same field, one inside it or the one it
+    is inside ("actions.0" and "actions.0.target")."""
+    return about == "*" or about == name or about.startswith(name + ".") or name.startswith(about + ".")
+
+
 class Messages:
     # -- errors ---------------------------------------------------------------------------------
     def clear_errors(self, scope: Any = None) -> None:
@@ -34,6 +41,23 @@ class Messages:
             el.textContent = ""
         for el in root.querySelectorAll("[aria-invalid]"):
             el.removeAttribute("aria-invalid")
+
+    def on_edit(self, event: Any) -> None:
+        """A control of a form changed: its form's errors about that control, and those about the form as
+        a whole, are stale and go (a GM's play-through: "SR 17 … move 7" stayed after another target
+        was picked, until Declare was pressed again). Errors about the form's other fields stay."""
+        t = nil(event.target)
+        form = nil(t.closest("form")) if t is not None and hasattr(t, "closest") else None
+        name = str(getattr(t, "name", "") or "") if t is not None else ""
+        if form is None or not name:
+            return
+        for slot in form.querySelectorAll("[data-error-for]:not(:empty)"):
+            abouts = str(slot.getAttribute("data-error-about") or "*").split()
+            if any(stale_for(a, name) for a in abouts):
+                slot.textContent = ""
+                slot.removeAttribute("data-error-about")
+        if t.getAttribute("aria-invalid"):
+            t.removeAttribute("aria-invalid")
 
     def show_error(self, scope: Any, err: Exception, field_map: Callable[[str], str] | None = None,
                    focus: bool = True) -> None:
@@ -60,12 +84,15 @@ class Messages:
             if slot is not None:
                 break
             probe = probe.rpartition(".")[0]
+        about = key if probe else ""  # "": the form as a whole (no slot of its own), which any change may mend
         if slot is None:
             slot = q(root, "[data-error-for]") if scope is not None else None
         if slot is None:
             self.banner(msg if isinstance(err, RuleViolation) else str(err))
             return
         slot.setAttribute("role", "alert")  # announced to screen readers as it appears
+        abouts = str(slot.getAttribute("data-error-about") or "").split() if str(slot.textContent or "") else []
+        slot.setAttribute("data-error-about", " ".join({*abouts, about or "*"}))
         field = nil(slot.closest("[data-field]"))
         label = q(field, "label") if field is not None else None
         # in the form's words: its label as the subject, or which part of a box of many fields

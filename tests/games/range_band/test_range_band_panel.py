@@ -680,3 +680,22 @@ def test_the_dice_for_fray_are_their_own_form_so_enter_there_lets_fray_roll():
     assert not app.errors and not h.present.state.get("pending")
     assert h.actions[-1] == {"type": "rb.resolve", "ref": "R1", "rolls": {"roll": [1]}}
     assert h.present.get("c1").position.x == 5
+
+
+def test_detection_rolls_are_offered_to_her_foes_only():
+    """A GM's play-through: "Detection rolls against Tamsin 1" offered her ally Tamsin 2 in "Who rolls". The rule
+    (Detection Rolls): "resolved by a detection roll by everyone who may or may not see the stealthy character";
+    her allies know where she is, and the engine's own default is every able opponent. The list is her able
+    foes: not herself, not her allies, not the fallen."""
+    h = History(new_encounter("range-band", "T"))
+    for name, side in (("Tamsin 1", "party"), ("Tamsin 2", "party"), ("Raider 1", "foes"), ("Raider 2", "foes")):
+        h.do({"type": "add_combatant", "combatant": {**preset("Human scout"), "name": name, "side": side}})
+    h.do({"type": "set_condition", "id": "c4", "condition": "dead", "on": True})
+    for i, cid in enumerate(("c1", "c2", "c3")):
+        h.do({"type": "rb.turn_order", "id": cid, "value": 20 - i})
+    h = in_turn(h, "c1")
+    view = RS.view(h.present)
+    html = panel_html(view, RangeBandUi(drawn={"rb-more-c1"})) + card_html(view, "c1")
+    form = re.search(r'<form data-form="rb-detect" data-id="c1".*?</form>', html, re.S).group(0)
+    assert "Detection rolls against Tamsin 1" in form
+    assert {n for n in names_in(form) if n.startswith("observers.")} == {"observers.c3"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fray.errors import RuleViolation
+from fray.errors import InvalidAction, RuleViolation
 from fray.games.strike_rank import rules
 from sr_helpers import (RS, attack, declare, do, duel, fighter, loc, prompts, texts, to_phase)
 
@@ -241,3 +241,17 @@ def test_injury_none_reads_unhurt_in_the_log():
     enc = to_phase(duel(b=fighter("Bor", armour=6)), "resolve")
     _, ev = do(enc, {"type": "sr.damage", "target": "c2", "location": "right_arm", "amount": 4, "armour": True})
     assert "Right arm 4/4 unhurt" in texts(ev) and " none" not in texts(ev)
+
+
+def test_a_bleeding_test_typed_out_of_range_is_said_as_one_d100_roll():
+    """A GM's play-through: 150 typed for the bleeding CON test (one d100) read "die 1 shows 150, but a D100
+    shows 1 to 100 (in '1D100')". Beside the field it says one d100 roll, 1-100, and nothing changes."""
+    enc = to_phase(duel(), "resolve")
+    enc, _ = hurt(enc, "chest", 6)
+    with pytest.raises(InvalidAction) as e:
+        do(enc, {"type": "advance", "rolls": {"bleed.c2.chest": 150}})
+    assert e.value.field == "rolls.bleed.c2.chest"
+    assert e.value.message == "type one d100 roll, 1-100, not 150"
+    with pytest.raises(InvalidAction) as e:
+        do(enc, {"type": "advance", "rolls": {"bleed.c2.chest": [8, 4]}})
+    assert e.value.message == "type one d100 roll, 1-100, not 2 numbers"

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from fray.errors import FrayError
+from fray.web.widgets import ZERO_FACE
 from fray.history import History
 from fray.reducer import new_encounter
 from fray.games import get_ruleset
@@ -162,9 +163,12 @@ def test_out_of_range_typed_die_is_refused_at_its_field_and_changes_nothing():
     a, _ = attack_action("a1", "c1", "broadsword", {"target": "c2", "defence.kind": "dodge", "mode": "normal",
                                                     "rolls.attack": "20", "rolls.defence": "90",
                                                     "rolls.location": "25", "rolls.damage": "6 3"})
+    assert _ == {"rolls.location": "type one d20 roll, 1-20, not 25"}  # said by the page, before the engine
+    a["rolls"]["location"] = 25
     with pytest.raises(FrayError) as e:
         h.do(a, rng)
     assert e.value.field == "rolls.location"
+    assert e.value.message == "type one d20 roll, 1-20, not 25"  # and by the engine in the same words
     assert h.present is before
 
 
@@ -794,3 +798,34 @@ def test_add_form_gives_each_weapon_its_hand_and_a_natural_weapon_its_location()
     assert weapons_text(wolf["weapons"]) == "Bite, 55, 1D10, 1, , impaling, natural, head"
     html = add_fields_html({})
     assert "the hand: right, left or both" in html and "the hit location it strikes with" in html
+
+
+def test_a_parry_or_dodge_declared_alone_shows_no_strike_rank():
+    """A GM's play-through: "Parry / dodge only" showed an "SR 0" badge. "Defenses must be declared
+    before an attack test is rolled. They are resolved on the same SR as the attack, and do not delay
+    other actions": such a declaration acts at no SR of its own, and its badge names the stance."""
+    h = fight()
+    h.do(declare_action("c1", {"kind": "defend", "stance": "parry", "weapon": "broadsword"}), random.Random(1))
+    h.do(declare_action("c2", {"kind": "defend", "stance": "dodge"}), random.Random(1))
+    html = panel_html(RS.view(h.present), {}, log_of(h))
+    decls = html.split('class="sr-decls"')[1:]
+    assert "SR 0" not in html
+    assert '<span class="sr-badge no-sr">Parry</span>' in decls[0]
+    assert '<span class="sr-badge no-sr">Dodge</span>' in decls[1]
+    assert 'aria-label="Undeclare the parry of Human warrior"' in html
+
+
+def test_a_one_die_field_says_one_roll_of_that_die():
+    """A GM's play-through: the bleeding d100 field said "type whole numbers such as 8 4, not abc" for a single
+    die. A field of one d100 or d20 (its label says which) asks for one roll of it, 1 to its sides; dice
+    fields of several dice keep asking for whole numbers."""
+    from fray.games.strike_rank.web.parse import _rolls
+
+    rolls, errors = _rolls({"rolls.bleed.c2.chest": "abc", "rolls.attack": "150", "rolls.location": "8 4",
+                            "rolls.defence": "00", "rolls.fumble": "0", "rolls.damage": "abc"})
+    assert rolls == {"defence": 100}
+    assert errors == {"rolls.bleed.c2.chest": "type one d100 roll, 1-100, not abc",
+                      "rolls.attack": "type one d100 roll, 1-100, not 150",
+                      "rolls.location": "type one d20 roll, 1-20, not 8 4",
+                      "rolls.fumble": ZERO_FACE,
+                      "rolls.damage": "type whole numbers such as 8 4, not abc"}

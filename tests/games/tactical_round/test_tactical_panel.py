@@ -12,7 +12,7 @@ from fray.history import History
 from fray.reducer import new_encounter
 from fray.games import get_ruleset
 from fray.web import panels
-from fray.games.tactical_round.web.panel import (DEFAULT_KINDS, FOLD_DECLARATIONS_FROM, TacticalPanel, card_html, panel_html, parse_dice)
+from fray.games.tactical_round.web.panel import (DEFAULT_KINDS, attack_html, FOLD_DECLARATIONS_FROM, TacticalPanel, card_html, panel_html, parse_dice)
 from html_checks import EVIL, tags
 
 RS = get_ruleset("tactical-round")
@@ -142,7 +142,9 @@ def test_a_cards_cover_damage_and_run_away_are_drawn_when_they_first_open():
 
 def test_attack_form_fields_and_flags():
     view = RS.view(encounter(phase_steps=5).present)  # Ranged A
-    html = panel_html(view, {}, DEFAULT_KINDS)
+    # nobody declared an attack: no Attack panel, empty or not (a GM's play-through: an empty one in the Move phase)
+    assert "tr-attack-box" not in panel_html(view, {}, DEFAULT_KINDS)
+    html = attack_html(view, {})  # as the quick attack of a slot, or a declared attack, draws it
     form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
     assert names(form) == {"id", "weapon", "target", "distance", "flanking", "on_rear", "charge", "mounted",
                            "two_weapons", "line_of_sight", "rolls.attack"}
@@ -462,12 +464,20 @@ def test_a_parry_starts_against_a_standing_enemy_never_an_ally():
     html = card_html(RS.view(h.present), "c1")
     sel = re.search(r'<select id="tr-c1-pa-against".*?</select>', html, re.S)
     boxes = re.findall(r'id="tr-c1-pa-\d+"[^>]*value="(c\d+)"|value="(c\d+)"[^>]*id="tr-c1-pa-\d+"', html)
+    # and only the living foes (a GM's play-through: Orc 2's list offered Axe orc, an ally, and the dead
+    # Orc 1): "A character can only Parry attacks from a single opponent per Round, and only attacks
+    # from the opponent they are facing"
     if sel:
         opts = re.findall(r'<option value="(c\d+)"( selected)?', sel.group(0))
-        assert [o for o, _ in opts] == ["c4", "c2", "c3"] and dict(opts)["c4"] == " selected"
-    else:  # a shield parries several: tick boxes, the standing enemy first
-        order = [a or b for a, b in boxes]
-        assert order[:1] == ["c4"] and order.index("c2") < order.index("c3"), order
+        assert opts == [("c4", " selected")]
+    else:  # a shield parries several: tick boxes
+        assert [a or b for a, b in boxes] == ["c4"]
+    h.do({"type": "set_condition", "id": "c1", "condition": "dead"})
+    html = card_html(RS.view(h.present), "c4")  # Orc 2: Bran, not its ally Orc 1 nor the dead Lia
+    boxes = re.findall(r'id="tr-c4-pa-\d+"[^>]*value="(c\d+)"|value="(c\d+)"[^>]*id="tr-c4-pa-\d+"', html)
+    sel = re.search(r'<select id="tr-c4-pa-against".*?</select>', html, re.S)
+    got = re.findall(r'<option value="(c\d+)"', sel.group(0)) if sel else [a or b for a, b in boxes]
+    assert got == ["c2"]
 
 
 def test_the_acting_line_names_the_weapon_declared_for_this_phase():
@@ -513,9 +523,59 @@ def test_the_dead_are_offered_as_no_target():
     h = encounter(phase_steps=2)
     h.do({"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
     html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
-    attack_form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
+    attack_form = re.search(r'<form class="tr-form tr-attack".*?</form>', attack_html(RS.view(h.present), {})).group(0)
     target = re.search(r'name="target".*?</select>', attack_form).group(0)
     assert 'value="c2"' not in target and 'value="c3"' in target
     decl = re.search(r'<form class="tr-form tr-declare" data-form="tr-declare" data-id="c1".*?</form>', html).group(0)
     dtarget = re.search(r'name="actions.0.target".*?</select>', decl).group(0)
     assert 'value="c2"' not in dtarget and 'value="c3"' in dtarget
+
+
+def test_the_critical_d100_is_asked_for_as_one_roll():
+    """A GM's play-through (strike-rank's bleeding d100 read "type whole numbers such as 8 4"): a field of one
+    die says so. The Critical d100 is one roll, 1-100; the attack's open-ended d100 may be several numbers."""
+    from fray.games.tactical_round.web.common import read_rolls
+
+    assert read_rolls({"rolls.critical": "57", "rolls.attack": "98 40"}, ("attack", "critical")) == (
+        {"attack": [98, 40], "critical": [57]}, None)
+    for typed, said in (("150", "150"), ("abc", "abc"), ("8 4", "8 4")):
+        _, bad = read_rolls({"rolls.critical": typed}, ("critical",))
+        assert (bad.field, bad.message) == ("rolls.critical", f"type one d100 roll, 1-100, not {said}")
+    _, bad = read_rolls({"rolls.attack": "abc"}, ("attack",))
+    assert "whole numbers separated by spaces" in bad.message
+
+
+def test_a_declared_action_names_its_weapon_and_target():
+    """A GM's play-through: the declared-action summary read "Ranged attack · Ranged A · full", without what
+    shoots at whom. It names the weapon and the target as declared, in the form and in its folded line."""
+    h = encounter(phase_steps=2)  # c1 Swordsman with shield (Broadsword, Dagger), c2 (EVIL), c3 Crossbowman
+    h.do({"type": "tr.declare", "id": "c3", "actions": [{"action": "ranged_attack", "weapon": 0, "target": "c1"}]})
+    html = panel_html(RS.view(h.present), {}, DEFAULT_KINDS)
+    assert "<li>Ranged attack with Light crossbow → Swordsman with shield · Ranged A · full</li>" in html
+    from fray.games.tactical_round.web.forms import _decl_fold, declared_what
+
+    view = RS.view(h.present)
+    c3 = next(c for c in view["combatants"] if c["id"] == "c3")
+    names = {c["id"]: c["name"] for c in view["combatants"]}
+    assert declared_what(c3["declared"][0], c3, names) == "Ranged attack with Light crossbow → Swordsman with shield"
+    assert "Ranged attack with Light crossbow → Swordsman with shield (full)" in _decl_fold(c3, c3["declared"], False, names)
+
+
+def test_line_of_sight_starts_from_the_map_for_a_ranged_attack_only():
+    """A GM's play-through: the first ranged attack started with "Line of sight" unticked beside the map's "no one
+    in the way", and a ticked box carried from a missile attack into a melee one. A ranged attack starts from the
+    GM's last answer for the pair, else the map; a melee attack never starts ticked."""
+    from fray.games.tactical_round.web.panel import sight_from
+
+    presets = {p["name"]: p for p in RS.presets()}
+    h = History(new_encounter("tactical-round", "T"))
+    for name, side, x, y in (("Crossbowman", "party", 0, 0), ("Orc warrior", "foes", 0, 10),
+                             ("Swordsman with shield", "party", 5, 0), ("Orc warrior", "foes", 10, 0)):
+        h.do({"type": "add_combatant", "combatant": {**presets[name], "side": side,
+                                                     "position": {"x": x, "y": y, "alt": 0}}})
+    enc = h.present  # c1 Crossbowman (0 Light crossbow, 2 Short sword), c2 orc in the clear, c3 ally, c4 orc behind c3
+    assert sight_from(enc, {}, "c1", 0, "c2") is True  # no one in the way
+    assert sight_from(enc, {}, "c1", 0, "c4") is False  # the ally stands on the line: the GM says
+    assert sight_from(enc, {"c1>c4": True}, "c1", 0, "c4") is True  # ... and the GM's answer stands
+    assert sight_from(enc, {"c1>c2": True}, "c1", 2, "c2") is False  # a short sword needs no line of sight
+    assert sight_from(enc, {}, "c3", None, "c4") is False  # the wielded broadsword: melee

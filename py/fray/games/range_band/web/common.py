@@ -102,10 +102,15 @@ def _preview_slot() -> Markup:
     return h("div", {"class": "rb-preview", "aria-live": "polite"}, _odds_slot())
 
 
-def _id_checks(view: dict[str, Any], pre: str, name: str, label: str, skip: str, only_able: bool = False) -> Markup:
-    """Checkboxes ``name.<id>`` for a list of combatants, with one error slot ``name``."""
+def _id_checks(view: dict[str, Any], pre: str, name: str, label: str, skip: str, only_able: bool = False,
+               foes_only: bool = False) -> Markup:
+    """Checkboxes ``name.<id>`` for a list of combatants, with one error slot ``name``: all but ``skip``;
+    ``only_able``: none out of the fight; ``foes_only``: only those on another side than ``skip``'s."""
+    everyone = view.get("combatants", [])
+    side = next((c.get("side") for c in everyone if c["id"] == skip), None)
     boxes = [_check(f"{pre}-{c['id']}", f"{name}.{c['id']}", c["name"])
-             for c in view.get("combatants", []) if c["id"] != skip]
+             for c in everyone if c["id"] != skip and not (only_able and c.get("out"))
+             and not (foes_only and c.get("side") == side)]
     return h("fieldset", {"class": "rb-ids", "data-field": name}, h("legend", None, label),
              h("div", {"class": "rb-row"}, boxes), _err(name))
 

@@ -164,7 +164,10 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
         cid=cid, name=c["name"],
         die=_field("rb-dt-die", "die", "Die (the GM may alter it)",
                    _select("rb-dt-die", "die", [(d, d) for d in DICE], "d20")),
-        who=_id_checks(view, "rb-dt-o", "observers", "Who rolls (none ticked: every able opponent)", cid),
+        # "a detection roll by everyone who may or may not see the stealthy character": her opponents,
+        # never her allies (a GM's play-through: Tamsin 2 was offered to roll against Tamsin 1)
+        who=_id_checks(view, "rb-dt-o", "observers", "Who rolls (none ticked: every able opponent)", cid,
+                       only_able=True, foes_only=True),
         preview=_preview_slot(), err=_general_err())
     extras = []
     if st["level"] == "high" or (c.get("ambush") is None and (c.get("moved") or {}).get("success")):

@@ -47,6 +47,21 @@ PROMPT_ROLLS = {"impaled": (("impale_damage", "Weapon damage dice"),),
                 "grapple_weapon": (("resistance", "STR vs STR d100"),)}
 
 
+def _one_die() -> dict[str, int]:
+    """The roll fields that take one die, by roll name, with its sides: from their labels ("Attack
+    d100", "Location d20"), so a field's label and its error say the same die."""
+    out = {}
+    for name, label in (*ROLLS, *CASTING_ROLLS, *GRAPPLE_ROLLS, *(r for rs in PROMPT_ROLLS.values() for r in rs)):
+        head, _, die = label.rpartition(" d")
+        if head and die.isdigit():
+            out[name] = int(die)
+    return out
+
+
+# roll name → sides of its one die; ``bleed.<id>.<location>``, the end of the MR's CON tests, are d100s too
+ONE_DIE = _one_die()
+
+
 
 # fray.web.widgets (shared by every game) with this game's classes: each returns Markup, escaping every
 # text it is given; a control handed to ``widgets.field`` passes only as Markup (a plain str is text).

@@ -214,8 +214,8 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
     ``up``, the first still to declare) and holds no form until it first opens (the page's toggle listener draws it then), so the Next
     into a new round writes thirty one-line fold-outs, not thirty forms."""
     decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
-    items = [html('<li class="sr-decl"><span class="sr-badge">SR {}</span> <span class="sr-what">{}</span> '
-                  '<span class="sr-text">{}</span> {}</li>', a["sr"], action_label(a, names, c), a["text"],
+    items = [html('<li class="sr-decl">{} <span class="sr-what">{}</span> '
+                  '<span class="sr-text">{}</span> {}</li>', sr_badge(a), action_label(a, names, c), a["text"],
                   _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {_at_sr(a)} of {c["name"]}',
                        ref=a["ref"], id=cid))
              for a in decl]
@@ -262,8 +262,20 @@ def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | N
 
 
 def _at_sr(a: dict[str, Any]) -> str:
-    """An action as the GM names it: by when it happens ("the action at SR 7")."""
+    """An action as the GM names it: by when it happens ("the action at SR 7"); a parry or dodge
+    declared on its own by what it is, for it has no SR of its own."""
+    if a.get("kind") == "defend":
+        return f"the {a.get('stance') or 'parry'}"
     return f"the action at SR {a['sr']}" if a.get("sr") not in (None, "") else "the action"
+
+
+def sr_badge(a: dict[str, Any]) -> Markup:
+    """A declaration's badge: its strike rank, or for "Parry / dodge only" the stance, which acts at no SR
+    of its own ("Defenses ... are resolved on the same SR as the attack, and do not delay other actions":
+    a GM's play-through read "SR 0")."""
+    if a.get("kind") == "defend":
+        return html('<span class="sr-badge no-sr">{}</span>', str(a.get("stance") or "parry").capitalize())
+    return html('<span class="sr-badge">SR {}</span>', a["sr"])
 
 
 def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Block | Markup:

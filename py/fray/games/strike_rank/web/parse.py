@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from fray.dice import one_die_message
 from fray.web.widgets import ZERO_FACE, ZeroFace, as_int, as_number, parse_faces
+from fray.games.strike_rank.web.common import ONE_DIE
 
 
 def parse_dice(text: Any) -> Any:
@@ -24,13 +26,19 @@ def _rolls(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     for k, v in values.items():
         if not k.startswith("rolls."):
             continue
+        name = k[6:]
+        sides = ONE_DIE.get(name) or (100 if name.startswith("bleed.") else None)
         try:
             r = parse_dice(v)
         except ZeroFace:
             errors[k] = ZERO_FACE
             continue
         except ValueError as e:
-            errors[k] = f"type whole numbers such as 8 4, not {e}"
+            # one die is one number (a GM's play-through: the bleeding d100 asked for "8 4")
+            errors[k] = one_die_message(sides, e) if sides else f"type whole numbers such as 8 4, not {e}"
+            continue
+        if sides and r is not None and (isinstance(r, list) or not 1 <= r <= sides):
+            errors[k] = one_die_message(sides, " ".join(map(str, r)) if isinstance(r, list) else r)
             continue
         if r is not None:
             rolls[k[6:]] = r

@@ -27,8 +27,8 @@ def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) 
     if c is None:
         return fragment()
     names = _names(view)
-    # whom a parry is against: the standing enemies first, then allies and the fallen (issue 32: a
-    # parry's "Against" started on an ally, as the default targets did)
+    # the others, the standing enemies first, then allies and the fallen (issue 32: a parry's
+    # "Against" started on an ally, as the default targets did): whom cover is against
     # (by id: looking each one up in the list made the card's cost grow with the square of the fight)
     by_id = {o["id"]: o for o in view.get("combatants", [])}
 
@@ -37,6 +37,12 @@ def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) 
         return (0 if o.get("side") != c.get("side") and "neutral" not in (o.get("side"), c.get("side")) else 1) + (
             2 if _out_of_action(o) else 0)
     others = sorted(((k, v) for k, v in names.items() if k != cid), key=lambda kv: _rank(kv[0]))
+    # a parry is against the living foes only: "A character can only Parry attacks from a single
+    # opponent per Round, and only attacks from the opponent they are facing" (a GM's play-through:
+    # Orc 2's "Against" offered Axe orc, an ally, and the dead Orc 1); "neutral" is nobody's enemy
+    # and nobody's ally, so a neutral parries any who still stand
+    foes = [(k, v) for k, v in others
+            if not _out_of_action(by_id.get(k) or {}) and (_rank(k) == 0 or c.get("side") == "neutral")]
     hp = c["hp"]
     cond_names = [x["name"] for x in c["conditions"]]
     state = [badge for key, badge in _HP_BADGES if key in cond_names]
@@ -83,13 +89,13 @@ def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) 
     now = (f'Parrying {par["amount"]} against {", ".join(names.get(x, x) for x in par["against"])}'
            if par["amount"] else "No parry")
     shield = any(w["shield"] and w["wielded"] for w in c["weapons"])
-    if shield and others:
+    if shield and foes:
         against = html('<fieldset class="tr-against"><legend>Against</legend>{}{}</fieldset>',
                        fragment(_check(f"{p}-pa-{i}", f"against.{i}", n, oid in par["against"], oid)
-                                for i, (oid, n) in enumerate(others)), _err("against"))
+                                for i, (oid, n) in enumerate(foes)), _err("against"))
     else:
-        sel = par["against"][0] if par["against"] else (others[0][0] if others else "")
-        against = _field(f"{p}-pa-against", "against", "Against", _select(f"{p}-pa-against", "against", others, sel))
+        sel = par["against"][0] if par["against"] else (foes[0][0] if foes else "")
+        against = _field(f"{p}-pa-against", "against", "Against", _select(f"{p}-pa-against", "against", foes, sel))
     if down:
         # issue 32: the fallen get no forms; the GM brings them back by healing (below) or removes them
         out.append(html('<p class="tr-now-line tr-fallen">Out of the fight: no actions. Heal to bring them back, '

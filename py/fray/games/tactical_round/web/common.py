@@ -3,12 +3,14 @@ the phases with attacks, who has fallen, the typed-dice parser and the small con
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
+from fray.dice import one_die_message
+from fray.errors import InvalidAction
 from fray.web import widgets
 from fray.web.html import Markup
 from fray.web.render import attrs
-from fray.web.widgets import parse_faces
+from fray.web.widgets import ZERO_FACE, ZeroFace, parse_faces
 
 FLAGS = (("flanking", "Flanking"), ("on_rear", "On rear"), ("charge", "Charge"), ("mounted", "Mounted"),
          ("two_weapons", "Two weapons"))
@@ -36,6 +38,31 @@ PENDING_SHOWN = 3
 def parse_dice(text: str) -> list[int] | None:
     """"98 40" / "98,40" → [98, 40]; blank → None (Fray rolls). Raises ValueError otherwise."""
     return parse_faces(text, signed=True)
+
+
+# the roll fields of one die, with its sides: the Critical d100 is one roll (the attack, Athletics and
+# Flee d100s are open-ended: 96-100 and 01-05 roll again, so several numbers)
+ONE_DIE = {"critical": 100}
+
+
+def read_rolls(values: dict[str, Any], names: Iterable[str]) -> tuple[dict[str, list[int]], InvalidAction | None]:
+    """The typed dice of a form's ``rolls.<name>`` fields: {name: faces}, or the first field's error."""
+    out: dict[str, list[int]] = {}
+    for n in names:
+        sides = ONE_DIE.get(n)
+        try:
+            got = parse_dice(values.get(f"rolls.{n}", "") or "")
+        except ZeroFace:
+            return out, InvalidAction(f"rolls.{n}", ZERO_FACE)
+        except ValueError as e:
+            return out, InvalidAction(f"rolls.{n}", one_die_message(sides, e.args[0]) if sides else
+                                      f"type the dice as whole numbers separated by spaces (not {e.args[0]!r}), "
+                                      "or leave it blank to roll")
+        if sides and got is not None and (len(got) != 1 or not 1 <= got[0] <= sides):
+            return out, InvalidAction(f"rolls.{n}", one_die_message(sides, " ".join(map(str, got))))
+        if got is not None:
+            out[n] = got
+    return out, None
 
 
 # -- the shared controls (fray.web.widgets), with this game's classes ---------------------------------

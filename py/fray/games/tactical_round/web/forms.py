@@ -92,7 +92,7 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
         cid = c["id"]
         decl = c.get("declared", [])
         if folded and cid not in drawn:
-            forms.append(_decl_fold(c, decl, False, lazy=True))
+            forms.append(_decl_fold(c, decl, False, names, lazy=True))
             continue
         rows = []
         others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid and k not in dead]
@@ -115,7 +115,8 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
         said = fragment()
         if decl:
             said = h("ul", {"class": "tr-declared"}, (
-                html("<li>{} · {} · {}{}</li>", d["title"], d["phase_title"], d["cost"], " ✓" if d.get("done") else "")
+                html("<li>{} · {} · {}{}</li>", declared_what(d, c, names), d["phase_title"], d["cost"],
+                     " ✓" if d.get("done") else "")
                 for d in decl))
             if c.get("full_and_half"):
                 said += html('<p class="hint">Full + Half: −20 to the attack rolls</p>')
@@ -128,7 +129,7 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
                     '<button type="submit" class="primary">Declare for {name}</button></form>',
                     cid=cid, name=c["name"], head="" if folded else h("h3", None, c["name"]), said=said,
                     err=_general_err(), err_id=_err("id"), err_actions=_err("actions"), rows=fragment(rows))
-        forms.append(_decl_fold(c, decl, cid in is_open, body=form) if folded else form)
+        forms.append(_decl_fold(c, decl, cid in is_open, names, body=form) if folded else form)
     if not forms:
         return fragment()
     # one child per form: a declaration rewrites its declarer's form only
@@ -139,13 +140,26 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
                  block("div", {"class": "tr-decl-forms tr-decl-folded" if folded else "tr-decl-forms"}, forms))
 
 
-def _decl_fold(c: dict[str, Any], decl: list[dict[str, Any]], open_: bool, lazy: bool = False,
-               body: Markup | None = None) -> Markup:
+def declared_what(d: dict[str, Any], c: dict[str, Any], names: dict[str, str]) -> str:
+    """A declared action as the GM declared it: the action, with its weapon and its target ("Ranged
+    attack with Short bow → Orc 2"; a GM's play-through read "Ranged attack · Ranged A · full")."""
+    bits = [d["title"]]
+    w = d.get("weapon")
+    if w is not None:
+        bits.append("with " + next((x["name"] for x in c.get("weapons", []) if x["index"] == w), f"weapon {w + 1}"))
+    if d.get("target"):
+        bits.append("→ " + names.get(d["target"], "someone no longer here"))
+    return " ".join(bits)
+
+
+def _decl_fold(c: dict[str, Any], decl: list[dict[str, Any]], open_: bool, names: dict[str, str],
+               lazy: bool = False, body: Markup | None = None) -> Markup:
     """One folded declaration: its summary is the name and what is declared, so the GM reads the
     round at a glance and opens only the one to change; ``body``, the form. ``lazy``: drawn
     without its form; the page's toggle listener (App.on_toggle) renders when it opens."""
     cid = c["id"]
-    said = "; ".join(f'{d["title"]} ({d["cost"]}){" ✓" if d.get("done") else ""}' for d in decl) or "nothing declared"
+    said = "; ".join(f'{declared_what(d, c, names)} ({d["cost"]}){" ✓" if d.get("done") else ""}'
+                     for d in decl) or "nothing declared"
     return fragment(fold_open("tr-decl-fold tr-lazy", f"decl-{cid}", open_, lazy, {"data-id": cid}),
                     fold_summary(html('<strong>{}</strong> <span class="hint">{}</span>', c["name"], said),
                                  f"fold-decl-{cid}", f'Declarations of {c["name"]}'),

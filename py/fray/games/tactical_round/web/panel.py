@@ -27,7 +27,7 @@ from fray.web import odds_view
 from fray.games.tactical_round.web import odds as odds_html
 from fray.web.html import Markup, block, fragment, h, html
 from fray.web.panels import GamePanel
-from fray.web.widgets import (ZERO_FACE, ZeroFace, as_int, as_number, combatant_in as _combatant, names_in as _names,
+from fray.web.widgets import (as_int, as_number, combatant_in as _combatant, names_in as _names,
                               open_add_section)
 from fray.games.tactical_round.web.ui import TacticalRoundUi
 
@@ -35,6 +35,7 @@ from fray.games.tactical_round.web.ui import TacticalRoundUi
 # form's weapons section and the shared constants moved to their own modules beside this one).
 from .add_form import add_extra, add_fields_html, fold_weapons  # noqa: F401
 from .card import CARD_FOLDS, card_html
+from .common import read_rolls
 from .common import (ATTACK_KINDS, ATTACK_PHASES, BY_NEXT, DECLARE_ROWS, DEFAULT_KINDS,  # noqa: F401
                      FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _general_err, parse_dice)
 from .forms import attack_html, declare_html, open_html, pending_html, ranges_html  # noqa: F401
@@ -56,9 +57,12 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
         parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui, last))
     parts.append(pending_html(view, ui))
     pre = ui.attack or next_attack(view)
-    # shut once nobody has an attack left in the phase: open, it offered the first combatant's weapon,
-    # which the rules forbid now ("No odds: Broadsword attacks in Melee, not in Ranged A")
-    parts.append(attack_html(view, pre, open_=phase in ATTACK_PHASES and bool(pre.get("id")), ranges=ranges))
+    # only while someone has an attack to make in the phase: open with none, it offered the first
+    # combatant's weapon, which the rules forbid now ("No odds: Broadsword attacks in Melee, not in
+    # Ranged A"); shut, it was an empty "Attack" panel (a GM's play-through, in the Move phase), for
+    # the rules take no attack outside its phase
+    if phase in ATTACK_PHASES and pre.get("id"):
+        parts.append(attack_html(view, pre, ranges=ranges))
     return block("section", {"class": "tr-panel", "aria-label": "Tactical round"}, parts)
 
 
@@ -201,6 +205,28 @@ def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
     return action, ""
 
 
+RANGED_KINDS = ("missile", "thrown", "spell")
+
+
+def sight_from(enc: Any, answers: dict[str, bool], attacker_id: str, weapon: Any, target_id: str) -> bool:
+    """Whether an attack form's "Line of sight (ranged)" starts ticked: for a ranged attack, the GM's last
+    answer for this attacker and target, else what the map says (ticked when nobody stands on the line
+    between them); for a melee one, never (a GM's play-through: the first shot started unticked beside
+    "no one in the way", and a ticked box carried from a missile attack into a melee one). ``weapon``:
+    the attacker's weapon index, None for the wielded one."""
+    from fray.maprules import in_the_way
+
+    a, tgt = enc.get(attacker_id or ""), enc.get(target_id or "")
+    if a is None or tgt is None:
+        return False
+    ws = a.data.get("weapons", [])
+    wi = a.data.get("wielding", 0) if weapon is None else weapon
+    if not (isinstance(wi, int) and 0 <= wi < len(ws) and ws[wi].get("kind") in RANGED_KINDS):
+        return False
+    said = answers.get(f"{a.id}>{tgt.id}")
+    return said if said is not None else not in_the_way(enc, a, tgt)
+
+
 class TacticalPanel(GamePanel):
     ui_type = TacticalRoundUi  # its part of the page's view state (fray.web.uistate)
     FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away",
@@ -253,6 +279,9 @@ class TacticalPanel(GamePanel):
 
         t = nil(event.target)
         name = str(getattr(t, "name", "") or "") if t is not None else ""
+        if name in ("id", "weapon", "target"):
+            TacticalPanel.sight_again(app, t)
+            return
         row, _, rest = name.removeprefix("actions.").partition(".")
         if not name.startswith("actions.") or rest != "action" or not row.isdigit():
             return
@@ -268,14 +297,30 @@ class TacticalPanel(GamePanel):
             tsel.value = target
 
     @staticmethod
+    def sight_again(app: Any, t: Any) -> None:
+        """Another attacker, weapon or target in the attack form: its Line of sight starts again from
+        the map and the GM's answers (``sight_from``), and the odds with it."""
+        from fray.web.dom import nil, q
+        from fray.web.forms import form_values
+
+        form = nil(t.closest('form[data-form="tr-attack"]'))
+        box = q(form, '[name="line_of_sight"]') if form is not None else None
+        if box is None:
+            return
+        action, err = attack_action(form_values(form))
+        if err:
+            return
+        box.checked = sight_from(app.enc, app.ui.part(TacticalPanel).los, str(action.get("id") or ""),
+                                 action.get("weapon"), str(action.get("target") or ""))
+        odds_view.refresh(app, form)
+
+    @staticmethod
     def attack_defaults(app: Any, view: dict[str, Any]) -> dict[str, Any]:
         """The attack form's start: the quick-attack's or the phase's next open attack, with the
         nearest living enemy as the target when none is declared or the declared one has fallen,
         and Line of sight from what the map and the GM's last answer know (issue 33: "Line of sight
         starts unticked on every ranged attack ... start it from what the map and the GM's last
-        answer know"): the GM's last answer for this attacker and target, else ticked when nobody
-        stands on the line between them."""
-        from fray.maprules import in_the_way
+        answer know"): ``sight_from``."""
         from fray.games.tactical_round import rules
 
         pre = dict(app.ui.part(TacticalPanel).attack or next_attack(view))
@@ -290,8 +335,7 @@ class TacticalPanel(GamePanel):
         if tgt is None or rules.fallen(tgt) or tgt.side == a.side:
             tgt = enc.get(pre["nearest"])
         if tgt is not None and "line_of_sight" not in pre:
-            said = app.ui.part(TacticalPanel).los.get(f"{a.id}>{tgt.id}")
-            pre["line_of_sight"] = said if said is not None else not in_the_way(enc, a, tgt)
+            pre["line_of_sight"] = sight_from(enc, app.ui.part(TacticalPanel).los, a.id, pre.get("weapon"), tgt.id)
         return pre
 
     @staticmethod
@@ -488,21 +532,11 @@ class TacticalPanel(GamePanel):
 
     def rolls(self, app: Any, form: Any, values: dict[str, Any], names: Any) -> dict[str, list[int]] | bool:
         """Typed dice of the form: {name: [ints]}; False (error shown) if one is not whole numbers."""
-        out: dict[str, list[int]] = {}
-        for n in names:
-            try:
-                got = parse_dice(values.get(f"rolls.{n}", "") or "")
-            except ZeroFace:
-                app.clear_errors(form)
-                app.show_error(form, InvalidAction(f"rolls.{n}", ZERO_FACE))
-                return False
-            except ValueError as e:
-                app.clear_errors(form)
-                app.show_error(form, InvalidAction(f"rolls.{n}", f"type the dice as whole numbers separated by "
-                                                                 f"spaces (not {e.args[0]!r}), or leave it blank to roll"))
-                return False
-            if got is not None:
-                out[n] = got
+        out, bad = read_rolls(values, names)
+        if bad is not None:
+            app.clear_errors(form)
+            app.show_error(form, bad)
+            return False
         return out
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
