@@ -16,6 +16,36 @@
     }
     return JSON.stringify(out);
   };
+  // web/messages.py: an error beside a field is stale once the GM changes that field (or one
+  // inside it, or the one it is inside: "actions.0" and "actions.0.target"), and an error about
+  // the form as a whole (data-error-about "*") once any of its controls changes; errors about the
+  // form's other fields stay. Done here, on every keystroke, with no call into Python.
+  function staleFor(about, name) {
+    return about === "*" || about === name || about.startsWith(name + ".") || name.startsWith(about + ".");
+  }
+  function onEdit(event) {
+    const t = event.target;
+    const form = t && typeof t.closest === "function" ? t.closest("form") : null;
+    const name = t && typeof t.name === "string" ? t.name : "";
+    if (!form || !name) return;
+    for (const slot of form.querySelectorAll("[data-error-for]:not(:empty)")) {
+      const abouts = (slot.getAttribute("data-error-about") || "*").split(/\s+/).filter(Boolean);
+      if (abouts.some((a) => staleFor(a, name))) {
+        slot.textContent = "";
+        slot.removeAttribute("data-error-about");
+      }
+    }
+    if (t.getAttribute("aria-invalid")) t.removeAttribute("aria-invalid");
+  }
+  document.addEventListener("input", onEdit);
+  document.addEventListener("change", onEdit);
+  // web/messages.Messages.clear_errors: every message beside a field under scope (the page when
+  // none) and every field marked wrong, in one call
+  globalThis.frayClearErrors = function (scope) {
+    const root = scope || document;
+    for (const el of root.querySelectorAll("[data-error-for]:not(:empty)")) el.textContent = "";
+    for (const el of root.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  };
   // web/writes.py: a render's writes, recorded in Python, done here in their order. Each operation
   // is [kind, handle, ...]: "root" names a region by id; "first" and "item" take an element under
   // one already named; "expect" checks a child count; "outer", "inner" and "adj" write markup;

@@ -87,8 +87,6 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         self._listen(document, "click", self.on_click)
         self._listen(document, "submit", self.on_submit)
         self._listen(document, "keydown", self.on_key)
-        self._listen(document, "input", self.on_edit)
-        self._listen(document, "change", self.on_edit)
         self._listen(by_id("file-import"), "change", self.on_import)
         self._listen(by_id("encounter-select"), "change", self.on_switch)
         self._listen(document, "visibilitychange", self.on_visible)

@@ -13,7 +13,7 @@ from ..errors import InvalidAction, RuleViolation
 from . import render as R
 from .blocks import ascii_html
 from .html import fragment, h
-from .dom import below_the_head, by_id, nil, q
+from .dom import below_the_head, by_id, nil, page_function, q
 from .words import field_message, rule_message
 
 document = js.document
@@ -24,40 +24,21 @@ def css_string(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def stale_for(about: str, name: str) -> bool:
-    """Whether an error ``about`` a field (its dotted path in the form's names; ``*``: the form as a
-    whole) is stale once the control ``name`` changed: the same field, one inside it or the one it
-    is inside ("actions.0" and "actions.0.target")."""
-    return about == "*" or about == name or about.startswith(name + ".") or name.startswith(about + ".")
-
-
 class Messages:
     # -- errors ---------------------------------------------------------------------------------
     def clear_errors(self, scope: Any = None) -> None:
+        """Every message beside a field under ``scope`` (the page when None), and every field marked
+        wrong: in one call into the page (static/dom.js), twice an action. (A message goes by
+        itself when the GM changes the field it is about: dom.js too, on every keystroke.)"""
+        clear = page_function("frayClearErrors")
+        if clear is not None:
+            clear(scope)
+            return
         root = scope or document
-        # only the slots holding a message: a 200-combatant page has thousands of empty ones, and
-        # each one reached from Python is a crossing into JavaScript
         for el in root.querySelectorAll("[data-error-for]:not(:empty)"):
             el.textContent = ""
         for el in root.querySelectorAll("[aria-invalid]"):
             el.removeAttribute("aria-invalid")
-
-    def on_edit(self, event: Any) -> None:
-        """A control of a form changed: its form's errors about that control, and those about the form as
-        a whole, are stale and go (a GM's play-through: "SR 17 … move 7" stayed after another target
-        was picked, until Declare was pressed again). Errors about the form's other fields stay."""
-        t = nil(event.target)
-        form = nil(t.closest("form")) if t is not None and hasattr(t, "closest") else None
-        name = str(getattr(t, "name", "") or "") if t is not None else ""
-        if form is None or not name:
-            return
-        for slot in form.querySelectorAll("[data-error-for]:not(:empty)"):
-            abouts = str(slot.getAttribute("data-error-about") or "*").split()
-            if any(stale_for(a, name) for a in abouts):
-                slot.textContent = ""
-                slot.removeAttribute("data-error-about")
-        if t.getAttribute("aria-invalid"):
-            t.removeAttribute("aria-invalid")
 
     def show_error(self, scope: Any, err: Exception, field_map: Callable[[str], str] | None = None,
                    focus: bool = True) -> None:
