@@ -84,7 +84,8 @@ def _add_combatant(ctx: Context) -> None:
     """One combatant, or ``combatant.count`` of them numbered after the name ("Goblin 1".."Goblin N",
     going on from the highest number already in the fight), in a formation: rows of about the square
     root of N, each FORMATION_STEP metres from the next (east along a row, rows to the south), so at
-    the map's default zoom every token stands a token apart and can be tapped. All of them or none:
+    the map's default zoom every token stands a token apart and can be tapped, and none on a spot
+    where someone already stands (``_formation``). All of them or none:
     one action, one undo."""
     raw = ctx.action.get("combatant")
     if not isinstance(raw, dict):
@@ -114,18 +115,34 @@ def _add_combatant(ctx: Context) -> None:
             pass
     collect.done()
     names = [name] if count == 1 else numbered(enc, name, count)
-    per_row = math.ceil(math.sqrt(count))
-    for i, each in enumerate(names):
+    spots = [pos] if count == 1 else _formation(enc, pos, count)
+    for each, where in zip(names, spots):
         cid = f"c{enc.next_id}"
-        row, col = divmod(i, per_row)
-        where = _position({"x": pos.x + col * FORMATION_STEP, "y": pos.y - row * FORMATION_STEP, "alt": pos.alt},
-                          "combatant.position")
         c = Combatant(id=cid, name=each, side=side, stats=dict(stats), notes=notes, position=where)
         # each copy gets its own ruleset fields (weapons, body): a wound on one is not on all
         rs.init_combatant(enc, c, copy.deepcopy(extra))
         enc.next_id += 1
         enc.combatants.append(c)
         ctx.event("combatant", f"{each} joins the fight ({side})", id=cid)
+
+
+def _formation(enc: Encounter, pos: Position, count: int) -> list[Position]:
+    """Where Add ×N stands the group: rows of about the square root of N from the typed spot, east
+    along a row and rows to the south, passing over any spot where someone already stands (within
+    half a step): "Orc warrior" ×3 at (0, 3) put Orc 3 on Sir Bors at (0, 0), hiding him, 0.0 m
+    apart. A spot taken is skipped, not shifted, so the rows stay straight."""
+    per_row = math.ceil(math.sqrt(count))
+    taken = [(c.position.x, c.position.y) for c in enc.combatants]
+    out: list[Position] = []
+    k = 0
+    while len(out) < count:
+        row, col = divmod(k, per_row)
+        k += 1
+        x, y = pos.x + col * FORMATION_STEP, pos.y - row * FORMATION_STEP
+        if any(math.hypot(x - tx, y - ty) < FORMATION_STEP / 2 for tx, ty in taken) and k < count + 4 * len(taken) + 1:
+            continue
+        out.append(_position({"x": x, "y": y, "alt": pos.alt}, "combatant.position"))
+    return out
 
 
 # Add ×N's spacing: at the default zoom (the fitted view is at least 12 m and 1.6 times the fight

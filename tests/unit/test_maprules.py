@@ -151,3 +151,27 @@ def test_bodies_on_the_line_of_fire_are_flagged_for_the_gm():
     assert behind.in_the_way == ["Ally", "Orc"]
     aside = next(t for t in v.targets if t.name == "Aside")
     assert aside.in_the_way == []
+
+
+def test_strike_rank_band_agrees_with_the_move_delay_beside_it():
+    """A GM's play-through: with Knight 3 selected, the row for Gorp at 3.0 m showed Band "out of reach" and
+    Rule "move delay 0 SR (within engagement range)" side by side, and every row said "out of reach". Rule
+    (Strike Ranks): "For human-sized combatants, engagement range is about 3 meters or less"; "if a human
+    (Movement 3m) must move 6m to get within melee range of an opponent, the attack will be delayed by 2 SR".
+    The band and the rule read one figure (metres to go, to the centimetre, as a declared move does): within
+    engagement range is within reach; beyond it a fighter who can move is a move away, not out of reach."""
+    enc = _enc("strike-rank", (_sr("Human warrior", "party"), 0, 0, 0), (_sr("Human warrior", as_="Gorp"), 3.004, 0, 0),
+               (_sr("Human warrior", as_="Bandit"), 4, 0, 0))
+    by = {t.name: t for t in map_view(enc, "c1").targets}
+    assert f"{by['Gorp'].metres:.1f} m" == "3.0 m"
+    assert by["Gorp"].rule == "move delay 0 SR (within engagement range)"
+    assert by["Gorp"].band.label == "engagement range" and by["Gorp"].band.reachable
+    assert by["Bandit"].rule.startswith("move delay 1 SR")
+    assert by["Bandit"].band.label == "beyond engagement range" and by["Bandit"].band.reachable
+    for t in map_view(enc, "c1").targets:  # no row says "out of reach" beside a move delay
+        assert not (t.band.label == "out of reach" and t.rule.startswith("move delay")), t
+    # one who cannot move is out of reach beyond engagement range, and the rule says so
+    enc.combatants[0].stats["move"] = 0
+    by = {t.name: t for t in map_view(enc, "c1").targets}
+    assert by["Bandit"].band.label == "out of reach" and not by["Bandit"].band.reachable
+    assert by["Bandit"].rule == "cannot move"

@@ -50,7 +50,8 @@ def test_two_groups_of_six_stand_apart_and_opposite():
         bare = History(new_encounter(ruleset))
         _add(bare, ruleset, "party", 6, "Hero", placed=False)
         _add(bare, ruleset, "foes", 6, "Foe", placed=False)
-        assert _closest(bare.present) == 0  # the engine alone: the two groups overlap
+        # the engine alone: the second group passes over the first's spots (once, they stood on them)
+        assert _closest(bare.present) >= FORMATION_STEP - 1e-9
 
         h = History(new_encounter(ruleset))
         _add(h, ruleset, "party", 6, "Hero")
@@ -129,3 +130,21 @@ def test_a_rider_stands_where_its_mount_stands():
     assert ridden(h.present, {"mount": "c2"}) == horse
     assert ridden(h.present, {"riding": "c2"}) == horse
     assert ridden(h.present, {"mount": "c9"}) is None and ridden(h.present, "junk") is None
+
+
+def test_a_group_added_at_a_typed_spot_stands_no_one_on_an_occupied_spot():
+    """A GM's play-through (tactical-round): "Orc warrior", How many 3, at (0, 3) with Sir Bors already at
+    (0, 0): Orc 3 landed on (0, 0), Sir Bors hidden under it, 0.0 m apart. The formation passes over a spot
+    someone stands on (within half a step), in any game; the rows stay straight and FORMATION_STEP apart."""
+    for ruleset in ("tactical-round", "strike-rank", "range-band", "freeform"):
+        h = History(new_encounter(ruleset))
+        preset = get_ruleset(ruleset).presets()[0] if get_ruleset(ruleset).presets() else {"name": "x"}
+        h.do({"type": "add_combatant", "combatant": {**preset, "name": "Sir Bors", "side": "party",
+                                                      "position": {"x": 0, "y": 0, "alt": 0}}})
+        h.do({"type": "add_combatant", "combatant": {**preset, "name": "Orc warrior", "side": "foes", "count": 3,
+                                                      "position": {"x": 0, "y": 3, "alt": 0}}})
+        spots = {c.name: (c.position.x, c.position.y) for c in h.present.combatants}
+        assert spots["Sir Bors"] == (0, 0), ruleset
+        assert spots["Orc warrior 1"] == (0, 3) and spots["Orc warrior 2"] == (3, 3), ruleset
+        assert spots["Orc warrior 3"] == (3, 0), (ruleset, spots)  # past Sir Bors' spot, along the row
+        assert _closest(h.present) >= FORMATION_STEP - 1e-9, ruleset

@@ -3,10 +3,13 @@ overlap no other label, no token's disc and no obstacle, inside the view; and th
 placed so.
 
 At table density (a dozen combatants a metre or two apart) a label is tried in its fullest form
-first, then shorter (without the name), then not at all: a label with no room is still in the
-token's tooltip and the distance list, and zooming in (or selecting the token: its label is placed
-first) brings it back. The GM's map (``mapview``) and the players' (``players_render``) place
-theirs here.
+first, then shorter (the name and the distance on one line, then the initials drawn on the token
+with the distance, then the initials alone). A token's label (``must``) is never left out and
+never reads as a neighbour's: a spot nearer another token than its own is not taken beside the
+token; with no room beside it, the shortest form goes further out on a leader line; with no room
+anywhere, beside the token over whatever is there. Ring and area names, and the side view's,
+are still left out where they have no room (their tooltip and the panel's list say them). The
+GM's map (``mapview``) and the players' (``players_render``) place theirs here.
 
 Pure: boxes in the drawing's own units; a label's size comes from its characters (``CHAR_EM``),
 generous so the drawn text fits.
@@ -109,6 +112,34 @@ class _Boxes:
             for j in range(j0, j1 + 1):
                 self.cells.setdefault((i, j), []).append(b)
 
+    def remove(self, b: tuple[float, float, float, float]) -> None:
+        """Forget ``b`` (the very box added, by identity)."""
+        def drop(boxes: list[tuple[float, float, float, float]]) -> None:
+            for k, o in enumerate(boxes):
+                if o is b:
+                    del boxes[k]
+                    return
+        drop(self.all)
+        drop(self.wide)
+        i0, j0, i1, j1 = self._span(b)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) <= self.MAX_CELLS:
+            for i in range(i0, i1 + 1):
+                for j in range(j0, j1 + 1):
+                    drop(self.cells.get((i, j), []))
+
+    def near(self, box: tuple[float, ...]) -> list[tuple[float, float, float, float]]:
+        """The boxes held here that overlap ``box``."""
+        i0, j0, i1, j1 = self._span(box)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > self.MAX_CELLS:
+            return [o for o in self.all if _hits(box, o)]
+        seen: dict[int, tuple[float, float, float, float]] = {id(o): o for o in self.wide if _hits(box, o)}
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
+                for o in self.cells.get((i, j), ()):
+                    if _hits(box, o):
+                        seen[id(o)] = o
+        return list(seen.values())
+
     def hits(self, box: tuple[float, ...], skip: Any = None) -> bool:
         """Whether ``box`` overlaps a box held here other than ``skip`` (by identity)."""
         for o in self.wide:
@@ -150,38 +181,181 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
     """Place labels in order (the first wins a contested spot) so that no two overlap, none covers
     an obstacle (a token's disc, the scale bar) and each lies inside the view. ``wanted``: dicts
     with ``id``, the disc ``cx``, ``cy``, ``r``, ``variants`` (lists of lines, fullest first), and
-    optionally ``own`` (its own disc, not an obstacle to it) and ``far`` (False: only right beside
-    the disc). Returns id → {"variant", "spot", "box", "lines", "pad"} for those that found room."""
+    optionally ``own`` (its own disc, not an obstacle to it), ``far`` (False: only right beside
+    the disc) and ``must`` (a token's label: never left out, see the module's docstring). Returns
+    id → {"variant", "spot", "box", "lines", "pad"} for those that found room."""
     vx, vy, vw, vh = view
     blocked = _Boxes(view, obstacles)
     placed = _Boxes(view, obstacles)
     for o in obstacles:
         blocked.add(o)
-    out: dict[str, dict[str, Any]] = {}
+    # every token's disc, to tell whose a label beside it reads as
+    discs = _Boxes(view, obstacles)
+    centre: dict[int, tuple[float, float, float]] = {}
     for want in wanted:
-        found = None
-        for vi, lines in enumerate(want["variants"]):
+        if want.get("own") is not None and not want.get("ring"):
+            discs.add(want["own"])
+            centre[id(want["own"])] = (want["cx"], want["cy"], want["r"])
+
+    def inside(box: tuple[float, ...]) -> bool:
+        return vx <= box[0] and vy <= box[1] and box[2] <= vx + vw and box[3] <= vy + vh
+
+    def nearer_another(want: dict[str, Any], box: tuple[float, ...]) -> bool:
+        """Whether the label's box is nearer another token's disc than its own (it would be read as
+        that token's): "Bandit 3 7.8 m" over the gap between Bandit 1 and Bandit 3."""
+        own = want["own"]
+        # clearly nearer its own: the drawn glyphs sit inside the box, so a box halfway between two
+        # tokens is read as either's
+        mine = _gap(box, want["cx"], want["cy"], want["r"]) + want["r"] / 2
+        reach = (box[0] - mine, box[1] - mine, box[2] + mine, box[3] + mine)
+        for o in discs.near(reach):
+            if o is not own and id(o) in centre and not stacked(want, o) and _gap(box, *centre[id(o)]) < mine:
+                return True
+        return False
+
+    def stacked(want: dict[str, Any], o: tuple[float, ...]) -> bool:
+        """Whether the disc ``o`` stands on the token's own spot (a rider on the mount): no label
+        beside either can tell them apart, nor need to."""
+        ox, oy, _ = centre[id(o)]
+        return math.hypot(ox - want["cx"], oy - want["cy"]) <= want["r"] / 4
+
+    def leader_crosses(want: dict[str, Any], box: tuple[float, ...], strict: int = 2) -> bool:
+        """Whether the leader from the token to a label set off from it would pass over another
+        token's disc (and so read as that token's), or through another label (``strict`` 2: either;
+        1: a disc; 0: neither)."""
+        if strict <= 0:
+            return False
+        cx, cy = want["cx"], want["cy"]
+        bx, by = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
+        span = (min(cx, bx), min(cy, by), max(cx, bx), max(cy, by))
+        for o in discs.near(span):
+            if o is want["own"] or id(o) not in centre or stacked(want, o):
+                continue
+            ox, oy, r = centre[id(o)]
+            dx, dy = bx - cx, by - cy
+            t = max(0.0, min(1.0, ((ox - cx) * dx + (oy - cy) * dy) / (dx * dx + dy * dy or 1.0)))
+            if math.hypot(cx + t * dx - ox, cy + t * dy - oy) < r:
+                return True
+        return strict >= 2 and any(_through(cx, cy, bx, by, o) for o in placed.near(span))
+
+    def found_at(want: dict[str, Any], vi: int, lines: list[Line], d: float, gap: float, kind: str,
+                 box: tuple[float, float, float, float], pad: float) -> dict[str, Any]:
+        return {"variant": vi, "spot": kind, "box": box, "lines": lines, "pad": pad,
+                "disc": (want["cx"], want["cy"], want["r"]), "far": d > want["r"] + gap}
+
+    def free(want: dict[str, Any], box: tuple[float, ...]) -> bool:
+        return inside(box) and not blocked.hits(box, want.get("own")) and not placed.hits(box)
+
+    def beside(want: dict[str, Any], variants: list[tuple[int, list[Line]]]) -> dict[str, Any] | None:
+        """The fullest of ``variants`` that has room beside the token (or a step out, on a leader)."""
+        tell = want.get("must") and want.get("own") is not None
+        for vi, lines in variants:
             w, h, pad = _text_box(lines)
             gap = max(pad, want["r"] * .15) if want.get("far", True) else pad
             for d in ((want["r"] + gap, 2 * want["r"] + gap) if want.get("far", True) else (want["r"] + gap,)):
                 for kind, ux, uy, box in _candidates(want, d, w, h):
-                    if box[0] < vx or box[1] < vy or box[2] > vx + vw or box[3] > vy + vh:
-                        continue  # a label never runs off the edge of the map
-                    if blocked.hits(box, want.get("own")):
-                        continue
-                    if placed.hits(box):
-                        continue
-                    found = {"variant": vi, "spot": kind, "box": box, "lines": lines, "pad": pad,
-                             "disc": (want["cx"], want["cy"], want["r"]), "far": d > want["r"] + gap}
-                    break
+                    if not free(want, box):
+                        continue  # a label never runs off the edge of the map, nor covers another
+                    if tell and (nearer_another(want, box) if d <= want["r"] + gap else leader_crosses(want, box)):
+                        continue  # beside: read as its own token's; further out: its leader says whose
+                    return found_at(want, vi, lines, d, gap, kind, box, pad)
+        return None
+
+    out: dict[str, dict[str, Any]] = {}
+
+    def put(want: dict[str, Any], found: dict[str, Any] | None) -> None:
+        if found:
+            placed.add(found["box"])
+            out[want["id"]] = found
+
+    every = [list(enumerate(want["variants"])) for want in wanted]
+    # the first (the selected token's label) whole; then each token's shortest label kept beside it,
+    # so that a full label placed earlier cannot take the last room by a later token; then, in
+    # order, each label as full as the room left allows (its own short one given up while it looks)
+    lead = [i for i, want in enumerate(wanted) if want.get("first")]
+    for i in lead:
+        put(wanted[i], beside(wanted[i], every[i]))
+    for i, want in enumerate(wanted):
+        if want.get("must") and want["id"] not in out:
+            put(want, beside(want, every[i][-1:]))
+    for i, want in enumerate(wanted):
+        if want.get("first"):
+            continue
+        kept = out.pop(want["id"], None)
+        if kept:
+            placed.remove(kept["box"])
+        put(want, beside(want, every[i]) or kept)
+    # a token's label with no room beside its token: the shortest form further out, on a leader;
+    # else beside it over what is there
+    for want in wanted:
+        if want["id"] in out or not want.get("must"):
+            continue
+        vi = len(want["variants"]) - 1
+        lines = want["variants"][vi]
+        w, h, pad = _text_box(lines)
+        gap = max(pad, want["r"] * .15)
+        found = None
+        # the leader clear of every token and label; else through a label; else through anything
+        for strict in (2, 1, 0) if want.get("own") is not None else (0,):
+            for k in FURTHER:
+                d = k * want["r"] + gap
+                for kind, box in _round(want["cx"], want["cy"], d, w, h):
+                    if free(want, box) and not leader_crosses(want, box, strict):
+                        found = found_at(want, vi, lines, d, gap, kind, box, pad)
+                        break
                 if found:
                     break
             if found:
                 break
-        if found:
-            placed.add(found["box"])
-            out[want["id"]] = found
+        if found is None:  # beside it, over another label rather than over a token
+            d = want["r"] + gap
+            spots = [(kind, box) for kind, ux, uy, box in _candidates(want, d, w, h) if inside(box)]
+            clear = [(kind, box) for kind, box in spots if not blocked.hits(box, want.get("own"))]
+            if clear or spots:
+                kind, box = (clear or spots)[0]
+                found = found_at(want, vi, lines, d, gap, kind, box, pad)
+        put(want, found)
     return out
+
+
+# how far out (in radii) a token's label goes on a leader when there is no room beside the token
+FURTHER = (3, 4, 5, 6, 8)
+
+
+def _round(cx: float, cy: float, d: float, w: float, h: float):
+    """(side, box) of a label of size w × h at distance ``d`` from (cx, cy), every 22.5° from
+    straight up: further out, a gap between two tokens is narrower than the eight sides."""
+    for k in range(16):
+        a = math.radians(90 - k * 22.5)
+        ux, uy = math.cos(a), -math.sin(a)
+        ax, ay = cx + ux * d, cy + uy * d
+        across = "right" if ux > .3 else "left" if ux < -.3 else ""
+        up = "above" if uy < -.3 else "below" if uy > .3 else ""
+        x0 = ax if across == "right" else ax - w if across == "left" else ax - w / 2
+        y0 = ay if up == "below" else ay - h if up == "above" else ay - h / 2
+        yield "-".join(x for x in (up, across) if x) or "above", (x0, y0, x0 + w, y0 + h)
+
+
+def _through(x0: float, y0: float, x1: float, y1: float, box: tuple[float, ...]) -> bool:
+    """Whether the segment (x0, y0)-(x1, y1) passes through the inside of ``box`` (Liang-Barsky)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = x1 - x0, y1 - y0
+    for p, q in ((-dx, x0 - box[0]), (dx, box[2] - x0), (-dy, y0 - box[1]), (dy, box[3] - y0)):
+        if p == 0:
+            if q <= 0:
+                return False
+        elif p < 0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+    return t0 < t1
+
+
+def _gap(box: tuple[float, ...], cx: float, cy: float, r: float) -> float:
+    """How far the box is from the edge of the disc at (cx, cy) of radius r (0 where they overlap)."""
+    dx = max(box[0] - cx, 0.0, cx - box[2])
+    dy = max(box[1] - cy, 0.0, cy - box[3])
+    return max(math.hypot(dx, dy) - r, 0.0)
 
 
 def label_svg(p: dict[str, Any], ox: float, oy: float) -> Markup:

@@ -247,10 +247,12 @@ def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: s
 
 
 
-def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combine: str, unit: float
-                ) -> list[list[Line]]:
-    """The label's variants, fullest first: the name; then the distance from the selected token
-    (or its band) and the token's notes (height, prone, unseen, ...)."""
+def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combine: str, unit: float,
+                initials: str | None = None) -> list[list[Line]]:
+    """The label's variants, fullest first: the name over the distance from the selected token (or
+    its band) and the token's notes (height, prone, unseen, ...); then the two on one line; then the
+    initials drawn on the token with the distance and notes; then the initials alone. Each names
+    its token: a distance never stands alone, where it would be read as a neighbour's."""
     info: list[tuple[str, str]] = []
     if target is not None:
         info.append(("dist", dist_text(target, combine)))
@@ -259,9 +261,13 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
         notes.append("unseen")
     if notes:
         info.append(("state", " · ".join(notes)))
+    short = initials or initials_of(c)
     name: list[Line] = [("name", [("", c.name)], unit * .75)]
-    second: list[Line] = [("info", info, unit * .7)] if info else []
-    return [name + second, second] if second else [name]
+    alone: list[Line] = [("name", [("", short)], unit * .75)]
+    if not info:
+        return [name, alone] if short != c.name else [name]
+    return [name + [("info", info, unit * .7)], [("info", [("name", c.name)] + info, unit * .7)],
+            [("info", [("name", short)] + info, unit * .7)], alone]
 
 
 def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
@@ -328,6 +334,7 @@ def layout(enc: Encounter, mv: MapView, view: list[float], r: float
     vx, vy, vw, vh = view
     unit = label_unit(view)
     targets = {t.id: t for t in mv.targets}
+    initials = token_initials(enc)
     discs = {}
     lifts = lift_offsets(enc, r)
     for c in enc.combatants:
@@ -339,13 +346,13 @@ def layout(enc: Encounter, mv: MapView, view: list[float], r: float
 
     def want(c: Combatant) -> dict[str, Any]:
         t = targets.get(c.id)
-        variants = label_lines(c, t, mv.altitudes.get(c.id), mv.combine, unit)
+        variants = label_lines(c, t, mv.altitudes.get(c.id), mv.combine, unit, initials.get(c.id))
         x0, y0, x1, y1 = discs[c.id]
         return {"id": c.id, "cx": (x0 + x1) / 2, "cy": (y0 + y1) / 2, "r": (x1 - x0) / 2, "variants": variants,
-                "own": discs[c.id]}
+                "own": discs[c.id], "must": True}
 
     sel = enc.get(mv.selected) if mv.selected else None
-    first = [want(sel)] if sel is not None else []
+    first = [{**want(sel), "first": True}] if sel is not None else []
     rings = []
     if sel is not None:
         sx, sy = sel.position.x, -sel.position.y

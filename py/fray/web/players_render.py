@@ -172,12 +172,16 @@ def map_svg(p: dict[str, Any]) -> Markup:
         discs.append(disc)
         label = c["name"] + (f' · {c["alt"]:g} m up' if c.get("alt") else "") + (
             f' · {", ".join(states)}' if states else "")
-        wanted.append({"id": c["id"], "cx": x, "cy": y, "r": r, "own": disc,
-                       "variants": [[("pv-label", [("", label)], LABEL_PX)], [("pv-label", [("", c["name"])], LABEL_PX)]]})
+        wanted.append({"id": c["id"], "cx": x, "cy": y, "r": r, "own": disc, "must": True,
+                       "variants": [[("pv-label", [("", text)], LABEL_PX)]
+                                    for text in dict.fromkeys((label, c["name"], initials[c["id"]]))]})
     # the labels as the GM's map places them (maplabels.place_labels): the one acting first, then in
     # the order they joined; beside each token where they overlap no other label or token and stay
-    # inside the map, else not at all (the name is still the token's tooltip and in the order list)
+    # inside the map, shorter (the name, then the initials on the token) where the full one has no
+    # room, further out on a leader where none has: never left out
     wanted.sort(key=lambda w: w["id"] != p.get("current"))
+    if wanted and wanted[0]["id"] == p.get("current"):
+        wanted[0]["first"] = True  # the one acting: their label whole, before anyone's short one
     placed = place_labels(wanted, discs, [0.0, 0.0, float(W), float(H)])
     names = area_names([SimpleNamespace(**a) for a in areas], AREA_PX, discs + [q["box"] for q in placed.values()],
                        [0.0, 0.0, float(W), float(H)], -1.0, scale, W / 2 - cx * scale, H / 2 + cy * scale)

@@ -485,3 +485,46 @@ def test_the_dead_are_no_target():
     assert e.value.rule == "Changing Actions" and "Bor is dead: choose another target" in str(e.value)
     enc, _ = do(enc, {"type": "set_condition", "id": "c3", "condition": "unconscious", "on": True})
     attack(enc, "c1", "c3", rolls={"attack": 20, "location": 1, "damage": [2, 1]})
+
+
+def _knocked_back_5_m(**where):
+    """A GM's play-through: attack 10, parry 30, location 10, damage "8 8 4" gives "knocked back 5 m" (a
+    Greatsword's 2D8+2 and the +1D4 damage modifier: 22 over SIZ 13)."""
+    great = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
+    enc = to_phase(duel(fighter("Ana", great, side="party", x=0, y=0), fighter("Bor", x=where.get("x", 2),
+                                                                               y=where.get("y", 0))), "resolve")
+    enc, ev = attack(enc, weapon="greatsword", defence={"kind": "parry", "weapon": "broadsword"},
+                     rolls={"attack": 10, "defence": 30, "location": 10, "damage": [8, 8, 4], "knockback_dex": 10,
+                            "wound.con_shock": 10})
+    assert "knocked back 5 m" in texts(ev)
+    return enc, prompts(enc, "collision")[0]
+
+
+def test_knockback_moves_the_token_straight_away_from_the_attacker():
+    """Knockback: "the target is knocked back 1 meter for every 5 points of damage (or part thereof)". A GM's
+    play-through: "knocked back 5 m" in the log, "No collision" answered, and the token stayed where it was.
+    It moves 5 m straight away from the attacker; a diagonal blow pushes along the diagonal."""
+    enc, p = _knocked_back_5_m()
+    assert enc.get("c2").position.x == 2
+    enc, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "none"})
+    assert (enc.get("c2").position.x, enc.get("c2").position.y) == (7, 0)
+    assert "Bor is knocked back 5 m to (7, 0) m" in texts(ev)
+    assert (enc.get("c1").position.x, enc.get("c1").position.y) == (0, 0)  # the attacker stays
+    enc, p = _knocked_back_5_m(x=-3, y=-4)
+    enc, _ = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "none"})
+    assert (enc.get("c2").position.x, enc.get("c2").position.y) == (-6, -8)
+
+
+def test_knockback_into_someone_or_something_stops_short():
+    """Colliding: "If knockback causes a combatant to collide with another combatant ... that combatant must
+    also make a DEX test or fall prone": the one knocked back stops against them (a body's width short), not
+    past them; against a solid object the GM places the token where it struck."""
+    enc, p = _knocked_back_5_m()
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Cal", x=5, y=0)})
+    enc, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "combatant", "with": "c3",
+                       "rolls": {"collision_dex": 10}})
+    assert (enc.get("c2").position.x, enc.get("c2").position.y) == (4, 0)
+    enc, p = _knocked_back_5_m()
+    enc, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "solid",
+                       "rolls": {"collision": 4, "collision_location": 12}})
+    assert enc.get("c2").position.x == 2 and "move the token on the map there" in texts(ev)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.errors import InvalidAction, RuleViolation
-from fray.model import Combatant
+from fray.model import Combatant, Position
 from fray.games.base import Context, ceil_div
 from fray.games.strike_rank import body, combat, healing, rules, timing, wounds
 
@@ -209,6 +209,40 @@ def protection(ctx: Context) -> None:
               "location: it stops damage like armour, and a critical does not ignore it")
 
 
+BODY_M = 1.0  # where one knocked into another stops: about a body's width short of them (assumed)
+
+
+def _knocked_back(ctx: Context, c: Combatant, d: dict[str, Any], choice: str, other: Combatant | None) -> None:
+    """Knockback: "the target is knocked back 1 meter for every 5 points of damage": the token (and a
+    mount that shared the knockback) moves that far straight away from the attacker; into another
+    combatant, it stops a body's width short of them; against a solid object the GM puts it where it
+    struck. A question saved before the map moved anyone (no ``away``) moves no one, as then."""
+    if "away" not in d:
+        return
+    if d["away"] is None:
+        ctx.event("knockback", f"{c.name} stood on the attacker's spot: move the token on the map where it lands")
+        return
+    if choice == "solid":
+        ctx.event("knockback", f"{c.name} stops where it struck: move the token on the map there")
+        return
+    ux, uy = d["away"]
+    metres = float(d["metres"])
+    if other is not None:  # up to the one struck, along the way it was pushed
+        ahead = (other.position.x - c.position.x) * ux + (other.position.y - c.position.y) * uy
+        metres = min(metres, max(0.0, ahead - BODY_M))
+        if metres <= 0:
+            ctx.event("knockback", f"{c.name} is knocked straight into {other.name} and stays where it stood")
+            return
+    for cid in d.get("movers") or [c.id]:
+        m = ctx.enc.get(cid)
+        if m is None:
+            continue
+        p = m.position
+        m.position = Position(round(p.x + ux * metres, 2), round(p.y + uy * metres, 2), p.alt)
+        ctx.event("move", f"{m.name} is knocked back {metres:g} m to ({m.position.x:g}, {m.position.y:g}) m",
+                  id=m.id, x=m.position.x, y=m.position.y, alt=m.position.alt)
+
+
 def answer(ctx: Context) -> None:
     pid = ctx.action.get("prompt")
     prompts = ctx.enc.state.get("prompts", [])
@@ -258,11 +292,12 @@ def answer(ctx: Context) -> None:
             w["held"] = False
             ctx.event("unstick", f"{owner.name} lets go of {w['name']}")
     elif k == "collision":
+        other = ctx.combatant("with") if choice == "combatant" and ctx.action.get("with") else None
+        if other is not None and other.id == c.id:
+            # "collide with another combatant": the one knocked back is not struck by himself
+            raise InvalidAction("with", f"{c.name} is the one knocked back: pick the combatant he collides with")
+        _knocked_back(ctx, c, d, choice, other)
         if choice == "combatant":
-            other = ctx.combatant("with") if ctx.action.get("with") else None
-            if other is not None and other.id == c.id:
-                # "collide with another combatant": the one knocked back is not struck by himself
-                raise InvalidAction("with", f"{c.name} is the one knocked back: pick the combatant he collides with")
             if other is not None:
                 ok, _, text = combat._skill_test(ctx, other.stats.get("DEX", 0) * 5, "collision_dex")
                 if not ok:

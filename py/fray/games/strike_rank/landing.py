@@ -4,6 +4,7 @@ knock-back, and the manoeuvres decided by an opposed roll (disarm, grapple, stun
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from fray.errors import InvalidAction, RuleViolation
@@ -321,12 +322,18 @@ def _knockback(ctx: Context, attacker: Combatant, target: Combatant, amount: int
     else:
         wounds.add_condition(target, "prone")
         ctx.event("knockback", f"{target.name} falls prone: DEX×5 {text}")
+    # "knocked back": straight away from the attacker, the way the blow pushed; the token moves when
+    # the GM has said whether it struck anyone on the way (``care.answer``), a mount ridden well too
+    dx, dy = target.position.x - attacker.position.x, target.position.y - attacker.position.y
+    away = math.hypot(dx, dy)
+    movers = [target.id] + ([mount.id] if ride_ok and mount is not None else [])
     wounds.prompt(ctx, "collision", target.id, f"{target.name} is knocked back {metres} m: does it collide with "
                   "someone or something?",
                   [{"value": "none", "label": "No collision"},
                    {"value": "combatant", "label": "Another combatant (≤ twice SIZ): DEX test or prone"},
                    {"value": "solid", "label": "A creature or solid object (3 m or more: 1D6 per 5 m to both)"}],
-                  metres=metres)
+                  metres=metres, attacker=attacker.id, movers=movers,
+                  away=[round(dx / away, 6), round(dy / away, 6)] if away > 1e-9 else None)
 
 
 def _skill_test(ctx: Context, chance: int, name: str) -> tuple[bool, str, str]:

@@ -62,6 +62,9 @@ class StrikeRankMap(MapRule):
         return out
 
     def band(self, enc: Encounter, c: Combatant, other: Combatant, metres: float) -> tuple[Band | None, str]:
+        """The band and the rule from one figure: the metres still to go to engagement range, to
+        the centimetre, as ``timing`` declares a move towards a target. A band measured apart said
+        "out of reach" at 3.004 m beside "move delay 0 SR (within engagement range)"."""
         engaged = rules.ENGAGEMENT_RANGE_M
         rate = self.rate(c)
         to_go = rules.to_engage(metres)
@@ -69,10 +72,13 @@ class StrikeRankMap(MapRule):
         rule = (f"move delay {mv.total} SR ({mv.note})" if mv else
                 "move delay 0 SR (within engagement range)" if rate > 0 else "cannot move")
         w = self.missile(c)
-        if rules.within_engagement(metres):
+        if to_go <= 0:
             band = Band("engagement range", None, f"within {engaged:g} m")
         elif w is None:
-            band = Band("out of reach", None, f"beyond engagement range {engaged:g} m")
+            # a melee blow needs a move first ("must move 6m to get within melee range of an
+            # opponent, the attack will be delayed by 2 SR"): within reach while one can move
+            band = (Band("beyond engagement range", None, f"a move of {to_go:g} m first") if rate > 0
+                    else Band("out of reach", None, f"beyond engagement range {engaged:g} m", reachable=False))
         elif metres <= w["range"] + 1e-9:
             band = Band("within range", None, f"{w['name']} range {w['range']:g} m")
         elif metres <= 2 * w["range"] + 1e-9:

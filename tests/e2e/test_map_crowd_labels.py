@@ -1,0 +1,125 @@
+"""A GM's play-through, strike-rank at 768x1024 with a dozen combatants: "no "Great wolf", "Bandit
+2/3/4" or dead "Knight 1" labels on the GM's map; with Knight 3 selected, "8.8 m" appears by token B1
+with no name, while "Bandit 3 7.8 m" sits over the B1/B3 pair; the players' window also drops Bandit
+4 and Great wolf labels". Every token has a label naming it (its name, or the initials on its disc)
+beside its own token, or further out on a leader line to it; no label is a distance alone.
+
+Measured on the page as the browser drew it, at a tablet's size and a laptop's. Screenshots go to
+$FRAY_SHOTS (if set).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from test_map import DESKTOP, preset, select
+from fray import savefile
+from fray.history import History
+from fray.reducer import new_encounter
+
+SHOTS = Path(os.environ["FRAY_SHOTS"]) if os.environ.get("FRAY_SHOTS") else None
+WARRIOR, WOLF, GORP = "Human warrior", "Great wolf (four-legged)", "Gorp (single location)"
+
+# c1..c12: two knights and a squire in the thick of four bandits, a great wolf and Gorp; an archer
+# and a crossbowman a little way off
+CROWD = [
+    (WARRIOR, "Knight 1", "party", 0, 0), (WARRIOR, "Knight 2", "party", 0, 2), (WARRIOR, "Knight 3", "party", -2, 1),
+    ("Archer", "Archer", "party", -6, 0), (WARRIOR, "Bandit 1", "foes", 2, 1), (WARRIOR, "Bandit 2", "foes", 2, 3),
+    (WARRIOR, "Bandit 3", "foes", 2.5, -.5), (WARRIOR, "Bandit 4", "foes", 3.5, 1.5), (WOLF, "Great wolf", "foes", 1, -2),
+    (GORP, "Gorp", "foes", -2, -2), ("Crossbowman", "Crossbowman", "foes", 8, 4), (WARRIOR, "Bandit 5", "foes", 5, -3),
+]
+
+# each drawn token label: its words, its text's box and whether it has a leader line; each disc's box
+DRAWN = """() => {
+    const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+    const labels = {};
+    for (const g of document.querySelectorAll('#map-plan .token-label')) {
+        const texts = [...g.querySelectorAll('text')];
+        const bs = texts.map(box);
+        labels[g.dataset.labelFor] = {words: texts.map(t => t.textContent).join(' '), leader: !!g.querySelector('.leader'),
+            box: [Math.min(...bs.map(b => b[0])), Math.min(...bs.map(b => b[1])), Math.max(...bs.map(b => b[2])),
+                  Math.max(...bs.map(b => b[3]))]};
+    }
+    const discs = {};
+    for (const t of document.querySelectorAll('#map-plan [data-token]')) discs[t.dataset.token] = box(t.querySelector('.disc'));
+    const initials = {};
+    for (const t of document.querySelectorAll('#map-plan [data-token]')) initials[t.dataset.token] = t.querySelector('.initials').textContent;
+    return {labels, discs, initials};
+}"""
+
+
+def load_crowd(page, tmp_path) -> None:
+    h = History(new_encounter("strike-rank", "Ambush at the ford"))
+    for which, name, side, x, y in CROWD:
+        h.do({"type": "add_combatant", "combatant": {**preset("strike-rank", which, name=name, side=side),
+                                                      "position": {"x": x, "y": y, "alt": 0}}})
+    h.do({"type": "set_condition", "id": "c1", "condition": "dead"})
+    path = tmp_path / "crowd.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(len(CROWD))
+
+
+def _gap(box, disc) -> float:
+    """How far a label's box is from the edge of a token's disc (0 where they touch or overlap)."""
+    cx, cy, r = (disc[0] + disc[2]) / 2, (disc[1] + disc[3]) / 2, (disc[2] - disc[0]) / 2
+    dx, dy = max(box[0] - cx, 0, cx - box[2]), max(box[1] - cy, 0, cy - box[3])
+    return max(math.hypot(dx, dy) - r, 0)
+
+
+def check_every_token_named(page, selected: str | None) -> None:
+    got = page.evaluate(DRAWN)
+    names = {f"c{i}": n for i, (_, n, _, _, _) in enumerate(CROWD, 1)}
+    missing = [names[c] for c in names if c not in got["labels"]]
+    assert missing == [], f"no label for {missing} (selected: {selected})"
+    for cid, lab in got["labels"].items():
+        # its name or the initials on its own disc, never a distance alone
+        assert names[cid] in lab["words"] or lab["words"].split()[0] == got["initials"][cid], (cid, lab["words"])
+        if lab["leader"]:
+            continue
+        mine = _gap(lab["box"], got["discs"][cid])
+        nearer = [names[o] for o, d in got["discs"].items() if o != cid and _gap(lab["box"], d) < mine - 1]
+        assert nearer == [], f"{names[cid]}'s label \"{lab['words']}\" is nearer {nearer} than its own token"
+
+
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, DESKTOP], ids=["768x1024", "1366x900"])
+def test_every_token_in_a_crowd_has_its_own_label(page, open_app, tmp_path, size):
+    page.set_viewport_size(size)
+    open_app(page)
+    load_crowd(page, tmp_path)
+    if page.locator("#tab-map").is_visible():
+        page.locator("#tab-map").click()
+    for selected in (None, "c3"):
+        if selected:
+            select(page, selected)
+        check_every_token_named(page, selected)
+        if SHOTS:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.locator("#map-pane").screenshot(
+                path=str(SHOTS / f"crowd-{size['width']}x{size['height']}-{selected or 'none'}.png"))
+
+
+def test_the_players_window_names_every_token_in_a_crowd(page, open_app, tmp_path, wait_ready):
+    from test_players_view import open_players
+
+    page.set_viewport_size(DESKTOP)
+    open_app(page)
+    load_crowd(page, tmp_path)
+    pv = open_players(page, wait_ready)
+    expect(pv.locator(".pv-token")).to_have_count(len(CROWD))
+    named = pv.evaluate("() => [...document.querySelectorAll('.pv-labels [data-label-for]')].map(g => "
+                        "[g.dataset.labelFor, g.textContent])")
+    initials = dict(pv.evaluate("() => [...document.querySelectorAll('.pv-token')].map(t => "
+                                "[t.dataset.id, t.querySelector('.pv-initial').textContent])"))
+    names = {f"c{i}": n for i, (_, n, _, _, _) in enumerate(CROWD, 1)}
+    assert sorted(c for c, _ in named) == sorted(names), named
+    for cid, words in named:
+        assert names[cid] in words or words == initials[cid], (cid, words)
+    if SHOTS:
+        pv.screenshot(path=str(SHOTS / "crowd-players.png"))
