@@ -86,7 +86,12 @@
     const empty = new Set(main.querySelectorAll(UNSHOWN));
     const inside = new Set();  // the ancestors of what is kept empty: written part by part
     for (const el of empty) {
-      for (let p = el.parentElement; p && p !== main && !inside.has(p); p = p.parentElement) inside.add(p);
+      // up to main itself: a page that fits in the kept screens is otherwise written whole, with
+      // every closed fold-out's content
+      for (let p = el.parentElement; p && !inside.has(p); p = p.parentElement) {
+        inside.add(p);
+        if (p === main) break;
+      }
     }
     const top = main.getBoundingClientRect().top + scrollY;
     const limit = scrollY + screens * innerHeight - top;  // from the top of main
