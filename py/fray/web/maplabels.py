@@ -6,8 +6,10 @@ At table density (a dozen combatants a metre or two apart) a label is tried in i
 first, then shorter (the name and the distance on one line, then the initials drawn on the token
 with the distance, then the initials alone). A token's label (``must``) is never left out and
 never reads as a neighbour's: a spot nearer another token than its own is not taken beside the
-token; with no room beside it, the shortest form goes further out on a leader line; with no room
-anywhere, beside the token over whatever is there. Ring and area names, and the side view's,
+token. With no room beside it for more than the initials, a form that still says the distance
+goes further out on a clear leader line, before the initials alone are set beside it; with no
+room for even those, they go further out on a leader; with no room anywhere, beside the token
+over whatever is there. Ring and area names, and the side view's,
 are still left out where they have no room (their tooltip and the panel's list say them). The
 GM's map (``mapview``) and the players' (``players_render``) place theirs here.
 
@@ -261,6 +263,21 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
                     return found_at(want, vi, lines, d, gap, kind, box, pad)
         return None
 
+    def on_leader(want: dict[str, Any], variants: list[tuple[int, list[Line]]],
+                  stricts: tuple[int, ...]) -> dict[str, Any] | None:
+        """The fullest of ``variants`` further out from the token (``FURTHER``), its leader as clear
+        as ``stricts`` asks in turn (``leader_crosses``)."""
+        for strict in stricts:
+            for vi, lines in variants:
+                w, h, pad = _text_box(lines)
+                gap = max(pad, want["r"] * .15)
+                for k in FURTHER:
+                    d = k * want["r"] + gap
+                    for kind, box in _round(want["cx"], want["cy"], d, w, h):
+                        if free(want, box) and not leader_crosses(want, box, strict):
+                            return found_at(want, vi, lines, d, gap, kind, box, pad)
+        return None
+
     out: dict[str, dict[str, Any]] = {}
 
     def put(want: dict[str, Any], found: dict[str, Any] | None) -> None:
@@ -284,7 +301,11 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
         kept = out.pop(want["id"], None)
         if kept:
             placed.remove(kept["box"])
-        put(want, beside(want, every[i]) or kept)
+        fuller, shortest = every[i][:-1], every[i][-1:]
+        # a label that says more (the distance, the notes) goes out on a clear leader before the
+        # initials alone are set beside the token: the GM selected a token to read those
+        put(want, beside(want, fuller) or (on_leader(want, fuller, (2,)) if want.get("must") and fuller else None)
+            or beside(want, shortest) or kept)
     # a token's label with no room beside its token: the shortest form further out, on a leader;
     # else beside it over what is there
     for want in wanted:
@@ -294,19 +315,8 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
         lines = want["variants"][vi]
         w, h, pad = _text_box(lines)
         gap = max(pad, want["r"] * .15)
-        found = None
         # the leader clear of every token and label; else through a label; else through anything
-        for strict in (2, 1, 0) if want.get("own") is not None else (0,):
-            for k in FURTHER:
-                d = k * want["r"] + gap
-                for kind, box in _round(want["cx"], want["cy"], d, w, h):
-                    if free(want, box) and not leader_crosses(want, box, strict):
-                        found = found_at(want, vi, lines, d, gap, kind, box, pad)
-                        break
-                if found:
-                    break
-            if found:
-                break
+        found = on_leader(want, [(vi, lines)], (2, 1, 0) if want.get("own") is not None else (0,))
         if found is None:  # beside it, over another label rather than over a token
             d = want["r"] + gap
             spots = [(kind, box) for kind, ux, uy, box in _candidates(want, d, w, h) if inside(box)]
