@@ -190,6 +190,35 @@ def test_a_long_name_in_the_laptop_strip_takes_the_room_beside_it(page, open_app
     assert all(r["share"] > 0.9 for r in room), room
 
 
+@pytest.mark.parametrize("size", ["laptop", "tablet"])
+def test_a_folded_card_cuts_a_long_name_before_its_number(browser, open_app, size):
+    """A GM's play-through at 1366x900: the folded cards of three wolves all read "Great wolf
+    (four-legged", their numbers cut away, so the GM could not tell which card is which. As in the
+    strip, the head gives way and the number stays; the button's name is the name whole."""
+    ctx = browser.new_context(**(TABLET if size == "tablet" else {"viewport": LAPTOP}))
+    page = ctx.new_page()
+    open_app(page)
+    badge, ours, theirs = GAMES["strike-rank"]
+    new_encounter(page, "Wolves", "strike-rank", badge)
+    add_many(page, ours, "3", "party", name="Human warrior of the northern marches")
+    add_many(page, theirs, "3", "foes")
+    cards = page.locator("#combatants article.card.folded")
+    expect(cards).to_have_count(6)
+    shot(page, f"folded-long-names-{size}")
+    seen = page.evaluate("""() => [...document.querySelectorAll('#combatants article.card.folded .card-toggle')].map(b => {
+      const box = b.closest('.name').getBoundingClientRect(), no = b.querySelector('.name-no');
+      const n = no ? no.getBoundingClientRect() : null, head = b.querySelector('.name-head');
+      return {name: b.textContent, no: no ? no.textContent : null, uncut: head.scrollWidth <= head.clientWidth + 1,
+              whole: !!n && n.width > 0 && n.right <= box.right + 0.5 && n.left >= box.left}; })""")
+    assert sorted(x["no"] for x in seen) == ["1", "1", "2", "2", "3", "3"], seen
+    assert all(x["whole"] for x in seen), seen
+    if size == "tablet":  # a card a line of its own: room for the whole name, so none of it is cut
+        assert all(x["uncut"] for x in seen), seen
+    for n in (1, 2, 3):  # (the arrow drawn before it is part of the name)
+        expect(page.locator("#combatants").get_by_role("button", name=re.compile(rf"Great wolf \(four-legged\) {n}$"))).to_have_count(1)
+    ctx.close()
+
+
 # whether the browser draws ``sel``'s element now: false while it lies in a region that
 # content-visibility skips off screen (app.css)
 DRAWN = "(sel) => document.querySelector(sel).checkVisibility({contentVisibilityAuto: true})"

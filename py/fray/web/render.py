@@ -215,6 +215,18 @@ def chips(items: Iterable[Any], cls: str = "chip") -> Markup:
     return Markup(" ").join(html('<span class="{}">{}</span>', cls, x) for x in items)
 
 
+def card_name(name: str) -> Markup:
+    """A card's name in the button that opens it. One that ends in a number is drawn as its head and
+    the number, as in the strip (``strip_name``): a folded card too narrow for the whole name cuts
+    the head and keeps the number ("Great wolf (fo… 3", not "Great wolf (four-legged" for wolf 1 and
+    wolf 3 alike). Its text, and so the button's name, is the name as it is."""
+    m = NUMBERED_NAME.fullmatch(name)
+    if m is None:
+        return html("{}", name)
+    return html('<span class="name-head">{}</span>{}<span class="name-no">{}</span>',
+                m.group(1), name[m.end(1):m.start(2)], m.group(2))
+
+
 # each strip entry's markup by everything it is made of (``order_strip``); bounded like the builder's memo of escaped text
 _STRIP_ENTRY: dict[tuple, Markup] = {}
 
@@ -337,12 +349,12 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: M
     body_id = f"card-body-{c.id}"
     head = html(
         '<article class="card side-{side}{current}{folded}" data-id="{id}" data-open="{open}" aria-label="{name}">'
-        '<header><h3 class="name"><button type="button" class="card-toggle" id="card-toggle-{id}" '
-        'data-act="card-fold" data-id="{id}" aria-expanded="{open}" aria-controls="{body}">{name}</button></h3>'
+        '<header><h3 class="name"><button type="button" class="card-toggle{numbered}" id="card-toggle-{id}" '
+        'data-act="card-fold" data-id="{id}" aria-expanded="{open}" aria-controls="{body}">{toggle}</button></h3>'
         '{glance}<span class="side">{side_word}</span>'
         '<span class="where" title="Position on the map">{where}</span></header>',
         side=c.side, current=" current" if current else "", folded="" if open_ else " folded", id=c.id,
-        open="true" if open_ else "false", name=c.name, body=body_id, glance=glance,
+        open="true" if open_ else "false", name=c.name, toggle=card_name(c.name), numbered=" numbered" if NUMBERED_NAME.fullmatch(c.name) else "", body=body_id, glance=glance,
         side_word=SIDE_LABEL.get(c.side, c.side), where=where)
     tail = html('<p class="field-error" data-error-for="card-{}"></p></article>', c.id)
     if not open_:
