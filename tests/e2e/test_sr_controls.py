@@ -243,7 +243,7 @@ def test_bleeding_con_tests_typed_by_the_gm(page, open_app):
     expect(bleed).to_contain_text("Human warrior, Abdomen: CON 60% d100")
     bleed.locator('[name="rolls.bleed.c1.abdomen"]').fill("x")
     bleed.get_by_role("button", name="End the Melee Round").click()
-    expect(bleed.locator('[data-error-for="rolls.bleed.c1.abdomen"]')).to_contain_text("whole numbers")
+    expect(bleed.locator('[data-error-for="rolls.bleed.c1.abdomen"]')).to_contain_text("type one d100 roll, 1-100, not x")
     bleed.locator('[name="rolls.bleed.c1.abdomen"]').fill("80")
     shots(page, "bleed")
     page.locator("#round-bar [data-act=advance]").click()  # Next carries the typed roll too
