@@ -336,3 +336,31 @@ def test_a_tap_on_move_in_the_map_form_moves_the_token_without_an_error(page, op
     form.get_by_role("button", name="Move").tap()
     expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(10 0)")
     expect(page.locator("#banner")).to_be_hidden()
+
+
+@pytest.mark.browser_context_args(viewport=DESKTOP)
+def test_a_walker_typed_below_the_ground_is_refused_beside_altitude(page, open_app, tmp_path):
+    """A GM's report: Altitude −5 for a walking knight was taken without a word and every distance changed.
+    No rule of strike-rank puts a walker under the ground (the map has no water; only an aquatic creature
+    swims below it): the refusal sits beside Altitude, in the GM's words, and nothing moves. An emptied
+    field says what to type, not "must be a number, not ''"."""
+    open_app(page)
+    strike_rank_fight(page, tmp_path)
+    select(page, "c2")
+    ayla = row(page, "Ayla")
+    expect(ayla.locator("td.d")).to_have_text(re.compile(r"^9\.0 m"))
+    form = page.locator('#map-info form[data-form="map-move"]')
+    form.get_by_label("Altitude (m)").fill("-5")
+    form.get_by_role("button", name="Move").click()
+    err = page.locator('#map-info [data-error-for="alt"]')
+    expect(err).to_have_text("Grak cannot go below the ground: the ground is at altitude 0 m "
+                             "(only an aquatic creature swims below it). Type 0 or more.")
+    expect(form.get_by_label("Altitude (m)")).to_have_attribute("aria-invalid", "true")
+    expect(ayla.locator("td.d")).to_have_text(re.compile(r"^9\.0 m"))  # nothing moved
+    page.screenshot(path=str(tmp_path / "below-ground.png"))
+    form.get_by_label("Altitude (m)").fill("0")
+    form.get_by_label("East (x, m)").fill("")
+    form.get_by_role("button", name="Move").click()
+    expect(page.locator('#map-info [data-error-for="x"]')).to_have_text("Type a number of metres")
+    expect(ayla.locator("td.d")).to_have_text(re.compile(r"^9\.0 m"))
+    expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(9 0)")

@@ -154,6 +154,17 @@ def in_water(enc: Encounter, c: Combatant | None = None, p: Position | None = No
     return areas_mod.water_at(enc, _tables(enc), pos) is not None
 
 
+def below_ground(enc: Encounter, p: Position) -> str:
+    """Why no one can be at ``p``, below the ground (altitude under 0 m); "": in water there (Underwater
+    Combat: "much more three-dimensional", a diver goes below the surface). Flight does not: a flyer
+    lands on the ground."""
+    if p.alt >= 0 or in_water(enc, p=p):
+        return ""
+    over = next((w for w in areas_mod.waters(enc, _tables(enc)) if w.over(p)), None)
+    return (f"below the bottom of {over.label}, {over.depth:g} m deep" if over else
+            "no water there: only under water does a character go below it; mark a water area first")
+
+
 def no_air(enc: Encounter, c: Combatant) -> bool:
     """No breathable air where ``c`` is: the zone has none (underwater, gas) or ``c`` is underwater."""
     return not zone(enc)["air"] or underwater(enc, c)
