@@ -13,7 +13,7 @@ from typing import Any
 
 from fray.geometry import separation
 from fray.model import Combatant, Encounter, Position
-from fray.games.base import gm_tie_break, id_order
+from fray.games.base import counted, gm_tie_break, id_order
 from fray.games.range_band import areas as areas_mod
 from fray.games.range_band.combatant import BANDS, STEALTH
 from fray.games.range_band.rolls import RollSpec
@@ -472,7 +472,7 @@ def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tab
         if a >= start:
             plus = 1 + (a - start) // every
             new = RANGES[min(len(RANGES) - 1, RANGES.index(rng) + plus)]
-            reasons.append(f"AWGT {a}: visible {plus} range(s) further in Low Stealth → {new}")
+            reasons.append(f"AWGT {a}: visible {counted(plus, 'range')} further in Low Stealth → {new}")
             rng = new
     veh = target.data.get("vehicle", "none")
     if veh == "huge":

@@ -65,7 +65,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.model import Encounter
-from fray.games.base import Slot
+from fray.games.base import Slot, counted
 from fray.games.range_band import actions as actions_mod, rules
 from fray.games.range_band.statuses import STATUSES, word as status_word
 from fray.games.range_band.combatant import BANDS, STEALTH, traits_json
@@ -205,7 +205,7 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         btext = "out of breath"
     elif b.get("holding"):
         btext = f"holding breath: round {b.get('held', 0)} of {limit}" + (
-            f", {b.get('rolls', 0)} CON roll(s) so far" if b.get("rolls") else "")
+            f", {counted(b.get('rolls', 0), 'CON roll')} so far" if b.get("rolls") else "")
     elif b.get("ran_out"):
         btext = "breathing again, breath not yet caught (2 major actions)"
     else:
