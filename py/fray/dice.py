@@ -337,7 +337,7 @@ def _open_check(rolls: Sequence[int], expr: str = "open-ended D100") -> None:
         if cont and last:
             raise DiceError(expr, f"{rolls[i]} keeps the roll open: roll again and type it too")
         if not cont and not last:
-            raise DiceError(expr, f"{rolls[i]} ends the roll; {len(rolls) - i - 1} extra value(s) typed")
+            raise DiceError(expr, f"{rolls[i]} ends the roll; {len(rolls) - i - 1} extra value{'' if len(rolls) - i - 1 == 1 else 's'} typed")
 
 
 def roll_open_ended(rng: RandomSource, limit: int = 20) -> OpenEndedResult:

@@ -228,11 +228,34 @@ class MapRule:
         """The areas marked on the scene (smoke, darkness, ...), in the order they were marked."""
         return []
 
+    def below_ground(self, enc: Encounter, c: Combatant, p: Position) -> str:
+        """Why ``c`` may not be at ``p``, under the ground (altitude below 0 m), in the GM's words; "": it
+        may (a game's diver under water). The map's ground is at 0 m, and no game here burrows: a GM's
+        Altitude −5 for a walking knight was taken without a word and changed every distance."""
+        return below_ground_text(c)
+
     def contact(self, enc: Encounter) -> float:
         """Metres within which two foes are in melee where they stand (strike-rank's engagement
         range, range-band's engaged band); 0: the game does not engage by distance. A side the GM
         adds is placed beyond it (``fray.placing``), so it does not start the fight engaged."""
         return 0.0
+
+
+def below_ground_text(c: Combatant, why: str = "") -> str:
+    """The refusal of an altitude below the ground, beside the Altitude field."""
+    return (f"{c.name} cannot go below the ground: the ground is at altitude 0 m"
+            + (f" ({why})" if why else "") + ". Type 0 or more.")
+
+
+def ground_check(enc: Encounter, c: Combatant, p: Position, field: str) -> None:
+    """Refuse ``p`` for ``c`` where it is below the ground and the game puts no one there
+    (``MapRule.below_ground``): as an error on ``field``, the Altitude the GM typed."""
+    if p.alt >= 0:
+        return
+    why = rule_for(enc.ruleset).below_ground(enc, c, p)
+    if why:
+        from .errors import InvalidAction
+        raise InvalidAction(field, why)
 
 
 def scene_areas(enc: Encounter, rule: MapRule | None = None) -> list[MapArea]:

@@ -21,6 +21,7 @@ from typing import Any
 from . import gate, players, sharing, timers
 from .dice import RandomSource
 from .errors import Collect, FrayError, InvalidAction, RuleViolation
+from .maprules import ground_check
 from .model import Combatant, Encounter, LogEntry, Position
 from fray.games import get_ruleset
 from fray.games.base import Context, Ruleset, whole_number
@@ -58,8 +59,12 @@ def clean_name(raw: Any, field: str, max_len: int = MAX_NAME) -> str:
     return name
 
 
-def _number(raw: Any, field: str, lo: float = -100000, hi: float = 100000) -> float:
+def _number(raw: Any, field: str, lo: float = -100000, hi: float = 100000, unit: str = "") -> float:
+    """``unit``: what the number counts ("metres"), for the GM's words when the field was left empty
+    (the map's position form said "must be a number, not ''")."""
     if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        if isinstance(raw, str) and not raw.strip():
+            raise InvalidAction(field, f"Type a number of {unit}" if unit else "Type a number")
         if isinstance(raw, str):
             try:
                 raw = float(raw)
@@ -244,9 +249,9 @@ def _position(raw: Any, field: str) -> Position:
     if not isinstance(raw, dict):
         raise InvalidAction(field, "must be an object with x, y and alt in metres")
     return Position(
-        x=_number(raw.get("x", 0), f"{field}.x", -MAX_COORD, MAX_COORD),
-        y=_number(raw.get("y", 0), f"{field}.y", -MAX_COORD, MAX_COORD),
-        alt=_number(raw.get("alt", 0), f"{field}.alt", -MAX_ALT, MAX_ALT),
+        x=_number(raw.get("x", 0), f"{field}.x", -MAX_COORD, MAX_COORD, "metres"),
+        y=_number(raw.get("y", 0), f"{field}.y", -MAX_COORD, MAX_COORD, "metres"),
+        alt=_number(raw.get("alt", 0), f"{field}.alt", -MAX_ALT, MAX_ALT, "metres"),
     )
 
 
@@ -266,6 +271,7 @@ def _edit_combatant(ctx: Context) -> None:
             c.notes = _notes(v, "changes.notes")
         elif k == "position":
             c.position = _position(v, "changes.position")
+            ground_check(ctx.enc, c, c.position, "changes.position.alt")
         elif k == "stats":
             if not isinstance(v, dict):
                 raise InvalidAction("changes.stats", "must be an object of name: value")
@@ -296,6 +302,7 @@ def _move(ctx: Context) -> None:
     old = c.position
     new = _position({"x": ctx.action.get("x", old.x), "y": ctx.action.get("y", old.y),
                      "alt": ctx.action.get("alt", old.alt)}, "position")
+    ground_check(ctx.enc, c, new, "position.alt")
     c.position = new
     ctx.event("move", f"{c.name} moves to ({new.x:g}, {new.y:g}) m, altitude {new.alt:g} m", id=c.id,
               x=new.x, y=new.y, alt=new.alt)

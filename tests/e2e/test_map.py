@@ -336,3 +336,71 @@ def test_a_tap_on_move_in_the_map_form_moves_the_token_without_an_error(page, op
     form.get_by_role("button", name="Move").tap()
     expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(10 0)")
     expect(page.locator("#banner")).to_be_hidden()
+
+
+@pytest.mark.browser_context_args(viewport=DESKTOP)
+def test_a_walker_typed_below_the_ground_is_refused_beside_altitude(page, open_app, tmp_path):
+    """A GM's report: Altitude −5 for a walking knight was taken without a word and every distance changed.
+    No rule of strike-rank puts a walker under the ground (the map has no water; only an aquatic creature
+    swims below it): the refusal sits beside Altitude, in the GM's words, and nothing moves. An emptied
+    field says what to type, not "must be a number, not ''"."""
+    open_app(page)
+    strike_rank_fight(page, tmp_path)
+    select(page, "c2")
+    ayla = row(page, "Ayla")
+    expect(ayla.locator("td.d")).to_have_text(re.compile(r"^9\.0 m"))
+    form = page.locator('#map-info form[data-form="map-move"]')
+    form.get_by_label("Altitude (m)").fill("-5")
+    form.get_by_role("button", name="Move").click()
+    err = page.locator('#map-info [data-error-for="alt"]')
+    expect(err).to_have_text("Grak cannot go below the ground: the ground is at altitude 0 m "
+                             "(only an aquatic creature swims below it). Type 0 or more.")
+    expect(form.get_by_label("Altitude (m)")).to_have_attribute("aria-invalid", "true")
+    expect(ayla.locator("td.d")).to_have_text(re.compile(r"^9\.0 m"))  # nothing moved
+    page.screenshot(path=str(tmp_path / "below-ground.png"))
+    form.get_by_label("Altitude (m)").fill("0")
+    form.get_by_label("East (x, m)").fill("")
+    form.get_by_role("button", name="Move").click()
+    expect(page.locator('#map-info [data-error-for="x"]')).to_have_text("Type a number of metres")
+    expect(ayla.locator("td.d")).to_have_text(re.compile(r"^9\.0 m"))
+    expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(9 0)")
+
+
+GAME_PAIRS = {
+    "strike-rank": (preset("strike-rank", "Archer", name="Ayla", side="party"),
+                    preset("strike-rank", "Human warrior", name="Grak")),
+    "tactical-round": (preset("tactical-round", "Crossbowman", name="Ayla", side="party"),
+                       preset("tactical-round", "Orc warrior", name="Grak")),
+    "range-band": (preset("range-band", "Human scout", name="Ayla", side="party"),
+                   preset("range-band", "Human scout", name="Grak")),
+}
+
+
+@pytest.mark.parametrize("ruleset", list(GAME_PAIRS))
+@pytest.mark.parametrize("first", ["selected", "not selected"])
+@pytest.mark.browser_context_args(viewport=DESKTOP)
+def test_escape_while_dragging_a_token_lets_it_go_where_it_was(page, open_app, tmp_path, ruleset, first):
+    """A GM's report (tactical-round): Escape while dragging a token did not let it go. In every game,
+    Escape during a drag puts the token back where it stood, and lifting the button after moves nothing
+    (no move in the log)."""
+    open_app(page)
+    a, b = GAME_PAIRS[ruleset]
+    load_encounter(page, tmp_path, ruleset, [(a, 0, 0, 0), (b, 9, 0, 0)])
+    if first == "selected":
+        select(page, "c2")
+    moves = page.locator("#log li", has_text="moves to").count()
+    sx, sy = client_point(page, 9, 0)
+    tx, ty = client_point(page, 24, 0)
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for i in range(1, 11):
+        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
+    expect(page.locator("#tok-c2")).to_have_class(re.compile(r"\bdragging\b"))
+    page.keyboard.press("Escape")
+    expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(9 0)")
+    expect(page.locator("#tok-c2")).not_to_have_class(re.compile(r"\bdragging\b"))
+    page.mouse.move(tx + 20, ty)
+    page.mouse.up()
+    expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(9 0)")
+    assert page.locator("#log li", has_text="moves to").count() == moves
+    expect(page.locator("#banner")).to_be_hidden()

@@ -211,6 +211,11 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     attack(page, SWIMMER, "Shortbow")
     expect(pending(page, "R6")).to_contain_text("stealth attack")
     gm_result(page, "R6", True, 4)
+    # the shot's result beside the attack form, where the GM is looking, as a movement roll's is
+    result = page.locator("form[data-form=rb-attack] .rb-result")
+    expect(result).to_have_text(re.compile(rf"^Shortbow against {SWIMMER}: offense roll succeeded by 4 — "))
+    expect(result).to_have_class(re.compile(r"\brb-result-ok\b"))
+    page.screenshot(path="/tmp/hd/rb-attack-result.png")
 
     advance(page, FLYER)
     attack(page, RIDER, "Javelin")

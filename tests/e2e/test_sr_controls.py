@@ -298,7 +298,7 @@ def test_tactical_round_add_hint_and_table_sources_in_words(page, open_app):
     open_app(page)
     new_encounter(page, "Hint", "tactical-round", "Tactical round (CMB vs DEF)")
     dlg = open_add_dialog(page)
-    expect(dlg).to_contain_text("Weapons, the one in hand, hits taken (JSON)")
+    expect(dlg).to_contain_text("Weapons, the one in hand and hits taken, as written in a Fray file")
     expect(dlg).not_to_contain_text("armour")
     dlg.get_by_role("button", name="Cancel").click()
     page.locator("#btn-tables").click()

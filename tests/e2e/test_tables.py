@@ -65,4 +65,4 @@ def test_a_table_with_no_rows_is_typed_as_json(page, open_app):
     box.locator("summary").first.click()
     expect(box).to_contain_text("no rows yet")
     box.locator("details.as-json summary").click()
-    expect(box.get_by_label("JSON")).to_be_visible()
+    expect(box.get_by_label("The table as a Fray file writes it")).to_be_visible()

@@ -189,3 +189,35 @@ def test_a_stat_named_by_a_number_is_not_a_list_item():
     """The free-form stat "9" is named as typed, not as "Stat 10"."""
     said = field_message("combatant.stats.9", "a stat name is 1-24 letters", "Stats", "combatant.stats")
     assert said == "9: a stat name is 1-24 letters"
+
+
+def _shown_text(markup: str) -> str:
+    """What a GM reads of some markup: its text and its labels' words, without what a box holds (a
+    table's rows as a file writes them) or the attributes."""
+    import re
+    markup = re.sub(r"<textarea[^>]*>.*?</textarea>", " ", str(markup), flags=re.S)
+    return re.sub(r"<[^>]+>", " ", markup)
+
+
+@pytest.mark.parametrize("ruleset", ["strike-rank", "tactical-round", "range-band", "freeform"])
+def test_the_add_form_and_the_tables_say_no_json_and_no_plural_in_brackets(ruleset):
+    """A GM's report: labels said "(JSON)" (the add form's box of weapons, the tables' "As JSON"), and
+    "action(s)" sat on screen. A GM reads what the box holds ("as written in a Fray file") and a
+    count in its own number ("1 major action")."""
+    from fray.web.render import combatant_form
+    from fray.web.tables_view import tables_form
+
+    rs = get_ruleset(ruleset)
+    shown = _shown_text(combatant_form(rs, None, rs.presets())) + _shown_text(
+        tables_form(rs, reducer.new_encounter(ruleset, "x")))
+    for panel in ("range_band.web.card", "strike_rank.web.add_form", "tactical_round.web.add_form"):
+        import importlib
+        shown += _shown_text(importlib.import_module(f"fray.games.{panel}").add_fields_html({}))
+    assert "JSON" not in shown
+    assert "(s)" not in shown
+
+
+def test_counts_on_screen_say_their_own_number():
+    from fray.games.base import counted
+    assert [counted(n, "round") for n in (1, 2)] == ["1 round", "2 rounds"]
+    assert counted(1, "major action") == "1 major action"

@@ -175,3 +175,48 @@ def test_strike_rank_band_agrees_with_the_move_delay_beside_it():
     by = {t.name: t for t in map_view(enc, "c1").targets}
     assert by["Bandit"].band.label == "out of reach" and not by["Bandit"].band.reachable
     assert by["Bandit"].rule == "cannot move"
+
+
+# -- below the ground (a GM typed Altitude -5 for a walking knight: taken without a word) ------------------------
+
+def _first(game: str, **over):
+    presets = get_ruleset(game).presets()
+    body = presets[0] if presets else {"name": "Knight", "stats": {}}
+    return {**body, "side": "party", **over}
+
+
+def test_a_walker_below_the_ground_is_refused_beside_altitude_in_every_game():
+    """No game here burrows, and a walker stands on the ground (altitude 0 m): strike-rank and tactical-round
+    have no rule that puts a walker under it, range-band only under water (Underwater Combat), free-form
+    draws the ground at 0 m. The refusal names the Altitude field (``position.alt``) and says what to type;
+    the encounter is unchanged. Not when a combatant is added: a scenario (and a save's history) adds its
+    swimmers before it marks the water they swim in."""
+    from fray.errors import InvalidAction
+    for game in ("strike-rank", "tactical-round", "range-band", "freeform"):
+        enc = _enc(game, (_first(game), 0, 0, 0))
+        with pytest.raises(InvalidAction) as e:
+            apply(enc, {"type": "move", "id": "c1", "x": 0, "y": 0, "alt": -5})
+        assert e.value.field == "position.alt", game
+        assert "below the ground" in e.value.message and "Type 0 or more" in e.value.message, game
+        assert enc.get("c1").position.alt == 0
+        with pytest.raises(InvalidAction) as e:
+            apply(enc, {"type": "edit_combatant", "id": "c1", "changes": {"position": {"x": 0, "y": 0, "alt": -1}}})
+        assert e.value.field == "changes.position.alt", game
+        up, _ = apply(enc, {"type": "move", "id": "c1", "x": 0, "y": 0, "alt": 4})  # a wall top: above is fine
+        assert up.get("c1").position.alt == 4
+
+
+def test_below_the_ground_where_the_game_allows_it():
+    """range-band: Underwater Combat, "much more three-dimensional": in a water area a diver goes below its
+    surface (to its bottom); strike-rank: the map has no water, and an aquatic creature swims where the GM
+    puts it (Underwater Combat)."""
+    from fray.errors import InvalidAction
+    enc = _enc("range-band", (_first("range-band"), 0, 0, 0))
+    enc, _ = apply(enc, {"type": "rb.area", "kind": "water", "x": 0, "y": 0, "radius": "medium", "depth": 4,
+                         "name": "Pond"})
+    down, _ = apply(enc, {"type": "move", "id": "c1", "x": 0, "y": 0, "alt": -3})
+    assert down.get("c1").position.alt == -3
+    with pytest.raises(InvalidAction, match="bottom of Pond"):
+        apply(enc, {"type": "move", "id": "c1", "x": 0, "y": 0, "alt": -5})
+    sr = _enc("strike-rank", (_first("strike-rank", aquatic=True, name="Merrow"), 0, 0, 0))
+    assert apply(sr, {"type": "move", "id": "c1", "alt": -5})[0].get("c1").position.alt == -5

@@ -39,7 +39,7 @@ class D20Skirmish(Ruleset):
     panel = "fray_d20.panel"
     stylesheet = "style.css"  # fray_d20/style.css, beside the panel: shipped in the wheel
     tie_rule = "Rule 1: equal initiative totals act in the order the GM decides"
-    extra_label = "Nothing more (JSON)"
+    extra_label = "Anything more, as written in a Fray file"
     extra_empty = "This game needs nothing beyond the stats."
     conditions = {DOWN: "At 0 hit points or fewer: takes no more turns and cannot be attacked."}
     stats = (

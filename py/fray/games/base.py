@@ -237,7 +237,7 @@ class Ruleset:
     # The rule that leaves equals to the GM, quoted when a reorder of non-equals is refused.
     tie_rule: str = "Equals in the order: the GM decides"
     # what the add dialog's JSON box holds, in this game's words, and what an empty box means
-    extra_label: str = "Weapons, armour, body (JSON)"
+    extra_label: str = "Weapons, armour and body, as written in a Fray file"
     extra_empty: str = "Leave empty for an unarmed humanoid."
     # True when every slot of the order of play carries the same label, the phase's ("Movement",
     # "Turn"): the order strip then names it once, in its title, not on every entry, so a Next from
@@ -439,6 +439,12 @@ def default_status(c: Combatant) -> dict[str, Any]:
         elif a is not None and a <= 0:
             return status_of(None, list(c.conditions), "down", True)
     return status_of(hp, list(c.conditions))
+
+
+def counted(n: int, one: str, many: str = "") -> str:
+    """A count as a GM says it: "1 round", "2 rounds" (``many``: where adding an s is wrong), never
+    "2 round(s)"."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def ceil_div(a: int, b: int) -> int:

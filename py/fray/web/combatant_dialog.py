@@ -60,11 +60,14 @@ class CombatantDialog:
                     raise ValueError("expected an object such as {\"weapons\": [...]}")
             except InvalidAction as e:
                 self.clear_errors(form)
+                if e.message.startswith("not JSON: "):  # the parser's words, not the GM's
+                    e = InvalidAction(e.field, "cannot be read as a Fray file writes it: "
+                                      + e.message.removeprefix("not JSON: "))
                 self.show_error(form, e)
                 return
             except ValueError as e:
                 self.clear_errors(form)
-                self.show_error(form, InvalidAction("combatant.extra", f"not a JSON object: {e}"))
+                self.show_error(form, InvalidAction("combatant.extra", f"cannot be read as a Fray file writes it (between {{ and }}): {e}"))
                 return
             body = {**extra, **body}
         known = ("combatant.name", "combatant.side", "combatant.stats", "combatant.notes", "combatant.position",

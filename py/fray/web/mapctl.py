@@ -97,6 +97,9 @@ class MapCtl(PointerCtl):
             self.follow_gestures(target)
         self.listen(stage, "wheel", self.on_wheel, passive=False)
         self.listen(pane, "keydown", self.on_key)
+        # a token held with the mouse leaves the focus where it was (often outside the map): Escape is
+        # heard wherever it is pressed while a gesture is under way
+        self.listen(js.document, "keydown", self.on_escape)
         self.listen(pane, "click", self.on_click)
         self.listen(pane, "submit", self.on_submit)
         for i in ("map-fit", "map-zoom-in", "map-zoom-out", "map-several"):
@@ -494,7 +497,19 @@ class MapCtl(PointerCtl):
         self.set_view([px - (px - v[0]) * f, py - (py - v[1]) * f, w, w])
 
     # -- keyboard, buttons, form ----------------------------------------------------------------
+    def on_escape(self, e: Any) -> bool:
+        """Escape while a token is held (pressed or dragged, in any game): the token goes back where it
+        stood and the gesture is over, so lifting the button after moves nothing (a GM's report: in
+        tactical-round Escape did not let a dragged token go). True: it was a gesture's Escape."""
+        if e.key != "Escape" or self.mode is None:
+            return False
+        e.preventDefault()
+        self.on_cancel(e)
+        return True
+
     def on_key(self, e: Any) -> None:
+        if self.on_escape(e):
+            return  # the gesture is let go; the selection stays
         if e.key == "Escape" and (self.app.ui.selected or self.app.ui.group) and not _closest(
                 e.target, "form"):
             e.preventDefault()

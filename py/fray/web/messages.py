@@ -78,8 +78,11 @@ class Messages:
         label = q(field, "label") if field is not None else None
         # in the form's words: its label as the subject, or which part of a box of many fields
         # ("Weapon 1: type must be one of …"), never the engine's dotted path
+        # a field the form only names otherwise ("position.alt" is the map form's "alt") is that field
+        # itself, not a box of many: the map's Altitude said "Position altitude: …" before its message
+        itself = probe == original or (probe == key and key.rpartition(".")[2] == original.rpartition(".")[2])
         said = field_message(original, msg, str(label.textContent) if label is not None else "",
-                             original if probe == original else (key if key != original else probe or "form"))
+                             original if itself else (key if key != original else probe or "form"))
         old = str(slot.textContent or "")
         slot.textContent = f"{old} {said}" if old and said not in old else said
         if field is not None:

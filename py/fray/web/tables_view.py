@@ -208,7 +208,7 @@ def grid_html(tid: str, default: dict[str, Any], current: dict[str, Any]) -> Mar
                           '<th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>'
                           '<tbody>{}</tbody></table></div>', head, Markup("").join(body)))
     else:
-        parts.append(html('<p class="hint">This table has no rows yet and so no columns to show: type it as JSON below, '
+        parts.append(html('<p class="hint">This table has no rows yet and so no columns to show: type it in the box below (as a Fray file writes it), '
                           "as its source says.</p>"))
     add = _button("Add a row", "table-add-row", "secondary", table=tid) if cols and entries else ""
     parts.append(html('<p class="field-error" data-error-for="value.entries"></p><p class="field-error" '
@@ -240,9 +240,9 @@ def tables_form(rs: Any, enc: Any, saved: str | None = None) -> Markup:
         parts.append(html(
             '<details{open} data-table="{tid}"><summary>{title} {tag}{edited}</summary>'
             '<p class="hint">From: {source}</p>{grid}'
-            '<details class="as-json"><summary>As JSON</summary>'
+            '<details class="as-json"><summary>As written in a Fray file</summary>'
             '<form class="form" data-form="table" data-table="{tid}" novalidate>'
-            '<div class="field" data-field="value"><label for="t-{tid}">JSON</label>'
+            '<div class="field" data-field="value"><label for="t-{tid}">The table as a Fray file writes it</label>'
             '<textarea id="t-{tid}" name="value" rows="10" spellcheck="false">{json}</textarea>'
             '<p class="field-error" data-error-for="value"></p></div>'
             '<div class="dlg-actions"><label><input type="checkbox" name="reset" value="yes"> reset to default</label>'

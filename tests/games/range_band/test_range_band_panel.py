@@ -699,3 +699,27 @@ def test_detection_rolls_are_offered_to_her_foes_only():
     form = re.search(r'<form data-form="rb-detect" data-id="c1".*?</form>', html, re.S).group(0)
     assert "Detection rolls against Tamsin 1" in form
     assert {n for n in names_in(form) if n.startswith("observers.")} == {"observers.c3"}
+
+
+def test_an_attacks_result_shows_beside_the_attack_form_as_a_movement_rolls_does():
+    """A GM's report: a movement roll's result shows beside its form, an attack's only in the log. The turn's
+    attack form says what the latest settled offense roll came to (Attacking: "the attack succeeds on its
+    offense roll" / misses), and nothing while a newer attack waits under Rolls."""
+    from rb_helpers import act, last_pending, resolve, rider_and_horse, start, to_phase
+
+    def attack_form(enc) -> str:
+        html = str(panel_html(RS.view(enc), {}))
+        return re.search(r'<form data-form="rb-attack".*?</form>', html, re.S).group(0)
+
+    enc = to_phase(start(rider_and_horse()), "actions", "c1")
+    assert "rb-result" not in attack_form(enc)
+    enc = act(enc, "attack", id="c1", target="c3", weapon=1)
+    what = last_pending(enc, "offense")["spec"]["what"].removeprefix("Offense roll: ")
+    assert "rb-result" not in attack_form(enc)  # waiting under Rolls
+    hit = resolve(enc, "offense", success=True, by=3)
+    form = attack_form(hit)
+    assert 'class="rb-result rb-result-ok" role="status"' in form
+    assert f"{what}: offense roll succeeded by 3 — the attack succeeds on its offense roll" in form
+    miss = resolve(enc, "offense", success=False, by=2)
+    assert f"{what}: offense roll failed by 2 — the attack misses" in attack_form(miss)
+    assert "rb-result" not in attack_form(act(hit, "attack", id="c1", target="c3", weapon=1, size="minor"))

@@ -108,5 +108,5 @@ def test_a_refusal_for_too_many_actions_names_the_table_by_its_title():
     with pytest.raises(RuleViolation) as e:
         h.do({"type": "rb.act", "id": "c1", "size": "major", "what": "climb"})
     said = str(e.value)
-    assert "has already used 1 major action(s) this turn" in said
+    assert "has already used 1 major action this turn" in said
     assert table_ids_in(said) == [] and f"{RS.tables['turn_actions']['title']}, in Tables" in said

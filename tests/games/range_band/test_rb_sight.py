@@ -318,7 +318,7 @@ def test_very_large_creatures_seen_further_in_low_stealth():
     Stealth by 1 range, and another 1 range for every 25 AWGT beyond 125." (AWGT 172: +2 ranges)"""
     enc = fight(person("Watcher"), preset("Large creature", x=200))
     why = RS.view(enc)["visibility"]["c1"]["c2"]["why"]
-    assert any("AWGT 172: visible 2 range(s) further" in r for r in why)
+    assert any("AWGT 172: visible 2 ranges further" in r for r in why)
     assert RS.view(enc)["visibility"]["c1"]["c2"]["sees"] is True  # medium → travel
 
 

@@ -255,3 +255,31 @@ def test_a_bleeding_test_typed_out_of_range_is_said_as_one_d100_roll():
     with pytest.raises(InvalidAction) as e:
         do(enc, {"type": "advance", "rolls": {"bleed.c2.chest": [8, 4]}})
     assert e.value.message == "type one d100 roll, 1-100, not 2 numbers"
+
+
+def test_the_log_says_what_the_gm_decided_not_the_questions_kind():
+    """A GM's report: the log said "GM answers (severed, Bor): Severed", the question's own name in brackets.
+    Damage Equal to Triple Location HP: "Limb is mangled or severed": the GM's ruling reads as one, in words;
+    a question set aside says what it was about."""
+    enc = to_phase(duel(b=fighter("Bor", hp=40)), "resolve")
+    enc, _ = hurt(enc, "left_arm", 39)
+    p = prompts(enc, "severed")[0]
+    cut, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "severed"})
+    said = [e["text"] for e in ev if e["kind"] == "answer"]
+    assert said == ["The GM rules Bor's left arm severed"]
+    kept, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "mangled"})
+    assert [e["text"] for e in ev if e["kind"] == "answer"] == ["The GM rules Bor's left arm mangled but still attached"]
+    _, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "dismiss"})
+    assert [e["text"] for e in ev if e["kind"] == "answer"] == ["The GM sets aside the question on a mangled limb (Bor)"]
+    assert not any("GM answers" in e.text or "(severed" in e.text for e in cut.log)
+
+
+def test_every_question_kind_has_its_answers_in_words():
+    """Every question strike-rank puts to the GM, and each of its fixed answers, has its sentence."""
+    import re
+    from pathlib import Path
+    from fray.games.strike_rank.care import ANSWER_WORDS, QUESTION_WORDS
+
+    src = "".join(p.read_text() for p in (Path(__file__).parents[3] / "py/fray/games/strike_rank").glob("*.py"))
+    kinds = set(re.findall(r'prompt\(ctx, "(\w+)"', src))
+    assert kinds and kinds <= set(ANSWER_WORDS) and kinds <= set(QUESTION_WORDS)

@@ -395,7 +395,7 @@ def test_add_form_names_only_this_games_fields():
     from fray.web.render import combatant_form
 
     html = combatant_form(RS, None, RS.presets())
-    assert "armour" not in html.lower() and "Weapons, the one in hand, hits taken (JSON)" in html
+    assert "armour" not in html.lower() and "Weapons, the one in hand and hits taken, as written in a Fray file" in html
 
 
 def test_results_past_the_first_three_wait_as_lines_drawn_when_opened():

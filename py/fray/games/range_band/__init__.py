@@ -53,7 +53,7 @@ class RangeBand(Ruleset):
     stylesheet = "style.css"  # web/style.css, beside the panel
     tie_rule = ("each character takes one turn in turn order; equal turn-order values are the GM's to order "
                 "(the round)")
-    extra_label = "Traits, weapons, mount and flight (JSON)"
+    extra_label = "Traits, weapons, mount and flight, as written in a Fray file"
     extra_empty = "Leave empty for an ordinary sentient on foot with no weapons."
     slot_label_is_phase = True  # "Movement" or "Turn" on every slot (order_of_play)
 

@@ -6,7 +6,7 @@ checked before the draft is edited; only ``InvalidAction`` and ``RuleViolation``
 from __future__ import annotations
 
 from fray.errors import InvalidAction, RuleViolation
-from fray.games.base import Context
+from fray.games.base import Context, counted
 from fray.games.range_band import rules
 from fray.games.range_band.combatant import BANDS, whole
 from fray.games.range_band.rolls import RollSpec
@@ -82,7 +82,7 @@ def noise(ctx: Context) -> None:
             for o in enc.combatants:
                 if o.id != c.id:
                     add_duration(enc, o, "deafened", "before_turn", n)
-            ctx.event("condition", f"Everyone in the enclosed zone is deafened for {n} round(s)")
+            ctx.event("condition", f"Everyone in the enclosed zone is deafened for {counted(n, 'round')}")
         else:
             prompt(ctx, "noise", c, "a travel-range noise in an enclosed zone may deafen characters for 1 round (a "
                    "rule's own deafening duration is doubled here): set deafen if it does")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fray.maprules import Band, MapArea, MapRule, Ring
-from fray.model import Combatant, Encounter
+from fray.maprules import Band, MapArea, MapRule, Ring, below_ground_text
+from fray.model import Combatant, Encounter, Position
 from fray.games.range_band import areas as zone_areas
 from fray.games.range_band import rules
 
@@ -88,6 +88,11 @@ class RangeBandMap(MapRule):
     def altitude(self, enc: Encounter, c: Combatant) -> str | None:
         """The altitude band to draw beside a token above the ground ("short"), else None."""
         return rules.altitude_band(c, _tables(enc)) if c.position.alt > 0 else None
+
+    def below_ground(self, enc: Encounter, c: Combatant, p: Position) -> str:
+        """Below the ground only in water (Underwater Combat); a flyer too lands on the ground."""
+        why = rules.below_ground(enc, p)
+        return below_ground_text(c, why) if why else ""
 
     def areas(self, enc: Encounter) -> list[MapArea]:
         """The marked obscuring areas: a circle of the band's outer edge (table ``bands``) around the

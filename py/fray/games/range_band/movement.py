@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.errors import InvalidAction, RuleViolation
+from fray.maprules import below_ground_text
 from fray.model import Combatant, Encounter, Position
 from fray.games.base import Context
 from fray.games.range_band import rules
@@ -141,10 +142,8 @@ def move(ctx: Context) -> None:
             raise RuleViolation("Flight", f"this zone limits altitude to {ceiling} range ({cmax:g} m)")
     if unseen and rush:
         raise RuleViolation("Lack of Sight", "you cannot rush through or out of an area you can't see")
-    if new.alt < 0 and not rules.in_water(enc, p=new):
-        over = next((w for w in areas_mod.waters(enc, t) if w.over(new)), None)
-        raise InvalidAction("alt", f"below the bottom of {over.label}, {over.depth:g} m deep" if over else
-                            "altitude below the ground (no water there: mark a water area first)")
+    if why := rules.below_ground(enc, new):
+        raise InvalidAction("alt", below_ground_text(c, why))
     fx = areas_mod.path_effects(areas_mod.areas(enc, t), c.position, new, c.data.get("vision", "normal")) \
         if enc.state.get("areas") else {"unseen": [], "obscured": [], "start": [], "enter": []}
     if fx["unseen"] and rush:
@@ -272,6 +271,8 @@ def descend(ctx: Context) -> None:
     alt = _number(ctx.action.get("alt"), "alt", -20000, 20000)
     if alt > c.position.alt:
         raise InvalidAction("alt", "descending goes down")
+    if why := rules.below_ground(enc, Position(c.position.x, c.position.y, float(alt))):
+        raise InvalidAction("alt", below_ground_text(c, why))
     if c.position.alt - alt > (rules.band_max(t, "long") or 0) + 1e-9:
         raise RuleViolation("Flight", f"descend at most 1 zone (long range, {rules.band_max(t, 'long'):g} m)")
     c.position = Position(c.position.x, c.position.y, float(alt))

@@ -13,7 +13,7 @@ from typing import Any
 
 from fray.geometry import separation
 from fray.model import Combatant, Encounter, Position
-from fray.games.base import gm_tie_break, id_order
+from fray.games.base import counted, gm_tie_break, id_order
 from fray.games.range_band import areas as areas_mod
 from fray.games.range_band.combatant import BANDS, STEALTH
 from fray.games.range_band.rolls import RollSpec
@@ -152,6 +152,17 @@ def in_water(enc: Encounter, c: Combatant | None = None, p: Position | None = No
     if pos is None or not dict.get(enc.state, "areas"):
         return False
     return areas_mod.water_at(enc, _tables(enc), pos) is not None
+
+
+def below_ground(enc: Encounter, p: Position) -> str:
+    """Why no one can be at ``p``, below the ground (altitude under 0 m); "": in water there (Underwater
+    Combat: "much more three-dimensional", a diver goes below the surface). Flight does not: a flyer
+    lands on the ground."""
+    if p.alt >= 0 or in_water(enc, p=p):
+        return ""
+    over = next((w for w in areas_mod.waters(enc, _tables(enc)) if w.over(p)), None)
+    return (f"below the bottom of {over.label}, {over.depth:g} m deep" if over else
+            "no water there: only under water does a character go below it; mark a water area first")
 
 
 def no_air(enc: Encounter, c: Combatant) -> bool:
@@ -461,7 +472,7 @@ def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tab
         if a >= start:
             plus = 1 + (a - start) // every
             new = RANGES[min(len(RANGES) - 1, RANGES.index(rng) + plus)]
-            reasons.append(f"AWGT {a}: visible {plus} range(s) further in Low Stealth → {new}")
+            reasons.append(f"AWGT {a}: visible {counted(plus, 'range')} further in Low Stealth → {new}")
             rng = new
     veh = target.data.get("vehicle", "none")
     if veh == "huge":

@@ -10,7 +10,7 @@ from typing import Any
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Combatant, Encounter, Position
-from fray.games.base import Context
+from fray.games.base import Context, counted
 from fray.games.range_band import rules
 from fray.games.range_band.combatant import STEALTH
 from fray.games.range_band.rolls import RollSpec
@@ -214,7 +214,7 @@ def use_action(ctx: Context, c: Combatant, size: str, what: str, t: rules.Tables
     if size in ("major", "minor"):
         lim = limits.get(size)
         if lim is not None and used[size] + count > int(lim):
-            raise RuleViolation("The round", f"{c.name} has already used {used[size]} {size} action(s) this turn "
+            raise RuleViolation("The round", f"{c.name} has already used {counted(used[size], size + ' action')} this turn "
                                 f"(at most {lim}: Actions in one turn, in Tables)")
         used = {**used, size: used[size] + count}
     used = {**used, "what": used["what"] + [f"{size}: {what}"]}

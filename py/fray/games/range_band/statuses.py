@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Combatant
-from fray.games.base import Context
+from fray.games.base import Context, counted
 from fray.games.range_band import rules
 from fray.games.range_band.combatant import whole
 from fray.games.range_band.state_edits import tables_of, flag, pick, cond_on, cond_off, add_duration, knock_down, fall
@@ -63,7 +63,7 @@ def status(ctx: Context) -> None:
         add_duration(enc, c, st, pick(ctx.action, "ends", ("before_turn", "after_turn"), "before_turn"), rounds)
     elif not cond_on(c, st):
         raise RuleViolation("Statuses", f"{c.name} is already {word(st)}")
-    ctx.event("condition", f"{c.name} is now {word(st)}" + (f" for {rounds} round(s)" if rounds else ""), id=c.id,
+    ctx.event("condition", f"{c.name} is now {word(st)}" + (f" for {counted(rounds, 'round')}" if rounds else ""), id=c.id,
               condition=st, on=True)
     after_status(ctx, c, st, t)
 

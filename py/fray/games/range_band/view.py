@@ -65,7 +65,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.model import Encounter
-from fray.games.base import Slot
+from fray.games.base import Slot, counted
 from fray.games.range_band import actions as actions_mod, rules
 from fray.games.range_band.statuses import STATUSES, word as status_word
 from fray.games.range_band.combatant import BANDS, STEALTH, traits_json
@@ -134,6 +134,7 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
         "zone": {**z, "damage_factors": {"heat": 25, "frost": 50} if z["underwater"] else None,
                  "flight_allowed": not no_flight, "why_no_flight": no_flight},
         "combatants": [combatant_view(enc, c, t) for c in enc.combatants],
+        "offenses": last_offenses(enc),
         "pending": [dict(p) for p in enc.state.get("pending", [])],
         "prompts": [dict(p) for p in enc.state.get("prompts", [])],
         "visibility": vis,
@@ -158,6 +159,32 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
                   "area_bands": list(rules.areas_mod.AREA_BANDS)},
         "actions": sorted(actions_mod.HANDLERS),
     }
+
+
+def last_offenses(enc: Encounter) -> dict[str, dict[str, Any]]:
+    """Each attacker's latest settled offense roll this round, read from the round's log (its "roll needed"
+    line and the roll that settled it), for the attack form to say beside itself what it came to, as the
+    movement form does (a GM's report: an attack's result showed only in the log). An attacker whose newest
+    offense roll still waits under Rolls has none: the result shown is never an older attack's."""
+    out: dict[str, dict[str, Any] | None] = {}
+    settled: dict[str, Any] = {}
+    for e in reversed(enc.log):
+        if e.round != enc.round:
+            break
+        d = e.detail
+        if e.kind == "roll" and d.get("ref"):
+            settled[d["ref"]] = d
+        elif e.kind == "roll_needed" and d.get("id") and d["id"] not in out:
+            spec = d.get("spec") or {}
+            what = str(spec.get("what", ""))
+            if not what.startswith("Offense roll"):
+                continue
+            r = settled.get(d.get("ref"))
+            out[d["id"]] = None if r is None else {
+                "what": what.removeprefix("Offense roll: "), "success": bool(r.get("success")), "by": r.get("by"),
+                "blunder": bool(r.get("blunder")),
+                "then": spec.get("success" if r.get("success") else "failure") or ""}
+    return {k: v for k, v in out.items() if v is not None}
 
 
 def reminders(enc: Encounter, c, t: rules.Tables) -> list[dict[str, str]]:
@@ -205,7 +232,7 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         btext = "out of breath"
     elif b.get("holding"):
         btext = f"holding breath: round {b.get('held', 0)} of {limit}" + (
-            f", {b.get('rolls', 0)} CON roll(s) so far" if b.get("rolls") else "")
+            f", {counted(b.get('rolls', 0), 'CON roll')} so far" if b.get("rolls") else "")
     elif b.get("ran_out"):
         btext = "breathing again, breath not yet caught (2 major actions)"
     else:

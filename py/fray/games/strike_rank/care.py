@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.errors import InvalidAction, RuleViolation
-from fray.model import Combatant, Position
+from fray.model import Combatant, Encounter, Position
 from fray.games.base import Context, ceil_div
 from fray.games.strike_rank import body, combat, healing, rules, timing, wounds
 
@@ -243,6 +243,61 @@ def _knocked_back(ctx: Context, c: Combatant, d: dict[str, Any], choice: str, ot
                   id=m.id, x=m.position.x, y=m.position.y, alt=m.position.alt)
 
 
+# What the GM decided, one sentence per question kind and answer ({who}: the one the question is about;
+# {where}: the hit location; {other}: the fleeing one, or the combatant struck; {label}: the option's own
+# words). The question's kind ("severed", "hard_cover") is the engine's name for it, never the GM's.
+ANSWER_WORDS: dict[str, dict[str, str]] = {
+    "severed": {"severed": "The GM rules {who}'s {where} severed",
+                "mangled": "The GM rules {who}'s {where} mangled but still attached"},
+    "impaled": {"yes": "The GM rules that {who} moved or fought with the weapon still stuck: half its damage",
+                "no": "The GM rules that {who} stayed still with the weapon stuck"},
+    "unstick": {"pull": "The GM rules that {who} tries to pull the weapon free now", "hold": "The GM rules that {who} "
+                "holds on to the weapon", "let_go": "The GM rules that {who} lets go of the weapon"},
+    "collision": {"none": "The GM rules that {who}, knocked back, collides with nothing",
+                  "combatant": "The GM rules that {who}, knocked back, collides with {other}",
+                  "solid": "The GM rules that {who}, knocked back, strikes a solid object"},
+    "hard_cover": {"stopped": "The GM rules the hard cover stops the blow to {who}",
+                   "through": "The GM rules the blow to {who} gets through the hard cover"},
+    "apply_damage": {"*": "The GM rules the blow strikes {who}'s {label}"},
+    "fumble": {"keep": "The GM applies {who}'s fumble", "reroll": "The GM rules {who}'s fumble does not apply: "
+               "roll again"},
+    "stray": {"none": "The GM rules the stray shot hits no friend", "*": "The GM rules the stray shot hits {label}"},
+    "unconscious": {"woken": "The GM rules {who} woken", "still": "The GM rules {who} still unconscious"},
+    "grapple_weapon": {"pull": "The GM rules that {who} tries to pull the weapon away",
+                       "release": "The GM rules that {who} lets go of the weapon"},
+    "move_end": {"placed": "The GM has put {who}'s token where the move ends"},
+    # combat.py: the one charged past may strike the charger; care.py (fleeing): an enemy strikes the fleeing one
+    "free_attack": {"attack": "The GM rules that {who} makes the free attack on {other}",
+                    "decline": "The GM rules that {who} lets {other} go by", "*": "The GM rules that {label} makes "
+                    "the free attack on {who}"},
+}
+
+# what a question is about, for one set aside unanswered
+QUESTION_WORDS = {"severed": "a mangled limb", "impaled": "a stuck weapon", "unstick": "a stuck weapon",
+                  "collision": "a knockback", "hard_cover": "hard cover", "apply_damage": "a blow on a mount",
+                  "fumble": "a fumble", "stray": "a stray shot", "unconscious": "waking up",
+                  "grapple_weapon": "a weapon held in a grapple", "move_end": "where a move ends",
+                  "free_attack": "a free attack"}
+
+
+def answer_text(enc: Encounter, p: dict[str, Any], choice: str, c: Combatant | None, with_id: Any = None) -> str:
+    """The log's line for the GM's answer to question ``p``: what the GM decided, in words."""
+    kind, d = p["kind"], p.get("data") or {}
+    who = c.name if c is not None else "no one still here"
+    if choice == "dismiss":
+        return f"The GM sets aside the question on {QUESTION_WORDS.get(kind, 'this')} ({who})"
+    label = next((o.get("label") or o["value"] for o in p["options"] if o["value"] == choice), choice)
+    words = ANSWER_WORDS.get(kind, {})
+    text = words.get(choice) or words.get("*")
+    if text is None:
+        return f"The GM answers the question on {QUESTION_WORDS.get(kind, 'this')} ({who}): {label}"
+    loc = next((l for l in (c.data.get("locations") or []) if l.get("id") == d.get("location")), None) if c else None
+    other_id = with_id if kind == "collision" else d.get("fleeing")
+    other = enc.get(other_id) if isinstance(other_id, str) else None
+    return text.format(who=who, where=(loc["name"].lower() if loc else "limb"), label=label,
+                       other=other.name if other is not None else "another combatant")
+
+
 def answer(ctx: Context) -> None:
     pid = ctx.action.get("prompt")
     prompts = ctx.enc.state.get("prompts", [])
@@ -260,11 +315,8 @@ def answer(ctx: Context) -> None:
     if not isinstance(applies, bool):
         raise InvalidAction("apply", "must be true or false")
     prompts.remove(p)
-    # the GM reads the question's subject and the answer's own words, not the prompt's id
-    said = "dismissed" if choice == "dismiss" else next(
-        (o.get("label") or o["value"] for o in p["options"] if o["value"] == choice), choice)
-    about = p["kind"].replace("_", " ") + (f", {c.name}" if c is not None else "")
-    ctx.event("answer", f"GM answers ({about}): {said}")
+    # what the GM decided, in words ("The GM rules Grak's right arm severed"), not the question's kind
+    ctx.event("answer", answer_text(ctx.enc, p, choice, c, ctx.action.get("with")))
     if choice == "dismiss" or c is None:
         return
     k = p["kind"]

@@ -372,5 +372,5 @@ def _charge_past(ctx: Context, attacker: Combatant, target: Combatant) -> None:
     else:
         wounds.prompt(ctx, "free_attack", target.id, f"{attacker.name} charges past at SR {cur}, not before "
                       f"{target.name}'s earliest SR {earliest}: {target.name} gets an attack as if the charger were "
-                      "fleeing (no parry, dodge at ½)", [{"value": "attack", "label": "Attack (sr.attack free_attack)"},
+                      "fleeing (no parry, dodge at ½)", [{"value": "attack", "label": "Attack (a free attack)"},
                                                         {"value": "decline", "label": "Decline"}], fleeing=attacker.id)

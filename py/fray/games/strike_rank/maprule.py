@@ -13,8 +13,8 @@ import math
 from typing import Any
 
 from fray.geometry import distance
-from fray.maprules import Band, MapRule, Ring
-from fray.model import Combatant, Encounter
+from fray.maprules import Band, MapRule, Ring, below_ground_text
+from fray.model import Combatant, Encounter, Position
 from fray.games.strike_rank import body, combat, rules
 
 
@@ -23,6 +23,13 @@ class StrikeRankMap(MapRule):
     past double range a miss); movement: Movement metres per SR."""
 
     state_keys = ()  # it reads the combatants and the tables, nothing of the state
+
+    def below_ground(self, enc: Encounter, c: Combatant, p: Position) -> str:
+        """The map has no water (an attack states how deep its fighters stand: Underwater Combat); an
+        aquatic creature swims where the GM puts it, anyone else stands on the ground."""
+        if c.data.get("aquatic"):
+            return ""
+        return below_ground_text(c, "only an aquatic creature swims below it")
 
     def contact(self, enc: Encounter) -> float:
         return rules.ENGAGEMENT_RANGE_M  # enemies this near are engaged (``combat.engaged_with``)

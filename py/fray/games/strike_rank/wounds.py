@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.model import Combatant
-from fray.games.base import Context
+from fray.games.base import Context, counted
 from fray.games.strike_rank import body, rules
 
 
@@ -180,7 +180,7 @@ def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str
             else:
                 c.data["unconscious_minutes"] = max(c.data.get("unconscious_minutes", 0), amount)
                 add_condition(c, "unconscious")
-                ctx.event("injury", f"{c.name}: serious head wound, {text}: unconscious for {amount} minute(s)")
+                ctx.event("injury", f"{c.name}: serious head wound, {text}: unconscious for {counted(amount, 'minute')}")
                 lose_later_actions(ctx, c, "unconscious")
         if loc["type"] in ("arm", "leg", "wing", "tail") and rb < rules.injury_rank("serious"):
             ctx.event("injury", f"{c.name}'s {loc['name']} is disabled")

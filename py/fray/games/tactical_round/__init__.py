@@ -44,7 +44,7 @@ class TacticalRound(Ruleset):
     stylesheet = "style.css"  # web/style.css, beside the panel
     tie_rule = ("Melee: longest weapon first; tie: higher CMB; equal: simultaneous, in the order the GM "
                 "chooses (Tactical Round Sequence)")
-    extra_label = "Weapons, the one in hand, hits taken (JSON)"  # no armour or body plan in this game: DEF is a stat
+    extra_label = "Weapons, the one in hand and hits taken, as written in a Fray file"  # no armour or body plan in this game: DEF is a stat
     extra_empty = "Leave empty for a combatant with no weapons."
 
     def load_default_tables(self) -> dict[str, dict[str, Any]]:

@@ -664,10 +664,12 @@ def move(ctx: Context) -> None:
                             "Disengage (free at the end of Other Actions) or Run Away first")
     if fled and "prone" in c.conditions and rules.engaged_ids(ctx.enc, c):
         raise RuleViolation("Running Away", f"{c.name} tripped and fell Prone: cannot get away")
+    from fray.maprules import ground_check
     from fray.reducer import _position
     old = c.position
     new = _position({"x": ctx.action.get("x", old.x), "y": ctx.action.get("y", old.y),
                      "alt": ctx.action.get("alt", old.alt)}, "position")
+    ground_check(ctx.enc, c, new, "position.alt")
     c.position = new
     if fled:
         disengage_all(ctx.enc, c)

@@ -163,7 +163,7 @@ def add_fields_html(extra: dict[str, Any] | None, mounts: list[tuple[str, str]] 
     return html(
         '<fieldset class="rb-add"><legend>Range-band traits</legend><div class="rb-grid">{traits}{carried}{swim}'
         '{riding}</div><div class="rb-row">{flying}{err}</div>'
-        '<p class="hint">Weapons and other traits stay in the JSON below.</p></fieldset>',
+        '<p class="hint">Weapons and other traits stay in the box below.</p></fieldset>',
         traits=fragment(traits),
         carried=_field("f-rb-carried", "combatant.carried", "WGT carried",
                        _input("f-rb-carried", "rb_carried", extra.get("carried", 0))),

@@ -110,11 +110,11 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
                     ) if not weapons or any(w.get("kind") == "melee" for w in weapons) else ""
     attack = html(
         '<form data-form="rb-attack" data-id="{cid}" novalidate aria-label="Attack by {name}">'
-        '<h4>Attack</h4><div class="rb-grid">{fields}</div><div class="rb-row">{flags}</div>{override}{preview}'
+        '<h4>Attack</h4>{result}<div class="rb-grid">{fields}</div><div class="rb-row">{flags}</div>{override}{preview}'
         '<div class="rb-row">{roll}<button type="submit" class="secondary">Offense roll</button>'
         '<span class="hint">Roll it: the attack and Fray\'s roll in one tap; Offense roll: for your own dice</span>'
         '</div>{err}</form>',
-        cid=cid, name=c["name"],
+        cid=cid, name=c["name"], result=_offense_result(view, cid),
         fields=fragment(
             _field(f"{pre}-target", "target", "Target", _select(f"{pre}-target", "target", targets)),
             _field(f"{pre}-weapon", "weapon", "Weapon", _select(f"{pre}-weapon", "weapon", w_opts)),
@@ -181,6 +181,18 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
                 cid=cid, name=c["name"], used=_used_html(c), attack=attack, stealth=fragment(stealth_btns),
                 other=other, extras=fragment(extras), detect=detect, more=more_html(view, c, ui),
                 err=_err("rb-acting"))
+
+
+def _offense_result(view: dict[str, Any], cid: str) -> Markup | str:
+    """The attacker's latest offense roll this round, settled: what it came to, at the top of the attack
+    form (as the movement form shows its roll), not only in the log."""
+    o = (view.get("offenses") or {}).get(cid)
+    if not o:
+        return ""
+    by = f' by {_g(o["by"])}' if o.get("by") is not None else ""
+    said = ("succeeded" if o["success"] else "BLUNDERED" if o["blunder"] else "failed") + by
+    return html('<p class="rb-result rb-result-{}" role="status">{}: offense roll {}{}</p>',
+                "ok" if o["success"] else "fail", o["what"], said, f' — {o["then"]}' if o["then"] else "")
 
 
 def more_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:

@@ -121,7 +121,7 @@ def add_fields_html(extra: dict[str, Any] | None) -> Markup:
     return h(
         "fieldset", {"class": "sr-add"},
         html('<legend>Body, armour and weapons</legend>'
-             '<p class="hint">Changes here are folded into the JSON below when you press Add.</p>'),
+             '<p class="hint">Changes here go into the box below when you press Add.</p>'),
         _field("f-sr-body", "combatant.body", "Body plan",
                _select("f-sr-body", "sr_body", list(BODY_PLANS), body)),
         _field("f-sr-armour", "combatant.armour", "Armour points",
