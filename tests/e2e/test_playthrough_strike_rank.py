@@ -225,7 +225,7 @@ def resolve_round(page, table: Table, rnd: int) -> None:
                 box.locator("li").first.get_by_role("button", name=re.compile("^Change the attack:")).click()
                 change = page.locator(f'form[data-form=sr-change][data-ref="{ref}"]')
                 expect(change).to_be_visible()
-                expect(change).to_contain_text("who is dead")
+                expect(page.locator(".sr-forced", has=change)).to_contain_text("who is dead")
                 change.locator("button[type=submit]").click()
                 expect(change).to_have_count(0)
             else:
