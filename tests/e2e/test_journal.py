@@ -163,21 +163,28 @@ def test_a_reload_right_after_a_click_keeps_the_click(page, context, open_app, w
         holder.close()
 
 
-def test_moves_kept_as_the_page_was_hidden_are_dropped_once_their_write_commits(page, context, open_app):
-    """Issue 8's closing tab: the moves kept in localStorage as the page was hidden are "read at
-    boot when it is newer"; once their write commits they are stale, and a later boot must not
-    find them. (The page removes the kept moves only after it kept some, not after every commit.)"""
+def hidden_while_writing(page, context, open_app, name: str, note: str):
+    """A new encounter, then ``note`` added while another tab holds the database (the write waits),
+    and the page hidden meanwhile; the holding tab, to release."""
     open_app(page)
-    new_freeform(page, "Hidden tab")
+    new_freeform(page, name)
     add_combatant(page, "Wolf", "initiative: 14")
     wait_saved(page)
     holder = hold_database(context, page.url)
-    add_note(page, "The torch gutters")
+    add_note(page, note)
     expect(page.locator("#save-state")).to_have_attribute("data-state", "saving")
     page.evaluate("""() => {
         Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
         document.dispatchEvent(new Event('visibilitychange'));
     }""")
+    return holder
+
+
+def test_moves_kept_as_the_page_was_hidden_are_dropped_once_their_write_commits(page, context, open_app):
+    """Issue 8's closing tab: the moves kept in localStorage as the page was hidden are "read at
+    boot when it is newer"; once their write commits they are stale, and a later boot must not
+    find them. (The page removes the kept moves only after it kept some, not after every commit.)"""
+    holder = hidden_while_writing(page, context, open_app, "Hidden tab", "The torch gutters")
     kept = "Object.keys(localStorage).filter(k => k.startsWith('fray.pending.')).map(k => localStorage.getItem(k))"
     assert any("The torch gutters" in v for v in page.evaluate(kept))
     holder.evaluate("window.__release = true")
@@ -191,16 +198,8 @@ def test_moves_kept_as_the_page_was_hidden_stay_kept_when_their_write_then_fails
     committed yet are kept synchronously in localStorage". The page is hidden while its write waits
     on the database, and that write then fails (the disk full): the kept moves are the only copy
     of the note, so they stay kept, and the next boot applies them."""
-    open_app(page)
-    new_freeform(page, "Full disk")
-    add_combatant(page, "Wolf", "initiative: 14")
-    wait_saved(page)
-    holder = hold_database(context, page.url)
-    add_note(page, "The rope snaps")
-    expect(page.locator("#save-state")).to_have_attribute("data-state", "saving")
+    holder = hidden_while_writing(page, context, open_app, "Full disk", "The rope snaps")
     page.evaluate("""() => {
-        Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
-        document.dispatchEvent(new Event('visibilitychange'));
         const full = () => { throw new DOMException('the disk is full (test)', 'QuotaExceededError'); };
         IDBObjectStore.prototype.put = full;
         IDBObjectStore.prototype.add = full;

@@ -58,6 +58,18 @@ def client_point(page, x: float, y: float) -> tuple[float, float]:
     return p[0], p[1]
 
 
+def press_and_drag(page, start: tuple[float, float], end: tuple[float, float]) -> tuple[float, float]:
+    """The mouse pressed on the map point ``start`` (metres) and moved in ten steps to ``end``, still
+    held; where ``end`` is on the screen."""
+    sx, sy = client_point(page, *start)
+    tx, ty = client_point(page, *end)
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for i in range(1, 11):
+        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
+    return tx, ty
+
+
 def row(page, name: str):
     return page.locator("#map-info table.map-dist tr", has=page.get_by_role("rowheader", name=name))
 
@@ -86,12 +98,7 @@ def test_drag_by_mouse_changes_distance_and_move_delay_and_undo_restores(page, o
     # the hawk rider flies: 15 m up, so the distance is through the air
     expect(row(page, "Hawk rider").locator("td.d")).to_have_text(re.compile(r"^47\.2 m"))
 
-    sx, sy = client_point(page, 9, 0)
-    tx, ty = client_point(page, 24, 0)
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    for i in range(1, 11):
-        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
+    press_and_drag(page, (9, 0), (24, 0))
     expect(page.locator("#map-live")).to_contain_text("from Ayla")  # live figure while dragging
     page.mouse.up()
 
@@ -389,12 +396,7 @@ def test_escape_while_dragging_a_token_lets_it_go_where_it_was(page, open_app, t
     if first == "selected":
         select(page, "c2")
     moves = page.locator("#log li", has_text="moves to").count()
-    sx, sy = client_point(page, 9, 0)
-    tx, ty = client_point(page, 24, 0)
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    for i in range(1, 11):
-        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
+    tx, ty = press_and_drag(page, (9, 0), (24, 0))
     expect(page.locator("#tok-c2")).to_have_class(re.compile(r"\bdragging\b"))
     page.keyboard.press("Escape")
     expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(9 0)")
