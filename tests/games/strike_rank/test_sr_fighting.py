@@ -528,3 +528,27 @@ def test_knockback_into_someone_or_something_stops_short():
     enc, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "solid",
                        "rolls": {"collision": 4, "collision_location": 12}})
     assert enc.get("c2").position.x == 2 and "move the token on the map there" in texts(ev)
+
+
+def test_a_spent_parry_is_not_the_attack_forms_default():
+    """Fighting: "Each round, characters get one attack and one parry" and, "wielding a weapon and a shield
+    ... an extra attack OR parry using the shield or second weapon". A GM's play-through: after the defender's
+    parry was spent, each later attacker's form still started on "Parry", which the rules then refused under
+    Target. Bor attacks with his sword and with his shield (the extra), then parries with the sword: his shield
+    has not parried, but he has no parry left, so the form starts on Dodge; a parry asked anyway is refused
+    beside Defender's choice."""
+    from fray.games.strike_rank.web.attack import attack_html
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor"), fighter("Cid", side="party")), "resolve")
+    miss = {"attack": 90, "defence": 90}
+    enc, _ = attack(enc, "c2", "c1", defence="dodge", rolls=miss)
+    enc, _ = attack(enc, "c2", "c3", weapon="shield", defence="dodge", rolls=miss)
+    enc, _ = attack(enc, "c1", "c2", defence={"kind": "parry", "weapon": "broadsword"}, rolls=miss)
+    view = RS.view(enc)
+    assert view["combatants"]["c2"]["round"]["parries_left"] == []
+    form = attack_html(view, {"ref": "a9", "combatant": "c3", "target": "c2", "weapon": "broadsword", "sr": 7,
+                              "kind": "melee"})
+    picked = form.split('name="defence.kind"')[1].split("</select>")[0]
+    assert 'value="dodge" selected' in picked and 'value="parry" selected' not in picked
+    with pytest.raises(RuleViolation, match="already parried") as refused:
+        attack(enc, "c3", "c2", defence={"kind": "parry", "weapon": "shield"}, rolls=miss)
+    assert refused.value.field == "defence.kind"

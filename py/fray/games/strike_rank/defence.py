@@ -157,7 +157,20 @@ def _check_parry_allowance(c: Combatant, pw: dict, surprised: bool) -> None:
         return
     used = [(body.weapon(c, p) or {}).get("name", p) for p in parries]
     raise RuleViolation("Attacks & Defenses", f"{c.name} has already parried this MR ({', '.join(used)}); "
-                        "dodges are unlimited")
+                        "dodges are unlimited", field="defence.kind")
+
+
+def parries_left(c: Combatant) -> list[str]:
+    """The weapons ``c`` may still parry with this MR, by ``_check_parry_allowance`` (not surprised):
+    the attack form's Defender's choice starts on Parry only with one of these, else on Dodge."""
+    left = []
+    for w in c.data["weapons"]:
+        try:
+            _check_parry_allowance(c, w, False)
+        except RuleViolation:
+            continue
+        left.append(w["id"])
+    return left
 
 
 def _check_attack_allowance(ctx: Context, c: Combatant, w: dict, split: int | None, free_attack: bool) -> None:

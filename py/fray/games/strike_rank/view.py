@@ -61,7 +61,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.model import Encounter
-from fray.games.strike_rank import body, rules, timing
+from fray.games.strike_rank import body, defence, rules, timing
 
 
 def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending: list | None = None) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         "declared": [dict(a) for a in (declared if declared is not None else
                                        (a for a in enc.state.get("actions", [])
                                         if a["combatant"] == c.id and a["round"] >= enc.round))],
-        "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0)},
+        "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0), "parries_left": defence.parries_left(c)},
         "pending": (list(pending) if pending is not None else
                     [p["id"] for p in enc.state.get("prompts", []) if p["combatant"] == c.id]),
         # every weapon stuck in this combatant's body or shields, with exact ids for sr.unstick

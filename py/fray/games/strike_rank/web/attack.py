@@ -96,7 +96,10 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
           and not (w and w.get("missile") and not (x.get("shield") or x.get("martial_arts")))]
     if target.get("cannot_fight"):
         tw = []  # "Chest: Cannot fight": no parry to offer, only a dodge
-    fresh = [x for x in tw if x[0] not in parried]
+    # a parry the rules still allow ("one attack and one parry", the extra with a second weapon or
+    # shield): after it is spent, Dodge is the default, not a Parry the engine refuses
+    left = target.get("round", {}).get("parries_left")
+    fresh = [x for x in tw if x[0] not in parried and (left is None or x[0] in left)]
     defences = [d for d in DEFENCES if d[0] != "parry" or tw]
     locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
     dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
@@ -156,12 +159,14 @@ def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[s
     dsr = attacker.get("derived", {}).get("dex_sr", {}).get("value", "")
     preset = {"kind": o.get("kind", "melee"), "weapon": o.get("weapon", ""), "sr": o.get("sr"),
               "target": _first_enemy(view, o["combatant"])}
+    who = f'{attacker.get("name", "")}\'s attack at SR {o["sr"]}'
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
                 '<p class="hint">Declared against {}, who is dead. A forced change is delayed by DEX SR {}, '
                 'and the movement to the new target is worked out again; or skip the attack.</p>'
-                '{}</div>', o["sr"], attacker.get("name", ""), declared.get("name", ""), dsr,
+                '{}<div class="sr-row">{}</div></div>', o["sr"], attacker.get("name", ""), declared.get("name", ""), dsr,
                 declare_form(o["combatant"], attacker, _names(view), "sr-change", o["ref"], preset,
-                             dead=dead_ids(view)))
+                             dead=dead_ids(view)),
+                _btn("Skip it", "sr-skip", "small secondary", f"Skip it: {who}", ref=o["ref"]))
 
 
 def more_dice_html(pre: str, more: dict[str, Any]) -> Markup:
