@@ -148,3 +148,18 @@ def test_a_group_added_at_a_typed_spot_stands_no_one_on_an_occupied_spot():
         assert spots["Orc warrior 1"] == (0, 3) and spots["Orc warrior 2"] == (3, 3), ruleset
         assert spots["Orc warrior 3"] == (3, 0), (ruleset, spots)  # past Sir Bors' spot, along the row
         assert _closest(h.present) >= FORMATION_STEP - 1e-9, ruleset
+
+
+def test_a_card_says_zero_not_minus_zero():
+    """A GM's play-through: a knockback straight along the x axis left the card saying "(10, -0) m"."""
+    from fray.games import get_ruleset
+    from fray.reducer import new_encounter
+    from fray.history import History
+    from fray.web.render import combatant_card
+    h = History(new_encounter("freeform", "t"))
+    h.do({"type": "add_combatant", "combatant": {"name": "Vasha", "side": "party", "position": {"x": 10.0, "y": -0.0}}})
+    enc = h.present
+    c = enc.combatants[0]
+    assert c.position.y == 0 and str(c.position.y) in ("-0.0", "0.0")
+    card = str(combatant_card(enc, c, get_ruleset("freeform"), open_=False))
+    assert "(10, 0) m" in card and "-0" not in card

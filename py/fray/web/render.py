@@ -340,7 +340,8 @@ def combatant_card(enc: Encounter, c: Combatant, ruleset: Ruleset, extra_html: M
     card is a render anyway (``ui.card_open``). ``extra_html`` is Markup (the panel's
     ``card_extra``); a plain str is text."""
     pos = c.position
-    where = f"({pos.x:g}, {pos.y:g}) m" + (f", alt {pos.alt:g} m" if pos.alt else "")
+    # + 0 turns a -0.0 (a knockback straight along an axis) into 0: "(10, 0) m", not "(10, -0) m"
+    where = f"({pos.x + 0:g}, {pos.y + 0:g}) m" + (f", alt {pos.alt + 0:g} m" if pos.alt else "")
     st = status or {}
     words = status_text(st)
     glance = html('<span class="glance lv-{}">{}{}{}</span>', st.get("level", "ok"), hp_bar(st),

@@ -130,3 +130,5 @@ def test_an_attack_whose_declared_target_died_is_put_to_the_gm_as_a_change():
     assert "Declared against Knight 2, who is dead. A forced change is delayed by DEX SR 3" in page
     assert options(page, "target")[1:] == ["c3"]
     assert '<option value="c3" selected' in page
+    # "or skip the attack", as it says: the button is there, not only after Next (a GM's play-through)
+    assert 'data-act="sr-skip"' in page and "Skip it: Bandit 1&#x27;s attack at SR" in page
