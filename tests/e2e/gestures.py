@@ -169,16 +169,33 @@ def journal_rows(page, key: str) -> list[dict]:
     return [row for (k, _), row in sorted(store_read(page, "journal").items()) if k == key]
 
 
+# a save and its journal rows read in one transaction: read in two, a fold committed between them
+# (the save rewritten whole, its rows deleted) left the old save and no rows (a whole fight under
+# load: "the autosave holds 53 of the 87 lines of the log")
+_SAVE_AND_JOURNAL = """async (key) => {
+    const db = await new Promise((ok, ko) => {
+        const r = indexedDB.open('fray'); r.onsuccess = () => ok(r.result); r.onerror = () => ko(r.error); });
+    try {
+        const t = db.transaction(['saves', 'journal'], 'readonly');
+        const get = (req) => new Promise((ok) => { req.onsuccess = () => ok(req.result); });
+        const save = await get(t.objectStore('saves').get(key));
+        const keys = await get(t.objectStore('journal').getAllKeys());
+        const rows = await get(t.objectStore('journal').getAll());
+        return [save || null, keys.map((k, i) => [k, rows[i]]).filter(([k]) => k[0] === key)];
+    } finally { db.close(); }
+}"""
+
+
 def stored(page, key: str) -> dict | None:
     """What a load of ``key`` builds from the database (its save, then its journal rows),
     written out whole, and the revision: ``{"text", "rev"}``. A save that does not load is
     given as it is stored. None when there is no save."""
-    row = store_read(page, "saves").get(key)
+    row, rows = page.evaluate(_SAVE_AND_JOURNAL, key)
     if row is None:
         return None
     backend = MemoryBackend()
     backend.saves[key] = dict(row)
-    for r in journal_rows(page, key):
+    for _, r in sorted(((tuple(k), r) for k, r in rows), key=lambda kr: kr[0]):
         backend.journal[(key, r["rev"])] = r
     try:
         h, rev = _finish(Library(backend).load(key))
