@@ -47,6 +47,7 @@ class Autosave:
     fold_failed: str | None = None  # the last fold's error: the next one waits IDLE_S, not FOLD_SOON_S
     replaced = False  # a newer Fray in another tab took the database: nothing is saved here
     lost_moves: str | None = None  # a closed tab's moves that could not be applied, for download
+    _pending_kept = True  # this tab's moves may be in localStorage (a boot cannot know): drop_pending removes them
 
     # -- folding the journal into the save ------------------------------------------------------
     def fold_later(self) -> None:
@@ -153,7 +154,7 @@ class Autosave:
         """Everything is committed: this tab's kept moves are stale. Removed once after they were
         kept (or once after the boot, which cannot know), not after every commit: each removal is a
         call into the page, and in WebKit each call leaves garbage till a full collection."""
-        if not getattr(self, "_pending_kept", True):
+        if not self._pending_kept:
             return
         try:
             js.window.localStorage.removeItem(self._pending_name())
