@@ -226,6 +226,7 @@ def resolve_round(page, table: Table, rnd: int) -> None:
                 change = page.locator(f'form[data-form=sr-change][data-ref="{ref}"]')
                 expect(change).to_be_visible()
                 expect(page.locator(".sr-forced", has=change)).to_contain_text("who is dead")
+                shot(page, "6-forced-change")
                 change.locator("button[type=submit]").click()
                 expect(change).to_have_count(0)
             else:
