@@ -667,7 +667,10 @@ def close_in(c: Combatant, target: Combatant, metres: float | None = None,
 
 
 MOVE_SHOWN_M = rules.MOVE_SHOWN_M
-TOKEN_SPACE_M = 1.0  # closer than this, two tokens are drawn one over the other: not two figures
+# Closer than this a spot is taken, as Add ×N judges it (``reducer._formation``: within half its step).
+# A metre let a closing attacker stop a metre from another foe on its line, inside his reach as if on
+# top of him (a GM's fight); two tokens a metre apart are drawn one over the other at a fight's zoom.
+TOKEN_SPACE_M = 1.5  # half of reducer.FORMATION_STEP (imported there lazily: the reducer loads the games)
 
 
 def _beside(here: Position, there: Position, go: float, gap: float, metres: float | None
@@ -684,8 +687,9 @@ def _beside(here: Position, there: Position, go: float, gap: float, metres: floa
                 a = start + side * k * step
                 x, y = there.x + radius * math.cos(a), there.y + radius * math.sin(a)
                 # the declared metres reach the circle on the straight line; a step aside along
-                # it, no more than a token's width further, is part of the same closing
-                if metres is None or math.hypot(x - here.x, y - here.y) <= float(metres) + TOKEN_SPACE_M:
+                # it, up to two spots' width further, is part of the same closing (Engagement:
+                # "small movements and changes of position are assumed to happen as necessary")
+                if metres is None or math.hypot(x - here.x, y - here.y) <= float(metres) + 2 * TOKEN_SPACE_M:
                     yield x, y
     # short of it (or no room on it): back along the line, half a token's width a step
     ux, uy = (there.x - here.x) / gap, (there.y - here.y) / gap
