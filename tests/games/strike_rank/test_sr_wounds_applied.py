@@ -225,8 +225,9 @@ def test_those_who_close_on_one_foe_end_beside_each_other_not_on_one_spot():
     enc, _ = declare(enc, "c2", kind="move", target="c1", metres=6)
     enc = to_phase(enc, "resolve")
     enc, ev = do(enc, {"type": "sr.resolve", "ref": "a1", "move_token": True})
-    assert enc.get("c2").position.x == 15 and enc.get("c2").position.y == 0  # Orlanth stands at 14
-    assert "Yanioth finishes moving 5 m toward Broo" in texts(ev)
+    # Orlanth stands at 14: a spot is taken within 1.5 m (half Add ×N's step), as Add ×N judges it
+    assert enc.get("c2").position.x == 15.5 and enc.get("c2").position.y == 0
+    assert "Yanioth finishes moving 4.5 m toward Broo" in texts(ev)
 
 
 def test_the_metres_moved_read_as_the_map_draws_them():

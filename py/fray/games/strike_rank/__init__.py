@@ -131,7 +131,18 @@ class StrikeRank(Ruleset):
             "sr.disengage": care.disengage,
             "sr.grapple": care.grapple,
             "set_condition": care.set_condition,
+            "move": timing.map_move,
         })
+
+    def after_action(self, ctx: Context) -> None:
+        """A position typed in the combatant's form, like a drag on the map (``timing.map_move``), and a
+        Movement rate changed by anything (a blow, the GM's damage, an edit) retime the declared attacks
+        they touch (``timing.rework_movement``)."""
+        a = ctx.action
+        if a.get("type") == "edit_combatant" and "position" in a["changes"]:
+            c = ctx.enc.peek_at(a["id"])
+            timing.rework_movement(ctx, [c.id], f"{c.name} was moved")
+        timing.rework_for_rates(ctx)
 
     # Strike ranks, not turns: a duration is a number of Melee Rounds ("time is divided into
     # Melee Rounds (MR)")

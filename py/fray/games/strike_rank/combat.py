@@ -226,11 +226,19 @@ def attack(ctx: Context) -> None:
     # -- timing ---------------------------------------------------------------------------------------
     decl = timing.mark_done(ctx, a.get("ref"), attacker.id, True)
     if decl and decl.get("moving") and not w["missile"] and timing.moves_token(ctx):
-        # the movement in the attack's SR ("must move 6m to get within melee range") ends at the target
-        went = timing.close_in(attacker, target, others=ctx.enc.peek())
+        # the movement in the attack's SR ("must move 6m to get within melee range") ends at the target,
+        # and covers no more than its move SRs allow (a GM's fight: an attacker dragged 13 m off jumped
+        # them at its old SR)
+        went = timing.close_in(attacker, target, timing.movement_allows(ctx, decl, attacker, target),
+                               others=ctx.enc.peek())
         if went:
             ctx.event("move", f"{attacker.name} closes {rules.metres_text(went)} to {target.name}", id=attacker.id,
                       x=attacker.position.x, y=attacker.position.y)
+        short = rules.to_engage(distance(attacker.position, target.position))
+        if short:
+            ctx.event("move", f"{attacker.name} is still {rules.metres_text(short)} short of {target.name}'s reach "
+                      f"after the movement of SR {decl['sr']} ({decl.get('note') or 'no move SR'}): the GM rules "
+                      "whether the blow lands", id=attacker.id)
     if decl and decl.get("charge"):
         attacker.data["round"]["charge_attacked"] = True
     if decl and decl.get("charge_past"):

@@ -471,6 +471,128 @@ def retime_closing(ctx: Context, c: Combatant, other: Combatant) -> None:
                   ref=rec["ref"], sr=rec["sr"], id=c.id)
 
 
+def _reworkable(enc: Encounter, a: dict[str, Any]) -> bool:
+    """A melee attack still to come this MR whose movement is timed from where its attacker and its
+    target stand: not a braced spear or a mounted charge (the charge's own timing), nor one the GM
+    timed as closing together by their word (``mutual``: "closing together" with no ``closing``)."""
+    return (a["kind"] == "melee" and a["status"] == "declared" and a["round"] == enc.round and bool(a["target"])
+            and not a.get("bracing") and not a.get("mounted_charge")
+            and (a.get("closing") or "closing together" not in (a.get("note") or "")))
+
+
+def _partner(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant) -> tuple[bool, float]:
+    """Whether ``t`` still closes on ``c`` as ``rec`` was timed ("If two combatants move to engage each
+    other, add up their movement rates"), and the metres per SR ``t`` adds."""
+    if not rec.get("closing"):
+        return False, 0.0
+    theirs = next((x for x in peek_actions(ctx.enc) if x["combatant"] == t.id and x["target"] == c.id
+                   and x["round"] == ctx.enc.round and x["status"] in ("declared", "done")
+                   and x["kind"] in ("melee", "move") and x.get("moving")), None)
+    return (True, _rate(ctx, t) * (2 if theirs["running"] else 1)) if theirs else (False, 0.0)
+
+
+def _move_sr(rec: dict[str, Any]) -> int:
+    return next((p[1] for p in rec["parts"] if p[0] == "move"), 0)
+
+
+def rework_movement(ctx: Context, cids: Iterable[str], why: str) -> None:
+    """Attacking: "This may be delayed by movement: if a human (Movement 3m) must move 6m to get within
+    melee range of an opponent, the attack will be delayed by 2 SR"; Changing Actions: "If an attack
+    is pushed past SR 12, it is lost." The declared melee attacks of ``cids`` and on them are timed
+    again from where everyone stands now and at today's Movement rate (a knockback, a token the GM
+    moved, a maimed leg: a GM's fight had a fighter knocked 5 m back strike at her old SR, and one
+    dragged 13 m away jump to her target at it). Each change is said in the log with ``why``; an
+    attack pushed past SR 12 is lost; once resolution has begun, none comes earlier than declared."""
+    enc = ctx.enc
+    ids = set(cids)
+    for rec in actions_where(enc, lambda a: _reworkable(enc, a) and (a["combatant"] in ids or a["target"] in ids)):
+        c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
+        if c is None or t is None:
+            continue
+        metres = rules.to_engage(distance(c.position, t.position))
+        rate = _rate(ctx, c)
+        together, partner = _partner(ctx, rec, c, t)
+        speed = rate * (2 if rec["running"] else 1) + partner
+        mv = rules.movement_sr(metres, rate, rec["running"], partner) if metres and speed > 0 else None
+        new_move = mv.total if mv else 0
+        what = declared_words(c, rec)
+        if metres and speed <= 0:
+            rec["status"] = "lost"
+            ctx.event("lost", f"{why}: {c.name}'s {what} at SR {rec['sr']} is lost: {c.name} cannot move "
+                      f"({'; '.join(body.movement_limits(c)['why'])}) and is {rules.metres_text(metres)} "
+                      f"short of {t.name}", ref=rec["ref"])
+            continue
+        parts = [p for p in rec["parts"] if p[0] != "move"]
+        if new_move:
+            at = next((i + 1 for i, p in enumerate(parts) if p[0] == "weapon"), len(parts))
+            parts.insert(at, ["move", new_move])
+        total = sum(p[1] for p in parts)
+        if new_move != _move_sr(rec) and enc.phase == "resolve" and total < rec["sr"]:
+            # nearer than declared once resolution has begun (the GM dragged the token to where its
+            # movement ends, at its SR): the attack keeps its SR; "once resolution begins, changes
+            # come at a cost", and only a Change… brings it another SR
+            continue
+        if not together:
+            rec.pop("closing", None)
+        rec["metres"], rec["moving"], rec["note"] = metres, bool(metres), mv.note if mv else ""
+        if new_move == _move_sr(rec):
+            continue
+        rec["parts"] = parts
+        rec["text"] = rules.Breakdown("SR", tuple(tuple(p) for p in parts)).text()
+        note = f" ({mv.note})" if mv and f"({mv.note})" not in rec["text"] else ""
+        if total > rules.LAST_SR:
+            rec["status"] = "lost"
+            ctx.event("lost", f"{why}: {c.name}'s {what}: {rec['text']}{note} is past SR 12: the attack is lost",
+                      ref=rec["ref"])
+            continue
+        rec["sr"] = total
+        ctx.event("declare", f"{why}: {c.name}'s {what} now at SR {total}: {rec['text']}{note}",
+                  ref=rec["ref"], sr=total, id=c.id)
+
+
+def movement_allows(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant) -> float | None:
+    """The metres a declared melee attack's move SRs cover ("Movement costs 1 SR per (Movement rate)
+    metres", the other's rate added while closing together): as far as its attacker may close when
+    it strikes. A mutual closing on the GM's word and a charge's own timing: all the way, as before."""
+    if not _reworkable(ctx.enc, dict(rec, status="declared")):
+        return None
+    _, partner = _partner(ctx, rec, c, t)
+    return _move_sr(rec) * (_rate(ctx, c) * (2 if rec["running"] else 1) + partner)
+
+
+def rework_for_rates(ctx: Context) -> None:
+    """After any action: a combatant whose Movement rate no longer gives their declared attack's
+    movement the SRs it was timed with (a leg maimed, immobilized or freed) has it timed again
+    (``rework_movement``). Only read until one has changed."""
+    enc = ctx.enc
+    if enc.phase not in ("declare", "resolve"):
+        return
+    slower: dict[str, str] = {}
+    for a in peek_actions(enc):
+        if a["round"] != enc.round or a["combatant"] in slower or not a.get("moving") or not _reworkable(enc, a):
+            continue
+        c, t = enc.peek_at(a["combatant"]), enc.peek_at(a["target"])
+        if c is None or t is None:
+            continue
+        rate = _rate(ctx, c)
+        _, partner = _partner(ctx, a, c, t)
+        mv = rules.movement_sr(a["metres"], rate, a["running"], partner) if rate * (2 if a["running"] else 1) + partner > 0 else None
+        if mv is None or mv.total != _move_sr(a):
+            lim = body.movement_limits(c)
+            slower[c.id] = f"{c.name} now moves {rate:g} m/SR" + (f" ({'; '.join(lim['why'])})" if lim["why"] else "")
+    for cid, why in slower.items():
+        rework_movement(ctx, [cid], why)
+
+
+def map_move(ctx: Context) -> None:
+    """The core ``move`` (the GM drags a token), and the declared attacks of and on the one moved timed
+    again from where the GM put it (``rework_movement``)."""
+    from fray.reducer import CORE_ACTIONS  # the reducer loads the games: imported when used
+    CORE_ACTIONS["move"](ctx)
+    c = ctx.enc.peek_at(ctx.action.get("id"))
+    rework_movement(ctx, [c.id], f"{c.name} was moved on the map")
+
+
 def undeclare(ctx: Context) -> None:
     """"Declarations can be changed in reaction to others' declarations" before resolution, free."""
     if ctx.enc.phase != "declare":
@@ -667,7 +789,10 @@ def close_in(c: Combatant, target: Combatant, metres: float | None = None,
 
 
 MOVE_SHOWN_M = rules.MOVE_SHOWN_M
-TOKEN_SPACE_M = 1.0  # closer than this, two tokens are drawn one over the other: not two figures
+# Closer than this a spot is taken, as Add ×N judges it (``reducer._formation``: within half its step).
+# A metre let a closing attacker stop a metre from another foe on its line, inside his reach as if on
+# top of him (a GM's fight); two tokens a metre apart are drawn one over the other at a fight's zoom.
+TOKEN_SPACE_M = 1.5  # half of reducer.FORMATION_STEP (imported there lazily: the reducer loads the games)
 
 
 def _beside(here: Position, there: Position, go: float, gap: float, metres: float | None
@@ -684,8 +809,9 @@ def _beside(here: Position, there: Position, go: float, gap: float, metres: floa
                 a = start + side * k * step
                 x, y = there.x + radius * math.cos(a), there.y + radius * math.sin(a)
                 # the declared metres reach the circle on the straight line; a step aside along
-                # it, no more than a token's width further, is part of the same closing
-                if metres is None or math.hypot(x - here.x, y - here.y) <= float(metres) + TOKEN_SPACE_M:
+                # it, up to two spots' width further, is part of the same closing (Engagement:
+                # "small movements and changes of position are assumed to happen as necessary")
+                if metres is None or math.hypot(x - here.x, y - here.y) <= float(metres) + 2 * TOKEN_SPACE_M:
                     yield x, y
     # short of it (or no room on it): back along the line, half a token's width a step
     ux, uy = (there.x - here.x) / gap, (there.y - here.y) / gap
