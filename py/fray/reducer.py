@@ -511,9 +511,11 @@ def _run(encounter: Encounter, action: Any, rng: RandomSource | None) -> tuple[E
     finally:
         copies.release()  # settled or refused: the copies are let go now, not at the next collection
     seq = len(draft.log)
-    for ev in ctx.events:
+    rounds = getattr(ctx.events, "rounds", ())  # each event's own round (games.base.Events)
+    for i, ev in enumerate(ctx.events):
         seq += 1
-        draft.log.append(LogEntry(seq, draft.round, ev["kind"], ev["text"], ev.get("detail", {})))
+        draft.log.append(LogEntry(seq, rounds[i] if i < len(rounds) else draft.round, ev["kind"], ev["text"],
+                                  ev.get("detail", {})))
     recorded = {k: v for k, v in action.items() if k != "rolls"}
     if tray.used:
         recorded["rolls"] = tray.used

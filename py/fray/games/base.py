@@ -161,6 +161,17 @@ class Slot:
                 "action": self.action_ref}
 
 
+class Events(list):
+    """An action's events, each with the round it happened in (``rounds``, alongside): the Next that
+    ends a round and begins the next is one action, and its end-of-round lines (bleeding, "End of
+    Melee Round 2") belong in the log under the round that ended, not the one the new state is in.
+    A list still, equal to the plain list of the same events."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.rounds: list[int] = []
+
+
 @dataclass
 class Context:
     """What a handler works with. ``enc`` is a draft: editing it is how a handler changes state."""
@@ -169,10 +180,12 @@ class Context:
     action: dict[str, Any]
     dice: DiceTray
     ruleset: "Ruleset"
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=Events)
 
     def event(self, kind: str, text: str, **detail: Any) -> None:
         self.events.append({"kind": kind, "text": text, "detail": detail})
+        if isinstance(self.events, Events):
+            self.events.rounds.append(self.enc.round)
 
     def combatant(self, key: str = "id", required: bool = True) -> Combatant:
         """The combatant named by ``action[key]``, or ``InvalidAction`` naming the field."""

@@ -71,6 +71,22 @@ def test_damage_equal_chest_bleeds_con_test_end_of_round():
     assert not loc(stopped, "c2", "chest")["bleeding"] and stopped.get("c2").data["hp"] == 7
 
 
+def test_the_end_of_round_bleeding_is_logged_under_the_round_that_ended():
+    """Damage Equal to Location HP: "Chest, Abdomen: Combatant must make a CON test at the end of each MR or lose 1
+    total HP to bleeding". At the end of MR 1, so the log holds it under MR 1, with "End of Melee Round 1"; a GM's
+    play-through found both under MR 2, the round the same Next began."""
+    enc = to_phase(duel(), "resolve")
+    enc, _ = hurt(enc, "chest", 6)
+    ended = enc.round
+    # the page's Next: "skip_empty", so nothing left to ask at the end of the MR begins the next at once
+    after, _ = do(enc, {"type": "advance", "skip_empty": True, "rolls": {"bleed.c2.chest": 61}})
+    assert after.round == ended + 1  # the one Next ended the MR and began the next
+    lines = {e.text: e.round for e in after.log[len(enc.log):]}
+    bleeding = [t for t in lines if "loses 1 HP" in t]
+    assert bleeding and all(lines[t] == ended for t in bleeding)
+    assert lines[f"End of Melee Round {ended}"] == ended
+
+
 def test_damage_equal_head_con_test_unconscious_minutes():
     """Damage Equal to Location HP: "Head: Combatant must make a CON test or be knocked unconscious for 1 minute per
     point of damage dealt\""""
