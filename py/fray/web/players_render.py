@@ -144,8 +144,10 @@ def map_svg(p: dict[str, Any]) -> Markup:
         dx, dy = lifted[c["id"]]
         x, y = gx + dx, gy + dy
         states = c.get("states") or []
+        # on the ground (prone, range-band's knocked down: players.lying); an older drawing has only "prone"
+        lying = c.get("lying", "prone" in states)
         cur = " current" if c["id"] == p.get("current") else ""
-        cls = cur + (" down" if "down" in states else "") + (" prone" if "prone" in states else "") + (
+        cls = cur + (" down" if "down" in states else "") + (" prone" if lying else "") + (
             " airborne" if dx or dy else "")
         alt = f' · {c["alt"]:g} m up' if c.get("alt") else ""
         said = "".join(f" · {s}" for s in states)
@@ -155,7 +157,7 @@ def map_svg(p: dict[str, Any]) -> Markup:
             parts.append(html('<ellipse class="pv-shadow" cx="0" cy="0" rx="{:.1f}" ry="{:.1f}"></ellipse>'
                               '<line class="pv-stalk" x1="0" y1="0" x2="{:.1f}" y2="{:.1f}"></line>',
                               r * .8, r * .35, dx, dy))
-        if "prone" in states:
+        if lying:
             parts.append(html('<ellipse class="pv-disc" cx="{:.1f}" cy="{:.1f}" rx="{:.1f}" ry="{:.1f}"></ellipse>',
                               dx, dy, r, r * .55))
         else:
