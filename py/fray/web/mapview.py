@@ -28,6 +28,7 @@ away: a token label, drawn later with its halo, stays readable over any fill.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from ..maprules import MapArea, MapView, Target, map_view, rule_for
@@ -95,6 +96,21 @@ def view_for(enc: Encounter, ui: Any) -> list[float]:
     fit = fit_view(enc)
     ui.map_fit = fit
     return list(fit)
+
+
+def zoom_centre(enc: Encounter, selected: str | None, own: bool, view: list[float]) -> tuple[float, float]:
+    """Where the map's + and − buttons zoom (SVG units, north up: y flipped): on the selected token; on
+    the GM's own view (``own``: panned or zoomed), its middle, what they look at; on the view fitted to
+    everyone, the middle of those still standing (a GM's fights: + zoomed on the middle of the drawing,
+    empty ground between the fight and a corpse far off)."""
+    c = enc.get(selected) if selected else None
+    if c is not None:
+        return c.position.x, -c.position.y
+    if own or not enc.combatants:
+        return view[0] + view[2] / 2, view[1] + view[3] / 2
+    standing = [c for c in enc.combatants if not any(x in c.conditions for x in DOWN)] or enc.combatants
+    xs, ys = [c.position.x for c in standing], [c.position.y for c in standing]
+    return (min(xs) + max(xs)) / 2, -(min(ys) + max(ys)) / 2
 
 
 def grid_step(w: float) -> int:
@@ -216,9 +232,17 @@ def dist_text(target: Target, combine: str = "straight") -> str:
     return txt
 
 
+_ASIDE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\{[^}]*\}")  # "(single location)", "[boss]": a note, not the name
+
+
 def initials_of(c: Combatant) -> str:
-    words = c.name.split()[:2]
-    return "".join(w if w.isdigit() else w[0] for w in words).upper() or "?"
+    """The first letters of the name's first two words, a number kept whole ("Goblin 12": "G12"). Words
+    only: what is in brackets is a note beside the name, and a bracket or a dash no letter (a GM's
+    fights: "Gorp (single location)" was "G(")."""
+    words = [w for w in (re.sub(r"\W", "", x) for x in _ASIDE.sub(" ", c.name).split()) if w]
+    if not words:  # the whole name in brackets: its words
+        words = [w for w in (re.sub(r"\W", "", x) for x in c.name.split()) if w]
+    return "".join(w if w.isdigit() else w[0] for w in words[:2]).upper() or "?"
 
 
 def notes_of(c: Combatant, alt_band: str | None = None, more: Any = ()) -> list[str]:
