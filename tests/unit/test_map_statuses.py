@@ -59,6 +59,11 @@ def test_the_players_map_shows_the_knocked_down_as_it_shows_the_prone():
     by = {c["id"]: c for c in p["combatants"]}
     assert by["c1"]["states"] == ["knocked down"] and by["c1"]["lying"] is True
     assert by["c2"]["states"] == [] and by["c2"]["lying"] is False
+    # prone, a condition the GM may set in any game, still lies flat here
+    enc, _ = apply(enc, {"type": "set_condition", "id": "c3", "condition": "prone", "on": True})
+    p = players.project(enc, rs.view(enc), order, rs.still_to_act(enc, order))
+    assert next(c for c in p["combatants"] if c["id"] == "c3")["lying"] is True
+    assert 'class="token prone' in mapview.map_parts(enc, None)["plan"].split('id="tok-c3"')[0].rsplit("<g", 1)[1]
     svg = map_svg(p)
     at = svg.index('data-id="c1"')
     token = svg[svg.rfind("<g", 0, at):svg.index("</g>", at)]

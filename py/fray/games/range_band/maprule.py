@@ -44,7 +44,8 @@ class RangeBandMap(MapRule):
         return out
 
     def lying(self, enc: Encounter, c: Combatant) -> bool:
-        return "knocked-down" in c.conditions  # on the ground, as prone is in the other games
+        # on the ground, as prone is in the other games (and prone itself, a condition the GM may set)
+        return "knocked-down" in c.conditions or super().lying(enc, c)
 
     def seen_states(self, enc: Encounter, c: Combatant) -> list[str]:
         """Someone knocked down is seen on the ground; a stun or a stealth level is the GM's to tell."""
