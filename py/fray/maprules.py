@@ -92,6 +92,8 @@ class MapView:
     weapon: str = ""  # which weapon the rings and bands are for
     altitudes: dict[str, str] = field(default_factory=dict)  # id -> altitude band name, where the game has bands
     areas: list[MapArea] = field(default_factory=list)
+    states: dict[str, list[str]] = field(default_factory=dict)  # id -> the game's states (``MapRule.states``)
+    lying: set[str] = field(default_factory=set)  # ids drawn lying on the ground (``MapRule.lying``)
     # how the list under the map heads and words the links (``MapRule.links_heading`` / ``link_text``)
     links_heading: str = "Engaged"
     link_texts: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -194,6 +196,21 @@ class MapRule:
 
     def weapon(self, enc: Encounter, c: Combatant) -> str:
         return ""
+
+    def states(self, enc: Encounter, c: Combatant) -> list[str]:
+        """The game's own states of ``c``, in the GM's words, said beside its token on the GM's map after
+        the conditions the map itself knows (dead, prone, stunned, ...: ``mapview.state_words``), whose
+        names a game may not share (range-band keeps "knocked-down"). Default: none."""
+        return []
+
+    def lying(self, enc: Encounter, c: Combatant) -> bool:
+        """Whether ``c`` lies on the ground: its token drawn flattened, on both maps. Default: prone."""
+        return "prone" in c.conditions
+
+    def seen_states(self, enc: Encounter, c: Combatant) -> list[str]:
+        """Of ``states``, those anyone at the table sees, for the players' map (which says, of every game,
+        who is down or prone). Default: none."""
+        return []
 
     def rings(self, enc: Encounter, c: Combatant) -> list[Ring]:
         return []
@@ -304,6 +321,11 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
         view.altitudes = {o.id: a for o in enc.combatants if (a := rule.altitude(enc, o))}
     except (KeyError, TypeError, AttributeError):
         view.altitudes = {}
+    try:
+        view.states = {o.id: s for o in enc.combatants if (s := rule.states(enc, o))}
+        view.lying = {o.id for o in enc.combatants if rule.lying(enc, o)}
+    except (KeyError, TypeError, AttributeError):
+        view.states, view.lying = {}, {o.id for o in enc.combatants if "prone" in o.conditions}
     view.areas = scene_areas(enc, rule)
     if c is None:
         return view

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import InvalidAction
-from .maprules import scene_areas
+from .maprules import rule_for, scene_areas
 from .model import Encounter
 from fray.games.base import Context
 
@@ -155,11 +155,26 @@ def wounds_text(mode: str, view: dict[str, Any], c: Any) -> str:
 DOWN = ("dead", "dying", "unconscious", "incapacitated")
 
 
-def seen_states(c: Any) -> list[str]:
+def seen_states(c: Any, enc: Encounter | None = None) -> list[str]:
+    """``DOWN`` as "down", prone, then what the game's map rule says anyone sees (``MapRule.seen_states``:
+    range-band's "knocked down")."""
     out = ["down"] if any(w in c.conditions for w in DOWN) else []
     if "prone" in c.conditions:
         out.append("prone")
+    if enc is not None:
+        try:
+            out += [w for w in rule_for(enc.ruleset).seen_states(enc, c) if w not in out]
+        except (KeyError, TypeError, AttributeError):  # a ruleset's data not in the shape expected
+            pass
     return out
+
+
+def lying(c: Any, enc: Encounter) -> bool:
+    """Drawn on the ground, as the GM's map draws it (``MapRule.lying``)."""
+    try:
+        return bool(rule_for(enc.ruleset).lying(enc, c))
+    except (KeyError, TypeError, AttributeError):
+        return "prone" in c.conditions
 
 
 def _current(enc: Encounter, view: dict[str, Any], order: list[Any]) -> str | None:
@@ -207,7 +222,7 @@ def project(enc: Encounter, view: dict[str, Any], order: list[Any],
         combatants.append({"id": c.id, "name": c.name, "side": c.side,
                            "wounds": wounds_text(mode, view, c),
                            "x": c.position.x, "y": c.position.y, "alt": c.position.alt,
-                           "states": seen_states(c)})
+                           "states": seen_states(c, enc), "lying": lying(c, enc)})
     return {
         "name": enc.name,
         "round": enc.round,

@@ -496,6 +496,14 @@ class MapCtl(PointerCtl):
         f = w / v[2]
         self.set_view([px - (px - v[0]) * f, py - (py - v[1]) * f, w, w])
 
+    def zoom_on_the_fight(self, factor: float) -> None:
+        """The + and − buttons: the view centred on ``mapview.zoom_centre`` (the selected token, the
+        standing combatants, or the middle of the GM's own view), ``factor`` times as wide."""
+        v = self.current_view()
+        px, py = mapview.zoom_centre(self.app.enc, self.app.ui.selected, bool(self.app.ui.map_view), v)
+        w = min(max(v[2] * factor, MIN_VIEW_M), MAX_VIEW_M)
+        self.set_view([px - w / 2, py - w / 2, w, w])
+
     # -- keyboard, buttons, form ----------------------------------------------------------------
     def on_escape(self, e: Any) -> bool:
         """Escape while a token is held (pressed or dragged, in any game): the token goes back where it
@@ -556,7 +564,7 @@ class MapCtl(PointerCtl):
             self.app.ui.several = on
             b.setAttribute("aria-pressed", "true" if on else "false")
         elif act in ("zoom-in", "zoom-out") and _by_id("map-plan") is not None:
-            self.zoom(1 / 1.5 if act == "zoom-in" else 1.5)
+            self.zoom_on_the_fight(1 / 1.5 if act == "zoom-in" else 1.5)
             self.render_keep_focus()
 
     def on_submit(self, e: Any) -> None:

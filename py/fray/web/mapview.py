@@ -28,6 +28,7 @@ away: a token label, drawn later with its halo, stays readable over any fill.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from ..maprules import MapArea, MapView, Target, map_view, rule_for
@@ -95,6 +96,21 @@ def view_for(enc: Encounter, ui: Any) -> list[float]:
     fit = fit_view(enc)
     ui.map_fit = fit
     return list(fit)
+
+
+def zoom_centre(enc: Encounter, selected: str | None, own: bool, view: list[float]) -> tuple[float, float]:
+    """Where the map's + and − buttons zoom (SVG units, north up: y flipped): on the selected token; on
+    the GM's own view (``own``: panned or zoomed), its middle, what they look at; on the view fitted to
+    everyone, the middle of those still standing (a GM's fights: + zoomed on the middle of the drawing,
+    empty ground between the fight and a corpse far off)."""
+    c = enc.get(selected) if selected else None
+    if c is not None:
+        return c.position.x, -c.position.y
+    if own or not enc.combatants:
+        return view[0] + view[2] / 2, view[1] + view[3] / 2
+    standing = [c for c in enc.combatants if not any(x in c.conditions for x in DOWN)] or enc.combatants
+    xs, ys = [c.position.x for c in standing], [c.position.y for c in standing]
+    return (min(xs) + max(xs)) / 2, -(min(ys) + max(ys)) / 2
 
 
 def grid_step(w: float) -> int:
@@ -190,13 +206,16 @@ def lift_offsets(enc: Encounter, r: float) -> dict[str, tuple[float, float]]:
     return out
 
 
-def state_words(c: Combatant) -> list[str]:
+def state_words(c: Combatant, more: Any = ()) -> list[str]:
+    """The states said on a token: the conditions the map knows, then ``more``, the game's own
+    (``MapRule.states``, by way of ``MapView.states``: range-band's statuses were never drawn)."""
     if "dead" in c.conditions:
         # the dead need only that word (a GM's play-through: a wolf's label read "bruised ·
         # incapacitated · dead")
         return ["dead"]
     words = [w for w in c.conditions if w in ("prone", "unconscious", "incapacitated", "dying", "stunned",
                                                 "held", "surprised", "grappled", "bruised", "engaged")]
+    words += [w for w in more if w not in words]
     if c.position.alt > 0:
         words.insert(0, "flying")
     return words
@@ -213,26 +232,34 @@ def dist_text(target: Target, combine: str = "straight") -> str:
     return txt
 
 
+_ASIDE = re.compile(r"\([^)]*\)|\[[^\]]*\]|\{[^}]*\}")  # "(single location)", "[boss]": a note, not the name
+
+
 def initials_of(c: Combatant) -> str:
-    words = c.name.split()[:2]
-    return "".join(w if w.isdigit() else w[0] for w in words).upper() or "?"
+    """The first letters of the name's first two words, a number kept whole ("Goblin 12": "G12"). Words
+    only: what is in brackets is a note beside the name, and a bracket or a dash no letter (a GM's
+    fights: "Gorp (single location)" was "G(")."""
+    words = [w for w in (re.sub(r"\W", "", x) for x in _ASIDE.sub(" ", c.name).split()) if w]
+    if not words:  # the whole name in brackets: its words
+        words = [w for w in (re.sub(r"\W", "", x) for x in c.name.split()) if w]
+    return "".join(w if w.isdigit() else w[0] for w in words[:2]).upper() or "?"
 
 
-def notes_of(c: Combatant, alt_band: str | None = None) -> list[str]:
+def notes_of(c: Combatant, alt_band: str | None = None, more: Any = ()) -> list[str]:
     """The words drawn beside a token: its height (its band, if the game has bands), and states
-    such as prone or stunned."""
+    such as prone or stunned (``more``: the game's own, ``state_words``)."""
     notes = ([f"↑{alt_band}" if alt_band else f"↑{c.position.alt:g} m"] if c.position.alt > 0 else
              [f"↓{-c.position.alt:g} m"] if c.position.alt < 0 else [])  # a swimmer under the surface
-    return notes + [w for w in state_words(c) if w != "flying"]
+    return notes + [w for w in state_words(c, more) if w != "flying"]
 
 
 def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: str | None = None,
-                combine: str = "straight") -> str:
+                combine: str = "straight", more: Any = ()) -> str:
     """What a screen reader says, and the tooltip: the name, then the details."""
     p = c.position
     parts = [c.name, c.side, f"at {p.x:g}, {p.y:g} m",
              f"altitude {p.alt:g} m" + (f" ({alt_band} band)" if alt_band else "")]
-    parts += state_words(c)
+    parts += state_words(c, more)
     if target is not None:
         if combine == "band" and target.band:
             parts.append(f"{target.band.label} range ({target.metres:.1f} m)")
@@ -248,7 +275,7 @@ def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: s
 
 
 def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combine: str, unit: float,
-                initials: str | None = None) -> list[list[Line]]:
+                initials: str | None = None, more: Any = ()) -> list[list[Line]]:
     """The label's variants, fullest first: the name over the distance from the selected token (or
     its band) and the token's notes (height, prone, unseen, ...); then the two on one line; then the
     initials drawn on the token with the distance and notes; then the initials alone. Each names
@@ -256,7 +283,7 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
     info: list[tuple[str, str]] = []
     if target is not None:
         info.append(("dist", dist_text(target, combine)))
-    notes = notes_of(c, alt_band)
+    notes = notes_of(c, alt_band, more)
     if target is not None and target.unseen:
         notes.append("unseen")
     if notes:
@@ -272,13 +299,15 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
 
 def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
               combine: str = "straight", initials: str | None = None,
-              offset: tuple[float, float] | None = None) -> Markup:
+              offset: tuple[float, float] | None = None, more: Any = (), lying: bool | None = None) -> Markup:
+    """One token; ``more``: the game's own states (``MapView.states``); ``lying``: drawn flattened
+    (``MapView.lying``; None: when prone)."""
     p = c.position
     colour = SIDE_COLOUR.get(c.side, "#444")
     lift = _lift(p.alt, r)
     cx, cy = offset if offset is not None else (0.0, -lift)
     down = any(x in c.conditions for x in DOWN)
-    prone = "prone" in c.conditions
+    prone = "prone" in c.conditions if lying is None else lying
     cls = "token" + (" selected" if selected else "") + (" airborne" if lift else "") + (" down" if down else "") + (
         " prone" if prone else "") + (f" side-{c.side}" if c.side in SIDE_COLOUR else "") + (
         " unseen" if target is not None and target.unseen else "")
@@ -288,7 +317,7 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt
     # "label in name" for voice control.
     out = [html('<g class="{}" id="tok-{}" data-token="{}" transform="translate({} {})" role="button" tabindex="0" '
                 'aria-pressed="{}"><title>{}</title>', cls, c.id, c.id, fmt(p.x), fmt(-p.y),
-                "true" if selected else "false", token_label(c, selected, target, alt_band, combine))]
+                "true" if selected else "false", token_label(c, selected, target, alt_band, combine, more))]
     if lift:
         out.append(html('<ellipse class="shadow" cx="0" cy="0" rx="{}" ry="{}" />'
                         '<line class="stalk" x1="0" y1="0" x2="{}" y2="{}" stroke-width="{}" />',
@@ -346,7 +375,7 @@ def layout(enc: Encounter, mv: MapView, view: list[float], r: float
 
     def want(c: Combatant) -> dict[str, Any]:
         t = targets.get(c.id)
-        variants = label_lines(c, t, mv.altitudes.get(c.id), mv.combine, unit, initials.get(c.id))
+        variants = label_lines(c, t, mv.altitudes.get(c.id), mv.combine, unit, initials.get(c.id), mv.states.get(c.id, ()))
         x0, y0, x1, y1 = discs[c.id]
         return {"id": c.id, "cx": (x0 + x1) / 2, "cy": (y0 + y1) / 2, "r": (x1 - x0) / 2, "variants": variants,
                 "own": discs[c.id], "must": True}
@@ -500,7 +529,7 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> Ma
     lifts = lift_offsets(enc, r)
     parts.append(html('<g class="tokens">'))
     parts += [token_svg(c, r, c.id == mv.selected, targets.get(c.id), mv.altitudes.get(c.id), mv.combine,
-                        initials[c.id], lifts[c.id]) for c in order]
+                        initials[c.id], lifts[c.id], mv.states.get(c.id, ()), c.id in mv.lying) for c in order]
     parts.append(html('</g><g class="labels" aria-hidden="true">'))
     parts += [token_label_svg(c, labels[c.id], c.id == mv.selected) for c in order if c.id in labels]
     parts.append(html("</g></svg>"))

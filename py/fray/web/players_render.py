@@ -80,6 +80,15 @@ def _radius(points: list[tuple[float, float]]) -> float:
     return max(R_TOKEN / 2, min(R_TOKEN, least / 2))
 
 
+def initials_size(text: str, r: float) -> float:
+    """The font size of a token's initials: as large as reads across a table (30 px on a full token),
+    and no wider than three quarters of the disc (a GM's fights: "MW1", "WM" spilled over tokens shrunk
+    in a crowd). The widths are generous ems of the window's bold sans-serif: M and W widest, digits
+    narrowest."""
+    ems = sum(1.05 if ch in "MW" else .7 if ch.isdigit() else .82 for ch in text) or 1.0
+    return min(30 * r / R_TOKEN, 1.5 * r / ems)
+
+
 def areas_svg(areas: list[dict[str, Any]], at: Any, scale: float, names: dict[str, dict[str, Any]]) -> Markup:
     """The marked areas under the tokens: translucent circles, an obstacle hatched, each named on
     its edge where ``mapview.area_names`` found room clear of every token and name."""
@@ -144,8 +153,10 @@ def map_svg(p: dict[str, Any]) -> Markup:
         dx, dy = lifted[c["id"]]
         x, y = gx + dx, gy + dy
         states = c.get("states") or []
+        # on the ground (prone, range-band's knocked down: players.lying); an older drawing has only "prone"
+        lying = c.get("lying", "prone" in states)
         cur = " current" if c["id"] == p.get("current") else ""
-        cls = cur + (" down" if "down" in states else "") + (" prone" if "prone" in states else "") + (
+        cls = cur + (" down" if "down" in states else "") + (" prone" if lying else "") + (
             " airborne" if dx or dy else "")
         alt = f' · {c["alt"]:g} m up' if c.get("alt") else ""
         said = "".join(f" · {s}" for s in states)
@@ -155,7 +166,7 @@ def map_svg(p: dict[str, Any]) -> Markup:
             parts.append(html('<ellipse class="pv-shadow" cx="0" cy="0" rx="{:.1f}" ry="{:.1f}"></ellipse>'
                               '<line class="pv-stalk" x1="0" y1="0" x2="{:.1f}" y2="{:.1f}"></line>',
                               r * .8, r * .35, dx, dy))
-        if "prone" in states:
+        if lying:
             parts.append(html('<ellipse class="pv-disc" cx="{:.1f}" cy="{:.1f}" rx="{:.1f}" ry="{:.1f}"></ellipse>',
                               dx, dy, r, r * .55))
         else:
@@ -164,7 +175,7 @@ def map_svg(p: dict[str, Any]) -> Markup:
             d = r * .6
             parts.append(html('<path class="pv-cross" d="M{x0:.1f} {y0:.1f}L{x1:.1f} {y1:.1f}M{x1:.1f} {y0:.1f}'
                               'L{x0:.1f} {y1:.1f}"></path>', x0=dx - d, y0=dy - d, x1=dx + d, y1=dy + d))
-        size = 30 * r / R_TOKEN * (19 / 30 if len(initials[c["id"]]) > 2 else 1)
+        size = initials_size(initials[c["id"]], r)
         parts.append(html('<text class="pv-initial" x="{:.1f}" y="{:.1f}" font-size="{:.1f}" text-anchor="middle">'
                           '{}</text></g>', dx, dy + size / 3, size, initials[c["id"]]))
         tokens.append(Markup("").join(parts))

@@ -33,6 +33,24 @@ class RangeBandMap(MapRule):
 
     combine = "band"
 
+    def states(self, enc: Encounter, c: Combatant) -> list[str]:
+        """Its statuses in the rule text's words ("knocked down", "minor stunned"), and High Stealth: the
+        map's own list knows none of the names a save keeps (a GM's fights: no status was drawn)."""
+        from fray.games.range_band.statuses import STATUSES, word
+
+        out = [word(s) for s in STATUSES if s in c.conditions and s not in ("dead", "incapacitated")]
+        if c.data.get("stealth") == "high":
+            out.append("high stealth")
+        return out
+
+    def lying(self, enc: Encounter, c: Combatant) -> bool:
+        # on the ground, as prone is in the other games (and prone itself, a condition the GM may set)
+        return "knocked-down" in c.conditions or super().lying(enc, c)
+
+    def seen_states(self, enc: Encounter, c: Combatant) -> list[str]:
+        """Someone knocked down is seen on the ground; a stun or a stealth level is the GM's to tell."""
+        return ["knocked down"] if "knocked-down" in c.conditions else []
+
     def contact(self, enc: Encounter) -> float:
         for b in _tables(enc)["bands"]["entries"]:
             if b.get("band") == "engaged" and isinstance(b.get("max"), (int, float)):

@@ -293,6 +293,8 @@ class RangeBandPanel(GamePanel):
             return
         if roll:
             action["roll"] = True
+        # kept before the render the attack brings: the next attack of this attacker starts on it
+        app.ui.part(RangeBandPanel).weapons[cid] = str(values.get("weapon") or "")
         if app.dispatch(action, form) or action.get("override"):
             return
         from fray.web.dom import nil

@@ -66,7 +66,7 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
     mv = c.get("moved") or {}
     if mv.get("round") == view.get("round") and mv.get("success") is not None:
         by = f' by {_g(mv["by"])}' if mv.get("by") is not None else ""
-        result = html('<p class="rb-result rb-result-{}" role="status">{}</p>', "ok" if mv["success"] else "fail",
+        result = html('<p class="rb-result rb-result-{}" role="status">{}</p>', _outcome(mv),
                       f'Movement roll succeeded{by}: {c["name"]} moved' if mv["success"] else
                       f'Movement roll {"BLUNDERED" if mv.get("blunder") else "failed"}{by}: {c["name"]} stays put')
     if c.get("underwater_spd"):
@@ -117,7 +117,10 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
         cid=cid, name=c["name"], result=_offense_result(view, cid),
         fields=fragment(
             _field(f"{pre}-target", "target", "Target", _select(f"{pre}-target", "target", targets)),
-            _field(f"{pre}-weapon", "weapon", "Weapon", _select(f"{pre}-weapon", "weapon", w_opts)),
+            # the weapon the GM last attacked with stays chosen (a GM's fights: the archer who shoots
+            # again found the Weapon back on the first one listed, his melee weapon)
+            _field(f"{pre}-weapon", "weapon", "Weapon",
+                   _select(f"{pre}-weapon", "weapon", w_opts, getattr(ui, "weapons", {}).get(cid))),
             _field(f"{pre}-die", "die", "Die", _select(f"{pre}-die", "die", [(d, d) for d in DICE], "d20"),
                    hint="the core roll's die: assumed d20"),
             _field(f"{pre}-stat", "stat", "On stat", _select(f"{pre}-stat", "stat", [(s, s) for s in ROLL_STATS], "DEX")),
@@ -192,7 +195,13 @@ def _offense_result(view: dict[str, Any], cid: str) -> Markup | str:
     by = f' by {_g(o["by"])}' if o.get("by") is not None else ""
     said = ("succeeded" if o["success"] else "BLUNDERED" if o["blunder"] else "failed") + by
     return html('<p class="rb-result rb-result-{}" role="status">{}: offense roll {}{}</p>',
-                "ok" if o["success"] else "fail", o["what"], said, f' — {o["then"]}' if o["then"] else "")
+                _outcome(o), o["what"], said, f' — {o["then"]}' if o["then"] else "")
+
+
+def _outcome(roll: dict[str, Any]) -> str:
+    """A settled roll's style: ok, miss (failed) or blunder. A failed roll is one of the core roll's results,
+    never drawn as an error (a GM's fights: an ordinary miss came in the error's red)."""
+    return "ok" if roll.get("success") else "blunder" if roll.get("blunder") else "miss"
 
 
 def more_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:

@@ -14,3 +14,4 @@ class RangeBandUi:
     drawn: set[str] = field(default_factory=set)  # those drawn with their body
     zone_open: bool = False  # the zone's settings shown open
     areas_open: bool = False  # the areas' list shown open
+    weapons: dict[str, str] = field(default_factory=dict)  # each attacker's last Weapon in the attack form, by id

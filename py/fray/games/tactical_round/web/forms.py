@@ -174,12 +174,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     living = [c for c in combatants if not _out_of_action(c)]
     attacker = pre.get("id") or (living[0]["id"] if living else "")
     who = [(c["id"], c["name"]) for c in living]  # the fallen attack nobody (issue 32)
-    groups = [
-        h("optgroup", {"label": c["name"]}, (
-            h("option", {"value": f'{c["id"]}:{w["index"]}',
-                         "selected": c["id"] == attacker and str(pre.get("weapon", "")) == str(w["index"])},
-              f'{w["name"]} (CMB {w["cmb_now"]}, {w["state"]})') for w in c.get("weapons", [])))
-        for c in living]
+    own = next((c for c in living if c["id"] == attacker), {})
     # the default target: the declared one while they stand, else the nearest living enemy on the
     # map (``pre["nearest"]``, from ``rules.default_target``), never an ally (issues 10 and 32)
     side = next((c.get("side") for c in combatants if c["id"] == attacker), None)
@@ -189,8 +184,13 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     target = target or pre.get("nearest") or next((c["id"] for c in others if c["id"] in standing), "")
     targets = [(c["id"], c["name"]) for c in others if not _dead(c)]
     flags = fragment((_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS),
-                     _check("tr-att-los", "line_of_sight", "Line of sight (ranged)",
-                            bool(pre.get("line_of_sight", False))))
+                     # what the map says, beside the box (a GM's fights: the box came unticked and its
+                     # reason sat in the closed "Range bands from the map" list)
+                     h("span", {"class": "tr-los"},
+                       _check("tr-att-los", "line_of_sight", "Line of sight (ranged)",
+                              bool(pre.get("line_of_sight", False))),
+                       h("span", {"id": "tr-att-los-why", "class": "tr-los-why", "aria-live": "polite"},
+                         pre.get("sight_why") or "")))
     weapon = "" if pre.get("weapon") in (None, "") else f'{attacker}:{pre.get("weapon")}'
     body = html(
         '<form class="tr-form tr-attack" data-form="tr-attack" novalidate aria-label="Attack">{err}'
@@ -205,7 +205,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
         err=_general_err(),
         attacker=_field("tr-att-id", "id", "Attacker", _select("tr-att-id", "id", who, attacker)),
         weapon=_field("tr-att-weapon", "weapon", "Weapon",
-                      _select("tr-att-weapon", "weapon", [("", "(the wielded one)")], weapon, fragment(groups))),
+                      _select("tr-att-weapon", "weapon", weapon_options(own), weapon)),
         target=_field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target)),
         flags=flags, err_los=_err("line_of_sight"),
         roll=_field("tr-att-roll", "rolls.attack", "Open-ended d100",
@@ -216,6 +216,15 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
         odds=odds_view.slot(),  # a Block: markup
         ranges=ranges_html(ranges))
     return h("details", {"class": "tr-box tr-attack-box", "open": open_}, html("<summary>Attack</summary>"), body)
+
+
+def weapon_options(c: dict[str, Any]) -> list[tuple[str, str]]:
+    """The attack form's Weapon choices: "(the wielded one)", then the attacker's own weapons only (a
+    GM's fights: every combatant's were listed, "Broadsword, Broadsword, Claw, ..."), drawn again in
+    place when the GM picks another Attacker (``TacticalPanel.weapons_again``). A value names its
+    owner, so a choice left from another attacker is refused by ``attack_action``, never used."""
+    return [("", "(the wielded one)")] + [(f'{c["id"]}:{w["index"]}', f'{w["name"]} (CMB {w["cmb_now"]}, {w["state"]})')
+                                           for w in c.get("weapons", [])]
 
 
 def ranges_html(ranges: dict[str, Any] | None) -> Markup:

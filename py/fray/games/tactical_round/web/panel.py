@@ -38,7 +38,7 @@ from .card import CARD_FOLDS, card_html
 from .common import read_rolls
 from .common import (ATTACK_KINDS, ATTACK_PHASES, BY_NEXT, DECLARE_ROWS, DEFAULT_KINDS,  # noqa: F401
                      FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _general_err, parse_dice)
-from .forms import attack_html, declare_html, open_html, pending_html, ranges_html  # noqa: F401
+from .forms import attack_html, declare_html, open_html, pending_html, ranges_html, weapon_options  # noqa: F401
 
 
 # -- the panel above the cards ------------------------------------------------------------------
@@ -217,14 +217,29 @@ def sight_from(enc: Any, answers: dict[str, bool], attacker_id: str, weapon: Any
     from fray.maprules import in_the_way
 
     a, tgt = enc.get(attacker_id or ""), enc.get(target_id or "")
-    if a is None or tgt is None:
-        return False
-    ws = a.data.get("weapons", [])
-    wi = a.data.get("wielding", 0) if weapon is None else weapon
-    if not (isinstance(wi, int) and 0 <= wi < len(ws) and ws[wi].get("kind") in RANGED_KINDS):
+    if a is None or tgt is None or not _ranged(a, weapon):
         return False
     said = answers.get(f"{a.id}>{tgt.id}")
     return said if said is not None else not in_the_way(enc, a, tgt)
+
+
+def sight_why(enc: Any, attacker_id: str, weapon: Any, target_id: str) -> str:
+    """What the map says of the line from the attacker to the target, shown beside "Line of sight
+    (ranged)" (a GM's fights: the box came unticked and the reason was folded away in the closed
+    range-band list); nothing for a melee weapon, which needs no line of sight."""
+    from fray.maprules import in_the_way
+
+    a, tgt = enc.get(attacker_id or ""), enc.get(target_id or "")
+    if a is None or tgt is None or not _ranged(a, weapon):
+        return ""
+    names = [o.name for o in in_the_way(enc, a, tgt)]
+    return f'The map: {", ".join(names)} in the way' if names else "The map: no one in the way"
+
+
+def _ranged(a: Any, weapon: Any) -> bool:
+    ws = a.data.get("weapons", [])
+    wi = a.data.get("wielding", 0) if weapon is None else weapon
+    return isinstance(wi, int) and 0 <= wi < len(ws) and ws[wi].get("kind") in RANGED_KINDS
 
 
 class TacticalPanel(GamePanel):
@@ -280,6 +295,8 @@ class TacticalPanel(GamePanel):
         t = nil(event.target)
         name = str(getattr(t, "name", "") or "") if t is not None else ""
         if name in ("id", "weapon", "target"):
+            if name == "id":
+                TacticalPanel.weapons_again(app, t)
             TacticalPanel.sight_again(app, t)
             return
         row, _, rest = name.removeprefix("actions.").partition(".")
@@ -297,6 +314,28 @@ class TacticalPanel(GamePanel):
             tsel.value = target
 
     @staticmethod
+    def weapons_again(app: Any, t: Any) -> None:
+        """Another Attacker in the attack form: its Weapon list becomes the new attacker's own, on the
+        wielded one (``forms.weapon_options``); what else is chosen or typed in the form stays. The
+        attacker is kept as the form's start, so a render before the attack draws the same."""
+        from fray.web.blocks import ascii_html
+        from fray.web.dom import nil, q
+
+        form = nil(t.closest('form[data-form="tr-attack"]'))
+        wsel = q(form, '[name="weapon"]') if form is not None else None
+        if wsel is None:
+            return
+        cid = str(t.value or "")
+        enc = app.enc
+        view = app.ruleset.view(enc)
+        c = _combatant(view, cid) or {}
+        wsel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in weapon_options(c)))
+        wsel.value = ""
+        tsel = q(form, '[name="target"]')
+        app.ui.part(TacticalPanel).attack = {"id": cid, "weapon": None,
+                                            "target": str(tsel.value or "") if tsel is not None else ""}
+
+    @staticmethod
     def sight_again(app: Any, t: Any) -> None:
         """Another attacker, weapon or target in the attack form: its Line of sight starts again from
         the map and the GM's answers (``sight_from``), and the odds with it."""
@@ -310,8 +349,11 @@ class TacticalPanel(GamePanel):
         action, err = attack_action(form_values(form))
         if err:
             return
-        box.checked = sight_from(app.enc, app.ui.part(TacticalPanel).los, str(action.get("id") or ""),
-                                 action.get("weapon"), str(action.get("target") or ""))
+        who, weapon, target = str(action.get("id") or ""), action.get("weapon"), str(action.get("target") or "")
+        box.checked = sight_from(app.enc, app.ui.part(TacticalPanel).los, who, weapon, target)
+        why = q(form, "#tr-att-los-why")
+        if why is not None:
+            why.textContent = sight_why(app.enc, who, weapon, target)
         odds_view.refresh(app, form)
 
     @staticmethod
@@ -336,6 +378,8 @@ class TacticalPanel(GamePanel):
             tgt = enc.get(pre["nearest"])
         if tgt is not None and "line_of_sight" not in pre:
             pre["line_of_sight"] = sight_from(enc, app.ui.part(TacticalPanel).los, a.id, pre.get("weapon"), tgt.id)
+        if tgt is not None:
+            pre["sight_why"] = sight_why(enc, a.id, pre.get("weapon"), tgt.id)
         return pre
 
     @staticmethod
