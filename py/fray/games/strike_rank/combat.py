@@ -100,6 +100,16 @@ def plan_attack(ctx: Context) -> Plan:
             raise RuleViolation("Underwater Combat", "no throwing or missile weapons may be used underwater")
         if not w["missile"] and w["type"] not in ("impaling", "cut-and-thrust"):
             raise RuleViolation("Underwater Combat", "Only impaling or cut-and-thrust weapons may be used")
+    if w["missile"]:
+        # "Unengaged characters can use missile weapons": a shooter in a melee is refused, not halved
+        # (the half of "Shooting Into Melee" is for the target's melee). A foe who cannot fight (fallen,
+        # or a maimed chest) makes no attacks and parries nothing: no melee holds her there.
+        holding = [o.name for o in engaged_with(enc, attacker) if body.can_fight(o) is None]
+        if holding:
+            foes = holding[0] if len(holding) == 1 else ", ".join(holding[:-1]) + " and " + holding[-1]
+            raise RuleViolation("Ranged Combat", f"Unengaged characters can use missile weapons: {attacker.name} is "
+                                                 f"engaged in melee with {foes}. Disengage "
+                                                 "first, or change to a melee attack")
     free_attack = _bool(ctx, "free_attack")
     split = a.get("split")
     decl = None
