@@ -78,3 +78,60 @@ def test_an_unengaged_archer_still_shoots_into_melee_at_half():
                          fighter("Knight", side="party")), "resolve")
     enc, ev = attack(enc, "c1", "c2", weapon="bow", rolls={"attack": 90})
     assert "×0.5 into melee = 30%" in texts(ev)
+
+
+# -- 2. Changing Actions: a declared target out of the fight forces the change ------------------------
+
+
+@pytest.mark.parametrize("fallen", ["unconscious", "incapacitated"])
+def test_an_attack_declared_on_a_fallen_target_cannot_go_to_another_at_its_old_sr(fallen):
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR ... A
+    combatant may be forced to change actions, e.g. if the target of their attack dies." Dead, unconscious or
+    incapacitated ("unable to take any action"), the target is out of the fight the same way: Bandit 1's attack
+    declared at Knight 2 does not go to Knight 3 at its old SR (GM play-through: it did, with no delay)."""
+    enc = to_phase(fight(fighter("Bandit 1"), fighter("Knight 2", side="party", x=2),
+                         fighter("Knight 3", side="party", x=9)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")  # SR 7, no move
+    enc = to_phase(enc, "resolve")
+    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": fallen})
+    ref = actions(enc, "c1")[0]["ref"]
+    with pytest.raises(RuleViolation, match=f"Knight 2 is {fallen}: Bandit 1's attack must change") as refused:
+        attack(enc, "c1", "c3", ref=ref, rolls={"attack": 90})
+    assert refused.value.rule == "Changing Actions"
+    # the change itself: delayed by DEX SR 3, the 6 m to Knight 3 (9 m off) worked out again
+    changed, _ = do(enc, {"type": "sr.change", "id": "c1", "ref": ref, "kind": "melee", "weapon": "broadsword",
+                          "target": "c3"})
+    new = [a for a in actions(changed, "c1") if a["status"] == "declared"][0]
+    assert new["text"] == "SR 12 = changed: DEX 3 + DEX 3 + SIZ 2 + weapon 2 + move 2"
+    # the blow still falls on the declared target where he lies: nothing changed, nothing forced
+    enc, ev = attack(enc, "c1", "c2", ref=ref, rolls={"attack": 90})
+    assert "Bandit 1 attacks Knight 2 with Broadsword" in texts(ev)
+
+
+def test_the_attack_slot_puts_the_forced_change_before_the_gm_when_the_target_is_unconscious():
+    """Changing Actions: "A combatant may be forced to change actions, e.g. if the target of their attack dies."
+    Knight 2, declared on, lies unconscious: the slot holds the change (delayed by DEX SR, on the nearest standing
+    foe) with Skip it, not an attack form already set on Knight 3 at the old SR; striking Knight 2 where he lies
+    opens the attack form on him. Next's box says "Change the attack", as for the dead."""
+    from fray.games.strike_rank.web.attack import attack_html
+    from fray.games.strike_rank.web.flow import still_open_html
+    from fray.games.strike_rank.web.ui import StrikeRankUi
+
+    enc = to_phase(fight(fighter("Bandit 1"), fighter("Knight 2", side="party", x=2),
+                         fighter("Knight 3", side="party", x=9)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc = to_phase(enc, "resolve")
+    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "unconscious"})
+    view = RS.view(enc)
+    o = next(x for x in view["order"] if x["combatant"] == "c1")
+    page = str(attack_html(view, o, StrikeRankUi()))
+    assert 'data-form="sr-attack"' not in page and 'data-form="sr-change"' in page
+    assert "Declared against Knight 2, who is unconscious. A forced change is delayed by DEX SR 3" in page
+    assert '<option value="c3" selected' in page
+    assert 'data-act="sr-skip"' in page and 'data-act="sr-strike-fallen"' in page
+    assert ">Strike Knight 2 where they lie</button>" in page
+    page = str(attack_html(view, o, StrikeRankUi(target={o["ref"]: "c2"})))
+    assert 'data-form="sr-attack"' in page and '<option value="c2" selected' in page
+    box = str(still_open_html(view))
+    assert "Bandit 1's attack at SR 7 was at Knight 2, who is unconscious: " in box
+    assert ">Change the attack</button>" in box and "Pick another target" not in box

@@ -123,11 +123,14 @@ def plan_attack(ctx: Context) -> Plan:
             raise RuleViolation("Changing Actions", f"that attack was declared with {declared}: use Change… to "
                                                     f"attack with {w['name']}")
         was = enc.peek_at(decl.get("target") or "")
-        if was is not None and was.id != target.id and "dead" in was.conditions:
+        out = body.can_act(was) if was is not None and was.id != target.id else None
+        if out:
             # "A combatant may be forced to change actions, e.g. if the target of their attack dies",
             # and a change "delays action by the combatant's DEX SR": the blow does not go to
-            # another foe at the old SR, as if nothing had changed
-            raise RuleViolation("Changing Actions", f"{was.name} is dead: {attacker.name}'s attack must change. Use "
+            # another foe at the old SR, as if nothing had changed. The unconscious and the
+            # incapacitated ("unable to take any action") are out of the fight as the dead are; the
+            # blow may still fall on them where they lie, as declared
+            raise RuleViolation("Changing Actions", f"{out}: {attacker.name}'s attack must change. Use "
                                                     f"Change… to attack {target.name}: delayed by DEX SR, with the "
                                                     "movement to the new target worked out again")
         if split is None and decl.get("split"):
