@@ -135,3 +135,45 @@ def test_the_attack_slot_puts_the_forced_change_before_the_gm_when_the_target_is
     box = str(still_open_html(view))
     assert "Bandit 1's attack at SR 7 was at Knight 2, who is unconscious: " in box
     assert ">Change the attack</button>" in box and "Pick another target" not in box
+
+
+# -- 3. the fallen are asked nothing: a dead defender's fumble --------------------------------------
+
+
+def test_a_defender_killed_through_a_fumbled_parry_is_asked_no_fumble():
+    """Fumble Table: "Fumbles on attack, parry, and dodge tests have special results"; Death: "Dead characters
+    cannot do anything". Bor fumbles his parry and Ana's blow kills him: no fumble is rolled for the dead and no
+    question about it is put to the GM (GM play-through: "a dead bandit's fumble" waited for an answer)."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2, hp=3)), "resolve")
+    enc, ev = attack(enc, defence={"kind": "parry", "weapon": "broadsword"},
+                     rolls={"attack": 20, "defence": 100, "location": 1, "damage": [8, 4], "fumble_defence": 35})
+    assert "dead" in enc.get("c2").conditions
+    assert prompts(enc, "fumble") == []
+    assert "Bor fumbles:" not in texts(ev)
+    assert "Bor fumbled the parry but is dead: no fumble to roll" in texts(ev)
+    assert "prone" not in enc.get("c2").conditions  # the fumble's "Fall prone" was not applied
+
+
+def test_a_defender_who_fumbles_and_stands_is_still_asked():
+    """Fumble Table: "Fumbles on attack, parry, and dodge tests have special results: roll on the following table
+    when they occur": one still standing after the blow rolls on it and is asked, as before."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2, hp=30)), "resolve")
+    enc, ev = attack(enc, defence={"kind": "parry", "weapon": "broadsword"},
+                     rolls={"attack": 20, "defence": 100, "location": 1, "damage": [1, 1], "fumble_defence": 35})
+    assert "Bor fumbles: 35" in texts(ev)
+    assert [p["combatant"] for p in prompts(enc, "fumble")] == ["c2"]
+
+
+def test_an_open_fumble_question_goes_when_its_combatant_falls():
+    """Death: "Dead characters cannot do anything"; "Characters who become incapacitated generally lose actions".
+    Bor's fumbled parry is still unanswered when Cid's blow kills him: the question about it is set aside, with a
+    line in the log, and nothing is asked for the dead."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2, hp=3), fighter("Cid", side="party", x=4)),
+                   "resolve")
+    enc, _ = attack(enc, defence={"kind": "parry", "weapon": "broadsword"},
+                    rolls={"attack": 90, "defence": 100, "fumble_defence": 35})
+    assert [p["combatant"] for p in prompts(enc, "fumble")] == ["c2"]
+    enc, ev = attack(enc, "c3", "c2", rolls={"attack": 20, "location": 1, "damage": [8, 4]})
+    assert "dead" in enc.get("c2").conditions
+    assert prompts(enc, "fumble") == []
+    assert "The question on Bor's fumble is set aside: Bor is dead" in texts(ev)

@@ -292,8 +292,6 @@ def attack(ctx: Context) -> None:
             wounds.prompt(ctx, "stray", attacker.id, f"{attacker.name}'s fumbled shot hits a friendly melee participant",
                           [{"value": o.id, "label": o.name} for o in friends] or [{"value": "none", "label": "No friend there"}],
                           weapon=w["id"], attacker=attacker.id)
-    if ddeg == "fumble":
-        _fumble(ctx, target, "fumble_defence")
     if w["missile"] and into_melee and adeg in ("failure", "fumble") and adeg != "fumble":
         unhalved = rules.modified_skill(base, [x for x, y in zip(mults, why_m) if y != "into melee"], split, bonus)
         if ar <= unhalved.value and ar < 96:
@@ -301,6 +299,22 @@ def attack(ctx: Context) -> None:
             wounds.prompt(ctx, "stray", attacker.id, f"{attacker.name}'s shot missed only because of the melee: it hits a "
                           "random participant", [{"value": o.id, "label": o.name} for o in others],
                           weapon=w["id"], attacker=attacker.id)
+    _blow(ctx, p, cell, adeg, ar, ddeg, dr)
+    if ddeg == "fumble":
+        # after the blow: one it fells rolls nothing and is asked nothing ("Dead characters cannot do
+        # anything"; the unconscious and the incapacitated are "unable to take any action")
+        down = next((c for c in body.FALLEN if c in target.conditions), None)
+        if down:
+            ctx.event("fumble", f"{target.name} fumbled the {dkind} but is {down}: no fumble to roll")
+        else:
+            _fumble(ctx, target, "fumble_defence")
+
+
+def _blow(ctx: Context, p: Plan, cell: dict, adeg: str, ar: int, ddeg: str, dr: int | None) -> None:
+    """What the exchange's result does: to the attacking weapon, a special attack's own effect, or
+    the blow that lands."""
+    attacker, target, w, mode, decl = p.attacker, p.target, p.weapon, p.mode, p.decl
+    dkind, pw, skill = p.dkind, p.pw, p.skill
     # -- what the parry does to the attacking weapon ----------------------------------------------------
     if dkind == "parry" and cell["attacking_weapon_damage"] != "none":
         _parry_strikes_back(ctx, attacker, w, target, pw, cell["attacking_weapon_damage"])
@@ -317,7 +331,7 @@ def attack(ctx: Context) -> None:
         return
     if cell["damage"] == "none":
         return
-    _landed(ctx, attacker, w, target, pw, cell, mode, cover, water, dkind, ddeg, decl)
+    _landed(ctx, attacker, w, target, pw, cell, mode, p.cover, p.water, dkind, ddeg, decl)
 
 
 def _unload(c: Combatant, w: dict) -> None:
