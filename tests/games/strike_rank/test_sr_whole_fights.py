@@ -177,3 +177,25 @@ def test_an_open_fumble_question_goes_when_its_combatant_falls():
     assert "dead" in enc.get("c2").conditions
     assert prompts(enc, "fumble") == []
     assert "The question on Bor's fumble is set aside: Bor is dead" in texts(ev)
+
+
+# -- 4. Knockback: a killing blow knocks back too ---------------------------------------------------
+
+GREAT = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
+
+
+def test_a_killing_blow_still_knocks_back():
+    """Knockback: "If the rolled damage of an attack (before AP is deducted, etc.) is higher than the target's SIZ,
+    the target is knocked back 1 meter for every 5 points of damage (or part thereof)." The text's only exceptions
+    are impales and attacks like bites; a blow that kills is none of them. Bor, killed by 22 points, is knocked
+    back 5 m and his token moves straight away from Ana as a living target's does; the dead make no DEX roll to
+    keep their feet ("Dead characters cannot do anything")."""
+    enc = to_phase(fight(fighter("Ana", GREAT, side="party"), fighter("Bor", x=2, hp=3)), "resolve")
+    enc, ev = attack(enc, weapon="greatsword", rolls={"attack": 10, "location": 10, "damage": [8, 8, 4]})
+    assert "dead" in enc.get("c2").conditions
+    assert "Bor is knocked back 5 m (rolled damage 22 > SIZ 13)" in texts(ev)
+    assert "DEX×5" not in texts(ev) and "prone" not in enc.get("c2").conditions
+    p = prompts(enc, "collision")[0]
+    enc, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "none"})
+    assert (enc.get("c2").position.x, enc.get("c2").position.y) == (7, 0)
+    assert "Bor is knocked back 5 m to (7, 0) m" in texts(ev)
