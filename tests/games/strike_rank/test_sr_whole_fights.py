@@ -129,7 +129,7 @@ def test_the_attack_slot_puts_the_forced_change_before_the_gm_when_the_target_is
     assert "Declared against Knight 2, who is unconscious. A forced change is delayed by DEX SR 3" in page
     assert '<option value="c3" selected' in page
     assert 'data-act="sr-skip"' in page and 'data-act="sr-strike-fallen"' in page
-    assert ">Strike Knight 2 where they lie</button>" in page
+    assert ">Strike Knight 2 as declared</button>" in page
     page = str(attack_html(view, o, StrikeRankUi(target={o["ref"]: "c2"})))
     assert 'data-form="sr-attack"' in page and '<option value="c2" selected' in page
     box = str(still_open_html(view))

@@ -166,8 +166,8 @@ def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[s
               "target": _first_enemy(view, o["combatant"])}
     who = f'{attacker.get("name", "")}\'s attack at SR {o["sr"]}'
     status = declared.get("status", "dead")
-    strike = (_btn(f'Strike {declared.get("name", "")} where they lie', "sr-strike-fallen", "small secondary",
-                   f'Strike {declared.get("name", "")} where they lie: {who}', ref=o["ref"], target=o.get("target"))
+    strike = (_btn(f'Strike {declared.get("name", "")} as declared', "sr-strike-fallen", "small secondary",
+                   f'Strike {declared.get("name", "")} as declared: {who}', ref=o["ref"], target=o.get("target"))
               if status != "dead" else None)
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
                 '<p class="hint">Declared against {}, who is {}. A forced change is delayed by DEX SR {}, '
