@@ -115,6 +115,10 @@ def fight(ruleset: str, combatants: int, actions: int, seed: int = 1, settle: fl
         p["name"] = f"{p['name'][:40]} {i + 1}"
         p["side"] = ("party", "foes")[i % 2]
         p["position"] = {"x": (i // 2) * 2.0, "y": (i % 2) * 1.5, "alt": 0.0}
+        if ruleset == "strike-rank" and next((w.get("missile") for w in p.get("weapons", [])
+                                              if not w.get("shield")), False):
+            # an archer stands back from the line: "Unengaged characters can use missile weapons"
+            p["position"]["y"] += 10.0 if i % 2 else -10.0
         if hp is not None:
             p["stats"] = {**p.get("stats", {}), "hp": hp}
         h.do({"type": "add_combatant", "combatant": p}, rnd)

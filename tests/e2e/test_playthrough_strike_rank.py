@@ -220,18 +220,19 @@ def resolve_round(page, table: Table, rnd: int) -> None:
                 box.locator("li").first.get_by_role("button", name="Skip it").click()
                 expect(page.locator("#log")).to_contain_text("GM skips")
             elif box.locator("li").first.get_by_role("button", name=re.compile("^Change the attack:")).count():
-                # its target is dead: "A combatant may be forced to change actions, e.g. if the target of
-                # their attack dies" (Changing Actions), delayed by DEX SR, on the nearest foe standing
+                # its target is dead (or out of the fight the same way: unconscious, incapacitated): "A
+                # combatant may be forced to change actions, e.g. if the target of their attack dies"
+                # (Changing Actions), delayed by DEX SR, on the nearest foe standing
                 box.locator("li").first.get_by_role("button", name=re.compile("^Change the attack:")).click()
                 change = page.locator(f'form[data-form=sr-change][data-ref="{ref}"]')
                 expect(change).to_be_visible()
-                expect(page.locator(".sr-forced", has=change)).to_contain_text("who is dead")
+                expect(page.locator(".sr-forced", has=change)).to_contain_text(
+                    re.compile("who is (dead|unconscious|incapacitated)"))
                 shot(page, "6-forced-change")
                 change.locator("button[type=submit]").click()
                 expect(change).to_have_count(0)
             else:
-                # an attack whose target has fallen since offers another target instead (issue 33)
-                box.locator("li").first.get_by_role("button", name=re.compile("^(Resolve|Pick another target):")).click()
+                box.locator("li").first.get_by_role("button", name=re.compile("^Resolve:")).click()
                 form = page.locator(f'form[data-form=sr-attack][data-ref="{ref}"]')
                 expect(form).to_be_visible()
                 roll(page, form.get_attribute("data-attacker"), {"attack": "90"})

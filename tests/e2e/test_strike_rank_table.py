@@ -161,8 +161,9 @@ def test_declare_says_declaring_and_the_dead_are_never_next(page, open_app, tmp_
 
 def test_an_attack_on_the_fallen_offers_another_target(page, open_app, tmp_path):
     """Broo 1 and Broo 2 declared attacks at Vasana; the GM marks Vasana unconscious as resolution begins.
-    Next's box says Broo 1's attack was at Vasana, who is unconscious, with "Pick another target" (the form,
-    set on the nearest standing enemy) or "Skip it"."""
+    Next's box says Broo 1's attack was at Vasana, who is unconscious, with "Change the attack" (the forced
+    change, set on the nearest standing enemy: Changing Actions, "A combatant may be forced to change actions,
+    e.g. if the target of their attack dies"; unconscious, the same) or "Skip it"."""
     people = warriors("Vasana", "Broo 1", "Broo 2") + [(preset("strike-rank", WARRIOR, name="Harrek", side="party"),
                                                         -1.0, 0.0)]
     load = to_resolve(melee("c2", "c1"), melee("c3", "c1"))
@@ -174,11 +175,18 @@ def test_an_attack_on_the_fallen_offers_another_target(page, open_app, tmp_path)
     row = box.locator("li", has_text="Broo 1")
     expect(row).to_contain_text("Broo 1's attack at SR 7 was at Vasana, who is unconscious:")
     expect(row.get_by_role("button", name="Resolve")).to_have_count(0)
+    expect(row.get_by_role("button", name="Pick another target")).to_have_count(0)
     page.screenshot(path="/tmp/sr-table-retarget.png")
-    row.get_by_role("button", name="Pick another target").click()
-    form = page.locator('form[data-form=sr-attack][data-attacker="c2"]')
-    expect(form).to_be_visible()
-    expect(form.locator('[name="target"]')).to_have_value("c4")
+    ref = row.get_attribute("data-ref")
+    row.get_by_role("button", name="Change the attack").click()
+    change = page.locator(f'form[data-form=sr-change][data-ref="{ref}"]')
+    expect(change).to_be_visible()
+    expect(change.locator('[name="target"]')).to_have_value("c4")
+    n = page.locator("#log li").count()
+    change.locator("button[type=submit]").click()
+    expect(page.locator("#log li")).not_to_have_count(n)
+    last = saved(page)["history"]["actions"][-1]
+    assert last["type"] == "sr.change" and last["target"] == "c4", last
 
 
 def test_prone_is_kept_on_who_cannot_stand_beside_the_control(page, open_app, tmp_path):

@@ -120,14 +120,15 @@ def test_with_nothing_left_at_this_sr_the_panel_says_so_and_points_to_next():
 
 def test_an_attack_on_the_fallen_offers_another_target_or_skipping_it():
     """Broo 2's SR-7 attack was declared at Ana, who has fallen since: Next's box does not say "not resolved:
-    Resolve", but that the target is down, with another target to pick or Skip it."""
+    Resolve", but that the target is down, with the change it forces or Skip it (Changing Actions: "A combatant
+    may be forced to change actions, e.g. if the target of their attack dies"; unconscious, the same)."""
     enc = all_declared(three())
     page = still_open_html(RS.view(enc))
     assert "Broo 2's attack at SR 7 is not resolved: " in page and ">Resolve</button>" in page
     enc, _ = do(enc, {"type": "set_condition", "id": "c1", "condition": "unconscious"})
     page = still_open_html(RS.view(enc))
     assert "Broo 2's attack at SR 7 was at Ana, who is unconscious: " in page
-    assert ">Pick another target</button>" in page and ">Skip it</button>" in page and ">Resolve</button>" not in page
+    assert ">Change the attack</button>" in page and ">Skip it</button>" in page and ">Resolve</button>" not in page
 
 
 def test_prone_stays_on_who_cannot_stand():

@@ -550,8 +550,10 @@ def test_parry_list_against_missiles_only_shields_and_a_used_shield_is_not_the_d
     h = History(new_encounter("strike-rank", "t"))
     rng = random.Random(3)
     h.do({"type": "add_combatant", "combatant": {**PRESETS["Human warrior"], "side": "party"}}, rng)
-    h.do({"type": "add_combatant", "combatant": PRESETS["Archer"]}, rng)
-    h.do({"type": "add_combatant", "combatant": {**PRESETS["Archer"], "name": "Archer 2"}}, rng)
+    # the archers 30 m off: "Unengaged characters can use missile weapons"
+    h.do({"type": "add_combatant", "combatant": {**PRESETS["Archer"], "position": {"x": 30, "y": 0}}}, rng)
+    h.do({"type": "add_combatant", "combatant": {**PRESETS["Archer"], "name": "Archer 2",
+                                                 "position": {"x": 30, "y": 4}}}, rng)
     h.do({"type": "advance"}, rng)
     for cid in ("c2", "c3"):
         h.do(declare_action(cid, {"kind": "missile", "weapon": "composite_bow", "target": "c1"}), rng)

@@ -100,6 +100,16 @@ def plan_attack(ctx: Context) -> Plan:
             raise RuleViolation("Underwater Combat", "no throwing or missile weapons may be used underwater")
         if not w["missile"] and w["type"] not in ("impaling", "cut-and-thrust"):
             raise RuleViolation("Underwater Combat", "Only impaling or cut-and-thrust weapons may be used")
+    if w["missile"]:
+        # "Unengaged characters can use missile weapons": a shooter in a melee is refused, not halved
+        # (the half of "Shooting Into Melee" is for the target's melee). A foe who cannot fight (fallen,
+        # or a maimed chest) makes no attacks and parries nothing: no melee holds her there.
+        holding = [o.name for o in engaged_with(enc, attacker) if body.can_fight(o) is None]
+        if holding:
+            foes = holding[0] if len(holding) == 1 else ", ".join(holding[:-1]) + " and " + holding[-1]
+            raise RuleViolation("Ranged Combat", f"Unengaged characters can use missile weapons: {attacker.name} is "
+                                                 f"engaged in melee with {foes}. Disengage "
+                                                 "first, or change to a melee attack")
     free_attack = _bool(ctx, "free_attack")
     split = a.get("split")
     decl = None
@@ -113,11 +123,14 @@ def plan_attack(ctx: Context) -> Plan:
             raise RuleViolation("Changing Actions", f"that attack was declared with {declared}: use Change… to "
                                                     f"attack with {w['name']}")
         was = enc.peek_at(decl.get("target") or "")
-        if was is not None and was.id != target.id and "dead" in was.conditions:
+        out = body.can_act(was) if was is not None and was.id != target.id else None
+        if out:
             # "A combatant may be forced to change actions, e.g. if the target of their attack dies",
             # and a change "delays action by the combatant's DEX SR": the blow does not go to
-            # another foe at the old SR, as if nothing had changed
-            raise RuleViolation("Changing Actions", f"{was.name} is dead: {attacker.name}'s attack must change. Use "
+            # another foe at the old SR, as if nothing had changed. The unconscious and the
+            # incapacitated ("unable to take any action") are out of the fight as the dead are; the
+            # blow may still fall on them where they lie, as declared
+            raise RuleViolation("Changing Actions", f"{out}: {attacker.name}'s attack must change. Use "
                                                     f"Change… to attack {target.name}: delayed by DEX SR, with the "
                                                     "movement to the new target worked out again")
         if split is None and decl.get("split"):
@@ -287,8 +300,6 @@ def attack(ctx: Context) -> None:
             wounds.prompt(ctx, "stray", attacker.id, f"{attacker.name}'s fumbled shot hits a friendly melee participant",
                           [{"value": o.id, "label": o.name} for o in friends] or [{"value": "none", "label": "No friend there"}],
                           weapon=w["id"], attacker=attacker.id)
-    if ddeg == "fumble":
-        _fumble(ctx, target, "fumble_defence")
     if w["missile"] and into_melee and adeg in ("failure", "fumble") and adeg != "fumble":
         unhalved = rules.modified_skill(base, [x for x, y in zip(mults, why_m) if y != "into melee"], split, bonus)
         if ar <= unhalved.value and ar < 96:
@@ -296,6 +307,22 @@ def attack(ctx: Context) -> None:
             wounds.prompt(ctx, "stray", attacker.id, f"{attacker.name}'s shot missed only because of the melee: it hits a "
                           "random participant", [{"value": o.id, "label": o.name} for o in others],
                           weapon=w["id"], attacker=attacker.id)
+    _blow(ctx, p, cell, adeg, ar, ddeg, dr)
+    if ddeg == "fumble":
+        # after the blow: one it fells rolls nothing and is asked nothing ("Dead characters cannot do
+        # anything"; the unconscious and the incapacitated are "unable to take any action")
+        down = next((c for c in body.FALLEN if c in target.conditions), None)
+        if down:
+            ctx.event("fumble", f"{target.name} fumbled the {dkind} but is {down}: no fumble to roll")
+        else:
+            _fumble(ctx, target, "fumble_defence")
+
+
+def _blow(ctx: Context, p: Plan, cell: dict, adeg: str, ar: int, ddeg: str, dr: int | None) -> None:
+    """What the exchange's result does: to the attacking weapon, a special attack's own effect, or
+    the blow that lands."""
+    attacker, target, w, mode, decl = p.attacker, p.target, p.weapon, p.mode, p.decl
+    dkind, pw, skill = p.dkind, p.pw, p.skill
     # -- what the parry does to the attacking weapon ----------------------------------------------------
     if dkind == "parry" and cell["attacking_weapon_damage"] != "none":
         _parry_strikes_back(ctx, attacker, w, target, pw, cell["attacking_weapon_damage"])
@@ -312,7 +339,7 @@ def attack(ctx: Context) -> None:
         return
     if cell["damage"] == "none":
         return
-    _landed(ctx, attacker, w, target, pw, cell, mode, cover, water, dkind, ddeg, decl)
+    _landed(ctx, attacker, w, target, pw, cell, mode, p.cover, p.water, dkind, ddeg, decl)
 
 
 def _unload(c: Combatant, w: dict) -> None:

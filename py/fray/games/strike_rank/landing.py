@@ -193,7 +193,9 @@ def _landed(ctx: Context, attacker: Combatant, w: dict, target: Combatant, pw: d
     impaled = sticks(w, st) and landing in ("special", "max_special") and taken > 0
     if impaled:
         _impale(ctx, attacker, w, target, hit_loc, decl)
-    elif w["knockback"] and "dead" not in target.conditions:
+    elif w["knockback"]:
+        # Knockback names its exceptions (an impale; "Some attacks, like bites"): a blow that kills is
+        # none of them, and the body goes back as a living target would
         resist_self = target.data["round"].get("bracing")
         _knockback(ctx, attacker, target, rolled, "damage", "rolled damage", resist_self)
 
@@ -300,7 +302,11 @@ def _knockback(ctx: Context, attacker: Combatant, target: Combatant, amount: int
         resist, rlabel = siz + target.stats.get("STR", 0), f"STR+SIZ {siz + target.stats.get('STR', 0)} (bracing)"
     mount = ctx.enc.get(target.data.get("mount") or "")
     ride_ok = None
-    if mount is not None and amount > resist:
+    # "Dead characters cannot do anything": no Ride test to stay mounted, no DEX roll to keep their feet
+    dead = "dead" in target.conditions
+    if mount is not None and amount > resist and dead:
+        ride_ok = False  # as a failed Ride test: "the rider uses their own SIZ"
+    elif mount is not None and amount > resist:
         ok, _, text = _skill_test(ctx, target.stats.get("ride", 0), "ride")
         ride_ok = ok
         ctx.event("knockback", f"{target.name} is mounted: Ride {text}")
@@ -313,15 +319,19 @@ def _knockback(ctx: Context, attacker: Combatant, target: Combatant, amount: int
     ctx.event("knockback", f"{target.name} is knocked back {metres} m ({label} {amount} > {rlabel})",
               metres=metres, id=target.id)
     if ride_ok is False:
-        wounds.add_condition(target, "prone")
+        if not dead:
+            wounds.add_condition(target, "prone")
         ctx.event("knockback", f"{target.name} is knocked off {mount.name}")
-    ok, _, text = _skill_test(ctx, target.stats.get("DEX", 0) * rules.test_multiplier(ctx.table("characteristic_tests"), "DEX"),
-                              "knockback_dex")
-    if ok:
-        ctx.event("knockback", f"{target.name} keeps their feet: DEX×5 {text}")
+    if dead:
+        ctx.event("knockback", f"{target.name} is dead: no DEX roll; the body falls where it lands")
     else:
-        wounds.add_condition(target, "prone")
-        ctx.event("knockback", f"{target.name} falls prone: DEX×5 {text}")
+        ok, _, text = _skill_test(ctx, target.stats.get("DEX", 0) * rules.test_multiplier(
+            ctx.table("characteristic_tests"), "DEX"), "knockback_dex")
+        if ok:
+            ctx.event("knockback", f"{target.name} keeps their feet: DEX×5 {text}")
+        else:
+            wounds.add_condition(target, "prone")
+            ctx.event("knockback", f"{target.name} falls prone: DEX×5 {text}")
     # "knocked back": straight away from the attacker, the way the blow pushed; the token moves when
     # the GM has said whether it struck anyone on the way (``care.answer``), a mount ridden well too
     dx, dy = target.position.x - attacker.position.x, target.position.y - attacker.position.y

@@ -55,6 +55,20 @@ def lose_later_actions(ctx: Context, c: Combatant, why: str) -> None:
             a["round"] > ctx.enc.round or a["sr"] > cur or (now and a["sr"] == cur and a["round"] == ctx.enc.round))):
         a["status"] = "lost"
         ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {reason}", ref=a["ref"])
+    set_aside_fumble(ctx, c, reason)
+
+
+def set_aside_fumble(ctx: Context, c: Combatant, reason: str) -> None:
+    """The fallen are asked nothing ("Dead characters cannot do anything"; the unconscious and the
+    incapacitated are "unable to take any action"): a question still open on their fumble goes, said
+    in the log. Read first without copying (``fray.sharing``): most falls leave no such question."""
+    if not any(p["combatant"] == c.id and p["kind"] == "fumble"
+               for p in list.__iter__(dict.get(ctx.enc.state, "prompts") or [])):
+        return
+    prompts = ctx.enc.state["prompts"]
+    for p in [p for p in prompts if p["combatant"] == c.id and p["kind"] == "fumble"]:
+        prompts.remove(p)
+        ctx.event("answer", f"The question on {c.name}'s fumble is set aside: {reason}", prompt=p["id"])
 
 
 def add_condition(c: Combatant, cond: str) -> bool:

@@ -78,7 +78,10 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     picked = ui.target.get(o["ref"] or "free") if ui else None
     declared = cs.get(o.get("target") or "", {})
     fallen = declared.get("status", "ok") != "ok"
-    if o.get("ref") and declared.get("status") == "dead":
+    # a declared target out of the fight forces a change (Changing Actions), unless the GM strikes
+    # the fallen where they lie, as declared (never the dead: "Dead characters cannot do anything")
+    where_they_lie = picked is not None and picked == o.get("target") and declared.get("status") != "dead"
+    if o.get("ref") and fallen and not where_they_lie:
         return forced_change_html(view, o, declared)
     # the declared target while it stands, else the nearest standing enemy: never the fallen by default
     tid = picked if picked in cs and picked not in dead_ids(view) else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
@@ -150,23 +153,30 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
 
 
 def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[str, Any]) -> Markup:
-    """The declared target is dead: "A combatant may be forced to change actions, e.g. if the target
-    of their attack dies", and a change "delays action by the combatant's DEX SR". The GM changes
-    the attack (``sr.change``: the new SR and the movement to the new target worked out again) or
-    lets it go with Next; the blow never goes to another foe at the old SR unsaid."""
+    """The declared target is out of the fight (dead, unconscious, incapacitated): "A combatant may
+    be forced to change actions, e.g. if the target of their attack dies", and a change "delays
+    action by the combatant's DEX SR". The GM changes the attack (``sr.change``: the new SR and the
+    movement to the new target worked out again) or lets it go with Next; the blow never goes to
+    another foe at the old SR unsaid. One unconscious or incapacitated may still be struck where
+    they lie, as declared: that opens the attack form on them."""
     cs = view.get("combatants", {})
     attacker = cs.get(o["combatant"], {})
     dsr = attacker.get("derived", {}).get("dex_sr", {}).get("value", "")
     preset = {"kind": o.get("kind", "melee"), "weapon": o.get("weapon", ""), "sr": o.get("sr"),
               "target": _first_enemy(view, o["combatant"])}
     who = f'{attacker.get("name", "")}\'s attack at SR {o["sr"]}'
+    status = declared.get("status", "dead")
+    strike = (_btn(f'Strike {declared.get("name", "")} as declared', "sr-strike-fallen", "small secondary",
+                   f'Strike {declared.get("name", "")} as declared: {who}', ref=o["ref"], target=o.get("target"))
+              if status != "dead" else None)
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
-                '<p class="hint">Declared against {}, who is dead. A forced change is delayed by DEX SR {}, '
+                '<p class="hint">Declared against {}, who is {}. A forced change is delayed by DEX SR {}, '
                 'and the movement to the new target is worked out again; or skip the attack.</p>'
-                '{}<div class="sr-row">{}</div></div>', o["sr"], attacker.get("name", ""), declared.get("name", ""), dsr,
+                '{}<div class="sr-row">{}{}</div></div>', o["sr"], attacker.get("name", ""), declared.get("name", ""),
+                status, dsr,
                 declare_form(o["combatant"], attacker, _names(view), "sr-change", o["ref"], preset,
                              dead=dead_ids(view)),
-                _btn("Skip it", "sr-skip", "small secondary", f"Skip it: {who}", ref=o["ref"]))
+                _btn("Skip it", "sr-skip", "small secondary", f"Skip it: {who}", ref=o["ref"]), strike)
 
 
 def more_dice_html(pre: str, more: dict[str, Any]) -> Markup:

@@ -48,13 +48,13 @@ def _open_row(view: dict[str, Any], o: dict[str, Any]) -> Markup:
     t = cs.get(o.get("target") or "", {})
     who = f'{o["name"]}\'s attack at SR {o["sr"]}'  # as the engine's refusal says it
     if t and t.get("status", "ok") != "ok":
-        # the attack form already starts on the nearest standing enemy: "Pick another target" opens it
+        # the slot holds the forced change, set on the nearest standing enemy: "Change the attack" shows it
         return html('<li data-ref="{}">{}\'s attack at SR {} was at {}, who is {}: {} {}</li>', o["ref"], o["name"],
                     o["sr"], t.get("name", ""),
                     t.get("status"),
-                    # the dead force a change, delayed by DEX SR (Changing Actions): the slot offers it
-                    _btn(pick := "Change the attack" if t.get("status") == "dead" else "Pick another target",
-                         "sr-show-attack", "small primary", f'{pick}: {who}', ref=o["ref"]),
+                    # the fallen force a change, delayed by DEX SR (Changing Actions): the slot offers it
+                    _btn("Change the attack", "sr-show-attack", "small primary", f'Change the attack: {who}',
+                         ref=o["ref"]),
                     _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {who}', ref=o["ref"]))
     return html('<li data-ref="{}">{}\'s attack at SR {} is not resolved: {} {}</li>', o["ref"], o["name"], o["sr"],
                 _btn("Resolve", "sr-show-attack", "small primary", f'Resolve: {o["name"]}\'s attack', ref=o["ref"]),

@@ -111,7 +111,7 @@ def opened_keys(ui: dict[str, Any], is_open: dict[str, bool], drawn: Any = ()) -
 class StrikeRankPanel(GamePanel):
     ui_type = StrikeRankUi  # its part of the page's view state (fray.web.uistate)
     ACTS = ("sr-undeclare", "sr-resolve", "sr-answer", "sr-change-open", "sr-change-cancel", "add-combatant",
-            "use-preset", "sr-free-attack", "sr-skip", "sr-show-attack", "sr-go-on", "sr-go-on-cancel", "advance")
+            "use-preset", "sr-free-attack", "sr-skip", "sr-show-attack", "sr-strike-fallen", "sr-go-on", "sr-go-on-cancel", "advance")
     FORMS = ("sr-bleed", "sr-declare", "sr-change", "sr-abort", "sr-attack", "sr-damage", "sr-protection", "sr-first-aid", "sr-heal",
              "sr-natural-healing", "sr-disengage", "sr-grapple", "sr-unstick", "sr-prompt", "add-combatant")
 
@@ -299,6 +299,12 @@ class StrikeRankPanel(GamePanel):
             app.dispatch({"type": "sr.skip", "ref": data(el, "ref")}, scope)
         elif act == "sr-show-attack":
             _show_attack(data(el, "ref") or "")
+        elif act == "sr-strike-fallen":
+            # the declared target, fallen, struck where they lie: the attack form on them, no change
+            ref = data(el, "ref") or ""
+            app.ui.part(self).target[ref or "free"] = data(el, "target") or ""
+            app.render()
+            _show_attack(ref)
         elif act == "sr-go-on":
             self.advance(app, {}, scope, go_on=True)
         elif act == "sr-go-on-cancel":
@@ -509,7 +515,9 @@ def _show_attack(ref: str) -> None:
     fold = nil(document.querySelector(f'details[data-fold="attack-{ref}"]'))
     if fold is not None and not fold.open:
         fold.open = True  # its toggle draws the form (App.on_toggle)
-    form = nil(document.querySelector(f'form[data-form="sr-attack"][data-ref="{ref}"]'))
+    # an attack whose target fell holds the forced change's form instead
+    form = nil(document.querySelector(f'form[data-form="sr-attack"][data-ref="{ref}"], '
+                                      f'form[data-form="sr-change"][data-ref="{ref}"]'))
     target = form if form is not None else fold
     if target is not None:
         below_the_head(target)
