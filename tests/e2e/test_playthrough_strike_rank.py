@@ -273,10 +273,11 @@ def test_a_whole_fight_of_thirteen_on_a_tablet(page, open_app, tmp_path):
     expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 2")
     table.check()
 
-    # SR 2: Ayla shoots Broo 1 with Fray's dice (whatever they give); then on, SR by SR
+    # SR 2: Ayla shoots Broo 1 and misses, typed (with Fray's dice a critical once killed Broo 1 here,
+    # whom Vasana must kill at SR 7 below); then on, SR by SR
     t0 = Taps.n
-    roll(page, "c3", {})
-    taps["attack with Fray's dice (Ayla)"] = Taps.n - t0
+    roll(page, "c3", {"attack": "80"})
+    taps["attack, a typed miss (Ayla)"] = Taps.n - t0
     table.next()
     # Bolt's crossbow (DEX SR 3) at Wolf 1, typed: 30 hits the wolf's forequarters (9) for 2D4+2 = 4+3+2
     if page.locator('form[data-form=sr-attack][data-attacker="c4"]').count():
@@ -298,9 +299,9 @@ def test_a_whole_fight_of_thirteen_on_a_tablet(page, open_app, tmp_path):
     taps["attack with typed dice (Vasana)"] = Taps.n - t0
     Path("/tmp/sr-table-taps.txt").write_text("".join(f"{k}: {v}\n" for k, v in taps.items()))
     # issue 33, §5: with 13 combatants the next to declare waits open (before: 2 taps a declaration, the
-    # fold-out then Declare); an attack is the defender's choice and Roll (Fray's dice), plus one tap
-    # a typed field (attack, location, damage)
-    assert taps == {"declare Vasana": 1, "declare Ayla": 1, "attack with Fray's dice (Ayla)": 2,
+    # fold-out then Declare); an attack is the defender's choice and Roll, plus one tap a typed field
+    # (attack, location, damage)
+    assert taps == {"declare Vasana": 1, "declare Ayla": 1, "attack, a typed miss (Ayla)": 3,
                     "attack with typed dice (Vasana)": 5}, taps
     expect(page.locator("#log")).to_contain_text("Broo 1 is killed")
     # his own SR-7 attack cannot be made: it is lost at once, as an injury's is, in the same words (issue 33)
