@@ -164,7 +164,7 @@ def test_a_corrupted_autosave_gets_a_message_and_a_raw_download(page, open_app, 
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("could not be loaded")
     if corruption != "tampered":
-        expect(banner).to_contain_text("not JSON")
+        expect(banner).to_contain_text("its text goes wrong at line")
     else:
         expect(banner).to_contain_text("does not match what its history replays to")
     # Not a blank page: the shell and a usable encounter are there.
