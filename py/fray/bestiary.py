@@ -80,9 +80,9 @@ def dumps(templates: list[dict[str, Any]]) -> str:
 
 def loads(text: str) -> list[dict[str, Any]]:
     """A bestiary file's templates, all checked; ``InvalidAction`` names what is wrong."""
-    data = gate.parse_json(text, "file")
+    data = gate.parse_file(text, FORMAT)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InvalidAction("format", f'is not a Fray bestiary (its "format" must be "{FORMAT}")')
+        raise InvalidAction("", gate.not_a_file(FORMAT, data))
     v = data.get("version")
     if isinstance(v, bool) or not isinstance(v, int):
         raise InvalidAction("version", "must be the whole number 1")

@@ -78,6 +78,14 @@ FILE_DEPTH = MAX_DEPTH + 6
 def parse_json(text: str, path: str = "", max_depth: int = FILE_DEPTH) -> Any:
     """``json.loads`` behind the depth scan; errors are ``InvalidAction`` at ``path``. The scan
     only keeps the parser safe; ``check_value`` then applies the exact limits with their paths."""
+    try:
+        return _parse_scanned(text, path, max_depth)
+    except json.JSONDecodeError as e:
+        raise InvalidAction(path, f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+
+
+def _parse_scanned(text: str, path: str, max_depth: int = FILE_DEPTH) -> Any:
+    """``json.loads`` behind the depth scan; a text that is not JSON raises ``JSONDecodeError``."""
     if not isinstance(text, str):
         raise InvalidAction(path, "must be JSON text")
     depth = json_depth(text)
@@ -85,10 +93,43 @@ def parse_json(text: str, path: str = "", max_depth: int = FILE_DEPTH) -> Any:
         raise InvalidAction(path, f"is nested {depth} deep; Fray reads JSON nested at most {max_depth} deep")
     try:
         return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InvalidAction(path, f"not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except json.JSONDecodeError:
+        raise
     except (RecursionError, ValueError) as e:
         raise InvalidAction(path, f"not JSON Fray can read: {e}") from None
+
+
+# The files a GM picks to import, by their "format", as the page names them: a refusal says which
+# one the file is not (a GM read "not JSON: Expecting value at line 1, column 1" and did not know
+# what was wrong, or what the picker wanted).
+FILE_KINDS = {
+    "fray-encounter": ("a Fray encounter file", "the kind the toolbar's Export writes", "with the toolbar's Import"),
+    "fray-bestiary": ("a Fray bestiary file", "the kind Export writes in My bestiary", "in My bestiary"),
+    "fray-campaign": ("a Fray party file", "the kind Export the party writes", "in Party, with Import a party"),
+}
+
+
+def not_a_file(kind: str, data: Any = None, trouble: str = "") -> str:
+    """Why a file picked to import as ``kind`` (a key of ``FILE_KINDS``) is not one, in the GM's
+    words: another Fray file is named with where it goes; ``trouble`` says what else is known."""
+    name, made, _ = FILE_KINDS[kind]
+    other = data.get("format") if isinstance(data, dict) else None
+    if other in FILE_KINDS and other != kind:
+        oname, _, where = FILE_KINDS[other]
+        return f"it is {oname}, not {name}: import it {where}"
+    return f"it is not {name} ({made})" + (f"; {trouble}" if trouble else "")
+
+
+def parse_file(text: str, kind: str, path: str = "") -> Any:
+    """``parse_json`` for a file the GM picked to import as ``kind``: a text that is not JSON at all
+    is refused as not that kind of file, saying where its text goes wrong (a hand-edited file)."""
+    if isinstance(text, str) and not text.strip():
+        raise InvalidAction(path, not_a_file(kind, trouble="the file is empty"))
+    try:
+        return _parse_scanned(text, path)
+    except json.JSONDecodeError as e:
+        raise InvalidAction(path, not_a_file(kind, trouble=f"its text goes wrong at line {e.lineno}, "
+                                                           f"column {e.colno}")) from None
 
 
 def check_number(v: Any, path: str) -> None:

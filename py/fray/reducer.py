@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import math
 import re
+from dataclasses import replace
 from typing import Any
 
 from . import gate, players, sharing, timers
@@ -118,6 +119,11 @@ def _add_combatant(ctx: Context) -> None:
             collect(rs.init_combatant, copy.deepcopy(enc), probe, copy.deepcopy(extra))
         except FrayError:
             pass
+    # The add form asks whether its Altitude is below the ground, as a move does; a scenario or a save's
+    # history does not ask (it adds a swimmer before it marks the water the swimmer is in)
+    check_ground = ctx.action.get("check_ground", False)
+    if not isinstance(check_ground, bool):
+        raise InvalidAction("check_ground", "must be true or false")
     collect.done()
     names = [name] if count == 1 else numbered(enc, name, count)
     spots = [pos] if count == 1 else _formation(enc, pos, count)
@@ -126,6 +132,9 @@ def _add_combatant(ctx: Context) -> None:
         c = Combatant(id=cid, name=each, side=side, stats=dict(stats), notes=notes, position=where)
         # each copy gets its own ruleset fields (weapons, body): a wound on one is not on all
         rs.init_combatant(enc, c, copy.deepcopy(extra))
+        if check_ground:
+            # the name typed, not "Goblin 2": the GM reads it beside the one Altitude field
+            ground_check(enc, replace(c, name=name), where, "combatant.position.alt")
         enc.next_id += 1
         enc.combatants.append(c)
         ctx.event("combatant", f"{each} joins the fight ({side})", id=cid)

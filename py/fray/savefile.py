@@ -157,7 +157,7 @@ def loads(text: str, verify: bool = True, check: bool = True) -> History:
         if quick is not None:
             return load_data(*quick, verify=verify, check=check)
     try:
-        data = gate.parse_json(text)
+        data = gate.parse_file(text, FORMAT)
     except InvalidAction as e:
         raise SaveFileError("", e.message) from None
     return load_data(data, verify=verify, check=check)
@@ -247,11 +247,9 @@ def load_data(data: Any, later: "str | Callable[[], str] | None" = None, *, veri
 
 
 def _load(data: Any, verify: bool, check: bool = True, later: "str | Callable[[], str] | None" = None) -> History:
-    if not isinstance(data, dict):
-        raise SaveFileError("", "not a Fray file: expected a JSON object")
-    if data.get("format") != FORMAT:
-        raise SaveFileError("format", f"not a Fray encounter file (format is {data.get('format')!r}, "
-                                      f"expected {FORMAT!r})")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        # the whole file is not a save: said as such, not as one field of it
+        raise SaveFileError("", gate.not_a_file(FORMAT, data))
     if "schema" not in data:
         raise SaveFileError("schema", "missing schema version")
     schema = data["schema"]

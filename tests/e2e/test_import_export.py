@@ -197,11 +197,18 @@ def _mismatch(good: dict) -> dict:
 
 BAD_FILES = {
     # id: (file name, how to make the bytes from a good export, words the message must contain)
-    "not-json": ("notes.json", lambda good: b"{ this is not JSON", ["notes.json", "not JSON", "line 1"]),
-    "empty": ("empty.json", lambda good: b"", ["empty.json", "not JSON"]),
+    # the GM's words for a file that is not a save at all: what the picker wanted, never "not JSON"
+    "not-json": ("notes.json", lambda good: b"{ this is not JSON",
+                 ["notes.json was not imported: it is not a Fray encounter file (the kind the toolbar's Export "
+                  "writes); its text goes wrong at line 1, column 3"]),
+    "empty": ("empty.json", lambda good: b"", ["empty.json", "it is not a Fray encounter file", "the file is empty"]),
     "foreign": ("package.json", lambda good: json.dumps({"name": "left-pad", "version": "1.0.0"}).encode(),
-                ["package.json", "not a Fray encounter file"]),
-    "a-list": ("list.json", lambda good: b"[1, 2, 3]", ["list.json", "not a Fray file"]),
+                ["package.json", "it is not a Fray encounter file"]),
+    "a-list": ("list.json", lambda good: b"[1, 2, 3]", ["list.json", "it is not a Fray encounter file"]),
+    "a-bestiary": ("beasts.json", lambda good: json.dumps({"format": "fray-bestiary", "version": 1,
+                                                          "templates": []}).encode(),
+                   ["beasts.json was not imported: it is a Fray bestiary file, not a Fray encounter file: "
+                    "import it in My bestiary"]),
     "wrong-field": ("wolf.json", lambda good: json.dumps(_wrong_field(good)).encode(),
                     ["wolf.json", "Combatant 1 (Wolf), its position x: must be a number",
                      "import the file exactly as Fray exported it"]),
@@ -239,6 +246,7 @@ def test_a_bad_file_gets_a_clear_message_and_the_encounter_is_untouched(page, op
     expect(err).to_contain_text("The current encounter is unchanged")
     for w in words:
         expect(err).to_contain_text(w)
+    expect(err).not_to_contain_text(re.compile(r"JSON|Expecting"))  # the parser's words
     # no place in the file as the loader writes it ("history.actions.1", "encounter.combatants.0")
     assert not re.search(r"\b(?:history|encounter)\.|\.\d+\b", err.inner_text()), err.inner_text()
     assert snapshot(page) == before

@@ -373,6 +373,73 @@ def test_a_walker_typed_below_the_ground_is_refused_beside_altitude(page, open_a
     expect(page.locator("#tok-c2")).to_have_attribute("transform", "translate(9 0)")
 
 
+def boxes_of(form, names: tuple[str, ...]) -> list[dict]:
+    return [form.locator(f'[name="{n}"]').bounding_box() for n in names]
+
+
+@pytest.mark.parametrize("size", [DESKTOP, {"width": 768, "height": 1024}], ids=["1366x900", "768x1024"])
+def test_the_altitude_error_keeps_the_position_fields_in_line(page, open_app, tmp_path, size):
+    """The refusal of an Altitude below the ground sat inside the Altitude field, and the form lined its
+    fields up at their bottoms, so the Altitude box rose above East and North (a GM's screenshot at
+    768×1024): the three boxes and Move stay on one line, the error under them."""
+    page.set_viewport_size(size)
+    open_app(page)
+    strike_rank_fight(page, tmp_path)
+    if page.locator("#tab-map").is_visible():
+        page.locator("#tab-map").click()
+    select(page, "c2")
+    form = page.locator('#map-info form[data-form="map-move"]')
+    form.get_by_label("Altitude (m)").fill("-5")
+    form.get_by_role("button", name="Move").click()
+    err = page.locator('#map-info [data-error-for="alt"]')
+    expect(err).to_contain_text("Grak cannot go below the ground")
+    after = boxes_of(form, ("x", "y", "alt"))
+    move = form.get_by_role("button", name="Move").bounding_box()
+    shot = SHOTS / f"altitude-error-{size['width']}.png" if SHOTS else tmp_path / "altitude-error.png"
+    page.screenshot(path=str(shot))
+    assert len({round(b["y"]) for b in after}) == 1, after
+    if size["width"] > 520:  # Move beside the boxes (on a phone it is a row of its own)
+        assert abs(move["y"] + move["height"] / 2 - (after[2]["y"] + after[2]["height"] / 2)) <= 2, (move, after)
+    assert err.bounding_box()["y"] >= after[0]["y"] + after[0]["height"]
+
+
+@pytest.mark.parametrize("ruleset,why", [
+    ("strike-rank", "only an aquatic creature swims below it"),
+    ("tactical-round", ""),
+    ("range-band", "no water there: only under water does a character go below it; mark a water area first"),
+])
+def test_a_walker_added_below_the_ground_is_refused_beside_altitude(page, open_app, tmp_path, ruleset, why):
+    """Moved or edited below the ground a walker was refused, but the add form took Altitude −3 and stood a
+    knight under the map: it is refused there too, beside Altitude, in the game's words, and nothing is
+    added (strike-rank: only an aquatic creature swims below the ground; range-band, Underwater Combat:
+    only in a water area)."""
+    from gestures import new_encounter, open_add_dialog
+    from test_strip import GAMES
+
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    badge, walker, _ = GAMES[ruleset]
+    new_encounter(page, "Deep", ruleset, badge)
+    dlg = open_add_dialog(page)
+    dlg.get_by_label("Ready-made").select_option(label=walker)
+    dlg.get_by_role("button", name="Use", exact=True).click()
+    dlg.locator('[name="combatant.name"]').fill("Knight")
+    alt = dlg.locator('[name="combatant.position.alt"]')
+    alt.fill("-3")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    said = "Knight cannot go below the ground: the ground is at altitude 0 m" + (f" ({why})" if why else "")
+    expect(dlg.locator('[data-error-for="combatant.position.alt"]')).to_have_text(said + ". Type 0 or more.")
+    expect(alt).to_have_attribute("aria-invalid", "true")
+    expect(dlg).to_be_visible()
+    expect(page.locator("#combatants .card")).to_have_count(0)
+    alt.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"add-below-ground-{ruleset}.png" if SHOTS else tmp_path / "add.png"))
+    alt.fill("0")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(page.locator("#combatants .card")).to_have_count(1)
+
+
 GAME_PAIRS = {
     "strike-rank": (preset("strike-rank", "Archer", name="Ayla", side="party"),
                     preset("strike-rank", "Human warrior", name="Grak")),

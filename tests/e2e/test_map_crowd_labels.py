@@ -54,12 +54,13 @@ DRAWN = """() => {
 }"""
 
 
-def load_crowd(page, tmp_path) -> None:
+def load_crowd(page, tmp_path, dead: tuple[str, ...] = ("c1",)) -> None:
     h = History(new_encounter("strike-rank", "Ambush at the ford"))
     for which, name, side, x, y in CROWD:
         h.do({"type": "add_combatant", "combatant": {**preset("strike-rank", which, name=name, side=side),
                                                       "position": {"x": x, "y": y, "alt": 0}}})
-    h.do({"type": "set_condition", "id": "c1", "condition": "dead"})
+    for cid in dead:
+        h.do({"type": "set_condition", "id": cid, "condition": "dead"})
     path = tmp_path / "crowd.fray.json"
     path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
     page.set_input_files("#file-import", str(path))
@@ -103,6 +104,29 @@ def test_every_token_in_a_crowd_has_its_own_label(page, open_app, tmp_path, size
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.locator("#map-pane").screenshot(
                 path=str(SHOTS / f"crowd-{size['width']}x{size['height']}-{selected or 'none'}.png"))
+
+
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, DESKTOP], ids=["768x1024", "1366x900"])
+def test_the_fallen_in_a_crowd_are_named_at_fit_all(page, open_app, tmp_path, size):
+    """A GM's tablet, the ambush half won: six lie dead among the living, Bandit 5 is selected and the map
+    fitted to all. The dead Bandit 1 and Bandit 4 were labelled "B1" and "B4", the initials under their
+    crosses: every fallen token's label says its name (dimmer than the standing's, but named)."""
+    page.set_viewport_size(size)
+    open_app(page)
+    dead = ("c1", "c5", "c6", "c7", "c8", "c9")
+    load_crowd(page, tmp_path, dead)
+    if page.locator("#tab-map").is_visible():
+        page.locator("#tab-map").click()
+    select(page, "c12")
+    page.get_by_role("button", name="Fit all").click()
+    expect(page.locator("#map-plan .token-label.down")).to_have_count(len(dead))
+    got = page.evaluate(DRAWN)
+    names = {f"c{i}": n for i, (_, n, _, _, _) in enumerate(CROWD, 1)}
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#map-pane").screenshot(path=str(SHOTS / f"crowd-dead-{size['width']}x{size['height']}.png"))
+    assert {c: got["labels"][c]["words"] for c in dead if names[c] not in got["labels"][c]["words"]} == {}
+    check_every_token_named(page, "c12")
 
 
 def test_the_players_window_names_every_token_in_a_crowd(page, open_app, tmp_path, wait_ready):

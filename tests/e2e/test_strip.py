@@ -71,7 +71,8 @@ def twelve(page, ruleset: str) -> None:
     badge, ours, theirs = GAMES[ruleset]
     new_encounter(page, "Twelve", ruleset, badge)
     add_many(page, ours, "6", "party", "Hero")
-    # a step east of the heroes: at blows in strike-rank (engagement range 3 m), as these fights assume
+    # a step east of the heroes (each side two rows of three, 3 m apart): Hero 3 and Foe 1, Hero 6 and
+    # Foe 4 stand 3 m apart, at blows in strike-rank (engagement range 3 m) and within tactical-round's reach
     add_many(page, theirs, "6", "foes", "Foe", at=(9, 0))
     expect(page.locator("#order-strip li.strip-entry")).to_have_count(12)
     bar = page.locator("#round-bar")
@@ -84,8 +85,9 @@ def twelve(page, ruleset: str) -> None:
         expect(page.locator(".sr-decl")).to_have_count(12)
         bar.get_by_role("button", name="Next").click()
     elif ruleset == "tactical-round":
-        # two declare a melee attack on each other; Next passes the phases in which nobody acts
-        for cid, target in (("c1", "c7"), ("c7", "c1"), ("c2", "c8")):
+        # the two face to face declare a melee attack on each other, and Hero 6 on Foe 4 beside them (all
+        # 3 m apart); Next passes the phases in which nobody acts
+        for cid, target in (("c3", "c7"), ("c7", "c3"), ("c6", "c10")):
             form = page.locator(f'form[data-form=tr-declare][data-id="{cid}"]')
             form.locator('[name="actions.0.action"]').select_option("melee_attack")
             form.locator('[name="actions.0.weapon"]').select_option("0")
@@ -100,6 +102,11 @@ def twelve(page, ruleset: str) -> None:
             tr_next(page)  # nine have not declared: the GM goes on without them (issue 32)
             expect(phase).not_to_have_text(before)  # the page moved on to the next phase
         expect(page.locator("#round-bar .phase")).to_contain_text("Melee")
+        # Melee Attacks: "made against opponents who are adjacent to the attacker or within the reach of
+        # their weapon": the declared blows land, so the attack form offers its odds, not a refusal
+        attack = page.locator('form[data-form="tr-attack"]')
+        expect(attack.locator(".odds-bars")).to_be_visible()
+        expect(attack).not_to_contain_text("reaches only")
     elif ruleset == "range-band":
         # nobody has a turn order yet: the page asks, and the GM has Fray roll them all and start
         hold = page.locator("#rb-hold")

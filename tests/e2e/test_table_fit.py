@@ -73,7 +73,8 @@ CUT = """(root) => {
     const hides = cs.overflowX === "hidden" || cs.overflowX === "clip" || cs.textOverflow === "ellipsis";
     if (hides && el.scrollWidth > el.clientWidth + 1 && el.innerText.trim())
       out.push(`${el.tagName.toLowerCase()}.${el.className} "${words(el)}" ${el.scrollWidth}/${el.clientWidth}`);
-    if (el.matches("button, .button")) {
+    // a condition in the order strip wraps between its words inside its entry, by design (not cut)
+    if (el.matches("button, .button") && !el.matches(".strip-open")) {
       // each of its words' runs on one line (the order strip's entry is two runs, one per line, by design)
       const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
       for (let t = walk.nextNode(); t; t = walk.nextNode()) {
@@ -512,3 +513,26 @@ def test_range_band_round_two_movement_form_fits_after_round_one_notes(browser, 
     expect(page.locator("#log")).to_contain_text("End of round 1:")
     no_cut_text(page, "tablet", "range-band round 2 movement")
     ctx.close()
+
+
+def test_a_long_condition_in_the_strip_wraps_whole_and_is_not_cut(sized):
+    """A GM's tablet: a condition of their own ("held fast by the ogre's chain", 29 letters) ran past the
+    edge of its entry in the order strip (a sixth of 768 px wide) and was cut at "the ogre'". It wraps
+    between its words inside the entry, every word seen, at both sizes; the tablet's sticky head grows
+    by no more than a pixel (the entry is a touch target high already)."""
+    size, page = sized
+    twelve_of(page, "tactical-round")
+    page.evaluate("window.scrollTo(0, 0)")
+    before = head_height(page)
+    add_condition(page, "Hero 2", "held fast by the ogre's chain")
+    page.evaluate("window.scrollTo(0, 0)")
+    entry = page.locator("#order-strip li.strip-entry", has_text="Hero 2").first
+    expect(entry).to_contain_text("held fast by the ogre's chain")
+    shot(page, f"long-condition-{size}")
+    cut = page.evaluate(CUT, "#order-strip")
+    assert not cut, f"{size}: the order strip's text is cut: {cut}"
+    chip = entry.locator(".chip").bounding_box()
+    box = entry.bounding_box()
+    assert box["x"] <= chip["x"] and chip["x"] + chip["width"] <= box["x"] + box["width"], (chip, box)
+    if size == "tablet":
+        assert head_height(page) <= before + 1, f"the tablet's head grew from {before} to {head_height(page)} px"

@@ -232,12 +232,15 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     page_log = page.locator("#log li").evaluate_all(
         # without the round in front (span.r), which a line naming its own round ("Round 2 begins") has not
         "els => els.map(e => e.querySelector('.r') ? e.textContent.replace(/^Round \\d+ /, '') : e.textContent)")
-    # each line as the log draws it: its text, with the label of the attack it began put in front (render.log_text)
+    # each line as the log draws it: its text, with the label of the attack it began put in front (render.log_text),
+    # said as the game says it ("Attack A6")
     from html import unescape
 
+    from fray.games import get_ruleset
     from fray.web.render import log_text
 
-    assert page_log == [unescape(re.sub(r"<[^>]+>", "", log_text(e))) for e in reversed(enc.log)]
+    words = get_ruleset("tactical-round").ref_words
+    assert page_log == [unescape(re.sub(r"<[^>]+>", "", log_text(e, words))) for e in reversed(enc.log)]
     types = [a["type"] for a in hist["actions"]]
     assert types.count("tr.attack") == 6 and types.count("tr.apply_result") == 5
     attacks = [a for a in hist["actions"] if a["type"] == "tr.attack"]

@@ -51,8 +51,8 @@ def test_the_same_name_and_ruleset_replaces_and_merge_counts():
 
 
 @pytest.mark.parametrize("text, words", [
-    ("not json", "not JSON"),
-    (json.dumps({"format": "fray-encounter", "version": 1, "templates": []}), "not a Fray bestiary"),
+    ("not json", "not a Fray bestiary file"),
+    (json.dumps({"format": "fray-encounter", "version": 1, "templates": []}), "not a Fray bestiary file"),
     (json.dumps({"format": "fray-bestiary", "version": "1", "templates": []}), "whole number 1"),
     (json.dumps({"format": "fray-bestiary", "version": 9, "templates": []}), "newer than this Fray"),
     (json.dumps({"format": "fray-bestiary", "version": 1, "templates": {}}), "must be a list"),
@@ -138,8 +138,11 @@ def test_a_refused_template_is_named_in_the_gms_words(template, said):
 
 
 @pytest.mark.parametrize("text, said", [
-    ("not json", "The file: not JSON"),
-    (json.dumps({"format": "fray-encounter", "version": 1, "templates": []}), "The file's kind: is not a Fray bestiary"),
+    ("not json", "it is not a Fray bestiary file (the kind Export writes in My bestiary); its text goes wrong "
+                 "at line 1, column 1"),
+    ("", "it is not a Fray bestiary file (the kind Export writes in My bestiary); the file is empty"),
+    (json.dumps({"format": "fray-encounter", "version": 1, "templates": []}),
+     "it is a Fray encounter file, not a Fray bestiary file: import it with the toolbar's Import"),
     (json.dumps({"format": "fray-bestiary", "version": 1, "templates": {}}), "The file's templates: must be a list"),
 ])
 def test_a_refused_file_is_named_in_the_gms_words(text, said):

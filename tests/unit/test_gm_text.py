@@ -140,3 +140,35 @@ def test_a_refusal_by_the_rules_points_into_the_rules_in_the_gms_words():
     assert said == ("at most one Full and one Half action (or two Half actions) a round "
                     "(see “Combat Actions” in the rules)")
     assert developer_words([("x", said)]) == [] and developer_words([("x", str(e))]) != []
+
+
+def test_a_label_on_screen_says_what_it_names_in_the_games_words():
+    """A GM's whole fight: "A1" on a tactical-round attack waiting for its result, "R1" on a range-band roll
+    and in the log, and the GM did not know what either was. Each game names what its labels stand for
+    (``Ruleset.ref_words``) and the screen says it before the label: "Attack A3" (an attack waiting for the
+    Attack table's result), "Roll R1", "Note P1", "Area A1"; the log, the history list and the panels alike."""
+    from fray.model import LogEntry
+    from fray.web.history_view import history_html
+    from fray.web.render import log_entries, marked_labels
+    from fray.games.range_band.web.rolls import pending_html
+    from fray.games.tactical_round.web.forms import _pending_article
+
+    tr, rb = get_ruleset("tactical-round").ref_words, get_ruleset("range-band").ref_words
+    result = LogEntry(2, 2, "result", "A3 (GM): Bran takes 3 hits (HP 9)", {"ref": "A3"})
+    text = re.sub(r"<[^>]+>", "", "".join(log_entries([result], words=tr)))
+    assert text == "Round 2 Attack A3 (GM): Bran takes 3 hits (HP 9)"
+    roll = LogEntry(5, 1, "roll_needed", "Brakka: Movement roll — d12 on SPD", {"ref": "R1"})
+    assert re.sub(r"<[^>]+>", "", "".join(log_entries([roll], words=rb))).startswith("Round 1 Roll R1 Brakka")
+    area = LogEntry(3, 2, "area", "Smoke (A1) is cleared", {"ref": "A1"})
+    assert "Smoke (Area A1) is cleared" in re.sub(r"<[^>]+>", "", "".join(log_entries([area], words=rb)))
+    assert re.sub(r"<[^>]+>", "", marked_labels("P2 Grak may warn Bran", rb)) == "Note P2 Grak may warn Bran"
+
+    data = json.loads((TESTS / "games/range_band/scenarios/underwater_breath.json").read_text(encoding="utf-8"))
+    data["actions"] = data["actions"][:5]  # the swimmer's move leaves R1, a Movement roll, to settle
+    h, _ = run_scenario(data)
+    box = pending_html(get_ruleset("range-band").view(h.present))
+    assert re.search(r'<h4><span class="rb-ref">Roll R1</span> Amphibious swimmer', box), box[:400]
+    pending = {"ref": "A1", "stage": "attack", "attacker": "c1", "target": "c2", "weapon": "Broadsword", "total": 87,
+               "text": "d100 60 + CMB 55 − DEF 28", "notes": []}
+    art = _pending_article(pending, {"c1": "Hero 3", "c2": "Foe 1"}, ["A", "B"])
+    assert "<h4>Attack A1: Hero 3 → Foe 1 with Broadsword</h4>" in art

@@ -26,3 +26,35 @@ def test_a_dead_tokens_label_says_dead_only():
     assert label_lines(dead, None, None, "straight", 1.0)[0][1] == ("info", [("state", "dead")], 0.7)
     assert token_label(dead, False, None).endswith("altitude 0 m, dead")
     assert label_lines(hurt, None, None, "straight", 1.0)[0][1] == ("info", [("state", "bruised")], 0.7)
+
+
+def _crowd_with_the_dead():
+    """A GM's strike-rank ambush at the ford (tests/e2e/test_map_crowd_labels.py), six of them dead."""
+    rs = get_ruleset("strike-rank")
+    warrior = next(p for p in rs.presets() if p["name"] == "Human warrior")
+    h = History(new_encounter("strike-rank", "Ford"))
+    spots = [("Knight 1", 0, 0), ("Knight 2", 0, 2), ("Knight 3", -2, 1), ("Archer", -6, 0), ("Bandit 1", 2, 1),
+             ("Bandit 2", 2, 3), ("Bandit 3", 2.5, -.5), ("Bandit 4", 3.5, 1.5), ("Great wolf", 1, -2),
+             ("Gorp", -2, -2), ("Crossbowman", 8, 4), ("Bandit 5", 5, -3)]
+    for i, (name, x, y) in enumerate(spots):
+        h.do({"type": "add_combatant", "combatant": {**warrior, "name": name, "side": "party" if i < 4 else "foes",
+                                                      "position": {"x": x, "y": y, "alt": 0}}}, random.Random(1))
+    for cid in ("c1", "c5", "c6", "c7", "c8", "c9"):
+        h.do({"type": "set_condition", "id": cid, "condition": "dead"}, random.Random(1))
+    return h.present
+
+
+def test_a_fallen_tokens_label_names_it_to_the_last():
+    """A tablet's fitted map of a crowd, Bandit 5 selected: the dead Bandit 1 and Bandit 4 were labelled "B1"
+    and "B4", the initials under their crosses, so no one could tell whose body lay where. Every form of a
+    fallen token's label says its name (the shortest: the name alone); a standing one's may still shrink to
+    the initials its disc shows."""
+    enc = _crowd_with_the_dead()
+    for c in enc.combatants:
+        variants = label_lines(c, None, None, "straight", 1.0, "X9")
+        texts = [" ".join(t for line in v for _, spans, _ in [line] for _, t in spans) for v in variants]
+        if "dead" in c.conditions:
+            assert all(c.name in t for t in texts), (c.name, texts)
+            assert texts[-1] == c.name
+        else:
+            assert texts[-1] == "X9"

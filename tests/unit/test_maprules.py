@@ -189,8 +189,8 @@ def test_a_walker_below_the_ground_is_refused_beside_altitude_in_every_game():
     """No game here burrows, and a walker stands on the ground (altitude 0 m): strike-rank and tactical-round
     have no rule that puts a walker under it, range-band only under water (Underwater Combat), free-form
     draws the ground at 0 m. The refusal names the Altitude field (``position.alt``) and says what to type;
-    the encounter is unchanged. Not when a combatant is added: a scenario (and a save's history) adds its
-    swimmers before it marks the water they swim in."""
+    the encounter is unchanged. An add is refused only when the add form asks (the next test): a scenario
+    (and a save's history) adds its swimmers before it marks the water they swim in."""
     from fray.errors import InvalidAction
     for game in ("strike-rank", "tactical-round", "range-band", "freeform"):
         enc = _enc(game, (_first(game), 0, 0, 0))
@@ -220,3 +220,40 @@ def test_below_the_ground_where_the_game_allows_it():
         apply(enc, {"type": "move", "id": "c1", "x": 0, "y": 0, "alt": -5})
     sr = _enc("strike-rank", (_first("strike-rank", aquatic=True, name="Merrow"), 0, 0, 0))
     assert apply(sr, {"type": "move", "id": "c1", "alt": -5})[0].get("c1").position.alt == -5
+
+
+def test_a_walker_added_below_the_ground_is_refused_beside_altitude_when_the_form_asks():
+    """The add form asks for the same check as a move (``check_ground``): a walker typed in at Altitude −3
+    is refused at that field, in the game's words, and nothing is added; strike-rank's "Underwater Combat"
+    lets an aquatic creature swim below it, range-band's a swimmer in a water area. An add without the
+    question (a scenario, a save's history: they add their swimmers before they mark the water) is taken
+    as before."""
+    from fray.errors import InvalidAction
+    why = {"strike-rank": "only an aquatic creature swims below it", "tactical-round": "",
+           "range-band": "mark a water area first", "freeform": ""}
+    for game in ("strike-rank", "tactical-round", "range-band", "freeform"):
+        enc = new_encounter(game, "ground")
+        body = {**_first(game), "name": "Walker", "position": {"x": 0, "y": 0, "alt": -3}}
+        for count in ("1", "3"):
+            with pytest.raises(InvalidAction) as e:
+                apply(enc, {"type": "add_combatant", "combatant": {**body, "count": count}, "check_ground": True})
+            assert e.value.field == "combatant.position.alt", game
+            assert e.value.message.startswith("Walker") and "cannot go below the ground" in e.value.message, game
+            assert why[game] in e.value.message and "Type 0 or more" in e.value.message, game
+        assert enc.combatants == []
+        assert apply(enc, {"type": "add_combatant", "combatant": body})[0].get("c1").position.alt == -3, game
+        up = apply(enc, {"type": "add_combatant", "combatant": {**body, "position": {"x": 0, "y": 0, "alt": 2}},
+                         "check_ground": True})[0]
+        assert up.get("c1").position.alt == 2
+    with pytest.raises(InvalidAction, match="true or false"):
+        apply(new_encounter("freeform", "g"), {"type": "add_combatant", "combatant": {"name": "W"}, "check_ground": "yes"})
+    merrow = {**_first("strike-rank", aquatic=True), "name": "Merrow", "position": {"x": 0, "y": 0, "alt": -5}}
+    enc, _ = apply(new_encounter("strike-rank", "sea"), {"type": "add_combatant", "combatant": merrow, "check_ground": True})
+    assert enc.get("c1").position.alt == -5
+    pond = _enc("range-band", (_first("range-band"), 20, 0, 0))
+    pond, _ = apply(pond, {"type": "rb.area", "kind": "water", "x": 0, "y": 0, "radius": "medium", "depth": 4, "name": "Pond"})
+    swimmer = {**_first("range-band"), "name": "Swimmer", "position": {"x": 0, "y": 0, "alt": -3}}
+    assert apply(pond, {"type": "add_combatant", "combatant": swimmer, "check_ground": True})[0].get("c2").position.alt == -3
+    with pytest.raises(InvalidAction, match="bottom of Pond"):
+        apply(pond, {"type": "add_combatant", "combatant": {**swimmer, "position": {"x": 0, "y": 0, "alt": -6}},
+                     "check_ground": True})

@@ -502,3 +502,21 @@ def test_every_tactical_round_ready_made_combatant_can_be_kept_as_a_character():
         enc, _ = apply(new_encounter("tactical-round", "Keep"), {"type": "add_combatant", "combatant": preset})
         c = enc.combatants[-1]
         character.check(character.from_combatant(enc, c, "k1", "e1"))  # raises InvalidAction if refused
+
+
+@pytest.mark.parametrize("text, said", [
+    ("{ broken", "it is not a Fray party file (the kind Export the party writes); its text goes wrong at line 1, "
+                 "column 3"),
+    ("", "it is not a Fray party file (the kind Export the party writes); the file is empty"),
+    ('{"name": "left-pad"}', "it is not a Fray party file (the kind Export the party writes)"),
+    ('{"format": "fray-encounter", "schema": 3}',
+     "it is a Fray encounter file, not a Fray party file: import it with the toolbar's Import"),
+])
+def test_a_file_that_is_not_a_party_says_so_in_the_gms_words(text, said):
+    """Import a party with a broken or other file: the GM reads what the file is not and what the picker
+    wanted (a Fray party file, as Export the party writes it), not the parser's "not JSON: Expecting value"."""
+    from fray.web.party_view import read_party_file
+    from fray.errors import FrayError
+    with pytest.raises(FrayError) as e:
+        read_party_file(text)
+    assert str(e.value) == said

@@ -127,7 +127,7 @@ def test_a_truncated_or_tampered_save_raises_with_the_path(lib):
     run(lib.save("e1", h, 0))
     good = lib.backend.saves["e1"]["text"]
     lib.backend.saves["e1"]["text"] = good[:-10]
-    with pytest.raises(SaveFileError, match="not JSON"):
+    with pytest.raises(SaveFileError, match="its text goes wrong at line 1"):
         run(lib.load("e1"))
     data = json.loads(good)
     data["encounter"]["combatants"][0]["position"]["x"] = "far"

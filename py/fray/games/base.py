@@ -222,7 +222,8 @@ def load_tables(folder: str) -> dict[str, dict[str, Any]]:
 # working default in ``Ruleset`` (the plain tracker overrides almost none). The page side is
 # ``fray.web.panels.Panel`` and ``PanelHooks``, through the module ``panel`` names.
 MUST_SET = ("id", "name")
-MAY_SET = ("summary", "stats", "conditions", "condition_words", "free_stats", "map_rule", "panel", "stylesheet", "tie_rule",
+MAY_SET = ("summary", "stats", "conditions", "condition_words", "ref_words", "free_stats", "map_rule", "panel", "stylesheet",
+           "tie_rule",
            "extra_label",
            "extra_empty", "slot_label_is_phase", "has_turns", "rounds_word", "round_durations_end")
 MAY_OVERRIDE = ("load_default_tables", "check_table", "presets", "init_combatant", "on_duplicate",
@@ -243,6 +244,9 @@ class Ruleset:
     # condition name -> the GM's words for it, where the name a save keeps is not already them
     # (range-band keeps "knocked-down"; the screen and the log say "knocked down")
     condition_words: dict[str, str] = {}
+    # the game's word for what each of its labels names, by the label's letter ("A" -> "Attack"), said
+    # before the label on screen ("Attack A3"): a GM read "A3" and "R1" and did not know what they were
+    ref_words: dict[str, str] = {}
     free_stats: bool = False  # the form takes any stat names (the free-form tracker)
     map_rule: MapRule = MapRule()  # what the map measures (rings, bands, engagements)
     panel: str = ""  # the module defining this game's PANEL ("fray.games.strike_rank.web.panel"); "" = none

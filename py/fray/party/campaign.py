@@ -184,13 +184,12 @@ def dumps(camp: dict[str, Any]) -> str:
 
 def loads(text: str) -> dict[str, Any]:
     """A campaign file, all checked; ``InvalidAction`` names what is wrong and where."""
-    data = gate.parse_json(text, "file")
-    return load_data(data)
+    return load_data(gate.parse_file(text, FORMAT, "file"))
 
 
 def load_data(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise InvalidAction("format", f'is not a Fray campaign (its "format" must be "{FORMAT}")')
+        raise InvalidAction("format", gate.not_a_file(FORMAT, data))
     for k in data:
         if k not in ("format", "version", "characters", "encounters"):
             raise InvalidAction(k, "is not part of a campaign")

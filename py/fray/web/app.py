@@ -30,7 +30,7 @@ from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[impor
 from ..history import History
 from ..reducer import new_encounter
 from fray.games import PLAIN, get_ruleset
-from . import mapctl, players_view, routes, stripctl
+from . import drafts, mapctl, players_view, routes, stripctl
 from .autosave import Autosave
 from .booting import Booting, mark
 from .combatant_dialog import CombatantDialog
@@ -125,6 +125,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         mapctl.install(self)
         stripctl.install(self)
         players_view.install(self)
+        drafts.install(self)
         if self.key not in self.revs:  # a fresh encounter: in the library from the start
             self.persist()
         self.show_save_state()
@@ -140,6 +141,7 @@ class App(Booting, LibraryDialogs, Painter, Autosave, Saving, OtherTabs, Message
         self.ui.folds = fold_states("details[data-fold]")
         self.ui.folds_drawn = set(fold_states("details[data-fold-drawn]"))
         self.render()
+        drafts.restore(self)  # the dice typed before a reload, back where they were typed
         mark("fray:rendered")
         by_id("loading").hidden = True
         if self.map_later:  # the drawing keeps its map on screen until this one is drawn

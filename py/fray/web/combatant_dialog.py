@@ -89,7 +89,8 @@ class CombatantDialog:
             return "combatant.extra"
 
         if cid is None:
-            ok = self.dispatch({"type": "add_combatant", "combatant": body}, form, to_form_field)
+            # a walker typed in below the ground is refused at Altitude, as a move there is
+            ok = self.dispatch({"type": "add_combatant", "combatant": body, "check_ground": True}, form, to_form_field)
         else:
             ok = self.dispatch({"type": "edit_combatant", "id": cid, "changes": body}, form, to_form_field)
         if ok:

@@ -31,10 +31,22 @@ def undo_title(history: History) -> tuple[str, str]:
     return undo or "Undo the last change", redo or "Redo what was undone"
 
 
+def _ref_words(ruleset_id: str) -> dict[str, str]:
+    """The open game's word before each label ("Attack A3"); none for a game not installed."""
+    from ..errors import FrayError
+    from fray.games import get_ruleset
+
+    try:
+        return get_ruleset(ruleset_id).ref_words
+    except FrayError:
+        return {}
+
+
 def history_html(history: History, shown: int = PAGE, enc_name: str = "") -> Markup:
     total = len(history.actions)
     lo = max(0, total - shown)
     items = []
+    words = _ref_words(history.present.ruleset)
     for i in range(total, lo - 1, -1):
         now = i == history.cursor
         text = history.label(i - 1) if i > 0 else f"Start of {enc_name or 'the encounter'}"
@@ -47,7 +59,7 @@ def history_html(history: History, shown: int = PAGE, enc_name: str = "") -> Mar
         cls = "now" if now else ("undone" if i > history.cursor else "done")
         n = f"{i}." if i else ""
         items.append(html('<li class="{}"{}><span class="hist-n">{}</span><span class="hist-text">{}</span>{}</li>',
-                          cls, attrs(aria_current="step" if now else None), n, marked_labels(text), ctl))
+                          cls, attrs(aria_current="step" if now else None), n, marked_labels(text, words), ctl))
     more = ""
     if lo > 0:
         more = html("<p>{}</p>", button(f"Show earlier ({lo} more)", "history-more", "secondary", shown=shown + 100))

@@ -279,7 +279,9 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
     """The label's variants, fullest first: the name over the distance from the selected token (or
     its band) and the token's notes (height, prone, unseen, ...); then the two on one line; then the
     initials drawn on the token with the distance and notes; then the initials alone. Each names
-    its token: a distance never stands alone, where it would be read as a neighbour's."""
+    its token: a distance never stands alone, where it would be read as a neighbour's. A fallen
+    token's initials are under its cross, so its label names it to the last (its name alone, at the
+    smaller size): in a tablet's fitted crowd the dead read "B1" and "B4", and no disc said whose."""
     info: list[tuple[str, str]] = []
     if target is not None:
         info.append(("dist", dist_text(target, combine)))
@@ -291,6 +293,10 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
     short = initials or initials_of(c)
     name: list[Line] = [("name", [("", c.name)], unit * .75)]
     alone: list[Line] = [("name", [("", short)], unit * .75)]
+    if any(x in c.conditions for x in DOWN):
+        named: list[Line] = [("info", [("name", c.name)], unit * .7)]
+        return ([name + [("info", info, unit * .7)], [("info", [("name", c.name)] + info, unit * .7)], named]
+                if info else [name, named])
     if not info:
         return [name, alone] if short != c.name else [name]
     return [name + [("info", info, unit * .7)], [("info", [("name", c.name)] + info, unit * .7)],
@@ -351,8 +357,9 @@ def token_label_svg(c: Combatant, label: dict[str, Any], selected: bool) -> Mark
     with its token: a drag moves both (``mapctl``). Kept out of the token's own group, whose box is
     then the disc a tap aims at."""
     p = c.position
-    return html('<g class="token-label{}" id="lab-{}" data-label-for="{}" transform="translate({} {})">{}</g>',
-                " selected" if selected else "", c.id, c.id, fmt(p.x), fmt(-p.y), label_svg(label, p.x, -p.y))
+    down = " down" if any(x in c.conditions for x in DOWN) else ""  # dimmer, as its token, but named
+    return html('<g class="token-label{}{}" id="lab-{}" data-label-for="{}" transform="translate({} {})">{}</g>',
+                " selected" if selected else "", down, c.id, c.id, fmt(p.x), fmt(-p.y), label_svg(label, p.x, -p.y))
 
 
 def layout(enc: Encounter, mv: MapView, view: list[float], r: float

@@ -144,7 +144,7 @@ class Painter:
         self.paint("cards-tools", R.cards_tools(enc, self.ui, current_id))
         self.paint_cards([(c.id, self.card(enc, c, rs, panel, view, c.id == current_id, status.get(c.id)))
                           for c in enc.combatants], R.empty_state(enc))
-        self.paint_log(R.log_entries(enc.log))
+        self.paint_log(R.log_entries(enc.log, words=getattr(rs, "ref_words", None)))
         if not getattr(self, "map_later", False):  # the first render over the kept drawing: App.start
             mapctl.render(self)
         self.flush_writes()  # before the focus goes back to the field the GM was in

@@ -183,9 +183,10 @@ def map_svg(p: dict[str, Any]) -> Markup:
         discs.append(disc)
         label = c["name"] + (f' · {c["alt"]:g} m up' if c.get("alt") else "") + (
             f' · {", ".join(states)}' if states else "")
+        # the fallen's initials are under the cross: their label names them to the last
+        shortest = (label, c["name"]) if "down" in states else (label, c["name"], initials[c["id"]])
         wanted.append({"id": c["id"], "cx": x, "cy": y, "r": r, "own": disc, "must": True,
-                       "variants": [[("pv-label", [("", text)], LABEL_PX)]
-                                    for text in dict.fromkeys((label, c["name"], initials[c["id"]]))]})
+                       "variants": [[("pv-label", [("", text)], LABEL_PX)] for text in dict.fromkeys(shortest)]})
     # the labels as the GM's map places them (maplabels.place_labels): the one acting first, then in
     # the order they joined; beside each token where they overlap no other label or token and stay
     # inside the map, shorter (the name, then the initials on the token) where the full one has no

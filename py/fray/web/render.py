@@ -426,50 +426,61 @@ REF_TITLE = ("{ref} labels one attack, roll, prompt or area: the panel shows {re
              "open, and every line of the log marked {ref} is about that same one")
 
 
-def _ref_mark(ref: str) -> Markup:
-    return html('<span class="ref" title="{}">{}</span>', REF_TITLE.format(ref=ref), ref)
+def ref_text(ref: str, words: dict[str, str] | None = None) -> str:
+    """A label as the screen says it: the game's word for what it names, then the label ("Attack A3",
+    "Roll R1"; ``Ruleset.ref_words``), so the GM knows an attack from a roll; the label alone where the
+    game names none."""
+    word = (words or {}).get(ref[:1])
+    return f"{word} {ref}" if word else ref
 
 
-def log_text(e: LogEntry) -> Markup:
+def _ref_mark(ref: str, words: dict[str, str] | None = None) -> Markup:
+    said = ref_text(ref, words)
+    return html('<span class="ref" title="{}">{}</span>', REF_TITLE.format(ref=said), said)
+
+
+def log_text(e: LogEntry, words: dict[str, str] | None = None) -> Markup:
     """A log line's markup: its text, escaped, with the label it is about (``detail["ref"]``)
-    marked where the text says it, or put in front where it does not (the attack it began)."""
+    marked where the text says it, or put in front where it does not (the attack it began);
+    ``words``: the game's word before each label (``ref_text``)."""
     ref = e.detail.get("ref") if isinstance(e.detail, dict) else None
     if not isinstance(ref, str) or not _REF.fullmatch(ref):
         return fragment(e.text)
-    mark = _ref_mark(ref)
+    mark = _ref_mark(ref, words)
     m = re.search(rf"(?<![\w-]){ref}(?![\w-])", e.text)
     if m is None:
         return fragment(mark, " ", e.text)
     return fragment(e.text[:m.start()], mark, e.text[m.end():])
 
 
-def marked_labels(text: str) -> Markup:
+def marked_labels(text: str, words: dict[str, str] | None = None) -> Markup:
     """A log line's text without its entry (the history list's labels), escaped, its labels marked
     as ``log_text`` marks them: a label in a log line is always that line's own (test_gm_text)."""
     out, at = [], 0
     for m in re.finditer(r"(?<![\w#./:-])(?!D\d)[A-Z]\d{1,4}(?![\w.%:-])", text):
         ref = m.group(0)
         out.append(text[at:m.start()])
-        out.append(_ref_mark(ref))
+        out.append(_ref_mark(ref, words))
         at = m.end()
     return fragment(out, text[at:])
 
 
-def log_entries(log: list[LogEntry], limit: int = 300) -> list[Markup]:
-    """The last ``limit`` log lines, latest first, one item each."""
+def log_entries(log: list[LogEntry], limit: int = 300, words: dict[str, str] | None = None) -> list[Markup]:
+    """The last ``limit`` log lines, latest first, one item each; ``words``: the game's ``ref_words``."""
     out = []
+    said = tuple(sorted(words.items())) if words else ()
     for e in reversed(log[-limit:]):
         # every render draws the whole log again (300 lines), nearly all as they were
         ref = e.detail.get("ref") if isinstance(e.detail, dict) else None
-        key = (e.seq, e.round, e.kind, e.text, ref if isinstance(ref, str) else None)
+        key = (e.seq, e.round, e.kind, e.text, ref if isinstance(ref, str) else None, said)
         made = _LOG_ENTRY.get(key)
         if made is None:
             # the round in words: "R1 R8 Movement roll" read as two labels (range-band's rolls are R1, R2 ...)
             if _names_its_round(e):  # "Round 1 begins" said once, not "Round 1 Round 1 begins"
-                made = html('<li class="log-{}" value="{}">{}</li>', e.kind, e.seq, log_text(e))
+                made = html('<li class="log-{}" value="{}">{}</li>', e.kind, e.seq, log_text(e, words))
             else:
                 made = html('<li class="log-{}" value="{}"><span class="r">Round {}</span> {}</li>',
-                            e.kind, e.seq, e.round, log_text(e))
+                            e.kind, e.seq, e.round, log_text(e, words))
             if len(_LOG_ENTRY) >= 4096:
                 _LOG_ENTRY.clear()
             _LOG_ENTRY[key] = made
@@ -486,8 +497,8 @@ def _names_its_round(e: LogEntry) -> bool:
 _LOG_ENTRY: dict[tuple, Markup] = {}
 
 
-def log_items(log: list[LogEntry], limit: int = 300) -> Markup:
-    return Markup("").join(log_entries(log, limit))
+def log_items(log: list[LogEntry], limit: int = 300, words: dict[str, str] | None = None) -> Markup:
+    return Markup("").join(log_entries(log, limit, words))
 
 
 def log_added(before: list[str] | None, items: list[str], most: int = 40) -> int | None:

@@ -48,6 +48,8 @@ class RangeBand(Ruleset):
     stats = combatant.STATS
     conditions = dict(view_mod.CONDITION_TEXT)
     condition_words = dict(statuses_mod.WORDS)
+    # a roll waiting for the GM, a note or prompt for the GM, an area marked on the scene
+    ref_words = {"R": "Roll", "P": "Note", "A": "Area"}
     map_rule = maprule.RangeBandMap()
     panel = "fray.games.range_band.web.panel"  # fray/games/range_band/web/panel.py
     stylesheet = "style.css"  # web/style.css, beside the panel

@@ -30,6 +30,7 @@ class TacticalRound(Ruleset):
     # every slot's label is the phase's title (order.order_of_play): said once, by the strip's
     # heading and the round bar, not cut to "Decla…" on each of twelve tablet chips (issue 33)
     slot_label_is_phase = True
+    ref_words = {"A": "Attack"}  # an attack waiting for the GM's result from the Attack table
     summary = ("Phased rounds: Assessment, Declaration, Move, Spell A, Ranged A, Melee, Ranged B, Spell B, "
                "Other Actions. Attack = open-ended d100 + CMB + modifiers − DEF; the GM reads the attack table.")
     stats = (

@@ -16,6 +16,15 @@ LIGHT_TEXT = {"none": "No Light", "low": "Low Light", "medium": "Medium Light", 
 STEALTH_TEXT = {"low": "Low Stealth", "medium": "Medium Stealth", "high": "High Stealth"}
 
 
+def ref_chip(ref: str) -> Markup:
+    """A roll's, note's or area's label as the screen says it ("Roll R1", "Area A2": ``ref_words``)."""
+    from fray.games.range_band import RangeBand
+    from fray.web.html import html
+    from fray.web.render import ref_text
+
+    return html('<span class="rb-ref">{}</span>', ref_text(ref, RangeBand.ref_words))
+
+
 PHASES = (("setup", "Setup"), ("movement", "Movement phase"), ("actions", "Action phase"), ("ended", "Battle over"))
 
 

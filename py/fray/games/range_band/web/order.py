@@ -8,7 +8,7 @@ from typing import Any
 from fray.web.blocks import Block
 from fray.web.html import Markup, block, fragment, html
 from fray.web.widgets import combatant_in as _combatant, names_in as _names
-from fray.games.range_band.web.common import (PHASES, _btn, _err, _field, _general_err, _input,
+from fray.games.range_band.web.common import (ref_chip, PHASES, _btn, _err, _field, _general_err, _input,
                                               _select)
 from fray.games.range_band.web.ui import RangeBandUi
 
@@ -51,7 +51,7 @@ def hold_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
         rows = []
         for p in view.get("pending", []):
             who = names.get(p.get("combatant"), "")
-            rows.append(html('<li><span class="rb-ref">{}</span> {}: {} {}</li>', p["ref"], who,
+            rows.append(html('<li>{} {}: {} {}</li>', ref_chip(p["ref"]), who,
                              p["spec"].get("what", "roll"),
                              _btn("Resolve", "rb-hold-resolve", "small primary", aria=f"Resolve {p['ref']}",
                                   ref=p["ref"])))

@@ -394,7 +394,7 @@ class RangeBandPanel(GamePanel):
             return head if head in section else "combatant.extra"
 
         values["combatant.extra"] = json.dumps(merged, ensure_ascii=False)
-        if app.dispatch({"type": "add_combatant", "combatant": body}, form, to_form_field):
+        if app.dispatch({"type": "add_combatant", "combatant": body, "check_ground": True}, form, to_form_field):
             app.close_dialog()
         return True
 

@@ -9,7 +9,7 @@ from fray.chance import percent
 from fray.games.range_band.web import odds as odds_html
 from fray.web.html import Markup, fragment, h, html
 from fray.web.widgets import names_in as _names
-from fray.games.range_band.web.common import (_btn, _check, _err, _field, _fold_open, _general_err, _input,
+from fray.games.range_band.web.common import (ref_chip, _btn, _check, _err, _field, _fold_open, _general_err, _input,
                                               _odds_slot)
 
 
@@ -70,7 +70,7 @@ def pending_html(view: dict[str, Any]) -> Markup:
         # a GM's play-through). The odds are the assumed mechanic's, so they sit with Fray's roll.
         out.append(html(
             '<div class="rb-pending rb-box" data-ref="{ref}" role="group" aria-label="Pending roll {ref}: {what}">'
-            '<h4><span class="rb-ref">{ref}</span> {head}</h4>{spec}'
+            '<h4>{chip} {head}</h4>{spec}'
             '<form class="rb-gm-result" data-form="rb-resolve" data-ref="{ref}" novalidate '
             'aria-label="The GM\'s result for {ref}"><div class="rb-row">{outcome}</div>'
             '<div class="rb-row rb-buttons"><button type="submit" class="primary">Apply result</button></div>{err}</form>'
@@ -78,7 +78,7 @@ def pending_html(view: dict[str, Any]) -> Markup:
             '<div class="rb-row rb-buttons">{dice}'
             '<button type="submit" class="secondary">Let Fray roll (assumed default)</button>{dismiss}</div>'
             '{odds}{err}</form>{hint}</div>',
-            ref=ref, what=p["spec"].get("what", ""), head=head, spec=spec_html(p["spec"]), outcome=outcome,
+            ref=ref, chip=ref_chip(ref), what=p["spec"].get("what", ""), head=head, spec=spec_html(p["spec"]), outcome=outcome,
             dice=dice, dismiss=_btn("Dismiss", "rb-dismiss", "secondary", aria=f"Dismiss {ref}", ref=ref),
             odds=_odds_slot(),
             # said once, on the first roll to settle: every "Let Fray roll" button says "assumed" too
@@ -88,8 +88,8 @@ def pending_html(view: dict[str, Any]) -> Markup:
             continue  # a note with no roll: one folded line (notes_html), never a box of its own
         ref = p["ref"]
         done = _btn("Done", "rb-dismiss", "secondary", aria=f"Done with {ref}", ref=ref)
-        out.append(html('<div class="rb-prompt rb-box" role="note"><p><span class="rb-ref">{}</span> {}: {}</p>{}{}</div>',
-                        ref, names.get(p.get("combatant"), ""), p.get("text", ""), done, _err("ref")))
+        out.append(html('<div class="rb-prompt rb-box" role="note"><p>{} {}: {}</p>{}{}</div>',
+                        ref_chip(ref), names.get(p.get("combatant"), ""), p.get("text", ""), done, _err("ref")))
     if not out:
         return Markup("")
     return html('<section class="rb-rolls" aria-labelledby="rb-rolls-h"><h3 id="rb-rolls-h">Rolls to settle</h3>{}'
@@ -113,8 +113,8 @@ def notes_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup
     notes = [p for p in view.get("prompts", []) if p.get("kind") in NOTE_KINDS]
     if not notes:
         return Markup("")
-    rows = [html('<li class="rb-note-item"><p><span class="rb-ref">{}</span> {}: {}</p>{}</li>',
-                 p["ref"], names.get(p.get("combatant"), ""), p.get("text", ""),
+    rows = [html('<li class="rb-note-item"><p>{} {}: {}</p>{}</li>',
+                 ref_chip(p["ref"]), names.get(p.get("combatant"), ""), p.get("text", ""),
                  _btn("Done", "rb-dismiss", "small secondary", aria=f"Done with {p['ref']}", ref=p["ref"]))
             for p in notes]
     is_open = bool(ui.folds.get("rb-notes")) if ui else False

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web.html import Markup, fragment, html
-from fray.games.range_band.web.common import (LIGHT_TEXT, _btn, _check, _field, _g, _general_err, _input,
+from fray.games.range_band.web.common import (ref_chip, LIGHT_TEXT, _btn, _check, _field, _g, _general_err, _input,
                                               _select)
 
 
@@ -47,9 +47,9 @@ def areas_html(view: dict[str, Any], open_: bool = False) -> Markup:
     """Obscuring areas (zone data): the marked ones with a Clear button each, and the form to mark one."""
     ch = view.get("choices", {})
     areas = view.get("areas", [])
-    rows = [html('<li class="rb-area" data-ref="{ref}"><span class="rb-ref">{ref}</span> <strong>{name}</strong> '
+    rows = [html('<li class="rb-area" data-ref="{ref}">{chip} <strong>{name}</strong> '
                  '<span class="rb-area-what">{title}, to {radius} range ({m} m) around ({x}, {y}) m{alt}</span>{clear}'
-                 '</li>', ref=a["ref"], name=a["name"], title=a["title"], radius=a["radius"], m=_g(a["metres"]),
+                 '</li>', ref=a["ref"], chip=ref_chip(a["ref"]), name=a["name"], title=a["title"], radius=a["radius"], m=_g(a["metres"]),
                  x=_g(a["x"]), y=_g(a["y"]), alt=f', from altitude {_g(a["alt"])} m' if a.get("alt") else "",
                  clear=_btn("Clear", "rb-clear-area", "small secondary", aria=f"Clear {a['name']} ({a['ref']})",
                             area=a["ref"]))

@@ -269,11 +269,19 @@ def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Mark
                  h("h3", None, title), out)
 
 
+def _said(ref: str) -> str:
+    """An attack's label as the screen says it: "Attack A1" (``ref_words``), not a bare "A1"."""
+    from fray.games.tactical_round import TacticalRound
+    from fray.web.render import ref_text
+
+    return ref_text(ref, TacticalRound.ref_words)
+
+
 def _pending_fold(p: dict[str, Any], names: dict[str, str], ui: dict[str, Any], article: Any) -> Markup:
     ref = p["ref"]
     drawn = ref in ui.pending_drawn
     total = f'total {p["total"]}' if p["stage"] == "attack" else f'critical {p.get("critical", "")}'
-    line = html('{}: {} → {} <span class="hint">{}</span>', ref, names.get(p["attacker"], p["attacker"]),
+    line = html('{}: {} → {} <span class="hint">{}</span>', _said(ref), names.get(p["attacker"], p["attacker"]),
                 names.get(p["target"], p["target"]), total)
     return fragment(fold_open("tr-pending-fold tr-lazy", f"pending-{ref}", ref in ui.pending_open,
                               not drawn),
@@ -284,7 +292,7 @@ def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -
     """One attack awaiting the GM: its total and breakdown, and the form for the table's result
     (or, once a critical is named, for its effects)."""
     ref = p["ref"]
-    head = html("{}: {} → {} with {}", ref, names.get(p["attacker"], p["attacker"]),
+    head = html("{}: {} → {} with {}", _said(ref), names.get(p["attacker"], p["attacker"]),
                 names.get(p["target"], p["target"]), p["weapon"])
     notes = h("ul", {"class": "tr-notes"}, [h("li", None, n) for n in p["notes"]]) if p.get("notes") else ""
     fid = f"tr-{ref}"
