@@ -365,6 +365,24 @@ def test_preview_shows_the_spec_before_anything_is_sent_and_changes_nothing():
     assert "Would be refused" in preview_html(bad, RS.table(enc, "core_roll"), {})
 
 
+def test_a_refusal_in_the_preview_is_in_the_gms_words():
+    """The preview says why the action would be refused as the rest of the page says it: a rule as a
+    pointer into the rules, a field as the form names it; a GM's play-through read "(rule: The round)"
+    there, the engine's own words."""
+    from fray.games.range_band.preview import preview
+    from fray.games.range_band.web.panel import preview_html
+
+    enc = in_turn(fight(), "c2").present
+    ruled = preview(enc, {"type": "rb.move", "id": "c3", "to": "far"})
+    assert ruled["error"]["rule"] == "The round"
+    text = str(preview_html(ruled, RS.table(enc, "core_roll"), {}))
+    assert "movement rolls happen in the movement phase (see “The round” in the rules)" in text
+    assert "(rule:" not in text
+    fielded = str(preview_html({"error": {"field": "actions.0.target", "rule": None, "message": "is out of reach"}},
+                               RS.table(enc, "core_roll"), {}))
+    assert "actions.0.target" not in fielded and "(Action 1: target)" in fielded, fielded
+
+
 def test_a_preview_of_many_rolls_is_one_row_each():
     """FACTS (range-band): "Model the roll as a *roll specification* (die, stat, TN modifiers,
     Hindrance and Easing counts, whether it can blunder)", shown before anyone rolls (the preview).

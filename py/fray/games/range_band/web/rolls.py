@@ -139,9 +139,14 @@ def preview_html(p: dict[str, Any], core_roll: dict[str, Any], names: dict[str, 
     head = Markup('<p class="rb-preview-head"><strong>Before you send it</strong> <span class="hint">(a preview: '
                   'nothing is sent or rolled)</span></p>')
     if p.get("error"):
+        from fray.web.words import path_words, rule_message
         e = p["error"]
-        where = html(' <span class="hint">({})</span>', e["field"]) if e.get("field") else ""
-        return head + html('<p class="rb-preview-error" role="status">Would be refused: {}{}</p>', e["message"], where)
+        # in the GM's words: the rule as a pointer into the rules, the field as the form names it,
+        # never the engine's "(rule: The round)" or a field's dotted path (a GM's play-through)
+        message = rule_message(e["message"], e["rule"]) if e.get("rule") else e["message"]
+        field = path_words(e["field"]) if e.get("field") else ""
+        where = html(' <span class="hint">({})</span>', field) if field else ""
+        return head + html('<p class="rb-preview-error" role="status">Would be refused: {}{}</p>', message, where)
     out = [head]
     pending = p.get("pending", [])
     if len(pending) > PREVIEW_FULL:
