@@ -42,6 +42,18 @@ def test_an_engaged_archer_cannot_shoot(target):
     assert "Archer attacks Bandit 1 with Broadsword: 60%" in texts(ev)
 
 
+def test_a_shot_declared_by_an_engaged_archer_is_said_to_be_refused_unless_she_gets_clear():
+    """Ranged Combat: "Unengaged characters can use missile weapons to make ranged attacks." The shot is refused
+    when its SR comes if she is still engaged; she may be clear by then, so the declaration stands, but the log
+    says so at once, while the GM can still change it. Unengaged, nothing is said."""
+    enc, ev = declare(to_phase(_archer_in_melee(), "declare"), "c1", kind="missile", weapon="bow", target="c3")
+    assert ("Archer is engaged in melee with Bandit 1: unengaged characters can use missile weapons, so the shot at "
+            "SR 3 is refused unless Archer is unengaged by then") in texts(ev)
+    clear = fight(fighter("Archer", BOW, SWORD, side="party"), fighter("Bandit 1", x=12), fighter("Bandit 2", x=30))
+    _, ev = declare(to_phase(clear, "declare"), "c1", kind="missile", weapon="bow", target="c3")
+    assert "Archer: missile attack with Bow at Bandit 2" in texts(ev) and "engaged in melee" not in texts(ev)
+
+
 def test_an_engaged_thrower_cannot_throw_either():
     """Ranged Combat: "Unengaged characters can use missile weapons to make ranged attacks. ... Thrown weapons (but
     not bows, slings, etc.) allow for splitting the skill": a thrown weapon is a missile weapon of the same
