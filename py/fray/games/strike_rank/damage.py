@@ -162,6 +162,10 @@ def _parry_strikes_back(ctx: Context, attacker: Combatant, w: dict, defender: Co
     if w["missile"] and not w["thrown"]:
         ctx.event("parry", f"{w['name']} is a missile weapon: it cannot be damaged by a parry")
         return
+    if pw["missile"] and not pw["thrown"]:
+        # its damage is its missile's, not a blow's (the GM's table let it parry)
+        ctx.event("parry", f"{defender.name}'s {pw['name']} strikes nothing back: its damage is its missile's")
+        return
     natural = w["natural"] or w["unarmed"]
     if pw["hafted"] and not natural:
         ctx.event("parry", f"{pw['name']} is hafted: it does not damage the weapon it parries")

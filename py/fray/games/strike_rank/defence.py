@@ -90,6 +90,14 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
         # or a claw does not parry; a creature with nothing else dodges.
         raise RuleViolation("Unarmed Parries", f"{defender.name} cannot parry with {pw['name']}: a natural weapon "
                             "does not parry (only weapons, shields and an arm or leg unarmed); dodge instead")
+    if pw["missile"] and not pw["thrown"] and not missile_weapons_parry(ctx.table("attack_vs_parry")):
+        # The text gives the shooter "the usual 1 attack, 1 parry" but never a bow, crossbow or sling a
+        # parry, and a parry that strikes back would strike with the missile's damage (a GM saw a
+        # crossbow's bolt kill a wolf through a parry). Fray's *assumed* default, a table setting.
+        raise RuleViolation("Attacks & Defenses", f"{defender.name} cannot parry with {pw['name']}: a bow, crossbow "
+                            "or sling does not parry (Fray's assumed default, which the Attack vs Parry table "
+                            "in Tables can change); parry with another weapon or dodge instead",
+                            field="defence.weapon")
     if r.get("bracing") == pw["id"]:
         raise RuleViolation("Bracing for a Charge", "The bracing combatant cannot dodge or use the spear to parry.")
     cover = shield_cover(ctx)
@@ -115,6 +123,16 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
         if used + split > rules.modified_skill(pw["skill"], mults).value:
             raise RuleViolation("Fighting", "the split parries exceed the skill")
     return "parry", pw, rules.modified_skill(pw["skill"], mults, split, _whole(d.get("bonus", 0), "defence.bonus"), why)
+
+
+def missile_weapons_parry(table: dict[str, Any]) -> bool:
+    """Whether a bow, crossbow or sling may parry: the Attack vs Parry table's *assumed* setting."""
+    return table.get("missile_weapons_parry", False) is True
+
+
+def can_parry_with(w: dict[str, Any], table: dict[str, Any]) -> bool:
+    """Whether ``w`` is a weapon that parries at all (a bite does not; a bow by the table's setting)."""
+    return not w["natural"] and (not w["missile"] or w["thrown"] or missile_weapons_parry(table))
 
 
 def _whole(raw: Any, path: str) -> int:

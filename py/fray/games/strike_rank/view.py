@@ -82,6 +82,7 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
              "first_aid_used": l["first_aid"], "impaled_by": impaled.get(l["id"], []),
              "immobilized_by": l.get("immobilized_by", "")} for l in c.data["locations"]]
     weapons = []
+    parry_table = rs.table(enc, "attack_vs_parry")
     for w in c.data["weapons"]:
         why = body.weapon_usable(c, w) or ""
         msr = rules.missile_srs(dsr, w["rate"] or "1/MR")[0] if w["missile"] else rules.melee_sr(dsr, ssr, w["sr"])
@@ -90,6 +91,8 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
                         "hp": w["hp"], "hp_max": w["hp_max"], "type": w["type"], "missile": w["missile"],
                         "rate": w["rate"], "range": w["range"], "shield": w["shield"], "martial_arts": w["martial_arts"],
                         "natural": w["natural"], "usable": not why, "held": held_text(c, w),
+                        # whether it parries at all: not a bite, nor a bow unless the GM's table says so
+                        "parries": defence.can_parry_with(w, parry_table),
                         "why_not": why, "stuck": [s["name"] for s in w["stuck"]],
                         "loaded": rl is None or rl.get("loaded", True),
                         "melee_sr": {"value": msr.total, "text": msr.text()}})

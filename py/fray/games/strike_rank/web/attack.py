@@ -91,11 +91,12 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     more = ui.more.get(o["ref"] or "free") if ui else None
     # "Ranged attacks can be dodged or parried with a shield, but not parried with other weapons - except
     # for unarmed Martial Arts parries"; a weapon that has parried this MR comes last, not first; a bite or
-    # claw never parries (Unarmed Parries: an arm or leg), so a wolf's defence starts on Dodge
+    # claw never parries (Unarmed Parries: an arm or leg), so a wolf's defence starts on Dodge; nor does a
+    # bow, crossbow or sling by Fray's assumed default (the view's "parries")
     parried = target.get("round", {}).get("parries", [])
     tw = [(x["id"], f'{x["name"]} ({x["skill"]}%)') for x in
           sorted(target.get("weapons", []), key=lambda x: (x["id"] in parried, not x.get("shield")))
-          if x.get("usable", True) and not x.get("natural")
+          if x.get("usable", True) and x.get("parries", not x.get("natural"))
           and not (w and w.get("missile") and not (x.get("shield") or x.get("martial_arts")))]
     if target.get("cannot_fight"):
         tw = []  # "Chest: Cannot fight": no parry to offer, only a dodge
