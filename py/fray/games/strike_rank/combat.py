@@ -290,8 +290,13 @@ def attack(ctx: Context) -> None:
               defence=dkind, defence_degree=ddeg, result=cell["damage"], parried=cell["parried"])
     if dkind in ("parry", "dodge"):
         wounds.interrupt_casting(ctx, target, DEFENCE_VERB[dkind], "concentration_defence")
-        if any(x["kind"] == "reload" and x["status"] == "declared" for x in timing.actions_of(enc, target.id)):
-            r_def["reload_interrupted"] = True
+        # "If reloading is interrupted, it must be begun from scratch": a defence anywhere in the reloading MR
+        # interrupts it, said once, where it is known: at the reloading's SR when that is still to come, else here
+        reloading = [x for x in timing.actions_of(enc, target.id) if x["kind"] == "reload"]
+        if reloading and not r_def.get("reload_interrupted"):
+            r_def["reload_interrupted"] = {"by": dkind, "weapon": pw["name"] if pw else "", "sr": enc.state.get("sr", 0)}
+            if all(x["status"] == "done" for x in reloading):
+                ctx.event("reload", f"{target.name}'s reloading is interrupted by the {dkind}: it begins again")
     # -- fumbles ----------------------------------------------------------------------------------------
     if adeg == "fumble":
         _fumble(ctx, attacker, "fumble_attack")

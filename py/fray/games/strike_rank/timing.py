@@ -54,6 +54,16 @@ def actions_of(enc: Encounter, cid: str, round_: int | None = None, live: bool =
                          and (not live or a["status"] in ("declared", "done")))
 
 
+def not_loaded(w: dict[str, Any], rl: dict[str, Any]) -> str:
+    """Why a 1/xMR weapon cannot shoot, in words: "1/xMR: One attack every x MR ... The intervening MR must be
+    spent reloading"."""
+    x, need, done = int(w["rate"][2:-2]), rl.get("need", 1), rl.get("mr", 0)
+    between = "the Melee Round between" if need == 1 else f"the {need} between"
+    so_far = f" ({done} of {need} done)" if done else ""
+    return (f"{w['name']} is not loaded: it shoots once every {x} Melee Rounds and takes {between} to reload"
+            f"{so_far}; declare Reload")
+
+
 def _metres(ctx: Context, c: Combatant, field: str = "metres") -> float:
     """Metres to move: as given, or to within engagement range of the named target."""
     raw = ctx.action.get(field)
@@ -233,7 +243,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
         if running:
             raise RuleViolation("Moving & Shooting", "can shoot while moving at normal rate, not running")
         if w["rate"].startswith("1/") and w["rate"] != "1/MR" and not c.data["reload"].get(w["id"], {}).get("loaded", True):
-            raise RuleViolation("Ranged Combat", f"{w['name']} is not loaded ({w['rate']}): spend the MR reloading")
+            raise RuleViolation("Ranged Combat", not_loaded(w, c.data["reload"][w["id"]]), field="weapon")
         shots = a.get("shots", 1)
         if isinstance(shots, bool) or not isinstance(shots, int) or shots < 1:
             raise InvalidAction("shots", "must be a whole number, at least 1")
@@ -747,7 +757,12 @@ def _finish(ctx: Context, c: Combatant, a: dict[str, Any]) -> None:
                           "the move ends", [{"value": "placed", "label": "The token is where the move ends"}],
                           metres=a["metres"])
     elif a["kind"] == "reload":
-        ctx.event("reload", f"{c.name} spends the MR reloading", ref=a["ref"])
+        cut = c.data["round"].get("reload_interrupted")
+        if isinstance(cut, dict):
+            how = f"a {cut['by']}" + (f" with {cut['weapon']}" if cut.get("weapon") else "") + f" at SR {cut['sr']}"
+            ctx.event("reload", f"{c.name}'s reloading was interrupted by {how}: it begins again", ref=a["ref"])
+        else:
+            ctx.event("reload", f"{c.name} spends the MR reloading", ref=a["ref"])
     else:
         ctx.event("action", f"{c.name}: {a.get('label', a['kind'])} done at SR {a['sr']}", ref=a["ref"])
 
@@ -1089,7 +1104,9 @@ def end_of_round(ctx: Context) -> None:
                         ctx.event("reload", f"{c.name} reloads {w['name']}: {rl['mr']}/{rl['need']} MR")
                 elif did:
                     rl["mr"] = 0
-                    ctx.event("reload", f"{c.name}'s reloading was interrupted: begin again")
+                    if c.data["round"].get("reload_interrupted") is True:
+                        # a save of an earlier edition, whose defence said nothing yet
+                        ctx.event("reload", f"{c.name}'s reloading was interrupted: it begins again")
     # (minutes of unconsciousness outlast the fight: nothing to do here, they are shown in the view)
 
 
