@@ -141,3 +141,19 @@ def test_not_loaded_is_said_in_words():
     msg = str(e.value)
     assert "(1/3MR)" not in msg
     assert "Heavy crossbow is not loaded: it shoots once every 3 Melee Rounds and takes the 2 between to reload" in msg
+
+
+def test_the_dead_do_not_bleed():
+    """Damage Equal to Double Location HP: "Maimed locations bleed: CON test at the end of each MR"; Death: "Dead
+    characters cannot do anything." A GM read "Head bleeds: CON test at the end of each MR" for a broo the same blow
+    killed: the log says the death, not a bleeding the dead will never test."""
+    enc = to_phase(duel(fighter("Ana", side="party"), fighter("Broo", hp=6)), "resolve")
+    # a 9 to the head (location HP 2) maims it and takes total HP below 0
+    enc, ev = do(enc, {"type": "sr.damage", "target": "c2", "location": "head", "amount": 9, "armour": False,
+                       "rolls": {"gm.con_shock": 1, "gm.con_head": 1}})
+    assert "dead" in enc.get("c2").conditions
+    assert "bleeds" not in texts(ev)
+    # and a wound dealt to the dead says no bleeding either
+    enc, ev = do(enc, {"type": "sr.damage", "target": "c2", "location": "chest", "amount": 5, "armour": False,
+                       "rolls": {"gm.con_shock": 1, "gm.con_head": 1}})
+    assert "bleeds" not in texts(ev)

@@ -185,7 +185,11 @@ def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str
         if loc["type"] in ("chest", "abdomen") or ra >= rules.injury_rank("maimed"):
             if not loc["bleeding"]:
                 loc["bleeding"] = True
-                ctx.event("injury", f"{c.name}'s {loc['name']} bleeds: CON test at the end of each MR")
+                # kept on the dead (resuscitated, the wound still bleeds) but not said of one dead or killed by
+                # this blow (below, or by total HP in apply_damage): "Dead characters cannot do anything"
+                dies = c.data["hp"] <= 0 or (vital and ra >= rules.injury_rank("mangled"))
+                if "dead" not in c.conditions and not dies:
+                    ctx.event("injury", f"{c.name}'s {loc['name']} bleeds: CON test at the end of each MR")
         if loc["type"] == "head" and ra == rules.injury_rank("serious") and "dead" not in c.conditions:
             # "test again for new injuries in this range"
             ok, _, text = char_test(ctx, c, "CON", con5, f"{tag}.con_head")
