@@ -147,6 +147,8 @@ def wounds_text(mode: str, view: dict[str, Any], c: Any) -> str:
     cur, mx = hp
     if mode == "exact":
         return f"HP {_num(cur)}" + (f" / {_num(mx)}" if mx is not None else "")
+    if any(w in c.conditions for w in DOWN):
+        return "down"  # as the map draws them (seen_states): unconscious with HP left is not "badly hurt"
     return describe(cur, mx)
 
 

@@ -350,3 +350,34 @@ def test_a_dozen_in_the_order_fit_a_tablet_on_its_side(page, open_app, wait_read
               scrolls: document.documentElement.scrollHeight > innerHeight};
     }""")
     assert fits["bottom"] <= fits["height"] and fits["map"] <= fits["height"] and not fits["scrolls"], fits
+
+
+def test_an_unconscious_combatant_is_down_in_the_order_as_on_the_map(page, open_app, wait_ready):
+    """Strike-rank, Damage Equal to Location HP: "Head: CON test or fall unconscious". A GM's players' window said
+    "badly hurt" in its order list of a combatant its map showed down (the players cannot tell the unconscious from
+    the dead): both say down."""
+    from gestures import add_preset
+    from test_strike_rank import new_strike_rank
+
+    open_app(page)
+    new_strike_rank(page, "Ford at dusk")
+    add_preset(page, "Human warrior", "party", at=(0, 0))
+    add_preset(page, "Great wolf (four-legged)", "foes", at=(20, 0))
+    pv = open_players(page, wait_ready)
+    slot = pv.locator("#pv-order li", has_text="Human warrior")
+    expect(slot.locator(".pv-wound")).to_have_text("unhurt")
+    warrior = card(page, "Human warrior")
+    warrior.get_by_role("button", name="Condition…").click()
+    dlg = page.locator("#dlg")
+    dlg.get_by_label("Condition").fill("unconscious")
+    dlg.get_by_role("button", name="Add", exact=True).click()
+    expect(dlg).to_be_hidden()
+    expect(pv.locator('.pv-token.down[data-id="c1"]')).to_have_count(1)
+    expect(slot.locator(".pv-wound")).to_have_text("down")
+    wolf = pv.locator("#pv-order li", has_text="Great wolf")
+    expect(wolf.locator(".pv-wound")).to_have_text("unhurt")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for size in ({"width": 768, "height": 1024}, {"width": 1366, "height": 900}):
+        pv.set_viewport_size(size)
+        expect(slot.locator(".pv-wound")).to_have_text("down")
+        pv.screenshot(path=str(SHOTS / f"players-unconscious-down-{size['width']}x{size['height']}.png"))

@@ -172,3 +172,21 @@ def test_settings_survive_a_save_round_trip():
     h.do({"type": "players.hide", "id": "c2", "hidden": True})
     back = savefile.loads(savefile.dumps(h))
     assert see(back.present) == see(h.present)
+
+
+@pytest.mark.parametrize("condition", ["unconscious", "incapacitated", "dead"])
+def test_the_fallen_are_down_in_the_order_as_on_the_map(condition):
+    """Strike-rank, Damage Equal to Location HP: "Head: CON test or fall unconscious"; the players cannot tell the
+    unconscious from the dead ("down" on their map). A GM's players' window said "badly hurt" in its order list of a
+    combatant its map showed down: described wounds say "down" of the fallen, whatever their hit points."""
+    rs = get_ruleset("strike-rank")
+    enc = new_encounter("strike-rank", "Ford")
+    for p in rs.presets()[:2]:
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": p})
+    enc, _ = apply(enc, {"type": "sr.damage", "target": "c1", "location": "chest", "amount": 7, "armour": False,
+                         "rolls": {"gm.con_shock": 1, "gm.con_head": 1}})
+    enc, _ = apply(enc, {"type": "set_condition", "id": "c1", "condition": condition, "on": True})
+    hurt = next(c for c in see(enc)["combatants"] if c["id"] == "c1")
+    assert "down" in hurt["states"] and hurt["wounds"] == "down"
+    standing = next(c for c in see(enc)["combatants"] if c["id"] == "c2")
+    assert standing["wounds"] == "unhurt" and "down" not in standing["states"]
