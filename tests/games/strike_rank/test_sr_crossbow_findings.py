@@ -12,6 +12,7 @@ import pytest
 from fray.errors import RuleViolation
 from fray.history import History
 from fray.reducer import apply, new_encounter
+from fray.games.strike_rank import odds
 from fray.games.strike_rank.web.attack import attack_html
 from sr_helpers import BITE, RS, actions, XBOW, attack, declare, do, duel, fighter, loc, texts, to_phase, weapon
 
@@ -39,7 +40,11 @@ def test_a_crossbow_does_not_parry_by_default_and_the_form_does_not_offer_it():
     assert loc(enc, "c1", "head")["hp"] == loc(enc, "c1", "head")["hp_max"]
     attack(enc, "c1", "c2", weapon="bite", defence={"kind": "parry", "weapon": "dagger"},
            rolls={"attack": 80, "defence": 30, "parry_damage": [1, 1], "parried_limb.con_head": 1})
-    # the form offers the dagger, neither the crossman's crossbow nor the archer's composite bow
+    # the odds list no crossbow parry either, only the dagger's
+    alts = odds.alternatives_of(enc, {"attacker": "c1", "target": "c2", "weapon": "bite"},
+                                RS.table(enc, "attack_vs_parry"))
+    assert [k for k, _, _ in alts] == ["parry:dagger", "dodge", "none"]
+    # the form offers the dagger, neither the crossbowman's crossbow nor the archer's composite bow
     h = History(new_encounter("strike-rank", "t"))
     rng = random.Random(3)
     for name in ("Great wolf (four-legged)", "Crossbowman", "Archer"):

@@ -40,6 +40,7 @@ from fray.model import Encounter
 from fray.tray import DiceTray
 from fray.games.base import Context
 from fray.games.strike_rank import body, combat, rules
+from fray.games.strike_rank.defence import can_parry_with
 
 DAMAGE_MODES = ("normal", "aimed")
 WOUNDS = ("none", "minor", "serious", "maimed", "mangled")  # "none": nothing got through
@@ -114,13 +115,15 @@ def _key(defence: Any) -> str:
     return f"parry:{d.get('weapon')}" if kind == "parry" else str(kind)
 
 
-def alternatives_of(enc: Encounter, action: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
-    """(key, label, defence) for parry with each weapon the defender can hold, dodge, none."""
+def alternatives_of(enc: Encounter, action: dict[str, Any], parry_table: dict[str, Any] | None = None
+                    ) -> list[tuple[str, str, dict[str, Any]]]:
+    """(key, label, defence) for parry with each weapon the defender can hold and that parries at all (not a
+    bite, nor a bow unless ``parry_table``, the Attack vs Parry table, says so), dodge, none."""
     out = []
     target = enc.get(action.get("target")) if isinstance(action.get("target"), str) else None
     if target is not None:
         for w in sorted(target.data.get("weapons", []), key=lambda x: not x.get("shield")):
-            if body.weapon_usable(target, w) is None:
+            if body.weapon_usable(target, w) is None and can_parry_with(w, parry_table or {}):
                 out.append((f"parry:{w['id']}", f"Parry with {w['name']}", {"kind": "parry", "weapon": w["id"]}))
     out.append(("dodge", "Dodge", {"kind": "dodge"}))
     out.append(("none", "No defence", {"kind": "none"}))
@@ -132,7 +135,7 @@ def exchange_odds(ruleset: Any, enc: Encounter, action: dict[str, Any]) -> Excha
     each alternative one."""
     base = {k: v for k, v in action.items() if k != "rolls"}
     chosen = _key(base.get("defence", {"kind": "none"}))
-    alts = alternatives_of(enc, base)
+    alts = alternatives_of(enc, base, ruleset.table(enc, "attack_vs_parry"))
     if chosen not in {k for k, _, _ in alts}:
         alts.insert(0, (chosen, chosen.replace("parry:", "Parry with "), base.get("defence")))
     first = None

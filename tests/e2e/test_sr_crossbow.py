@@ -1,0 +1,45 @@
+"""A GM's play-through with a crossbowman and an archer against wolves (strike-rank): a bow or crossbow offered
+as a parry. Every step waits on what the page shows (``expect``), never on time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from gestures import add_preset
+from test_strike_rank import advance, declare, new_strike_rank
+
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "sr-crossbow"
+
+
+def test_the_attack_form_offers_no_bow_or_crossbow_as_a_parry(page, open_app):
+    """Ranged Combat: "Unengaged characters can use missile weapons to make ranged attacks. They get the usual 1
+    attack, 1 parry, and dodges" (the text names no bow, crossbow or sling as parrying: Fray's *assumed* default).
+    A GM's form offered the Heavy crossbow and the Composite bow as parries, and the crossbow's parry struck back
+    with its bolt's 2D6+2: the crossbowman, who holds nothing else, dodges; the archer parries with her dagger."""
+    open_app(page)
+    new_strike_rank(page, "Wolves at the ford")
+    add_preset(page, "Crossbowman", "party", at=(0, 0))  # c1
+    add_preset(page, "Archer", "party", at=(0, 2))  # c2
+    add_preset(page, "Great wolf (four-legged)", "foes", at=(2, 0))  # c3
+    advance(page, "Declare")
+    declare(page, "c3", "bite", "c1", "SR")
+    advance(page, "Resolve SR")
+    form = page.locator("form[data-form=sr-attack]")
+    expect(form).to_have_count(1)
+    expect(form.locator('[name="defence.kind"]')).to_have_value("dodge")
+    expect(form.locator('[name="defence.kind"] option')).to_have_text(["Dodge", "None"])
+    expect(form.locator('[name="defence.weapon"]')).to_have_count(0)
+    # nor do the odds beside it list a crossbow parry "not allowed"
+    expect(form).to_contain_text("Odds before rolling")
+    expect(form).not_to_contain_text("Heavy crossbow")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for size in ({"width": 768, "height": 1024}, {"width": 1366, "height": 900}):
+        page.set_viewport_size(size)
+        form.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"crossbowman-dodges-{size['width']}x{size['height']}.png"))
+    form.locator('[name="target"]').select_option("c2")
+    form = page.locator("form[data-form=sr-attack]")
+    expect(form.locator('[name="defence.weapon"] option')).to_have_text(["Dagger (40%)"])
+    expect(form.locator('[name="defence.kind"]')).to_have_value("parry")
