@@ -43,3 +43,42 @@ def test_the_attack_form_offers_no_bow_or_crossbow_as_a_parry(page, open_app):
     form = page.locator("form[data-form=sr-attack]")
     expect(form.locator('[name="defence.weapon"] option')).to_have_text(["Dagger (40%)"])
     expect(form.locator('[name="defence.kind"]')).to_have_value("parry")
+
+
+def test_not_loaded_is_said_in_words_next_to_the_weapon(page, open_app):
+    """Ranged Combat: "1/xMR: One attack every x MR, at DEX SR. The intervening MR must be spent reloading." A GM
+    read "Heavy crossbow is not loaded (1/3MR)": the refusal says it in words, beside the weapon, and nothing
+    changes."""
+    open_app(page)
+    new_strike_rank(page, "Crossbow at the gate")
+    add_preset(page, "Crossbowman", "party", at=(0, 0))  # c1
+    add_preset(page, "Human warrior", "foes", at=(30, 0))  # c2, out of reach: only the bolt flies
+    advance(page, "Declare")
+    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
+    expect(form.locator('[name="kind"]')).to_have_value("missile")
+    form.get_by_role("button", name="Declare").click()
+    expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_contain_text("Missile attack")
+    advance(page, "Resolve")
+    shot = page.locator('form[data-form=sr-attack][data-attacker="c1"]')
+    shot.locator('[name="rolls.attack"]').fill("99")  # a miss: nobody falls
+    n = page.locator("#log li").count()
+    shot.get_by_role("button", name="Roll the exchange").click()
+    expect(page.locator("#log li")).not_to_have_count(n)
+    for _ in range(12):  # Next through the Melee Round's strike ranks to the next declarations
+        if page.locator("#round-bar .round").inner_text().strip() == "Round 2":
+            break
+        advance(page, "")
+    expect(page.locator(".sr-phase")).to_contain_text("Melee Round 2: Declare")
+    form.locator('[name="kind"]').select_option("missile")
+    form.locator('[name="target"]').select_option("c2")
+    form.get_by_role("button", name="Declare").click()
+    error = form.locator('[data-error-for="weapon"]')
+    expect(error).to_contain_text("Heavy crossbow is not loaded: it shoots once every 3 Melee Rounds and takes the "
+                                  "2 between to reload")
+    expect(form).not_to_contain_text("1/3MR")
+    expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_have_count(0)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for size in ({"width": 768, "height": 1024}, {"width": 1366, "height": 900}):
+        page.set_viewport_size(size)
+        error.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"not-loaded-{size['width']}x{size['height']}.png"))
