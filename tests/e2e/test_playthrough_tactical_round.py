@@ -5,7 +5,7 @@ the GM was promised:
 
 * no declared action of a living combatant vanished without a resolution or a logged GM choice;
 * no form is offered to a dead or incapacitated combatant;
-* no default target is fallen or an ally;
+* no default target is fallen or an ally (a declared one stands while not dead);
 * every token on the SVG map stands where the encounter says it is.
 
 Every step waits on what the page shows (``expect``), never on time.
@@ -123,9 +123,15 @@ class Fight:
         if form.count():
             a = form.locator("[name=id]").input_value()
             t = form.locator("[name=target]").input_value()
-            if a and t:
+            # the declared target stands in the form while not dead: the rules take blows on the
+            # downed (Parrying: "Incapacitated ... characters ... cannot Parry at all"); a default never
+            declared = {d.get("target") for d in enc.get("state", {}).get("declared", {}).get(a, [])
+                        if not d.get("done")}
+            if a and t and t not in declared:
                 assert t not in fallen, f"the default target {by_id[t]['name']} is fallen"
                 assert by_id[t]["side"] != by_id[a]["side"], f"{by_id[a]['name']}'s default target is an ally"
+            if a and t:
+                assert "dead" not in by_id[t]["conditions"], f"{by_id[a]['name']}'s target {by_id[t]['name']} is dead"
         for cid, c in by_id.items():
             p = c["position"]
             want = f"translate({p['x']:g} {-p['y']:g})".replace("-0)", "0)")

@@ -107,6 +107,20 @@ def hp_events(ctx: Context, c: Combatant) -> None:
 
 def declare(ctx: Context) -> None:
     """``tr.declare``: this round's actions; each lands in its phase of the sequence."""
+    c, plan, acts, kinds = plan_declaration(ctx)
+    t = tables_of(ctx)
+    ctx.enc.state.setdefault("declared", {})[c.id] = plan
+    c.data["disengaging"] = "disengage" in acts
+    said = ", ".join(f"{kinds[d['action']]['title']} ({rules.phase_title(t, d['phase'])}, {d['cost']})" for d in plan)
+    ctx.event("declare", f"{c.name} declares: {said or 'nothing'}"
+              + (" — Full + Half: −20 to both" if rules.full_and_half(plan) else ""), id=c.id, actions=plan)
+
+
+def plan_declaration(ctx: Context) -> tuple[Combatant, list[dict[str, Any]], list[str], dict[str, Any]]:
+    """Read and check a ``tr.declare``, changing nothing: (the declarer, the plan of each action with
+    its weapon, target, cost and phase, the actions' kinds, the declared-actions table by key). The
+    declaration (``declare``) and the page's "As last round" (``rules.last_declarations``) both start
+    here, so the page never offers what the rules refuse."""
     c = ctx.combatant()
     t = tables_of(ctx)
     if ctx.enc.phase not in ("assessment", "declaration"):
@@ -177,11 +191,7 @@ def declare(ctx: Context) -> None:
         if d["action"] in ("reload", "ready_thrown") and any(
                 x["action"] == "ranged_attack" and x["weapon"] == d["weapon"] for x in plan):
             d["phase"] = "ranged_b"  # loaded just before the shot in Ranged B
-    ctx.enc.state.setdefault("declared", {})[c.id] = plan
-    c.data["disengaging"] = "disengage" in acts
-    said = ", ".join(f"{kinds[d['action']]['title']} ({rules.phase_title(t, d['phase'])}, {d['cost']})" for d in plan)
-    ctx.event("declare", f"{c.name} declares: {said or 'nothing'}"
-              + (" — Full + Half: −20 to both" if rules.full_and_half(plan) else ""), id=c.id, actions=plan)
+    return c, plan, acts, kinds
 
 
 def resolve(ctx: Context) -> None:

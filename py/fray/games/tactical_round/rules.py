@@ -466,7 +466,62 @@ def last_declarations(enc: Encounter) -> dict[str, list[dict[str, Any]]]:
     form: ``{"action", "weapon", "target"}``. A GM declares every round (Tactical Round Sequence:
     a Declaration phase each round) and mostly the same again, so the form offers it, still to be
     changed. An attack's target who has fallen or left starts on ``default_target``; a weapon no
-    longer carried, on none."""
+    longer carried, on none. Only what the rules take now is offered (``last_declarations_left_out``
+    says what was left and why)."""
+    return {cid: rows for cid, (rows, _) in last_declarations_checked(enc).items()}
+
+
+def last_declarations_left_out(enc: Encounter) -> dict[str, str]:
+    """For each last declaration offered in part, what of it was left out and the rule's why: a GM's
+    play-through offered Aldric, Engaged since, last round's Move with his Melee attack ("without Move:
+    Engaged characters cannot take Movement Actions unless they Disengage or Run Away first")."""
+    return {cid: why for cid, (_, why) in last_declarations_checked(enc).items() if why}
+
+
+def last_declarations_checked(enc: Encounter) -> dict[str, tuple[list[dict[str, Any]], str]]:
+    """Both at once, for the page: {id: (the rows offered, what was left out and why, or "")}."""
+    out: dict[str, tuple[list[dict[str, Any]], str]] = {}
+    for cid, rows in _last_made(enc).items():
+        refused = _refusal(enc, cid, rows)
+        if not refused:
+            out[cid] = (rows, "")
+            continue
+        # the largest part the rules take now, the first rows first (two rows at most: Full + Half)
+        kept = next((rows[:i] + rows[i + 1:] for i in reversed(range(len(rows)))
+                     if not _refusal(enc, cid, rows[:i] + rows[i + 1:])), [])
+        left = [r for r in rows if r not in kept]
+        titles = {k["key"]: k["title"] for k in _declared_kinds(enc)}
+        out[cid] = (kept, f'without {" and ".join(titles.get(r["action"], r["action"]) for r in left)}: {refused}')
+    return out
+
+
+def _declared_kinds(enc: Encounter) -> list[dict[str, Any]]:
+    from fray.games import get_ruleset
+
+    return get_ruleset(enc.ruleset).table(enc, "declared_actions")["entries"]
+
+
+def _refusal(enc: Encounter, cid: str, rows: list[dict[str, Any]]) -> str:
+    """Why the rules would refuse this declaration now ("" if they take it): ``actions.plan_declaration``,
+    the declaration's own checks, which change nothing."""
+    from fray.errors import FrayError
+    from fray.games import get_ruleset
+    from fray.games.base import Context
+    from fray.games.tactical_round import actions
+    from fray.tray import DiceTray
+
+    act = [{k: v for k, v in r.items() if v not in (None, "")} for r in rows]
+    ctx = Context(enc, {"type": "tr.declare", "id": cid, "actions": act}, DiceTray({}, None), get_ruleset(enc.ruleset))
+    try:
+        actions.plan_declaration(ctx)
+    except FrayError as e:
+        # the rule's words without the engine's "(rule: ...)" or the field's dotted path
+        rule = getattr(e, "rule", "")
+        return getattr(e, "message", "") or str(e).removesuffix(f" (rule: {rule})")
+    return ""
+
+
+def _last_made(enc: Encounter) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for e in reversed(enc.log):
         if e.kind != "declare" or e.round >= enc.round:

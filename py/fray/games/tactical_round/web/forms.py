@@ -75,11 +75,13 @@ def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
 # -- the declarations ---------------------------------------------------------------------------------
 
 def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None,
-                 last: dict[str, list[dict[str, Any]]] | None = None) -> Markup:
+                 last: dict[str, list[dict[str, Any]]] | None = None,
+                 left_out: dict[str, str] | None = None) -> Markup:
     """The declaration forms. ``ui.decl_open``: the ids whose fold-out the page shows open
     now; ``ui.decl_drawn``: those whose form has been drawn (opened once this phase: shut
-    again, it keeps what the GM chose in it). ``last``: each one's last declaration
-    (``rules.last_declarations``), what a form starts on until this round's is made."""
+    again, it keeps what the GM chose in it). ``last``: each one's last declaration as far as the
+    rules take it now (``rules.last_declarations``), what a form starts on until this round's is
+    made; ``left_out``: what of it was left and why, said in the form."""
     ui = ui or TacticalRoundUi()
     names = _names(view)
     forms = []
@@ -120,8 +122,10 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
                 for d in decl))
             if c.get("full_and_half"):
                 said += html('<p class="hint">Full + Half: −20 to the attack rolls</p>')
-        elif before:
-            said = html('<p class="hint tr-decl-last">As last round: change it, or Declare.</p>')
+        elif before or (left_out or {}).get(cid):
+            why = (left_out or {}).get(cid)
+            said = html('<p class="hint tr-decl-last">As last round, {}. Change it, or Declare.</p>', why) if why \
+                else html('<p class="hint tr-decl-last">As last round: change it, or Declare.</p>')
         form = html('<form class="tr-form tr-declare" data-form="tr-declare" data-id="{cid}" novalidate '
                     'aria-label="Declare for {name}">{head}{said}{err}'
                     '<input type="hidden" name="id" value="{cid}">{err_id}{err_actions}'
@@ -175,14 +179,16 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     attacker = pre.get("id") or (living[0]["id"] if living else "")
     who = [(c["id"], c["name"]) for c in living]  # the fallen attack nobody (issue 32)
     own = next((c for c in living if c["id"] == attacker), {})
-    # the default target: the declared one while they stand, else the nearest living enemy on the
-    # map (``pre["nearest"]``, from ``rules.default_target``), never an ally (issues 10 and 32)
+    # the target: the declared one, downed or not, while not dead (the rules let the incapacitated
+    # be struck: a GM's play-through saw Aldric's blow declared on Orc 1 land on Orc 3, without a
+    # word); with none, the nearest living enemy on the map (``pre["nearest"]``, from
+    # ``rules.default_target``), never an ally (issues 10 and 32)
     side = next((c.get("side") for c in combatants if c["id"] == attacker), None)
     others = [c for c in combatants if c["id"] != attacker]
     standing = {c["id"] for c in others if not _out_of_action(c) and c.get("side") != side}
-    target = pre.get("target") if pre.get("target") in standing else ""
-    target = target or pre.get("nearest") or next((c["id"] for c in others if c["id"] in standing), "")
     targets = [(c["id"], c["name"]) for c in others if not _dead(c)]
+    target = pre.get("target") if pre.get("target") in {i for i, _ in targets} else ""
+    target = target or pre.get("nearest") or next((c["id"] for c in others if c["id"] in standing), "")
     flags = fragment((_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS),
                      # what the map says, beside the box (a GM's fights: the box came unticked and its
                      # reason sat in the closed "Range bands from the map" list)
@@ -206,7 +212,8 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
         attacker=_field("tr-att-id", "id", "Attacker", _select("tr-att-id", "id", who, attacker)),
         weapon=_field("tr-att-weapon", "weapon", "Weapon",
                       _select("tr-att-weapon", "weapon", weapon_options(own), weapon)),
-        target=_field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target)),
+        target=_field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target),
+                      pre.get("target_note") or ""),
         flags=flags, err_los=_err("line_of_sight"),
         roll=_field("tr-att-roll", "rolls.attack", "Open-ended d100",
                     _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
@@ -221,7 +228,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
 def weapon_options(c: dict[str, Any]) -> list[tuple[str, str]]:
     """The attack form's Weapon choices: "(the wielded one)", then the attacker's own weapons only (a
     GM's fights: every combatant's were listed, "Broadsword, Broadsword, Claw, ..."), drawn again in
-    place when the GM picks another Attacker (``TacticalPanel.weapons_again``). A value names its
+    place when the GM picks another Attacker (``TacticalPanel.attack_changed``). A value names its
     owner, so a choice left from another attacker is refused by ``attack_action``, never used."""
     return [("", "(the wielded one)")] + [(f'{c["id"]}:{w["index"]}', f'{w["name"]} (CMB {w["cmb_now"]}, {w["state"]})')
                                            for w in c.get("weapons", [])]

@@ -45,7 +45,7 @@ from .forms import attack_html, declare_html, open_html, pending_html, ranges_ht
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
                kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None,
-               last: dict[str, list[dict[str, Any]]] | None = None) -> Markup:
+               last: dict[str, list[dict[str, Any]]] | None = None, left_out: dict[str, str] | None = None) -> Markup:
     if not view or "phases" not in view:
         return fragment()
     ui = ui or TacticalRoundUi()
@@ -54,7 +54,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
     parts = [*stepper_parts(view), open_html(view, ui), over_html(view), acting_html(view)]
     if phase in ("setup", "assessment", "declaration"):
-        parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui, last))
+        parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui, last, left_out))
     parts.append(pending_html(view, ui))
     pre = ui.attack or next_attack(view)
     # only while someone has an attack to make in the phase: open with none, it offered the first
@@ -82,6 +82,13 @@ def next_attack(view: dict[str, Any]) -> dict[str, Any]:
             if d.get("action") in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared"):
                 return {"id": s["combatant"], "weapon": d.get("weapon"), "target": d.get("target") or ""}
     return {}
+
+
+def acting_now(view: dict[str, Any]) -> list[Any]:
+    """Round, phase and who has the next open attack in it: what the attack form's memory of the GM's
+    choices (``TacticalRoundUi.attack``) holds for. A GM's play-through: Orc 2 picked in the form in
+    Ranged A, his shot skipped, and in Melee the form still offered Orc 2 while Grub acted."""
+    return [view.get("round"), view["phase"]["id"], next_attack(view).get("id") or ""]
 
 
 def stepper_html(view: dict[str, Any]) -> Markup:
@@ -208,6 +215,17 @@ def attack_action(values: dict[str, Any]) -> tuple[dict[str, Any], str]:
 RANGED_KINDS = ("missile", "thrown", "spell")
 
 
+def weapon_missing(acts: list[dict[str, Any]], rows: list[int], name: str) -> InvalidAction | None:
+    """A declared Ranged attack with no weapon chosen, refused beside its Weapon: the engine would take
+    the weapon in hand, a sword as well as a bow, and a GM's play-through saw "Orc 2 declares: Ranged
+    attack" with no weapon named (Ranged Attacks: "Missile weapons, thrown weapons, and certain
+    Spells all use the ranged attack rules")."""
+    for row, d in zip(rows, acts):
+        if d["action"] == "ranged_attack" and d.get("weapon") is None:
+            return InvalidAction(f"actions.{row}.weapon", f"choose the weapon {name or 'they'} shoots or throws with")
+    return None
+
+
 def sight_from(enc: Any, answers: dict[str, bool], attacker_id: str, weapon: Any, target_id: str) -> bool:
     """Whether an attack form's "Line of sight (ranged)" starts ticked: for a ranged attack, the GM's last
     answer for this attacker and target, else what the map says (ticked when nobody stands on the line
@@ -250,6 +268,7 @@ class TacticalPanel(GamePanel):
             "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset", "advance")
 
     def panel(self, app: Any, view: dict[str, Any]) -> Markup:
+        self.forget_stale_attack(app, view)
         kinds = None
         try:
             kinds = app.ruleset.table(app.enc, "declared_actions")["entries"]
@@ -277,11 +296,13 @@ class TacticalPanel(GamePanel):
                 ui = dataclasses.replace(ui, attack=pre)
         except Exception:  # noqa: BLE001 - a default only: never let it blank the panel
             pass
-        last = None
+        last, left_out = None, None
         if view.get("phase", {}).get("id") in ("assessment", "declaration"):
             from fray.games.tactical_round import rules
-            last = rules.last_declarations(app.enc)
-        return panel_html(view, ui, kinds, ranges, last)
+            checked = rules.last_declarations_checked(app.enc)
+            last = {cid: rows for cid, (rows, _) in checked.items()}
+            left_out = {cid: why for cid, (_, why) in checked.items() if why}
+        return panel_html(view, ui, kinds, ranges, last, left_out)
 
     @staticmethod
     def on_change(app: Any, event: Any) -> None:
@@ -294,10 +315,8 @@ class TacticalPanel(GamePanel):
 
         t = nil(event.target)
         name = str(getattr(t, "name", "") or "") if t is not None else ""
-        if name in ("id", "weapon", "target"):
-            if name == "id":
-                TacticalPanel.weapons_again(app, t)
-            TacticalPanel.sight_again(app, t)
+        if name in ("id", "weapon", "target", "line_of_sight"):
+            TacticalPanel.attack_changed(app, t, name)
             return
         row, _, rest = name.removeprefix("actions.").partition(".")
         if not name.startswith("actions.") or rest != "action" or not row.isdigit():
@@ -314,46 +333,69 @@ class TacticalPanel(GamePanel):
             tsel.value = target
 
     @staticmethod
-    def weapons_again(app: Any, t: Any) -> None:
-        """Another Attacker in the attack form: its Weapon list becomes the new attacker's own, on the
-        wielded one (``forms.weapon_options``); what else is chosen or typed in the form stays. The
-        attacker is kept as the form's start, so a render before the attack draws the same."""
-        from fray.web.blocks import ascii_html
-        from fray.web.dom import nil, q
-
-        form = nil(t.closest('form[data-form="tr-attack"]'))
-        wsel = q(form, '[name="weapon"]') if form is not None else None
-        if wsel is None:
-            return
-        cid = str(t.value or "")
-        enc = app.enc
-        view = app.ruleset.view(enc)
-        c = _combatant(view, cid) or {}
-        wsel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in weapon_options(c)))
-        wsel.value = ""
-        tsel = q(form, '[name="target"]')
-        app.ui.part(TacticalPanel).attack = {"id": cid, "weapon": None,
-                                            "target": str(tsel.value or "") if tsel is not None else ""}
+    def forget_stale_attack(app: Any, view: dict[str, Any]) -> None:
+        """The GM's choices in the attack form hold while the one who acts now does (``acting_now``):
+        once that one has acted or been skipped, or the phase or round has moved on, the form follows
+        who acts, from their declaration."""
+        ui = app.ui.part(TacticalPanel)
+        if ui.attack_at is not None and ui.attack_at != acting_now(view):
+            TacticalPanel.forget_attack(app)
 
     @staticmethod
-    def sight_again(app: Any, t: Any) -> None:
-        """Another attacker, weapon or target in the attack form: its Line of sight starts again from
-        the map and the GM's answers (``sight_from``), and the odds with it."""
+    def forget_attack(app: Any) -> None:
+        ui = app.ui.part(TacticalPanel)
+        ui.attack, ui.attack_at, ui.attack_weapons = None, None, {}
+
+    @staticmethod
+    def remember_attack(app: Any, attack: dict[str, Any], view: dict[str, Any] | None = None) -> None:
+        """The attack form as the GM set it, kept through redraws while the one acting now acts."""
+        ui = app.ui.part(TacticalPanel)
+        ui.attack = attack
+        ui.attack_at = acting_now(view if view is not None else app.ruleset.view(app.enc))
+
+    @staticmethod
+    def attack_changed(app: Any, t: Any, name: str) -> None:
+        """The GM changed the attack form's Attacker, Weapon, Target or Line of sight. Another Attacker:
+        its Weapon list becomes its own (``forms.weapon_options``), on the weapon the GM chose for it
+        before in this turn, else the wielded one. Line of sight starts again from the map and the GM's
+        answers (``sight_from``) on another attacker or target; on another weapon the GM's own tick
+        stands (a GM's play-through: choosing the Heavy crossbow unticked it: "No odds: a ranged attack
+        needs a clear Line of Sight"). What is chosen is kept as the form's start, so a render before
+        the attack draws the same."""
+        from fray.web.blocks import ascii_html
         from fray.web.dom import nil, q
         from fray.web.forms import form_values
 
         form = nil(t.closest('form[data-form="tr-attack"]'))
-        box = q(form, '[name="line_of_sight"]') if form is not None else None
-        if box is None:
+        if form is None:
             return
-        action, err = attack_action(form_values(form))
-        if err:
-            return
-        who, weapon, target = str(action.get("id") or ""), action.get("weapon"), str(action.get("target") or "")
-        box.checked = sight_from(app.enc, app.ui.part(TacticalPanel).los, who, weapon, target)
+        ui = app.ui.part(TacticalPanel)
+        view = app.ruleset.view(app.enc)
+        wsel = q(form, '[name="weapon"]')
+        box = q(form, '[name="line_of_sight"]')
+        cid = str(q(form, '[name="id"]').value or "") if q(form, '[name="id"]') is not None else ""
+        if name == "id" and wsel is not None:
+            c = _combatant(view, cid) or {}
+            wsel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in weapon_options(c)))
+            chosen = ui.attack_weapons.get(cid)
+            wsel.value = "" if chosen is None else f"{cid}:{chosen}"
+        values = form_values(form)
+        owner, _, idx = str(values.get("weapon") or "").rpartition(":")
+        weapon = as_int(idx) if owner == cid and idx else None
+        if name == "weapon":
+            ui.attack_weapons[cid] = weapon
+        before = ui.attack or {}
+        mem: dict[str, Any] = {"id": cid, "weapon": weapon, "target": str(values.get("target") or "")}
+        if name == "line_of_sight" and box is not None:
+            mem["line_of_sight"] = bool(box.checked)
+        elif name == "weapon" and "line_of_sight" in before and before.get("id") == cid:
+            mem["line_of_sight"] = before["line_of_sight"]  # the GM's own tick stands
+        TacticalPanel.remember_attack(app, mem, view)
         why = q(form, "#tr-att-los-why")
         if why is not None:
-            why.textContent = sight_why(app.enc, who, weapon, target)
+            why.textContent = sight_why(app.enc, cid, weapon, mem["target"])
+        if box is not None and "line_of_sight" not in mem:
+            box.checked = sight_from(app.enc, ui.los, cid, weapon, mem["target"])
         odds_view.refresh(app, form)
 
     @staticmethod
@@ -373,8 +415,17 @@ class TacticalPanel(GamePanel):
         if a is None:
             return {}
         pre["nearest"] = rules.default_target(enc, a.id)
+        # the declared target stands, even downed (Parrying: "Incapacitated ... characters ... cannot
+        # Parry at all": they can be attacked); a dead or gone one is said beside Target, never
+        # changed without a word (a GM's play-through: "Aldric attacks Orc 3", declared on Orc 1)
         tgt = enc.get(pre.get("target") or "")
-        if tgt is None or rules.fallen(tgt) or tgt.side == a.side:
+        if pre.get("target") and (tgt is None or "dead" in tgt.conditions):
+            gone = f"{tgt.name}, the declared target, is dead" if tgt is not None else \
+                "The declared target is no longer here"
+            pre["target_note"] = f"{gone}: choose whom {a.name} attacks."
+            pre["target"] = ""
+            tgt = None
+        if tgt is None:
             tgt = enc.get(pre["nearest"])
         if tgt is not None and "line_of_sight" not in pre:
             pre["line_of_sight"] = sight_from(enc, app.ui.part(TacticalPanel).los, a.id, pre.get("weapon"), tgt.id)
@@ -480,7 +531,7 @@ class TacticalPanel(GamePanel):
                     stepper.scrollIntoView(True)
         elif act == "tr-quick-attack":
             w = data(el, "weapon")
-            app.ui.part(self).attack = {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""}
+            self.remember_attack(app, {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""})
             app.render()
             from fray.web.dom import by_id
             roll = by_id("tr-att-roll")
@@ -604,7 +655,7 @@ class TacticalPanel(GamePanel):
         if rolls:
             action["rolls"] = rolls
         if app.dispatch(action, form):
-            app.ui.part(self).attack = None
+            self.forget_attack(app)
             a = app.enc.get(action["id"])
             ws = a.data.get("weapons", []) if a is not None else []
             wi = action.get("weapon", a.data.get("wielding", 0) if a is not None else 0)
@@ -639,6 +690,13 @@ class TacticalPanel(GamePanel):
                 d["target"] = t
             rows.append(i)
             acts.append(d)
+
+        a = app.enc.get(values.get("id") or "")
+        bad = weapon_missing(acts, rows, a.name if a is not None else "")
+        if bad is not None:
+            app.clear_errors(form)
+            app.show_error(form, bad)
+            return
 
         def field_map(f: str) -> str:
             parts = f.split(".")

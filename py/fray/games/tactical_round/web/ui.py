@@ -8,7 +8,12 @@ from typing import Any
 
 @dataclass
 class TacticalRoundUi:
-    attack: dict[str, Any] | None = None  # the attack form as a quick attack set it (id, weapon, target)
+    # the attack form as a quick attack or the GM's choices in it set it (id, weapon, target, and
+    # line_of_sight once the GM ticks or unticks it), kept through redraws while ``attack_at`` (round,
+    # phase, who acts now) still holds: never into another phase or past the one who acted
+    attack: dict[str, Any] | None = None
+    attack_at: list[Any] | None = None
+    attack_weapons: dict[str, int | None] = field(default_factory=dict)  # the weapon the GM chose, by attacker
     asked: list[Any] | None = None  # [round, phase] whose Next stopped on what is still open
     los: dict[str, bool] = field(default_factory=dict)  # the line of sight the GM last said, "attacker>target"
     card_open: set[str] = field(default_factory=set)  # the cards' lazy fold-outs open now
