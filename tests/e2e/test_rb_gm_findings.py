@@ -41,6 +41,9 @@ def test_a_second_movement_roll_is_refused_beside_the_button(page, open_app):
     move(page, x=6)
     form = page.locator("form[data-form=rb-move]")
     said = form.locator("[data-error-for][role=alert]")
+    expect(said).to_have_count(1)
+    expect(said).to_have_class("field-error rb-form-error")  # the form's own slot, beside the button
+    expect(form.get_by_label("East (x, m)")).not_to_have_attribute("aria-invalid", "true")
     expect(said).to_contain_text("has made this round's movement roll already")
     expect(said).to_contain_text("one movement roll in each movement phase")
     expect(page.locator(".rb-pending")).to_have_count(1)
@@ -57,10 +60,14 @@ def test_stealth_says_adjusted_weight_in_words(page, open_app):
     add(page, BEAR)                          # c1: the large creature acts
     add(page, SCOUT, x=60, side="foes")      # c2
     rb_start(page, "Start anyway")
-    advance(page, "Action phase")
     acting = page.locator(".rb-acting")
+    expect(acting.locator("h3")).to_have_text(f"Movement: {BEAR}")
+    advance(page, "Movement phase")
+    expect(acting.locator("h3")).to_have_text(f"Movement: {SCOUT}")
+    advance(page, "Action phase")
     expect(acting).to_contain_text("adjusted weight")
     assert "AWGT" not in acting.inner_text().replace("(AWGT)", "")
     card_text = page.locator("#combatants").inner_text()
+    expect(page.locator("#combatants .rb-awgt").first).to_have_text("172 adjusted (AWGT)")
     assert "AWGT" not in card_text.replace("(AWGT)", "")
     shot(page, "rb-awgt")
