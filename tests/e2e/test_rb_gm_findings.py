@@ -1,5 +1,6 @@
 """Range band, findings of a GM's play-through: the Movement roll pressed again for the same combatant stacked
-pending rolls R1-R9; the stealth buttons said "AWGT 172" to a GM who never learnt the abbreviation.
+pending rolls R1-R9; the stealth buttons said "AWGT 172" to a GM who never learnt the abbreviation; the players'
+window said nothing of a companion's High Stealth.
 
 Every step waits on what the page shows (``expect``), never on time."""
 
@@ -7,8 +8,9 @@ from __future__ import annotations
 
 import os
 
-from gestures import new_encounter, rb_start
+from gestures import card, new_encounter, rb_start
 from playwright.sync_api import expect
+from test_players_view import add_rb, open_players, players_dialog
 from test_range_band import BADGE, SCOUT, add, advance, move
 
 BEAR = "Large creature"
@@ -71,3 +73,39 @@ def test_stealth_says_adjusted_weight_in_words(page, open_app):
     expect(page.locator("#combatants .rb-awgt").first).to_have_text("172 adjusted (AWGT)")
     assert "AWGT" not in card_text.replace("(AWGT)", "")
     shot(page, "rb-awgt")
+
+
+def high_stealth_from_the_start(page, name: str) -> None:
+    """The GM lets ``name`` start the battle in High Stealth without a roll (High Stealth: "the GM may allow any
+    characters who wish to start a battle in High Stealth to do so without rolling")."""
+    who = card(page, name)
+    who.get_by_label("Stealth", exact=True).select_option("high")
+    who.get_by_label("start in it (no roll)").check()
+    who.get_by_role("button", name=f"Set the stealth level of {name}").click()
+    expect(card(page, name).locator(".rb-stealth")).to_have_text("High Stealth")
+
+
+def test_the_players_see_their_companions_high_stealth_not_a_foes(page, open_app, wait_ready):
+    """High Stealth: "the GM will not assume you are using High Stealth at all times, unless your party is willing to
+    move very slowly": High Stealth is the players' own choice, so their window says it of a party member (the GM's
+    map said "Kest high stealth", the players' window nothing); a foe's stays the GM's to tell, even when shown."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_encounter(page, "Reeds at the ford", "range-band", BADGE)
+    add_rb(page, SCOUT, "Kest", "party", 0)
+    add_rb(page, SCOUT, "Lurker", "foes", 4)
+    high_stealth_from_the_start(page, "Kest")
+    high_stealth_from_the_start(page, "Lurker")
+    pv = open_players(page, wait_ready)
+    dlg = players_dialog(page)
+    lurker = dlg.locator('li[data-id="c2"]')
+    lurker.get_by_role("button", name="Show").click()  # the GM shows the foe: its stealth stays unsaid
+    expect(lurker).to_contain_text("Shown, by the GM")
+    dlg.get_by_role("button", name="Close").click()
+    expect(pv.locator('.pv-token[data-id="c2"]')).to_have_count(1)
+    expect(pv.locator('.pv-token[data-id="c1"] title')).to_have_text("Kest · high stealth")
+    expect(pv.locator('.pv-token[data-id="c2"] title')).to_have_text("Lurker")
+    if os.environ.get("FRAY_SHOTS"):
+        for w, h in ((768, 1024), (1366, 900)):
+            pv.set_viewport_size({"width": w, "height": h})
+            pv.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"players-stealth-{w}.png"))

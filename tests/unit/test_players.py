@@ -172,3 +172,14 @@ def test_settings_survive_a_save_round_trip():
     h.do({"type": "players.hide", "id": "c2", "hidden": True})
     back = savefile.loads(savefile.dumps(h))
     assert see(back.present) == see(h.present)
+
+
+def test_range_band_a_companions_high_stealth_is_shown_a_foes_is_not():
+    """Range-band, High Stealth: "Because of the impact on movement, the GM will not assume you are using High Stealth
+    at all times, unless your party is willing to move very slowly": High Stealth is the players' own choice, so
+    their window says it of a party member (the GM's map said "Kest high stealth", the players' window nothing).
+    A foe's stealth stays the GM's to tell, even on a foe the GM shows them."""
+    enc = fight(person("Kest", stealth="high"), person("Ana", x=2), person("Lurker", side="foes", x=4, stealth="high"))
+    enc, _ = apply(enc, {"type": "players.hide", "id": "c3", "hidden": False})
+    states = {c["name"]: c["states"] for c in see(enc)["combatants"]}
+    assert states == {"Kest": ["high stealth"], "Ana": [], "Lurker": []}
