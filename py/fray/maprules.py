@@ -208,8 +208,8 @@ class MapRule:
         return "prone" in c.conditions
 
     def seen_states(self, enc: Encounter, c: Combatant) -> list[str]:
-        """Of ``states``, those anyone at the table sees, for the players' map (which says, of every game,
-        who is down or prone). Default: none."""
+        """Of ``states``, those the players at the table see (anyone's, or their own companions' choices), for the
+        players' map (which says, of every game, who is down or prone). Default: none."""
         return []
 
     def rings(self, enc: Encounter, c: Combatant) -> list[Ring]:

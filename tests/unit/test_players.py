@@ -190,3 +190,14 @@ def test_the_fallen_are_down_in_the_order_as_on_the_map(condition):
     assert "down" in hurt["states"] and hurt["wounds"] == "down"
     standing = next(c for c in see(enc)["combatants"] if c["id"] == "c2")
     assert standing["wounds"] == "unhurt" and "down" not in standing["states"]
+
+
+def test_range_band_a_companions_high_stealth_is_shown_a_foes_is_not():
+    """Range-band, High Stealth: "Because of the impact on movement, the GM will not assume you are using High Stealth
+    at all times, unless your party is willing to move very slowly": High Stealth is the players' own choice, so
+    their window says it of a party member (the GM's map said "Kest high stealth", the players' window nothing).
+    A foe's stealth stays the GM's to tell, even on a foe the GM shows them."""
+    enc = fight(person("Kest", stealth="high"), person("Ana", x=2), person("Lurker", side="foes", x=4, stealth="high"))
+    enc, _ = apply(enc, {"type": "players.hide", "id": "c3", "hidden": False})
+    states = {c["name"]: c["states"] for c in see(enc)["combatants"]}
+    assert states == {"Kest": ["high stealth"], "Ana": [], "Lurker": []}

@@ -66,8 +66,11 @@ class Messages:
                 break
             probe = probe.rpartition(".")[0]
         about = key if probe else ""  # "": the form as a whole (no slot of its own), which any change may mend
-        if slot is None:
-            slot = q(root, "[data-error-for]") if scope is not None else None
+        if slot is None and scope is not None:
+            # an error naming no field goes to the form's own slot (widgets.general_err, outside every
+            # field: where the form put it, beside its button), else the first: a range-band movement
+            # roll refused by the rules was said under East, marking East invalid
+            slot = q(root, "[data-error-for]:not([data-field] *)") or q(root, "[data-error-for]")
         if slot is None:
             self.banner(msg if isinstance(err, RuleViolation) else str(err))
             return

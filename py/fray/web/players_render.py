@@ -210,6 +210,14 @@ def map_svg(p: dict[str, Any]) -> Markup:
 HIDE_LABEL = {True: "hidden", False: "shown", None: "automatic"}
 
 
+def _choice(label: str, act: str, on: bool, **data: Any) -> Markup:
+    """One choice of a group, a toggle button that says whether it is the chosen one (``aria-pressed``; the
+    page draws it filled, with a tick): a GM could not tell which Wounds choice was on when only the colour
+    of a border told them apart."""
+    return h("button", {"type": "button", "data-act": act, "class": "small", "aria-pressed": "true" if on else "false",
+                        **{"data-" + k: str(v) for k, v in data.items()}}, label)
+
+
 def settings_dialog(enc: Any, view: dict[str, Any]) -> Markup:
     """The GM's players' view dialog: open the window, choose how wounds show, hide or show each
     combatant (the automatic rule, where the ruleset judges sight, says who no party member sees)."""
@@ -217,16 +225,16 @@ def settings_dialog(enc: Any, view: dict[str, Any]) -> Markup:
     auto = players.auto_hidden(enc, view)
     hidden = players.hidden_ids(enc, view)
     modes = Markup("").join(
-        _button(lbl, "players-wounds", "small" + ("" if s["wounds"] == m else " secondary"), mode=m)
+        _choice(lbl, "players-wounds", s["wounds"] == m, mode=m)
         for m, lbl in (("exact", "Exact HP"), ("described", "Described (\u201cbadly hurt\u201d)"), ("none", "Nothing")))
     rows = []
     for c in enc.combatants:
         choice = s["hide"].get(c.id)
         why = " (no one of the party sees them)" if c.id in auto else ""
         state = ("Hidden" if c.id in hidden else "Shown") + (f": {HIDE_LABEL[choice]}{why}" if choice is None else ", by the GM")
-        acts = Markup("").join(_button(lbl, "players-hide", "small" + ("" if choice is val else " secondary"), id=c.id,
-                              hidden=HIDE_LABEL[val])
-                       for val, lbl in ((True, "Hide"), (False, "Show"), (None, "Automatic")))
+        acts = h("span", {"class": "choices", "role": "group", "aria-label": f"Players\u2019 view of {c.name}"},
+                 *(_choice(lbl, "players-hide", choice is val, id=c.id, hidden=HIDE_LABEL[val])
+                   for val, lbl in ((True, "Hide"), (False, "Show"), (None, "Automatic"))))
         rows.append(html('<li class="pv-gm-row" data-id="{}"><span class="pv-gm-name">{}</span>'
                          ' <span class="pv-gm-state">{}</span> {}</li>', c.id, c.name, state, acts))
     open_button = _button("Open players\u2019 view", "players-open", "primary")
@@ -234,7 +242,7 @@ def settings_dialog(enc: Any, view: dict[str, Any]) -> Markup:
                 '<p class="hint">A second window for a screen the players see: order of play, names, the map and '
                 'wounds as chosen here. Never notes, dice not yet applied, or hidden combatants.</p>'
                 '<p>{}</p>'
-                '<h3>Wounds</h3><p class="pv-gm-modes" role="group" aria-label="Wounds">{}</p>'
+                '<h3>Wounds</h3><p class="pv-gm-modes choices" role="group" aria-label="Wounds">{}</p>'
                 '<h3>Who the players see</h3><ul class="pv-gm-list">{}</ul>'
                 '<p class="field-error" data-error-for="players"></p>'
                 '<div class="dlg-actions">{}</div></div>', open_button, modes,

@@ -54,6 +54,24 @@ def test_round_turn_order_movement_phase_then_turns():
                     (1, "actions", "c2"), (1, "actions", "c3"), (1, "actions", "c1"), (2, "movement", "c2")]
 
 
+def test_one_movement_roll_in_each_movement_phase():
+    """FACTS: "a movement phase, then an action phase in which each character takes one turn in turn order", and
+    Flight: "If vertical movement up or down is your only movement, it still counts as a movement phase": each
+    combatant has one movement phase a round, so one movement roll (a GM pressed Movement roll 9 times and got
+    R1-R9). A second is refused while the first is pending and after it is settled; next round it is allowed."""
+    enc = to_phase(start(fight(person("A"), person("B"))), "movement", "c1")
+    enc = act(enc, "move", id="c1", x=5)
+    assert len(pending(enc, "movement")) == 1
+    with pytest.raises(RuleViolation, match="one movement roll in each movement phase"):
+        act(enc, "move", id="c1", x=6)
+    enc = resolve(enc, "movement", success=False)
+    with pytest.raises(RuleViolation, match="A has made this round's movement roll"):
+        act(enc, "move", id="c1", x=6)
+    enc = to_phase(enc, "movement", "c1", rnd=2)
+    enc = act(enc, "move", id="c1", x=6)
+    assert len(pending(enc, "movement")) == 1
+
+
 def test_durations_end_right_before_the_same_combatants_turn():
     """FACTS: "A duration counts down when the turn order reaches the same place in a later round, so a 1-round
     effect ends right before that character's next turn." """

@@ -313,12 +313,23 @@ def test_large_creatures_stealth_limits(wgt, high, medium):
         assert e.value.rule == "Large Creatures & Vehicles"
 
 
+def test_size_limits_say_the_adjusted_weight_in_words():
+    """Large Creatures & Vehicles: "Creatures of at least 80 AWGT cannot use Medium Stealth either." A GM read "AWGT
+    172: creatures of at least 80 AWGT cannot use Medium Stealth" on a button: the figure is said in words, the
+    abbreviation only beside the first figure, to find it in the rules."""
+    enc = fight(person("Big", stats={"WGT": 600}))
+    can = cv(enc, "c1")["stealth"]["can_enter"]
+    assert can["medium"] == ("adjusted weight (AWGT) 172: creatures of adjusted weight 80 or more cannot use Medium "
+                             "Stealth either")
+    assert can["high"].startswith("adjusted weight (AWGT) 172: creatures of adjusted weight 25 or more")
+
+
 def test_very_large_creatures_seen_further_in_low_stealth():
     """Large Creatures & Vehicles: "Creatures of at least 125 AWGT additionally increase their visible range in Low
     Stealth by 1 range, and another 1 range for every 25 AWGT beyond 125." (AWGT 172: +2 ranges)"""
     enc = fight(person("Watcher"), preset("Large creature", x=200))
     why = RS.view(enc)["visibility"]["c1"]["c2"]["why"]
-    assert any("AWGT 172: visible 2 ranges further" in r for r in why)
+    assert any("adjusted weight (AWGT) 172: visible 2 ranges further" in r for r in why)
     assert RS.view(enc)["visibility"]["c1"]["c2"]["sees"] is True  # medium → travel
 
 

@@ -302,7 +302,7 @@ class RangeBand(Ruleset):
                     if not b.get("needs_restart"):
                         b["needs_restart"] = True
                         ctx.event("breath", f"{c.name} reaches air but does not resume breathing: another character must "
-                                  "restart it (process action on CON, goal 20 + AWGT)", id=c.id)
+                                  "restart it (process action on CON, goal 20 + adjusted weight)", id=c.id)
                 else:
                     # resuming breathing is not catching one's breath: held breath and its CON rolls stay as
                     # they were until the two major actions of catching it (``rb.catch_breath``)

@@ -31,7 +31,7 @@ def stealth(ctx: Context) -> None:
         return
     why = rules.stealth_block(enc, c, level, t)
     if why:
-        raise RuleViolation("Large Creatures & Vehicles" if "AWGT" in why else "Combat Stealth", why)
+        raise RuleViolation("Large Creatures & Vehicles" if rules.AWGT_WORD in why else "Combat Stealth", why)
     if level == "medium":
         set_stealth(ctx, c, "medium", "free action, no roll" if cur == "low" else "reverts")
         return

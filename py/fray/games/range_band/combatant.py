@@ -60,7 +60,7 @@ STATS = (
     StatSpec("CON", "CON", "int", 0, 100, help="Rolled on for holding breath"),
     StatSpec("INT", "INT", "int", 0, 100, default=0, required=False, help="Rolled on for detection rolls"),
     StatSpec("SPD", "SPD", "int", 0, 100, help="Ground SPD: movement rolls"),
-    StatSpec("WGT", "WGT", "int", 1, 100000, help="Weight; one WGT is about 25 lb. AWGT is derived from it"),
+    StatSpec("WGT", "WGT", "int", 1, 100000, help="Weight; one WGT is about 25 lb. The adjusted weight (AWGT) is derived from it"),
     StatSpec("FSPD", "Flying SPD", "int", 0, 100, default=0, required=False,
              help="Natural flying SPD (0 = cannot fly); more sources stack as Flight says"),
 )

@@ -48,8 +48,15 @@ class RangeBandMap(MapRule):
         return "knocked-down" in c.conditions or super().lying(enc, c)
 
     def seen_states(self, enc: Encounter, c: Combatant) -> list[str]:
-        """Someone knocked down is seen on the ground; a stun or a stealth level is the GM's to tell."""
-        return ["knocked down"] if "knocked-down" in c.conditions else []
+        """Someone knocked down is seen on the ground; a stun, or a foe's stealth level, is the GM's to tell. A party
+        member's High Stealth is the players' own choice (High Stealth: "the GM will not assume you are using High
+        Stealth at all times, unless your party is willing to move very slowly"): their window says it of them."""
+        from fray.players import PARTY
+
+        out = ["knocked down"] if "knocked-down" in c.conditions else []
+        if c.side == PARTY and c.data.get("stealth") == "high":
+            out.append("high stealth")
+        return out
 
     def contact(self, enc: Encounter) -> float:
         for b in _tables(enc)["bands"]["entries"]:

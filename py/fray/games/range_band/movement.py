@@ -116,6 +116,13 @@ def move(ctx: Context) -> None:
     if cur != c.id:
         raise RuleViolation("The round", f"the movement phase goes in turn order: now it is "
                             f"{enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s movement")
+    # one movement phase a combatant each round ("it still counts as a movement phase"), so one roll: a GM's
+    # repeated press stacked nine pending rolls. Only a roll's record has "from"; a descent without a roll
+    # ("with or without a roll") leaves the horizontal movement roll to make
+    last = c.data.get("moved") or {}
+    if last.get("round") == enc.round and "from" in last:
+        raise RuleViolation("The round", f"{c.name} has made this round's movement roll already: one movement roll "
+                            "in each movement phase (Undo takes it back)")
     if "knocked-down" in c.conditions and not rules.is_flying(enc, c):
         raise RuleViolation("Movement", f"{c.name} is knocked down")
     z = rules.zone(enc)

@@ -43,6 +43,12 @@ def zone(enc: Encounter) -> dict[str, Any]:
 
 # -- weight ---------------------------------------------------------------------------------------
 
+# AWGT in words wherever it reaches the GM (a GM's play-through: "AWGT 172" on a stealth button explained
+# nothing). The texts never spell it out; FACTS derives it from WGT (weight) counting the heavy part less, an
+# adjusted weight. The abbreviation rides along once, where a figure is first given, to find it in the rules.
+AWGT_WORD = "adjusted weight"
+AWGT_SAID = "adjusted weight (AWGT)"
+
 def awgt(wgt: int) -> int:
     """AWGT (FACTS.md): WGT up to 20; of the WGT from 21 to 50 half; of the WGT over 50 a quarter
     (rounded down). 50 WGT → 35; 600 WGT → 172."""
@@ -288,15 +294,15 @@ def stealth_block(enc: Encounter, c: Combatant, level: str, t: Tables) -> str | 
         if is_mounted(c) or c.data.get("rider"):
             return "Mounted characters and mounts cannot use High Stealth (High Stealth)"
         if a >= int(size["no_high_from"]["value"]):
-            return f"AWGT {a}: creatures of at least {size['no_high_from']['value']} AWGT cannot use High Stealth"
+            return f"{AWGT_SAID} {a}: creatures of {AWGT_WORD} {size['no_high_from']['value']} or more cannot use High Stealth"
     if a >= int(size["no_medium_from"]["value"]):
-        return f"AWGT {a}: creatures of at least {size['no_medium_from']['value']} AWGT cannot use Medium Stealth either"
+        return f"{AWGT_SAID} {a}: creatures of {AWGT_WORD} {size['no_medium_from']['value']} or more cannot use Medium Stealth either"
     if c.data.get("flying") and not underwater(enc, c):
         return "Flying characters are always in Low Stealth (Flight)"
     if pair is not None and level == "medium":
         pa = c_awgt(pair)
         if pa >= int(size["no_medium_from"]["value"]):
-            return f"mount and rider share a stealth level, and {pair.name} (AWGT {pa}) cannot use Medium Stealth"
+            return f"mount and rider share a stealth level, and {pair.name} ({AWGT_WORD} {pa}) cannot use Medium Stealth"
         if pair.data.get("flying") and not underwater(enc, pair):
             return f"mount and rider share a stealth level, and {pair.name} is flying"
     if light_forces_low(enc, c, t):
@@ -472,7 +478,7 @@ def visible_range(enc: Encounter, observer: Combatant, target: Combatant, t: Tab
         if a >= start:
             plus = 1 + (a - start) // every
             new = RANGES[min(len(RANGES) - 1, RANGES.index(rng) + plus)]
-            reasons.append(f"AWGT {a}: visible {counted(plus, 'range')} further in Low Stealth → {new}")
+            reasons.append(f"{AWGT_SAID} {a}: visible {counted(plus, 'range')} further in Low Stealth → {new}")
             rng = new
     veh = target.data.get("vehicle", "none")
     if veh == "huge":
@@ -739,7 +745,7 @@ def melee_size_check(enc: Encounter, a: Combatant, d: Combatant, reach_only: boo
     if airborne(enc, a) and airborne(enc, d):
         return True, ["both flying (or on flying mounts): mount-size melee limits are ignored"], []
     if dm is not None and am is None and not is_flying(enc, a) and c_awgt(dm) >= 2 * c_awgt(a):
-        hind.append((f"{d.name}'s mount (AWGT {c_awgt(dm)}) is at least double {a.name}'s AWGT {c_awgt(a)}", 1))
+        hind.append((f"{d.name}'s mount ({AWGT_WORD} {c_awgt(dm)}) is at least double {a.name}'s {c_awgt(a)}", 1))
     # the 10x rule: a mount against a character, or two mounts
     if am is None and dm is None:
         return True, why, hind
@@ -748,18 +754,18 @@ def melee_size_check(enc: Encounter, a: Combatant, d: Combatant, reach_only: boo
         small_rider = d if small is dm else a
         small_w = c_awgt(small) + (c_awgt(small_rider) if reach_only else 0)
         small_fly = is_flying(enc, small)
-        label = f"{small.name}'s AWGT {c_awgt(small)}" + (f" + rider {c_awgt(small_rider)} (Reach)" if reach_only else "")
+        label = f"{small.name}'s {AWGT_WORD} {c_awgt(small)}" + (f" + rider {c_awgt(small_rider)} (Reach)" if reach_only else "")
     else:
         big = am or dm
         small = d if am is not None else a
         small_w = c_awgt(small) * (2 if reach_only else 1)
         small_fly = airborne(enc, small)
-        label = f"{small.name}'s AWGT {c_awgt(small)}" + (" doubled (Reach)" if reach_only else "")
+        label = f"{small.name}'s {AWGT_WORD} {c_awgt(small)}" + (" doubled (Reach)" if reach_only else "")
     if small_fly:
         why.append("the smaller character/mount is flying: the mount-size rules do not apply")
         return True, why, hind
     if c_awgt(big) >= 10 * small_w:
-        why.append(f"{big.name}'s AWGT {c_awgt(big)} is at least 10 times {label}: no melee attacks either way")
+        why.append(f"{big.name}'s {AWGT_WORD} {c_awgt(big)} is at least 10 times {label}: no melee attacks either way")
         return False, why, hind
     return True, why, hind
 

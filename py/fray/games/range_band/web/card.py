@@ -134,7 +134,7 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
         breath_btn = ""
     return html(
         '<div class="rb-card" data-id="{cid}"><dl class="rb-facts">'
-        '<div><dt>AWGT</dt><dd class="rb-awgt">{awgt}</dd></div>'
+        '<div><dt>Weight</dt><dd class="rb-awgt">{awgt} adjusted (AWGT)</dd></div>'
         '<div><dt>Stealth</dt><dd class="rb-stealth rb-st-{level}">{stealth}{locked}</dd></div>'
         '<div><dt>Flight</dt><dd class="rb-flight">{flight}; {spd}</dd></div>'
         '<div><dt>Mount</dt><dd class="rb-mount">{mount}</dd></div>'

@@ -1,0 +1,111 @@
+"""Range band, findings of a GM's play-through: the Movement roll pressed again for the same combatant stacked
+pending rolls R1-R9; the stealth buttons said "AWGT 172" to a GM who never learnt the abbreviation; the players'
+window said nothing of a companion's High Stealth.
+
+Every step waits on what the page shows (``expect``), never on time."""
+
+from __future__ import annotations
+
+import os
+
+from gestures import card, new_encounter, rb_start
+from playwright.sync_api import expect
+from test_players_view import add_rb, open_players, players_dialog
+from test_range_band import BADGE, SCOUT, add, advance, move
+
+BEAR = "Large creature"
+
+
+def shot(page, name: str) -> None:
+    """With FRAY_SHOTS set, the panel photographed at a tablet's and a laptop's size."""
+    if not os.environ.get("FRAY_SHOTS"):
+        return
+    was = page.viewport_size
+    for w, h in ((768, 1024), (1366, 900)):
+        page.set_viewport_size({"width": w, "height": h})
+        page.locator(".rb-acting").scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"{name}-{w}.png"))
+    page.set_viewport_size(was)
+
+
+def test_a_second_movement_roll_is_refused_beside_the_button(page, open_app):
+    """FACTS: "a movement phase, then an action phase"; Flight: "If vertical movement up or down is your only
+    movement, it still counts as a movement phase": one movement roll a combatant in each movement phase."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_encounter(page, "Ford", "range-band", BADGE)
+    add(page, SCOUT)                         # c1
+    add(page, BEAR, x=60, side="foes")       # c2
+    rb_start(page, "Start anyway")
+    expect(page.locator("#round-bar .phase")).to_contain_text("Movement phase")
+    move(page, x=5)
+    expect(page.locator('.rb-pending[data-ref="R1"]')).to_be_visible()
+    move(page, x=6)
+    form = page.locator("form[data-form=rb-move]")
+    said = form.locator("[data-error-for][role=alert]")
+    expect(said).to_have_count(1)
+    expect(said).to_have_class("field-error rb-form-error")  # the form's own slot, beside the button
+    expect(form.get_by_label("East (x, m)")).not_to_have_attribute("aria-invalid", "true")
+    expect(said).to_contain_text("has made this round's movement roll already")
+    expect(said).to_contain_text("one movement roll in each movement phase")
+    expect(page.locator(".rb-pending")).to_have_count(1)
+    expect(page.locator('.rb-pending[data-ref="R2"]')).to_have_count(0)
+    shot(page, "rb-second-move")
+
+
+def test_stealth_says_adjusted_weight_in_words(page, open_app):
+    """Large Creatures & Vehicles: "Creatures of at least 25 AWGT cannot use High Stealth." The page says the
+    weight in words, never the bare abbreviation."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_encounter(page, "Den", "range-band", BADGE)
+    add(page, BEAR)                          # c1: the large creature acts
+    add(page, SCOUT, x=60, side="foes")      # c2
+    rb_start(page, "Start anyway")
+    acting = page.locator(".rb-acting")
+    expect(acting.locator("h3")).to_have_text(f"Movement: {BEAR}")
+    advance(page, "Movement phase")
+    expect(acting.locator("h3")).to_have_text(f"Movement: {SCOUT}")
+    advance(page, "Action phase")
+    expect(acting).to_contain_text("adjusted weight")
+    assert "AWGT" not in acting.inner_text().replace("(AWGT)", "")
+    card_text = page.locator("#combatants").inner_text()
+    expect(page.locator("#combatants .rb-awgt").first).to_have_text("172 adjusted (AWGT)")
+    assert "AWGT" not in card_text.replace("(AWGT)", "")
+    shot(page, "rb-awgt")
+
+
+def high_stealth_from_the_start(page, name: str) -> None:
+    """The GM lets ``name`` start the battle in High Stealth without a roll (High Stealth: "the GM may allow any
+    characters who wish to start a battle in High Stealth to do so without rolling")."""
+    who = card(page, name)
+    who.get_by_label("Stealth", exact=True).select_option("high")
+    who.get_by_label("start in it (no roll)").check()
+    who.get_by_role("button", name=f"Set the stealth level of {name}").click()
+    expect(card(page, name).locator(".rb-stealth")).to_have_text("High Stealth")
+
+
+def test_the_players_see_their_companions_high_stealth_not_a_foes(page, open_app, wait_ready):
+    """High Stealth: "the GM will not assume you are using High Stealth at all times, unless your party is willing to
+    move very slowly": High Stealth is the players' own choice, so their window says it of a party member (the GM's
+    map said "Kest high stealth", the players' window nothing); a foe's stays the GM's to tell, even when shown."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_encounter(page, "Reeds at the ford", "range-band", BADGE)
+    add_rb(page, SCOUT, "Kest", "party", 0)
+    add_rb(page, SCOUT, "Lurker", "foes", 4)
+    high_stealth_from_the_start(page, "Kest")
+    high_stealth_from_the_start(page, "Lurker")
+    pv = open_players(page, wait_ready)
+    dlg = players_dialog(page)
+    lurker = dlg.locator('li[data-id="c2"]')
+    lurker.get_by_role("button", name="Show").click()  # the GM shows the foe: its stealth stays unsaid
+    expect(lurker).to_contain_text("Shown, by the GM")
+    dlg.get_by_role("button", name="Close").click()
+    expect(pv.locator('.pv-token[data-id="c2"]')).to_have_count(1)
+    expect(pv.locator('.pv-token[data-id="c1"] title')).to_have_text("Kest · high stealth")
+    expect(pv.locator('.pv-token[data-id="c2"] title')).to_have_text("Lurker")
+    if os.environ.get("FRAY_SHOTS"):
+        for w, h in ((768, 1024), (1366, 900)):
+            pv.set_viewport_size({"width": w, "height": h})
+            pv.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"players-stealth-{w}.png"))
