@@ -39,7 +39,8 @@ def test_an_engaged_archer_is_told_she_cannot_shoot(page, open_app, tmp_path, si
     expect(form.locator("[data-odds] .odds-none")).to_contain_text(why)
     n = page.locator("#log li").count()
     _roll(form, attack="30")
-    err = form.locator('[data-error-for="target"]')  # beside the Target
+    # the form's own slot, beside its button: the refusal is about where she stands, not one field
+    err = form.locator("[data-error-for]:not([data-field] *)")
     expect(err).to_contain_text(why)
     expect(err).to_contain_text("Disengage first, or change to a melee attack (see “Ranged Combat” in the rules)")
     expect(page.locator("#log li")).to_have_count(n)
