@@ -164,7 +164,9 @@ def measure(context, fray_url: str) -> dict:
     gm.locator("#dlg").get_by_role("button", name="Close").click()
     place(pv, PLAYERS_WINDOW)
     pv.wait_for_selector('html[data-engine="ready"]', state="attached", timeout=120_000)
-    pv.wait_for_function("(document.getElementById('pv-now') || {}).textContent === 'Now: Hero 1'", timeout=60_000)
+    # The players' window allows no eval (its CSP), and Playwright evaluates a bare expression with
+    # eval: every predicate on it is written as a function.
+    pv.wait_for_function("() => (document.getElementById('pv-now') || {}).textContent === 'Now: Hero 1'", timeout=60_000)
     gm.bring_to_front()  # the GM plays in their own window; the players' one is on the other screen
     shown, dom, frames, intervals, gm_ms, gm_painted, lags, raw = [], [], [], [], [], [], [], []
     mismatches = 0
@@ -173,7 +175,7 @@ def measure(context, fray_url: str) -> dict:
             pv.evaluate(ARM)
             t0, t1 = gm.evaluate(CHANGE)
             gm_ms.append(t1 - t0)
-            pv.wait_for_function("window.__pvWatch.shown !== null", timeout=30_000)
+            pv.wait_for_function("() => window.__pvWatch.shown !== null", timeout=30_000)
             gm.wait_for_function("window.__gmWatch.frames.length > 0", timeout=30_000)
             gm_paint = gm.evaluate("window.__gmWatch.frames[0]")
             pv_paint = pv.evaluate("window.__pvWatch.shown")
