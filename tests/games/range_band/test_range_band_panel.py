@@ -374,10 +374,13 @@ def test_a_refusal_in_the_preview_is_in_the_gms_words():
 
     enc = in_turn(fight(), "c2").present
     ruled = preview(enc, {"type": "rb.move", "id": "c3", "to": "far"})
-    assert ruled["error"]["rule"] == "The round"
+    assert ruled["error"]["rule"] == ""  # the round is FACTS.md's, no heading of the rule text: none named
     text = str(preview_html(ruled, RS.table(enc, "core_roll"), {}))
-    assert "movement rolls happen in the movement phase (see “The round” in the rules)" in text
+    assert "movement rolls happen in the movement phase" in text and "see “" not in text
     assert "(rule:" not in text
+    headed = preview(enc, {"type": "rb.descend", "id": "c2", "alt": 0})
+    text = str(preview_html(headed, RS.table(enc, "core_roll"), {}))
+    assert "(see “Flight” in the rules)" in text and "(rule:" not in text, text
     fielded = str(preview_html({"error": {"field": "actions.0.target", "rule": None, "message": "is out of reach"}},
                                RS.table(enc, "core_roll"), {}))
     assert "actions.0.target" not in fielded and "(Action 1: target)" in fielded, fielded

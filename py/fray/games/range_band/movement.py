@@ -99,7 +99,7 @@ def move(ctx: Context) -> None:
     roll succeeded". A mount's rider moves with it."""
     c = ctx.combatant()
     enc, t = ctx.enc, tables_of(ctx)
-    able(c, "Movement", "move")
+    able(c, "", "move")
     rush = flag(ctx.action, "rush")
     cautious = flag(ctx.action, "cautious")
     drop = flag(ctx.action, "drop_high_stealth")
@@ -110,21 +110,21 @@ def move(ctx: Context) -> None:
     if rules.is_mounted(c):
         raise RuleViolation("Back in Combat", f"{c.name} is mounted: move the mount")
     if enc.phase != "movement":
-        raise RuleViolation("The round", "movement rolls happen in the movement phase")
+        raise RuleViolation("", "movement rolls happen in the movement phase")
     slots = ctx.ruleset.order_of_play(enc)
     cur = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
     if cur != c.id:
-        raise RuleViolation("The round", f"the movement phase goes in turn order: now it is "
+        raise RuleViolation("", f"the movement phase goes in turn order: now it is "
                             f"{enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s movement")
     # one movement phase a combatant each round ("it still counts as a movement phase"), so one roll: a GM's
     # repeated press stacked nine pending rolls. Only a roll's record has "from"; a descent without a roll
     # ("with or without a roll") leaves the horizontal movement roll to make
     last = c.data.get("moved") or {}
     if last.get("round") == enc.round and "from" in last:
-        raise RuleViolation("The round", f"{c.name} has made this round's movement roll already: one movement roll "
+        raise RuleViolation("", f"{c.name} has made this round's movement roll already: one movement roll "
                             "in each movement phase (Undo takes it back)")
     if "knocked-down" in c.conditions and not rules.is_flying(enc, c):
-        raise RuleViolation("Movement", f"{c.name} is knocked down")
+        raise RuleViolation("", f"{c.name} is knocked down")
     z = rules.zone(enc)
     # Underwater Combat: "resolved similarly to a battle in which all characters are flying", "just as
     # difficult to descend as to ascend"; who is underwater follows from position (areas.Water)
