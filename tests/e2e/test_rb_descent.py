@@ -21,7 +21,7 @@ def test_a_movement_roll_after_a_descent_is_the_gms_call(page, open_app):
     add(page, FLYER)                          # c1, flying
     add(page, SCOUT, x=30, side="party")      # c2
     if not page.locator("#tok-c1").is_visible():
-        page.get_by_role("tab", name="Map").click()
+        page.locator("#tab-map").click()
     page.locator("#tok-c1").click()           # before the fight, the map's form puts the flyer aloft
     where = page.locator('#map-info form[data-form="map-move"]')
     where.get_by_label("Altitude (m)").fill("40")
