@@ -78,7 +78,8 @@ class RuleViolation(FrayError):
     def __init__(self, rule: str, message: str, field: str = ""):
         self.rule = rule
         self.field = field
-        super().__init__(f"{message} (rule: {rule})")
+        # a refusal resting on nothing the rule text heads (the round, the core rules) names no rule
+        super().__init__(f"{message} (rule: {rule})" if rule else message)
 
 
 class SaveFileError(FrayError):

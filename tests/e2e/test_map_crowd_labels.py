@@ -147,3 +147,101 @@ def test_the_players_window_names_every_token_in_a_crowd(page, open_app, tmp_pat
         assert names[cid] in words or words == initials[cid], (cid, words)
     if SHOTS:
         pv.screenshot(path=str(SHOTS / "crowd-players.png"))
+
+
+# twelve long names in the same crowd (a GM's play-through: the labels crossed each other on their leaders)
+LONG = ["Gorp the Unwashed", "Sir Reginald of the Long Spear", "Brother Anselm the Grey", "Mad Meg of Hollow Hill",
+        "Ulfric Stormborn the Younger", "Captain Ysolde Ashgrave", "Old Tom Ferryman of the Ford",
+        "Harrow Blackhand the Bandit Chief", "Wenna Quickfingers", "Great Wolf of the Northern Wood",
+        "Dame Petronella Vance", "Fenwick the Crossbowman"]
+RB_BODY = {"party": "Human scout", "foes": "Human scout"}
+
+# each token label's text box and its leader line (ends in page pixels), as drawn
+LEADERS = """() => {
+    const out = {};
+    for (const g of document.querySelectorAll('#map-plan .token-label')) {
+        const bs = [...g.querySelectorAll('text')].map(t => t.getBoundingClientRect());
+        const box = [Math.min(...bs.map(b => b.left)), Math.min(...bs.map(b => b.top)),
+                     Math.max(...bs.map(b => b.right)), Math.max(...bs.map(b => b.bottom))];
+        let leader = null;
+        const ln = g.querySelector('.leader');
+        if (ln) {
+            const m = ln.getScreenCTM(), p = ln.ownerSVGElement.createSVGPoint(), ends = [];
+            for (const [x, y] of [[ln.x1, ln.y1], [ln.x2, ln.y2]]) {
+                p.x = x.baseVal.value; p.y = y.baseVal.value;
+                const q = p.matrixTransform(m); ends.push([q.x, q.y]);
+            }
+            leader = ends;
+        }
+        out[g.dataset.labelFor] = {words: [...g.querySelectorAll('text')].map(t => t.textContent).join(' '), box, leader};
+    }
+    return out;
+}"""
+
+
+def _cross(a, b, c, d) -> bool:
+    """Whether the segments a-b and c-d cross (not merely touch at an end)."""
+    def side(p, q, r):
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    d1, d2, d3, d4 = side(c, d, a), side(c, d, b), side(a, b, c), side(a, b, d)
+    return d1 * d2 < -1e-6 and d3 * d4 < -1e-6
+
+
+def _through(a, b, box, inset: float = 1.0) -> bool:
+    """Whether the segment a-b passes through the inside of ``box`` (shrunk by ``inset`` px: a glyph's edge)."""
+    x0, y0, x1, y1 = box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
+        if p == 0:
+            if q <= 0:
+                return False
+        elif p < 0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+    return t0 < t1
+
+
+def check_labels_apart(got: dict, where: str) -> None:
+    """No two labels overlap; no leader crosses another, nor runs through another label."""
+    ids = sorted(got)
+    over = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]
+            if min(got[a]["box"][2], got[b]["box"][2]) - max(got[a]["box"][0], got[b]["box"][0]) > 1
+            and min(got[a]["box"][3], got[b]["box"][3]) - max(got[a]["box"][1], got[b]["box"][1]) > 1]
+    assert over == [], f"{where}: labels overlap: {[(got[a]['words'], got[b]['words']) for a, b in over]}"
+    lines = {c: got[c]["leader"] for c in ids if got[c]["leader"]}
+    crossing = [(a, b) for a in lines for b in lines if a < b and _cross(*lines[a], *lines[b])]
+    assert crossing == [], f"{where}: leaders cross: {[(got[a]['words'], got[b]['words']) for a, b in crossing]}"
+    through = [(a, b) for a in lines for b in ids if b != a and _through(*lines[a], got[b]["box"])]
+    assert through == [], f"{where}: a leader runs through a label: {[(got[a]['words'], got[b]['words']) for a, b in through]}"
+
+
+@pytest.mark.parametrize("ruleset", ["strike-rank", "range-band"])
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, DESKTOP], ids=["768x1024", "1366x900"])
+def test_a_crowd_of_long_names_keeps_its_labels_apart(page, open_app, tmp_path, size, ruleset):
+    """Twelve long names ("Gorp the Unwashed", "Sir Reginald of the Long Spear", ...) in the crowd above: every
+    label is drawn where no other label is, and leader lines cross neither each other nor another label, on the
+    GM's map at a tablet's size and a laptop's, before and after a token is selected (its label says more)."""
+    page.set_viewport_size(size)
+    open_app(page)
+    h = History(new_encounter(ruleset, "Crowd of long names"))
+    for (which, _, side, x, y), name in zip(CROWD, LONG):
+        body = preset(ruleset, which if ruleset == "strike-rank" else RB_BODY[side], name=name, side=side)
+        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
+    path = tmp_path / "crowd.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(len(CROWD))
+    if page.locator("#tab-map").is_visible():
+        page.locator("#tab-map").click()
+    for selected in (None, "c3"):
+        if selected:
+            select(page, selected)
+        got = page.evaluate(LEADERS)
+        if SHOTS:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.locator("#map-pane").screenshot(
+                path=str(SHOTS / f"long-{ruleset}-{size['width']}x{size['height']}-{selected or 'none'}.png"))
+        assert len(got) == len(CROWD)
+        check_labels_apart(got, f"{ruleset} {size['width']}x{size['height']} selected {selected}")

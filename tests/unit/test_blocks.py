@@ -586,3 +586,47 @@ def test_the_painters_own_writes_cross_in_ascii(monkeypatch):
     p.paint_log(["<li>Bo \u2014 down</li>", "<li>Sir \u00c9d hits \u2192 Bo</li>"])
     assert len(WRITES) == 5 and all(w.isascii() for w in WRITES)
     assert regions["log"].innerHTML == "<li>Bo \u2014 down</li><li>Sir \u00c9d hits \u2192 Bo</li>"
+
+
+def test_undo_takes_back_only_the_log_lines_it_undoes(monkeypatch):
+    """Redo put one line on top of the log; Undo wrote the whole log again (300 lines parsed and styled for
+    one taken back). Undo now removes the lines it takes back, and nothing else is written; past the limit,
+    the oldest lines the undone ones had pushed out come back at the bottom. The page then holds what a
+    whole write would."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_conformance import empty_page
+
+    for name, m in empty_page().items():
+        monkeypatch.setitem(sys.modules, name, m)
+    monkeypatch.delitem(sys.modules, "fray.web.painter", raising=False)
+    from fray.web import painter
+
+    log_el, writes = region()
+    monkeypatch.setattr(painter, "by_id", lambda i: {"log": log_el}[i])
+
+    class P(painter.Painter):
+        def __init__(self):
+            self._painted, self._card_memo = {}, {}
+
+    def lines(*n: int) -> list[str]:
+        return [f'<li value="{i}">line {i}</li>' for i in n]
+
+    p = P()
+    p.paint_log(lines(3, 2, 1))
+    p.paint_log(lines(5, 4, 3, 2, 1))  # an action that logged two lines
+    writes.clear()
+    p.paint_log(lines(3, 2, 1))  # Undo
+    assert writes == [("remove", len(lines(5)[0])), ("remove", len(lines(4)[0]))], writes
+    assert log_el.innerHTML == "".join(lines(3, 2, 1))
+    writes.clear()
+    p.paint_log(lines(5, 4, 3, 2, 1))  # Redo: one write on top, as before
+    assert writes == [("insert", len("".join(lines(5, 4))))]
+    # at the limit (here 3 lines): the undone lines go, the oldest they had pushed out come back below
+    p.paint_log(lines(5, 4, 3))
+    writes.clear()
+    p.paint_log(lines(4, 3, 2))
+    assert [w[0] for w in writes] == ["remove", "insert"] and log_el.innerHTML == "".join(lines(4, 3, 2))
+    # a line that changed, or another encounter: written whole, as before
+    writes.clear()
+    p.paint_log(lines(9, 8))
+    assert writes == [len("".join(lines(9, 8)))] and log_el.innerHTML == "".join(lines(9, 8))

@@ -142,8 +142,10 @@ def test_the_log_is_written_by_what_was_added_on_top():
     assert R.log_added(old, ["<li>5</li>", "<li>4</li>"] + old) == 2
     # at the limit the oldest line goes as a new one comes
     assert R.log_added(old, ["<li>4</li>", "<li>3</li>", "<li>2</li>"]) == 1
-    # an undo took the top line away, or a line changed: written whole
+    # an undo took the top line away (log_taken: only it is removed), or a line changed: written whole
     assert R.log_added(old, old[1:]) is None
+    assert R.log_taken(old, old[1:]) == (1, 0) and R.log_taken(old, ["<li>2</li>", "<li>1</li>", "<li>0</li>"]) == (1, 1)
+    assert R.log_taken(old, old) is None and R.log_taken(old, ["<li>4</li>"] + old) is None
     assert R.log_added(old, ["<li>4</li>", "<li>3b</li>", "<li>2</li>", "<li>1</li>"]) is None
 
 

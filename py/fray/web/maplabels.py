@@ -9,7 +9,8 @@ never reads as a neighbour's: a spot nearer another token than its own is not ta
 token. With no room beside it for more than the initials, a form that still says the distance
 goes further out on a clear leader line, before the initials alone are set beside it; with no
 room for even those, they go further out on a leader; with no room anywhere, beside the token
-over whatever is there. Ring and area names, and the side view's,
+over whatever is there. A leader crosses no leader drawn before it, and no label covers one (a crowd
+of long names read along each other's leaders), save in those last resorts. Ring and area names, and the side view's,
 are still left out where they have no room (their tooltip and the panel's list say them). The
 GM's map (``mapview``) and the players' (``players_render``) place theirs here.
 
@@ -199,6 +200,14 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
             discs.add(want["own"])
             centre[id(want["own"])] = (want["cx"], want["cy"], want["r"])
 
+    # the leader lines drawn so far (``_leader``), by the label's id: a label placed later neither covers one
+    # nor draws its own across one (a crowd of long names: "Gorp the Unwashed" and "Brother Anselm the Grey"
+    # were read along each other's leaders)
+    leaders: dict[str, tuple[float, float, float, float]] = {}
+
+    def on_a_leader(box: tuple[float, ...], skip: str) -> bool:
+        return any(_through(*seg, box) for k, seg in leaders.items() if k != skip)
+
     def inside(box: tuple[float, ...]) -> bool:
         return vx <= box[0] and vy <= box[1] and box[2] <= vx + vw and box[3] <= vy + vh
 
@@ -238,7 +247,12 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
             t = max(0.0, min(1.0, ((ox - cx) * dx + (oy - cy) * dy) / (dx * dx + dy * dy or 1.0)))
             if math.hypot(cx + t * dx - ox, cy + t * dy - oy) < r:
                 return True
-        return strict >= 2 and any(_through(cx, cy, bx, by, o) for o in placed.near(span))
+        if strict < 2:
+            return False
+        if any(_through(cx, cy, bx, by, o) for o in placed.near(span)):
+            return True
+        seg = _leader(cx, cy, want["r"], box)
+        return seg is not None and any(_crosses(seg, other) for k, other in leaders.items() if k != want["id"])
 
     def found_at(want: dict[str, Any], vi: int, lines: list[Line], d: float, gap: float, kind: str,
                  box: tuple[float, float, float, float], pad: float) -> dict[str, Any]:
@@ -246,7 +260,8 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
                 "disc": (want["cx"], want["cy"], want["r"]), "far": d > want["r"] + gap}
 
     def free(want: dict[str, Any], box: tuple[float, ...]) -> bool:
-        return inside(box) and not blocked.hits(box, want.get("own")) and not placed.hits(box)
+        return (inside(box) and not blocked.hits(box, want.get("own")) and not placed.hits(box)
+                and not on_a_leader(box, want["id"]))
 
     def beside(want: dict[str, Any], variants: list[tuple[int, list[Line]]]) -> dict[str, Any] | None:
         """The fullest of ``variants`` that has room beside the token (or a step out, on a leader)."""
@@ -284,6 +299,10 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
         if found:
             placed.add(found["box"])
             out[want["id"]] = found
+            if found["far"] or "-" in found["spot"]:  # as label_svg draws it
+                seg = _leader(want["cx"], want["cy"], want["r"], found["box"])
+                if seg is not None:
+                    leaders[want["id"]] = seg
 
     every = [list(enumerate(want["variants"])) for want in wanted]
     # the first (the selected token's label) whole; then each token's shortest label kept beside it,
@@ -301,6 +320,7 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
         kept = out.pop(want["id"], None)
         if kept:
             placed.remove(kept["box"])
+            leaders.pop(want["id"], None)
         fuller, shortest = every[i][:-1], every[i][-1:]
         # a label that says more (the distance, the notes) goes out on a clear leader before the
         # initials alone are set beside the token: the GM selected a token to read those
@@ -344,6 +364,25 @@ def _round(cx: float, cy: float, d: float, w: float, h: float):
         x0 = ax if across == "right" else ax - w if across == "left" else ax - w / 2
         y0 = ay if up == "below" else ay - h if up == "above" else ay - h / 2
         yield "-".join(x for x in (up, across) if x) or "above", (x0, y0, x0 + w, y0 + h)
+
+
+def _leader(cx: float, cy: float, r: float, box: tuple[float, ...]) -> tuple[float, float, float, float] | None:
+    """The leader line from the disc at (cx, cy) of radius r to the nearest point of ``box``, from the disc's
+    edge (as ``label_svg`` draws it); None when the box touches the disc."""
+    bx, by = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
+    d = math.hypot(bx - cx, by - cy)
+    if d <= r:
+        return None
+    return cx + (bx - cx) * r / d, cy + (by - cy) * r / d, bx, by
+
+
+def _crosses(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether the segments ``a`` and ``b`` (x0, y0, x1, y1) cross each other."""
+    def side(px: float, py: float, qx: float, qy: float, rx: float, ry: float) -> float:
+        return (qx - px) * (ry - py) - (qy - py) * (rx - px)
+    d1, d2 = side(b[0], b[1], b[2], b[3], a[0], a[1]), side(b[0], b[1], b[2], b[3], a[2], a[3])
+    d3, d4 = side(a[0], a[1], a[2], a[3], b[0], b[1]), side(a[0], a[1], a[2], a[3], b[2], b[3])
+    return d1 * d2 < 0 and d3 * d4 < 0
 
 
 def _through(x0: float, y0: float, x1: float, y1: float, box: tuple[float, ...]) -> bool:

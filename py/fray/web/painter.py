@@ -250,8 +250,20 @@ class Painter:
         """The log, latest first. An action adds a few lines on top: only those are written (and the
         oldest dropped past the limit), not 300 lines parsed and styled again on every tap."""
         before = self._painted.get("log")
-        k = R.log_added(before, items)
-        if k is None or k:
+        taken = R.log_taken(before, items)  # first: log_added takes any log of the same length as all new
+        k = R.log_added(before, items) if taken is None else 0
+        if taken is not None and before is not None:
+            # an undo: the lines it takes back go, as a redo's come (a whole write parsed 300 lines again),
+            # and at the limit the oldest lines they had pushed out come back at the bottom
+            gone, back = taken
+            root = self.region("log", lambda: "".join(items))
+            if isinstance(root, Node):
+                root.expect(len(before))  # the page holds the lines last written, else all are written
+            for _ in range(gone):
+                root.firstElementChild.remove()
+            if back:
+                root.insertAdjacentHTML("beforeend", ascii_html("".join(items[len(items) - back:])))
+        elif k is None or k:
             root = self.region("log", lambda: "".join(items))
             if k is None:
                 root.innerHTML = ascii_html("".join(items))

@@ -514,6 +514,19 @@ def log_added(before: list[str] | None, items: list[str], most: int = 40) -> int
     return None
 
 
+def log_taken(before: list[str] | None, items: list[str], most: int = 40) -> tuple[int, int] | None:
+    """An undo's change to the log: ``(k, back)`` when ``items`` is ``before`` with its ``k`` newest lines
+    taken away and, at the limit, ``back`` older lines (the ones those had pushed out) returned below;
+    None when the log changed otherwise (then it is added to, or written whole)."""
+    if not before:
+        return None
+    for k in range(1, min(most + 1, len(before))):  # some line kept, else it is a whole write anyway
+        rest = before[k:]
+        if items[:len(rest)] == rest and len(items) - len(rest) <= k:
+            return k, len(items) - len(rest)
+    return None
+
+
 def empty_state(enc: Encounter) -> Markup:
     return html('<div class="empty"><p>No combatants yet.</p>{}</div>',
                 button("Add the first combatant", "add-combatant", "primary"))

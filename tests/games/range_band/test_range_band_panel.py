@@ -374,10 +374,13 @@ def test_a_refusal_in_the_preview_is_in_the_gms_words():
 
     enc = in_turn(fight(), "c2").present
     ruled = preview(enc, {"type": "rb.move", "id": "c3", "to": "far"})
-    assert ruled["error"]["rule"] == "The round"
+    assert ruled["error"]["rule"] == ""  # the round is FACTS.md's, no heading of the rule text: none named
     text = str(preview_html(ruled, RS.table(enc, "core_roll"), {}))
-    assert "movement rolls happen in the movement phase (see “The round” in the rules)" in text
+    assert "movement rolls happen in the movement phase" in text and "see “" not in text
     assert "(rule:" not in text
+    headed = preview(enc, {"type": "rb.descend", "id": "c2", "alt": 0})
+    text = str(preview_html(headed, RS.table(enc, "core_roll"), {}))
+    assert "(see “Flight” in the rules)" in text and "(rule:" not in text, text
     fielded = str(preview_html({"error": {"field": "actions.0.target", "rule": None, "message": "is out of reach"}},
                                RS.table(enc, "core_roll"), {}))
     assert "actions.0.target" not in fielded and "(Action 1: target)" in fielded, fielded
@@ -741,3 +744,30 @@ def test_an_attacks_result_shows_beside_the_attack_form_as_a_movement_rolls_does
     miss = resolve(enc, "offense", success=False, by=2)
     assert f"{what}: offense roll failed by 2 — the attack misses" in attack_form(miss)
     assert "rb-result" not in attack_form(act(hit, "attack", id="c1", target="c3", weapon=1, size="minor"))
+
+
+def test_after_a_descent_without_a_roll_the_movement_box_asks_the_gm():
+    """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
+    without a roll." and "If vertical movement up or down is your only movement, it still counts as a movement
+    phase". Whether a movement roll may follow a descent made without one the text leaves open: once the flyer
+    has descended, its movement box says so, quotes both, and offers the GM the choice (a box to tick, read
+    into ``rb.move {after_descent}``); it says the descent, not "Movement roll succeeded"."""
+    h = fight()
+    for _ in range(30):
+        v = RS.view(h.present)
+        if v["phase"]["id"] == "movement" and v["current"] == "c4":
+            break
+        h.do({"type": "advance"})
+    if not RS.view(h.present)["combatants"][3].get("flying"):
+        h.do({"type": "rb.fly", "id": "c4", "on": True})
+    h.do({"type": "move", "id": "c4", "x": 0, "y": 0, "alt": 40})
+    before = str(panel_html(RS.view(h.present), RangeBandUi()))
+    assert "after_descent" not in before
+    h.do({"type": "rb.descend", "id": "c4", "alt": 10})
+    html = str(panel_html(RS.view(h.present), RangeBandUi()))
+    box = html[html.index('class="rb-acting'):]
+    assert "descended without a roll" in box and "Movement roll succeeded" not in box
+    assert "with or without a roll" in box and "it still counts as a movement phase" in box
+    assert 'name="after_descent"' in box and "after_descent" in names_in(box)
+    assert move_action("c4", {"x": "3", "y": "0", "alt": "10", "after_descent": "on"})["after_descent"] is True
+    assert "after_descent" not in move_action("c4", {"x": "3", "y": "0", "alt": "10"})

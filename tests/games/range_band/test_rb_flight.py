@@ -94,6 +94,55 @@ def test_descend_one_zone_without_a_roll():
     assert enc.get("c1").position.alt == 0 and not pending(enc)
 
 
+def test_a_descent_without_a_roll_is_the_movement_unless_the_gm_lets_a_roll_follow():
+    """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
+    without a roll." and "If vertical movement up or down is your only movement, it still counts as a movement
+    phase". A flyer descended without a roll, then made its movement roll too (a GM's play-through). The text
+    does not say whether a roll may follow a descent made without one; the reading followed: the descent was
+    the phase's movement (a descent with a roll is the roll's own, ``rb.move`` with a lower altitude), and the
+    GM may rule otherwise (``after_descent``), which the log keeps."""
+    enc = fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 200}))
+    enc = act(to_phase(start(enc), "movement"), "descend", id="c1", alt=100)
+    with pytest.raises(RuleViolation, match="descended without a roll") as e:
+        act(enc, "move", id="c1", x=5, alt=100)
+    assert e.value.rule == "Flight" and e.value.field == "after_descent"
+    enc, events = apply(enc, {"type": "rb.move", "id": "c1", "x": 5, "alt": 100, "after_descent": True})
+    assert len(pending(enc, "movement")) == 1
+    assert any("The GM lets" in e["text"] and "follow its descent" in e["text"] for e in events)
+
+
+def test_a_movement_phase_descends_at_most_one_zone_in_all():
+    """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
+    without a roll": 1 zone in the phase, not 1 zone a press (two descents, or a descent and a roll's)."""
+    enc = fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 500}))
+    enc = act(to_phase(start(enc), "movement"), "descend", id="c1", alt=350)
+    with pytest.raises(RuleViolation, match="at most 1 zone"):
+        act(enc, "descend", id="c1", alt=200)
+    enc = act(enc, "descend", id="c1", alt=250)
+    assert enc.get("c1").position.alt == 250
+    with pytest.raises(RuleViolation, match="at most 1 zone"):
+        apply(enc, {"type": "rb.move", "id": "c1", "x": 5, "alt": 240, "after_descent": True})
+    fresh = fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 500}))
+    fresh = to_phase(start(fresh), "movement")
+    with pytest.raises(RuleViolation, match="at most 1 zone"):
+        act(fresh, "move", id="c1", x=5, alt=200)
+    rolled = act(fresh, "move", id="c1", x=5, alt=300)
+    assert len(pending(rolled, "movement")) == 1
+
+
+def test_descend_in_ones_own_movement():
+    """Flight: "During your movement phase, you may descend": the flyer's own place in the movement phase, as
+    its movement roll."""
+    enc = fight(person("Walker"), preset("Winged flyer", position={"x": 0, "y": 0, "alt": 40}))
+    enc = act(enc, "turn_order", id="c1", value=20)
+    enc = act(enc, "turn_order", id="c2", value=10)
+    enc = to_phase(start(enc), "movement", "c1")
+    with pytest.raises(RuleViolation, match="Walker's movement"):
+        act(enc, "descend", id="c2", alt=0)
+    enc = act(to_phase(enc, "movement", "c2"), "descend", id="c2", alt=0)
+    assert enc.get("c2").position.alt == 0
+
+
 def test_vertical_movement_blocks_slowing_actions():
     """Flight: "If vertical movement up or down is your only movement, it still counts as a movement phase; you cannot
     notably change your altitude and still perform slowing actions." """

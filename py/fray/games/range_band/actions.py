@@ -208,7 +208,7 @@ def act(ctx: Context) -> None:
     if unwilling and target is None:
         raise InvalidAction("unwilling", "an unwilling target: choose the target the action affects")
     enc, t = ctx.enc, tables_of(ctx)
-    able(c, "The round", "act")
+    able(c, "", "act")
     if fatigue and (c.data.get("breath", {}).get("holding") or c.data.get("breath", {}).get("out")):
         raise RuleViolation("Holding Breath", "holding breath prevents voluntarily taking fatigue points until the next "
                             "turn; without breath it is impossible")

@@ -48,7 +48,7 @@ def beyond_engaged(a: Combatant, d: Combatant, rng: dict[str, Any], override: st
     if rng["index"] == 0:
         return False
     if override is None:
-        raise RuleViolation("Range bands", f"{what} needs engaged range: {d.name} is at {rng['band']} range "
+        raise RuleViolation("", f"{what} needs engaged range: {d.name} is at {rng['band']} range "
                             f"({rng['why']}). The GM may allow it with a reason")
     return True
 
@@ -77,10 +77,10 @@ def attack(ctx: Context) -> None:
     warned_by = ctx.action.get("warned_by")
     roll_now = flag(ctx.action, "roll")
     override = override_of(ctx, "melee attack")
-    able(a, "Combat", "attack")
+    able(a, "", "attack")
     melee = w["kind"] == "melee"
     tags = set(w["tags"])
-    spec = RollSpec(f"Offense roll: {w['name']} against {d.name}", die, stat, int(a.stats.get(stat, 0)), "Combat")
+    spec = RollSpec(f"Offense roll: {w['name']} against {d.name}", die, stat, int(a.stats.get(stat, 0)), "")
     competent = True
     notes: list[str] = []
     grappling = d.id in a.data.get("grappling", [])
@@ -236,7 +236,7 @@ def grapple(ctx: Context) -> None:
     exception = flag(ctx.action, "mismatched_flying_ok")
     override = override_of(ctx, "grapple")
     enc, t = ctx.enc, tables_of(ctx)
-    able(a, "Combat", "grapple")
+    able(a, "", "grapple")
     rng = rules.range_between(a.position, d.position, t)
     if d.id not in a.data.get("grappling", []) and beyond_engaged(a, d, rng, override, "a grapple"):
         reason = " ".join((override or "").split())
@@ -264,7 +264,7 @@ def release(ctx: Context) -> None:
     a = ctx.combatant()
     d = other(ctx, "target", a)
     if d.id not in a.data.get("grappling", []):
-        raise RuleViolation("Combat", f"{a.name} is not grappling {d.name}")
+        raise RuleViolation("", f"{a.name} is not grappling {d.name}")
     a.data["grappling"] = [x for x in a.data["grappling"] if x != d.id]
     d.data["grappling"] = [x for x in d.data.get("grappling", []) if x != a.id]
     ctx.event("grapple", f"{a.name} and {d.name} are no longer grappling", id=a.id, target=d.id)

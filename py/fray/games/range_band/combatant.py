@@ -34,7 +34,8 @@ Per-fight state in ``c.data`` (the ruleset owns it):
 
 * ``stealth``; ``locks``: ``{"medium": round, "high": round}``: the round in which that level cannot
   be re-entered; ``flying``; ``mount`` (rider's mount id) / ``rider`` (mount's rider id).
-* ``moved``: this combatant's last movement ``{round, rushed, success, vertical, band}``.
+* ``moved``: this combatant's last movement ``{round, rushed, success, vertical, band}`` (``descent``: a
+  descent without a roll); ``descended``: ``{round, m}``, the metres descended in that movement phase.
 * ``breath``: ``{holding, idle, held, rolls, out, out_underwater, incapacitated_round, needs_restart,
   restart_points}``.
 * ``durations``: ``[{condition, ends: "before_turn"|"after_turn", round?, turns?}]``.

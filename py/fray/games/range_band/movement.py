@@ -94,12 +94,12 @@ def fly(ctx: Context) -> None:
 
 def move(ctx: Context) -> None:
     """``rb.move {id, x?, y?, alt?, rush?, cautious?, drop_high_stealth?, outnumbered?, unseen_area?,
-    dense_smoke?}``: a movement roll. Builds the roll specification (pending ``movement``); on success
+    dense_smoke?, after_descent?}``: a movement roll. Builds the roll specification (pending ``movement``); on success
     the new position applies. Stealth consequences apply at once, "regardless of whether your movement
     roll succeeded". A mount's rider moves with it."""
     c = ctx.combatant()
     enc, t = ctx.enc, tables_of(ctx)
-    able(c, "Movement", "move")
+    able(c, "", "move")
     rush = flag(ctx.action, "rush")
     cautious = flag(ctx.action, "cautious")
     drop = flag(ctx.action, "drop_high_stealth")
@@ -110,21 +110,32 @@ def move(ctx: Context) -> None:
     if rules.is_mounted(c):
         raise RuleViolation("Back in Combat", f"{c.name} is mounted: move the mount")
     if enc.phase != "movement":
-        raise RuleViolation("The round", "movement rolls happen in the movement phase")
+        raise RuleViolation("", "movement rolls happen in the movement phase")
     slots = ctx.ruleset.order_of_play(enc)
     cur = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
     if cur != c.id:
-        raise RuleViolation("The round", f"the movement phase goes in turn order: now it is "
+        raise RuleViolation("", f"the movement phase goes in turn order: now it is "
                             f"{enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s movement")
     # one movement phase a combatant each round ("it still counts as a movement phase"), so one roll: a GM's
     # repeated press stacked nine pending rolls. Only a roll's record has "from"; a descent without a roll
     # ("with or without a roll") leaves the horizontal movement roll to make
     last = c.data.get("moved") or {}
     if last.get("round") == enc.round and "from" in last:
-        raise RuleViolation("The round", f"{c.name} has made this round's movement roll already: one movement roll "
+        raise RuleViolation("", f"{c.name} has made this round's movement roll already: one movement roll "
                             "in each movement phase (Undo takes it back)")
+    # Flight: "you may descend any distance equivalent to 1 zone (long range) with or without a roll" and "If
+    # vertical movement up or down is your only movement, it still counts as a movement phase". The text does
+    # not say whether a roll may follow a descent made without one (a GM's play-through did both): the reading
+    # followed is that such a descent was the phase's movement (descending with a roll is the roll's own: a
+    # lower altitude in it), and the GM may rule otherwise, asked on the page once the flyer has descended
+    after_descent = flag(ctx.action, "after_descent")
+    if last.get("round") == enc.round and last.get("descent") and not after_descent:
+        raise RuleViolation("Flight", f"{c.name} descended without a roll this movement phase, and vertical movement "
+                            "that is the only movement \"still counts as a movement phase\": the descent was "
+                            f"{c.name}'s movement. The GM may let a movement roll follow it",
+                            field="after_descent")
     if "knocked-down" in c.conditions and not rules.is_flying(enc, c):
-        raise RuleViolation("Movement", f"{c.name} is knocked down")
+        raise RuleViolation("", f"{c.name} is knocked down")
     z = rules.zone(enc)
     # Underwater Combat: "resolved similarly to a battle in which all characters are flying", "just as
     # difficult to descend as to ascend"; who is underwater follows from position (areas.Water)
@@ -134,6 +145,8 @@ def move(ctx: Context) -> None:
     up = new.alt - c.position.alt
     if not in3d and abs(up) > 1e-9:
         raise InvalidAction("alt", "only flying, swimming or underwater characters change altitude by moving")
+    if flying and not swim and up < 0:
+        descent_left(enc, c, t, -up)
     if in3d and (up > 0 or swim):
         cap = rules.band_max(t, "medium" if rush else "short") or 0
         if abs(up) > cap + 1e-9:
@@ -176,9 +189,14 @@ def move(ctx: Context) -> None:
         set_stealth(ctx, c, "low", "rushing", lock=True)
     elif stealth == "high" and drop:
         set_stealth(ctx, c, "medium", "moved without the High Stealth Hindrance", lock=True)
+    if after_descent and last.get("round") == enc.round and last.get("descent"):
+        ctx.event("override", f"The GM lets {c.name}'s movement roll follow its descent without a roll (Flight: "
+                  "\"with or without a roll\")", id=c.id)
     c.data["moved"] = {"round": enc.round, "rushed": rush, "success": None,
                        "vertical": abs(up) > (rules.band_max(t, "engaged") or 0), "from": [c.position.x, c.position.y]}
     c.data["move_phase_round"] = enc.round
+    if flying and not swim and up < 0:  # counted when declared: a pending roll's descent is spoken for
+        c.data["descended"] = {"round": enc.round, "m": descended(enc, c) - up}
     effect = {"to": [new.x, new.y, new.alt], "rush": rush, "up": up, "swim": swim}
     if spec.auto:
         apply_move(ctx, c, t, effect, {"success": True, "by": spec.auto["by"], "text": spec.auto["reason"]})
@@ -263,6 +281,22 @@ def map_move(ctx: Context) -> None:
         ctx.event("move", f"{p.name} moves with {c.name}", id=p.id)
 
 
+def descended(enc: Encounter, c: Combatant) -> float:
+    """Metres this flyer has descended in this round's movement phase (a descent, or a roll's declared one)."""
+    d = c.data.get("descended") or {}
+    return float(d.get("m", 0)) if d.get("round") == enc.round else 0.0
+
+
+def descent_left(enc: Encounter, c: Combatant, t: rules.Tables, drop: float) -> None:
+    """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
+    without a roll": 1 zone in all, whether in one descent, several or a roll's."""
+    zone = rules.band_max(t, "long") or 0
+    done = descended(enc, c)
+    if done + drop > zone + 1e-9:
+        raise RuleViolation("Flight", f"descend at most 1 zone (long range, {zone:g} m) in a movement phase"
+                            + (f": {c.name} has descended {done:g} m already" if done else ""))
+
+
 def descend(ctx: Context) -> None:
     """``rb.descend {id, alt}``: "During your movement phase, you may descend any distance equivalent to
     1 zone (long range) with or without a roll." Not underwater ("just as difficult to descend as to
@@ -274,16 +308,25 @@ def descend(ctx: Context) -> None:
                                                                      if rules.underwater(enc, c) else ""))
     if enc.phase != "movement":
         raise RuleViolation("Flight", "descend during your movement phase")
+    slots = ctx.ruleset.order_of_play(enc)
+    cur = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
+    if cur != c.id:  # "your movement phase": the flyer's own place in it, as for its movement roll
+        raise RuleViolation("Flight", f"descend during your own movement: now it is "
+                            f"{enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s movement")
     from fray.reducer import _number
     alt = _number(ctx.action.get("alt"), "alt", -20000, 20000)
     if alt > c.position.alt:
         raise InvalidAction("alt", "descending goes down")
     if why := rules.below_ground(enc, Position(c.position.x, c.position.y, float(alt))):
         raise InvalidAction("alt", below_ground_text(c, why))
-    if c.position.alt - alt > (rules.band_max(t, "long") or 0) + 1e-9:
-        raise RuleViolation("Flight", f"descend at most 1 zone (long range, {rules.band_max(t, 'long'):g} m)")
+    drop = c.position.alt - alt
+    descent_left(enc, c, t, drop)
     c.position = Position(c.position.x, c.position.y, float(alt))
     follow(ctx.enc, c)
-    c.data["moved"] = {"round": enc.round, "rushed": False, "success": True, "vertical": True, "band": "vertical"}
+    last = c.data.get("moved") or {}
+    if not (last.get("round") == enc.round and "from" in last):  # after a roll, the roll stays the movement
+        c.data["moved"] = {"round": enc.round, "rushed": False, "success": True, "vertical": True, "band": "vertical",
+                           "descent": True}
     c.data["move_phase_round"] = enc.round
+    c.data["descended"] = {"round": enc.round, "m": descended(enc, c) + drop}
     ctx.event("move", f"{c.name} descends to altitude {alt:g} m (no roll needed)", id=c.id)

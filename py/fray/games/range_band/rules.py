@@ -789,7 +789,7 @@ def movement_spec(enc: Encounter, c: Combatant, t: Tables, rush: bool = False, c
                         notes=["flying SPD = " + " + ".join(f"{r} {v}" for r, v in parts),
                                "unaffected by rough terrain; encumbrance does not affect TN or flying SPD"])
     else:
-        spec = RollSpec("Movement roll", "d12", "SPD", int(c.stats.get("SPD", 0)), "Movement")
+        spec = RollSpec("Movement roll", "d12", "SPD", int(c.stats.get("SPD", 0)), "")
     if rush:
         if fly:
             reactive = value if not dense_smoke else value // 2

@@ -214,7 +214,7 @@ def use_action(ctx: Context, c: Combatant, size: str, what: str, t: rules.Tables
     if size in ("major", "minor"):
         lim = limits.get(size)
         if lim is not None and used[size] + count > int(lim):
-            raise RuleViolation("The round", f"{c.name} has already used {counted(used[size], size + ' action')} this turn "
+            raise RuleViolation("", f"{c.name} has already used {counted(used[size], size + ' action')} this turn "
                                 f"(at most {lim}: Actions in one turn, in Tables)")
         used = {**used, size: used[size] + count}
     used = {**used, "what": used["what"] + [f"{size}: {what}"]}

@@ -48,7 +48,7 @@ def status(ctx: Context) -> None:
     enc, t = ctx.enc, tables_of(ctx)
     if not on:
         if not cond_off(c, st):
-            raise RuleViolation("Statuses", f"{c.name} is not {word(st)}")
+            raise RuleViolation("", f"{c.name} is not {word(st)}")
         ctx.event("condition", f"{c.name} is no longer {word(st)}", id=c.id, condition=st, on=False)
         return
     rounds = ctx.action.get("rounds")
@@ -62,7 +62,7 @@ def status(ctx: Context) -> None:
         rounds = whole(rounds, "rounds", 1, 1000)
         add_duration(enc, c, st, pick(ctx.action, "ends", ("before_turn", "after_turn"), "before_turn"), rounds)
     elif not cond_on(c, st):
-        raise RuleViolation("Statuses", f"{c.name} is already {word(st)}")
+        raise RuleViolation("", f"{c.name} is already {word(st)}")
     ctx.event("condition", f"{c.name} is now {word(st)}" + (f" for {counted(rounds, 'round')}" if rounds else ""), id=c.id,
               condition=st, on=True)
     after_status(ctx, c, st, t)

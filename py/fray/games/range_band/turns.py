@@ -145,7 +145,7 @@ def roll_turn_order(ctx: Context) -> None:
         raise InvalidAction("all", "must be true or false")
     who = [c for c in enc.peek() if every or c.data.get("turn_value") is None]
     if not who:
-        raise RuleViolation("The round", "everyone already has a turn order (type a value to change one)")
+        raise RuleViolation("", "everyone already has a turn order (type a value to change one)")
     said = []
     for each in who:
         c = enc.get(each.id)
@@ -163,7 +163,7 @@ def bring_back(ctx: Context) -> None:
     c = ctx.combatant()
     off = [x for x in rules.OUT if x in c.conditions]
     if not off:
-        raise RuleViolation("The round", f"{c.name} is still in the fight")
+        raise RuleViolation("", f"{c.name} is still in the fight")
     from fray.games.range_band.state_edits import cond_off
     for x in off:
         cond_off(c, x)

@@ -65,6 +65,8 @@ def move_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
     for k, _ in MOVE_FLAGS:
         if values.get(k):
             action[k] = True
+    if values.get("after_descent"):  # asked only once the flyer has descended without a roll this phase
+        action["after_descent"] = True
     return action
 
 

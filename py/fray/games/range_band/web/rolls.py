@@ -40,9 +40,11 @@ def spec_html(spec: dict[str, Any]) -> Markup:
     if spec.get("failure"):
         rows.append(html('<li class="rb-failure"><span class="k">Failure</span> {}</li>', spec["failure"]))
     rows += [html('<li class="rb-note">{}</li>', n) for n in spec.get("notes", [])]
+    # a roll of the core rules (the ground movement roll, the offense roll) has no heading of the text to name
+    rule = html(' <span class="rule">({})</span>', spec["rule"]) if spec.get("rule") else ""
     return html('<p class="rb-spec-head"><strong>{what}</strong>: <span class="rb-die">{die} on {stat}</span>'
-                ' <span class="rule">({rule})</span></p><ul class="rb-spec" aria-label="Roll specification">{rows}</ul>',
-                what=spec.get("what", "Roll"), die=spec.get("die"), stat=spec.get("stat"), rule=spec.get("rule", ""),
+                '{rule}</p><ul class="rb-spec" aria-label="Roll specification">{rows}</ul>',
+                what=spec.get("what", "Roll"), die=spec.get("die"), stat=spec.get("stat"), rule=rule,
                 rows=fragment(rows))
 
 

@@ -63,8 +63,21 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
                       'begun in High Stealth</span></div>',
                       _btn("Ambush movement (stealth roll)", "rb-ambush", "secondary", id=cid))
     result: Markup | str = ""
+    ask: Markup | str = ""
     mv = c.get("moved") or {}
-    if mv.get("round") == view.get("round") and mv.get("success") is not None:
+    if mv.get("round") == view.get("round") and mv.get("descent"):
+        # the text leaves open whether a roll may follow a descent made without one: the GM's call, asked here,
+        # where the next press of Movement roll would be refused (the engine's reading) or allowed
+        result = html('<p class="rb-result rb-result-ok" role="status">{} descended without a roll</p>', c["name"])
+        ask = html('<fieldset class="rb-ask"><legend>A movement roll after the descent?</legend><p>Flight: '
+                   '“During your movement phase, you may descend any distance equivalent to 1 zone (long range) with '
+                   'or without a roll.” and “If vertical movement up or down is your only movement, it still counts '
+                   'as a movement phase.” Fray reads the descent as {name}’s movement this phase, so no roll '
+                   'follows it; the text does not say. Your call:</p>{check}{err}</fieldset>', name=c["name"],
+                   err=_err("after_descent"),
+                   check=_check(f"{pre}-after_descent", "after_descent",
+                                "Let a movement roll follow the descent (kept in the log)"))
+    elif mv.get("round") == view.get("round") and mv.get("success") is not None:
         by = f' by {_g(mv["by"])}' if mv.get("by") is not None else ""
         result = html('<p class="rb-result rb-result-{}" role="status">{}</p>', _outcome(mv),
                       f'Movement roll succeeded{by}: {c["name"]} moved' if mv["success"] else
@@ -82,14 +95,14 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
         'specification shows below as you choose (a preview), then under Rolls to settle. Switch flight at the start '
         'or end of the movement.</p>'
         '<form data-form="rb-move" data-id="{cid}" novalidate aria-label="Move {name}"><div class="rb-grid">{x}{y}{alt}'
-        '</div><div class="rb-row">{flags}</div>{preview}'
+        '</div><div class="rb-row">{flags}</div>{ask}{preview}'
         '<div class="rb-row"><button type="submit" class="primary">Movement roll</button>{fly}</div>'
         '{err}</form>{descend}{ambush}{acting_err}</div>',
         cid=cid, name=c["name"], result=result, spd_name=spd_name, spd=spd,
         x=_field(f"{pre}-x", "x", "East (x, m)", _input(f"{pre}-x", "x", _g(x), "decimal")),
         y=_field(f"{pre}-y", "y", "North (y, m)", _input(f"{pre}-y", "y", _g(y), "decimal")),
         alt=_field(f"{pre}-alt", "alt", "Altitude (m)", _input(f"{pre}-alt", "alt", _g(alt), "decimal")),
-        flags=flags, preview=_preview_slot(), fly=fly, err=_general_err(), descend=descend, ambush=ambush,
+        flags=flags, ask=ask, preview=_preview_slot(), fly=fly, err=_general_err(), descend=descend, ambush=ambush,
         acting_err=_err("rb-acting"))
 
 

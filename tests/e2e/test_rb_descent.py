@@ -1,0 +1,60 @@
+"""A flyer's descent without a roll, then its movement roll (a GM's play-through let both happen). Flight: "During
+your movement phase, you may descend any distance equivalent to 1 zone (long range) with or without a roll." and
+"If vertical movement up or down is your only movement, it still counts as a movement phase." The text leaves
+open whether a roll may follow such a descent: once the flyer has descended, its movement box asks the GM,
+quoting both; Movement roll unticked is refused beside the question (nothing changes), ticked it goes ahead and
+the log keeps the GM's call.
+
+Every step waits on what the page shows (``expect``), never on time."""
+
+from __future__ import annotations
+
+from gestures import new_encounter, rb_start, saved
+from playwright.sync_api import expect
+from test_range_band import BADGE, FLYER, SCOUT, add, move, newest_log, pending
+
+
+def test_a_movement_roll_after_a_descent_is_the_gms_call(page, open_app):
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    new_encounter(page, "Cliff edge", "range-band", BADGE)
+    add(page, FLYER)                          # c1, flying
+    add(page, SCOUT, x=30, side="party")      # c2
+    if not page.locator("#tok-c1").is_visible():
+        page.locator("#tab-map").click()
+    page.locator("#tok-c1").click()           # before the fight, the map's form puts the flyer aloft
+    where = page.locator('#map-info form[data-form="map-move"]')
+    where.get_by_label("Altitude (m)").fill("40")
+    where.get_by_role("button", name="Move").click()
+    expect(newest_log(page)).to_contain_text("40")
+    if page.locator("#tab-tracker").is_visible():  # a tablet shows the map or the tracker
+        page.locator("#tab-tracker").click()
+    rb_start(page, "Start anyway")            # no turn orders: the flyer moves first, as added
+    expect(page.locator("#round-bar .phase")).to_contain_text(f"Movement phase: {FLYER}")
+    box = page.locator(".rb-acting")
+    expect(box.locator("fieldset.rb-ask")).to_have_count(0)
+
+    descend = page.locator("form[data-form=rb-descend]")
+    descend.get_by_label("Descend to altitude (m), no roll").fill("10")
+    descend.get_by_role("button", name="Descend").click()
+    expect(newest_log(page)).to_contain_text(f"{FLYER} descends to altitude 10 m (no roll needed)")
+    ask = box.locator("fieldset.rb-ask")
+    expect(ask).to_be_visible()
+    expect(box.locator(".rb-result")).to_have_text(f"{FLYER} descended without a roll")
+    expect(ask).to_contain_text("with or without a roll")
+    expect(ask).to_contain_text("it still counts as a movement phase")
+    actions_before = len(saved(page)["history"]["actions"])
+
+    move(page, x=5)                           # unticked: Fray's reading, the descent was the movement
+    refusal = ask.locator('[data-error-for="after_descent"]')
+    expect(refusal).to_contain_text("descended without a roll this movement phase")
+    expect(refusal).to_contain_text("(see “Flight” in the rules)")
+    expect(pending(page, "R1")).to_have_count(0)
+    assert len(saved(page)["history"]["actions"]) == actions_before, "a refused roll changes nothing"
+
+    ask.get_by_label("Let a movement roll follow the descent (kept in the log)").check()
+    move(page, x=5)
+    expect(pending(page, "R1")).to_be_visible()
+    expect(page.locator("#log")).to_contain_text(f"The GM lets {FLYER}'s movement roll follow its descent")
+    last = saved(page)["history"]["actions"][-1]
+    assert last["type"] == "rb.move" and last["after_descent"] is True
