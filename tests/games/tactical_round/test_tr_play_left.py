@@ -82,3 +82,18 @@ def test_the_acting_row_says_whom_the_attack_went_to():
     row = next(s for s in RS.order_of_play(same) if s.combatant_id == "c1")
     assert row.explanation.startswith("Melee attack → Grak with Sword")
     assert "attacked" not in same.state["declared"]["c1"][0]  # as declared: nothing more kept
+
+
+def test_the_box_of_a_next_that_stopped_offers_to_apply_the_critical_or_leave_it():
+    """The same stop on the page: the box says which critical waits, with Apply it / Leave it, and the
+    acting row of the one whose blow it was says it too."""
+    from fray.games.tactical_round.web.panel import acting_html, open_html
+    from fray.games.tactical_round.web.ui import TacticalRoundUi
+
+    enc = with_a_critical_waiting(melee())
+    view = RS.view(enc)
+    box = str(open_html(view, TacticalRoundUi(asked=[enc.round, enc.phase])))
+    assert "Attack A1&#x27;s critical B on Grak is not applied" in box or "Attack A1's critical B on Grak is not applied" in box
+    assert "Apply it" in box and "Leave it and go on" in box and 'data-act="tr-dismiss"' in box
+    row = str(acting_html(view))
+    assert "Critical B on Grak to apply" in row and "has-crit" in row
