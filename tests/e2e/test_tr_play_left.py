@@ -80,6 +80,7 @@ def test_a_critical_waiting_is_plain_next_stops_for_it_and_a_new_attacks_hits_la
     apply_result(page, "A1", 5, "B", "40")
     crit = page.locator('article.tr-pending.critical[data-ref="A1"]')
     expect(crit).to_have_count(1)
+    expect(crit.get_by_label("Extra hits")).to_be_focused()  # what the GM types next is the critical's
     # plain on the acting row of the one whose blow it was
     mira = page.locator('.tr-slot[data-id="c1"]')
     expect(mira).to_contain_text("Critical B on Grak to apply")

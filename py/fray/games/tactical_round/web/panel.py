@@ -634,9 +634,9 @@ class TacticalPanel(GamePanel):
                     action["rolls"] = rolls
             if app.dispatch(action, form) and action["critical"] is not None:
                 # the critical's box takes the result's place: its head (whose attack, which
-                # critical) was under the sticky round bar, strip and acting line on a tablet
-                from fray.web.dom import document, nil
-                app.reveal(nil(document.querySelector(f'article.tr-pending.critical[data-ref="{action["ref"]}"]')))
+                # critical) was under the sticky round bar, strip and acting line on a tablet; its
+                # Extra hits takes what the GM types next
+                self.show_pending(app, str(action["ref"]))
         elif form_name == "tr-critical":
             action = {"type": "tr.apply_critical", "ref": values.get("ref"), "hits": as_int(values.get("hits", "0") or "0"),
                       "stunned_rounds": as_int(values.get("stunned_rounds", "0") or "0"),
