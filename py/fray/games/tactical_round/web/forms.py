@@ -67,7 +67,7 @@ def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
                               _btn("Leave it", "tr-dismiss", "secondary", aria=f"Leave {what}", ref=p["ref"])))
         rows = fragment(h("ul", {"class": "tr-open-list"}, items), _open_actions(actions))
         go = _btn("Leave it and go on" if len(crits) == 1 and not actions else
-                  "Leave them and go on" if not actions else "Leave and skip all, go on", "tr-go-on", "secondary")
+                  "Leave them and go on" if not actions else "Skip all and go on", "tr-go-on", "secondary")
     elif undeclared:
         who = ", ".join(c["name"] for c in undeclared)
         rows = html("<p>Not declared yet: <strong>{}</strong>.</p>", who)
