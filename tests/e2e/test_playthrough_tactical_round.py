@@ -181,14 +181,14 @@ def test_twelve_fight_two_rounds_through_the_page(page, open_app, tmp_path):
 
     # -- round 1: declarations ----------------------------------------------------------------
     declare(page, "c1", [("melee_attack", "0", "c5")], "Bran declares: Melee attack")
-    declare(page, "c2", [("ranged_attack", "0", "c9")], "Mira declares: Ranged attack (Ranged A, full)")
+    declare(page, "c2", [("ranged_attack", "0", "c9")], "Mira declares: Ranged attack with Short bow on Archer 1 (Ranged A, full)")
     declare(page, "c3", [("melee_attack", "0", "c6")], "Tor declares: Melee attack")
     declare(page, "c4", [("move", "", "")], "Lia declares: Move")
     for cid, target in (("c5", "c1"), ("c6", "c3"), ("c7", "c2")):
         declare(page, cid, [("melee_attack", "0", target)], "declares: Melee attack")
     declare(page, "c8", [("move", "", "")], "Orc 4 declares: Move")
     for cid, target in (("c9", "c2"), ("c10", "c4"), ("c11", "c1"), ("c12", "c3")):
-        declare(page, cid, [("ranged_attack", "0", target)], "declares: Ranged attack (Ranged A, full)")
+        declare(page, cid, [("ranged_attack", "0", target)], re.compile(r"declares: Ranged attack with Short bow on .+ \(Ranged A, full\)"))
     shot(page, "1-declared")
 
     # -- Move: Lia's token moves back on the map (her Move is done); Orc 4 is left standing ----------
@@ -235,11 +235,11 @@ def test_twelve_fight_two_rounds_through_the_page(page, open_app, tmp_path):
     f.next("Declaration")
     expect(page.locator("form[data-form=tr-declare]")).to_have_count(10)  # Orc 1 and Archer 1 are down
     declare(page, "c1", [("melee_attack", "0", "c6")], "Bran declares")
-    declare(page, "c2", [("reload", "0", "")], "Mira declares: Reload a missile weapon (Other Actions, full)")
+    declare(page, "c2", [("reload", "0", "")], "Mira declares: Reload a missile weapon with Short bow (Other Actions, full)")
     declare(page, "c3", [("melee_attack", "0", "c6")], "Tor declares")
     for cid in ("c10", "c11"):
-        declare(page, cid, [("reload", "0", "")], "declares: Reload a missile weapon (Other Actions, full)")
-    declare(page, "c12", [("ranged_attack", "0", "c2")], "Archer 4 declares: Ranged attack (Ranged A, full)")
+        declare(page, cid, [("reload", "0", "")], "declares: Reload a missile weapon with Short bow (Other Actions, full)")
+    declare(page, "c12", [("ranged_attack", "0", "c2")], "Archer 4 declares: Ranged attack with Short bow on Mira (Ranged A, full)")
     for cid, target in (("c6", "c3"), ("c7", "c2")):
         declare(page, cid, [("melee_attack", "0", target)], "declares: Melee attack")
     declare(page, "c8", [("melee_attack", "0", "c4")], "Orc 4 declares")

@@ -118,9 +118,9 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     advance_to(page, "Assessment", 1)
     advance_to(page, "Declaration")
     expect(page.locator(".tr-slot")).to_have_count(3)
-    declare(page, "c1", [("melee_attack", "0", "c2")], f"{SWORD} declares: Melee attack (Melee, full)")
-    declare(page, "c2", [("melee_attack", "0", "c1")], f"{ORC} declares: Melee attack (Melee, full)")
-    declare(page, "c3", [("ranged_attack", "0", "c2")], f"{XBOW} declares: Ranged attack (Ranged A, full)")
+    declare(page, "c1", [("melee_attack", "0", "c2")], f"{SWORD} declares: Melee attack with Broadsword on {ORC} (Melee, full)")
+    declare(page, "c2", [("melee_attack", "0", "c1")], f"{ORC} declares: Melee attack with Scimitar on {SWORD} (Melee, full)")
+    declare(page, "c3", [("ranged_attack", "0", "c2")], f"{XBOW} declares: Ranged attack with Light crossbow on {ORC} (Ranged A, full)")
     parry(page, SWORD, 20, ORC)
     # DEF 30 + shield 20 + parry 20 = 70, Broadsword CMB 55 − 20 = 35
     expect(card(page, SWORD).locator(".tr-def-value")).to_have_text("70")
@@ -182,7 +182,8 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     declare(page, "c1", [("melee_attack", "0", "c2")], f"{SWORD} declares")
     declare(page, "c2", [("melee_attack", "0", "c1")], f"{ORC} declares")
     declare(page, "c3", [("reload", "0", ""), ("ranged_attack", "0", "c2")],
-            f"{XBOW} declares: Reload a missile weapon (Ranged B, half), Ranged attack (Ranged B, full)")
+            f"{XBOW} declares: Reload a missile weapon with Light crossbow (Ranged B, half), "
+            f"Ranged attack with Light crossbow on {ORC} (Ranged B, full)")
     parry(page, SWORD, 10, ORC)
     parry(page, ORC, 15, SWORD)
     advance_to(page, "Melee")

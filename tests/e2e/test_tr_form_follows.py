@@ -175,4 +175,4 @@ def test_as_last_round_offers_only_what_the_rules_take_now(page, open_app, tmp_p
     expect(bran.locator('[name="actions.1.action"]')).to_have_value("")
     shot(page, "tr-as-last-round")
     bran.locator("button[type=submit]").click()
-    expect(newest_log(page)).to_contain_text("Bran declares: Melee attack (Melee, full)")
+    expect(newest_log(page)).to_contain_text("Bran declares: Melee attack with Broadsword on Orc B (Melee, full)")

@@ -70,7 +70,7 @@ def test_one_attack_with_frays_dice_in_at_most_four_taps_and_sight_from_the_map(
     load(page, tmp_path)
     to(page, "Assessment")
     to(page, "Declaration")
-    declare(page, "c1", [("ranged_attack", "0", "c2")], "Bolt declares: Ranged attack (Ranged A, full)")
+    declare(page, "c1", [("ranged_attack", "0", "c2")], "Bolt declares: Ranged attack with Light crossbow on Orc A (Ranged A, full)")
     page.locator("#round-bar [data-act=advance]").click()
     page.locator(".tr-open").get_by_role("button", name=re.compile("^Go on")).click()
     expect(page.locator(".tr-stepper li.current")).to_contain_text("Ranged A")
@@ -95,7 +95,8 @@ def test_one_attack_with_frays_dice_in_at_most_four_taps_and_sight_from_the_map(
     to(page, "Assessment")
     to(page, "Declaration")
     declare(page, "c1", [("reload", "0", ""), ("ranged_attack", "0", "c4")],
-            "Bolt declares: Reload a missile weapon (Ranged B, half), Ranged attack (Ranged B, full)")
+            "Bolt declares: Reload a missile weapon with Light crossbow (Ranged B, half), "
+            "Ranged attack with Light crossbow on Orc B (Ranged B, full)")
     to(page, "Ranged B")  # the Quick Load reload did itself as Ranged B began
     expect(page.locator("#log")).to_contain_text("Bolt: Light crossbow loaded (Half Action, Quick Load)")
     page.locator('.tr-slot[data-id="c1"]').get_by_role("button", name=re.compile("^Attack")).click()
@@ -159,10 +160,10 @@ def test_declaring_an_attack_takes_two_taps(page, open_app, tmp_path):
     # Bolt shoots his loaded light crossbow at Orc A (10 m north; Orc B is as far: first added first)
     # Bran, a sword's reach from Bolt (his ally) and from Orc B, goes for Orc B; each orc for the nearest
     for cid, action, weapon, target, said in (
-            ("c1", "ranged_attack", "0", "c2", "Bolt declares: Ranged attack (Ranged A, full)"),
-            ("c3", "melee_attack", "0", "c4", "Bran declares: Melee attack (Melee, full)"),
-            ("c2", "melee_attack", "0", "c1", "Orc A declares: Melee attack (Melee, full)"),
-            ("c4", "melee_attack", "0", "c3", "Orc B declares: Melee attack (Melee, full)")):
+            ("c1", "ranged_attack", "0", "c2", "Bolt declares: Ranged attack with Light crossbow on Orc A (Ranged A, full)"),
+            ("c3", "melee_attack", "0", "c4", "Bran declares: Melee attack with Broadsword on Orc B (Melee, full)"),
+            ("c2", "melee_attack", "0", "c1", "Orc A declares: Melee attack with Scimitar on Bolt (Melee, full)"),
+            ("c4", "melee_attack", "0", "c3", "Orc B declares: Melee attack with Scimitar on Bran (Melee, full)")):
         t = Taps(page)
         form = page.locator(f'form[data-form=tr-declare][data-id="{cid}"]')
         declare_counted(t, form, action, weapon, target)

@@ -191,8 +191,8 @@ def tactical_round(pg, url: str) -> None:
 
     advance_to("Assessment")
     advance_to("Declaration")
-    declare("c1", "c2", "Swordsman with shield declares: Melee attack (Melee, full)")
-    declare("c2", "c1", "Orc warrior declares: Melee attack (Melee, full)")
+    declare("c1", "c2", "Swordsman with shield declares: Melee attack with Broadsword on Orc warrior (Melee, full)")
+    declare("c2", "c1", "Orc warrior declares: Melee attack with Scimitar on Swordsman with shield (Melee, full)")
     advance_to("Melee")
     pg.click('.tr-slot[data-id="c1"] >> button:Attack')
     form = "form[data-form=tr-attack]"

@@ -58,12 +58,13 @@ def declarations(enc: Encounter, cid: str) -> list[dict[str, Any]]:
     return enc.state.get("declared", {}).get(cid, [])
 
 
-def mark_done(enc: Encounter, cid: str, kinds: tuple[str, ...], phase: str | None = None) -> None:
-    """Tick off the first open declaration of these kinds (in this phase, if given)."""
+def mark_done(enc: Encounter, cid: str, kinds: tuple[str, ...], phase: str | None = None) -> dict[str, Any] | None:
+    """Tick off the first open declaration of these kinds (in this phase, if given); it, or None."""
     for d in declarations(enc, cid):
         if not d["done"] and d["action"] in kinds and (phase is None or d["phase"] == phase):
             d["done"] = True
-            return
+            return d
+    return None
 
 
 def engage(a: Combatant, b: Combatant) -> None:
@@ -111,9 +112,21 @@ def declare(ctx: Context) -> None:
     t = tables_of(ctx)
     ctx.enc.state.setdefault("declared", {})[c.id] = plan
     c.data["disengaging"] = "disengage" in acts
-    said = ", ".join(f"{kinds[d['action']]['title']} ({rules.phase_title(t, d['phase'])}, {d['cost']})" for d in plan)
+    said = ", ".join(f"{declared_words(ctx.enc, c, kinds, d)} ({rules.phase_title(t, d['phase'])}, {d['cost']})"
+                     for d in plan)
     ctx.event("declare", f"{c.name} declares: {said or 'nothing'}"
               + (" — Full + Half: −20 to both" if rules.full_and_half(plan) else ""), id=c.id, actions=plan)
+
+
+def declared_words(enc: Encounter, c: Combatant, kinds: dict[str, Any], d: dict[str, Any]) -> str:
+    """A declared action as the log says it: the action, with its weapon and on whom ("Melee attack
+    with Scimitar on Mira"): the weapon decides the phase and, in Melee, the order (a GM's
+    play-through read "Orc 1 declares: Melee attack", which left the GM to guess with what)."""
+    said = kinds[d["action"]]["title"]
+    if d.get("weapon") is not None:
+        said += f" with {c.data['weapons'][d['weapon']]['name']}"
+    target = enc.peek_at(d["target"]) if d.get("target") else None
+    return said + (f" on {target.name}" if target is not None else "")
 
 
 def plan_declaration(ctx: Context) -> tuple[Combatant, list[dict[str, Any]], list[str], dict[str, Any]]:
@@ -423,7 +436,10 @@ def attack(ctx: Context) -> None:
     if strike and enc.phase == "move":
         flight.setdefault("struck", []).append(a.id)
     else:
-        mark_done(enc, a.id, ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared"), enc.phase)
+        made = mark_done(enc, a.id, ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared"), enc.phase)
+        if made is not None and made.get("target") != b.id:
+            # made on another than the declared one: the acting row says on whom (order.order_of_play)
+            made["attacked"] = b.id
     ref = f"A{enc.state.get('next_ref', 1)}"
     enc.state["next_ref"] = enc.state.get("next_ref", 1) + 1
     entry = {"ref": ref, "stage": "attack", "attacker": a.id, "target": b.id, "weapon": w["name"],
@@ -772,6 +788,7 @@ def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
     Declaration phase, the page's Next also asks about whoever standing has not declared. The
     fallen's actions lapse, said in the log."""
     enc = ctx.enc
+    leave_criticals(ctx, mode)
     if enc.phase == "declaration":
         if not mode:
             return
@@ -807,6 +824,34 @@ def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
         else:
             d["done"] = True
             ctx.event("skip", f"Next leaves {c.name}'s {title_of(t, d)} unresolved", id=c.id)
+
+
+def critical_words(enc: Encounter, p: dict[str, Any]) -> str:
+    """A critical waiting for its effects, as the log and Next's question say it: "A1's critical B on Grak"."""
+    target = enc.peek_at(p["target"])
+    return f"{p['ref']}'s critical {p.get('critical', '')} on {target.name if target is not None else 'someone gone'}"
+
+
+def leave_criticals(ctx: Context, mode: str) -> None:
+    """The page's Next stops at a critical still waiting for the GM's effects (FACTS.md: "the GM
+    enters the result (hits and critical severity)"; a GM's play-through: Next went on and the
+    critical was missed); "go_on": the GM leaves it, said in the log. A Next of a history saved
+    before (no ``mode``) leaves it waiting, as it was played."""
+    if not mode:
+        return
+    enc = ctx.enc
+    crits = [p for p in enc.state.get("pending", []) if p["stage"] == "critical"]
+    if not crits:
+        return
+    if mode == "ask":
+        one = len(crits) == 1
+        raise RuleViolation("Tactical Round Sequence", f"{_names_list([critical_words(enc, p) for p in crits])} "
+                            f"{'is' if one else 'are'} not applied: apply {'it' if one else 'each'} or leave "
+                            f"{'it' if one else 'them'}")
+    left = {p["ref"] for p in crits}
+    for p in crits:
+        ctx.event("skip", f"The GM goes on: {critical_words(enc, p)} is left unapplied", ref=p["ref"])
+    enc.state["pending"] = [p for p in enc.state["pending"] if p["ref"] not in left]
 
 
 def _names(cs: list[Combatant]) -> str:

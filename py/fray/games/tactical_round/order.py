@@ -43,7 +43,10 @@ def order_of_play(enc: Encounter, tables: dict[str, dict[str, Any]]) -> list[Slo
             w = c.data["weapons"][d["weapon"]] if d.get("weapon") is not None and d["weapon"] < len(
                 c.data["weapons"]) else None
             tgt = enc.peek_at(d["target"]) if d.get("target") else None
-            if tgt is not None:
+            hit = enc.peek_at(d["attacked"]) if d.get("attacked") else None
+            if hit is not None:  # made on another than the declared target: whom it went to
+                what += f" → {hit.name}" + (f" (declared: {tgt.name})" if tgt is not None else "")
+            elif tgt is not None:
                 what += f" → {tgt.name}"
             if phase == "melee" and d["action"] == "melee_attack" and w is not None:
                 a, b = rules.melee_key(c, w)

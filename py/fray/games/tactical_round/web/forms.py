@@ -22,6 +22,12 @@ _END_FOLD = html("</details>")
 
 # -- what is still open when Next stops ---------------------------------------------------------------
 
+def criticals_waiting(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The criticals still waiting for the GM's effects: the page's Next stops at them too
+    (``actions.leave_criticals``)."""
+    return [p for p in view.get("pending", []) if p.get("stage") == "critical"]
+
+
 def still_open(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """What the page's Next would stop at: the open declared actions of this phase of the living
     (combatant, index, declaration), and, in the Declaration phase, who standing has not declared."""
@@ -47,29 +53,49 @@ def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
     if ui.asked != [view.get("round"), view["phase"]["id"]]:
         return fragment()
     actions, undeclared = still_open(view)
-    if not actions and not undeclared:
+    crits = criticals_waiting(view)
+    if not actions and not undeclared and not crits:
         return fragment()
-    if undeclared:
+    names = _names(view)
+    if crits and not undeclared:
+        # a critical first: the GM applies its effects or leaves them, and the log says which
+        items = []
+        for p in crits:
+            what = f'{_said(p["ref"])}\'s critical {p.get("critical", "")} on {names.get(p["target"], "someone gone")}'
+            items.append(html("<li><span>{} is not applied:</span> {}{}</li>", what,
+                              _btn("Apply it", "tr-show-critical", "primary", aria=f"Apply {what}", ref=p["ref"]),
+                              _btn("Leave it", "tr-dismiss", "secondary", aria=f"Leave {what}", ref=p["ref"])))
+        rows = fragment(h("ul", {"class": "tr-open-list"}, items), _open_actions(actions))
+        go = _btn("Leave it and go on" if len(crits) == 1 and not actions else
+                  "Leave them and go on" if not actions else "Skip all and go on", "tr-go-on", "secondary")
+    elif undeclared:
         who = ", ".join(c["name"] for c in undeclared)
         rows = html("<p>Not declared yet: <strong>{}</strong>.</p>", who)
         go = _btn("Go on without them" if len(undeclared) > 1 else f"Go on without {undeclared[0]['name']}",
                   "tr-go-on", "secondary")
     else:
-        items = []
-        for x in actions:
-            c, i, d = x["c"], x["i"], x["d"]
-            what = f'{c["name"]}\'s {d.get("title", d["action"])}'
-            if d["action"] in ATTACK_KINDS:
-                res = _btn("Resolve", "tr-quick-attack", "primary", aria=f"Resolve: {what}", id=c["id"],
-                           weapon="" if d.get("weapon") is None else d["weapon"], target=d.get("target") or "")
-            else:
-                res = _btn("Resolve", "tr-resolve", "primary", aria=f"Resolve: {what}", id=c["id"])
-            items.append(html("<li><span>{} is not resolved:</span> {}{}</li>", what, res,
-                              _btn("Skip it", "tr-skip", "secondary", aria=f"Skip {what}", id=c["id"], index=i)))
-        rows = h("ul", {"class": "tr-open-list"}, items)
+        rows = _open_actions(actions)
         go = _btn("Skip all and go on" if len(actions) > 1 else "Skip it and go on", "tr-go-on", "secondary")
     return html('<section class="tr-box tr-open tr-scope" id="tr-open" role="alert" aria-label="Still open">'
                 '{}{}<div class="tr-actions">{}</div></section>', _general_err(), rows, go)
+
+
+def _open_actions(actions: list[dict[str, Any]]) -> Markup:
+    """The declared actions still open, one line each with Resolve / Skip it."""
+    if not actions:
+        return fragment()
+    items = []
+    for x in actions:
+        c, i, d = x["c"], x["i"], x["d"]
+        what = f'{c["name"]}\'s {d.get("title", d["action"])}'
+        if d["action"] in ATTACK_KINDS:
+            res = _btn("Resolve", "tr-quick-attack", "primary", aria=f"Resolve: {what}", id=c["id"],
+                       weapon="" if d.get("weapon") is None else d["weapon"], target=d.get("target") or "")
+        else:
+            res = _btn("Resolve", "tr-resolve", "primary", aria=f"Resolve: {what}", id=c["id"])
+        items.append(html("<li><span>{} is not resolved:</span> {}{}</li>", what, res,
+                          _btn("Skip it", "tr-skip", "secondary", aria=f"Skip {what}", id=c["id"], index=i)))
+    return h("ul", {"class": "tr-open-list"}, items)
 
 
 # -- the declarations ---------------------------------------------------------------------------------
@@ -186,7 +212,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     side = next((c.get("side") for c in combatants if c["id"] == attacker), None)
     others = [c for c in combatants if c["id"] != attacker]
     standing = {c["id"] for c in others if not _out_of_action(c) and c.get("side") != side}
-    targets = [(c["id"], c["name"]) for c in others if not _dead(c)]
+    targets = target_options(view, attacker)
     target = pre.get("target") if pre.get("target") in {i for i, _ in targets} else ""
     target = target or pre.get("nearest") or next((c["id"] for c in others if c["id"] in standing), "")
     flags = fragment((_check(f"tr-att-{k}", k, label, bool(pre.get(k))) for k, label in FLAGS),
@@ -223,6 +249,14 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
         odds=odds_view.slot(),  # a Block: markup
         ranges=ranges_html(ranges))
     return h("details", {"class": "tr-box tr-attack-box", "open": open_}, html("<summary>Attack</summary>"), body)
+
+
+def target_options(view: dict[str, Any], attacker: str) -> list[tuple[str, str]]:
+    """The attack form's Target choices for ``attacker``: everyone but him and the dead (Combat
+    Actions: an opponent; the incapacitated can still be struck), drawn again in place when the GM
+    picks another Attacker (``TacticalPanel.attack_changed``: a GM's play-through saw the new
+    attacker offered himself, which the engine then refused)."""
+    return [(c["id"], c["name"]) for c in view.get("combatants", []) if c["id"] != attacker and not _dead(c)]
 
 
 def weapon_options(c: dict[str, Any]) -> list[tuple[str, str]]:
@@ -264,6 +298,9 @@ def pending_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Mark
     names = _names(view)
     sev = view.get("severities", [])
     out = []
+    # the criticals first: each waits for its effects, and past the first three a box is one folded
+    # line (a GM's play-through missed one among the results)
+    pend = [p for p in pend if p["stage"] == "critical"] + [p for p in pend if p["stage"] != "critical"]
     for i, p in enumerate(pend):
         if i >= PENDING_SHOWN:
             out.append(_pending_fold(p, names, ui, lambda p=p: _pending_article(p, names, sev)))

@@ -38,7 +38,8 @@ from .card import CARD_FOLDS, card_html
 from .common import read_rolls
 from .common import (ATTACK_KINDS, ATTACK_PHASES, BY_NEXT, DECLARE_ROWS, DEFAULT_KINDS,  # noqa: F401
                      FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _general_err, parse_dice)
-from .forms import attack_html, declare_html, open_html, pending_html, ranges_html, weapon_options  # noqa: F401
+from .forms import (attack_html, declare_html, open_html, pending_html, ranges_html, target_options,  # noqa: F401
+                    weapon_options)
 
 
 # -- the panel above the cards ------------------------------------------------------------------
@@ -124,6 +125,7 @@ def acting_html(view: dict[str, Any]) -> Markup:
         return html('<p class="tr-acting-none hint">Nobody acts in this phase. Use the Next button to go on.</p>')
     names = _names(view)
     items = []
+    crits = criticals_by_attacker(view)
     for n, s in enumerate(acting):
         cid = s["combatant"]
         c = _combatant(view, cid) or {}
@@ -162,16 +164,32 @@ def acting_html(view: dict[str, Any]) -> Markup:
                                       id=cid))
                 quick.append(_btn("Skip", "tr-skip", "secondary", aria=f"Skip: {c.get('name', cid)}", id=cid,
                                   index=ref.split(":")[1]))
+        # a critical of this one's blow waiting for its effects: his business now, said on his row
+        # (a GM's play-through: it sat among the results below, and Next went on past it)
+        mine = crits.pop(cid, [])
+        for p in mine:
+            what = f'Critical {p.get("critical", "")} on {names.get(p["target"], "someone gone")}'
+            badges.append(html('<span class="tr-badge crit">{} to apply</span>', what))
+            quick.append(_btn("Apply it", "tr-show-critical", "primary", aria=f"Apply: {what}", ref=p["ref"]))
         if phase == "melee" and sim:
             quick.append(_btn("▲", "order-up", "icon", aria=f"Move {c.get('name', cid)} earlier among ties", id=cid))
             quick.append(_btn("▼", "order-down", "icon", aria=f"Move {c.get('name', cid)} later among ties", id=cid))
         items.append(html(
             '<li class="tr-slot{done}" data-id="{cid}"><span class="who side-{side}">{name}</span>'
             '<span class="why">{why}</span>{badges}<span class="tr-quick">{quick}</span></li>',
-            done=" done" if s.get("done") else "", cid=cid, side=c.get("side", "neutral"), name=s.get("name", cid),
+            done=(" done" if s.get("done") else "") + (" has-crit" if mine else ""), cid=cid, side=c.get("side", "neutral"), name=s.get("name", cid),
             why=s.get("explanation", ""), badges=fragment(badges), quick=fragment(quick)))
     return html('<div class="tr-scope tr-acting-wrap">{}<ol class="tr-acting" aria-label="Who acts in {}">{}</ol>'
                 "</div>", _general_err(), view["phase"]["title"], fragment(items))
+
+
+def criticals_by_attacker(view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The criticals waiting for the GM's effects, by whose blow they were."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for p in view.get("pending", []):
+        if p.get("stage") == "critical":
+            out.setdefault(p["attacker"], []).append(p)
+    return out
 
 
 def over_html(view: dict[str, Any]) -> Markup:
@@ -254,6 +272,26 @@ def sight_why(enc: Any, attacker_id: str, weapon: Any, target_id: str) -> str:
     return f'The map: {", ".join(names)} in the way' if names else "The map: no one in the way"
 
 
+def attack_target(app: Any, view: dict[str, Any], cid: str) -> str:
+    """Whom the attack form starts on for attacker ``cid``: the GM's own choice for him in this turn,
+    else the target of his open declared attack in this phase (standing or downed, not dead), else the
+    nearest standing enemy on the map (``rules.default_target``)."""
+    from fray.games.tactical_round import rules
+
+    offered = {v for v, _ in target_options(view, cid)}
+    chosen = app.ui.part(TacticalPanel).attack_targets.get(cid)
+    if chosen in offered:
+        return chosen
+    c = _combatant(view, cid) or {}
+    phase = view["phase"]["id"]
+    declared = next((d.get("target") for d in c.get("declared", []) if not d.get("done")
+                     and d.get("phase") == phase and d.get("action") in ATTACK_KINDS), None)
+    if declared in offered:
+        return declared
+    nearest = rules.default_target(app.enc, cid)
+    return nearest if nearest in offered else next(iter(v for v, _ in target_options(view, cid)), "")
+
+
 def _ranged(a: Any, weapon: Any) -> bool:
     ws = a.data.get("weapons", [])
     wi = a.data.get("wielding", 0) if weapon is None else weapon
@@ -264,7 +302,7 @@ class TacticalPanel(GamePanel):
     ui_type = TacticalRoundUi  # its part of the page's view state (fray.web.uistate)
     FORMS = ("tr-declare", "tr-attack", "tr-result", "tr-critical", "tr-parry", "tr-cover", "tr-hp", "tr-run-away",
              "add-combatant")
-    ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-reload", "tr-wield", "tr-dismiss",
+    ACTS = ("tr-resolve", "tr-skip", "tr-go-on", "tr-quick-attack", "tr-show-critical", "tr-reload", "tr-wield", "tr-dismiss",
             "tr-dive-prone", "tr-dive-cover", "tr-heal", "add-combatant", "use-preset", "advance")
 
     def panel(self, app: Any, view: dict[str, Any]) -> Markup:
@@ -344,7 +382,7 @@ class TacticalPanel(GamePanel):
     @staticmethod
     def forget_attack(app: Any) -> None:
         ui = app.ui.part(TacticalPanel)
-        ui.attack, ui.attack_at, ui.attack_weapons = None, None, {}
+        ui.attack, ui.attack_at, ui.attack_weapons, ui.attack_targets = None, None, {}, {}
 
     @staticmethod
     def remember_attack(app: Any, attack: dict[str, Any], view: dict[str, Any] | None = None) -> None:
@@ -379,11 +417,20 @@ class TacticalPanel(GamePanel):
             wsel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in weapon_options(c)))
             chosen = ui.attack_weapons.get(cid)
             wsel.value = "" if chosen is None else f"{cid}:{chosen}"
+        tsel = q(form, '[name="target"]')
+        if name == "id" and tsel is not None:
+            # his own Target list, on the one the GM chose for him before in this turn, else his
+            # declared target, else the nearest standing enemy (``attack_target``)
+            tsel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label)
+                                                 for v, label in target_options(view, cid)))
+            tsel.value = attack_target(app, view, cid)
         values = form_values(form)
         owner, _, idx = str(values.get("weapon") or "").rpartition(":")
         weapon = as_int(idx) if owner == cid and idx else None
         if name == "weapon":
             ui.attack_weapons[cid] = weapon
+        if name == "target":
+            ui.attack_targets[cid] = str(values.get("target") or "")
         before = ui.attack or {}
         mem: dict[str, Any] = {"id": cid, "weapon": weapon, "target": str(values.get("target") or "")}
         if name == "line_of_sight" and box is not None:
@@ -540,6 +587,8 @@ class TacticalPanel(GamePanel):
         elif act in ("tr-reload", "tr-wield"):
             app.dispatch({"type": "tr.reload" if act == "tr-reload" else "tr.wield", "id": cid,
                           "weapon": as_int(data(el, "weapon"))}, scope)
+        elif act == "tr-show-critical":
+            self.show_pending(app, data(el, "ref") or "")
         elif act == "tr-dismiss":
             app.dispatch({"type": "tr.dismiss", "ref": data(el, "ref")}, scope)
         elif act == "tr-dive-prone":
@@ -585,9 +634,9 @@ class TacticalPanel(GamePanel):
                     action["rolls"] = rolls
             if app.dispatch(action, form) and action["critical"] is not None:
                 # the critical's box takes the result's place: its head (whose attack, which
-                # critical) was under the sticky round bar, strip and acting line on a tablet
-                from fray.web.dom import document, nil
-                app.reveal(nil(document.querySelector(f'article.tr-pending.critical[data-ref="{action["ref"]}"]')))
+                # critical) was under the sticky round bar, strip and acting line on a tablet; its
+                # Extra hits takes what the GM types next
+                self.show_pending(app, str(action["ref"]))
         elif form_name == "tr-critical":
             action = {"type": "tr.apply_critical", "ref": values.get("ref"), "hits": as_int(values.get("hits", "0") or "0"),
                       "stunned_rounds": as_int(values.get("stunned_rounds", "0") or "0"),
@@ -662,17 +711,29 @@ class TacticalPanel(GamePanel):
             if isinstance(wi, int) and 0 <= wi < len(ws) and ws[wi].get("kind") in ("missile", "thrown", "spell"):
                 # the GM's answer for this pair: the next attack between them starts from it
                 app.ui.part(self).los[f"{action['id']}>{action['target']}"] = bool(action["line_of_sight"])
-            app.render()
-            # the result goes in next: its Hits field takes the typing with no tap (issue 33)
-            from fray.web.dom import document
-            found = document.querySelectorAll("article.tr-pending input[name=hits]")
-            if found.length:
-                hits = found.item(found.length - 1)
-                hits.focus()
-                hits.select()  # the typed number replaces the 0 in it
-                # the result's box is drawn above the attack form: with the GM scrolled down to
-                # its Attack button it lay under the sticky head (a tablet), focused but unseen
-                app.reveal(hits.closest("article.tr-pending"))
+            # the result goes in next: its Hits field takes the typing with no tap (issue 33), in
+            # this attack's own box: the last Hits on the page was a critical's "Extra hits" once
+            # this one's box was a fold-out past the first three (a GM's play-through)
+            self.show_pending(app, f"A{app.enc.state.get('next_ref', 1) - 1}")
+
+    @staticmethod
+    def show_pending(app: Any, ref: str) -> None:
+        """The waiting box of ``ref`` drawn (its fold-out opened if it is one), on screen below the
+        sticky head, its Hits ("Extra hits" for a critical) focused with its text selected, so what
+        the GM types next replaces the 0 in it; an attack the GM's table settled has no box: nothing."""
+        from fray.web.dom import document, nil
+
+        app.ui.folds[f"pending-{ref}"] = True
+        app.render()
+        box = nil(document.querySelector(f'article.tr-pending[data-ref="{ref}"]'))
+        hits = nil(box.querySelector('input[name="hits"]')) if box is not None else None
+        if hits is None:
+            return
+        hits.focus()
+        hits.select()
+        # the box is drawn above the attack form: with the GM scrolled down to its Attack button it
+        # lay under the sticky head (a tablet), focused but unseen
+        app.reveal(box)
 
     def declare(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         rows: list[int] = []

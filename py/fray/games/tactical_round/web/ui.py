@@ -14,6 +14,7 @@ class TacticalRoundUi:
     attack: dict[str, Any] | None = None
     attack_at: list[Any] | None = None
     attack_weapons: dict[str, int | None] = field(default_factory=dict)  # the weapon the GM chose, by attacker
+    attack_targets: dict[str, str] = field(default_factory=dict)  # the target the GM chose, by attacker
     asked: list[Any] | None = None  # [round, phase] whose Next stopped on what is still open
     los: dict[str, bool] = field(default_factory=dict)  # the line of sight the GM last said, "attacker>target"
     card_open: set[str] = field(default_factory=set)  # the cards' lazy fold-outs open now
