@@ -514,6 +514,13 @@ def can_act(c: Combatant) -> str | None:
     return None
 
 
+def no_footing_roll(c: Combatant) -> str | None:
+    """Why ``c``, knocked back, makes no roll to keep their feet ("The target needs to make a DEX×5% roll
+    or fall prone"), or None: the fallen cannot make it ("Dead characters cannot do anything"; the
+    incapacitated are "unable to take any action") and the prone have no feet to keep."""
+    return next((cond for cond in (*FALLEN, "prone") if cond in c.conditions), None)
+
+
 def chest_maimed(c: Combatant) -> bool:
     return any(l["type"] == "chest" and rules.injury_rank(loc_level(l)) >= rules.injury_rank("maimed")
                for l in c.data["locations"])

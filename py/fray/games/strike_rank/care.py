@@ -351,7 +351,15 @@ def answer(ctx: Context) -> None:
             raise InvalidAction("with", f"{c.name} is the one knocked back: pick the combatant he collides with")
         _knocked_back(ctx, c, d, choice, other)
         if choice == "combatant":
-            if other is not None:
+            down = body.no_footing_roll(other) if other is not None else None
+            if down == "prone":
+                ctx.event("knockback", f"{other.name} is already prone: no DEX roll")
+            elif down:
+                # the same roll to keep one's feet as the one knocked back makes (``landing._knockback``)
+                if down != "dead":
+                    wounds.add_condition(other, "prone")
+                ctx.event("knockback", f"{other.name} is {down}: no DEX roll" + ("" if down == "dead" else "; falls prone"))
+            elif other is not None:
                 ok, _, text = combat._skill_test(ctx, other.stats.get("DEX", 0) * 5, "collision_dex")
                 if not ok:
                     wounds.add_condition(other, "prone")
