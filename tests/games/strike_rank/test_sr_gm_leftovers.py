@@ -90,3 +90,48 @@ def test_one_struck_by_a_knocked_back_body_who_cannot_act_or_is_down_makes_no_de
     assert "Cal is struck" not in texts(ev) and "DEX×5" not in texts(ev)
     assert said in texts(ev)
     assert "prone" in enc.get("c3").conditions
+
+
+# -- 2. Damage Equal to Triple Location HP: "Limb is mangled or severed" -------------------------------------
+
+
+def _hurt(enc, where: str, amount: int):
+    return do(enc, {"type": "sr.damage", "target": "c2", "location": where, "amount": amount})
+
+
+def test_a_limb_mangled_by_the_blow_that_kills_asks_nothing_until_resuscitated():
+    """Damage Equal to Triple Location HP: "Limb: Limb is mangled or severed; it is useless (as maimed) and bleeds
+    1 total HP per MR." Mangled or severed, the limb is as useless and bleeds the same, and "Dead characters cannot
+    do anything": the answer changes nothing for the dead, so Bor, killed by the blow, is not asked. Only healing
+    tells the two apart ("Severed limbs can be re-attached by Heal Body"), and that matters once he lives again
+    ("can be resuscitated and saved from death within 12 SR"): then the question is asked."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2)), "resolve")
+    enc, _ = _hurt(enc, "chest", 5)  # total 13 − 5 = 8
+    enc, ev = _hurt(enc, "left_arm", 12)  # arm HP 4 → −8: mangled; total −4: killed
+    assert "dead" in enc.get("c2").conditions and "mangled" in texts(ev)
+    assert prompts(enc, "severed") == [] and "is it severed?" not in texts(ev)
+    enc, ev = do(enc, {"type": "sr.heal", "target": "c2", "location": "total", "kind": "rune", "points": 6})
+    assert "Bor is resuscitated" in texts(ev)
+    [p] = prompts(enc, "severed")
+    assert p["text"] == "Bor's Left arm is mangled: is it severed?"
+
+
+def test_an_open_severed_question_is_set_aside_when_its_combatant_dies():
+    """"Limb is mangled or severed": the question stays open while Bor lives; "Dead characters cannot do anything",
+    so when he dies it is set aside, said in the log, and asked again if he is resuscitated."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2)), "resolve")
+    enc, _ = _hurt(enc, "left_arm", 12)  # mangled; total 13 − 12 = 1
+    assert "dead" not in enc.get("c2").conditions and len(prompts(enc, "severed")) == 1
+    enc, ev = _hurt(enc, "right_leg", 2)  # total −1: killed
+    assert "dead" in enc.get("c2").conditions and prompts(enc, "severed") == []
+    assert ("The question whether Bor's Left arm is severed is set aside: Bor is dead; it is asked again if Bor "
+            "is resuscitated") in texts(ev)
+    enc, _ = do(enc, {"type": "sr.heal", "target": "c2", "location": "total", "kind": "rune", "points": 6})
+    assert [p["text"] for p in prompts(enc, "severed")] == ["Bor's Left arm is mangled: is it severed?"]
+
+
+def test_a_limb_mangled_on_one_alive_is_still_asked():
+    """"Limb is mangled or severed": the living are asked, as before."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2)), "resolve")
+    enc, _ = _hurt(enc, "left_arm", 12)
+    assert [p["text"] for p in prompts(enc, "severed")] == ["Bor's Left arm is mangled: is it severed?"]

@@ -301,8 +301,8 @@ def init_combatant(ruleset, enc: Encounter, c: Combatant, extra: dict[str, Any],
             o = old_locs.get(l["id"])
             if o:
                 lost = o["hp_max"] - o["hp"]
-                l.update({k: o[k] for k in ("severed", "bleeding", "first_aid", "disabled_mr", "immobilized_by")
-                          if k in o})
+                l.update({k: o[k] for k in ("severed", "severed_open", "bleeding", "first_aid", "disabled_mr",
+                                            "immobilized_by") if k in o})
                 l["hp"] = l["hp_max"] - lost
                 if "armour" not in extra:
                     l["ap"] = o["ap"]
