@@ -135,3 +135,81 @@ def test_a_limb_mangled_on_one_alive_is_still_asked():
     enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2)), "resolve")
     enc, _ = _hurt(enc, "left_arm", 12)
     assert [p["text"] for p in prompts(enc, "severed")] == ["Bor's Left arm is mangled: is it severed?"]
+
+
+# -- 3. Charges, braced spears and closing together timed again after a move ---------------------------------
+
+SPEAR = {"name": "Spear", "skill": 60, "damage": "1D8+1", "sr": 1, "hp": 10, "type": "impaling", "hafted": True,
+         "spear": True, "hand": "both"}
+LANCE = {"name": "Lance", "skill": 60, "damage": "1D10+1", "sr": 1, "hp": 10, "type": "impaling", "lance": True,
+         "hand": "right"}
+
+
+def _sr(enc, cid: str) -> dict:
+    return next(a for a in enc.state["actions"] if a["combatant"] == cid and a["status"] == "declared")
+
+
+def test_a_braced_spear_follows_the_charge_it_waits_for():
+    """Bracing for a Charge: "They attack at the weapon's SR + the SR required for the charging movement (ignoring
+    DEX SR and SIZ SR)". Bor charges Ana from 9 m (6 m running at 6 m a strike rank: 1 SR); her braced spear strikes
+    at SR 1 + 1 = 2. The GM drags Bor to 21 m: his charge now takes 3 SR, and her spear waits for it: SR 4, said in
+    the log."""
+    enc = to_phase(fight(fighter("Ana", SPEAR, side="party"), fighter("Bor", x=9)), "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "broadsword", "target": "c1",
+                      "charge": True})
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "spear", "brace_against": "c2"})
+    assert _sr(enc, "c1")["sr"] == 2
+    enc, ev = do(enc, {"type": "move", "id": "c2", "x": 21, "y": 0})
+    assert _sr(enc, "c2")["sr"] == 10  # DEX 3 + SIZ 2 + weapon 2 + move 3
+    ana = _sr(enc, "c1")
+    assert (ana["sr"], ana["text"]) == (4, "SR 4 = weapon 1 + charge 3 (braced: no DEX or SIZ SR)")
+    assert "Bor was moved on the map: Ana's melee attack with Spear now at SR 4" in texts(ev)
+
+
+def test_a_mounted_charge_is_timed_again_from_where_its_target_stands():
+    """Mounted Charge & Lance: "the attack's SR is the weapon's SR + the SR required for the movement (ignoring DEX
+    SR and SIZ SR)". The Knight's horse (Movement 8, running 16 m a strike rank) charges Bor 27 m off (24 m to
+    close: 2 SR, SR 3); Bor is dragged 30 m further: 54 m to close is 4 SR, SR 5. The charge already begun keeps
+    its benefits (the 20 m are the run it set off on)."""
+    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", LANCE, side="party", mount="c1")})
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=27)})
+    enc = to_phase(enc, "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "lance", "target": "c3",
+                      "mounted_charge": True})
+    assert _sr(enc, "c2")["sr"] == 3
+    enc, ev = do(enc, {"type": "move", "id": "c3", "x": 57, "y": 0})
+    knight = _sr(enc, "c2")
+    assert knight["sr"] == 5 and knight["mounted_charge"] and knight["dm_from"] == "c1"
+    assert knight["text"].startswith("SR 5 = weapon 1 + move 4"), knight["text"]
+    assert "Bor was moved on the map: Knight's melee attack with Lance now at SR 5" in texts(ev)
+
+
+def test_closing_together_on_the_gms_word_is_timed_again_with_both_rates():
+    """Movement: "If two combatants move to engage each other, add up their movement rates to figure out how many
+    SR it takes for them to connect." Ana closes on Bor 15 m off, the GM saying he comes too (12 m at 3 + 3 m a
+    strike rank: 2 SR, SR 9). Bor is dragged to 27 m: 24 m at 6 m a strike rank is 4 SR, SR 11, still with both
+    rates added."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=15)), "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "broadsword", "target": "c2",
+                      "mutual": True})
+    assert _sr(enc, "c1")["sr"] == 9
+    enc, ev = do(enc, {"type": "move", "id": "c2", "x": 27, "y": 0})
+    assert _sr(enc, "c1")["sr"] == 11, texts(ev)
+    assert "Bor was moved on the map: Ana's melee attack with Broadsword now at SR 11" in texts(ev)
+
+
+def test_a_mounted_charge_brought_under_20_m_keeps_its_benefits():
+    """Mounted Charge & Lance: "Mounted combatants who charge at least 20m ... have several benefits": the charge
+    set off over 24 m; Bor dragged to 12 m off does not undo the run begun. Timed again (9 m: 1 SR, SR 2), it
+    still ignores DEX SR and SIZ SR and uses the mount's damage bonus."""
+    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", LANCE, side="party", mount="c1")})
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=27)})
+    enc = to_phase(enc, "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "lance", "target": "c3",
+                      "mounted_charge": True})
+    enc, _ = do(enc, {"type": "move", "id": "c3", "x": 12, "y": 0})
+    knight = _sr(enc, "c2")
+    assert (knight["sr"], knight["mounted_charge"], knight["dm_from"]) == (2, True, "c1")
+

@@ -164,6 +164,8 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
            "charge": charge, "weapon": "", "spell": "", "moving": bool(metres), "note": mv.note if mv else ""}
     if closing is not None:
         rec["closing"] = True  # timed with the target's Movement added, while the target closes too
+    elif partner:
+        rec["mutual"] = True  # closing together on the GM's word: kept when timed again (``_partner``)
     out: list[dict[str, Any]] = []
     if kind == "melee":
         w = _weapon(ctx, c, "weapon")
@@ -494,16 +496,24 @@ def retime_closing(ctx: Context, c: Combatant, other: Combatant) -> None:
 
 def _reworkable(enc: Encounter, a: dict[str, Any]) -> bool:
     """A melee attack still to come this MR whose movement is timed from where its attacker and its
-    target stand: not a braced spear or a mounted charge (the charge's own timing), nor one the GM
-    timed as closing together by their word (``mutual``: "closing together" with no ``closing``)."""
+    target stand (closing together on the GM's word too: ``_partner``): not a braced spear or a
+    mounted charge, which have their own timing (``_rework_charges``)."""
     return (a["kind"] == "melee" and a["status"] == "declared" and a["round"] == enc.round and bool(a["target"])
-            and not a.get("bracing") and not a.get("mounted_charge")
-            and (a.get("closing") or "closing together" not in (a.get("note") or "")))
+            and not a.get("bracing") and not a.get("mounted_charge"))
+
+
+def _mutual(rec: dict[str, Any]) -> bool:
+    """Timed as closing together on the GM's word (``mutual``), not on the target's declaration; a
+    record stored before the flag says so in its note alone."""
+    return bool(rec.get("mutual")) or (not rec.get("closing") and "closing together" in (rec.get("note") or ""))
 
 
 def _partner(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant) -> tuple[bool, float]:
     """Whether ``t`` still closes on ``c`` as ``rec`` was timed ("If two combatants move to engage each
-    other, add up their movement rates"), and the metres per SR ``t`` adds."""
+    other, add up their movement rates"), and the metres per SR ``t`` adds. On the GM's word
+    (``mutual``) ``t`` comes as the declaration said, wherever it now stands."""
+    if _mutual(rec):
+        return True, _rate(ctx, t) * (2 if rec["running"] else 1)
     if not rec.get("closing"):
         return False, 0.0
     theirs = next((x for x in peek_actions(ctx.enc) if x["combatant"] == t.id and x["target"] == c.id
@@ -569,6 +579,62 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str) -> None:
         rec["sr"] = total
         ctx.event("declare", f"{why}: {c.name}'s {what} now at SR {total}: {rec['text']}{note}",
                   ref=rec["ref"], sr=total, id=c.id)
+    _rework_charges(ctx, ids, why)
+
+
+def _retimed(ctx: Context, rec: dict[str, Any], c: Combatant, parts: list[list[Any]], why: str,
+             label: str, note: str = "") -> None:
+    """``rec`` timed anew as ``parts`` (its breakdown's own ``label``), said in the log with ``why``;
+    past SR 12 an attack is lost ("If an attack is pushed past SR 12, it is lost")."""
+    total = sum(p[1] for p in parts)
+    rec["parts"] = parts
+    rec["text"] = rules.Breakdown("SR", tuple(tuple(p) for p in parts), label).text()
+    note = f" ({note})" if note and f"({note})" not in rec["text"] else ""
+    what = declared_words(c, rec)
+    if total > rules.LAST_SR:
+        rec["status"] = "lost"
+        ctx.event("lost", f"{why}: {c.name}'s {what}: {rec['text']}{note} is past SR 12: the attack is lost",
+                  ref=rec["ref"])
+        return
+    rec["sr"] = total
+    ctx.event("declare", f"{why}: {c.name}'s {what} now at SR {total}: {rec['text']}{note}",
+              ref=rec["ref"], sr=total, id=c.id)
+
+
+def _rework_charges(ctx: Context, ids: set[str], why: str) -> None:
+    """The charges' own timing, from where everyone stands now. Mounted Charge & Lance: "the attack's SR
+    is the weapon's SR + the SR required for the movement (ignoring DEX SR and SIZ SR)": the mount's
+    run, at double its rate, over the metres to engage now. Whether it is a charge of "at least 20m"
+    was judged when it set off and stands (the run is begun). Bracing for a Charge: "They attack at
+    the weapon's SR + the SR required for the charging movement": a braced spear waits for the charge
+    as it is now timed (``rework_movement``); with that charge lost or struck, it keeps its SR.
+    Once resolution has begun, neither comes earlier than declared, as for any attack."""
+    enc = ctx.enc
+    for rec in actions_where(enc, lambda a: a.get("mounted_charge") and a["status"] == "declared"
+                             and a["round"] == enc.round and (a["combatant"] in ids or a["target"] in ids)):
+        c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
+        mount = enc.peek_at(c.data.get("mount") or "") if c is not None else None
+        if c is None or t is None or mount is None:
+            continue
+        metres = rules.to_engage(distance(c.position, t.position))
+        mv = rules.movement_sr(metres, mount.stats.get("move", 3), True)
+        parts = [p for p in rec["parts"] if p[0] != "move"] + ([["move", mv.total]] if mv else [])
+        if (mv.total if mv else 0) == _move_sr(rec) or (enc.phase == "resolve" and sum(p[1] for p in parts) < rec["sr"]):
+            continue
+        rec["metres"], rec["note"] = metres, mv.note if mv else ""
+        _retimed(ctx, rec, c, parts, why, "mounted charge: no DEX or SIZ SR", rec["note"])
+    for rec in actions_where(enc, lambda a: a.get("bracing") and a["status"] == "declared"
+                             and a["round"] == enc.round and (a["combatant"] in ids or a["target"] in ids)):
+        ch = next((x for x in peek_actions(enc) if x["combatant"] == rec["target"] and x.get("charge")
+                   and x["target"] == rec["combatant"] and x["status"] == "declared" and x["round"] == enc.round),
+                  None)
+        c = enc.peek_at(rec["combatant"])
+        if ch is None or c is None:
+            continue
+        parts = [["charge", _move_sr(ch)] if p[0] == "charge" else list(p) for p in rec["parts"]]
+        if parts == [list(p) for p in rec["parts"]] or (enc.phase == "resolve" and sum(p[1] for p in parts) < rec["sr"]):
+            continue
+        _retimed(ctx, rec, c, parts, why, "braced: no DEX or SIZ SR")
 
 
 def movement_allows(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant) -> float | None:
