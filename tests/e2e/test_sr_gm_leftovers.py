@@ -50,3 +50,15 @@ def test_the_dead_are_not_asked_whether_a_mangled_limb_is_severed(page, open_app
     damage(page, "Broo", "left_arm", "15")  # 12: mangled, total −4: killed
     expect(page.locator("#log")).to_contain_text("Broo is killed")
     expect(asked).to_have_count(0)
+
+
+def test_a_declarations_movement_reads_in_words_on_screen_and_in_the_log(page, open_app, tmp_path):
+    """Attacking: "if a human (Movement 3m) must move 6m to get within melee range of an opponent, the attack will
+    be delayed by 2 SR". Bor 9 m off: the declaration shows "closes 6 m at 3 m a strike rank: +2 SR", the same
+    words in the declarations and in the log."""
+    open_app(page)
+    load(page, tmp_path, [(warrior("Ana"), 0, 0), (warrior("Bor", "foes"), 9, 0)])
+    shown = "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2 (closes 6 m at 3 m a strike rank: +2 SR)"
+    declare(page, "c1", "broadsword", "c2", shown)
+    expect(page.locator("#log")).to_contain_text(f"Ana: melee attack with Broadsword at Bor: {shown}")
+    expect(page.locator("#log")).not_to_contain_text("m/SR")

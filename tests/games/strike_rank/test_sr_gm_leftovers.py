@@ -213,3 +213,34 @@ def test_a_mounted_charge_brought_under_20_m_keeps_its_benefits():
     knight = _sr(enc, "c2")
     assert (knight["sr"], knight["mounted_charge"], knight["dm_from"]) == (2, True, "c1")
 
+
+# -- 4. A declaration's movement in words --------------------------------------------------------------------
+
+
+def test_a_declarations_movement_is_said_in_words_in_the_log_and_on_screen():
+    """Attacking: "if a human (Movement 3m) must move 6m to get within melee range of an opponent, the attack will
+    be delayed by 2 SR". The breakdown says it so a GM reads it at a glance: "closes 6 m at 3 m a strike rank:
+    +2 SR", the same words in the log and in what the page shows (the view)."""
+    from fray.games.strike_rank.view import view
+
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=9)), "declare")
+    enc, ev = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "broadsword", "target": "c2"})
+    shown = "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2 (closes 6 m at 3 m a strike rank: +2 SR)"
+    assert f"Ana: melee attack with Broadsword at Bor: {shown}" in texts(ev)
+    v = view(RS, enc)
+    assert [o["text"] for o in v["order"]] == [shown]
+    assert [a["text"] for a in v["combatants"]["c1"]["declared"]] == [shown]
+    enc, ev = do(enc, {"type": "sr.declare", "id": "c2", "kind": "move", "metres": 6, "running": True})
+    assert "Bor: moves: SR 1 = move 1 (moves 6 m running at 6 m a strike rank: +1 SR)" in texts(ev)
+    enc, ev = do(enc, {"type": "move", "id": "c2", "x": 15, "y": 0})
+    assert ("Bor was moved on the map: Ana's melee attack with Broadsword now at SR 11: SR 11 = DEX 3 + SIZ 2 + "
+            "weapon 2 + move 4 (closes 12 m at 3 m a strike rank: +4 SR)") in texts(ev)
+
+
+def test_closing_together_is_said_in_words():
+    """Movement: "If two combatants move to engage each other, add up their movement rates": "closes 12 m at 6 m a
+    strike rank, closing together: +2 SR"."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=15)), "declare")
+    enc, ev = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "broadsword", "target": "c2",
+                       "mutual": True})
+    assert "(closes 12 m at 6 m a strike rank, closing together: +2 SR)" in texts(ev)

@@ -158,7 +158,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     rate = _rate(ctx, c)
     if metres and rate <= 0:
         raise RuleViolation("Movement", f"{c.name} cannot move: {'; '.join(lim['why'])}")
-    mv = rules.movement_sr(metres, rate, running, partner) if metres else None
+    mv = rules.movement_sr(metres, rate, running, partner, "closes" if target is not None else "moves") if metres else None
     move_sr = mv.total if mv else 0
     rec = {"kind": kind, "target": target.id if target else "", "metres": metres, "running": running,
            "charge": charge, "weapon": "", "spell": "", "moving": bool(metres), "note": mv.note if mv else ""}
@@ -388,13 +388,17 @@ def store(ctx: Context, c: Combatant, recs: list[dict[str, Any]], delay: list[tu
         stored.append(rec)
         if rec["status"] == "declared":
             tgt = ctx.enc.get(rec["target"]).name if rec["target"] else ""
-            note = rec.get("note") or ""
-            # the breakdown may already carry the note ("(6 m at 3 m/SR)"): said once
             ctx.event("declare", f"{c.name}: {declared_words(c, rec)}{(' towards ' if rec['kind'] == 'move' else ' at ') + tgt if tgt else ''}: "
-                      f"{rec['text']}"
-                      + (f" ({note})" if note and f"({note})" not in rec["text"] else ""),
-                      ref=ref, sr=rec["sr"], id=c.id)
+                      f"{shown_text(rec)}", ref=ref, sr=rec["sr"], id=c.id)
     return stored
+
+
+def shown_text(rec: dict[str, Any]) -> str:
+    """A declaration's breakdown with its movement in words, as the log and the page both show it:
+    "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2 (closes 6 m at 3 m a strike rank: +2 SR)". A move's
+    breakdown carries the words already: said once."""
+    note = rec.get("note") or ""
+    return rec["text"] + (f" ({note})" if note and f"({note})" not in rec["text"] else "")
 
 
 _KIND_WORDS = {"melee": "melee attack", "missile": "missile attack", "spell": "casts", "move": "moves",
@@ -666,7 +670,7 @@ def rework_for_rates(ctx: Context) -> None:
         mv = rules.movement_sr(a["metres"], rate, a["running"], partner) if rate * (2 if a["running"] else 1) + partner > 0 else None
         if mv is None or mv.total != _move_sr(a):
             lim = body.movement_limits(c)
-            slower[c.id] = f"{c.name} now moves {rate:g} m/SR" + (f" ({'; '.join(lim['why'])})" if lim["why"] else "")
+            slower[c.id] = f"{c.name} now moves {rate:g} m a strike rank" + (f" ({'; '.join(lim['why'])})" if lim["why"] else "")
     for cid, why in slower.items():
         rework_movement(ctx, [cid], why)
 
