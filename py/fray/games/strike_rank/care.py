@@ -8,7 +8,7 @@ from typing import Any
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Combatant, Encounter, Position
 from fray.games.base import Context, ceil_div
-from fray.games.strike_rank import body, combat, healing, rules, timing, wounds
+from fray.games.strike_rank import body, combat, healing, movement, rules, timing, wounds
 
 
 def _loc(ctx: Context, c: Combatant, field: str = "location") -> dict[str, Any]:
@@ -241,7 +241,7 @@ def _knocked_back(ctx: Context, c: Combatant, d: dict[str, Any], choice: str, ot
         m.position = Position(round(p.x + ux * metres, 2), round(p.y + uy * metres, 2), p.alt)
         ctx.event("move", f"{m.name} is knocked back {metres:g} m to ({m.position.x:g}, {m.position.y:g}) m",
                   id=m.id, x=m.position.x, y=m.position.y, alt=m.position.alt)
-    timing.rework_movement(ctx, d.get("movers") or [c.id], f"{c.name} was knocked back")
+    movement.rework_movement(ctx, d.get("movers") or [c.id], f"{c.name} was knocked back")
 
 
 # What the GM decided, one sentence per question kind and answer ({who}: the one the question is about;
