@@ -180,7 +180,8 @@ def test_two_combatants_closing_on_each_other(page, open_app):
     the warrior (3 m/SR) close 18 m at 11 m/SR: move SR 2 instead of 3."""
     start(page, open_app, "Closing", party=(WARRIOR,), foes=(WOLF,))
     sr_declare(page, "c2", {"kind": "move", "target": "c1", "metres": "18"},
-               "SR 2 = move 2 (18 m at 11 m/SR closing together)", ("Closing on each other",), more=True)
+               "SR 2 = move 2 (closes 18 m at 11 m a strike rank, closing together: +2 SR)", ("Closing on each other",),
+               more=True)
 
 
 def test_continuing_a_longer_move(page, open_app):

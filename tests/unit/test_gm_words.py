@@ -126,10 +126,11 @@ def test_a_declaration_is_logged_in_words_once():
     words; the weapon by its name; the movement note once."""
     enc = _sr_pair()
     enc, ev = reducer.apply(enc, {"type": "sr.declare", "id": "c1", "kind": "move", "target": "c2", "metres": 6})
-    assert ev[-1]["text"] == "Human warrior: moves towards Great wolf (four-legged): SR 2 = move 2 (6 m at 3 m/SR)"
+    assert ev[-1]["text"] == ("Human warrior: moves towards Great wolf (four-legged): SR 2 = move 2 (closes 6 m at 3 m "
+                              "a strike rank: +2 SR)")
     enc, ev = reducer.apply(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "bite", "target": "c1"})
     assert ev[-1]["text"].startswith("Great wolf (four-legged): melee attack with Bite at Human warrior: SR 6 = ")
-    assert ev[-1]["text"].count("m/SR)") == 1
+    assert ev[-1]["text"].count("a strike rank") == 1
     ref = enc.state["actions"][-1]["ref"]
     enc, ev = reducer.apply(enc, {"type": "sr.undeclare", "ref": ref})
     assert ev[-1]["text"] == "Great wolf (four-legged) withdraws their melee attack with Bite at SR 6"

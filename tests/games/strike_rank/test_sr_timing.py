@@ -451,5 +451,5 @@ def test_movement_a_short_move_toward_a_foe_does_not_engage_so_adds_no_rates():
     enc = to_phase(duel(fighter("Ana", side="party"), fighter("Bor", x=15)), "declare")
     enc, _ = declare(enc, "c1", kind="move", target="c2", metres=6)
     enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
-    assert actions(enc, "c1")[0]["text"] == "SR 2 = move 2 (6 m at 3 m/SR)"
-    assert actions(enc, "c2")[0]["note"] == "12 m at 3 m/SR"
+    assert actions(enc, "c1")[0]["text"] == "SR 2 = move 2 (closes 6 m at 3 m a strike rank: +2 SR)"
+    assert actions(enc, "c2")[0]["note"] == "closes 12 m at 3 m a strike rank: +4 SR"

@@ -205,7 +205,7 @@ def test_those_who_close_on_one_foe_end_beside_each_other_not_on_one_spot():
     one foe from one side (a GM's play-through: their tokens ended on one point, each hiding the others) each
     end within engagement range of it, a token's width from one another; a corpse's spot is taken too."""
     import math
-    from fray.games.strike_rank import timing
+    from fray.games.strike_rank import movement
     at = [(round(12 * math.cos(math.radians(a)), 2), round(12 * math.sin(math.radians(a)), 2)) for a in (0, 2, 4)]
     enc = fight(fighter("Broo", x=0, y=0), *(yanioth(x=x, y=y) for x, y in at), fighter("Corpse", x=3, y=-0.3))
     enc = to_phase(enc, "declare")
@@ -219,7 +219,7 @@ def test_those_who_close_on_one_foe_end_beside_each_other_not_on_one_spot():
     for i, (x, y) in enumerate(spots[:3]):
         assert math.hypot(x, y) <= 3.0 + 1e-6  # engaged with Broo
         for ox, oy in spots[:i] + spots[i + 1:]:
-            assert math.hypot(x - ox, y - oy) >= timing.TOKEN_SPACE_M - 0.02
+            assert math.hypot(x - ox, y - oy) >= movement.TOKEN_SPACE_M - 0.02
     # a move its metres cut short of the foe stops a step back instead, on its own line
     enc = to_phase(fight(fighter("Broo", x=0, y=0), yanioth(x=20, y=0), fighter("Orlanth", x=14, y=0)), "declare")
     enc, _ = declare(enc, "c2", kind="move", target="c1", metres=6)

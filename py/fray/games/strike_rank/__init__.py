@@ -1,7 +1,7 @@
 """The strike-rank ruleset: the d100 game of Melee Rounds of 12 Strike Ranks (rule text 003).
 
 Handlers are thin: they read the action and call the rules in ``rules`` (pure), ``timing``
-(declaration, SR order, the round's end), ``combat`` (one attack exchange), ``wounds`` (injuries)
+(declaration, SR order, the round's end), ``movement`` (movement once declared), ``combat`` (one attack exchange), ``wounds`` (injuries)
 and ``care`` (healing, prompts, disengaging, grappling, stuck weapons). ``view`` documents the
 projection the page renders; ``maprule`` what the map measures. Tables are JSON under
 ``tables/``; a GM-edited copy wins.
@@ -17,7 +17,7 @@ from fray.errors import InvalidAction
 from fray.model import Combatant, Encounter
 from fray.games import register
 from fray.games.base import OUT_WORDS, Context, Ruleset, Slot, StatSpec, load_tables, status_of
-from fray.games.strike_rank import body, care, combat, rules, timing
+from fray.games.strike_rank import body, care, combat, movement, rules, timing
 from fray.games.strike_rank.maprule import StrikeRankMap
 from fray.games.strike_rank import view as view_mod
 
@@ -131,18 +131,18 @@ class StrikeRank(Ruleset):
             "sr.disengage": care.disengage,
             "sr.grapple": care.grapple,
             "set_condition": care.set_condition,
-            "move": timing.map_move,
+            "move": movement.map_move,
         })
 
     def after_action(self, ctx: Context) -> None:
-        """A position typed in the combatant's form, like a drag on the map (``timing.map_move``), and a
+        """A position typed in the combatant's form, like a drag on the map (``movement.map_move``), and a
         Movement rate changed by anything (a blow, the GM's damage, an edit) retime the declared attacks
-        they touch (``timing.rework_movement``)."""
+        they touch (``movement.rework_movement``)."""
         a = ctx.action
         if a.get("type") == "edit_combatant" and "position" in a["changes"]:
             c = ctx.enc.peek_at(a["id"])
-            timing.rework_movement(ctx, [c.id], f"{c.name} was moved")
-        timing.rework_for_rates(ctx)
+            movement.rework_movement(ctx, [c.id], f"{c.name} was moved")
+        movement.rework_for_rates(ctx)
 
     # Strike ranks, not turns: a duration is a number of Melee Rounds ("time is divided into
     # Melee Rounds (MR)")

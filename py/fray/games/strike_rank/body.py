@@ -301,8 +301,8 @@ def init_combatant(ruleset, enc: Encounter, c: Combatant, extra: dict[str, Any],
             o = old_locs.get(l["id"])
             if o:
                 lost = o["hp_max"] - o["hp"]
-                l.update({k: o[k] for k in ("severed", "bleeding", "first_aid", "disabled_mr", "immobilized_by")
-                          if k in o})
+                l.update({k: o[k] for k in ("severed", "severed_open", "bleeding", "first_aid", "disabled_mr",
+                                            "immobilized_by") if k in o})
                 l["hp"] = l["hp_max"] - lost
                 if "armour" not in extra:
                     l["ap"] = o["ap"]
@@ -512,6 +512,13 @@ def can_act(c: Combatant) -> str | None:
         if cond in c.conditions:
             return f"{c.name} is {cond}"
     return None
+
+
+def no_footing_roll(c: Combatant) -> str | None:
+    """Why ``c``, knocked back, makes no roll to keep their feet ("The target needs to make a DEX×5% roll
+    or fall prone"), or None: the fallen cannot make it ("Dead characters cannot do anything"; the
+    incapacitated are "unable to take any action") and the prone have no feet to keep."""
+    return next((cond for cond in (*FALLEN, "prone") if cond in c.conditions), None)
 
 
 def chest_maimed(c: Combatant) -> bool:

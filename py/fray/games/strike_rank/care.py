@@ -8,7 +8,7 @@ from typing import Any
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Combatant, Encounter, Position
 from fray.games.base import Context, ceil_div
-from fray.games.strike_rank import body, combat, healing, rules, timing, wounds
+from fray.games.strike_rank import body, combat, healing, movement, rules, timing, wounds
 
 
 def _loc(ctx: Context, c: Combatant, field: str = "location") -> dict[str, Any]:
@@ -241,7 +241,7 @@ def _knocked_back(ctx: Context, c: Combatant, d: dict[str, Any], choice: str, ot
         m.position = Position(round(p.x + ux * metres, 2), round(p.y + uy * metres, 2), p.alt)
         ctx.event("move", f"{m.name} is knocked back {metres:g} m to ({m.position.x:g}, {m.position.y:g}) m",
                   id=m.id, x=m.position.x, y=m.position.y, alt=m.position.alt)
-    timing.rework_movement(ctx, d.get("movers") or [c.id], f"{c.name} was knocked back")
+    movement.rework_movement(ctx, d.get("movers") or [c.id], f"{c.name} was knocked back")
 
 
 # What the GM decided, one sentence per question kind and answer ({who}: the one the question is about;
@@ -351,7 +351,15 @@ def answer(ctx: Context) -> None:
             raise InvalidAction("with", f"{c.name} is the one knocked back: pick the combatant he collides with")
         _knocked_back(ctx, c, d, choice, other)
         if choice == "combatant":
-            if other is not None:
+            down = body.no_footing_roll(other) if other is not None else None
+            if down == "prone":
+                ctx.event("knockback", f"{other.name} is already prone: no DEX roll")
+            elif down:
+                # the same roll to keep one's feet as the one knocked back makes (``landing._knockback``)
+                if down != "dead":
+                    wounds.add_condition(other, "prone")
+                ctx.event("knockback", f"{other.name} is {down}: no DEX roll" + ("" if down == "dead" else "; falls prone"))
+            elif other is not None:
                 ok, _, text = combat._skill_test(ctx, other.stats.get("DEX", 0) * 5, "collision_dex")
                 if not ok:
                     wounds.add_condition(other, "prone")

@@ -16,7 +16,7 @@ from fray.errors import InvalidAction, RuleViolation
 from fray.geometry import distance
 from fray.model import Combatant
 from fray.games.base import Context, whole_number  # noqa: F401  (re-exported)
-from fray.games.strike_rank import body, rules, timing, wounds
+from fray.games.strike_rank import body, movement, rules, timing, wounds
 # The parts of an attack, each in its own module; their names stay importable from here.
 from fray.games.strike_rank.damage import (  # noqa: F401
     MoreDice, _dm_of, _parry_strikes_back, _special_type, _typed_faces, _typed_too_few, _weapon_hp_loss,
@@ -242,7 +242,7 @@ def attack(ctx: Context) -> None:
         # the movement in the attack's SR ("must move 6m to get within melee range") ends at the target,
         # and covers no more than its move SRs allow (a GM's fight: an attacker dragged 13 m off jumped
         # them at its old SR)
-        went = timing.close_in(attacker, target, timing.movement_allows(ctx, decl, attacker, target),
+        went = movement.close_in(attacker, target, movement.movement_allows(ctx, decl, attacker, target),
                                others=ctx.enc.peek())
         if went:
             ctx.event("move", f"{attacker.name} closes {rules.metres_text(went)} to {target.name}", id=attacker.id,

@@ -302,9 +302,11 @@ def _knockback(ctx: Context, attacker: Combatant, target: Combatant, amount: int
         resist, rlabel = siz + target.stats.get("STR", 0), f"STR+SIZ {siz + target.stats.get('STR', 0)} (bracing)"
     mount = ctx.enc.get(target.data.get("mount") or "")
     ride_ok = None
-    # "Dead characters cannot do anything": no Ride test to stay mounted, no DEX roll to keep their feet
-    dead = "dead" in target.conditions
-    if mount is not None and amount > resist and dead:
+    # "Dead characters cannot do anything", the unconscious and incapacitated are "unable to take any
+    # action": no Ride test to stay mounted, no DEX roll to keep their feet
+    down = body.no_footing_roll(target)
+    dead = down == "dead"
+    if mount is not None and amount > resist and down in body.FALLEN:
         ride_ok = False  # as a failed Ride test: "the rider uses their own SIZ"
     elif mount is not None and amount > resist:
         ok, _, text = _skill_test(ctx, target.stats.get("ride", 0), "ride")
@@ -324,6 +326,12 @@ def _knockback(ctx: Context, attacker: Combatant, target: Combatant, amount: int
         ctx.event("knockback", f"{target.name} is knocked off {mount.name}")
     if dead:
         ctx.event("knockback", f"{target.name} is dead: no DEX roll; the body falls where it lands")
+    elif down == "prone":
+        ctx.event("knockback", f"{target.name} is already prone: no DEX roll; knocked back along the ground")
+    elif down:
+        # "make a DEX×5% roll or fall prone": one who can make no roll does not keep their feet
+        wounds.add_condition(target, "prone")
+        ctx.event("knockback", f"{target.name} is {down}: no DEX roll to keep their feet; falls prone")
     else:
         ok, _, text = _skill_test(ctx, target.stats.get("DEX", 0) * rules.test_multiplier(
             ctx.table("characteristic_tests"), "DEX"), "knockback_dex")

@@ -501,13 +501,17 @@ def _push(ctx, plan, alt, cells, total, dfn, memo) -> None:
     amount = a.stats.get("STR", 0) + a.stats.get("SIZ", 0)
     resist = t.stats.get("SIZ", 0)
     mount = ctx.enc.get(t.data.get("mount") or "")
+    # the fallen and the prone make no DEX roll (``landing._knockback``): the fallen go down, the prone
+    # stay so; the fallen make no Ride test either (as a failure)
+    down = body.no_footing_roll(t)
     if mount is not None and amount > resist:
-        ride = _test(t.stats.get("ride", 0))
+        ride = Fraction(0) if down in body.FALLEN else _test(t.stats.get("ride", 0))
         ways = [(ride, rules.knockback_metres(amount, resist + mount.stats.get("SIZ", 0)), False),
                 (1 - ride, rules.knockback_metres(amount, resist), True)]
     else:
         ways = [(Fraction(1), rules.knockback_metres(amount, resist), False)]
-    keep = _test(t.stats.get("DEX", 0) * rules.test_multiplier(ctx.table("characteristic_tests"), "DEX"))
+    keep = (Fraction(0) if down else
+            _test(t.stats.get("DEX", 0) * rules.test_multiplier(ctx.table("characteristic_tests"), "DEX")))
     p = Fraction(pushed, total)
     effect: dict[str, Fraction] = {"No knockback": 1 - p}
     spread: dict[int, Fraction] = {0: 1 - p}
@@ -517,6 +521,8 @@ def _push(ctx, plan, alt, cells, total, dfn, memo) -> None:
             effect["No knockback"] += p * q
         elif off:
             effect[f"Knocked back {m} m and off {mount.name}"] = p * q
+        elif down == "prone" or down == "dead":
+            effect[f"Knocked back {m} m"] = p * q
         else:
             effect[f"Knocked back {m} m, keeps their feet"] = p * q * keep
             effect[f"Knocked back {m} m, falls prone"] = p * q * (1 - keep)

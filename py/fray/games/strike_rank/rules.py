@@ -193,15 +193,18 @@ def metres_text(metres: float) -> str:
     return f"{round(float(metres), 1):g} m"
 
 
-def movement_sr(metres: float, rate: float, running: bool = False, partner_rate: float = 0) -> Breakdown | None:
+def movement_sr(metres: float, rate: float, running: bool = False, partner_rate: float = 0,
+                verb: str = "closes") -> Breakdown | None:
     """SR spent moving: 1 per Movement rate in metres, double rate running, at least 1 SR for any
     move; two combatants closing on each other add their rates (``partner_rate``: the other's
-    metres per SR, already doubled if they run)."""
+    metres per SR, already doubled if they run). Its note says it in words a GM reads at a glance:
+    "closes 9 m at 3 m a strike rank: +3 SR" (``verb``: "moves" for a move toward no one)."""
     if metres <= 0:
         return None
     speed = rate * (2 if running else 1) + partner_rate
     sr = max(1, math.ceil(metres / speed - 1e-9))
-    how = f"{metres:g} m at {speed:g} m/SR" + (" running" if running else "") + (" closing together" if partner_rate else "")
+    how = (f"{verb} {metres:g} m" + (" running" if running else "") + f" at {speed:g} m a strike rank"
+           + (", closing together" if partner_rate else "") + f": +{sr} SR")
     return Breakdown("move", (("move", sr),), how)
 
 

@@ -12,13 +12,12 @@ upkeep) → ``declare`` of the next MR. ``enc.state``:
 
 from __future__ import annotations
 
-import math
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 
 from fray import sharing
 from fray.errors import InvalidAction, RuleViolation
 from fray.geometry import distance
-from fray.model import Combatant, Encounter, Position
+from fray.model import Combatant, Encounter
 from fray.games.base import Context, Slot, gm_tie_break, id_order
 from fray.games.strike_rank import body, rules, wounds
 
@@ -147,6 +146,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
         # "If two combatants move to engage each other, add up their movement rates": the target
         # has already declared closing on this one (the earlier declaration is timed again as
         # this one is stored, ``retime_closing``)
+        from fray.games.strike_rank.movement import _closes_on  # (movement imports this module)
         closing = next((x for x in peek_actions(ctx.enc) if _closes_on(ctx.enc, x, target.id, c.id)), None)
     if closing is not None and not (a.get("brace_against") is not None or _flag(ctx, "mounted_charge")):
         partner = _rate(ctx, target) * (2 if closing["running"] else 1)
@@ -158,12 +158,14 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     rate = _rate(ctx, c)
     if metres and rate <= 0:
         raise RuleViolation("Movement", f"{c.name} cannot move: {'; '.join(lim['why'])}")
-    mv = rules.movement_sr(metres, rate, running, partner) if metres else None
+    mv = rules.movement_sr(metres, rate, running, partner, "closes" if target is not None else "moves") if metres else None
     move_sr = mv.total if mv else 0
     rec = {"kind": kind, "target": target.id if target else "", "metres": metres, "running": running,
            "charge": charge, "weapon": "", "spell": "", "moving": bool(metres), "note": mv.note if mv else ""}
     if closing is not None:
         rec["closing"] = True  # timed with the target's Movement added, while the target closes too
+    elif partner:
+        rec["mutual"] = True  # closing together on the GM's word: kept when timed again (``_partner``)
     out: list[dict[str, Any]] = []
     if kind == "melee":
         w = _weapon(ctx, c, "weapon")
@@ -386,13 +388,17 @@ def store(ctx: Context, c: Combatant, recs: list[dict[str, Any]], delay: list[tu
         stored.append(rec)
         if rec["status"] == "declared":
             tgt = ctx.enc.get(rec["target"]).name if rec["target"] else ""
-            note = rec.get("note") or ""
-            # the breakdown may already carry the note ("(6 m at 3 m/SR)"): said once
             ctx.event("declare", f"{c.name}: {declared_words(c, rec)}{(' towards ' if rec['kind'] == 'move' else ' at ') + tgt if tgt else ''}: "
-                      f"{rec['text']}"
-                      + (f" ({note})" if note and f"({note})" not in rec["text"] else ""),
-                      ref=ref, sr=rec["sr"], id=c.id)
+                      f"{shown_text(rec)}", ref=ref, sr=rec["sr"], id=c.id)
     return stored
+
+
+def shown_text(rec: dict[str, Any]) -> str:
+    """A declaration's breakdown with its movement in words, as the log and the page both show it:
+    "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2 (closes 6 m at 3 m a strike rank: +2 SR)". A move's
+    breakdown carries the words already: said once."""
+    note = rec.get("note") or ""
+    return rec["text"] + (f" ({note})" if note and f"({note})" not in rec["text"] else "")
 
 
 _KIND_WORDS = {"melee": "melee attack", "missile": "missile attack", "spell": "casts", "move": "moves",
@@ -436,182 +442,8 @@ def declare(ctx: Context) -> None:
                       f"weapons, so the shot at SR {shot['sr']} is refused unless {c.name} is unengaged by then")
     target = ctx.enc.peek_at(recs[0]["target"]) if recs and recs[0]["target"] else None
     if target is not None:
+        from fray.games.strike_rank.movement import retime_closing  # (movement imports this module)
         retime_closing(ctx, target, c)
-
-
-def _closes_on(enc: Encounter, a: dict[str, Any], cid: str, target: str) -> bool:
-    """Whether ``a`` is ``cid`` moving this MR to engage ``target``: a melee attack or a move toward
-    them whose metres reach engagement range of them (a shorter move closes, but does not engage);
-    a braced spear or a mounted charge keeps its own timing."""
-    if not (a["combatant"] == cid and a["target"] == target and a["round"] == enc.round
-            and a["status"] == "declared" and a["kind"] in ("melee", "move") and a.get("moving")
-            and not a.get("bracing") and not a.get("mounted_charge")):
-        return False
-    me, them = enc.peek_at(cid), enc.peek_at(target)
-    return (me is not None and them is not None
-            and a["metres"] + 0.01 >= rules.to_engage(distance(me.position, them.position)))
-
-
-def retime_closing(ctx: Context, c: Combatant, other: Combatant) -> None:
-    """Movement: "If two combatants move to engage each other, add up their movement rates to
-    figure out how many SR it takes for them to connect." ``c``'s declarations closing on
-    ``other`` are timed again as ``other``'s declarations change: with both rates while
-    ``other`` closes on ``c`` too, with ``c``'s own once ``other`` no longer does. Before
-    resolution only ("Declarations can be changed in reaction to others' declarations")."""
-    if ctx.enc.phase != "declare":
-        return
-    theirs = next((x for x in peek_actions(ctx.enc) if _closes_on(ctx.enc, x, other.id, c.id)), None)
-    partner = _rate(ctx, other) * (2 if theirs["running"] else 1) if theirs else 0.0
-    for rec in actions_where(ctx.enc, lambda x: _closes_on(ctx.enc, x, c.id, other.id)):
-        if theirs is None and not rec.get("closing"):
-            continue  # timed alone already (or closing by the GM's own word: kept)
-        at = next((i for i, p in enumerate(rec["parts"]) if p[0] == "move"), None)
-        mv = rules.movement_sr(rec["metres"], _rate(ctx, c), rec["running"], partner)
-        if at is None or mv is None or (rec["parts"][at][1] == mv.total and rec.get("note") == mv.note):
-            continue
-        was = rec["sr"]
-        rec["parts"][at] = ["move", mv.total]
-        rec["note"] = mv.note
-        if theirs is None:
-            rec.pop("closing", None)
-        else:
-            rec["closing"] = True
-        b = rules.Breakdown("SR", tuple(tuple(p) for p in rec["parts"]), mv.note if rec["kind"] == "move" else "")
-        rec["sr"], rec["text"] = min(rules.LAST_SR, b.total) if rec["kind"] == "move" else b.total, b.text()
-        how = (f"{c.name} and {other.name} close on each other (Movement rates added)" if theirs else
-               f"{other.name} no longer closes on {c.name}")
-        note = "" if f"({mv.note})" in rec["text"] else f" ({mv.note})"
-        what = "move" if rec["kind"] == "move" else declared_words(c, rec)  # "Vasana's move", not "moves"
-        if rec["attack"] and b.total > rules.LAST_SR:
-            rec["status"] = "lost"
-            ctx.event("lost", f"{how}: {c.name}'s {what}: {rec['text']}{note} is past SR 12: "
-                      "the attack is lost", ref=rec["ref"])
-            continue
-        ctx.event("declare", f"{how}: {c.name}'s {what} "
-                  f"{'stays' if rec['sr'] == was else 'now'} at SR {rec['sr']}: {rec['text']}{note}",
-                  ref=rec["ref"], sr=rec["sr"], id=c.id)
-
-
-def _reworkable(enc: Encounter, a: dict[str, Any]) -> bool:
-    """A melee attack still to come this MR whose movement is timed from where its attacker and its
-    target stand: not a braced spear or a mounted charge (the charge's own timing), nor one the GM
-    timed as closing together by their word (``mutual``: "closing together" with no ``closing``)."""
-    return (a["kind"] == "melee" and a["status"] == "declared" and a["round"] == enc.round and bool(a["target"])
-            and not a.get("bracing") and not a.get("mounted_charge")
-            and (a.get("closing") or "closing together" not in (a.get("note") or "")))
-
-
-def _partner(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant) -> tuple[bool, float]:
-    """Whether ``t`` still closes on ``c`` as ``rec`` was timed ("If two combatants move to engage each
-    other, add up their movement rates"), and the metres per SR ``t`` adds."""
-    if not rec.get("closing"):
-        return False, 0.0
-    theirs = next((x for x in peek_actions(ctx.enc) if x["combatant"] == t.id and x["target"] == c.id
-                   and x["round"] == ctx.enc.round and x["status"] in ("declared", "done")
-                   and x["kind"] in ("melee", "move") and x.get("moving")), None)
-    return (True, _rate(ctx, t) * (2 if theirs["running"] else 1)) if theirs else (False, 0.0)
-
-
-def _move_sr(rec: dict[str, Any]) -> int:
-    return next((p[1] for p in rec["parts"] if p[0] == "move"), 0)
-
-
-def rework_movement(ctx: Context, cids: Iterable[str], why: str) -> None:
-    """Attacking: "This may be delayed by movement: if a human (Movement 3m) must move 6m to get within
-    melee range of an opponent, the attack will be delayed by 2 SR"; Changing Actions: "If an attack
-    is pushed past SR 12, it is lost." The declared melee attacks of ``cids`` and on them are timed
-    again from where everyone stands now and at today's Movement rate (a knockback, a token the GM
-    moved, a maimed leg: a GM's fight had a fighter knocked 5 m back strike at her old SR, and one
-    dragged 13 m away jump to her target at it). Each change is said in the log with ``why``; an
-    attack pushed past SR 12 is lost; once resolution has begun, none comes earlier than declared."""
-    enc = ctx.enc
-    ids = set(cids)
-    for rec in actions_where(enc, lambda a: _reworkable(enc, a) and (a["combatant"] in ids or a["target"] in ids)):
-        c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
-        if c is None or t is None:
-            continue
-        metres = rules.to_engage(distance(c.position, t.position))
-        rate = _rate(ctx, c)
-        together, partner = _partner(ctx, rec, c, t)
-        speed = rate * (2 if rec["running"] else 1) + partner
-        mv = rules.movement_sr(metres, rate, rec["running"], partner) if metres and speed > 0 else None
-        new_move = mv.total if mv else 0
-        what = declared_words(c, rec)
-        if metres and speed <= 0:
-            rec["status"] = "lost"
-            ctx.event("lost", f"{why}: {c.name}'s {what} at SR {rec['sr']} is lost: {c.name} cannot move "
-                      f"({'; '.join(body.movement_limits(c)['why'])}) and is {rules.metres_text(metres)} "
-                      f"short of {t.name}", ref=rec["ref"])
-            continue
-        parts = [p for p in rec["parts"] if p[0] != "move"]
-        if new_move:
-            at = next((i + 1 for i, p in enumerate(parts) if p[0] == "weapon"), len(parts))
-            parts.insert(at, ["move", new_move])
-        total = sum(p[1] for p in parts)
-        if new_move != _move_sr(rec) and enc.phase == "resolve" and total < rec["sr"]:
-            # nearer than declared once resolution has begun (the GM dragged the token to where its
-            # movement ends, at its SR): the attack keeps its SR; "once resolution begins, changes
-            # come at a cost", and only a Change… brings it another SR
-            continue
-        if not together:
-            rec.pop("closing", None)
-        rec["metres"], rec["moving"], rec["note"] = metres, bool(metres), mv.note if mv else ""
-        if new_move == _move_sr(rec):
-            continue
-        rec["parts"] = parts
-        rec["text"] = rules.Breakdown("SR", tuple(tuple(p) for p in parts)).text()
-        note = f" ({mv.note})" if mv and f"({mv.note})" not in rec["text"] else ""
-        if total > rules.LAST_SR:
-            rec["status"] = "lost"
-            ctx.event("lost", f"{why}: {c.name}'s {what}: {rec['text']}{note} is past SR 12: the attack is lost",
-                      ref=rec["ref"])
-            continue
-        rec["sr"] = total
-        ctx.event("declare", f"{why}: {c.name}'s {what} now at SR {total}: {rec['text']}{note}",
-                  ref=rec["ref"], sr=total, id=c.id)
-
-
-def movement_allows(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant) -> float | None:
-    """The metres a declared melee attack's move SRs cover ("Movement costs 1 SR per (Movement rate)
-    metres", the other's rate added while closing together): as far as its attacker may close when
-    it strikes. A mutual closing on the GM's word and a charge's own timing: all the way, as before."""
-    if not _reworkable(ctx.enc, dict(rec, status="declared")):
-        return None
-    _, partner = _partner(ctx, rec, c, t)
-    return _move_sr(rec) * (_rate(ctx, c) * (2 if rec["running"] else 1) + partner)
-
-
-def rework_for_rates(ctx: Context) -> None:
-    """After any action: a combatant whose Movement rate no longer gives their declared attack's
-    movement the SRs it was timed with (a leg maimed, immobilized or freed) has it timed again
-    (``rework_movement``). Only read until one has changed."""
-    enc = ctx.enc
-    if enc.phase not in ("declare", "resolve"):
-        return
-    slower: dict[str, str] = {}
-    for a in peek_actions(enc):
-        if a["round"] != enc.round or a["combatant"] in slower or not a.get("moving") or not _reworkable(enc, a):
-            continue
-        c, t = enc.peek_at(a["combatant"]), enc.peek_at(a["target"])
-        if c is None or t is None:
-            continue
-        rate = _rate(ctx, c)
-        _, partner = _partner(ctx, a, c, t)
-        mv = rules.movement_sr(a["metres"], rate, a["running"], partner) if rate * (2 if a["running"] else 1) + partner > 0 else None
-        if mv is None or mv.total != _move_sr(a):
-            lim = body.movement_limits(c)
-            slower[c.id] = f"{c.name} now moves {rate:g} m/SR" + (f" ({'; '.join(lim['why'])})" if lim["why"] else "")
-    for cid, why in slower.items():
-        rework_movement(ctx, [cid], why)
-
-
-def map_move(ctx: Context) -> None:
-    """The core ``move`` (the GM drags a token), and the declared attacks of and on the one moved timed
-    again from where the GM put it (``rework_movement``)."""
-    from fray.reducer import CORE_ACTIONS  # the reducer loads the games: imported when used
-    CORE_ACTIONS["move"](ctx)
-    c = ctx.enc.peek_at(ctx.action.get("id"))
-    rework_movement(ctx, [c.id], f"{c.name} was moved on the map")
 
 
 def undeclare(ctx: Context) -> None:
@@ -625,6 +457,7 @@ def undeclare(ctx: Context) -> None:
     ctx.event("declare", f"{_who(ctx.enc, a['combatant'])} withdraws their {what} at SR {a['sr']}")
     target = ctx.enc.peek_at(a["target"]) if a.get("target") else None
     if target is not None and who is not None:
+        from fray.games.strike_rank.movement import retime_closing  # (movement imports this module)
         retime_closing(ctx, target, who)
 
 
@@ -747,6 +580,7 @@ def _finish(ctx: Context, c: Combatant, a: dict[str, Any]) -> None:
         if not moves_token(ctx):
             ctx.event("move", f"{c.name} finishes moving {rules.metres_text(a['metres'])} at SR {a['sr']}", ref=a["ref"])
         elif target is not None:
+            from fray.games.strike_rank.movement import close_in  # (movement imports this module)
             went = close_in(c, target, a["metres"], ctx.enc.peek())
             ctx.event("move", f"{c.name} finishes moving {rules.metres_text(went)} toward {target.name} at SR {a['sr']}",
                       ref=a["ref"], id=c.id, x=c.position.x, y=c.position.y)
@@ -775,76 +609,6 @@ def moves_token(ctx: Context) -> bool:
     if not isinstance(v, bool):
         raise InvalidAction("move_token", "must be true or false")
     return v
-
-
-def close_in(c: Combatant, target: Combatant, metres: float | None = None,
-             others: Iterable[Combatant] = ()) -> float:
-    """Put ``c``'s token on the straight line toward ``target``, ``metres`` along it (all the way
-    when None) but no nearer than engagement range ("For human-sized combatants, engagement range
-    is about 3 meters or less"): where a resolved move or a melee attack's movement ends. Returns
-    the metres moved.
-
-    Two figures do not stand on one spot (a GM's play-through: three who closed on one foe from
-    one side ended on one point, each token hiding the others): where that point is within
-    ``TOKEN_SPACE_M`` of anyone in ``others``, the move ends beside it on the same circle round
-    the target (still at engagement range, the least turn either way), or, for a move cut short
-    by its metres, a step back along its line; where no spot is free, on the point as before."""
-    here, there = c.position, target.position
-    gap = distance(here, there, "horizontal")
-    go = max(0.0, gap - rules.ENGAGEMENT_RANGE_M)
-    if metres is not None:
-        go = min(go, max(0.0, float(metres)))
-    # Less than the decimetre the map and the log draw is no move (a GM read "closes 0 m" of a
-    # wolf 3.04 m off): the token stays put and nothing is said to have moved.
-    if go < MOVE_SHOWN_M or gap <= 0:
-        return 0.0
-    taken = [(o.position.x, o.position.y) for o in others if o.id not in (c.id, target.id)]
-
-    def free(x: float, y: float) -> bool:
-        return all(math.hypot(x - ox, y - oy) >= TOKEN_SPACE_M for ox, oy in taken)
-
-    f = go / gap
-    x, y = here.x + (there.x - here.x) * f, here.y + (there.y - here.y) * f
-    if not free(x, y):
-        for spot in _beside(here, there, go, gap, metres):
-            if free(*spot):
-                x, y = spot
-                break
-    c.position = Position(round(x, 2), round(y, 2), here.alt)
-    return round(math.hypot(x - here.x, y - here.y), 2)
-
-
-MOVE_SHOWN_M = rules.MOVE_SHOWN_M
-# Closer than this a spot is taken, as Add ×N judges it (``reducer._formation``: within half its step).
-# A metre let a closing attacker stop a metre from another foe on its line, inside his reach as if on
-# top of him (a GM's fight); two tokens a metre apart are drawn one over the other at a fight's zoom.
-TOKEN_SPACE_M = 1.5  # half of reducer.FORMATION_STEP (imported there lazily: the reducer loads the games)
-
-
-def _beside(here: Position, there: Position, go: float, gap: float, metres: float | None
-            ) -> Iterator[tuple[float, float]]:
-    """Where a move toward ``there`` may end instead of its own point, nearest first (``close_in``)."""
-    radius = gap - go
-    if radius <= rules.ENGAGEMENT_RANGE_M + 1e-9:
-        # at engagement range: round the target on that circle, a token's width a step, either way
-        radius -= 0.01  # inside it still once the spot is rounded to the centimetre
-        start = math.atan2(here.y - there.y, here.x - there.x)
-        step = 2 * math.asin(min(1.0, TOKEN_SPACE_M / (2 * radius)))
-        for k in range(1, int(math.pi / step) + 1):
-            for side in (1, -1):
-                a = start + side * k * step
-                x, y = there.x + radius * math.cos(a), there.y + radius * math.sin(a)
-                # the declared metres reach the circle on the straight line; a step aside along
-                # it, up to two spots' width further, is part of the same closing (Engagement:
-                # "small movements and changes of position are assumed to happen as necessary")
-                if metres is None or math.hypot(x - here.x, y - here.y) <= float(metres) + 2 * TOKEN_SPACE_M:
-                    yield x, y
-    # short of it (or no room on it): back along the line, half a token's width a step
-    ux, uy = (there.x - here.x) / gap, (there.y - here.y) / gap
-    back = go - TOKEN_SPACE_M / 2
-    while back > 0:
-        yield here.x + ux * back, here.y + uy * back
-        back -= TOKEN_SPACE_M / 2
 
 
 def advance(ctx: Context) -> None:

@@ -114,7 +114,7 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         # why the combatant cannot attack or parry ("Chest: Cannot fight"), or "": the forms offer neither
         "cannot_fight": body.can_fight(c) or "",
         "locations": locs, "weapons": weapons, "spells": spells,
-        "declared": [dict(a) for a in (declared if declared is not None else
+        "declared": [dict(a, text=timing.shown_text(a)) for a in (declared if declared is not None else
                                        (a for a in enc.state.get("actions", [])
                                         if a["combatant"] == c.id and a["round"] >= enc.round))],
         "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0), "parries_left": defence.parries_left(c)},
@@ -197,7 +197,7 @@ def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, An
         a = by_ref[s.action_ref]
         c = enc.get(s.combatant_id)
         order.append({"ref": a["ref"], "combatant": c.id, "name": c.name, "sr": a["sr"], "kind": a["kind"],
-                      "text": a["text"], "target": a["target"], "weapon": a["weapon"], "spell": a["spell"],
+                      "text": timing.shown_text(a), "target": a["target"], "weapon": a["weapon"], "spell": a["spell"],
                       "current": enc.phase == "resolve" and a["sr"] == cur,
                       # why it can no longer happen (a dropped or broken weapon, a fall): the engine's
                       # Next loses it with this reason, so the page neither offers a form nor asks

@@ -114,6 +114,7 @@ def kill(ctx: Context, c: Combatant, why: str, resuscitable: bool = True) -> Non
             c.data["resuscitate_by"] = None
             ctx.event("death", f"{c.name} is killed ({why})", id=c.id)
         lose_later_actions(ctx, c, "killed")
+        set_aside_severed(ctx, c, body.can_act(c) or "killed")
 
 
 def apply_damage(ctx: Context, c: Combatant, lid: str, amount: int, *, source: str, tag: str,
@@ -220,9 +221,35 @@ def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str
             kill(ctx, c, f"mangled {loc['name']}")
         else:
             loc["useless"] = True  # "it is useless (as maimed)", even if later healed
-            prompt(ctx, "severed", c.id, f"{c.name}'s {loc['name']} is mangled: is it severed?",
-                   [{"value": "mangled", "label": "Mangled, still attached"}, {"value": "severed", "label": "Severed"}],
-                   location=loc["id"])
+            if "dead" in c.conditions or c.data["hp"] <= 0:  # dead, or killed by this blow (``apply_damage``)
+                loc["severed_open"] = True  # asked if resuscitated (``ask_severed``)
+            else:
+                ask_severed(ctx, c, loc)
+
+
+def ask_severed(ctx: Context, c: Combatant, loc: dict[str, Any]) -> None:
+    """"Limb: Limb is mangled or severed; it is useless (as maimed) and bleeds 1 total HP per MR": the GM
+    says which. Useless and bleeding alike, the two differ only in healing ("Severed limbs can be
+    re-attached"), which the dead do not need until resuscitated: they are not asked till then."""
+    loc.pop("severed_open", None)
+    prompt(ctx, "severed", c.id, f"{c.name}'s {loc['name']} is mangled: is it severed?",
+           [{"value": "mangled", "label": "Mangled, still attached"}, {"value": "severed", "label": "Severed"}],
+           location=loc["id"])
+
+
+def set_aside_severed(ctx: Context, c: Combatant, reason: str) -> None:
+    """The questions whether ``c``'s mangled limbs are severed go when ``c`` dies (``ask_severed``): said in
+    the log, each limb marked to be asked again if ``c`` is resuscitated."""
+    if not any(p["combatant"] == c.id and p["kind"] == "severed"
+               for p in list.__iter__(dict.get(ctx.enc.state, "prompts") or [])):
+        return
+    prompts = ctx.enc.state["prompts"]
+    for p in [p for p in prompts if p["combatant"] == c.id and p["kind"] == "severed"]:
+        prompts.remove(p)
+        loc = body.location(c, p["data"]["location"])
+        loc["severed_open"] = True
+        ctx.event("answer", f"The question whether {c.name}'s {loc['name']} is severed is set aside: {reason}; "
+                  f"it is asked again if {c.name} is resuscitated", prompt=p["id"])
 
 
 def heal_location(ctx: Context, c: Combatant, lid: str, points: int, how: str) -> int:
@@ -260,3 +287,6 @@ def after_heal(ctx: Context, c: Combatant, loc: dict[str, Any], before: str, aft
         drop_condition(c, "dead")
         c.data["resuscitate_by"] = None
         ctx.event("heal", f"{c.name} is resuscitated")
+        for l in c.data["locations"]:
+            if l.get("severed_open"):
+                ask_severed(ctx, c, l)

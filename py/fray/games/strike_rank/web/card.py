@@ -74,7 +74,7 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
     derived = [html("<li>{}</li>", d[k]["text"]) for k in ("dex_sr", "siz_sr", "damage_modifier") if k in d]
     mv = c.get("movement", {})
     if mv:
-        derived.append(html("<li>Movement {} m/SR{}</li>", mv.get("rate"),
+        derived.append(html("<li>Movement {} m a strike rank{}</li>", mv.get("rate"),
                             html(" ({})", "; ".join(mv.get("why", []))) if mv.get("why") else ""))
     wrows = [
         html('<tr{}><th scope="row">{}</th><td>{}%</td><td>{}</td><td>SR {}</td><td>{}</td><td>{}</td></tr>',
