@@ -361,7 +361,8 @@ def test_the_strike_rank_panel_and_strip_patch_to_exactly_their_new_markup_throu
         h.do(a)
         enc = h.present
         view = rs.view(enc)
-        if rnd.random() < 0.05:  # now and then the GM opens or shuts a fold-out
+        toggled = rnd.random() < 0.05  # now and then the GM opens or shuts a fold-out
+        if toggled:
             key = rnd.choice([f"declare-{c.id}-{n}" for c in enc.combatants for n in range(3)] + ["sr-order"])
             folds[key] = not folds.get(key, False)
         html = panel_html(view, StrikeRankUi(open=folds), [(e.kind, e.text) for e in enc.log[-80:]])
@@ -377,9 +378,13 @@ def test_the_strike_rank_panel_and_strip_patch_to_exactly_their_new_markup_throu
             assert root.innerHTML == new
             before[name] = new
             if name == "panel" and a["type"] == "sr.declare":
-                # one combatant's declaration: their part of the list, not the ten
+                # one combatant's declaration: their part of the list, not the ten; besides it, the
+                # part of a foe it now closes on together (both declarations are timed with both
+                # rates) and a fold-out the GM toggled
                 declares += 1
-                assert sum(log) * 3 < len(new)
+                together = a.get("target") is not None and "closing together" in html
+                assert len(log) <= 1 + together + toggled
+                assert all(n * 3 < len(new) for n in log)
     assert declares > 10
 
 
