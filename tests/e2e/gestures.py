@@ -289,6 +289,28 @@ def add_preset(page, preset: str, side: str | None = None, at: tuple[float, floa
     expect(page.locator("#combatants .card")).to_have_count(before + 1)
 
 
+SHOT_SIZES = ((768, 1024), (1366, 900))  # a tablet's screen and a laptop's
+
+
+def photograph(page, name: str, scroll_to: str | None = None, map_tab: bool = False, full_page: bool = False) -> None:
+    """With FRAY_SHOTS set (a folder), the page photographed at a tablet's and a laptop's size, as
+    ``{name}-{width}.png``, to look at; then the viewport is put back. ``scroll_to``: a selector
+    brought into view first; ``map_tab``: on a narrow screen the map is a tab, tapped first."""
+    folder = os.environ.get("FRAY_SHOTS")
+    if not folder:
+        return
+    was = page.viewport_size
+    for w, h in SHOT_SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        if map_tab and page.locator("#tab-map").is_visible():
+            page.locator("#tab-map").click()
+        if scroll_to:
+            page.locator(scroll_to).first.scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(folder, f"{name}-{w}.png"), full_page=full_page)
+    if was:  # a window the page opened has no viewport of its own to put back
+        page.set_viewport_size(was)
+
+
 def touch_and_name_problems(page, prefix: str) -> list[str]:
     """Every visible control of a ruleset's panel and cards (``.{prefix}-panel``,
     ``.{prefix}-card``) that has no accessible name or is under 44 px tall (a checkbox or radio

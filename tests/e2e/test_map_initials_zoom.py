@@ -9,6 +9,7 @@ import os
 
 from playwright.sync_api import expect
 
+from gestures import photograph
 from test_players_view import open_players
 
 
@@ -78,13 +79,7 @@ def test_zoom_in_zooms_on_the_fight_not_the_middle_of_the_drawing(page, open_app
     for cid in ("c1", "c2", "c3"):
         box, plan = page.locator(f"#tok-{cid}").bounding_box(), svg.bounding_box()
         assert plan["x"] <= box["x"] and box["x"] + box["width"] <= plan["x"] + plan["width"], cid
-    if os.environ.get("FRAY_SHOTS"):
-        for vw, vh in ((768, 1024), (1366, 900)):
-            page.set_viewport_size({"width": vw, "height": vh})
-            if page.locator("#tab-map").is_visible():
-                page.locator("#tab-map").click()  # a narrow screen: the map is a tab
-            page.locator("#map-plan").scroll_into_view_if_needed()
-            page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"map-zoom-in-{vw}.png"))
+    photograph(page, "map-zoom-in", scroll_to="#map-plan", map_tab=True)
     # the GM's own view next: a second + zooms on what they look at, the same middle
     page.get_by_role("button", name="Zoom in").click()
     x2, y2, w2, h2 = [float(v) for v in svg.get_attribute("viewBox").split()]

@@ -11,6 +11,7 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
+from gestures import photograph  # noqa: E402
 from test_tactical_round import declare  # noqa: E402
 from test_tr_taps import load, to  # noqa: E402
 
@@ -21,14 +22,7 @@ def weapon_names(form) -> list[str]:
 
 def shot(page, name: str) -> None:
     """With FRAY_SHOTS set, the attack form photographed at a tablet's and a laptop's size."""
-    if not os.environ.get("FRAY_SHOTS"):
-        return
-    was = page.viewport_size
-    for w, h in ((768, 1024), (1366, 900)):
-        page.set_viewport_size({"width": w, "height": h})
-        page.locator("form[data-form=tr-attack]").scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"{name}-{w}.png"))
-    page.set_viewport_size(was)
+    photograph(page, name, scroll_to="form[data-form=tr-attack]")
 
 
 def test_the_weapon_list_is_the_attackers_own_and_follows_the_attacker(page, open_app, tmp_path):

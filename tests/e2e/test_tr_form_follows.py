@@ -16,6 +16,7 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
+from gestures import photograph  # noqa: E402
 from test_map import preset  # noqa: E402
 from test_tactical_round import declare, newest_log  # noqa: E402
 from test_tr_taps import load, to  # noqa: E402
@@ -23,14 +24,7 @@ from test_tr_taps import load, to  # noqa: E402
 
 def shot(page, name: str) -> None:
     """With FRAY_SHOTS set, the page photographed at a tablet's and a laptop's size."""
-    if not os.environ.get("FRAY_SHOTS"):
-        return
-    was = page.viewport_size
-    for w, h in ((768, 1024), (1366, 900)):
-        page.set_viewport_size({"width": w, "height": h})
-        page.locator(".tr-attack-box, .tr-declarations").first.scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"{name}-{w}.png"))
-    page.set_viewport_size(was)
+    photograph(page, name, scroll_to=".tr-attack-box, .tr-declarations")
 
 
 def test_the_attack_form_follows_who_acts_into_the_next_phase(page, open_app, tmp_path):
