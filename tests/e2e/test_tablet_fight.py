@@ -8,6 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from gestures import add_preset
+from test_sr_crossbow import crossbow_shot_once
 from test_strike_rank import advance, new_strike_rank
 
 TABLET = {"width": 768, "height": 1024}
@@ -20,25 +21,7 @@ def test_a_crossbow_not_loaded_again_starts_its_declaration_at_the_reload(page, 
     crossbowman. The form starts at the reload, and one tap declares it."""
     page.set_viewport_size(TABLET)
     open_app(page)
-    new_strike_rank(page, "Crossbow at the gate")
-    add_preset(page, "Crossbowman", "party", at=(0, 0))  # c1
-    add_preset(page, "Human warrior", "foes", at=(30, 0))  # c2, out of reach: only the bolt flies
-    advance(page, "Declare")
-    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
-    expect(form.locator('[name="kind"]')).to_have_value("missile")
-    form.get_by_role("button", name="Declare").click()
-    expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_contain_text("Missile attack")
-    advance(page, "Resolve")
-    shot = page.locator('form[data-form=sr-attack][data-attacker="c1"]')
-    shot.locator('[name="rolls.attack"]').fill("99")  # a miss: nobody falls
-    n = page.locator("#log li").count()
-    shot.get_by_role("button", name="Roll the exchange").click()
-    expect(page.locator("#log li")).not_to_have_count(n)
-    for _ in range(12):  # Next through the Melee Round's strike ranks to the next declarations
-        if page.locator("#round-bar .round").inner_text().strip() == "Round 2":
-            break
-        advance(page, "")
-    expect(page.locator(".sr-phase")).to_contain_text("Melee Round 2: Declare")
+    crossbow_shot_once(page)
     form = page.locator('form[data-form=sr-declare][data-id="c1"]')
     expect(form.locator('[name="kind"]')).to_have_value("reload")
     form.get_by_role("button", name="Declare").click()
