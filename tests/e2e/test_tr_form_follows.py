@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from gestures import photograph  # noqa: E402
 from test_map import preset  # noqa: E402
 from test_tactical_round import declare, newest_log  # noqa: E402
-from test_tr_taps import load, to  # noqa: E402
+from test_tr_taps import bolt_aims, load, to  # noqa: E402
 
 
 def shot(page, name: str) -> None:
@@ -96,12 +96,7 @@ def test_the_gms_line_of_sight_and_weapon_stand_through_other_choices(page, open
     weapon chosen for an attacker stands when the Attacker is changed away and back."""
     page.set_viewport_size({"width": 1366, "height": 900})
     open_app(page)
-    load(page, tmp_path)  # Bolt 0,0; Orc A 0,10 in the clear; Bran 5,0 on the line to Orc B 10,0
-    to(page, "Assessment")
-    to(page, "Declaration")
-    declare(page, "c1", [("ranged_attack", "0", "c4")], "Bolt declares: Ranged attack")
-    to(page, "Ranged A")
-    form = page.locator("form[data-form=tr-attack]")
+    form = bolt_aims(page, tmp_path, "c4")  # Bolt 0,0; Orc A 0,10 in the clear; Bran 5,0 on the line to Orc B 10,0
     sight = form.get_by_label("Line of sight (ranged)")
     expect(sight).not_to_be_checked()  # the map: Bran in the way
     sight.check()  # the GM: Bolt sees over him

@@ -64,6 +64,17 @@ def to(page, title: str) -> None:
     expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
 
 
+def bolt_aims(page, tmp_path, target: str, orc_b_x: float = 10):
+    """Bolt's fight (``load``): his Ranged attack on ``target`` declared, Next to Ranged A. Returns the
+    attack form."""
+    load(page, tmp_path, orc_b_x)
+    to(page, "Assessment")
+    to(page, "Declaration")
+    declare(page, "c1", [("ranged_attack", "0", target)], "Bolt declares: Ranged attack")
+    to(page, "Ranged A")
+    return page.locator("form[data-form=tr-attack]")
+
+
 def test_one_attack_with_frays_dice_in_at_most_four_taps_and_sight_from_the_map(page, open_app, tmp_path):
     page.set_viewport_size({"width": 768, "height": 1024})
     open_app(page)
