@@ -311,6 +311,38 @@ def photograph(page, name: str, scroll_to: str | None = None, map_tab: bool = Fa
         page.set_viewport_size(was)
 
 
+class Taps:
+    """Taps counted as a GM makes them (issue 33 §5, "Fewer taps"): a tap is a click, a choice in a
+    list, or putting the finger in a field that does not already have the focus; typing into the
+    focused field is no tap. ``n``: the taps so far."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.n = 0
+
+    def tap(self, loc) -> None:
+        loc.click()
+        self.n += 1
+
+    def choose(self, select, value: str) -> None:
+        """Choose the option of that value (a tap, even if it was the choice already)."""
+        select.select_option(value)
+        self.n += 1
+
+    def choose_words(self, select, text: str) -> None:
+        """Choose the option whose words contain ``text``, unless it is already the choice (no tap)."""
+        if text in select.locator("option:checked").inner_text():
+            return
+        select.select_option(select.locator("option", has_text=text).get_attribute("value"))
+        self.n += 1
+
+    def type(self, loc, text: str) -> None:
+        if not loc.evaluate("e => e === document.activeElement"):
+            loc.click()
+            self.n += 1
+        self.page.keyboard.type(text)
+
+
 def touch_and_name_problems(page, prefix: str) -> list[str]:
     """Every visible control of a ruleset's panel and cards (``.{prefix}-panel``,
     ``.{prefix}-card``) that has no accessible name or is under 44 px tall (a checkbox or radio

@@ -19,7 +19,7 @@ import re
 import sys
 from pathlib import Path
 
-from gestures import card, saved
+from gestures import Taps, card, saved
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,38 +116,12 @@ def fray_rolls(page, ref: str, dice: str = "") -> None:
     expect(pending(page, ref)).to_have_count(0)
 
 
-class Taps:
-    """Taps per attack (issue 33 §5): a tap is a click, a choice in a list, or putting the finger in a field
-    that does not already have the focus; typing into the focused field is no tap."""
-
-    def __init__(self, page) -> None:
-        self.page = page
-        self.n = 0
-
-    def tap(self, loc) -> None:
-        loc.click()
-        self.n += 1
-
-    def choose(self, select, text: str) -> None:
-        """Choose the option whose words contain ``text``, unless it is already the choice (no tap)."""
-        if text in select.locator("option:checked").inner_text():
-            return
-        select.select_option(select.locator("option", has_text=text).get_attribute("value"))
-        self.n += 1
-
-    def type(self, loc, text: str) -> None:
-        if not loc.evaluate("e => e === document.activeElement"):
-            loc.click()
-            self.n += 1
-        self.page.keyboard.type(text)
-
-
 def attack_with_frays_dice(page, attack, weapon: str, before: list[str], reason: str = "") -> int:
     """One attack with Fray's dice, as few taps as the page allows: the weapon (if the default is not it),
     the roll, the GM's reason where melee is beyond engaged range, and whatever the page still asks before
     the next combatant's turn can begin (a note that needs its own Done). Returns the taps."""
     taps = Taps(page)
-    taps.choose(attack.get_by_label("Weapon"), weapon)
+    taps.choose_words(attack.get_by_label("Weapon"), weapon)
     one = attack.get_by_role("button", name="Roll it (Fray's dice)")
     send = one if one.count() else attack.get_by_role("button", name="Offense roll")
     said = page.locator("#log li").count()

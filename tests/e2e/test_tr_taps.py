@@ -13,28 +13,9 @@ import re
 
 from playwright.sync_api import expect
 
+from gestures import Taps
 from test_map import preset
 from test_tactical_round import declare, pending
-
-
-class Taps:
-    def __init__(self, page) -> None:
-        self.page = page
-        self.n = 0
-
-    def tap(self, loc) -> None:
-        loc.click()
-        self.n += 1
-
-    def choose(self, loc, value: str) -> None:
-        loc.select_option(value)
-        self.n += 1
-
-    def type(self, loc, text: str) -> None:
-        if not loc.evaluate("e => e === document.activeElement"):
-            loc.click()
-            self.n += 1
-        self.page.keyboard.type(text)
 
 
 def load(page, tmp_path, orc_b_x: float = 10) -> None:
