@@ -24,6 +24,7 @@ from fray import savefile  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 from sr_helpers import fighter  # noqa: E402
+from test_strike_rank import attack  # noqa: E402
 
 SIZES = [{"width": 768, "height": 1024}, {"width": 1366, "height": 900}]
 GREATSWORD = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
@@ -43,16 +44,7 @@ def load(page, tmp_path, people: list[dict], actions: list[dict]) -> None:
 
 
 def roll_exchange(page, rolls: dict[str, str], defence: str = "none", parry_with: str | None = None) -> None:
-    form = page.locator("form[data-form=sr-attack]")
-    expect(form).to_have_count(1)
-    form.locator('[name="defence.kind"]').select_option(defence)
-    if parry_with:
-        form.locator('[name="defence.weapon"]').select_option(parry_with)
-    for k, v in rolls.items():
-        form.locator(f'[name="rolls.{k}"]').fill(v)
-    n = page.locator("#log li").count()
-    form.get_by_role("button", name="Roll the exchange").click()
-    expect(page.locator("#log li")).not_to_have_count(n)
+    attack(page, defence, rolls, parry_with)
 
 
 def next_to(page, heading: str) -> None:
