@@ -231,6 +231,27 @@ def store_write(page, store: str, op: str, key=None, value=None) -> None:
     page.evaluate(_IDB, [op, store, key, value])
 
 
+# Another connection to the page's database holds a write transaction on the saves open until
+# ``window.__release`` is set in the page that opened it: the page's own writes (same stores)
+# queue behind it, as they do behind a slow disk.
+_HOLD_THE_SAVES = """() => new Promise((ready) => {
+    const r = indexedDB.open('fray');
+    r.onsuccess = () => {
+        const t = r.result.transaction(['saves', 'entries'], 'readwrite');
+        const s = t.objectStore('saves');
+        const spin = () => { if (window.__release) { r.result.close(); return; } s.get('none').onsuccess = spin; };
+        spin();
+        ready();
+    };
+})"""
+
+
+def hold_the_saves(page) -> None:
+    """Hold the database's saves from ``page`` until ``page.evaluate("window.__release = true")``:
+    every write of the app, in any tab, waits till then."""
+    page.evaluate(_HOLD_THE_SAVES)
+
+
 def wait_saved(page) -> None:
     """Wait until the page says its autosave is committed (the header's save state)."""
     expect(page.locator("#save-state")).to_have_attribute("data-state", "saved")
