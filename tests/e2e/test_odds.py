@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 from gestures import add_preset, new_encounter, open_add_dialog, rb_start, saved, sr_declare, tr_next  # noqa: E402
+from test_tactical_round import advance_to, declare  # noqa: E402
 
 SIZES = ({"width": 1366, "height": 900}, {"width": 768, "height": 1024})
 WARRIOR, WOLF = "Human warrior", "Great wolf (four-legged)"
@@ -137,14 +138,8 @@ def test_tactical_round_odds_follow_the_attack_form(page, open_app, size):
     add_preset(page, SWORD)
     add_preset(page, ORC)
     for title in ("Assessment", "Declaration"):
-        page.locator("#round-bar [data-act=advance]").click()
-        expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
-    decl = page.locator('form[data-form=tr-declare][data-id="c1"]')
-    decl.locator('[name="actions.0.action"]').select_option("melee_attack")
-    decl.locator('[name="actions.0.weapon"]').select_option("0")
-    decl.locator('[name="actions.0.target"]').select_option("c2")
-    decl.locator("button[type=submit]").click()
-    expect(page.locator("#log li").first).to_contain_text("declares")
+        advance_to(page, title)
+    declare(page, "c1", [("melee_attack", "0", "c2")], "declares")
     form = page.locator("form[data-form=tr-attack]")
     # before Melee the rules forbid the attack: no Attack panel (a GM's play-through: an empty one
     # showed in the Move phase)
