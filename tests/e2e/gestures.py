@@ -204,6 +204,15 @@ def stored(page, key: str) -> dict | None:
     return {"text": savefile.dumps(h), "rev": rev}
 
 
+def import_history(page, tmp_path, h, tokens: int, file: str = "fight") -> None:
+    """Open ``h`` (a ``History`` built with the engine) in the page as a GM imports a save file
+    (``{file}.fray.json``), and wait for its ``tokens`` tokens on the map."""
+    path = tmp_path / f"{file}.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(tokens)
+
+
 def wait_folded(page) -> None:
     """Wait until every journal is folded into its save (the page does it when idle, and when it
     leaves an encounter): a test that edits a stored save must not race the page rewriting it."""

@@ -4,18 +4,16 @@ name's words, not its brackets); the players' window's initials spilled over sma
 
 from __future__ import annotations
 
-import json
 import os
 
 from playwright.sync_api import expect
 
-from gestures import photograph
+from gestures import import_history, photograph
 from test_players_view import open_players
 
 
 def load(page, tmp_path, people: list[tuple[str, float, float, bool]], name: str = "Initials") -> None:
     """A free-form fight of ``people`` (name, x, y, dead)."""
-    from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
 
@@ -26,10 +24,7 @@ def load(page, tmp_path, people: list[tuple[str, float, float, bool]], name: str
                                                      "position": {"x": x, "y": y, "alt": 0}}})
         if dead:
             h.do({"type": "set_condition", "id": f"c{i + 1}", "condition": "dead", "on": True})
-    path = tmp_path / "initials.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+    import_history(page, tmp_path, h, len(people), "initials")
 
 
 def spills(pg, token: str, disc: str, text: str) -> list[str]:

@@ -5,18 +5,16 @@ you are also knocked down"; Flight: "a minor stunned status until the end of you
 
 from __future__ import annotations
 
-import json
 
 from playwright.sync_api import expect
 
-from gestures import photograph
+from gestures import import_history, photograph
 from test_map import preset
 from test_players_view import open_players
 
 
 def load(page, tmp_path) -> None:
     """A scout knocked down at 0 m, a bear minor stunned 10 m east, a sneak in High Stealth 20 m east."""
-    from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
 
@@ -26,10 +24,7 @@ def load(page, tmp_path) -> None:
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": 0, "alt": 0}}})
     h.do({"type": "rb.status", "id": "c1", "status": "knocked-down"})
     h.do({"type": "rb.status", "id": "c2", "status": "minor-stunned", "rounds": 1})
-    path = tmp_path / "statuses.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(3)
+    import_history(page, tmp_path, h, 3, "statuses")
 
 
 def test_the_statuses_are_on_the_tokens_of_both_maps(page, open_app, wait_ready, tmp_path):

@@ -8,7 +8,6 @@ Every step waits on what the page shows, never on time."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -16,7 +15,7 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gestures import photograph  # noqa: E402
+from gestures import import_history, photograph  # noqa: E402
 from test_map import preset  # noqa: E402
 from test_tactical_round import declare, newest_log  # noqa: E402
 from test_tr_taps import bolt_aims, load, to  # noqa: E402
@@ -54,7 +53,6 @@ def test_the_attack_form_follows_who_acts_into_the_next_phase(page, open_app, tm
 
 def load_downed(page, tmp_path, down: str = "incapacitated") -> None:
     """Bran the swordsman at 0 m; Orc B 2 m east, already ``down``; Orc A 6 m north, standing."""
-    from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
 
@@ -64,10 +62,7 @@ def load_downed(page, tmp_path, down: str = "incapacitated") -> None:
                        (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 6)):
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
     h.do({"type": "set_condition", "id": "c2", "condition": down, "on": True})
-    path = tmp_path / "downed.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(3)
+    import_history(page, tmp_path, h, 3, "downed")
 
 
 def test_the_rows_attack_goes_to_the_declared_target_even_a_downed_one(page, open_app, tmp_path):

@@ -8,12 +8,11 @@ the focus; typing into the focused field is no tap. Every step waits on what the
 
 from __future__ import annotations
 
-import json
 import re
 
 from playwright.sync_api import expect
 
-from gestures import Taps
+from gestures import Taps, import_history
 from test_map import preset
 from test_tactical_round import declare, pending
 
@@ -21,7 +20,6 @@ from test_tactical_round import declare, pending
 def load(page, tmp_path, orc_b_x: float = 10) -> None:
     """Bolt (a crossbowman) at 0 m; Orc A 10 m north, in the clear; his ally Bran 5 m east, in the
     line to Orc B 10 m east (``orc_b_x``: 7, within Bran's melee reach)."""
-    from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
 
@@ -31,10 +29,7 @@ def load(page, tmp_path, orc_b_x: float = 10) -> None:
                        (preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 5, 0),
                        (preset("tactical-round", "Orc warrior", name="Orc B"), orc_b_x, 0)):
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    path = tmp_path / "taps.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(4)
+    import_history(page, tmp_path, h, 4, "taps")
 
 
 def to(page, title: str) -> None:
