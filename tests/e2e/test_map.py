@@ -7,7 +7,6 @@ save format), so the page starts from known positions without clicking through d
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -17,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
-from fray import savefile  # noqa: E402
+from gestures import import_history  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 from fray.games import get_ruleset  # noqa: E402
@@ -34,10 +33,7 @@ def load_encounter(page, tmp_path, ruleset: str, people: list[tuple[dict, float,
     h = History(new_encounter(ruleset, "Map test"))
     for body, x, y, alt in people:
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": alt}}})
-    path = tmp_path / "map-test.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+    import_history(page, tmp_path, h, len(people), "map-test")
 
 
 def strike_rank_fight(page, tmp_path) -> None:

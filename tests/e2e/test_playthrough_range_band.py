@@ -14,19 +14,17 @@ Every step waits on what the page shows (``expect``), never on time.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
 
-from gestures import Taps, card, saved
+from gestures import Taps, card, import_history, saved
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 
-from fray import savefile  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 from fray.games import get_ruleset  # noqa: E402
@@ -58,10 +56,7 @@ def load(page, tmp_path) -> None:
         if which == "Human scout":
             body["stealth"] = "low" if side == "foes" else "medium"
         h.do({"type": "add_combatant", "combatant": body})
-    path = tmp_path / "ford.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(PEOPLE))
+    import_history(page, tmp_path, h, len(PEOPLE), "ford")
 
 
 # -- what the page shows -------------------------------------------------------------------------------
