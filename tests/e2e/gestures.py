@@ -373,6 +373,18 @@ class Taps:
         self.page.keyboard.type(text)
 
 
+def mouse_drag(page, a: tuple[float, float], b: tuple[float, float], release: bool = True) -> None:
+    """The mouse pressed at the screen point ``a`` and moved in ten steps to ``b`` (a drag the page's
+    pointer handlers follow), then let go; ``release=False`` keeps it held there."""
+    (sx, sy), (tx, ty) = a, b
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for i in range(1, 11):
+        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
+    if release:
+        page.mouse.up()
+
+
 def touch_and_name_problems(page, prefix: str) -> list[str]:
     """Every visible control of a ruleset's panel and cards (``.{prefix}-panel``,
     ``.{prefix}-card``) that has no accessible name or is under 44 px tall (a checkbox or radio

@@ -18,7 +18,7 @@ import os
 import re
 
 import pytest
-from gestures import add_preset, card, import_history, new_encounter, rb_start, saved
+from gestures import add_preset, card, import_history, mouse_drag, new_encounter, rb_start, saved
 from playwright.sync_api import expect
 from test_map import client_point, load_encounter, preset
 from test_range_band import SCOUT, add
@@ -95,15 +95,6 @@ def test_two_groups_added_in_the_dialog_stand_apart(browser, open_app, ruleset, 
 
 
 # -- several tokens at once, and a tap for a destination ------------------------------------------------------
-
-def mouse_drag(page, a: tuple[float, float], b: tuple[float, float]) -> None:
-    (sx, sy), (tx, ty) = a, b
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    for i in range(1, 11):
-        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
-    page.mouse.up()
-
 
 def touch_drag(page, a: tuple[float, float], b: tuple[float, float]) -> None:
     """A finger on the screen through the browser's input pipeline (pointerType "touch")."""

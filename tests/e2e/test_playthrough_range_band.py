@@ -18,7 +18,7 @@ import re
 import sys
 from pathlib import Path
 
-from gestures import Taps, card, import_history, saved
+from gestures import Taps, card, import_history, mouse_drag, saved
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -246,12 +246,7 @@ def drag_token(page, cid: str, dx: float, dy: float) -> None:
         const b = new DOMPoint(+m[1] + dx, +m[2] - dy).matrixTransform(svg.getScreenCTM());
         return [[a.x, a.y], [b.x, b.y]];
     }""", [cid, dx, dy])
-    (sx, sy), (tx, ty) = x, y
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    for i in range(1, 11):
-        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
-    page.mouse.up()
+    mouse_drag(page, x, y)
     show(page, "tracker")
 
 
