@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "e2e"), str(ROOT / "scripts")]
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from gestures import add_preset, new_encounter  # noqa: E402
+from gestures import add_preset, sr_declare  # noqa: E402
 import serve  # noqa: E402
 
 OUT = ROOT / "static" / "help"
@@ -62,11 +62,7 @@ def main() -> None:
             # 3. run a round: declare, then resolve each strike rank
             page.locator("#round-bar [data-act=advance]").click()
             for cid, weapon, target in (("c1", "broadsword", "c2"), ("c2", "bite", "c1")):
-                form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
-                form.locator('[name="kind"]').select_option("melee")
-                form.locator('[name="weapon"]').select_option(weapon)
-                form.locator('[name="target"]').select_option(target)
-                form.locator("button[type=submit]").click()
+                sr_declare(page, cid, {"kind": "melee", "weapon": weapon, "target": target}, "SR")
             page.evaluate("window.scrollTo(0, 0)")  # the first screen, as the GM sees it after the tap
             shot(page, "3-declare")
             page.locator("#round-bar [data-act=advance]").click()

@@ -8,7 +8,8 @@ outside its sub-path fails the way it would on GitHub Pages). A prefix without i
 slash redirects to it. Responses carry ``Cache-Control: max-age=600`` as Pages does, so warm
 boots here use the HTTP cache as they would there.
 
-``start(mounts, port=0)`` runs the same server in a thread and returns it (tests, bench).
+``start(mounts, port=0)`` runs the same server in a thread and returns it (tests, bench);
+``Site(mounts, sub_path)`` does too, with its URL, until ``stop()`` (a real outage).
 """
 
 from __future__ import annotations
@@ -95,6 +96,24 @@ def start(mounts: dict[str, Path | str], port: int = 0) -> Server:
     srv = make_server(mounts, port)
     threading.Thread(target=srv.serve_forever, daemon=True, name="fray-serve").start()
     return srv
+
+
+class Site:
+    """``mounts`` served in a thread on a port of its own until ``stop()``, which closes the socket:
+    then every connection is refused, a real outage (the tests' offline checks). ``.origin``;
+    ``.url``: the origin and ``sub_path``."""
+
+    def __init__(self, mounts: dict[str, Path | str], sub_path: str = "/"):
+        self._srv = start(mounts)
+        self.origin = f"http://127.0.0.1:{self._srv.server_address[1]}"
+        self.url = self.origin + sub_path
+        self.stopped = False
+
+    def stop(self) -> None:
+        if not self.stopped:
+            self.stopped = True
+            self._srv.shutdown()
+            self._srv.server_close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,6 +26,10 @@
     in a GM's browser). Every page it opens is watched like ``page``; all are closed at teardown.
 ``persistent_page``
     The first page of ``launch_persistent()``, watched; ``persistent_page.context`` is its context.
+``first_visit`` (function fixture returning ``first_visit(server, profile_dir=None) -> (context, page)``)
+    A GM's first visit: the app opened from ``server`` (``outage_server``) in ``launch_persistent``'s
+    browser, booted, its service worker in control (it has precached everything), so that the
+    server can be stopped.
 ``outage_server`` (function)
     A second server of ``dist/`` on its own port, for offline tests: ``.url``, ``.origin`` and
     ``.stop()``, which closes its socket so that every request to it is refused, as in a real
@@ -91,25 +95,9 @@ def app_url(app_origin) -> str:
     return app_origin + SUB_PATH
 
 
-class OutageServer:
-    """dist/ served on a port of its own until ``stop()``: then connections are refused."""
-
-    def __init__(self):
-        self._srv = serve.start({SUB_PATH: DIST})
-        self.origin = f"http://127.0.0.1:{self._srv.server_address[1]}"
-        self.url = self.origin + SUB_PATH
-        self.stopped = False
-
-    def stop(self) -> None:
-        if not self.stopped:
-            self.stopped = True
-            self._srv.shutdown()
-            self._srv.server_close()
-
-
 @pytest.fixture
 def outage_server(app_server):  # app_server: the same dist/ check before serving
-    srv = OutageServer()
+    srv = serve.Site({SUB_PATH: DIST}, SUB_PATH)  # dist/ on a port of its own until stop()
     yield srv
     srv.stop()
 
@@ -231,6 +219,22 @@ def launch_persistent(browser_type, browser_type_launch_args, browser_context_ar
     shutil.rmtree(tmp, ignore_errors=True)
     for w in watches:
         w.check()
+
+
+@pytest.fixture
+def first_visit(launch_persistent):
+    """``first_visit(server, profile_dir=None) -> (context, page)``: the app opened once with the
+    server up, and waited on until the service worker controls the page (it claims the page once
+    it has precached everything: install, then activate)."""
+    def visit(server, profile_dir: str | Path | None = None):
+        ctx = launch_persistent(profile_dir, origin=server.origin)
+        page = ctx.pages[0] if ctx.pages else ctx.new_page()
+        page.goto(server.url)
+        wait_ready(page)
+        page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                               timeout=120_000)
+        return ctx, page
+    return visit
 
 
 @pytest.fixture

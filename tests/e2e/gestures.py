@@ -204,6 +204,15 @@ def stored(page, key: str) -> dict | None:
     return {"text": savefile.dumps(h), "rev": rev}
 
 
+def import_history(page, tmp_path, h, tokens: int, file: str = "fight") -> None:
+    """Open ``h`` (a ``History`` built with the engine) in the page as a GM imports a save file
+    (``{file}.fray.json``), and wait for its ``tokens`` tokens on the map."""
+    path = tmp_path / f"{file}.fray.json"
+    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
+    page.set_input_files("#file-import", str(path))
+    expect(page.locator("#map [data-token]")).to_have_count(tokens)
+
+
 def wait_folded(page) -> None:
     """Wait until every journal is folded into its save (the page does it when idle, and when it
     leaves an encounter): a test that edits a stored save must not race the page rewriting it."""
@@ -229,6 +238,27 @@ def wait_folded(page) -> None:
 def store_write(page, store: str, op: str, key=None, value=None) -> None:
     """``op`` is "put" (``value``; ``key`` for the out-of-line ``meta`` store), "delete" or "clear"."""
     page.evaluate(_IDB, [op, store, key, value])
+
+
+# Another connection to the page's database holds a write transaction on the saves open until
+# ``window.__release`` is set in the page that opened it: the page's own writes (same stores)
+# queue behind it, as they do behind a slow disk.
+_HOLD_THE_SAVES = """() => new Promise((ready) => {
+    const r = indexedDB.open('fray');
+    r.onsuccess = () => {
+        const t = r.result.transaction(['saves', 'entries'], 'readwrite');
+        const s = t.objectStore('saves');
+        const spin = () => { if (window.__release) { r.result.close(); return; } s.get('none').onsuccess = spin; };
+        spin();
+        ready();
+    };
+})"""
+
+
+def hold_the_saves(page) -> None:
+    """Hold the database's saves from ``page`` until ``page.evaluate("window.__release = true")``:
+    every write of the app, in any tab, waits till then."""
+    page.evaluate(_HOLD_THE_SAVES)
 
 
 def wait_saved(page) -> None:
@@ -287,6 +317,72 @@ def add_preset(page, preset: str, side: str | None = None, at: tuple[float, floa
     dlg.get_by_role("button", name="Add", exact=True).click()
     expect(dlg).to_be_hidden()
     expect(page.locator("#combatants .card")).to_have_count(before + 1)
+
+
+SHOT_SIZES = ((768, 1024), (1366, 900))  # a tablet's screen and a laptop's
+
+
+def photograph(page, name: str, scroll_to: str | None = None, map_tab: bool = False, full_page: bool = False) -> None:
+    """With FRAY_SHOTS set (a folder), the page photographed at a tablet's and a laptop's size, as
+    ``{name}-{width}.png``, to look at; then the viewport is put back. ``scroll_to``: a selector
+    brought into view first; ``map_tab``: on a narrow screen the map is a tab, tapped first."""
+    folder = os.environ.get("FRAY_SHOTS")
+    if not folder:
+        return
+    was = page.viewport_size
+    for w, h in SHOT_SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        if map_tab and page.locator("#tab-map").is_visible():
+            page.locator("#tab-map").click()
+        if scroll_to:
+            page.locator(scroll_to).first.scroll_into_view_if_needed()
+        page.screenshot(path=os.path.join(folder, f"{name}-{w}.png"), full_page=full_page)
+    if was:  # a window the page opened has no viewport of its own to put back
+        page.set_viewport_size(was)
+
+
+class Taps:
+    """Taps counted as a GM makes them (issue 33 §5, "Fewer taps"): a tap is a click, a choice in a
+    list, or putting the finger in a field that does not already have the focus; typing into the
+    focused field is no tap. ``n``: the taps so far."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.n = 0
+
+    def tap(self, loc) -> None:
+        loc.click()
+        self.n += 1
+
+    def choose(self, select, value: str) -> None:
+        """Choose the option of that value (a tap, even if it was the choice already)."""
+        select.select_option(value)
+        self.n += 1
+
+    def choose_words(self, select, text: str) -> None:
+        """Choose the option whose words contain ``text``, unless it is already the choice (no tap)."""
+        if text in select.locator("option:checked").inner_text():
+            return
+        select.select_option(select.locator("option", has_text=text).get_attribute("value"))
+        self.n += 1
+
+    def type(self, loc, text: str) -> None:
+        if not loc.evaluate("e => e === document.activeElement"):
+            loc.click()
+            self.n += 1
+        self.page.keyboard.type(text)
+
+
+def mouse_drag(page, a: tuple[float, float], b: tuple[float, float], release: bool = True) -> None:
+    """The mouse pressed at the screen point ``a`` and moved in ten steps to ``b`` (a drag the page's
+    pointer handlers follow), then let go; ``release=False`` keeps it held there."""
+    (sx, sy), (tx, ty) = a, b
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for i in range(1, 11):
+        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
+    if release:
+        page.mouse.up()
 
 
 def touch_and_name_problems(page, prefix: str) -> list[str]:

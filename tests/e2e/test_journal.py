@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from gestures import (add_combatant, card, current_key, journal_rows, new_freeform, reload, saved, store_read,  # noqa: E402
-                      store_write, stored, wait_folded, wait_ready, wait_saved)
+from gestures import (add_combatant, card, current_key, hold_the_saves, journal_rows, new_freeform, reload,  # noqa: E402
+                      saved, store_read, store_write, stored, wait_folded, wait_ready, wait_saved)
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
@@ -106,28 +106,14 @@ def test_a_change_commits_relaxed_and_the_fold_after_it_writes_it_through_to_dis
     assert journal_rows(page, key) == []
 
 
-HOLD = """() => new Promise((ready) => {
-    // Another connection holds a write transaction open until told to finish: the page's own
-    // writes (same stores) queue behind it, as they do behind a slow disk.
-    const r = indexedDB.open('fray');
-    r.onsuccess = () => {
-        const t = r.result.transaction(['saves', 'entries'], 'readwrite');
-        const s = t.objectStore('saves');
-        const spin = () => { if (window.__release) { r.result.close(); return; } s.get('none').onsuccess = spin; };
-        spin();
-        ready();
-    };
-})"""
-
-
 def hold_database(context, url: str):
-    """Another tab of the app, once ready and saved, holding the database (``HOLD``) until
+    """Another tab of the app, once ready and saved, holding the database (``hold_the_saves``) until
     ``window.__release`` is set in it: the page's next write waits."""
     holder = context.new_page()
     holder.goto(url)
     wait_ready(holder)
     wait_saved(holder)
-    holder.evaluate(HOLD)
+    hold_the_saves(holder)
     return holder
 
 

@@ -7,7 +7,6 @@ save format), so the page starts from known positions without clicking through d
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -17,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
-from fray import savefile  # noqa: E402
+from gestures import import_history, mouse_drag  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 from fray.games import get_ruleset  # noqa: E402
@@ -34,10 +33,7 @@ def load_encounter(page, tmp_path, ruleset: str, people: list[tuple[dict, float,
     h = History(new_encounter(ruleset, "Map test"))
     for body, x, y, alt in people:
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": alt}}})
-    path = tmp_path / "map-test.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+    import_history(page, tmp_path, h, len(people), "map-test")
 
 
 def strike_rank_fight(page, tmp_path) -> None:
@@ -61,13 +57,9 @@ def client_point(page, x: float, y: float) -> tuple[float, float]:
 def press_and_drag(page, start: tuple[float, float], end: tuple[float, float]) -> tuple[float, float]:
     """The mouse pressed on the map point ``start`` (metres) and moved in ten steps to ``end``, still
     held; where ``end`` is on the screen."""
-    sx, sy = client_point(page, *start)
-    tx, ty = client_point(page, *end)
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    for i in range(1, 11):
-        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
-    return tx, ty
+    there = client_point(page, *end)
+    mouse_drag(page, client_point(page, *start), there, release=False)
+    return there
 
 
 def row(page, name: str):
@@ -304,13 +296,7 @@ def test_a_drag_does_not_re_zoom_the_map(page, open_app, tmp_path):
     svg = page.locator("#map-plan")
     before, grid = svg.get_attribute("viewBox"), svg.get_attribute("data-grid")
     assert grid == "10"
-    sx, sy = client_point(page, 60, 30)
-    tx, ty = client_point(page, 12, 3)
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    for i in range(1, 11):
-        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
-    page.mouse.up()
+    mouse_drag(page, client_point(page, 60, 30), client_point(page, 12, 3))
     expect(page.locator("#log")).to_contain_text("Brun moves to")
     expect(svg).to_have_attribute("viewBox", before)
     expect(svg).to_have_attribute("data-grid", grid)

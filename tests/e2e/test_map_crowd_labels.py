@@ -10,7 +10,6 @@ $FRAY_SHOTS (if set).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from pathlib import Path
@@ -19,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from test_map import DESKTOP, preset, select
-from fray import savefile
+from gestures import import_history
 from fray.history import History
 from fray.reducer import new_encounter
 
@@ -61,10 +60,7 @@ def load_crowd(page, tmp_path, dead: tuple[str, ...] = ("c1",)) -> None:
                                                       "position": {"x": x, "y": y, "alt": 0}}})
     for cid in dead:
         h.do({"type": "set_condition", "id": cid, "condition": "dead"})
-    path = tmp_path / "crowd.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(CROWD))
+    import_history(page, tmp_path, h, len(CROWD), "crowd")
 
 
 def _gap(box, disc) -> float:

@@ -4,17 +4,16 @@ name's words, not its brackets); the players' window's initials spilled over sma
 
 from __future__ import annotations
 
-import json
 import os
 
 from playwright.sync_api import expect
 
+from gestures import import_history, photograph
 from test_players_view import open_players
 
 
 def load(page, tmp_path, people: list[tuple[str, float, float, bool]], name: str = "Initials") -> None:
     """A free-form fight of ``people`` (name, x, y, dead)."""
-    from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
 
@@ -25,10 +24,7 @@ def load(page, tmp_path, people: list[tuple[str, float, float, bool]], name: str
                                                      "position": {"x": x, "y": y, "alt": 0}}})
         if dead:
             h.do({"type": "set_condition", "id": f"c{i + 1}", "condition": "dead", "on": True})
-    path = tmp_path / "initials.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+    import_history(page, tmp_path, h, len(people), "initials")
 
 
 def spills(pg, token: str, disc: str, text: str) -> list[str]:
@@ -78,13 +74,7 @@ def test_zoom_in_zooms_on_the_fight_not_the_middle_of_the_drawing(page, open_app
     for cid in ("c1", "c2", "c3"):
         box, plan = page.locator(f"#tok-{cid}").bounding_box(), svg.bounding_box()
         assert plan["x"] <= box["x"] and box["x"] + box["width"] <= plan["x"] + plan["width"], cid
-    if os.environ.get("FRAY_SHOTS"):
-        for vw, vh in ((768, 1024), (1366, 900)):
-            page.set_viewport_size({"width": vw, "height": vh})
-            if page.locator("#tab-map").is_visible():
-                page.locator("#tab-map").click()  # a narrow screen: the map is a tab
-            page.locator("#map-plan").scroll_into_view_if_needed()
-            page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"map-zoom-in-{vw}.png"))
+    photograph(page, "map-zoom-in", scroll_to="#map-plan", map_tab=True)
     # the GM's own view next: a second + zooms on what they look at, the same middle
     page.get_by_role("button", name="Zoom in").click()
     x2, y2, w2, h2 = [float(v) for v in svg.get_attribute("viewBox").split()]

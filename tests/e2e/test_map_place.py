@@ -13,19 +13,17 @@ Set FRAY_SHOTS=dir to keep the screenshots.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
 
 import pytest
-from gestures import add_preset, card, new_encounter, rb_start, saved
+from gestures import add_preset, card, import_history, mouse_drag, new_encounter, rb_start, saved
 from playwright.sync_api import expect
 from test_map import client_point, load_encounter, preset
 from test_range_band import SCOUT, add
 from test_strip import GAMES, add_many
 
-from fray import savefile
 from fray.history import History
 from fray.reducer import new_encounter as engine_encounter
 from fray.games import get_ruleset
@@ -97,22 +95,6 @@ def test_two_groups_added_in_the_dialog_stand_apart(browser, open_app, ruleset, 
 
 
 # -- several tokens at once, and a tap for a destination ------------------------------------------------------
-
-def import_history(page, tmp_path, h: History, count: int) -> None:
-    path = tmp_path / "group.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(count)
-
-
-def mouse_drag(page, a: tuple[float, float], b: tuple[float, float]) -> None:
-    (sx, sy), (tx, ty) = a, b
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    for i in range(1, 11):
-        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
-    page.mouse.up()
-
 
 def touch_drag(page, a: tuple[float, float], b: tuple[float, float]) -> None:
     """A finger on the screen through the browser's input pipeline (pointerType "touch")."""
@@ -203,7 +185,7 @@ def test_tactical_round_select_several_by_touch_in_the_move_phase(page, open_app
         h.do({"type": "tr.declare", "id": cid, "actions": [{"action": act}]})
     while h.present.phase != "move":
         h.do({"type": "advance", "skip_empty": True, "ask": True})
-    import_history(page, tmp_path, h, 3)
+    import_history(page, tmp_path, h, 3, "group")
     page.locator("#tab-map").tap()
     several = page.get_by_role("button", name="Select several")
     several.tap()

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from gestures import add_preset, new_encounter, open_add_dialog, rb_start, saved, tr_next  # noqa: E402
+from gestures import add_preset, new_encounter, open_add_dialog, rb_start, saved, sr_declare, tr_next  # noqa: E402
+from test_tactical_round import advance_to, declare  # noqa: E402
 
 SIZES = ({"width": 1366, "height": 900}, {"width": 768, "height": 1024})
 WARRIOR, WOLF = "Human warrior", "Great wolf (four-legged)"
@@ -46,12 +47,7 @@ def warrior_and_wolf_at_blows(page, name: str) -> None:
     add_preset(page, WOLF, at=(3, 0))  # within engagement range (3 m): at blows from the start
     page.locator("#round-bar [data-act=advance]").click()
     for cid, weapon, target in (("c1", "broadsword", "c2"), ("c2", "bite", "c1")):
-        form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
-        form.locator('[name="kind"]').select_option("melee")
-        form.locator('[name="weapon"]').select_option(weapon)
-        form.locator('[name="target"]').select_option(target)
-        form.locator("button[type=submit]").click()
-        expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR")
+        sr_declare(page, cid, {"kind": "melee", "weapon": weapon, "target": target}, "SR")
     page.locator("#round-bar [data-act=advance]").click()
     expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 3")
 
@@ -142,14 +138,8 @@ def test_tactical_round_odds_follow_the_attack_form(page, open_app, size):
     add_preset(page, SWORD)
     add_preset(page, ORC)
     for title in ("Assessment", "Declaration"):
-        page.locator("#round-bar [data-act=advance]").click()
-        expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
-    decl = page.locator('form[data-form=tr-declare][data-id="c1"]')
-    decl.locator('[name="actions.0.action"]').select_option("melee_attack")
-    decl.locator('[name="actions.0.weapon"]').select_option("0")
-    decl.locator('[name="actions.0.target"]').select_option("c2")
-    decl.locator("button[type=submit]").click()
-    expect(page.locator("#log li").first).to_contain_text("declares")
+        advance_to(page, title)
+    declare(page, "c1", [("melee_attack", "0", "c2")], "declares")
     form = page.locator("form[data-form=tr-attack]")
     # before Melee the rules forbid the attack: no Attack panel (a GM's play-through: an empty one
     # showed in the Move phase)

@@ -19,24 +19,11 @@ def _refused(origin: str) -> bool:
     return False
 
 
-def _first_visit(launch_persistent, server, wait_ready, profile=None):
-    """Open the app once with the server up and wait until the service worker controls the page
-    (it claims the page once it has precached everything: install, then activate)."""
-    ctx = launch_persistent(profile, origin=server.origin)
-    page = ctx.pages[0] if ctx.pages else ctx.new_page()
-    page.goto(server.url)
-    wait_ready(page)
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=120_000)
-    return ctx, page
-
-
-def test_reload_in_an_outage_boots_and_renders_the_saved_encounter(launch_persistent, outage_server,
-                                                                     wait_ready):
+def test_reload_in_an_outage_boots_and_renders_the_saved_encounter(first_visit, outage_server, wait_ready):
     """Issue 2: "after one visit a reload with the network off boots and renders the saved
     encounter". Issue 8, item 1: "Prove offline the way it happens at a table, by stopping the
     server (a real outage), not by the browser's emulation flag"."""
-    _, page = _first_visit(launch_persistent, outage_server, wait_ready)
+    _, page = first_visit(outage_server)
     new_freeform(page, "Offline ford")
     add_combatant(page, "Ferryman", "initiative: 12")
     page.locator("#note-text").fill("the river rises")
@@ -54,12 +41,12 @@ def test_reload_in_an_outage_boots_and_renders_the_saved_encounter(launch_persis
     assert page.watch.foreign() == []
 
 
-def test_a_new_window_in_an_outage_boots_warm(launch_persistent, outage_server, wait_ready, tmp_path):
+def test_a_new_window_in_an_outage_boots_warm(first_visit, launch_persistent, outage_server, wait_ready, tmp_path):
     """Issue 8, item 1: a GM who closes the browser and reopens it at a table with no network
     still gets the app: a relaunch of the same profile, with the server gone, boots from the
     service worker (not only a reload of a page that was already open)."""
     profile = tmp_path / "profile"
-    ctx, page = _first_visit(launch_persistent, outage_server, wait_ready, profile)
+    ctx, page = first_visit(outage_server, profile)
     new_freeform(page, "Cave mouth")
     add_combatant(page, "Lantern bearer", "initiative: 9")
     expect(card(page, "Lantern bearer")).to_be_visible()

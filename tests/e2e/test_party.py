@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from playwright.sync_api import expect
-from gestures import card  # noqa: E402
+from gestures import card, import_history  # noqa: E402
 from test_strike_rank import new_strike_rank  # noqa: E402
 from test_sr_injuries import damage  # noqa: E402
 
@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 
-from fray import savefile  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 
@@ -38,10 +37,7 @@ def camp_fight(page, tmp_path) -> None:
     for i, n in enumerate(NAMES):
         h.do({"type": "add_combatant", "combatant": {"name": n, "side": "party", "stats": dict(STATS),
                                                      "position": {"x": 3 * i, "y": 0, "alt": 0}}})
-    path = tmp_path / "camp.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(4)
+    import_history(page, tmp_path, h, 4, "camp")
 
 
 def party(page):
@@ -184,10 +180,7 @@ def imported(page, tmp_path, ruleset: str, people: list[dict]) -> None:
     h = History(new_encounter(ruleset, "Camp"))
     for i, body in enumerate(people):
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": 3 * i, "y": 0, "alt": 0}}})
-    path = tmp_path / f"{ruleset}.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+    import_history(page, tmp_path, h, len(people), ruleset)
 
 
 def test_range_band_fatigue_and_trauma_and_tactical_round_hit_points_carry(page, open_app, tmp_path):
@@ -305,10 +298,7 @@ def foes_fight(page, tmp_path, name: str = "Ambush") -> None:
     for i, n in enumerate(("Broo", "Scorpion man", "Tusk rider")):
         h.do({"type": "add_combatant", "combatant": {"name": n, "side": "foes", "stats": dict(STATS),
                                                      "position": {"x": 3 * i, "y": 0, "alt": 0}}})
-    path = tmp_path / f"{name}.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(3)
+    import_history(page, tmp_path, h, 3, name)
 
 
 def test_the_gm_chooses_who_joins_and_the_party_stands_in_formation_on_free_ground(page, open_app, tmp_path):

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from gestures import (add_combatant, card, current_key, new_freeform, reload, saved, saved_text, wait_saved,  # noqa: E402
-                      snapshot, store_read, store_write, stored, wait_folded)
+from gestures import (add_combatant, card, current_key, hold_the_saves, new_freeform, reload, saved, saved_text,  # noqa: E402
+                      wait_saved, snapshot, store_read, store_write, stored, wait_folded)
 
 
 def broken_text(page, key: str) -> str | None:
@@ -391,18 +391,8 @@ def test_the_page_says_saving_until_the_write_is_committed(page, open_app):
     open_app(page)
     new_freeform(page, "Held")
     expect(page.locator("#save-state")).to_have_attribute("data-state", "saved")
-    # Another connection holds a write transaction on the saves open until told to finish:
-    # the page's own write (same stores) queues behind it.
-    page.evaluate("""() => new Promise((ready) => {
-        const r = indexedDB.open('fray');
-        r.onsuccess = () => {
-            const t = r.result.transaction(['saves', 'entries'], 'readwrite');
-            const s = t.objectStore('saves');
-            const spin = () => { if (window.__release) { r.result.close(); return; } s.get('none').onsuccess = spin; };
-            spin();
-            ready();
-        };
-    })""")
+    # another connection holds the saves until told to finish: the page's own write queues behind it
+    hold_the_saves(page)
     add_combatant(page, "Wolf", "initiative: 14")
     expect(page.locator("#save-state")).to_have_attribute("data-state", "saving")
     expect(page.locator("#save-state")).to_have_text("Saving…")

@@ -101,10 +101,9 @@ def lurking(page) -> None:
     dlg.get_by_role("button", name="Close").click()
 
 
-def test_a_change_is_in_the_players_window_in_the_same_task_as_the_gms(page, open_app, wait_ready):
-    """"follows every change within a frame": Next and Undo in the GM's window are in the players'
-    window's DOM before the GM's click has returned, so both paint in the next frame; and what is
-    written there keeps the players' window's own look (its stylesheet, its map, large type)."""
+def lurker_fight_watched(page, open_app, wait_ready):
+    """The bridge fight (``setup_fight``) with the hidden Lurker, started; the players' window open and
+    watched for leaks from its first script on, its frames held. Returns the players' window."""
     page.context.add_init_script(LEAK_WATCH)
     open_app(page)
     setup_fight(page)
@@ -112,6 +111,14 @@ def test_a_change_is_in_the_players_window_in_the_same_task_as_the_gms(page, ope
     page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
     pv = open_watched(page, wait_ready)
     held(page)
+    return pv
+
+
+def test_a_change_is_in_the_players_window_in_the_same_task_as_the_gms(page, open_app, wait_ready):
+    """"follows every change within a frame": Next and Undo in the GM's window are in the players'
+    window's DOM before the GM's click has returned, so both paint in the next frame; and what is
+    written there keeps the players' window's own look (its stylesheet, its map, large type)."""
+    pv = lurker_fight_watched(page, open_app, wait_ready)
     expect(pv.locator("#pv-now")).to_have_text("Now: Bran")
     seen = act_and_look(page, NEXT)
     assert seen["now"] == "Now: Ambusher" and seen["seq"] != seen["before"], seen
@@ -208,13 +215,7 @@ def test_reloads_of_either_window_and_a_players_window_opened_by_hand(page, open
     window's word to its opener) without opening or navigating any window. A players' window opened
     by hand (no opener, so no handle) still follows over the BroadcastChannel, its own script
     drawing, beside the one the GM writes into; neither ever shows the hidden one."""
-    page.context.add_init_script(LEAK_WATCH)
-    open_app(page)
-    setup_fight(page)
-    lurking(page)
-    page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
-    pv = open_watched(page, wait_ready)
-    held(page)
+    pv = lurker_fight_watched(page, open_app, wait_ready)
     pv.evaluate("window.__mark = 'kept'")  # gone if anything navigated the players' window
     page.reload()
     wait_ready(page)
@@ -261,16 +262,11 @@ def test_another_encounter_on_the_gms_screen_is_on_the_players_screen(page, open
     expect(pv.locator("#pv-order")).to_contain_text("Ferryman")
 
 
-def test_the_same_frame_path_with_the_network_off(launch_persistent, outage_server, wait_ready):
+def test_the_same_frame_path_with_the_network_off(first_visit, outage_server, wait_ready):
     """"follows every change within a frame, offline, with no server": the server is stopped (a
     real outage); both windows boot from the service worker and the GM's window writes into the
     players' window in the same task, before and after a reload of each."""
-    ctx = launch_persistent(origin=outage_server.origin)
-    page = ctx.pages[0] if ctx.pages else ctx.new_page()
-    page.goto(outage_server.url)
-    wait_ready(page)
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=120_000)
+    ctx, page = first_visit(outage_server)
     setup_fight(page)
     page.locator("#round-bar").get_by_role("button", name="Start the fight").click()
     expect(page.locator("#save-state")).to_have_attribute("data-state", "saved")

@@ -10,7 +10,6 @@ it (compared through each map's own transform, within a pixel), and a dead or pr
 
 from __future__ import annotations
 
-import json
 
 import pytest
 from playwright.sync_api import expect
@@ -22,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
-from fray import savefile  # noqa: E402
+from gestures import import_history  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 
@@ -55,10 +54,7 @@ def load(page, tmp_path, ruleset: str) -> list:
     h.do({"type": "set_condition", "id": "c2", "condition": "prone"})
     for i in range(1, len(people) + 1):  # all shown (range-band hides whom the party cannot see)
         h.do({"type": "players.hide", "id": f"c{i}", "hidden": False})
-    path = tmp_path / f"{ruleset}.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+    import_history(page, tmp_path, h, len(people), ruleset)
     return people
 
 
@@ -152,10 +148,7 @@ def test_the_distance_table_never_breaks_a_name_inside_a_word(page, open_app, tm
     for i, n in enumerate(names):
         h.do({"type": "add_combatant", "combatant": {**preset("range-band", "Human scout", name=n),
                                                       "position": {"x": i * 4 - 10, "y": (i % 3) * 5, "alt": 0}}})
-    path = tmp_path / "names.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(names))
+    import_history(page, tmp_path, h, len(names), "names")
     if not page.locator("#tok-c1").is_visible():
         page.get_by_role("tab", name="Map").click()
     page.locator("#tok-c1").click()

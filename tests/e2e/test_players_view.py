@@ -155,15 +155,10 @@ def test_a_players_window_opened_with_the_gms_window_closed_shows_the_last_drawi
     assert "Ambusher" not in fresh.content()
 
 
-def test_players_view_follows_with_the_network_off(launch_persistent, outage_server, wait_ready):
+def test_players_view_follows_with_the_network_off(first_visit, outage_server, wait_ready):
     """"follows every change ... offline, with no server": the server is stopped (a real outage)
     and both windows still boot and follow each other."""
-    ctx = launch_persistent(origin=outage_server.origin)
-    page = ctx.pages[0] if ctx.pages else ctx.new_page()
-    page.goto(outage_server.url)
-    wait_ready(page)
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null",
-                           timeout=120_000)
+    ctx, page = first_visit(outage_server)
     setup_fight(page)
     outage_server.stop()
     page.reload()

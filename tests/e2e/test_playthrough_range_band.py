@@ -14,19 +14,17 @@ Every step waits on what the page shows (``expect``), never on time.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
 
-from gestures import card, saved
+from gestures import Taps, card, import_history, mouse_drag, saved
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 
-from fray import savefile  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 from fray.games import get_ruleset  # noqa: E402
@@ -58,10 +56,7 @@ def load(page, tmp_path) -> None:
         if which == "Human scout":
             body["stealth"] = "low" if side == "foes" else "medium"
         h.do({"type": "add_combatant", "combatant": body})
-    path = tmp_path / "ford.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(PEOPLE))
+    import_history(page, tmp_path, h, len(PEOPLE), "ford")
 
 
 # -- what the page shows -------------------------------------------------------------------------------
@@ -116,38 +111,12 @@ def fray_rolls(page, ref: str, dice: str = "") -> None:
     expect(pending(page, ref)).to_have_count(0)
 
 
-class Taps:
-    """Taps per attack (issue 33 §5): a tap is a click, a choice in a list, or putting the finger in a field
-    that does not already have the focus; typing into the focused field is no tap."""
-
-    def __init__(self, page) -> None:
-        self.page = page
-        self.n = 0
-
-    def tap(self, loc) -> None:
-        loc.click()
-        self.n += 1
-
-    def choose(self, select, text: str) -> None:
-        """Choose the option whose words contain ``text``, unless it is already the choice (no tap)."""
-        if text in select.locator("option:checked").inner_text():
-            return
-        select.select_option(select.locator("option", has_text=text).get_attribute("value"))
-        self.n += 1
-
-    def type(self, loc, text: str) -> None:
-        if not loc.evaluate("e => e === document.activeElement"):
-            loc.click()
-            self.n += 1
-        self.page.keyboard.type(text)
-
-
 def attack_with_frays_dice(page, attack, weapon: str, before: list[str], reason: str = "") -> int:
     """One attack with Fray's dice, as few taps as the page allows: the weapon (if the default is not it),
     the roll, the GM's reason where melee is beyond engaged range, and whatever the page still asks before
     the next combatant's turn can begin (a note that needs its own Done). Returns the taps."""
     taps = Taps(page)
-    taps.choose(attack.get_by_label("Weapon"), weapon)
+    taps.choose_words(attack.get_by_label("Weapon"), weapon)
     one = attack.get_by_role("button", name="Roll it (Fray's dice)")
     send = one if one.count() else attack.get_by_role("button", name="Offense roll")
     said = page.locator("#log li").count()
@@ -277,12 +246,7 @@ def drag_token(page, cid: str, dx: float, dy: float) -> None:
         const b = new DOMPoint(+m[1] + dx, +m[2] - dy).matrixTransform(svg.getScreenCTM());
         return [[a.x, a.y], [b.x, b.y]];
     }""", [cid, dx, dy])
-    (sx, sy), (tx, ty) = x, y
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    for i in range(1, 11):
-        page.mouse.move(sx + (tx - sx) * i / 10, sy + (ty - sy) * i / 10)
-    page.mouse.up()
+    mouse_drag(page, x, y)
     show(page, "tracker")
 
 

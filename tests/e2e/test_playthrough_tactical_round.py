@@ -13,12 +13,11 @@ Every step waits on what the page shows (``expect``), never on time.
 
 from __future__ import annotations
 
-import json
 import re
 
 from playwright.sync_api import expect
 
-from gestures import saved
+from gestures import import_history, saved
 from test_map import preset
 from test_tactical_round import declare, pending
 
@@ -48,15 +47,11 @@ def people() -> list[tuple[dict, float, float]]:
 def load(page, tmp_path) -> None:
     from fray.history import History
     from fray.reducer import new_encounter
-    from fray import savefile
 
     h = History(new_encounter("tactical-round", "Orcs at the ford"))
     for body, x, y in people():
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    path = tmp_path / "ford.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(12)
+    import_history(page, tmp_path, h, 12, "ford")
     expect(page.locator(".tr-panel")).to_be_visible()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from gestures import card, open_add_dialog
 from playwright.sync_api import expect
-from test_offline import _first_visit, _refused
+from test_offline import _refused
 
 ROOT = Path(__file__).resolve().parents[2]
 D20 = ROOT / "examples" / "fray-d20"
@@ -61,10 +61,9 @@ def _broken_game_wheel(tmp_path: Path) -> Path:
     return build_wheel.build(src, tmp_path / "out-broken")
 
 
-def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(launch_persistent, outage_server, wait_ready,
-                                                                 tmp_path):
+def test_a_game_added_from_a_wheel_is_played_and_is_there_offline(first_visit, outage_server, wait_ready, tmp_path):
     assert WHEEL.is_file(), "make build writes the example game's wheel"
-    _, page = _first_visit(launch_persistent, outage_server, wait_ready)
+    _, page = first_visit(outage_server)
     assert not _micropip_loaded(page), "a page with no added game loads no installer"
     rules = page.locator("#f-ruleset option")
 

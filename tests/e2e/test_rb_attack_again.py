@@ -5,9 +5,7 @@ attacker's weapon and shows the miss as a result."""
 
 from __future__ import annotations
 
-import os
-
-from gestures import new_encounter, rb_start
+from gestures import new_encounter, photograph, rb_start
 from playwright.sync_api import expect
 from test_range_band import BADGE, RIDER, add, advance, attack, gm_result
 
@@ -17,14 +15,7 @@ ERROR_RED = "rgb(138, 28, 28)"  # .field-error's and the old fail result's colou
 
 def shot(page, name: str) -> None:
     """With FRAY_SHOTS set, the attack form photographed at a tablet's and a laptop's size."""
-    if not os.environ.get("FRAY_SHOTS"):
-        return
-    was = page.viewport_size
-    for w, h in ((768, 1024), (1366, 900)):
-        page.set_viewport_size({"width": w, "height": h})
-        page.locator("form[data-form=rb-attack]").scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"{name}-{w}.png"))
-    page.set_viewport_size(was)
+    photograph(page, name, scroll_to="form[data-form=rb-attack]")
 
 
 def test_the_weapon_stays_and_a_miss_is_a_result_not_an_error(page, open_app):

@@ -6,9 +6,7 @@ Every step waits on what the page shows (``expect``), never on time."""
 
 from __future__ import annotations
 
-import os
-
-from gestures import card, new_encounter, rb_start
+from gestures import card, new_encounter, photograph, rb_start
 from playwright.sync_api import expect
 from test_players_view import add_rb, open_players, players_dialog
 from test_range_band import BADGE, SCOUT, add, advance, move
@@ -18,14 +16,7 @@ BEAR = "Large creature"
 
 def shot(page, name: str) -> None:
     """With FRAY_SHOTS set, the panel photographed at a tablet's and a laptop's size."""
-    if not os.environ.get("FRAY_SHOTS"):
-        return
-    was = page.viewport_size
-    for w, h in ((768, 1024), (1366, 900)):
-        page.set_viewport_size({"width": w, "height": h})
-        page.locator(".rb-acting").scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"{name}-{w}.png"))
-    page.set_viewport_size(was)
+    photograph(page, name, scroll_to=".rb-acting")
 
 
 def test_a_second_movement_roll_is_refused_beside_the_button(page, open_app):
@@ -105,7 +96,4 @@ def test_the_players_see_their_companions_high_stealth_not_a_foes(page, open_app
     expect(pv.locator('.pv-token[data-id="c2"]')).to_have_count(1)
     expect(pv.locator('.pv-token[data-id="c1"] title')).to_have_text("Kest · high stealth")
     expect(pv.locator('.pv-token[data-id="c2"] title')).to_have_text("Lurker")
-    if os.environ.get("FRAY_SHOTS"):
-        for w, h in ((768, 1024), (1366, 900)):
-            pv.set_viewport_size({"width": w, "height": h})
-            pv.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"players-stealth-{w}.png"))
+    photograph(pv, "players-stealth")

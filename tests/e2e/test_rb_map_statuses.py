@@ -5,18 +5,16 @@ you are also knocked down"; Flight: "a minor stunned status until the end of you
 
 from __future__ import annotations
 
-import json
-import os
 
 from playwright.sync_api import expect
 
+from gestures import import_history, photograph
 from test_map import preset
 from test_players_view import open_players
 
 
 def load(page, tmp_path) -> None:
     """A scout knocked down at 0 m, a bear minor stunned 10 m east, a sneak in High Stealth 20 m east."""
-    from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
 
@@ -26,23 +24,7 @@ def load(page, tmp_path) -> None:
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": 0, "alt": 0}}})
     h.do({"type": "rb.status", "id": "c1", "status": "knocked-down"})
     h.do({"type": "rb.status", "id": "c2", "status": "minor-stunned", "rounds": 1})
-    path = tmp_path / "statuses.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(3)
-
-
-def shots(page, name: str) -> None:
-    if not os.environ.get("FRAY_SHOTS"):
-        return
-    was = page.viewport_size
-    for w, h in ((768, 1024), (1366, 900)):
-        page.set_viewport_size({"width": w, "height": h})
-        if page.locator("#tab-map").is_visible():
-            page.locator("#tab-map").click()  # a narrow screen: the map is a tab
-        page.locator("#map-plan").scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"{name}-{w}.png"))
-    page.set_viewport_size(was)
+    import_history(page, tmp_path, h, 3, "statuses")
 
 
 def test_the_statuses_are_on_the_tokens_of_both_maps(page, open_app, wait_ready, tmp_path):
@@ -55,7 +37,7 @@ def test_the_statuses_are_on_the_tokens_of_both_maps(page, open_app, wait_ready,
     expect(page.locator("#lab-c1")).to_contain_text("knocked down")
     expect(page.locator("#lab-c2")).to_contain_text("minor stunned")
     expect(page.locator("#lab-c3")).to_contain_text("high stealth")
-    shots(page, "rb-map-statuses")
+    photograph(page, "rb-map-statuses", scroll_to="#map-plan", map_tab=True)
     pv = open_players(page, wait_ready)
     token = pv.locator('.pv-token[data-id="c1"]')
     expect(token).to_have_class(__import__("re").compile(r"\bprone\b"))
@@ -63,7 +45,4 @@ def test_the_statuses_are_on_the_tokens_of_both_maps(page, open_app, wait_ready,
     expect(pv.locator('.pv-label-at[data-label-for="c1"]')).to_contain_text("knocked down")
     # a stun or a stealth level is the GM's to tell
     expect(pv.locator('.pv-token[data-id="c2"] title')).not_to_contain_text("stunned")
-    if os.environ.get("FRAY_SHOTS"):
-        for w, h in ((768, 1024), (1366, 900)):
-            pv.set_viewport_size({"width": w, "height": h})
-            pv.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"rb-players-statuses-{w}.png"))
+    photograph(pv, "rb-players-statuses")

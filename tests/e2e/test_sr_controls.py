@@ -9,11 +9,10 @@ Every step waits on what the page shows (``expect``), never on time.
 from __future__ import annotations
 
 import json
-import os
 
 from playwright.sync_api import expect
-from gestures import (add_preset, card, click_and_log, new_encounter, open_add_dialog, set_controls, sr_declare,
-                      sr_declare_form, sr_declared, sr_fill_declaration)
+from gestures import (add_preset, card, click_and_log, new_encounter, open_add_dialog, photograph, set_controls,
+                      sr_declare, sr_declare_form, sr_declared, sr_fill_declaration)
 from test_strike_rank import WARRIOR, WOLF, advance, new_strike_rank
 
 ARCHER = "Archer"
@@ -40,14 +39,7 @@ def add_custom(page, name: str, weapons: str, side: str = "party", extra: dict |
 def shots(page, name: str) -> None:
     """Screenshots of the screen as it is now, at tablet and laptop size, to look at: only when
     ``FRAY_SHOTS`` names a folder (not in the repo; a fresh machine or CI has no such folder)."""
-    folder = os.environ.get("FRAY_SHOTS")
-    if not folder:
-        return
-    was = page.viewport_size
-    for w, h in ((768, 1024), (1366, 900)):
-        page.set_viewport_size({"width": w, "height": h})
-        page.screenshot(path=f"{folder}/{name}-{w}.png", full_page=True)
-    page.set_viewport_size(was)
+    photograph(page, name, full_page=True)
 
 
 def roll(page, rolls: dict[str, str], defence: str = "none", shot: str = "", **fields: str) -> None:

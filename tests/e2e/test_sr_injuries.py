@@ -13,20 +13,18 @@ Every step waits on what the page shows (``expect``), never on time.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
 
 from playwright.sync_api import expect
-from gestures import card, saved  # noqa: E402
-from test_strike_rank import advance  # noqa: E402
+from gestures import card, import_history, saved  # noqa: E402
+from test_strike_rank import advance, declare  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 
-from fray import savefile  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 from fray.games import get_ruleset  # noqa: E402
@@ -44,10 +42,7 @@ def load(page, tmp_path, people: list[tuple[dict, float, float]]) -> None:
     for body, x, y in people:
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
     h.do({"type": "advance"})
-    path = tmp_path / "wounds.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+    import_history(page, tmp_path, h, len(people), "wounds")
     expect(page.locator(".sr-phase")).to_contain_text("Declare")
 
 
@@ -84,12 +79,7 @@ def test_a_maimed_shield_arm_takes_the_shield_off_the_parry_choices(page, open_a
     open_app(page)
     load(page, tmp_path, [(warrior("Yanioth", weapons=OLD_WEAPONS), 0, 0), (warrior("Broo", "foes"), 2, 0)])
     # the wolf-like Broo attacks Yanioth at SR 7; she has not been hurt yet: both are parry choices
-    form = page.locator('form[data-form=sr-declare][data-id="c2"]')
-    form.locator('[name="kind"]').select_option("melee")
-    form.locator('[name="weapon"]').select_option("broadsword")
-    form.locator('[name="target"]').select_option("c1")
-    form.locator("button[type=submit]").click()
-    expect(page.locator('.sr-who[data-id="c2"] .sr-decl')).to_contain_text("SR 7")
+    declare(page, "c2", "broadsword", "c1", "SR 7")
     # left arm HP 4, AP 3: 11 − 3 = 8 → −4, maimed
     damage(page, "Yanioth", "left_arm", "11")
     expect(card(page, "Yanioth").locator(".sr-weapons tr.unusable")).to_contain_text(

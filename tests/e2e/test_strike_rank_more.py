@@ -6,7 +6,7 @@ shows; typed dice make every number hand-checked."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from test_strike_rank import WARRIOR, WOLF, add_preset, advance, card, loc, new_strike_rank
+from test_strike_rank import WARRIOR, WOLF, add_preset, advance, card, declare, loc, new_strike_rank
 
 ARCHER = "Archer"
 
@@ -28,12 +28,7 @@ def test_impale_prompts_and_unstick_answered_through_the_page(page, open_app):
     add_preset(page, WARRIOR, "party")
     add_preset(page, ARCHER, at=(3, 0))  # within engagement range (3 m) from the start
     advance(page, "Declare")
-    form = page.locator('form[data-form=sr-declare][data-id="c2"]')
-    form.locator('[name="kind"]').select_option("melee")
-    form.locator('[name="weapon"]').select_option("dagger")
-    form.locator('[name="target"]').select_option("c1")
-    form.locator("button[type=submit]").click()
-    expect(page.locator('.sr-who[data-id="c2"] .sr-decl')).to_contain_text("SR 7")
+    declare(page, "c2", "dagger", "c1", "SR 7")
     advance(page, "Resolve SR 7")
     att = page.locator("form[data-form=sr-attack]")
     att.locator('[name="defence.kind"]').select_option("none")

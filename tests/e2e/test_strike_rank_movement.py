@@ -7,7 +7,6 @@ typed dice; every step waits on what the page shows.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import sys
@@ -20,10 +19,11 @@ ROOT = Path(__file__).resolve().parents[2]
 for p in (ROOT / "py", ROOT / "tests" / "games" / "strike_rank"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
-from fray import savefile  # noqa: E402
+from gestures import import_history  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 from sr_helpers import fighter  # noqa: E402
+from test_strike_rank import attack  # noqa: E402
 
 SIZES = [{"width": 768, "height": 1024}, {"width": 1366, "height": 900}]
 GREATSWORD = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
@@ -36,23 +36,11 @@ def load(page, tmp_path, people: list[dict], actions: list[dict]) -> None:
         h.do({"type": "add_combatant", "combatant": c})
     for a in actions:
         h.do(a)
-    path = tmp_path / "movement.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+    import_history(page, tmp_path, h, len(people), "movement")
 
 
 def roll_exchange(page, rolls: dict[str, str], defence: str = "none", parry_with: str | None = None) -> None:
-    form = page.locator("form[data-form=sr-attack]")
-    expect(form).to_have_count(1)
-    form.locator('[name="defence.kind"]').select_option(defence)
-    if parry_with:
-        form.locator('[name="defence.weapon"]').select_option(parry_with)
-    for k, v in rolls.items():
-        form.locator(f'[name="rolls.{k}"]').fill(v)
-    n = page.locator("#log li").count()
-    form.get_by_role("button", name="Roll the exchange").click()
-    expect(page.locator("#log li")).not_to_have_count(n)
+    attack(page, defence, rolls, parry_with)
 
 
 def next_to(page, heading: str) -> None:

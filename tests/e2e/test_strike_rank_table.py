@@ -5,7 +5,6 @@ declarations made), so each test starts where the finding happened. Screenshots:
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -13,14 +12,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from gestures import saved
+from gestures import import_history, saved
 from test_map import preset
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "py") not in sys.path:
     sys.path.insert(0, str(ROOT / "py"))
 
-from fray import savefile  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 
@@ -37,10 +35,7 @@ def load_fight(page, tmp_path, people: list[tuple[dict, float, float]], actions:
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
     for a in actions:
         h.do(a)
-    path = tmp_path / "table-test.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(people))
+    import_history(page, tmp_path, h, len(people), "table-test")
     return h
 
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from gestures import add_preset
+from gestures import add_preset, sr_declare
+from test_sr_crossbow import crossbow_shot_once
 from test_strike_rank import advance, new_strike_rank
+from test_tactical_round import advance_to, declare
 
 TABLET = {"width": 768, "height": 1024}
 
@@ -20,25 +22,7 @@ def test_a_crossbow_not_loaded_again_starts_its_declaration_at_the_reload(page, 
     crossbowman. The form starts at the reload, and one tap declares it."""
     page.set_viewport_size(TABLET)
     open_app(page)
-    new_strike_rank(page, "Crossbow at the gate")
-    add_preset(page, "Crossbowman", "party", at=(0, 0))  # c1
-    add_preset(page, "Human warrior", "foes", at=(30, 0))  # c2, out of reach: only the bolt flies
-    advance(page, "Declare")
-    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
-    expect(form.locator('[name="kind"]')).to_have_value("missile")
-    form.get_by_role("button", name="Declare").click()
-    expect(page.locator('.sr-who[data-id="c1"] .sr-decl')).to_contain_text("Missile attack")
-    advance(page, "Resolve")
-    shot = page.locator('form[data-form=sr-attack][data-attacker="c1"]')
-    shot.locator('[name="rolls.attack"]').fill("99")  # a miss: nobody falls
-    n = page.locator("#log li").count()
-    shot.get_by_role("button", name="Roll the exchange").click()
-    expect(page.locator("#log li")).not_to_have_count(n)
-    for _ in range(12):  # Next through the Melee Round's strike ranks to the next declarations
-        if page.locator("#round-bar .round").inner_text().strip() == "Round 2":
-            break
-        advance(page, "")
-    expect(page.locator(".sr-phase")).to_contain_text("Melee Round 2: Declare")
+    crossbow_shot_once(page)
     form = page.locator('form[data-form=sr-declare][data-id="c1"]')
     expect(form.locator('[name="kind"]')).to_have_value("reload")
     form.get_by_role("button", name="Declare").click()
@@ -95,12 +79,7 @@ def dagger_fight_at_sr7(page, open_app) -> None:
     add_preset(page, "Human warrior", "party", at=(2, 2))  # c3
     advance(page, "Declare")
     for cid, weapon, target in (("c2", "dagger", "c1"), ("c1", "broadsword", "c2"), ("c3", "broadsword", "c2")):
-        form = page.locator(f'form[data-form=sr-declare][data-id="{cid}"]')
-        form.locator('[name="kind"]').select_option("melee")
-        form.locator('[name="weapon"]').select_option(weapon)
-        form.locator('[name="target"]').select_option(target)
-        form.locator("button[type=submit]").click()
-        expect(page.locator(f'.sr-who[data-id="{cid}"] .sr-decl')).to_contain_text("SR 7")
+        sr_declare(page, cid, {"kind": "melee", "weapon": weapon, "target": target}, "SR 7")
     advance(page, "Resolve SR 7")
 
 
@@ -154,14 +133,8 @@ def tr_melee_attack_scrolled_down(page) -> None:
     add_preset(page, "Swordsman with shield", "party", at=(0, 0))  # c1
     add_preset(page, "Orc warrior", "foes", at=(2, 0))  # c2
     for step in ("Assessment", "Declaration"):
-        page.locator("#round-bar [data-act=advance]").click()
-        expect(page.locator(".tr-stepper li.current")).to_contain_text(step)
-    form = page.locator('form[data-form=tr-declare][data-id="c1"]')
-    form.locator('[name="actions.0.action"]').select_option("melee_attack")
-    form.locator('[name="actions.0.weapon"]').select_option("0")
-    form.locator('[name="actions.0.target"]').select_option("c2")
-    form.get_by_role("button", name="Declare for Swordsman with shield").click()
-    expect(page.locator("#log")).to_contain_text("Swordsman with shield declares: Melee attack")
+        advance_to(page, step)
+    declare(page, "c1", [("melee_attack", "0", "c2")], "Swordsman with shield declares: Melee attack")
     page.locator("#round-bar [data-act=advance]").click()
     page.locator("#tr-open").get_by_role("button", name="Go on without Orc warrior").click()
     expect(page.locator(".tr-stepper li.current")).to_contain_text("Melee")  # no one in Move .. Ranged A

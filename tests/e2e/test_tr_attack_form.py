@@ -11,8 +11,8 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_tactical_round import declare  # noqa: E402
-from test_tr_taps import load, to  # noqa: E402
+from gestures import photograph  # noqa: E402
+from test_tr_taps import bolt_aims  # noqa: E402
 
 
 def weapon_names(form) -> list[str]:
@@ -21,25 +21,13 @@ def weapon_names(form) -> list[str]:
 
 def shot(page, name: str) -> None:
     """With FRAY_SHOTS set, the attack form photographed at a tablet's and a laptop's size."""
-    if not os.environ.get("FRAY_SHOTS"):
-        return
-    was = page.viewport_size
-    for w, h in ((768, 1024), (1366, 900)):
-        page.set_viewport_size({"width": w, "height": h})
-        page.locator("form[data-form=tr-attack]").scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"{name}-{w}.png"))
-    page.set_viewport_size(was)
+    photograph(page, name, scroll_to="form[data-form=tr-attack]")
 
 
 def test_the_weapon_list_is_the_attackers_own_and_follows_the_attacker(page, open_app, tmp_path):
     page.set_viewport_size({"width": 768, "height": 1024})
     open_app(page)
-    load(page, tmp_path, orc_b_x=7)  # Bolt the crossbowman, Orc A, Bran the swordsman, Orc B
-    to(page, "Assessment")
-    to(page, "Declaration")
-    declare(page, "c1", [("ranged_attack", "0", "c2")], "Bolt declares: Ranged attack")
-    to(page, "Ranged A")
-    form = page.locator("form[data-form=tr-attack]")
+    form = bolt_aims(page, tmp_path, "c2", orc_b_x=7)  # Bolt the crossbowman, Orc A, Bran the swordsman, Orc B
     expect(form.locator("[name=id]")).to_have_value("c1")
     names = weapon_names(form)
     assert names[0] == "(the wielded one)"
@@ -58,12 +46,7 @@ def test_the_weapon_list_is_the_attackers_own_and_follows_the_attacker(page, ope
 def test_line_of_sight_says_why_beside_the_box(page, open_app, tmp_path):
     page.set_viewport_size({"width": 1366, "height": 900})
     open_app(page)
-    load(page, tmp_path)  # Bolt 0,0; Orc A 0,10 in the clear; Bran 5,0 on the line to Orc B 10,0
-    to(page, "Assessment")
-    to(page, "Declaration")
-    declare(page, "c1", [("ranged_attack", "0", "c4")], "Bolt declares: Ranged attack")
-    to(page, "Ranged A")
-    form = page.locator("form[data-form=tr-attack]")
+    form = bolt_aims(page, tmp_path, "c4")  # Bolt 0,0; Orc A 0,10 in the clear; Bran 5,0 on the line to Orc B 10,0
     sight = form.get_by_label("Line of sight (ranged)")
     why = form.locator("#tr-att-los-why")
     expect(sight).not_to_be_checked()

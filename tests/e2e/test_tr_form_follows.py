@@ -8,7 +8,6 @@ Every step waits on what the page shows, never on time."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -16,21 +15,15 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
+from gestures import import_history, photograph  # noqa: E402
 from test_map import preset  # noqa: E402
 from test_tactical_round import declare, newest_log  # noqa: E402
-from test_tr_taps import load, to  # noqa: E402
+from test_tr_taps import bolt_aims, load, to  # noqa: E402
 
 
 def shot(page, name: str) -> None:
     """With FRAY_SHOTS set, the page photographed at a tablet's and a laptop's size."""
-    if not os.environ.get("FRAY_SHOTS"):
-        return
-    was = page.viewport_size
-    for w, h in ((768, 1024), (1366, 900)):
-        page.set_viewport_size({"width": w, "height": h})
-        page.locator(".tr-attack-box, .tr-declarations").first.scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"{name}-{w}.png"))
-    page.set_viewport_size(was)
+    photograph(page, name, scroll_to=".tr-attack-box, .tr-declarations")
 
 
 def test_the_attack_form_follows_who_acts_into_the_next_phase(page, open_app, tmp_path):
@@ -60,7 +53,6 @@ def test_the_attack_form_follows_who_acts_into_the_next_phase(page, open_app, tm
 
 def load_downed(page, tmp_path, down: str = "incapacitated") -> None:
     """Bran the swordsman at 0 m; Orc B 2 m east, already ``down``; Orc A 6 m north, standing."""
-    from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
 
@@ -70,10 +62,7 @@ def load_downed(page, tmp_path, down: str = "incapacitated") -> None:
                        (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 6)):
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
     h.do({"type": "set_condition", "id": "c2", "condition": down, "on": True})
-    path = tmp_path / "downed.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(3)
+    import_history(page, tmp_path, h, 3, "downed")
 
 
 def test_the_rows_attack_goes_to_the_declared_target_even_a_downed_one(page, open_app, tmp_path):
@@ -102,12 +91,7 @@ def test_the_gms_line_of_sight_and_weapon_stand_through_other_choices(page, open
     weapon chosen for an attacker stands when the Attacker is changed away and back."""
     page.set_viewport_size({"width": 1366, "height": 900})
     open_app(page)
-    load(page, tmp_path)  # Bolt 0,0; Orc A 0,10 in the clear; Bran 5,0 on the line to Orc B 10,0
-    to(page, "Assessment")
-    to(page, "Declaration")
-    declare(page, "c1", [("ranged_attack", "0", "c4")], "Bolt declares: Ranged attack")
-    to(page, "Ranged A")
-    form = page.locator("form[data-form=tr-attack]")
+    form = bolt_aims(page, tmp_path, "c4")  # Bolt 0,0; Orc A 0,10 in the clear; Bran 5,0 on the line to Orc B 10,0
     sight = form.get_by_label("Line of sight (ranged)")
     expect(sight).not_to_be_checked()  # the map: Bran in the way
     sight.check()  # the GM: Bolt sees over him

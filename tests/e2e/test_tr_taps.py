@@ -8,39 +8,18 @@ the focus; typing into the focused field is no tap. Every step waits on what the
 
 from __future__ import annotations
 
-import json
 import re
 
 from playwright.sync_api import expect
 
+from gestures import Taps, import_history
 from test_map import preset
 from test_tactical_round import declare, pending
-
-
-class Taps:
-    def __init__(self, page) -> None:
-        self.page = page
-        self.n = 0
-
-    def tap(self, loc) -> None:
-        loc.click()
-        self.n += 1
-
-    def choose(self, loc, value: str) -> None:
-        loc.select_option(value)
-        self.n += 1
-
-    def type(self, loc, text: str) -> None:
-        if not loc.evaluate("e => e === document.activeElement"):
-            loc.click()
-            self.n += 1
-        self.page.keyboard.type(text)
 
 
 def load(page, tmp_path, orc_b_x: float = 10) -> None:
     """Bolt (a crossbowman) at 0 m; Orc A 10 m north, in the clear; his ally Bran 5 m east, in the
     line to Orc B 10 m east (``orc_b_x``: 7, within Bran's melee reach)."""
-    from fray import savefile
     from fray.history import History
     from fray.reducer import new_encounter
 
@@ -50,10 +29,7 @@ def load(page, tmp_path, orc_b_x: float = 10) -> None:
                        (preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 5, 0),
                        (preset("tactical-round", "Orc warrior", name="Orc B"), orc_b_x, 0)):
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    path = tmp_path / "taps.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(4)
+    import_history(page, tmp_path, h, 4, "taps")
 
 
 def to(page, title: str) -> None:
@@ -62,6 +38,17 @@ def to(page, title: str) -> None:
     if box.count():  # the others did not declare: the GM goes on without them
         box.get_by_role("button", name=re.compile("^Go on")).click()
     expect(page.locator(".tr-stepper li.current")).to_contain_text(title)
+
+
+def bolt_aims(page, tmp_path, target: str, orc_b_x: float = 10):
+    """Bolt's fight (``load``): his Ranged attack on ``target`` declared, Next to Ranged A. Returns the
+    attack form."""
+    load(page, tmp_path, orc_b_x)
+    to(page, "Assessment")
+    to(page, "Declaration")
+    declare(page, "c1", [("ranged_attack", "0", target)], "Bolt declares: Ranged attack")
+    to(page, "Ranged A")
+    return page.locator("form[data-form=tr-attack]")
 
 
 def test_one_attack_with_frays_dice_in_at_most_four_taps_and_sight_from_the_map(page, open_app, tmp_path):

@@ -87,23 +87,9 @@ def watched_register(tmp_path_factory):
     return out
 
 
-class Site:
-    def __init__(self, register: Path):
-        self._srv = serve.start({SUB_PATH: DIST, SUB_PATH + "static/sw-register.js": register})
-        self.origin = f"http://127.0.0.1:{self._srv.server_address[1]}"
-        self.url = self.origin + SUB_PATH
-        self.stopped = False
-
-    def stop(self) -> None:
-        if not self.stopped:
-            self.stopped = True
-            self._srv.shutdown()
-            self._srv.server_close()
-
-
 @pytest.fixture
 def site(watched_register):
-    s = Site(watched_register)
+    s = serve.Site({SUB_PATH: DIST, SUB_PATH + "static/sw-register.js": watched_register}, SUB_PATH)
     yield s
     s.stop()
 
