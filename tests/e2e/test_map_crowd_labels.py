@@ -225,10 +225,7 @@ def test_a_crowd_of_long_names_keeps_its_labels_apart(page, open_app, tmp_path, 
     for (which, _, side, x, y), name in zip(CROWD, LONG):
         body = preset(ruleset, which if ruleset == "strike-rank" else RB_BODY[side], name=name, side=side)
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    path = tmp_path / "crowd.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(len(CROWD))
+    import_history(page, tmp_path, h, len(CROWD), "crowd")
     if page.locator("#tab-map").is_visible():
         page.locator("#tab-map").click()
     for selected in (None, "c3"):
