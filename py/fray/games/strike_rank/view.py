@@ -10,6 +10,7 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
       "order": [                      # pending actions of this MR in resolution order
         {"ref": "a3", "combatant": "c1", "name": "Vasana", "sr": 7, "kind": "melee",
          "text": "SR 7 = DEX 3 + SIZ 2 + weapon 2", "target": "c2", "weapon": "broadsword",
+         "dm_from": "",               # whose damage modifier the blow carries, when not the attacker's
          "current": true}             # true when it resolves at the current SR
       ],
       "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined the fight",
@@ -198,6 +199,9 @@ def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, An
         c = enc.get(s.combatant_id)
         order.append({"ref": a["ref"], "combatant": c.id, "name": c.name, "sr": a["sr"], "kind": a["kind"],
                       "text": timing.shown_text(a), "target": a["target"], "weapon": a["weapon"], "spell": a["spell"],
+                      # whose damage modifier the blow carries when not the attacker's (a braced spear:
+                      # the charger's; a mounted charge: the mount's)
+                      "dm_from": a.get("dm_from") or "",
                       "current": enc.phase == "resolve" and a["sr"] == cur,
                       # why it can no longer happen (a dropped or broken weapon, a fall): the engine's
                       # Next loses it with this reason, so the page neither offers a form nor asks

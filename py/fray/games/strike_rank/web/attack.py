@@ -108,7 +108,12 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
     dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
     wtxt = f'{w["name"]} {w["skill"]}%, {w["damage"]}' if w else str(o.get("weapon", ""))
-    dmg_mod = attacker.get("derived", {}).get("damage_modifier", {}).get("value", "")
+    # the damage modifier the blow is rolled with: a braced spear's is the charger's, a mounted charge's the
+    # mount's (a GM's play: the heading said the Spearmaiden's +1D4 while the damage rolled the wolf's 1D6)
+    dm_src = cs.get(o.get("dm_from") or "") or attacker
+    dmg_mod = dm_src.get("derived", {}).get("damage_modifier", {}).get("value", "")
+    if dmg_mod and dmg_mod not in ("0", "none") and dm_src is not attacker:
+        dmg_mod = f'{dmg_mod} ({dm_src.get("name", "")}\'s damage modifier)'
     dice = [_field(f"{pre}-r-{k}", f"rolls.{k}", label,
                    _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
             for k, label in ROLLS]
