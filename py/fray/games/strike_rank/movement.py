@@ -85,17 +85,24 @@ def _mutual(rec: dict[str, Any]) -> bool:
     return bool(rec.get("mutual")) or (not rec.get("closing") and "closing together" in (rec.get("note") or ""))
 
 
-def _partner(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant) -> tuple[bool, float]:
+def _partner(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant, as_declared: bool = False
+             ) -> tuple[bool, float]:
     """Whether ``t`` still closes on ``c`` as ``rec`` was timed ("If two combatants move to engage each
     other, add up their movement rates"), and the metres per SR ``t`` adds. On the GM's word
-    (``mutual``) ``t`` comes as the declaration said, wherever it now stands."""
+    (``mutual``) ``t`` comes as the declaration said, wherever it now stands. One whose own closing
+    on ``c`` is done (it came and struck) comes no more: a GM's play had Broo 2, knocked back by
+    Harrek's blow, timed "closing together" with Harrek, who had struck already. ``as_declared``: as
+    when the declaration was timed, the one done still counted (whether a rate has changed since)."""
+    live = ("declared", "done") if as_declared else ("declared",)
+    theirs = next((x for x in peek_actions(ctx.enc) if x["combatant"] == t.id and x["target"] == c.id
+                   and x["round"] == ctx.enc.round and x["status"] in ("declared", "done")
+                   and x["kind"] in ("melee", "move") and x.get("moving")), None)
+    if theirs is not None and theirs["status"] not in live:
+        return False, 0.0
     if _mutual(rec):
         return True, _rate(ctx, t) * (2 if rec["running"] else 1)
     if not rec.get("closing"):
         return False, 0.0
-    theirs = next((x for x in peek_actions(ctx.enc) if x["combatant"] == t.id and x["target"] == c.id
-                   and x["round"] == ctx.enc.round and x["status"] in ("declared", "done")
-                   and x["kind"] in ("melee", "move") and x.get("moving")), None)
     return (True, _rate(ctx, t) * (2 if theirs["running"] else 1)) if theirs else (False, 0.0)
 
 
@@ -103,20 +110,33 @@ def _move_sr(rec: dict[str, Any]) -> int:
     return next((p[1] for p in rec["parts"] if p[0] == "move"), 0)
 
 
-def rework_movement(ctx: Context, cids: Iterable[str], why: str) -> None:
+MOVED_FROM = "movement from SR"  # a breakdown's part: the SR a movement begun during resolution starts at
+
+
+def rework_movement(ctx: Context, cids: Iterable[str], why: str, moved: bool = True) -> None:
     """Attacking: "This may be delayed by movement: if a human (Movement 3m) must move 6m to get within
     melee range of an opponent, the attack will be delayed by 2 SR"; Changing Actions: "If an attack
     is pushed past SR 12, it is lost." The declared melee attacks of ``cids`` and on them are timed
     again from where everyone stands now and at today's Movement rate (a knockback, a token the GM
     moved, a maimed leg: a GM's fight had a fighter knocked 5 m back strike at her old SR, and one
     dragged 13 m away jump to her target at it). Each change is said in the log with ``why``; an
-    attack pushed past SR 12 is lost; once resolution has begun, none comes earlier than declared."""
+    attack pushed past SR 12 is lost; once resolution has begun, none comes earlier than declared.
+
+    ``moved``: ``cids`` were put elsewhere during resolution (a knockback, a drag): their own movement
+    from there begins at the SR being resolved (Grappling, Drag: "Movement starts on the SR following
+    the grapple resolution"), so it cannot end before that SR + its move SRs (a GM's play: one knocked
+    back at SR 8 was put at SR 11, covering 10.67 m before the blow). An attacker coming at one of
+    them keeps its own start: its token stands where it declared until it strikes, and where it is
+    by then on its way the engine does not know. A leg that can no longer run
+    ends a run or a charge: the attacker walks (``_no_longer_running``)."""
     enc = ctx.enc
     ids = set(cids)
+    start = enc.state.get("sr", 0) if moved and enc.phase == "resolve" else 0
     for rec in actions_where(enc, lambda a: _reworkable(enc, a) and (a["combatant"] in ids or a["target"] in ids)):
         c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
         if c is None or t is None:
             continue
+        _no_longer_running(ctx, rec, c)
         metres = rules.to_engage(distance(c.position, t.position))
         rate = _rate(ctx, c)
         together, partner = _partner(ctx, rec, c, t)
@@ -130,21 +150,31 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str) -> None:
                       f"({'; '.join(body.movement_limits(c)['why'])}) and is {rules.metres_text(metres)} "
                       f"short of {t.name}", ref=rec["ref"])
             continue
-        parts = [p for p in rec["parts"] if p[0] != "move"]
+        # the DEX, SIZ and weapon SRs (kept aside while a movement begun during resolution stands in for them)
+        base = [list(p) for p in (rec.get("before_moving") or rec["parts"]) if p[0] not in ("move", MOVED_FROM)]
+        parts = [list(p) for p in base]
         if new_move:
             at = next((i + 1 for i, p in enumerate(parts) if p[0] == "weapon"), len(parts))
             parts.insert(at, ["move", new_move])
         total = sum(p[1] for p in parts)
-        if new_move != _move_sr(rec) and enc.phase == "resolve" and total < rec["sr"]:
+        if start and new_move and rec["combatant"] in ids and start + new_move > total:
+            parts, total = [[MOVED_FROM, start], ["move", new_move]], start + new_move
+        changed = parts != [list(p) for p in rec["parts"]]
+        if changed and enc.phase == "resolve" and total < rec["sr"]:
             # nearer than declared once resolution has begun (the GM dragged the token to where its
             # movement ends, at its SR): the attack keeps its SR; "once resolution begins, changes
             # come at a cost", and only a Change… brings it another SR
             continue
         if not together:
             rec.pop("closing", None)
+            rec.pop("mutual", None)
         rec["metres"], rec["moving"], rec["note"] = metres, bool(metres), mv.note if mv else ""
-        if new_move == _move_sr(rec):
+        if not changed:
             continue
+        if parts[0][0] == MOVED_FROM:
+            rec["before_moving"] = base
+        else:
+            rec.pop("before_moving", None)
         rec["parts"] = parts
         rec["text"] = rules.Breakdown("SR", tuple(tuple(p) for p in parts)).text()
         note = f" ({mv.note})" if mv and f"({mv.note})" not in rec["text"] else ""
@@ -157,6 +187,21 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str) -> None:
         ctx.event("declare", f"{why}: {c.name}'s {what} now at SR {total}: {rec['text']}{note}",
                   ref=rec["ref"], sr=total, id=c.id)
     _rework_charges(ctx, ids, why)
+
+
+def _no_longer_running(ctx: Context, rec: dict[str, Any], c: Combatant) -> None:
+    """Damage Equal to Location HP, Leg: "The combatant cannot run"; Charging: "running at double
+    Movement rate". A declared run or charge whose runner can no longer run (a leg disabled or maimed
+    since) is over, said in the log: the attacker walks at its rate (a GM's play: a wolf with a
+    disabled leg still charged 23 m at its charge's SR)."""
+    lim = body.movement_limits(c)
+    if not rec["running"] or lim["can_run"]:
+        return
+    what = "charge" if rec.get("charge") else "run"
+    rec["running"] = rec["charge"] = False
+    rec.pop("charge_past", None)  # "charge past": a charge no more
+    ctx.event("declare", f"{c.name} cannot run ({'; '.join(lim['why'])}): the {what} is lost; {c.name} "
+              f"walks at {_rate(ctx, c):g} m a strike rank", ref=rec["ref"], id=c.id)
 
 
 def _retimed(ctx: Context, rec: dict[str, Any], c: Combatant, parts: list[list[Any]], why: str,
@@ -211,7 +256,16 @@ def _rework_charges(ctx: Context, ids: set[str], why: str) -> None:
         parts = [["charge", _move_sr(ch)] if p[0] == "charge" else list(p) for p in rec["parts"]]
         if parts == [list(p) for p in rec["parts"]] or (enc.phase == "resolve" and sum(p[1] for p in parts) < rec["sr"]):
             continue
+        rec["note"] = charge_words(enc, ch)
         _retimed(ctx, rec, c, parts, why, "braced: no DEX or SIZ SR")
+
+
+def charge_words(enc: Encounter, ch: dict[str, Any]) -> str:
+    """A braced spear's movement in words: the charger's run, not the wielder's ("Bracing for a Charge":
+    the charged one receives the attack where she stands): "Wolf 2's charge: closes 6.93 m running at
+    6 m a strike rank: +2 SR"."""
+    who = enc.peek_at(ch["combatant"])
+    return f"{who.name}'s charge: {ch['note']}" if who is not None and ch.get("note") else ""
 
 
 def movement_allows(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant) -> float | None:
@@ -239,13 +293,13 @@ def rework_for_rates(ctx: Context) -> None:
         if c is None or t is None:
             continue
         rate = _rate(ctx, c)
-        _, partner = _partner(ctx, a, c, t)
+        _, partner = _partner(ctx, a, c, t, as_declared=True)
         mv = rules.movement_sr(a["metres"], rate, a["running"], partner) if rate * (2 if a["running"] else 1) + partner > 0 else None
-        if mv is None or mv.total != _move_sr(a):
+        if mv is None or mv.total != _move_sr(a) or (a["running"] and not body.movement_limits(c)["can_run"]):
             lim = body.movement_limits(c)
             slower[c.id] = f"{c.name} now moves {rate:g} m a strike rank" + (f" ({'; '.join(lim['why'])})" if lim["why"] else "")
     for cid, why in slower.items():
-        rework_movement(ctx, [cid], why)
+        rework_movement(ctx, [cid], why, moved=False)
 
 
 def map_move(ctx: Context) -> None:

@@ -131,7 +131,9 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     if charge:
         running = True  # "running at double Movement rate in a roughly straight line"
     lim = body.movement_limits(c)
-    metres = _metres(ctx, c)
+    # Bracing for a Charge: the charged one "can brace the spear to receive the attack": the charger
+    # comes to her; she does not move (a GM's play: a braced Spearmaiden walked 6.9 m to the wolf)
+    metres = 0.0 if a.get("brace_against") is not None else _metres(ctx, c)
     if running and not lim["can_run"]:
         raise RuleViolation("Damage Equal to Location HP", f"{c.name} cannot run: {'; '.join(lim['why'])}")
     if running and any(x.get("running") for x in declared):
@@ -188,7 +190,8 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
                 raise RuleViolation("Bracing for a Charge", f"{charger.name} has not declared a charge at {c.name}")
             csr = next((p[1] for p in ch["parts"] if p[0] == "move"), 0)
             mount = ctx.enc.get(charger.data.get("mount") or "")
-            rec.update(bracing=True, dm_from=(mount or charger).id, target=charger.id)
+            from fray.games.strike_rank.movement import charge_words  # (movement imports this module)
+            rec.update(bracing=True, dm_from=(mount or charger).id, target=charger.id, note=charge_words(ctx.enc, ch))
             c.data["round"]["bracing"] = w["id"]
             srs = [rules.Breakdown("SR", (("weapon", w["sr"]), ("charge", csr)), "braced: no DEX or SIZ SR")]
         elif _flag(ctx, "mounted_charge"):
