@@ -157,3 +157,37 @@ def test_a_closing_attacker_stops_clear_of_another_foe_in_the_page(page, open_ap
     x, y = token_at(page, "c1")
     assert math.hypot(x - 10, y) <= 3.0 + 1e-6 and math.hypot(x - 8, y) >= 1.5 - 0.02, (x, y)
     page.screenshot(path=f"/tmp/sr-closing-clear-{size['width']}.png", full_page=False)
+
+
+SPEAR = {"name": "Spear", "skill": 60, "damage": "1D8+1", "sr": 1, "hp": 10, "type": "impaling", "hafted": True,
+         "spear": True, "hand": "both"}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["tablet", "desktop"])
+def test_a_braced_spear_strikes_where_it_stands_with_the_chargers_damage_modifier(page, open_app, tmp_path, size):
+    """Bracing for a Charge: "A combatant wielding a spear who is charged can brace the spear to receive the attack.
+    They attack at the weapon's SR + the SR required for the charging movement (ignoring DEX SR and SIZ SR), and the
+    attack uses the charger's (or their mount's) damage bonus instead of the wielder's." A GM's play: the braced
+    Spearmaiden's form said her own +1D4 and, at her SR, she walked 6.9 m to the charging wolf. In the page her
+    declaration says the wolf's run, the heading the wolf's +1D6, and her token stays where she braced."""
+    page.set_viewport_size(size)
+    open_app(page)
+    load(page, tmp_path, [fighter("Spearmaiden", SPEAR, side="party", x=0, y=0),
+                          fighter("Wolf 2", x=9.93, y=0, STR=20, SIZ=20)], [
+        {"type": "advance"},
+        {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "broadsword", "target": "c1", "charge": True},
+        {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "spear", "brace_against": "c2"},
+        {"type": "advance"}])
+    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 3")
+    expect(page.locator(".sr-order li[data-ref=a2]")).to_contain_text(
+        "SR 3 = weapon 1 + charge 2 (braced: no DEX or SIZ SR) (Wolf 2's charge: closes 6.93 m running at 6 m a "
+        "strike rank: +2 SR)")
+    form = page.locator("form[data-form=sr-attack]")
+    expect(form.locator("h3")).to_have_text("SR 3: Spearmaiden attacks with Spear 60%, 1D8+1 +1D6 (Wolf 2's damage "
+                                             "modifier)")
+    page.screenshot(path=f"/tmp/sr-braced-{size['width']}.png", full_page=False)
+    roll_exchange(page, {"attack": "90"})
+    expect(page.locator("#log")).to_contain_text("Spearmaiden attacks Wolf 2 with Spear")
+    expect(page.locator("#log")).not_to_contain_text("Spearmaiden closes")
+    show_map(page)
+    assert token_at(page, "c1") == (0, 0)
