@@ -191,3 +191,32 @@ def test_a_braced_spear_strikes_where_it_stands_with_the_chargers_damage_modifie
     expect(page.locator("#log")).not_to_contain_text("Spearmaiden closes")
     show_map(page)
     assert token_at(page, "c1") == (0, 0)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["tablet", "desktop"])
+def test_one_knocked_back_and_made_to_crawl_loses_the_attack_in_the_page(page, open_app, tmp_path, size):
+    """Maimed leg: "If half or more of a combatant's legs are maimed, they cannot stand (crawl at 1m rate ...)";
+    Changing Actions: "If an attack is pushed past SR 12, it is lost." A GM's play: Kallyr and Broo 3 closed on each
+    other; Kallyr's blow at SR 8 maimed Broo 3's leg and knocked him back 5 m, and Broo 3 still closed and struck at
+    his old SR 9. Once the GM answers "No collision", the log says Broo 3's attack is lost (5 m crawled from SR 8)
+    and the order of play no longer offers it."""
+    page.set_viewport_size(size)
+    open_app(page)
+    load(page, tmp_path, [fighter("Kallyr", GREATSWORD, side="party", x=0, y=0),
+                          fighter("Broo 3", x=10.82, y=0, armour=12)], [
+        {"type": "advance"},
+        {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "greatsword", "target": "c2"},
+        {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "broadsword", "target": "c1"},
+        {"type": "advance"}])
+    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 8")
+    expect(page.locator(".sr-order li[data-ref=a2]")).to_contain_text("closing together")
+    # right leg (1-4): 8 + 8 + 2 + 1D4 4 = 22 rolled, 5 m back; AP 12: 10 to the leg (HP 5), maimed
+    roll_exchange(page, {"attack": "10", "location": "2", "damage": "8 8 4"})
+    prompt = page.locator("form[data-form=sr-prompt]", has_text="knocked back 5 m")
+    expect(prompt).to_be_visible()
+    prompt.get_by_role("button", name="No collision").click()
+    expect(page.locator("#log")).to_contain_text("Broo 3 was knocked back: Broo 3's melee attack with Broadsword: "
+                                                 "SR 13 = movement from SR 8 + move 5")
+    expect(page.locator("#log")).to_contain_text("is past SR 12: the attack is lost")
+    expect(page.locator(".sr-order li[data-ref=a2]")).to_have_count(0)
+    page.screenshot(path=f"/tmp/sr-crawl-lost-{size['width']}.png", full_page=False)
