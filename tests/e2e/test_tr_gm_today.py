@@ -1,12 +1,14 @@
 """Tactical round, what a GM's play-through found on today's build: the attack form's Attacker changed
 away and back lost the weapon (the Mage's declared Fire Bolt came back as "(the wielded one)", his Staff,
-and the attack was refused "Staff attacks in Melee, not in Spell A").
+and the attack was refused "Staff attacks in Melee, not in Spell A"); on a laptop the sticky round bar
+covered the top of the attack form when the page went to it.
 
 Every step waits on what the page shows, never on time."""
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from playwright.sync_api import expect
@@ -14,7 +16,8 @@ from playwright.sync_api import expect
 sys.path.insert(0, os.path.dirname(__file__))
 from gestures import import_history, photograph  # noqa: E402
 from test_map import preset  # noqa: E402
-from test_tactical_round import newest_log  # noqa: E402
+from test_tactical_round import apply_result, newest_log, pending  # noqa: E402
+from test_tr_play_left import attack, load_melee  # noqa: E402
 
 
 def load_spell(page, tmp_path) -> None:
@@ -62,3 +65,34 @@ def test_the_declared_weapon_comes_back_with_its_attacker(page, open_app, tmp_pa
     form.get_by_label("Open-ended d100").fill("50")
     form.get_by_role("button", name="Attack", exact=True).click()
     expect(newest_log(page)).to_contain_text("Mage attacks Orc A with Fire Bolt")
+
+
+def heading_below_the_bar(page) -> None:
+    """The attack form's heading wholly on screen, below the sticky round bar, once the page has scrolled."""
+    bar = page.locator("#round-bar").bounding_box()
+    head = page.locator(".tr-attack-box > summary").bounding_box()
+    assert head["y"] >= bar["y"] + bar["height"], f"the round bar {bar} covers the attack form's heading {head}"
+    assert head["y"] + head["height"] <= page.viewport_size["height"]
+
+
+def test_the_attack_forms_heading_shows_below_the_sticky_round_bar(page, open_app, tmp_path):
+    """Tactical Round Sequence (FACTS.md): in Melee each declared attack is made in its turn, from the
+    attack form. A GM's play-through on a laptop (1366x900): pressing a row's Attack, or applying a result,
+    brought the form up with its heading under the sticky round bar."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    load_melee(page, tmp_path)
+    form = page.locator("form[data-form=tr-attack]")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the GM among the cards below
+    page.locator('.tr-slot[data-id="c1"]').get_by_role("button", name=re.compile("^Attack")).click()
+    expect(form.get_by_label("Open-ended d100")).to_be_focused()
+    heading_below_the_bar(page)
+    photograph(page, "tr-attack-under-bar", full_page=False)
+    attack(page, "c1", "c2", "60")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    apply_result(page, "A1", 5)
+    expect(pending(page, "A1")).to_have_count(0)
+    page.locator('.tr-slot[data-id="c2"]').get_by_role("button", name=re.compile("^Attack")).click()
+    expect(form.locator("[name=id]")).to_have_value("c2")
+    expect(form.get_by_label("Open-ended d100")).to_be_focused()
+    heading_below_the_bar(page)

@@ -594,10 +594,15 @@ class TacticalPanel(GamePanel):
             w = data(el, "weapon")
             self.remember_attack(app, {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""})
             app.render()
-            from fray.web.dom import by_id
+            import js
+
+            from fray.web.dom import below_the_head, by_id
             roll = by_id("tr-att-roll")
             if roll is not None:
-                roll.focus()
+                # the form's top, its heading, just under the sticky head: the focus alone scrolled only
+                # as far as the d100 box, and on a laptop the round bar covered the heading above it
+                roll.focus(js.Object.fromEntries([["preventScroll", True]]))
+                below_the_head(nil(roll.closest(".tr-attack-box")), always=False)
         elif act in ("tr-reload", "tr-wield"):
             app.dispatch({"type": "tr.reload" if act == "tr-reload" else "tr.wield", "id": cid,
                           "weapon": as_int(data(el, "weapon"))}, scope)
