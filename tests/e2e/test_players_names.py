@@ -46,6 +46,8 @@ def fight_file(folder):
             "name": name, "side": "foes" if "Broo" in name else "party",
             "stats": {"initiative": 300 - i, "HP": 3, "max HP": 12},
             "position": {"x": (i % 5) * 2.0, "y": (i // 5) * 2.0, "alt": 0.0}}})
+    for cid in ("c4", "c6"):  # Broo 2 and Far Broo 2
+        h.do({"type": "set_condition", "id": cid, "condition": "dead", "on": True})
     h.do({"type": "advance"})
     path = folder / "round-4.fray.json"
     path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
@@ -66,4 +68,8 @@ def test_a_long_name_in_the_order_breaks_between_words_only(page, open_app, wait
         pv.wait_for_function("""() => [...document.querySelectorAll("#pv-order li")].every(
           li => li.getBoundingClientRect().bottom <= innerHeight && li.getBoundingClientRect().right <= innerWidth)""")
         assert pv.evaluate(SPLIT_WORDS) == [], size
+    # the dead on the map, in a crowd of labels: "· down" as every other dead's (they lost it on a leader)
+    for cid in ("c4", "c6"):
+        expect(pv.locator(f'.pv-token.down[data-id="{cid}"]')).to_have_count(1)
+        expect(pv.locator(f'[data-label-for="{cid}"]')).to_contain_text("· down")
     photograph(pv, "players-names")
