@@ -95,6 +95,9 @@
       const b = li.getBoundingClientRect();
       bottom = Math.max(bottom, b.bottom + pad);
       right = Math.max(right, b.right);
+      // a name is broken between its words only (players.css): a word wider than its row runs past it
+      const name = li.querySelector(".pv-name");
+      if (name && name.getBoundingClientRect().right > b.right + 1) return true;
     }
     return bottom > innerHeight || right > innerWidth;
   }

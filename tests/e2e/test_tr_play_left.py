@@ -101,6 +101,8 @@ def test_a_critical_waiting_is_plain_next_stops_for_it_and_a_new_attacks_hits_la
     box = page.locator(".tr-open")
     expect(box).to_contain_text("Attack A1's critical B on Grak is not applied")
     expect(page.locator(".tr-stepper li.current")).to_contain_text("Melee")
+    # one way to leave it, which says Next goes on (there were two: "Leave it" and "Leave it and go on")
+    expect(box.get_by_role("button", name=re.compile("^Leave"))).to_have_text(["Leave it and go on"])
     shot(page, "tr-critical-waiting", ".tr-open")
     box.get_by_role("button", name=re.compile("^Apply")).click()
     expect(crit.get_by_label("Extra hits")).to_be_focused()

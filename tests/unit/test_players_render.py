@@ -127,3 +127,24 @@ def test_a_long_order_of_play_goes_into_more_columns_not_off_the_screen():
     css = (Path(__file__).resolve().parents[2] / "static" / "players.css").read_text(encoding="utf-8")
     for cls in ("dense-2", "dense-3", "dense-4", "dense-5"):
         assert f".{cls} .pv-order ol {{ columns:" in css  # each class the renderer writes is styled
+
+
+def _label_texts(html: str) -> dict[str, str]:
+    """Each token's drawn label, its lines joined, by the token's id."""
+    return {i: " ".join(re.findall(r"<text[^>]*>([^<]*)<", g)) for i, g in
+            re.findall(r'<g class="pv-label-at" data-label-for="([^"]+)">(.*?)</g>', html)}
+
+
+def test_every_fallen_token_is_labelled_down_even_in_a_crowd():
+    """Issue 33: "show the states the players can see (down, prone, flying height)". A GM's play-through
+    (strike-rank, Melee Round 4): the dead "Broo 2" and "Far Broo 2" were labelled without "· down" where
+    the crowd left their full label no room, while other dead had it."""
+    cs = [{"id": f"c{i}", "name": (f"Far Broo {i}" if i % 2 else f"Broo {i}") if i > 4 else f"Spearmaiden {i}",
+           "side": "foes" if i > 4 else "party", "wounds": "", "x": (i % 4) * 1.0, "y": (i // 4) * 1.0, "alt": 0,
+           "states": ["down"] if i in (5, 6, 9, 10, 12) else []} for i in range(1, 15)]
+    p = dict(P, current="c1", order=[{"id": c["id"], "name": c["name"], "current": c["id"] == "c1"} for c in cs],
+             combatants=cs)
+    labels = _label_texts(players_html(p))
+    down = [c for c in cs if c["states"]]
+    assert all(c["id"] in labels for c in down)
+    assert all(labels[c["id"]].endswith("· down") for c in down), {c["name"]: labels[c["id"]] for c in down}

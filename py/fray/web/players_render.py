@@ -183,8 +183,10 @@ def map_svg(p: dict[str, Any]) -> Markup:
         discs.append(disc)
         label = c["name"] + (f' · {c["alt"]:g} m up' if c.get("alt") else "") + (
             f' · {", ".join(states)}' if states else "")
-        # the fallen's initials are under the cross: their label names them to the last
-        shortest = (label, c["name"]) if "down" in states else (label, c["name"], initials[c["id"]])
+        # the fallen's initials are under the cross: their label names them to the last, and says
+        # "down" to the last (a GM's play-through: the dead "Broo 2", crowded to his name alone, or
+        # on a leader, read as standing while other dead said "· down")
+        shortest = (label, f'{c["name"]} · down') if "down" in states else (label, c["name"], initials[c["id"]])
         wanted.append({"id": c["id"], "cx": x, "cy": y, "r": r, "own": disc, "must": True,
                        "variants": [[("pv-label", [("", text)], LABEL_PX)] for text in dict.fromkeys(shortest)]})
     # the labels as the GM's map places them (maplabels.place_labels): the one acting first, then in

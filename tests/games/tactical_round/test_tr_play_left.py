@@ -4,6 +4,8 @@ acting row of an attack made on another target than the declared one still named
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from fray.errors import RuleViolation
@@ -85,7 +87,7 @@ def test_the_acting_row_says_whom_the_attack_went_to():
 
 
 def test_the_box_of_a_next_that_stopped_offers_to_apply_the_critical_or_leave_it():
-    """The same stop on the page: the box says which critical waits, with Apply it / Leave it, and the
+    """The same stop on the page: the box says which critical waits, with Apply it / Leave it and go on, and the
     acting row of the one whose blow it was says it too."""
     from fray.games.tactical_round.web.panel import acting_html, open_html
     from fray.games.tactical_round.web.ui import TacticalRoundUi
@@ -94,6 +96,21 @@ def test_the_box_of_a_next_that_stopped_offers_to_apply_the_critical_or_leave_it
     view = RS.view(enc)
     box = str(open_html(view, TacticalRoundUi(asked=[enc.round, enc.phase])))
     assert "Attack A1&#x27;s critical B on Grak is not applied" in box or "Attack A1's critical B on Grak is not applied" in box
-    assert "Apply it" in box and "Leave it and go on" in box and 'data-act="tr-dismiss"' in box
+    assert "Apply it" in box and "Leave it and go on" in box
     row = str(acting_html(view))
     assert "Critical B on Grak to apply" in row and "has-crit" in row
+
+
+def test_the_box_of_a_next_that_stopped_has_one_way_to_leave_a_critical():
+    """FACTS.md, the attack: the critical's effects are the GM's to give, or to leave. A GM's play-through:
+    Next's box offered both "Leave it" and "Leave it and go on" for the one critical: two buttons for one
+    choice, the first leaving it without going on. One way to leave it, which says that Next goes on."""
+    from fray.games.tactical_round.web.panel import open_html
+    from fray.games.tactical_round.web.ui import TacticalRoundUi
+
+    enc = with_a_critical_waiting(melee())
+    box = str(open_html(RS.view(enc), TacticalRoundUi(asked=[enc.round, enc.phase])))
+    buttons = re.findall(r"<button[^>]*>([^<]*)</button>", box)
+    assert [b for b in buttons if "Leave" in b] == ["Leave it and go on"]
+    assert 'data-act="tr-dismiss"' not in box
+    assert "Apply it" in buttons

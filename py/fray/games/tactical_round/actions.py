@@ -99,9 +99,19 @@ def end_engagements_of_the_fallen(ctx: Context) -> None:
                           id=c.id)
 
 def hp_events(ctx: Context, c: Combatant) -> None:
-    for cond, on in rules.sync_hp_conditions(c, tables_of(ctx)):
+    """The HP states one change of hits brings, said as the state it ends in: a blow past two thresholds
+    at once (FACTS.md: "0 or below → incapacitated; −50 or below → dying; below half → Bruised") is said
+    by the worst one only, the table's last (a GM's play-through: one 30-hit blow logged "Gorbag is now
+    bruised (HP -5)" before "... incapacitated", as if it had left him on his feet). The milder states
+    are still set, and named in the event's ``also``."""
+    changed = rules.sync_hp_conditions(c, tables_of(ctx))
+    gained = [cond for cond, on in changed if on]
+    for cond, on in changed:
+        if on and cond != gained[-1]:
+            continue
+        extra = {"also": gained[:-1]} if on and len(gained) > 1 else {}
         ctx.event("condition", f"{c.name} is {'now' if on else 'no longer'} {cond} (HP {hp_current(c)})",
-                  id=c.id, condition=cond, on=on)
+                  id=c.id, condition=cond, on=on, **extra)
 
 
 # -- Declaration -----------------------------------------------------------------------------------

@@ -58,13 +58,14 @@ def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
         return fragment()
     names = _names(view)
     if crits and not undeclared:
-        # a critical first: the GM applies its effects or leaves them, and the log says which
+        # a critical first: the GM applies its effects here, or leaves them with the go-on button, and
+        # the log says which; no "Leave it" of its own beside "Leave it and go on" (a GM's play-through:
+        # two ways to leave one critical, the first leaving it without going on)
         items = []
         for p in crits:
             what = f'{_said(p["ref"])}\'s critical {p.get("critical", "")} on {names.get(p["target"], "someone gone")}'
-            items.append(html("<li><span>{} is not applied:</span> {}{}</li>", what,
-                              _btn("Apply it", "tr-show-critical", "primary", aria=f"Apply {what}", ref=p["ref"]),
-                              _btn("Leave it", "tr-dismiss", "secondary", aria=f"Leave {what}", ref=p["ref"])))
+            items.append(html("<li><span>{} is not applied:</span> {}</li>", what,
+                              _btn("Apply it", "tr-show-critical", "primary", aria=f"Apply {what}", ref=p["ref"])))
         rows = fragment(h("ul", {"class": "tr-open-list"}, items), _open_actions(actions))
         go = _btn("Leave it and go on" if len(crits) == 1 and not actions else
                   "Leave them and go on" if not actions else "Skip all and go on", "tr-go-on", "secondary")

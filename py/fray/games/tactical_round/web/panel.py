@@ -292,6 +292,20 @@ def attack_target(app: Any, view: dict[str, Any], cid: str) -> str:
     return nearest if nearest in offered else next(iter(v for v, _ in target_options(view, cid)), "")
 
 
+def attack_weapon(app: Any, view: dict[str, Any], cid: str) -> int | None:
+    """The weapon the attack form starts on for attacker ``cid`` (None: the wielded one): the GM's own
+    choice for him in this turn, else the weapon of his open declared attack in this phase. A GM's
+    play-through: the Attacker changed away and back came back on the Staff in hand, not the declared
+    Fire Bolt, and the attack was refused "Staff attacks in Melee, not in Spell A"."""
+    chosen = app.ui.part(TacticalPanel).attack_weapons
+    if cid in chosen:
+        return chosen[cid]
+    c = _combatant(view, cid) or {}
+    phase = view["phase"]["id"]
+    return next((d.get("weapon") for d in c.get("declared", []) if not d.get("done")
+                 and d.get("phase") == phase and d.get("action") in ATTACK_KINDS), None)
+
+
 def _ranged(a: Any, weapon: Any) -> bool:
     ws = a.data.get("weapons", [])
     wi = a.data.get("wielding", 0) if weapon is None else weapon
@@ -395,7 +409,7 @@ class TacticalPanel(GamePanel):
     def attack_changed(app: Any, t: Any, name: str) -> None:
         """The GM changed the attack form's Attacker, Weapon, Target or Line of sight. Another Attacker:
         its Weapon list becomes its own (``forms.weapon_options``), on the weapon the GM chose for it
-        before in this turn, else the wielded one. Line of sight starts again from the map and the GM's
+        before in this turn, else his declared one, else the wielded one (``attack_weapon``). Line of sight starts again from the map and the GM's
         answers (``sight_from``) on another attacker or target; on another weapon the GM's own tick
         stands (a GM's play-through: choosing the Heavy crossbow unticked it: "No odds: a ranged attack
         needs a clear Line of Sight"). What is chosen is kept as the form's start, so a render before
@@ -415,7 +429,7 @@ class TacticalPanel(GamePanel):
         if name == "id" and wsel is not None:
             c = _combatant(view, cid) or {}
             wsel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in weapon_options(c)))
-            chosen = ui.attack_weapons.get(cid)
+            chosen = attack_weapon(app, view, cid)
             wsel.value = "" if chosen is None else f"{cid}:{chosen}"
         tsel = q(form, '[name="target"]')
         if name == "id" and tsel is not None:
@@ -580,10 +594,15 @@ class TacticalPanel(GamePanel):
             w = data(el, "weapon")
             self.remember_attack(app, {"id": cid, "weapon": as_int(w) if w else None, "target": data(el, "target") or ""})
             app.render()
-            from fray.web.dom import by_id
+            import js
+
+            from fray.web.dom import below_the_head, by_id
             roll = by_id("tr-att-roll")
             if roll is not None:
-                roll.focus()
+                # the form's top, its heading, just under the sticky head: the focus alone scrolled only
+                # as far as the d100 box, and on a laptop the round bar covered the heading above it
+                roll.focus(js.Object.fromEntries([["preventScroll", True]]))
+                below_the_head(nil(roll.closest(".tr-attack-box")), always=False)
         elif act in ("tr-reload", "tr-wield"):
             app.dispatch({"type": "tr.reload" if act == "tr-reload" else "tr.wield", "id": cid,
                           "weapon": as_int(data(el, "weapon"))}, scope)
