@@ -169,7 +169,7 @@ def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[s
     status = declared.get("status", "dead")
     strike = (_btn(f'Strike {declared.get("name", "")} as declared', "sr-strike-fallen", "small secondary",
                    f'Strike {declared.get("name", "")} as declared: {who}', ref=o["ref"], target=o.get("target"))
-              if status != "dead" else None)
+              if status != "dead" else "")  # the dead are not struck: nothing, not the word None
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
                 '<p class="hint">Declared against {}, who is {}. A forced change is delayed by DEX SR {}, '
                 'and the movement to the new target is worked out again; or skip the attack.</p>'

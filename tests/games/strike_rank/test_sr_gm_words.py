@@ -1,0 +1,39 @@
+"""A GM's play-through of strike-rank, on screen and in words: a defence the form offers and then
+refuses, a stray "None" in the forced-change box, the "Still open" box and the engaged archer, the
+forced change's breakdown, the injury words, the lists of whom to strike or grapple."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from fray.games import get_ruleset
+from fray.history import History
+from fray.games.strike_rank.web.panel import panel_html
+from fray.games.strike_rank.web.ui import StrikeRankUi
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+import fights  # noqa: E402  (the bench's own fights, as test_blocks.py plays them)
+
+RS = get_ruleset("strike-rank")
+
+
+def screen_text(markup: str) -> str:
+    """The words a panel shows, less the options of its lists (a defence of "None" is one)."""
+    return re.sub(r"<[^>]+>", "\n", re.sub(r"<option[^>]*>[^<]*</option>", "", markup))
+
+
+def test_no_none_anywhere_in_the_panel_through_a_played_fight():
+    """A GM's play-through: the forced-change box read "Skip it None" (an absent "Strike as declared"
+    button, for a target who is dead, written as Python's None). Through the bench's played fight,
+    the forced-change box among its states, the panel never shows the word."""
+    whole = fights.fight("strike-rank", 8, 160, 1)
+    h = History(whole.initial)
+    forced = 0
+    for a in whole.actions:
+        h.do(a)
+        markup = str(panel_html(RS.view(h.present), StrikeRankUi(), [(e.kind, e.text) for e in h.present.log]))
+        forced += "sr-forced" in markup
+        assert "None" not in screen_text(markup), (a, markup)
+    assert forced  # the fight reached a forced change on the dead
