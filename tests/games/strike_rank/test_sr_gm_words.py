@@ -37,3 +37,28 @@ def test_no_none_anywhere_in_the_panel_through_a_played_fight():
         forced += "sr-forced" in markup
         assert "None" not in screen_text(markup), (a, markup)
     assert forced  # the fight reached a forced change on the dead
+
+
+def test_a_charging_target_defends_by_default_with_none_and_a_dodge_is_refused_at_the_choice():
+    """Charging: "if the opponent does attack first, the charging combatant would not be able to dodge or
+    parry." A GM's play-through: against a charging target the form's "Defender's choice" started on
+    Dodge, and rolling was refused at the bottom of the form. The choice starts on None, says why, and
+    a Dodge chosen anyway is refused at ``defence.kind`` (beside the choice)."""
+    import pytest
+    from fray.errors import RuleViolation
+    from fray.games.strike_rank.web.attack import attack_html
+    from sr_helpers import attack, declare, duel, fighter, to_phase
+
+    enc = to_phase(duel(fighter("Ana", side="party"), fighter("Bor", x=9)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2", charge=True)
+    enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
+    enc = to_phase(enc, "resolve")
+    view = RS.view(enc)
+    bors = next(o for o in view["order"] if o["combatant"] == "c2")
+    form = str(attack_html(view, bors))
+    choice = form.split('name="defence.kind"')[1].split("</select>")[0]
+    assert '<option value="none" selected>' in choice
+    assert "Ana cannot dodge or parry now" in screen_text(form)
+    with pytest.raises(RuleViolation) as e:
+        attack(enc, "c2", "c1", defence="dodge", rolls={"attack": 20, "defence": 20})
+    assert e.value.field == "defence.kind"

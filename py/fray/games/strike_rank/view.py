@@ -47,6 +47,7 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
           "declared": [ {"ref": "a1", "kind": "melee", "sr": 7, "round": 2, "status": "declared",
                          "text": "SR 7 = ...", "target": "c2", "weapon": "broadsword", ...} ],
           "round": {"attacks": [...], "parries": [...], "dodges": 0, "next_dodge_penalty": 0, ...},
+          "no_defence": null,         # or {"rule": "Charging", "text": "..."}: no dodge or parry now
           "pending": ["p1"],          # prompt ids about this combatant
           "stuck_weapons": [{"where": "Chest", "in": "body", "name": "Spear", "owner": "c1",
                              "weapon": "spear"}],  # in the body or a shield; ids for sr.unstick
@@ -117,6 +118,9 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         "declared": [dict(a, text=timing.shown_text(a)) for a in (declared if declared is not None else
                                        (a for a in enc.state.get("actions", [])
                                         if a["combatant"] == c.id and a["round"] >= enc.round))],
+        # why the rules allow no dodge or parry now (a charge not yet struck...), "" when they do: the
+        # attack form's default defence is then None, the refusal's words beside it
+        "no_defence": _refusal(defence.defence_barred(c)),
         "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0), "parries_left": defence.parries_left(c)},
         "pending": (list(pending) if pending is not None else
                     [p["id"] for p in enc.state.get("prompts", []) if p["combatant"] == c.id]),
@@ -129,6 +133,11 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         "unconscious_minutes": c.data.get("unconscious_minutes", 0),
         "protection": dict(c.data.get("protection") or {}),  # sr.protection: magical, not ignored by a critical
     }
+
+
+def _refusal(e: Any) -> dict[str, str] | None:
+    """A refusal the engine would give, for the page to say before the GM asks: its rule, its words."""
+    return {"rule": e.rule, "text": str(e).removesuffix(f" (rule: {e.rule})")} if e else None
 
 
 def held_text(c, w: dict[str, Any]) -> str:
