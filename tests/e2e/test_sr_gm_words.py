@@ -33,3 +33,20 @@ def test_a_charging_target_starts_on_none_and_a_dodge_is_refused_beside_the_choi
     expect(err).to_be_in_viewport()
     expect(page.locator("#log li")).to_have_count(log_before)
     photograph(page, "sr-charge-refused", scroll_to='form[data-form=sr-attack] [data-field="defence.kind"]')
+
+
+def test_an_engaged_archers_shot_says_why_in_the_form_and_in_still_open(page, open_app):
+    """Ranged Combat: "Unengaged characters can use missile weapons." The Archer shoots at the wolf 3 m off
+    (within engagement range): her form says the shot is refused and with whom; Next with the shot open
+    says the same in the "Still open" box, not just "not resolved"."""
+    start(page, open_app, "Archer held", (768, 1024), party=("Archer",), foes=(WOLF,))
+    sr_declare(page, "c1", {"kind": "missile"}, "SR 2")
+    advance(page, "Resolve SR 2")
+    form = page.locator("form[data-form=sr-attack]")
+    expect(form.locator(".sr-held")).to_contain_text("Archer is engaged in melee with Great wolf (four-legged)")
+    page.locator("#round-bar [data-act=advance]").click()
+    row = page.locator(".sr-still-open li").first
+    expect(row).to_contain_text("Archer's shot at SR 2 cannot be loosed: Archer is engaged in melee with "
+                                "Great wolf (four-legged)")
+    expect(row).not_to_contain_text("not resolved")
+    photograph(page, "sr-archer-held", scroll_to=".sr-still-open")

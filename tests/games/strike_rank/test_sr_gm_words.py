@@ -62,3 +62,18 @@ def test_a_charging_target_defends_by_default_with_none_and_a_dodge_is_refused_a
     with pytest.raises(RuleViolation) as e:
         attack(enc, "c2", "c1", defence="dodge", rolls={"attack": 20, "defence": 20})
     assert e.value.field == "defence.kind"
+
+
+def test_still_open_says_why_an_engaged_archers_shot_is_refused():
+    """Ranged Combat: "Unengaged characters can use missile weapons." A GM's play-through: the "Still open"
+    box said only "Ana's attack at SR 3 is not resolved" for a shot the engine refuses because Ana is
+    engaged. It says why, and with whom (by position: the wolf 2 m off, within engagement range)."""
+    from fray.games.strike_rank.web.flow import still_open_html
+    from sr_helpers import BITE, BOW, declare, duel, fighter, to_phase
+
+    enc = to_phase(duel(fighter("Ana", BOW, side="party"), fighter("Wolf", BITE, x=2, body="quadruped")), "declare")
+    enc, _ = declare(enc, "c1", kind="missile", weapon="bow", target="c2")
+    enc = to_phase(enc, "resolve")
+    words = " ".join(screen_text(str(still_open_html(RS.view(enc)))).split())
+    assert "Ana's shot at SR 3 cannot be loosed: Ana is engaged in melee with Wolf" in words
+    assert "not resolved" not in words

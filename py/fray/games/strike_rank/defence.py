@@ -35,6 +35,18 @@ def engaged_with(enc, c: Combatant) -> list[Combatant]:
             and rules.within_engagement(distance(o.position, c.position))]
 
 
+def held_in_melee(enc, c: Combatant) -> str:
+    """"Unengaged characters can use missile weapons": whom ``c`` is engaged in melee with, as the
+    refusal of her shot says it ("Archer is engaged in melee with Great wolf"), or "" when she is
+    free to shoot. By position (engagement range), whoever declared first; a foe who cannot fight
+    (fallen, a maimed chest) makes no attacks and parries nothing: no melee holds her there."""
+    holding = [o.name for o in engaged_with(enc, c) if body.can_fight(o) is None]
+    if not holding:
+        return ""
+    foes = holding[0] if len(holding) == 1 else ", ".join(holding[:-1]) + " and " + holding[-1]
+    return f"{c.name} is engaged in melee with {foes}"
+
+
 def defence_barred(defender: Combatant, kind: str = "dodge or parry") -> RuleViolation | None:
     """Why the rules let ``defender`` neither dodge nor parry now (a charge not yet struck, a run, a
     defence lost to a fumble, a fall), as the refusal the engine gives; None when they may. The

@@ -210,7 +210,9 @@ def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, An
                       "current": enc.phase == "resolve" and a["sr"] == cur,
                       # why it can no longer happen (a dropped or broken weapon, a fall): the engine's
                       # Next loses it with this reason, so the page neither offers a form nor asks
-                      "unable": timing.unable(enc, a) or ""})
+                      "unable": timing.unable(enc, a) or "",
+                      # a shot the engine refuses at its SR while the shooter is engaged, and with whom
+                      "held": defence.held_in_melee(enc, c) if a["kind"] == "missile" else ""})
     return {
         "ruleset": rs.id, "round": enc.round, "phase": enc.phase, "sr": cur, "order": order,
         "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined the fight",
