@@ -77,3 +77,45 @@ def test_still_open_says_why_an_engaged_archers_shot_is_refused():
     words = " ".join(screen_text(str(still_open_html(RS.view(enc)))).split())
     assert "Ana's shot at SR 3 cannot be loosed: Ana is engaged in melee with Wolf" in words
     assert "not resolved" not in words
+
+
+def _bor_hurt(*blows: tuple[str, int]):
+    """Bor, a four-legged beast of total HP 40 (legs of 10: he lives through a mangled leg), takes each
+    blow at a location, armour ignored."""
+    from sr_helpers import do, fight, fighter, texts, to_phase
+
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2, hp=40, body="quadruped")), "resolve")
+    said = []
+    for where, amount in blows:
+        enc, ev = do(enc, {"type": "sr.damage", "target": "c2", "location": where, "amount": amount, "armour": False})
+        said.append(texts(ev))
+    return enc, said
+
+
+def _limb_hp(enc, lid: str) -> int:
+    from sr_helpers import loc
+
+    return loc(enc, "c2", lid)["hp_max"]
+
+
+def test_a_mangled_limb_is_said_mangled_and_bleeds_without_a_test():
+    """Damage Equal to Triple Location HP: "Limb: Limb is mangled or severed; it is useless (as maimed) and
+    bleeds 1 total HP per MR." A GM's play-through: after "-17/5 mangled" the log said "Left leg is disabled"
+    and "bleeds: CON test at the end of each MR". The line says mangled, and the loss with no test."""
+    enc, _ = _bor_hurt()
+    hp = _limb_hp(enc, "left_hind_leg")
+    _, [said] = _bor_hurt(("left_hind_leg", 3 * hp))
+    assert "Bor's Left hind leg is mangled" in said.split("\n") and "is disabled" not in said
+    assert "Bor's Left hind leg bleeds 1 total HP at the end of each MR, with no CON test" in said
+    assert "CON test at the end of each MR or" not in said
+
+
+def test_a_maimed_limb_is_said_maimed_and_bleeds_unless_a_con_test():
+    """Damage Equal to Double Location HP: "Maimed locations bleed: CON test at the end of each MR or lose 1
+    total HP"; the limb maimed is said maimed, not disabled; then mangled, its bleeding changes."""
+    enc, _ = _bor_hurt()
+    hp = _limb_hp(enc, "right_fore_leg")
+    _, [maimed, mangled] = _bor_hurt(("right_fore_leg", 2 * hp), ("right_fore_leg", hp))
+    assert "Bor's Right foreleg is maimed" in maimed.split("\n") and "is disabled" not in maimed
+    assert "Bor's Right foreleg bleeds: CON test at the end of each MR or lose 1 total HP" in maimed
+    assert "Bor's Right foreleg bleeds 1 total HP at the end of each MR, with no CON test" in mangled
