@@ -119,3 +119,39 @@ def test_a_maimed_limb_is_said_maimed_and_bleeds_unless_a_con_test():
     assert "Bor's Right foreleg is maimed" in maimed.split("\n") and "is disabled" not in maimed
     assert "Bor's Right foreleg bleeds: CON test at the end of each MR or lose 1 total HP" in maimed
     assert "Bor's Right foreleg bleeds 1 total HP at the end of each MR, with no CON test" in mangled
+
+
+def test_the_collision_question_offers_the_living_and_picks_the_one_in_the_path():
+    """Knockback, colliding: "If knockback causes a combatant to collide with another combatant ... that
+    combatant must also make a DEX test or fall prone" ("Dead characters cannot do anything"). A GM's
+    play-through: Bor knocked back 5 m from (2, 0) to (7, 0), through Cal at (5, 0): "Struck combatant"
+    listed the dead and started on "(none)". It lists the living only, Cal chosen."""
+    from fray.games.strike_rank.web.questions import prompt_html
+    from fray.games.strike_rank.web.common import _names
+    from sr_helpers import do, fighter
+    from test_sr_fighting import _knocked_back_5_m
+
+    enc, p = _knocked_back_5_m()
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Cal", x=5, y=0)})
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Dag", x=9, y=3)})
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Eon", x=4, y=0.5)})
+    enc, _ = do(enc, {"type": "set_condition", "id": "c5", "condition": "dead", "on": True})
+    view = RS.view(enc)
+    q = next(x for x in view["prompts"] if x["kind"] == "collision")
+    form = str(prompt_html(q, _names(view)))
+    struck = form.split('name="with"')[1].split("</select>")[0]
+    assert '<option value="c3" selected>Cal</option>' in struck  # in the path, the living first struck
+    assert "Dag" in struck and "Eon" not in struck and ">Bor<" not in struck
+
+
+def test_the_grapple_list_offers_the_living():
+    """Grappling: "Dead characters cannot do anything": the card's grapple "Whom" lists no dead."""
+    from fray.games.strike_rank.web.card import card_html
+    from fray.games.strike_rank.web.ui import StrikeRankUi
+    from sr_helpers import do, fight, fighter, to_phase
+
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2), fighter("Cal", x=3)), "resolve")
+    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    card = str(card_html("c1", RS.view(enc), StrikeRankUi(open={"fight-c1": True})))
+    whom = card.split('name="target"')[-1].split("</select>")[0]
+    assert "Cal" in whom and "Bor" not in whom

@@ -62,7 +62,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.model import Encounter
-from fray.games.strike_rank import body, defence, rules, timing
+from fray.games.strike_rank import body, care, defence, rules, timing
 
 
 def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending: list | None = None) -> dict[str, Any]:
@@ -192,6 +192,11 @@ def _same(a: tuple, b: tuple) -> bool:
 
 def _prompt_view(rs, enc: Encounter, p: dict[str, Any]) -> dict[str, Any]:
     q = dict(p)
+    if p.get("kind") == "collision":
+        # whom the knocked back may strike: the living ("Dead characters cannot do anything"), the
+        # first in the way suggested
+        q["strikable"] = [o.id for o in enc.peek() if o.id != p.get("combatant") and "dead" not in o.conditions]
+        q["in_path"] = care.in_the_way(enc, p)
     if p.get("kind") == "fumble":
         q["effect"] = next((e.get("effect", "") for e in rs.table(enc, "fumbles")["entries"]
                             if e.get("result") == p.get("data", {}).get("result")), "")
