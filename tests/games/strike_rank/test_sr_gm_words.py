@@ -155,3 +155,14 @@ def test_the_grapple_list_offers_the_living():
     card = str(card_html("c1", RS.view(enc), StrikeRankUi(open={"fight-c1": True})))
     whom = card.split('name="target"')[-1].split("</select>")[0]
     assert "Cal" in whom and "Bor" not in whom
+
+
+def test_the_metres_of_a_declared_move_are_said_alike_in_the_log_and_on_screen():
+    """A GM's play-through: the declaration read "(7.8 m to move)" on screen beside "closes 7.82 m" in its
+    breakdown and the log. Both say the metres to the decimetre the map draws."""
+    from fray.games.strike_rank import rules
+    from fray.games.strike_rank.web.declare import action_label
+
+    mv = rules.movement_sr(7.82, 3)
+    assert mv.note == "closes 7.8 m at 3 m a strike rank: +3 SR"
+    assert action_label({"kind": "melee", "target": "c2", "metres": 7.82}, {"c2": "Bolt"}).endswith("(7.8 m to move)")
