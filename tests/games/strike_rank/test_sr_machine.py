@@ -161,8 +161,10 @@ def sr_fallen_offered_no_action(before, after, events, action) -> None:
         if c["status"] != "ok":
             assert f'data-form="sr-declare" data-id="{cid}"' not in page, f"a declaration form for the {c['status']} {cid}"
             assert f'data-attacker="{cid}"' not in page, f"an attack form for the {c['status']} {cid}"
-    for cid, tid in re.findall(r'id="sr-(?:sr-declare|att)-(c\d+|a\d+)[^"]*-target".*?<option value="(c\d+)" selected',
-                               page, re.S):
+    # within the Target list itself: a later list's choice (the collision question's struck
+    # combatant, who may be an ally) is not this form's default target
+    for cid, tid in re.findall(r'id="sr-(?:sr-declare|att)-(c\d+|a\d+)[^"]*-target"(?:(?!</select>).)*?'
+                               r'<option value="(c\d+)" selected', page, re.S):
         who = cid if cid in cs else next((o["combatant"] for o in view["order"] if o["ref"] == cid), None)
         if who is None or tid not in cs:
             continue

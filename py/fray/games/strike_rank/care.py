@@ -212,6 +212,28 @@ def protection(ctx: Context) -> None:
 BODY_M = 1.0  # where one knocked into another stops: about a body's width short of them (assumed)
 
 
+def in_the_way(enc, p: dict[str, Any]) -> str:
+    """The living combatant a knockback (question ``p``) runs into first on its way, or "": ahead of
+    the one knocked back, within the metres it flies and a body's width of its line. Only the GM's
+    suggestion ("collide with another combatant" is the GM's to say); the dead are passed over
+    ("Dead characters cannot do anything": they make no DEX test)."""
+    d = p.get("data") or {}
+    c = enc.peek_at(p.get("combatant", ""))
+    if c is None or not d.get("away"):
+        return ""
+    ux, uy = d["away"]
+    skip = set(d.get("movers") or [c.id]) | {c.id, d.get("attacker")}
+    best, near = "", None
+    for o in enc.peek():
+        if o.id in skip or "dead" in o.conditions:
+            continue
+        dx, dy = o.position.x - c.position.x, o.position.y - c.position.y
+        ahead, aside = dx * ux + dy * uy, abs(dx * uy - dy * ux)
+        if 0 < ahead <= float(d.get("metres", 0)) + BODY_M and aside <= BODY_M and (near is None or ahead < near):
+            best, near = o.id, ahead
+    return best
+
+
 def _knocked_back(ctx: Context, c: Combatant, d: dict[str, Any], choice: str, other: Combatant | None) -> None:
     """Knockback: "the target is knocked back 1 meter for every 5 points of damage": the token (and a
     mount that shared the knockback) moves that far straight away from the attacker; into another

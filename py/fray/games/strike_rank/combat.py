@@ -23,7 +23,7 @@ from fray.games.strike_rank.damage import (  # noqa: F401
     damage_dice, extra_dice_text, fill_special, roll_damage)
 from fray.games.strike_rank.defence import (  # noqa: F401
     _bool, _check_attack_allowance, _check_parry_allowance, _free_attack_counts, _holds_two, _num, _stance_check,
-    _whole, defence_skill, engaged_with, shield_cover)
+    _whole, defence_skill, engaged_with, held_in_melee, shield_cover)
 from fray.games.strike_rank.landing import (  # noqa: F401
     LOCATION_ATTEMPTS, _disarm, _grapple, _impale, _knockback, _landed, _pick_location, _skill_test, _stun,
     _stuck_in_shield, armour_against, hard_cover, location_at, location_die, mounted_vs_foot, opposed,
@@ -104,11 +104,9 @@ def plan_attack(ctx: Context) -> Plan:
         # "Unengaged characters can use missile weapons": a shooter in a melee is refused, not halved
         # (the half of "Shooting Into Melee" is for the target's melee). A foe who cannot fight (fallen,
         # or a maimed chest) makes no attacks and parries nothing: no melee holds her there.
-        holding = [o.name for o in engaged_with(enc, attacker) if body.can_fight(o) is None]
-        if holding:
-            foes = holding[0] if len(holding) == 1 else ", ".join(holding[:-1]) + " and " + holding[-1]
-            raise RuleViolation("Ranged Combat", f"Unengaged characters can use missile weapons: {attacker.name} is "
-                                                 f"engaged in melee with {foes}. Disengage "
+        held = held_in_melee(enc, attacker)
+        if held:
+            raise RuleViolation("Ranged Combat", f"Unengaged characters can use missile weapons: {held}. Disengage "
                                                  "first, or change to a melee attack")
     free_attack = _bool(ctx, "free_attack")
     split = a.get("split")

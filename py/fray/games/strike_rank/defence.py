@@ -35,19 +35,42 @@ def engaged_with(enc, c: Combatant) -> list[Combatant]:
             and rules.within_engagement(distance(o.position, c.position))]
 
 
-def _stance_check(ctx: Context, defender: Combatant, kind: str) -> None:
+def held_in_melee(enc, c: Combatant) -> str:
+    """"Unengaged characters can use missile weapons": whom ``c`` is engaged in melee with, as the
+    refusal of her shot says it ("Archer is engaged in melee with Great wolf"), or "" when she is
+    free to shoot. By position (engagement range), whoever declared first; a foe who cannot fight
+    (fallen, a maimed chest) makes no attacks and parries nothing: no melee holds her there."""
+    holding = [o.name for o in engaged_with(enc, c) if body.can_fight(o) is None]
+    if not holding:
+        return ""
+    foes = holding[0] if len(holding) == 1 else ", ".join(holding[:-1]) + " and " + holding[-1]
+    return f"{c.name} is engaged in melee with {foes}"
+
+
+def defence_barred(defender: Combatant, kind: str = "dodge or parry") -> RuleViolation | None:
+    """Why the rules let ``defender`` neither dodge nor parry now (a charge not yet struck, a run, a
+    defence lost to a fumble, a fall), as the refusal the engine gives; None when they may. The
+    attack form reads it too (the view's ``no_defence``): its default defence is then None, never a
+    choice the engine refuses. The refusal names ``defence.kind``: the page says it beside the choice."""
     r = defender.data["round"]
     if r.get("charging"):
         if not r.get("charge_attacked"):
-            raise RuleViolation("Charging", "if the opponent does attack first, the charging combatant would not be "
-                                "able to dodge or parry")
+            return RuleViolation("Charging", "if the opponent does attack first, the charging combatant would not be "
+                                 "able to dodge or parry", "defence.kind")
     elif r.get("running") and not r.get("fleeing"):
-        raise RuleViolation("Movement", "Running characters cannot dodge or parry.")
+        return RuleViolation("Movement", "Running characters cannot dodge or parry.", "defence.kind")
     if r.get("lost_defence"):
-        raise RuleViolation("Fumble Table", f"{defender.name} lost this defence to a fumble")
+        return RuleViolation("Fumble Table", f"{defender.name} lost this defence to a fumble", "defence.kind")
     for cond in ("dead", "unconscious", "incapacitated"):
         if cond in defender.conditions:
-            raise RuleViolation("Injuries", f"{defender.name} is {cond} and cannot {kind}")
+            return RuleViolation("Injuries", f"{defender.name} is {cond} and cannot {kind}", "defence.kind")
+    return None
+
+
+def _stance_check(ctx: Context, defender: Combatant, kind: str) -> None:
+    barred = defence_barred(defender, kind)
+    if barred:
+        raise barred
 
 
 def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon: dict, free_attack: bool,

@@ -76,7 +76,7 @@ class StrikeRankMap(MapRule):
         rate = self.rate(c)
         to_go = rules.to_engage(metres)
         mv = rules.movement_sr(to_go, rate) if rate > 0 else None
-        rule = (f"move delay {mv.total} SR (closes {to_go:g} m at {rate:g} m a strike rank)" if mv else
+        rule = (f"move delay {mv.total} SR (closes {rules.metres_text(to_go)} at {rate:g} m a strike rank)" if mv else
                 "move delay 0 SR (within engagement range)" if rate > 0 else "cannot move")
         w = self.missile(c)
         if to_go <= 0:

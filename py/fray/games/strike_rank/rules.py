@@ -203,7 +203,8 @@ def movement_sr(metres: float, rate: float, running: bool = False, partner_rate:
         return None
     speed = rate * (2 if running else 1) + partner_rate
     sr = max(1, math.ceil(metres / speed - 1e-9))
-    how = (f"{verb} {metres:g} m" + (" running" if running else "") + f" at {speed:g} m a strike rank"
+    # the metres as the map and the screen say them (``metres_text``): "7.8 m" on both, not "7.82 m" here
+    how = (f"{verb} {metres_text(metres)}" + (" running" if running else "") + f" at {speed:g} m a strike rank"
            + (", closing together" if partner_rate else "") + f": +{sr} SR")
     return Breakdown("move", (("move", sr),), how)
 

@@ -48,6 +48,7 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
           "declared": [ {"ref": "a1", "kind": "melee", "sr": 7, "round": 2, "status": "declared",
                          "text": "SR 7 = ...", "target": "c2", "weapon": "broadsword", ...} ],
           "round": {"attacks": [...], "parries": [...], "dodges": 0, "next_dodge_penalty": 0, ...},
+          "no_defence": null,         # or {"rule": "Charging", "text": "..."}: no dodge or parry now
           "pending": ["p1"],          # prompt ids about this combatant
           "stuck_weapons": [{"where": "Chest", "in": "body", "name": "Spear", "owner": "c1",
                              "weapon": "spear"}],  # in the body or a shield; ids for sr.unstick
@@ -62,7 +63,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.model import Encounter
-from fray.games.strike_rank import body, defence, rules, timing
+from fray.games.strike_rank import body, care, defence, rules, timing
 
 
 def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending: list | None = None) -> dict[str, Any]:
@@ -118,6 +119,9 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         "declared": [dict(a, text=timing.shown_text(a)) for a in (declared if declared is not None else
                                        (a for a in enc.state.get("actions", [])
                                         if a["combatant"] == c.id and a["round"] >= enc.round))],
+        # why the rules allow no dodge or parry now (a charge not yet struck...), "" when they do: the
+        # attack form's default defence is then None, the refusal's words beside it
+        "no_defence": _refusal(defence.defence_barred(c)),
         "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0), "parries_left": defence.parries_left(c)},
         "pending": (list(pending) if pending is not None else
                     [p["id"] for p in enc.state.get("prompts", []) if p["combatant"] == c.id]),
@@ -130,6 +134,11 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         "unconscious_minutes": c.data.get("unconscious_minutes", 0),
         "protection": dict(c.data.get("protection") or {}),  # sr.protection: magical, not ignored by a critical
     }
+
+
+def _refusal(e: Any) -> dict[str, str] | None:
+    """A refusal the engine would give, for the page to say before the GM asks: its rule, its words."""
+    return {"rule": e.rule, "text": str(e).removesuffix(f" (rule: {e.rule})")} if e else None
 
 
 def held_text(c, w: dict[str, Any]) -> str:
@@ -184,6 +193,11 @@ def _same(a: tuple, b: tuple) -> bool:
 
 def _prompt_view(rs, enc: Encounter, p: dict[str, Any]) -> dict[str, Any]:
     q = dict(p)
+    if p.get("kind") == "collision":
+        # whom the knocked back may strike: the living ("Dead characters cannot do anything"), the
+        # first in the way suggested
+        q["strikable"] = [o.id for o in enc.peek() if o.id != p.get("combatant") and "dead" not in o.conditions]
+        q["in_path"] = care.in_the_way(enc, p)
     if p.get("kind") == "fumble":
         q["effect"] = next((e.get("effect", "") for e in rs.table(enc, "fumbles")["entries"]
                             if e.get("result") == p.get("data", {}).get("result")), "")
@@ -205,7 +219,9 @@ def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, An
                       "current": enc.phase == "resolve" and a["sr"] == cur,
                       # why it can no longer happen (a dropped or broken weapon, a fall): the engine's
                       # Next loses it with this reason, so the page neither offers a form nor asks
-                      "unable": timing.unable(enc, a) or ""})
+                      "unable": timing.unable(enc, a) or "",
+                      # a shot the engine refuses at its SR while the shooter is engaged, and with whom
+                      "held": defence.held_in_melee(enc, c) if a["kind"] == "missile" else ""})
     return {
         "ruleset": rs.id, "round": enc.round, "phase": enc.phase, "sr": cur, "order": order,
         "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined the fight",

@@ -177,20 +177,32 @@ def lose_impossible_actions(ctx: Context, c: Combatant) -> None:
             ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {why}", ref=a["ref"])
 
 
+# a limb's injury as the rule text's headings say its effect: "Limbs are disabled" (serious), maimed, mangled
+LIMB_WORD = {"serious": "disabled", "maimed": "maimed", "mangled": "mangled"}
+
+
 def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str, after: str, amount: int,
                     tag: str) -> None:
     rb, ra = rules.injury_rank(before), rules.injury_rank(after)
     vital = loc["type"] in rules.VITAL_TYPES
     con5 = rules.test_multiplier(tests_table(ctx), "CON")
     if ra >= rules.injury_rank("serious") and amount > 0:
+        if loc["type"] in ("arm", "leg", "wing", "tail") and ra > rb:
+            # the limb as the blow left it (then what it bleeds), in the text's words: disabled (serious), maimed, mangled
+            ctx.event("injury", f"{c.name}'s {loc['name']} is {LIMB_WORD.get(after, after)}")
         if loc["type"] in ("chest", "abdomen") or ra >= rules.injury_rank("maimed"):
-            if not loc["bleeding"]:
+            # a limb newly mangled "bleeds 1 total HP per MR", no test (timing.end_of_round): said anew
+            # even when it bled as maimed, "CON test ... or lose 1 total HP", before
+            mangled = not vital and ra >= rules.injury_rank("mangled") > rb
+            if not loc["bleeding"] or mangled:
                 loc["bleeding"] = True
                 # kept on the dead (resuscitated, the wound still bleeds) but not said of one dead or killed by
                 # this blow (below, or by total HP in apply_damage): "Dead characters cannot do anything"
                 dies = c.data["hp"] <= 0 or (vital and ra >= rules.injury_rank("mangled"))
                 if "dead" not in c.conditions and not dies:
-                    ctx.event("injury", f"{c.name}'s {loc['name']} bleeds: CON test at the end of each MR")
+                    ctx.event("injury", f"{c.name}'s {loc['name']} " + (
+                        "bleeds 1 total HP at the end of each MR, with no CON test" if mangled else
+                        "bleeds: CON test at the end of each MR or lose 1 total HP"))
         if loc["type"] == "head" and ra == rules.injury_rank("serious") and "dead" not in c.conditions:
             # "test again for new injuries in this range"
             ok, _, text = char_test(ctx, c, "CON", con5, f"{tag}.con_head")
@@ -201,8 +213,6 @@ def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str
                 add_condition(c, "unconscious")
                 ctx.event("injury", f"{c.name}: serious head wound, {text}: unconscious for {counted(amount, 'minute')}")
                 lose_later_actions(ctx, c, "unconscious")
-        if loc["type"] in ("arm", "leg", "wing", "tail") and rb < rules.injury_rank("serious"):
-            ctx.event("injury", f"{c.name}'s {loc['name']} is disabled")
     if ra >= rules.injury_rank("maimed") and rb < rules.injury_rank("maimed") and vital and ra < rules.injury_rank("mangled"):
         if loc["type"] == "head":
             add_condition(c, "unconscious")

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from fray.web import odds_view
+from fray.web import widgets
 from fray.web.html import Markup, fragment, h, html
+from fray.web.words import rule_message
 from fray.games.strike_rank.web.common import (CASTING_ROLLS, dead_ids, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
                      _fold, _input, _lazy_fold, _names, _others, _select)
 from fray.games.strike_rank.web.declare import action_label, declare_form
@@ -105,6 +107,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     left = target.get("round", {}).get("parries_left")
     fresh = [x for x in tw if x[0] not in parried and (left is None or x[0] in left)]
     defences = [d for d in DEFENCES if d[0] != "parry" or tw]
+    barred = target.get("no_defence")
     locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
     dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
     wtxt = f'{w["name"]} {w["skill"]}%, {w["damage"]}' if w else str(o.get("weapon", ""))
@@ -128,8 +131,13 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         _field(pre + "-target", "target", "Target",
                _select(pre + "-target", "target", ([] if tid else [("", "(choose)")])
                        + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)], tid)),
-        _field(pre + "-dk", "defence.kind", "Defender's choice", _select(pre + "-dk", "defence.kind", defences,
-                                                                       "parry" if fresh else "dodge")),
+        # a defence the rules allow: none at all against a charge not yet struck, a run, a fall (the
+        # view's no_defence, the engine's own refusal), so the form never starts on one it refuses
+        widgets.field(pre + "-dk", "defence.kind", "Defender's choice",
+                      _select(pre + "-dk", "defence.kind", defences,
+                              "none" if barred else "parry" if fresh else "dodge"),
+                      rule_message(f'{target.get("name", "")} cannot dodge or parry now', barred["rule"])
+                      if barred else ""),
         # nothing that parries (a wolf's bite, a maimed chest): no empty "Parry with", Dodge or None only
         _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon", tw))
         if tw else None,
@@ -147,6 +155,10 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         h("div", {"class": "sr-row"}, row),
         html('<p class="hint">Declared against {}, who is {}: the target is {}.</p>', declared.get("name", ""),
              declared.get("status"), target.get("name") or "for you to choose") if declared and fallen else None,
+        # the engine refuses the shot while she is engaged: said before the GM rolls, in its words
+        html('<p class="hint sr-held">{}: unengaged characters can use missile weapons, so this shot is refused '
+             'while the engagement lasts. Disengage first, or change to a melee attack.</p>', o["held"])
+        if o.get("held") else None,
         html('<p class="hint">Next dodge by {}: {}%</p>', target.get("name", ""), dodge_pen) if dodge_pen else None,
         circumstances_html(pre, target, w, ui, bool(o.get("free"))),
         html('<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls; type faces such as "8 4")</legend>'
@@ -174,7 +186,7 @@ def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[s
     status = declared.get("status", "dead")
     strike = (_btn(f'Strike {declared.get("name", "")} as declared', "sr-strike-fallen", "small secondary",
                    f'Strike {declared.get("name", "")} as declared: {who}', ref=o["ref"], target=o.get("target"))
-              if status != "dead" else None)
+              if status != "dead" else "")  # the dead are not struck: nothing, not the word None
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
                 '<p class="hint">Declared against {}, who is {}. A forced change is delayed by DEX SR {}, '
                 'and the movement to the new target is worked out again; or skip the attack.</p>'

@@ -9,7 +9,7 @@ from fray.web.html import Markup, fragment, h, html
 from fray.games.strike_rank.web.attack import _dice
 from fray.games.strike_rank.web.common import (DISENGAGE, GRAPPLE_OPTIONS, GRAPPLE_ROLLS, HEAL_KINDS, INJURY_LABEL, PERIODS, UNSTICK_BODY,
                      UNSTICK_SHIELD, _check, _err, _field, _fold, _input, _lazy_fold, _names, _others, _select,
-                     injury_class)
+                     dead_ids, injury_class)
 
 # -- the card ------------------------------------------------------------------------------------
 
@@ -106,7 +106,7 @@ def card_html(cid: str, view: dict[str, Any], ui: dict[str, Any] | None = None) 
         stuck_html(cid, view, ui),
         _lazy_fold("sr-tools", f"care-{cid}", "Damage / First Aid / healing / protection",
                    lambda: care_html(cid, c, names, (ui.aid_said.get(cid, ()) if ui else ())), ui),
-        fight_html(cid, c, names, ui) if view.get("phase") in ("declare", "resolve") else None)
+        fight_html(cid, c, names, ui, dead_ids(view)) if view.get("phase") in ("declare", "resolve") else None)
 
 
 def _gm_form(form: str, cid: str, label: str, *children: Any, cls: str = "sr-gm") -> Markup:
@@ -179,18 +179,20 @@ def heal_html(cid: str, c: dict[str, Any], names: dict[str, str]) -> Markup:
     return fragment(magic, natural)
 
 
-def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None) -> Markup:
+def fight_html(cid: str, c: dict[str, Any], names: dict[str, str], ui: dict[str, Any] | None = None,
+               dead: frozenset[str] = frozenset()) -> Markup:
     """Disengaging (``sr.disengage``) and the grappling options (``sr.grapple``), one fold-out,
     open while the combatant is held."""
     held = "grappled" in c.get("conditions", []) or any(l.get("immobilized_by") for l in c.get("locations", []))
     return _lazy_fold("sr-tools sr-fight", f"fight-{cid}", "Disengage / grapple" + (" (held)" if held else ""),
-                      lambda: fight_forms(cid, c, names), ui, held)
+                      lambda: fight_forms(cid, c, names, dead), ui, held)
 
 
-def fight_forms(cid: str, c: dict[str, Any], names: dict[str, str]) -> Markup:
+def fight_forms(cid: str, c: dict[str, Any], names: dict[str, str], dead: frozenset[str] = frozenset()) -> Markup:
     pre = f"sr-card-{cid}"
     who = c["name"]
-    others = _others(names, cid)
+    # grappling the dead is no grapple ("Dead characters cannot do anything"): the living only
+    others = [x for x in _others(names, cid) if x[0] not in dead]
     dis = _gm_form(
         "sr-disengage", cid, f"Disengage {who}",
         _field(pre + "-how", "how", "Disengage by", _select(pre + "-how", "how", list(DISENGAGE))),

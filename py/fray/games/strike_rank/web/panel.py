@@ -30,7 +30,7 @@ from fray.web.panels import GamePanel
 from fray.games.strike_rank.combat import MoreDice
 from fray.games.strike_rank.web.attack import attack_html, carried_over, current_parts, free_attack_html
 from fray.games.strike_rank.web.card import body_html, card_html, location_cell, stuck_entries
-from fray.games.strike_rank.web.common import INJURY_LABEL, PHASE_LABEL, _names
+from fray.games.strike_rank.web.common import INJURY_LABEL, PHASE_LABEL, _names, dead_ids
 from fray.games.strike_rank.web.declare import change_html, declare_form, declare_html, next_to_declare, order_html
 from fray.games.strike_rank.web.flow import nothing_left_html, open_attacks, not_declared, still_open_html, undeclared_html
 from fray.games.strike_rank.web.ui import StrikeRankUi
@@ -261,10 +261,10 @@ class StrikeRankPanel(GamePanel):
             return None
         held = getattr(self, "_names_of", None)
         if held is None or held[0] is not view:  # once per render, not once per card
-            held = self._names_of = (view, _names(view))
+            held = self._names_of = (view, _names(view), dead_ids(view))
         folds = app.ui.part(self).open
         opened = app.ui.part(self).opened
-        return (c, held[1], [p for p in view.get("prompts", []) if p.get("combatant") == combatant_id],
+        return (c, held[1], held[2], [p for p in view.get("prompts", []) if p.get("combatant") == combatant_id],
                 view.get("phase") in ("declare", "resolve"),
                 tuple(folds.get(f"{k}-{combatant_id}") for k in ("care", "fight", "stuck")),
                 tuple(f"{k}-{combatant_id}" in opened for k in ("care", "fight")), _aid_said(app, combatant_id))

@@ -109,11 +109,14 @@ def _prompt_form(p: dict[str, Any], names: dict[str, str]) -> Markup:
         extra.append(h("div", {"class": "sr-row"}, _field(pre + "-amount", "amount", "Damage through the cover",
                                                           _input(pre + "-amount", "amount", "", "numeric"))))
     if kind == "collision":
+        # the living, not the one knocked back (he is the one who strikes); the first in his way chosen
+        living = p.get("strikable")
         extra.append(h("div", {"class": "sr-row"}, _field(pre + "-with", "with", "Struck combatant",
                                                           _select(pre + "-with", "with", [("", "(none)")] + [
-                                                              # not the one knocked back: he is the one who strikes
                                                               (k, n) for k, n in names.items()
-                                                              if k != p.get("combatant")]))))
+                                                              if k != p.get("combatant")
+                                                              and (living is None or k in living)],
+                                                              p.get("in_path") or ""))))
     if twice:
         # "Roll twice and apply both": its two rolls, typed or left to Fray (combat.FUMBLE_TWICE)
         extra.append(_dice(pre, (("fumble.first", "First roll d100"), ("fumble.second", "Second roll d100"),
