@@ -180,7 +180,7 @@ def test_a_braced_spear_strikes_where_it_stands_with_the_chargers_damage_modifie
         {"type": "advance"}])
     expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 3")
     expect(page.locator(".sr-order li[data-ref=a2]")).to_contain_text(
-        "SR 3 = weapon 1 + charge 2 (braced: no DEX or SIZ SR) (Wolf 2's charge: closes 6.93 m running at 6 m a "
+        "SR 3 = weapon 1 + charge 2 (braced: no DEX or SIZ SR) (Wolf 2's charge: closes 6.9 m running at 6 m a "
         "strike rank: +2 SR)")
     form = page.locator("form[data-form=sr-attack]")
     expect(form.locator("h3")).to_have_text("SR 3: Spearmaiden attacks with Spear 60%, 1D8+1 +1D6 (Wolf 2's damage "

@@ -96,8 +96,8 @@ def test_a_braced_spear_does_not_walk_to_the_charger():
     enc, ev = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "spear", "brace_against": "c2"})
     her = actions(enc, "c1")[0]
     assert (her["sr"], her["moving"], her["metres"]) == (3, False, 0), her
-    assert "Spearmaiden closes" not in her["note"] and "closes 6.93 m at 3 m" not in texts(ev), texts(ev)
-    assert her["note"] == "Wolf 2's charge: closes 6.93 m running at 6 m a strike rank: +2 SR", her
+    assert "Spearmaiden closes" not in her["note"] and "closes 6.9 m at 3 m" not in texts(ev), texts(ev)
+    assert her["note"] == "Wolf 2's charge: closes 6.9 m running at 6 m a strike rank: +2 SR", her
     enc = to_phase(enc, "resolve")
     assert enc.state["sr"] == 3
     enc, ev = attack(enc, "c1", "c2", weapon="spear", ref=her["ref"], rolls={"attack": 90}, move_token=True)
