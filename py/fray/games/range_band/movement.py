@@ -192,17 +192,35 @@ def move(ctx: Context) -> None:
     if after_descent and last.get("round") == enc.round and last.get("descent"):
         ctx.event("override", f"The GM lets {c.name}'s movement roll follow its descent without a roll (Flight: "
                   "\"with or without a roll\")", id=c.id)
+    # what a dismissed roll gives back (resolution.dismiss): a roll never resolved was no movement roll
+    before = {k: (dict(v) if isinstance(v, dict) else v) for k in MOVE_RECORD for v in [c.data.get(k)]}
     c.data["moved"] = {"round": enc.round, "rushed": rush, "success": None,
                        "vertical": abs(up) > (rules.band_max(t, "engaged") or 0), "from": [c.position.x, c.position.y]}
     c.data["move_phase_round"] = enc.round
     if flying and not swim and up < 0:  # counted when declared: a pending roll's descent is spoken for
         c.data["descended"] = {"round": enc.round, "m": descended(enc, c) - up}
-    effect = {"to": [new.x, new.y, new.alt], "rush": rush, "up": up, "swim": swim}
+    effect = {"to": [new.x, new.y, new.alt], "rush": rush, "up": up, "swim": swim, "before": before}
     if spec.auto:
         apply_move(ctx, c, t, effect, {"success": True, "by": spec.auto["by"], "text": spec.auto["reason"]})
         ctx.event("move", f"{c.name}: {spec.text()}", id=c.id, spec=spec.to_json())
         return
     pend(ctx, "movement", c, spec, effect)
+
+
+# a combatant's record of this movement phase, which a movement roll writes when declared
+MOVE_RECORD = ("moved", "move_phase_round", "descended")
+
+
+def take_back(c: Combatant, effect: dict[str, Any]) -> bool:
+    """A movement roll dismissed without being resolved was never made: the combatant's movement record goes back
+    to what it was before it (no roll this phase, its declared descent no longer spoken for). False for a roll
+    of a save older than the record (nothing to give back)."""
+    before = effect.get("before")
+    if not isinstance(before, dict):
+        return False
+    for k in MOVE_RECORD:
+        c.data[k] = before.get(k)
+    return True
 
 
 def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, Any], out: dict[str, Any]) -> None:
