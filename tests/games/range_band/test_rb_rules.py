@@ -80,7 +80,7 @@ def test_a_dismissed_movement_roll_is_not_the_phases_movement_roll():
     enc = fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 200}))
     enc = to_phase(start(enc), "movement")
     before = dict(enc.get("c1").data)
-    rolled = act(enc, "move", id="c1", x=0, alt=150)
+    rolled = act(enc, "move", id="c1", x=0, alt=150, descent_roll=True)
     enc = act(rolled, "dismiss", ref=last_pending(rolled, "movement")["ref"])
     assert not pending(enc, "movement")
     for key in ("moved", "descended", "move_phase_round"):

@@ -94,7 +94,7 @@ def fly(ctx: Context) -> None:
 
 def move(ctx: Context) -> None:
     """``rb.move {id, x?, y?, alt?, rush?, cautious?, drop_high_stealth?, outnumbered?, unseen_area?,
-    dense_smoke?, after_descent?}``: a movement roll. Builds the roll specification (pending ``movement``); on success
+    dense_smoke?, after_descent?, descent_roll?}``: a movement roll. Builds the roll specification (pending ``movement``); on success
     the new position applies. Stealth consequences apply at once, "regardless of whether your movement
     roll succeeded". A mount's rider moves with it."""
     c = ctx.combatant()
@@ -164,6 +164,12 @@ def move(ctx: Context) -> None:
         raise RuleViolation("Lack of Sight", "you cannot rush through or out of an area you can't see")
     if why := rules.below_ground(enc, new):
         raise InvalidAction("alt", below_ground_text(c, why))
+    # a descent alone sent as a movement roll spent the phase's roll on what needs none (a GM's play-through then
+    # dismissed the roll): pointed to Descend, unless the GM wants the roll (descent_roll)
+    across = abs(new.x - c.position.x) > 1e-9 or abs(new.y - c.position.y) > 1e-9
+    if flying and not swim and up < 0 and not across and not flag(ctx.action, "descent_roll"):
+        raise RuleViolation("Flight", "a descent alone (up to 1 zone) needs no roll, \"with or without a "
+                            "roll\": use Descend below, or tick \"Roll for the descent anyway\"", field="alt")
     fx = areas_mod.path_effects(areas_mod.areas(enc, t), c.position, new, c.data.get("vision", "normal")) \
         if enc.state.get("areas") else {"unseen": [], "obscured": [], "start": [], "enter": []}
     if fx["unseen"] and rush:
