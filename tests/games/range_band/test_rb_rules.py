@@ -132,9 +132,9 @@ def test_roll_spec_is_data_with_reasons_and_gm_outcome():
     p = last_pending(enc, "enter_high")
     spec = p["spec"]
     assert (spec["die"], spec["stat"], spec["stat_value"], spec["tn"]["total"]) == ("d20", "DEX", 14, 10)
-    assert spec["tn"]["parts"] == [{"reason": "50% of WGT", "value": -4}]
+    assert spec["tn"]["parts"] == [{"reason": "(half of WGT 8, rounded down, assumed)", "value": -4}]
     assert spec["can_blunder"] is True and spec["success"] and spec["failure"]
-    assert "TN 10 = DEX 14 − 50% of WGT 4" in spec["text"]
+    assert "TN 10 = DEX 14 − 4 (half of WGT 8, rounded down, assumed)" in spec["text"]
     enc = resolve(enc, "enter_high", success=True, by=3)
     assert enc.get("c1").data["stealth"] == "high"
 
