@@ -98,3 +98,36 @@ def test_a_descent_alone_in_the_movement_roll_form_points_to_descend(page, open_
     expect(pending(page, "R1")).to_be_visible()
     last = saved(page)["history"]["actions"][-1]
     assert last["type"] == "rb.move" and last["descent_roll"] is True
+
+
+def test_a_dismissed_movement_roll_leaves_the_phases_roll_to_make(page, open_app):
+    """The round (FACTS.md): "a movement phase, then an action phase": one movement roll a combatant in a movement
+    phase. A GM sent a descent through the Movement roll form, pressed Dismiss on the pending roll, and the page then
+    said "Would be refused: ... has made this round's movement roll already": a dismissed roll, never resolved, was
+    not made. After Dismiss, Movement roll goes ahead."""
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    new_encounter(page, "Cliff edge", "range-band", BADGE)
+    add(page, FLYER)                          # c1, flying
+    add(page, SCOUT, x=30, side="party")      # c2
+    if not page.locator("#tok-c1").is_visible():
+        page.locator("#tab-map").click()
+    page.locator("#tok-c1").click()
+    where = page.locator('#map-info form[data-form="map-move"]')
+    where.get_by_label("Altitude (m)").fill("40")
+    where.get_by_role("button", name="Move").click()
+    expect(newest_log(page)).to_contain_text("40")
+    if page.locator("#tab-tracker").is_visible():
+        page.locator("#tab-tracker").click()
+    rb_start(page, "Start anyway")
+    expect(page.locator("#round-bar .phase")).to_contain_text(f"Movement phase: {FLYER}")
+    form = page.locator("form[data-form=rb-move]")
+    form.get_by_label("Roll for the descent anyway").check()
+    move(page, alt=10)
+    expect(pending(page, "R1")).to_be_visible()
+    pending(page, "R1").get_by_role("button", name="Dismiss R1").click()
+    expect(pending(page, "R1")).to_have_count(0)
+    expect(newest_log(page)).to_contain_text(f"R1 dismissed: {FLYER} has not made this movement phase's movement roll")
+    move(page, x=5, alt=40)
+    expect(pending(page, "R2")).to_be_visible()
+    expect(page.locator(".rb-acting")).not_to_contain_text("movement roll already")
