@@ -59,9 +59,9 @@ def test_high_stealth_is_drawn_on_the_token_itself(page, open_app, wait_ready, t
     open_app(page)
     load(page, tmp_path)
     sneak, scout = page.locator("#tok-c3"), page.locator("#tok-c1")
-    expect(sneak).to_have_class(re.compile(r"\bstate-high-stealth\b"))
+    expect(sneak).to_have_class(re.compile(r"\bstate-high_stealth\b"))
     expect(sneak.locator("title")).to_contain_text("high stealth")
-    expect(scout).not_to_have_class(re.compile(r"\bstate-high-stealth\b"))
+    expect(scout).not_to_have_class(re.compile(r"\bstate-high_stealth\b"))
     veil = sneak.locator(".disc").evaluate("d => [getComputedStyle(d).fillOpacity, getComputedStyle(d).strokeDasharray]")
     plain = scout.locator(".disc").evaluate("d => [getComputedStyle(d).fillOpacity, getComputedStyle(d).strokeDasharray]")
     assert float(veil[0]) < 1 and veil[1] not in ("none", ""), veil
