@@ -184,7 +184,7 @@ def test_two_rounds_through_the_page_match_the_replay(page, open_app):
     gm_result(page, "R1", True, 2)
     expect(card(page, SCOUT).locator(".where")).to_contain_text("(31, 0) m")
     acting(page).get_by_role("button", name="Ambush movement (stealth roll)").click()
-    # d20 on DEX 14 − 50% of WGT 7 (3) = TN 11; Fray's assumed default rolls the typed 5: success
+    # d20 on DEX: TN 11 = DEX 14 − 3 (half of WGT 7, rounded down, assumed); Fray's assumed default rolls the typed 5: success
     expect(pending(page, "R2").locator(".rb-tn-value")).to_have_text("11")
     fray_rolls(page, "R2", "5")
     expect(page.locator("#log")).to_contain_text("R2 Stealth roll (ambush movement): success")

@@ -9,7 +9,7 @@ Every step waits on what the page shows (``expect``), never on time."""
 
 from __future__ import annotations
 
-from gestures import new_encounter, rb_start, saved
+from gestures import new_encounter, photograph, rb_start, saved
 from playwright.sync_api import expect
 from test_range_band import BADGE, FLYER, SCOUT, add, move, newest_log, pending
 
@@ -58,3 +58,76 @@ def test_a_movement_roll_after_a_descent_is_the_gms_call(page, open_app):
     expect(page.locator("#log")).to_contain_text(f"The GM lets {FLYER}'s movement roll follow its descent")
     last = saved(page)["history"]["actions"][-1]
     assert last["type"] == "rb.move" and last["after_descent"] is True
+
+
+def test_a_descent_alone_in_the_movement_roll_form_points_to_descend(page, open_app):
+    """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
+    without a roll." A GM typed only a lower altitude in the Movement roll form and pressed Movement roll: a roll
+    went pending for what needs none (then dismissed, the phase's roll looked spent). Beside the Altitude field the
+    page says a descent alone needs no roll and points to Descend; nothing is sent. "Roll for the descent anyway"
+    ticked, the roll goes ahead (the GM's word)."""
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    new_encounter(page, "Cliff edge", "range-band", BADGE)
+    add(page, FLYER)                          # c1, flying
+    add(page, SCOUT, x=30, side="party")      # c2
+    if not page.locator("#tok-c1").is_visible():
+        page.locator("#tab-map").click()
+    page.locator("#tok-c1").click()
+    where = page.locator('#map-info form[data-form="map-move"]')
+    where.get_by_label("Altitude (m)").fill("40")
+    where.get_by_role("button", name="Move").click()
+    expect(newest_log(page)).to_contain_text("40")
+    if page.locator("#tab-tracker").is_visible():
+        page.locator("#tab-tracker").click()
+    rb_start(page, "Start anyway")
+    expect(page.locator("#round-bar .phase")).to_contain_text(f"Movement phase: {FLYER}")
+    actions_before = len(saved(page)["history"]["actions"])
+
+    move(page, alt=10)                        # only the altitude changed: a descent alone
+    form = page.locator("form[data-form=rb-move]")
+    refusal = form.locator('[data-error-for="alt"]')
+    expect(refusal).to_contain_text("a descent alone (up to 1 zone) needs no roll")
+    expect(refusal).to_contain_text("use Descend below")
+    expect(pending(page, "R1")).to_have_count(0)
+    assert len(saved(page)["history"]["actions"]) == actions_before, "a refused roll changes nothing"
+    photograph(page, "rb-descent-alone", scroll_to=".rb-acting")
+
+    form.get_by_label("Roll for the descent anyway").check()
+    move(page, alt=10)
+    expect(pending(page, "R1")).to_be_visible()
+    last = saved(page)["history"]["actions"][-1]
+    assert last["type"] == "rb.move" and last["descent_roll"] is True
+
+
+def test_a_dismissed_movement_roll_leaves_the_phases_roll_to_make(page, open_app):
+    """The round (FACTS.md): "a movement phase, then an action phase": one movement roll a combatant in a movement
+    phase. A GM sent a descent through the Movement roll form, pressed Dismiss on the pending roll, and the page then
+    said "Would be refused: ... has made this round's movement roll already": a dismissed roll, never resolved, was
+    not made. After Dismiss, Movement roll goes ahead."""
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    new_encounter(page, "Cliff edge", "range-band", BADGE)
+    add(page, FLYER)                          # c1, flying
+    add(page, SCOUT, x=30, side="party")      # c2
+    if not page.locator("#tok-c1").is_visible():
+        page.locator("#tab-map").click()
+    page.locator("#tok-c1").click()
+    where = page.locator('#map-info form[data-form="map-move"]')
+    where.get_by_label("Altitude (m)").fill("40")
+    where.get_by_role("button", name="Move").click()
+    expect(newest_log(page)).to_contain_text("40")
+    if page.locator("#tab-tracker").is_visible():
+        page.locator("#tab-tracker").click()
+    rb_start(page, "Start anyway")
+    expect(page.locator("#round-bar .phase")).to_contain_text(f"Movement phase: {FLYER}")
+    form = page.locator("form[data-form=rb-move]")
+    form.get_by_label("Roll for the descent anyway").check()
+    move(page, alt=10)
+    expect(pending(page, "R1")).to_be_visible()
+    pending(page, "R1").get_by_role("button", name="Dismiss R1").click()
+    expect(pending(page, "R1")).to_have_count(0)
+    expect(newest_log(page)).to_contain_text(f"R1 dismissed: {FLYER} has not made this movement phase's movement roll")
+    move(page, x=5, alt=40)
+    expect(pending(page, "R2")).to_be_visible()
+    expect(page.locator(".rb-acting")).not_to_contain_text("movement roll already")

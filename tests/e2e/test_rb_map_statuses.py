@@ -46,3 +46,24 @@ def test_the_statuses_are_on_the_tokens_of_both_maps(page, open_app, wait_ready,
     # a stun or a stealth level is the GM's to tell
     expect(pv.locator('.pv-token[data-id="c2"] title')).not_to_contain_text("stunned")
     photograph(pv, "rb-players-statuses")
+
+
+def test_high_stealth_is_drawn_on_the_token_itself(page, open_app, wait_ready, tmp_path):
+    """High Stealth: "In this state, you are actively using your environment, moving cautiously, and taking every
+    opportunity to avoid detection". A GM's map showed the High Stealth token as its initials alone ("SB"), its
+    band and "unseen" gone with its label where the label found no room: the token itself says it, as a knocked
+    down token lies flat whatever its label, veiled (see-through, a dotted rim), and its title says "high stealth"."""
+    import re
+
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    load(page, tmp_path)
+    sneak, scout = page.locator("#tok-c3"), page.locator("#tok-c1")
+    expect(sneak).to_have_class(re.compile(r"\bstate-high_stealth\b"))
+    expect(sneak.locator("title")).to_contain_text("high stealth")
+    expect(scout).not_to_have_class(re.compile(r"\bstate-high_stealth\b"))
+    veil = sneak.locator(".disc").evaluate("d => [getComputedStyle(d).fillOpacity, getComputedStyle(d).strokeDasharray]")
+    plain = scout.locator(".disc").evaluate("d => [getComputedStyle(d).fillOpacity, getComputedStyle(d).strokeDasharray]")
+    assert float(veil[0]) < 1 and veil[1] not in ("none", ""), veil
+    assert float(plain[0]) == 1 and plain[1] in ("none", ""), plain
+    photograph(page, "rb-map-high-stealth", scroll_to="#map-plan", map_tab=True)

@@ -306,8 +306,9 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
 def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
               combine: str = "straight", initials: str | None = None,
               offset: tuple[float, float] | None = None, more: Any = (), lying: bool | None = None) -> Markup:
-    """One token; ``more``: the game's own states (``MapView.states``); ``lying``: drawn flattened
-    (``MapView.lying``; None: when prone)."""
+    """One token; ``more``: the game's own states (``MapView.states``), said in its title and as classes
+    (``state-high_stealth``) its stylesheet may draw; ``lying``: drawn flattened (``MapView.lying``; None: when
+    prone)."""
     p = c.position
     colour = SIDE_COLOUR.get(c.side, "#444")
     lift = _lift(p.alt, r)
@@ -316,7 +317,11 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt
     prone = "prone" in c.conditions if lying is None else lying
     cls = "token" + (" selected" if selected else "") + (" airborne" if lift else "") + (" down" if down else "") + (
         " prone" if prone else "") + (f" side-{c.side}" if c.side in SIDE_COLOUR else "") + (
-        " unseen" if target is not None and target.unseen else "")
+        " unseen" if target is not None and target.unseen else "") + "".join(
+        # the game's states as classes, for its stylesheet to draw on the disc: a label with no room shrinks
+        # to the initials, and range-band's High Stealth token then said nothing (a GM's map)
+        # (words joined by "_": "knocked-down" is the status's id, which nothing on the page says)
+        f" state-{slug}" for w in more if (slug := re.sub(r"[^a-z0-9]+", "_", str(w).lower()).strip("_")))
     fs = r * 0.75
     # The name comes from <title>, not aria-label: the initials and name drawn on the token are part
     # of its label on screen, and an aria-label that does not repeat them word for word breaks

@@ -111,6 +111,21 @@ def test_a_descent_without_a_roll_is_the_movement_unless_the_gm_lets_a_roll_foll
     assert any("The GM lets" in e["text"] and "follow its descent" in e["text"] for e in events)
 
 
+def test_a_descent_alone_needs_no_movement_roll():
+    """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
+    without a roll." A GM sent a descent alone (no horizontal move) through the Movement roll form, got a pending
+    roll, dismissed it and found the phase's roll spent. A descent alone is refused as a roll at the altitude, the
+    refusal pointing to Descend (no roll); the GM who wants the roll anyway says so (``descent_roll``)."""
+    enc = fight(preset("Winged flyer", position={"x": 3, "y": 4, "alt": 200}))
+    enc = to_phase(start(enc), "movement")
+    with pytest.raises(RuleViolation, match="needs no roll") as e:
+        act(enc, "move", id="c1", x=3, y=4, alt=150)
+    assert e.value.rule == "Flight" and e.value.field == "alt" and "Descend" in str(e.value)
+    rolled = act(enc, "move", id="c1", x=3, y=4, alt=150, descent_roll=True)
+    assert len(pending(rolled, "movement")) == 1
+    assert len(pending(act(enc, "move", id="c1", x=8, y=4, alt=150), "movement")) == 1  # across and down: a roll
+
+
 def test_a_movement_phase_descends_at_most_one_zone_in_all():
     """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
     without a roll": 1 zone in the phase, not 1 zone a press (two descents, or a descent and a roll's)."""

@@ -72,6 +72,28 @@ def test_one_movement_roll_in_each_movement_phase():
     assert len(pending(enc, "movement")) == 1
 
 
+def test_a_dismissed_movement_roll_is_not_the_phases_movement_roll():
+    """FACTS: "a movement phase, then an action phase in which each character takes one turn in turn order": one
+    movement roll in a movement phase, but a roll the GM dismissed (never resolved) was not made. A GM sent a
+    descent through the Movement roll form, dismissed it, and was told the flyer "has made this round's movement
+    roll already". Dismissed, the roll leaves the flyer as it was: no roll, no descent spoken for."""
+    enc = fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 200}))
+    enc = to_phase(start(enc), "movement")
+    before = dict(enc.get("c1").data)
+    rolled = act(enc, "move", id="c1", x=0, alt=150, descent_roll=True)
+    enc = act(rolled, "dismiss", ref=last_pending(rolled, "movement")["ref"])
+    assert not pending(enc, "movement")
+    for key in ("moved", "descended", "move_phase_round"):
+        assert enc.get("c1").data.get(key) == before.get(key)
+    enc = act(enc, "descend", id="c1", alt=100)  # the whole zone is there still
+    assert enc.get("c1").position.alt == 100
+    walker = to_phase(start(fight(person("A"))), "movement")
+    walker = act(walker, "move", id="c1", x=5)
+    walker = act(walker, "dismiss", ref=last_pending(walker, "movement")["ref"])
+    walker = act(walker, "move", id="c1", x=6)
+    assert len(pending(walker, "movement")) == 1
+
+
 def test_durations_end_right_before_the_same_combatants_turn():
     """FACTS: "A duration counts down when the turn order reaches the same place in a later round, so a 1-round
     effect ends right before that character's next turn." """
@@ -110,9 +132,9 @@ def test_roll_spec_is_data_with_reasons_and_gm_outcome():
     p = last_pending(enc, "enter_high")
     spec = p["spec"]
     assert (spec["die"], spec["stat"], spec["stat_value"], spec["tn"]["total"]) == ("d20", "DEX", 14, 10)
-    assert spec["tn"]["parts"] == [{"reason": "50% of WGT", "value": -4}]
+    assert spec["tn"]["parts"] == [{"reason": "(half of WGT 8, rounded down, assumed)", "value": -4}]
     assert spec["can_blunder"] is True and spec["success"] and spec["failure"]
-    assert "TN 10 = DEX 14 − 50% of WGT 4" in spec["text"]
+    assert "TN 10 = DEX 14 − 4 (half of WGT 8, rounded down, assumed)" in spec["text"]
     enc = resolve(enc, "enter_high", success=True, by=3)
     assert enc.get("c1").data["stealth"] == "high"
 

@@ -188,9 +188,26 @@ def test_high_stealth_needs_medium_and_a_major_action_roll():
         act(enc, "stealth", id="c1", level="high")
     enc = act(act(enc, "stealth", id="c1", level="medium"), "stealth", id="c1", level="high")
     p = last_pending(enc, "enter_high")["spec"]
-    assert (p["die"], p["stat"], p["tn"]["parts"]) == ("d20", "DEX", [{"reason": "50% of WGT", "value": -4}])
+    assert (p["die"], p["stat"], p["tn"]["parts"]) == ("d20", "DEX", [{"reason": "(half of WGT 9, rounded down, assumed)", "value": -4}])
     assert enc.get("c1").data["used"]["major"] == 1
     assert resolve(enc, "enter_high", success=False).get("c1").data["stealth"] == "medium"
+
+
+def test_stealth_tn_says_what_is_halved_and_how():
+    """High Stealth: "This is a d20 roll on DEX, with a -TN equal to 50% of your WGT." A GM read "TN 11 = DEX 14 - 50%
+    of WGT 3" and could not tell whether WGT was 3 or 6: the TN says the number taken off first, then of what it is
+    half (WGT, not AWGT) and how it was rounded (the text does not say: down, assumed), on the roll and in the
+    preview."""
+    from fray.games.range_band.web.rolls import preview_html, spec_html
+    enc = to_phase(start(fight(person("A", stats={"DEX": 14, "WGT": 7}, stealth="medium"))), "actions")
+    rolled = act(enc, "stealth", id="c1", level="high")
+    spec = last_pending(rolled, "enter_high")["spec"]
+    said = "TN 11 = DEX 14 − 3 (half of WGT 7, rounded down, assumed)"
+    assert said in spec["text"]
+    assert "− 3 (half of WGT 7, rounded down, assumed)" in str(spec_html(spec))
+    ahead = preview_html({"pending": [last_pending(rolled, "enter_high")], "prompts": [], "events": [], "error": None},
+                         RS.tables["core_roll"], {"c1": "A"})
+    assert "− 3 (half of WGT 7, rounded down, assumed)" in str(ahead)
 
 
 def test_high_stealth_movement_hindrance_or_revert_and_lock():

@@ -83,6 +83,21 @@ def test_next_skips_an_open_roll_only_when_the_gm_names_it_and_logs_it():
     assert any(e["detail"].get("ref") == ref and "skipped by the GM" in e["text"] for e in events)
 
 
+
+def test_a_movement_passed_without_a_move_is_said_in_the_log():
+    """The round: "a movement phase, then an action phase in which each character takes one turn in turn order". Next
+    on the Hermit's movement logged nothing (tactical-round says "declared nothing this round" on a pass): a
+    movement slot passed without a movement roll or a descent says so; one that moved, or failed its roll, does
+    not say it again."""
+    enc = to_phase(start(three()), "movement", "c1")
+    enc, events = apply(enc, {"type": "advance"})
+    assert [e["text"] for e in events] == ["Ana does not move"] and events[0]["kind"] == "skip"
+    assert current(enc) == "c2"
+    enc = act(enc, "move", id="c2", x=5)
+    enc, _ = apply(enc, {"type": "rb.resolve", "ref": last_pending(enc, "movement")["ref"], "success": False, "by": 2})
+    enc, events = apply(enc, {"type": "advance"})
+    assert not any("does not move" in e["text"] for e in events)
+
 def test_roll_turn_order_for_all_who_have_none_typed_faces_win():
     """The round ("turn order"): one action rolls every missing turn order (die assumed d20), the GM's typed
     faces win, a typed value is kept, and with everyone set it is refused."""

@@ -186,6 +186,10 @@ class RangeBand(Ruleset):
         if enc.phase == "movement" and cur is not None:
             c = enc.get(cur.combatant_id)
             c.data["move_phase_round"] = enc.round
+            # a pass is said, as every game says one (tactical-round: "declared nothing this round"); a roll or a
+            # descent this phase left its own line
+            if (c.data.get("moved") or {}).get("round") != enc.round:
+                ctx.event("skip", f"{c.name} does not move", id=c.id)
         if enc.phase == "actions" and cur is not None:
             self.end_turn(ctx, enc.get(cur.combatant_id), t)
         order = self.order_of_play(enc)

@@ -17,7 +17,7 @@ from fray.games.range_band.state_edits import tables_of, flag, pick, other, set_
 
 def stealth(ctx: Context) -> None:
     """``rb.stealth {id, level}``: Low (free, any time), Medium (free, from Low, no roll), High (a major
-    action from Medium: a pending d20 stealth roll on DEX, −TN 50% of WGT). ``start: true`` in setup:
+    action from Medium: a pending d20 stealth roll on DEX, −TN half of WGT, rounded down). ``start: true`` in setup:
     "the GM may allow any characters who wish to start a battle in High Stealth to do so without rolling"."""
     c = ctx.combatant()
     level = pick(ctx.action, "level", STEALTH)

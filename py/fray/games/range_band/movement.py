@@ -94,7 +94,7 @@ def fly(ctx: Context) -> None:
 
 def move(ctx: Context) -> None:
     """``rb.move {id, x?, y?, alt?, rush?, cautious?, drop_high_stealth?, outnumbered?, unseen_area?,
-    dense_smoke?, after_descent?}``: a movement roll. Builds the roll specification (pending ``movement``); on success
+    dense_smoke?, after_descent?, descent_roll?}``: a movement roll. Builds the roll specification (pending ``movement``); on success
     the new position applies. Stealth consequences apply at once, "regardless of whether your movement
     roll succeeded". A mount's rider moves with it."""
     c = ctx.combatant()
@@ -164,6 +164,12 @@ def move(ctx: Context) -> None:
         raise RuleViolation("Lack of Sight", "you cannot rush through or out of an area you can't see")
     if why := rules.below_ground(enc, new):
         raise InvalidAction("alt", below_ground_text(c, why))
+    # a descent alone sent as a movement roll spent the phase's roll on what needs none (a GM's play-through then
+    # dismissed the roll): pointed to Descend, unless the GM wants the roll (descent_roll)
+    across = abs(new.x - c.position.x) > 1e-9 or abs(new.y - c.position.y) > 1e-9
+    if flying and not swim and up < 0 and not across and not flag(ctx.action, "descent_roll"):
+        raise RuleViolation("Flight", "a descent alone (up to 1 zone) needs no roll, \"with or without a "
+                            "roll\": use Descend below, or tick \"Roll for the descent anyway\"", field="alt")
     fx = areas_mod.path_effects(areas_mod.areas(enc, t), c.position, new, c.data.get("vision", "normal")) \
         if enc.state.get("areas") else {"unseen": [], "obscured": [], "start": [], "enter": []}
     if fx["unseen"] and rush:
@@ -192,17 +198,35 @@ def move(ctx: Context) -> None:
     if after_descent and last.get("round") == enc.round and last.get("descent"):
         ctx.event("override", f"The GM lets {c.name}'s movement roll follow its descent without a roll (Flight: "
                   "\"with or without a roll\")", id=c.id)
+    # what a dismissed roll gives back (resolution.dismiss): a roll never resolved was no movement roll
+    before = {k: (dict(v) if isinstance(v, dict) else v) for k in MOVE_RECORD for v in [c.data.get(k)]}
     c.data["moved"] = {"round": enc.round, "rushed": rush, "success": None,
                        "vertical": abs(up) > (rules.band_max(t, "engaged") or 0), "from": [c.position.x, c.position.y]}
     c.data["move_phase_round"] = enc.round
     if flying and not swim and up < 0:  # counted when declared: a pending roll's descent is spoken for
         c.data["descended"] = {"round": enc.round, "m": descended(enc, c) - up}
-    effect = {"to": [new.x, new.y, new.alt], "rush": rush, "up": up, "swim": swim}
+    effect = {"to": [new.x, new.y, new.alt], "rush": rush, "up": up, "swim": swim, "before": before}
     if spec.auto:
         apply_move(ctx, c, t, effect, {"success": True, "by": spec.auto["by"], "text": spec.auto["reason"]})
         ctx.event("move", f"{c.name}: {spec.text()}", id=c.id, spec=spec.to_json())
         return
     pend(ctx, "movement", c, spec, effect)
+
+
+# a combatant's record of this movement phase, which a movement roll writes when declared
+MOVE_RECORD = ("moved", "move_phase_round", "descended")
+
+
+def take_back(c: Combatant, effect: dict[str, Any]) -> bool:
+    """A movement roll dismissed without being resolved was never made: the combatant's movement record goes back
+    to what it was before it (no roll this phase, its declared descent no longer spoken for). False for a roll
+    of a save older than the record (nothing to give back)."""
+    before = effect.get("before")
+    if not isinstance(before, dict):
+        return False
+    for k in MOVE_RECORD:
+        c.data[k] = before.get(k)
+    return True
 
 
 def apply_move(ctx: Context, c: Combatant, t: rules.Tables, effect: dict[str, Any], out: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ from fray.errors import InvalidAction, RuleViolation
 from fray.model import Encounter
 from fray.games.base import Context
 from fray.games.range_band import rules
-from fray.games.range_band.movement import apply_move
+from fray.games.range_band.movement import apply_move, take_back
 from fray.games.range_band.rolls import ASSUMED_AGAIN, ASSUMED_FIRST, outcome_from_action, roll_default
 from fray.games.range_band.statuses import after_status
 from fray.games.range_band.state_edits import tables_of, flag, cond_on, cond_off, set_stealth, pend, knock_down
@@ -44,6 +44,11 @@ def dismiss(ctx: Context) -> None:
     for ref in refs:
         key, i = _find(ctx.enc, ref)
         p = ctx.enc.state[key].pop(i)
+        c = ctx.enc.get(p["combatant"]) if p.get("kind") == "movement" else None
+        if c is not None and take_back(c, p.get("effect") or {}):
+            ctx.event("dismiss", f"{p['ref']} dismissed: {c.name} has not made this movement phase's movement roll",
+                      ref=p["ref"], id=c.id)
+            continue
         ctx.event("dismiss", f"{p['ref']} dismissed", ref=p["ref"])
 
 

@@ -23,6 +23,14 @@ DICE = ("d6", "d10", "d12", "d20", "d100")
 Part = tuple[str, int]
 
 
+def tn_part(reason: str, value: int) -> str:
+    """One TN part as the GM reads it after the stat: "+ rushing 6" (what it is, then how much), or, for a reason
+    that says in brackets how the number was reached, the number first: "− 3 (half of WGT 7, rounded down,
+    assumed)" (a GM read "− 50% of WGT 3" as a WGT of 3)."""
+    sign = "+" if value >= 0 else "−"
+    return f" {sign} {abs(value)} {reason}" if reason.startswith("(") else f" {sign} {reason} {abs(value)}"
+
+
 @dataclass
 class RollSpec:
     """One roll the rules call for, as data."""
@@ -55,11 +63,10 @@ class RollSpec:
         return sum(n for _, n in self.easing)
 
     def text(self) -> str:
-        """"d20 on DEX: TN 10 = DEX 14 − 50% WGT 4; Hindrance 3 (+1 mounted, +2 mount rushed)"."""
+        """"d20 on DEX: TN 10 = DEX 14 − 4 (half of WGT 8, rounded down, assumed); Hindrance 3 (+1 mounted, +2 mount rushed)"."""
         if self.stat == "%":
             return f"{self.die}: {self.stat_value}% chance (happens on {self.stat_value} or less)"
-        tn = f"TN {self.tn_total} = {self.stat} {self.stat_value}" + "".join(
-            f" {'+' if v >= 0 else '−'} {r} {abs(v)}" for r, v in self.tn)
+        tn = f"TN {self.tn_total} = {self.stat} {self.stat_value}" + "".join(tn_part(r, v) for r, v in self.tn)
         out = f"{self.die} on {self.stat}: {tn}"
         if self.hindrance:
             out += f"; Hindrance {self.hindrance_total} (" + ", ".join(f"+{n} {r}" for r, n in self.hindrance) + ")"

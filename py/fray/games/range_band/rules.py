@@ -823,10 +823,10 @@ def movement_spec(enc: Encounter, c: Combatant, t: Tables, rush: bool = False, c
 
 def stealth_spec(c: Combatant, die: str, what: str, t: Tables, hindrance: list[tuple[str, int]] | None = None) -> RollSpec:
     """High Stealth: "a d20 roll on DEX, with a -TN equal to 50% of your WGT"; other stealth rolls
-    use the same TN with other dice."""
+    use the same TN with other dice. The text does not say how an odd WGT rounds: down (assumed, said)."""
     wgt = int(c.stats.get("WGT", 1))
     spec = RollSpec(what, die, "DEX", int(c.stats.get("DEX", 0)), "High Stealth",
-                    tn=[("50% of WGT", -(wgt // 2))])
+                    tn=[(f"(half of WGT {wgt}, rounded down, assumed)", -(wgt // 2))])
     for h in hindrance or []:
         spec.hindrance.append(h)
     return spec

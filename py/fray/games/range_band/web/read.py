@@ -67,6 +67,8 @@ def move_action(cid: str, values: dict[str, Any]) -> dict[str, Any]:
             action[k] = True
     if values.get("after_descent"):  # asked only once the flyer has descended without a roll this phase
         action["after_descent"] = True
+    if values.get("descent_roll"):  # offered to flyers: a descent alone sent as a roll on the GM's word
+        action["descent_roll"] = True
     return action
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from fray.chance import percent
+from fray.games.range_band.rolls import tn_part
 from fray.games.range_band.web import odds as odds_html
 from fray.web.html import Markup, fragment, h, html
 from fray.web.widgets import names_in as _names
@@ -21,8 +22,7 @@ def spec_html(spec: dict[str, Any]) -> Markup:
     """A roll specification before anyone rolls: die on stat, TN and its parts, Hindrance and
     Easing with their reasons, blunder, what success and failure do."""
     tn = spec.get("tn", {})
-    tn_parts = "".join(f" {'+' if p['value'] >= 0 else '−'} {p['reason']} {abs(int(p['value']))}"
-                       for p in tn.get("parts", []))
+    tn_parts = "".join(tn_part(p["reason"], int(p["value"])) for p in tn.get("parts", []))
     rows = [html('<li class="rb-tn"><span class="k">TN</span> <strong class="rb-tn-value">{}</strong> = {} {}{}</li>',
                  tn.get("total"), spec.get("stat"), spec.get("stat_value"), tn_parts)]
     for key, label in (("hindrance", "Hindrance"), ("easing", "Easing")):
@@ -196,8 +196,7 @@ def _preview_table(pending: list[dict[str, Any]], core_roll: dict[str, Any], nam
     for q, says in zip(pending, said):
         spec = q["spec"]
         tn = spec.get("tn", {})
-        tn_parts = "".join(f" {'+' if x['value'] >= 0 else '−'} {x['reason']} {abs(int(x['value']))}"
-                           for x in tn.get("parts", []))
+        tn_parts = "".join(tn_part(x["reason"], int(x["value"])) for x in tn.get("parts", []))
         o = spec_odds(spec, core_roll)
         odds = (f"{percent(o.success)}, by 10 or more {percent(o.by_10)}"
                 + (f", blunder {percent(o.blunder)}" if o.blunder else

@@ -52,6 +52,8 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
                     id=cid, on="false" if c.get("flying") else "true"))
     descend: Markup | str = ""
     if c.get("flying") and not view.get("zone", {}).get("underwater"):
+        # a descent alone needs no roll: sent here, the engine points to Descend below; the GM may want the roll
+        flags = fragment(flags, _check(f"{pre}-descent_roll", "descent_roll", "Roll for the descent anyway"))
         descend = html('<form class="rb-descend" data-form="rb-descend" data-id="{}" novalidate '
                        'aria-label="Descend without a roll">{}<button type="submit" class="secondary">Descend</button>'
                        '</form>', cid,
