@@ -14,7 +14,9 @@ from playwright.sync_api import expect
 from test_range_band import BADGE, FLYER, SCOUT, add, move, newest_log, pending
 
 
-def test_a_movement_roll_after_a_descent_is_the_gms_call(page, open_app):
+def flyer_aloft_moves_first(page, open_app) -> None:
+    """A tablet; the flyer (c1) put at 40 m by the map's form before the fight, a scout (c2) 30 m off; the fight
+    started with no turn orders, so the flyer's movement phase is first."""
     page.set_viewport_size({"width": 768, "height": 1024})
     open_app(page)
     new_encounter(page, "Cliff edge", "range-band", BADGE)
@@ -31,6 +33,10 @@ def test_a_movement_roll_after_a_descent_is_the_gms_call(page, open_app):
         page.locator("#tab-tracker").click()
     rb_start(page, "Start anyway")            # no turn orders: the flyer moves first, as added
     expect(page.locator("#round-bar .phase")).to_contain_text(f"Movement phase: {FLYER}")
+
+
+def test_a_movement_roll_after_a_descent_is_the_gms_call(page, open_app):
+    flyer_aloft_moves_first(page, open_app)
     box = page.locator(".rb-acting")
     expect(box.locator("fieldset.rb-ask")).to_have_count(0)
 
@@ -66,22 +72,7 @@ def test_a_descent_alone_in_the_movement_roll_form_points_to_descend(page, open_
     went pending for what needs none (then dismissed, the phase's roll looked spent). Beside the Altitude field the
     page says a descent alone needs no roll and points to Descend; nothing is sent. "Roll for the descent anyway"
     ticked, the roll goes ahead (the GM's word)."""
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    new_encounter(page, "Cliff edge", "range-band", BADGE)
-    add(page, FLYER)                          # c1, flying
-    add(page, SCOUT, x=30, side="party")      # c2
-    if not page.locator("#tok-c1").is_visible():
-        page.locator("#tab-map").click()
-    page.locator("#tok-c1").click()
-    where = page.locator('#map-info form[data-form="map-move"]')
-    where.get_by_label("Altitude (m)").fill("40")
-    where.get_by_role("button", name="Move").click()
-    expect(newest_log(page)).to_contain_text("40")
-    if page.locator("#tab-tracker").is_visible():
-        page.locator("#tab-tracker").click()
-    rb_start(page, "Start anyway")
-    expect(page.locator("#round-bar .phase")).to_contain_text(f"Movement phase: {FLYER}")
+    flyer_aloft_moves_first(page, open_app)
     actions_before = len(saved(page)["history"]["actions"])
 
     move(page, alt=10)                        # only the altitude changed: a descent alone
@@ -105,22 +96,7 @@ def test_a_dismissed_movement_roll_leaves_the_phases_roll_to_make(page, open_app
     phase. A GM sent a descent through the Movement roll form, pressed Dismiss on the pending roll, and the page then
     said "Would be refused: ... has made this round's movement roll already": a dismissed roll, never resolved, was
     not made. After Dismiss, Movement roll goes ahead."""
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    new_encounter(page, "Cliff edge", "range-band", BADGE)
-    add(page, FLYER)                          # c1, flying
-    add(page, SCOUT, x=30, side="party")      # c2
-    if not page.locator("#tok-c1").is_visible():
-        page.locator("#tab-map").click()
-    page.locator("#tok-c1").click()
-    where = page.locator('#map-info form[data-form="map-move"]')
-    where.get_by_label("Altitude (m)").fill("40")
-    where.get_by_role("button", name="Move").click()
-    expect(newest_log(page)).to_contain_text("40")
-    if page.locator("#tab-tracker").is_visible():
-        page.locator("#tab-tracker").click()
-    rb_start(page, "Start anyway")
-    expect(page.locator("#round-bar .phase")).to_contain_text(f"Movement phase: {FLYER}")
+    flyer_aloft_moves_first(page, open_app)
     form = page.locator("form[data-form=rb-move]")
     form.get_by_label("Roll for the descent anyway").check()
     move(page, alt=10)
