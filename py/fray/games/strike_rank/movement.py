@@ -175,17 +175,7 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str, moved: bool = T
             rec["before_moving"] = base
         else:
             rec.pop("before_moving", None)
-        rec["parts"] = parts
-        rec["text"] = rules.Breakdown("SR", tuple(tuple(p) for p in parts)).text()
-        note = f" ({mv.note})" if mv and f"({mv.note})" not in rec["text"] else ""
-        if total > rules.LAST_SR:
-            rec["status"] = "lost"
-            ctx.event("lost", f"{why}: {c.name}'s {what}: {rec['text']}{note} is past SR 12: the attack is lost",
-                      ref=rec["ref"])
-            continue
-        rec["sr"] = total
-        ctx.event("declare", f"{why}: {c.name}'s {what} now at SR {total}: {rec['text']}{note}",
-                  ref=rec["ref"], sr=total, id=c.id)
+        _retimed(ctx, rec, c, parts, why, note=mv.note if mv else "")
     _rework_charges(ctx, ids, why)
 
 
@@ -205,8 +195,9 @@ def _no_longer_running(ctx: Context, rec: dict[str, Any], c: Combatant) -> None:
 
 
 def _retimed(ctx: Context, rec: dict[str, Any], c: Combatant, parts: list[list[Any]], why: str,
-             label: str, note: str = "") -> None:
-    """``rec`` timed anew as ``parts`` (its breakdown's own ``label``), said in the log with ``why``;
+             label: str = "", note: str = "") -> None:
+    """``rec`` timed anew as ``parts`` (its breakdown's own bracketed ``label``, if any), said in the log with ``why``
+    and the movement's ``note``;
     past SR 12 an attack is lost ("If an attack is pushed past SR 12, it is lost")."""
     total = sum(p[1] for p in parts)
     rec["parts"] = parts
