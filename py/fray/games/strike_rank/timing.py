@@ -437,11 +437,10 @@ def declare(ctx: Context) -> None:
         # "Unengaged characters can use missile weapons": a shot is refused at its SR if the shooter is
         # still in a melee then (combat.plan_attack); she may be clear by then, so it stands, said now
         # while the GM can still change it
-        from fray.games.strike_rank.defence import engaged_with
-        holding = [o.name for o in engaged_with(ctx.enc, c) if body.can_fight(o) is None]
-        if holding:
-            foes = holding[0] if len(holding) == 1 else ", ".join(holding[:-1]) + " and " + holding[-1]
-            ctx.event("declare", f"{c.name} is engaged in melee with {foes}: unengaged characters can use missile "
+        from fray.games.strike_rank.defence import held_in_melee
+        held = held_in_melee(ctx.enc, c)  # the very test and words of the refusal
+        if held:
+            ctx.event("declare", f"{held}: unengaged characters can use missile "
                       f"weapons, so the shot at SR {shot['sr']} is refused unless {c.name} is unengaged by then")
     target = ctx.enc.peek_at(recs[0]["target"]) if recs and recs[0]["target"] else None
     if target is not None:

@@ -58,16 +58,24 @@ def lose_later_actions(ctx: Context, c: Combatant, why: str) -> None:
     set_aside_fumble(ctx, c, reason)
 
 
+def _take_questions(ctx: Context, c: Combatant, kind: str) -> list[dict[str, Any]]:
+    """The open questions of ``kind`` about ``c``, taken from the GM's list. Read first without copying
+    (``fray.sharing``): most falls leave no such question, and then the state is not touched."""
+    if not any(p["combatant"] == c.id and p["kind"] == kind
+               for p in list.__iter__(dict.get(ctx.enc.state, "prompts") or [])):
+        return []
+    prompts = ctx.enc.state["prompts"]
+    taken = [p for p in prompts if p["combatant"] == c.id and p["kind"] == kind]
+    for p in taken:
+        prompts.remove(p)
+    return taken
+
+
 def set_aside_fumble(ctx: Context, c: Combatant, reason: str) -> None:
     """The fallen are asked nothing ("Dead characters cannot do anything"; the unconscious and the
     incapacitated are "unable to take any action"): a question still open on their fumble goes, said
-    in the log. Read first without copying (``fray.sharing``): most falls leave no such question."""
-    if not any(p["combatant"] == c.id and p["kind"] == "fumble"
-               for p in list.__iter__(dict.get(ctx.enc.state, "prompts") or [])):
-        return
-    prompts = ctx.enc.state["prompts"]
-    for p in [p for p in prompts if p["combatant"] == c.id and p["kind"] == "fumble"]:
-        prompts.remove(p)
+    in the log."""
+    for p in _take_questions(ctx, c, "fumble"):
         ctx.event("answer", f"The question on {c.name}'s fumble is set aside: {reason}", prompt=p["id"])
 
 
@@ -250,12 +258,7 @@ def ask_severed(ctx: Context, c: Combatant, loc: dict[str, Any]) -> None:
 def set_aside_severed(ctx: Context, c: Combatant, reason: str) -> None:
     """The questions whether ``c``'s mangled limbs are severed go when ``c`` dies (``ask_severed``): said in
     the log, each limb marked to be asked again if ``c`` is resuscitated."""
-    if not any(p["combatant"] == c.id and p["kind"] == "severed"
-               for p in list.__iter__(dict.get(ctx.enc.state, "prompts") or [])):
-        return
-    prompts = ctx.enc.state["prompts"]
-    for p in [p for p in prompts if p["combatant"] == c.id and p["kind"] == "severed"]:
-        prompts.remove(p)
+    for p in _take_questions(ctx, c, "severed"):
         loc = body.location(c, p["data"]["location"])
         loc["severed_open"] = True
         ctx.event("answer", f"The question whether {c.name}'s {loc['name']} is severed is set aside: {reason}; "
