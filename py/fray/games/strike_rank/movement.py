@@ -15,7 +15,7 @@ from fray.geometry import distance
 from fray.model import Combatant, Encounter, Position
 from fray.games.base import Context
 from fray.games.strike_rank import body, rules
-from fray.games.strike_rank.timing import _rate, actions_where, declared_words, peek_actions
+from fray.games.strike_rank.timing import _rate, actions_where, declared_words, moves_token, peek_actions
 
 
 def _closes_on(enc: Encounter, a: dict[str, Any], cid: str, target: str) -> bool:
@@ -136,8 +136,10 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str, moved: bool = T
         c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
         if c is None or t is None:
             continue
-        _no_longer_running(ctx, rec, c)
-        metres = rules.to_engage(distance(c.position, t.position))
+        met = _met_here(rec, c)
+        if not met:
+            _no_longer_running(ctx, rec, c)
+        metres = 0.0 if met else rules.to_engage(distance(c.position, t.position))
         rate = _rate(ctx, c)
         together, partner = _partner(ctx, rec, c, t)
         speed = rate * (2 if rec["running"] else 1) + partner
@@ -177,6 +179,36 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str, moved: bool = T
             rec.pop("before_moving", None)
         _retimed(ctx, rec, c, parts, why, note=mv.note if mv else "")
     _rework_charges(ctx, ids, why)
+
+
+def _met_here(rec: dict[str, Any], c: Combatant) -> bool:
+    """A charge a braced spear has met (``meet_charge``), its charger still where it was met: its run
+    is over and it has no metres left, whether or not the token was put at the spear."""
+    met = rec.get("met")
+    return bool(met) and (c.position.x, c.position.y) == (met["x"], met["y"])
+
+
+def meet_charge(ctx: Context, bracer: Combatant, charger: Combatant) -> None:
+    """Bracing for a Charge: "They attack at the weapon's SR + the SR required for the charging movement":
+    the braced spear strikes as the charger arrives. The charge ends there, before the blow lands: the
+    charger's token at the spear (when the page moves tokens), no metres left to his declared attack,
+    and his breakdown says so. A GM's play: the spear disabled the charger's leg and his charge was
+    walked again over the whole 13 m from where he set off, at half rate (SR 16: lost)."""
+    enc = ctx.enc
+    sr = enc.state.get("sr", 0)
+    recs = actions_where(enc, lambda a: a["combatant"] == charger.id and a["target"] == bracer.id
+                         and a.get("charge") and a["status"] == "declared" and a["round"] == enc.round)
+    if not recs:
+        return
+    went = close_in(charger, bracer, None, enc.peek()) if moves_token(ctx) else max(r["metres"] for r in recs)
+    said = f"met by {bracer.name}'s braced spear at SR {sr}"
+    for rec in recs:
+        rec["met"] = {"sr": sr, "by": bracer.id, "x": charger.position.x, "y": charger.position.y}
+        rec["metres"], rec["moving"] = 0.0, False
+        rec["note"] = f"{rec['note']}; {said}" if rec.get("note") else said
+    closes = f": {charger.name} closes {rules.metres_text(went)} to {bracer.name}" if went else ""
+    ctx.event("move", f"{charger.name}'s charge meets {bracer.name}'s braced spear at SR {sr}{closes}",
+              id=charger.id, x=charger.position.x, y=charger.position.y)
 
 
 def _no_longer_running(ctx: Context, rec: dict[str, Any], c: Combatant) -> None:
