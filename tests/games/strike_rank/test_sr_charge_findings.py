@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from sr_helpers import SPEAR, actions, attack, do, fight, fighter, texts, to_phase  # noqa: E402
+from sr_helpers import LANCE, SPEAR, actions, attack, do, fight, fighter, texts, to_phase  # noqa: E402
 
 
 def _braced(x: float = 16):
@@ -60,3 +60,54 @@ def test_a_charge_met_without_moving_tokens_is_not_walked_again():
     bor = actions(enc, "c2")[0]
     assert (bor["status"], bor["sr"]) == ("declared", 10), (bor, texts(ev))
     assert "Bor's charge meets Ana's braced spear at SR 4" in texts(ev), texts(ev)
+
+
+def _mounted():
+    """The Knight's horse (Movement 8, running 16 m a strike rank) charges Bor 27 m off (24 m to close: 2 SR);
+    the Knight's lance strikes at SR 1 + 2 = 3."""
+    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", LANCE, side="party", mount="c1")})
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=27)})
+    enc = to_phase(enc, "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "lance", "target": "c3",
+                      "mounted_charge": True})
+    assert actions(enc, "c2")[0]["sr"] == 3
+    return enc
+
+
+def _disable_leg(enc, cid: str):
+    hp = next(l for l in enc.get(cid).data["locations"] if l["id"] == "left_hind_leg")["hp_max"]
+    return do(enc, {"type": "sr.damage", "target": cid, "location": "left_hind_leg", "amount": hp,
+                    "armour": False, "rolls": {"wound.con_shock": 10}})
+
+
+def test_a_mount_that_cannot_run_ends_the_mounted_charge():
+    """Damage Equal to Location HP, Leg: "The combatant cannot run"; Charging: "running at double Movement rate";
+    Mounted Charge & Lance: "Mounted combatants who charge at least 20m ... the attack's SR is the weapon's SR +
+    the SR required for the movement (ignoring DEX SR and SIZ SR), and the attack uses the mount's damage bonus".
+    The horse's leg disabled, the horse cannot run: there is no charge, so none of its benefits. The Knight's
+    attack is timed as any melee attack, the horse walking its 24 m at 8 m a strike rank (3 SR): SR 3 + 2 + 1 + 3
+    = 9, with the Knight's own damage bonus, said in the log."""
+    enc, ev = _disable_leg(_mounted(), "c1")
+    knight = actions(enc, "c2")[0]
+    assert not knight.get("mounted_charge") and "dm_from" not in knight, knight
+    assert (knight["status"], knight["sr"]) == ("declared", 9), (knight, texts(ev))
+    assert knight["text"] == "SR 9 = DEX 3 + SIZ 2 + weapon 1 + move 3", knight
+    assert knight["note"] == "closes 24 m at 8 m a strike rank: +3 SR", knight
+    assert ("Horse cannot run (a disabled leg: cannot run): Knight's mounted charge is lost; Horse walks at "
+            "8 m a strike rank") in texts(ev), texts(ev)
+
+
+def test_a_mount_that_cannot_run_cannot_set_off_on_a_mounted_charge():
+    """Damage Equal to Location HP, Leg: "The combatant cannot run"; Mounted Charge & Lance: "Mounted combatants
+    who charge at least 20m": a lamed horse cannot charge, and the declaration says why."""
+    import pytest
+    from fray.errors import RuleViolation
+    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", LANCE, side="party", mount="c1")})
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=27)})
+    enc, _ = _disable_leg(enc, "c1")
+    enc = to_phase(enc, "declare")
+    with pytest.raises(RuleViolation, match="Horse cannot run: a disabled leg"):
+        do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "lance", "target": "c3",
+                 "mounted_charge": True})

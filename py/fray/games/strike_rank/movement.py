@@ -140,7 +140,7 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str, moved: bool = T
         if not met:
             _no_longer_running(ctx, rec, c)
         metres = 0.0 if met else rules.to_engage(distance(c.position, t.position))
-        rate = _rate(ctx, c)
+        rate = _pace(ctx, rec, c)
         together, partner = _partner(ctx, rec, c, t)
         speed = rate * (2 if rec["running"] else 1) + partner
         mv = rules.movement_sr(metres, rate, rec["running"], partner) if metres and speed > 0 else None
@@ -211,6 +211,43 @@ def meet_charge(ctx: Context, bracer: Combatant, charger: Combatant) -> None:
               id=charger.id, x=charger.position.x, y=charger.position.y)
 
 
+def _pace(ctx: Context, rec: dict[str, Any], c: Combatant) -> float:
+    """The Movement rate ``rec``'s attacker closes at: its own, or its mount's once a mounted charge is
+    walked (``ridden``, ``_mount_cannot_run``)."""
+    mount = ctx.enc.peek_at(rec.get("ridden") or "")
+    return _rate(ctx, mount if mount is not None else c)
+
+
+def _mount_cannot_run(ctx: Context, rec: dict[str, Any], c: Combatant, mount: Combatant) -> bool:
+    """Damage Equal to Location HP, Leg: "The combatant cannot run"; Mounted Charge & Lance: "Mounted
+    combatants who charge at least 20m ... the attack's SR is the weapon's SR + the SR required for the
+    movement (ignoring DEX SR and SIZ SR), and the attack uses the mount's damage bonus". A mount that
+    can no longer run (a leg disabled since) charges no more: the charge and its benefits are lost, said
+    in the log, and the rider's attack is timed as any melee attack, the mount walking him at its rate
+    (a GM's play: a lamed horse still carried its rider's charge)."""
+    lim = body.movement_limits(mount)
+    if lim["can_run"]:
+        return False
+    from fray.games.strike_rank.timing import derived  # (timing imports this module lazily; kept alike)
+    d = derived(ctx, ctx.enc, c)
+    rec.pop("mounted_charge", None)
+    rec.pop("dm_from", None)  # the rider's own damage bonus again
+    rec["running"], rec["ridden"] = False, mount.id
+    rate = _rate(ctx, mount)
+    ctx.event("declare", f"{mount.name} cannot run ({'; '.join(lim['why'])}): {c.name}'s mounted charge is lost; "
+              f"{mount.name} walks at {rate:g} m a strike rank", ref=rec["ref"], id=c.id)
+    t = ctx.enc.peek_at(rec["target"])
+    metres = rules.to_engage(distance(c.position, t.position)) if t is not None else rec["metres"]
+    mv = rules.movement_sr(metres, rate, False) if metres and rate > 0 else None
+    weapon = next((p[1] for p in rec["parts"] if p[0] == "weapon"), 0)
+    parts = [["DEX", d["dex_sr"]["value"]], ["SIZ", d["siz_sr"]["value"]], ["weapon", weapon]]
+    if mv:
+        parts.append(["move", mv.total])
+    rec["metres"], rec["moving"], rec["note"] = metres, bool(metres), mv.note if mv else ""
+    _retimed(ctx, rec, c, parts, f"{mount.name} cannot run", note=rec["note"])
+    return True
+
+
 def _no_longer_running(ctx: Context, rec: dict[str, Any], c: Combatant) -> None:
     """Damage Equal to Location HP, Leg: "The combatant cannot run"; Charging: "running at double
     Movement rate". A declared run or charge whose runner can no longer run (a leg disabled or maimed
@@ -259,7 +296,7 @@ def _rework_charges(ctx: Context, ids: set[str], why: str) -> None:
                              and a["round"] == enc.round and (a["combatant"] in ids or a["target"] in ids)):
         c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
         mount = enc.peek_at(c.data.get("mount") or "") if c is not None else None
-        if c is None or t is None or mount is None:
+        if c is None or t is None or mount is None or _mount_cannot_run(ctx, rec, c, mount):
             continue
         metres = rules.to_engage(distance(c.position, t.position))
         mv = rules.movement_sr(metres, mount.stats.get("move", 3), True)
@@ -298,7 +335,7 @@ def movement_allows(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatan
     if not _reworkable(ctx.enc, dict(rec, status="declared")):
         return None
     _, partner = _partner(ctx, rec, c, t)
-    return _move_sr(rec) * (_rate(ctx, c) * (2 if rec["running"] else 1) + partner)
+    return _move_sr(rec) * (_pace(ctx, rec, c) * (2 if rec["running"] else 1) + partner)
 
 
 def rework_for_rates(ctx: Context) -> None:
@@ -308,6 +345,12 @@ def rework_for_rates(ctx: Context) -> None:
     enc = ctx.enc
     if enc.phase not in ("declare", "resolve"):
         return
+    for rec in actions_where(enc, lambda a: a.get("mounted_charge") and a["status"] == "declared"
+                             and a["round"] == enc.round):
+        c = enc.peek_at(rec["combatant"])
+        mount = enc.peek_at(c.data.get("mount") or "") if c is not None else None
+        if mount is not None:
+            _mount_cannot_run(ctx, rec, c, mount)
     slower: dict[str, str] = {}
     for a in peek_actions(enc):
         if a["round"] != enc.round or a["combatant"] in slower or not a.get("moving") or not _reworkable(enc, a):
@@ -315,7 +358,7 @@ def rework_for_rates(ctx: Context) -> None:
         c, t = enc.peek_at(a["combatant"]), enc.peek_at(a["target"])
         if c is None or t is None:
             continue
-        rate = _rate(ctx, c)
+        rate = _pace(ctx, a, c)
         _, partner = _partner(ctx, a, c, t, as_declared=True)
         mv = rules.movement_sr(a["metres"], rate, a["running"], partner) if rate * (2 if a["running"] else 1) + partner > 0 else None
         if mv is None or mv.total != _move_sr(a) or (a["running"] and not body.movement_limits(c)["can_run"]):
