@@ -1,0 +1,56 @@
+"""What a GM's strike-rank play-through of today's build found, in the page: a collision's DEX roll box offered
+for one struck who is down.
+
+Each fight is built with the engine, imported as a save, then played in the page; every step waits on what
+the page shows (``expect``), never on time.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+for p in (ROOT / "py", ROOT / "tests" / "games" / "strike_rank"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+from sr_helpers import fighter  # noqa: E402
+from test_strike_rank_movement import SIZES, load  # noqa: E402
+
+GREAT = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["tablet", "desktop"])
+def test_a_collision_asks_no_dex_roll_of_one_struck_who_is_down(page, open_app, tmp_path, size):
+    """Knockback: "The target needs to make a DEX×5% roll or fall prone"; Colliding: the combatant struck "must
+    also make a DEX test". Ana's greatsword knocks Bor 3 m back, toward Cai, who is unconscious: the one struck
+    is chosen, the list says he makes no DEX roll and the question shows no DEX box for him; Dan, standing,
+    would roll, and the box is back when he is chosen. Answered on Cai, the log says he makes no DEX roll."""
+    page.set_viewport_size(size)
+    open_app(page)
+    load(page, tmp_path, [fighter("Ana", GREAT, side="party"), fighter("Bor", x=2, armour=10), fighter("Cai", x=6),
+                          fighter("Dan", x=0, y=6)], [
+        {"type": "set_condition", "id": "c3", "condition": "unconscious", "on": True},
+        {"type": "advance"},
+        {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "greatsword", "target": "c2"},
+        {"type": "advance"},
+        {"type": "sr.attack", "attacker": "c1", "target": "c2", "weapon": "greatsword", "defence": {"kind": "none"},
+         "ref": "a1", "move_token": True, "rolls": {"attack": 10, "location": 10, "damage": [5, 5, 2],
+                                                     "knockback_dex": 1}}])
+    q = page.locator("form[data-form=sr-prompt]", has_text="knocked back 3 m")
+    expect(q).to_be_visible()
+    struck = q.locator('select[name="with"]')
+    expect(struck.locator("option:checked")).to_have_text("Cai (unconscious: no DEX roll)")
+    dex = q.get_by_label("DEX d100")
+    expect(dex).to_be_hidden()
+    expect(q.get_by_label("Collision dice")).to_be_visible()
+    page.screenshot(path=f"/tmp/hr/collision-down-{size['width']}.png", full_page=False)
+    struck.select_option("c4")
+    expect(dex).to_be_visible()
+    struck.select_option("c3")
+    expect(dex).to_be_hidden()
+    q.get_by_role("button", name="Another combatant").click()
+    expect(page.locator("#log")).to_contain_text("Cai is unconscious: no DEX roll")
