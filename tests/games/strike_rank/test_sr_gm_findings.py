@@ -1,5 +1,6 @@
-"""Strike-rank charges a GM's play-through of today's build found: a charge met by a braced spear walked again
-from the start, and a mount that can no longer run still carrying its rider's mounted charge.
+"""What a GM's strike-rank play-through of today's build found: a charge met by a braced spear walked again
+from the start, a mount that can no longer run still carrying its rider's mounted charge, and a closing
+logged longer than declared when someone stood in the way.
 
 Every docstring quotes the phrase of the rule text (shared/rules/003_168d2c1d87c828e0.txt) it checks.
 """
@@ -111,3 +112,24 @@ def test_a_mount_that_cannot_run_cannot_set_off_on_a_mounted_charge():
     with pytest.raises(RuleViolation, match="Horse cannot run: a disabled leg"):
         do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "lance", "target": "c3",
                  "mounted_charge": True})
+
+
+def test_a_closing_that_steps_aside_is_logged_as_declared():
+    """Attacking: "if a human (Movement 3m) must move 6m to get within melee range of an opponent, the attack will
+    be delayed by 2 SR"; Engagement: "small movements and changes of position are assumed to happen as necessary".
+    A GM's play: Ana declared "closes 6.2 m" on Bor; Cai stood on the spot where her closing ends, so she stepped
+    aside to a free one round Bor, and the log said "Ana closes 6.8 m", the SR the same. The step aside is part of
+    the same closing: the log says the 6.2 m declared, and she ends within Bor's reach, off Cai's spot."""
+    import math
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=9.2), fighter("Cai", side="party", x=6.2)),
+                   "declare")
+    enc, ev = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "broadsword", "target": "c2"})
+    ana = actions(enc, "c1")[0]
+    assert "closes 6.2 m at 3 m a strike rank: +3 SR" in ana["note"], ana
+    enc = to_phase(enc, "resolve")
+    while enc.state["sr"] < ana["sr"]:
+        enc, _ = do(enc, {"type": "advance"})
+    enc, ev = attack(enc, "c1", "c2", ref=ana["ref"], move_token=True, rolls={"attack": 90})
+    assert "Ana closes 6.2 m to Bor" in texts(ev), texts(ev)
+    a, b, c = (enc.get(i).position for i in ("c1", "c2", "c3"))
+    assert math.hypot(a.x - b.x, a.y - b.y) <= 3.0 and math.hypot(a.x - c.x, a.y - c.y) >= 1.5, (a, b, c)
