@@ -1,5 +1,6 @@
 """What a GM's strike-rank play-through of today's build found, in the page: a collision's DEX roll box offered
-for one struck who is down.
+for one struck who is down, and Still open telling an engaged archer to change to a melee attack with no
+Change there.
 
 Each fight is built with the engine, imported as a save, then played in the page; every step waits on what
 the page shows (``expect``), never on time.
@@ -17,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 for p in (ROOT / "py", ROOT / "tests" / "games" / "strike_rank"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
+from gestures import photograph, sr_declare  # noqa: E402
 from sr_helpers import fighter  # noqa: E402
+from test_sr_controls import start  # noqa: E402
+from test_strike_rank import WOLF, advance  # noqa: E402
 from test_strike_rank_movement import SIZES, load  # noqa: E402
 
 GREAT = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
@@ -54,3 +58,26 @@ def test_a_collision_asks_no_dex_roll_of_one_struck_who_is_down(page, open_app, 
     expect(dex).to_be_hidden()
     q.get_by_role("button", name="Another combatant").click()
     expect(page.locator("#log")).to_contain_text("Cai is unconscious: no DEX roll")
+
+
+def test_still_open_offers_the_change_it_tells_an_engaged_archer_to_make(page, open_app):
+    """Ranged Combat: "Unengaged characters can use missile weapons"; Changing Actions: "If a combatant changes
+    their action ... the new action is delayed by the combatant's DEX SR". The Archer shoots at the wolf 3 m off
+    (engaged): Still open says "Disengage first, or change to a melee attack" and now offers the order row's
+    Change… there; it opens the change form, in view, and a melee attack with the dagger takes the shot's place."""
+    start(page, open_app, "Archer changes", (768, 1024), party=("Archer",), foes=(WOLF,))
+    sr_declare(page, "c1", {"kind": "missile"}, "SR 2")
+    advance(page, "Resolve SR 2")
+    page.locator("#round-bar [data-act=advance]").click()
+    row = page.locator(".sr-still-open li").first
+    expect(row).to_contain_text("Disengage first, or change to a melee attack")
+    ref = row.get_attribute("data-ref")
+    row.get_by_role("button", name="Change the shot at SR 2 of Archer").click()
+    change = page.locator(f'form[data-form=sr-change][data-ref="{ref}"]')
+    expect(change).to_be_in_viewport()
+    photograph(page, "sr-still-open-change", scroll_to=".sr-still-open")
+    change.locator('[name="kind"]').select_option("melee")
+    change.locator('[name="weapon"]').select_option("dagger")
+    change.locator("button[type=submit]").click()
+    expect(page.locator("#log")).to_contain_text("Archer: melee attack with Dagger at Great wolf (four-legged): SR 9")
+    expect(page.locator(".sr-still-open li")).to_have_count(0)
