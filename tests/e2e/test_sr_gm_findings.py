@@ -1,6 +1,6 @@
 """What a GM's strike-rank play-through of today's build found, in the page: a collision's DEX roll box offered
-for one struck who is down, and Still open telling an engaged archer to change to a melee attack with no
-Change there.
+for one struck who is down, Still open telling an engaged archer to change to a melee attack with no Change
+there, and a refused Dodge against a charger quoting the rule in lower case and pushing the fields about.
 
 Each fight is built with the engine, imported as a save, then played in the page; every step waits on what
 the page shows (``expect``), never on time.
@@ -20,8 +20,8 @@ for p in (ROOT / "py", ROOT / "tests" / "games" / "strike_rank"):
         sys.path.insert(0, str(p))
 from gestures import photograph, sr_declare  # noqa: E402
 from sr_helpers import fighter  # noqa: E402
-from test_sr_controls import start  # noqa: E402
-from test_strike_rank import WOLF, advance  # noqa: E402
+from test_sr_controls import declare_charge, start  # noqa: E402
+from test_strike_rank import WARRIOR, WOLF, advance  # noqa: E402
 from test_strike_rank_movement import SIZES, load  # noqa: E402
 
 GREAT = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
@@ -81,3 +81,27 @@ def test_still_open_offers_the_change_it_tells_an_engaged_archer_to_make(page, o
     change.locator("button[type=submit]").click()
     expect(page.locator("#log")).to_contain_text("Archer: melee attack with Dagger at Great wolf (four-legged): SR 9")
     expect(page.locator(".sr-still-open li")).to_have_count(0)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["tablet", "desktop"])
+def test_a_dodge_refused_against_a_charger_quotes_the_rule_and_moves_no_field(page, open_app, size):
+    """Charging: "However, if the opponent does attack first, the charging combatant would not be able to dodge or
+    parry." A GM's play: the refusal of a Dodge quoted it in lower case ("if the opponent ...") and its length
+    pushed the Target field down. The refusal quotes the sentence as written, and neither the Target nor the
+    Defender's choice moves when it is shown."""
+    start(page, open_app, "Warrior charges", (size["width"], size["height"]), party=(WARRIOR,), foes=(WOLF,))
+    declare_charge(page, "c1", "broadsword", "c2", "9", ("Charge (runs",), "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2")
+    sr_declare(page, "c2", {"weapon": "bite"}, "SR 3")
+    advance(page, "Resolve SR 3")
+    form = page.locator("form[data-form=sr-attack]")
+    target, choice = form.locator('[name="target"]'), form.locator('[name="defence.kind"]')
+    expect(choice).to_have_value("none")
+    choice.select_option("dodge")
+    before = (target.bounding_box()["y"], choice.bounding_box()["y"])
+    form.get_by_role("button", name="Roll the exchange").click()
+    err = form.locator('[data-error-for="defence.kind"]')
+    expect(err).to_contain_text("“However, if the opponent does attack first, the charging combatant would not be "
+                                "able to dodge or parry.”")
+    expect(err).to_be_in_viewport()
+    photograph(page, "sr-charge-dodge-refused", scroll_to='form[data-form=sr-attack] [data-field="defence.kind"]')
+    assert (target.bounding_box()["y"], choice.bounding_box()["y"]) == before
