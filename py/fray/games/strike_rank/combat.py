@@ -236,6 +236,8 @@ def attack(ctx: Context) -> None:
     skill, dkind, pw, dskill = p.skill, p.dkind, p.pw, p.dskill
     # -- timing ---------------------------------------------------------------------------------------
     decl = timing.mark_done(ctx, a.get("ref"), attacker.id, True)
+    if decl and decl.get("bracing"):
+        movement.meet_charge(ctx, attacker, target)
     if decl and decl.get("moving") and not w["missile"] and timing.moves_token(ctx):
         # the movement in the attack's SR ("must move 6m to get within melee range") ends at the target,
         # and covers no more than its move SRs allow (a GM's fight: an attacker dragged 13 m off jumped

@@ -55,8 +55,9 @@ def defence_barred(defender: Combatant, kind: str = "dodge or parry") -> RuleVio
     r = defender.data["round"]
     if r.get("charging"):
         if not r.get("charge_attacked"):
-            return RuleViolation("Charging", "if the opponent does attack first, the charging combatant would not be "
-                                 "able to dodge or parry", "defence.kind")
+            # the rule's sentence as written, quoted (a GM read it in lower case, cut from its "However")
+            return RuleViolation("Charging", "“However, if the opponent does attack first, the charging combatant "
+                                 "would not be able to dodge or parry.”", "defence.kind")
     elif r.get("running") and not r.get("fleeing"):
         return RuleViolation("Movement", "Running characters cannot dodge or parry.", "defence.kind")
     if r.get("lost_defence"):

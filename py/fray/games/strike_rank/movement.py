@@ -15,7 +15,7 @@ from fray.geometry import distance
 from fray.model import Combatant, Encounter, Position
 from fray.games.base import Context
 from fray.games.strike_rank import body, rules
-from fray.games.strike_rank.timing import _rate, actions_where, declared_words, peek_actions
+from fray.games.strike_rank.timing import _rate, actions_where, declared_words, moves_token, peek_actions
 
 
 def _closes_on(enc: Encounter, a: dict[str, Any], cid: str, target: str) -> bool:
@@ -136,9 +136,11 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str, moved: bool = T
         c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
         if c is None or t is None:
             continue
-        _no_longer_running(ctx, rec, c)
-        metres = rules.to_engage(distance(c.position, t.position))
-        rate = _rate(ctx, c)
+        met = _met_here(rec, c)
+        if not met:
+            _no_longer_running(ctx, rec, c)
+        metres = 0.0 if met else rules.to_engage(distance(c.position, t.position))
+        rate = _pace(ctx, rec, c)
         together, partner = _partner(ctx, rec, c, t)
         speed = rate * (2 if rec["running"] else 1) + partner
         mv = rules.movement_sr(metres, rate, rec["running"], partner) if metres and speed > 0 else None
@@ -177,6 +179,73 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str, moved: bool = T
             rec.pop("before_moving", None)
         _retimed(ctx, rec, c, parts, why, note=mv.note if mv else "")
     _rework_charges(ctx, ids, why)
+
+
+def _met_here(rec: dict[str, Any], c: Combatant) -> bool:
+    """A charge a braced spear has met (``meet_charge``), its charger still where it was met: its run
+    is over and it has no metres left, whether or not the token was put at the spear."""
+    met = rec.get("met")
+    return bool(met) and (c.position.x, c.position.y) == (met["x"], met["y"])
+
+
+def meet_charge(ctx: Context, bracer: Combatant, charger: Combatant) -> None:
+    """Bracing for a Charge: "They attack at the weapon's SR + the SR required for the charging movement":
+    the braced spear strikes as the charger arrives. The charge ends there, before the blow lands: the
+    charger's token at the spear (when the page moves tokens), no metres left to his declared attack,
+    and his breakdown says so. A GM's play: the spear disabled the charger's leg and his charge was
+    walked again over the whole 13 m from where he set off, at half rate (SR 16: lost)."""
+    enc = ctx.enc
+    sr = enc.state.get("sr", 0)
+    recs = actions_where(enc, lambda a: a["combatant"] == charger.id and a["target"] == bracer.id
+                         and a.get("charge") and a["status"] == "declared" and a["round"] == enc.round)
+    if not recs:
+        return
+    went = close_in(charger, bracer, None, enc.peek()) if moves_token(ctx) else max(r["metres"] for r in recs)
+    said = f"met by {bracer.name}'s braced spear at SR {sr}"
+    for rec in recs:
+        rec["met"] = {"sr": sr, "by": bracer.id, "x": charger.position.x, "y": charger.position.y}
+        rec["metres"], rec["moving"] = 0.0, False
+        rec["note"] = f"{rec['note']}; {said}" if rec.get("note") else said
+    closes = f": {charger.name} closes {rules.metres_text(went)} to {bracer.name}" if went else ""
+    ctx.event("move", f"{charger.name}'s charge meets {bracer.name}'s braced spear at SR {sr}{closes}",
+              id=charger.id, x=charger.position.x, y=charger.position.y)
+
+
+def _pace(ctx: Context, rec: dict[str, Any], c: Combatant) -> float:
+    """The Movement rate ``rec``'s attacker closes at: its own, or its mount's once a mounted charge is
+    walked (``ridden``, ``_mount_cannot_run``)."""
+    mount = ctx.enc.peek_at(rec.get("ridden") or "")
+    return _rate(ctx, mount if mount is not None else c)
+
+
+def _mount_cannot_run(ctx: Context, rec: dict[str, Any], c: Combatant, mount: Combatant) -> bool:
+    """Damage Equal to Location HP, Leg: "The combatant cannot run"; Mounted Charge & Lance: "Mounted
+    combatants who charge at least 20m ... the attack's SR is the weapon's SR + the SR required for the
+    movement (ignoring DEX SR and SIZ SR), and the attack uses the mount's damage bonus". A mount that
+    can no longer run (a leg disabled since) charges no more: the charge and its benefits are lost, said
+    in the log, and the rider's attack is timed as any melee attack, the mount walking him at its rate
+    (a GM's play: a lamed horse still carried its rider's charge)."""
+    lim = body.movement_limits(mount)
+    if lim["can_run"]:
+        return False
+    from fray.games.strike_rank.timing import derived  # (timing imports this module lazily; kept alike)
+    d = derived(ctx, ctx.enc, c)
+    rec.pop("mounted_charge", None)
+    rec.pop("dm_from", None)  # the rider's own damage bonus again
+    rec["running"], rec["ridden"] = False, mount.id
+    rate = _rate(ctx, mount)
+    ctx.event("declare", f"{mount.name} cannot run ({'; '.join(lim['why'])}): {c.name}'s mounted charge is lost; "
+              f"{mount.name} walks at {rate:g} m a strike rank", ref=rec["ref"], id=c.id)
+    t = ctx.enc.peek_at(rec["target"])
+    metres = rules.to_engage(distance(c.position, t.position)) if t is not None else rec["metres"]
+    mv = rules.movement_sr(metres, rate, False) if metres and rate > 0 else None
+    weapon = next((p[1] for p in rec["parts"] if p[0] == "weapon"), 0)
+    parts = [["DEX", d["dex_sr"]["value"]], ["SIZ", d["siz_sr"]["value"]], ["weapon", weapon]]
+    if mv:
+        parts.append(["move", mv.total])
+    rec["metres"], rec["moving"], rec["note"] = metres, bool(metres), mv.note if mv else ""
+    _retimed(ctx, rec, c, parts, f"{mount.name} cannot run", note=rec["note"])
+    return True
 
 
 def _no_longer_running(ctx: Context, rec: dict[str, Any], c: Combatant) -> None:
@@ -227,7 +296,7 @@ def _rework_charges(ctx: Context, ids: set[str], why: str) -> None:
                              and a["round"] == enc.round and (a["combatant"] in ids or a["target"] in ids)):
         c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
         mount = enc.peek_at(c.data.get("mount") or "") if c is not None else None
-        if c is None or t is None or mount is None:
+        if c is None or t is None or mount is None or _mount_cannot_run(ctx, rec, c, mount):
             continue
         metres = rules.to_engage(distance(c.position, t.position))
         mv = rules.movement_sr(metres, mount.stats.get("move", 3), True)
@@ -266,7 +335,7 @@ def movement_allows(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatan
     if not _reworkable(ctx.enc, dict(rec, status="declared")):
         return None
     _, partner = _partner(ctx, rec, c, t)
-    return _move_sr(rec) * (_rate(ctx, c) * (2 if rec["running"] else 1) + partner)
+    return _move_sr(rec) * (_pace(ctx, rec, c) * (2 if rec["running"] else 1) + partner)
 
 
 def rework_for_rates(ctx: Context) -> None:
@@ -276,6 +345,12 @@ def rework_for_rates(ctx: Context) -> None:
     enc = ctx.enc
     if enc.phase not in ("declare", "resolve"):
         return
+    for rec in actions_where(enc, lambda a: a.get("mounted_charge") and a["status"] == "declared"
+                             and a["round"] == enc.round):
+        c = enc.peek_at(rec["combatant"])
+        mount = enc.peek_at(c.data.get("mount") or "") if c is not None else None
+        if mount is not None:
+            _mount_cannot_run(ctx, rec, c, mount)
     slower: dict[str, str] = {}
     for a in peek_actions(enc):
         if a["round"] != enc.round or a["combatant"] in slower or not a.get("moving") or not _reworkable(enc, a):
@@ -283,7 +358,7 @@ def rework_for_rates(ctx: Context) -> None:
         c, t = enc.peek_at(a["combatant"]), enc.peek_at(a["target"])
         if c is None or t is None:
             continue
-        rate = _rate(ctx, c)
+        rate = _pace(ctx, a, c)
         _, partner = _partner(ctx, a, c, t, as_declared=True)
         mv = rules.movement_sr(a["metres"], rate, a["running"], partner) if rate * (2 if a["running"] else 1) + partner > 0 else None
         if mv is None or mv.total != _move_sr(a) or (a["running"] and not body.movement_limits(c)["can_run"]):
@@ -307,13 +382,14 @@ def close_in(c: Combatant, target: Combatant, metres: float | None = None,
     """Put ``c``'s token on the straight line toward ``target``, ``metres`` along it (all the way
     when None) but no nearer than engagement range ("For human-sized combatants, engagement range
     is about 3 meters or less"): where a resolved move or a melee attack's movement ends. Returns
-    the metres moved.
+    the metres closed on the target.
 
     Two figures do not stand on one spot (a GM's play-through: three who closed on one foe from
     one side ended on one point, each token hiding the others): where that point is within
     ``TOKEN_SPACE_M`` of anyone in ``others``, the move ends beside it on the same circle round
     the target (still at engagement range, the least turn either way), or, for a move cut short
-    by its metres, a step back along its line; where no spot is free, on the point as before."""
+    by its metres, a step back along its line; where no spot is free, on the point as before. The metres
+    returned are those closed on the target (a step aside round it adds none)."""
     here, there = c.position, target.position
     gap = distance(here, there, "horizontal")
     go = max(0.0, gap - rules.ENGAGEMENT_RANGE_M)
@@ -336,7 +412,10 @@ def close_in(c: Combatant, target: Combatant, metres: float | None = None,
                 x, y = spot
                 break
     c.position = Position(round(x, 2), round(y, 2), here.alt)
-    return round(math.hypot(x - here.x, y - here.y), 2)
+    # the metres closed on the target, as declared: a step aside round it to a free spot is part of the
+    # same closing (Engagement: "small movements and changes of position are assumed to happen as
+    # necessary"), not more metres (a GM's play: "closes 6.2 m" declared, "closes 6.8 m" logged)
+    return round(min(go, gap - math.hypot(x - there.x, y - there.y)), 2)
 
 
 MOVE_SHOWN_M = rules.MOVE_SHOWN_M

@@ -204,6 +204,10 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
                 raise RuleViolation("Mounted Charge & Lance", "only a lance or spear gains the charge benefits")
             if metres < 20:
                 raise RuleViolation("Mounted Charge & Lance", "the charge must cover at least 20 m")
+            mlim = body.movement_limits(mount)
+            if not mlim["can_run"]:
+                # Leg: "The combatant cannot run": nor can a lamed mount charge its rider in
+                raise RuleViolation("Damage Equal to Location HP", f"{mount.name} cannot run: {'; '.join(mlim['why'])}")
             mmv = rules.movement_sr(metres, mount.stats.get("move", 3), True)
             parts = (("weapon", w["sr"]), ("move", mmv.total))
             rec.update(dm_from=mount.id, mounted_charge=True, note=mmv.note)

@@ -198,6 +198,11 @@ def _prompt_view(rs, enc: Encounter, p: dict[str, Any]) -> dict[str, Any]:
         # first in the way suggested
         q["strikable"] = [o.id for o in enc.peek() if o.id != p.get("combatant") and "dead" not in o.conditions]
         q["in_path"] = care.in_the_way(enc, p)
+        # Colliding: the one struck "must also make a DEX test", as the one knocked back does: the
+        # unconscious, the incapacitated and the prone make none (``body.no_footing_roll``, the
+        # engine's own test), so the page offers no DEX roll for them
+        q["no_dex"] = {o.id: why for o in enc.peek() if o.id in q["strikable"]
+                       for why in (body.no_footing_roll(o),) if why}
     if p.get("kind") == "fumble":
         q["effect"] = next((e.get("effect", "") for e in rs.table(enc, "fumbles")["entries"]
                             if e.get("result") == p.get("data", {}).get("result")), "")

@@ -157,7 +157,10 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
              declared.get("status"), target.get("name") or "for you to choose") if declared and fallen else None,
         # the engine refuses the shot while she is engaged: said before the GM rolls, in its words
         html('<p class="hint sr-held">{}: unengaged characters can use missile weapons, so this shot is refused '
-             'while the engagement lasts. Disengage first, or change to a melee attack.</p>', o["held"])
+             'while the engagement lasts. Disengage first, or change to a melee attack. {}</p>', o["held"],
+             # the order row's own Change…, where the change is said
+             _btn("Change…", "sr-change-open", "small secondary",
+                  f'Change the shot at SR {o["sr"]} of {attacker.get("name", "")}', ref=o["ref"], id=o["combatant"]))
         if o.get("held") else None,
         html('<p class="hint">Next dodge by {}: {}%</p>', target.get("name", ""), dodge_pen) if dodge_pen else None,
         circumstances_html(pre, target, w, ui, bool(o.get("free"))),

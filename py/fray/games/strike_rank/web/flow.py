@@ -58,10 +58,13 @@ def _open_row(view: dict[str, Any], o: dict[str, Any]) -> Markup:
                     _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {who}', ref=o["ref"]))
     if o.get("held"):
         # the shot is refused while she stays engaged (the engine's words): say why, not "not resolved"
+        # "change to a melee attack": the order row's own Change… is offered here too, where it is said
         return html('<li data-ref="{}">{}\'s shot at SR {} cannot be loosed: {} (unengaged characters can use '
-                    'missile weapons). Disengage first, or change to a melee attack; or skip it. {} {}</li>',
+                    'missile weapons). Disengage first, or change to a melee attack; or skip it. {} {} {}</li>',
                     o["ref"], o["name"], o["sr"], o["held"],
-                    _btn("Resolve", "sr-show-attack", "small primary", f'Resolve: {o["name"]}\'s attack', ref=o["ref"]),
+                    _btn("Change…", "sr-change-open", "small primary", f'Change the shot at SR {o["sr"]} of {o["name"]}',
+                         ref=o["ref"], id=o["combatant"]),
+                    _btn("Resolve", "sr-show-attack", "small secondary", f'Resolve: {o["name"]}\'s attack', ref=o["ref"]),
                     _btn("Skip it", "sr-skip", "small secondary", f'Skip it: {o["name"]}\'s attack', ref=o["ref"]))
     return html('<li data-ref="{}">{}\'s attack at SR {} is not resolved: {} {}</li>', o["ref"], o["name"], o["sr"],
                 _btn("Resolve", "sr-show-attack", "small primary", f'Resolve: {o["name"]}\'s attack', ref=o["ref"]),

@@ -326,6 +326,7 @@ class StrikeRankPanel(GamePanel):
         elif act == "sr-change-open":
             app.ui.part(self).change = data(el, "ref")
             app.render()
+            _show_change(data(el, "ref") or "")
         elif act == "sr-change-cancel":
             app.ui.part(self).change = None
             app.render()
@@ -506,6 +507,19 @@ def _show_first_attack() -> None:
         document.querySelector(".sr-panel"))
     if target is not None:
         below_the_head(target, always=False)
+
+
+def _show_change(ref: str) -> None:
+    """A Change… pressed (in the order of play, or in Still open far above it): its form in view and
+    focused, where the GM looks for it."""
+    from fray.web.dom import below_the_head, document, nil
+
+    form = nil(document.querySelector(f'form[data-form="sr-change"][data-ref="{ref}"]'))
+    if form is not None:
+        below_the_head(form, always=False)
+        first = nil(form.querySelector("select, input, button"))
+        if first is not None:
+            first.focus()
 
 
 def _show_attack(ref: str) -> None:

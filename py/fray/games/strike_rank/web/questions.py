@@ -8,7 +8,7 @@ from typing import Any
 from fray.web.blocks import Block
 from fray.web.html import Markup, block, fragment, h, html
 from fray.games.strike_rank.web.attack import _dice
-from fray.games.strike_rank.web.common import PROMPT_ROLLS, _btn, _err, _field, _input, _names, _select
+from fray.games.strike_rank.web.common import PROMPT_ROLLS, _btn, _err, _field, _input, _names
 
 def last_exchange(log: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The log lines of the latest attack exchange (from its ``attack`` entry on)."""
@@ -109,18 +109,15 @@ def _prompt_form(p: dict[str, Any], names: dict[str, str]) -> Markup:
         extra.append(h("div", {"class": "sr-row"}, _field(pre + "-amount", "amount", "Damage through the cover",
                                                           _input(pre + "-amount", "amount", "", "numeric"))))
     if kind == "collision":
-        # the living, not the one knocked back (he is the one who strikes); the first in his way chosen
-        living = p.get("strikable")
         extra.append(h("div", {"class": "sr-row"}, _field(pre + "-with", "with", "Struck combatant",
-                                                          _select(pre + "-with", "with", [("", "(none)")] + [
-                                                              (k, n) for k, n in names.items()
-                                                              if k != p.get("combatant")
-                                                              and (living is None or k in living)],
-                                                              p.get("in_path") or ""))))
+                                                          _struck_select(pre + "-with", p, names))))
     if twice:
         # "Roll twice and apply both": its two rolls, typed or left to Fray (combat.FUMBLE_TWICE)
         extra.append(_dice(pre, (("fumble.first", "First roll d100"), ("fumble.second", "Second roll d100"),
                                  ("fumble", "Roll again d100"))))
+    elif kind == "collision":
+        # the DEX d100 is the struck one's: hidden while one who makes no DEX roll is chosen (style.css)
+        extra.append(_collision_dice(pre))
     elif kind in PROMPT_ROLLS:
         extra.append(_dice(pre, PROMPT_ROLLS[kind]))
     return html('<form class="sr-prompt" data-form="sr-prompt" data-prompt="{}" novalidate '
@@ -128,6 +125,34 @@ def _prompt_form(p: dict[str, Any], names: dict[str, str]) -> Markup:
                 '<div class="sr-options" role="group" aria-label="{}">{}</div>{}{}</form>',
                 pid, str(p.get("kind", "")).replace("_", " "), p.get("text", ""), fragment(extra),
                 p.get("text", ""), fragment(opts), _err("choice"), _err("sr"))
+
+
+def _struck_select(fid: str, p: dict[str, Any], names: dict[str, str]) -> Markup:
+    """Whom the one knocked back strikes: the living, not himself (he is the one who strikes), the first
+    in his way chosen. One who makes no DEX roll (Knockback: "The target needs to make a DEX×5% roll or
+    fall prone"; the fallen and the prone make none) says so in the list, and choosing them hides the
+    DEX d100 (``data-no-dex``)."""
+    living, no_dex, chosen = p.get("strikable"), p.get("no_dex") or {}, p.get("in_path") or ""
+    opts = [h("option", {"value": "", "selected": not chosen}, "(none)")]
+    for k, n in names.items():
+        if k == p.get("combatant") or (living is not None and k not in living):
+            continue
+        why = no_dex.get(k)
+        opts.append(h("option", {"value": k, "selected": k == chosen, "data-no-dex": bool(why)},
+                      f"{n} ({why}: no DEX roll)" if why else n))
+    return h("select", {"id": fid, "name": "with"}, opts)
+
+
+def _collision_dice(pre: str) -> Markup:
+    """A collision's dice: the struck one's DEX d100 (its field hidden while one who makes no DEX roll is
+    chosen), the collision dice and their hit location."""
+    dex, *rest = PROMPT_ROLLS["collision"]
+    fields = [_field(f"{pre}-r-{k}", f"rolls.{k}", label,
+                     _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"),
+                     "sr-die sr-dex-roll" if (k, label) == dex else "sr-die")
+              for k, label in (dex, *rest)]
+    return html('<fieldset class="sr-dice"><legend>Dice (blank = Fray rolls)</legend><div class="sr-row">{}</div>'
+                '</fieldset>', fragment(fields))
 
 
 def ends_the_round(view: dict[str, Any]) -> bool:
