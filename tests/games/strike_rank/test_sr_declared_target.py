@@ -98,3 +98,45 @@ def test_a_blow_that_kills_a_caster_asks_no_concentration():
                        "rolls": {"gm.concentration": [99], "gm.con_shock": [10]}})
     assert "Bor is killed" in texts(ev), texts(ev)
     assert "INT×" not in texts(ev) and "casting" not in texts(ev), texts(ev)
+
+
+def _changing_at_sr_8():
+    """Ana waits (an Other action of 5 SR: SR 8), Bor, 2 m off, attacks her at SR 7 and misses: at SR 8 Ana changes
+    her action to a melee attack on him, whose own SR 7 = DEX 3 + SIZ 2 + weapon 2 is past."""
+    enc = fight(fighter("Ana", side="party"), fighter("Bor", x=2))
+    enc = to_phase(enc, "declare")
+    enc, _ = declare(enc, "c1", kind="other", label="wait", sr_cost=5)
+    enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
+    enc = to_phase(enc, "resolve")
+    enc, _ = attack(enc, "c2", "c1", ref="a2", rolls={"attack": 90})
+    enc, _ = do(enc, {"type": "advance"})
+    assert enc.state["sr"] == 8
+    return enc
+
+
+def test_a_change_says_the_rule_in_its_breakdown():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR." The
+    breakdown says it as the rule does: "SR 11 = SR 8 (when the change is made) + DEX SR 3 (changing the declared
+    action)", not "SR 11 = from SR 1 + changed: DEX 3 + DEX 3 + SIZ 2 + weapon 2"."""
+    enc = _changing_at_sr_8()
+    enc, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
+                       "target": "c2"})
+    new = actions(enc, "c1")[-1]
+    assert new["sr"] == 11 and new["status"] == "declared", new
+    assert new["text"] == "SR 11 = SR 8 (when the change is made) + DEX SR 3 (changing the declared action)", new
+    assert "SR 11 = SR 8 (when the change is made) + DEX SR 3 (changing the declared action)" in texts(ev)
+
+
+def test_a_change_that_loses_the_attack_says_so_in_the_rules_words():
+    """Changing Actions: "If an attack is pushed past SR 12, it is lost." A change at SR 10: "SR 13 = SR 10 (when
+    the change is made) + DEX SR 3 (changing the declared action) is past SR 12: the attack is lost"."""
+    enc = fight(fighter("Ana", side="party"), fighter("Bor", x=2))
+    enc = to_phase(enc, "declare")
+    enc, _ = declare(enc, "c1", kind="other", label="wait", sr_cost=7)
+    enc = to_phase(enc, "resolve")
+    assert enc.state["sr"] == 10
+    enc, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
+                       "target": "c2"})
+    assert actions(enc, "c1")[-1]["status"] == "lost"
+    assert ("Ana: SR 13 = SR 10 (when the change is made) + DEX SR 3 (changing the declared action) is past SR 12: "
+            "the attack is lost") in texts(ev), texts(ev)
