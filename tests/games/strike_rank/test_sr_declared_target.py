@@ -140,3 +140,93 @@ def test_a_change_that_loses_the_attack_says_so_in_the_rules_words():
     assert actions(enc, "c1")[-1]["status"] == "lost"
     assert ("Ana: SR 13 = SR 10 (when the change is made) + DEX SR 3 (changing the declared action) is past SR 12: "
             "the attack is lost") in texts(ev), texts(ev)
+
+
+def _harrek_on_broo_1():
+    """Harrek declared an attack on Broo 1 (SR 7 = DEX 3 + SIZ 2 + weapon 2); Broo 2 stands beside him, as near."""
+    enc = fight(fighter("Harrek", side="party", x=0, y=0), fighter("Broo 1", x=2, y=0), fighter("Broo 2", x=0, y=2))
+    enc = to_phase(enc, "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    return to_phase(enc, "resolve")
+
+
+def test_another_target_than_declared_is_a_change():
+    """Action Declaration & Resolution: "Declarations can be changed in reaction to others' declarations, within
+    reason. Once resolution begins, changes come at a cost."; Changing Actions: "Changing your declared action
+    during a MR delays action by the combatant's DEX SR." A GM's play: Harrek, declared on Broo 1, struck Broo 2
+    at his SR with nothing logged. The blow on another target is refused, at the Target, in the GM's words; the
+    change to Broo 2 comes DEX SR 3 later, logged. (The text frees no switch: even a target that dies forces a
+    change, "A combatant may be forced to change actions, e.g. if the target of their attack dies".)"""
+    import pytest
+    from fray.errors import RuleViolation
+
+    enc = _harrek_on_broo_1()
+    with pytest.raises(RuleViolation) as refused:
+        attack(enc, "c1", "c3", ref="a1", rolls={"attack": 10})
+    assert refused.value.rule == "Changing Actions" and refused.value.field == "target", refused.value
+    assert str(refused.value.args[-1]).startswith("Broo 2 was not declared: Harrek's attack was declared against "
+                                                  "Broo 1; changing the target delays it by DEX SR 3"), refused.value
+    enc, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
+                       "target": "c3"})
+    new = actions(enc, "c1")[-1]
+    assert (new["target"], new["sr"], new["status"]) == ("c3", 10, "declared"), new
+    assert "Harrek: melee attack with Broadsword at Broo 2: SR 10 = DEX SR 3 (changing the declared action)" in texts(ev)
+    # the declared target itself is struck as declared, at no cost
+    enc2 = _harrek_on_broo_1()
+    enc2, ev = attack(enc2, "c1", "c2", ref="a1", rolls={"attack": 90})
+    assert "Harrek attacks Broo 1" in texts(ev), texts(ev)
+
+
+# -- on screen: what a change costs, said before the GM confirms it ------------------------------------------
+
+
+def _screen(markup) -> str:
+    import re
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", str(markup)))
+
+
+def test_the_forced_change_says_before_the_gm_confirms_that_the_attack_would_be_lost():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost." A GM's play: Harrek's attack at SR 10, its target dead, offered
+    "Change", which gave "... is past SR 12: the attack is lost" with no warning. The forced change says so first,
+    and its button too."""
+    from fray.games.strike_rank.web.attack import attack_html
+    from sr_helpers import RS
+
+    enc = fight(fighter("Harrek", side="party", x=0, y=0), fighter("Broo 4", x=2, y=0), fighter("Broo 5", x=0, y=2))
+    enc = to_phase(enc, "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc = to_phase(enc, "resolve")
+    enc.state["sr"] = 10  # (as if SR 10 were reached: Harrek's attack waits there)
+    enc.state["actions"][0]["sr"] = 10
+    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead"})
+    view = RS.view(enc)
+    o = next(o for o in view["order"] if o["combatant"] == "c1")
+    box = _screen(attack_html(view, o))
+    assert "Harrek's attack must change" in box, box
+    assert "Changing now costs DEX SR 3: SR 13, past SR 12, the attack would be lost." in box, box
+    assert "Change: the attack is lost" in box, box
+
+
+def test_the_attack_form_says_another_target_is_a_change_and_what_it_costs():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR." A GM's
+    play: Harrek, declared on Broo 1, picked Broo 2 in the attack form and struck at once, nothing logged. Beside
+    the Target the form says "Broo 2 was not declared: changing the target costs DEX SR 3, strikes at SR 10", and
+    its button changes the target rather than rolling the exchange."""
+    from fray.games.strike_rank.web.attack import attack_html, retarget_costs
+    from fray.games.strike_rank.web.ui import StrikeRankUi
+    from sr_helpers import RS
+
+    enc = _harrek_on_broo_1()
+    view = RS.view(enc)
+    ui = StrikeRankUi(target={"a1": "c3"})
+    ui.retarget = retarget_costs(enc, view, ui.target)
+    o = next(o for o in view["order"] if o["combatant"] == "c1")
+    form = str(attack_html(view, o, ui))
+    target = form.split('data-field="target"')[1].split("</div>")[0]
+    assert "Broo 2 was not declared: changing the target costs DEX SR 3, strikes at SR 10" in _screen(target), target
+    assert 'data-retarget="yes"' in form and "Change the target to Broo 2" in _screen(form), form
+    assert "Roll the exchange" not in _screen(form)
+    # the declared target again: the plain attack form
+    back = str(attack_html(view, o, StrikeRankUi(target={"a1": "c2"}, retarget={})))
+    assert "Roll the exchange" in _screen(back) and "not declared" not in back

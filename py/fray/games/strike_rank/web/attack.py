@@ -11,7 +11,7 @@ from fray.web.html import Markup, fragment, h, html
 from fray.web.words import rule_message
 from fray.games.strike_rank.web.common import (CASTING_ROLLS, dead_ids, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
                      _fold, _input, _lazy_fold, _names, _others, _select)
-from fray.games.strike_rank.web.declare import action_label, declare_form
+from fray.games.strike_rank.web.declare import action_label, change_cost, declare_form
 
 MOUNTED_VS_FOOT = (("", "Auto (from the rider's mount)"), ("yes", "Yes"), ("no", "No"))
 ATTACKER_SIDE = (("", "(either side)"), ("left", "the left (a blow on the right hits the mount)"),
@@ -72,6 +72,41 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
     return out
 
 
+def retarget_costs(enc: Any, view: dict[str, Any], targets: dict[str, str]) -> dict[str, str]:
+    """What another target than declared costs, for each attack of this SR whose form the GM set on one
+    (``targets``: ref → the picked target), in the GM's words beside the Target: "Broo 2 was not declared:
+    changing the target costs DEX SR 3, strikes at SR 9". Changing Actions: "Changing your declared action
+    during a MR delays action by the combatant's DEX SR. If an attack is pushed past SR 12, it is lost." Worked
+    out by the engine's own change (``sr.change``) on the encounter as it stands, kept nowhere."""
+    from fray.errors import FrayError
+    from fray.reducer import apply
+
+    cs = view.get("combatants", {})
+    out: dict[str, str] = {}
+    for o in view.get("order", []):
+        picked = targets.get(o.get("ref") or "")
+        declared = cs.get(o.get("target") or "", {})
+        if (not o.get("current") or not picked or not declared or picked == o.get("target")
+                or declared.get("status", "ok") != "ok" or picked not in cs):
+            continue  # as declared, or a fallen target's forced change (``forced_change_html``)
+        who, name = cs.get(o["combatant"], {}), cs[picked].get("name", "")
+        dsr = who.get("derived", {}).get("dex_sr", {}).get("value", "")
+        said = f"{name} was not declared: changing the target costs DEX SR {dsr}"
+        try:
+            after, _ = apply(enc, {"type": "sr.change", "id": o["combatant"], "ref": o["ref"], "kind": o["kind"],
+                                   "weapon": o.get("weapon") or "", "target": picked})
+        except FrayError as e:
+            out[o["ref"]] = f"{said}, and {rule_message(str(e), getattr(e, 'rule', ''))}"
+            continue
+        new = after.state["actions"][len(enc.state.get("actions", [])):]
+        if not new:
+            continue
+        lost = new[0]["status"] == "lost"
+        out[o["ref"]] = (f"{said}: SR {new[0]['sr']}, past SR 12, the attack would be lost" if lost
+                         else f"{said}, strikes at SR {new[0]['sr']}")
+    return out
+
+
 def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:
     cs = view.get("combatants", {})
     attacker = cs.get(o["combatant"], {})
@@ -127,10 +162,15 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
                         _input(f"{pre}-r-{k.replace('.', '-')}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
                  for k, label in CASTING_ROLLS]
     missile = bool(w and w.get("missile"))
+    # another target than declared, the declared one standing: a change, said beside the Target before the roll,
+    # and the form's button makes it (``sr.change``: the attack timed again, logged) rather than striking now
+    retarget = (getattr(ui, "retarget", {}).get(o["ref"]) if ui and o.get("ref") and tid != o.get("target") and declared
+                and not fallen else None)
     row = [
-        _field(pre + "-target", "target", "Target",
-               _select(pre + "-target", "target", ([] if tid else [("", "(choose)")])
-                       + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)], tid)),
+        widgets.field(pre + "-target", "target", "Target",
+                      _select(pre + "-target", "target", ([] if tid else [("", "(choose)")])
+                              + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)], tid),
+                      retarget or ""),
         # a defence the rules allow: none at all against a charge not yet struck, a run, a fall (the
         # view's no_defence, the engine's own refusal), so the form never starts on one it refuses
         widgets.field(pre + "-dk", "defence.kind", "Defender's choice",
@@ -147,8 +187,9 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         _field(pre + "-range", "range_m", "Range m", _input(pre + "-range", "range_m", "", "decimal", "from map"))
         if missile else None]
     return h(
-        "form", {"class": "sr-box sr-attack", "data-form": "sr-attack", "data-ref": o["ref"],
-                 "data-attacker": o["combatant"], "data-weapon": o.get("weapon") or "", "novalidate": True,
+        "form", {"class": "sr-box sr-attack" + (" sr-retarget" if retarget else ""), "data-form": "sr-attack",
+                 "data-ref": o["ref"], "data-attacker": o["combatant"], "data-weapon": o.get("weapon") or "",
+                 "data-kind": o.get("kind") or "", "data-retarget": "yes" if retarget else None, "novalidate": True,
                  "aria-label": f'Attack by {attacker.get("name", "")}'},
         html("<h3>SR {}: {} attacks with {}{}</h3>", o["sr"], attacker.get("name", ""), wtxt,
              " " + str(dmg_mod) if dmg_mod and dmg_mod not in ("0", "none") else ""),
@@ -165,6 +206,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
              '<div class="sr-row">{}</div></fieldset>', fragment(dice)),
         more_dice_html(pre, more) if more else None,
         html('<div class="sr-actions odds-beside"><button type="submit" class="primary">{}</button>{}</div>',
+             f'Change the target to {target.get("name", "")}' if retarget else
              "Apply the special damage" if more else "Roll the exchange",
              odds_view.slot()),  # a Block: markup
         _err("sr"))
@@ -187,13 +229,15 @@ def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[s
     strike = (_btn(f'Strike {declared.get("name", "")} as declared', "sr-strike-fallen", "small secondary",
                    f'Strike {declared.get("name", "")} as declared: {who}', ref=o["ref"], target=o.get("target"))
               if status != "dead" else "")  # the dead are not struck: nothing, not the word None
+    cost, lost = change_cost(view, attacker, o)
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
                 '<p class="hint">Declared against {}, who is {}. A forced change is delayed by DEX SR {}, '
                 'and the movement to the new target is worked out again; or skip the attack.</p>'
+                '<p class="hint sr-change-cost">{}.</p>'
                 '{}<div class="sr-row">{}{}</div></div>', o["sr"], attacker.get("name", ""), declared.get("name", ""),
-                status, dsr,
+                status, dsr, cost[:1].upper() + cost[1:],
                 declare_form(o["combatant"], attacker, _names(view), "sr-change", o["ref"], preset,
-                             dead=dead_ids(view)),
+                             dead=dead_ids(view), submit="Change: the attack is lost" if lost else ""),
                 _btn("Skip it", "sr-skip", "small secondary", f"Skip it: {who}", ref=o["ref"]), strike)
 
 
