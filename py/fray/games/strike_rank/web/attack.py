@@ -166,11 +166,25 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     # and the form's button makes it (``sr.change``: the attack timed again, logged) rather than striking now
     retarget = (getattr(ui, "retarget", {}).get(o["ref"]) if ui and o.get("ref") and tid != o.get("target") and declared
                 and not fallen else None)
+    target_field = widgets.field(pre + "-target", "target", "Target",
+                                 _select(pre + "-target", "target", ([] if tid else [("", "(choose)")])
+                                         + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)],
+                                         tid), retarget or "")
+    if retarget:
+        # nothing to roll until the change is made: the Target, what it costs, and the button that makes it
+        return h(
+            "form", {"class": "sr-box sr-attack sr-retarget", "data-form": "sr-attack", "data-ref": o["ref"],
+                     "data-attacker": o["combatant"], "data-weapon": o.get("weapon") or "",
+                     "data-kind": o.get("kind") or "", "data-retarget": "yes", "novalidate": True,
+                     "aria-label": f'Attack by {attacker.get("name", "")}'},
+            html("<h3>SR {}: {} attacks with {}</h3>", o["sr"], attacker.get("name", ""), wtxt),
+            h("div", {"class": "sr-row"}, target_field),
+            html('<p class="hint">Pick {} again to strike as declared.</p>', declared.get("name", "")),
+            html('<div class="sr-actions"><button type="submit" class="primary">Change the target to {}</button></div>',
+                 target.get("name", "")),
+            _err("sr"))
     row = [
-        widgets.field(pre + "-target", "target", "Target",
-                      _select(pre + "-target", "target", ([] if tid else [("", "(choose)")])
-                              + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)], tid),
-                      retarget or ""),
+        target_field,
         # a defence the rules allow: none at all against a charge not yet struck, a run, a fall (the
         # view's no_defence, the engine's own refusal), so the form never starts on one it refuses
         widgets.field(pre + "-dk", "defence.kind", "Defender's choice",
@@ -187,9 +201,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         _field(pre + "-range", "range_m", "Range m", _input(pre + "-range", "range_m", "", "decimal", "from map"))
         if missile else None]
     return h(
-        "form", {"class": "sr-box sr-attack" + (" sr-retarget" if retarget else ""), "data-form": "sr-attack",
-                 "data-ref": o["ref"], "data-attacker": o["combatant"], "data-weapon": o.get("weapon") or "",
-                 "data-kind": o.get("kind") or "", "data-retarget": "yes" if retarget else None, "novalidate": True,
+        "form", {"class": "sr-box sr-attack", "data-form": "sr-attack", "data-ref": o["ref"],
+                 "data-attacker": o["combatant"], "data-weapon": o.get("weapon") or "", "novalidate": True,
                  "aria-label": f'Attack by {attacker.get("name", "")}'},
         html("<h3>SR {}: {} attacks with {}{}</h3>", o["sr"], attacker.get("name", ""), wtxt,
              " " + str(dmg_mod) if dmg_mod and dmg_mod not in ("0", "none") else ""),
@@ -206,7 +219,6 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
              '<div class="sr-row">{}</div></fieldset>', fragment(dice)),
         more_dice_html(pre, more) if more else None,
         html('<div class="sr-actions odds-beside"><button type="submit" class="primary">{}</button>{}</div>',
-             f'Change the target to {target.get("name", "")}' if retarget else
              "Apply the special damage" if more else "Roll the exchange",
              odds_view.slot()),  # a Block: markup
         _err("sr"))
