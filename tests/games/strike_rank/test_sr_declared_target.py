@@ -213,14 +213,14 @@ def test_the_attack_form_says_another_target_is_a_change_and_what_it_costs():
     play: Harrek, declared on Broo 1, picked Broo 2 in the attack form and struck at once, nothing logged. Beside
     the Target the form says "Broo 2 was not declared: changing the target costs DEX SR 3, strikes at SR 10", and
     its button changes the target rather than rolling the exchange."""
-    from fray.games.strike_rank.web.attack import attack_html, retarget_costs
+    from fray.games.strike_rank.web.attack import attack_html, change_costs
     from fray.games.strike_rank.web.ui import StrikeRankUi
     from sr_helpers import RS
 
     enc = _harrek_on_broo_1()
     view = RS.view(enc)
     ui = StrikeRankUi(target={"a1": "c3"})
-    ui.retarget = retarget_costs(enc, view, ui.target)
+    ui.retarget = change_costs(enc, view, ui.target)
     o = next(o for o in view["order"] if o["combatant"] == "c1")
     form = str(attack_html(view, o, ui))
     target = form.split('data-field="target"')[1].split("</div>")[0]
@@ -230,3 +230,30 @@ def test_the_attack_form_says_another_target_is_a_change_and_what_it_costs():
     # the declared target again: the plain attack form
     back = str(attack_html(view, o, StrikeRankUi(target={"a1": "c2"}, retarget={})))
     assert "Roll the exchange" in _screen(back) and "not declared" not in back
+
+
+def test_the_forced_change_says_what_changing_to_the_enemy_it_is_set_on_costs():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost." Harrek's attack at SR 10 (9 m to close), its target dead: the forced
+    change, set on Broo 5 further on, says what that change gives, worked out by the engine's own change."""
+    from fray.games.strike_rank.web.attack import attack_html, change_costs
+    from fray.games.strike_rank.web.ui import StrikeRankUi
+    from sr_helpers import RS
+
+    enc = fight(fighter("Harrek", side="party", x=0, y=0), fighter("Broo 4", x=12, y=0), fighter("Broo 5", x=12, y=2))
+    enc = to_phase(enc, "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc = to_phase(enc, "resolve")
+    assert enc.state["sr"] == 10
+    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead"})
+    view = RS.view(enc)
+    ui = StrikeRankUi(retarget=change_costs(enc, view, {}))
+    o = next(o for o in view["order"] if o["combatant"] == "c1")
+    box = _screen(attack_html(view, o, ui))
+    assert "Changing now to Broo 5 costs DEX SR 3: SR 14, past SR 12, the attack would be lost." in box, box
+    assert "Change: the attack is lost" in box, box
+    changed, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
+                           "target": "c3"})
+    assert actions(changed, "c1")[-1]["status"] == "lost", texts(ev)
+    assert ("Harrek: SR 14 = DEX SR 3 (changing the declared action) + DEX 3 + SIZ 2 + weapon 2 + move 4 is past "
+            "SR 12: the attack is lost") in texts(ev), texts(ev)

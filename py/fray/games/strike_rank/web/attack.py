@@ -72,38 +72,58 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
     return out
 
 
-def retarget_costs(enc: Any, view: dict[str, Any], targets: dict[str, str]) -> dict[str, str]:
-    """What another target than declared costs, for each attack of this SR whose form the GM set on one
-    (``targets``: ref → the picked target), in the GM's words beside the Target: "Broo 2 was not declared:
-    changing the target costs DEX SR 3, strikes at SR 9". Changing Actions: "Changing your declared action
-    during a MR delays action by the combatant's DEX SR. If an attack is pushed past SR 12, it is lost." Worked
-    out by the engine's own change (``sr.change``) on the encounter as it stands, kept nowhere."""
+def change_preview(enc: Any, o: dict[str, Any], target: str) -> tuple[int, bool] | str:
+    """The SR the attack ``o`` would have if changed now to strike ``target``, and whether it would then be lost
+    ("If an attack is pushed past SR 12, it is lost"), worked out by the engine's own change (``sr.change``) on
+    the encounter as it stands and kept nowhere; or, refused, the refusal in the GM's words."""
     from fray.errors import FrayError
     from fray.reducer import apply
 
+    try:
+        after, _ = apply(enc, {"type": "sr.change", "id": o["combatant"], "ref": o["ref"], "kind": o["kind"],
+                               "weapon": o.get("weapon") or "", "target": target})
+    except FrayError as e:
+        return rule_message(str(e), getattr(e, "rule", ""))
+    new = after.state["actions"][len(enc.state.get("actions", [])):]
+    return (new[0]["sr"], new[0]["status"] == "lost") if new else "nothing would be declared"
+
+
+def change_costs(enc: Any, view: dict[str, Any], targets: dict[str, str]) -> dict[str, str]:
+    """What a change costs, said before the GM confirms it, for each attack of this SR that must or may change.
+    Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost."
+
+    * its declared target fallen (the forced change, set on the nearest standing enemy): "changing now to Broo 5
+      costs DEX SR 3: SR 14, past SR 12, the attack would be lost";
+    * its form set by the GM on another target than declared (``targets``: ref → the one picked), said beside
+      the Target: "Broo 2 was not declared: changing the target costs DEX SR 3, strikes at SR 9"."""
     cs = view.get("combatants", {})
     out: dict[str, str] = {}
     for o in view.get("order", []):
-        picked = targets.get(o.get("ref") or "")
         declared = cs.get(o.get("target") or "", {})
-        if (not o.get("current") or not picked or not declared or picked == o.get("target")
-                or declared.get("status", "ok") != "ok" or picked not in cs):
-            continue  # as declared, or a fallen target's forced change (``forced_change_html``)
-        who, name = cs.get(o["combatant"], {}), cs[picked].get("name", "")
+        if not o.get("current") or not o.get("ref") or o.get("kind") not in ("melee", "missile") or not declared:
+            continue
+        who = cs.get(o["combatant"], {})
         dsr = who.get("derived", {}).get("dex_sr", {}).get("value", "")
-        said = f"{name} was not declared: changing the target costs DEX SR {dsr}"
-        try:
-            after, _ = apply(enc, {"type": "sr.change", "id": o["combatant"], "ref": o["ref"], "kind": o["kind"],
-                                   "weapon": o.get("weapon") or "", "target": picked})
-        except FrayError as e:
-            out[o["ref"]] = f"{said}, and {rule_message(str(e), getattr(e, 'rule', ''))}"
+        picked = targets.get(o["ref"])
+        if declared.get("status", "ok") != "ok":
+            if picked == o["target"]:
+                continue  # struck where they lie, as declared: no change
+            to = _first_enemy(view, o["combatant"])
+            if not to:
+                continue  # no one to change to: ``change_cost`` says the least it costs
+            got = change_preview(enc, o, to)
+            said = f"changing now to {cs[to].get('name', '')} costs DEX SR {dsr}"
+        elif picked and picked != o["target"] and picked in cs:
+            got = change_preview(enc, o, picked)
+            said = f"{cs[picked].get('name', '')} was not declared: changing the target costs DEX SR {dsr}"
+        else:
             continue
-        new = after.state["actions"][len(enc.state.get("actions", [])):]
-        if not new:
-            continue
-        lost = new[0]["status"] == "lost"
-        out[o["ref"]] = (f"{said}: SR {new[0]['sr']}, past SR 12, the attack would be lost" if lost
-                         else f"{said}, strikes at SR {new[0]['sr']}")
+        if isinstance(got, str):
+            out[o["ref"]] = f"{said}, and {got}"
+        else:
+            out[o["ref"]] = f"{said}: SR {got[0]}, past SR 12, the attack would be lost" if got[1] else (
+                f"{said}, strikes at SR {got[0]}")
     return out
 
 
@@ -119,7 +139,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     # the fallen where they lie, as declared (never the dead: "Dead characters cannot do anything")
     where_they_lie = picked is not None and picked == o.get("target") and declared.get("status") != "dead"
     if o.get("ref") and fallen and not where_they_lie:
-        return forced_change_html(view, o, declared)
+        return forced_change_html(view, o, declared, getattr(ui, "retarget", {}).get(o["ref"]) if ui else None)
     # the declared target while it stands, else the nearest standing enemy: never the fallen by default
     tid = picked if picked in cs and picked not in dead_ids(view) else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
     target = cs.get(tid, {})
@@ -224,7 +244,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         _err("sr"))
 
 
-def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[str, Any]) -> Markup:
+def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[str, Any],
+                       cost: str | None = None) -> Markup:
     """The declared target is out of the fight (dead, unconscious, incapacitated): "A combatant may
     be forced to change actions, e.g. if the target of their attack dies", and a change "delays
     action by the combatant's DEX SR". The GM changes the attack (``sr.change``: the new SR and the
@@ -241,7 +262,8 @@ def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[s
     strike = (_btn(f'Strike {declared.get("name", "")} as declared', "sr-strike-fallen", "small secondary",
                    f'Strike {declared.get("name", "")} as declared: {who}', ref=o["ref"], target=o.get("target"))
               if status != "dead" else "")  # the dead are not struck: nothing, not the word None
-    cost, lost = change_cost(view, attacker, o)
+    # what changing to the enemy it is set on costs (``change_costs``), else the least any change costs
+    cost, lost = (cost, "would be lost" in cost) if cost else change_cost(view, attacker, o)
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
                 '<p class="hint">Declared against {}, who is {}. A forced change is delayed by DEX SR {}, '
                 'and the movement to the new target is worked out again; or skip the attack.</p>'
