@@ -262,8 +262,10 @@ def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[s
     strike = (_btn(f'Strike {declared.get("name", "")} as declared', "sr-strike-fallen", "small secondary",
                    f'Strike {declared.get("name", "")} as declared: {who}', ref=o["ref"], target=o.get("target"))
               if status != "dead" else "")  # the dead are not struck: nothing, not the word None
-    # what changing to the enemy it is set on costs (``change_costs``), else the least any change costs
-    cost, lost = (cost, "would be lost" in cost) if cost else change_cost(view, attacker, o)
+    # what changing to the enemy it is set on costs (``change_costs``), else the least any change costs; the
+    # button says the attack is lost only when any change loses it (another target may be nearer)
+    least, lost = change_cost(view, attacker, o)
+    cost = cost or least
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
                 '<p class="hint">Declared against {}, who is {}. A forced change is delayed by DEX SR {}, '
                 'and the movement to the new target is worked out again; or skip the attack.</p>'
