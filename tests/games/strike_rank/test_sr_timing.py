@@ -326,7 +326,7 @@ def test_aborting_actions_delay():
     enc, ev = do(enc, {"type": "sr.abort", "id": "c1", "ref": "a1", "kind": "other", "label": "draw dagger",
                        "sr_cost": 1})
     new = actions(enc, "c1")[-1]
-    assert new["text"] == "SR 11 = aborted at SR 7 + DEX 3 + draw dagger 1"
+    assert new["text"] == "SR 11 = SR 7 (when the action is aborted) + DEX SR 3 (aborting the action) + draw dagger 1"
     assert actions(enc, "c1")[0]["status"] == "aborted"
 
 

@@ -64,7 +64,12 @@ class Breakdown:
 # (``timing.change``) or timed again (``movement``), says these two parts in these words.
 CHANGED_AT = "changed at SR"
 CHANGING = "changing: DEX SR"
-PART_WORDS = {CHANGED_AT: "SR {} (when the change is made)", CHANGING: "DEX SR {} (changing the declared action)"}
+# Aborting Actions: "the new action will be delayed by the combatant's DEX SR + the SR the action was aborted on",
+# said alike: "SR 11 = SR 7 (when the action is aborted) + DEX SR 3 (aborting the action) + draw dagger 1"
+ABORTED_AT = "aborted at SR"
+ABORTING = "aborting: DEX SR"
+PART_WORDS = {CHANGED_AT: "SR {} (when the change is made)", CHANGING: "DEX SR {} (changing the declared action)",
+              ABORTED_AT: "SR {} (when the action is aborted)", ABORTING: "DEX SR {} (aborting the action)"}
 
 
 def changed_parts(now: int, dex_sr: int, own: list[list[Any]], first: list[list[Any]]) -> list[list[Any]]:

@@ -514,7 +514,7 @@ def abort(ctx: Context) -> None:
     for r in recs:
         # the new action's own DEX SR is replaced by the abort delay
         r["parts"] = [p for p in r["parts"] if p[0] != "DEX"] if r["parts"] and r["parts"][0][0] == "DEX" else r["parts"]
-    store(ctx, c, recs, lambda own: [["aborted at SR", cur], ["DEX", dsr]] + [list(p) for p in own])
+    store(ctx, c, recs, lambda own: [[rules.ABORTED_AT, cur], [rules.ABORTING, dsr]] + [list(p) for p in own])
     ctx.event("abort", f"{c.name} aborts {old['kind']} at SR {cur}")
 
 
