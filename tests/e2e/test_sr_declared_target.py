@@ -81,3 +81,29 @@ def test_another_target_in_the_attack_form_is_a_change_said_before_the_roll(page
     assert last["type"] == "sr.change" and last["target"] == "c3", last
     assert not [a for a in saved(page)["history"]["actions"] if a["type"] == "sr.attack"]
     expect(page.locator(".sr-nothing-left")).to_contain_text("No action is left at SR 7: press Next for SR 10.")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["tablet", "laptop"])
+def test_a_forced_change_that_loses_the_attack_says_so_before_the_gm_confirms(page, open_app, tmp_path, size):
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost." A GM's play: at SR 10, pressing Change on an attack whose target had
+    died gave "... is past SR 12: the attack is lost" with no warning. The forced change says it first, and so does
+    its button; pressed anyway, the log says the attack is lost in the rule's words."""
+    page.set_viewport_size(size)
+    open_app(page)
+    people = [(_warrior("Harrek", "party"), 0.0, 0.0), (_warrior("Broo 4", "foes"), 12.0, 0.0),
+              (_warrior("Broo 5", "foes"), 12.0, 2.0)]
+    load = to_resolve(melee("c1", "c2"))  # 9 m to close at 3 m a strike rank: SR 10
+    load_fight(page, tmp_path, people, load[:-1] + [{"type": "set_condition", "id": "c2", "condition": "dead"},
+                                                    load[-1]])
+    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 10")
+    box = page.locator(".sr-forced")
+    expect(box).to_contain_text("Changing now to Broo 5 costs DEX SR 3: SR 14, past SR 12, the attack would be lost.")
+    button = box.get_by_role("button", name="Change: the attack is lost")
+    expect(button).to_be_visible()
+    box.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/sr-target-forced-lost-{size['width']}.png")
+    button.click()
+    expect(page.locator("#log")).to_contain_text(
+        "Harrek: SR 14 = DEX SR 3 (changing the declared action) + DEX 3 + SIZ 2 + weapon 2 + move 4 is past SR 12: "
+        "the attack is lost")
