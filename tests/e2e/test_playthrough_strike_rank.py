@@ -252,7 +252,10 @@ def test_a_whole_fight_of_thirteen_on_a_tablet(page, open_app, tmp_path):
     t0 = Taps.n
     declare(page, "c1", target_is="c6")                                  # Vasana → Broo 1, SR 7
     taps["declare Vasana"] = Taps.n - t0
-    declare(page, "c2", target_is="c7")                                  # Harrek → Broo 2, SR 7
+    # Harrek → Broo 3, SR 7: the GM's "small movements and changes of position are assumed to happen as
+    # necessary" (Engagement), no metres to move; he strikes him at SR 7, as declared (another target than
+    # declared would be a change, delayed by DEX SR: Changing Actions)
+    declare(page, "c2", {"target": "c8", "metres": "0"}, target_is="c7")
     t0 = Taps.n
     declare(page, "c3", {"kind": "missile"}, target_is="c6")             # Ayla's bow: SR 2
     taps["declare Ayla"] = Taps.n - t0

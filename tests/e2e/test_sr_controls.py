@@ -267,11 +267,14 @@ def test_armour_error_lands_under_armour_points(page, open_app):
 
 def test_new_target_redraws_the_parry_list(page, open_app):
     """Issue 10: the refusal showed "medium_shield" after the Target changed: the attack panel now redraws for the
-    new target, so "Parry with" offers the archer's weapons, and the exchange goes through."""
+    new target, so "Parry with" offers the archer's weapons, and the exchange goes through. (The attack is
+    declared on no one: another target than a declared one is a change, "Changing your declared action during a
+    MR delays action by the combatant's DEX SR", tests/e2e/test_sr_declared_target.py.)"""
     start(page, open_app, "New target", party=(WARRIOR,), foes=(WOLF, ARCHER))
-    sr_declare(page, "c1", {"weapon": "broadsword", "target": "c2"}, "SR 7")
+    sr_declare(page, "c1", {"weapon": "broadsword", "target": ""}, "SR 7")
     advance(page, "Resolve SR 7")
     att = page.locator("form[data-form=sr-attack]")
+    att.locator('[name="target"]').select_option("c2")
     # the wolf has no parrying weapon (Unarmed Parries: a bite does not parry): it dodges, and no empty
     # "Parry with: (no weapon)" is offered (a GM's play-through)
     expect(att.locator('[name="defence.weapon"]')).to_have_count(0)

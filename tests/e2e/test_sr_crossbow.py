@@ -47,7 +47,8 @@ def test_the_attack_form_offers_no_bow_or_crossbow_as_a_parry(page, open_app):
     add_preset(page, "Archer", "party", at=(0, 2))  # c2
     add_preset(page, "Great wolf (four-legged)", "foes", at=(2, 0))  # c3
     advance(page, "Declare")
-    declare(page, "c3", "bite", "c1", "SR")
+    # on no one: the form's Target may then be anyone (another than a declared one is a change: Changing Actions)
+    declare(page, "c3", "bite", "", "SR")
     advance(page, "Resolve SR")
     form = page.locator("form[data-form=sr-attack]")
     expect(form).to_have_count(1)

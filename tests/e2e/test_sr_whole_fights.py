@@ -81,7 +81,7 @@ def test_an_attack_on_an_unconscious_target_must_change(page, open_app, tmp_path
     n = page.locator("#log li").count()
     page.locator(".sr-forced form[data-form=sr-change] button[type=submit]").click()
     expect(page.locator("#log li")).to_have_count(n + 1)
-    expect(page.locator("#log")).to_contain_text("changed")
+    expect(page.locator("#log")).to_contain_text("(changing the declared action)")
     last = saved(page)["history"]["actions"][-1]
     assert last["type"] == "sr.change" and last["target"] == "c3", last
 

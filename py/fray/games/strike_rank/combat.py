@@ -131,6 +131,14 @@ def plan_attack(ctx: Context) -> Plan:
             raise RuleViolation("Changing Actions", f"{out}: {attacker.name}'s attack must change. Use "
                                                     f"Change… to attack {target.name}: delayed by DEX SR, with the "
                                                     "movement to the new target worked out again")
+        if was is not None and was.id != target.id:
+            # "Once resolution begins, changes come at a cost": "Changing your declared action during a MR delays
+            # action by the combatant's DEX SR". Another target than declared is a change (a GM's play: Harrek,
+            # declared on Broo 1, struck Broo 2 at his SR with nothing logged); the text frees no switch
+            raise RuleViolation("Changing Actions", f"{target.name} was not declared: {attacker.name}'s attack was "
+                                f"declared against {was.name}; changing the target delays it by DEX SR "
+                                f"{timing.dex_sr(ctx, attacker)}: change the attack to strike {target.name}",
+                                field="target")
         if split is None and decl.get("split"):
             split = decl["split"][decl.get("index", 0)]
     if split is not None and (isinstance(split, bool) or not isinstance(split, int)):

@@ -134,7 +134,11 @@ def rework_movement(ctx: Context, cids: Iterable[str], why: str, moved: bool = T
     start = enc.state.get("sr", 0) if moved and enc.phase == "resolve" else 0
     for rec in actions_where(enc, lambda a: _reworkable(enc, a) and (a["combatant"] in ids or a["target"] in ids)):
         c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
-        if c is None or t is None:
+        if c is None or t is None or body.can_act(t):
+            # an attack on one fallen must change ("A combatant may be forced to change actions, e.g. if
+            # the target of their attack dies"), at its own SR: where the body was sent times it no more
+            # (a GM's play: Broo 4, killed and knocked back at SR 6, took Harrek's attack on him to SR 10,
+            # and the forced change never came at SR 7)
             continue
         met = _met_here(rec, c)
         if not met:
@@ -296,7 +300,8 @@ def _rework_charges(ctx: Context, ids: set[str], why: str) -> None:
                              and a["round"] == enc.round and (a["combatant"] in ids or a["target"] in ids)):
         c, t = enc.peek_at(rec["combatant"]), enc.peek_at(rec["target"])
         mount = enc.peek_at(c.data.get("mount") or "") if c is not None else None
-        if c is None or t is None or mount is None or _mount_cannot_run(ctx, rec, c, mount):
+        # a fallen target first (as ``rework_movement``'s): its attack must change, not be timed again
+        if c is None or t is None or mount is None or body.can_act(t) or _mount_cannot_run(ctx, rec, c, mount):
             continue
         metres = rules.to_engage(distance(c.position, t.position))
         mv = rules.movement_sr(metres, mount.stats.get("move", 3), True)

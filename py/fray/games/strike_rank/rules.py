@@ -53,9 +53,36 @@ class Breakdown:
         return sum(v for _, v in self.parts)
 
     def text(self) -> str:
-        body = " + ".join(f"{k} {v}" for k, v in self.parts) or "0"
+        body = " + ".join(PART_WORDS[k].format(v) if k in PART_WORDS else f"{k} {v}" for k, v in self.parts) or "0"
         body = body.replace("+ -", "- ")
         return f"{self.label} {self.total} = {body}" + (f" ({self.note})" if self.note else "")
+
+
+# Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR." A changed
+# action's breakdown: the new action's own SR, or the SR the change is made at when that is later ("SR 11 = SR 8
+# (when the change is made) + DEX SR 3 (changing the declared action)"); every breakdown, first written
+# (``timing.change``) or timed again (``movement``), says these two parts in these words.
+CHANGED_AT = "changed at SR"
+CHANGING = "changing: DEX SR"
+# Aborting Actions: "the new action will be delayed by the combatant's DEX SR + the SR the action was aborted on",
+# said alike: "SR 11 = SR 7 (when the action is aborted) + DEX SR 3 (aborting the action) + draw dagger 1"
+ABORTED_AT = "aborted at SR"
+ABORTING = "aborting: DEX SR"
+PART_WORDS = {CHANGED_AT: "SR {} (when the change is made)", CHANGING: "DEX SR {} (changing the declared action)",
+              ABORTED_AT: "SR {} (when the action is aborted)", ABORTING: "DEX SR {} (aborting the action)"}
+
+
+def changed_parts(now: int, dex_sr: int, own: list[list[Any]], first: list[list[Any]]) -> list[list[Any]]:
+    """The breakdown of an action changed at SR ``now`` by one of DEX SR ``dex_sr``, whose own breakdown is
+    ``own`` and the first of whose actions (of several attacks, the first) has the breakdown ``first``:
+    delayed by DEX SR from its own SR, or from ``now`` when that is later (it cannot happen earlier than
+    now); a second attack keeps its full SR after the first ("Multiple attacks each take their full SR")."""
+    change = [CHANGING, dex_sr]
+    if sum(p[1] for p in first) >= now:
+        return [change] + [list(p) for p in own]
+    # the first action's own SRs are spent by the time the change is made; what follows them (a next
+    # attack) is still to come
+    return [[CHANGED_AT, now], change] + [list(p) for p in own[len(first):]]
 
 
 @dataclass(frozen=True)

@@ -369,7 +369,11 @@ def _weapon(ctx: Context, c: Combatant, field: str) -> dict[str, Any]:
     return body.usable_weapon(c, ctx.action.get(field), field)
 
 
-def store(ctx: Context, c: Combatant, recs: list[dict[str, Any]], delay: list[tuple[str, int]] = ()) -> list[dict[str, Any]]:
+def store(ctx: Context, c: Combatant, recs: list[dict[str, Any]],
+          delay: Callable[[list[list[Any]]], list[list[Any]]] | None = None) -> list[dict[str, Any]]:
+    """Keep the declared actions ``recs``, each logged; ``delay`` (a change, an abort) gives each its
+    breakdown from its own: an attack it pushes past SR 12 is lost ("If an attack is pushed past SR 12, it
+    is lost"), another action rolls over."""
     st = ctx.enc.state
     stored = []
     for r in recs:
@@ -378,7 +382,7 @@ def store(ctx: Context, c: Combatant, recs: list[dict[str, Any]], delay: list[tu
         off = r.pop("round_offset", 0)
         rec = {"ref": ref, "combatant": c.id, "round": ctx.enc.round + off, "status": "declared", **r}
         if delay:
-            parts = [list(p) for p in delay] + rec["parts"]
+            parts = delay(rec["parts"])
             total = sum(p[1] for p in parts)
             rec["parts"] = parts
             rec["text"] = rules.Breakdown("SR", tuple(tuple(p) for p in parts)).text()
@@ -501,11 +505,8 @@ def change(ctx: Context) -> None:
     if ctx.enc.phase != "resolve":
         raise RuleViolation("Changing Actions", "before resolution, simply declare again")
     c, old, recs, cur, dsr = _replan(ctx, "Changing Actions", "changed")
-    delay: list[tuple[str, int]] = [("changed: DEX", dsr)]
-    first = recs[0]["sr"] if recs else 0
-    if first < cur:
-        delay.insert(0, ("from SR", cur - first))  # cannot happen earlier than now
-    store(ctx, c, recs, delay)
+    first = [list(p) for p in recs[0]["parts"]] if recs else []
+    store(ctx, c, recs, lambda own: rules.changed_parts(cur, dsr, own, first))
 
 
 def abort(ctx: Context) -> None:
@@ -517,7 +518,7 @@ def abort(ctx: Context) -> None:
     for r in recs:
         # the new action's own DEX SR is replaced by the abort delay
         r["parts"] = [p for p in r["parts"] if p[0] != "DEX"] if r["parts"] and r["parts"][0][0] == "DEX" else r["parts"]
-    store(ctx, c, recs, [("aborted at SR", cur), ("DEX", dsr)])
+    store(ctx, c, recs, lambda own: [[rules.ABORTED_AT, cur], [rules.ABORTING, dsr]] + [list(p) for p in own])
     ctx.event("abort", f"{c.name} aborts {old['kind']} at SR {cur}")
 
 

@@ -148,15 +148,26 @@ def apply_damage(ctx: Context, c: Combatant, lid: str, amount: int, *, source: s
            "hp": loc["hp"], "hp_max": loc["hp_max"], "total_hp": c.data["hp"]}
     ctx.event("damage", f"{c.name}: {amount} to {loc['name']} ({source}); {loc['name']} {loc['hp']}/{loc['hp_max']}"
               f" {rules.injury_word(after)}; total HP {c.data['hp']}/{c.data['hp_max']}", id=c.id, **out)
-    if amount > 0 and "dead" not in c.conditions:
+    living = not killed_by(c, loc, after)
+    if amount > 0 and living:
         interrupt_casting(ctx, c, "takes damage", f"{tag}.concentration")
-    _injury_effects(ctx, c, loc, before, after, amount, tag)
+    _injury_effects(ctx, c, loc, before, after, amount, tag, living)
     if c.data["hp"] <= 0 and "dead" not in c.conditions:
         kill(ctx, c, f"total HP {c.data['hp']}")
     if after != before and "dead" not in c.conditions:
         fall_if_cannot_stand(ctx, c)
         lose_impossible_actions(ctx, c)
     return out
+
+
+def killed_by(c: Combatant, loc: dict[str, Any], level: str) -> bool:
+    """Whether ``c`` is dead, or the blow that left ``loc`` at ``level`` kills them: "A character reduced to 0
+    total HP or below is killed"; "Vitals: Instant death". The one test every roll and question after a blow
+    asks first (a concentration, a CON test for the head or for shock, bleeding, a severed limb): "Dead
+    characters cannot do anything", so the blow that kills asks them nothing (a GM's play: a shock test
+    rolled for a man the same blow killed)."""
+    return ("dead" in c.conditions or c.data["hp"] <= 0
+            or (loc["type"] in rules.VITAL_TYPES and rules.injury_rank(level) >= rules.injury_rank("mangled")))
 
 
 def fall_if_cannot_stand(ctx: Context, c: Combatant) -> None:
@@ -190,7 +201,9 @@ LIMB_WORD = {"serious": "disabled", "maimed": "maimed", "mangled": "mangled"}
 
 
 def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str, after: str, amount: int,
-                    tag: str) -> None:
+                    tag: str, living: bool) -> None:
+    """What the injury does (``living``: not dead, nor killed by this blow, ``killed_by``): only the living
+    test CON or are told they bleed; the wound itself is kept on the dead (resuscitated, it still bleeds)."""
     rb, ra = rules.injury_rank(before), rules.injury_rank(after)
     vital = loc["type"] in rules.VITAL_TYPES
     con5 = rules.test_multiplier(tests_table(ctx), "CON")
@@ -204,14 +217,11 @@ def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str
             mangled = not vital and ra >= rules.injury_rank("mangled") > rb
             if not loc["bleeding"] or mangled:
                 loc["bleeding"] = True
-                # kept on the dead (resuscitated, the wound still bleeds) but not said of one dead or killed by
-                # this blow (below, or by total HP in apply_damage): "Dead characters cannot do anything"
-                dies = c.data["hp"] <= 0 or (vital and ra >= rules.injury_rank("mangled"))
-                if "dead" not in c.conditions and not dies:
+                if living:
                     ctx.event("injury", f"{c.name}'s {loc['name']} " + (
                         "bleeds 1 total HP at the end of each MR, with no CON test" if mangled else
                         "bleeds: CON test at the end of each MR or lose 1 total HP"))
-        if loc["type"] == "head" and ra == rules.injury_rank("serious") and "dead" not in c.conditions:
+        if loc["type"] == "head" and ra == rules.injury_rank("serious") and living:
             # "test again for new injuries in this range"
             ok, _, text = char_test(ctx, c, "CON", con5, f"{tag}.con_head")
             if ok:
@@ -221,12 +231,13 @@ def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str
                 add_condition(c, "unconscious")
                 ctx.event("injury", f"{c.name}: serious head wound, {text}: unconscious for {counted(amount, 'minute')}")
                 lose_later_actions(ctx, c, "unconscious")
-    if ra >= rules.injury_rank("maimed") and rb < rules.injury_rank("maimed") and vital and ra < rules.injury_rank("mangled"):
+    if (ra >= rules.injury_rank("maimed") and rb < rules.injury_rank("maimed") and vital
+            and ra < rules.injury_rank("mangled") and living):
         if loc["type"] == "head":
             add_condition(c, "unconscious")
             ctx.event("injury", f"{c.name}: maimed head, unconscious until healed")
             lose_later_actions(ctx, c, "unconscious")
-        elif "dead" not in c.conditions:
+        else:
             ok, _, text = char_test(ctx, c, "CON", con5, f"{tag}.con_shock")
             if ok:
                 ctx.event("injury", f"{c.name}: maimed {loc['name']}, {text}: not in shock")
@@ -239,7 +250,7 @@ def _injury_effects(ctx: Context, c: Combatant, loc: dict[str, Any], before: str
             kill(ctx, c, f"mangled {loc['name']}")
         else:
             loc["useless"] = True  # "it is useless (as maimed)", even if later healed
-            if "dead" in c.conditions or c.data["hp"] <= 0:  # dead, or killed by this blow (``apply_damage``)
+            if not living:  # dead, or killed by this blow (``killed_by``)
                 loc["severed_open"] = True  # asked if resuscitated (``ask_severed``)
             else:
                 ask_severed(ctx, c, loc)

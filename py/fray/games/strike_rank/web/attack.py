@@ -11,7 +11,7 @@ from fray.web.html import Markup, fragment, h, html
 from fray.web.words import rule_message
 from fray.games.strike_rank.web.common import (CASTING_ROLLS, dead_ids, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
                      _fold, _input, _lazy_fold, _names, _others, _select)
-from fray.games.strike_rank.web.declare import action_label, declare_form
+from fray.games.strike_rank.web.declare import action_label, change_cost, declare_form
 
 MOUNTED_VS_FOOT = (("", "Auto (from the rider's mount)"), ("yes", "Yes"), ("no", "No"))
 ATTACKER_SIDE = (("", "(either side)"), ("left", "the left (a blow on the right hits the mount)"),
@@ -72,6 +72,61 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
     return out
 
 
+def change_preview(enc: Any, o: dict[str, Any], target: str) -> tuple[int, bool] | str:
+    """The SR the attack ``o`` would have if changed now to strike ``target``, and whether it would then be lost
+    ("If an attack is pushed past SR 12, it is lost"), worked out by the engine's own change (``sr.change``) on
+    the encounter as it stands and kept nowhere; or, refused, the refusal in the GM's words."""
+    from fray.errors import FrayError
+    from fray.reducer import apply
+
+    try:
+        after, _ = apply(enc, {"type": "sr.change", "id": o["combatant"], "ref": o["ref"], "kind": o["kind"],
+                               "weapon": o.get("weapon") or "", "target": target})
+    except FrayError as e:
+        return rule_message(str(e), getattr(e, "rule", ""))
+    new = after.state["actions"][len(enc.state.get("actions", [])):]
+    return (new[0]["sr"], new[0]["status"] == "lost") if new else "nothing would be declared"
+
+
+def change_costs(enc: Any, view: dict[str, Any], targets: dict[str, str]) -> dict[str, str]:
+    """What a change costs, said before the GM confirms it, for each attack of this SR that must or may change.
+    Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost."
+
+    * its declared target fallen (the forced change, set on the nearest standing enemy): "changing now to Broo 5
+      costs DEX SR 3: SR 14, past SR 12, the attack would be lost";
+    * its form set by the GM on another target than declared (``targets``: ref → the one picked), said beside
+      the Target: "Broo 2 was not declared: changing the target costs DEX SR 3, strikes at SR 9"."""
+    cs = view.get("combatants", {})
+    out: dict[str, str] = {}
+    for o in view.get("order", []):
+        declared = cs.get(o.get("target") or "", {})
+        if not o.get("current") or not o.get("ref") or o.get("kind") not in ("melee", "missile") or not declared:
+            continue
+        who = cs.get(o["combatant"], {})
+        dsr = who.get("derived", {}).get("dex_sr", {}).get("value", "")
+        picked = targets.get(o["ref"])
+        if declared.get("status", "ok") != "ok":
+            if picked == o["target"]:
+                continue  # struck where they lie, as declared: no change
+            to = _first_enemy(view, o["combatant"])
+            if not to:
+                continue  # no one to change to: ``change_cost`` says the least it costs
+            got = change_preview(enc, o, to)
+            said = f"changing now to {cs[to].get('name', '')} costs DEX SR {dsr}"
+        elif picked and picked != o["target"] and picked in cs:
+            got = change_preview(enc, o, picked)
+            said = f"{cs[picked].get('name', '')} was not declared: changing the target costs DEX SR {dsr}"
+        else:
+            continue
+        if isinstance(got, str):
+            out[o["ref"]] = f"{said}, and {got}"
+        else:
+            out[o["ref"]] = f"{said}: SR {got[0]}, past SR 12, the attack would be lost" if got[1] else (
+                f"{said}, strikes at SR {got[0]}")
+    return out
+
+
 def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | None = None) -> Markup:
     cs = view.get("combatants", {})
     attacker = cs.get(o["combatant"], {})
@@ -84,7 +139,7 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     # the fallen where they lie, as declared (never the dead: "Dead characters cannot do anything")
     where_they_lie = picked is not None and picked == o.get("target") and declared.get("status") != "dead"
     if o.get("ref") and fallen and not where_they_lie:
-        return forced_change_html(view, o, declared)
+        return forced_change_html(view, o, declared, getattr(ui, "retarget", {}).get(o["ref"]) if ui else None)
     # the declared target while it stands, else the nearest standing enemy: never the fallen by default
     tid = picked if picked in cs and picked not in dead_ids(view) else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
     target = cs.get(tid, {})
@@ -127,10 +182,29 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
                         _input(f"{pre}-r-{k.replace('.', '-')}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
                  for k, label in CASTING_ROLLS]
     missile = bool(w and w.get("missile"))
+    # another target than declared, the declared one standing: a change, said beside the Target before the roll,
+    # and the form's button makes it (``sr.change``: the attack timed again, logged) rather than striking now
+    retarget = (getattr(ui, "retarget", {}).get(o["ref"]) if ui and o.get("ref") and tid != o.get("target") and declared
+                and not fallen else None)
+    target_field = widgets.field(pre + "-target", "target", "Target",
+                                 _select(pre + "-target", "target", ([] if tid else [("", "(choose)")])
+                                         + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)],
+                                         tid), retarget or "")
+    if retarget:
+        # nothing to roll until the change is made: the Target, what it costs, and the button that makes it
+        return h(
+            "form", {"class": "sr-box sr-attack sr-retarget", "data-form": "sr-attack", "data-ref": o["ref"],
+                     "data-attacker": o["combatant"], "data-weapon": o.get("weapon") or "",
+                     "data-kind": o.get("kind") or "", "data-retarget": "yes", "novalidate": True,
+                     "aria-label": f'Attack by {attacker.get("name", "")}'},
+            html("<h3>SR {}: {} attacks with {}</h3>", o["sr"], attacker.get("name", ""), wtxt),
+            h("div", {"class": "sr-row"}, target_field),
+            html('<p class="hint">Pick {} again to strike as declared.</p>', declared.get("name", "")),
+            html('<div class="sr-actions"><button type="submit" class="primary">Change the target to {}</button></div>',
+                 target.get("name", "")),
+            _err("sr"))
     row = [
-        _field(pre + "-target", "target", "Target",
-               _select(pre + "-target", "target", ([] if tid else [("", "(choose)")])
-                       + [x for x in _others(names, o["combatant"]) if x[0] not in dead_ids(view)], tid)),
+        target_field,
         # a defence the rules allow: none at all against a charge not yet struck, a run, a fall (the
         # view's no_defence, the engine's own refusal), so the form never starts on one it refuses
         widgets.field(pre + "-dk", "defence.kind", "Defender's choice",
@@ -173,7 +247,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         _err("sr"))
 
 
-def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[str, Any]) -> Markup:
+def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[str, Any],
+                       cost: str | None = None) -> Markup:
     """The declared target is out of the fight (dead, unconscious, incapacitated): "A combatant may
     be forced to change actions, e.g. if the target of their attack dies", and a change "delays
     action by the combatant's DEX SR". The GM changes the attack (``sr.change``: the new SR and the
@@ -190,13 +265,18 @@ def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[s
     strike = (_btn(f'Strike {declared.get("name", "")} as declared', "sr-strike-fallen", "small secondary",
                    f'Strike {declared.get("name", "")} as declared: {who}', ref=o["ref"], target=o.get("target"))
               if status != "dead" else "")  # the dead are not struck: nothing, not the word None
+    # what changing to the enemy it is set on costs (``change_costs``), else the least any change costs; the
+    # button says the attack is lost only when any change loses it (another target may be nearer)
+    least, lost = change_cost(view, attacker, o)
+    cost = cost or least
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
                 '<p class="hint">Declared against {}, who is {}. A forced change is delayed by DEX SR {}, '
                 'and the movement to the new target is worked out again; or skip the attack.</p>'
+                '<p class="hint sr-change-cost">{}.</p>'
                 '{}<div class="sr-row">{}{}</div></div>', o["sr"], attacker.get("name", ""), declared.get("name", ""),
-                status, dsr,
+                status, dsr, cost[:1].upper() + cost[1:],
                 declare_form(o["combatant"], attacker, _names(view), "sr-change", o["ref"], preset,
-                             dead=dead_ids(view)),
+                             dead=dead_ids(view), submit="Change: the attack is lost" if lost else ""),
                 _btn("Skip it", "sr-skip", "small secondary", f"Skip it: {who}", ref=o["ref"]), strike)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from fray.web.blocks import Block
 from fray.web.html import Markup, block, fragment, h, html
 from fray.web.widgets import drawn_again, drawn_mark, drawn_since
-from fray.games.strike_rank.rules import metres_text
+from fray.games.strike_rank.rules import LAST_SR, metres_text
 from fray.games.strike_rank.web.common import (DECLARE_KINDS, dead_ids, _btn, _check, _err, _field, _first_enemies, _fold, _fold_block, _input, _lazy_fold,
                      _names, _others, _select)
 
@@ -69,10 +69,11 @@ def _num(v: Any) -> str:
 
 def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
                  ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None,
-                 ui: dict[str, Any] | None = None, dead: frozenset[str] = frozenset()) -> Markup:
+                 ui: dict[str, Any] | None = None, dead: frozenset[str] = frozenset(), submit: str = "") -> Markup:
     """Kind, weapon, target, metres, running, spell, and folded under "More" every other field of
     ``sr.declare`` (shots, several attacks, a second weapon, charges, bracing, closing, an Other
-    action's label and SR cost) → one ``sr.declare`` (or ``sr.change``, ``sr.abort``)."""
+    action's label and SR cost) → one ``sr.declare`` (or ``sr.change``, ``sr.abort``); ``submit``: its
+    button's words, when they must say more than "Change" (a change that loses the attack)."""
     p = preset or {}
     pre = f"sr-{form}-{cid}" + (f"-{ref}" if ref else "")
     # only what the combatant can still do: a weapon an injury (or anything else) has put out of use
@@ -120,7 +121,8 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
         h("p", {"class": "hint sr-cannot"}, c["cannot_fight"]) if c.get("cannot_fight") else None,
         more_html(pre, cid, c, names, p, ui),
         h("div", {"class": "sr-row sr-actions"},
-          h("button", {"type": "submit", "class": "primary"}, SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))),
+          h("button", {"type": "submit", "class": "primary"},
+            submit or SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))),
         _err("sr"))
 
 
@@ -319,12 +321,28 @@ def abort_html(o: dict[str, Any], c: dict[str, Any], names: dict[str, str], ui: 
                  aria=f'Abort {_at_sr(o)} of {o["name"]} and do something else')
 
 
+def change_cost(view: dict[str, Any], c: dict[str, Any], a: dict[str, Any]) -> tuple[str, bool]:
+    """What changing ``c``'s declared action ``a`` now costs, said before the GM confirms, and whether an
+    attack is then surely lost. Changing Actions: "Changing your declared action during a MR delays action by
+    the combatant's DEX SR. If an attack is pushed past SR 12, it is lost." Nothing comes earlier than the SR
+    being resolved: the SR it gives is the earliest (a new target further off adds its movement)."""
+    dsr = c.get("derived", {}).get("dex_sr", {}).get("value", 0)
+    at = view.get("sr", 0) + dsr
+    if a.get("kind") in ("melee", "missile") and at > LAST_SR:
+        return f"changing now costs DEX SR {dsr}: SR {at}, past SR {LAST_SR}, the attack would be lost", True
+    return f"changing now costs DEX SR {dsr}: SR {at} at the earliest", False
+
+
 def change_html(view: dict[str, Any], ref: str) -> Markup:
     names = _names(view)
     for cid, c in view.get("combatants", {}).items():
         for a in c.get("declared", []):
             if a["ref"] == ref and a.get("status") == "declared":
-                return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>{}{}</div>',
-                            _at_sr(a), c["name"], declare_form(cid, c, names, "sr-change", ref, a, dead=dead_ids(view)),
+                cost, lost = change_cost(view, c, a)
+                return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>'
+                            '<p class="hint sr-change-cost">{}.</p>{}{}</div>',
+                            _at_sr(a), c["name"], cost[:1].upper() + cost[1:],
+                            declare_form(cid, c, names, "sr-change", ref, a, dead=dead_ids(view),
+                                         submit="Change: the attack is lost" if lost else ""),
                             _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change"))
     return Markup("")

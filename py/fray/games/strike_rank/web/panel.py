@@ -28,7 +28,7 @@ from fray.web.blocks import Block
 from fray.web.html import Markup, block, html
 from fray.web.panels import GamePanel
 from fray.games.strike_rank.combat import MoreDice
-from fray.games.strike_rank.web.attack import attack_html, carried_over, current_parts, free_attack_html
+from fray.games.strike_rank.web.attack import attack_html, carried_over, current_parts, free_attack_html, change_costs
 from fray.games.strike_rank.web.card import body_html, card_html, location_cell, stuck_entries
 from fray.games.strike_rank.web.common import INJURY_LABEL, PHASE_LABEL, _names, dead_ids
 from fray.games.strike_rank.web.declare import change_html, declare_form, declare_html, next_to_declare, order_html
@@ -130,6 +130,8 @@ class StrikeRankPanel(GamePanel):
         # longer on the page are let go
         ui.opened = opened_keys(ui, is_open, app.ui.folds_drawn)
         odds_view.refresh_soon(app)
+        # a forced change, or another target than declared in an attack form: what it costs, by the engine's own change
+        ui.retarget = change_costs(app.enc, view, ui.target) if view.get("phase") == "resolve" else {}
         more = ui.more
         if more:  # the extra dice of an exchange no longer at hand (skipped, undone, Next) are let go
             now = {o["ref"] or "free" for o in view.get("order", []) if o.get("current")} | {"free"}
@@ -364,6 +366,15 @@ class StrikeRankPanel(GamePanel):
             a["type"] = "sr.abort"
             a["ref"] = data(form, "ref")
             app.dispatch(a, form)
+        elif form_name == "sr-attack" and data(form, "retarget") and values.get("target"):
+            # another target than declared: the change it is ("Changing your declared action during a MR delays
+            # action by the combatant's DEX SR"), timed again and logged, not a blow at the old SR
+            ref = data(form, "ref") or ""
+            a = {"type": "sr.change", "id": data(form, "attacker") or "", "ref": ref, "kind": data(form, "kind") or "melee",
+                 "weapon": data(form, "weapon") or "", "target": values["target"]}
+            if app.dispatch(a, form):
+                app.ui.part(self).target.pop(ref, None)
+                app.render()
         elif form_name == "sr-attack":
             key = (data(form, "ref") or "") or "free"
             more = app.ui.part(self).more
