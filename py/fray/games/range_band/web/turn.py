@@ -57,8 +57,11 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
         descend = html('<form class="rb-descend" data-form="rb-descend" data-id="{}" novalidate '
                        'aria-label="Descend without a roll">{}<button type="submit" class="secondary">Descend</button>'
                        '</form>', cid,
+                       # starts on a real descent (a GM's play-through: it held the flyer's own altitude, and
+                       # Descend logged a 0 m descent), empty when nothing is left to descend this phase
                        _field("rb-ds-alt", "alt", "Descend to altitude (m), no roll",
-                              _input("rb-ds-alt", "alt", _g(alt), "decimal")))
+                              _input("rb-ds-alt", "alt", "" if c.get("descend_to") is None else _g(c["descend_to"]),
+                                     "decimal")))
     ambush: Markup | str = ""
     if c["stealth"]["level"] == "high" or (c.get("moved") or {}).get("success"):
         ambush = html('<div class="rb-row">{}<span class="hint">after a successful move of at least short range, '
