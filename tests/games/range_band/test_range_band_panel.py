@@ -771,3 +771,32 @@ def test_after_a_descent_without_a_roll_the_movement_box_asks_the_gm():
     assert 'name="after_descent"' in box and "after_descent" in names_in(box)
     assert move_action("c4", {"x": "3", "y": "0", "alt": "10", "after_descent": "on"})["after_descent"] is True
     assert "after_descent" not in move_action("c4", {"x": "3", "y": "0", "alt": "10"})
+
+
+def test_target_warned_by_offers_the_targets_allies_in_the_fight_only():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
+    their allies." and "Animals cannot warn others, nor can they be warned." A GM's play-through: "Target warned by"
+    listed the target himself, the attacker's allies and the fallen. It lists the chosen target's allies still in
+    the fight (no animal), and follows the Target the GM chose (kept in the panel's part of the page state)."""
+    h = History(new_encounter("range-band", "T"))
+    for name, side in (("Sneak", "foes"), ("Cutthroat", "foes"), ("Mark", "party"), ("Lookout", "party"),
+                       ("Fallen", "party"), ("Hound", "party")):
+        h.do({"type": "add_combatant", "combatant": {**preset("Human scout"), "name": name, "side": side,
+                                                    **({"kind": "animal"} if name == "Hound" else {})}})
+    h.do({"type": "set_condition", "id": "c5", "condition": "dead", "on": True})
+    for i, cid in enumerate(("c1", "c2", "c3", "c4", "c6")):
+        h.do({"type": "rb.turn_order", "id": cid, "value": 20 - i})
+    h = in_turn(h, "c1")
+    view = RS.view(h.present)
+
+    def warn_options(ui: RangeBandUi) -> tuple[str, list[str]]:
+        form = re.search(r'<form data-form="rb-attack" data-id="c1".*?</form>', panel_html(view, ui), re.S).group(0)
+        target = re.search(r'<select[^>]*name="target".*?</select>', form, re.S).group(0)
+        chosen = re.search(r'<option value="(c\d+)" selected', target).group(1)
+        warn = re.search(r'<select[^>]*name="warned_by".*?</select>', form, re.S).group(0)
+        return chosen, re.findall(r'<option value="[^"]*"[^>]*>([^<]*)</option>', warn)
+
+    assert warn_options(RangeBandUi()) == ("c3", ["nobody", "Lookout"])
+    assert warn_options(RangeBandUi(targets={"c1": "c4"})) == ("c4", ["nobody", "Mark"])
+    assert warn_options(RangeBandUi(targets={"c1": "c6"})) == ("c6", ["nobody"])   # a hound cannot be warned
+    assert warn_options(RangeBandUi(targets={"c1": "c2"})) == ("c2", ["nobody"])   # an unexpected attack on an ally

@@ -458,6 +458,22 @@ def test_animals_and_deafened_cannot_warn():
         act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
 
 
+def test_only_the_targets_allies_in_the_fight_warn():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
+    their allies." A GM's play-through: "Target warned by" offered the target himself, the attacker's allies and the
+    fallen. Each is refused beside the field; the target's ally still in the fight warns."""
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21),
+                person("Cutthroat", side="foes", x=-2), person("Fallen", x=22))
+    enc = act(enc, "status", id="c5", status="dead")
+    for who, says in (("c2", "Mark cannot warn themselves"), ("c4", "Cutthroat is not one of Mark's allies"),
+                      ("c1", "Sneak is not one of Mark's allies"), ("c5", "Fallen is out of the fight (dead)")):
+        with pytest.raises(RuleViolation) as e:
+            act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by=who)
+        assert e.value.rule == "Stealth Attacks" and e.value.field == "warned_by" and says in str(e.value)
+    warned = act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
+    assert last_pending(warned, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 1
+
+
 def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_the_excerpt():
     """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
     their allies. The following criteria must be met:" — the criteria themselves are not in the excerpt (FACTS.md), so

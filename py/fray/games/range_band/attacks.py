@@ -141,10 +141,10 @@ def attack(ctx: Context) -> None:
     if stealth_attack:
         warn_ok, warn_why = False, ""
         if warned_by is not None:
-            warner = other(ctx, "warned_by", d, read_only=True)
+            warner = other(ctx, "warned_by", None, read_only=True)
             warn_ok, warn_why = warning_ok(enc, warner, d, a, t)
             if not warn_ok:
-                raise RuleViolation("Stealth Attacks", warn_why)
+                raise RuleViolation("Stealth Attacks", warn_why, field="warned_by")
         n = rules.const(t, "warned_hindrance") if warn_ok else rules.const(t, "stealth_attack_hindrance")
         defense = {"hindrance": [{"reason": "stealth attack" + (f" (warned by {warner.name})"
                                                                  if warn_ok else ""), "count": n}]}
@@ -181,7 +181,17 @@ def attack(ctx: Context) -> None:
 def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker: Combatant,
                t: rules.Tables) -> tuple[bool, str]:
     """Stealth Attacks: who may warn whom. (The text's list of criteria is not in the excerpt; these
-    are the sentences it does give.)"""
+    are the sentences it does give.) "warned by one of their allies": not the defender, nor the attacker (an
+    unexpected attack from one thought an ally), nor another side, nor one out of the fight (a GM's play-through:
+    "Target warned by" offered the target, the attacker's allies and the fallen)."""
+    if warner.id == defender.id:
+        return False, f"{defender.name} cannot warn themselves: the defender is \"warned by one of their allies\""
+    if warner.id == attacker.id or warner.side != defender.side:
+        return False, (f"{warner.name} is not one of {defender.name}'s allies: the defender is \"warned by one of "
+                       "their allies\"")
+    if not rules.able(warner):
+        out = ", ".join(x for x in rules.OUT if x in warner.conditions)
+        return False, f"{warner.name} is out of the fight ({out}) and cannot warn anyone"
     if warner.data.get("kind") == "animal" or defender.data.get("kind") == "animal":
         return False, "animals cannot warn others, nor can they be warned"
     if "deafened" in warner.conditions or "deafened" in defender.conditions:

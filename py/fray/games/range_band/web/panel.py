@@ -86,7 +86,37 @@ class RangeBandPanel(GamePanel):
         app.ui.part(self).folds = dict(app.ui.folds)  # the notes, the turn-order list (rb-keep)
         app.ui.part(self).narrow = bool(getattr(app, "narrow", False))  # a tablet: the strip shows
         odds_view.refresh_soon(app)
+        if not getattr(self, "_listening", False):
+            from fray.web.dom import document
+            self._listening = True
+            app._listen(document, "change", lambda e: self.on_change(app, e))
         return panel_html(view, app.ui.part(self), positions)
+
+    @staticmethod
+    def on_change(app: Any, event: Any) -> None:
+        """A Target chosen in the attack form: "Target warned by" becomes who may warn that target (its allies
+        in the fight, ``turn.warners``), a warner chosen before staying if still one; the Target is kept so a
+        redraw draws the same form. The form is not drawn again (what else is chosen in it stays)."""
+        from fray.web.blocks import ascii_html
+        from fray.web.dom import data, nil, q
+        from fray.web.html import fragment, h
+        from fray.games.range_band.web.turn import warners
+
+        t = nil(event.target)
+        if t is None or str(getattr(t, "name", "") or "") != "target":
+            return
+        form = nil(t.closest('form[data-form="rb-attack"]'))
+        if form is None:
+            return
+        cid, target = data(form, "id") or "", str(t.value or "")
+        app.ui.part(RangeBandPanel).targets[cid] = target
+        sel = q(form, '[name="warned_by"]')
+        if sel is not None:
+            was = str(sel.value or "")
+            opts = warners(app.ruleset.view(app.enc), cid, target)
+            sel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in opts))
+            sel.value = was if was in {v for v, _ in opts} else ""
+        odds_view.refresh(app, form)
 
     @staticmethod
     def map_mover(app: Any) -> str | None:
