@@ -497,6 +497,29 @@ def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_th
     assert not seen.state.get("prompts"), "not a stealth attack: nothing to warn of"
 
 
+def test_the_warning_note_comes_before_the_offense_roll_never_after():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
+    their allies." A GM's play-through: after Roll it (Fray's dice), the "may an ally warn them?" note came with the
+    roll already made, advising to "dismiss it and attack again". The note is asked before the roll (the preview of
+    the attack shows it; sent without rolling, it stands beside the open roll) and closes, logged, once the roll is
+    made or dismissed; an attack rolled at once leaves none."""
+    from fray.games.range_band.preview import preview
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21))
+    attack = {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"}
+    before = preview(enc, attack)
+    assert "may an ally warn them?" in before["prompts"][0]["text"]
+    rolled, events = apply(enc, {**attack, "roll": True, "rolls": {"roll": [15]}})
+    assert not rolled.state.get("prompts") and not rolled.state.get("pending")
+    assert not any("may an ally warn" in e["text"] for e in events)
+    sent = act(enc, "attack", **{k: v for k, v in attack.items() if k != "type"})
+    note = [p for p in sent.state["prompts"] if p["kind"] == "warning"]
+    assert len(note) == 1 and "dismiss it and attack again" in note[0]["text"]
+    for settled, how in ((resolve(sent, "offense", by=2), "is rolled"),
+                         (act(sent, "dismiss", ref=last_pending(sent, "offense")["ref"]), "is dismissed")):
+        assert not [p for p in settled.state.get("prompts", []) if p["kind"] == "warning"]
+        assert f"{note[0]['ref']} closed: R1 {how}, so the warning note no longer applies" in [e.text for e in settled.log]
+
+
 def test_unexpected_attack_from_supposed_ally_is_stealth_attack():
     """Stealth Attacks: "Stealth attack rules can also be applied in the case of unexpected attacks from characters
     thought to be allies." """

@@ -169,13 +169,28 @@ def attack(ctx: Context) -> None:
             set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
         return
     ref = pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
-    if stealth_attack:
-        prompt(ctx, "warning", d, warning_prompt(enc, a, d, warner if warn_ok else None, vis, t))
+    if stealth_attack and not roll_now:
+        # the note asks before the roll (the page's preview shows it before Roll it is pressed), and closes once the
+        # roll is made (``close_warning``): a GM's play-through read it after Fray's roll, advising what could no
+        # longer be done
+        prompt(ctx, "warning", d, warning_prompt(enc, a, d, warner if warn_ok else None, vis, t), offense=ref)
     if emits_light and a.data.get("stealth") != "low":
         set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
     if roll_now:
         from fray.games.range_band.resolution import settle
         settle(ctx, next(i for i, p in enumerate(enc.state["pending"]) if p["ref"] == ref), None)
+
+
+def close_warning(ctx: Context, offense: str, why: str) -> None:
+    """The warning note of the stealth attack whose offense roll ``offense`` is made or dismissed closes, logged:
+    "If one does, choose them in Target warned by" no longer applies to that roll."""
+    notes = list.__iter__(dict.get(ctx.enc.state, "prompts") or [])  # only read unless one closes
+    moot = [p for p in notes if p.get("kind") == "warning" and p.get("offense") == offense]
+    if not moot:
+        return
+    ctx.enc.state["prompts"] = [p for p in ctx.enc.state["prompts"] if p not in moot]
+    for p in moot:
+        ctx.event("dismiss", f"{p['ref']} closed: {offense} {why}, so the warning note no longer applies", ref=p["ref"])
 
 
 def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker: Combatant,
