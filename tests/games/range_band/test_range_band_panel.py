@@ -800,3 +800,17 @@ def test_target_warned_by_offers_the_targets_allies_in_the_fight_only():
     assert warn_options(RangeBandUi(targets={"c1": "c4"})) == ("c4", ["nobody", "Mark"])
     assert warn_options(RangeBandUi(targets={"c1": "c6"})) == ("c6", ["nobody"])   # a hound cannot be warned
     assert warn_options(RangeBandUi(targets={"c1": "c2"})) == ("c2", ["nobody"])   # an unexpected attack on an ally
+
+
+def test_ride_offers_neither_the_combatant_itself_nor_the_fallen():
+    """Falling Off Mounts: "If your mount is incapacitated or knocked down, you are also knocked down; you are no
+    longer considered mounted." A GM's play-through: a card's "Ride (choose a mount)" listed its own combatant
+    and the fallen."""
+    h = History(new_encounter("range-band", "T"))
+    for n in ("Rider", "Horse", "Horse", "Human scout"):
+        h.do({"type": "add_combatant", "combatant": preset(n)})
+    h.do({"type": "set_condition", "id": "c3", "condition": "dead", "on": True})
+    view = RS.view(h.present)
+    form = re.search(r'<form class="rb-inline" data-form="rb-mount" data-id="c1".*?</form>', card_html(view, "c1"),
+                     re.S).group(0)
+    assert re.findall(r'<option value="(c\d+)"', form) == ["c2", "c4"]
