@@ -229,11 +229,20 @@ class RangeBand(Ruleset):
         if not skip:
             return
         enc.state["pending"] = [p for p in enc.state.get("pending", []) if p["ref"] not in skip]
+        from fray.games.range_band.attacks import close_warning
+        from fray.games.range_band.movement import take_back
         for ref in skip:
             p = have[ref]
             who = enc.peek_at(p["combatant"])
+            # a skipped roll was never made, as a dismissed one (resolution.dismiss): a movement roll leaves no record
+            # that the mover moved (heard moving, a mount "moved on its last turn", the phase's roll spent)
+            made = p.get("kind") == "movement" and who is not None and take_back(enc.get(who.id), p.get("effect") or {})
             ctx.event("dismiss", f"{ref} {(who.name + ': ') if who else ''}{p['spec'].get('what', 'roll')} skipped by "
-                      "the GM at Next (not rolled)", ref=ref, id=p["combatant"], skipped=True)
+                      "the GM at Next (not rolled)" + (f"; {who.name} has not made this movement phase's movement "
+                                                       "roll" if made and who else ""),
+                      ref=ref, id=p["combatant"], skipped=True)
+            if p.get("kind") == "offense":
+                close_warning(ctx, ref, "is skipped")
 
     def start_round(self, ctx: Context, t: dict[str, dict[str, Any]]) -> None:
         enc = ctx.enc
