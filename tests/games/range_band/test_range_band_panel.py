@@ -814,3 +814,23 @@ def test_ride_offers_neither_the_combatant_itself_nor_the_fallen():
     form = re.search(r'<form class="rb-inline" data-form="rb-mount" data-id="c1".*?</form>', card_html(view, "c1"),
                      re.S).group(0)
     assert re.findall(r'<option value="(c\d+)"', form) == ["c2", "c4"]
+
+
+def test_the_strip_says_high_stealth_as_it_says_the_statuses():
+    """High Stealth: "To take full advantage of stealth tactics, a character must enter High Stealth." The map draws
+    a token in High Stealth; the order strip showed no tag for it. Its entry (and the acting line) carries a "High
+    Stealth" chip beside the statuses; Medium Stealth and the fallen carry none."""
+    from fray.web import render
+
+    h = History(new_encounter("range-band", "T"))
+    for name, stealth in (("Kest", "high"), ("Mira", "medium"), ("Orm", "high")):
+        h.do({"type": "add_combatant", "combatant": {**preset("Human scout"), "name": name, "stealth": stealth}})
+    h.do({"type": "rb.status", "id": "c1", "status": "minor-stunned", "rounds": 1})
+    h.do({"type": "set_condition", "id": "c3", "condition": "dead", "on": True})
+    enc = h.present
+    view = RS.view(enc)
+    status = {c.id: RS.status(enc, view, c.id) for c in enc.combatants}
+    assert status["c1"]["chips"] == ["minor stunned", "High Stealth"]
+    assert status["c2"]["chips"] == [] and "High Stealth" not in status["c3"]["chips"]
+    strip = _read(str(render.order_strip(render.strip_entries(enc, RS.order_of_play(enc), status, None))))
+    assert "Kest, minor stunned, High Stealth" in strip and "Mira, High Stealth" not in strip

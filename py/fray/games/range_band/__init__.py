@@ -390,8 +390,13 @@ class RangeBand(Ruleset):
             # a rider has no movement slot of its own (the strip greys it at the end): say why. Its turn in the
             # action phase is its own.
             word = f"moves with {m.name}"
-        return status_of(None, list(c.conditions), word, bad, out_words=("dead", "incapacitated"),
-                         words=self.condition_words)
+        st = status_of(None, list(c.conditions), word, bad, out_words=("dead", "incapacitated"),
+                       words=self.condition_words)
+        if c.data.get("stealth") == "high" and not fallen:
+            # a state the map draws on the token since .24: the strip says it too, as it says the statuses (the GM's
+            # own strip; the players' window draws its own projection)
+            st["chips"].append("High Stealth")
+        return st
 
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc), self.order_of_play(enc))
