@@ -132,7 +132,8 @@ class RangeBandPanel(GamePanel):
     def map_drop(app: Any, cid: str, x: float, y: float, alt: float) -> bool:
         """A token dropped on the map in the movement phase (issue 33): the mover's (or its rider's) drop is the
         target of their movement roll, sent with the movement form's options (rush, cautious ...), as typing
-        the coordinates and pressing Movement roll would; any other drop is the GM placing a token (False)."""
+        the coordinates and pressing Movement roll would; a flyer's drop straight down (the side view) is its
+        descent without a roll; any other drop is the GM placing a token (False)."""
         from fray.web.dom import document, nil
         from fray.web.forms import form_values
 
@@ -146,6 +147,15 @@ class RangeBandPanel(GamePanel):
             return False
         form = nil(document.querySelector(f'form[data-form="rb-move"][data-id="{cur}"]'))
         values = form_values(form) if form is not None else {}
+        from fray.games.range_band import rules
+        p = c.position
+        if (rules.is_flying(enc, c) and not rules.underwater(enc, c) and alt < p.alt and x == p.x and y == p.y
+                and not values.get("descent_roll")):
+            # a flyer dragged straight down in the side view is a descent, "with or without a roll" (Flight): sent as
+            # a movement roll it was refused (a descent alone needs none). Said beside Descend's field if refused.
+            where = nil(document.querySelector(f'form[data-form="rb-descend"][data-id="{c.id}"]'))
+            app.dispatch({"type": "rb.descend", "id": c.id, "alt": alt}, where if where is not None else form)
+            return True
         values.update({"x": f"{x:g}", "y": f"{y:g}", "alt": f"{alt:g}"})
         if form is not None:
             for k in ("x", "y", "alt"):
@@ -210,9 +220,11 @@ class RangeBandPanel(GamePanel):
             from fray.web.dom import document
             app.ui.part(self).hold = None
             app.render()
-            f = document.querySelector(f'.rb-pending[data-ref="{data(el, "ref") or ""}"]')
+            f = nil(document.querySelector(f'.rb-pending[data-ref="{data(el, "ref") or ""}"]'))
             if f is not None:
-                f.scrollIntoView({"block": "start"})
+                # below the sticky round bar, strip and acting line (a tablet): scrollIntoView put its top, with the
+                # roll's name and specification, under them
+                app.reveal(f)
                 first = f.querySelector("input")
                 if first is not None:
                     first.focus()
