@@ -184,11 +184,12 @@ def attack(ctx: Context) -> None:
 def close_warning(ctx: Context, offense: str, why: str) -> None:
     """The warning note of the stealth attack whose offense roll ``offense`` is made or dismissed closes, logged:
     "If one does, choose them in Target warned by" no longer applies to that roll."""
-    notes = list.__iter__(dict.get(ctx.enc.state, "prompts") or [])  # only read unless one closes
+    notes = list(list.__iter__(dict.get(ctx.enc.state, "prompts") or []))  # read uncopied (the draft's read copies)
     moot = [p for p in notes if p.get("kind") == "warning" and p.get("offense") == offense]
     if not moot:
         return
-    ctx.enc.state["prompts"] = [p for p in ctx.enc.state["prompts"] if p not in moot]
+    gone = {p["ref"] for p in moot}
+    ctx.enc.state["prompts"] = [p for p in notes if p["ref"] not in gone]  # the others shared, as they were
     for p in moot:
         ctx.event("dismiss", f"{p['ref']} closed: {offense} {why}, so the warning note no longer applies", ref=p["ref"])
 
