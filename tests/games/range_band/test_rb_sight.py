@@ -514,10 +514,10 @@ def test_the_warning_note_comes_before_the_offense_roll_never_after():
     sent = act(enc, "attack", **{k: v for k, v in attack.items() if k != "type"})
     note = [p for p in sent.state["prompts"] if p["kind"] == "warning"]
     assert len(note) == 1 and "dismiss it and attack again" in note[0]["text"]
-    for settled, how in ((resolve(sent, "offense", by=2), "is rolled"),
-                         (act(sent, "dismiss", ref=last_pending(sent, "offense")["ref"]), "is dismissed")):
+    for settled, how in ((resolve(sent, "offense", by=2), "rolled"),
+                         (act(sent, "dismiss", ref=last_pending(sent, "offense")["ref"]), "dismissed")):
         assert not [p for p in settled.state.get("prompts", []) if p["kind"] == "warning"]
-        assert f"{note[0]['ref']} closed: R1 {how}, so the warning note no longer applies" in [e.text for e in settled.log]
+        assert f"{note[0]['ref']} closed: the offense roll it was about is {how}, so the warning note no longer applies" in [e.text for e in settled.log]
 
 
 def test_unexpected_attack_from_supposed_ally_is_stealth_attack():

@@ -242,7 +242,7 @@ class RangeBand(Ruleset):
                                                        "roll" if made and who else ""),
                       ref=ref, id=p["combatant"], skipped=True)
             if p.get("kind") == "offense":
-                close_warning(ctx, ref, "is skipped")
+                close_warning(ctx, ref, "skipped")
 
     def start_round(self, ctx: Context, t: dict[str, dict[str, Any]]) -> None:
         enc = ctx.enc

@@ -191,7 +191,9 @@ def close_warning(ctx: Context, offense: str, why: str) -> None:
     gone = {p["ref"] for p in moot}
     ctx.enc.state["prompts"] = [p for p in notes if p["ref"] not in gone]  # the others shared, as they were
     for p in moot:
-        ctx.event("dismiss", f"{p['ref']} closed: {offense} {why}, so the warning note no longer applies", ref=p["ref"])
+        # the line names only its own label (a roll's R-label here would be a code the GM cannot look up)
+        ctx.event("dismiss", f"{p['ref']} closed: the offense roll it was about is {why}, so the warning note no "
+                  "longer applies", ref=p["ref"])
 
 
 def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker: Combatant,

@@ -48,7 +48,7 @@ def dismiss(ctx: Context) -> None:
         key, i = _find(ctx.enc, ref)
         p = ctx.enc.state[key].pop(i)
         if p.get("kind") == "offense":
-            close_warning(ctx, p["ref"], "is dismissed")
+            close_warning(ctx, p["ref"], "dismissed")
         c = ctx.enc.get(p["combatant"]) if p.get("kind") == "movement" else None
         if c is not None and take_back(c, p.get("effect") or {}):
             ctx.event("dismiss", f"{p['ref']} dismissed: {c.name} has not made this movement phase's movement roll",
@@ -86,7 +86,7 @@ def settle(ctx: Context, i: int, out: dict[str, Any] | None) -> None:
               + f" — {out.get('text', '')}", ref=p["ref"], success=out["success"], by=out.get("by"),
               blunder=out.get("blunder", False))
     if p["kind"] == "offense":
-        close_warning(ctx, p["ref"], "is rolled")
+        close_warning(ctx, p["ref"], "rolled")
     if c is None:
         return
     EFFECTS.get(p["kind"], lambda *a: None)(ctx, c, p, out, t)
