@@ -106,4 +106,29 @@ def test_a_dismissed_movement_roll_leaves_the_phases_roll_to_make(page, open_app
     expect(newest_log(page)).to_contain_text(f"R1 dismissed: {FLYER} has not made this movement phase's movement roll")
     move(page, x=5, alt=40)
     expect(pending(page, "R2")).to_be_visible()
-    expect(page.locator(".rb-acting")).not_to_contain_text("movement roll already")
+    # no refusal beside the form (its preview, once R2 is out, rightly says a third roll would be refused: the
+    # whole box raced that preview)
+    expect(page.locator(".rb-acting [data-error-for]", has_text="movement roll already")).to_have_count(0)
+
+
+def test_descend_starts_on_a_real_descent_and_refuses_the_same_altitude(page, open_app):
+    """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
+    without a roll." A GM's play-through: Descend's field held the flyer's own altitude, and pressing Descend logged
+    a 0 m descent ("descends to altitude 20 m", from 20 m) that used up the phase. The field starts on a real
+    descent (here to the ground); the flyer's own altitude typed back is refused beside the field in the GM's words,
+    and nothing changes."""
+    flyer_aloft_moves_first(page, open_app)
+    descend = page.locator("form[data-form=rb-descend]")
+    field = descend.get_by_label("Descend to altitude (m), no roll")
+    expect(field).to_have_value("0")          # 40 m up, a zone is more: down to the ground
+    actions_before = len(saved(page)["history"]["actions"])
+
+    field.fill("40")
+    descend.get_by_role("button", name="Descend").click()
+    refusal = descend.locator('[data-error-for="alt"]')
+    expect(refusal).to_have_text(f"{FLYER} is at altitude 40 m: to descend, give a lower altitude (down to 0 m this "
+                                 "movement phase)")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    assert len(saved(page)["history"]["actions"]) == actions_before, "a refused descent changes nothing"
+    expect(page.locator(".rb-acting fieldset.rb-ask")).to_have_count(0)   # the phase's movement is not spent
+    photograph(page, "rb-descend-same-altitude", scroll_to=".rb-acting")

@@ -486,31 +486,33 @@ def test_range_band_round_two_movement_form_fits_after_round_one_notes(browser, 
         page.locator("#round-bar [data-act=advance]").click()
         expect(page.locator("#rb-hold")).to_have_count(0)
     expect(phase).to_contain_text("Action phase: Sly")
-    # Sly, unseen by the bandits, shoots twice (a major and a minor action): two stealth attacks, two notes
-    for size, target in (("major", "Bandit 1"), ("minor", "Bandit 2")):
+    # Sly, unseen by the bandits, shoots twice (a major and a minor action): two stealth attacks, two notes, which
+    # stand while their offense rolls are open (asked before the roll) and close once rolled
+    for n, (size, target) in enumerate((("major", "Bandit 1"), ("minor", "Bandit 2")), 1):
         attack = page.locator("form[data-form=rb-attack]")
         attack.get_by_label("Target", exact=True).select_option(label=target)
         attack.get_by_label("Action", exact=True).select_option(size)
         attack.get_by_role("button", name="Offense roll").click()
-        box = page.locator(".rb-pending").first
-        expect(box).to_be_visible()
-        box.get_by_role("button", name="Let Fray roll (assumed default)").click()
-        expect(page.locator(".rb-pending")).to_have_count(0)
+        expect(page.locator(".rb-pending")).to_have_count(n)
     expect(page.locator("#log")).to_contain_text("may an ally warn them?")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "rb-tablet-round1-notes")
     # the two notes are one line, with Done all; no box of their own under Rolls to settle
     expect(page.locator(".rb-prompt")).to_have_count(0)
     notes = page.evaluate(BOX, ".rb-gm-notes")
-    assert notes["inside"] and notes["height"] < 70, notes
+    assert notes["height"] < 70, notes  # one line (below the two open rolls it goes with, not always on screen)
     expect(page.locator(".rb-gm-notes summary")).to_contain_text("2 notes (warning), no roll needed")
+    for left in (1, 0):
+        page.locator(".rb-pending").first.get_by_role("button", name="Let Fray roll (assumed default)").click()
+        expect(page.locator(".rb-pending")).to_have_count(left)
+    expect(page.locator(".rb-gm-notes")).to_have_count(0)
+    expect(page.locator("#log")).to_contain_text("so the warning note no longer applies")
     while "Round 2" not in page.locator("#round-bar .round").inner_text():
         page.locator("#round-bar [data-act=advance]").click()
         expect(page.locator("#rb-hold")).to_have_count(0)
     expect(phase).to_contain_text("Movement phase")
     box = fits(page, 'form[data-form="rb-move"]', "round 2's movement form", "tablet", "rb-tablet-round2-movement")
     print("tablet rb-move round 2", box)
-    expect(page.locator("#log")).to_contain_text("End of round 1:")
     no_cut_text(page, "tablet", "range-band round 2 movement")
     ctx.close()
 

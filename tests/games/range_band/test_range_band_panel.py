@@ -771,3 +771,66 @@ def test_after_a_descent_without_a_roll_the_movement_box_asks_the_gm():
     assert 'name="after_descent"' in box and "after_descent" in names_in(box)
     assert move_action("c4", {"x": "3", "y": "0", "alt": "10", "after_descent": "on"})["after_descent"] is True
     assert "after_descent" not in move_action("c4", {"x": "3", "y": "0", "alt": "10"})
+
+
+def test_target_warned_by_offers_the_targets_allies_in_the_fight_only():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
+    their allies." and "Animals cannot warn others, nor can they be warned." A GM's play-through: "Target warned by"
+    listed the target himself, the attacker's allies and the fallen. It lists the chosen target's allies still in
+    the fight (no animal), and follows the Target the GM chose (kept in the panel's part of the page state)."""
+    h = History(new_encounter("range-band", "T"))
+    for name, side in (("Sneak", "foes"), ("Cutthroat", "foes"), ("Mark", "party"), ("Lookout", "party"),
+                       ("Fallen", "party"), ("Hound", "party")):
+        h.do({"type": "add_combatant", "combatant": {**preset("Human scout"), "name": name, "side": side,
+                                                    **({"kind": "animal"} if name == "Hound" else {})}})
+    h.do({"type": "set_condition", "id": "c5", "condition": "dead", "on": True})
+    for i, cid in enumerate(("c1", "c2", "c3", "c4", "c6")):
+        h.do({"type": "rb.turn_order", "id": cid, "value": 20 - i})
+    h = in_turn(h, "c1")
+    view = RS.view(h.present)
+
+    def warn_options(ui: RangeBandUi) -> tuple[str, list[str]]:
+        form = re.search(r'<form data-form="rb-attack" data-id="c1".*?</form>', panel_html(view, ui), re.S).group(0)
+        target = re.search(r'<select[^>]*name="target".*?</select>', form, re.S).group(0)
+        chosen = re.search(r'<option value="(c\d+)" selected', target).group(1)
+        warn = re.search(r'<select[^>]*name="warned_by".*?</select>', form, re.S).group(0)
+        return chosen, re.findall(r'<option value="[^"]*"[^>]*>([^<]*)</option>', warn)
+
+    assert warn_options(RangeBandUi()) == ("c3", ["nobody", "Lookout"])
+    assert warn_options(RangeBandUi(targets={"c1": "c4"})) == ("c4", ["nobody", "Mark"])
+    assert warn_options(RangeBandUi(targets={"c1": "c6"})) == ("c6", ["nobody"])   # a hound cannot be warned
+    assert warn_options(RangeBandUi(targets={"c1": "c2"})) == ("c2", ["nobody"])   # an unexpected attack on an ally
+
+
+def test_ride_offers_neither_the_combatant_itself_nor_the_fallen():
+    """Falling Off Mounts: "If your mount is incapacitated or knocked down, you are also knocked down; you are no
+    longer considered mounted." A GM's play-through: a card's "Ride (choose a mount)" listed its own combatant
+    and the fallen."""
+    h = History(new_encounter("range-band", "T"))
+    for n in ("Rider", "Horse", "Horse", "Human scout"):
+        h.do({"type": "add_combatant", "combatant": preset(n)})
+    h.do({"type": "set_condition", "id": "c3", "condition": "dead", "on": True})
+    view = RS.view(h.present)
+    form = re.search(r'<form class="rb-inline" data-form="rb-mount" data-id="c1".*?</form>', card_html(view, "c1"),
+                     re.S).group(0)
+    assert re.findall(r'<option value="(c\d+)"', form) == ["c2", "c4"]
+
+
+def test_the_strip_says_high_stealth_as_it_says_the_statuses():
+    """High Stealth: "To take full advantage of stealth tactics, a character must enter High Stealth." The map draws
+    a token in High Stealth; the order strip showed no tag for it. Its entry (and the acting line) carries a "High
+    Stealth" chip beside the statuses; Medium Stealth and the fallen carry none."""
+    from fray.web import render
+
+    h = History(new_encounter("range-band", "T"))
+    for name, stealth in (("Kest", "high"), ("Mira", "medium"), ("Orm", "high")):
+        h.do({"type": "add_combatant", "combatant": {**preset("Human scout"), "name": name, "stealth": stealth}})
+    h.do({"type": "rb.status", "id": "c1", "status": "minor-stunned", "rounds": 1})
+    h.do({"type": "set_condition", "id": "c3", "condition": "dead", "on": True})
+    enc = h.present
+    view = RS.view(enc)
+    status = {c.id: RS.status(enc, view, c.id) for c in enc.combatants}
+    assert status["c1"]["chips"] == ["minor stunned", "High Stealth"]
+    assert status["c2"]["chips"] == [] and "High Stealth" not in status["c3"]["chips"]
+    strip = _read(str(render.order_strip(render.strip_entries(enc, RS.order_of_play(enc), status, None))))
+    assert "Kest, minor stunned, High Stealth" in strip and "Mira, High Stealth" not in strip

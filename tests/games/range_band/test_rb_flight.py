@@ -94,6 +94,27 @@ def test_descend_one_zone_without_a_roll():
     assert enc.get("c1").position.alt == 0 and not pending(enc)
 
 
+def test_a_descent_to_the_same_altitude_is_no_descent():
+    """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
+    without a roll." A GM's play-through: Descend, its field holding the flyer's own altitude, logged "Wren descends
+    to altitude 20 m" (from 20 m to 20 m) and used up the phase. The same or a higher altitude is refused beside the
+    field, in the GM's words, and nothing changes; the view starts Descend on a real descent (1 zone lower, not
+    below the ground; none left: empty)."""
+    enc = to_phase(start(fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 20}))), "movement")
+    for alt in (20, 25):
+        with pytest.raises(InvalidAction) as e:
+            act(enc, "descend", id="c1", alt=alt)
+        assert e.value.field == "alt" and "at altitude 20 m: to descend, give a lower altitude" in e.value.message
+    assert enc.get("c1").data.get("moved") is None and enc.get("c1").position.alt == 20
+    assert cv(enc, "c1")["descend_to"] == 0
+    high = to_phase(start(fight(preset("Winged flyer", position={"x": 0, "y": 0, "alt": 500}))), "movement")
+    zone = rules.band_max(RS.all_tables(high), "long")
+    assert cv(high, "c1")["descend_to"] == 500 - zone
+    high = act(high, "descend", id="c1", alt=500 - zone)
+    assert cv(high, "c1")["descend_to"] is None  # the phase's zone is used up: the field starts empty
+    assert cv(act(to_phase(enc, "movement", rnd=1), "descend", id="c1", alt=0), "c1")["descend_to"] is None
+
+
 def test_a_descent_without_a_roll_is_the_movement_unless_the_gm_lets_a_roll_follow():
     """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
     without a roll." and "If vertical movement up or down is your only movement, it still counts as a movement

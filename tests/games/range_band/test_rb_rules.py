@@ -323,6 +323,18 @@ def test_mount_knocked_down_throws_rider():
     assert "knocked-down" in enc.get("c1").conditions and enc.get("c1").data["mount"] is None
 
 
+def test_no_one_mounts_a_fallen_mount():
+    """Falling Off Mounts: "If your mount is incapacitated or knocked down, you are also knocked down; you are no
+    longer considered mounted." A GM's play-through: a card's "Ride (choose a mount)" offered the fallen. Mounting
+    one is refused, naming the rule; nothing changes."""
+    enc = fight(preset("Rider"), preset("Horse"), person("Foe", side="foes", x=30))
+    enc = act(enc, "status", id="c2", status="incapacitated")
+    with pytest.raises(RuleViolation) as e:
+        act(enc, "mount", id="c1", mount="c2")
+    assert e.value.rule == "Falling Off Mounts" and "Horse is out of the fight (incapacitated)" in str(e.value)
+    assert enc.get("c1").data.get("mount") is None
+
+
 def test_knocked_down_rider_leaves_mount_and_400_wgt_fall():
     """Falling Off Mounts: "Anything which knocks you down will also remove you from your mount" and "If you are
     falling off an animal of at least 400 WGT, you must proceed through the Falling rules for a short-range fall"."""

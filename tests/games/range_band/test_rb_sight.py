@@ -458,6 +458,22 @@ def test_animals_and_deafened_cannot_warn():
         act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
 
 
+def test_only_the_targets_allies_in_the_fight_warn():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
+    their allies." A GM's play-through: "Target warned by" offered the target himself, the attacker's allies and the
+    fallen. Each is refused beside the field; the target's ally still in the fight warns."""
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21),
+                person("Cutthroat", side="foes", x=-2), person("Fallen", x=22))
+    enc = act(enc, "status", id="c5", status="dead")
+    for who, says in (("c2", "Mark cannot warn themselves"), ("c4", "Cutthroat is not one of Mark's allies"),
+                      ("c1", "Sneak is not one of Mark's allies"), ("c5", "Fallen is out of the fight (dead)")):
+        with pytest.raises(RuleViolation) as e:
+            act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by=who)
+        assert e.value.rule == "Stealth Attacks" and e.value.field == "warned_by" and says in str(e.value)
+    warned = act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
+    assert last_pending(warned, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 1
+
+
 def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_the_excerpt():
     """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
     their allies. The following criteria must be met:" — the criteria themselves are not in the excerpt (FACTS.md), so
@@ -479,6 +495,29 @@ def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_th
     assert "Warned by Lookout (who cannot see Sneak): 1 Hindrance" in warned.state["prompts"][-1]["text"]
     seen = act(fight(person("A"), person("B", side="foes", x=1)), "attack", id="c1", target="c2")
     assert not seen.state.get("prompts"), "not a stealth attack: nothing to warn of"
+
+
+def test_the_warning_note_comes_before_the_offense_roll_never_after():
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
+    their allies." A GM's play-through: after Roll it (Fray's dice), the "may an ally warn them?" note came with the
+    roll already made, advising to "dismiss it and attack again". The note is asked before the roll (the preview of
+    the attack shows it; sent without rolling, it stands beside the open roll) and closes, logged, once the roll is
+    made or dismissed; an attack rolled at once leaves none."""
+    from fray.games.range_band.preview import preview
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21))
+    attack = {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"}
+    before = preview(enc, attack)
+    assert "may an ally warn them?" in before["prompts"][0]["text"]
+    rolled, events = apply(enc, {**attack, "roll": True, "rolls": {"roll": [15]}})
+    assert not rolled.state.get("prompts") and not rolled.state.get("pending")
+    assert not any("may an ally warn" in e["text"] for e in events)
+    sent = act(enc, "attack", **{k: v for k, v in attack.items() if k != "type"})
+    note = [p for p in sent.state["prompts"] if p["kind"] == "warning"]
+    assert len(note) == 1 and "dismiss it and attack again" in note[0]["text"]
+    for settled, how in ((resolve(sent, "offense", by=2), "rolled"),
+                         (act(sent, "dismiss", ref=last_pending(sent, "offense")["ref"]), "dismissed")):
+        assert not [p for p in settled.state.get("prompts", []) if p["kind"] == "warning"]
+        assert f"{note[0]['ref']} closed: the offense roll it was about is {how}, so the warning note no longer applies" in [e.text for e in settled.log]
 
 
 def test_unexpected_attack_from_supposed_ally_is_stealth_attack():

@@ -11,7 +11,7 @@ import pytest
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.reducer import apply
-from rb_helpers import RS, act, current, fight, last_pending, pending, person, start, to_phase
+from rb_helpers import RS, act, current, fight, hind, last_pending, pending, person, rider_and_horse, start, to_phase
 
 
 def three():
@@ -82,6 +82,23 @@ def test_next_skips_an_open_roll_only_when_the_gm_names_it_and_logs_it():
     assert not pending(enc) and current(enc) == "c2"
     assert any(e["detail"].get("ref") == ref and "skipped by the GM" in e["text"] for e in events)
 
+
+
+def test_a_skipped_movement_roll_leaves_no_record_that_it_was_made():
+    """Back in Combat: "Your ranged attacks receive 1 Hindrance in their offense roll while you are mounted; this is
+    increased to 2 Hindrance if the mount moved on its last turn, or 3 Hindrance if the mount was rushing." A roll
+    skipped at Next was never rolled, yet the mount's movement record stayed: its rider's shot took 3 Hindrance for
+    a rush that never happened (and the mover was heard moving). Skipped, the movement roll leaves no record, as a
+    dismissed one: the log says it was not made and that the mount does not move."""
+    enc = to_phase(start(rider_and_horse()), "movement", "c2")
+    enc = act(enc, "move", id="c2", x=20, rush=True)
+    enc, events = apply(enc, {"type": "advance", "skip": [last_pending(enc, "movement")["ref"]]})
+    said = [e["text"] for e in events]
+    assert "R1 Horse: Movement roll skipped by the GM at Next (not rolled); Horse has not made this movement " \
+           "phase's movement roll" in said[0] and "Horse does not move" in said
+    assert (enc.get("c2").data.get("moved") or {}).get("round") != enc.round
+    enc = act(to_phase(enc, "actions", "c1"), "attack", id="c1", target="c3", weapon=1)
+    assert hind(last_pending(enc, "offense")["spec"]) == {"mounted": 1}
 
 
 def test_a_movement_passed_without_a_move_is_said_in_the_log():

@@ -229,11 +229,20 @@ class RangeBand(Ruleset):
         if not skip:
             return
         enc.state["pending"] = [p for p in enc.state.get("pending", []) if p["ref"] not in skip]
+        from fray.games.range_band.attacks import close_warning
+        from fray.games.range_band.movement import take_back
         for ref in skip:
             p = have[ref]
             who = enc.peek_at(p["combatant"])
+            # a skipped roll was never made, as a dismissed one (resolution.dismiss): a movement roll leaves no record
+            # that the mover moved (heard moving, a mount "moved on its last turn", the phase's roll spent)
+            made = p.get("kind") == "movement" and who is not None and take_back(enc.get(who.id), p.get("effect") or {})
             ctx.event("dismiss", f"{ref} {(who.name + ': ') if who else ''}{p['spec'].get('what', 'roll')} skipped by "
-                      "the GM at Next (not rolled)", ref=ref, id=p["combatant"], skipped=True)
+                      "the GM at Next (not rolled)" + (f"; {who.name} has not made this movement phase's movement "
+                                                       "roll" if made and who else ""),
+                      ref=ref, id=p["combatant"], skipped=True)
+            if p.get("kind") == "offense":
+                close_warning(ctx, ref, "skipped")
 
     def start_round(self, ctx: Context, t: dict[str, dict[str, Any]]) -> None:
         enc = ctx.enc
@@ -381,8 +390,13 @@ class RangeBand(Ruleset):
             # a rider has no movement slot of its own (the strip greys it at the end): say why. Its turn in the
             # action phase is its own.
             word = f"moves with {m.name}"
-        return status_of(None, list(c.conditions), word, bad, out_words=("dead", "incapacitated"),
-                         words=self.condition_words)
+        st = status_of(None, list(c.conditions), word, bad, out_words=("dead", "incapacitated"),
+                       words=self.condition_words)
+        if c.data.get("stealth") == "high" and not fallen:
+            # a state the map draws on the token since .24: the strip says it too, as it says the statuses (the GM's
+            # own strip; the players' window draws its own projection)
+            st["chips"].append("High Stealth")
+        return st
 
     def view(self, enc: Encounter) -> dict[str, Any]:
         return view_mod.view(enc, self.all_tables(enc), self.order_of_play(enc))

@@ -116,6 +116,12 @@ def check_mount(enc: Encounter, rider: Combatant, m: Combatant, field: str) -> N
         raise InvalidAction(field, f"{rider.name} is carrying a rider and cannot ride")
     if m.data.get("mount"):
         raise InvalidAction(field, f"{m.name} is riding {m.data['mount']} and cannot be a mount")
+    if not rules.able(m):
+        # Falling Off Mounts: "If your mount is incapacitated or knocked down, you are also knocked down; you are no
+        # longer considered mounted"
+        out = ", ".join(x for x in rules.OUT if x in m.conditions)
+        raise RuleViolation("Falling Off Mounts", f"{m.name} is out of the fight ({out}): the rider of an "
+                            "incapacitated mount is no longer considered mounted")
     if m.data.get("rider") and m.data["rider"] != rider.id:
         raise RuleViolation("Back in Combat", f"{m.name} already carries a rider: mounts cannot carry more than "
                             "one character as a proper rider (extra characters: Carrying Characters rules)")

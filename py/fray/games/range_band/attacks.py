@@ -141,10 +141,10 @@ def attack(ctx: Context) -> None:
     if stealth_attack:
         warn_ok, warn_why = False, ""
         if warned_by is not None:
-            warner = other(ctx, "warned_by", d, read_only=True)
+            warner = other(ctx, "warned_by", None, read_only=True)
             warn_ok, warn_why = warning_ok(enc, warner, d, a, t)
             if not warn_ok:
-                raise RuleViolation("Stealth Attacks", warn_why)
+                raise RuleViolation("Stealth Attacks", warn_why, field="warned_by")
         n = rules.const(t, "warned_hindrance") if warn_ok else rules.const(t, "stealth_attack_hindrance")
         defense = {"hindrance": [{"reason": "stealth attack" + (f" (warned by {warner.name})"
                                                                  if warn_ok else ""), "count": n}]}
@@ -169,8 +169,11 @@ def attack(ctx: Context) -> None:
             set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
         return
     ref = pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
-    if stealth_attack:
-        prompt(ctx, "warning", d, warning_prompt(enc, a, d, warner if warn_ok else None, vis, t))
+    if stealth_attack and not roll_now:
+        # the note asks before the roll (the page's preview shows it before Roll it is pressed), and closes once the
+        # roll is made (``close_warning``): a GM's play-through read it after Fray's roll, advising what could no
+        # longer be done
+        prompt(ctx, "warning", d, warning_prompt(enc, a, d, warner if warn_ok else None, vis, t), offense=ref)
     if emits_light and a.data.get("stealth") != "low":
         set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
     if roll_now:
@@ -178,10 +181,35 @@ def attack(ctx: Context) -> None:
         settle(ctx, next(i for i, p in enumerate(enc.state["pending"]) if p["ref"] == ref), None)
 
 
+def close_warning(ctx: Context, offense: str, why: str) -> None:
+    """The warning note of the stealth attack whose offense roll ``offense`` is made or dismissed closes, logged:
+    "If one does, choose them in Target warned by" no longer applies to that roll."""
+    notes = list(list.__iter__(dict.get(ctx.enc.state, "prompts") or []))  # read uncopied (the draft's read copies)
+    moot = [p for p in notes if p.get("kind") == "warning" and p.get("offense") == offense]
+    if not moot:
+        return
+    gone = {p["ref"] for p in moot}
+    ctx.enc.state["prompts"] = [p for p in notes if p["ref"] not in gone]  # the others shared, as they were
+    for p in moot:
+        # the line names only its own label (a roll's R-label here would be a code the GM cannot look up)
+        ctx.event("dismiss", f"{p['ref']} closed: the offense roll it was about is {why}, so the warning note no "
+                  "longer applies", ref=p["ref"])
+
+
 def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker: Combatant,
                t: rules.Tables) -> tuple[bool, str]:
     """Stealth Attacks: who may warn whom. (The text's list of criteria is not in the excerpt; these
-    are the sentences it does give.)"""
+    are the sentences it does give.) "warned by one of their allies": not the defender, nor the attacker (an
+    unexpected attack from one thought an ally), nor another side, nor one out of the fight (a GM's play-through:
+    "Target warned by" offered the target, the attacker's allies and the fallen)."""
+    if warner.id == defender.id:
+        return False, f"{defender.name} cannot warn themselves: the defender is \"warned by one of their allies\""
+    if warner.id == attacker.id or warner.side != defender.side:
+        return False, (f"{warner.name} is not one of {defender.name}'s allies: the defender is \"warned by one of "
+                       "their allies\"")
+    if not rules.able(warner):
+        out = ", ".join(x for x in rules.OUT if x in warner.conditions)
+        return False, f"{warner.name} is out of the fight ({out}) and cannot warn anyone"
     if warner.data.get("kind") == "animal" or defender.data.get("kind") == "animal":
         return False, "animals cannot warn others, nor can they be warned"
     if "deafened" in warner.conditions or "deafened" in defender.conditions:

@@ -321,6 +321,14 @@ def descent_left(enc: Encounter, c: Combatant, t: rules.Tables, drop: float) -> 
                             + (f": {c.name} has descended {done:g} m already" if done else ""))
 
 
+def descent_floor(enc: Encounter, c: Combatant, t: rules.Tables) -> float | None:
+    """The lowest altitude a descent without a roll reaches now: 1 zone in the phase less what was descended
+    already, not below the ground (0 m); None when nothing is left to descend."""
+    zone = rules.band_max(t, "long") or 0
+    low = round(max(c.position.alt - max(zone - descended(enc, c), 0.0), 0.0), 1)
+    return low if low < c.position.alt - 1e-9 else None
+
+
 def descend(ctx: Context) -> None:
     """``rb.descend {id, alt}``: "During your movement phase, you may descend any distance equivalent to
     1 zone (long range) with or without a roll." Not underwater ("just as difficult to descend as to
@@ -339,8 +347,12 @@ def descend(ctx: Context) -> None:
                             f"{enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s movement")
     from fray.reducer import _number
     alt = _number(ctx.action.get("alt"), "alt", -20000, 20000)
-    if alt > c.position.alt:
-        raise InvalidAction("alt", "descending goes down")
+    if alt >= c.position.alt - 1e-9:
+        # a GM's play-through: the field held the flyer's own altitude, and Descend logged a 0 m "descent" that
+        # used up the phase; the same or a higher altitude is no descent
+        raise InvalidAction("alt", f"{c.name} is at altitude {c.position.alt:g} m: to descend, give a lower "
+                            "altitude" + (f" (down to {lowest:g} m this movement phase)"
+                                          if (lowest := descent_floor(enc, c, t)) is not None else ""))
     if why := rules.below_ground(enc, Position(c.position.x, c.position.y, float(alt))):
         raise InvalidAction("alt", below_ground_text(c, why))
     drop = c.position.alt - alt

@@ -14,6 +14,7 @@ from fray.errors import InvalidAction, RuleViolation
 from fray.model import Encounter
 from fray.games.base import Context
 from fray.games.range_band import rules
+from fray.games.range_band.attacks import close_warning
 from fray.games.range_band.movement import apply_move, take_back
 from fray.games.range_band.rolls import ASSUMED_AGAIN, ASSUMED_FIRST, outcome_from_action, roll_default
 from fray.games.range_band.statuses import after_status
@@ -42,8 +43,12 @@ def dismiss(ctx: Context) -> None:
     for ref in refs:
         _find(ctx.enc, ref, "refs" if "refs" in ctx.action else "ref")  # all named before any goes
     for ref in refs:
+        if not any(x.get("ref") == ref for k in ("pending", "prompts") for x in ctx.enc.state.get(k) or []):
+            continue  # a warning note closed with its offense roll, dismissed together
         key, i = _find(ctx.enc, ref)
         p = ctx.enc.state[key].pop(i)
+        if p.get("kind") == "offense":
+            close_warning(ctx, p["ref"], "dismissed")
         c = ctx.enc.get(p["combatant"]) if p.get("kind") == "movement" else None
         if c is not None and take_back(c, p.get("effect") or {}):
             ctx.event("dismiss", f"{p['ref']} dismissed: {c.name} has not made this movement phase's movement roll",
@@ -80,6 +85,8 @@ def settle(ctx: Context, i: int, out: dict[str, Any] | None) -> None:
               + (f" by {out['by']}" if out.get("by") is not None else "") + (" (blunder)" if out.get("blunder") else "")
               + f" — {out.get('text', '')}", ref=p["ref"], success=out["success"], by=out.get("by"),
               blunder=out.get("blunder", False))
+    if p["kind"] == "offense":
+        close_warning(ctx, p["ref"], "rolled")
     if c is None:
         return
     EFFECTS.get(p["kind"], lambda *a: None)(ctx, c, p, out, t)

@@ -20,7 +20,7 @@
                      "can_enter": {"low": null, "medium": null | "why not", "high": "why not"}},
          "flying": false, "can_fly": true, "flying_spd": {"value": 12, "parts": [{"reason", "value"}]},
          "underwater_spd": {"value": 3, "parts": [...]} | null,
-         "altitude": {"metres": 0.0, "band": "engaged"},
+         "altitude": {"metres": 0.0, "band": "engaged"}, "descend_to": 0.0 | null,  # a flyer's Descend starts there
          "mount": "c2" | null, "rider": "c1" | null, "mounted_hindrance": [{"reason", "count"}],
          "breath": {"holding", "idle", "held", "limit", "every", "rolls", "out", "needs_restart",
                     "restart_points", "text"},
@@ -66,7 +66,7 @@ from typing import Any
 
 from fray.model import Encounter
 from fray.games.base import Slot, counted
-from fray.games.range_band import actions as actions_mod, rules
+from fray.games.range_band import actions as actions_mod, movement as movement_mod, rules
 from fray.games.range_band.statuses import STATUSES, word as status_word
 from fray.games.range_band.combatant import BANDS, STEALTH, traits_json
 
@@ -250,6 +250,8 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
         "underwater_spd": {"value": us, "parts": [{"reason": r, "value": v} for r, v in uparts]}
         if rules.in_water(enc, c) else None,
         "altitude": {"metres": c.position.alt, "band": rules.altitude_band(c, t)},
+        # where Descend's field starts: a real descent (what is left of 1 zone this phase, down to the ground)
+        "descend_to": movement_mod.descent_floor(enc, c, t) if rules.is_flying(enc, c) else None,
         "mount": c.data.get("mount"), "rider": c.data.get("rider"),
         "mounted_hindrance": [{"reason": r, "count": n} for r, n in rules.mounted_hindrance(enc, c)],
         "breath": {"holding": bool(b.get("holding")), "idle": bool(b.get("idle")), "held": int(b.get("held", 0)),

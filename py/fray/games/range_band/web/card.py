@@ -57,7 +57,9 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
         spd_bits.append(f'underwater SPD {us["value"]} (' +
                         " + ".join(f'{p["reason"]} {p["value"]}' for p in us["parts"]) + ")")
     # mount: the form stays on a rider's card too, so a second mount is refused with the reason
-    opts = [("", "(choose a mount)")] + [(o["id"], o["name"]) for o in view.get("combatants", [])]
+    # never the combatant itself nor the fallen (a GM's play-through found both offered)
+    opts = [("", "(choose a mount)")] + [(o["id"], o["name"]) for o in view.get("combatants", [])
+                                         if o["id"] != cid and not o.get("out")]
     mount_form = html(
         '<form class="rb-inline" data-form="rb-mount" data-id="{cid}" novalidate>'
         '<label for="rb-mt-{cid}">Ride</label>{sel}'

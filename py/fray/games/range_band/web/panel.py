@@ -86,7 +86,37 @@ class RangeBandPanel(GamePanel):
         app.ui.part(self).folds = dict(app.ui.folds)  # the notes, the turn-order list (rb-keep)
         app.ui.part(self).narrow = bool(getattr(app, "narrow", False))  # a tablet: the strip shows
         odds_view.refresh_soon(app)
+        if not getattr(self, "_listening", False):
+            from fray.web.dom import document
+            self._listening = True
+            app._listen(document, "change", lambda e: self.on_change(app, e))
         return panel_html(view, app.ui.part(self), positions)
+
+    @staticmethod
+    def on_change(app: Any, event: Any) -> None:
+        """A Target chosen in the attack form: "Target warned by" becomes who may warn that target (its allies
+        in the fight, ``turn.warners``), a warner chosen before staying if still one; the Target is kept so a
+        redraw draws the same form. The form is not drawn again (what else is chosen in it stays)."""
+        from fray.web.blocks import ascii_html
+        from fray.web.dom import data, nil, q
+        from fray.web.html import fragment, h
+        from fray.games.range_band.web.turn import warners
+
+        t = nil(event.target)
+        if t is None or str(getattr(t, "name", "") or "") != "target":
+            return
+        form = nil(t.closest('form[data-form="rb-attack"]'))
+        if form is None:
+            return
+        cid, target = data(form, "id") or "", str(t.value or "")
+        app.ui.part(RangeBandPanel).targets[cid] = target
+        sel = q(form, '[name="warned_by"]')
+        if sel is not None:
+            was = str(sel.value or "")
+            opts = warners(app.ruleset.view(app.enc), cid, target)
+            sel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in opts))
+            sel.value = was if was in {v for v, _ in opts} else ""
+        odds_view.refresh(app, form)
 
     @staticmethod
     def map_mover(app: Any) -> str | None:
@@ -102,7 +132,8 @@ class RangeBandPanel(GamePanel):
     def map_drop(app: Any, cid: str, x: float, y: float, alt: float) -> bool:
         """A token dropped on the map in the movement phase (issue 33): the mover's (or its rider's) drop is the
         target of their movement roll, sent with the movement form's options (rush, cautious ...), as typing
-        the coordinates and pressing Movement roll would; any other drop is the GM placing a token (False)."""
+        the coordinates and pressing Movement roll would; a flyer's drop straight down (the side view) is its
+        descent without a roll; any other drop is the GM placing a token (False)."""
         from fray.web.dom import document, nil
         from fray.web.forms import form_values
 
@@ -116,6 +147,15 @@ class RangeBandPanel(GamePanel):
             return False
         form = nil(document.querySelector(f'form[data-form="rb-move"][data-id="{cur}"]'))
         values = form_values(form) if form is not None else {}
+        from fray.games.range_band import rules
+        p = c.position
+        if (rules.is_flying(enc, c) and not rules.underwater(enc, c) and alt < p.alt and x == p.x and y == p.y
+                and not values.get("descent_roll")):
+            # a flyer dragged straight down in the side view is a descent, "with or without a roll" (Flight): sent as
+            # a movement roll it was refused (a descent alone needs none). Said beside Descend's field if refused.
+            where = nil(document.querySelector(f'form[data-form="rb-descend"][data-id="{c.id}"]'))
+            app.dispatch({"type": "rb.descend", "id": c.id, "alt": alt}, where if where is not None else form)
+            return True
         values.update({"x": f"{x:g}", "y": f"{y:g}", "alt": f"{alt:g}"})
         if form is not None:
             for k in ("x", "y", "alt"):
@@ -180,9 +220,11 @@ class RangeBandPanel(GamePanel):
             from fray.web.dom import document
             app.ui.part(self).hold = None
             app.render()
-            f = document.querySelector(f'.rb-pending[data-ref="{data(el, "ref") or ""}"]')
+            f = nil(document.querySelector(f'.rb-pending[data-ref="{data(el, "ref") or ""}"]'))
             if f is not None:
-                f.scrollIntoView({"block": "start"})
+                # below the sticky round bar, strip and acting line (a tablet): scrollIntoView put its top, with the
+                # roll's name and specification, under them
+                app.reveal(f)
                 first = f.querySelector("input")
                 if first is not None:
                     first.focus()

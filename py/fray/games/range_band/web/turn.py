@@ -40,6 +40,23 @@ def _targets(view: dict[str, Any], cid: str,
              + (" (own rider)" if c["id"] == me.get("rider") else "")) for c in others]
 
 
+def warners(view: dict[str, Any], cid: str, target: str) -> list[tuple[str, str]]:
+    """"Target warned by": nobody, then those who may warn ``target`` of ``cid``'s stealth attack. Stealth Attacks:
+    "warned by one of their allies" (the target's side, never the target, nor the attacker, nor the fallen);
+    "Animals cannot warn others, nor can they be warned"; "impossible if either character is deafened"; Lack of
+    Sight: "If you are completely without sight, you gain no benefit from being warned" (a GM's play-through: the
+    list offered the target himself, the attacker's allies and the fallen)."""
+    def cannot(c: dict[str, Any]) -> bool:
+        return c.get("kind") == "animal" or any(s.get("name") == "deafened" for s in c.get("statuses", []))
+
+    t = _combatant(view, target)
+    if t is None or cannot(t) or t.get("sightless"):
+        return [("", "nobody")]
+    return [("", "nobody")] + [(c["id"], c["name"]) for c in view.get("combatants", [])
+                               if c["id"] not in (cid, target) and c.get("side") == t.get("side")
+                               and not c.get("out") and not cannot(c)]
+
+
 def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, float, float]) -> Markup:
     cid = c["id"]
     pre = "rb-mv"
@@ -57,8 +74,11 @@ def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, flo
         descend = html('<form class="rb-descend" data-form="rb-descend" data-id="{}" novalidate '
                        'aria-label="Descend without a roll">{}<button type="submit" class="secondary">Descend</button>'
                        '</form>', cid,
+                       # starts on a real descent (a GM's play-through: it held the flyer's own altitude, and
+                       # Descend logged a 0 m descent), empty when nothing is left to descend this phase
                        _field("rb-ds-alt", "alt", "Descend to altitude (m), no roll",
-                              _input("rb-ds-alt", "alt", _g(alt), "decimal")))
+                              _input("rb-ds-alt", "alt", "" if c.get("descend_to") is None else _g(c["descend_to"]),
+                                     "decimal")))
     ambush: Markup | str = ""
     if c["stealth"]["level"] == "high" or (c.get("moved") or {}).get("success"):
         ambush = html('<div class="rb-row">{}<span class="hint">after a successful move of at least short range, '
@@ -116,7 +136,11 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
     w_opts = [(str(i), f'{w["name"]} ({w["kind"]}{", " + ", ".join(w["tags"]) if w.get("tags") else ""})')
               for i, w in enumerate(weapons)] or [("", "unarmed (melee)")]
     targets = _targets(view, cid, positions)
-    warn = [("", "nobody")] + [t for t in targets]
+    # the Target the GM chose for this attacker stays chosen across redraws (its warners follow it), unless fallen
+    kept = getattr(ui, "targets", {}).get(cid)
+    target = kept if kept in {i for i, _ in targets} and not (_combatant(view, kept) or {}).get("out") else (
+        targets[0][0] if targets else "")
+    warn = warners(view, cid, target)
     flags = fragment(_check(f"{pre}-{k}", k, label) for k, label in ATTACK_FLAGS)
     # Melee needs engaged range; beyond it the engine refuses unless the GM allows it with a reason the log keeps
     override = html('<details class="rb-override"><summary>Melee beyond engaged range? Allow it (GM)</summary>{}'
@@ -131,7 +155,7 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
         '</div>{err}</form>',
         cid=cid, name=c["name"], result=_offense_result(view, cid),
         fields=fragment(
-            _field(f"{pre}-target", "target", "Target", _select(f"{pre}-target", "target", targets)),
+            _field(f"{pre}-target", "target", "Target", _select(f"{pre}-target", "target", targets, target)),
             # the weapon the GM last attacked with stays chosen (a GM's fights: the archer who shoots
             # again found the Weapon back on the first one listed, his melee weapon)
             _field(f"{pre}-weapon", "weapon", "Weapon",

@@ -15,3 +15,4 @@ class RangeBandUi:
     zone_open: bool = False  # the zone's settings shown open
     areas_open: bool = False  # the areas' list shown open
     weapons: dict[str, str] = field(default_factory=dict)  # each attacker's last Weapon in the attack form, by id
+    targets: dict[str, str] = field(default_factory=dict)  # each attacker's Target chosen in the attack form, by id
