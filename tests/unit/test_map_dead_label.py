@@ -58,3 +58,19 @@ def test_a_fallen_tokens_label_names_it_to_the_last():
             assert texts[-1] == c.name
         else:
             assert texts[-1] == "X9"
+
+
+def test_a_dying_tokens_label_says_dying_only():
+    """FACTS.md (tactical-round): "Hit points: 0 or below → incapacitated; −50 or below → dying; below half →
+    Bruised (−20)." Dying includes the other two, so the GM's map says "dying" beside Orc 2 (after a blow of
+    100 hits on his 45 HP), as the strip does, not "bruised · incapacitated · dying"."""
+    from fray.maprules import map_view
+    orc = next(p for p in RS.presets() if p["name"] == "Orc warrior")
+    h = History(new_encounter("tactical-round", "T"))
+    h.do({"type": "add_combatant", "combatant": {**orc, "name": "Orc 2"}}, random.Random(1))
+    h.do({"type": "tr.adjust_hp", "id": "c1", "hits": 100}, random.Random(1))
+    orc2 = h.present.get("c1")
+    assert {"bruised", "incapacitated", "dying"} <= set(orc2.conditions)
+    unsaid = map_view(h.present, None).unsaid.get("c1", ())
+    assert label_lines(orc2, None, None, "straight", 1.0, unsaid=unsaid)[0][1] == ("info", [("state", "dying")], 0.7)
+    assert token_label(orc2, False, None, unsaid=unsaid).endswith("altitude 0 m, dying")

@@ -206,15 +206,18 @@ def lift_offsets(enc: Encounter, r: float) -> dict[str, tuple[float, float]]:
     return out
 
 
-def state_words(c: Combatant, more: Any = ()) -> list[str]:
+def state_words(c: Combatant, more: Any = (), unsaid: Any = ()) -> list[str]:
     """The states said on a token: the conditions the map knows, then ``more``, the game's own
-    (``MapRule.states``, by way of ``MapView.states``: range-band's statuses were never drawn)."""
+    (``MapRule.states``, by way of ``MapView.states``: range-band's statuses were never drawn); none
+    in ``unsaid``, those a worse one includes (``MapRule.unsaid``: tactical-round's dying is also
+    incapacitated and bruised)."""
     if "dead" in c.conditions:
         # the dead need only that word (a GM's play-through: a wolf's label read "bruised ·
         # incapacitated · dead")
         return ["dead"]
     words = [w for w in c.conditions if w in ("prone", "unconscious", "incapacitated", "dying", "stunned",
-                                                "held", "surprised", "grappled", "bruised", "engaged")]
+                                                "held", "surprised", "grappled", "bruised", "engaged")
+             and w not in unsaid]
     words += [w for w in more if w not in words]
     if c.position.alt > 0:
         words.insert(0, "flying")
@@ -245,21 +248,21 @@ def initials_of(c: Combatant) -> str:
     return "".join(w if w.isdigit() else w[0] for w in words[:2]).upper() or "?"
 
 
-def notes_of(c: Combatant, alt_band: str | None = None, more: Any = ()) -> list[str]:
+def notes_of(c: Combatant, alt_band: str | None = None, more: Any = (), unsaid: Any = ()) -> list[str]:
     """The words drawn beside a token: its height (its band, if the game has bands), and states
     such as prone or stunned (``more``: the game's own, ``state_words``)."""
     notes = ([f"↑{alt_band}" if alt_band else f"↑{c.position.alt:g} m"] if c.position.alt > 0 else
              [f"↓{-c.position.alt:g} m"] if c.position.alt < 0 else [])  # a swimmer under the surface
-    return notes + [w for w in state_words(c, more) if w != "flying"]
+    return notes + [w for w in state_words(c, more, unsaid) if w != "flying"]
 
 
 def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: str | None = None,
-                combine: str = "straight", more: Any = ()) -> str:
+                combine: str = "straight", more: Any = (), unsaid: Any = ()) -> str:
     """What a screen reader says, and the tooltip: the name, then the details."""
     p = c.position
     parts = [c.name, c.side, f"at {p.x:g}, {p.y:g} m",
              f"altitude {p.alt:g} m" + (f" ({alt_band} band)" if alt_band else "")]
-    parts += state_words(c, more)
+    parts += state_words(c, more, unsaid)
     if target is not None:
         if combine == "band" and target.band:
             parts.append(f"{target.band.label} range ({target.metres:.1f} m)")
@@ -275,7 +278,7 @@ def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: s
 
 
 def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combine: str, unit: float,
-                initials: str | None = None, more: Any = ()) -> list[list[Line]]:
+                initials: str | None = None, more: Any = (), unsaid: Any = ()) -> list[list[Line]]:
     """The label's variants, fullest first: the name over the distance from the selected token (or
     its band) and the token's notes (height, prone, unseen, ...); then the two on one line; then the
     initials drawn on the token with the distance and notes; then the initials alone. Each names
@@ -285,7 +288,7 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
     info: list[tuple[str, str]] = []
     if target is not None:
         info.append(("dist", dist_text(target, combine)))
-    notes = notes_of(c, alt_band, more)
+    notes = notes_of(c, alt_band, more, unsaid)
     if target is not None and target.unseen:
         notes.append("unseen")
     if notes:
@@ -305,7 +308,8 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
 
 def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
               combine: str = "straight", initials: str | None = None,
-              offset: tuple[float, float] | None = None, more: Any = (), lying: bool | None = None) -> Markup:
+              offset: tuple[float, float] | None = None, more: Any = (), lying: bool | None = None,
+              unsaid: Any = ()) -> Markup:
     """One token; ``more``: the game's own states (``MapView.states``), said in its title and as classes
     (``state-high_stealth``) its stylesheet may draw; ``lying``: drawn flattened (``MapView.lying``; None: when
     prone)."""
@@ -328,7 +332,7 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt
     # "label in name" for voice control.
     out = [html('<g class="{}" id="tok-{}" data-token="{}" transform="translate({} {})" role="button" tabindex="0" '
                 'aria-pressed="{}"><title>{}</title>', cls, c.id, c.id, fmt(p.x), fmt(-p.y),
-                "true" if selected else "false", token_label(c, selected, target, alt_band, combine, more))]
+                "true" if selected else "false", token_label(c, selected, target, alt_band, combine, more, unsaid))]
     if lift:
         out.append(html('<ellipse class="shadow" cx="0" cy="0" rx="{}" ry="{}" />'
                         '<line class="stalk" x1="0" y1="0" x2="{}" y2="{}" stroke-width="{}" />',
@@ -387,7 +391,8 @@ def layout(enc: Encounter, mv: MapView, view: list[float], r: float
 
     def want(c: Combatant) -> dict[str, Any]:
         t = targets.get(c.id)
-        variants = label_lines(c, t, mv.altitudes.get(c.id), mv.combine, unit, initials.get(c.id), mv.states.get(c.id, ()))
+        variants = label_lines(c, t, mv.altitudes.get(c.id), mv.combine, unit, initials.get(c.id), mv.states.get(c.id, ()),
+                               mv.unsaid.get(c.id, ()))
         x0, y0, x1, y1 = discs[c.id]
         return {"id": c.id, "cx": (x0 + x1) / 2, "cy": (y0 + y1) / 2, "r": (x1 - x0) / 2, "variants": variants,
                 "own": discs[c.id], "must": True}
@@ -541,7 +546,8 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> Ma
     lifts = lift_offsets(enc, r)
     parts.append(html('<g class="tokens">'))
     parts += [token_svg(c, r, c.id == mv.selected, targets.get(c.id), mv.altitudes.get(c.id), mv.combine,
-                        initials[c.id], lifts[c.id], mv.states.get(c.id, ()), c.id in mv.lying) for c in order]
+                        initials[c.id], lifts[c.id], mv.states.get(c.id, ()), c.id in mv.lying,
+                        mv.unsaid.get(c.id, ())) for c in order]
     parts.append(html('</g><g class="labels" aria-hidden="true">'))
     parts += [token_label_svg(c, labels[c.id], c.id == mv.selected) for c in order if c.id in labels]
     parts.append(html("</g></svg>"))

@@ -25,3 +25,55 @@ def test_one_blow_says_the_state_it_ends_in():
     assert hp_lines(ev) == ["Gorbag is now dying (HP -55)"]
     _, ev = do(down, {"type": "tr.adjust_hp", "id": "c1", "hits": 50})
     assert hp_lines(ev) == ["Gorbag is now dying (HP -55)"]
+
+
+# -- a GM's play-through, the next day: "Orc 2 is now dying (HP -55)", then "Orc 2 is incapacitated: ..." on the
+# next two log lines, and the strip read "dying bruised incapacitated"
+
+
+
+
+def _dying_orc():
+    """Mira's blow of 100 hits takes Orc 2 (HP 45), engaged with her and with a Melee attack declared, to HP -55."""
+    from tr_helpers import declare, to_phase
+    enc = fight(fighter("Orc 2", SWORD, HP=45), fighter("Mira", SWORD, side="party", x=1))
+    enc = declare(enc, "c1", {"action": "melee_attack", "weapon": 0, "target": "c2"})
+    enc = declare(enc, "c2", {"action": "melee_attack", "weapon": 0, "target": "c1"})
+    enc = to_phase(enc, "melee")
+    enc, ev = do(enc, {"type": "tr.attack", "id": "c2", "target": "c1"}, attack=[60])
+    enc, ev2 = do(enc, {"type": "tr.apply_result", "ref": enc.state["pending"][0]["ref"], "hits": 100})
+    return enc, ev + ev2
+
+
+def test_the_log_names_only_the_state_the_blow_leaves():
+    """FACTS.md (tactical-round): "Hit points: 0 or below → incapacitated; −50 or below → dying; below half →
+    Bruised (−20)." HP −50 or below is also 0 or below and below half: dying includes the other two, so the
+    lines after "Orc 2 is now dying" (his engagement ending, his declared attack lapsing) say "dying" too,
+    never "incapacitated", as if he were better off than the line before said."""
+    enc, ev = _dying_orc()
+    lines = [e["text"] for e in ev if "Orc 2 is" in e["text"]]
+    assert lines == ["Orc 2 is now dying (HP -55)", "Orc 2 is dying: no longer Engaged with Mira"]
+    _, ev = do(enc, {"type": "advance", "mode": "go_on"})
+    assert [e["text"] for e in ev if "Orc 2" in e["text"]] == ["Orc 2 is dying: the declared Melee attack lapses"]
+
+
+def test_the_strip_and_the_card_show_no_state_a_worse_one_includes():
+    """FACTS.md (tactical-round): "Hit points: 0 or below → incapacitated; −50 or below → dying; below half →
+    Bruised (−20)." Every HP at −50 or below is at 0 or below and below half, and every HP at 0 or below is
+    below half: dying includes incapacitated and bruised, incapacitated includes bruised, and the dead are
+    none of them any more. The strip and the card say the one state (they read "dying bruised
+    incapacitated")."""
+    from tr_helpers import RS
+    enc, _ = _dying_orc()
+    assert {"bruised", "incapacitated", "dying"} <= set(enc.get("c1").conditions)  # the rules still see all three
+    s = RS.status(enc, RS.view(enc), "c1")
+    assert (s["word"], s["chips"]) == ("dying", [])
+    card = next(c for c in RS.view(enc)["combatants"] if c["id"] == "c1")
+    assert [x["name"] for x in card["conditions"]] == ["dying"]
+    down, _ = do(enc, {"type": "tr.adjust_hp", "id": "c1", "hits": -50})  # back to HP -5
+    s = RS.status(down, RS.view(down), "c1")
+    assert (s["word"], s["chips"]) == ("incapacitated", [])
+    dead, _ = do(enc, {"type": "set_condition", "id": "c1", "condition": "dead", "on": True})
+    s = RS.status(dead, RS.view(dead), "c1")
+    assert (s["word"], s["chips"]) == ("dead", [])
+    assert [x["name"] for x in next(c for c in RS.view(dead)["combatants"] if c["id"] == "c1")["conditions"]] == ["dead"]
