@@ -47,15 +47,15 @@ def _crowd_with_the_dead():
 def test_a_fallen_tokens_label_names_it_to_the_last():
     """A tablet's fitted map of a crowd, Bandit 5 selected: the dead Bandit 1 and Bandit 4 were labelled "B1"
     and "B4", the initials under their crosses, so no one could tell whose body lay where. Every form of a
-    fallen token's label says its name (the shortest: the name alone); a standing one's may still shrink to
-    the initials its disc shows."""
+    fallen token's label says its name (the shortest: the name and "dead"); a standing one's may still shrink
+    to the initials its disc shows."""
     enc = _crowd_with_the_dead()
     for c in enc.combatants:
         variants = label_lines(c, None, None, "straight", 1.0, "X9")
         texts = [" ".join(t for line in v for _, spans, _ in [line] for _, t in spans) for v in variants]
         if "dead" in c.conditions:
             assert all(c.name in t for t in texts), (c.name, texts)
-            assert texts[-1] == c.name
+            assert texts[-1] == f"{c.name} dead"  # and says "dead" to the last (test_long_names_keep_their_words)
         else:
             assert texts[-1] == "X9"
 

@@ -35,7 +35,7 @@ from ..maprules import MapArea, MapView, Target, map_view, rule_for
 from ..model import Combatant, Encounter
 from .html import Markup, html, trusted
 from .mapinfo import info_html
-from .maplabels import CHAR_EM, G_END, Line, _hits, label_svg, place_labels
+from .maplabels import CHAR_EM, G_END, Line, _hits, label_svg, place_labels, wrap_words
 from .maplinks import link_route
 from .svgnum import fmt, signed
 
@@ -295,15 +295,49 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
         info.append(("state", " · ".join(notes)))
     short = initials or initials_of(c)
     name: list[Line] = [("name", [("", c.name)], unit * .75)]
+    # a long name over two lines: half as wide, so it finds room beside its token in a crowd before the
+    # initials are all that is left (a GM's map read "OM" for a long name with room to spare)
+    broken: list[Line] = [("name", [("", part)], unit * .75) for part in wrap_words(c.name)]
     alone: list[Line] = [("name", [("", short)], unit * .75)]
-    if any(x in c.conditions for x in DOWN):
-        named: list[Line] = [("info", [("name", c.name)], unit * .7)]
-        return ([name + [("info", info, unit * .7)], [("info", [("name", c.name)] + info, unit * .7)], named]
-                if info else [name, named])
+    down = any(x in c.conditions for x in DOWN)
+    state = [part for part in info if part[0] == "state"]
+
+    def said(lines: list[Line], more: list[tuple[str, str]]) -> list[Line]:
+        return lines + [("info", more, unit * .7)] if more else lines
+
+    # fullest first; a wrapped form only where the name does break
+    full = [said(name, info), [("info", [("name", c.name)] + info, unit * .7)]] if info else [name]
+    if len(broken) > 1:
+        full.append(said(broken, info))
+    if down:
+        # the fallen's initials are under the cross: named to the last, and "dead" said to the last (a GM's
+        # play-through: a long-named dead's label, out on a leader, had lost its "dead" line)
+        last = [said(name, state)] + ([said(broken, state)] if len(broken) > 1 else [])
+        return list(_unique(full + last))
     if not info:
-        return [name, alone] if short != c.name else [name]
-    return [name + [("info", info, unit * .7)], [("info", [("name", c.name)] + info, unit * .7)],
-            [("info", [("name", short)] + info, unit * .7)], alone]
+        return list(_unique(full + [alone])) if short != c.name else full
+    # the name alone (one line, then two) before the initials with the rest: a label says whose it is
+    return list(_unique(full + [name] + ([broken] if len(broken) > 1 else [])
+                        + [[("info", [("name", short)] + info, unit * .7)], alone]))
+
+
+def says(c: Combatant, variant: list[Line]) -> int:
+    """How much a form of ``c``'s label says, for ``place_labels``' ``tiers``: 0 its name and the rest, 1 its
+    name, 2 its initials and the rest, 3 its initials."""
+    spans = [span for _, line, _ in variant for span in line]
+    named = c.name in " ".join(t for _, t in spans)
+    rest = any(k in ("dist", "state") for k, _ in spans)
+    return (0 if rest else 1) if named else (2 if rest else 3)
+
+
+def _unique(variants: list[list[Line]]) -> Any:
+    """Each variant once, in order (the fallen's name over its state is already the full form when the
+    state is all it says)."""
+    seen: list[list[Line]] = []
+    for v in variants:
+        if v not in seen:
+            seen.append(v)
+            yield v
 
 
 def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
@@ -395,7 +429,8 @@ def layout(enc: Encounter, mv: MapView, view: list[float], r: float
                                mv.unsaid.get(c.id, ()))
         x0, y0, x1, y1 = discs[c.id]
         return {"id": c.id, "cx": (x0 + x1) / 2, "cy": (y0 + y1) / 2, "r": (x1 - x0) / 2, "variants": variants,
-                "own": discs[c.id], "must": True}
+                "own": discs[c.id], "must": True, "tiers": [says(c, v) for v in variants],
+                "named": any(x in c.conditions for x in DOWN)}
 
     sel = enc.get(mv.selected) if mv.selected else None
     first = [{**want(sel), "first": True}] if sel is not None else []
