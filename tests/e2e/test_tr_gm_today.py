@@ -11,6 +11,7 @@ import os
 import re
 import sys
 
+import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -109,3 +110,32 @@ def test_the_attack_forms_heading_shows_below_the_sticky_round_bar(page, open_ap
     expect(crit).to_have_count(0)
     expect(form.locator("[name=id]")).to_have_value("c3")
     heading_below_the_bar(page)
+
+
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, {"width": 1366, "height": 900}],
+                         ids=["768x1024", "1366x900"])
+def test_the_acting_line_names_whose_critical_is_open(page, open_app, tmp_path, size):
+    """FACTS.md, the attack: "the GM enters the result (hits and critical severity) ... Critical severity adds
+    +0 / +10 / +20 / +30 / +50 to the critical roll." While the critical of Mira's blow waits for its effects,
+    the line beside the form is about her ("Critical Mira"), not Grak, who acts after: a GM's play-through
+    read "Acting" of the next archer while applying the critical. Once it is applied, the line goes on to
+    Grak."""
+    from test_tr_play_left import load_melee
+
+    page.set_viewport_size(size)
+    open_app(page)
+    load_melee(page, tmp_path)
+    attack(page, "c1", "c2", "60")
+    apply_result(page, "A1", 5, "B", "40")
+    line = page.locator("#acting-line .acting")
+    expect(line.locator(".acting-name")).to_have_text("Mira")
+    expect(line.locator(".acting-tag")).to_have_text("Critical")
+    expect(page.locator('#order-strip li.strip-entry[data-id="c1"] .strip-tag')).to_have_text("now")
+    expect(page.locator('#order-strip li.strip-entry[data-id="c2"] .strip-tag')).to_have_text("next")
+    if os.environ.get("FRAY_SHOTS"):
+        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"tr-critical-acting-{size['width']}.png"))
+    crit = page.locator('article.tr-pending.critical[data-ref="A1"]')
+    crit.get_by_role("button", name="Apply critical").click()
+    expect(crit).to_have_count(0)
+    expect(line.locator(".acting-name")).to_have_text("Grak")
+    expect(line.locator(".acting-tag")).to_have_text("Acting")

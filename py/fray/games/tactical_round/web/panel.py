@@ -525,6 +525,16 @@ class TacticalPanel(GamePanel):
         c = _combatant(view, combatant_id)
         return [w["name"] for w in (c or {}).get("weapons", []) if w.get("wielded")]
 
+    def acting(self, app: Any, view: dict[str, Any], acting: Any) -> tuple[str, Any]:
+        """Whom the essentials line beside the form is about: while a critical waits for its effects (the
+        GM's, FACTS.md: "the GM enters the result (hits and critical severity)"), the one whose blow it was,
+        until it is applied or left ("Critical"; a GM's play-through: the line named the next archer
+        while the GM applied the critical); else who acts now."""
+        crit = next(iter(criticals_by_attacker(view)), None)
+        if crit is not None and app.enc.get(crit) is not None:
+            return "Critical", app.enc.get(crit)
+        return "Acting", acting
+
     def uses(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
         """What it uses in this phase: the weapons (or spells) of its declared actions of this phase
         not done yet. Issue 33: the line said "Holds Broadsword" while Hero 3 threw his dagger in
