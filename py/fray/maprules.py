@@ -94,6 +94,7 @@ class MapView:
     areas: list[MapArea] = field(default_factory=list)
     states: dict[str, list[str]] = field(default_factory=dict)  # id -> the game's states (``MapRule.states``)
     lying: set[str] = field(default_factory=set)  # ids drawn lying on the ground (``MapRule.lying``)
+    unsaid: dict[str, list[str]] = field(default_factory=dict)  # id -> conditions left unsaid (``MapRule.unsaid``)
     # how the list under the map heads and words the links (``MapRule.links_heading`` / ``link_text``)
     links_heading: str = "Engaged"
     link_texts: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -201,6 +202,12 @@ class MapRule:
         """The game's own states of ``c``, in the GM's words, said beside its token on the GM's map after
         the conditions the map itself knows (dead, prone, stunned, ...: ``mapview.state_words``), whose
         names a game may not share (range-band keeps "knocked-down"). Default: none."""
+        return []
+
+    def unsaid(self, enc: Encounter, c: Combatant) -> list[str]:
+        """Conditions of ``c`` its token leaves unsaid because a worse one includes them (tactical-round's
+        dying is also incapacitated and bruised: a token read "bruised · incapacitated · dying"). Default:
+        none."""
         return []
 
     def lying(self, enc: Encounter, c: Combatant) -> bool:
@@ -324,6 +331,7 @@ def map_view(enc: Encounter, selected: str | None) -> MapView:
     try:
         view.states = {o.id: s for o in enc.combatants if (s := rule.states(enc, o))}
         view.lying = {o.id for o in enc.combatants if rule.lying(enc, o)}
+        view.unsaid = {o.id: u for o in enc.combatants if (u := rule.unsaid(enc, o))}
     except (KeyError, TypeError, AttributeError):
         view.states, view.lying = {}, {o.id for o in enc.combatants if "prone" in o.conditions}
     view.areas = scene_areas(enc, rule)

@@ -215,26 +215,75 @@ def check_labels_apart(got: dict, where: str) -> None:
 
 @pytest.mark.parametrize("ruleset", ["strike-rank", "range-band"])
 @pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, DESKTOP], ids=["768x1024", "1366x900"])
-def test_a_crowd_of_long_names_keeps_its_labels_apart(page, open_app, tmp_path, size, ruleset):
+@pytest.mark.parametrize("dead", [(), ("c1", "c5", "c8")], ids=["standing", "three-dead"])
+def test_a_crowd_of_long_names_keeps_its_labels_apart(page, open_app, tmp_path, size, ruleset, dead):
     """Twelve long names ("Gorp the Unwashed", "Sir Reginald of the Long Spear", ...) in the crowd above: every
     label is drawn where no other label is, and leader lines cross neither each other nor another label, on the
-    GM's map at a tablet's size and a laptop's, before and after a token is selected (its label says more)."""
+    GM's map at a tablet's size and a laptop's, before and after a token is selected (its label says more).
+    The selected token's label names it (it read "BA"), and a fallen one's names it and says "dead" (a long
+    name out on a leader had lost its "dead")."""
     page.set_viewport_size(size)
     open_app(page)
     h = History(new_encounter(ruleset, "Crowd of long names"))
     for (which, _, side, x, y), name in zip(CROWD, LONG):
         body = preset(ruleset, which if ruleset == "strike-rank" else RB_BODY[side], name=name, side=side)
         h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
+    for cid in dead:
+        h.do({"type": "set_condition", "id": cid, "condition": "dead", "on": True})
     import_history(page, tmp_path, h, len(CROWD), "crowd")
     if page.locator("#tab-map").is_visible():
         page.locator("#tab-map").click()
+    names = {f"c{i}": n for i, n in enumerate(LONG, 1)}
     for selected in (None, "c3"):
         if selected:
             select(page, selected)
         got = page.evaluate(LEADERS)
         if SHOTS:
             SHOTS.mkdir(parents=True, exist_ok=True)
-            page.locator("#map-pane").screenshot(
-                path=str(SHOTS / f"long-{ruleset}-{size['width']}x{size['height']}-{selected or 'none'}.png"))
+            page.locator("#map-pane").screenshot(path=str(
+                SHOTS / f"long-{ruleset}-{size['width']}x{size['height']}-{selected or 'none'}-{len(dead)}dead.png"))
         assert len(got) == len(CROWD)
         check_labels_apart(got, f"{ruleset} {size['width']}x{size['height']} selected {selected}")
+        if selected:
+            assert names[selected] in got[selected]["words"], got[selected]["words"]
+        for cid in dead:
+            assert names[cid] in got[cid]["words"] and got[cid]["words"].endswith("dead"), got[cid]["words"]
+
+
+BROO = "Broo 2 the Unwashed Goat-headed"
+
+
+@pytest.mark.parametrize("size", [{"width": 1024, "height": 768}, DESKTOP], ids=["1024x768", "1366x900"])
+def test_the_players_window_names_a_long_named_fallen(page, open_app, tmp_path, wait_ready, size):
+    """A GM's play-through: the dead "Broo 2 the Unwashed Goat-headed" got no label on the players' window at
+    1024x768 and 1366x900, only the "B2" under his cross. His label names him and says "· down", as a short
+    name's does, and every token in the crowd still has its own label."""
+    from test_players_names import NAMES
+    from test_players_view import open_players
+
+    names = list(NAMES)
+    names[3] = BROO  # Broo 2, fourth in rows of four: his label had no room inside the map beside him
+    h = History(new_encounter("freeform", "Melee Round 4"))
+    for i, name in enumerate(names):
+        h.do({"type": "add_combatant", "combatant": {
+            "name": name, "side": "foes" if "Broo" in name else "party", "stats": {"HP": 3, "max HP": 12},
+            "position": {"x": (i % 4) * 2.0, "y": (i // 4) * 2.0, "alt": 0.0}}})
+    h.do({"type": "set_condition", "id": "c4", "condition": "dead", "on": True})
+    open_app(page)
+    import_history(page, tmp_path, h, len(names), "broo")
+    pv = open_players(page, wait_ready)
+    pv.set_viewport_size(size)
+    expect(pv.locator(".pv-token")).to_have_count(len(names))
+    expect(pv.locator('[data-label-for="c4"] text')).not_to_have_count(0)
+    said = pv.evaluate("() => [...document.querySelectorAll('[data-label-for=\"c4\"] text')].map(t => t.textContent).join(' ')")
+    assert said == f"{BROO} · down"
+    labelled = pv.evaluate("() => [...document.querySelectorAll('.pv-labels [data-label-for]')].map(g => g.dataset.labelFor)")
+    assert sorted(labelled) == sorted(f"c{i}" for i in range(1, len(names) + 1))
+    # drawn inside the map, where the players can read it
+    inside = pv.evaluate("""() => { const s = document.querySelector('.pv-svg').getBoundingClientRect();
+        const b = document.querySelector('[data-label-for="c4"]').getBoundingClientRect();
+        return b.left >= s.left - 1 && b.right <= s.right + 1 && b.top >= s.top - 1 && b.bottom <= s.bottom + 1; }""")
+    assert inside
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pv.screenshot(path=str(SHOTS / f"players-long-dead-{size['width']}x{size['height']}.png"))

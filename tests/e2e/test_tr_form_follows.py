@@ -145,8 +145,9 @@ def test_as_last_round_offers_only_what_the_rules_take_now(page, open_app, tmp_p
     form.get_by_role("button", name="Attack", exact=True).click()
     expect(newest_log(page)).to_contain_text("Orc B attacks Bran")
     page.locator("#round-bar [data-act=advance]").click()
-    # Bran's own blow is left: the GM skips it, and Next goes past the phases where nobody acts
-    page.locator(".tr-open").get_by_role("button", name="Skip it and go on").click()
+    # Bran's own blow is left, and Orc B's waits for its result: the GM leaves both, and Next goes past the
+    # phases where nobody acts
+    page.locator(".tr-open").get_by_role("button", name="Skip all and go on").click()
     expect(page.locator(".tr-stepper li.current")).to_contain_text("Assessment")
     to(page, "Declaration")
     expect(page.locator("#round-bar .round")).to_have_text("Round 2")

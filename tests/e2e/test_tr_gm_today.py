@@ -11,6 +11,7 @@ import os
 import re
 import sys
 
+import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -109,3 +110,74 @@ def test_the_attack_forms_heading_shows_below_the_sticky_round_bar(page, open_ap
     expect(crit).to_have_count(0)
     expect(form.locator("[name=id]")).to_have_value("c3")
     heading_below_the_bar(page)
+
+
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, {"width": 1366, "height": 900}],
+                         ids=["768x1024", "1366x900"])
+def test_the_acting_line_names_whose_critical_is_open(page, open_app, tmp_path, size):
+    """FACTS.md, the attack: "the GM enters the result (hits and critical severity) ... Critical severity adds
+    +0 / +10 / +20 / +30 / +50 to the critical roll." While the critical of Mira's blow waits for its effects,
+    the line beside the form is about her ("Critical Mira"), not Grak, who acts after: a GM's play-through
+    read "Acting" of the next archer while applying the critical. Once it is applied, the line goes on to
+    Grak."""
+    from test_tr_play_left import load_melee
+
+    page.set_viewport_size(size)
+    open_app(page)
+    load_melee(page, tmp_path)
+    attack(page, "c1", "c2", "60")
+    apply_result(page, "A1", 5, "B", "40")
+    line = page.locator("#acting-line .acting")
+    expect(line.locator(".acting-name")).to_have_text("Mira")
+    expect(line.locator(".acting-tag")).to_have_text("Critical")
+    expect(page.locator('#order-strip li.strip-entry[data-id="c1"] .strip-tag')).to_have_text("now")
+    expect(page.locator('#order-strip li.strip-entry[data-id="c2"] .strip-tag')).to_have_text("next")
+    if os.environ.get("FRAY_SHOTS"):
+        page.screenshot(path=os.path.join(os.environ["FRAY_SHOTS"], f"tr-critical-acting-{size['width']}.png"))
+    crit = page.locator('article.tr-pending.critical[data-ref="A1"]')
+    crit.get_by_role("button", name="Apply critical").click()
+    expect(crit).to_have_count(0)
+    expect(line.locator(".acting-name")).to_have_text("Grak")
+    expect(line.locator(".acting-tag")).to_have_text("Acting")
+
+
+def test_next_stops_at_an_attack_waiting_for_its_result_and_an_undeclared_attack_can_be_made(page, open_app,
+                                                                                             tmp_path):
+    """FACTS.md, the attack: "the engine computes and shows the total, and the GM enters the result (hits and
+    critical severity)": Next stops at an attack whose result is not entered, as at a critical, and the GM
+    enters it or leaves it in words. Running Away: "If the attackers win, they may strike at the fleeing
+    character": an attack no one declared is the GM's to make; once all who declared have acted, the Attack
+    form stays, folded, and says why (it was gone, with no word)."""
+    from test_tr_play_left import load_melee
+
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    load_melee(page, tmp_path)
+    attack(page, "c1", "c2", "60")
+    expect(pending(page, "A1")).to_have_count(1)
+    for cid in ("c2", "c3", "c4"):
+        page.locator(f'.tr-slot[data-id="{cid}"]').get_by_role("button", name=re.compile("^Skip")).click()
+        expect(page.locator(f'.tr-slot[data-id="{cid}"]')).to_contain_text("done")
+    page.locator("#round-bar [data-act=advance]").click()
+    box = page.locator(".tr-open")
+    expect(box).to_contain_text("Attack A1, Mira's attack on Grak, has no result")
+    expect(page.locator(".tr-stepper li.current")).to_contain_text("Melee")
+    box.get_by_role("button", name="Enter the result of Attack A1").click()
+    expect(pending(page, "A1").get_by_label("Hits")).to_be_focused()
+    # everyone who declared has acted: the form for an attack no one declared, folded, with why
+    undeclared = page.locator("details.tr-undeclared")
+    expect(undeclared).to_have_count(1)
+    expect(page.locator(".tr-undeclared-why")).to_contain_text("Everyone who declared an attack in Melee has made it")
+    undeclared.locator("summary").click()
+    form = page.locator("form[data-form=tr-attack]")  # once the GM chooses in it, it is the GM's attack form
+    form.locator("[name=id]").select_option("c3")
+    form.locator("[name=target]").select_option("c1")
+    form.get_by_label("Open-ended d100").fill("44")
+    photograph(page, "tr-undeclared-attack")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    expect(newest_log(page)).to_contain_text("Uzg attacks Mira")
+    page.locator("#round-bar [data-act=advance]").click()
+    expect(box).to_contain_text("Attack A2, Uzg's attack on Mira, has no result")
+    box.get_by_role("button", name="Leave them and go on").click()
+    expect(page.locator("#log")).to_contain_text("The GM goes on: Attack A1, Mira's attack on Grak, is left without a result")
+    expect(page.locator(".tr-stepper li.current")).not_to_contain_text("Melee")

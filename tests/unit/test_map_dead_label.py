@@ -47,14 +47,30 @@ def _crowd_with_the_dead():
 def test_a_fallen_tokens_label_names_it_to_the_last():
     """A tablet's fitted map of a crowd, Bandit 5 selected: the dead Bandit 1 and Bandit 4 were labelled "B1"
     and "B4", the initials under their crosses, so no one could tell whose body lay where. Every form of a
-    fallen token's label says its name (the shortest: the name alone); a standing one's may still shrink to
-    the initials its disc shows."""
+    fallen token's label says its name (the shortest: the name and "dead"); a standing one's may still shrink
+    to the initials its disc shows."""
     enc = _crowd_with_the_dead()
     for c in enc.combatants:
         variants = label_lines(c, None, None, "straight", 1.0, "X9")
         texts = [" ".join(t for line in v for _, spans, _ in [line] for _, t in spans) for v in variants]
         if "dead" in c.conditions:
             assert all(c.name in t for t in texts), (c.name, texts)
-            assert texts[-1] == c.name
+            assert texts[-1] == f"{c.name} dead"  # and says "dead" to the last (test_long_names_keep_their_words)
         else:
             assert texts[-1] == "X9"
+
+
+def test_a_dying_tokens_label_says_dying_only():
+    """FACTS.md (tactical-round): "Hit points: 0 or below → incapacitated; −50 or below → dying; below half →
+    Bruised (−20)." Dying includes the other two, so the GM's map says "dying" beside Orc 2 (after a blow of
+    100 hits on his 45 HP), as the strip does, not "bruised · incapacitated · dying"."""
+    from fray.maprules import map_view
+    orc = next(p for p in RS.presets() if p["name"] == "Orc warrior")
+    h = History(new_encounter("tactical-round", "T"))
+    h.do({"type": "add_combatant", "combatant": {**orc, "name": "Orc 2"}}, random.Random(1))
+    h.do({"type": "tr.adjust_hp", "id": "c1", "hits": 100}, random.Random(1))
+    orc2 = h.present.get("c1")
+    assert {"bruised", "incapacitated", "dying"} <= set(orc2.conditions)
+    unsaid = map_view(h.present, None).unsaid.get("c1", ())
+    assert label_lines(orc2, None, None, "straight", 1.0, unsaid=unsaid)[0][1] == ("info", [("state", "dying")], 0.7)
+    assert token_label(orc2, False, None, unsaid=unsaid).endswith("altitude 0 m, dying")

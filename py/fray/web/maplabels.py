@@ -34,6 +34,19 @@ _SEP_SPAN = html('<tspan class="sep">{}</tspan>', SEP)
 G_END = html("</g>")
 
 
+def wrap_words(text: str, shortest: int = 14) -> list[str]:
+    """``text`` over two lines, broken at the space that makes the longer line shortest, when it is
+    longer than ``shortest`` characters and has a space to break at (else one line). Never beside a
+    "·", which joins a state to what it is said of ("Goat-headed · down" stays whole). A long name
+    beside a token in a crowd has room for half its width far more often than for all of it (a GM's
+    play-through: "Broo 2 the Unwashed Goat-headed" got no label on the players' map, only "B2")."""
+    spaces = [i for i, ch in enumerate(text) if ch == " " and text[i - 1:i] != "·" and text[i + 1:i + 2] != "·"]
+    if len(text) <= shortest or not spaces:
+        return [text]
+    at = min(spaces, key=lambda i: max(i, len(text) - i - 1))
+    return [text[:at], text[at + 1:]]
+
+
 def _line_text(line: Line) -> str:
     return SEP.join(t for _, t in line[1])
 
@@ -185,7 +198,7 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
     an obstacle (a token's disc, the scale bar) and each lies inside the view. ``wanted``: dicts
     with ``id``, the disc ``cx``, ``cy``, ``r``, ``variants`` (lists of lines, fullest first), and
     optionally ``own`` (its own disc, not an obstacle to it), ``far`` (False: only right beside
-    the disc) and ``must`` (a token's label: never left out, see the module's docstring). Returns
+    the disc), ``tiers`` (``fullest``), ``named`` (its shortest form names it too) and ``must`` (a token's label: never left out, see the module's docstring). Returns
     id → {"variant", "spot", "box", "lines", "pad"} for those that found room."""
     vx, vy, vw, vh = view
     blocked = _Boxes(view, obstacles)
@@ -309,11 +322,40 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
     # so that a full label placed earlier cannot take the last room by a later token; then, in
     # order, each label as full as the room left allows (its own short one given up while it looks)
     lead = [i for i, want in enumerate(wanted) if want.get("first")]
+
+    def fullest(want: dict[str, Any], variants: list[tuple[int, list[Line]]]) -> dict[str, Any] | None:
+        """A fuller form beside the token, else out on a clear leader, before a shorter one beside it:
+        a label that says more (the name, the distance, the notes) is what the GM reads it for (a GM's
+        map read "OM" beside a long name with room for it a step out, and a selected token in a crowd
+        its initials alone). ``tiers`` (one a variant, in order) groups forms that say as much: a name
+        over two lines beside its token before the same on one line out on a leader."""
+        fuller, shortest = variants[:-1], variants[-1:]
+        if not want.get("must") or not fuller:
+            return beside(want, fuller) or beside(want, shortest)
+        tiers = want.get("tiers") or [0] * len(want["variants"])
+        groups: dict[Any, list[tuple[int, list[Line]]]] = {}
+        for vi, lines in fuller:
+            groups.setdefault(tiers[vi], []).append((vi, lines))
+        for group in groups.values():
+            found = beside(want, group) or on_leader(want, group, (2,))
+            if found:
+                return found
+        return beside(want, shortest)
+
     for i in lead:
-        put(wanted[i], beside(wanted[i], every[i]))
+        put(wanted[i], fullest(wanted[i], every[i]))
+    def shortest_forms(want: dict[str, Any]) -> list[tuple[int, list[Line]]]:
+        """The forms of the last tier, the shortest last (a fallen's name and "dead" on one line, over two)."""
+        tiers = want.get("tiers") or [0] * len(want["variants"])
+        return [(i, v) for i, v in enumerate(want["variants"]) if tiers[i] == tiers[-1]][-2:]
+
     for i, want in enumerate(wanted):
         if want.get("must") and want["id"] not in out:
-            put(want, beside(want, every[i][-1:]))
+            # with no room beside it, a label named to the last (``named``: the fallen's, whose initials are
+            # under a cross) out on a clear leader now, before the fuller labels after it take
+            # the room (a fallen long name in a crowd was left a leader through other labels)
+            put(want, beside(want, every[i][-1:]) or (on_leader(want, shortest_forms(want), (2,))
+                                                       if want.get("named") and want.get("own") is not None else None))
     for i, want in enumerate(wanted):
         if want.get("first"):
             continue
@@ -321,11 +363,9 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
         if kept:
             placed.remove(kept["box"])
             leaders.pop(want["id"], None)
-        fuller, shortest = every[i][:-1], every[i][-1:]
         # a label that says more (the distance, the notes) goes out on a clear leader before the
-        # initials alone are set beside the token: the GM selected a token to read those
-        put(want, beside(want, fuller) or (on_leader(want, fuller, (2,)) if want.get("must") and fuller else None)
-            or beside(want, shortest) or kept)
+        # initials alone are set beside the token
+        put(want, fullest(want, every[i]) or kept)
     # a token's label with no room beside its token: the shortest form further out, on a leader;
     # else beside it over what is there
     for want in wanted:
@@ -335,17 +375,30 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
         lines = want["variants"][vi]
         w, h, pad = _text_box(lines)
         gap = max(pad, want["r"] * .15)
-        # the leader clear of every token and label; else through a label; else through anything
-        found = on_leader(want, [(vi, lines)], (2, 1, 0) if want.get("own") is not None else (0,))
+        # the shortest forms, the leader clear of every token and label; else through a label; else through
+        # anything
+        found = on_leader(want, shortest_forms(want), (2, 1, 0) if want.get("own") is not None else (0,))
         if found is None:  # beside it, over another label rather than over a token
             d = want["r"] + gap
             spots = [(kind, box) for kind, ux, uy, box in _candidates(want, d, w, h) if inside(box)]
+            if not spots:  # wider than the room between the token and the edge: moved in, on a leader
+                spots = [(kind, _within(box, view)) for kind, ux, uy, box in _candidates(want, d, w, h)]
             clear = [(kind, box) for kind, box in spots if not blocked.hits(box, want.get("own"))]
             if clear or spots:
                 kind, box = (clear or spots)[0]
                 found = found_at(want, vi, lines, d, gap, kind, box, pad)
+                # moved in from beside the token: a leader says whose it is
+                found["far"] = found["far"] or not any(box == b for _, _, _, b in _candidates(want, d, w, h))
         put(want, found)
     return out
+
+
+def _within(box: tuple[float, float, float, float], view: list[float]) -> tuple[float, float, float, float]:
+    """``box`` moved the least that puts it inside the view (its left or top edge, if wider)."""
+    vx, vy, vw, vh = view
+    dx = max(vx - box[0], min(0.0, vx + vw - box[2]))
+    dy = max(vy - box[1], min(0.0, vy + vh - box[3]))
+    return (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
 
 
 # how far out (in radii) a token's label goes on a leader when there is no room beside the token

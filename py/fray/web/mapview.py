@@ -35,7 +35,7 @@ from ..maprules import MapArea, MapView, Target, map_view, rule_for
 from ..model import Combatant, Encounter
 from .html import Markup, html, trusted
 from .mapinfo import info_html
-from .maplabels import CHAR_EM, G_END, Line, _hits, label_svg, place_labels
+from .maplabels import CHAR_EM, G_END, Line, _hits, label_svg, place_labels, wrap_words
 from .maplinks import link_route
 from .svgnum import fmt, signed
 
@@ -206,15 +206,18 @@ def lift_offsets(enc: Encounter, r: float) -> dict[str, tuple[float, float]]:
     return out
 
 
-def state_words(c: Combatant, more: Any = ()) -> list[str]:
+def state_words(c: Combatant, more: Any = (), unsaid: Any = ()) -> list[str]:
     """The states said on a token: the conditions the map knows, then ``more``, the game's own
-    (``MapRule.states``, by way of ``MapView.states``: range-band's statuses were never drawn)."""
+    (``MapRule.states``, by way of ``MapView.states``: range-band's statuses were never drawn); none
+    in ``unsaid``, those a worse one includes (``MapRule.unsaid``: tactical-round's dying is also
+    incapacitated and bruised)."""
     if "dead" in c.conditions:
         # the dead need only that word (a GM's play-through: a wolf's label read "bruised ·
         # incapacitated · dead")
         return ["dead"]
     words = [w for w in c.conditions if w in ("prone", "unconscious", "incapacitated", "dying", "stunned",
-                                                "held", "surprised", "grappled", "bruised", "engaged")]
+                                                "held", "surprised", "grappled", "bruised", "engaged")
+             and w not in unsaid]
     words += [w for w in more if w not in words]
     if c.position.alt > 0:
         words.insert(0, "flying")
@@ -245,21 +248,21 @@ def initials_of(c: Combatant) -> str:
     return "".join(w if w.isdigit() else w[0] for w in words[:2]).upper() or "?"
 
 
-def notes_of(c: Combatant, alt_band: str | None = None, more: Any = ()) -> list[str]:
+def notes_of(c: Combatant, alt_band: str | None = None, more: Any = (), unsaid: Any = ()) -> list[str]:
     """The words drawn beside a token: its height (its band, if the game has bands), and states
     such as prone or stunned (``more``: the game's own, ``state_words``)."""
     notes = ([f"↑{alt_band}" if alt_band else f"↑{c.position.alt:g} m"] if c.position.alt > 0 else
              [f"↓{-c.position.alt:g} m"] if c.position.alt < 0 else [])  # a swimmer under the surface
-    return notes + [w for w in state_words(c, more) if w != "flying"]
+    return notes + [w for w in state_words(c, more, unsaid) if w != "flying"]
 
 
 def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: str | None = None,
-                combine: str = "straight", more: Any = ()) -> str:
+                combine: str = "straight", more: Any = (), unsaid: Any = ()) -> str:
     """What a screen reader says, and the tooltip: the name, then the details."""
     p = c.position
     parts = [c.name, c.side, f"at {p.x:g}, {p.y:g} m",
              f"altitude {p.alt:g} m" + (f" ({alt_band} band)" if alt_band else "")]
-    parts += state_words(c, more)
+    parts += state_words(c, more, unsaid)
     if target is not None:
         if combine == "band" and target.band:
             parts.append(f"{target.band.label} range ({target.metres:.1f} m)")
@@ -275,7 +278,7 @@ def token_label(c: Combatant, selected: bool, target: Target | None, alt_band: s
 
 
 def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combine: str, unit: float,
-                initials: str | None = None, more: Any = ()) -> list[list[Line]]:
+                initials: str | None = None, more: Any = (), unsaid: Any = ()) -> list[list[Line]]:
     """The label's variants, fullest first: the name over the distance from the selected token (or
     its band) and the token's notes (height, prone, unseen, ...); then the two on one line; then the
     initials drawn on the token with the distance and notes; then the initials alone. Each names
@@ -285,27 +288,62 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
     info: list[tuple[str, str]] = []
     if target is not None:
         info.append(("dist", dist_text(target, combine)))
-    notes = notes_of(c, alt_band, more)
+    notes = notes_of(c, alt_band, more, unsaid)
     if target is not None and target.unseen:
         notes.append("unseen")
     if notes:
         info.append(("state", " · ".join(notes)))
     short = initials or initials_of(c)
     name: list[Line] = [("name", [("", c.name)], unit * .75)]
+    # a long name over two lines: half as wide, so it finds room beside its token in a crowd before the
+    # initials are all that is left (a GM's map read "OM" for a long name with room to spare)
+    broken: list[Line] = [("name", [("", part)], unit * .75) for part in wrap_words(c.name)]
     alone: list[Line] = [("name", [("", short)], unit * .75)]
-    if any(x in c.conditions for x in DOWN):
-        named: list[Line] = [("info", [("name", c.name)], unit * .7)]
-        return ([name + [("info", info, unit * .7)], [("info", [("name", c.name)] + info, unit * .7)], named]
-                if info else [name, named])
+    down = any(x in c.conditions for x in DOWN)
+    state = [part for part in info if part[0] == "state"]
+
+    def said(lines: list[Line], more: list[tuple[str, str]]) -> list[Line]:
+        return lines + [("info", more, unit * .7)] if more else lines
+
+    # fullest first; a wrapped form only where the name does break
+    full = [said(name, info), [("info", [("name", c.name)] + info, unit * .7)]] if info else [name]
+    if len(broken) > 1:
+        full.append(said(broken, info))
+    if down:
+        # the fallen's initials are under the cross: named to the last, and "dead" said to the last (a GM's
+        # play-through: a long-named dead's label, out on a leader, had lost its "dead" line)
+        last = [said(name, state)] + ([said(broken, state)] if len(broken) > 1 else [])
+        return list(_unique(full + last))
     if not info:
-        return [name, alone] if short != c.name else [name]
-    return [name + [("info", info, unit * .7)], [("info", [("name", c.name)] + info, unit * .7)],
-            [("info", [("name", short)] + info, unit * .7)], alone]
+        return list(_unique(full + [alone])) if short != c.name else full
+    # the name alone (one line, then two) before the initials with the rest: a label says whose it is
+    return list(_unique(full + [name] + ([broken] if len(broken) > 1 else [])
+                        + [[("info", [("name", short)] + info, unit * .7)], alone]))
+
+
+def says(c: Combatant, variant: list[Line]) -> int:
+    """How much a form of ``c``'s label says, for ``place_labels``' ``tiers``: 0 its name and the rest, 1 its
+    name, 2 its initials and the rest, 3 its initials."""
+    spans = [span for _, line, _ in variant for span in line]
+    named = c.name in " ".join(t for _, t in spans)
+    rest = any(k in ("dist", "state") for k, _ in spans)
+    return (0 if rest else 1) if named else (2 if rest else 3)
+
+
+def _unique(variants: list[list[Line]]) -> Any:
+    """Each variant once, in order (the fallen's name over its state is already the full form when the
+    state is all it says)."""
+    seen: list[list[Line]] = []
+    for v in variants:
+        if v not in seen:
+            seen.append(v)
+            yield v
 
 
 def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt_band: str | None = None,
               combine: str = "straight", initials: str | None = None,
-              offset: tuple[float, float] | None = None, more: Any = (), lying: bool | None = None) -> Markup:
+              offset: tuple[float, float] | None = None, more: Any = (), lying: bool | None = None,
+              unsaid: Any = ()) -> Markup:
     """One token; ``more``: the game's own states (``MapView.states``), said in its title and as classes
     (``state-high_stealth``) its stylesheet may draw; ``lying``: drawn flattened (``MapView.lying``; None: when
     prone)."""
@@ -328,7 +366,7 @@ def token_svg(c: Combatant, r: float, selected: bool, target: Target | None, alt
     # "label in name" for voice control.
     out = [html('<g class="{}" id="tok-{}" data-token="{}" transform="translate({} {})" role="button" tabindex="0" '
                 'aria-pressed="{}"><title>{}</title>', cls, c.id, c.id, fmt(p.x), fmt(-p.y),
-                "true" if selected else "false", token_label(c, selected, target, alt_band, combine, more))]
+                "true" if selected else "false", token_label(c, selected, target, alt_band, combine, more, unsaid))]
     if lift:
         out.append(html('<ellipse class="shadow" cx="0" cy="0" rx="{}" ry="{}" />'
                         '<line class="stalk" x1="0" y1="0" x2="{}" y2="{}" stroke-width="{}" />',
@@ -387,10 +425,12 @@ def layout(enc: Encounter, mv: MapView, view: list[float], r: float
 
     def want(c: Combatant) -> dict[str, Any]:
         t = targets.get(c.id)
-        variants = label_lines(c, t, mv.altitudes.get(c.id), mv.combine, unit, initials.get(c.id), mv.states.get(c.id, ()))
+        variants = label_lines(c, t, mv.altitudes.get(c.id), mv.combine, unit, initials.get(c.id), mv.states.get(c.id, ()),
+                               mv.unsaid.get(c.id, ()))
         x0, y0, x1, y1 = discs[c.id]
         return {"id": c.id, "cx": (x0 + x1) / 2, "cy": (y0 + y1) / 2, "r": (x1 - x0) / 2, "variants": variants,
-                "own": discs[c.id], "must": True}
+                "own": discs[c.id], "must": True, "tiers": [says(c, v) for v in variants],
+                "named": any(x in c.conditions for x in DOWN)}
 
     sel = enc.get(mv.selected) if mv.selected else None
     first = [{**want(sel), "first": True}] if sel is not None else []
@@ -541,7 +581,8 @@ def plan_svg(enc: Encounter, mv: MapView, view: list[float] | None = None) -> Ma
     lifts = lift_offsets(enc, r)
     parts.append(html('<g class="tokens">'))
     parts += [token_svg(c, r, c.id == mv.selected, targets.get(c.id), mv.altitudes.get(c.id), mv.combine,
-                        initials[c.id], lifts[c.id], mv.states.get(c.id, ()), c.id in mv.lying) for c in order]
+                        initials[c.id], lifts[c.id], mv.states.get(c.id, ()), c.id in mv.lying,
+                        mv.unsaid.get(c.id, ())) for c in order]
     parts.append(html('</g><g class="labels" aria-hidden="true">'))
     parts += [token_label_svg(c, labels[c.id], c.id == mv.selected) for c in order if c.id in labels]
     parts.append(html("</g></svg>"))

@@ -13,7 +13,7 @@ from typing import Any
 from types import SimpleNamespace
 
 from .. import players
-from .maplabels import label_svg, place_labels
+from .maplabels import label_svg, place_labels, wrap_words
 from .mapview import area_names, lift_offsets, name_svg, token_initials
 from .html import Markup, h, html
 from .render import button
@@ -187,8 +187,14 @@ def map_svg(p: dict[str, Any]) -> Markup:
         # "down" to the last (a GM's play-through: the dead "Broo 2", crowded to his name alone, or
         # on a leader, read as standing while other dead said "· down")
         shortest = (label, f'{c["name"]} · down') if "down" in states else (label, c["name"], initials[c["id"]])
+        # each form on one line, then over two (a long name finds room for half its width in a crowd: the
+        # dead "Broo 2 the Unwashed Goat-headed" had no label at all, only the "B2" under his cross)
+        forms = dict.fromkeys(tuple(lines) for text in shortest for lines in ([text], wrap_words(text)))
         wanted.append({"id": c["id"], "cx": x, "cy": y, "r": r, "own": disc, "must": True,
-                       "variants": [[("pv-label", [("", text)], LABEL_PX)] for text in dict.fromkeys(shortest)]})
+                       "variants": [[("pv-label", [("", text)], LABEL_PX) for text in lines] for lines in forms],
+                       # the label, then the name, then the initials: each beside or out on a leader before the next
+                       "tiers": [shortest.index(next(t for t in shortest if " ".join(lines) == t)) for lines in forms],
+                       "named": "down" in states})
     # the labels as the GM's map places them (maplabels.place_labels): the one acting first, then in
     # the order they joined; beside each token where they overlap no other label or token and stay
     # inside the map, shorter (the name, then the initials on the token) where the full one has no

@@ -154,6 +154,10 @@ def strip_entries(enc: Encounter, order: list[Slot], status: dict[str, dict[str,
         next_id = standing[0] if standing else None
     if waiting is not None:
         next_id = waiting[1] if len(waiting) > 1 and waiting[0] == current_id else None
+        if current_id is not None and waiting and current_id not in waiting:
+            # now is one who has acted, with something of theirs still open (the game's ``acting``: a
+            # tactical-round critical of their blow): next is the first still to act
+            next_id = waiting[0]
     out = []
     for cid in ids:
         c = enc.get(cid)

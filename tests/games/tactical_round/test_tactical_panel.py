@@ -142,8 +142,11 @@ def test_a_cards_cover_damage_and_run_away_are_drawn_when_they_first_open():
 
 def test_attack_form_fields_and_flags():
     view = RS.view(encounter(phase_steps=5).present)  # Ranged A
-    # nobody declared an attack: no Attack panel, empty or not (a GM's play-through: an empty one in the Move phase)
-    assert "tr-attack-box" not in panel_html(view, {}, DEFAULT_KINDS)
+    # nobody declared an attack: no open Attack panel (a GM's play-through: an empty one in the Move phase); folded,
+    # the attack no one declared, the GM's call, on one whose weapon attacks in this phase (test_tr_gm_today.py)
+    panel = str(panel_html(view, {}, DEFAULT_KINDS))
+    assert '<details class="tr-box tr-attack-box" open' not in panel
+    assert "Nobody declared an attack in Ranged A" in panel
     html = attack_html(view, {})  # as the quick attack of a slot, or a declared attack, draws it
     form = re.search(r'<form class="tr-form tr-attack".*?</form>', html).group(0)
     assert names(form) == {"id", "weapon", "target", "distance", "flanking", "on_rear", "charge", "mounted",

@@ -98,6 +98,7 @@ def test_a_quick_load_reload_is_done_before_the_shot_in_ranged_b_and_a_thrown_kn
     assert "Mira: Light crossbow loaded (Half Action, Quick Load)" in texts(ev)
     enc, _ = do(enc, {"type": "tr.attack", "id": "c1", "target": "c2", "weapon": 0, "line_of_sight": True,
                       "rolls": {"attack": [40]}})
+    enc, _ = do(enc, {"type": "tr.apply_result", "ref": "A1", "hits": 3})  # Next stops at a result not entered
     enc, ev = do(enc, NEXT)
     assert "Grak readies Knife (Half Action)" in texts(ev)
     assert enc.get("c2").data["weapons"][0]["loaded"]

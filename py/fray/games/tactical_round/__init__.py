@@ -187,9 +187,11 @@ class TacticalRound(Ruleset):
         c = enc.get(combatant_id)
         if c is None:
             return super().status(enc, view, combatant_id)
-        thresholds = [e["condition"] for e in self.all_tables(enc)["hp_thresholds"]["entries"]]
-        word = next((x for x in reversed(thresholds) if x in c.conditions), "")
-        conds = [x for x in c.conditions if x != word or x in rules.OUT_OF_ACTION]
+        tables = self.all_tables(enc)
+        thresholds = [e["condition"] for e in tables["hp_thresholds"]["entries"]]
+        shown = rules.shown_conditions(c, tables)  # no state a worse one includes ("dying", not "dying bruised")
+        word = next((x for x in reversed(thresholds) if x in shown), "")
+        conds = [x for x in shown if x != word or x in rules.OUT_OF_ACTION]
         if rules.engaged_ids(enc, c):
             conds.append("engaged")
         # the worst out word first (OUT_WORDS: the same four, "dead" first), so the dead read "dead"

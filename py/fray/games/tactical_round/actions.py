@@ -798,7 +798,7 @@ def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
     Declaration phase, the page's Next also asks about whoever standing has not declared. The
     fallen's actions lapse, said in the log."""
     enc = ctx.enc
-    leave_criticals(ctx, mode)
+    leave_pending(ctx, mode)
     if enc.phase == "declaration":
         if not mode:
             return
@@ -842,26 +842,55 @@ def critical_words(enc: Encounter, p: dict[str, Any]) -> str:
     return f"{p['ref']}'s critical {p.get('critical', '')} on {target.name if target is not None else 'someone gone'}"
 
 
-def leave_criticals(ctx: Context, mode: str) -> None:
-    """The page's Next stops at a critical still waiting for the GM's effects (FACTS.md: "the GM
-    enters the result (hits and critical severity)"; a GM's play-through: Next went on and the
-    critical was missed); "go_on": the GM leaves it, said in the log. A Next of a history saved
-    before (no ``mode``) leaves it waiting, as it was played."""
+def result_words(enc: Encounter, p: dict[str, Any]) -> str:
+    """An attack waiting for its table result, as the log and Next's question say it: "A1, Mira's
+    attack on Grak"."""
+    a, b = enc.peek_at(p["attacker"]), enc.peek_at(p["target"])
+    return (f"{p['ref']}, {a.name if a is not None else 'someone gone'}'s attack on "
+            f"{b.name if b is not None else 'someone gone'}")
+
+
+def results_words(enc: Encounter, ps: list[dict[str, Any]]) -> str:
+    """Several attacks waiting for their results: "A1 (Mira on Grak) and A2 (Grak on Mira)"."""
+    def who(cid: str) -> str:
+        c = enc.peek_at(cid)
+        return c.name if c is not None else "someone gone"
+    return _names_list([f"{p['ref']} ({who(p['attacker'])} on {who(p['target'])})" for p in ps])
+
+
+def leave_pending(ctx: Context, mode: str) -> None:
+    """The page's Next stops at what waits for the GM's reading of a table (FACTS.md: "the engine
+    computes and shows the total, and the GM enters the result (hits and critical severity)"): an
+    attack rolled whose result is not entered, and a critical whose effects are not (a GM's
+    play-throughs: Next went on, and the blow, then the critical, was never read); "go_on": the GM
+    leaves them, said in the log. A Next of a history saved before (no ``mode``) leaves them waiting,
+    as it was played."""
     if not mode:
         return
     enc = ctx.enc
-    crits = [p for p in enc.state.get("pending", []) if p["stage"] == "critical"]
-    if not crits:
+    waiting = enc.state.get("pending", [])
+    results = [p for p in waiting if p["stage"] == "attack"]
+    crits = [p for p in waiting if p["stage"] == "critical"]
+    if not results and not crits:
         return
     if mode == "ask":
-        one = len(crits) == 1
-        raise RuleViolation("Tactical Round Sequence", f"{_names_list([critical_words(enc, p) for p in crits])} "
-                            f"{'is' if one else 'are'} not applied: apply {'it' if one else 'each'} or leave "
-                            f"{'it' if one else 'them'}")
-    left = {p["ref"] for p in crits}
+        said = []
+        if len(results) == 1:
+            said.append(f"{result_words(enc, results[0])}, has no result: enter it from the attack table or leave it")
+        elif results:
+            said.append(f"{results_words(enc, results)} have no result: enter each from "
+                        f"the attack table or leave them")
+        if crits:
+            one = len(crits) == 1
+            said.append(f"{_names_list([critical_words(enc, p) for p in crits])} {'is' if one else 'are'} not "
+                        f"applied: apply {'it' if one else 'each'} or leave {'it' if one else 'them'}")
+        raise RuleViolation("Tactical Round Sequence", "; ".join(said))
+    for p in results:
+        ctx.event("skip", f"The GM goes on: {result_words(enc, p)}, is left without a result", ref=p["ref"])
     for p in crits:
         ctx.event("skip", f"The GM goes on: {critical_words(enc, p)} is left unapplied", ref=p["ref"])
-    enc.state["pending"] = [p for p in enc.state["pending"] if p["ref"] not in left]
+    left = {p["ref"] for p in results + crits}
+    enc.state["pending"] = [p for p in waiting if p["ref"] not in left]
 
 
 def _names(cs: list[Combatant]) -> str:

@@ -59,6 +59,12 @@ class TacticalRoundMap(MapRule):
         band = Band(e.get("label", ""), int(e["modifier"]), f"{w['name']} Base Range {w['base_range']:g} m")
         return engaged or band, f"range modifier {signed(int(e['modifier']))}"
 
+    def unsaid(self, enc: Encounter, c: Combatant) -> list[str]:
+        """The Hit Point states a worse one includes, as the strip leaves them (``rules.shown_conditions``)."""
+        from fray.games import get_ruleset
+        shown = rules.shown_conditions(c, get_ruleset(enc.ruleset).all_tables(enc))
+        return [x for x in c.conditions if x not in shown]
+
     def links(self, enc: Encounter) -> list[tuple[str, str]]:
         out = set()
         for c in enc.combatants:

@@ -8,6 +8,7 @@ dice and write the results; everything here can be tested without an encounter i
 
 from __future__ import annotations
 
+import math
 from typing import Any, Iterable
 
 from fray.errors import RuleViolation
@@ -26,11 +27,13 @@ Part = tuple[str, int]
 NO_PARRY = ("incapacitated", "held", "surprised", "dying", "unconscious", "dead")
 # Conditions that stop a character from acting at all: the fallen (issue 32, "The fallen keep acting":
 # dead, incapacitated and unconscious combatants get no forms and are never a default target).
-OUT_OF_ACTION = ("incapacitated", "dying", "unconscious", "dead")
+# The worst first, so that ``fallen`` names it: a GM's play-through read "Orc 2 is now dying (HP -55)",
+# then "Orc 2 is incapacitated: ..." twice, as if he were better off than the line before said.
+OUT_OF_ACTION = ("dead", "dying", "incapacitated", "unconscious")
 
 
 def fallen(c: Combatant) -> str:
-    """The condition that has put ``c`` out of the fight ("" while they can still act)."""
+    """The worst condition that has put ``c`` out of the fight ("" while they can still act)."""
     return next((x for x in OUT_OF_ACTION if x in c.conditions), "")
 
 
@@ -135,6 +138,28 @@ def sync_hp_conditions(c: Combatant, tables: Tables) -> list[tuple[str, bool]]:
             c.conditions.remove(cond)
             changed.append((cond, False))
     return changed
+
+
+def hp_ceiling(entry: dict[str, Any], maximum: int) -> float:
+    """The highest HP at which a Hit Point threshold's state holds: each is "HP at or below" some
+    figure ("below half" of 45 HP is at or below 22), so a state includes every other whose
+    ceiling is as high or higher."""
+    if "below_fraction" in entry:
+        return math.ceil(maximum * float(entry["below_fraction"])) - 1
+    return float(entry.get("at_or_below", math.inf))
+
+
+def shown_conditions(c: Combatant, tables: Tables) -> list[str]:
+    """``c``'s conditions less those a worse one includes, for the strip and the card (FACTS.md: "0 or
+    below → incapacitated; −50 or below → dying; below half → Bruised"): of the Hit Point states held,
+    the one with the lowest ceiling (dying includes incapacitated and bruised), and none on the dead.
+    The rules still read them all (Bruised's −20 stays in ``condition_penalty``); a GM's play-through
+    read "dying bruised incapacitated" on the strip."""
+    entries = tables["hp_thresholds"]["entries"]
+    held = [e for e in entries if e["condition"] in c.conditions]
+    worst = min(reversed(held), key=lambda e: hp_ceiling(e, hp_max(c)))["condition"] if held else ""
+    hidden = {e["condition"] for e in held} - ({worst} if "dead" not in c.conditions else set())
+    return [x for x in c.conditions if x not in hidden or x == "dead"]
 
 
 def condition_penalty(c: Combatant, tables: Tables) -> list[Part]:

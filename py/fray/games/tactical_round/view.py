@@ -166,7 +166,7 @@ def combatant_view(enc, c, tables, kinds, decls) -> dict[str, Any]:
             "shield": w["shield"], "quick_load": w["quick_load"], "reload_rounds": w["reload"],
             "loaded": w["loaded"], "loaded_this_round": w["loaded"] and w["loaded_round"] == enc.round,
             "reload_progress": w["reload_progress"], "state": state, "wielded": i == c.data.get("wielding", 0)})
-    conds = [{"name": x, "text": CONDITION_TEXT.get(x, "")} for x in c.conditions]
+    conds = [{"name": x, "text": CONDITION_TEXT.get(x, "")} for x in rules.shown_conditions(c, tables)]
     engaged = rules.engaged_ids(enc, c)
     if engaged:
         conds.append({"name": "engaged", "text": "Engaged with " + ", ".join(enc.get(x).name for x in engaged)})

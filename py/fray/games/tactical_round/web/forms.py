@@ -24,8 +24,14 @@ _END_FOLD = html("</details>")
 
 def criticals_waiting(view: dict[str, Any]) -> list[dict[str, Any]]:
     """The criticals still waiting for the GM's effects: the page's Next stops at them too
-    (``actions.leave_criticals``)."""
+    (``actions.leave_pending``)."""
     return [p for p in view.get("pending", []) if p.get("stage") == "critical"]
+
+
+def results_waiting(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The attacks rolled whose result from the attack table is not entered: the page's Next stops at
+    them too (``actions.leave_pending``)."""
+    return [p for p in view.get("pending", []) if p.get("stage") == "attack"]
 
 
 def still_open(view: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -54,20 +60,27 @@ def open_html(view: dict[str, Any], ui: dict[str, Any]) -> Markup:
         return fragment()
     actions, undeclared = still_open(view)
     crits = criticals_waiting(view)
-    if not actions and not undeclared and not crits:
+    results = results_waiting(view)
+    if not actions and not undeclared and not crits and not results:
         return fragment()
     names = _names(view)
-    if crits and not undeclared:
-        # a critical first: the GM applies its effects here, or leaves them with the go-on button, and
-        # the log says which; no "Leave it" of its own beside "Leave it and go on" (a GM's play-through:
+    if (crits or results) and not undeclared:
+        # what waits for the GM's tables first: the GM enters it here, or leaves it with the go-on button,
+        # and the log says which; no "Leave it" of its own beside "Leave it and go on" (a GM's play-through:
         # two ways to leave one critical, the first leaving it without going on)
         items = []
+        for p in results:
+            what = (f'{_said(p["ref"])}, {names.get(p["attacker"], "someone gone")}\'s attack on '
+                    f'{names.get(p["target"], "someone gone")},')
+            items.append(html("<li><span>{} has no result:</span> {}</li>", what,
+                              _btn("Enter it", "tr-show-critical", "primary", aria=f"Enter the result of {_said(p['ref'])}",
+                                   ref=p["ref"])))
         for p in crits:
             what = f'{_said(p["ref"])}\'s critical {p.get("critical", "")} on {names.get(p["target"], "someone gone")}'
             items.append(html("<li><span>{} is not applied:</span> {}</li>", what,
                               _btn("Apply it", "tr-show-critical", "primary", aria=f"Apply {what}", ref=p["ref"])))
         rows = fragment(h("ul", {"class": "tr-open-list"}, items), _open_actions(actions))
-        go = _btn("Leave it and go on" if len(crits) == 1 and not actions else
+        go = _btn("Leave it and go on" if len(crits) + len(results) == 1 and not actions else
                   "Leave them and go on" if not actions else "Skip all and go on", "tr-go-on", "secondary")
     elif undeclared:
         who = ", ".join(c["name"] for c in undeclared)
@@ -200,7 +213,7 @@ def _decl_fold(c: dict[str, Any], decl: list[dict[str, Any]], open_: bool, names
 # -- the attack --------------------------------------------------------------------------------------
 
 def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
-                ranges: dict[str, Any] | None = None) -> Markup:
+                ranges: dict[str, Any] | None = None, note: Any = "") -> Markup:
     combatants = view.get("combatants", [])
     living = [c for c in combatants if not _out_of_action(c)]
     attacker = pre.get("id") or (living[0]["id"] if living else "")
@@ -249,7 +262,10 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
                         _input("tr-att-distance", "distance", "", "decimal"), "blank: from the map", "tr-distance"),
         odds=odds_view.slot(),  # a Block: markup
         ranges=ranges_html(ranges))
-    return h("details", {"class": "tr-box tr-attack-box", "open": open_}, html("<summary>Attack</summary>"), body)
+    # folded, it is the attack no one declared (``panel.undeclared_attack_html``), said on its fold
+    return h("details", {"class": "tr-box tr-attack-box" + ("" if open_ else " tr-undeclared"), "open": open_},
+             html("<summary>Attack</summary>") if open_ else html("<summary>Attack no one declared</summary>"),
+             note, body)
 
 
 def target_options(view: dict[str, Any], attacker: str) -> list[tuple[str, str]]:

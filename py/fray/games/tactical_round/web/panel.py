@@ -35,7 +35,7 @@ from fray.games.tactical_round.web.ui import TacticalRoundUi
 # form's weapons section and the shared constants moved to their own modules beside this one).
 from .add_form import add_extra, add_fields_html, fold_weapons  # noqa: F401
 from .card import CARD_FOLDS, card_html
-from .common import read_rolls
+from .common import _out_of_action, read_rolls
 from .common import (ATTACK_KINDS, ATTACK_PHASES, BY_NEXT, DECLARE_ROWS, DEFAULT_KINDS,  # noqa: F401
                      FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _general_err, parse_dice)
 from .forms import (attack_html, declare_html, open_html, pending_html, ranges_html, target_options,  # noqa: F401
@@ -64,7 +64,51 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     # the rules take no attack outside its phase
     if phase in ATTACK_PHASES and pre.get("id"):
         parts.append(attack_html(view, pre, ranges=ranges))
+    elif phase in ATTACK_PHASES and phase != "move":
+        parts.append(undeclared_attack_html(view, ranges))
     return block("section", {"class": "tr-panel", "aria-label": "Tactical round"}, parts)
+
+
+def _declared_kind(view: dict[str, Any], slot: dict[str, Any]) -> str:
+    """The declared action a slot of the acting list stands for ("melee_attack"), or ""."""
+    ref = slot.get("action", "")
+    if ":" not in ref or ref.startswith("strike:"):
+        return ""
+    ds = (_combatant(view, slot["combatant"]) or {}).get("declared", [])
+    i = int(ref.split(":")[1])
+    return ds[i].get("action", "") if i < len(ds) else ""
+
+
+# the kinds of weapon that attack in each phase (rules.attack_phases, from what the view says of a weapon)
+_PHASE_KINDS = {"melee": ("melee", "unarmed", "natural"), "ranged_a": ("missile", "thrown"),
+                "ranged_b": ("missile", "thrown"), "spell_a": ("spell",), "spell_b": ("spell",)}
+
+
+def undeclared_attack_html(view: dict[str, Any], ranges: dict[str, Any] | None = None) -> Markup:
+    """Once everyone who declared an attack in this phase has made it, the attack form stays, folded, and
+    says why it has no one to start on: the Tactical Round Sequence takes the attacks declared in the
+    Declaration phase, and an attack no one declared is the GM's call (the rule text's one, Running Away:
+    "If the attackers win, they may strike at the fleeing character", comes in the Move phase). A GM's
+    play-through: the form was gone, with no word why. It starts on the first standing combatant with a
+    weapon that attacks in this phase; with none, only the words."""
+    phase = view["phase"]["id"]
+    kinds = _PHASE_KINDS.get(phase, ())
+    declared = any(s.get("action", "").startswith("strike:") or _declared_kind(view, s) in ATTACK_KINDS
+                   for s in view.get("acting", []))
+    why = html('<p class="tr-undeclared-why hint">{} An attack no one declared is the GM\'s call (a strike at one '
+               "Running Away comes in the Move phase).</p>",
+               f"Everyone who declared an attack in {view['phase']['title']} has made it." if declared else
+               f"Nobody declared an attack in {view['phase']['title']}.")
+    for c in view.get("combatants", []):
+        if _out_of_action(c):
+            continue
+        usable = [w for w in c.get("weapons", []) if w.get("kind") in kinds and (
+            w["kind"] not in ("missile", "thrown") or (w.get("loaded") and not (
+                phase == "ranged_a" and w.get("loaded_this_round"))))]
+        if usable:
+            return attack_html(view, {"id": c["id"], "weapon": usable[0]["index"]}, open_=False, ranges=ranges,
+                               note=why)
+    return why
 
 
 def next_attack(view: dict[str, Any]) -> dict[str, Any]:
@@ -524,6 +568,16 @@ class TacticalPanel(GamePanel):
         """The weapon in hand, for the acting combatant's essentials line (render.acting_line)."""
         c = _combatant(view, combatant_id)
         return [w["name"] for w in (c or {}).get("weapons", []) if w.get("wielded")]
+
+    def acting(self, app: Any, view: dict[str, Any], acting: Any) -> tuple[str, Any]:
+        """Whom the essentials line beside the form is about: while a critical waits for its effects (the
+        GM's, FACTS.md: "the GM enters the result (hits and critical severity)"), the one whose blow it was,
+        until it is applied or left ("Critical"; a GM's play-through: the line named the next archer
+        while the GM applied the critical); else who acts now."""
+        crit = next(iter(criticals_by_attacker(view)), None)
+        if crit is not None and app.enc.get(crit) is not None:
+            return "Critical", app.enc.get(crit)
+        return "Acting", acting
 
     def uses(self, app: Any, combatant_id: str, view: dict[str, Any]) -> list[str]:
         """What it uses in this phase: the weapons (or spells) of its declared actions of this phase
