@@ -107,3 +107,34 @@ def test_a_forced_change_that_loses_the_attack_says_so_before_the_gm_confirms(pa
     expect(page.locator("#log")).to_contain_text(
         "Harrek: SR 14 = DEX SR 3 (changing the declared action) + DEX 3 + SIZ 2 + weapon 2 + move 4 is past SR 12: "
         "the attack is lost")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["tablet", "laptop"])
+def test_the_forced_change_follows_the_target_the_gm_picks_in_it(page, open_app, tmp_path, size):
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost." A GM's play: the forced change said "Changing now to Charging wolf
+    costs DEX SR 3, strikes at SR 12"; the GM picked another Target 13 m away in the box, the line still named the
+    wolf and the button was still plain "Change"; pressed, the attack was lost. The line and the button follow the
+    Target picked, and say the attack would be lost before the GM confirms."""
+    page.set_viewport_size(size)
+    open_app(page)
+    people = [(_warrior("Harrek", "party"), 0.0, 0.0), (_warrior("Broo 4", "foes"), 2.0, 0.0),
+              (_warrior("Broo 5", "foes"), 2.0, 2.0), (_warrior("Broo 6", "foes"), 14.0, 0.0)]
+    load = to_resolve(melee("c1", "c2"))
+    load_fight(page, tmp_path, people, load[:-1] + [{"type": "set_condition", "id": "c2", "condition": "dead"},
+                                                    load[-1]])
+    box = page.locator(".sr-forced")
+    expect(box).to_contain_text("Changing now to Broo 5 costs DEX SR 3")
+    expect(box).not_to_contain_text("would be lost")
+    box.locator('[name="target"]').select_option("c4")
+    expect(box.locator(".sr-change-cost")).to_contain_text("Changing now to Broo 6 costs DEX SR 3")
+    expect(box.locator(".sr-change-cost")).to_contain_text("past SR 12, the attack would be lost")
+    expect(box.locator('[name="target"]')).to_have_value("c4")
+    button = box.get_by_role("button", name="Change: the attack is lost")
+    expect(button).to_be_visible()
+    box.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/sr-target-forced-picked-{size['width']}.png")
+    # back to the near one: plain Change again
+    box.locator('[name="target"]').select_option("c3")
+    expect(box.locator(".sr-change-cost")).to_contain_text("Changing now to Broo 5 costs DEX SR 3")
+    expect(box.get_by_role("button", name="Change", exact=True)).to_be_visible()
