@@ -76,7 +76,8 @@ def test_another_target_in_the_attack_form_is_a_change_said_before_the_roll(page
     button.click()
     expect(page.locator("#log li")).to_have_count(n + 1)
     expect(page.locator("#log")).to_contain_text(
-        "Harrek: melee attack with Broadsword at Broo 2: SR 10 = DEX SR 3 (changing the declared action)")
+        "Harrek: melee attack with Broadsword at Broo 2: SR 10 = SR 7 (the new action's own: DEX 3 + SIZ 2 + weapon 2; "
+        "the change is made at SR 7) + DEX SR 3 (changing the declared action)")
     last = saved(page)["history"]["actions"][-1]
     assert last["type"] == "sr.change" and last["target"] == "c3", last
     assert not [a for a in saved(page)["history"]["actions"] if a["type"] == "sr.attack"]
@@ -105,8 +106,8 @@ def test_a_forced_change_that_loses_the_attack_says_so_before_the_gm_confirms(pa
     page.screenshot(path=f"/tmp/sr-target-forced-lost-{size['width']}.png")
     button.click()
     expect(page.locator("#log")).to_contain_text(
-        "Harrek: SR 14 = DEX SR 3 (changing the declared action) + DEX 3 + SIZ 2 + weapon 2 + move 4 is past SR 12: "
-        "the attack is lost")
+        "Harrek: SR 14 = SR 11 (the new action's own: DEX 3 + SIZ 2 + weapon 2 + move 4; the change is made at SR 10) "
+        "+ DEX SR 3 (changing the declared action) is past SR 12: the attack is lost")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["tablet", "laptop"])

@@ -511,13 +511,14 @@ def change(ctx: Context) -> None:
 
 def abort(ctx: Context) -> None:
     """"the new action will be delayed by the combatant's DEX SR + the SR the action was aborted
-    on": read as starting from the abort SR, delayed by DEX SR, then the new action's own costs."""
+    on": it starts from the abort SR, delayed by DEX SR; the text adds no DEX, SIZ or weapon SR of the
+    new action (a GM's play read "SR 12 = SR 5 + DEX SR 3 + SIZ 2 + weapon 2"). What it still has to
+    do is added: its movement to the target, an Other action's own SR cost."""
     if ctx.enc.phase != "resolve":
         raise RuleViolation("Aborting Actions", "only a started action can be aborted")
     c, old, recs, cur, dsr = _replan(ctx, "Aborting Actions", "aborted")
     for r in recs:
-        # the new action's own DEX SR is replaced by the abort delay
-        r["parts"] = [p for p in r["parts"] if p[0] != "DEX"] if r["parts"] and r["parts"][0][0] == "DEX" else r["parts"]
+        r["parts"] = [p for p in r["parts"] if p[0] not in ("DEX", "SIZ", "weapon")]
     store(ctx, c, recs, lambda own: [[rules.ABORTED_AT, cur], [rules.ABORTING, dsr]] + [list(p) for p in own])
     ctx.event("abort", f"{c.name} aborts {old['kind']} at SR {cur}")
 
