@@ -133,3 +133,26 @@ def test_a_closing_that_steps_aside_is_logged_as_declared():
     assert "Ana closes 6.2 m to Bor" in texts(ev), texts(ev)
     a, b, c = (enc.get(i).position for i in ("c1", "c2", "c3"))
     assert math.hypot(a.x - b.x, a.y - b.y) <= 3.0 and math.hypot(a.x - c.x, a.y - c.y) >= 1.5, (a, b, c)
+
+
+def test_a_mounted_riders_melee_is_carried_by_his_mount_at_its_rate_both_tokens_together():
+    """Movement: "Movement costs 1 SR per (Movement rate) metres"; Mounted Knockback: "both mount and rider suffer
+    any knockback"; Moving Mounts & Shooting: "A mounted character only halves their skill if the mount is running": the
+    mount does the moving. A GM's play: after the mounted charge, the rider's plain melee declarations read
+    "closes 15 m at 3 m a strike rank" (his own feet), and his token moved 15 m while his horse's stayed put: they
+    ended 17 m apart. The Knight's plain melee on Bor 18 m off: 15 m to close at the horse's 8 m a strike rank (2
+    SR), and both tokens close together."""
+    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", side="party", mount="c1")})
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=18)})
+    enc = to_phase(enc, "declare")
+    enc, ev = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "broadsword", "target": "c3"})
+    knight = actions(enc, "c2")[0]
+    assert knight["note"] == "closes 15 m at 8 m a strike rank: +2 SR", knight
+    assert knight["text"] == "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2", knight
+    enc = to_phase(enc, "resolve")
+    assert enc.state["sr"] == 9
+    enc, ev = attack(enc, "c2", "c3", ref="a1", rolls={"attack": 90, "defence": 90}, move_token=True)
+    rider, horse = enc.get("c2").position, enc.get("c1").position
+    assert (rider.x, rider.y) == (15.0, 0.0), texts(ev)
+    assert (horse.x, horse.y) == (rider.x, rider.y), texts(ev)
