@@ -298,3 +298,30 @@ def test_an_abort_is_delayed_by_dex_sr_and_the_sr_aborted_on_only():
     new = actions(enc, "c1")[-1]
     assert (new["sr"], new["text"]) == (8, "SR 8 = SR 5 (when the action is aborted) + DEX SR 3 (aborting the "
                                            "action)"), new
+
+
+def test_a_change_to_a_melee_attack_times_the_move_and_defaults_to_the_foe_she_is_engaged_with():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR."; Melee
+    Combat: "Combatants who are not engaged at the start of the MR must move 6m to get within melee range". A GM's
+    play: Ayla's shot at the charging wolf, changed to a melee attack, kept the wolf far off as its Target and
+    its Metres at the shot's 0, so "SR 9 = DEX SR 2 ... + weapon 3" had no movement. The change form starts on
+    the foe she is engaged with and leaves Metres blank (from the map): a change to the far wolf is then timed
+    with its move, as a declared attack is."""
+    import re
+
+    from fray.games.strike_rank.web.declare import change_html
+    from sr_helpers import BOW, RS, SWORD
+
+    enc = fight(fighter("Ayla", BOW, SWORD, side="party", x=0, y=0), fighter("Wolf", x=12, y=0),
+                fighter("Broo", x=2, y=0))
+    enc = to_phase(enc, "declare")
+    enc, _ = declare(enc, "c1", kind="missile", weapon="bow", target="c2")
+    enc = to_phase(enc, "resolve")
+    form = str(change_html(RS.view(enc), "a1"))
+    target = re.search(r'<select[^>]*name="target".*?</select>', form, re.S).group(0)
+    assert re.search(r'<option[^>]*value="c3"[^>]*selected', target), target
+    assert re.search(r'<input[^>]*name="metres"[^>]*value=""', form) or not re.search(
+        r'<input[^>]*name="metres"[^>]*value="[^"]', form), form
+    changed, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
+                           "target": "c2"})
+    assert "move" in [p[0] for p in actions(changed, "c1")[-1]["parts"]], texts(ev)

@@ -339,10 +339,16 @@ def change_html(view: dict[str, Any], ref: str) -> Markup:
         for a in c.get("declared", []):
             if a["ref"] == ref and a.get("status") == "declared":
                 cost, lost = change_cost(view, c, a)
+                # the change starts on a foe she is engaged with, if any, and its Metres from the map: the
+                # declared action's own (a shot's 0 m) timed a melee attack on a foe 24 m off with no move
+                engaged = next((o.get("engaged") or [] for o in view.get("order", []) if o.get("ref") == ref), [])
+                preset = {**a, "metres": "" if a.get("target") or a.get("kind") != "move" else a.get("metres", "")}
+                if engaged and a.get("target") not in engaged:
+                    preset["target"] = engaged[0]
                 return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>'
                             '<p class="hint sr-change-cost">{}.</p>{}{}</div>',
                             _at_sr(a), c["name"], cost[:1].upper() + cost[1:],
-                            declare_form(cid, c, names, "sr-change", ref, a, dead=dead_ids(view),
+                            declare_form(cid, c, names, "sr-change", ref, preset, dead=dead_ids(view),
                                          submit="Change: the attack is lost" if lost else ""),
                             _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change"))
     return Markup("")
