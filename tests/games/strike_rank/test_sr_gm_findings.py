@@ -156,3 +156,25 @@ def test_a_mounted_riders_melee_is_carried_by_his_mount_at_its_rate_both_tokens_
     rider, horse = enc.get("c2").position, enc.get("c1").position
     assert (rider.x, rider.y) == (15.0, 0.0), texts(ev)
     assert (horse.x, horse.y) == (rider.x, rider.y), texts(ev)
+
+
+def test_the_order_names_a_spell_by_its_name_and_marks_a_dead_target():
+    """Changing Actions: "A combatant may be forced to change actions, e.g. if the target of their attack dies."
+    A GM's play: the order read "Cast a spell bladesharp → Gorakh" (the spell's id; the log said "Bladesharp"),
+    and "Vasana ... → Broo 2" after Broo 2 died, with no mark. The spell is named as the GM knows it, and a dead
+    target is marked: "→ Broo 2 (dead: must change)"."""
+    import re
+
+    from fray.games.strike_rank.web.declare import order_html
+    from sr_helpers import RS, SWORD
+
+    caster = fighter("Gorakh", SWORD, side="party", spells=[{"name": "Bladesharp", "type": "battle", "intensity": 2}])
+    enc = fight(caster, fighter("Vasana", SWORD, side="party", x=0, y=2), fighter("Broo 2", x=2, y=2))
+    enc = to_phase(enc, "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c1", "kind": "spell", "spell": "bladesharp", "target": "c1"})
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "broadsword", "target": "c3"})
+    enc = to_phase(enc, "resolve")
+    enc, _ = do(enc, {"type": "set_condition", "id": "c3", "condition": "dead"})
+    shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", str(order_html(RS.view(enc)))))
+    assert "Cast a spell Bladesharp → Gorakh" in shown and "bladesharp" not in shown, shown
+    assert "→ Broo 2 (dead: must change)" in shown, shown

@@ -48,7 +48,7 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
             # Next loses it (timing.unable), in the words of its log line (issue 33)
             what = "attack" if o["kind"] in ("melee", "missile") else "action"
             out.append(html('<p class="sr-box sr-fallen-action">{}\'s {} at SR {} is lost: {} ({}). Next moves on.</p>',
-                            o["name"], what, o["sr"], why, action_label(o, _names(view), c)))
+                            o["name"], what, o["sr"], why, action_label(o, _names(view), c, dead_ids(view))))
             continue
         if o["kind"] in ("melee", "missile") and forms:
             # the others at this SR wait folded, one line each, in the order they strike: the one
@@ -59,7 +59,7 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
             key = "attack-" + str(o["ref"])
             seen = (ui.open.get(key) or key in ui.opened) if ui else False
             out.append(_fold("sr-fold sr-next-attack", key,
-                             f'SR {o["sr"]}: {o["name"]}, {action_label(o, _names(view), c)}',
+                             f'SR {o["sr"]}: {o["name"]}, {action_label(o, _names(view), c, dead_ids(view))}',
                              attack_html(view, o, ui) if seen else "", ui, aria=f'Attack by {o["name"]}',
                              odds_lazy=True, lazy=not seen))
         elif o["kind"] in ("melee", "missile"):
