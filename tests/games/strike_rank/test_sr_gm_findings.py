@@ -178,3 +178,28 @@ def test_the_order_names_a_spell_by_its_name_and_marks_a_dead_target():
     shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", str(order_html(RS.view(enc)))))
     assert "Cast a spell Bladesharp → Gorakh" in shown and "bladesharp" not in shown, shown
     assert "→ Broo 2 (dead: must change)" in shown, shown
+
+
+def test_one_already_prone_and_unconscious_is_not_said_to_fall_prone_and_knockback_is_said_to_the_decimetre():
+    """Knockback: "the target is knocked back 1 meter for every 5 points of damage ... The target needs to make a
+    DEX×5% roll or fall prone." A GM's play: "Broo 3 (down) is unconscious: no DEX roll; falls prone" of one lying
+    prone already, and "knocked back 2.53554 m". One already prone falls no more; metres are said to 0.1 m."""
+    great = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing",
+             "hand": "both", "knockback": True}
+    enc = fight(fighter("Cid", great, side="party", x=0, y=0), fighter("Broo 3", x=2, y=0.8, hp=60),
+                fighter("Broo 4", x=5, y=2))
+    for cond in ("unconscious", "prone"):
+        enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": cond})
+    enc = to_phase(enc, "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "greatsword", "target": "c2"})
+    enc = to_phase(enc, "resolve")
+    enc, ev = attack(enc, "c1", "c2", weapon="greatsword", ref="a1", defence="none",
+                     rolls={"attack": 10, "damage": [8, 8, 4], "location": 12}, move_token=True)
+    said = texts(ev)
+    assert "falls prone" not in said and "Broo 3 is unconscious: no DEX roll; already prone" in said, said
+    p = next(p for p in enc.state["prompts"] if p["kind"] == "collision")
+    enc, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "combatant", "with": "c3",
+                       "rolls": {"collision_dex": 10}})
+    import re
+    got = re.search(r"Broo 3 is knocked back ([\d.]+) m", texts(ev))
+    assert got and re.fullmatch(r"\d+(\.\d)?", got.group(1)), texts(ev)
