@@ -203,3 +203,33 @@ def test_one_already_prone_and_unconscious_is_not_said_to_fall_prone_and_knockba
     import re
     got = re.search(r"Broo 3 is knocked back ([\d.]+) m", texts(ev))
     assert got and re.fullmatch(r"\d+(\.\d)?", got.group(1)), texts(ev)
+
+
+def test_a_charger_shot_by_another_than_the_one_charged_is_barred_as_running_not_by_the_charge_rule():
+    """Charging: "running at double Movement rate ... However, if the opponent does attack first, the charging
+    combatant would not be able to dodge or parry."; Movement: "Running characters cannot dodge or parry." A GM's
+    play: Ayla's bow form against the wolf charging Vasana quoted the charge's "if the opponent does attack first",
+    though Ayla is not the one the wolf charges. Only the opponent's attack is the charge's rule; anyone else's
+    finds the wolf running, and that rule is said."""
+    import pytest
+    from fray.errors import RuleViolation
+    from fray.games.strike_rank.web.attack import attack_html
+    from sr_helpers import BOW, RS
+
+    enc = fight(fighter("Wolf", x=20, y=0), fighter("Vasana", side="party", x=0, y=0),
+                fighter("Ayla", BOW, side="party", x=0, y=4))
+    enc = to_phase(enc, "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "broadsword", "target": "c2",
+                      "charge": True})
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c3", "kind": "missile", "weapon": "bow", "target": "c1"})
+    enc = to_phase(enc, "resolve")
+    view = RS.view(enc)
+    o = next(o for o in view["order"] if o["combatant"] == "c3")
+    form = str(attack_html(view, o))
+    assert "Running characters cannot dodge or parry" in form and "Charging” in the rules" not in form, form
+    with pytest.raises(RuleViolation) as refused:
+        attack(enc, "c3", "c1", weapon="bow", ref=o["ref"], defence="dodge", rolls={"attack": 50, "defence": 10})
+    assert refused.value.rule == "Movement" and "Running characters cannot dodge or parry" in str(refused.value)
+    with pytest.raises(RuleViolation) as refused:  # the one charged: the charge's own rule
+        attack(enc, "c2", "c1", ref=None, defence="dodge", rolls={"attack": 50, "defence": 10})
+    assert refused.value.rule == "Charging", refused.value

@@ -122,6 +122,9 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         # why the rules allow no dodge or parry now (a charge not yet struck...), "" when they do: the
         # attack form's default defence is then None, the refusal's words beside it
         "no_defence": _refusal(defence.defence_barred(c)),
+        # whom a charge not yet struck is at: another's attack finds the charger running (``running_charger``)
+        "charging_at": defence.charged_at(enc, c),
+        "running_charger": _refusal(defence.running_charger(c)) if r.get("charging") else None,
         "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0), "parries_left": defence.parries_left(c)},
         "pending": (list(pending) if pending is not None else
                     [p["id"] for p in enc.state.get("prompts", []) if p["combatant"] == c.id]),

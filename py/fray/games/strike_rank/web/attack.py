@@ -174,6 +174,9 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     fresh = [x for x in tw if x[0] not in parried and (left is None or x[0] in left)]
     defences = [d for d in DEFENCES if d[0] != "parry" or tw]
     barred = target.get("no_defence")
+    if barred and barred.get("rule") == "Charging" and target.get("charging_at") not in ("", o["combatant"]):
+        # the charge's rule is its opponent's ("if the opponent does attack first"); anyone else finds it running
+        barred = target.get("running_charger") or barred
     locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
     dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
     wtxt = f'{w["name"]} {w["skill"]}%, {w["damage"]}' if w else str(o.get("weapon", ""))
@@ -221,7 +224,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         widgets.field(pre + "-dk", "defence.kind", "Defender's choice",
                       _select(pre + "-dk", "defence.kind", defences,
                               "none" if barred else "parry" if fresh else "dodge"),
-                      rule_message(f'{target.get("name", "")} cannot dodge or parry now', barred["rule"])
+                      rule_message(barred["text"] if barred["rule"] == "Movement" and "charging" in barred["text"]
+                                   else f'{target.get("name", "")} cannot dodge or parry now', barred["rule"])
                       if barred else ""),
         # nothing that parries (a wolf's bite, a maimed chest): no empty "Parry with", Dodge or None only
         _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon", tw))
