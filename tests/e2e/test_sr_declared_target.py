@@ -139,3 +139,37 @@ def test_the_forced_change_follows_the_target_the_gm_picks_in_it(page, open_app,
     box.locator('[name="target"]').select_option("c3")
     expect(box.locator(".sr-change-cost")).to_contain_text("Changing now to Broo 5 costs DEX SR 3")
     expect(box.get_by_role("button", name="Change", exact=True)).to_be_visible()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["tablet", "laptop"])
+def test_a_change_to_a_melee_attack_starts_on_the_engaged_foe_and_is_timed_with_its_move(page, open_app, tmp_path,
+                                                                                         size):
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR."; Melee
+    Combat: "Combatants who are not engaged at the start of the MR must move 6m to get within melee range". A GM's
+    play: Ayla's shot at the charging wolf, changed to a melee attack, stayed on the far wolf with the shot's 0 m,
+    and was timed with no movement. The change form starts on Broo beside her with Metres from the map; changed to
+    the wolf 9 m off, the attack is timed with its move (6 m to close: 2 SR)."""
+    page.set_viewport_size(size)
+    open_app(page)
+    bow = {"name": "Bow", "skill": 60, "damage": "1D8+1", "hp": 6, "type": "impaling", "missile": True,
+           "rate": "S/MR", "range": 90}
+    sword = {"name": "Broadsword", "skill": 60, "damage": "1D8+1", "sr": 2, "hp": 12, "type": "slashing",
+             "hand": "right"}
+    people = [(_warrior("Ayla", "party", weapons=[bow, sword]), 0.0, 0.0), (_warrior("Wolf", "foes"), 9.0, 0.0),
+              (_warrior("Broo", "foes"), 2.0, 0.0)]
+    load_fight(page, tmp_path, people, to_resolve({"type": "sr.declare", "id": "c1", "kind": "missile",
+                                                   "weapon": "bow", "target": "c2"}))
+    page.locator(".sr-order-fold > summary").click()
+    page.locator(".sr-order").get_by_role("button", name="of Ayla").filter(has_text="Change").first.click()
+    change = page.locator('form[data-form=sr-change]')
+    expect(change.locator('[name="target"]')).to_have_value("c3")
+    expect(change.locator('[name="metres"]')).to_have_value("")
+    change.scroll_into_view_if_needed()
+    page.screenshot(path=f"/tmp/sr-target-change-engaged-{size['width']}.png")
+    change.locator('[name="kind"]').select_option("melee")
+    change.locator('[name="weapon"]').select_option("broadsword")
+    change.locator('[name="target"]').select_option("c2")
+    change.locator("button[type=submit]").click()
+    expect(page.locator("#log")).to_contain_text(
+        "Ayla: melee attack with Broadsword at Wolf: SR 12 = SR 9 (the new action's own: DEX 3 + SIZ 2 + weapon 2 + "
+        "move 2; the change is made at SR 3) + DEX SR 3 (changing the declared action)")
