@@ -173,3 +173,32 @@ def test_a_change_to_a_melee_attack_starts_on_the_engaged_foe_and_is_timed_with_
     expect(page.locator("#log")).to_contain_text(
         "Ayla: melee attack with Broadsword at Wolf: SR 12 = SR 9 (the new action's own: DEX 3 + SIZ 2 + weapon 2 + "
         "move 2; the change is made at SR 3) + DEX SR 3 (changing the declared action)")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["tablet", "laptop"])
+def test_a_mounted_riders_melee_moves_him_and_his_mount_together(page, open_app, tmp_path, size):
+    """Moving Mounts & Shooting: "A mounted character only halves their skill if the mount is running": the mount
+    does the moving; Mounted Knockback: "both mount and rider suffer any knockback". A GM's play: the rider's plain
+    melee read "closes 15 m at 3 m a strike rank", and at resolution his token moved 15 m while his horse's stayed
+    put. His melee on Bor 18 m off closes 15 m at the horse's 8 m a strike rank, and both tokens arrive together."""
+    page.set_viewport_size(size)
+    open_app(page)
+    stats = preset("strike-rank", WARRIOR)["stats"]
+    people = [(_warrior("Horse", "party", stats={**stats, "move": 8}), 0.0, 0.0),
+              (_warrior("Knight", "party", mount="c1"), 0.0, 0.0), (_warrior("Bor", "foes"), 18.0, 0.0)]
+    load_fight(page, tmp_path, people, to_resolve(melee("c2", "c3")))
+    expect(page.locator(".sr-phase")).to_contain_text("Resolve SR 9")
+    form = page.locator('form[data-form=sr-attack][data-attacker="c2"]')
+    form.locator('[name="rolls.attack"]').fill("95")
+    form.locator('[name="defence.kind"]').select_option("none")
+    form.get_by_role("button", name="Roll the exchange").click()
+    log = page.locator("#log")
+    expect(log).to_contain_text("Knight closes 15 m to Bor")
+    expect(log).to_contain_text("Horse carries Knight there")
+    if size["width"] < 1000:
+        page.get_by_role("tab", name="Map").click()
+        expect(page.locator("#map")).to_be_visible()
+    page.screenshot(path=f"/tmp/sr-target-rider-{size['width']}.png")
+    fighters = saved(page)["encounter"]["combatants"]
+    at = {c["name"]: (c["position"]["x"], c["position"]["y"]) for c in fighters}
+    assert at["Knight"] == at["Horse"] == (15.0, 0.0), at
