@@ -171,6 +171,9 @@ class RollResult:
             terms = parse(self.expression).terms
         except DiceError:
             terms = ()
+        if self.typed and not dice and any(t.sides for t in terms):
+            # a total typed for the dice, said once as what it is (a GM read "1D10+1+1D6 = 3 = 3 (typed)")
+            return f"{self.expression} = {self.total} (typed total)"
         if sum(t.count for t in terms if t.sides) == len(dice) and dice:
             for t in terms:
                 if t.sides:

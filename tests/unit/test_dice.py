@@ -336,6 +336,13 @@ def test_open_ended_rolled_sequence_is_accepted_when_typed_back():
 def test_breakdown_follows_the_formula_and_one_die_is_a_die():
     """A damage breakdown reads term by term ("1D8+1+1D4 = 6+1+2"), and a count of one is "1 die" (issue 10)."""
     assert roll_given("1D8+1+1D4", [6, 2]).breakdown() == "1D8+1+1D4 = 6+1+2 = 9 (typed)"
-    assert roll_given("2D6", 9).breakdown() == "2D6 = 9 = 9 (typed)"  # a typed total stays one number
+    assert roll_given("2D6", 9).breakdown() == "2D6 = 9 (typed total)"  # a typed total stays one number
     with pytest.raises(DiceError, match="type one d8 roll, 1-8, not 2 numbers"):
         roll_given("1D8", [1, 2])
+
+
+def test_a_typed_total_is_said_once():
+    """A GM's play: one typed damage "3" for 1D10+1+1D6 read "1D10+1+1D6 = 3 = 3 (typed)"; a total typed for
+    several dice is said once, as what it is: "1D10+1+1D6 = 3 (typed total)"."""
+    assert roll_given("1D10+1+1D6", 3).breakdown() == "1D10+1+1D6 = 3 (typed total)"
+    assert roll_given("1D10+1+1D6", [1, 1]).breakdown() == "1D10+1+1D6 = 1+1+1 = 3 (typed)"

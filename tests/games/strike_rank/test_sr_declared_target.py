@@ -170,7 +170,8 @@ def test_another_target_than_declared_is_a_change():
                        "target": "c3"})
     new = actions(enc, "c1")[-1]
     assert (new["target"], new["sr"], new["status"]) == ("c3", 10, "declared"), new
-    assert "Harrek: melee attack with Broadsword at Broo 2: SR 10 = DEX SR 3 (changing the declared action)" in texts(ev)
+    assert ("Harrek: melee attack with Broadsword at Broo 2: SR 10 = SR 7 (the new action's own: DEX 3 + SIZ 2 + "
+            "weapon 2; the change is made at SR 7) + DEX SR 3 (changing the declared action)") in texts(ev)
     # the declared target itself is struck as declared, at no cost
     enc2 = _harrek_on_broo_1()
     enc2, ev = attack(enc2, "c1", "c2", ref="a1", rolls={"attack": 90})
@@ -255,5 +256,72 @@ def test_the_forced_change_says_what_changing_to_the_enemy_it_is_set_on_costs():
     changed, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
                            "target": "c3"})
     assert actions(changed, "c1")[-1]["status"] == "lost", texts(ev)
-    assert ("Harrek: SR 14 = DEX SR 3 (changing the declared action) + DEX 3 + SIZ 2 + weapon 2 + move 4 is past "
-            "SR 12: the attack is lost") in texts(ev), texts(ev)
+    assert ("Harrek: SR 14 = SR 11 (the new action's own: DEX 3 + SIZ 2 + weapon 2 + move 4; the change is made at "
+            "SR 10) + DEX SR 3 (changing the declared action) is past SR 12: the attack is lost") in texts(ev), texts(ev)
+
+
+def test_every_change_says_where_it_starts_and_what_is_added_one_way():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR." A GM's
+    play: a change to Parry read "SR 8 = SR 6 (when the change is made) + DEX SR 2 (changing the declared action)"
+    but a change to a melee attack "SR 11 = DEX SR 3 (changing the declared action) + DEX 3 + SIZ 2 + weapon 2 +
+    move 1", with nothing of when the change was made. Both now say where the action starts, then the delay: the
+    SR the change is made at, or the new action's own SR when that is later (nothing comes earlier than it)."""
+    enc = _harrek_on_broo_1()  # at SR 7, Harrek's attack on Broo 1; Broo 2 as near
+    enc, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
+                       "target": "c3"})
+    new = actions(enc, "c1")[-1]
+    assert new["sr"] == 10, new
+    assert new["text"] == ("SR 10 = SR 7 (the new action's own: DEX 3 + SIZ 2 + weapon 2; the change is made at SR 7)"
+                           " + DEX SR 3 (changing the declared action)"), new
+    assert ("Harrek: melee attack with Broadsword at Broo 2: SR 10 = SR 7 (the new action's own: DEX 3 + SIZ 2 + "
+            "weapon 2; the change is made at SR 7) + DEX SR 3 (changing the declared action)") in texts(ev), texts(ev)
+    enc = _changing_at_sr_8()  # the new action's own SR 7 is past: it starts when the change is made
+    enc, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
+                       "target": "c2"})
+    assert actions(enc, "c1")[-1]["text"] == ("SR 11 = SR 8 (when the change is made) + DEX SR 3 (changing the "
+                                              "declared action)")
+
+
+def test_an_abort_is_delayed_by_dex_sr_and_the_sr_aborted_on_only():
+    """Aborting Actions: "A character taking a prolonged action (e.g. spellcasting) can abort it to take a
+    different action, but the new action will be delayed by the combatant's DEX SR + the SR the action was aborted
+    on." A GM's play read "SR 12 = SR 5 (when the action is aborted) + DEX SR 3 (aborting the action) + SIZ 2 +
+    weapon 2": the text adds no SIZ or weapon SR. An attack on a foe in reach comes at SR 5 + DEX SR 3 = SR 8."""
+    enc = fight(fighter("Ana", side="party", x=0, y=0), fighter("Bor", x=2, y=0))
+    enc = to_phase(enc, "declare")
+    enc, _ = declare(enc, "c1", kind="other", label="pray", sr_cost=9)
+    enc, _ = declare(enc, "c2", kind="other", label="wait", sr_cost=2)  # something at SR 5 to stop on
+    enc = to_phase(enc, "resolve")
+    assert enc.state["sr"] == 5, enc.state["sr"]
+    enc, ev = do(enc, {"type": "sr.abort", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
+                       "target": "c2"})
+    new = actions(enc, "c1")[-1]
+    assert (new["sr"], new["text"]) == (8, "SR 8 = SR 5 (when the action is aborted) + DEX SR 3 (aborting the "
+                                           "action)"), new
+
+
+def test_a_change_to_a_melee_attack_times_the_move_and_defaults_to_the_foe_she_is_engaged_with():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR."; Melee
+    Combat: "Combatants who are not engaged at the start of the MR must move 6m to get within melee range". A GM's
+    play: Ayla's shot at the charging wolf, changed to a melee attack, kept the wolf far off as its Target and
+    its Metres at the shot's 0, so "SR 9 = DEX SR 2 ... + weapon 3" had no movement. The change form starts on
+    the foe she is engaged with and leaves Metres blank (from the map): a change to the far wolf is then timed
+    with its move, as a declared attack is."""
+    import re
+
+    from fray.games.strike_rank.web.declare import change_html
+    from sr_helpers import BOW, RS, SWORD
+
+    enc = fight(fighter("Ayla", BOW, SWORD, side="party", x=0, y=0), fighter("Wolf", x=12, y=0),
+                fighter("Broo", x=2, y=0))
+    enc = to_phase(enc, "declare")
+    enc, _ = declare(enc, "c1", kind="missile", weapon="bow", target="c2")
+    enc = to_phase(enc, "resolve")
+    form = str(change_html(RS.view(enc), "a1"))
+    target = re.search(r'<select[^>]*name="target".*?</select>', form, re.S).group(0)
+    assert re.search(r'<option[^>]*value="c3"[^>]*selected', target), target
+    assert re.search(r'<input[^>]*name="metres"[^>]*value=""', form) or not re.search(
+        r'<input[^>]*name="metres"[^>]*value="[^"]', form), form
+    changed, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
+                           "target": "c2"})
+    assert "move" in [p[0] for p in actions(changed, "c1")[-1]["parts"]], texts(ev)

@@ -133,3 +133,103 @@ def test_a_closing_that_steps_aside_is_logged_as_declared():
     assert "Ana closes 6.2 m to Bor" in texts(ev), texts(ev)
     a, b, c = (enc.get(i).position for i in ("c1", "c2", "c3"))
     assert math.hypot(a.x - b.x, a.y - b.y) <= 3.0 and math.hypot(a.x - c.x, a.y - c.y) >= 1.5, (a, b, c)
+
+
+def test_a_mounted_riders_melee_is_carried_by_his_mount_at_its_rate_both_tokens_together():
+    """Movement: "Movement costs 1 SR per (Movement rate) metres"; Mounted Knockback: "both mount and rider suffer
+    any knockback"; Moving Mounts & Shooting: "A mounted character only halves their skill if the mount is running": the
+    mount does the moving. A GM's play: after the mounted charge, the rider's plain melee declarations read
+    "closes 15 m at 3 m a strike rank" (his own feet), and his token moved 15 m while his horse's stayed put: they
+    ended 17 m apart. The Knight's plain melee on Bor 18 m off: 15 m to close at the horse's 8 m a strike rank (2
+    SR), and both tokens close together."""
+    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", side="party", mount="c1")})
+    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=18)})
+    enc = to_phase(enc, "declare")
+    enc, ev = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "broadsword", "target": "c3"})
+    knight = actions(enc, "c2")[0]
+    assert knight["note"] == "closes 15 m at 8 m a strike rank: +2 SR", knight
+    assert knight["text"] == "SR 9 = DEX 3 + SIZ 2 + weapon 2 + move 2", knight
+    enc = to_phase(enc, "resolve")
+    assert enc.state["sr"] == 9
+    enc, ev = attack(enc, "c2", "c3", ref="a1", rolls={"attack": 90, "defence": 90}, move_token=True)
+    rider, horse = enc.get("c2").position, enc.get("c1").position
+    assert (rider.x, rider.y) == (15.0, 0.0), texts(ev)
+    assert (horse.x, horse.y) == (rider.x, rider.y), texts(ev)
+
+
+def test_the_order_names_a_spell_by_its_name_and_marks_a_dead_target():
+    """Changing Actions: "A combatant may be forced to change actions, e.g. if the target of their attack dies."
+    A GM's play: the order read "Cast a spell bladesharp → Gorakh" (the spell's id; the log said "Bladesharp"),
+    and "Vasana ... → Broo 2" after Broo 2 died, with no mark. The spell is named as the GM knows it, and a dead
+    target is marked: "→ Broo 2 (dead: must change)"."""
+    import re
+
+    from fray.games.strike_rank.web.declare import order_html
+    from sr_helpers import RS, SWORD
+
+    caster = fighter("Gorakh", SWORD, side="party", spells=[{"name": "Bladesharp", "type": "battle", "intensity": 2}])
+    enc = fight(caster, fighter("Vasana", SWORD, side="party", x=0, y=2), fighter("Broo 2", x=2, y=2))
+    enc = to_phase(enc, "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c1", "kind": "spell", "spell": "bladesharp", "target": "c1"})
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "broadsword", "target": "c3"})
+    enc = to_phase(enc, "resolve")
+    enc, _ = do(enc, {"type": "set_condition", "id": "c3", "condition": "dead"})
+    shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", str(order_html(RS.view(enc)))))
+    assert "Cast a spell Bladesharp → Gorakh" in shown and "bladesharp" not in shown, shown
+    assert "→ Broo 2 (dead: must change)" in shown, shown
+
+
+def test_one_already_prone_and_unconscious_is_not_said_to_fall_prone_and_knockback_is_said_to_the_decimetre():
+    """Knockback: "the target is knocked back 1 meter for every 5 points of damage ... The target needs to make a
+    DEX×5% roll or fall prone." A GM's play: "Broo 3 (down) is unconscious: no DEX roll; falls prone" of one lying
+    prone already, and "knocked back 2.53554 m". One already prone falls no more; metres are said to 0.1 m."""
+    great = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing",
+             "hand": "both", "knockback": True}
+    enc = fight(fighter("Cid", great, side="party", x=0, y=0), fighter("Broo 3", x=2, y=0.8, hp=60),
+                fighter("Broo 4", x=5, y=2))
+    for cond in ("unconscious", "prone"):
+        enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": cond})
+    enc = to_phase(enc, "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "greatsword", "target": "c2"})
+    enc = to_phase(enc, "resolve")
+    enc, ev = attack(enc, "c1", "c2", weapon="greatsword", ref="a1", defence="none",
+                     rolls={"attack": 10, "damage": [8, 8, 4], "location": 12}, move_token=True)
+    said = texts(ev)
+    assert "falls prone" not in said and "Broo 3 is unconscious: no DEX roll; already prone" in said, said
+    p = next(p for p in enc.state["prompts"] if p["kind"] == "collision")
+    enc, ev = do(enc, {"type": "sr.answer", "prompt": p["id"], "choice": "combatant", "with": "c3",
+                       "rolls": {"collision_dex": 10}})
+    import re
+    got = re.search(r"Broo 3 is knocked back ([\d.]+) m", texts(ev))
+    assert got and re.fullmatch(r"\d+(\.\d)?", got.group(1)), texts(ev)
+
+
+def test_a_charger_shot_by_another_than_the_one_charged_is_barred_as_running_not_by_the_charge_rule():
+    """Charging: "running at double Movement rate ... However, if the opponent does attack first, the charging
+    combatant would not be able to dodge or parry."; Movement: "Running characters cannot dodge or parry." A GM's
+    play: Ayla's bow form against the wolf charging Vasana quoted the charge's "if the opponent does attack first",
+    though Ayla is not the one the wolf charges. Only the opponent's attack is the charge's rule; anyone else's
+    finds the wolf running, and that rule is said."""
+    import pytest
+    from fray.errors import RuleViolation
+    from fray.games.strike_rank.web.attack import attack_html
+    from sr_helpers import BOW, RS
+
+    enc = fight(fighter("Wolf", x=20, y=0), fighter("Vasana", side="party", x=0, y=0),
+                fighter("Ayla", BOW, side="party", x=0, y=4))
+    enc = to_phase(enc, "declare")
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "broadsword", "target": "c2",
+                      "charge": True})
+    enc, _ = do(enc, {"type": "sr.declare", "id": "c3", "kind": "missile", "weapon": "bow", "target": "c1"})
+    enc = to_phase(enc, "resolve")
+    view = RS.view(enc)
+    o = next(o for o in view["order"] if o["combatant"] == "c3")
+    form = str(attack_html(view, o))
+    assert "Running characters cannot dodge or parry" in form and "Charging” in the rules" not in form, form
+    with pytest.raises(RuleViolation) as refused:
+        attack(enc, "c3", "c1", weapon="bow", ref=o["ref"], defence="dodge", rolls={"attack": 50, "defence": 10})
+    assert refused.value.rule == "Movement" and "Running characters cannot dodge or parry" in str(refused.value)
+    with pytest.raises(RuleViolation) as refused:  # the one charged: the charge's own rule
+        attack(enc, "c2", "c1", ref=None, defence="dodge", rolls={"attack": 50, "defence": 10})
+    assert refused.value.rule == "Charging", refused.value

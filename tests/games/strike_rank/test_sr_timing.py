@@ -306,7 +306,8 @@ def test_changing_actions_delay_by_dex_sr_and_lost_past_12():
     enc, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": "a1", "kind": "melee", "weapon": "broadsword",
                        "target": "c2"})
     new = actions(enc, "c1")[-1]
-    assert new["sr"] == 10 and new["text"] == "SR 10 = DEX SR 3 (changing the declared action) + DEX 3 + SIZ 2 + weapon 2"
+    assert new["sr"] == 10 and new["text"] == ("SR 10 = SR 7 (the new action's own: DEX 3 + SIZ 2 + weapon 2; the change is made at SR 3) + DEX SR 3 "
+                                           "(changing the declared action)")
     enc2 = to_phase(fight(fighter("Ana", BOW, SWORD, side="party", DEX=5), fighter("Bor", x=8)), "declare")
     enc2, _ = declare(enc2, "c1", kind="missile", weapon="bow", target="c2")
     enc2 = to_phase(enc2, "resolve")
@@ -441,7 +442,8 @@ def test_changing_actions_forced_when_the_declared_target_dies():
     enc, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": ref, "kind": "melee", "weapon": "broadsword",
                        "target": "c3"})
     new = [a for a in actions(enc, "c1") if a["status"] == "declared"][0]
-    assert new["text"] == "SR 12 = DEX SR 3 (changing the declared action) + DEX 3 + SIZ 2 + weapon 2 + move 2"
+    assert new["text"] == ("SR 12 = SR 9 (the new action's own: DEX 3 + SIZ 2 + weapon 2 + move 2; the change is made at SR 7) + "
+                           "DEX SR 3 (changing the declared action)")
     assert new["metres"] == 6
 
 

@@ -114,7 +114,8 @@ def test_an_attack_declared_on_a_fallen_target_cannot_go_to_another_at_its_old_s
     changed, _ = do(enc, {"type": "sr.change", "id": "c1", "ref": ref, "kind": "melee", "weapon": "broadsword",
                           "target": "c3"})
     new = [a for a in actions(changed, "c1") if a["status"] == "declared"][0]
-    assert new["text"] == "SR 12 = DEX SR 3 (changing the declared action) + DEX 3 + SIZ 2 + weapon 2 + move 2"
+    assert new["text"] == ("SR 12 = SR 9 (the new action's own: DEX 3 + SIZ 2 + weapon 2 + move 2; the change is made at SR 7) + "
+                           "DEX SR 3 (changing the declared action)")
     # the blow still falls on the declared target where he lies: nothing changed, nothing forced
     enc, ev = attack(enc, "c1", "c2", ref=ref, rolls={"attack": 90})
     assert "Bandit 1 attacks Knight 2 with Broadsword" in texts(ev)

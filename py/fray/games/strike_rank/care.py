@@ -261,7 +261,8 @@ def _knocked_back(ctx: Context, c: Combatant, d: dict[str, Any], choice: str, ot
             continue
         p = m.position
         m.position = Position(round(p.x + ux * metres, 2), round(p.y + uy * metres, 2), p.alt)
-        ctx.event("move", f"{m.name} is knocked back {metres:g} m to ({m.position.x:g}, {m.position.y:g}) m",
+        # to the decimetre, as every distance the GM reads (a GM's play: "knocked back 2.53554 m")
+        ctx.event("move", f"{m.name} is knocked back {rules.metres_text(metres)} to ({m.position.x:g}, {m.position.y:g}) m",
                   id=m.id, x=m.position.x, y=m.position.y, alt=m.position.alt)
     movement.rework_movement(ctx, d.get("movers") or [c.id], f"{c.name} was knocked back")
 
@@ -377,10 +378,13 @@ def answer(ctx: Context) -> None:
             if down == "prone":
                 ctx.event("knockback", f"{other.name} is already prone: no DEX roll")
             elif down:
-                # the same roll to keep one's feet as the one knocked back makes (``landing._knockback``)
-                if down != "dead":
+                # the same roll to keep one's feet as the one knocked back makes (``landing._knockback``); one
+                # lying already falls no more (a GM's play: "is unconscious: no DEX roll; falls prone" of one prone)
+                lying = down == "dead" or "prone" in other.conditions
+                if not lying:
                     wounds.add_condition(other, "prone")
-                ctx.event("knockback", f"{other.name} is {down}: no DEX roll" + ("" if down == "dead" else "; falls prone"))
+                ctx.event("knockback", f"{other.name} is {down}: no DEX roll" + (
+                    "" if down == "dead" else "; already prone" if lying else "; falls prone"))
             elif other is not None:
                 ok, _, text = combat._skill_test(ctx, other.stats.get("DEX", 0) * 5, "collision_dex")
                 if not ok:

@@ -250,11 +250,13 @@ def attack(ctx: Context) -> None:
         # the movement in the attack's SR ("must move 6m to get within melee range") ends at the target,
         # and covers no more than its move SRs allow (a GM's fight: an attacker dragged 13 m off jumped
         # them at its old SR)
+        steed = timing.ridden_by(ctx.enc, attacker)  # not a spot taken: he rides it
         went = movement.close_in(attacker, target, movement.movement_allows(ctx, decl, attacker, target),
-                               others=ctx.enc.peek())
+                                 others=[o for o in ctx.enc.peek() if steed is None or o.id != steed.id])
         if went:
             ctx.event("move", f"{attacker.name} closes {rules.metres_text(went)} to {target.name}", id=attacker.id,
                       x=attacker.position.x, y=attacker.position.y)
+            timing.carry_mount(ctx, attacker)
         short = rules.to_engage(distance(attacker.position, target.position))
         if short:
             ctx.event("move", f"{attacker.name} is still {rules.metres_text(short)} short of {target.name}'s reach "

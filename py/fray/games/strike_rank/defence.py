@@ -47,13 +47,34 @@ def held_in_melee(enc, c: Combatant) -> str:
     return f"{c.name} is engaged in melee with {foes}"
 
 
-def defence_barred(defender: Combatant, kind: str = "dodge or parry") -> RuleViolation | None:
+def charged_at(enc, c: Combatant) -> str:
+    """Whom ``c``'s charge this MR is at (the opponent of Charging's "if the opponent does attack first"), or ""."""
+    if not c.data["round"].get("charging"):
+        return ""
+    return next((a["target"] for a in timing.peek_actions(enc) if a["combatant"] == c.id and a.get("charge")
+                 and a["round"] == enc.round and a.get("target")), "")
+
+
+def running_charger(defender: Combatant) -> RuleViolation:
+    """A charger attacked by another than the one charged: Charging is "running at double Movement rate", and
+    Movement: "Running characters cannot dodge or parry." (a GM's play: Ayla's shot at the wolf charging another
+    quoted the charge's "if the opponent does attack first")."""
+    return RuleViolation("Movement", f"{defender.name} is charging, running at double Movement rate: “Running "
+                         "characters cannot dodge or parry.”", "defence.kind")
+
+
+def defence_barred(defender: Combatant, kind: str = "dodge or parry", attacker: str | None = None,
+                   charged: str = "") -> RuleViolation | None:
     """Why the rules let ``defender`` neither dodge nor parry now (a charge not yet struck, a run, a
     defence lost to a fumble, a fall), as the refusal the engine gives; None when they may. The
     attack form reads it too (the view's ``no_defence``): its default defence is then None, never a
-    choice the engine refuses. The refusal names ``defence.kind``: the page says it beside the choice."""
+    choice the engine refuses. The refusal names ``defence.kind``: the page says it beside the choice.
+    ``attacker`` and ``charged`` (whom a charge is at): the charge's own rule is the opponent's; anyone
+    else finds the charger running."""
     r = defender.data["round"]
     if r.get("charging"):
+        if not r.get("charge_attacked") and attacker is not None and charged and attacker != charged:
+            return running_charger(defender)
         if not r.get("charge_attacked"):
             # the rule's sentence as written, quoted (a GM read it in lower case, cut from its "However")
             return RuleViolation("Charging", "“However, if the opponent does attack first, the charging combatant "
@@ -68,8 +89,8 @@ def defence_barred(defender: Combatant, kind: str = "dodge or parry") -> RuleVio
     return None
 
 
-def _stance_check(ctx: Context, defender: Combatant, kind: str) -> None:
-    barred = defence_barred(defender, kind)
+def _stance_check(ctx: Context, defender: Combatant, kind: str, attacker: str | None = None) -> None:
+    barred = defence_barred(defender, kind, attacker, charged_at(ctx.enc, defender))
     if barred:
         raise barred
 
@@ -85,7 +106,7 @@ def defence_skill(ctx: Context, attacker: Combatant, defender: Combatant, weapon
     kind = d["kind"]
     if kind == "none":
         return "none", None, None
-    _stance_check(ctx, defender, kind)
+    _stance_check(ctx, defender, kind, attacker.id)
     mults, why = [], []
     surprised = "surprised" in defender.conditions and ctx.enc.round == 1
     if surprised:

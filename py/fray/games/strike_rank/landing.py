@@ -328,6 +328,9 @@ def _knockback(ctx: Context, attacker: Combatant, target: Combatant, amount: int
         ctx.event("knockback", f"{target.name} is dead: no DEX roll; the body falls where it lands")
     elif down == "prone":
         ctx.event("knockback", f"{target.name} is already prone: no DEX roll; knocked back along the ground")
+    elif down and "prone" in target.conditions:
+        # lying already (a GM's play: "is unconscious: no DEX roll; falls prone" of one prone)
+        ctx.event("knockback", f"{target.name} is {down}: no DEX roll; already prone")
     elif down:
         # "make a DEX×5% roll or fall prone": one who can make no roll does not keep their feet
         wounds.add_condition(target, "prone")

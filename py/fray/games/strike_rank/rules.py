@@ -53,17 +53,32 @@ class Breakdown:
         return sum(v for _, v in self.parts)
 
     def text(self) -> str:
-        body = " + ".join(PART_WORDS[k].format(v) if k in PART_WORDS else f"{k} {v}" for k, v in self.parts) or "0"
+        parts = list(self.parts)
+        own = ""
+        if parts and str(parts[0][0]).startswith(OWN_LATER):
+            # a change before the new action's own SR: that SR is where it starts, said with its parts
+            end = next((i for i, p in enumerate(parts) if p[0] == CHANGING), len(parts))
+            group = parts[1:end]
+            inner = " + ".join(f"{k} {v}" for k, v in group).replace("+ -", "- ")
+            own = (f"SR {sum(v for _, v in group)} (the new action's own: {inner}; the change is made at SR "
+                   f"{str(parts[0][0])[len(OWN_LATER):]})")
+            parts = parts[end:]
+        body = " + ".join(([own] if own else []) + [PART_WORDS[k].format(v) if k in PART_WORDS else f"{k} {v}"
+                                                    for k, v in parts]) or "0"
         body = body.replace("+ -", "- ")
         return f"{self.label} {self.total} = {body}" + (f" ({self.note})" if self.note else "")
 
 
 # Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR." A changed
-# action's breakdown: the new action's own SR, or the SR the change is made at when that is later ("SR 11 = SR 8
-# (when the change is made) + DEX SR 3 (changing the declared action)"); every breakdown, first written
-# (``timing.change``) or timed again (``movement``), says these two parts in these words.
+# action's breakdown says, one way, where it starts and what is added: the SR the change is made at ("SR 11 = SR 8
+# (when the change is made) + DEX SR 3 (changing the declared action)"), or the new action's own SR when that is
+# later ("SR 11 = SR 8 (the new action's own: DEX 3 + SIZ 2 + weapon 2 + move 1; the change is made at SR 8) +
+# DEX SR 3 (changing the declared action)"); every breakdown, first written (``timing.change``) or timed again
+# (``movement``), says these parts in these words.
 CHANGED_AT = "changed at SR"
 CHANGING = "changing: DEX SR"
+# the mark (worth 0) before the new action's own parts, when they start it: its key ends with the SR of the change
+OWN_LATER = "own SR, the change made at SR "
 # Aborting Actions: "the new action will be delayed by the combatant's DEX SR + the SR the action was aborted on",
 # said alike: "SR 11 = SR 7 (when the action is aborted) + DEX SR 3 (aborting the action) + draw dagger 1"
 ABORTED_AT = "aborted at SR"
@@ -79,7 +94,10 @@ def changed_parts(now: int, dex_sr: int, own: list[list[Any]], first: list[list[
     now); a second attack keeps its full SR after the first ("Multiple attacks each take their full SR")."""
     change = [CHANGING, dex_sr]
     if sum(p[1] for p in first) >= now:
-        return [change] + [list(p) for p in own]
+        # its own SR is where it starts (said first, with when the change is made), then the delay, then what a
+        # next attack adds
+        return ([[OWN_LATER + str(now), 0]] + [list(p) for p in own[:len(first)]] + [change]
+                + [list(p) for p in own[len(first):]])
     # the first action's own SRs are spent by the time the change is made; what follows them (a next
     # attack) is still to come
     return [[CHANGED_AT, now], change] + [list(p) for p in own[len(first):]]

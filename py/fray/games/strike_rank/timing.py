@@ -89,6 +89,23 @@ def _rate(ctx: Context, c: Combatant) -> float:
     return rate
 
 
+def ridden_by(enc: Encounter, c: Combatant) -> Combatant | None:
+    """The mount ``c`` rides, while it is in the fight to carry him (read only)."""
+    mount = enc.peek_at(c.data.get("mount") or "")
+    return mount if mount is not None and body.can_act(mount) is None else None
+
+
+def carry_mount(ctx: Context, c: Combatant) -> None:
+    """The rider's mount goes where he went: both tokens together (Mounted Knockback: "both mount and rider
+    suffer any knockback"; a GM's play: the rider's token closed 15 m, his horse's stayed put)."""
+    steed = ridden_by(ctx.enc, c)
+    if steed is not None and (steed.position.x, steed.position.y) != (c.position.x, c.position.y):
+        m = ctx.enc.get(steed.id)
+        m.position = c.position
+        ctx.event("move", f"{m.name} carries {c.name} there", id=m.id, x=m.position.x, y=m.position.y,
+                  alt=m.position.alt)
+
+
 def _flag(ctx: Context, name: str) -> bool:
     v = ctx.action.get(name, False)
     if not isinstance(v, bool):
@@ -158,12 +175,22 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
     else:
         closing = None
     rate = _rate(ctx, c)
+    steed = ridden_by(ctx.enc, c)
+    if steed is not None and not _flag(ctx, "mounted_charge"):
+        # a mounted rider goes where his mount carries him, at its rate (a GM's play: a rider's plain melee
+        # "closes 15 m at 3 m a strike rank" on his own feet, his horse left behind); a mounted charge has
+        # its own timing, the mount running
+        rate, lim = _rate(ctx, steed), body.movement_limits(steed)
+        if running and not lim["can_run"]:
+            raise RuleViolation("Damage Equal to Location HP", f"{steed.name} cannot run: {'; '.join(lim['why'])}")
     if metres and rate <= 0:
         raise RuleViolation("Movement", f"{c.name} cannot move: {'; '.join(lim['why'])}")
     mv = rules.movement_sr(metres, rate, running, partner, "closes" if target is not None else "moves") if metres else None
     move_sr = mv.total if mv else 0
     rec = {"kind": kind, "target": target.id if target else "", "metres": metres, "running": running,
            "charge": charge, "weapon": "", "spell": "", "moving": bool(metres), "note": mv.note if mv else ""}
+    if steed is not None and not _flag(ctx, "mounted_charge"):
+        rec["ridden"] = steed.id  # timed again at the mount's rate (``movement._pace``)
     if closing is not None:
         rec["closing"] = True  # timed with the target's Movement added, while the target closes too
     elif partner:
@@ -511,13 +538,14 @@ def change(ctx: Context) -> None:
 
 def abort(ctx: Context) -> None:
     """"the new action will be delayed by the combatant's DEX SR + the SR the action was aborted
-    on": read as starting from the abort SR, delayed by DEX SR, then the new action's own costs."""
+    on": it starts from the abort SR, delayed by DEX SR; the text adds no DEX, SIZ or weapon SR of the
+    new action (a GM's play read "SR 12 = SR 5 + DEX SR 3 + SIZ 2 + weapon 2"). What it still has to
+    do is added: its movement to the target, an Other action's own SR cost."""
     if ctx.enc.phase != "resolve":
         raise RuleViolation("Aborting Actions", "only a started action can be aborted")
     c, old, recs, cur, dsr = _replan(ctx, "Aborting Actions", "aborted")
     for r in recs:
-        # the new action's own DEX SR is replaced by the abort delay
-        r["parts"] = [p for p in r["parts"] if p[0] != "DEX"] if r["parts"] and r["parts"][0][0] == "DEX" else r["parts"]
+        r["parts"] = [p for p in r["parts"] if p[0] not in ("DEX", "SIZ", "weapon")]
     store(ctx, c, recs, lambda own: [[rules.ABORTED_AT, cur], [rules.ABORTING, dsr]] + [list(p) for p in own])
     ctx.event("abort", f"{c.name} aborts {old['kind']} at SR {cur}")
 
@@ -588,9 +616,11 @@ def _finish(ctx: Context, c: Combatant, a: dict[str, Any]) -> None:
             ctx.event("move", f"{c.name} finishes moving {rules.metres_text(a['metres'])} at SR {a['sr']}", ref=a["ref"])
         elif target is not None:
             from fray.games.strike_rank.movement import close_in  # (movement imports this module)
-            went = close_in(c, target, a["metres"], ctx.enc.peek())
+            steed = ridden_by(ctx.enc, c)
+            went = close_in(c, target, a["metres"], [o for o in ctx.enc.peek() if steed is None or o.id != steed.id])
             ctx.event("move", f"{c.name} finishes moving {rules.metres_text(went)} toward {target.name} at SR {a['sr']}",
                       ref=a["ref"], id=c.id, x=c.position.x, y=c.position.y)
+            carry_mount(ctx, c)
         else:
             ctx.event("move", f"{c.name} finishes moving {rules.metres_text(a['metres'])} at SR {a['sr']}", ref=a["ref"])
             # no target to walk toward: only the GM knows where the move ends

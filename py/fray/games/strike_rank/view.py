@@ -122,6 +122,9 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         # why the rules allow no dodge or parry now (a charge not yet struck...), "" when they do: the
         # attack form's default defence is then None, the refusal's words beside it
         "no_defence": _refusal(defence.defence_barred(c)),
+        # whom a charge not yet struck is at: another's attack finds the charger running (``running_charger``)
+        "charging_at": defence.charged_at(enc, c),
+        "running_charger": _refusal(defence.running_charger(c)) if r.get("charging") else None,
         "round": {**r, "next_dodge_penalty": -20 * r.get("dodges", 0), "parries_left": defence.parries_left(c)},
         "pending": (list(pending) if pending is not None else
                     [p["id"] for p in enc.state.get("prompts", []) if p["combatant"] == c.id]),
@@ -226,7 +229,11 @@ def view(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, An
                       # Next loses it with this reason, so the page neither offers a form nor asks
                       "unable": timing.unable(enc, a) or "",
                       # a shot the engine refuses at its SR while the shooter is engaged, and with whom
-                      "held": defence.held_in_melee(enc, c) if a["kind"] == "missile" else ""})
+                      "held": defence.held_in_melee(enc, c) if a["kind"] == "missile" else "",
+                      # the standing foes in reach: a change of this action starts on one of them (a GM's play:
+                      # Ayla's change to a melee attack started on the wolf 24 m off, not the foe beside her)
+                      "engaged": [o.id for o in defence.engaged_with(enc, c) if body.can_act(o) is None]
+                      if enc.phase == "resolve" else []})
     return {
         "ruleset": rs.id, "round": enc.round, "phase": enc.phase, "sr": cur, "order": order,
         "order_key": "SR, then higher DEX first, then the GM's order for ties, then the order they joined the fight",

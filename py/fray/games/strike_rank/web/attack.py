@@ -48,7 +48,7 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
             # Next loses it (timing.unable), in the words of its log line (issue 33)
             what = "attack" if o["kind"] in ("melee", "missile") else "action"
             out.append(html('<p class="sr-box sr-fallen-action">{}\'s {} at SR {} is lost: {} ({}). Next moves on.</p>',
-                            o["name"], what, o["sr"], why, action_label(o, _names(view), c)))
+                            o["name"], what, o["sr"], why, action_label(o, _names(view), c, dead_ids(view))))
             continue
         if o["kind"] in ("melee", "missile") and forms:
             # the others at this SR wait folded, one line each, in the order they strike: the one
@@ -59,7 +59,7 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
             key = "attack-" + str(o["ref"])
             seen = (ui.open.get(key) or key in ui.opened) if ui else False
             out.append(_fold("sr-fold sr-next-attack", key,
-                             f'SR {o["sr"]}: {o["name"]}, {action_label(o, _names(view), c)}',
+                             f'SR {o["sr"]}: {o["name"]}, {action_label(o, _names(view), c, dead_ids(view))}',
                              attack_html(view, o, ui) if seen else "", ui, aria=f'Attack by {o["name"]}',
                              odds_lazy=True, lazy=not seen))
         elif o["kind"] in ("melee", "missile"):
@@ -72,29 +72,38 @@ def current_parts(view: dict[str, Any], ui: dict[str, Any]) -> list[Markup]:
     return out
 
 
-def change_preview(enc: Any, o: dict[str, Any], target: str) -> tuple[int, bool] | str:
+LOST_SAID = "the attack would be lost"  # said by ``change_costs``; the forced change's button then says so too
+
+
+def change_preview(enc: Any, o: dict[str, Any], target: str, picked: dict[str, str] | None = None
+                   ) -> tuple[int, bool] | str:
     """The SR the attack ``o`` would have if changed now to strike ``target``, and whether it would then be lost
     ("If an attack is pushed past SR 12, it is lost"), worked out by the engine's own change (``sr.change``) on
-    the encounter as it stands and kept nowhere; or, refused, the refusal in the GM's words."""
+    the encounter as it stands and kept nowhere; or, refused, the refusal in the GM's words. ``picked``: the
+    Action and Weapon set in the forced change's box, when the GM set them."""
     from fray.errors import FrayError
     from fray.reducer import apply
 
     try:
-        after, _ = apply(enc, {"type": "sr.change", "id": o["combatant"], "ref": o["ref"], "kind": o["kind"],
-                               "weapon": o.get("weapon") or "", "target": target})
+        p = picked or {}
+        after, _ = apply(enc, {"type": "sr.change", "id": o["combatant"], "ref": o["ref"],
+                               "kind": p.get("kind") or o["kind"], "weapon": p.get("weapon", o.get("weapon") or ""),
+                               "target": target})
     except FrayError as e:
         return rule_message(str(e), getattr(e, "rule", ""))
     new = after.state["actions"][len(enc.state.get("actions", [])):]
     return (new[0]["sr"], new[0]["status"] == "lost") if new else "nothing would be declared"
 
 
-def change_costs(enc: Any, view: dict[str, Any], targets: dict[str, str]) -> dict[str, str]:
+def change_costs(enc: Any, view: dict[str, Any], targets: dict[str, str],
+                 change_to: dict[str, dict[str, str]] | None = None) -> dict[str, str]:
     """What a change costs, said before the GM confirms it, for each attack of this SR that must or may change.
     Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
     attack is pushed past SR 12, it is lost."
 
-    * its declared target fallen (the forced change, set on the nearest standing enemy): "changing now to Broo 5
-      costs DEX SR 3: SR 14, past SR 12, the attack would be lost";
+    * its declared target fallen (the forced change, set on the nearest standing enemy, or on the Target the GM
+      picked in its box: ``change_to``): "changing now to Broo 5 costs DEX SR 3: SR 14, past SR 12, the attack
+      would be lost";
     * its form set by the GM on another target than declared (``targets``: ref → the one picked), said beside
       the Target: "Broo 2 was not declared: changing the target costs DEX SR 3, strikes at SR 9"."""
     cs = view.get("combatants", {})
@@ -109,10 +118,11 @@ def change_costs(enc: Any, view: dict[str, Any], targets: dict[str, str]) -> dic
         if declared.get("status", "ok") != "ok":
             if picked == o["target"]:
                 continue  # struck where they lie, as declared: no change
-            to = _first_enemy(view, o["combatant"])
-            if not to:
+            chosen = (change_to or {}).get(o["ref"], {})
+            to = chosen.get("target") if chosen.get("target") in cs else _first_enemy(view, o["combatant"])
+            if not to or to in dead_ids(view):
                 continue  # no one to change to: ``change_cost`` says the least it costs
-            got = change_preview(enc, o, to)
+            got = change_preview(enc, o, to, chosen)
             said = f"changing now to {cs[to].get('name', '')} costs DEX SR {dsr}"
         elif picked and picked != o["target"] and picked in cs:
             got = change_preview(enc, o, picked)
@@ -122,7 +132,7 @@ def change_costs(enc: Any, view: dict[str, Any], targets: dict[str, str]) -> dic
         if isinstance(got, str):
             out[o["ref"]] = f"{said}, and {got}"
         else:
-            out[o["ref"]] = f"{said}: SR {got[0]}, past SR 12, the attack would be lost" if got[1] else (
+            out[o["ref"]] = f"{said}: SR {got[0]}, past SR 12, {LOST_SAID}" if got[1] else (
                 f"{said}, strikes at SR {got[0]}")
     return out
 
@@ -139,7 +149,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     # the fallen where they lie, as declared (never the dead: "Dead characters cannot do anything")
     where_they_lie = picked is not None and picked == o.get("target") and declared.get("status") != "dead"
     if o.get("ref") and fallen and not where_they_lie:
-        return forced_change_html(view, o, declared, getattr(ui, "retarget", {}).get(o["ref"]) if ui else None)
+        return forced_change_html(view, o, declared, getattr(ui, "retarget", {}).get(o["ref"]) if ui else None,
+                                  getattr(ui, "change_to", {}).get(o["ref"]) if ui else None)
     # the declared target while it stands, else the nearest standing enemy: never the fallen by default
     tid = picked if picked in cs and picked not in dead_ids(view) else (o["target"] if declared and not fallen else _first_enemy(view, o["combatant"]))
     target = cs.get(tid, {})
@@ -163,6 +174,9 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     fresh = [x for x in tw if x[0] not in parried and (left is None or x[0] in left)]
     defences = [d for d in DEFENCES if d[0] != "parry" or tw]
     barred = target.get("no_defence")
+    if barred and barred.get("rule") == "Charging" and target.get("charging_at") not in ("", o["combatant"]):
+        # the charge's rule is its opponent's ("if the opponent does attack first"); anyone else finds it running
+        barred = target.get("running_charger") or barred
     locs = [("", "(roll)")] + [(l["id"], l["name"]) for l in target.get("locations", [])]
     dodge_pen = target.get("round", {}).get("next_dodge_penalty", 0)
     wtxt = f'{w["name"]} {w["skill"]}%, {w["damage"]}' if w else str(o.get("weapon", ""))
@@ -210,7 +224,8 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
         widgets.field(pre + "-dk", "defence.kind", "Defender's choice",
                       _select(pre + "-dk", "defence.kind", defences,
                               "none" if barred else "parry" if fresh else "dodge"),
-                      rule_message(f'{target.get("name", "")} cannot dodge or parry now', barred["rule"])
+                      rule_message(barred["text"] if barred["rule"] == "Movement" and "charging" in barred["text"]
+                                   else f'{target.get("name", "")} cannot dodge or parry now', barred["rule"])
                       if barred else ""),
         # nothing that parries (a wolf's bite, a maimed chest): no empty "Parry with", Dodge or None only
         _field(pre + "-dw", "defence.weapon", "Parry with", _select(pre + "-dw", "defence.weapon", tw))
@@ -248,18 +263,19 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
 
 
 def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[str, Any],
-                       cost: str | None = None) -> Markup:
+                       cost: str | None = None, chosen: dict[str, str] | None = None) -> Markup:
     """The declared target is out of the fight (dead, unconscious, incapacitated): "A combatant may
     be forced to change actions, e.g. if the target of their attack dies", and a change "delays
     action by the combatant's DEX SR". The GM changes the attack (``sr.change``: the new SR and the
     movement to the new target worked out again) or lets it go with Next; the blow never goes to
     another foe at the old SR unsaid. One unconscious or incapacitated may still be struck where
-    they lie, as declared: that opens the attack form on them."""
+    they lie, as declared: that opens the attack form on them. ``chosen``: the Action, Weapon and Target the GM
+    set in the box (its cost line and button follow them, ``cost`` being worked out for them)."""
     cs = view.get("combatants", {})
     attacker = cs.get(o["combatant"], {})
     dsr = attacker.get("derived", {}).get("dex_sr", {}).get("value", "")
     preset = {"kind": o.get("kind", "melee"), "weapon": o.get("weapon", ""), "sr": o.get("sr"),
-              "target": _first_enemy(view, o["combatant"])}
+              "target": _first_enemy(view, o["combatant"]), **(chosen or {})}
     who = f'{attacker.get("name", "")}\'s attack at SR {o["sr"]}'
     status = declared.get("status", "dead")
     strike = (_btn(f'Strike {declared.get("name", "")} as declared', "sr-strike-fallen", "small secondary",
@@ -268,6 +284,8 @@ def forced_change_html(view: dict[str, Any], o: dict[str, Any], declared: dict[s
     # what changing to the enemy it is set on costs (``change_costs``), else the least any change costs; the
     # button says the attack is lost only when any change loses it (another target may be nearer)
     least, lost = change_cost(view, attacker, o)
+    if cost:
+        lost = cost.endswith(LOST_SAID)
     cost = cost or least
     return html('<div class="sr-box sr-change sr-forced"><h3>SR {}: {}\'s attack must change</h3>'
                 '<p class="hint">Declared against {}, who is {}. A forced change is delayed by DEX SR {}, '

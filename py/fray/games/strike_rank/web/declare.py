@@ -217,7 +217,7 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
     into a new round writes thirty one-line fold-outs, not thirty forms."""
     decl = [a for a in c.get("declared", []) if a.get("status") == "declared"]
     items = [html('<li class="sr-decl">{} <span class="sr-what">{}</span> '
-                  '<span class="sr-text">{}</span> {}</li>', sr_badge(a), action_label(a, names, c), a["text"],
+                  '<span class="sr-text">{}</span> {}</li>', sr_badge(a), action_label(a, names, c, dead), a["text"],
                   _btn("Undeclare", "sr-undeclare", "small secondary", f'Undeclare {_at_sr(a)} of {c["name"]}',
                        ref=a["ref"], id=cid))
              for a in decl]
@@ -240,14 +240,18 @@ def _declare_row(cid: str, c: dict[str, Any], names: dict[str, str], enemy: str,
                    default_open=not decl and (not many or up), lazy=not drawn))
 
 
-def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | None = None) -> str:
+def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | None = None,
+                 dead: frozenset[str] = frozenset()) -> str:
+    """An action in the GM's words: its weapon and spell by name, never by id; an attack whose target died
+    marked as the change it must be ("→ Broo 2 (dead: must change)")."""
     kind = dict(DECLARE_KINDS).get(a.get("kind", ""), a.get("kind", ""))
     bits = [kind]
     if a.get("weapon"):
         wname = next((w["name"] for w in (c or {}).get("weapons", []) if w["id"] == a["weapon"]), a["weapon"])
         bits.append(f"with {wname}")
     if a.get("spell"):
-        bits.append(str(a["spell"]))
+        bits.append(next((str(x["name"]) for x in (c or {}).get("spells", []) if x.get("id") == a["spell"]),
+                         str(a["spell"])))
     if a.get("kind") == "other" and a.get("label"):
         bits.append(f"“{a['label']}”")
     for flag, word in (("charge", "charging"), ("charge_past", "charging past"), ("mounted_charge", "mounted charge"),
@@ -255,7 +259,8 @@ def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | N
         if a.get(flag):
             bits.append(word)
     if a.get("target"):
-        bits.append(f"→ {names.get(a['target'], a['target'])}")
+        bits.append(f"→ {names.get(a['target'], a['target'])}" + (
+            " (dead: must change)" if a["target"] in dead and a.get("kind") in ("melee", "missile") else ""))
     if a.get("metres"):
         m = metres_text(a["metres"]) if isinstance(a["metres"], (int, float)) else str(a["metres"])
         # apart from a target's name, which may end in a number ("→ Great wolf (four-legged) 3 9 m" read as 39 m)
@@ -289,7 +294,7 @@ def order_html(view: dict[str, Any], ui: dict[str, Any] | None = None) -> Block 
         items.append(h(
             "li", {"class": "current" if cur else "", "aria-current": "step" if cur else None, "data-ref": o["ref"]},
             html('<span class="sr-badge">SR {}</span> <strong>{}</strong> <span class="sr-what">{}</span> '
-                 '<span class="sr-text">{}</span>', o["sr"], o["name"], action_label(o, names, c), o["text"]),
+                 '<span class="sr-text">{}</span>', o["sr"], o["name"], action_label(o, names, c, dead_ids(view)), o["text"]),
             _btn("Change…", "sr-change-open", "small secondary", f'Change {_at_sr(o)} of {o["name"]}',
                  ref=o["ref"], id=o["combatant"]),
             abort_html(o, c, names, ui, _first_enemies(view).get(o["combatant"], ""), dead_ids(view))
@@ -339,10 +344,16 @@ def change_html(view: dict[str, Any], ref: str) -> Markup:
         for a in c.get("declared", []):
             if a["ref"] == ref and a.get("status") == "declared":
                 cost, lost = change_cost(view, c, a)
+                # the change starts on a foe she is engaged with, if any, and its Metres from the map: the
+                # declared action's own (a shot's 0 m) timed a melee attack on a foe 24 m off with no move
+                engaged = next((o.get("engaged") or [] for o in view.get("order", []) if o.get("ref") == ref), [])
+                preset = {**a, "metres": "" if a.get("target") or a.get("kind") != "move" else a.get("metres", "")}
+                if engaged and a.get("target") not in engaged:
+                    preset["target"] = engaged[0]
                 return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>'
                             '<p class="hint sr-change-cost">{}.</p>{}{}</div>',
                             _at_sr(a), c["name"], cost[:1].upper() + cost[1:],
-                            declare_form(cid, c, names, "sr-change", ref, a, dead=dead_ids(view),
+                            declare_form(cid, c, names, "sr-change", ref, preset, dead=dead_ids(view),
                                          submit="Change: the attack is lost" if lost else ""),
                             _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change"))
     return Markup("")

@@ -131,7 +131,9 @@ class StrikeRankPanel(GamePanel):
         ui.opened = opened_keys(ui, is_open, app.ui.folds_drawn)
         odds_view.refresh_soon(app)
         # a forced change, or another target than declared in an attack form: what it costs, by the engine's own change
-        ui.retarget = change_costs(app.enc, view, ui.target) if view.get("phase") == "resolve" else {}
+        if view.get("phase") != "resolve":
+            ui.change_to = {}
+        ui.retarget = change_costs(app.enc, view, ui.target, ui.change_to) if view.get("phase") == "resolve" else {}
         more = ui.more
         if more:  # the extra dice of an exchange no longer at hand (skipped, undone, Next) are let go
             now = {o["ref"] or "free" for o in view.get("order", []) if o.get("current")} | {"free"}
@@ -149,7 +151,23 @@ class StrikeRankPanel(GamePanel):
         from fray.web.forms import form_values, restore_values
 
         t = nil(event.target)
-        if t is None or str(getattr(t, "name", "") or "") != "target":
+        if t is None:
+            return
+        name = str(getattr(t, "name", "") or "")
+        forced = nil(t.closest('.sr-forced form[data-form="sr-change"]'))
+        if forced is not None and name in ("kind", "weapon", "target"):
+            # the forced change's cost line and button follow what the GM picks in it (a GM's play: another
+            # Target 13 m away, the line still named the first and the button said nothing of the loss)
+            ref = data(forced, "ref") or ""
+            app.ui.part(self).change_to[ref] = {k: v for k, v in form_values(forced).items()
+                                                if k in ("kind", "weapon", "target")}
+            typed = form_values(forced)
+            app.render()
+            again = nil(document.querySelector(f'.sr-forced form[data-form="sr-change"][data-ref="{ref}"]'))
+            if again is not None:
+                restore_values(again, typed)
+            return
+        if name != "target":
             return
         form = nil(t.closest('form[data-form="sr-attack"]'))
         if form is None:

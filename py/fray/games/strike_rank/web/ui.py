@@ -16,6 +16,7 @@ class StrikeRankUi:
     free: dict[str, str] | None = None  # the free attack the GM chose to make (attacker, target, prompt)
     target: dict[str, str] = field(default_factory=dict)  # each attack form's chosen defender (ref or "free")
     retarget: dict[str, str] = field(default_factory=dict)  # what a forced change or another target costs, by ref
+    change_to: dict[str, dict[str, str]] = field(default_factory=dict)  # a forced change's Action, Weapon, Target picked, by ref
     more: dict[str, Any] = field(default_factory=dict)  # the extra dice an attack form asks for
     aid: dict[str, tuple] = field(default_factory=dict)  # each card's last First Aid: its log's span
     aid_said: dict[str, tuple] = field(default_factory=dict)  # what that First Aid did, as drawn
