@@ -830,6 +830,7 @@ class TacticalPanel(GamePanel):
         if bad is not None:
             app.clear_errors(form)
             app.show_error(form, bad)
+            app.keep_errors(form)
             return
 
         def field_map(f: str) -> str:
@@ -840,6 +841,9 @@ class TacticalPanel(GamePanel):
 
         if app.dispatch({"type": "tr.declare", "id": values.get("id"), "actions": acts}, form, field_map):
             self.to_next_declaration(app, values.get("id") or "")
+        else:
+            # not declared: the refusal stands beside the form while the GM declares for the others
+            app.keep_errors(form)
 
     def to_next_declaration(self, app: Any, after: str) -> None:
         """After a declaration, the next form of someone who has not declared takes the focus, its

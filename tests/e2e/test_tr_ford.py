@@ -1,0 +1,68 @@
+"""Tactical round, a GM's play-through at the ford (a laptop): a refused declaration's message went
+when the GM declared for the next one, leaving the form as if declared.
+
+Every step waits on what the page shows, never on time."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+from playwright.sync_api import expect
+
+sys.path.insert(0, os.path.dirname(__file__))
+from gestures import import_history, photograph  # noqa: E402
+from test_map import preset  # noqa: E402
+from test_tactical_round import declare  # noqa: E402
+
+
+def load_engaged(page, tmp_path) -> None:
+    """Round 2's Declaration: Bran (c1) at 0 m, Engaged with Orc B (c2) 2 m east, whose blow in round
+    1's Melee engaged them; Orc A (c3) 10 m north."""
+    from fray.history import History
+    from fray.reducer import new_encounter
+
+    h = History(new_encounter("tactical-round", "Engaged at the ford"))
+    for body, x, y in ((preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 0, 0),
+                       (preset("tactical-round", "Orc warrior", name="Orc B"), 2, 0),
+                       (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 10)):
+        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
+
+    def to(phase: str) -> None:
+        for _ in range(20):
+            if h.present.phase == phase:
+                return
+            h.do({"type": "advance"})
+
+    to("declaration")
+    h.do({"type": "tr.declare", "id": "c2", "actions": [{"action": "melee_attack", "weapon": 0, "target": "c1"}]})
+    to("melee")
+    h.do({"type": "tr.attack", "id": "c2", "target": "c1", "rolls": {"attack": 20}})
+    h.do({"type": "advance"})
+    to("declaration")
+    import_history(page, tmp_path, h, 3, "ford")
+    expect(page.locator("#round-bar .round")).to_have_text("Round 2")
+
+
+def test_a_refused_declaration_stays_beside_its_form_until_the_gm_changes_it(page, open_app, tmp_path):
+    """Melee Attacks: "Any character who receives a melee attack becomes Engaged with the attacker. Engaged
+    characters cannot take Movement Actions unless they Disengage or Run Away first." Bran's Move is
+    refused; the GM declares for the two orcs: the refusal stays beside Bran's form (a GM's play-through
+    saw it go, the form looking declared, until Next said "Not declared yet"), and goes once the GM
+    changes Bran's form."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    load_engaged(page, tmp_path)
+    bran = page.locator('form[data-form=tr-declare][data-id="c1"]')
+    bran.locator('[name="actions.0.action"]').select_option("move")
+    bran.locator("button[type=submit]").click()
+    refused = re.compile("Engaged characters cannot take Movement Actions")
+    expect(bran).to_contain_text(refused)
+    declare(page, "c2", [("melee_attack", "0", "c1")], "Orc B declares: Melee attack")
+    declare(page, "c3", [("move", "", "")], "Orc A declares: Move")
+    expect(bran).to_contain_text(refused)
+    expect(page.locator("#log")).not_to_contain_text("Bran declares")
+    photograph(page, "tr-ford-refused", scroll_to='form[data-form=tr-declare][data-id="c1"]')
+    bran.locator('[name="actions.0.action"]').select_option("melee_attack")
+    expect(bran).not_to_contain_text(refused)
