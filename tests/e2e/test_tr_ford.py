@@ -66,3 +66,31 @@ def test_a_refused_declaration_stays_beside_its_form_until_the_gm_changes_it(pag
     photograph(page, "tr-ford-refused", scroll_to='form[data-form=tr-declare][data-id="c1"]')
     bran.locator('[name="actions.0.action"]').select_option("melee_attack")
     expect(bran).not_to_contain_text(refused)
+
+
+def test_a_melee_attack_declared_out_of_reach_is_told_beside_its_form(page, open_app, tmp_path):
+    """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within
+    the reach of their weapon." Orc B stands 8.2 m from Bran, who declares a Melee attack and no Move: the
+    form says so at Declaration, while a Move can still be declared (a GM's play-through learnt it only in
+    Melee, the Move phase over); with the Move declared too, it says nothing."""
+    from fray.history import History
+    from fray.reducer import new_encounter
+
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    h = History(new_encounter("tactical-round", "Apart at the ford"))
+    for body, x in ((preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 0),
+                    (preset("tactical-round", "Orc warrior", name="Orc B"), 8.2)):
+        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": 0, "alt": 0}}})
+    for _ in range(2):
+        h.do({"type": "advance"})
+    assert h.present.phase == "declaration"
+    import_history(page, tmp_path, h, 2, "apart")
+    declare(page, "c1", [("melee_attack", "0", "c2")], "Bran declares: Melee attack")
+    bran = page.locator('form[data-form=tr-declare][data-id="c1"]')
+    expect(bran.locator(".tr-decl-reach")).to_have_text(
+        "Orc B is 8.2 m from Bran, beyond a melee attack's reach (3 m): declare a Move to close in, "
+        "unless Orc B comes to Bran in the Move phase")
+    photograph(page, "tr-ford-reach", scroll_to="#tr-stepper")
+    declare(page, "c1", [("move", "", ""), ("melee_attack", "0", "c2")], "Bran declares: Move")
+    expect(bran.locator(".tr-decl-reach")).to_have_count(0)

@@ -46,7 +46,8 @@ from .forms import (attack_html, declare_html, open_html, pending_html, ranges_h
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
                kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None,
-               last: dict[str, list[dict[str, Any]]] | None = None, left_out: dict[str, str] | None = None) -> Markup:
+               last: dict[str, list[dict[str, Any]]] | None = None, left_out: dict[str, str] | None = None,
+               reach: dict[str, str] | None = None) -> Markup:
     if not view or "phases" not in view:
         return fragment()
     ui = ui or TacticalRoundUi()
@@ -55,7 +56,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
     parts = [*stepper_parts(view), open_html(view, ui), over_html(view), acting_html(view)]
     if phase in ("setup", "assessment", "declaration"):
-        parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui, last, left_out))
+        parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui, last, left_out, reach))
     parts.append(pending_html(view, ui))
     pre = ui.attack or next_attack(view)
     # only while someone has an attack to make in the phase: open with none, it offered the first
@@ -392,13 +393,14 @@ class TacticalPanel(GamePanel):
                 ui = dataclasses.replace(ui, attack=pre)
         except Exception:  # noqa: BLE001 - a default only: never let it blank the panel
             pass
-        last, left_out = None, None
+        last, left_out, reach = None, None, None
         if view.get("phase", {}).get("id") in ("assessment", "declaration"):
             from fray.games.tactical_round import rules
             checked = rules.last_declarations_checked(app.enc)
             last = {cid: rows for cid, (rows, _) in checked.items()}
             left_out = {cid: why for cid, (_, why) in checked.items() if why}
-        return panel_html(view, ui, kinds, ranges, last, left_out)
+            reach = rules.reach_warnings(app.enc, app.ruleset.all_tables(app.enc))
+        return panel_html(view, ui, kinds, ranges, last, left_out, reach)
 
     @staticmethod
     def on_change(app: Any, event: Any) -> None:

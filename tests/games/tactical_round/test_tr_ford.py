@@ -1,0 +1,30 @@
+"""A GM's play-through at the ford (tactical round): what the declarations said, and the log."""
+
+from __future__ import annotations
+
+from fray.games.tactical_round import rules
+from fray.games.tactical_round.web.panel import DEFAULT_KINDS, panel_html
+from tr_helpers import RS, SWORD, attack, declare, fight, fighter, to_phase
+
+
+def _apart(x: float = 8.2):
+    return fight(fighter("Lia", SWORD, side="party"), fighter("Orc 4", SWORD, x=x))
+
+
+def test_a_melee_attack_declared_out_of_reach_with_no_move_is_told_at_declaration():
+    """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within
+    the reach of their weapon." Tactical Round Sequence (FACTS.md): "Assessment, Declaration, Move, ...,
+    Melee": the rules take the declaration (a Move may yet bring them together), and the form says it
+    while the GM can still declare a Move; a GM's play-through learnt it only in Melee, the Move over."""
+    enc = declare(_apart(), "c1", {"action": "melee_attack", "weapon": 0, "target": "c2"})
+    said = rules.reach_warnings(enc, RS.all_tables(enc))
+    assert list(said) == ["c1"] and said["c1"].startswith("Orc 4 is 8.2 m from Lia")
+    assert "declare a Move" in said["c1"]
+    html = str(panel_html(RS.view(enc), {}, DEFAULT_KINDS, reach=said))
+    assert 'class="tr-decl-reach"' in html and "Orc 4 is 8.2 m from Lia" in html
+    # with a Move of its own, in reach, or engaged: nothing to say
+    moved = declare(_apart(), "c1", {"action": "move"}, {"action": "melee_attack", "weapon": 0, "target": "c2"})
+    assert rules.reach_warnings(moved, RS.all_tables(moved)) == {}
+    near = declare(_apart(2.0), "c1", {"action": "melee_attack", "weapon": 0, "target": "c2"})
+    assert rules.reach_warnings(near, RS.all_tables(near)) == {}
+    assert "tr-decl-reach" not in str(panel_html(RS.view(near), {}, DEFAULT_KINDS, reach={}))
