@@ -28,3 +28,24 @@ def test_a_melee_attack_declared_out_of_reach_with_no_move_is_told_at_declaratio
     near = declare(_apart(2.0), "c1", {"action": "melee_attack", "weapon": 0, "target": "c2"})
     assert rules.reach_warnings(near, RS.all_tables(near)) == {}
     assert "tr-decl-reach" not in str(panel_html(RS.view(near), {}, DEFAULT_KINDS, reach={}))
+
+
+def test_next_says_nobody_acts_only_in_the_phases_where_nobody_did():
+    """Reloading ("Other Actions (Disengage ends here; Stunned ends here)", FACTS.md: the Tactical Round
+    Sequence): Archer 4's reload declared for Other Actions does itself as that phase begins, and the
+    page's Next goes past it; the log said "nobody acts in Ranged B, Spell B, Other Actions" right after
+    "Archer 4: Short bow loaded". Other Actions is said done, not empty."""
+    from fray.reducer import apply
+    from tr_helpers import BOW
+
+    enc = fight(fighter("Archer 4", {**BOW, "loaded": False}), fighter("Lia", SWORD, side="party", x=20))
+    enc = declare(enc, "c1", {"action": "reload", "weapon": 0})
+    enc = declare(enc, "c2", {"action": "melee_attack", "weapon": 0, "target": "c1"})
+    enc = to_phase(enc, "melee")
+    enc, events = apply(enc, {"type": "advance", "skip_empty": True, "ask": True, "go_on": True})
+    lines = [e["text"] for e in events]
+    phase = next(t for t in lines if t.startswith("Phase:"))
+    assert "nobody acts in Ranged B, Spell B" in phase and "Other Actions" in phase
+    assert "nobody acts in Ranged B, Spell B, Other Actions" not in phase
+    assert phase == "Phase: Assessment (nobody acts in Ranged B, Spell B; all done in Other Actions)"
+    assert lines.index(phase) > next(i for i, t in enumerate(lines) if "loaded" in t)
