@@ -49,3 +49,18 @@ def test_next_says_nobody_acts_only_in_the_phases_where_nobody_did():
     assert "nobody acts in Ranged B, Spell B, Other Actions" not in phase
     assert phase == "Phase: Assessment (nobody acts in Ranged B, Spell B; all done in Other Actions)"
     assert lines.index(phase) > next(i for i, t in enumerate(lines) if "loaded" in t)
+
+
+def test_a_parry_is_against_the_one_who_declared_an_attack_on_her_by_default():
+    """Parrying: "A character can only Parry attacks from a single opponent per Round, and only attacks
+    from the opponent they are facing." Lia's Parry "Against" starts on Orc 4, who declared his Melee
+    attack on her, not on the first foe of the list (a GM's play-through)."""
+    import re
+
+    from fray.games.tactical_round.web.card import card_html
+
+    enc = fight(fighter("Lia", SWORD, side="party"), fighter("Orc 2", SWORD, x=9), fighter("Orc 4", SWORD, x=2))
+    enc = declare(enc, "c3", {"action": "melee_attack", "weapon": 0, "target": "c1"})
+    html = str(card_html(RS.view(enc), "c1"))
+    chosen = re.search(r'name="against"[^>]*>(.*?)</select>', html, re.S).group(1)
+    assert re.search(r'<option value="c3" selected', chosen), chosen
