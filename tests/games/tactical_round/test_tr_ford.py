@@ -64,3 +64,21 @@ def test_a_parry_is_against_the_one_who_declared_an_attack_on_her_by_default():
     html = str(card_html(RS.view(enc), "c1"))
     chosen = re.search(r'name="against"[^>]*>(.*?)</select>', html, re.S).group(1)
     assert re.search(r'<option value="c3" selected', chosen), chosen
+
+
+def test_a_disengage_at_the_end_of_other_actions_is_one_line():
+    """Disengaging: "The character stops being Engaged at the end of the Other Actions Phase." One event,
+    one line: the log said "Lia disengages: no longer Engaged" and "Lia Disengages: free of melee at the
+    end of Other Actions" in the same Next."""
+    from fray.reducer import apply
+
+    enc = fight(fighter("Lia", SWORD, side="party"), fighter("Orc 4", SWORD, x=1))
+    enc = to_phase(enc, "melee")
+    enc, _ = attack(enc, "c2", "c1", 20)
+    enc = to_phase(enc, "declaration")
+    enc = declare(enc, "c1", {"action": "disengage"})
+    enc = to_phase(enc, "other")
+    enc, events = apply(enc, {"type": "advance", "skip_empty": True, "ask": True, "go_on": True})
+    lines = [e["text"] for e in events if "Lia" in e["text"] and "ngage" in e["text"]]
+    assert lines == ["Lia disengages: no longer Engaged"], lines
+    assert not rules.engaged_ids(enc, enc.get("c1"))

@@ -779,8 +779,10 @@ def resolve_by_itself(ctx: Context, t: dict[str, Any], c: Combatant, d: dict[str
     if d["action"] == "move":
         ctx.event("resolve", f"{c.name}'s Move is done: the token stands at ({c.position.x:g}, {c.position.y:g}) m",
                   id=c.id)
-    else:
+    elif not c.data.get("disengaging"):
         ctx.event("resolve", f"{c.name} Disengages: free of melee at the end of Other Actions", id=c.id)
+    # else the round's end, in this same Next, says it once: "disengages: no longer Engaged" (a GM's
+    # play-through read both lines for the one event)
 
 
 def enter_phase(ctx: Context, t: dict[str, Any]) -> None:
