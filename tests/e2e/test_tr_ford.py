@@ -92,5 +92,8 @@ def test_a_melee_attack_declared_out_of_reach_is_told_beside_its_form(page, open
         "Orc B is 8.2 m from Bran, beyond a melee attack's reach (3 m): declare a Move to close in, "
         "unless Orc B comes to Bran in the Move phase")
     photograph(page, "tr-ford-reach", scroll_to="#tr-stepper")
-    declare(page, "c1", [("move", "", ""), ("melee_attack", "0", "c2")], "Bran declares: Move")
+    # a Move is made on no one: choosing it lets go of the attack's target (the log read "Move on Orc 4")
+    bran.locator('[name="actions.0.action"]').select_option("move")
+    expect(bran.locator('[name="actions.0.target"]')).to_have_value("")
+    declare(page, "c1", [("move", "", ""), ("melee_attack", "0", "c2")], "Bran declares: Move (Move, half), ")
     expect(bran.locator(".tr-decl-reach")).to_have_count(0)

@@ -82,3 +82,16 @@ def test_a_disengage_at_the_end_of_other_actions_is_one_line():
     lines = [e["text"] for e in events if "Lia" in e["text"] and "ngage" in e["text"]]
     assert lines == ["Lia disengages: no longer Engaged"], lines
     assert not rules.engaged_ids(enc, enc.get("c1"))
+
+
+def test_a_move_declared_names_no_target():
+    """Tactical Round Sequence (FACTS.md): "Assessment, Declaration, Move, ...": a Move is a Movement
+    Action, made on the map in the Move phase, on no one (the rule text names no move toward someone).
+    Bran's declaration switched from a Melee attack on Orc 4 to a Move logged "Bran declares: Move on
+    Orc 4"; the target the form still held is not the Move's."""
+    from fray.reducer import apply
+
+    enc = to_phase(fight(fighter("Bran", SWORD, side="party"), fighter("Orc 4", SWORD, x=9)), "declaration")
+    enc, events = apply(enc, {"type": "tr.declare", "id": "c1", "actions": [{"action": "move", "target": "c2"}]})
+    assert [e["text"] for e in events if e["kind"] == "declare"] == ["Bran declares: Move (Move, half)"]
+    assert enc.state["declared"]["c1"][0]["target"] is None

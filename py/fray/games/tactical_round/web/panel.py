@@ -409,6 +409,7 @@ class TacticalPanel(GamePanel):
         an attack is the action and Declare, two taps, not four (issue 33). A target the GM already
         chose stays; the form is not drawn again (what else is chosen in it stays too)."""
         from fray.games.tactical_round import rules
+        from fray.games.tactical_round.actions import ON_NO_ONE
         from fray.web.dom import data, nil, q
 
         t = nil(event.target)
@@ -429,6 +430,8 @@ class TacticalPanel(GamePanel):
         tsel = q(form, f'[name="actions.{row}.target"]')
         if tsel is not None and target and not str(tsel.value or ""):
             tsel.value = target
+        elif tsel is not None and str(t.value or "") in ON_NO_ONE:
+            tsel.value = ""  # a Move is on no one: the attack's target the form held is not its
 
     @staticmethod
     def forget_stale_attack(app: Any, view: dict[str, Any]) -> None:
