@@ -97,3 +97,49 @@ def test_a_melee_attack_declared_out_of_reach_is_told_beside_its_form(page, open
     expect(bran.locator('[name="actions.0.target"]')).to_have_value("")
     declare(page, "c1", [("move", "", ""), ("melee_attack", "0", "c2")], "Bran declares: Move (Move, half), ")
     expect(bran.locator(".tr-decl-reach")).to_have_count(0)
+
+
+def load_crowd_attack_waiting(page, tmp_path) -> None:
+    """Twelve at the ford (the order strip in two rows on a tablet), in Melee: Mira's attack A1 on Grak
+    rolled, its result from the attack table not entered; nobody else declared anything."""
+    from fray.history import History
+    from fray.reducer import new_encounter
+
+    h = History(new_encounter("tactical-round", "A crowd at the ford"))
+    bodies = [(preset("tactical-round", "Swordsman with shield", name="Mira", side="party"), 0, 0),
+              (preset("tactical-round", "Orc warrior", name="Grak"), 1.5, 0)]
+    bodies += [(preset("tactical-round", "Orc warrior", name=f"Orc {i}"), 6 + 2 * i, 8) for i in range(5)]
+    bodies += [(preset("tactical-round", "Swordsman with shield", name=f"Guard {i}", side="party"), 6 + 2 * i, -8)
+               for i in range(5)]
+    for body, x, y in bodies:
+        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
+    while h.present.phase != "declaration":
+        h.do({"type": "advance"})
+    h.do({"type": "tr.declare", "id": "c1", "actions": [{"action": "melee_attack", "weapon": 0, "target": "c2"}]})
+    while h.present.phase != "melee":
+        h.do({"type": "advance"})
+    h.do({"type": "tr.attack", "id": "c1", "target": "c2", "rolls": {"attack": 60}})
+    import_history(page, tmp_path, h, 12, "crowd")
+    expect(page.locator(".tr-stepper li.current")).to_contain_text("Melee")
+
+
+def test_the_folded_attack_no_one_declared_shows_its_marker(page, open_app, tmp_path):
+    """Tactical Round Sequence (FACTS.md): "..., Melee (...), Ranged B, ...": everyone who declared has
+    attacked, and the form for an attack no one declared stays folded: on a tablet its summary had no ▸,
+    unlike the other folded sections (a GM's play-through), and read as a heading. On the way, Next stops
+    at Mira's attack whose result is not entered and "Enter it" brings its box below the sticky head."""
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    load_crowd_attack_waiting(page, tmp_path)
+    page.locator("#round-bar [data-act=advance]").click()
+    box = page.locator(".tr-open")
+    expect(box).to_contain_text("Mira's attack on Grak, has no result")
+    box.get_by_role("button", name="Enter the result of Attack A1").click()
+    pending = page.locator('.tr-pending[data-ref="A1"]')
+    expect(pending.get_by_label("Hits")).to_be_focused()
+    head = page.evaluate("document.querySelector('.tracker-head').getBoundingClientRect().bottom")
+    assert head <= pending.bounding_box()["y"], head
+    photograph(page, "tr-ford-enter-it")
+    marker = page.evaluate("""() => { const s = document.querySelector('details.tr-undeclared > summary');
+        return getComputedStyle(s, '::before').content; }""")
+    assert marker == '"▸"', marker
