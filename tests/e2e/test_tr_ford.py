@@ -143,3 +143,27 @@ def test_the_folded_attack_no_one_declared_shows_its_marker(page, open_app, tmp_
     marker = page.evaluate("""() => { const s = document.querySelector('details.tr-undeclared > summary');
         return getComputedStyle(s, '::before').content; }""")
     assert marker == '"▸"', marker
+
+
+def test_enter_it_shows_the_awaiting_heading_below_the_sticky_head(page, open_app, tmp_path):
+    """Tactical Round Sequence (FACTS.md): "..., Melee (...), Ranged B, ...": Next stops at Mira's attack
+    whose result is not entered. With the GM scrolled so that its box's top lies under the sticky head,
+    "Enter it" revealed the box alone: its section's heading "Awaiting the attack table" sat under the
+    head (a GM's play-through on a tablet). It comes below the head with the box, as other forms do."""
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    load_crowd_attack_waiting(page, tmp_path)
+    page.get_by_role("button", name="Open all cards").click()  # a long page, as a GM's with every card open
+    page.locator("#round-bar [data-act=advance]").click()
+    box = page.locator(".tr-open")
+    expect(box).to_contain_text("Mira's attack on Grak, has no result")
+    pending = page.locator('.tr-pending[data-ref="A1"]')
+    # the box's top 20 px under the sticky head, the Enter it button in view
+    page.evaluate("""(b) => { const head = document.querySelector('.tracker-head').getBoundingClientRect().bottom;
+        scrollBy(0, b.getBoundingClientRect().top - head + 20); }""", pending.element_handle())
+    box.get_by_role("button", name="Enter the result of Attack A1").click()
+    expect(pending.get_by_label("Hits")).to_be_focused()
+    head = page.evaluate("document.querySelector('.tracker-head').getBoundingClientRect().bottom")
+    heading = page.locator(".tr-pending-list > h3")
+    assert head <= heading.bounding_box()["y"], (head, heading.bounding_box())
+    photograph(page, "tr-ford-awaiting")

@@ -810,8 +810,15 @@ class TacticalPanel(GamePanel):
         hits.focus()
         hits.select()
         # the box is drawn above the attack form: with the GM scrolled down to its Attack button it
-        # lay under the sticky head (a tablet), focused but unseen
-        app.reveal(box)
+        # lay under the sticky head (a tablet), focused but unseen. With its section's heading when
+        # both fit ("Awaiting the attack table" sat under the head, the box alone revealed: a GM's
+        # play-through), as the other forms come with theirs
+        import js
+
+        sec = nil(box.closest(".tr-pending-list"))
+        whole = sec is not None and \
+            box.getBoundingClientRect().bottom - sec.getBoundingClientRect().top < js.window.innerHeight * 0.6
+        app.reveal(sec if whole else box)
 
     def declare(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         rows: list[int] = []
