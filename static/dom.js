@@ -40,11 +40,14 @@
   document.addEventListener("input", onEdit);
   document.addEventListener("change", onEdit);
   // web/messages.Messages.clear_errors: every message beside a field under scope (the page when
-  // none) and every field marked wrong, in one call
+  // none) and every field marked wrong, in one call; a clear of the whole page leaves a form marked data-errors-kept (a refusal that stands
+  // until the GM changes that form), a clear of the form itself takes its mark too
   globalThis.frayClearErrors = function (scope) {
     const root = scope || document;
-    for (const el of root.querySelectorAll("[data-error-for]:not(:empty)")) el.textContent = "";
-    for (const el of root.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+    const kept = scope ? "" : ":not([data-errors-kept] *)";
+    for (const el of root.querySelectorAll("[data-error-for]:not(:empty)" + kept)) el.textContent = "";
+    for (const el of root.querySelectorAll("[aria-invalid]" + kept)) el.removeAttribute("aria-invalid");
+    if (scope && scope.removeAttribute) scope.removeAttribute("data-errors-kept");
   };
   // web/writes.py: a render's writes, recorded in Python, done here in their order. Each operation
   // is [kind, handle, ...]: "root" names a region by id; "first" and "item" take an element under

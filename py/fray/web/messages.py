@@ -35,10 +35,20 @@ class Messages:
             clear(scope)
             return
         root = scope or document
-        for el in root.querySelectorAll("[data-error-for]:not(:empty)"):
+        kept = "" if scope else ":not([data-errors-kept] *)"  # ``keep_errors``
+        for el in root.querySelectorAll("[data-error-for]:not(:empty)" + kept):
             el.textContent = ""
-        for el in root.querySelectorAll("[aria-invalid]"):
+        for el in root.querySelectorAll("[aria-invalid]" + kept):
             el.removeAttribute("aria-invalid")
+        if scope is not None:
+            scope.removeAttribute("data-errors-kept")
+
+    @staticmethod
+    def keep_errors(form: Any) -> None:
+        """``form``'s messages stay through the page's clears after other forms' changes, until the GM
+        changes ``form`` (dom.js) or it is submitted again: a refusal that still stands (a tactical-round
+        declaration refused went when the GM declared for the next one, the form looking declared)."""
+        form.setAttribute("data-errors-kept", "")
 
     def show_error(self, scope: Any, err: Exception, field_map: Callable[[str], str] | None = None,
                    focus: bool = True) -> None:

@@ -99,6 +99,7 @@ class TacticalRound(Ruleset):
         if go_on and not ask:
             raise InvalidAction("go_on", "only with ask: the GM goes on past what Next asked about")
         skipped: list[str] = []
+        done: list[str] = []
         while True:
             if enc.phase in rules.phase_ids(t):
                 actions.leave_phase(ctx, t, "go_on" if go_on else "ask" if ask else "")
@@ -119,8 +120,12 @@ class TacticalRound(Ruleset):
             # so every round is declared.
             if not skip or nxt in ("assessment", "declaration") or not self._all_done(enc):
                 break
-            skipped.append(rules.phase_title(t, nxt))
-        note = f" (nobody acts in {', '.join(skipped)})" if skipped else ""
+            # a phase whose declared actions all did themselves (a reload as Other Actions begins) is
+            # not one in which nobody acts: the log had just said the reload
+            (done if self.order_of_play(enc) else skipped).append(rules.phase_title(t, nxt))
+        said = ([f"nobody acts in {', '.join(skipped)}"] if skipped else []) + \
+            ([f"all done in {', '.join(done)}"] if done else [])
+        note = f" ({'; '.join(said)})" if said else ""
         ctx.event("phase", f"Phase: {rules.phase_title(t, nxt)}{note}", phase=nxt)
 
     def still_to_act(self, enc: Encounter, order: list[Slot]) -> list[str] | None:

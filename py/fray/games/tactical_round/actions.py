@@ -116,6 +116,12 @@ def hp_events(ctx: Context, c: Combatant) -> None:
 
 # -- Declaration -----------------------------------------------------------------------------------
 
+# The declared actions made on no one: the rule text names no move toward someone, and a reload, a
+# readying or a Disengage has no target. A target left in the form is not theirs (a GM's play-through:
+# a declaration switched from a Melee attack to a Move logged "Bran declares: Move on Orc 4").
+ON_NO_ONE = ("move", "run_away", "disengage", "reload", "ready_thrown")
+
+
 def declare(ctx: Context) -> None:
     """``tr.declare``: this round's actions; each lands in its phase of the sequence."""
     c, plan, acts, kinds = plan_declaration(ctx)
@@ -165,7 +171,7 @@ def plan_declaration(ctx: Context) -> tuple[Combatant, list[dict[str, Any]], lis
                 kind.startswith("spell") and d.get("weapon") is not None):
             w_index, w = weapon(c, d.get("weapon"), f"{p}.weapon")
         target = None
-        if d.get("target") is not None:
+        if d.get("target") is not None and kind not in ON_NO_ONE:
             target = other(ctx, d.get("target"), f"{p}.target", c).id
         cost = kinds[kind]["cost"]
         if kind == "reload":
@@ -779,8 +785,10 @@ def resolve_by_itself(ctx: Context, t: dict[str, Any], c: Combatant, d: dict[str
     if d["action"] == "move":
         ctx.event("resolve", f"{c.name}'s Move is done: the token stands at ({c.position.x:g}, {c.position.y:g}) m",
                   id=c.id)
-    else:
+    elif not c.data.get("disengaging"):
         ctx.event("resolve", f"{c.name} Disengages: free of melee at the end of Other Actions", id=c.id)
+    # else the round's end, in this same Next, says it once: "disengages: no longer Engaged" (a GM's
+    # play-through read both lines for the one event)
 
 
 def enter_phase(ctx: Context, t: dict[str, Any]) -> None:

@@ -306,6 +306,33 @@ def melee_reach(enc: Encounter, a: Combatant, b: Combatant, metres: float, table
                         f"{a.name} must move closer first (in the Move phase)", field="target")
 
 
+def reach_warnings(enc: Encounter, tables: Tables) -> dict[str, str]:
+    """Melee Attacks ("made against opponents who are adjacent to the attacker or within the reach of
+    their weapon"), said at Declaration: {id: what to know} for each one whose declared melee attack is
+    on an opponent out of reach with no Move of its own declared. The rules take such a declaration (the
+    Move phase comes before Melee, and the opponent may come to him), so it is a word while the GM can
+    still declare the Move, not a refusal: a GM's play-through learnt it only in Melee, the Move over."""
+    from fray.geometry import distance
+
+    reach = float(keyed(tables["melee_reach"])["reach_m"]["value"])
+    out: dict[str, str] = {}
+    for cid, plan in enc.state.get("declared", {}).items():
+        a = enc.get(cid)
+        if a is None or any(d.get("action") == "move" for d in plan):
+            continue
+        for d in plan:
+            b = enc.get(d.get("target") or "") if d.get("action") == "melee_attack" else None
+            if b is None or b.id in engaged_ids(enc, a):
+                continue
+            metres = round(distance(a.position, b.position), 2)
+            if metres > reach:
+                out[cid] = (f"{b.name} is {metres:.1f} m from {a.name}, beyond a melee attack's reach "
+                            f"({reach:g} m): declare a Move to close in, unless {b.name} comes to {a.name} "
+                            f"in the Move phase")
+                break
+    return out
+
+
 def parry_against(enc: Encounter, target: Combatant, attacker: Combatant, w: dict[str, Any], on_rear: bool,
                   has_cover: bool, tables: Tables) -> tuple[int, str]:
     """How much of the target's parry counts against this attack, and why (or why not)."""

@@ -94,7 +94,11 @@ def card_html(view: dict[str, Any], cid: str, ui: dict[str, Any] | None = None) 
                        fragment(_check(f"{p}-pa-{i}", f"against.{i}", n, oid in par["against"], oid)
                                 for i, (oid, n) in enumerate(foes)), _err("against"))
     else:
-        sel = par["against"][0] if par["against"] else (foes[0][0] if foes else "")
+        # else the foe who declared an attack on her this round, whom she faces (a GM's play-through:
+        # Lia's started on the first of the list, not on Orc 4, who declared his Melee attack on her)
+        on_her = [k for k, _ in foes if any(d.get("target") == cid and str(d.get("action", "")).endswith("_attack")
+                                            for d in (by_id.get(k) or {}).get("declared", []))]
+        sel = par["against"][0] if par["against"] else (on_her or [k for k, _ in foes] or [""])[0]
         against = _field(f"{p}-pa-against", "against", "Against", _select(f"{p}-pa-against", "against", foes, sel))
     if down:
         # issue 32: the fallen get no forms; the GM brings them back by healing (below) or removes them

@@ -116,12 +116,13 @@ def _open_actions(actions: list[dict[str, Any]]) -> Markup:
 
 def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str, Any] | None = None,
                  last: dict[str, list[dict[str, Any]]] | None = None,
-                 left_out: dict[str, str] | None = None) -> Markup:
+                 left_out: dict[str, str] | None = None, reach: dict[str, str] | None = None) -> Markup:
     """The declaration forms. ``ui.decl_open``: the ids whose fold-out the page shows open
     now; ``ui.decl_drawn``: those whose form has been drawn (opened once this phase: shut
     again, it keeps what the GM chose in it). ``last``: each one's last declaration as far as the
     rules take it now (``rules.last_declarations``), what a form starts on until this round's is
-    made; ``left_out``: what of it was left and why, said in the form."""
+    made; ``left_out``: what of it was left and why, said in the form; ``reach``: a declared melee
+    attack out of reach with no Move (``rules.reach_warnings``), said under what is declared."""
     ui = ui or TacticalRoundUi()
     names = _names(view)
     forms = []
@@ -162,6 +163,8 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
                 for d in decl))
             if c.get("full_and_half"):
                 said += html('<p class="hint">Full + Half: −20 to the attack rolls</p>')
+            if (reach or {}).get(cid):
+                said += html('<p class="tr-decl-reach" role="note">{}</p>', reach[cid])
         elif before or (left_out or {}).get(cid):
             why = (left_out or {}).get(cid)
             said = html('<p class="hint tr-decl-last">As last round, {}. Change it, or Declare.</p>', why) if why \

@@ -46,7 +46,8 @@ from .forms import (attack_html, declare_html, open_html, pending_html, ranges_h
 
 def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
                kinds: list[dict[str, Any]] | None = None, ranges: dict[str, Any] | None = None,
-               last: dict[str, list[dict[str, Any]]] | None = None, left_out: dict[str, str] | None = None) -> Markup:
+               last: dict[str, list[dict[str, Any]]] | None = None, left_out: dict[str, str] | None = None,
+               reach: dict[str, str] | None = None) -> Markup:
     if not view or "phases" not in view:
         return fragment()
     ui = ui or TacticalRoundUi()
@@ -55,7 +56,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
     # declarations rewrites the stepper and the acting list, not the thirty forms (55,000 nodes)
     parts = [*stepper_parts(view), open_html(view, ui), over_html(view), acting_html(view)]
     if phase in ("setup", "assessment", "declaration"):
-        parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui, last, left_out))
+        parts.append(declare_html(view, kinds or DEFAULT_KINDS, ui, last, left_out, reach))
     parts.append(pending_html(view, ui))
     pre = ui.attack or next_attack(view)
     # only while someone has an attack to make in the phase: open with none, it offered the first
@@ -392,13 +393,14 @@ class TacticalPanel(GamePanel):
                 ui = dataclasses.replace(ui, attack=pre)
         except Exception:  # noqa: BLE001 - a default only: never let it blank the panel
             pass
-        last, left_out = None, None
+        last, left_out, reach = None, None, None
         if view.get("phase", {}).get("id") in ("assessment", "declaration"):
             from fray.games.tactical_round import rules
             checked = rules.last_declarations_checked(app.enc)
             last = {cid: rows for cid, (rows, _) in checked.items()}
             left_out = {cid: why for cid, (_, why) in checked.items() if why}
-        return panel_html(view, ui, kinds, ranges, last, left_out)
+            reach = rules.reach_warnings(app.enc, app.ruleset.all_tables(app.enc))
+        return panel_html(view, ui, kinds, ranges, last, left_out, reach)
 
     @staticmethod
     def on_change(app: Any, event: Any) -> None:
@@ -407,6 +409,7 @@ class TacticalPanel(GamePanel):
         an attack is the action and Declare, two taps, not four (issue 33). A target the GM already
         chose stays; the form is not drawn again (what else is chosen in it stays too)."""
         from fray.games.tactical_round import rules
+        from fray.games.tactical_round.actions import ON_NO_ONE
         from fray.web.dom import data, nil, q
 
         t = nil(event.target)
@@ -427,6 +430,8 @@ class TacticalPanel(GamePanel):
         tsel = q(form, f'[name="actions.{row}.target"]')
         if tsel is not None and target and not str(tsel.value or ""):
             tsel.value = target
+        elif tsel is not None and str(t.value or "") in ON_NO_ONE:
+            tsel.value = ""  # a Move is on no one: the attack's target the form held is not its
 
     @staticmethod
     def forget_stale_attack(app: Any, view: dict[str, Any]) -> None:
@@ -805,8 +810,15 @@ class TacticalPanel(GamePanel):
         hits.focus()
         hits.select()
         # the box is drawn above the attack form: with the GM scrolled down to its Attack button it
-        # lay under the sticky head (a tablet), focused but unseen
-        app.reveal(box)
+        # lay under the sticky head (a tablet), focused but unseen. With its section's heading when
+        # both fit ("Awaiting the attack table" sat under the head, the box alone revealed: a GM's
+        # play-through), as the other forms come with theirs
+        import js
+
+        sec = nil(box.closest(".tr-pending-list"))
+        whole = sec is not None and \
+            box.getBoundingClientRect().bottom - sec.getBoundingClientRect().top < js.window.innerHeight * 0.6
+        app.reveal(sec if whole else box)
 
     def declare(self, app: Any, form: Any, values: dict[str, Any]) -> None:
         rows: list[int] = []
@@ -830,6 +842,7 @@ class TacticalPanel(GamePanel):
         if bad is not None:
             app.clear_errors(form)
             app.show_error(form, bad)
+            app.keep_errors(form)
             return
 
         def field_map(f: str) -> str:
@@ -840,6 +853,9 @@ class TacticalPanel(GamePanel):
 
         if app.dispatch({"type": "tr.declare", "id": values.get("id"), "actions": acts}, form, field_map):
             self.to_next_declaration(app, values.get("id") or "")
+        else:
+            # not declared: the refusal stands beside the form while the GM declares for the others
+            app.keep_errors(form)
 
     def to_next_declaration(self, app: Any, after: str) -> None:
         """After a declaration, the next form of someone who has not declared takes the focus, its
