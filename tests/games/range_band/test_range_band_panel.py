@@ -571,12 +571,15 @@ def test_notes_with_no_roll_are_one_folded_line_with_done_all_and_a_fall_keeps_i
         h.do({"type": "rb.attack", "id": "c1", "target": target, "kind": "ranged",
               "size": "major" if target == "c2" else "minor"})
     h.do({"type": "rb.status", "id": "c4", "status": "incapacitated"})
+    # the warning notes a save of rules edition .27 or earlier carries (an attack sent now leaves none)
+    h.present.state["prompts"] += [{"ref": f"P{i}", "kind": "warning", "combatant": cid, "round": 1,
+                                    "text": "Stealth attack: may an ally warn them?"} for i, cid in ((2, "c2"), (3, "c3"))]
     html = panel_html(RS.view(h.present), {})
     kinds = sorted(p["kind"] for p in h.present.state["prompts"])
     assert kinds == ["fall", "warning", "warning"]
     notes = re.search(r'<div class="rb-gm-notes rb-box".*?</div>', html, re.S).group(0)
     assert "<summary>2 notes (warning), no roll needed" in notes
-    assert 'data-act="rb-dismiss-all"' in notes and 'data-refs="P1 P2"' in notes
+    assert 'data-act="rb-dismiss-all"' in notes and 'data-refs="P2 P3"' in notes
     assert notes.count('data-act="rb-dismiss"') == 2  # each still Done on its own, inside the fold
     assert html.count('class="rb-prompt rb-box"') == 1 and "Falling rules" in html.split("rb-gm-notes")[0]
     assert html.count("rb-assumed-once") == 1 and len(h.present.state["pending"]) == 2

@@ -482,8 +482,9 @@ def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_th
     enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21),
                 person("Dog", x=19, kind="animal"), person("Deaf", x=22), person("Far", x=200))
     enc = act(enc, "status", id="c5", status="deafened")
-    hit = act(enc, "attack", id="c1", target="c2", kind="ranged")
-    p = [x for x in hit.state["prompts"] if x["kind"] == "warning"][-1]
+    from fray.games.range_band.preview import preview
+    attack = {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"}
+    p = [x for x in preview(enc, attack)["prompts"] if x["kind"] == "warning"][-1]
     assert p["combatant"] == "c2"
     assert "The published rules do not give the criteria for a warning, so this is the GM's call" in p["text"]
     assert "FACTS" not in p["text"] and "excerpt" not in p["text"]  # the GM reads rules, not our notes
@@ -492,32 +493,32 @@ def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_th
     assert "Deaf (warnings are impossible if either character is deafened)" in p["text"]
     warned = act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
     assert last_pending(warned, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 1
-    assert "Warned by Lookout (who cannot see Sneak): 1 Hindrance" in warned.state["prompts"][-1]["text"]
+    assert "Warned by Lookout (who cannot see Sneak): 1 Hindrance" in preview(enc, {**attack, "warned_by": "c3"})[
+        "prompts"][-1]["text"]
     seen = act(fight(person("A"), person("B", side="foes", x=1)), "attack", id="c1", target="c2")
     assert not seen.state.get("prompts"), "not a stealth attack: nothing to warn of"
 
 
 def test_the_warning_note_comes_before_the_offense_roll_never_after():
     """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
-    their allies." A GM's play-through: after Roll it (Fray's dice), the "may an ally warn them?" note came with the
-    roll already made, advising to "dismiss it and attack again". The note is asked before the roll (the preview of
-    the attack shows it; sent without rolling, it stands beside the open roll) and closes, logged, once the roll is
-    made or dismissed; an attack rolled at once leaves none."""
+    their allies." The warner is chosen in the attack's form ("Target warned by"), so the question is the preview's:
+    an attack sent, rolled at once or left for the GM's own dice ("Offense roll"), leaves no note. A GM's
+    play-through read "may an ally warn them? ... (once the roll is sent: dismiss it and attack again)" under the
+    sent roll."""
     from fray.games.range_band.preview import preview
     enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21))
     attack = {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"}
     before = preview(enc, attack)
     assert "may an ally warn them?" in before["prompts"][0]["text"]
+    assert "before the attack is sent" in before["prompts"][0]["text"] and "dismiss it" not in before["prompts"][0]["text"]
     rolled, events = apply(enc, {**attack, "roll": True, "rolls": {"roll": [15]}})
     assert not rolled.state.get("prompts") and not rolled.state.get("pending")
     assert not any("may an ally warn" in e["text"] for e in events)
-    sent = act(enc, "attack", **{k: v for k, v in attack.items() if k != "type"})
-    note = [p for p in sent.state["prompts"] if p["kind"] == "warning"]
-    assert len(note) == 1 and "dismiss it and attack again" in note[0]["text"]
-    for settled, how in ((resolve(sent, "offense", by=2), "rolled"),
-                         (act(sent, "dismiss", ref=last_pending(sent, "offense")["ref"]), "dismissed")):
-        assert not [p for p in settled.state.get("prompts", []) if p["kind"] == "warning"]
-        assert f"{note[0]['ref']} closed: the offense roll it was about is {how}, so the warning note no longer applies" in [e.text for e in settled.log]
+    sent, events = apply(enc, attack)  # the two-step path: the GM rolls their own dice
+    assert last_pending(sent, "offense") and not sent.state.get("prompts")
+    assert not any("may an ally warn" in e["text"] for e in events)
+    seen = fight(person("Bandit", side="foes"), person("Mark", x=20))  # no stealth attack, no question
+    assert not preview(seen, attack)["prompts"]
 
 
 def test_unexpected_attack_from_supposed_ally_is_stealth_attack():

@@ -133,13 +133,17 @@ def test_roll_turn_order_for_all_who_have_none_typed_faces_win():
 
 
 def sneak_shoots():
-    """Sly (High Stealth, unseen) shoots Mark in the action phase of round 1: a stealth attack with its warning note."""
+    """Sly (High Stealth, unseen) shoots Mark in the action phase of round 1: a stealth attack with its warning note
+    (as an earlier edition's save holds it)."""
     enc = fight(person("Sly", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21))
     for cid, v in (("c1", 20), ("c2", 15), ("c3", 10)):
         enc = act(enc, "turn_order", id=cid, value=v)
     enc = to_phase(start(enc), "actions", "c1")
     enc = act(enc, "attack", id="c1", target="c2", kind="ranged")
-    assert [p["kind"] for p in enc.state["prompts"]] == ["warning"]
+    # the note a save of rules edition .27 or earlier carries (an attack sent now leaves none: the question is the
+    # form's preview); such notes still close and expire
+    enc.state["prompts"] = [{"ref": "P1", "kind": "warning", "combatant": "c2", "round": 1,
+                             "text": "Stealth attack on Mark: may an ally warn them?"}]
     return enc
 
 
@@ -203,7 +207,7 @@ def test_done_all_dismisses_several_notes_in_one_action_or_none():
     """The page's "Done all" for the notes that need no roll: ``rb.dismiss {refs}`` drops them all, each logged, in
     one action (one undo); one unknown ref and nothing goes."""
     enc = sneak_shoots()
-    enc = act(enc, "attack", id="c1", target="c3", kind="ranged", size="minor")
+    enc.state["prompts"].append({**enc.state["prompts"][0], "ref": "P2", "combatant": "c3"})
     refs = [p["ref"] for p in enc.state["prompts"]]
     assert len(refs) == 2
     with pytest.raises(InvalidAction) as e:

@@ -169,16 +169,27 @@ def attack(ctx: Context) -> None:
             set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
         return
     ref = pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
-    if stealth_attack and not roll_now:
-        # the note asks before the roll (the page's preview shows it before Roll it is pressed), and closes once the
-        # roll is made (``close_warning``): a GM's play-through read it after Fray's roll, advising what could no
-        # longer be done
-        prompt(ctx, "warning", d, warning_prompt(enc, a, d, warner if warn_ok else None, vis, t), offense=ref)
+    # No warning note is left: the warner is chosen in the form before the attack is sent, so the question is the
+    # preview's (``warning_question``); a GM's play-through read it under the sent roll, advising what could no
+    # longer be done ("dismiss it and attack again")
     if emits_light and a.data.get("stealth") != "low":
         set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
     if roll_now:
         from fray.games.range_band.resolution import settle
         settle(ctx, next(i for i, p in enumerate(enc.state["pending"]) if p["ref"] == ref), None)
+
+
+def warning_question(enc: Encounter, action: dict[str, Any], t: rules.Tables) -> str | None:
+    """The "may an ally warn them?" question of an attack ``action`` not yet sent (the preview's), or None when it
+    would not be a stealth attack: asked while "Target warned by" can still be chosen."""
+    a, d = enc.peek_at(action.get("id")), enc.peek_at(action.get("target"))
+    if a is None or d is None or d.id in a.data.get("grappling", []):
+        return None
+    vis = rules.visibility(enc, t)
+    if not (action.get("unexpected") is True or not vis.get(d.id, {}).get(a.id, {}).get("sees")):
+        return None
+    warner = enc.peek_at(action.get("warned_by")) if action.get("warned_by") else None
+    return warning_prompt(enc, a, d, warner, vis, t)
 
 
 def close_warning(ctx: Context, offense: str, why: str) -> None:
@@ -249,7 +260,7 @@ def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, war
             cannot.append(f"{x.name} ({why})")
     return (head + (f" Allies who may warn: {', '.join(can)}." if can else " No ally may warn by these sentences.")
             + (f" Not: {'; '.join(cannot)}." if cannot else "")
-            + " If one does, choose them in \"Target warned by\" (once the roll is sent: dismiss it and attack again).")
+            + " If one does, choose them in \"Target warned by\" before the attack is sent.")
 
 
 def grapple(ctx: Context) -> None:
