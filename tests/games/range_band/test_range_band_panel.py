@@ -509,6 +509,24 @@ def test_the_default_target_is_the_nearest_enemy_in_the_fight_never_an_ally_or_o
     assert opts[0][0] == "c3" and opts[-1] == ("c4", "Human scout (dead)")
 
 
+def test_the_default_target_is_a_foe_the_attacker_can_see_before_a_nearer_unseen_one():
+    """Stealth Attacks: "if the defender cannot see the attacker" and Sight & Visible Range: one in High Stealth is not
+    seen beyond their visible range. A GM's play-through: Mark's attack form chose "Sneak" by default, whom the log said
+    Mark cannot see, while Bandit 3 stood in plain view. The default is the nearest foe in the fight the attacker
+    can see; the unseen come after the seen, then the fallen."""
+    from fray.games.range_band.web.panel import _targets
+    h = History(new_encounter("range-band", "Ford"))
+    for n, side, x, more in (("Rider", "party", 0, {}), ("Human scout", "foes", 30, {"stealth": "low"}),
+                             ("Human scout", "foes", 8, {"stealth": "high"})):
+        h.do({"type": "add_combatant", "combatant": {**preset(n), "side": side, "position": {"x": x, "y": 0, "alt": 0},
+                                                     **more}})
+    view = RS.view(h.present)
+    assert not view["visibility"]["c1"]["c3"]["sees"] and view["visibility"]["c1"]["c2"]["sees"]
+    pos = {c.id: (c.position.x, c.position.y, c.position.alt) for c in h.present.combatants}
+    opts = _targets(view, "c1", pos)
+    assert [o[0] for o in opts] == ["c2", "c3"]  # the scout in plain view 30 m away, then the unseen one at 8 m
+
+
 def test_the_fallen_stay_in_the_order_greyed_with_bring_back_and_remove_and_no_form():
     """The fallen: greyed in the order, with Bring back and Remove; no movement or turn form is theirs."""
     h = _issue32()
