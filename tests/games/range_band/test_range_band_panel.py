@@ -527,6 +527,20 @@ def test_the_default_target_is_a_foe_the_attacker_can_see_before_a_nearer_unseen
     assert [o[0] for o in opts] == ["c2", "c3"]  # the scout in plain view 30 m away, then the unseen one at 8 m
 
 
+def test_a_cards_sight_names_no_fallen():
+    """Statuses: the dead are out of the fight (the card of one says "out of the fight": the fallen see no one). A
+    GM's play-through: Broo 2's card read "cannot see: Sly; unseen by Bandit's Nag", the Nag dead. Sight names only
+    those in the fight, both ways."""
+    from fray.games.range_band.web.panel import card_html
+    h = History(new_encounter("range-band", "Ford"))
+    for name, side, x in (("Broo", "foes", 0), ("Sly", "party", 30), ("Nag", "party", 40)):
+        h.do({"type": "add_combatant", "combatant": {**preset("Human scout"), "name": name, "side": side,
+                                                     "stealth": "high", "position": {"x": x, "y": 0, "alt": 0}}})
+    assert '<dd class="rb-sight">cannot see: Sly, Nag; unseen by Sly, Nag</dd>' in card_html(RS.view(h.present), "c1")
+    h.do({"type": "rb.status", "id": "c3", "status": "dead"})
+    assert '<dd class="rb-sight">cannot see: Sly; unseen by Sly</dd>' in card_html(RS.view(h.present), "c1")
+
+
 def test_the_fallen_stay_in_the_order_greyed_with_bring_back_and_remove_and_no_form():
     """The fallen: greyed in the order, with Bring back and Remove; no movement or turn form is theirs."""
     h = _issue32()

@@ -115,6 +115,19 @@ def test_a_movement_passed_without_a_move_is_said_in_the_log():
     enc, events = apply(enc, {"type": "advance"})
     assert not any("does not move" in e["text"] for e in events)
 
+def test_roll_turn_order_gives_the_fallen_none():
+    """The round: "each character takes one turn in turn order"; Statuses: the dead and the incapacitated cannot act.
+    A GM's play-through: "Turn order rolled ... Bandit's Nag 14" gave the dead horse a turn order. Rolling for all
+    rolls for those in the fight only, and says nothing of the fallen."""
+    enc = fight(person("Ana"), person("Nag", side="foes"), person("Cy", side="foes"))
+    enc = act(enc, "status", id="c2", status="dead")
+    enc, events = apply(enc, {"type": "rb.roll_turn_order", "all": True, "rolls": {"turn.c1": [17], "turn.c3": [5]}})
+    assert enc.get("c2").data.get("turn_value") is None
+    assert events[0]["text"] == "Turn order rolled (d20, assumed): Ana 17, Cy 5"
+    with pytest.raises(RuleViolation, match="everyone in the fight already has a turn order"):
+        act(enc, "roll_turn_order")
+
+
 def test_roll_turn_order_for_all_who_have_none_typed_faces_win():
     """The round ("turn order"): one action rolls every missing turn order (die assumed d20), the GM's typed
     faces win, a typed value is kept, and with everyone set it is refused."""

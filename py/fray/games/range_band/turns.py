@@ -143,9 +143,11 @@ def roll_turn_order(ctx: Context) -> None:
     every = ctx.action.get("all", False)
     if not isinstance(every, bool):
         raise InvalidAction("all", "must be true or false")
-    who = [c for c in enc.peek() if every or c.data.get("turn_value") is None]
+    # the fallen take no turn ("each character takes one turn in turn order"; a GM's play-through: the dead horse
+    # was given one)
+    who = [c for c in enc.peek() if rules.able(c) and (every or c.data.get("turn_value") is None)]
     if not who:
-        raise RuleViolation("", "everyone already has a turn order (type a value to change one)")
+        raise RuleViolation("", "everyone in the fight already has a turn order (type a value to change one)")
     said = []
     for each in who:
         c = enc.get(each.id)

@@ -103,13 +103,15 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
         rounds=_input(f"rb-sr-{cid}", "rounds", "", placeholder="rounds"),
         ends=_select(f"rb-se-{cid}", "ends", [("before_turn", "ends before turn"), ("after_turn", "ends after turn")]),
         errs=fragment(_err("status"), _err("rounds"), _err("ends")))
-    unseen = view.get("unseen", {}).get(cid, [])
+    # the fallen are named neither way (a GM's play-through: "unseen by Bandit's Nag", the Nag dead)
+    fallen = {x["id"] for x in view.get("combatants", []) if x.get("out")}
+    unseen = [x for x in view.get("unseen", {}).get(cid, []) if x not in fallen]
     sees = ("cannot see: " + ", ".join(names.get(x, x) for x in unseen) if unseen else "sees everyone")
     if c.get("sightless"):
         sees = f'without sight ({c["sightless"]})'
     if c.get("out"):
         sees = "out of the fight"  # the fallen see no one: listing everyone as unseen is noise
-    unseen_by = [o for o, row in view.get("unseen", {}).items() if cid in row and o != cid]
+    unseen_by = [o for o, row in view.get("unseen", {}).items() if cid in row and o != cid and o not in fallen]
     hidden = ("; unseen by " + ", ".join(names.get(x, x) for x in unseen_by) if unseen_by else "")
     notes = []
     if not c["outnumbering"]["counts"]:
