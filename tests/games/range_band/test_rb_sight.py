@@ -458,6 +458,23 @@ def test_animals_and_deafened_cannot_warn():
         act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
 
 
+def test_the_warning_question_of_an_animal_target_says_the_animal_cannot_be_warned():
+    """Stealth Attacks: "Animals cannot warn others, nor can they be warned." A GM's play-through: the note on Grey
+    (a horse) read "No ally may warn by these sentences. Not: Kael... (animals cannot warn others, nor can they be
+    warned); Wren (animals cannot ...)", as if the allies were the animals. The question says the target is an
+    animal and cannot be warned, and lists no ally."""
+    from fray.games.range_band.preview import preview
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Grey", x=20, kind="animal"),
+                person("Kael", x=21), person("Wren", x=22))
+    text = preview(enc, {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"})["prompts"][0]["text"]
+    assert "Grey is an animal: it cannot be warned." in text
+    assert "Kael" not in text and "Wren" not in text and "Not:" not in text and "Target warned by" not in text
+    deaf = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Kael", x=21))
+    deaf = act(deaf, "status", id="c2", status="deafened")
+    text = preview(deaf, {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"})["prompts"][0]["text"]
+    assert "Mark is deafened: no warning can reach them." in text and "Kael" not in text
+
+
 def test_only_the_targets_allies_in_the_fight_warn():
     """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
     their allies." A GM's play-through: "Target warned by" offered the target himself, the attacker's allies and the

@@ -248,6 +248,14 @@ def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, war
         sees = vis.get(warned_by.id, {}).get(attacker.id, {}).get("sees")
         return (head + f" Warned by {warned_by.name}" + ("" if sees else f" (who cannot see {attacker.name})")
                 + ": 1 Hindrance on the defense instead of 3, if the missing criteria allow it.")
+    # what rules out any warning lies with the defender: said of the defender once, not repeated of each ally (a
+    # GM's play-through read "Not: Kael (animals cannot warn others ...)" as if Kael were the animal)
+    if defender.data.get("kind") == "animal":
+        return head + f" {defender.name} is an animal: it cannot be warned."
+    if "deafened" in defender.conditions:
+        return head + f" {defender.name} is deafened: no warning can reach them."
+    if rules.sightless(enc, defender, t):
+        return head + f" {defender.name} is completely without sight: a warning gains them nothing."
     can, cannot = [], []
     for x in enc.peek():  # only looks: copies no combatant
         if x.id in (attacker.id, defender.id) or x.side != defender.side or not rules.able(x):
