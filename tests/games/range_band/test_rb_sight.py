@@ -449,6 +449,15 @@ def test_stealth_attack_three_hindrance_one_if_warned():
     assert last_pending(enc, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 1
 
 
+def test_a_warned_stealth_attack_names_the_warner_in_the_log():
+    """Stealth Attacks: "If the defender is successfully warned, the defense Hindrance is 1 instead of 3." A GM's
+    play-through: the log's stealth-attack line said "+1 Hindrance" and not who warned."""
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=-1))
+    enc = resolve(act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3"), "offense", by=2)
+    assert enc.log[-1].text == ("Sneak's ranged attack succeeds on its offense roll against Mark: a stealth attack "
+                                "(warned by Lookout), +1 Hindrance on Mark's defense roll")
+
+
 def test_animals_and_deafened_cannot_warn():
     """Stealth Attacks: "Animals cannot warn others, nor can they be warned ... Warnings ... are impossible if either
     character is deafened." """

@@ -125,8 +125,12 @@ def _eff_offense(ctx, c, p, out, t):
         return
     eff = p["effect"]
     dh = sum(x["count"] for x in (eff.get("defense") or {}).get("hindrance", []))
+    # the hindrance's own reason names the warner, "stealth attack (warned by Lookout)" (a GM's play-through: the
+    # line said +1 and not who warned)
+    why = next((x["reason"] for x in (eff.get("defense") or {}).get("hindrance", [])
+                if str(x.get("reason", "")).startswith("stealth attack")), "stealth attack")
     ctx.event("attack", f"{c.name}'s {eff['weapon']} succeeds on its offense roll against {d.name}"
-              + (f": a stealth attack, +{dh} Hindrance on {d.name}'s defense roll" if eff.get("stealth_attack") else "")
+              + (f": a {why}, +{dh} Hindrance on {d.name}'s defense roll" if eff.get("stealth_attack") else "")
               + ("" if eff.get("competent", True) else " (incompetent attack)"), id=c.id, target=d.id,
               stealth_attack=bool(eff.get("stealth_attack")), defense_hindrance=dh, ref=p["ref"])
     if flag(ctx.action, "aoe_missed"):
