@@ -275,8 +275,13 @@ def test_high_stealth_no_group_defense_defender_no_outnumbering_not_mounted():
     assert v["group_defense"]["defender"] is False and v["group_defense"]["defended"] is True
     assert v["outnumbering"]["counts"] is False
     enc = act(rider_and_horse(), "stealth", id="c1", level="medium")
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as e:
         act(enc, "stealth", id="c1", level="high", start=True)
+    # said once, the rule as the pointer (a GM's play-through read "... cannot use High Stealth (High Stealth) (see
+    # "High Stealth" in the rules)")
+    from fray.web.words import rule_message
+    assert rule_message(str(e.value), e.value.rule) == ("Mounted characters and mounts cannot use High Stealth "
+                                                          "(see “High Stealth” in the rules)")
 
 
 # == Detection Rolls ==================================================================================

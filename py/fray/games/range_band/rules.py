@@ -292,7 +292,7 @@ def stealth_block(enc: Encounter, c: Combatant, level: str, t: Tables) -> str | 
     pair = partner(enc, c)
     if level == "high":
         if is_mounted(c) or c.data.get("rider"):
-            return "Mounted characters and mounts cannot use High Stealth (High Stealth)"
+            return "Mounted characters and mounts cannot use High Stealth"
         if a >= int(size["no_high_from"]["value"]):
             return f"{AWGT_SAID} {a}: creatures of {AWGT_WORD} {size['no_high_from']['value']} or more cannot use High Stealth"
     if a >= int(size["no_medium_from"]["value"]):
