@@ -541,6 +541,18 @@ def test_a_cards_sight_names_no_fallen():
     assert '<dd class="rb-sight">cannot see: Sly; unseen by Sly</dd>' in card_html(RS.view(h.present), "c1")
 
 
+def test_a_riders_card_offers_dismount_not_ride():
+    """Mounts: one rides one mount at a time. A GM's play-through: Kael's card read "rides Grey / Dismount" and still
+    offered "Ride: (choose a mount)". A rider's card offers Dismount and Fall off, no Ride; one on foot, Ride."""
+    from fray.games.range_band.web.panel import card_html
+    h = fight()
+    view = RS.view(h.present)
+    rider = card_html(view, "c2")
+    assert "rides <strong>Horse</strong>" in rider and 'data-act="rb-dismount"' in rider
+    assert 'data-form="rb-mount"' not in rider and "choose a mount" not in rider
+    assert 'data-form="rb-mount"' in card_html(view, "c1")
+
+
 def test_the_fallen_stay_in_the_order_greyed_with_bring_back_and_remove_and_no_form():
     """The fallen: greyed in the order, with Bring back and Remove; no movement or turn form is theirs."""
     h = _issue32()

@@ -56,8 +56,8 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
         us = c["underwater_spd"]
         spd_bits.append(f'underwater SPD {us["value"]} (' +
                         " + ".join(f'{p["reason"]} {p["value"]}' for p in us["parts"]) + ")")
-    # mount: the form stays on a rider's card too, so a second mount is refused with the reason
-    # never the combatant itself nor the fallen (a GM's play-through found both offered)
+    # mount: on the card of one on foot only (a GM's play-through: "rides Grey / Dismount" beside "Ride: (choose a
+    # mount)"); never the combatant itself nor the fallen (a GM's play-through found both offered)
     opts = [("", "(choose a mount)")] + [(o["id"], o["name"]) for o in view.get("combatants", [])
                                          if o["id"] != cid and not o.get("out")]
     mount_form = html(
@@ -72,8 +72,7 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
             html("rides <strong>{}</strong> ", names.get(c["mount"], c["mount"])),
             _btn("Dismount", "rb-dismount", "small secondary", aria=f"Dismount {c['name']}", id=cid),
             _btn("Fall off (free)", "rb-fall-off", "small secondary", aria=f"Fall off (free): {c['name']}", id=cid),
-            html('<span class="hint rb-mh"> ranged/slowing Hindrance: {}</span>', mh) if mh else "",
-            mount_form)
+            html('<span class="hint rb-mh"> ranged/slowing Hindrance: {}</span>', mh) if mh else "")
     elif c.get("rider"):
         mount = html("carries <strong>{}</strong>", names.get(c["rider"], c["rider"]))
     else:
