@@ -11,7 +11,8 @@ import pytest
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.reducer import apply
-from rb_helpers import RS, act, current, fight, hind, last_pending, pending, person, rider_and_horse, start, to_phase
+from rb_helpers import (RS, act, current, fight, hind, last_pending, pending, person, resolve, rider_and_horse, start,
+                        to_phase)
 
 
 def three():
@@ -262,3 +263,13 @@ def test_a_rider_says_in_the_strip_why_it_has_no_movement_slot():
     assert RS.status(enc, view, "c2")["word"] == ""
     acts = to_phase(enc, "actions", "c1")
     assert RS.status(acts, RS.view(acts), "c1")["word"] == ""
+
+
+def test_a_name_ending_in_s_takes_an_apostrophe_alone():
+    """The log in the GM's words. A GM's play-through read "Sneak the Whisper in the Reeds's Shortbow": a name ending
+    in s takes the apostrophe alone ("Reeds' Shortbow"); others "'s"."""
+    enc = fight(person("Sneak the Whisper in the Reeds", side="foes"), person("Mark", x=20))
+    enc = resolve(act(enc, "attack", id="c1", target="c2", kind="ranged"), "offense", by=2)
+    assert enc.log[-1].text.startswith("Sneak the Whisper in the Reeds' ranged attack succeeds")
+    back = resolve(act(enc, "attack", id="c2", target="c1", kind="ranged", size="free"), "offense", by=2)
+    assert back.log[-1].text.startswith("Mark's ranged attack succeeds")

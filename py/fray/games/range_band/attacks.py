@@ -13,7 +13,7 @@ from typing import Any
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Combatant, Encounter
-from fray.games.base import Context
+from fray.games.base import Context, possessive
 from fray.games.range_band import rules
 from fray.games.range_band.rolls import RollSpec
 from fray.games.range_band.state_edits import tables_of, flag, pick, other, able, set_stealth, pend, prompt, fall, use_action
@@ -155,7 +155,7 @@ def attack(ctx: Context) -> None:
     if overridden:
         reason = " ".join(override.split())
         notes.append(f"melee at {rng['band']} range, allowed by the GM: {reason}")
-        ctx.event("override", f"The GM allows {a.name}'s melee attack on {d.name} at {rng['band']} range "
+        ctx.event("override", f"The GM allows {possessive(a.name)} melee attack on {d.name} at {rng['band']} range "
                   f"({rng['why']}): {reason}", id=a.id, target=d.id, band=rng["band"], reason=reason)
     spec.notes = notes + [f"{'competent' if competent else 'incompetent'} attack"]
     spec.success = "the attack succeeds on its offense roll: roll damage by the core rules" + (
@@ -216,7 +216,7 @@ def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker:
     if warner.id == defender.id:
         return False, f"{defender.name} cannot warn themselves: the defender is \"warned by one of their allies\""
     if warner.id == attacker.id or warner.side != defender.side:
-        return False, (f"{warner.name} is not one of {defender.name}'s allies: the defender is \"warned by one of "
+        return False, (f"{warner.name} is not one of {possessive(defender.name)} allies: the defender is \"warned by one of "
                        "their allies\"")
     if not rules.able(warner):
         out = ", ".join(x for x in rules.OUT if x in warner.conditions)
@@ -287,7 +287,7 @@ def grapple(ctx: Context) -> None:
     rng = rules.range_between(a.position, d.position, t)
     if d.id not in a.data.get("grappling", []) and beyond_engaged(a, d, rng, override, "a grapple"):
         reason = " ".join((override or "").split())
-        ctx.event("override", f"The GM allows {a.name}'s grapple on {d.name} at {rng['band']} range "
+        ctx.event("override", f"The GM allows {possessive(a.name)} grapple on {d.name} at {rng['band']} range "
                   f"({rng['why']}): {reason}", id=a.id, target=d.id, band=rng["band"], reason=reason)
     for x, y in ((a, d), (d, a)):
         if y.id not in x.data.get("grappling", []):

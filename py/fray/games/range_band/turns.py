@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fray.errors import InvalidAction, RuleViolation
-from fray.games.base import Context
+from fray.games.base import Context, possessive
 from fray.games.range_band import rules
 
 Handler = Callable[[Context], None]
@@ -57,7 +57,7 @@ def keep_turn(handler: Handler) -> Handler:
             return
         nxt = enc.get(later[0])
         ctx.event("turn", f"{who} is out of the fight: their {'movement' if phase == 'movement' else 'turn'} "
-                  f"ends, and {nxt.name}'s begins", id=cur)
+                  f"ends, and {possessive(nxt.name)} begins", id=cur)
         if phase == "actions":
             ctx.ruleset.start_turn(ctx, nxt, ctx.ruleset.all_tables(enc))
     run.__doc__ = handler.__doc__
