@@ -143,7 +143,9 @@ def wounds_text(mode: str, view: dict[str, Any], c: Any) -> str:
         return ""
     hp = _hp(view, c)
     if hp is None:
-        return ""
+        # a game without hit points (range-band) still says the fallen, as the map does (a GM's play-through: the
+        # dead and the incapacitated listed plainly in the order of play)
+        return "down" if any(w in c.conditions for w in DOWN) else ""
     cur, mx = hp
     if mode == "exact":
         return f"HP {_num(cur)}" + (f" / {_num(mx)}" if mx is not None else "")

@@ -132,3 +132,24 @@ def test_descend_starts_on_a_real_descent_and_refuses_the_same_altitude(page, op
     assert len(saved(page)["history"]["actions"]) == actions_before, "a refused descent changes nothing"
     expect(page.locator(".rb-acting fieldset.rb-ask")).to_have_count(0)   # the phase's movement is not spent
     photograph(page, "rb-descend-same-altitude", scroll_to=".rb-acting")
+
+
+def test_descend_sits_beside_its_field_on_a_tablet(page, open_app):
+    """Flight: "During your movement phase, you may descend any distance equivalent to 1 zone (long range) with or
+    without a roll." A GM's play-through on a tablet: after a refused descent the field and its error were in view,
+    and the Descend button below them at the screen's bottom edge, under the fold. The button sits beside the field's
+    input, the error under both, and all three stay in view."""
+    flyer_aloft_moves_first(page, open_app)
+    descend = page.locator("form[data-form=rb-descend]")
+    field = descend.get_by_label("Descend to altitude (m), no roll")
+    button = descend.get_by_role("button", name="Descend")
+    field.fill("40")
+    button.click()
+    refusal = descend.locator('[data-error-for="alt"]')
+    expect(refusal).to_contain_text("give a lower altitude")
+    for each in (field, refusal, button):
+        expect(each).to_be_in_viewport(ratio=1)
+    f, b, r = field.bounding_box(), button.bounding_box(), refusal.bounding_box()
+    assert b["x"] >= f["x"] + f["width"] and abs((b["y"] + b["height"] / 2) - (f["y"] + f["height"] / 2)) < 4, (f, b)
+    assert r["y"] >= f["y"] + f["height"]
+    photograph(page, "rb-descend-beside-768", scroll_to="form[data-form=rb-descend]")

@@ -76,6 +76,23 @@ def test_target_warned_by_follows_the_target_and_the_note_comes_before_the_roll(
     assert not [p for p in saved(page)["encounter"]["state"].get("prompts", []) if p["kind"] == "warning"]
 
 
+def test_the_two_step_offense_roll_leaves_no_warning_note(page, open_app, tmp_path):
+    """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
+    their allies." The warner is chosen in the form ("Target warned by") before the attack is sent, so the question
+    belongs to the form's preview. A GM's play-through: sent by "Offense roll" (the GM's own dice), the note "may an
+    ally warn them? ... (once the roll is sent: dismiss it and attack again)" stood under the sent roll."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    ambush_at_the_ford(page, tmp_path)
+    form = page.locator("form[data-form=rb-attack]")
+    expect(form.locator(".rb-preview-prompt")).to_contain_text("Stealth attack on Mark: may an ally warn them?")
+    form.get_by_role("button", name="Offense roll", exact=True).click()
+    expect(pending(page, "R1")).to_contain_text("Offense roll: Shortbow against Mark")
+    expect(page.locator(".rb-gm-notes")).to_have_count(0)
+    expect(page.locator("#log")).not_to_contain_text("may an ally warn")
+    assert not [p for p in saved(page)["encounter"]["state"].get("prompts", []) if p["kind"] == "warning"]
+
+
 def test_the_strip_says_high_stealth(page, open_app, tmp_path):
     """High Stealth: "To take full advantage of stealth tactics, a character must enter High Stealth." The map drew
     Sneak's High Stealth; the order strip said nothing of it. Its entry carries the chip, as a status would."""

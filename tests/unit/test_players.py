@@ -124,6 +124,24 @@ def test_range_band_unseen_by_every_party_member_is_hidden_automatically():
     assert [c["name"] for c in see(enc)["combatants"]] == ["Ana", "Sneak"]
 
 
+def test_range_band_order_of_play_marks_the_fallen_down():
+    """Statuses: "Incapacitated ... cannot act", and the dead are out of the fight. Range-band keeps no hit points,
+    so the players' order of play listed "Broo 2" (dead), "Bandit Captain" (incapacitated) and "Bandit's Nag" (dead)
+    plainly, while the map said "· down" and tactical-round's list "down". The fallen say "down" in the list too,
+    unless the GM hides wounds; the standing say nothing (no hit points to describe)."""
+    from fray.web.players_render import players_html
+    enc = fight(person("Ana"), person("Broo", side="foes", x=5), person("Captain", side="foes", x=6),
+                person("Bandit", side="foes", x=7))
+    enc, _ = apply(enc, {"type": "rb.status", "id": "c2", "status": "dead"})
+    enc, _ = apply(enc, {"type": "rb.status", "id": "c3", "status": "incapacitated"})
+    p = see(enc)
+    assert {c["name"]: c["wounds"] for c in p["combatants"]} == {"Ana": "", "Broo": "down", "Captain": "down",
+                                                                  "Bandit": ""}
+    assert players_html(p).count('<span class="pv-wound">down</span>') == 2
+    enc, _ = apply(enc, {"type": "players.wounds", "mode": "none"})
+    assert not any(c["wounds"] for c in see(enc)["combatants"])
+
+
 def test_range_band_seen_by_one_party_member_is_shown():
     enc = fight(person("Ana"), person("Scout", x=18), person("Sneak", side="foes", x=20, stealth="medium"))
     assert "Sneak" in [c["name"] for c in see(enc)["combatants"]]

@@ -464,6 +464,12 @@ def counted(n: int, one: str, many: str = "") -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
+def possessive(name: str) -> str:
+    """A name's possessive as a GM writes it: "Mark's", "the Whisper in the Reeds'" (a name ending in s takes the
+    apostrophe alone; a GM's play-through read "Reeds's Shortbow")."""
+    return name + ("'" if name.endswith(("s", "S")) else "'s")
+
+
 def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 

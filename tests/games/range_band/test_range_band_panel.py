@@ -509,6 +509,50 @@ def test_the_default_target_is_the_nearest_enemy_in_the_fight_never_an_ally_or_o
     assert opts[0][0] == "c3" and opts[-1] == ("c4", "Human scout (dead)")
 
 
+def test_the_default_target_is_a_foe_the_attacker_can_see_before_a_nearer_unseen_one():
+    """Stealth Attacks: "if the defender cannot see the attacker" and Sight & Visible Range: one in High Stealth is not
+    seen beyond their visible range. A GM's play-through: Mark's attack form chose "Sneak" by default, whom the log said
+    Mark cannot see, while Bandit 3 stood in plain view. The default is the nearest foe in the fight the attacker
+    can see; the unseen come after the seen, then the fallen."""
+    from fray.games.range_band.web.panel import _targets
+    h = History(new_encounter("range-band", "Ford"))
+    for n, side, x, more in (("Rider", "party", 0, {}), ("Human scout", "foes", 30, {"stealth": "low"}),
+                             ("Human scout", "foes", 8, {"stealth": "high"})):
+        h.do({"type": "add_combatant", "combatant": {**preset(n), "side": side, "position": {"x": x, "y": 0, "alt": 0},
+                                                     **more}})
+    view = RS.view(h.present)
+    assert not view["visibility"]["c1"]["c3"]["sees"] and view["visibility"]["c1"]["c2"]["sees"]
+    pos = {c.id: (c.position.x, c.position.y, c.position.alt) for c in h.present.combatants}
+    opts = _targets(view, "c1", pos)
+    assert [o[0] for o in opts] == ["c2", "c3"]  # the scout in plain view 30 m away, then the unseen one at 8 m
+
+
+def test_a_cards_sight_names_no_fallen():
+    """Statuses: the dead are out of the fight (the card of one says "out of the fight": the fallen see no one). A
+    GM's play-through: Broo 2's card read "cannot see: Sly; unseen by Bandit's Nag", the Nag dead. Sight names only
+    those in the fight, both ways."""
+    from fray.games.range_band.web.panel import card_html
+    h = History(new_encounter("range-band", "Ford"))
+    for name, side, x in (("Broo", "foes", 0), ("Sly", "party", 30), ("Nag", "party", 40)):
+        h.do({"type": "add_combatant", "combatant": {**preset("Human scout"), "name": name, "side": side,
+                                                     "stealth": "high", "position": {"x": x, "y": 0, "alt": 0}}})
+    assert '<dd class="rb-sight">cannot see: Sly, Nag; unseen by Sly, Nag</dd>' in card_html(RS.view(h.present), "c1")
+    h.do({"type": "rb.status", "id": "c3", "status": "dead"})
+    assert '<dd class="rb-sight">cannot see: Sly; unseen by Sly</dd>' in card_html(RS.view(h.present), "c1")
+
+
+def test_a_riders_card_offers_dismount_not_ride():
+    """Mounts: one rides one mount at a time. A GM's play-through: Kael's card read "rides Grey / Dismount" and still
+    offered "Ride: (choose a mount)". A rider's card offers Dismount and Fall off, no Ride; one on foot, Ride."""
+    from fray.games.range_band.web.panel import card_html
+    h = fight()
+    view = RS.view(h.present)
+    rider = card_html(view, "c2")
+    assert "rides <strong>Horse</strong>" in rider and 'data-act="rb-dismount"' in rider
+    assert 'data-form="rb-mount"' not in rider and "choose a mount" not in rider
+    assert 'data-form="rb-mount"' in card_html(view, "c1")
+
+
 def test_the_fallen_stay_in_the_order_greyed_with_bring_back_and_remove_and_no_form():
     """The fallen: greyed in the order, with Bring back and Remove; no movement or turn form is theirs."""
     h = _issue32()
@@ -571,12 +615,15 @@ def test_notes_with_no_roll_are_one_folded_line_with_done_all_and_a_fall_keeps_i
         h.do({"type": "rb.attack", "id": "c1", "target": target, "kind": "ranged",
               "size": "major" if target == "c2" else "minor"})
     h.do({"type": "rb.status", "id": "c4", "status": "incapacitated"})
+    # the warning notes a save of rules edition .27 or earlier carries (an attack sent now leaves none)
+    h.present.state["prompts"] += [{"ref": f"P{i}", "kind": "warning", "combatant": cid, "round": 1,
+                                    "text": "Stealth attack: may an ally warn them?"} for i, cid in ((2, "c2"), (3, "c3"))]
     html = panel_html(RS.view(h.present), {})
     kinds = sorted(p["kind"] for p in h.present.state["prompts"])
     assert kinds == ["fall", "warning", "warning"]
     notes = re.search(r'<div class="rb-gm-notes rb-box".*?</div>', html, re.S).group(0)
     assert "<summary>2 notes (warning), no roll needed" in notes
-    assert 'data-act="rb-dismiss-all"' in notes and 'data-refs="P1 P2"' in notes
+    assert 'data-act="rb-dismiss-all"' in notes and 'data-refs="P2 P3"' in notes
     assert notes.count('data-act="rb-dismiss"') == 2  # each still Done on its own, inside the fold
     assert html.count('class="rb-prompt rb-box"') == 1 and "Falling rules" in html.split("rb-gm-notes")[0]
     assert html.count("rb-assumed-once") == 1 and len(h.present.state["pending"]) == 2

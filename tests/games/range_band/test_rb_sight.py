@@ -275,8 +275,13 @@ def test_high_stealth_no_group_defense_defender_no_outnumbering_not_mounted():
     assert v["group_defense"]["defender"] is False and v["group_defense"]["defended"] is True
     assert v["outnumbering"]["counts"] is False
     enc = act(rider_and_horse(), "stealth", id="c1", level="medium")
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as e:
         act(enc, "stealth", id="c1", level="high", start=True)
+    # said once, the rule as the pointer (a GM's play-through read "... cannot use High Stealth (High Stealth) (see
+    # "High Stealth" in the rules)")
+    from fray.web.words import rule_message
+    assert rule_message(str(e.value), e.value.rule) == ("Mounted characters and mounts cannot use High Stealth "
+                                                          "(see “High Stealth” in the rules)")
 
 
 # == Detection Rolls ==================================================================================
@@ -449,6 +454,15 @@ def test_stealth_attack_three_hindrance_one_if_warned():
     assert last_pending(enc, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 1
 
 
+def test_a_warned_stealth_attack_names_the_warner_in_the_log():
+    """Stealth Attacks: "If the defender is successfully warned, the defense Hindrance is 1 instead of 3." A GM's
+    play-through: the log's stealth-attack line said "+1 Hindrance" and not who warned."""
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=-1))
+    enc = resolve(act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3"), "offense", by=2)
+    assert enc.log[-1].text == ("Sneak's ranged attack succeeds on its offense roll against Mark: a stealth attack "
+                                "(warned by Lookout), +1 Hindrance on Mark's defense roll")
+
+
 def test_animals_and_deafened_cannot_warn():
     """Stealth Attacks: "Animals cannot warn others, nor can they be warned ... Warnings ... are impossible if either
     character is deafened." """
@@ -456,6 +470,23 @@ def test_animals_and_deafened_cannot_warn():
                 person("Dog", x=20.5, kind="animal", vision="thermal"))
     with pytest.raises(RuleViolation):
         act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
+
+
+def test_the_warning_question_of_an_animal_target_says_the_animal_cannot_be_warned():
+    """Stealth Attacks: "Animals cannot warn others, nor can they be warned." A GM's play-through: the note on Grey
+    (a horse) read "No ally may warn by these sentences. Not: Kael... (animals cannot warn others, nor can they be
+    warned); Wren (animals cannot ...)", as if the allies were the animals. The question says the target is an
+    animal and cannot be warned, and lists no ally."""
+    from fray.games.range_band.preview import preview
+    enc = fight(person("Sneak", stealth="high", side="foes"), person("Grey", x=20, kind="animal"),
+                person("Kael", x=21), person("Wren", x=22))
+    text = preview(enc, {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"})["prompts"][0]["text"]
+    assert "Grey is an animal: it cannot be warned." in text
+    assert "Kael" not in text and "Wren" not in text and "Not:" not in text and "Target warned by" not in text
+    deaf = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Kael", x=21))
+    deaf = act(deaf, "status", id="c2", status="deafened")
+    text = preview(deaf, {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"})["prompts"][0]["text"]
+    assert "Mark is deafened: no warning can reach them." in text and "Kael" not in text
 
 
 def test_only_the_targets_allies_in_the_fight_warn():
@@ -482,8 +513,9 @@ def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_th
     enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21),
                 person("Dog", x=19, kind="animal"), person("Deaf", x=22), person("Far", x=200))
     enc = act(enc, "status", id="c5", status="deafened")
-    hit = act(enc, "attack", id="c1", target="c2", kind="ranged")
-    p = [x for x in hit.state["prompts"] if x["kind"] == "warning"][-1]
+    from fray.games.range_band.preview import preview
+    attack = {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"}
+    p = [x for x in preview(enc, attack)["prompts"] if x["kind"] == "warning"][-1]
     assert p["combatant"] == "c2"
     assert "The published rules do not give the criteria for a warning, so this is the GM's call" in p["text"]
     assert "FACTS" not in p["text"] and "excerpt" not in p["text"]  # the GM reads rules, not our notes
@@ -492,32 +524,32 @@ def test_stealth_attack_warning_is_a_gm_prompt_saying_the_criteria_are_not_in_th
     assert "Deaf (warnings are impossible if either character is deafened)" in p["text"]
     warned = act(enc, "attack", id="c1", target="c2", kind="ranged", warned_by="c3")
     assert last_pending(warned, "offense")["effect"]["defense"]["hindrance"][0]["count"] == 1
-    assert "Warned by Lookout (who cannot see Sneak): 1 Hindrance" in warned.state["prompts"][-1]["text"]
+    assert "Warned by Lookout (who cannot see Sneak): 1 Hindrance" in preview(enc, {**attack, "warned_by": "c3"})[
+        "prompts"][-1]["text"]
     seen = act(fight(person("A"), person("B", side="foes", x=1)), "attack", id="c1", target="c2")
     assert not seen.state.get("prompts"), "not a stealth attack: nothing to warn of"
 
 
 def test_the_warning_note_comes_before_the_offense_roll_never_after():
     """Stealth Attacks: "The surprise advantage of stealth attacks can be mitigated if the defender is warned by one of
-    their allies." A GM's play-through: after Roll it (Fray's dice), the "may an ally warn them?" note came with the
-    roll already made, advising to "dismiss it and attack again". The note is asked before the roll (the preview of
-    the attack shows it; sent without rolling, it stands beside the open roll) and closes, logged, once the roll is
-    made or dismissed; an attack rolled at once leaves none."""
+    their allies." The warner is chosen in the attack's form ("Target warned by"), so the question is the preview's:
+    an attack sent, rolled at once or left for the GM's own dice ("Offense roll"), leaves no note. A GM's
+    play-through read "may an ally warn them? ... (once the roll is sent: dismiss it and attack again)" under the
+    sent roll."""
     from fray.games.range_band.preview import preview
     enc = fight(person("Sneak", stealth="high", side="foes"), person("Mark", x=20), person("Lookout", x=21))
     attack = {"type": "rb.attack", "id": "c1", "target": "c2", "kind": "ranged"}
     before = preview(enc, attack)
     assert "may an ally warn them?" in before["prompts"][0]["text"]
+    assert "before the attack is sent" in before["prompts"][0]["text"] and "dismiss it" not in before["prompts"][0]["text"]
     rolled, events = apply(enc, {**attack, "roll": True, "rolls": {"roll": [15]}})
     assert not rolled.state.get("prompts") and not rolled.state.get("pending")
     assert not any("may an ally warn" in e["text"] for e in events)
-    sent = act(enc, "attack", **{k: v for k, v in attack.items() if k != "type"})
-    note = [p for p in sent.state["prompts"] if p["kind"] == "warning"]
-    assert len(note) == 1 and "dismiss it and attack again" in note[0]["text"]
-    for settled, how in ((resolve(sent, "offense", by=2), "rolled"),
-                         (act(sent, "dismiss", ref=last_pending(sent, "offense")["ref"]), "dismissed")):
-        assert not [p for p in settled.state.get("prompts", []) if p["kind"] == "warning"]
-        assert f"{note[0]['ref']} closed: the offense roll it was about is {how}, so the warning note no longer applies" in [e.text for e in settled.log]
+    sent, events = apply(enc, attack)  # the two-step path: the GM rolls their own dice
+    assert last_pending(sent, "offense") and not sent.state.get("prompts")
+    assert not any("may an ally warn" in e["text"] for e in events)
+    seen = fight(person("Bandit", side="foes"), person("Mark", x=20))  # no stealth attack, no question
+    assert not preview(seen, attack)["prompts"]
 
 
 def test_unexpected_attack_from_supposed_ally_is_stealth_attack():

@@ -31,7 +31,7 @@ from typing import Any
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Combatant, Encounter
 from fray.games import register
-from fray.games.base import Context, Ruleset, Slot, load_tables, status_of
+from fray.games.base import Context, Ruleset, Slot, load_tables, possessive, status_of
 from fray.games.range_band import (actions, combatant, maprule, rules, state_edits, statuses as statuses_mod,
                                    tables as tables_mod, turns, view as view_mod)
 from fray.games.range_band.rolls import RollSpec
@@ -295,7 +295,7 @@ class RangeBand(Ruleset):
             else:
                 keep.append(d)
         c.data["durations"] = keep
-        ctx.event("turn", f"{c.name}'s turn", id=c.id)
+        ctx.event("turn", f"{possessive(c.name)} turn", id=c.id)
         self.breath_upkeep(ctx, c, t)
 
     def breath_upkeep(self, ctx: Context, c: Combatant, t: dict[str, dict[str, Any]]) -> None:
@@ -369,7 +369,7 @@ class RangeBand(Ruleset):
             state_edits.set_stealth(ctx, c, "medium", "High Stealth not maintained as a major action this turn")
         if c.data.get("ambush") and c.data["ambush"].get("round") == enc.round:
             c.data["ambush"] = None
-            ctx.event("stealth", f"{c.name}'s ambush effect ends with their turn", id=c.id)
+            ctx.event("stealth", f"{possessive(c.name)} ambush effect ends with their turn", id=c.id)
 
     def on_duplicate(self, enc: Encounter, original: Combatant, copy: Combatant) -> None:
         """The copy rides nothing and carries no one; grapples, sight marks and an ambush are the original's."""

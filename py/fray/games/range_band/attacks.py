@@ -13,7 +13,7 @@ from typing import Any
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Combatant, Encounter
-from fray.games.base import Context
+from fray.games.base import Context, possessive
 from fray.games.range_band import rules
 from fray.games.range_band.rolls import RollSpec
 from fray.games.range_band.state_edits import tables_of, flag, pick, other, able, set_stealth, pend, prompt, fall, use_action
@@ -155,7 +155,7 @@ def attack(ctx: Context) -> None:
     if overridden:
         reason = " ".join(override.split())
         notes.append(f"melee at {rng['band']} range, allowed by the GM: {reason}")
-        ctx.event("override", f"The GM allows {a.name}'s melee attack on {d.name} at {rng['band']} range "
+        ctx.event("override", f"The GM allows {possessive(a.name)} melee attack on {d.name} at {rng['band']} range "
                   f"({rng['why']}): {reason}", id=a.id, target=d.id, band=rng["band"], reason=reason)
     spec.notes = notes + [f"{'competent' if competent else 'incompetent'} attack"]
     spec.success = "the attack succeeds on its offense roll: roll damage by the core rules" + (
@@ -169,16 +169,27 @@ def attack(ctx: Context) -> None:
             set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
         return
     ref = pend(ctx, "offense", a, spec, effect, prompt=f"{a.name} attacks {d.name} with {w['name']}")
-    if stealth_attack and not roll_now:
-        # the note asks before the roll (the page's preview shows it before Roll it is pressed), and closes once the
-        # roll is made (``close_warning``): a GM's play-through read it after Fray's roll, advising what could no
-        # longer be done
-        prompt(ctx, "warning", d, warning_prompt(enc, a, d, warner if warn_ok else None, vis, t), offense=ref)
+    # No warning note is left: the warner is chosen in the form before the attack is sent, so the question is the
+    # preview's (``warning_question``); a GM's play-through read it under the sent roll, advising what could no
+    # longer be done ("dismiss it and attack again")
     if emits_light and a.data.get("stealth") != "low":
         set_stealth(ctx, a, "low", "the attack emits notable light", lock=True)
     if roll_now:
         from fray.games.range_band.resolution import settle
         settle(ctx, next(i for i, p in enumerate(enc.state["pending"]) if p["ref"] == ref), None)
+
+
+def warning_question(enc: Encounter, action: dict[str, Any], t: rules.Tables) -> str | None:
+    """The "may an ally warn them?" question of an attack ``action`` not yet sent (the preview's), or None when it
+    would not be a stealth attack: asked while "Target warned by" can still be chosen."""
+    a, d = enc.peek_at(action.get("id")), enc.peek_at(action.get("target"))
+    if a is None or d is None or d.id in a.data.get("grappling", []):
+        return None
+    vis = rules.visibility(enc, t)
+    if not (action.get("unexpected") is True or not vis.get(d.id, {}).get(a.id, {}).get("sees")):
+        return None
+    warner = enc.peek_at(action.get("warned_by")) if action.get("warned_by") else None
+    return warning_prompt(enc, a, d, warner, vis, t)
 
 
 def close_warning(ctx: Context, offense: str, why: str) -> None:
@@ -205,7 +216,7 @@ def warning_ok(enc: Encounter, warner: Combatant, defender: Combatant, attacker:
     if warner.id == defender.id:
         return False, f"{defender.name} cannot warn themselves: the defender is \"warned by one of their allies\""
     if warner.id == attacker.id or warner.side != defender.side:
-        return False, (f"{warner.name} is not one of {defender.name}'s allies: the defender is \"warned by one of "
+        return False, (f"{warner.name} is not one of {possessive(defender.name)} allies: the defender is \"warned by one of "
                        "their allies\"")
     if not rules.able(warner):
         out = ", ".join(x for x in rules.OUT if x in warner.conditions)
@@ -237,6 +248,14 @@ def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, war
         sees = vis.get(warned_by.id, {}).get(attacker.id, {}).get("sees")
         return (head + f" Warned by {warned_by.name}" + ("" if sees else f" (who cannot see {attacker.name})")
                 + ": 1 Hindrance on the defense instead of 3, if the missing criteria allow it.")
+    # what rules out any warning lies with the defender: said of the defender once, not repeated of each ally (a
+    # GM's play-through read "Not: Kael (animals cannot warn others ...)" as if Kael were the animal)
+    if defender.data.get("kind") == "animal":
+        return head + f" {defender.name} is an animal: it cannot be warned."
+    if "deafened" in defender.conditions:
+        return head + f" {defender.name} is deafened: no warning can reach them."
+    if rules.sightless(enc, defender, t):
+        return head + f" {defender.name} is completely without sight: a warning gains them nothing."
     can, cannot = [], []
     for x in enc.peek():  # only looks: copies no combatant
         if x.id in (attacker.id, defender.id) or x.side != defender.side or not rules.able(x):
@@ -249,7 +268,7 @@ def warning_prompt(enc: Encounter, attacker: Combatant, defender: Combatant, war
             cannot.append(f"{x.name} ({why})")
     return (head + (f" Allies who may warn: {', '.join(can)}." if can else " No ally may warn by these sentences.")
             + (f" Not: {'; '.join(cannot)}." if cannot else "")
-            + " If one does, choose them in \"Target warned by\" (once the roll is sent: dismiss it and attack again).")
+            + " If one does, choose them in \"Target warned by\" before the attack is sent.")
 
 
 def grapple(ctx: Context) -> None:
@@ -268,7 +287,7 @@ def grapple(ctx: Context) -> None:
     rng = rules.range_between(a.position, d.position, t)
     if d.id not in a.data.get("grappling", []) and beyond_engaged(a, d, rng, override, "a grapple"):
         reason = " ".join((override or "").split())
-        ctx.event("override", f"The GM allows {a.name}'s grapple on {d.name} at {rng['band']} range "
+        ctx.event("override", f"The GM allows {possessive(a.name)} grapple on {d.name} at {rng['band']} range "
                   f"({rng['why']}): {reason}", id=a.id, target=d.id, band=rng["band"], reason=reason)
     for x, y in ((a, d), (d, a)):
         if y.id not in x.data.get("grappling", []):

@@ -6,7 +6,7 @@ checked before the draft is edited; only ``InvalidAction`` and ``RuleViolation``
 from __future__ import annotations
 
 from fray.errors import RuleViolation
-from fray.games.base import Context
+from fray.games.base import Context, possessive
 from fray.games.range_band import rules
 from fray.games.range_band.rolls import RollSpec
 from fray.games.range_band.state_edits import tables_of, flag, other, cond_off, pend, use_action
@@ -44,7 +44,7 @@ def catch_breath(ctx: Context) -> None:
     if not rules.breathes_here(enc, c):
         raise RuleViolation("Holding Breath", "there is no air to catch one's breath")
     if b.get("needs_restart"):
-        raise RuleViolation("Holding Breath", f"{c.name}'s breathing must be restarted by another character")
+        raise RuleViolation("Holding Breath", f"{possessive(c.name)} breathing must be restarted by another character")
     if b.get("out") or b.get("ran_out"):  # ran out of breath, breathing again or not: 2 major actions
         step = int(b.get("catching", 0)) + 1
         use_action(ctx, c, "major", f"catch breath ({step} of 2 major actions)", t)
@@ -74,13 +74,13 @@ def restart_breathing(ctx: Context) -> None:
     v = other(ctx, "target", h)
     enc, t = ctx.enc, tables_of(ctx)
     if not v.data.get("breath", {}).get("needs_restart"):
-        raise RuleViolation("Holding Breath", f"{v.name}'s breathing does not need restarting")
+        raise RuleViolation("Holding Breath", f"{possessive(v.name)} breathing does not need restarting")
     for p in enc.state.get("pending", []):
         if p["kind"] == "restart" and p["effect"].get("target") == v.id and p["combatant"] != h.id:
             raise RuleViolation("Holding Breath", "only one character at a time may attempt this assistance")
-    use_action(ctx, h, "major", f"restart {v.name}'s breathing (process action)", t)
+    use_action(ctx, h, "major", f"restart {possessive(v.name)} breathing (process action)", t)
     goal = rules.const(t, "restart_goal_base") + rules.c_awgt(v)
-    spec = RollSpec(f"Restart {v.name}'s breathing (process, goal {goal} points)", "d20", "CON",
+    spec = RollSpec(f"Restart {possessive(v.name)} breathing (process, goal {goal} points)", "d20", "CON",
                     int(h.stats.get("CON", 0)), "Holding Breath",
                     success="adds the margin to the points (assumed); at the goal, breathing restarts",
                     failure="no points this time")

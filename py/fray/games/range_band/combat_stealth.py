@@ -31,7 +31,10 @@ def stealth(ctx: Context) -> None:
         return
     why = rules.stealth_block(enc, c, level, t)
     if why:
-        raise RuleViolation("Large Creatures & Vehicles" if rules.AWGT_WORD in why else "Combat Stealth", why)
+        # the sentence's own heading: "Mounted characters and mounts cannot use High Stealth" is High Stealth's
+        heading = ("Large Creatures & Vehicles" if rules.AWGT_WORD in why else
+                   "High Stealth" if level == "high" and (rules.is_mounted(c) or c.data.get("rider")) else "Combat Stealth")
+        raise RuleViolation(heading, why)
     if level == "medium":
         set_stealth(ctx, c, "medium", "free action, no roll" if cur == "low" else "reverts")
         return

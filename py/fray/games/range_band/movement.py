@@ -13,7 +13,7 @@ from typing import Any
 from fray.errors import InvalidAction, RuleViolation
 from fray.maprules import below_ground_text
 from fray.model import Combatant, Encounter, Position
-from fray.games.base import Context
+from fray.games.base import Context, possessive
 from fray.games.range_band import rules
 from fray.games.range_band import areas as areas_mod
 from fray.games.range_band.combatant import BANDS
@@ -62,7 +62,7 @@ def fly(ctx: Context) -> None:
         slots = ctx.ruleset.order_of_play(enc)
         cur = slots[enc.turn].combatant_id if 0 <= enc.turn < len(slots) else None
         if cur != c.id:
-            raise RuleViolation("Flight", f"switch at the beginning or end of {c.name}'s own movement "
+            raise RuleViolation("Flight", f"switch at the beginning or end of {possessive(c.name)} own movement "
                                 f"(now: {enc.get(cur).name if cur and enc.get(cur) else 'nobody'}'s)")
     sw = c.data.get("fly_switch") or {}
     if enc.phase == "movement" and sw.get("round") == enc.round:
@@ -132,7 +132,7 @@ def move(ctx: Context) -> None:
     if last.get("round") == enc.round and last.get("descent") and not after_descent:
         raise RuleViolation("Flight", f"{c.name} descended without a roll this movement phase, and vertical movement "
                             "that is the only movement \"still counts as a movement phase\": the descent was "
-                            f"{c.name}'s movement. The GM may let a movement roll follow it",
+                            f"{possessive(c.name)} movement. The GM may let a movement roll follow it",
                             field="after_descent")
     if "knocked-down" in c.conditions and not rules.is_flying(enc, c):
         raise RuleViolation("", f"{c.name} is knocked down")
@@ -196,7 +196,7 @@ def move(ctx: Context) -> None:
     elif stealth == "high" and drop:
         set_stealth(ctx, c, "medium", "moved without the High Stealth Hindrance", lock=True)
     if after_descent and last.get("round") == enc.round and last.get("descent"):
-        ctx.event("override", f"The GM lets {c.name}'s movement roll follow its descent without a roll (Flight: "
+        ctx.event("override", f"The GM lets {possessive(c.name)} movement roll follow its descent without a roll (Flight: "
                   "\"with or without a roll\")", id=c.id)
     # what a dismissed roll gives back (resolution.dismiss): a roll never resolved was no movement roll
     before = {k: (dict(v) if isinstance(v, dict) else v) for k in MOVE_RECORD for v in [c.data.get(k)]}

@@ -28,6 +28,15 @@ def preview(enc: Encounter, action: dict[str, Any]) -> dict[str, Any]:
             "field": e.field if isinstance(e, InvalidAction) else None,
             "rule": getattr(e, "rule", None) if isinstance(e, RuleViolation) else None,
             "message": e.message if isinstance(e, InvalidAction) else str(e)}}
-    return {"pending": [p for p in new.state.get("pending", []) if p["ref"] not in had],
-            "prompts": [p for p in new.state.get("prompts", []) if p["ref"] not in had],
+    prompts = [p for p in new.state.get("prompts", []) if p["ref"] not in had]
+    pending = [p for p in new.state.get("pending", []) if p["ref"] not in had]
+    if action.get("type") == "rb.attack" and any(p["kind"] == "offense" for p in pending):
+        # the warner is chosen in this form, so the stealth attack's question is asked here and only here (the
+        # attack once sent leaves no note)
+        from fray.games import get_ruleset
+        from fray.games.range_band.attacks import warning_question
+        ask = warning_question(enc, action, get_ruleset(enc.ruleset).all_tables(enc))
+        if ask:
+            prompts.append({"kind": "warning", "combatant": action.get("target"), "text": ask})
+    return {"pending": pending, "prompts": prompts,
             "events": [ev["text"] for ev in events], "error": None}

@@ -12,7 +12,7 @@ from typing import Any
 
 from fray.errors import InvalidAction, RuleViolation
 from fray.model import Encounter
-from fray.games.base import Context
+from fray.games.base import Context, possessive
 from fray.games.range_band import rules
 from fray.games.range_band.attacks import close_warning
 from fray.games.range_band.movement import apply_move, take_back
@@ -102,7 +102,7 @@ def _eff_blind_knockdown(ctx, c, p, out, t):
         for q in list(ctx.enc.state.get("pending", [])):
             if q["kind"] == "movement" and q["combatant"] == c.id:
                 ctx.enc.state["pending"].remove(q)
-                ctx.event("move", f"{c.name}'s movement attempt ends early", id=c.id, ref=q["ref"])
+                ctx.event("move", f"{possessive(c.name)} movement attempt ends early", id=c.id, ref=q["ref"])
 
 
 def _eff_enter_high(ctx, c, p, out, t):
@@ -125,8 +125,12 @@ def _eff_offense(ctx, c, p, out, t):
         return
     eff = p["effect"]
     dh = sum(x["count"] for x in (eff.get("defense") or {}).get("hindrance", []))
-    ctx.event("attack", f"{c.name}'s {eff['weapon']} succeeds on its offense roll against {d.name}"
-              + (f": a stealth attack, +{dh} Hindrance on {d.name}'s defense roll" if eff.get("stealth_attack") else "")
+    # the hindrance's own reason names the warner, "stealth attack (warned by Lookout)" (a GM's play-through: the
+    # line said +1 and not who warned)
+    why = next((x["reason"] for x in (eff.get("defense") or {}).get("hindrance", [])
+                if str(x.get("reason", "")).startswith("stealth attack")), "stealth attack")
+    ctx.event("attack", f"{possessive(c.name)} {eff['weapon']} succeeds on its offense roll against {d.name}"
+              + (f": a {why}, +{dh} Hindrance on {possessive(d.name)} defense roll" if eff.get("stealth_attack") else "")
               + ("" if eff.get("competent", True) else " (incompetent attack)"), id=c.id, target=d.id,
               stealth_attack=bool(eff.get("stealth_attack")), defense_hindrance=dh, ref=p["ref"])
     if flag(ctx.action, "aoe_missed"):
@@ -141,7 +145,7 @@ def _eff_offense(ctx, c, p, out, t):
 def _eff_ambush(ctx, c, p, out, t):
     if out["success"]:
         c.data["ambush"] = {"round": ctx.enc.round, "unseen_by": list(p["effect"].get("unseen_by", []))}
-        ctx.event("stealth", f"{c.name}'s ambush movement succeeds: unseen by those who could not see them, until "
+        ctx.event("stealth", f"{possessive(c.name)} ambush movement succeeds: unseen by those who could not see them, until "
                   "after their turn", id=c.id)
     else:
         c.data["ambush"] = None
@@ -191,7 +195,7 @@ def _eff_restart(ctx, c, p, out, t):
         # breathing again is not catching one's breath: that is still 2 major actions (``rb.catch_breath``)
         b.update(needs_restart=False, out=False, holding=False, restart_points=0, ran_out=True)
         cond_off(v, "out-of-breath")
-        ctx.event("breath", f"{c.name} restarts {v.name}'s breathing", id=v.id)
+        ctx.event("breath", f"{c.name} restarts {possessive(v.name)} breathing", id=v.id)
     else:
         ctx.event("breath", f"{v.name}: {b.get('restart_points', 0)} of {p['effect']['goal']} points", id=v.id)
     v.data["breath"] = b

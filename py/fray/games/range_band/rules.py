@@ -13,7 +13,7 @@ from typing import Any
 
 from fray.geometry import separation
 from fray.model import Combatant, Encounter, Position
-from fray.games.base import counted, gm_tie_break, id_order
+from fray.games.base import counted, gm_tie_break, id_order, possessive
 from fray.games.range_band import areas as areas_mod
 from fray.games.range_band.combatant import BANDS, STEALTH
 from fray.games.range_band.rolls import RollSpec
@@ -292,7 +292,7 @@ def stealth_block(enc: Encounter, c: Combatant, level: str, t: Tables) -> str | 
     pair = partner(enc, c)
     if level == "high":
         if is_mounted(c) or c.data.get("rider"):
-            return "Mounted characters and mounts cannot use High Stealth (High Stealth)"
+            return "Mounted characters and mounts cannot use High Stealth"
         if a >= int(size["no_high_from"]["value"]):
             return f"{AWGT_SAID} {a}: creatures of {AWGT_WORD} {size['no_high_from']['value']} or more cannot use High Stealth"
     if a >= int(size["no_medium_from"]["value"]):
@@ -407,7 +407,7 @@ class Sight:
             for cast in casts:
                 lv = LIGHT.index(cast["light"])
                 if lv > level and d <= BANDS.index(cast["to"]):
-                    level, why = lv, f"{c.name}'s {kind} light ({cast['light']} to {cast['to']})"
+                    level, why = lv, f"{possessive(c.name)} {kind} light ({cast['light']} to {cast['to']})"
         return LIGHT[level], why
 
     def light_of(self, c: Combatant) -> tuple[str, str]:
@@ -745,7 +745,8 @@ def melee_size_check(enc: Encounter, a: Combatant, d: Combatant, reach_only: boo
     if airborne(enc, a) and airborne(enc, d):
         return True, ["both flying (or on flying mounts): mount-size melee limits are ignored"], []
     if dm is not None and am is None and not is_flying(enc, a) and c_awgt(dm) >= 2 * c_awgt(a):
-        hind.append((f"{d.name}'s mount ({AWGT_WORD} {c_awgt(dm)}) is at least double {a.name}'s {c_awgt(a)}", 1))
+        hind.append((f"{possessive(d.name)} mount ({AWGT_WORD} {c_awgt(dm)}) is at least double "
+                     f"{possessive(a.name)} {c_awgt(a)}", 1))
     # the 10x rule: a mount against a character, or two mounts
     if am is None and dm is None:
         return True, why, hind
@@ -754,18 +755,19 @@ def melee_size_check(enc: Encounter, a: Combatant, d: Combatant, reach_only: boo
         small_rider = d if small is dm else a
         small_w = c_awgt(small) + (c_awgt(small_rider) if reach_only else 0)
         small_fly = is_flying(enc, small)
-        label = f"{small.name}'s {AWGT_WORD} {c_awgt(small)}" + (f" + rider {c_awgt(small_rider)} (Reach)" if reach_only else "")
+        label = f"{possessive(small.name)} {AWGT_WORD} {c_awgt(small)}" + (f" + rider {c_awgt(small_rider)} (Reach)" if reach_only else "")
     else:
         big = am or dm
         small = d if am is not None else a
         small_w = c_awgt(small) * (2 if reach_only else 1)
         small_fly = airborne(enc, small)
-        label = f"{small.name}'s {AWGT_WORD} {c_awgt(small)}" + (" doubled (Reach)" if reach_only else "")
+        label = f"{possessive(small.name)} {AWGT_WORD} {c_awgt(small)}" + (" doubled (Reach)" if reach_only else "")
     if small_fly:
         why.append("the smaller character/mount is flying: the mount-size rules do not apply")
         return True, why, hind
     if c_awgt(big) >= 10 * small_w:
-        why.append(f"{big.name}'s {AWGT_WORD} {c_awgt(big)} is at least 10 times {label}: no melee attacks either way")
+        why.append(f"{possessive(big.name)} {AWGT_WORD} {c_awgt(big)} is at least 10 times {label}: "
+                   "no melee attacks either way")
         return False, why, hind
     return True, why, hind
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fray.errors import InvalidAction, RuleViolation
-from fray.games.base import Context
+from fray.games.base import Context, possessive
 from fray.games.range_band import rules
 
 Handler = Callable[[Context], None]
@@ -57,7 +57,7 @@ def keep_turn(handler: Handler) -> Handler:
             return
         nxt = enc.get(later[0])
         ctx.event("turn", f"{who} is out of the fight: their {'movement' if phase == 'movement' else 'turn'} "
-                  f"ends, and {nxt.name}'s begins", id=cur)
+                  f"ends, and {possessive(nxt.name)} begins", id=cur)
         if phase == "actions":
             ctx.ruleset.start_turn(ctx, nxt, ctx.ruleset.all_tables(enc))
     run.__doc__ = handler.__doc__
@@ -143,9 +143,11 @@ def roll_turn_order(ctx: Context) -> None:
     every = ctx.action.get("all", False)
     if not isinstance(every, bool):
         raise InvalidAction("all", "must be true or false")
-    who = [c for c in enc.peek() if every or c.data.get("turn_value") is None]
+    # the fallen take no turn ("each character takes one turn in turn order"; a GM's play-through: the dead horse
+    # was given one)
+    who = [c for c in enc.peek() if rules.able(c) and (every or c.data.get("turn_value") is None)]
     if not who:
-        raise RuleViolation("", "everyone already has a turn order (type a value to change one)")
+        raise RuleViolation("", "everyone in the fight already has a turn order (type a value to change one)")
     said = []
     for each in who:
         c = enc.get(each.id)

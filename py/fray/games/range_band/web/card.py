@@ -56,8 +56,8 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
         us = c["underwater_spd"]
         spd_bits.append(f'underwater SPD {us["value"]} (' +
                         " + ".join(f'{p["reason"]} {p["value"]}' for p in us["parts"]) + ")")
-    # mount: the form stays on a rider's card too, so a second mount is refused with the reason
-    # never the combatant itself nor the fallen (a GM's play-through found both offered)
+    # mount: on the card of one on foot only (a GM's play-through: "rides Grey / Dismount" beside "Ride: (choose a
+    # mount)"); never the combatant itself nor the fallen (a GM's play-through found both offered)
     opts = [("", "(choose a mount)")] + [(o["id"], o["name"]) for o in view.get("combatants", [])
                                          if o["id"] != cid and not o.get("out")]
     mount_form = html(
@@ -72,8 +72,7 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
             html("rides <strong>{}</strong> ", names.get(c["mount"], c["mount"])),
             _btn("Dismount", "rb-dismount", "small secondary", aria=f"Dismount {c['name']}", id=cid),
             _btn("Fall off (free)", "rb-fall-off", "small secondary", aria=f"Fall off (free): {c['name']}", id=cid),
-            html('<span class="hint rb-mh"> ranged/slowing Hindrance: {}</span>', mh) if mh else "",
-            mount_form)
+            html('<span class="hint rb-mh"> ranged/slowing Hindrance: {}</span>', mh) if mh else "")
     elif c.get("rider"):
         mount = html("carries <strong>{}</strong>", names.get(c["rider"], c["rider"]))
     else:
@@ -103,13 +102,15 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
         rounds=_input(f"rb-sr-{cid}", "rounds", "", placeholder="rounds"),
         ends=_select(f"rb-se-{cid}", "ends", [("before_turn", "ends before turn"), ("after_turn", "ends after turn")]),
         errs=fragment(_err("status"), _err("rounds"), _err("ends")))
-    unseen = view.get("unseen", {}).get(cid, [])
+    # the fallen are named neither way (a GM's play-through: "unseen by Bandit's Nag", the Nag dead)
+    fallen = {x["id"] for x in view.get("combatants", []) if x.get("out")}
+    unseen = [x for x in view.get("unseen", {}).get(cid, []) if x not in fallen]
     sees = ("cannot see: " + ", ".join(names.get(x, x) for x in unseen) if unseen else "sees everyone")
     if c.get("sightless"):
         sees = f'without sight ({c["sightless"]})'
     if c.get("out"):
         sees = "out of the fight"  # the fallen see no one: listing everyone as unseen is noise
-    unseen_by = [o for o, row in view.get("unseen", {}).items() if cid in row and o != cid]
+    unseen_by = [o for o, row in view.get("unseen", {}).items() if cid in row and o != cid and o not in fallen]
     hidden = ("; unseen by " + ", ".join(names.get(x, x) for x in unseen_by) if unseen_by else "")
     notes = []
     if not c["outnumbering"]["counts"]:

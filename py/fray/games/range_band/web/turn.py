@@ -14,14 +14,16 @@ from fray.games.range_band.web.common import (ATTACK_FLAGS, DICE, MORE, MOVE_FLA
 
 def _targets(view: dict[str, Any], cid: str,
              positions: dict[str, tuple[float, float, float]] | None = None) -> list[tuple[str, str]]:
-    """Everyone but ``cid``, the default (first) being the nearest enemy still in the fight (issue 32: never
-    one's own mount, an ally or the fallen): enemies in the fight by distance, then the others in the
-    fight (allies, one's own mount or rider), then the fallen, marked so."""
+    """Everyone but ``cid``, the default (first) being the nearest enemy still in the fight that ``cid`` can see
+    (issue 32: never one's own mount, an ally or the fallen; a GM's play-through: not one the log says the attacker
+    cannot see while another foe is in plain view): enemies in the fight, the seen before the unseen, by distance,
+    then the others in the fight (allies, one's own mount or rider), then the fallen, marked so."""
     import math
 
     me = _combatant(view, cid) or {}
     partner = {me.get("mount"), me.get("rider")} - {None}
     here = (positions or {}).get(cid)
+    sight = (view.get("visibility") or {}).get(cid, {})
 
     def far(c: dict[str, Any]) -> float:
         p = (positions or {}).get(c["id"])
@@ -32,7 +34,7 @@ def _targets(view: dict[str, Any], cid: str,
     def rank(c: dict[str, Any]) -> tuple:
         fallen = bool(c.get("out"))
         enemy = c.get("side") != me.get("side") and c["id"] not in partner
-        return (fallen, not enemy, far(c))
+        return (fallen, not enemy, not sight.get(c["id"], {}).get("sees", True), far(c))
 
     others = sorted((c for c in view.get("combatants", []) if c["id"] != cid), key=rank)
     return [(c["id"], c["name"] + (f' ({", ".join(c["out"])})' if c.get("out") else "")
