@@ -199,6 +199,18 @@ def _current(enc: Encounter, view: dict[str, Any], order: list[Any]) -> str | No
     return None
 
 
+def _phase_label(enc: Encounter, view: dict[str, Any], hidden: set[str]) -> str:
+    """The round bar's words, as the GM's: a game may name whose turn it is ("Movement phase: Sneak");
+    a hidden combatant's name is never shown, so on a hidden one's turn the players read the phase alone."""
+    label = view.get("phase_label") if isinstance(view.get("phase_label"), str) else ""
+    names = [c.name for c in enc.combatants if c.id in hidden and c.name]
+    if any(n in label for n in names):
+        label = label.split(":", 1)[0].strip()
+        if any(n in label for n in names):
+            label = ""
+    return label
+
+
 def project(enc: Encounter, view: dict[str, Any], order: list[Any],
             waiting: list[str] | None = None) -> dict[str, Any]:
     """What the players' window shows. ``order`` is the ruleset's order of play (``Slot``s with
@@ -231,7 +243,7 @@ def project(enc: Encounter, view: dict[str, Any], order: list[Any],
         "name": enc.name,
         "round": enc.round,
         "phase": enc.phase,
-        "phase_label": view.get("phase_label") if isinstance(view.get("phase_label"), str) else "",
+        "phase_label": _phase_label(enc, view, hidden),
         "wounds": mode,
         "order": [{"id": cid, "name": enc.get(cid).name, "current": cid == current} for cid in seen],
         "current": current if current not in hidden else None,

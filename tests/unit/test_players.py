@@ -110,6 +110,21 @@ def test_hidden_current_combatant_is_not_named_as_acting():
     assert see(enc)["current"] is None and "c2" not in json.dumps(see(enc))
 
 
+def test_a_hidden_combatants_turn_is_not_named_in_the_phase():
+    """The players' window shows "never ... hidden combatants": range-band's round bar says whose turn
+    it is ("Movement phase: Sneak"), and the players' header read that name while Sneak, unseen by the
+    party, was hidden everywhere else (a GM's play-through). On his turn the players see the phase alone."""
+    enc = fight(person("Ana"), person("Sneak", side="foes", x=20, stealth="medium"), person("Brute", side="foes", x=5))
+    enc, _ = apply(enc, {"type": "advance"})
+    assert see(enc)["phase_label"] == "Movement phase: Ana"  # a seen combatant's turn is named
+    enc, _ = apply(enc, {"type": "advance"})
+    assert get_ruleset("range-band").view(enc)["phase_label"] == "Movement phase: Sneak"
+    p = see(enc)
+    assert p["phase_label"] == "Movement phase" and "Sneak" not in json.dumps(p)
+    enc, _ = apply(enc, {"type": "players.hide", "id": "c2", "hidden": False})  # the GM reveals him
+    assert see(enc)["phase_label"] == "Movement phase: Sneak"
+
+
 def test_range_band_unseen_by_every_party_member_is_hidden_automatically():
     """"in range-band, combatants that no party member can see (the engine's visibility projection)
     are hidden automatically, with the GM able to override." (A Sneak in Medium Stealth at 20 m is
