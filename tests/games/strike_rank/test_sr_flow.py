@@ -87,19 +87,22 @@ def test_the_fallen_lose_their_pending_actions_by_themselves():
     assert "is lost" not in texts(ev)  # said once, when it happened
 
 
-def test_a_combatant_the_gm_marks_dead_loses_the_action_on_next():
+def test_a_combatant_the_gm_marks_dead_loses_the_action_at_once():
     """"Characters who become incapacitated generally lose actions that would have resolved after they are
-    incapacitated": marked dead or unconscious on the card (not by a blow), they lose theirs on the next Next,
-    each with a log line, and their attacks never hold Next up."""
+    incapacitated": marked dead or unconscious on the card (not by a blow), they lose theirs at once, as a
+    blow's fallen do, each with a log line, and their attacks never hold Next up (until the final build's
+    play-through they were lost only when Next came to them, timed again meanwhile)."""
     enc = to_phase(broos(), "declare")
     enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
     enc, _ = declare(enc, "c3", kind="melee", weapon="broadsword", target="c1")
-    enc, _ = do(enc, {"type": "set_condition", "id": "c3", "condition": "unconscious"})
-    enc, ev = do(enc, NEXT)
+    enc, ev = do(enc, {"type": "set_condition", "id": "c3", "condition": "unconscious"})
     assert "Broo 3's attack at SR 7 is lost: Broo 3 is unconscious" in texts(ev)
-    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead"})
     enc, ev = do(enc, NEXT)
-    assert "Broo 1's attack at SR 7 is lost: Broo 1 is dead" in texts(ev) and enc.phase == "end"
+    assert "is lost" not in texts(ev)
+    enc, ev = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead"})
+    assert "Broo 1's attack at SR 7 is lost: Broo 1 is dead" in texts(ev)
+    enc, ev = do(enc, NEXT)
+    assert enc.phase == "end"
     enc = to_phase(enc, "declare")
     with pytest.raises(RuleViolation, match="is dead"):
         declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")

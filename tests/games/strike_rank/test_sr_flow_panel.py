@@ -38,15 +38,17 @@ def test_the_fallen_get_no_declaration_form_and_are_no_default_target():
 
 def test_a_fallen_attacker_gets_no_attack_form():
     """"Characters who become incapacitated generally lose actions that would have resolved after they are
-    incapacitated": a Broo marked dead before his SR gets no "Roll the exchange" (issue 32), only a line."""
+    incapacitated": a Broo marked dead before his SR gets no "Roll the exchange" (issue 32); his attack is
+    lost at once, said in the log, and the panel leaves nothing of it for Next (the final build's play)."""
     enc = to_phase(three(), "declare")
     enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
     enc, _ = declare(enc, "c3", kind="melee", weapon="broadsword", target="c1")
     enc = to_phase(enc, "resolve")
-    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead"})
+    enc, ev = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead"})
+    assert "Broo 1's attack at SR 7 is lost: Broo 1 is dead" in "\n".join(e["text"] for e in ev)
     page = html(enc)
     assert 'data-attacker="c2"' not in page and 'data-attacker="c3"' in page
-    assert "Broo 1's attack at SR 7 is lost: Broo 1 is dead (Melee attack with Broadsword → Ana). Next moves on." in page
+    assert "Broo 1's attack" not in page
 
 
 def test_next_says_what_is_open_and_who_has_not_declared():

@@ -654,4 +654,11 @@ def set_condition(ctx: Context) -> None:
         if why:
             raise RuleViolation("Damage Equal to Double Location HP",
                                 f"{c.name} cannot stand ({why}): prone stays until the injury is healed")
+    was_down = body.can_act(ctx.combatant())
     CORE_ACTIONS["set_condition"](ctx)
+    down = body.can_act(ctx.combatant())
+    if down and not was_down:
+        # "Characters who become incapacitated generally lose actions that would have resolved after they
+        # are incapacitated": by the GM's hand as by a blow, at once (a GM's play: Broo 2, marked dead at
+        # SR 3, kept his attack, was timed again and came up to act at SR 11)
+        wounds.lose_later_actions(ctx, ctx.combatant(), down)
