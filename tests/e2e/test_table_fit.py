@@ -466,8 +466,9 @@ def test_tactical_round_each_declaration_leads_to_the_next_below_the_bar(sized):
 def test_range_band_round_two_movement_form_fits_after_round_one_notes(browser, open_app, tmp_path):
     """Issue 33, found by a GM in a 14-combatant range-band fight: round 1's notes (the may-an-ally-warn paragraphs
     of each stealth attack) stayed under "Rolls to settle", each needing its own Done, and pushed round 2's
-    movement form below the fold of a tablet. Notes that need no roll no longer block: at 768×1024 the first
-    movement form of round 2 is wholly on the first screen, and the log says the notes expired."""
+    movement form below the fold of a tablet. The question is now asked in the attack form, before the roll,
+    and leaves no note once the roll is sent: at 768×1024 the first movement form of round 2 is wholly on
+    the first screen."""
     from test_playthrough_range_band import load
 
     ctx = browser.new_context(**TABLET)
@@ -486,27 +487,24 @@ def test_range_band_round_two_movement_form_fits_after_round_one_notes(browser, 
         page.locator("#round-bar [data-act=advance]").click()
         expect(page.locator("#rb-hold")).to_have_count(0)
     expect(phase).to_contain_text("Action phase: Sly")
-    # Sly, unseen by the bandits, shoots twice (a major and a minor action): two stealth attacks, two notes, which
-    # stand while their offense rolls are open (asked before the roll) and close once rolled
+    # Sly, unseen by the bandits, shoots twice (a major and a minor action): two stealth attacks. The
+    # may-an-ally-warn question is the attack form's preview, before the roll is sent; once sent no note
+    # stands under "Rolls to settle" (a note after the roll advised what could no longer be done)
     for n, (size, target) in enumerate((("major", "Bandit 1"), ("minor", "Bandit 2")), 1):
         attack = page.locator("form[data-form=rb-attack]")
         attack.get_by_label("Target", exact=True).select_option(label=target)
         attack.get_by_label("Action", exact=True).select_option(size)
+        expect(attack.locator(".rb-preview-prompt")).to_contain_text("may an ally warn them?")
         attack.get_by_role("button", name="Offense roll").click()
         expect(page.locator(".rb-pending")).to_have_count(n)
-    expect(page.locator("#log")).to_contain_text("may an ally warn them?")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "rb-tablet-round1-notes")
-    # the two notes are one line, with Done all; no box of their own under Rolls to settle
     expect(page.locator(".rb-prompt")).to_have_count(0)
-    notes = page.evaluate(BOX, ".rb-gm-notes")
-    assert notes["height"] < 70, notes  # one line (below the two open rolls it goes with, not always on screen)
-    expect(page.locator(".rb-gm-notes summary")).to_contain_text("2 notes (warning), no roll needed")
+    expect(page.locator(".rb-gm-notes")).to_have_count(0)
+    expect(page.locator("#log")).not_to_contain_text("may an ally warn them?")
     for left in (1, 0):
         page.locator(".rb-pending").first.get_by_role("button", name="Let Fray roll (assumed default)").click()
         expect(page.locator(".rb-pending")).to_have_count(left)
-    expect(page.locator(".rb-gm-notes")).to_have_count(0)
-    expect(page.locator("#log")).to_contain_text("so the warning note no longer applies")
     while "Round 2" not in page.locator("#round-bar .round").inner_text():
         page.locator("#round-bar [data-act=advance]").click()
         expect(page.locator("#rb-hold")).to_have_count(0)
