@@ -56,6 +56,31 @@ def fight(*combatants: dict[str, Any]):
     return enc
 
 
+def knight_and_bor(bor_x: float = 27):
+    """A Knight (c2) on his Horse (c1: Movement 8, running 16 m a strike rank), and Bor (c3) ``bor_x`` m off:
+    the mounted charge's fight (Mounted Charge & Lance), in setup."""
+    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
+    enc, _ = apply(enc, {"type": "add_combatant", "combatant": fighter("Knight", LANCE, side="party", mount="c1")})
+    enc, _ = apply(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=bor_x)})
+    return enc
+
+
+def knight_charges(enc):
+    """The Knight declares his mounted charge on Bor."""
+    enc = to_phase(enc, "declare")
+    enc, _ = apply(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "lance", "target": "c3",
+                         "mounted_charge": True})
+    return enc
+
+
+def attack_form(enc, cid: str) -> str:
+    """The attack form the page draws for ``cid``'s action in the order of play."""
+    from fray.games.strike_rank.web.attack import attack_html
+
+    view = RS.view(enc)
+    return str(attack_html(view, next(o for o in view["order"] if o["combatant"] == cid)))
+
+
 def duel(a=None, b=None):
     return fight(a or fighter("Ana", side="party"), b or fighter("Bor"))
 

@@ -191,8 +191,7 @@ def test_the_forced_change_says_before_the_gm_confirms_that_the_attack_would_be_
     attack is pushed past SR 12, it is lost." A GM's play: Harrek's attack at SR 10, its target dead, offered
     "Change", which gave "... is past SR 12: the attack is lost" with no warning. The forced change says so first,
     and its button too."""
-    from fray.games.strike_rank.web.attack import attack_html
-    from sr_helpers import RS
+    from sr_helpers import attack_form
 
     enc = fight(fighter("Harrek", side="party", x=0, y=0), fighter("Broo 4", x=2, y=0), fighter("Broo 5", x=0, y=2))
     enc = to_phase(enc, "declare")
@@ -201,9 +200,7 @@ def test_the_forced_change_says_before_the_gm_confirms_that_the_attack_would_be_
     enc.state["sr"] = 10  # (as if SR 10 were reached: Harrek's attack waits there)
     enc.state["actions"][0]["sr"] = 10
     enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead"})
-    view = RS.view(enc)
-    o = next(o for o in view["order"] if o["combatant"] == "c1")
-    box = _screen(attack_html(view, o))
+    box = _screen(attack_form(enc, "c1"))
     assert "Harrek's attack must change" in box, box
     assert "Changing now costs DEX SR 3: SR 13, past SR 12, the attack would be lost." in box, box
     assert "Change: the attack is lost" in box, box

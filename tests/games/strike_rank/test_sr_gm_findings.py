@@ -12,7 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from sr_helpers import LANCE, SPEAR, actions, attack, do, fight, fighter, texts, to_phase  # noqa: E402
+from sr_helpers import SPEAR, actions, attack, do, fight, fighter, knight_and_bor, knight_charges, texts, to_phase  # noqa: E402
 
 
 def _braced(x: float = 16):
@@ -66,12 +66,7 @@ def test_a_charge_met_without_moving_tokens_is_not_walked_again():
 def _mounted():
     """The Knight's horse (Movement 8, running 16 m a strike rank) charges Bor 27 m off (24 m to close: 2 SR);
     the Knight's lance strikes at SR 1 + 2 = 3."""
-    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
-    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", LANCE, side="party", mount="c1")})
-    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=27)})
-    enc = to_phase(enc, "declare")
-    enc, _ = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "lance", "target": "c3",
-                      "mounted_charge": True})
+    enc = knight_charges(knight_and_bor())
     assert actions(enc, "c2")[0]["sr"] == 3
     return enc
 
@@ -104,9 +99,7 @@ def test_a_mount_that_cannot_run_cannot_set_off_on_a_mounted_charge():
     who charge at least 20m": a lamed horse cannot charge, and the declaration says why."""
     import pytest
     from fray.errors import RuleViolation
-    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
-    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", LANCE, side="party", mount="c1")})
-    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=27)})
+    enc = knight_and_bor()
     enc, _ = _disable_leg(enc, "c1")
     enc = to_phase(enc, "declare")
     with pytest.raises(RuleViolation, match="Horse cannot run: a disabled leg"):
@@ -213,8 +206,7 @@ def test_a_charger_shot_by_another_than_the_one_charged_is_barred_as_running_not
     finds the wolf running, and that rule is said."""
     import pytest
     from fray.errors import RuleViolation
-    from fray.games.strike_rank.web.attack import attack_html
-    from sr_helpers import BOW, RS
+    from sr_helpers import BOW, attack_form
 
     enc = fight(fighter("Wolf", x=20, y=0), fighter("Vasana", side="party", x=0, y=0),
                 fighter("Ayla", BOW, side="party", x=0, y=4))
@@ -223,12 +215,10 @@ def test_a_charger_shot_by_another_than_the_one_charged_is_barred_as_running_not
                       "charge": True})
     enc, _ = do(enc, {"type": "sr.declare", "id": "c3", "kind": "missile", "weapon": "bow", "target": "c1"})
     enc = to_phase(enc, "resolve")
-    view = RS.view(enc)
-    o = next(o for o in view["order"] if o["combatant"] == "c3")
-    form = str(attack_html(view, o))
+    form = attack_form(enc, "c3")
     assert "Running characters cannot dodge or parry" in form and "Charging” in the rules" not in form, form
     with pytest.raises(RuleViolation) as refused:
-        attack(enc, "c3", "c1", weapon="bow", ref=o["ref"], defence="dodge", rolls={"attack": 50, "defence": 10})
+        attack(enc, "c3", "c1", weapon="bow", ref=actions(enc, "c3")[0]["ref"], defence="dodge", rolls={"attack": 50, "defence": 10})
     assert refused.value.rule == "Movement" and "Running characters cannot dodge or parry" in str(refused.value)
     with pytest.raises(RuleViolation) as refused:  # the one charged: the charge's own rule
         attack(enc, "c2", "c1", ref=None, defence="dodge", rolls={"attack": 50, "defence": 10})

@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 from fray.games.strike_rank import odds  # noqa: E402
-from sr_helpers import RS, attack, do, fight, fighter, prompts, texts, to_phase  # noqa: E402
+from sr_helpers import RS, attack, do, fight, fighter, knight_and_bor, knight_charges, prompts, texts, to_phase  # noqa: E402
 
 GREAT = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
 
@@ -141,8 +141,6 @@ def test_a_limb_mangled_on_one_alive_is_still_asked():
 
 SPEAR = {"name": "Spear", "skill": 60, "damage": "1D8+1", "sr": 1, "hp": 10, "type": "impaling", "hafted": True,
          "spear": True, "hand": "both"}
-LANCE = {"name": "Lance", "skill": 60, "damage": "1D10+1", "sr": 1, "hp": 10, "type": "impaling", "lance": True,
-         "hand": "right"}
 
 
 def _sr(enc, cid: str) -> dict:
@@ -171,12 +169,7 @@ def test_a_mounted_charge_is_timed_again_from_where_its_target_stands():
     SR and SIZ SR)". The Knight's horse (Movement 8, running 16 m a strike rank) charges Bor 27 m off (24 m to
     close: 2 SR, SR 3); Bor is dragged 30 m further: 54 m to close is 4 SR, SR 5. The charge already begun keeps
     its benefits (the 20 m are the run it set off on)."""
-    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
-    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", LANCE, side="party", mount="c1")})
-    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=27)})
-    enc = to_phase(enc, "declare")
-    enc, _ = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "lance", "target": "c3",
-                      "mounted_charge": True})
+    enc = knight_charges(knight_and_bor())
     assert _sr(enc, "c2")["sr"] == 3
     enc, ev = do(enc, {"type": "move", "id": "c3", "x": 57, "y": 0})
     knight = _sr(enc, "c2")
@@ -203,12 +196,7 @@ def test_a_mounted_charge_brought_under_20_m_keeps_its_benefits():
     """Mounted Charge & Lance: "Mounted combatants who charge at least 20m ... have several benefits": the charge
     set off over 24 m; Bor dragged to 12 m off does not undo the run begun. Timed again (9 m: 1 SR, SR 2), it
     still ignores DEX SR and SIZ SR and uses the mount's damage bonus."""
-    enc = fight(fighter("Horse", side="party", STR=25, SIZ=25, move=8, body="quadruped"))
-    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Knight", LANCE, side="party", mount="c1")})
-    enc, _ = do(enc, {"type": "add_combatant", "combatant": fighter("Bor", x=27)})
-    enc = to_phase(enc, "declare")
-    enc, _ = do(enc, {"type": "sr.declare", "id": "c2", "kind": "melee", "weapon": "lance", "target": "c3",
-                      "mounted_charge": True})
+    enc = knight_charges(knight_and_bor())
     enc, _ = do(enc, {"type": "move", "id": "c3", "x": 12, "y": 0})
     knight = _sr(enc, "c2")
     assert (knight["sr"], knight["mounted_charge"], knight["dm_from"]) == (2, True, "c1")

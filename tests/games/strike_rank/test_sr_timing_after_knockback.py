@@ -129,8 +129,7 @@ def test_a_braced_spears_attack_heading_says_the_chargers_damage_modifier():
     """Bracing for a Charge: "the attack uses the charger's (or their mount's) damage bonus instead of the
     wielder's". A GM's play: the braced Spearmaiden's attack heading showed her own +1D4 while the damage rolled
     the charging wolf's; the heading says what is rolled, and whose it is."""
-    from fray.games.strike_rank.web.attack import attack_html
-    from sr_helpers import RS
+    from sr_helpers import attack_form
 
     enc = to_phase(fight(fighter("Spearmaiden", SPEAR, side="party"), fighter("Wolf 2", x=9.93, y=0, STR=20, SIZ=20)),
                    "declare")
@@ -138,7 +137,5 @@ def test_a_braced_spears_attack_heading_says_the_chargers_damage_modifier():
                       "charge": True})
     enc, _ = do(enc, {"type": "sr.declare", "id": "c1", "kind": "melee", "weapon": "spear", "brace_against": "c2"})
     enc = to_phase(enc, "resolve")
-    view = RS.view(enc)
-    o = next(o for o in view["order"] if o["combatant"] == "c1")
-    heading = str(attack_html(view, o)).split("<h3>")[1].split("</h3>")[0]
+    heading = attack_form(enc, "c1").split("<h3>")[1].split("</h3>")[0]
     assert heading == "SR 3: Spearmaiden attacks with Spear 60%, 1D8+1 +1D6 (Wolf 2&#x27;s damage modifier)", heading
