@@ -379,6 +379,18 @@ def main() -> int:
             if "growth_after_long_idle_mib" in m:
                 print(f"  after round 1 and round {len(m['rounds'])}, {m['long_idle_s']:.0f} s idle: "
                       f"{m['after_long_idle_first_last_round_mib']} MiB (growth {m['growth_after_long_idle_mib']})")
+    if wk and "memory_box" in wk:
+        m = wk["memory_box"]
+        if "skipped" in m:
+            print(f"WebKit in a tablet-sized box: not measured: {m['skipped']}")
+        else:
+            end = (f"killed in round {m['stopped']['round']} ({m['stopped']['why']})" if "stopped" in m
+                   else f"all {m['played_rounds']} rounds played")
+            print(f"WebKit in a box of {m['box_mib']} MiB for every process of the browser (its memory monitor "
+                  f"reading the limit), the players' window open: {end}; the group at most {m['group_max_mib']} MiB, "
+                  f"{m['oom_kills']} killed by the kernel; every page process after each round: {m['mib']} MiB")
+    if wk and "memory_box_error" in wk:
+        print(f"WebKit in a tablet-sized box: not measured: {wk['memory_box_error']}")
     if "before_median_ms" in bt:
         # the issue's before/after, all from this one run
         print("before/after (this run):")

@@ -25,6 +25,12 @@ an iPad, driven by Selenium through WebKitGTK's WebDriver on an Xvfb display of 
 * ``memory_collected`` (and ``memory_before_collected``): the fight alone again, with JavaScriptCore
   collecting continuously (``JSC_collectContinuously``): what the page keeps, where the two above
   also hold what waits for WebKit's next full collection.
+* ``memory_box`` (step ``box``): the fight with the players' window, BOX_ROUNDS (30) rounds, with
+  every process of the browser in a memory cgroup of BOX_MIB (1000) MiB whose limit WebKit's own
+  memory monitor reads, as an iPad's WebKit hears of memory pressure from the system (this
+  machine's never does): whether a long evening plays through in a tablet-sized box, or in which
+  round the kernel kills the page. Needs root and cgroup v1's memory controller; elsewhere it says
+  why not. (docs/performance.md, "A long evening in a box the size of a tablet's".)
 
 Each site that has a service worker is on an origin of its own (a server per site, the same
 path /fray/ on each): the caches of one origin are shared by its workers, a worker's activate
@@ -57,9 +63,13 @@ sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "py"), str(BENCH), str(ROOT / 
 N = int(os.environ.get("BENCH_N", "9"))
 COLD_N = int(os.environ.get("BENCH_COLD_N", "3"))
 ROUNDS = int(os.environ.get("BENCH_WEBKIT_ROUNDS", "10"))
-# BENCH_WEBKIT_STEPS: which steps run ("boot,cold,memory", the default; "memory" alone for a
+# BENCH_WEBKIT_STEPS: which steps run ("boot,cold,memory,box", the default; "memory" alone for a
 # before/after of the memory figures without the boots' half hour)
-STEPS = set(os.environ.get("BENCH_WEBKIT_STEPS", "boot,cold,memory").split(","))
+STEPS = set(os.environ.get("BENCH_WEBKIT_STEPS", "boot,cold,memory,box").split(","))
+# the box step: every process of the browser held to BOX_MIB, BOX_ROUNDS rounds with the players' window
+BOX_MIB = int(os.environ.get("BENCH_WEBKIT_BOX_MIB", "1000"))
+BOX_ROUNDS = int(os.environ.get("BENCH_WEBKIT_BOX_ROUNDS", "30"))
+CGROUP_MEMORY = Path("/sys/fs/cgroup/memory")
 MEMORY_GOAL_MIB = 100
 # JavaScriptCore's own option: its collector runs continuously on a thread of its own, so what the
 # page process holds after a round is what the page keeps, not garbage WebKit has not yet collected
@@ -125,16 +135,17 @@ class Display:
 COMMAND_TIMEOUT_S = 900  # a round of the memory bench is one command
 
 
-def new_driver(env: dict | None = None):
+def new_driver(env: dict | None = None, driver: str | None = None):
     """A WebKit session; ``env``: more of the environment its processes start with (JavaScriptCore
-    reads its options from ``JSC_*`` variables)."""
+    reads its options from ``JSC_*`` variables); ``driver``: a WebDriver to start instead of
+    WebKitWebDriver (the box step's wrapper)."""
     from selenium import webdriver
     from selenium.webdriver.webkitgtk.service import Service
     opts = webdriver.WebKitGTKOptions()
     opts.binary_location = _minibrowser()
     opts.add_argument("--automation")
-    if env:
-        d = webdriver.WebKitGTK(options=opts, service=Service(env={**os.environ, **env}))
+    if env or driver:
+        d = webdriver.WebKitGTK(options=opts, service=Service(executable_path=driver, env={**os.environ, **(env or {})}))
     else:
         d = webdriver.WebKitGTK(options=opts)
     # a browser that died must fail the step, not hang the run: every WebDriver command has
@@ -397,13 +408,17 @@ def fight_file(tree: Path) -> tuple[str, str]:
     return text, name
 
 
-def memory(d, url: str, players: bool = False, tree: Path = ROOT) -> dict:
+def memory(d, url: str, players: bool = False, tree: Path = ROOT, rounds: int | None = None,
+           killable: bool = False) -> dict:
     """A 12-combatant strike-rank fight, played ROUNDS rounds at ``url``; the page process after
     each. With ``players``, the players' window is opened first, once the page is up, as a GM puts
     it on the second screen before the fight: the same ten rounds, each measured over all of the
     session's web processes. (Until 5 December it was opened after the ten rounds alone, for ten
     more: that figure mixed what the window costs with what a fight twice as long costs.)
-    ``tree``: the checkout the page was built from (its code writes the fight's file)."""
+    ``tree``: the checkout the page was built from (its code writes the fight's file).
+    ``rounds``: how many (ROUNDS); ``killable``: a page that dies mid-fight ends the figures there
+    (``stopped``: the round, and what WebDriver said) rather than the step."""
+    rounds = ROUNDS if rounds is None else rounds
     from resume_bench import _PUT
 
     d.set_script_timeout(600)
@@ -443,19 +458,80 @@ def memory(d, url: str, players: bool = False, tree: Path = ROOT) -> dict:
         # interpreter in the same process; now it is a page of markup with no Python
         out["players_window_opened_cost_mib"] = round(sample() - booted, 1)
     series, seen, long = [measure()], [], []
-    for i in range(ROUNDS):
-        seen.append(d.execute_async_script(_ROUND))
+    for i in range(rounds):
+        try:
+            seen.append(d.execute_async_script(_ROUND))
+        except Exception as e:  # noqa: BLE001 - the box step: the kernel killed the page
+            if not killable:
+                raise
+            out["stopped"] = {"round": i + 1, "why": f"{type(e).__name__}: {str(e).strip().splitlines()[0]}"}
+            break
         seen[-1]["elements"] = d.execute_script("return document.getElementsByTagName('*').length")
         series.append(measure())
-        if i in (0, ROUNDS - 1) and LONG_IDLE_S > IDLE_S:
+        if i in (0, rounds - 1) and LONG_IDLE_S > IDLE_S and not killable:
             long.append(idled(measure))
-    growth = round(series[-1] - series[1], 1)
+    growth = round(series[-1] - series[1], 1) if len(series) > 1 else None
     out.update({"mib": series, "rounds": seen, "growth_after_first_round_mib": growth,
-                "met": growth <= MEMORY_GOAL_MIB, "wall_s": round(time.monotonic() - started)})
+                "met": growth is not None and growth <= MEMORY_GOAL_MIB, "wall_s": round(time.monotonic() - started)})
     if len(long) == 2:
         out["after_long_idle_first_last_round_mib"] = long
         out["growth_after_long_idle_mib"] = round(long[1] - long[0], 1)
     return out
+
+
+def box_why_not() -> str | None:
+    """Why the box step cannot run here, or None."""
+    if os.geteuid() != 0:
+        return "it needs root (a memory cgroup of its own, and a mount namespace)"
+    if not (CGROUP_MEMORY / "memory.memsw.limit_in_bytes").exists():
+        return "no cgroup v1 memory controller with swap accounting at /sys/fs/cgroup/memory"
+    if not shutil.which("unshare") or not shutil.which("WebKitWebDriver"):
+        return "unshare or WebKitWebDriver is missing"
+    return None
+
+
+def memory_box(url: str, tmp: Path) -> dict:
+    """The fight with the players' window, BOX_ROUNDS rounds, every process of the browser in a
+    memory cgroup of BOX_MIB that WebKit's memory monitor reads (``memory.memsw.limit_in_bytes`` is
+    the one it reads first: unset, it is no limit). WebKit 2.50 finds its cgroup by the first of the
+    ``name=systemd``, ``memory`` and unnamed lines of ``/proc/self/cgroup``, and ``name=systemd`` may
+    come first, at ``/``: so the driver and the browser run in a mount namespace with the group
+    bound over the memory controller's root."""
+    why = box_why_not()
+    if why:
+        return {"skipped": why}
+    group = CGROUP_MEMORY / f"fray-bench-{os.getpid()}"
+    group.mkdir(exist_ok=True)
+    limit = str(BOX_MIB * 2**20)
+    (group / "memory.limit_in_bytes").write_text(limit)
+    (group / "memory.memsw.limit_in_bytes").write_text(limit)
+    wrapper = tmp / "webdriver-in-box.sh"
+    wrapper.write_text("#!/bin/sh\n"
+                       f"echo $$ > {group}/tasks\n"
+                       "exec unshare -m sh -c 'mount --bind \"$0\" /sys/fs/cgroup/memory && exec \"$@\"' "
+                       f"{group} {shutil.which('WebKitWebDriver')} \"$@\"\n")
+    wrapper.chmod(0o755)
+    try:
+        d = new_driver(driver=str(wrapper))
+        try:
+            out = memory(d, url, players=True, rounds=BOX_ROUNDS, killable=True)
+        finally:
+            try:
+                d.quit()
+            except Exception:  # noqa: BLE001 - a killed page's session may be gone already
+                pass
+        oom = dict(line.split() for line in (group / "memory.oom_control").read_text().splitlines())
+        out.update({"box_mib": BOX_MIB, "played_rounds": len(out["rounds"]),
+                    "group_max_mib": round(int((group / "memory.max_usage_in_bytes").read_text()) / 2**20, 1),
+                    "oom_kills": int(oom.get("oom_kill", 0))})
+        return out
+    finally:
+        for _ in range(50):  # the group goes once its last process has
+            try:
+                group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.2)
 
 
 def open_players(d) -> dict:
@@ -547,6 +623,8 @@ def run(srv_start, tmp: Path, plain: Path, before: Path | None = None) -> dict:
                         j.start()
                     for j in jobs:
                         j.join()
+            if BOX_ROUNDS and "box" in STEPS:
+                step("memory_box", lambda: memory_box(urls["fray"], tmp))
     finally:
         for s in servers:
             s.shutdown()
