@@ -95,12 +95,13 @@ class RangeBandPanel(GamePanel):
     @staticmethod
     def on_change(app: Any, event: Any) -> None:
         """A Target chosen in the attack form: "Target warned by" becomes who may warn that target (its allies
-        in the fight, ``turn.warners``), a warner chosen before staying if still one; the Target is kept so a
+        in the fight, ``turn.warners``), a warner chosen before staying if still one; the Weapon one that reaches
+        it, if the chosen one does not (``turn.weapon_choice``); the Target is kept so a
         redraw draws the same form. The form is not drawn again (what else is chosen in it stays)."""
         from fray.web.blocks import ascii_html
         from fray.web.dom import data, nil, q
         from fray.web.html import fragment, h
-        from fray.games.range_band.web.turn import warners
+        from fray.games.range_band.web.turn import warners, weapon_choice
 
         t = nil(event.target)
         if t is None or str(getattr(t, "name", "") or "") != "target":
@@ -110,12 +111,19 @@ class RangeBandPanel(GamePanel):
             return
         cid, target = data(form, "id") or "", str(t.value or "")
         app.ui.part(RangeBandPanel).targets[cid] = target
+        view = app.ruleset.view(app.enc)
         sel = q(form, '[name="warned_by"]')
         if sel is not None:
             was = str(sel.value or "")
-            opts = warners(app.ruleset.view(app.enc), cid, target)
+            opts = warners(view, cid, target)
             sel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in opts))
             sel.value = was if was in {v for v, _ in opts} else ""
+        # the Weapon follows to one that reaches the new Target, and the line under it says when none does
+        weapon, note = q(form, '[name="weapon"]'), q(form, "[data-reach-note]")
+        if weapon is not None:
+            weapon.value, unreached = weapon_choice(view, cid, target, str(weapon.value or ""))
+            if note is not None:
+                note.textContent, note.hidden = unreached, not unreached
         odds_view.refresh(app, form)
 
     @staticmethod
