@@ -78,3 +78,13 @@ def test_the_weapon_reaches_the_target_or_the_form_says_none_does(page, open_app
     target.select_option("c4")
     expect(note).to_be_hidden()
 
+
+def test_ride_offers_only_a_free_animal_of_the_riders_side(page, open_app, tmp_path):
+    """Falling Off Mounts: "If you are falling off an animal of at least 400 WGT ..." and Back in Combat: "Mounts
+    cannot carry more than one character as a proper rider." Kael's Ride offers Grey, his side's horse: not the
+    foes' Nag, not Mark nor anyone else who is a person."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    reed_ford(page, tmp_path)
+    ride = card(page, "Kael").get_by_label("Ride", exact=True)
+    expect(ride.locator("option")).to_have_text(["(choose a mount)", "Grey"])

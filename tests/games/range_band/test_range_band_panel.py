@@ -861,7 +861,7 @@ def test_ride_offers_neither_the_combatant_itself_nor_the_fallen():
     view = RS.view(h.present)
     form = re.search(r'<form class="rb-inline" data-form="rb-mount" data-id="c1".*?</form>', card_html(view, "c1"),
                      re.S).group(0)
-    assert re.findall(r'<option value="(c\d+)"', form) == ["c2", "c4"]
+    assert re.findall(r'<option value="(c\d+)"', form) == ["c2"]  # nor the scout, a person (no mount)
 
 
 def test_the_strip_says_high_stealth_as_it_says_the_statuses():
@@ -921,3 +921,22 @@ def test_a_flyer_aloft_is_offered_a_weapon_that_reaches_the_default_target_or_to
     assert note.startswith("None of Wren's weapons can reach Broo from here: Talons is a melee weapon: Broo is at ")
     assert "vertical" in note and "c2" not in note
 
+
+def test_ride_offers_only_a_free_animal_of_the_riders_side():
+    """Falling Off Mounts: "If you are falling off an animal of at least 400 WGT ..." (a mount is an animal: the
+    game marks one by its kind), Back in Combat: "Mounts cannot carry more than one character as a proper rider."
+    and "If your mount is incapacitated or knocked down ... you are no longer considered mounted." A GM's play: a
+    card's Ride list offered foes and people. It offers the animals of the rider's side still in the fight and
+    carrying no one; the add form's Riding the free animals in the fight."""
+    h = History(new_encounter("range-band", "Ford"))
+    for n, name, side in (("Rider", "Kael", "party"), ("Horse", "Grey", "party"), ("Horse", "Nag", "foes"),
+                          ("Human scout", "Mark", "party"), ("Horse", "Bay", "party"), ("Rider", "Ana", "party"),
+                          ("Horse", "Dun", "party")):
+        h.do({"type": "add_combatant", "combatant": {**preset(n), "name": name, "side": side}})
+    h.do({"type": "rb.mount", "id": "c6", "mount": "c5"})                # Bay carries Ana
+    h.do({"type": "set_condition", "id": "c7", "condition": "dead", "on": True})
+    form = re.search(r'<form class="rb-inline" data-form="rb-mount" data-id="c1".*?</form>',
+                     card_html(RS.view(h.present), "c1"), re.S).group(0)
+    assert re.findall(r'<option value="(c\d+)"', form) == ["c2"]          # not Nag, Mark, Bay (ridden), Dun (dead)
+    from fray.games.range_band.web.card import mount_choices
+    assert [i for i, _ in mount_choices(RS.view(h.present))] == ["c2", "c3"]  # the add form: free animals, any side

@@ -24,7 +24,7 @@ from fray.errors import InvalidAction
 from fray.web import odds_view
 from fray.games.range_band.web import odds as odds_html
 from fray.web.panels import GamePanel
-from fray.games.range_band.web.card import ADD_KEYS, add_extra, add_fields_html, card_html  # noqa: F401 - the card, the add form
+from fray.games.range_band.web.card import ADD_KEYS, add_extra, add_fields_html, card_html, mount_choices  # noqa: F401 - the card, the add form
 from fray.games.range_band.web.common import checked_ids
 from fray.games.range_band.web.end import lazy_keys
 from fray.games.range_band.web.markup import panel_html
@@ -212,7 +212,11 @@ class RangeBandPanel(GamePanel):
         if act not in self.ACTS:
             return False
         if act in ("add-combatant", "use-preset"):
-            mounts = [(c.id, c.name) for c in app.enc.combatants]
+            from fray.games.range_band.rules import able
+            # what ``mount_choices`` reads of the view, without drawing the whole view to open a dialog
+            mounts = mount_choices({"combatants": [
+                {"id": c.id, "name": c.name, "kind": c.data.get("kind"), "out": not able(c),
+                 "rider": c.data.get("rider"), "mount": c.data.get("mount"), "side": c.side} for c in app.enc.peek()]})
             open_add_section(app, act, el, "rb-add", lambda extra: add_fields_html(extra, mounts))
             return True
         from fray.web.dom import data, nil
