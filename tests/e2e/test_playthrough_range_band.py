@@ -436,8 +436,9 @@ def test_a_fight_of_thirteen_through_the_page(page, open_app, tmp_path):
     assert failed_move_seen and skipped and dragged and swum and ranged and killed
     print("taps per attack with Fray's dice:", TAPS)
     # issue 33 §5, measured here: before, the lance took 5 taps (Offense roll, refused; open "Allow it"; the reason
-    # field; Offense roll; Let Fray roll) and the bow 3 (Offense roll, Let Fray roll, Done on the warning note)
-    assert TAPS["melee"] <= 2 and TAPS["ranged"] <= 1, TAPS
+    # field; Offense roll; Let Fray roll) and the bow 3 (Offense roll, Let Fray roll, Done on the warning note). The
+    # lance beyond engaged range is the GM's choice now: the form starts on the crossbow, the weapon that reaches
+    assert TAPS["melee"] <= 3 and TAPS["ranged"] <= 1, TAPS
 
     # -- the fallen: back into the fight, or removed --------------------------------------------------
     # on a tablet the turn-order list is folded under the strip (issue 33): one tap opens it
