@@ -24,7 +24,8 @@ from fray.errors import InvalidAction
 from fray.web import odds_view
 from fray.games.range_band.web import odds as odds_html
 from fray.web.panels import GamePanel
-from fray.games.range_band.web.card import ADD_KEYS, add_extra, add_fields_html, card_html, mount_choices  # noqa: F401 - the card, the add form
+from fray.games.range_band.web.card import (ADD_KEYS, add_extra, add_fields_html, card_html,  # noqa: F401 - the card,
+                                            mount_choices)  # the add form
 from fray.games.range_band.web.common import checked_ids
 from fray.games.range_band.web.end import lazy_keys
 from fray.games.range_band.web.markup import panel_html

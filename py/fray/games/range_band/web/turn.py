@@ -75,7 +75,8 @@ def weapon_choice(view: dict[str, Any], cid: str, target: str, kept: str | None)
     t = _combatant(view, target) or {}
     me = _combatant(view, cid) or {}
     return (kept if kept and kept.isdigit() and int(kept) < len(whys) else "0",
-            f'None of {possessive(me.get("name", ""))} weapons can reach {t.get("name", "")} from here: ' + "; ".join(whys))
+            f'None of {possessive(me.get("name", ""))} weapons can reach {t.get("name", "")} from here: '
+            + "; ".join(whys))
 
 
 def reach_note(text: str) -> Markup:
