@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
-from gestures import import_history, mouse_drag  # noqa: E402
+from gestures import import_history, mouse_drag, set_controls  # noqa: E402
 from fray.history import History  # noqa: E402
 from fray.reducer import new_encounter  # noqa: E402
 from fray.games import get_ruleset  # noqa: E402
@@ -168,8 +168,7 @@ def test_keyboard_route_and_tactical_round_range_modifier(page, open_app, tmp_pa
     expect(orc.locator("td.rule")).to_have_text("range modifier +0")
     expect(page.locator("#map circle.ring-band")).to_have_count(4)  # Base Range x1..x4
     form = page.locator("form[data-form=map-move]")
-    form.get_by_label("East (x, m)").fill("-25")
-    form.get_by_label("North (y, m)").fill("0")
+    set_controls(form, {"x": "-25", "y": "0"})
     form.get_by_role("button", name="Move").click()
     expect(orc.locator("td.d")).to_have_text("45.0 m")
     expect(orc.locator("td.rule")).to_have_text("range modifier −25")

@@ -11,6 +11,7 @@ $FRAY_SHOTS (if set).
 from __future__ import annotations
 
 import math
+import sys
 import os
 from pathlib import Path
 
@@ -213,6 +214,20 @@ def check_labels_apart(got: dict, where: str) -> None:
     assert through == [], f"{where}: a leader runs through a label: {[(got[a]['words'], got[b]['words']) for a, b in through]}"
 
 
+def labels_as_drawn(page, selections, shot: str):
+    """For each of ``selections`` in turn (None: the map as it is), that token selected, the map pane photographed
+    to $FRAY_SHOTS (``shot`` with the selection in its ``{}``) and its labels as drawn (``LEADERS``):
+    (selected, labels)."""
+    for selected in selections:
+        if selected:
+            select(page, selected)
+        got = page.evaluate(LEADERS)
+        if SHOTS:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.locator("#map-pane").screenshot(path=str(SHOTS / f"{shot.format(selected or 'none')}.png"))
+        yield selected, got
+
+
 @pytest.mark.parametrize("ruleset", ["strike-rank", "range-band"])
 @pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, DESKTOP], ids=["768x1024", "1366x900"])
 @pytest.mark.parametrize("dead", [(), ("c1", "c5", "c8")], ids=["standing", "three-dead"])
@@ -234,14 +249,8 @@ def test_a_crowd_of_long_names_keeps_its_labels_apart(page, open_app, tmp_path, 
     if page.locator("#tab-map").is_visible():
         page.locator("#tab-map").click()
     names = {f"c{i}": n for i, n in enumerate(LONG, 1)}
-    for selected in (None, "c3"):
-        if selected:
-            select(page, selected)
-        got = page.evaluate(LEADERS)
-        if SHOTS:
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.locator("#map-pane").screenshot(path=str(
-                SHOTS / f"long-{ruleset}-{size['width']}x{size['height']}-{selected or 'none'}-{len(dead)}dead.png"))
+    shot = f"long-{ruleset}-{size['width']}x{size['height']}-{{}}-{len(dead)}dead"
+    for selected, got in labels_as_drawn(page, (None, "c3"), shot):
         assert len(got) == len(CROWD)
         check_labels_apart(got, f"{ruleset} {size['width']}x{size['height']} selected {selected}")
         if selected:
@@ -287,3 +296,25 @@ def test_the_players_window_names_a_long_named_fallen(page, open_app, tmp_path, 
     if SHOTS:
         SHOTS.mkdir(parents=True, exist_ok=True)
         pv.screenshot(path=str(SHOTS / f"players-long-dead-{size['width']}x{size['height']}.png"))
+
+
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, DESKTOP], ids=["768x1024", "1366x900"])
+@pytest.mark.parametrize("moved", [False, True], ids=["start", "round-2"])
+def test_a_range_band_cluster_of_long_names_is_named_not_initialled(page, open_app, tmp_path, size, moved):
+    """A GM's range-band play-through (p5) at 1366x900: Sneak the Whisper in the Reeds, Bandit 3 and Bandit Captain
+    Morrow the Twice-Hanged, at one band beside the dead Nag and the incapacitated Broo 2, read "ST", "B3" and "BC"
+    in one crowded spot. Every label names its token (over two or three lines, or out on a leader), none covers
+    another and no leader crosses one, before and after a token is selected, at a tablet's size and a laptop's."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))
+    from map_scenes import reed_ford
+    page.set_viewport_size(size)
+    open_app(page)
+    h = reed_ford(moved)
+    import_history(page, tmp_path, h, 10, "reed-ford")
+    if page.locator("#tab-map").is_visible():
+        page.locator("#tab-map").click()
+    names = {c.id: c.name for c in h.present.combatants}
+    shot = f"reed-ford-{size['width']}x{size['height']}-{'moved' if moved else 'start'}-{{}}"
+    for selected, got in labels_as_drawn(page, (None, "c6"), shot):
+        assert {c: got[c]["words"] for c in names if names[c] not in got[c]["words"]} == {}
+        check_labels_apart(got, f"reed ford {size['width']}x{size['height']} selected {selected}")

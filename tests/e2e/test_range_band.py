@@ -16,7 +16,8 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from gestures import card, new_encounter, open_add_dialog, rb_mark_area, saved, touch_and_name_problems  # noqa: E402
+from gestures import (card, new_encounter, open_add_dialog, rb_mark_area, saved, set_controls,  # noqa: E402
+                      touch_and_name_problems)
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -406,8 +407,7 @@ def test_areas_preview_and_the_new_controls_through_the_page(page, open_app):
 
     # -- rb.act: the target it affects, unwilling, an Ability's fatigue ----------------------------
     other = page.locator("form[data-form=rb-act]")
-    other.get_by_label("Size").select_option("free")
-    other.get_by_label("What").fill("Flame burst")
+    set_controls(other, {"size": "free", "what": "Flame burst"})
     other.get_by_label("The target is unwilling").check()
     other.get_by_role("button", name="Take the action").click()
     expect(other.locator('[data-error-for="unwilling"]')).to_contain_text("choose the target")

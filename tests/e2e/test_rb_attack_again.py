@@ -23,7 +23,7 @@ def test_the_weapon_stays_and_a_miss_is_a_result_not_an_error(page, open_app):
     open_app(page)
     new_encounter(page, "Archers at the ford", "range-band", BADGE)
     add(page, RIDER)                          # c1: a lance (melee) first, then a crossbow
-    add(page, BEAR, x=30, side="foes")        # c2, far off
+    add(page, BEAR, x=2, side="foes")         # c2, engaged: the lance reaches it (the form offers one that reaches)
     rb_start(page, "Start anyway")
     advance(page, "Movement phase")
     advance(page, "Action phase")

@@ -17,6 +17,7 @@ from fray.maprules import map_view
 from fray.reducer import new_encounter
 from fray.web import mapview as MV
 from fray.web import players_render as PR
+from map_scenes import reed_ford
 
 BROO = "Broo 2 the Unwashed Goat-headed"
 NAMES = ["Spearmaiden Vasana", "Broo 1", "Spearmaiden", "Broo 3", "Far Broo 1", "Far Broo 2", "Harmast Barefoot",
@@ -100,3 +101,17 @@ def test_a_long_name_with_room_a_step_out_is_not_cut_to_its_initials():
                                                                side="party" if name.startswith("Old") else "foes"),
                                                       "position": {"x": x, "y": y, "alt": 0}}})
     assert _gm_labels(h.present, "c2")["c1"].startswith("Old Man of the Mountain")
+
+
+@pytest.mark.parametrize("moved", [False, True])
+@pytest.mark.parametrize("selected", [None, "c3", "c6"])
+def test_a_cluster_of_long_names_at_one_band_is_named_not_initialled(moved, selected):
+    """Range-band's map in a GM's play-through (p5, 1366x900): Sneak the Whisper in the Reeds, Bandit 3 and Bandit
+    Captain Morrow the Twice-Hanged, at one band beside the dead Nag and the incapacitated Broo 2, read "ST", "B3"
+    and "BC" in one crowded spot: the fallen's and the first tokens' fullest labels took the room first. Every
+    token's label names it (over two lines, or out on a leader), as tactical-round's map does."""
+    enc = reed_ford(moved).present
+    got = _gm_labels(enc, selected)
+    assert sorted(got) == sorted(c.id for c in enc.combatants)
+    unnamed = {c.name: got[c.id] for c in enc.combatants if c.name not in got[c.id]}
+    assert not unnamed, unnamed

@@ -9,7 +9,10 @@ never reads as a neighbour's: a spot nearer another token than its own is not ta
 token. With no room beside it for more than the initials, a form that still says the distance
 goes further out on a clear leader line, before the initials alone are set beside it; with no
 room for even those, they go further out on a leader; with no room anywhere, beside the token
-over whatever is there. A leader crosses no leader drawn before it, and no label covers one (a crowd
+over whatever is there. Before any label is made fuller, every token is given a form that names it (its name
+alone, the narrowest first: over three lines, two, one; the widest names placed first, and for a few left without,
+a neighbour's name moved where that makes room for both), so a full label cannot take the last room for a
+name. A leader crosses no leader drawn before it, and no label covers one (a crowd
 of long names read along each other's leaders), save in those last resorts. Ring and area names, and the side view's,
 are still left out where they have no room (their tooltip and the panel's list say them). The
 GM's map (``mapview``) and the players' (``players_render``) place theirs here.
@@ -45,6 +48,20 @@ def wrap_words(text: str, shortest: int = 14) -> list[str]:
         return [text]
     at = min(spaces, key=lambda i: max(i, len(text) - i - 1))
     return [text[:at], text[at + 1:]]
+
+
+def wrap_three(text: str, longest: int = 16) -> list[str]:
+    """``text`` over three lines, broken at the two spaces that make the longest line shortest, when over two it
+    would still have a line longer than ``longest`` characters (else ``wrap_words``' lines). A name as long as
+    "Bandit Captain Morrow the Twice-Hanged" over two lines was still wider than the gap between its token and
+    the map's edge, in a crowd at one band (a GM's range-band map read "BC")."""
+    two = wrap_words(text)
+    spaces = [i for i, ch in enumerate(text) if ch == " " and text[i - 1:i] != "·" and text[i + 1:i + 2] != "·"]
+    if len(two) < 2 or max(map(len, two)) <= longest or len(spaces) < 2:
+        return two
+    a, b = min(((a, b) for a in spaces for b in spaces if a < b),
+               key=lambda ab: max(ab[0], ab[1] - ab[0] - 1, len(text) - ab[1] - 1))
+    return [text[:a], text[a + 1:b], text[b + 1:]]
 
 
 def _line_text(line: Line) -> str:
@@ -351,11 +368,63 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
 
     for i, want in enumerate(wanted):
         if want.get("must") and want["id"] not in out:
-            # with no room beside it, a label named to the last (``named``: the fallen's, whose initials are
-            # under a cross) out on a clear leader now, before the fuller labels after it take
-            # the room (a fallen long name in a crowd was left a leader through other labels)
-            put(want, beside(want, every[i][-1:]) or (on_leader(want, shortest_forms(want), (2,))
-                                                       if want.get("named") and want.get("own") is not None else None))
+            # a label named to the last (``named``: the fallen's, whose initials are under a cross) with no room
+            # beside it goes out on a clear leader with the names below, before the fuller labels take the room
+            put(want, beside(want, every[i][-1:]))
+    # every token named before any label is made fuller: each whose label is still its initials takes the least
+    # form that names it (its name alone, over two lines first), beside it or out on a clear leader, so that a
+    # fuller label placed after cannot take the last room for a name (a GM's range-band map: the fallen's and the
+    # first tokens' full labels left "ST", "B3" and "BC" in one crowded spot)
+    def names_of(i: int) -> list[tuple[int, list[Line]]]:
+        """The forms that name token ``i``, the narrowest first: its name alone over three lines, two, one; a
+        fallen's, its name and state (a fallen long name in a crowd was left a leader through other labels)."""
+        want, tiers = wanted[i], wanted[i].get("tiers")
+        if not want.get("must") or want.get("first") or not tiers or want.get("own") is None:
+            return []
+        forms = shortest_forms(want) if want.get("named") else [(vi, v) for vi, v in every[i] if tiers[vi] == 1]
+        return sorted(forms, key=lambda v: _text_box(v[1])[0])
+
+    def named(i: int) -> bool:
+        got = out.get(wanted[i]["id"])
+        return got is not None and (wanted[i].get("tiers") or [0] * len(every[i]))[got["variant"]] <= 1
+
+    def lift(want: dict[str, Any]) -> dict[str, Any] | None:
+        """``want``'s label taken off the map (returned, to put back)."""
+        kept = out.pop(want["id"], None)
+        if kept:
+            placed.remove(kept["box"])
+            leaders.pop(want["id"], None)
+        return kept
+
+    def take(want: dict[str, Any], names: list[tuple[int, list[Line]]]) -> dict[str, Any] | None:
+        return beside(want, names) or on_leader(want, names, (2,))
+
+    unnamed = [(i, names_of(i)) for i in range(len(wanted)) if not named(i) and names_of(i)]
+    # the widest of those names first: the hardest to find room for takes it before the narrower ones
+    unnamed.sort(key=lambda u: -_text_box(u[1][0][1])[0])
+    for i, names in unnamed:
+        kept = lift(wanted[i])
+        put(wanted[i], take(wanted[i], names) or kept)
+    # one still unnamed: a near token's name moved to make room, kept where both then have one. Only for a few (a
+    # cluster at one band): in a packed crowd most names have no room however they are moved, and each try is a
+    # search round two tokens
+    left = [(i, names) for i, names in unnamed if not named(i)]
+    for i, names in left if len(left) <= REPAIRS else ():
+        want = wanted[i]
+        near = sorted((j for j in range(len(wanted)) if j != i and wanted[j]["id"] in out and names_of(j)),
+                      key=lambda j: math.hypot(wanted[j]["cx"] - want["cx"], wanted[j]["cy"] - want["cy"]))
+        for j in near[:6]:
+            mine, theirs = lift(want), lift(wanted[j])
+            got = take(want, names)
+            if got:
+                put(want, got)
+                again = take(wanted[j], names_of(j))
+                if again:
+                    put(wanted[j], again)
+                    break
+                lift(want)
+            put(want, mine)
+            put(wanted[j], theirs)
     for i, want in enumerate(wanted):
         if want.get("first"):
             continue
@@ -364,8 +433,12 @@ def _place_labels(wanted: list[dict[str, Any]], obstacles: list[tuple[float, flo
             placed.remove(kept["box"])
             leaders.pop(want["id"], None)
         # a label that says more (the distance, the notes) goes out on a clear leader before the
-        # initials alone are set beside the token
-        put(want, fullest(want, every[i]) or kept)
+        # initials alone are set beside the token; a name kept rather than its initials
+        found = fullest(want, every[i])
+        tiers = want.get("tiers")
+        if found and kept and tiers and tiers[kept["variant"]] <= 1 < tiers[found["variant"]]:
+            found = None
+        put(want, found or kept)
     # a token's label with no room beside its token: the shortest form further out, on a leader;
     # else beside it over what is there
     for want in wanted:
@@ -400,6 +473,9 @@ def _within(box: tuple[float, float, float, float], view: list[float]) -> tuple[
     dy = max(vy - box[1], min(0.0, vy + vh - box[3]))
     return (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
 
+
+# how many tokens still without their name after every name was placed have a neighbour's moved to make room
+REPAIRS = 4
 
 # how far out (in radii) a token's label goes on a leader when there is no room beside the token
 FURTHER = (3, 4, 5, 6, 8)

@@ -35,7 +35,7 @@ from ..maprules import MapArea, MapView, Target, map_view, rule_for
 from ..model import Combatant, Encounter
 from .html import Markup, html, trusted
 from .mapinfo import info_html
-from .maplabels import CHAR_EM, G_END, Line, _hits, label_svg, place_labels, wrap_words
+from .maplabels import CHAR_EM, G_END, Line, _hits, label_svg, place_labels, wrap_three, wrap_words
 from .maplinks import link_route
 from .svgnum import fmt, signed
 
@@ -298,6 +298,8 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
     # a long name over two lines: half as wide, so it finds room beside its token in a crowd before the
     # initials are all that is left (a GM's map read "OM" for a long name with room to spare)
     broken: list[Line] = [("name", [("", part)], unit * .75) for part in wrap_words(c.name)]
+    # a name too long for even two lines in a crowd: over three, narrower still, before the initials
+    thirds: list[Line] = [("name", [("", part)], unit * .75) for part in wrap_three(c.name)]
     alone: list[Line] = [("name", [("", short)], unit * .75)]
     down = any(x in c.conditions for x in DOWN)
     state = [part for part in info if part[0] == "state"]
@@ -314,10 +316,11 @@ def label_lines(c: Combatant, target: Target | None, alt_band: str | None, combi
         # play-through: a long-named dead's label, out on a leader, had lost its "dead" line)
         last = [said(name, state)] + ([said(broken, state)] if len(broken) > 1 else [])
         return list(_unique(full + last))
+    three = [thirds] if len(thirds) > 2 else []
     if not info:
-        return list(_unique(full + [alone])) if short != c.name else full
-    # the name alone (one line, then two) before the initials with the rest: a label says whose it is
-    return list(_unique(full + [name] + ([broken] if len(broken) > 1 else [])
+        return list(_unique(full + three + [alone])) if short != c.name else full + three
+    # the name alone (one line, then two, then three) before the initials with the rest: a label says whose it is
+    return list(_unique(full + [name] + ([broken] if len(broken) > 1 else []) + three
                         + [[("info", [("name", short)] + info, unit * .7)], alone]))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict
+from html import unescape
 
 import pytest
 
@@ -860,7 +861,7 @@ def test_ride_offers_neither_the_combatant_itself_nor_the_fallen():
     view = RS.view(h.present)
     form = re.search(r'<form class="rb-inline" data-form="rb-mount" data-id="c1".*?</form>', card_html(view, "c1"),
                      re.S).group(0)
-    assert re.findall(r'<option value="(c\d+)"', form) == ["c2", "c4"]
+    assert re.findall(r'<option value="(c\d+)"', form) == ["c2"]  # nor the scout, a person (no mount)
 
 
 def test_the_strip_says_high_stealth_as_it_says_the_statuses():
@@ -881,3 +882,61 @@ def test_the_strip_says_high_stealth_as_it_says_the_statuses():
     assert status["c2"]["chips"] == [] and "High Stealth" not in status["c3"]["chips"]
     strip = _read(str(render.order_strip(render.strip_entries(enc, RS.order_of_play(enc), status, None))))
     assert "Kest, minor stunned, High Stealth" in strip and "Mira, High Stealth" not in strip
+
+
+def _weapon_form(h: History, cid: str, ui: RangeBandUi | None = None) -> tuple[str, str]:
+    """The attack form of ``cid``'s turn: the Weapon selected, and the line saying no weapon reaches (or "")."""
+    h = in_turn(h, cid)
+    form = re.search(rf'<form data-form="rb-attack" data-id="{cid}".*?</form>',
+                     panel_html(RS.view(h.present), ui or RangeBandUi()), re.S).group(0)
+    weapon = re.search(r'<select[^>]*name="weapon".*?</select>', form, re.S).group(0)
+    chosen = re.search(r'<option value="(\d+)" selected', weapon)
+    note = re.search(r'<p class="rb-reach" data-reach-note role="status">([^<]*)</p>', form)
+    return (chosen.group(1) if chosen else "0"), (unescape(note.group(1)) if note else "")
+
+
+def test_a_flyer_aloft_is_offered_a_weapon_that_reaches_the_default_target_or_told_none_does():
+    """Flight: "When considering your range to another character, use the greater of your horizontal or vertical
+    range to them." and Sight & Visible Range: engaged is the range "that qualifies as a melee engagement". A GM's
+    play: Wren, flying at 31 m, was offered her Talons first, a melee weapon that cannot reach anyone from there.
+    The Weapon defaults to one that reaches the default Target (her Javelin); the Talons on the ground beside
+    him; with only Talons aloft, the form says before the roll that none of her weapons reaches."""
+    def wren(alt: float, weapons: list | None = None) -> History:
+        h = History(new_encounter("range-band", "Ford"))
+        flyer = {**preset("Winged flyer"), "name": "Wren", "side": "party", "position": {"x": 0, "y": 0, "alt": alt}}
+        if weapons is not None:
+            flyer["weapons"] = weapons
+        h.do({"type": "add_combatant", "combatant": flyer})
+        h.do({"type": "add_combatant", "combatant": {**preset("Human scout"), "name": "Broo", "side": "foes",
+                                                    "stealth": "low", "position": {"x": 1, "y": 0, "alt": 0}}})
+        for cid, v in (("c1", 20), ("c2", 10)):
+            h.do({"type": "rb.turn_order", "id": cid, "value": v})
+        return h
+
+    assert _weapon_form(wren(31), "c1") == ("1", "")                          # the Javelin, not the Talons
+    assert _weapon_form(wren(0), "c1") == ("0", "")                           # engaged: the Talons, first
+    assert _weapon_form(wren(0), "c1", RangeBandUi(weapons={"c1": "1"})) == ("1", "")  # the GM's last one reaches
+    chosen, note = _weapon_form(wren(31, [{"name": "Talons", "kind": "melee", "tags": ["natural"]}]), "c1")
+    assert chosen == "0"
+    assert note.startswith("None of Wren's weapons can reach Broo from here: Talons is a melee weapon: Broo is at ")
+    assert "vertical" in note and "c2" not in note
+
+
+def test_ride_offers_only_a_free_animal_of_the_riders_side():
+    """Falling Off Mounts: "If you are falling off an animal of at least 400 WGT ..." (a mount is an animal: the
+    game marks one by its kind), Back in Combat: "Mounts cannot carry more than one character as a proper rider."
+    and "If your mount is incapacitated or knocked down ... you are no longer considered mounted." A GM's play: a
+    card's Ride list offered foes and people. It offers the animals of the rider's side still in the fight and
+    carrying no one; the add form's Riding the free animals in the fight."""
+    h = History(new_encounter("range-band", "Ford"))
+    for n, name, side in (("Rider", "Kael", "party"), ("Horse", "Grey", "party"), ("Horse", "Nag", "foes"),
+                          ("Human scout", "Mark", "party"), ("Horse", "Bay", "party"), ("Rider", "Ana", "party"),
+                          ("Horse", "Dun", "party")):
+        h.do({"type": "add_combatant", "combatant": {**preset(n), "name": name, "side": side}})
+    h.do({"type": "rb.mount", "id": "c6", "mount": "c5"})                # Bay carries Ana
+    h.do({"type": "set_condition", "id": "c7", "condition": "dead", "on": True})
+    form = re.search(r'<form class="rb-inline" data-form="rb-mount" data-id="c1".*?</form>',
+                     card_html(RS.view(h.present), "c1"), re.S).group(0)
+    assert re.findall(r'<option value="(c\d+)"', form) == ["c2"]          # not Nag, Mark, Bay (ridden), Dun (dead)
+    from fray.games.range_band.web.card import mount_choices
+    assert [i for i, _ in mount_choices(RS.view(h.present))] == ["c2", "c3"]  # the add form: free animals, any side

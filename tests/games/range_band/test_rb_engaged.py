@@ -89,3 +89,35 @@ def test_a_grapple_needs_engaged_range_as_melee_does_unless_the_gm_allows_it():
     near, events = apply(fight(person("Ana"), person("Bear", side="foes", x=1.5)),
                          {"type": "rb.grapple", "id": "c1", "target": "c2"})
     assert near.get("c2").data["grappling"] == ["c1"] and not [x for x in events if x["kind"] == "override"]
+
+
+def test_a_weapon_reaches_a_target_where_the_attack_with_it_would_not_be_refused():
+    """Flight: "When considering your range to another character, use the greater of your horizontal or vertical
+    range to them."; melee needs the band "that qualifies as a melee engagement" (Sight & Visible Range); Underwater
+    Combat: "Ranged attacks are useless underwater, with the exceptions of thrown weapons with the Precise tag";
+    Lack of Sight: "If you are completely without sight ..., you cannot make any ranged attacks". The attack form
+    starts on a weapon that reaches (a GM's play: a flyer at 31 m was offered its Talons): ``out_of_reach`` says
+    why a weapon does not, exactly where ``rb.attack`` with it is refused."""
+    from fray.games.range_band.attacks import out_of_reach, weapon_reach
+    from rb_helpers import RS
+    knife = {"name": "Knife", "kind": "melee", "tags": ["precise"]}
+    bow = {"name": "Shortbow", "kind": "ranged", "tags": []}
+    for alt, foe_x, blind in ((31, 1, False), (0, 1, False), (0, 18, False), (0, 1, True), (8, 1, True)):
+        enc = fight(person("Wren", alt=alt, weapons=[knife, bow], flying=alt > 0,
+                           stats={"FSPD": 12}), person("Broo", side="foes", x=foe_x))
+        if blind:
+            enc = act(enc, "status", id="c1", status="blinded")
+        t = RS.all_tables(enc)
+        whys = weapon_reach(enc, enc.get("c1"), t)["c2"]
+        assert whys == [out_of_reach(enc, enc.get("c1"), enc.get("c2"), w, t) for w in (knife, bow)]
+        for i, why in enumerate(whys):
+            try:
+                act(enc, "attack", id="c1", target="c2", weapon=i)
+                refused = ""
+            except RuleViolation as e:
+                refused = str(e)
+            assert bool(why) == bool(refused), (alt, foe_x, blind, i, why, refused)
+    aloft = fight(person("Wren", alt=31, weapons=[knife, bow], flying=True, stats={"FSPD": 12}),
+                  person("Broo", side="foes", x=1))
+    why = out_of_reach(aloft, aloft.get("c1"), aloft.get("c2"), knife, RS.all_tables(aloft))
+    assert why.startswith("Knife is a melee weapon: Broo is at medium range (greater of horizontal engaged")

@@ -53,6 +53,39 @@ def beyond_engaged(a: Combatant, d: Combatant, rng: dict[str, Any], override: st
     return True
 
 
+def out_of_reach(enc: Encounter, a: Combatant, d: Combatant, w: dict[str, Any], t: rules.Tables) -> str:
+    """Why ``a``'s weapon ``w`` cannot reach ``d`` from where they are ("" when it can), by the rules ``attack``
+    refuses by: melee needs engaged range, altitude counted ("use the greater of your horizontal or vertical
+    range", Flight; a grapple excepted), and is barred by "at least 10 times the AWGT" (Melee Attacks & Extreme
+    Mount Sizes); "Ranged attacks are useless underwater" save Precise thrown and blast (Underwater Combat);
+    "If you are completely without sight ..., you cannot make any ranged attacks" (Lack of Sight). The attack
+    form defaults its Weapon to one that reaches (a GM's play: a flyer at 31 m was offered its Talons)."""
+    tags = set(w.get("tags", []))
+    if w.get("kind") == "melee":
+        if d.id in a.data.get("grappling", []):
+            return ""
+        rng = rules.range_between(a.position, d.position, t)
+        if rng["index"] > 0:
+            return f"{w['name']} is a melee weapon: {d.name} is at {rng['band']} range ({rng['why']})"
+        ok, why, _ = rules.melee_size_check(enc, a, d, "reach" in tags)
+        return "" if ok else f"{w['name']}: " + "; ".join(why)
+    if (rules.underwater(enc, a) or rules.underwater(enc, d)) and not (
+            (w.get("kind") == "thrown" and "precise" in tags) or "blast" in tags):
+        return f"{w['name']}: ranged attacks are useless underwater"
+    dark = rules.sightless(enc, a, t)
+    if dark:
+        return f"{w['name']}: {a.name} is completely without sight ({dark}): no ranged attacks"
+    return ""
+
+
+def weapon_reach(enc: Encounter, a: Combatant, t: rules.Tables) -> dict[str, list[str]]:
+    """For each other combatant in the fight, why each of ``a``'s weapons (in order) cannot reach them ("" for
+    one that can): the attack form's default Weapon and its "none can reach" line."""
+    ws = a.data.get("weapons", [])
+    return {d.id: [out_of_reach(enc, a, d, w, t) for w in ws] for d in enc.peek()
+            if d.id != a.id and rules.able(d)}
+
+
 def attack(ctx: Context) -> None:
     """``rb.attack {id, target, weapon? | kind + tags, die?, stat?, size?, aoe?, warned_by?, emits_light?,
     unexpected?, override?, roll?}``: an attack (a ``size`` action of the turn, default major: assumed) and its

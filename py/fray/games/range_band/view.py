@@ -46,6 +46,7 @@
                             "net_hindrance", "can_blunder", "blind", "success", "failure", "auto", "notes",
                             "text"}}],
       "prompts": [{"ref": "P1", "kind": "fall", "combatant": "c3", "text": "...", "round": 2}],
+      "weapon_reach": {"c2": ["", "Talons is a melee weapon: ..."]},  # the acting one's weapons: why not
       "visibility": {"c1": {"c2": {"sees": true, "hears": false, "band": "short", "why": [...],
                                    "hear_why": "..."}}},           # per observer, every other combatant
       "unseen": {"c1": ["c4"]},                                  # per observer: who it cannot see
@@ -66,7 +67,7 @@ from typing import Any
 
 from fray.model import Encounter
 from fray.games.base import Slot, counted
-from fray.games.range_band import actions as actions_mod, movement as movement_mod, rules
+from fray.games.range_band import actions as actions_mod, attacks as attacks_mod, movement as movement_mod, rules
 from fray.games.range_band.statuses import STATUSES, word as status_word
 from fray.games.range_band.combatant import BANDS, STEALTH, traits_json
 
@@ -135,6 +136,9 @@ def view(enc: Encounter, t: rules.Tables, slots: list[Slot]) -> dict[str, Any]:
                  "flight_allowed": not no_flight, "why_no_flight": no_flight},
         "combatants": [combatant_view(enc, c, t) for c in enc.combatants],
         "offenses": last_offenses(enc),
+        # the acting combatant's weapons against each other combatant: the attack form's default Weapon
+        "weapon_reach": attacks_mod.weapon_reach(enc, enc.get(current), t) if current and enc.phase == "actions"
+        else {},
         "pending": [dict(p) for p in enc.state.get("pending", [])],
         "prompts": [dict(p) for p in enc.state.get("prompts", [])],
         "visibility": vis,

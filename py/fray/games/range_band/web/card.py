@@ -57,9 +57,8 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
         spd_bits.append(f'underwater SPD {us["value"]} (' +
                         " + ".join(f'{p["reason"]} {p["value"]}' for p in us["parts"]) + ")")
     # mount: on the card of one on foot only (a GM's play-through: "rides Grey / Dismount" beside "Ride: (choose a
-    # mount)"); never the combatant itself nor the fallen (a GM's play-through found both offered)
-    opts = [("", "(choose a mount)")] + [(o["id"], o["name"]) for o in view.get("combatants", [])
-                                         if o["id"] != cid and not o.get("out")]
+    # mount)"); only what ``mount_choices`` lets this combatant ride
+    opts = [("", "(choose a mount)")] + mount_choices(view, cid)
     mount_form = html(
         '<form class="rb-inline" data-form="rb-mount" data-id="{cid}" novalidate>'
         '<label for="rb-mt-{cid}">Ride</label>{sel}'
@@ -150,6 +149,18 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
         sees=sees, hidden=hidden, name=c["name"], statuses=fragment(statuses),
         forms=forms, notes=html('<p class="hint rb-notes">{}</p>', "; ".join(notes)) if notes else "",
         err=_err("rb-card"))
+
+
+def mount_choices(view: dict[str, Any], rider: str | None = None) -> list[tuple[str, str]]:
+    """What the Ride list (and the add form's Riding, ``rider`` None) offers: the animals in the fight carrying no
+    one and riding nothing; for ``rider``, of the rider's side and never the rider. Falling Off Mounts: "If you are
+    falling off an animal of at least 400 WGT" (a mount is an animal, the kind the card says); Back in Combat:
+    "Mounts cannot carry more than one character as a proper rider"; an incapacitated mount leaves its rider "no
+    longer considered mounted". A GM's play: the list offered foes and people (and their own, the fallen before)."""
+    me = next((o for o in view.get("combatants", []) if o["id"] == rider), None) if rider else None
+    return [(o["id"], o["name"]) for o in view.get("combatants", [])
+            if o["id"] != rider and o.get("kind") == "animal" and not o.get("out") and not o.get("rider")
+            and not o.get("mount") and (me is None or o.get("side") == me.get("side"))]
 
 
 def add_fields_html(extra: dict[str, Any] | None, mounts: list[tuple[str, str]] | None = None) -> Markup:

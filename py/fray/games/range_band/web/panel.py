@@ -24,7 +24,8 @@ from fray.errors import InvalidAction
 from fray.web import odds_view
 from fray.games.range_band.web import odds as odds_html
 from fray.web.panels import GamePanel
-from fray.games.range_band.web.card import ADD_KEYS, add_extra, add_fields_html, card_html  # noqa: F401 - the card, the add form
+from fray.games.range_band.web.card import (ADD_KEYS, add_extra, add_fields_html, card_html,  # noqa: F401 - the card,
+                                            mount_choices)  # the add form
 from fray.games.range_band.web.common import checked_ids
 from fray.games.range_band.web.end import lazy_keys
 from fray.games.range_band.web.markup import panel_html
@@ -95,12 +96,13 @@ class RangeBandPanel(GamePanel):
     @staticmethod
     def on_change(app: Any, event: Any) -> None:
         """A Target chosen in the attack form: "Target warned by" becomes who may warn that target (its allies
-        in the fight, ``turn.warners``), a warner chosen before staying if still one; the Target is kept so a
+        in the fight, ``turn.warners``), a warner chosen before staying if still one; the Weapon one that reaches
+        it, if the chosen one does not (``turn.weapon_choice``); the Target is kept so a
         redraw draws the same form. The form is not drawn again (what else is chosen in it stays)."""
         from fray.web.blocks import ascii_html
         from fray.web.dom import data, nil, q
         from fray.web.html import fragment, h
-        from fray.games.range_band.web.turn import warners
+        from fray.games.range_band.web.turn import warners, weapon_choice
 
         t = nil(event.target)
         if t is None or str(getattr(t, "name", "") or "") != "target":
@@ -110,12 +112,19 @@ class RangeBandPanel(GamePanel):
             return
         cid, target = data(form, "id") or "", str(t.value or "")
         app.ui.part(RangeBandPanel).targets[cid] = target
+        view = app.ruleset.view(app.enc)
         sel = q(form, '[name="warned_by"]')
         if sel is not None:
             was = str(sel.value or "")
-            opts = warners(app.ruleset.view(app.enc), cid, target)
+            opts = warners(view, cid, target)
             sel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in opts))
             sel.value = was if was in {v for v, _ in opts} else ""
+        # the Weapon follows to one that reaches the new Target, and the line under it says when none does
+        weapon, note = q(form, '[name="weapon"]'), q(form, "[data-reach-note]")
+        if weapon is not None:
+            weapon.value, unreached = weapon_choice(view, cid, target, str(weapon.value or ""))
+            if note is not None:
+                note.textContent, note.hidden = unreached, not unreached
         odds_view.refresh(app, form)
 
     @staticmethod
@@ -204,7 +213,11 @@ class RangeBandPanel(GamePanel):
         if act not in self.ACTS:
             return False
         if act in ("add-combatant", "use-preset"):
-            mounts = [(c.id, c.name) for c in app.enc.combatants]
+            from fray.games.range_band.rules import able
+            # what ``mount_choices`` reads of the view, without drawing the whole view to open a dialog
+            mounts = mount_choices({"combatants": [
+                {"id": c.id, "name": c.name, "kind": c.data.get("kind"), "out": not able(c),
+                 "rider": c.data.get("rider"), "mount": c.data.get("mount"), "side": c.side} for c in app.enc.peek()]})
             open_add_section(app, act, el, "rb-add", lambda extra: add_fields_html(extra, mounts))
             return True
         from fray.web.dom import data, nil

@@ -7,6 +7,7 @@ from typing import Any
 
 from fray.web.html import Markup, fragment, html
 from fray.web.widgets import combatant_in as _combatant
+from fray.games.base import possessive
 from fray.games.range_band.web.common import (ATTACK_FLAGS, DICE, MORE, MOVE_FLAGS, ROLL_STATS, _btn, _check, _err,
                                               _field, _g, _general_err, _id_checks, _input, _lazy_fold, _lazy_state,
                                               _preview_slot, _select)
@@ -57,6 +58,31 @@ def warners(view: dict[str, Any], cid: str, target: str) -> list[tuple[str, str]
     return [("", "nobody")] + [(c["id"], c["name"]) for c in view.get("combatants", [])
                                if c["id"] not in (cid, target) and c.get("side") == t.get("side")
                                and not c.get("out") and not cannot(c)]
+
+
+def weapon_choice(view: dict[str, Any], cid: str, target: str, kept: str | None) -> tuple[str, str]:
+    """The attack form's Weapon for ``target`` and what to say beside it: the one the GM last attacked with while
+    it can reach ``target``, else the first that can (a GM's play: a flyer at 31 m was offered its Talons first);
+    when none can, the kept or first one and why none reaches, said before the roll (``attacks.out_of_reach``)."""
+    whys = (view.get("weapon_reach") or {}).get(target) or []
+    if not whys:
+        return kept or "", ""
+    if kept and kept.isdigit() and int(kept) < len(whys) and not whys[int(kept)]:
+        return kept, ""
+    reach = next((str(i) for i, why in enumerate(whys) if not why), None)
+    if reach is not None:
+        return reach, ""
+    t = _combatant(view, target) or {}
+    me = _combatant(view, cid) or {}
+    return (kept if kept and kept.isdigit() and int(kept) < len(whys) else "0",
+            f'None of {possessive(me.get("name", ""))} weapons can reach {t.get("name", "")} from here: '
+            + "; ".join(whys))
+
+
+def reach_note(text: str) -> Markup:
+    """The line under the attack form's Target and Weapon saying no weapon reaches the Target (hidden when one
+    does; the Target's change fills it in place)."""
+    return html('<p class="rb-reach" data-reach-note role="status"{}>{}</p>', Markup("" if text else " hidden"), text)
 
 
 def movement_html(view: dict[str, Any], c: dict[str, Any], pos: tuple[float, float, float]) -> Markup:
@@ -143,6 +169,7 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
     target = kept if kept in {i for i, _ in targets} and not (_combatant(view, kept) or {}).get("out") else (
         targets[0][0] if targets else "")
     warn = warners(view, cid, target)
+    weapon, unreached = weapon_choice(view, cid, target, getattr(ui, "weapons", {}).get(cid))
     flags = fragment(_check(f"{pre}-{k}", k, label) for k, label in ATTACK_FLAGS)
     # Melee needs engaged range; beyond it the engine refuses unless the GM allows it with a reason the log keeps
     override = html('<details class="rb-override"><summary>Melee beyond engaged range? Allow it (GM)</summary>{}'
@@ -151,7 +178,8 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
                     ) if not weapons or any(w.get("kind") == "melee" for w in weapons) else ""
     attack = html(
         '<form data-form="rb-attack" data-id="{cid}" novalidate aria-label="Attack by {name}">'
-        '<h4>Attack</h4>{result}<div class="rb-grid">{fields}</div><div class="rb-row">{flags}</div>{override}{preview}'
+        '<h4>Attack</h4>{result}<div class="rb-grid">{fields}</div>{reach}<div class="rb-row">{flags}</div>{override}'
+        '{preview}'
         '<div class="rb-row">{roll}<button type="submit" class="secondary">Offense roll</button>'
         '<span class="hint">Roll it: the attack and Fray\'s roll in one tap; Offense roll: for your own dice</span>'
         '</div>{err}</form>',
@@ -160,15 +188,14 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
             _field(f"{pre}-target", "target", "Target", _select(f"{pre}-target", "target", targets, target)),
             # the weapon the GM last attacked with stays chosen (a GM's fights: the archer who shoots
             # again found the Weapon back on the first one listed, his melee weapon)
-            _field(f"{pre}-weapon", "weapon", "Weapon",
-                   _select(f"{pre}-weapon", "weapon", w_opts, getattr(ui, "weapons", {}).get(cid))),
+            _field(f"{pre}-weapon", "weapon", "Weapon", _select(f"{pre}-weapon", "weapon", w_opts, weapon)),
             _field(f"{pre}-die", "die", "Die", _select(f"{pre}-die", "die", [(d, d) for d in DICE], "d20"),
                    hint="the core roll's die: assumed d20"),
             _field(f"{pre}-stat", "stat", "On stat", _select(f"{pre}-stat", "stat", [(s, s) for s in ROLL_STATS], "DEX")),
             _field(f"{pre}-size", "size", "Action", _select(f"{pre}-size", "size",
                                                             [(s, s) for s in ("major", "minor", "free")], "major")),
             _field(f"{pre}-warn", "warned_by", "Target warned by", _select(f"{pre}-warn", "warned_by", warn))),
-        flags=flags, override=override, preview=_preview_slot(),
+        flags=flags, override=override, preview=_preview_slot(), reach=reach_note(unreached),
         roll=_btn("Roll it (Fray's dice)", "rb-attack-roll", "primary", id=cid), err=_general_err())
     st = c["stealth"]
     stealth_btns = []
