@@ -1,17 +1,67 @@
-"""What the fifth GM play-through of the tactical round left, in the engine: a bow without Quick Load
-was told to declare its reload with the shot, which the rules then refused."""
+"""What the fifth GM play-through of the tactical round left, in the engine: the incapacitated Lia's
+declared Disengage lapsed and then disengaged her in the next log line; a Disengage was taken from one
+engaged with no one; a bow without Quick Load was told to declare its reload with the shot, which the
+rules then refused."""
 
 from __future__ import annotations
 
 import pytest
 
 from fray.errors import RuleViolation
+from fray.games.tactical_round import rules
+from fray.reducer import apply
 
-from tr_helpers import BOW, KNIFE, QUICK, SWORD, declare, fight, fighter, to_phase
+from tr_helpers import BOW, KNIFE, QUICK, SWORD, attack, condition, declare, fight, fighter, to_phase
+
+GO_ON = {"type": "advance", "skip_empty": True, "ask": True, "go_on": True}
+
 
 def said(e: RuleViolation) -> str:
     """A refusal as the page says it, without the engine's "(rule: ...)"."""
     return str(e).removesuffix(f" (rule: {e.rule})")
+
+
+def engaged_pair():
+    """Lia (party) and Orc 4 beside her, Engaged by Orc 4's blow; Round 2's Declaration."""
+    enc = fight(fighter("Lia", SWORD, side="party"), fighter("Orc 4", SWORD, x=1))
+    enc, _ = attack(to_phase(enc, "melee"), "c2", "c1", 20)
+    return to_phase(enc, "declaration")
+
+
+def test_the_incapacitated_declared_disengage_lapses_in_one_line():
+    """Disengaging: "A character can opt to Disengage from melee by spending a Full Action. ... The character
+    stops being Engaged at the end of the Other Actions Phase." Parrying: "Incapacitated ... characters ...
+    cannot Parry at all": one who cannot act does nothing. Lia, incapacitated after declaring her Disengage,
+    read "Lia is incapacitated: the declared Disengage lapses" and then "Lia disengages: no longer Engaged"."""
+    enc = declare(engaged_pair(), "c1", {"action": "disengage"})
+    enc = condition(enc, "c1", "incapacitated")
+    enc = to_phase(enc, "other")
+    enc, events = apply(enc, GO_ON)
+    lines = [e["text"] for e in events if e["text"].startswith("Lia")]
+    assert lines == ["Lia is incapacitated: the declared Disengage lapses"], lines
+    assert not enc.get("c1").data["disengaging"]
+
+
+def test_a_disengage_from_one_not_engaged_is_refused_beside_its_action():
+    """Disengaging: "A character can opt to Disengage from melee by spending a Full Action." Melee Attacks:
+    "Any character who receives a melee attack becomes Engaged with the attacker." One Engaged with no one
+    has no melee to Disengage from: the form took it (its "as last round" offered it)."""
+    enc = to_phase(fight(fighter("Lia", SWORD, side="party"), fighter("Orc 4", SWORD, x=9)), "declaration")
+    with pytest.raises(RuleViolation) as e:
+        declare(enc, "c1", {"action": "move"}, {"action": "disengage"})
+    assert said(e.value) == "Lia is not engaged: nothing to disengage from"
+    assert e.value.rule == "Disengaging" and e.value.field == "actions.1.action"
+    declare(engaged_pair(), "c1", {"action": "disengage"})  # engaged: taken
+
+
+def test_as_last_round_offers_no_disengage_once_free():
+    """Disengaging: "The character stops being Engaged at the end of the Other Actions Phase." Round 2's
+    "as last round" offered Lia her Disengage of round 1, which she no longer needs: left out, and why."""
+    enc = declare(engaged_pair(), "c1", {"action": "disengage"})
+    enc = to_phase(to_phase(enc, "assessment"), "declaration")
+    assert not rules.engaged_ids(enc, enc.get("c1"))
+    rows, why = rules.last_declarations_checked(enc)["c1"]
+    assert rows == [] and why == "without Disengage: Lia is not engaged: nothing to disengage from"
 
 
 def test_a_bow_without_quick_load_is_told_the_reload_is_the_rounds_full_action():

@@ -216,6 +216,11 @@ def plan_declaration(ctx: Context) -> tuple[Combatant, list[dict[str, Any]], lis
                             "or Run Away first")
     if "run_away" in acts and not rules.engaged_ids(ctx.enc, c):
         raise RuleViolation("Running Away", f"{c.name} is not Engaged: just move")
+    if "disengage" in acts and not rules.engaged_ids(ctx.enc, c):
+        # "Disengage from melee": one Engaged with no one has none (a GM's play-through: the form's
+        # "as last round" offered a Disengage already done, and the declaration took it)
+        raise RuleViolation("Disengaging", f"{c.name} is not engaged: nothing to disengage from",
+                            f"actions.{acts.index('disengage')}.action")
     for d in plan:
         w = c.data["weapons"][d["weapon"]] if d["weapon"] is not None else None
         d["phase"] = rules.declared_phase(t, d["action"], w, ctx.enc.round, d["weapon"] in loads)
@@ -848,6 +853,10 @@ def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
         down = rules.fallen(c)
         if down:
             d["done"] = True
+            if d["action"] == "disengage":
+                # one who cannot act does not Disengage either: the round's end says nothing more
+                # of it (a GM's play-through read "lapses", then "Lia disengages: no longer Engaged")
+                enc.get(c.id).data["disengaging"] = False
             ctx.event("resolve", f"{c.name} is {down}: the declared {title_of(t, d)} lapses", id=c.id)
         elif d["action"] in BY_THEMSELVES_ON_LEAVING or (mode and d["action"] in BY_THEMSELVES_ON_ENTRY):
             resolve_by_itself(ctx, t, c, d)
