@@ -15,30 +15,19 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gestures import import_history, photograph  # noqa: E402
-from test_map import preset  # noqa: E402
+from gestures import photograph  # noqa: E402
 from test_tactical_round import apply_result, newest_log, pending  # noqa: E402
 from test_tr_play_left import attack, load_melee  # noqa: E402
+from tr_fights import ORC, SWORDSMAN, body, open_fight  # noqa: E402
 
 
 def load_spell(page, tmp_path) -> None:
     """The Mage (Staff in hand, Fire Bolt his second weapon) at 0 m, his Fire Bolt declared on Orc A
     10 m north; Bran the swordsman 2 m east, Orc B 4 m east; the fight stands in Spell A."""
-    from fray.history import History
-    from fray.reducer import new_encounter
-
-    h = History(new_encounter("tactical-round", "The bolt"))
-    for body, x, y in ((preset("tactical-round", "Apprentice mage", name="Mage", side="party"), 0, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 10),
-                       (preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 2, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc B"), 4, 0)):
-        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    while h.present.phase != "declaration":
-        h.do({"type": "advance"})
-    h.do({"type": "tr.declare", "id": "c1", "actions": [{"action": "spell_prepared", "weapon": 1, "target": "c2"}]})
-    while h.present.phase != "spell_a":
-        h.do({"type": "advance"})
-    import_history(page, tmp_path, h, 4, "bolt")
+    bolt = {"type": "tr.declare", "id": "c1", "actions": [{"action": "spell_prepared", "weapon": 1, "target": "c2"}]}
+    open_fight(page, tmp_path, "The bolt", [body("Apprentice mage", "Mage", 0, 0, "party"), body(ORC, "Orc A", 0, 10),
+                                            body(SWORDSMAN, "Bran", 2, 0, "party"), body(ORC, "Orc B", 4, 0)],
+               ["declaration", bolt, "spell_a"], file="bolt")
 
 
 def test_the_declared_weapon_comes_back_with_its_attacker(page, open_app, tmp_path):

@@ -7,7 +7,6 @@ Every step waits on what the page shows, never on time."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -15,7 +14,7 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_map import preset  # noqa: E402
+from tr_fights import ORC, SWORDSMAN, body, melee, open_fight  # noqa: E402
 from test_tactical_round import apply_result, newest_log, pending  # noqa: E402
 
 SHOTS = os.environ.get("FRAY_SHOTS", "")
@@ -36,26 +35,10 @@ def shot(page, name: str, where: str) -> None:
 def load_melee(page, tmp_path) -> None:
     """Mira (a swordswoman) among three orcs a step away, Grak east, Uzg north and Bolg west, every one
     of them declared on a Melee attack (Mira on Grak, the orcs on Mira); the fight stands in the Melee phase."""
-    from fray import savefile
-    from fray.history import History
-    from fray.reducer import new_encounter
-
-    h = History(new_encounter("tactical-round", "The ford"))
-    for body, x, y in ((preset("tactical-round", "Swordsman with shield", name="Mira", side="party"), 0, 0),
-                       (preset("tactical-round", "Orc warrior", name="Grak"), 1.5, 0),
-                       (preset("tactical-round", "Orc warrior", name="Uzg"), 0, 1.5),
-                       (preset("tactical-round", "Orc warrior", name="Bolg"), -1.5, 0)):
-        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    while h.present.phase != "declaration":
-        h.do({"type": "advance"})
-    for cid, target in (("c1", "c2"), ("c2", "c1"), ("c3", "c1"), ("c4", "c1")):
-        h.do({"type": "tr.declare", "id": cid, "actions": [{"action": "melee_attack", "weapon": 0, "target": target}]})
-    while h.present.phase != "melee":
-        h.do({"type": "advance"})
-    path = tmp_path / "ford.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(4)
+    open_fight(page, tmp_path, "The ford", [body(SWORDSMAN, "Mira", 0, 0, "party"), body(ORC, "Grak", 1.5, 0),
+                                            body(ORC, "Uzg", 0, 1.5), body(ORC, "Bolg", -1.5, 0)],
+               ["declaration", melee("c1", "c2"), melee("c2", "c1"), melee("c3", "c1"), melee("c4", "c1"), "melee"],
+               file="ford")
     expect(page.locator(".tr-stepper li.current")).to_contain_text("Melee")
 
 
