@@ -52,18 +52,23 @@ def test_a_refused_declaration_stays_beside_its_form_until_the_gm_changes_it(pag
 
 def test_a_melee_attack_declared_out_of_reach_is_told_beside_its_form(page, open_app, tmp_path):
     """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within
-    the reach of their weapon." Orc B stands 8.2 m from Bran, who declares a Melee attack and no Move: the
-    form says so at Declaration, while a Move can still be declared (a GM's play-through learnt it only in
-    Melee, the Move phase over); with the Move declared too, it says nothing."""
+    the reach of their weapon." Orc B stands 8.2 m from Bran, who chooses a Melee attack and no Move: the
+    form says so as he chooses it (its preview: a GM's play-through saw it only after Declare), and after
+    Declare, while a Move can still be declared (another learnt it only in Melee, the Move phase over);
+    with the Move declared too, it says nothing."""
     page.set_viewport_size({"width": 1366, "height": 900})
     open_app(page)
     open_fight(page, tmp_path, "Apart at the ford", [body(SWORDSMAN, "Bran", 0, 0, "party"), body(ORC, "Orc B", 8.2, 0)],
                ["declaration"], file="apart")
     word = ("Orc B is 8.2 m from Bran, beyond a melee attack's reach (3 m): declare a Move to close in, "
             "unless Orc B comes to Bran in the Move phase")
-    declare(page, "c1", [("melee_attack", "0", "c2")], "Bran declares: Melee attack")
     bran = page.locator('form[data-form=tr-declare][data-id="c1"]')
-    expect(bran.locator(".tr-decl-reach")).to_have_text(word)
+    bran.locator('[name="actions.0.action"]').select_option("melee_attack")  # Weapon and Target come with it
+    expect(bran.locator('[name="actions.0.target"]')).to_have_value("c2")
+    expect(bran.locator(".tr-decl-preview .tr-decl-reach")).to_have_text(word)
+    photograph(page, "tr-ford-reach-preview", scroll_to='form[data-form=tr-declare][data-id="c1"]')
+    declare(page, "c1", [("melee_attack", "0", "c2")], "Bran declares: Melee attack")
+    expect(bran.locator(".tr-decl-reach")).to_have_text(word)  # once: under the declaration
     photograph(page, "tr-ford-reach", scroll_to="#tr-stepper")
     # a Move is made on no one: choosing it lets go of the attack's target (the log read "Move on Orc 4")
     bran.locator('[name="actions.0.action"]').select_option("move")

@@ -99,3 +99,26 @@ def test_quick_load_and_thrown_are_told_to_declare_the_half_action_with_the_shot
         declare(enc, "c1", shot)
     assert said(e.value) == hint
     declare(enc, "c1", {"action": with_it, "weapon": 0}, shot)
+
+
+def test_the_out_of_reach_word_is_the_declaration_forms_preview():
+    """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within the
+    reach of their weapon." The word on a melee attack declared out of reach with no Move came only after Declare:
+    the form says it as it is filled in (its preview), and once declared it stands under the declaration, once."""
+    from fray.games.tactical_round.web.forms import declare_preview
+    from fray.games.tactical_round.web.panel import DEFAULT_KINDS, panel_html
+    from tr_helpers import RS
+
+    enc = to_phase(fight(fighter("Lia", SWORD, side="party"), fighter("Orc 4", SWORD, x=8.2)), "declaration")
+    t = RS.all_tables(enc)
+    chosen = {"actions.0.action": "melee_attack", "actions.0.weapon": "0", "actions.0.target": "c2"}
+    word = ("Orc 4 is 8.2 m from Lia, beyond a melee attack's reach (3 m): declare a Move to close in, "
+            "unless Orc 4 comes to Lia in the Move phase")
+    said = str(declare_preview(enc, t, "c1", chosen))
+    assert said == f'<p class="tr-decl-reach" role="note">{word}</p>'.replace("'", "&#x27;")
+    with_move = {**chosen, "actions.1.action": "move"}
+    assert str(declare_preview(enc, t, "c1", with_move)) == ""
+    assert 'class="tr-decl-preview" data-odds' in str(panel_html(RS.view(enc), {}, DEFAULT_KINDS))
+    declared = declare(enc, "c1", {"action": "melee_attack", "weapon": 0, "target": "c2"})
+    assert str(declare_preview(declared, t, "c1", chosen)) == ""  # said under the declaration instead
+    assert rules.reach_warnings(declared, t) == {"c1": word}
