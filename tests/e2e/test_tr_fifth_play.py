@@ -1,5 +1,6 @@
 """Tactical round, what the fifth GM play-through left on the page: a Disengage was offered "as last
-round" and taken from one engaged with no one; an empty bow's hint, followed, was refused.
+round" and taken from one engaged with no one; an empty bow's hint, followed, was refused; the players'
+window named "Now: Bran" while everyone declared.
 
 Every step waits on what the page shows, never on time."""
 
@@ -12,7 +13,9 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
 from gestures import photograph  # noqa: E402
+from test_players_view import open_players  # noqa: E402
 from test_tactical_round import declare, newest_log  # noqa: E402
+from test_tr_taps import to  # noqa: E402
 from tr_fights import ORC, SWORDSMAN, body, melee, open_fight  # noqa: E402
 
 BOW = {"name": "Short bow", "cmb": 45, "kind": "missile", "base_range": 30, "reload": 1, "two_handed": True}
@@ -65,3 +68,23 @@ def test_an_empty_bows_hint_followed_is_taken(page, open_app, tmp_path):
     photograph(page, "tr-fifth-bow", scroll_to='form[data-form=tr-declare][data-id="c1"]')
     declare(page, "c1", [("reload", "0", "")], "Mira declares: Reload a missile weapon with Short bow (Other Actions, full)")
     expect(form).not_to_contain_text(hint)
+
+
+def test_the_players_window_names_nobody_now_while_everyone_declares(page, open_app, wait_ready, tmp_path):
+    """Tactical Round Sequence (FACTS.md): "Assessment, Declaration, Move, ...": in Declaration everyone
+    declares and nobody acts. The players' window read "Now: Bran" then: it shows the phase, as the GM's
+    round bar does, and nobody now; in the Move phase, the one who moves is Now."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    open_fight(page, tmp_path, "Declaring at the ford", [body(SWORDSMAN, "Bran", 0, 0, "party"),
+                                                         body(ORC, "Orc 4", 9, 0)], ["declaration"], file="declaring")
+    pv = open_players(page, wait_ready)
+    pv.set_viewport_size({"width": 1366, "height": 900})
+    expect(pv.locator("body")).to_contain_text("Declaration: everyone declares this round's actions")
+    expect(pv.locator("#pv-order li")).to_have_count(2)
+    expect(pv.locator("#pv-now")).not_to_contain_text("Now")
+    expect(pv.locator("#pv-order li.current")).to_have_count(0)
+    photograph(pv, "tr-fifth-players-declaration")
+    declare(page, "c1", [("move", "", "")], "Bran declares: Move")
+    to(page, "Move")
+    expect(pv.locator("#pv-now")).to_have_text("Now: Bran")
