@@ -66,7 +66,8 @@ def test_an_empty_bows_hint_followed_is_taken(page, open_app, tmp_path):
             "round: declare Reload a missile weapon alone")
     expect(form).to_contain_text(hint)
     photograph(page, "tr-fifth-bow", scroll_to='form[data-form=tr-declare][data-id="c1"]')
-    declare(page, "c1", [("reload", "0", "")], "Mira declares: Reload a missile weapon with Short bow (Other Actions, full)")
+    declare(page, "c1", [("reload", "0", "")],
+            "Mira declares: Reload a missile weapon with Short bow (Other Actions, full)")
     expect(form).not_to_contain_text(hint)
 
 

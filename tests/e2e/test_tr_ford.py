@@ -58,8 +58,8 @@ def test_a_melee_attack_declared_out_of_reach_is_told_beside_its_form(page, open
     with the Move declared too, it says nothing."""
     page.set_viewport_size({"width": 1366, "height": 900})
     open_app(page)
-    open_fight(page, tmp_path, "Apart at the ford", [body(SWORDSMAN, "Bran", 0, 0, "party"), body(ORC, "Orc B", 8.2, 0)],
-               ["declaration"], file="apart")
+    open_fight(page, tmp_path, "Apart at the ford",
+               [body(SWORDSMAN, "Bran", 0, 0, "party"), body(ORC, "Orc B", 8.2, 0)], ["declaration"], file="apart")
     word = ("Orc B is 8.2 m from Bran, beyond a melee attack's reach (3 m): declare a Move to close in, "
             "unless Orc B comes to Bran in the Move phase")
     bran = page.locator('form[data-form=tr-declare][data-id="c1"]')

@@ -9,6 +9,7 @@ from gestures import import_history
 from test_map import preset
 
 ORC, SWORDSMAN = "Orc warrior", "Swordsman with shield"
+TABLET, LAPTOP = {"width": 768, "height": 1024}, {"width": 1366, "height": 900}
 
 
 def body(which: str, name: str, x: float, y: float, side: str = "foes") -> tuple[dict[str, Any], float, float]:
@@ -17,11 +18,17 @@ def body(which: str, name: str, x: float, y: float, side: str = "foes") -> tuple
 
 
 def open_fight(page, tmp_path, title: str, bodies: list[tuple[dict[str, Any], float, float]],
-               steps: list[Any] = (), file: str = "fight") -> None:
+               steps: list[Any] = (), file: str = "fight", open_app: Any = None,
+               size: dict[str, int] | None = None) -> None:
     """``bodies`` added in order (c1, c2, ...) where they stand, then ``steps`` played: a phase id, to
     advance until that phase (through the next round's, once past it), or an action; opened in the
-    page once its tokens are on the map."""
+    page once its tokens are on the map. With ``open_app`` (the fixture), the page is first opened at
+    ``size`` (a tablet's unless said)."""
     from fray.history import History
+
+    if open_app is not None:
+        page.set_viewport_size(size or TABLET)
+        open_app(page)
     from fray.reducer import new_encounter
 
     h = History(new_encounter("tactical-round", title))
@@ -41,4 +48,5 @@ def open_fight(page, tmp_path, title: str, bodies: list[tuple[dict[str, Any], fl
 
 def melee(cid: str, target: str, weapon: int = 0) -> dict[str, Any]:
     """``cid``'s declaration of one Melee attack on ``target``."""
-    return {"type": "tr.declare", "id": cid, "actions": [{"action": "melee_attack", "weapon": weapon, "target": target}]}
+    return {"type": "tr.declare", "id": cid,
+            "actions": [{"action": "melee_attack", "weapon": weapon, "target": target}]}
