@@ -33,8 +33,12 @@ def test_the_incapacitated_declared_disengage_lapses_in_one_line():
     stops being Engaged at the end of the Other Actions Phase." Parrying: "Incapacitated ... characters ...
     cannot Parry at all": one who cannot act does nothing. Lia, incapacitated after declaring her Disengage,
     read "Lia is incapacitated: the declared Disengage lapses" and then "Lia disengages: no longer Engaged"."""
+    from tr_helpers import RS
+
     enc = declare(engaged_pair(), "c1", {"action": "disengage"})
     enc = condition(enc, "c1", "incapacitated")
+    lia = RS.view(enc)["combatants"][0]
+    assert not lia["disengaging"] and "disengaging" not in [c["name"] for c in lia["conditions"]]
     enc = to_phase(enc, "other")
     enc, events = apply(enc, GO_ON)
     lines = [e["text"] for e in events if e["text"].startswith("Lia")]

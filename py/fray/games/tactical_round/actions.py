@@ -84,14 +84,17 @@ def disengage_all(enc: Encounter, c: Combatant) -> None:
 def end_engagements_of_the_fallen(ctx: Context) -> None:
     """Melee Attacks: Engaged means in melee with a foe who can still fight. A combatant out of the
     fight (dead, dying, incapacitated, unconscious: ``rules.OUT_OF_ACTION``) can neither attack nor
-    Parry nor move, so its engagements end on both sides: the swordsman who killed the orc may move
+    Parry nor move nor Disengage, so its engagements end on both sides: the swordsman who killed the orc may move
     on without Disengaging. Looked at with ``peek`` so that an action touching nobody copies nobody."""
     enc = ctx.enc
     for seen in enc.peek():
-        if not seen.data.get("engaged_with"):
+        if not seen.data.get("engaged_with") and not seen.data.get("disengaging"):
             continue
         if rules.fallen(seen):
             c = enc.get(seen.id)
+            # nor is it Disengaging: one who cannot act does nothing (its declared Disengage lapses, one
+            # line; a GM's play-through read "lapses", then "Lia disengages: no longer Engaged")
+            c.data["disengaging"] = False
             foes = [o.name for o in (enc.peek_at(x) for x in c.data["engaged_with"]) if o is not None]
             disengage_all(enc, c)
             if foes:
@@ -853,10 +856,6 @@ def leave_phase(ctx: Context, t: dict[str, Any], mode: str) -> None:
         down = rules.fallen(c)
         if down:
             d["done"] = True
-            if d["action"] == "disengage":
-                # one who cannot act does not Disengage either: the round's end says nothing more
-                # of it (a GM's play-through read "lapses", then "Lia disengages: no longer Engaged")
-                enc.get(c.id).data["disengaging"] = False
             ctx.event("resolve", f"{c.name} is {down}: the declared {title_of(t, d)} lapses", id=c.id)
         elif d["action"] in BY_THEMSELVES_ON_LEAVING or (mode and d["action"] in BY_THEMSELVES_ON_ENTRY):
             resolve_by_itself(ctx, t, c, d)
