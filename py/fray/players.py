@@ -182,11 +182,12 @@ def lying(c: Any, enc: Encounter) -> bool:
 
 
 def _current(enc: Encounter, view: dict[str, Any], order: list[Any]) -> str | None:
-    """Who acts now: the ruleset's own word where its view says (``current``, or the entry of
-    ``order``/``acting`` marked current), else the turn of the order of play."""
+    """Who acts now: the ruleset's own word where its view says (``current``: an id, or None where
+    nobody acts, as while tactical-round's combatants declare; or the entry of ``order``/``acting``
+    marked current), else the turn of the order of play."""
     if enc.phase == "setup":
         return None
-    if isinstance(view.get("current"), str):
+    if "current" in view and (view["current"] is None or isinstance(view["current"], str)):
         return view["current"]
     for key in ("acting", "order"):
         rows = view.get(key)

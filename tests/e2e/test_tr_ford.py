@@ -12,36 +12,18 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gestures import import_history, photograph  # noqa: E402
-from test_map import preset  # noqa: E402
+from gestures import photograph  # noqa: E402
 from test_tactical_round import declare  # noqa: E402
+from tr_fights import ORC, SWORDSMAN, body, melee, open_fight  # noqa: E402
 
 
 def load_engaged(page, tmp_path) -> None:
     """Round 2's Declaration: Bran (c1) at 0 m, Engaged with Orc B (c2) 2 m east, whose blow in round
     1's Melee engaged them; Orc A (c3) 10 m north."""
-    from fray.history import History
-    from fray.reducer import new_encounter
-
-    h = History(new_encounter("tactical-round", "Engaged at the ford"))
-    for body, x, y in ((preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 0, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc B"), 2, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 10)):
-        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-
-    def to(phase: str) -> None:
-        for _ in range(20):
-            if h.present.phase == phase:
-                return
-            h.do({"type": "advance"})
-
-    to("declaration")
-    h.do({"type": "tr.declare", "id": "c2", "actions": [{"action": "melee_attack", "weapon": 0, "target": "c1"}]})
-    to("melee")
-    h.do({"type": "tr.attack", "id": "c2", "target": "c1", "rolls": {"attack": 20}})
-    h.do({"type": "advance"})
-    to("declaration")
-    import_history(page, tmp_path, h, 3, "ford")
+    open_fight(page, tmp_path, "Engaged at the ford",
+               [body(SWORDSMAN, "Bran", 0, 0, "party"), body(ORC, "Orc B", 2, 0), body(ORC, "Orc A", 0, 10)],
+               ["declaration", melee("c2", "c1"), "melee",
+                {"type": "tr.attack", "id": "c2", "target": "c1", "rolls": {"attack": 20}}, "declaration"], file="ford")
     expect(page.locator("#round-bar .round")).to_have_text("Round 2")
 
 
@@ -70,27 +52,23 @@ def test_a_refused_declaration_stays_beside_its_form_until_the_gm_changes_it(pag
 
 def test_a_melee_attack_declared_out_of_reach_is_told_beside_its_form(page, open_app, tmp_path):
     """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within
-    the reach of their weapon." Orc B stands 8.2 m from Bran, who declares a Melee attack and no Move: the
-    form says so at Declaration, while a Move can still be declared (a GM's play-through learnt it only in
-    Melee, the Move phase over); with the Move declared too, it says nothing."""
-    from fray.history import History
-    from fray.reducer import new_encounter
-
+    the reach of their weapon." Orc B stands 8.2 m from Bran, who chooses a Melee attack and no Move: the
+    form says so as he chooses it (its preview: a GM's play-through saw it only after Declare), and after
+    Declare, while a Move can still be declared (another learnt it only in Melee, the Move phase over);
+    with the Move declared too, it says nothing."""
     page.set_viewport_size({"width": 1366, "height": 900})
     open_app(page)
-    h = History(new_encounter("tactical-round", "Apart at the ford"))
-    for body, x in ((preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 0),
-                    (preset("tactical-round", "Orc warrior", name="Orc B"), 8.2)):
-        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": 0, "alt": 0}}})
-    for _ in range(2):
-        h.do({"type": "advance"})
-    assert h.present.phase == "declaration"
-    import_history(page, tmp_path, h, 2, "apart")
-    declare(page, "c1", [("melee_attack", "0", "c2")], "Bran declares: Melee attack")
+    open_fight(page, tmp_path, "Apart at the ford",
+               [body(SWORDSMAN, "Bran", 0, 0, "party"), body(ORC, "Orc B", 8.2, 0)], ["declaration"], file="apart")
+    word = ("Orc B is 8.2 m from Bran, beyond a melee attack's reach (3 m): declare a Move to close in, "
+            "unless Orc B comes to Bran in the Move phase")
     bran = page.locator('form[data-form=tr-declare][data-id="c1"]')
-    expect(bran.locator(".tr-decl-reach")).to_have_text(
-        "Orc B is 8.2 m from Bran, beyond a melee attack's reach (3 m): declare a Move to close in, "
-        "unless Orc B comes to Bran in the Move phase")
+    bran.locator('[name="actions.0.action"]').select_option("melee_attack")  # Weapon and Target come with it
+    expect(bran.locator('[name="actions.0.target"]')).to_have_value("c2")
+    expect(bran.locator(".tr-decl-preview .tr-decl-reach")).to_have_text(word)
+    photograph(page, "tr-ford-reach-preview", scroll_to='form[data-form=tr-declare][data-id="c1"]')
+    declare(page, "c1", [("melee_attack", "0", "c2")], "Bran declares: Melee attack")
+    expect(bran.locator(".tr-decl-reach")).to_have_text(word)  # once: under the declaration
     photograph(page, "tr-ford-reach", scroll_to="#tr-stepper")
     # a Move is made on no one: choosing it lets go of the attack's target (the log read "Move on Orc 4")
     bran.locator('[name="actions.0.action"]').select_option("move")
@@ -102,24 +80,12 @@ def test_a_melee_attack_declared_out_of_reach_is_told_beside_its_form(page, open
 def load_crowd_attack_waiting(page, tmp_path) -> None:
     """Twelve at the ford (the order strip in two rows on a tablet), in Melee: Mira's attack A1 on Grak
     rolled, its result from the attack table not entered; nobody else declared anything."""
-    from fray.history import History
-    from fray.reducer import new_encounter
-
-    h = History(new_encounter("tactical-round", "A crowd at the ford"))
-    bodies = [(preset("tactical-round", "Swordsman with shield", name="Mira", side="party"), 0, 0),
-              (preset("tactical-round", "Orc warrior", name="Grak"), 1.5, 0)]
-    bodies += [(preset("tactical-round", "Orc warrior", name=f"Orc {i}"), 6 + 2 * i, 8) for i in range(5)]
-    bodies += [(preset("tactical-round", "Swordsman with shield", name=f"Guard {i}", side="party"), 6 + 2 * i, -8)
-               for i in range(5)]
-    for body, x, y in bodies:
-        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    while h.present.phase != "declaration":
-        h.do({"type": "advance"})
-    h.do({"type": "tr.declare", "id": "c1", "actions": [{"action": "melee_attack", "weapon": 0, "target": "c2"}]})
-    while h.present.phase != "melee":
-        h.do({"type": "advance"})
-    h.do({"type": "tr.attack", "id": "c1", "target": "c2", "rolls": {"attack": 60}})
-    import_history(page, tmp_path, h, 12, "crowd")
+    bodies = [body(SWORDSMAN, "Mira", 0, 0, "party"), body(ORC, "Grak", 1.5, 0)]
+    bodies += [body(ORC, f"Orc {i}", 6 + 2 * i, 8) for i in range(5)]
+    bodies += [body(SWORDSMAN, f"Guard {i}", 6 + 2 * i, -8, "party") for i in range(5)]
+    open_fight(page, tmp_path, "A crowd at the ford", bodies,
+               ["declaration", melee("c1", "c2"), "melee",
+                {"type": "tr.attack", "id": "c1", "target": "c2", "rolls": {"attack": 60}}], file="crowd")
     expect(page.locator(".tr-stepper li.current")).to_contain_text("Melee")
 
 

@@ -15,10 +15,10 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gestures import import_history, photograph  # noqa: E402
-from test_map import preset  # noqa: E402
+from gestures import photograph  # noqa: E402
 from test_tactical_round import declare, newest_log  # noqa: E402
 from test_tr_taps import bolt_aims, load, to  # noqa: E402
+from tr_fights import ORC, SWORDSMAN, TABLET, body, open_fight  # noqa: E402
 
 
 def shot(page, name: str) -> None:
@@ -30,9 +30,8 @@ def test_the_attack_form_follows_who_acts_into_the_next_phase(page, open_app, tm
     """Tactical Round Sequence (FACTS.md): "Ranged A (...), Melee (...)": each declared action is made in
     its phase, by the one who acts now. An attacker picked in the form in Ranged A, whose shot the GM then
     skipped, is not the one the form offers in Melee."""
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load(page, tmp_path, orc_b_x=7)  # Bolt the crossbowman, Orc A, Bran the swordsman, Orc B 2 m from Bran
+    # Bolt the crossbowman, Orc A, Bran the swordsman, Orc B 2 m from Bran
+    load(page, tmp_path, orc_b_x=7, open_app=open_app, size=TABLET)
     to(page, "Assessment")
     to(page, "Declaration")
     declare(page, "c1", [("ranged_attack", "0", "c2")], "Bolt declares: Ranged attack")
@@ -51,26 +50,18 @@ def test_the_attack_form_follows_who_acts_into_the_next_phase(page, open_app, tm
     shot(page, "tr-form-follows")
 
 
-def load_downed(page, tmp_path, down: str = "incapacitated") -> None:
-    """Bran the swordsman at 0 m; Orc B 2 m east, already ``down``; Orc A 6 m north, standing."""
-    from fray.history import History
-    from fray.reducer import new_encounter
-
-    h = History(new_encounter("tactical-round", "The downed orc"))
-    for body, x, y in ((preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 0, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc B"), 2, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 6)):
-        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    h.do({"type": "set_condition", "id": "c2", "condition": down, "on": True})
-    import_history(page, tmp_path, h, 3, "downed")
+def load_downed(page, tmp_path, down: str = "incapacitated", **opening) -> None:
+    """Bran the swordsman at 0 m; Orc B 2 m east, already ``down``; Orc A 6 m north, standing.
+    ``opening``: ``open_fight``'s ``open_app`` and ``size``."""
+    open_fight(page, tmp_path, "The downed orc", [body(SWORDSMAN, "Bran", 0, 0, "party"), body(ORC, "Orc B", 2, 0),
+                                                  body(ORC, "Orc A", 0, 6)],
+               [{"type": "set_condition", "id": "c2", "condition": down, "on": True}], file="downed", **opening)
 
 
 def test_the_rows_attack_goes_to_the_declared_target_even_a_downed_one(page, open_app, tmp_path):
     """Parrying: "Incapacitated, Held, or Surprised characters ... cannot Parry at all": the rules take
     attacks on the incapacitated, so a blow declared on one is made on that one, not on another foe."""
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load_downed(page, tmp_path)
+    load_downed(page, tmp_path, open_app=open_app, size=TABLET)
     to(page, "Assessment")
     to(page, "Declaration")
     declare(page, "c1", [("melee_attack", "0", "c2")], "Bran declares: Melee attack")
@@ -108,9 +99,7 @@ def test_the_gms_line_of_sight_and_weapon_stand_through_other_choices(page, open
 def test_a_ranged_attack_declared_with_no_weapon_is_refused_beside_weapon(page, open_app, tmp_path):
     """Ranged Attacks: "Missile weapons, thrown weapons, and certain Spells all use the ranged attack
     rules": a ranged attack is made with one of them, which the GM names, and Fray never guesses."""
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load(page, tmp_path)
+    load(page, tmp_path, open_app=open_app, size=TABLET)
     to(page, "Assessment")
     to(page, "Declaration")
     form = page.locator('form[data-form=tr-declare][data-id="c1"]')
@@ -129,9 +118,7 @@ def test_as_last_round_offers_only_what_the_rules_take_now(page, open_app, tmp_p
     characters cannot take Movement Actions unless they Disengage or Run Away first." Bran moved and struck
     in round 1 and was struck: round 2's form starts on his Melee attack alone, says why, and Declare
     takes it as offered (a GM's play-through: the Move offered again, then "at most one Full and one Half")."""
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load(page, tmp_path, orc_b_x=7)  # Bran at 5 m, Orc B at 7 m: in reach
+    load(page, tmp_path, orc_b_x=7, open_app=open_app, size=TABLET)  # Bran at 5 m, Orc B at 7 m: in reach
     to(page, "Assessment")
     to(page, "Declaration")
     declare(page, "c3", [("move", "", ""), ("melee_attack", "0", "c4")], "Bran declares: Move")

@@ -15,39 +15,27 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from gestures import import_history, photograph  # noqa: E402
-from test_map import preset  # noqa: E402
+from gestures import photograph  # noqa: E402
 from test_tactical_round import apply_result, newest_log, pending  # noqa: E402
 from test_tr_play_left import attack, load_melee  # noqa: E402
+from tr_fights import LAPTOP, ORC, SWORDSMAN, TABLET, body, open_fight  # noqa: E402
 
 
-def load_spell(page, tmp_path) -> None:
+def load_spell(page, tmp_path, **opening) -> None:
     """The Mage (Staff in hand, Fire Bolt his second weapon) at 0 m, his Fire Bolt declared on Orc A
-    10 m north; Bran the swordsman 2 m east, Orc B 4 m east; the fight stands in Spell A."""
-    from fray.history import History
-    from fray.reducer import new_encounter
-
-    h = History(new_encounter("tactical-round", "The bolt"))
-    for body, x, y in ((preset("tactical-round", "Apprentice mage", name="Mage", side="party"), 0, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 10),
-                       (preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 2, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc B"), 4, 0)):
-        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    while h.present.phase != "declaration":
-        h.do({"type": "advance"})
-    h.do({"type": "tr.declare", "id": "c1", "actions": [{"action": "spell_prepared", "weapon": 1, "target": "c2"}]})
-    while h.present.phase != "spell_a":
-        h.do({"type": "advance"})
-    import_history(page, tmp_path, h, 4, "bolt")
+    10 m north; Bran the swordsman 2 m east, Orc B 4 m east; the fight stands in Spell A. ``opening``:
+    ``open_fight``'s ``open_app`` and ``size``."""
+    bolt = {"type": "tr.declare", "id": "c1", "actions": [{"action": "spell_prepared", "weapon": 1, "target": "c2"}]}
+    open_fight(page, tmp_path, "The bolt", [body("Apprentice mage", "Mage", 0, 0, "party"), body(ORC, "Orc A", 0, 10),
+                                            body(SWORDSMAN, "Bran", 2, 0, "party"), body(ORC, "Orc B", 4, 0)],
+               ["declaration", bolt, "spell_a"], file="bolt", **opening)
 
 
 def test_the_declared_weapon_comes_back_with_its_attacker(page, open_app, tmp_path):
     """Tactical Round Sequence (FACTS.md): each declared action is made in its phase, "Spell A" the
     prepared spells; the Mage's declared Fire Bolt is his attack there. The GM looks at another Attacker
     and back: the Fire Bolt is still the Weapon, and the attack goes with it."""
-    page.set_viewport_size({"width": 1366, "height": 900})
-    open_app(page)
-    load_spell(page, tmp_path)
+    load_spell(page, tmp_path, open_app=open_app, size=LAPTOP)
     form = page.locator("form[data-form=tr-attack]")
     weapon = form.locator("[name=weapon]")
     expect(form.locator("[name=id]")).to_have_value("c1")
@@ -80,9 +68,7 @@ def test_the_attack_forms_heading_shows_below_the_sticky_round_bar(page, open_ap
     """Tactical Round Sequence (FACTS.md): in Melee each declared attack is made in its turn, from the
     attack form. A GM's play-through on a laptop (1366x900): pressing a row's Attack, or applying a result,
     brought the form up with its heading under the sticky round bar."""
-    page.set_viewport_size({"width": 1366, "height": 900})
-    open_app(page)
-    load_melee(page, tmp_path)
+    load_melee(page, tmp_path, open_app=open_app, size=LAPTOP)
     form = page.locator("form[data-form=tr-attack]")
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the GM among the cards below
     page.locator('.tr-slot[data-id="c1"]').get_by_role("button", name=re.compile("^Attack")).click()
@@ -112,8 +98,7 @@ def test_the_attack_forms_heading_shows_below_the_sticky_round_bar(page, open_ap
     heading_below_the_bar(page)
 
 
-@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, {"width": 1366, "height": 900}],
-                         ids=["768x1024", "1366x900"])
+@pytest.mark.parametrize("size", [TABLET, LAPTOP], ids=["768x1024", "1366x900"])
 def test_the_acting_line_names_whose_critical_is_open(page, open_app, tmp_path, size):
     """FACTS.md, the attack: "the GM enters the result (hits and critical severity) ... Critical severity adds
     +0 / +10 / +20 / +30 / +50 to the critical roll." While the critical of Mira's blow waits for its effects,
@@ -122,9 +107,7 @@ def test_the_acting_line_names_whose_critical_is_open(page, open_app, tmp_path, 
     Grak."""
     from test_tr_play_left import load_melee
 
-    page.set_viewport_size(size)
-    open_app(page)
-    load_melee(page, tmp_path)
+    load_melee(page, tmp_path, open_app=open_app, size=size)
     attack(page, "c1", "c2", "60")
     apply_result(page, "A1", 5, "B", "40")
     line = page.locator("#acting-line .acting")
@@ -150,9 +133,7 @@ def test_next_stops_at_an_attack_waiting_for_its_result_and_an_undeclared_attack
     form stays, folded, and says why (it was gone, with no word)."""
     from test_tr_play_left import load_melee
 
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load_melee(page, tmp_path)
+    load_melee(page, tmp_path, open_app=open_app, size=TABLET)
     attack(page, "c1", "c2", "60")
     expect(pending(page, "A1")).to_have_count(1)
     for cid in ("c2", "c3", "c4"):

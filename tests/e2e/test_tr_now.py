@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from gestures import tr_next
 from test_tactical_round import declare
 from test_tr_taps import load, to
+from tr_fights import LAPTOP
 
 
 def tag_of(page, cid: str):
@@ -27,9 +28,8 @@ def attack(page, cid: str, roll: str) -> None:
 
 
 def test_now_moves_to_who_acts_and_is_gone_once_all_have_acted(page, open_app, tmp_path):
-    page.set_viewport_size({"width": 1366, "height": 900})
-    open_app(page)
-    load(page, tmp_path, orc_b_x=7)  # Bolt c1, Orc A c2, Bran c3, Orc B c4 2 m from Bran (Melee Attacks: in reach)
+    # Bolt c1, Orc A c2, Bran c3, Orc B c4 2 m from Bran (Melee Attacks: in reach)
+    load(page, tmp_path, orc_b_x=7, open_app=open_app, size=LAPTOP)
     to(page, "Assessment")
     to(page, "Declaration")
     expect(tag_of(page, "c1")).to_have_text("now")

@@ -7,7 +7,6 @@ Every step waits on what the page shows, never on time."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -15,7 +14,7 @@ import sys
 from playwright.sync_api import expect
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_map import preset  # noqa: E402
+from tr_fights import LAPTOP, ORC, SWORDSMAN, TABLET, body, melee, open_fight  # noqa: E402
 from test_tactical_round import apply_result, newest_log, pending  # noqa: E402
 
 SHOTS = os.environ.get("FRAY_SHOTS", "")
@@ -33,29 +32,14 @@ def shot(page, name: str, where: str) -> None:
     page.set_viewport_size(was)
 
 
-def load_melee(page, tmp_path) -> None:
+def load_melee(page, tmp_path, **opening) -> None:
     """Mira (a swordswoman) among three orcs a step away, Grak east, Uzg north and Bolg west, every one
-    of them declared on a Melee attack (Mira on Grak, the orcs on Mira); the fight stands in the Melee phase."""
-    from fray import savefile
-    from fray.history import History
-    from fray.reducer import new_encounter
-
-    h = History(new_encounter("tactical-round", "The ford"))
-    for body, x, y in ((preset("tactical-round", "Swordsman with shield", name="Mira", side="party"), 0, 0),
-                       (preset("tactical-round", "Orc warrior", name="Grak"), 1.5, 0),
-                       (preset("tactical-round", "Orc warrior", name="Uzg"), 0, 1.5),
-                       (preset("tactical-round", "Orc warrior", name="Bolg"), -1.5, 0)):
-        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    while h.present.phase != "declaration":
-        h.do({"type": "advance"})
-    for cid, target in (("c1", "c2"), ("c2", "c1"), ("c3", "c1"), ("c4", "c1")):
-        h.do({"type": "tr.declare", "id": cid, "actions": [{"action": "melee_attack", "weapon": 0, "target": target}]})
-    while h.present.phase != "melee":
-        h.do({"type": "advance"})
-    path = tmp_path / "ford.fray.json"
-    path.write_text(json.dumps(savefile.dump_history(h)), encoding="utf-8")
-    page.set_input_files("#file-import", str(path))
-    expect(page.locator("#map [data-token]")).to_have_count(4)
+    of them declared on a Melee attack (Mira on Grak, the orcs on Mira); the fight stands in the Melee phase.
+    ``opening``: ``open_fight``'s ``open_app`` and ``size``."""
+    open_fight(page, tmp_path, "The ford", [body(SWORDSMAN, "Mira", 0, 0, "party"), body(ORC, "Grak", 1.5, 0),
+                                            body(ORC, "Uzg", 0, 1.5), body(ORC, "Bolg", -1.5, 0)],
+               ["declaration", melee("c1", "c2"), melee("c2", "c1"), melee("c3", "c1"), melee("c4", "c1"), "melee"],
+               file="ford", **opening)
     expect(page.locator(".tr-stepper li.current")).to_contain_text("Melee")
 
 
@@ -73,9 +57,7 @@ def test_a_critical_waiting_is_plain_next_stops_for_it_and_a_new_attacks_hits_la
     adds +0 / +10 / +20 / +30 / +50 to the critical roll": the critical's effects are the GM's to give, so
     Next stops until the GM applies them or leaves them, in words; and what the GM types after an attack
     goes into that attack's own Hits."""
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load_melee(page, tmp_path)
+    load_melee(page, tmp_path, open_app=open_app, size=TABLET)
     attack(page, "c1", "c2", "60")
     apply_result(page, "A1", 5, "B", "40")
     crit = page.locator('article.tr-pending.critical[data-ref="A1"]')
@@ -119,9 +101,7 @@ def test_a_critical_waiting_is_plain_next_stops_for_it_and_a_new_attacks_hits_la
 def test_the_acting_row_says_whom_the_attack_went_to(page, open_app, tmp_path):
     """Combat Actions: the declared attack is made in its phase, on the target the GM chooses then. A GM's
     play-through: Mira's blow, declared on Grak, went to Uzg, and her row still read "→ Grak ... done"."""
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load_melee(page, tmp_path)
+    load_melee(page, tmp_path, open_app=open_app, size=TABLET)
     attack(page, "c1", "c3", "60")
     expect(pending(page, "A1")).to_have_count(1)
     mira = page.locator('.tr-slot[data-id="c1"]')
@@ -134,9 +114,7 @@ def test_the_target_list_follows_the_attacker(page, open_app, tmp_path):
     """Combat Actions: a combatant attacks an opponent, never himself (the engine refuses "cannot be their own
     opponent"). Another Attacker chosen in the form: his Target list has everyone but him, on his own declared
     target, at once (no Attack pressed, no redraw)."""
-    page.set_viewport_size({"width": 1366, "height": 900})
-    open_app(page)
-    load_melee(page, tmp_path)
+    load_melee(page, tmp_path, open_app=open_app, size=LAPTOP)
     form = page.locator("form[data-form=tr-attack]")
     target = form.locator("[name=target]")
     expect(form.locator("[name=id]")).to_have_value("c1")

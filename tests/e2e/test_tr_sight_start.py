@@ -14,12 +14,12 @@ from playwright.sync_api import expect
 sys.path.insert(0, os.path.dirname(__file__))
 from test_tactical_round import declare  # noqa: E402
 from test_tr_taps import load, to  # noqa: E402
+from tr_fights import TABLET  # noqa: E402
 
 
 def test_the_first_ranged_attack_starts_from_the_map_and_sight_stays_with_missiles(page, open_app, tmp_path):
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load(page, tmp_path, orc_b_x=7)  # Bolt 0,0; Orc A 0,10 in the clear; Bran 5,0; Orc B 7,0 within Bran's reach
+    # Bolt 0,0; Orc A 0,10 in the clear; Bran 5,0; Orc B 7,0 within Bran's reach
+    load(page, tmp_path, orc_b_x=7, open_app=open_app, size=TABLET)
     to(page, "Assessment")
     to(page, "Declaration")
     declare(page, "c1", [("ranged_attack", "0", "c2")], "Bolt declares: Ranged attack")

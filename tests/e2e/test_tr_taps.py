@@ -12,24 +12,18 @@ import re
 
 from playwright.sync_api import expect
 
-from gestures import Taps, import_history
-from test_map import preset
+from gestures import Taps
 from test_tactical_round import declare, pending
+from tr_fights import ORC, SWORDSMAN, TABLET, body, open_fight
 
 
-def load(page, tmp_path, orc_b_x: float = 10) -> None:
+def load(page, tmp_path, orc_b_x: float = 10, **opening) -> None:
     """Bolt (a crossbowman) at 0 m; Orc A 10 m north, in the clear; his ally Bran 5 m east, in the
-    line to Orc B 10 m east (``orc_b_x``: 7, within Bran's melee reach)."""
-    from fray.history import History
-    from fray.reducer import new_encounter
-
-    h = History(new_encounter("tactical-round", "Taps at the ford"))
-    for body, x, y in ((preset("tactical-round", "Crossbowman", name="Bolt", side="party"), 0, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc A"), 0, 10),
-                       (preset("tactical-round", "Swordsman with shield", name="Bran", side="party"), 5, 0),
-                       (preset("tactical-round", "Orc warrior", name="Orc B"), orc_b_x, 0)):
-        h.do({"type": "add_combatant", "combatant": {**body, "position": {"x": x, "y": y, "alt": 0}}})
-    import_history(page, tmp_path, h, 4, "taps")
+    line to Orc B 10 m east (``orc_b_x``: 7, within Bran's melee reach). ``opening``: ``open_fight``'s
+    ``open_app`` and ``size``."""
+    open_fight(page, tmp_path, "Taps at the ford",
+               [body("Crossbowman", "Bolt", 0, 0, "party"), body(ORC, "Orc A", 0, 10),
+                body(SWORDSMAN, "Bran", 5, 0, "party"), body(ORC, "Orc B", orc_b_x, 0)], file="taps", **opening)
 
 
 def to(page, title: str) -> None:
@@ -52,9 +46,7 @@ def bolt_aims(page, tmp_path, target: str, orc_b_x: float = 10):
 
 
 def test_one_attack_with_frays_dice_in_at_most_four_taps_and_sight_from_the_map(page, open_app, tmp_path):
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load(page, tmp_path)
+    load(page, tmp_path, open_app=open_app, size=TABLET)
     to(page, "Assessment")
     to(page, "Declaration")
     declare(page, "c1", [("ranged_attack", "0", "c2")], "Bolt declares: Ranged attack with Light crossbow on Orc A (Ranged A, full)")
@@ -138,9 +130,7 @@ def test_declaring_an_attack_takes_two_taps(page, open_app, tmp_path):
     "(no target)" even for an attack, so each combatant took four taps (action, weapon, target,
     Declare). Chosen, an attack starts on the weapon that fits it and the nearest standing enemy,
     never an ally: two taps."""
-    page.set_viewport_size({"width": 768, "height": 1024})
-    open_app(page)
-    load(page, tmp_path)
+    load(page, tmp_path, open_app=open_app, size=TABLET)
     to(page, "Assessment")
     to(page, "Declaration")
     counts = {}

@@ -234,3 +234,27 @@ def test_range_band_a_companions_high_stealth_is_shown_a_foes_is_not():
     enc, _ = apply(enc, {"type": "players.hide", "id": "c3", "hidden": False})
     states = {c["name"]: c["states"] for c in see(enc)["combatants"]}
     assert states == {"Kest": ["high stealth"], "Ana": [], "Lurker": []}
+
+
+def test_tactical_round_declaration_has_nobody_now():
+    """Tactical Round Sequence (FACTS.md): "Assessment, Declaration, Move, ...": in the Declaration phase every
+    combatant declares and nobody acts. A GM's players' window read "Now: Bran" during Declaration: it shows
+    the phase, as the GM's round bar does, and nobody as acting; in the Move phase the one to move is Now."""
+    rs = get_ruleset("tactical-round")
+    enc = new_encounter("tactical-round", "Ford")
+    for p in rs.presets()[:2]:
+        enc, _ = apply(enc, {"type": "add_combatant", "combatant": p})
+    while enc.phase != "declaration":
+        enc, _ = apply(enc, {"type": "advance"})
+
+    def projected(enc):
+        order = rs.order_of_play(enc)
+        return players.project(enc, rs.view(enc), order, rs.still_to_act(enc, order))
+
+    p = projected(enc)
+    assert p["current"] is None and not any(o["current"] for o in p["order"])
+    assert p["phase_label"].startswith("Declaration")
+    enc, _ = apply(enc, {"type": "tr.declare", "id": "c1", "actions": [{"action": "move"}]})
+    while enc.phase != "move":
+        enc, _ = apply(enc, {"type": "advance"})
+    assert projected(enc)["current"] == "c1"

@@ -97,22 +97,12 @@ def test_next_stops_at_an_attack_waiting_for_its_table_result():
     the engine computes and shows the total, and the GM enters the result (hits and critical severity)".
     The page's Next stops at an attack whose result is not entered, as it does at a critical (it went on,
     and the blow was never read); the GM enters it, or leaves it in words."""
-    import pytest
+    from tr_helpers import next_stops_at_a1
 
-    from fray.errors import RuleViolation
-
-    enc, NEXT = _attack_waiting()
-    with pytest.raises(RuleViolation, match=r"A1, Mira's attack on Grak, has no result: enter it from the attack "
-                                            r"table or leave it"):
-        do(enc, NEXT)
-    after, ev = do(enc, {**NEXT, "go_on": True})
-    assert "The GM goes on: A1, Mira's attack on Grak, is left without a result" in [e["text"] for e in ev]
-    assert after.state["pending"] == [] and after.phase != "melee"
-    entered, _ = do(enc, {"type": "tr.apply_result", "ref": "A1", "hits": 4})
-    moved, _ = do(entered, NEXT)  # read: nothing to stop for
-    assert moved.phase != "melee"
-    bare, _ = do(enc, {"type": "advance"})  # a history saved before: Next as it was played
-    assert [p["ref"] for p in bare.state["pending"]] == ["A1"]
+    next_stops_at_a1(_attack_waiting()[0], r"A1, Mira's attack on Grak, has no result: enter it from the attack "
+                                           r"table or leave it",
+                     "The GM goes on: A1, Mira's attack on Grak, is left without a result",
+                     {"type": "tr.apply_result", "ref": "A1", "hits": 4})
 
 
 def test_the_box_of_a_next_that_stopped_offers_to_enter_the_result_or_leave_it():

@@ -6,14 +6,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from fray.errors import RuleViolation
-
-from tr_helpers import RS, SWORD, declare, do, fight, fighter
+from tr_helpers import RS, SWORD, declare, do, fight, fighter, next_stops_at_a1
 
 NEXT = {"type": "advance", "skip_empty": True, "ask": True}
-GO_ON = {**NEXT, "go_on": True}
 
 
 def texts(events) -> list[str]:
@@ -45,17 +40,9 @@ def test_next_stops_at_a_critical_waiting_for_its_effects_and_the_gm_leaves_it_i
     """FACTS.md, the attack: "the GM enters the result (hits and critical severity) ... Critical
     severity adds +0 / +10 / +20 / +30 / +50 to the critical roll": the critical's effects are the GM's
     to give. A GM's play-through: Next went on with the critical still waiting, and it was missed."""
-    enc = with_a_critical_waiting(melee())
-    with pytest.raises(RuleViolation, match="A1's critical B on Grak is not applied: apply it or leave it"):
-        do(enc, NEXT)
-    after, ev = do(enc, GO_ON)
-    assert "The GM goes on: A1's critical B on Grak is left unapplied" in texts(ev)
-    assert after.state["pending"] == [] and after.phase != "melee"
-    applied, _ = do(enc, {"type": "tr.apply_critical", "ref": "A1", "hits": 3})
-    moved, _ = do(applied, NEXT)  # settled: nothing to stop for
-    assert moved.phase != "melee"
-    bare, ev = do(enc, {"type": "advance"})  # a history saved before: Next as it was played
-    assert [p["ref"] for p in bare.state["pending"]] == ["A1"]
+    next_stops_at_a1(with_a_critical_waiting(melee()), "A1's critical B on Grak is not applied: apply it or leave it",
+                     "The GM goes on: A1's critical B on Grak is left unapplied",
+                     {"type": "tr.apply_critical", "ref": "A1", "hits": 3})
 
 
 def test_the_declaration_says_with_which_weapon_and_on_whom():

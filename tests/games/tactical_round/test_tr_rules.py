@@ -110,7 +110,7 @@ def test_declared_action_lands_in_its_phase(act, weapon, phase):
     """Tactical Round Sequence (FACTS): each declared action lands in its phase — "Spell A (prepared or instant
     spells), Ranged A (weapons loaded before the round ...), Melee ..., Spell B (unprepared spells), Other Actions"."""
     enc = duel(a_weapons=(SWORD, BOW))
-    if act == "run_away":
+    if act in ("run_away", "disengage"):  # both are from melee: Engaged first
         enc, _ = attack(to_phase(enc, "melee"), "c2", "c1", 50)
         enc = to_phase(to_phase(enc, "assessment"), "declaration")
     d = {"action": act}

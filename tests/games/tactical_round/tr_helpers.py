@@ -77,3 +77,24 @@ def parts(ev, key: str) -> dict[str, int]:
 
 def snapshot(enc) -> dict[str, Any]:
     return asdict(enc)
+
+
+def next_stops_at_a1(enc, asked: str, left: str, settle: dict[str, Any]) -> None:
+    """The page's Next in Melee stops at A1 waiting for the GM (``asked``: the refusal, a regular expression);
+    the GM's go-on leaves it, logged (``left``), and Next goes on; once ``settle`` (the GM's entry) is applied,
+    Next has nothing to stop for; a Next of a history saved before (no ``ask``) leaves A1 waiting, as played."""
+    import pytest
+
+    from fray.errors import RuleViolation
+
+    NEXT = {"type": "advance", "skip_empty": True, "ask": True}
+    with pytest.raises(RuleViolation, match=asked):
+        apply(enc, NEXT)
+    after, ev = apply(enc, {**NEXT, "go_on": True})
+    assert left in [e["text"] for e in ev]
+    assert after.state["pending"] == [] and after.phase != "melee"
+    settled, _ = apply(enc, settle)
+    moved, _ = apply(settled, NEXT)
+    assert moved.phase != "melee"
+    bare, _ = apply(enc, {"type": "advance"})
+    assert [p["ref"] for p in bare.state["pending"]] == ["A1"]

@@ -84,14 +84,17 @@ def disengage_all(enc: Encounter, c: Combatant) -> None:
 def end_engagements_of_the_fallen(ctx: Context) -> None:
     """Melee Attacks: Engaged means in melee with a foe who can still fight. A combatant out of the
     fight (dead, dying, incapacitated, unconscious: ``rules.OUT_OF_ACTION``) can neither attack nor
-    Parry nor move, so its engagements end on both sides: the swordsman who killed the orc may move
+    Parry nor move nor Disengage, so its engagements end on both sides: the swordsman who killed the orc may move
     on without Disengaging. Looked at with ``peek`` so that an action touching nobody copies nobody."""
     enc = ctx.enc
     for seen in enc.peek():
-        if not seen.data.get("engaged_with"):
+        if not seen.data.get("engaged_with") and not seen.data.get("disengaging"):
             continue
         if rules.fallen(seen):
             c = enc.get(seen.id)
+            # nor is it Disengaging: one who cannot act does nothing (its declared Disengage lapses, one
+            # line; a GM's play-through read "lapses", then "Lia disengages: no longer Engaged")
+            c.data["disengaging"] = False
             foes = [o.name for o in (enc.peek_at(x) for x in c.data["engaged_with"]) if o is not None]
             disengage_all(enc, c)
             if foes:
@@ -187,24 +190,26 @@ def plan_declaration(ctx: Context) -> tuple[Combatant, list[dict[str, Any]], lis
         if kind.startswith("spell") and w is not None and w["kind"] != "spell":
             raise InvalidAction(f"{p}.weapon", f"{w['name']} is not a Bolt/Area spell")
         plan.append({"action": kind, "weapon": w_index, "target": target, "cost": cost, "done": False})
+    acts = [d["action"] for d in plan]
+    loads = {d["weapon"] for d in plan if d["action"] in ("reload", "ready_thrown")}
+    # the reload's own rule before the count of actions: a Full reload with the shot is two Full
+    # actions, and "at most one Full and one Half" did not say why (a GM's play-through)
+    for d in plan:
+        if d["action"] == "ranged_attack":
+            w = c.data["weapons"][d["weapon"]]
+            if d["weapon"] in loads and w["kind"] == "missile" and not w["quick_load"]:
+                raise RuleViolation("Reloading", f"{w['name']} takes a {reload_cost(w)} Action to reload: it cannot "
+                                    "also shoot this round (only Quick Load can)")
+            if not w["loaded"] and d["weapon"] not in loads:
+                raise RuleViolation("Reloading", not_loaded(w, kinds))
     costs = sorted(d["cost"] for d in plan)
     if costs.count("full") > 1 or len(costs) > 2 or (len(costs) == 2 and costs == ["full", "full"]):
         raise RuleViolation("Combat Actions", "at most one Full and one Half action (or two Half actions) a round")
-    acts = [d["action"] for d in plan]
-    loads = {d["weapon"] for d in plan if d["action"] in ("reload", "ready_thrown")}
     for d in plan:
         is_attack = d["action"] in ("ranged_attack", "melee_attack") or (
             d["action"].startswith("spell") and d["weapon"] is not None)
         if is_attack and "disengage" in acts:
             raise RuleViolation("Disengaging", "while Disengaging a character may Parry but cannot attack")
-        if d["action"] == "ranged_attack":
-            w = c.data["weapons"][d["weapon"]]
-            if d["weapon"] in loads and w["kind"] == "missile" and not w["quick_load"]:
-                raise RuleViolation("Reloading", f"{w['name']} takes a {'Multi-Round' if w['reload'] > 1 else 'Full'} "
-                                    "Action to reload: it cannot also shoot this round (only Quick Load can)")
-            if not w["loaded"] and d["weapon"] not in loads:
-                raise RuleViolation("Reloading", f"{w['name']} is not {'readied' if w['kind'] == 'thrown' else 'loaded'}: "
-                                    "declare the reload (Quick Load) or ready it too")
     moving = [a for a in acts if a == "move"]
     if moving and rules.engaged_ids(ctx.enc, c) and "disengage" in acts and "run_away" not in acts:
         raise RuleViolation("Disengaging", "a Disengaging character stops being Engaged only at the end of the Other "
@@ -214,6 +219,11 @@ def plan_declaration(ctx: Context) -> tuple[Combatant, list[dict[str, Any]], lis
                             "or Run Away first")
     if "run_away" in acts and not rules.engaged_ids(ctx.enc, c):
         raise RuleViolation("Running Away", f"{c.name} is not Engaged: just move")
+    if "disengage" in acts and not rules.engaged_ids(ctx.enc, c):
+        # "Disengage from melee": one Engaged with no one has none (a GM's play-through: the form's
+        # "as last round" offered a Disengage already done, and the declaration took it)
+        raise RuleViolation("Disengaging", f"{c.name} is not engaged: nothing to disengage from",
+                            f"actions.{acts.index('disengage')}.action")
     for d in plan:
         w = c.data["weapons"][d["weapon"]] if d["weapon"] is not None else None
         d["phase"] = rules.declared_phase(t, d["action"], w, ctx.enc.round, d["weapon"] in loads)
@@ -221,6 +231,26 @@ def plan_declaration(ctx: Context) -> tuple[Combatant, list[dict[str, Any]], lis
                 x["action"] == "ranged_attack" and x["weapon"] == d["weapon"] for x in plan):
             d["phase"] = "ranged_b"  # loaded just before the shot in Ranged B
     return c, plan, acts, kinds
+
+
+def reload_cost(w: dict[str, Any]) -> str:
+    return "Multi-Round" if w["reload"] > 1 else "Full"
+
+
+def not_loaded(w: dict[str, Any], kinds: dict[str, Any]) -> str:
+    """What declaring a shot with an empty weapon needs, as Reloading says it: "Reloading a missile
+    weapon is a Full Action or a Multi-Round Action, depending on the weapon. Weapons with the Quick
+    Load property can be reloaded as a Half Action, allowing the character to attack in the same
+    Round. Readying a thrown weapon is always a Half Action." The hint is what the rules then take
+    (a GM's play-through: a bow without Quick Load was told to "declare the reload ... too", and the
+    reload with the shot was refused)."""
+    if w["kind"] == "thrown":
+        return f"{w['name']} is not readied: declare {kinds['ready_thrown']['title']} with the throw (a Half Action)"
+    reload = kinds["reload"]["title"]
+    if w["quick_load"]:
+        return f"{w['name']} is not loaded: declare {reload} with the shot (Quick Load: a Half Action)"
+    return (f"{w['name']} is not loaded: without Quick Load its reload is a {reload_cost(w)} Action, so the shot "
+            f"waits for {'a later' if w['reload'] > 1 else 'next'} round: declare {reload} alone")
 
 
 def resolve(ctx: Context) -> None:

@@ -312,25 +312,34 @@ def reach_warnings(enc: Encounter, tables: Tables) -> dict[str, str]:
     on an opponent out of reach with no Move of its own declared. The rules take such a declaration (the
     Move phase comes before Melee, and the opponent may come to him), so it is a word while the GM can
     still declare the Move, not a refusal: a GM's play-through learnt it only in Melee, the Move over."""
-    from fray.geometry import distance
-
-    reach = float(keyed(tables["melee_reach"])["reach_m"]["value"])
     out: dict[str, str] = {}
     for cid, plan in enc.state.get("declared", {}).items():
-        a = enc.get(cid)
-        if a is None or any(d.get("action") == "move" for d in plan):
-            continue
-        for d in plan:
-            b = enc.get(d.get("target") or "") if d.get("action") == "melee_attack" else None
-            if b is None or b.id in engaged_ids(enc, a):
-                continue
-            metres = round(distance(a.position, b.position), 2)
-            if metres > reach:
-                out[cid] = (f"{b.name} is {metres:.1f} m from {a.name}, beyond a melee attack's reach "
-                            f"({reach:g} m): declare a Move to close in, unless {b.name} comes to {a.name} "
-                            f"in the Move phase")
-                break
+        said = reach_warning(enc, tables, cid, plan)
+        if said:
+            out[cid] = said
     return out
+
+
+def reach_warning(enc: Encounter, tables: Tables, cid: str, plan: list[dict[str, Any]]) -> str:
+    """``reach_warnings``' word for one declaration, made or still in its form (``plan``: its rows,
+    ``{"action", "target"}``): the form says it as the GM fills it in, before Declare (a GM's
+    play-through saw it only once declared), as range-band's attack form asks its question."""
+    from fray.geometry import distance
+
+    a = enc.get(cid)
+    if a is None or any(d.get("action") == "move" for d in plan):
+        return ""
+    reach = float(keyed(tables["melee_reach"])["reach_m"]["value"])
+    for d in plan:
+        b = enc.get(d.get("target") or "") if d.get("action") == "melee_attack" else None
+        if b is None or b.id == a.id or b.id in engaged_ids(enc, a):
+            continue
+        metres = round(distance(a.position, b.position), 2)
+        if metres > reach:
+            return (f"{b.name} is {metres:.1f} m from {a.name}, beyond a melee attack's reach "
+                    f"({reach:g} m): declare a Move to close in, unless {b.name} comes to {a.name} "
+                    f"in the Move phase")
+    return ""
 
 
 def parry_against(enc: Encounter, target: Combatant, attacker: Combatant, w: dict[str, Any], on_rear: bool,

@@ -6,6 +6,7 @@
       "round": 2,
       "phase": {"id": "melee", "title": "Melee", "note": "Longest weapon first; ...", "index": 5},
       "phase_label": "Melee: longest weapon first, then higher CMB",   # the round bar's name for the phase
+      "current": None,                               # only in Assessment and Declaration: nobody acts
       "phases": [{"id": "assessment", "title": "Assessment", "current": false}, ...],   # the sequence
       "acting": [                                    # who acts in this phase, in order
         {"combatant": "c1", "name": "Bran", "label": "Melee", "explanation": "Melee attack → Grak with
@@ -98,6 +99,9 @@ def view(enc: Encounter, tables: dict[str, dict[str, Any]], kept: dict[str, Any]
                   "note": phase_entry.get("note", "") if phase_entry else "Add combatants, then start the round.",
                   "index": ids.index(enc.phase) if enc.phase in ids else -1},
         "phase_label": phase_label(phase_entry),
+        # nobody acts while the round is declared: the players' window names no one "Now" then (a
+        # GM's play-through read "Now: Bran" during Declaration), and shows the phase
+        **({"current": None} if enc.phase in ("assessment", "declaration") else {}),
         "phases": [{"id": e["id"], "title": e["title"], "current": e["id"] == enc.phase}
                    for e in tables["phases"]["entries"]],
         "acting": acting,

@@ -10,7 +10,7 @@ from typing import Any
 
 from fray.web import odds_view
 from fray.web.html import Markup, block, fragment, h, html
-from fray.web.widgets import names_in as _names
+from fray.web.widgets import as_int, names_in as _names
 from fray.games.tactical_round.web.ui import TacticalRoundUi
 
 from .common import (ATTACK_KINDS, BY_NEXT, DECLARE_ROWS, FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _check,
@@ -172,10 +172,11 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
         form = html('<form class="tr-form tr-declare" data-form="tr-declare" data-id="{cid}" novalidate '
                     'aria-label="Declare for {name}">{head}{said}{err}'
                     '<input type="hidden" name="id" value="{cid}">{err_id}{err_actions}'
-                    '<div class="tr-decl-rows">{rows}</div>'
+                    '<div class="tr-decl-rows">{rows}</div>{preview}'
                     '<button type="submit" class="primary">Declare for {name}</button></form>',
                     cid=cid, name=c["name"], head="" if folded else h("h3", None, c["name"]), said=said,
-                    err=_general_err(), err_id=_err("id"), err_actions=_err("actions"), rows=fragment(rows))
+                    err=_general_err(), err_id=_err("id"), err_actions=_err("actions"), rows=fragment(rows),
+                    preview=_decl_preview())
         forms.append(_decl_fold(c, decl, cid in is_open, names, body=form) if folded else form)
     if not forms:
         return fragment()
@@ -185,6 +186,45 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
                  html('<p class="hint">At most one Full and one Half action (or two Half). '
                       'Each action lands in its phase.</p>'),
                  block("div", {"class": "tr-decl-forms tr-decl-folded" if folded else "tr-decl-forms"}, forms))
+
+
+def _decl_preview() -> Markup:
+    """Where a declaration form says, as the GM fills it in, what its rows would leave to know (filled
+    by ``odds_view.refresh`` from ``declare_preview``), as range-band's attack form previews its question."""
+    return h("div", {"class": "tr-decl-preview", "data-odds": True, "aria-live": "polite"})
+
+
+def declared_rows(values: dict[str, Any]) -> tuple[list[int], list[dict[str, Any]]]:
+    """A declaration form's chosen rows: (their row numbers, each as ``tr.declare`` takes it)."""
+    rows: list[int] = []
+    acts = []
+    for i in range(DECLARE_ROWS):
+        kind = values.get(f"actions.{i}.action") or ""
+        if not kind:
+            continue
+        d: dict[str, Any] = {"action": kind}
+        w = values.get(f"actions.{i}.weapon") or ""
+        if w != "":
+            d["weapon"] = as_int(w)
+        t = values.get(f"actions.{i}.target") or ""
+        if t:
+            d["target"] = t
+        rows.append(i)
+        acts.append(d)
+    return rows, acts
+
+
+def declare_preview(enc: Any, tables: dict[str, Any], cid: str, values: dict[str, Any]) -> Markup:
+    """The form's preview (Melee Attacks: "Melee attacks are made against opponents who are adjacent to the
+    attacker or within the reach of their weapon"): a melee attack chosen on a foe out of reach with no
+    Move is said while the GM can still add the Move (a GM's play-through saw it only after Declare).
+    Once declared, the same word stands under the declaration (``declare_html``'s ``reach``): not twice."""
+    from fray.games.tactical_round import rules
+
+    said = rules.reach_warning(enc, tables, cid, declared_rows(values)[1])
+    if not said or said == rules.reach_warnings(enc, tables).get(cid):
+        return fragment()
+    return html('<p class="tr-decl-reach" role="note">{}</p>', said)
 
 
 def declared_what(d: dict[str, Any], c: dict[str, Any], names: dict[str, str]) -> str:

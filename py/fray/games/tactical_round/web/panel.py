@@ -38,8 +38,8 @@ from .card import CARD_FOLDS, card_html
 from .common import _out_of_action, read_rolls
 from .common import (ATTACK_KINDS, ATTACK_PHASES, BY_NEXT, DECLARE_ROWS, DEFAULT_KINDS,  # noqa: F401
                      FLAGS, FOLD_DECLARATIONS_FROM, PENDING_SHOWN, _btn, _general_err, parse_dice)
-from .forms import (attack_html, declare_html, open_html, pending_html, ranges_html, target_options,  # noqa: F401
-                    weapon_options)
+from .forms import (attack_html, declare_html, declare_preview, declared_rows, open_html, pending_html,  # noqa: F401
+                    ranges_html, target_options, weapon_options)
 
 
 # -- the panel above the cards ------------------------------------------------------------------
@@ -432,6 +432,9 @@ class TacticalPanel(GamePanel):
             tsel.value = target
         elif tsel is not None and str(t.value or "") in ON_NO_ONE:
             tsel.value = ""  # a Move is on no one: the attack's target the form held is not its
+        # the preview again, with the weapon and target just chosen: it was worked out from the form
+        # as the GM left it, before they were (the odds listen to the same change, and first)
+        odds_view.refresh(app, form)
 
     @staticmethod
     def forget_stale_attack(app: Any, view: dict[str, Any]) -> None:
@@ -762,7 +765,11 @@ class TacticalPanel(GamePanel):
         return out
 
     def odds(self, app: Any, form_name: str, form: Any, values: dict[str, Any]) -> str | None:
-        """The odds of the attack as the form is set now (never rolls)."""
+        """The odds of the attack as the form is set now (never rolls); a declaration's preview."""
+        if form_name == "tr-declare":
+            from fray.web.dom import data
+
+            return declare_preview(app.enc, app.ruleset.all_tables(app.enc), data(form, "id") or "", values)
         if form_name != "tr-attack":
             return None
         from fray.games.tactical_round.odds import AttackOdds, attack_odds
@@ -821,22 +828,7 @@ class TacticalPanel(GamePanel):
         app.reveal(sec if whole else box)
 
     def declare(self, app: Any, form: Any, values: dict[str, Any]) -> None:
-        rows: list[int] = []
-        acts = []
-        for i in range(DECLARE_ROWS):
-            kind = values.get(f"actions.{i}.action") or ""
-            if not kind:
-                continue
-            d: dict[str, Any] = {"action": kind}
-            w = values.get(f"actions.{i}.weapon") or ""
-            if w != "":
-                d["weapon"] = as_int(w)
-            t = values.get(f"actions.{i}.target") or ""
-            if t:
-                d["target"] = t
-            rows.append(i)
-            acts.append(d)
-
+        rows, acts = declared_rows(values)
         a = app.enc.get(values.get("id") or "")
         bad = weapon_missing(acts, rows, a.name if a is not None else "")
         if bad is not None:
