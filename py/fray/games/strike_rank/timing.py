@@ -168,10 +168,12 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
         from fray.games.strike_rank.movement import _closes_on  # (movement imports this module)
         closing = next((x for x in peek_actions(ctx.enc) if _closes_on(ctx.enc, x, target.id, c.id)), None)
     if closing is not None and not (a.get("brace_against") is not None or _flag(ctx, "mounted_charge")):
-        partner = _rate(ctx, target) * (2 if closing["running"] else 1)
+        from fray.games.strike_rank.movement import _pace  # a rider closes at his mount's rate
+        partner = _pace(ctx, closing, target) * (2 if closing["running"] else 1)
     elif _flag(ctx, "mutual") and target is not None:
         # the GM's word that the target comes too, whether or not it is declared yet
-        partner = _rate(ctx, target) * (2 if running else 1)
+        from fray.games.strike_rank.movement import _pace
+        partner = _pace(ctx, None, target) * (2 if running else 1)
     else:
         closing = None
     rate = _rate(ctx, c)
