@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from sr_helpers import RS, actions, attack, declare, do, fight, fighter, knight_and_bor, prompts, texts, to_phase  # noqa: E402,F401
+from sr_helpers import RS, SPEAR, actions, attack, declare, do, fight, fighter, knight_and_bor, prompts, texts, to_phase  # noqa: E402,F401
 
 
 def test_a_rider_and_his_foe_closing_on_each_other_share_one_rate():
@@ -27,3 +27,112 @@ def test_a_rider_and_his_foe_closing_on_each_other_share_one_rate():
     assert "at 11 m a strike rank, closing together" in bor["note"], bor["note"]
     assert " 6 m a strike rank" not in texts(ev)
     assert dict(bor["parts"])["move"] == dict(knight["parts"])["move"] == 3  # 27 m / 11 m, rounded up
+
+
+GREAT = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
+
+
+def _impaled():
+    """Ana's spear impales Bor (a special hit to the chest): the question whether she frees it is open."""
+    enc = to_phase(fight(fighter("Ana", SPEAR, side="party"), fighter("Bor", hp=30), fighter("Cid", side="party")),
+                   "resolve")
+    enc, ev = attack(enc, weapon="spear", rolls={"attack": 10, "location": 12, "damage": [1, 1, 1]})
+    assert "Spear impales Bor's Chest and is stuck" in texts(ev)
+    assert prompts(enc, "unstick")
+    return enc
+
+
+def test_the_question_whether_to_free_a_stuck_weapon_closes_when_its_body_dies():
+    """Impale: "A melee attacker can make a weapon skill test at half rating to immediately free the weapon. If
+    this fails, further attempts take 1 MR each". A GM's play: "may free Spear now ... hold on, or let go" of a wolf
+    killed since was still open two MRs later. The body dead, the question closes, said in the log; the spear
+    stays stuck in it until freed."""
+    enc = _impaled()
+    enc, ev = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    assert not prompts(enc, "unstick")
+    assert ("The question whether Ana frees Spear at once is closed: Bor is dead; Spear stays stuck in Bor's Chest "
+            "until freed (Stuck weapons on the card: 1 MR an attempt)") in texts(ev)
+    assert enc.get("c2").data["impaled"][0]["weapon"] == "spear"
+    assert enc.get("c1").data["weapons"][0]["stuck_in"]["combatant"] == "c2"
+
+
+def test_the_question_whether_to_free_a_stuck_weapon_closes_when_its_melee_round_is_over():
+    """Impale: "A melee attacker can make a weapon skill test at half rating to immediately free the weapon. If
+    this fails, further attempts take 1 MR each". "Immediately" is the MR of the blow: unanswered, the question
+    closes as that MR ends, logged under it; the weapon stays stuck."""
+    enc = _impaled()
+    enc = to_phase(enc, "end")
+    enc, ev = do(enc, {"type": "advance"})
+    assert not prompts(enc, "unstick")
+    closed = next(e for e in ev if "frees Spear at once is closed" in e["text"])
+    assert "Melee Round 1 is over" in closed["text"]
+    assert closed.get("round", 1) == 1
+    assert enc.get("c2").data["impaled"]
+
+
+def test_the_question_whether_to_free_a_stuck_weapon_closes_when_its_wielder_falls():
+    """Impale: "A melee attacker can make a weapon skill test at half rating to immediately free the weapon."
+    "Dead characters cannot do anything": Ana dead, she frees nothing; the question closes."""
+    enc = _impaled()
+    enc, ev = do(enc, {"type": "set_condition", "id": "c1", "condition": "dead", "on": True})
+    assert not prompts(enc, "unstick")
+    assert "The question whether Ana frees Spear at once is closed: Ana is dead" in texts(ev)
+
+
+def _knocked_back():
+    enc = to_phase(fight(fighter("Ana", GREAT, side="party"), fighter("Bor", x=2, armour=10)), "resolve")
+    enc, ev = attack(enc, weapon="greatsword", rolls={"attack": 10, "location": 10, "damage": [5, 5, 2],
+                                                      "knockback_dex": 1})
+    assert prompts(enc, "collision")
+    return enc
+
+
+def test_a_collision_question_closes_when_the_one_knocked_back_dies_since():
+    """Knockback, Colliding: "If knockback causes a combatant to collide with another combatant ... that combatant
+    must also make a DEX test or fall prone." A GM's play: a collision question about one since dead was open two MRs
+    later. Closed, said in the log; the token stays where it is."""
+    enc = _knocked_back()
+    at = enc.get("c2").position
+    enc, ev = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    assert not prompts(enc, "collision")
+    assert ("The question whether Bor, knocked back 3 m, collided with anyone is closed: Bor is dead; no collision "
+            "is counted, the token stays where it is (move it on the map if it lies elsewhere)") in texts(ev)
+    assert enc.get("c2").position == at
+
+
+def test_a_collision_question_closes_when_its_melee_round_is_over():
+    """Knockback: "the target is knocked back 1 meter for every 5 points of damage"; Colliding: "If knockback causes
+    a combatant to collide ...". The collision is the knockback's own moment: once its MR is over, the question
+    closes by itself (logged)."""
+    enc = _knocked_back()
+    enc = to_phase(enc, "end")
+    enc, ev = do(enc, {"type": "advance"})
+    assert not prompts(enc, "collision")
+    assert "collided with anyone is closed: Melee Round 1 is over" in texts(ev)
+
+
+def test_a_question_of_the_living_in_the_same_melee_round_stays_open():
+    """Knockback, Colliding: the question stays the GM's while its moment lasts: one standing, the MR not over."""
+    enc = _knocked_back()
+    enc, ev = do(enc, {"type": "set_condition", "id": "c1", "condition": "dead", "on": True})
+    assert prompts(enc, "collision")
+
+
+def test_the_end_of_round_question_on_the_impaled_closes_when_they_die_or_a_round_more_passes():
+    """Impale: "An impaled character suffers half the weapon's damage (roll, halve, and round; no damage modifier)
+    each MR they move or fight." Asked as the MR ends, of that MR: open through the next MR, closed (logged) when that
+    one ends too or the impaled one dies ("Dead characters cannot do anything")."""
+    enc = _impaled()
+    enc, _ = do(enc, {"type": "sr.answer", "prompt": prompts(enc, "unstick")[0]["id"], "choice": "let_go"})
+    enc = to_phase(enc, "end")
+    assert len(prompts(enc, "impaled")) == 1
+    enc, ev = do(enc, {"type": "advance"})  # MR 2 begins: the question on MR 1 is still the GM's
+    assert len(prompts(enc, "impaled")) == 1
+    later = to_phase(enc, "end")
+    later, ev = do(later, {"type": "advance"})
+    assert [p["round"] for p in prompts(later, "impaled")] == [2]
+    assert ("The question whether Bor moved or fought in Melee Round 1 with a weapon stuck is closed: Melee Round 2 "
+            "is over too; no damage from it is counted") in texts(ev)
+    enc, ev = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    assert not prompts(enc, "impaled")
+    assert "moved or fought in Melee Round 1 with a weapon stuck is closed: Bor is dead" in texts(ev)

@@ -782,6 +782,7 @@ def _next_round(ctx: Context) -> None:
     """End of a Melee Round → the next one's declarations."""
     enc = ctx.enc
     st = enc.state
+    wounds.close_passed_questions(ctx, ending=enc.round)  # logged under the MR that ends (edition .14)
     enc.round += 1
     enc.phase = "declare"
     st["sr"] = 0

@@ -1,0 +1,49 @@
+"""Strike-rank: what a GM's fifth play-through left, through the page (the rules themselves:
+tests/games/strike_rank/test_sr_p5_findings.py). Fights are loaded ready-made from a save file.
+Screenshots: /tmp/sr-p5-*.png.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from test_map import preset
+from test_strike_rank_table import TABLET, WARRIOR, load_fight, melee
+
+SPEAR = {"name": "Spear", "skill": 60, "damage": "1D8+1", "sr": 1, "hp": 10, "type": "impaling", "hafted": True,
+         "spear": True, "hand": "both"}
+GREAT = {"name": "Greatsword", "skill": 40, "damage": "2D8+2", "sr": 1, "hp": 12, "type": "slashing", "hand": "both"}
+
+
+def _warrior(name: str, side: str, **over) -> dict:
+    return preset("strike-rank", WARRIOR, name=name, side=side, **over)
+
+
+def test_old_questions_close_and_the_forced_change_is_on_the_tablet_screen(page, open_app, tmp_path):
+    """Impale: "A melee attacker can make a weapon skill test at half rating to immediately free the weapon. If this
+    fails, further attempts take 1 MR each"; Changing Actions: "A combatant may be forced to change actions, e.g. if
+    the target of their attack dies." A GM's play: "may free Spear now ... hold on, or let go" of a wolf killed since
+    and a knockback's collision question were still open two MRs later, the forced-change box pushed below the fold
+    of the tablet. Their moment past, they closed themselves (logged); the forced change is on screen at 768x1024."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    people = [(_warrior("Vasana", "party", weapons=[SPEAR]), 0.0, 0.0), (_warrior("Wolf", "foes"), 2.0, 0.0),
+              (_warrior("Harrek", "party", weapons=[GREAT]), 0.0, 4.0), (_warrior("Broo 2", "foes"), 2.0, 4.0),
+              (_warrior("Broo 1", "foes"), 0.0, 6.0)]
+    mr1 = [{"type": "advance"}, {"type": "advance"},
+           {"type": "sr.attack", "attacker": "c1", "target": "c2", "weapon": "spear", "defence": {"kind": "none"},
+            "rolls": {"attack": [10], "location": [12], "damage": [1, 1, 1]}},
+           {"type": "sr.attack", "attacker": "c3", "target": "c4", "weapon": "greatsword", "defence": {"kind": "none"},
+            "rolls": {"attack": [10], "location": [1], "damage": [8, 8, 4], "knockback_dex": [1]}},
+           {"type": "set_condition", "id": "c2", "condition": "dead"}, {"type": "advance"}, {"type": "advance"}]
+    mr2 = [{**melee("c3", "c5"), "weapon": "greatsword"}, {"type": "set_condition", "id": "c5", "condition": "dead"},
+           {"type": "advance"}]
+    load_fight(page, tmp_path, people, mr1 + mr2)
+    log = page.locator("#log")
+    expect(log).to_contain_text("The question whether Vasana frees Spear at once is closed: Wolf is dead")
+    expect(log).to_contain_text("collided with anyone is closed: Melee Round 1 is over")
+    expect(page.locator("form[data-form=sr-prompt]")).to_have_count(0)
+    box = page.locator(".sr-forced")
+    expect(box).to_contain_text("Harrek's attack must change")
+    expect(box).to_be_in_viewport()
+    page.screenshot(path="/tmp/sr-p5-forced-on-screen-768.png")
