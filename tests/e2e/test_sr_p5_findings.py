@@ -5,6 +5,8 @@ Screenshots: /tmp/sr-p5-*.png.
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from test_map import preset
@@ -47,3 +49,31 @@ def test_old_questions_close_and_the_forced_change_is_on_the_tablet_screen(page,
     expect(box).to_contain_text("Harrek's attack must change")
     expect(box).to_be_in_viewport()
     page.screenshot(path="/tmp/sr-p5-forced-on-screen-768.png")
+
+
+def test_change_to_a_melee_attack_starts_on_the_weapon_in_hand_and_none_says_choose_a_weapon(page, open_app, tmp_path):
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR." A GM's
+    play: Change… to a melee attack left the Weapon on "(none)" and the refusal read "does not carry that weapon".
+    Now Melee attack takes the weapon in hand (Broadsword); set back to "(none)", "choose a weapon" is said beside
+    the Weapon and nothing changes."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    people = [(_warrior("Ana", "party"), 0.0, 0.0), (_warrior("Bor", "foes"), 2.0, 0.0)]
+    load_fight(page, tmp_path, people, [
+        {"type": "advance"}, {"type": "sr.declare", "id": "c1", "kind": "other", "label": "Drink a potion", "sr_cost": 1},
+        melee("c2", "c1"), {"type": "advance"}])
+    page.locator("summary", has_text="Strike rank order").click()
+    page.get_by_role("button", name=re.compile(r"^Change .* of Ana$")).click()
+    change = page.locator("form[data-form=sr-change]")
+    weapon = change.locator('[name="weapon"]')
+    expect(weapon).to_have_value("")
+    change.locator('[name="kind"]').select_option("melee")
+    expect(weapon).to_have_value("broadsword")
+    change.locator('[name="target"]').select_option("c2")
+    page.screenshot(path="/tmp/sr-p5-change-melee-1366.png")
+    weapon.select_option("")
+    n = page.locator("#log li").count()
+    change.locator("button[type=submit]").click()
+    expect(change.locator('[data-error-for="weapon"]')).to_have_text("choose a weapon")
+    expect(change).not_to_contain_text("does not carry")
+    expect(page.locator("#log li")).to_have_count(n)

@@ -136,3 +136,41 @@ def test_the_end_of_round_question_on_the_impaled_closes_when_they_die_or_a_roun
     enc, ev = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
     assert not prompts(enc, "impaled")
     assert "moved or fought in Melee Round 1 with a weapon stuck is closed: Bor is dead" in texts(ev)
+
+
+# -- Change… to a melee attack: the weapon ------------------------------------------------------------
+
+
+def _dodging():
+    """Ana declared a dodge (a defence with no weapon); resolution begins, Bor's attack at SR 7."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2)), "declare")
+    enc, _ = declare(enc, "c1", kind="defend", stance="dodge")
+    enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
+    return to_phase(enc, "resolve")
+
+
+def test_a_change_to_a_melee_attack_with_no_weapon_says_choose_a_weapon():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR." A
+    GM's play: Change… to a melee attack, the Weapon left on "(none)", was refused with "does not carry that
+    weapon". Nothing chosen is said as such, beside the field."""
+    import pytest
+    from fray.errors import InvalidAction
+
+    enc = _dodging()
+    ref = actions(enc, "c1")[0]["ref"]
+    with pytest.raises(InvalidAction) as e:
+        do(enc, {"type": "sr.change", "id": "c1", "ref": ref, "kind": "melee", "weapon": "", "target": "c2"})
+    assert e.value.field == "weapon"
+    assert "choose a weapon" in str(e.value) and "does not carry" not in str(e.value)
+
+
+def test_the_change_form_starts_on_the_weapon_in_hand():
+    """Changing Actions: the change is a new declaration; its form starts on the weapon the combatant fights with
+    (the first melee weapon he carries, not his shield), never on "(none)" (a GM's play: the Weapon stayed "(none)"
+    and the change was refused)."""
+    from fray.games.strike_rank.web.declare import change_html
+
+    enc = _dodging()
+    ref = actions(enc, "c1")[0]["ref"]
+    form = str(change_html(RS.view(enc), ref))
+    assert 'data-melee-weapon="broadsword"' in form, form

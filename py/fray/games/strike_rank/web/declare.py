@@ -67,6 +67,17 @@ def _num(v: Any) -> str:
     return "" if v in (None, "", 1) else str(v)
 
 
+def in_hand(c: dict[str, Any], missile: bool) -> str:
+    """The weapon a melee (``missile``: missile) attack starts on: the one ``c`` last declared such an attack
+    with, else the first such usable weapon carried, a shield last ("" when none). A GM's play: Change… to a
+    melee attack left the Weapon on "(none)" and the change was refused."""
+    usable = [w for w in c.get("weapons", []) if w.get("usable", True) and bool(w.get("missile")) == missile]
+    ids = {w["id"] for w in usable}
+    last = next((a["weapon"] for a in reversed(c.get("declared", [])) if a.get("weapon") in ids
+                 and a.get("kind") in ("melee", "missile")), "")
+    return last or next((w["id"] for w in sorted(usable, key=lambda w: bool(w.get("shield")))), "")
+
+
 def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
                  ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None,
                  ui: dict[str, Any] | None = None, dead: frozenset[str] = frozenset(), submit: str = "") -> Markup:
@@ -98,6 +109,16 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     if kind not in dict(kinds):
         kind = kinds[0][0]
     mv = c.get("movement") or {}
+    melee_w, missile_w = in_hand(c, False), in_hand(c, True)
+    if p.get("weapon"):
+        weapon = p["weapon"]
+    elif "weapon" in p:
+        # a change or an abort of an action with no weapon (a dodge, a move): an attack starts on the weapon
+        # in hand; a defence stays as declared ("(none)": the dodge), the page filling it if Action becomes
+        # an attack (``data-melee-weapon``, ``StrikeRankPanel.on_change``)
+        weapon = {"melee": melee_w, "missile": missile_w}.get(p.get("kind", kind), "")
+    else:
+        weapon = weapons[0][0] if weapons else ""
     spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
     who = c["name"]
     # the GM names an action by who and when, never by its id
@@ -105,11 +126,12 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
              else f"Declare for {who}")
     return h(
         "form", {"class": "sr-declare", "data-form": form, "data-id": cid, "data-ref": ref or None, "novalidate": True,
-                 "aria-label": title},
+                 "aria-label": title, "data-melee-weapon": melee_w or None, "data-missile-weapon": missile_w or None,
+                 "data-missile-weapons": " ".join(w["id"] for w in usable if w.get("missile")) or None},
         h("div", {"class": "sr-row"},
           _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", kinds, p.get("kind", kind))),
           _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
-                                                              p.get("weapon", weapons[0][0] if weapons else ""))),
+                                                              weapon)),
           _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
                                                               p.get("target", enemy))),
           _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),

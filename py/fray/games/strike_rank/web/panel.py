@@ -154,6 +154,15 @@ class StrikeRankPanel(GamePanel):
         if t is None:
             return
         name = str(getattr(t, "name", "") or "")
+        declaring = nil(t.closest("form.sr-declare"))
+        if declaring is not None and name == "kind" and str(t.value) in ("melee", "missile"):
+            # an attack is made with a weapon: one left on "(none)" (a dodge changed) takes the one in hand
+            pick = declaring.querySelector('select[name="weapon"]')
+            hand = data(declaring, f"{t.value}-weapon") or ""
+            shots = (data(declaring, "missile-weapons") or "").split()
+            now = str(pick.value) if pick is not None else ""
+            if hand and (not now or (now in shots) != (str(t.value) == "missile")):
+                pick.value = hand  # nor a bow for a melee attack (a GM's play: the archer's Change… to melee)
         forced = nil(t.closest('.sr-forced form[data-form="sr-change"]'))
         if forced is not None and name in ("kind", "weapon", "target"):
             # the forced change's cost line and button follow what the GM picks in it (a GM's play: another
