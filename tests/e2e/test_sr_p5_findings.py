@@ -77,3 +77,29 @@ def test_change_to_a_melee_attack_starts_on_the_weapon_in_hand_and_none_says_cho
     expect(change.locator('[data-error-for="weapon"]')).to_have_text("choose a weapon")
     expect(change).not_to_contain_text("does not carry")
     expect(page.locator("#log li")).to_have_count(n)
+
+
+def test_a_spell_picked_in_the_declaration_sets_its_target_from_the_spell_table(page, open_app, tmp_path):
+    """Combining Spells & Attacks: "casting Speedart on an arrow before shooting it." A GM's play: Bladesharp and
+    Speedart started on a foe as their Target. The assumed spell table says whom each is cast on: picking Bladesharp
+    sets the Target on the caster, Disruption on the foe."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    spells = [{"name": "Bladesharp", "type": "battle", "intensity": 2},
+              {"name": "Disruption", "type": "battle", "intensity": 1}]
+    people = [(_warrior("Ana", "party", spells=spells), 0.0, 0.0), (_warrior("Bor", "foes"), 2.0, 0.0)]
+    load_fight(page, tmp_path, people, [{"type": "advance"}])
+    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
+    target = form.locator('[name="target"]')
+    expect(target).to_have_value("c2")
+    form.locator('[name="kind"]').select_option("spell")
+    form.locator('[name="spell"]').select_option("bladesharp")
+    expect(target).to_have_value("c1")
+    expect(target.locator("option:checked")).to_have_text("Ana (self)")
+    form.scroll_into_view_if_needed()
+    page.screenshot(path="/tmp/sr-p5-spell-self-768.png")
+    form.locator('[name="spell"]').select_option("disruption")
+    expect(target).to_have_value("c2")
+    form.locator('[name="spell"]').select_option("bladesharp")
+    form.get_by_role("button", name="Declare").click()
+    expect(page.locator("#log")).to_contain_text("Ana: casts Bladesharp at Ana")

@@ -174,3 +174,41 @@ def test_the_change_form_starts_on_the_weapon_in_hand():
     ref = actions(enc, "c1")[0]["ref"]
     form = str(change_html(RS.view(enc), ref))
     assert 'data-melee-weapon="broadsword"' in form, form
+
+
+# -- whom a spell is cast on ---------------------------------------------------------------------------
+
+BLADESHARP = {"name": "Bladesharp", "type": "battle", "intensity": 2}
+DISRUPTION = {"name": "Disruption", "type": "battle", "intensity": 1}
+
+
+def test_the_spell_table_says_whom_a_spell_is_cast_on_marked_assumed():
+    """Combining Spells & Attacks: "Characters can cast spells and attacks in the same MR, e.g. casting Speedart on
+    an arrow before shooting it." The text says nothing of whom a spell is cast on: the ``spells`` table says it,
+    marked assumed, editable as the other tables (a GM's play: Bladesharp and Speedart started on a foe)."""
+    from fray.games.strike_rank import rules
+
+    t = RS.tables["spells"]
+    assert t["assumed"] is True and t["source"].startswith("assumed")
+    assert rules.cast_on(t, "Bladesharp") == rules.cast_on(t, "speedart") == "self"
+    assert rules.cast_on(t, "Disruption") == "foe" and rules.cast_on(t, "Heal") == "ally"
+    assert rules.cast_on(t, "Unknown Spell") == ""
+    enc = fight(fighter("Ana", side="party", spells=[BLADESHARP]), fighter("Bor", x=2))
+    edited = {**t, "entries": [{"spell": "Bladesharp", "cast_on": "foe"}]}
+    enc, _ = do(enc, {"type": "set_table", "table": "spells", "value": edited})
+    assert RS.view(enc)["combatants"]["c1"]["spells"][0]["cast_on"] == "foe"
+
+
+def test_a_spell_declaration_starts_its_target_on_whom_the_table_says():
+    """Casting Spells: "Spellcasting begins at DEX SR". The declaration's Target for Bladesharp starts on the caster,
+    for Disruption on the foe (the page sets it as the spell is picked: ``data-spell-targets``)."""
+    from fray.games.strike_rank.web.declare import declare_form
+
+    enc = to_phase(fight(fighter("Ana", side="party", spells=[BLADESHARP, DISRUPTION]), fighter("Bor", x=2)), "declare")
+    c = RS.view(enc)["combatants"]["c1"]
+    form = str(declare_form("c1", c, {"c1": "Ana", "c2": "Bor"}, enemy="c2"))
+    assert 'data-spell-targets="bladesharp=c1 disruption=c2"' in form
+    assert '<option value="c1">Ana (self)</option>' in form
+    ready = str(declare_form("c1", c, {"c1": "Ana", "c2": "Bor"}, "sr-change", "a1", {"kind": "spell", "spell": "bladesharp"},
+                             enemy="c2"))
+    assert '<option value="c1" selected>Ana (self)</option>' in ready

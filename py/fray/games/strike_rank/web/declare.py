@@ -96,6 +96,8 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     # the dead are no target ("A combatant may be forced to change actions, e.g. if the target of
     # their attack dies"); the unconscious and incapacitated can still be struck
     targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid and o not in dead]
+    if any(s.get("cast_on") in ("self", "ally") for s in c.get("spells", [])):
+        targets.insert(1, (cid, f'{c["name"]} (self)'))  # a spell cast on the caster, his weapon or missile
     if enemy is None:
         enemy = ""  # no enemy known: "(none)", never an ally or the fallen by default (issue 32)
     # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
@@ -120,6 +122,11 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     else:
         weapon = weapons[0][0] if weapons else ""
     spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
+    # whom each spell starts on (the assumed ``spells`` table: Bladesharp and Speedart on the caster, his
+    # weapon or missile; a GM's play had them start on a foe): the page sets the Target as one is picked
+    on = {s["id"]: {"self": cid, "ally": cid, "foe": enemy}.get(s.get("cast_on", ""), "") for s in c.get("spells", [])}
+    spell_targets = " ".join(f"{k}={v}" for k, v in on.items() if v)
+    target = p.get("target", on.get(p.get("spell", ""), "") or enemy if p.get("kind") == "spell" else enemy)
     who = c["name"]
     # the GM names an action by who and when, never by its id
     title = ((f"Abort this action of {who} and" if form == "sr-abort" else f"Change {_at_sr(p)} of {who}") if ref
@@ -127,13 +134,14 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     return h(
         "form", {"class": "sr-declare", "data-form": form, "data-id": cid, "data-ref": ref or None, "novalidate": True,
                  "aria-label": title, "data-melee-weapon": melee_w or None, "data-missile-weapon": missile_w or None,
-                 "data-missile-weapons": " ".join(w["id"] for w in usable if w.get("missile")) or None},
+                 "data-missile-weapons": " ".join(w["id"] for w in usable if w.get("missile")) or None,
+                 "data-spell-targets": spell_targets or None},
         h("div", {"class": "sr-row"},
           _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", kinds, p.get("kind", kind))),
           _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
                                                               weapon)),
           _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
-                                                              p.get("target", enemy))),
+                                                              target)),
           _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),
                                                              "decimal", "from map")),
           _field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))

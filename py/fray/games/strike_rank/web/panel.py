@@ -163,6 +163,13 @@ class StrikeRankPanel(GamePanel):
             now = str(pick.value) if pick is not None else ""
             if hand and (not now or (now in shots) != (str(t.value) == "missile")):
                 pick.value = hand  # nor a bow for a melee attack (a GM's play: the archer's Change… to melee)
+        if declaring is not None and (name == "spell" or (name == "kind" and str(t.value) == "spell")):
+            # a spell's Target starts on whom it is cast on (the assumed ``spells`` table), not on a foe
+            spell = declaring.querySelector('select[name="spell"]')
+            on = dict(x.split("=", 1) for x in (data(declaring, "spell-targets") or "").split() if "=" in x)
+            pick = declaring.querySelector('select[name="target"]')
+            if spell is not None and pick is not None and on.get(str(spell.value)):
+                pick.value = on[str(spell.value)]
         forced = nil(t.closest('.sr-forced form[data-form="sr-change"]'))
         if forced is not None and name in ("kind", "weapon", "target"):
             # the forced change's cost line and button follow what the GM picks in it (a GM's play: another
