@@ -103,3 +103,30 @@ def test_a_spell_picked_in_the_declaration_sets_its_target_from_the_spell_table(
     form.locator('[name="spell"]').select_option("bladesharp")
     form.get_by_role("button", name="Declare").click()
     expect(page.locator("#log")).to_contain_text("Ana: casts Bladesharp at Ana")
+
+
+def test_the_voluntary_change_says_its_cost_and_a_change_past_sr_12_is_logged_lost(page, open_app, tmp_path):
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost." A GM's play: the Change… box said "SR 6 at the earliest" and no cost for
+    the change set in it, and a change whose own SR was past 12 was refused ("Attacks cannot roll over"). The box
+    says what the change set in it costs, as the forced change's does, and the change past SR 12 is logged lost."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    people = [(_warrior("Ana", "party"), 0.0, 0.0), (_warrior("Bor", "foes"), 2.0, 0.0),
+              (_warrior("Cid", "foes"), 20.0, 0.0)]
+    load_fight(page, tmp_path, people, [{"type": "advance"}, melee("c1", "c2"), melee("c2", "c1"), {"type": "advance"}])
+    page.locator("summary", has_text="Strike rank order").click()
+    page.get_by_role("button", name=re.compile(r"^Change .* of Ana$")).click()
+    box = page.locator(".sr-change").filter(has=page.locator('form[data-form=sr-change]'))
+    cost = box.locator(".sr-change-cost")
+    expect(cost).to_have_text("Changing now to Bor costs DEX SR 3, strikes at SR 10.")
+    box.locator('[name="target"]').select_option("c3")
+    expect(cost).to_contain_text("Changing now to Cid costs DEX SR 3: SR ")
+    expect(cost).to_contain_text("past SR 12, the attack would be lost.")
+    button = box.get_by_role("button", name="Change: the attack is lost")
+    expect(button).to_be_visible()
+    box.scroll_into_view_if_needed()
+    page.screenshot(path="/tmp/sr-p5-change-cost-768.png")
+    button.click()
+    expect(page.locator("#log")).to_contain_text("is past SR 12: the attack is lost")
+    expect(page.locator(".sr-form-error")).to_have_text("")

@@ -212,3 +212,71 @@ def test_a_spell_declaration_starts_its_target_on_whom_the_table_says():
     ready = str(declare_form("c1", c, {"c1": "Ana", "c2": "Bor"}, "sr-change", "a1", {"kind": "spell", "spell": "bladesharp"},
                              enemy="c2"))
     assert '<option value="c1" selected>Ana (self)</option>' in ready
+
+
+# -- smaller: counting, a change's cost, a change past SR 12, a parry's words --------------------------
+
+
+def test_not_declared_counts_only_who_can_still_declare():
+    """Action Declaration & Resolution: "At the start of a MR, combatants declare their actions"; "Dead characters
+    cannot do anything". A GM's play read "(5 of 12)" with four dead: the count is of those who can declare."""
+    from fray.games.strike_rank.web.flow import undeclared_html
+
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2), fighter("Cid", x=4)), "declare")
+    enc, _ = do(enc, {"type": "set_condition", "id": "c3", "condition": "dead", "on": True})
+    html = str(undeclared_html(RS.view(enc)))
+    assert "Not declared: Ana, Bor (2 of 2)" in html, html
+
+
+def test_a_change_whose_own_sr_is_past_12_is_logged_lost_not_refused():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost." A GM's play: such a change was refused ("Attacks cannot roll over");
+    it is made, and the attack logged lost, as a forced change's is."""
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2), fighter("Cid", x=20)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc = to_phase(enc, "resolve")
+    ref = actions(enc, "c1")[0]["ref"]
+    # Cid is 17 m beyond reach: SR 7 + move 6 = 13 of its own, past SR 12 before any delay
+    enc, ev = do(enc, {"type": "sr.change", "id": "c1", "ref": ref, "kind": "melee", "weapon": "broadsword",
+                       "target": "c3"})
+    assert "is past SR 12: the attack is lost" in texts(ev)
+    assert [a["status"] for a in actions(enc, "c1")] == ["changed", "lost"]
+
+
+def test_a_forced_change_set_to_parry_says_what_a_parry_does():
+    """Attacks & Defenses: "Defenses must be declared before an attack test is rolled. They are resolved on the same
+    SR as the attack". A GM's play: the forced change set to Parry still said "strikes at SR n"."""
+    from fray.games.strike_rank.web.attack import change_costs
+
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2), fighter("Cid", x=4)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc = to_phase(enc, "resolve")
+    enc, _ = do(enc, {"type": "set_condition", "id": "c2", "condition": "dead", "on": True})
+    ref = actions(enc, "c1")[0]["ref"]
+    said = change_costs(enc, RS.view(enc), {}, {ref: {"kind": "defend", "weapon": "broadsword", "target": "c3"}})
+    assert "strikes at" not in said[ref]
+    assert said[ref] == ("changing now to a defence: Ana parries with Broadsword an attack made on them, on that "
+                         "attack's own SR; nothing is struck")
+
+
+def test_the_voluntary_change_says_what_it_costs_before_the_gm_confirms():
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR. If an
+    attack is pushed past SR 12, it is lost." A GM's play: the Change… box said "SR 6 at the earliest" and no cost for
+    the change set in it; the forced box's preview (the engine's own change) is said there too."""
+    from fray.games.strike_rank.web.attack import voluntary_cost
+    from fray.games.strike_rank.web.declare import change_html
+
+    enc = to_phase(fight(fighter("Ana", side="party"), fighter("Bor", x=2), fighter("Cid", x=14)), "declare")
+    enc, _ = declare(enc, "c1", kind="melee", weapon="broadsword", target="c2")
+    enc, _ = declare(enc, "c2", kind="melee", weapon="broadsword", target="c1")
+    enc = to_phase(enc, "resolve")
+    ref = actions(enc, "c1")[0]["ref"]
+    view = RS.view(enc)
+    said = voluntary_cost(enc, view, ref)
+    assert said == "changing now to Bor costs DEX SR 3, strikes at SR 10"  # resolving SR 7: 7 + DEX SR 3
+    far = voluntary_cost(enc, view, ref, {"target": "c3"})
+    assert far.startswith("changing now to Cid costs DEX SR 3: SR ") and far.endswith("the attack would be lost")
+    box = str(change_html(view, ref, far, {"target": "c3"}))
+    assert "Changing now to Cid costs DEX SR 3: SR" in box and "Change: the attack is lost" in box
+    assert voluntary_cost(enc, view, ref, {"kind": "defend", "weapon": ""}).startswith(
+        "changing now to a defence: Ana dodges")

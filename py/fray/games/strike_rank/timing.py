@@ -264,7 +264,9 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
                 srs.append(rules.Breakdown("SR", srs[-1].parts + ((f"{w2['name']}", dsr + ssr + w2["sr"]),)))
                 rec["extra_weapon"] = w2["id"]
         for i, b in enumerate(srs):
-            if b.total > rules.LAST_SR:
+            if b.total > rules.LAST_SR and replacing is None:
+                # a change or an abort past SR 12 is not refused: "If an attack is pushed past SR 12, it is
+                # lost" (``store`` logs it lost, as the forced change's; a GM's play had it refused)
                 raise RuleViolation("Attacking", f"Attacks cannot \"roll over\": {b.text()} is past SR 12")
         for i, b in enumerate(srs):
             r = dict(rec, sr=b.total, text=b.text(), parts=[list(p) for p in b.parts], attack=True, index=i)
@@ -300,7 +302,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
             srs = [first] + [rules.Breakdown("SR", first.parts + (("5 SR apart", 5 * k),)) for k in range(1, shots)]
         else:
             srs = rules.missile_srs(dsr, w["rate"], shots, move_sr)
-        if srs[-1].total > rules.LAST_SR:
+        if srs[-1].total > rules.LAST_SR and replacing is None:  # a change past SR 12 is lost (``store``)
             raise RuleViolation("Attacking", f"Attacks cannot \"roll over\": {srs[-1].text()} is past SR 12")
         rec["weapon"] = w["id"]
         for i, b in enumerate(srs):

@@ -368,22 +368,39 @@ def change_cost(view: dict[str, Any], c: dict[str, Any], a: dict[str, Any]) -> t
     return f"changing now costs DEX SR {dsr}: SR {at} at the earliest", False
 
 
-def change_html(view: dict[str, Any], ref: str) -> Markup:
-    names = _names(view)
+def change_preset(view: dict[str, Any], ref: str, chosen: dict[str, str] | None = None
+                  ) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    """The voluntary Change… of the declared action ``ref``: (combatant id, its view, the action, the form's
+    preset), the Action, Weapon and Target the GM set in it (``chosen``) over the declared ones; None when
+    the action is no longer to come."""
     for cid, c in view.get("combatants", {}).items():
         for a in c.get("declared", []):
             if a["ref"] == ref and a.get("status") == "declared":
-                cost, lost = change_cost(view, c, a)
                 # the change starts on a foe she is engaged with, if any, and its Metres from the map: the
                 # declared action's own (a shot's 0 m) timed a melee attack on a foe 24 m off with no move
                 engaged = next((o.get("engaged") or [] for o in view.get("order", []) if o.get("ref") == ref), [])
                 preset = {**a, "metres": "" if a.get("target") or a.get("kind") != "move" else a.get("metres", "")}
                 if engaged and a.get("target") not in engaged:
                     preset["target"] = engaged[0]
-                return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>'
-                            '<p class="hint sr-change-cost">{}.</p>{}{}</div>',
-                            _at_sr(a), c["name"], cost[:1].upper() + cost[1:],
-                            declare_form(cid, c, names, "sr-change", ref, preset, dead=dead_ids(view),
-                                         submit="Change: the attack is lost" if lost else ""),
-                            _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change"))
-    return Markup("")
+                return cid, c, a, {**preset, **(chosen or {})}
+    return None
+
+
+def change_html(view: dict[str, Any], ref: str, cost_said: str | None = None,
+                chosen: dict[str, str] | None = None) -> Markup:
+    """The voluntary Change… box: what the change costs said before the GM confirms (``cost_said``: the
+    engine's own change worked out for what is set in it, ``attack.change_costs``' words, as the forced
+    change's box says; else the least any change costs), and the declaration form."""
+    found = change_preset(view, ref, chosen)
+    if found is None:
+        return Markup("")
+    cid, c, a, preset = found
+    cost, lost = change_cost(view, c, a)
+    if cost_said:
+        cost, lost = cost_said, cost_said.endswith("the attack would be lost")
+    return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>'
+                '<p class="hint sr-change-cost">{}.</p>{}{}</div>',
+                _at_sr(a), c["name"], cost[:1].upper() + cost[1:],
+                declare_form(cid, c, _names(view), "sr-change", ref, preset, dead=dead_ids(view),
+                             submit="Change: the attack is lost" if lost else ""),
+                _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change"))
