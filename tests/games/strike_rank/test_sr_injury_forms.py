@@ -107,7 +107,7 @@ def test_the_dead_are_offered_as_no_target():
 
     form = str(declare_html(view))  # Yanioth's form first
     assert 'data-form="sr-declare" data-id="c1"' in form
-    assert options(form, "target") == ["", "c3", "c4"]
+    assert options(form, "target") == ["", "c1", "c3", "c4"]  # c1: "Yanioth (self)", for her spells cast on herself
 
 
 def test_an_attack_whose_declared_target_died_is_put_to_the_gm_as_a_change():
@@ -128,7 +128,7 @@ def test_an_attack_whose_declared_target_died_is_put_to_the_gm_as_a_change():
     assert 'data-form="sr-attack"' not in page and "Roll the exchange" not in page
     assert 'data-form="sr-change"' in page and f'data-ref="{o["ref"]}"' in page
     assert "Declared against Knight 2, who is dead. A forced change is delayed by DEX SR 3" in page
-    assert options(page, "target")[1:] == ["c3"]
+    assert options(page, "target")[1:] == ["c1", "c3"]  # c1: "Bandit 1 (self)", for his Bladesharp
     assert '<option value="c3" selected' in page
     # "or skip the attack", as it says: the button is there, not only after Next (a GM's play-through)
     assert 'data-act="sr-skip"' in page and "Skip it: Bandit 1&#x27;s attack at SR" in page

@@ -426,6 +426,9 @@ def injury_refusal(c: Combatant, l: dict[str, Any], w: dict[str, Any]) -> tuple[
 def usable_weapon(c: Combatant, wid: Any, field: str) -> dict[str, Any]:
     """The weapon ``wid`` of ``c``, ready to use: one it does not carry is refused at ``field``
     (``InvalidAction``), one out of use by the rule that says so (``RuleViolation``)."""
+    if wid in (None, ""):
+        # the form's Weapon left on "(none)" (a GM's play: "does not carry that weapon" of no weapon at all)
+        raise InvalidAction(field, "choose a weapon")
     w = weapon(c, wid)
     if w is None:
         raise InvalidAction(field, no_such_weapon(c))

@@ -15,7 +15,7 @@ from fray.geometry import distance
 from fray.model import Combatant, Encounter, Position
 from fray.games.base import Context
 from fray.games.strike_rank import body, rules
-from fray.games.strike_rank.timing import _rate, actions_where, declared_words, moves_token, peek_actions
+from fray.games.strike_rank.timing import _rate, actions_where, declared_words, moves_token, peek_actions, ridden_by
 
 
 def _closes_on(enc: Encounter, a: dict[str, Any], cid: str, target: str) -> bool:
@@ -40,12 +40,12 @@ def retime_closing(ctx: Context, c: Combatant, other: Combatant) -> None:
     if ctx.enc.phase != "declare":
         return
     theirs = next((x for x in peek_actions(ctx.enc) if _closes_on(ctx.enc, x, other.id, c.id)), None)
-    partner = _rate(ctx, other) * (2 if theirs["running"] else 1) if theirs else 0.0
+    partner = _pace(ctx, theirs, other) * (2 if theirs["running"] else 1) if theirs else 0.0
     for rec in actions_where(ctx.enc, lambda x: _closes_on(ctx.enc, x, c.id, other.id)):
         if theirs is None and not rec.get("closing"):
             continue  # timed alone already (or closing by the GM's own word: kept)
         at = next((i for i, p in enumerate(rec["parts"]) if p[0] == "move"), None)
-        mv = rules.movement_sr(rec["metres"], _rate(ctx, c), rec["running"], partner)
+        mv = rules.movement_sr(rec["metres"], _pace(ctx, rec, c), rec["running"], partner)
         if at is None or mv is None or (rec["parts"][at][1] == mv.total and rec.get("note") == mv.note):
             continue
         was = rec["sr"]
@@ -100,10 +100,10 @@ def _partner(ctx: Context, rec: dict[str, Any], c: Combatant, t: Combatant, as_d
     if theirs is not None and theirs["status"] not in live:
         return False, 0.0
     if _mutual(rec):
-        return True, _rate(ctx, t) * (2 if rec["running"] else 1)
+        return True, _pace(ctx, theirs, t) * (2 if rec["running"] else 1)
     if not rec.get("closing"):
         return False, 0.0
-    return (True, _rate(ctx, t) * (2 if theirs["running"] else 1)) if theirs else (False, 0.0)
+    return (True, _pace(ctx, theirs, t) * (2 if theirs["running"] else 1)) if theirs else (False, 0.0)
 
 
 def _move_sr(rec: dict[str, Any]) -> int:
@@ -215,10 +215,16 @@ def meet_charge(ctx: Context, bracer: Combatant, charger: Combatant) -> None:
               id=charger.id, x=charger.position.x, y=charger.position.y)
 
 
-def _pace(ctx: Context, rec: dict[str, Any], c: Combatant) -> float:
-    """The Movement rate ``rec``'s attacker closes at: its own, or its mount's once a mounted charge is
-    walked (``ridden``, ``_mount_cannot_run``)."""
-    mount = ctx.enc.peek_at(rec.get("ridden") or "")
+def _pace(ctx: Context, rec: dict[str, Any] | None, c: Combatant) -> float:
+    """The Movement rate ``rec``'s attacker closes at: its own, or its mount's when he rides (``ridden``:
+    a rider's melee, a mounted charge walked, ``_mount_cannot_run``). With no record (a partner closing
+    on the GM's word, not declared yet): the mount he rides, if any, carries him. The partner of a
+    closing pair is read the same way (a GM's play: a rider and a Broo closing on each other, the
+    rider's line "11 m a strike rank", the Broo's "6 m": the rider's own feet, not his horse's)."""
+    if rec is None:
+        mount = ridden_by(ctx.enc, c)
+    else:
+        mount = ctx.enc.peek_at(rec.get("ridden") or "")
     return _rate(ctx, mount if mount is not None else c)
 
 

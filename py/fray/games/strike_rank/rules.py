@@ -298,6 +298,17 @@ def spell_sr(dex: int, spell: dict[str, Any], second: bool = False, move: int = 
     return b
 
 
+CAST_ON = ("self", "ally", "foe")
+
+
+def cast_on(table: dict[str, Any], name: str) -> str:
+    """Whom the spell ``name`` is cast on by the GM's table (``spells``, assumed: the rule text says
+    nothing of it): "self", "ally" or "foe", "" for a spell the table does not name."""
+    key = name.strip().casefold()
+    return next((e["cast_on"] for e in table.get("entries", []) if str(e.get("spell", "")).strip().casefold() == key
+                 and e.get("cast_on") in CAST_ON), "")
+
+
 def rolled_over(sr: int) -> tuple[int, int]:
     """(rounds later, SR then): SR 16 is SR 4 of the next MR."""
     if sr <= LAST_SR:

@@ -168,10 +168,12 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
         from fray.games.strike_rank.movement import _closes_on  # (movement imports this module)
         closing = next((x for x in peek_actions(ctx.enc) if _closes_on(ctx.enc, x, target.id, c.id)), None)
     if closing is not None and not (a.get("brace_against") is not None or _flag(ctx, "mounted_charge")):
-        partner = _rate(ctx, target) * (2 if closing["running"] else 1)
+        from fray.games.strike_rank.movement import _pace  # a rider closes at his mount's rate
+        partner = _pace(ctx, closing, target) * (2 if closing["running"] else 1)
     elif _flag(ctx, "mutual") and target is not None:
         # the GM's word that the target comes too, whether or not it is declared yet
-        partner = _rate(ctx, target) * (2 if running else 1)
+        from fray.games.strike_rank.movement import _pace
+        partner = _pace(ctx, None, target) * (2 if running else 1)
     else:
         closing = None
     rate = _rate(ctx, c)
@@ -262,7 +264,9 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
                 srs.append(rules.Breakdown("SR", srs[-1].parts + ((f"{w2['name']}", dsr + ssr + w2["sr"]),)))
                 rec["extra_weapon"] = w2["id"]
         for i, b in enumerate(srs):
-            if b.total > rules.LAST_SR:
+            if b.total > rules.LAST_SR and replacing is None:
+                # a change or an abort past SR 12 is not refused: "If an attack is pushed past SR 12, it is
+                # lost" (``store`` logs it lost, as the forced change's; a GM's play had it refused)
                 raise RuleViolation("Attacking", f"Attacks cannot \"roll over\": {b.text()} is past SR 12")
         for i, b in enumerate(srs):
             r = dict(rec, sr=b.total, text=b.text(), parts=[list(p) for p in b.parts], attack=True, index=i)
@@ -298,7 +302,7 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
             srs = [first] + [rules.Breakdown("SR", first.parts + (("5 SR apart", 5 * k),)) for k in range(1, shots)]
         else:
             srs = rules.missile_srs(dsr, w["rate"], shots, move_sr)
-        if srs[-1].total > rules.LAST_SR:
+        if srs[-1].total > rules.LAST_SR and replacing is None:  # a change past SR 12 is lost (``store``)
             raise RuleViolation("Attacking", f"Attacks cannot \"roll over\": {srs[-1].text()} is past SR 12")
         rec["weapon"] = w["id"]
         for i, b in enumerate(srs):
@@ -780,6 +784,7 @@ def _next_round(ctx: Context) -> None:
     """End of a Melee Round → the next one's declarations."""
     enc = ctx.enc
     st = enc.state
+    wounds.close_passed_questions(ctx, ending=enc.round)  # logged under the MR that ends (edition .14)
     enc.round += 1
     enc.phase = "declare"
     st["sr"] = 0

@@ -44,7 +44,8 @@ Shape (every ``text`` is a ready-made breakdown for the UI; ids are the engine's
              "held": "right hand",      # or "left hand", "both hands", a natural weapon's location
              "stuck": [], "loaded": true, "melee_sr": {"value": 7, "text": "SR 7 = DEX 3 + SIZ 2 + weapon 2"}}
           ],
-          "spells": [{"id": "bladesharp", "name": "Bladesharp", "type": "battle", "sr": {...}}],
+          "spells": [{"id": "bladesharp", "name": "Bladesharp", "type": "battle", "sr": {...},
+                      "cast_on": "self"}],  # self / ally / foe ("" unknown): the assumed ``spells`` table
           "declared": [ {"ref": "a1", "kind": "melee", "sr": 7, "round": 2, "status": "declared",
                          "text": "SR 7 = ...", "target": "c2", "weapon": "broadsword", ...} ],
           "round": {"attacks": [...], "parries": [...], "dodges": 0, "next_dodge_penalty": 0, ...},
@@ -99,10 +100,12 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
                         "loaded": rl is None or rl.get("loaded", True),
                         "melee_sr": {"value": msr.total, "text": msr.text()}})
     spells = []
+    spell_table = rs.table(enc, "spells") if c.data["spells"] else {}
     for s in c.data["spells"]:
         b = rules.spell_sr(dsr if c.stats.get("DEX", 0) > 0 else 1, s)
         spells.append({**{k: s[k] for k in ("id", "name", "type", "intensity", "manipulation", "boost")},
-                       "sr": {"value": b.total, "text": b.text()}})
+                       "sr": {"value": b.total, "text": b.text()},
+                       "cast_on": rules.cast_on(spell_table, s["name"])})
     r = c.data["round"]
     return {
         "name": c.name, "side": c.side, "conditions": list(c.conditions), "status": status,
@@ -154,7 +157,7 @@ def held_text(c, w: dict[str, Any]) -> str:
 
 
 # the tables a combatant's view reads (``body.derived``): a GM's edit of one is a new object
-VIEW_TABLES = ("dex_sr", "siz_sr", "damage_modifier", "natural_healing")
+VIEW_TABLES = ("dex_sr", "siz_sr", "damage_modifier", "natural_healing", "spells")
 
 
 def combatant_views(rs, enc: Encounter, kept: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:

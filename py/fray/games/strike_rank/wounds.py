@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fray.model import Combatant
+from fray.model import Combatant, Encounter
 from fray.games.base import Context, counted
 from fray.games.strike_rank import body, rules
 
@@ -56,6 +56,7 @@ def lose_later_actions(ctx: Context, c: Combatant, why: str) -> None:
         a["status"] = "lost"
         ctx.event("lost", f"{open_text(ctx.enc, a)} is lost: {reason}", ref=a["ref"])
     set_aside_fumble(ctx, c, reason)
+    close_passed_questions(ctx, fallen=c)
 
 
 def _take_questions(ctx: Context, c: Combatant, kind: str) -> list[dict[str, Any]]:
@@ -69,6 +70,85 @@ def _take_questions(ctx: Context, c: Combatant, kind: str) -> list[dict[str, Any
     for p in taken:
         prompts.remove(p)
     return taken
+
+
+def _stuck_text(enc: Encounter, d: dict[str, Any]) -> str:
+    """Where a weapon the question was about is stuck, as the GM reads it ("Spear stays stuck in Wolf 1's
+    Chest until freed"), or "" once it is out."""
+    holder = enc.peek_at(d.get("holder") or "")
+    if holder is None:
+        return ""
+    stuck = [e for e in holder.data.get("impaled", []) + [s for w in holder.data.get("weapons", []) for s in w.get("stuck", [])]
+             if e["weapon"] == d.get("weapon") and e["owner"] == d.get("owner")]
+    if not stuck:
+        return ""
+    where = stuck[0].get("location_name") or next((w["name"] for w in holder.data.get("weapons", [])
+                                                   if w["id"] == d.get("shield")), "shield")
+    return (f"{stuck[0]['name']} stays stuck in {holder.name}'s {where} until freed "
+            "(Stuck weapons on the card: 1 MR an attempt)")
+
+
+def close_passed_questions(ctx: Context, fallen: Combatant | None = None, ending: int | None = None) -> None:
+    """Impale: "A melee attacker can make a weapon skill test at half rating to immediately free the
+    weapon. If this fails, further attempts take 1 MR each"; "An impaled character suffers half the
+    weapon's damage ... each MR they move or fight"; Knockback, Colliding: "If knockback causes
+    a combatant to collide with another combatant ...". These questions are of their moment: the one
+    whether the attacker frees (holds, lets go of) his weapon at once, the one whether a knockback
+    struck anyone on its way, and the end of a MR's whether the impaled moved or fought in it (open
+    through the next MR). They close by themselves, said in the log, once that moment is past (the
+    Melee Round they were asked in is over: ``ending``, the MR ending now) or the one they are about
+    has fallen since (``fallen``: the attacker who would pull, now dead, unconscious or incapacitated; the body the
+    weapon is in, the impaled or the one knocked back, now dead: "Dead characters cannot do anything"). A GM's play:
+    "may free Spear now ... hold on, or let go" of a wolf killed since, and a collision question of one
+    dead, were open two MRs later, the forced-change box below them off the tablet's screen. What the
+    rules still demand stands: the weapon stays stuck until freed (``care.unstick``); the token of one
+    knocked back stays where it is (the GM moves it on the map if it lies elsewhere)."""
+    enc = ctx.enc
+    open_ = list.__iter__(dict.get(enc.state, "prompts") or [])  # read first: most actions close none
+
+    def why(p: dict[str, Any]) -> str:
+        d = p.get("data") or {}
+        asked = p.get("round")
+        if fallen is None:
+            if ending is None or asked is None:
+                return ""
+            if p["kind"] == "impaled":  # asked as its MR ends, of that MR: it stays through the next one
+                return f"Melee Round {ending} is over too" if asked < ending else ""
+            return f"Melee Round {asked} is over" if asked <= ending else ""
+        if p["kind"] == "unstick" and d.get("owner") == fallen.id:
+            return body.can_act(fallen) or ""
+        if "dead" in fallen.conditions and (d.get("holder") == fallen.id if p["kind"] == "unstick"
+                                            else p["combatant"] == fallen.id):  # the stuck or knocked back
+            return f"{fallen.name} is dead"
+        return ""
+
+    done = [p for p in open_ if p["kind"] in ("unstick", "collision", "impaled") and why(p)]
+    if not done:
+        return
+    prompts = enc.state["prompts"]
+    for seen in done:
+        p = next(x for x in prompts if x["id"] == seen["id"])
+        reason = why(p)
+        prompts.remove(p)
+        d = p.get("data") or {}
+        if p["kind"] == "unstick":
+            owner = enc.peek_at(d.get("owner") or "")
+            w = next((x for x in (owner.data.get("weapons", []) if owner else []) if x["id"] == d.get("weapon")), None)
+            stays = _stuck_text(enc, d)
+            ctx.event("answer", f"The question whether {owner.name if owner else 'its owner'} frees "
+                      f"{w['name'] if w else 'the weapon'} at once is closed: {reason}" + (f"; {stays}" if stays else ""),
+                      prompt=p["id"])
+        elif p["kind"] == "impaled":
+            c = enc.peek_at(p["combatant"])
+            ctx.event("answer", f"The question whether {c.name if c else 'the impaled one'} moved or fought in Melee "
+                      f"Round {p.get('round')} with a weapon stuck is closed: {reason}; no damage from it is counted",
+                      prompt=p["id"])
+        else:
+            c = enc.peek_at(p["combatant"])
+            who = c.name if c is not None else "the one knocked back"
+            ctx.event("answer", f"The question whether {who}, knocked back {d.get('metres', 0):g} m, collided with "
+                      f"anyone is closed: {reason}; no collision is counted, the token stays where it is "
+                      "(move it on the map if it lies elsewhere)", prompt=p["id"])
 
 
 def set_aside_fumble(ctx: Context, c: Combatant, reason: str) -> None:

@@ -11,7 +11,7 @@ from fray.web.html import Markup, fragment, h, html
 from fray.web.words import rule_message
 from fray.games.strike_rank.web.common import (CASTING_ROLLS, dead_ids, DEFENCES, INTO_MELEE, MODES, ROLLS, WATER, _btn, _check, _err, _field, _first_enemy,
                      _fold, _input, _lazy_fold, _names, _others, _select)
-from fray.games.strike_rank.web.declare import action_label, change_cost, declare_form
+from fray.games.strike_rank.web.declare import action_label, change_cost, change_preset, declare_form
 
 MOUNTED_VS_FOOT = (("", "Auto (from the rider's mount)"), ("yes", "Yes"), ("no", "No"))
 ATTACKER_SIDE = (("", "(either side)"), ("left", "the left (a blow on the right hits the mount)"),
@@ -95,6 +95,44 @@ def change_preview(enc: Any, o: dict[str, Any], target: str, picked: dict[str, s
     return (new[0]["sr"], new[0]["status"] == "lost") if new else "nothing would be declared"
 
 
+def defence_said(who: dict[str, Any], weapon: str) -> str:
+    """What a change to a parry or dodge does, said before the GM confirms it: Attacks & Defenses, "Defenses must
+    be declared before an attack test is rolled. They are resolved on the same SR as the attack" (a GM's play: the
+    forced change set to Parry still said "strikes at SR 9")."""
+    w = next((x["name"] for x in who.get("weapons", []) if x["id"] == weapon), "")
+    how = f"parries with {w}" if w else "dodges"
+    return (f"changing now to a defence: {who.get('name', '')} {how} an attack made on them, on that attack's "
+            "own SR; nothing is struck")
+
+
+def voluntary_cost(enc: Any, view: dict[str, Any], ref: str, chosen: dict[str, str] | None = None) -> str | None:
+    """What the voluntary Change… of ``ref`` costs, worked out by the engine's own change for the Action, Weapon and
+    Target set in its box, in the forced change's words (Changing Actions: "Changing your declared action during a
+    MR delays action by the combatant's DEX SR. If an attack is pushed past SR 12, it is lost."; a GM's play: the
+    box said "SR 6 at the earliest" and no more before the GM confirmed). None where nothing more can be said (no
+    target set, or an action other than an attack, a move or a defence): the box says the least it costs."""
+    found = change_preset(view, ref, chosen)
+    o = next((x for x in view.get("order", []) if x.get("ref") == ref), None)
+    if found is None or o is None:
+        return None
+    cid, who, _, preset = found
+    kind = preset.get("kind")
+    if kind == "defend":
+        return defence_said(who, preset.get("weapon", ""))
+    to = preset.get("target") or ""
+    cs = view.get("combatants", {})
+    if kind not in ("melee", "missile", "move") or to not in cs or to in dead_ids(view):
+        return None
+    dsr = who.get("derived", {}).get("dex_sr", {}).get("value", "")
+    said = f"changing now to {cs[to].get('name', '')} costs DEX SR {dsr}"
+    got = change_preview(enc, o, to, {"kind": kind, "weapon": preset.get("weapon") or ""})
+    if isinstance(got, str):
+        return f"{said}, and {got}"
+    if got[1]:
+        return f"{said}: SR {got[0]}, past SR 12, {LOST_SAID}"
+    return f"{said}, {'strikes' if kind != 'move' else 'gets there'} at SR {got[0]}"
+
+
 def change_costs(enc: Any, view: dict[str, Any], targets: dict[str, str],
                  change_to: dict[str, dict[str, str]] | None = None) -> dict[str, str]:
     """What a change costs, said before the GM confirms it, for each attack of this SR that must or may change.
@@ -122,6 +160,10 @@ def change_costs(enc: Any, view: dict[str, Any], targets: dict[str, str],
             to = chosen.get("target") if chosen.get("target") in cs else _first_enemy(view, o["combatant"])
             if not to or to in dead_ids(view):
                 continue  # no one to change to: ``change_cost`` says the least it costs
+            if chosen.get("kind") == "defend":
+                # Attacks & Defenses: defences "are resolved on the same SR as the attack": no SR of its own to strike at
+                out[o["ref"]] = defence_said(who, chosen.get("weapon", ""))
+                continue
             got = change_preview(enc, o, to, chosen)
             said = f"changing now to {cs[to].get('name', '')} costs DEX SR {dsr}"
         elif picked and picked != o["target"] and picked in cs:

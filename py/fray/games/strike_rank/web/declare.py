@@ -67,6 +67,17 @@ def _num(v: Any) -> str:
     return "" if v in (None, "", 1) else str(v)
 
 
+def in_hand(c: dict[str, Any], missile: bool) -> str:
+    """The weapon a melee (``missile``: missile) attack starts on: the one ``c`` last declared such an attack
+    with, else the first such usable weapon carried, a shield last ("" when none). A GM's play: Change… to a
+    melee attack left the Weapon on "(none)" and the change was refused."""
+    usable = [w for w in c.get("weapons", []) if w.get("usable", True) and bool(w.get("missile")) == missile]
+    ids = {w["id"] for w in usable}
+    last = next((a["weapon"] for a in reversed(c.get("declared", [])) if a.get("weapon") in ids
+                 and a.get("kind") in ("melee", "missile")), "")
+    return last or next((w["id"] for w in sorted(usable, key=lambda w: bool(w.get("shield")))), "")
+
+
 def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str = "sr-declare",
                  ref: str = "", preset: dict[str, Any] | None = None, enemy: str | None = None,
                  ui: dict[str, Any] | None = None, dead: frozenset[str] = frozenset(), submit: str = "") -> Markup:
@@ -85,6 +96,8 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     # the dead are no target ("A combatant may be forced to change actions, e.g. if the target of
     # their attack dies"); the unconscious and incapacitated can still be struck
     targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid and o not in dead]
+    if any(s.get("cast_on") in ("self", "ally") for s in c.get("spells", [])):
+        targets.insert(1, (cid, f'{c["name"]} (self)'))  # a spell cast on the caster, his weapon or missile
     if enemy is None:
         enemy = ""  # no enemy known: "(none)", never an ally or the fallen by default (issue 32)
     # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
@@ -98,20 +111,37 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     if kind not in dict(kinds):
         kind = kinds[0][0]
     mv = c.get("movement") or {}
+    melee_w, missile_w = in_hand(c, False), in_hand(c, True)
+    if p.get("weapon"):
+        weapon = p["weapon"]
+    elif "weapon" in p:
+        # a change or an abort of an action with no weapon (a dodge, a move): an attack starts on the weapon
+        # in hand; a defence stays as declared ("(none)": the dodge), the page filling it if Action becomes
+        # an attack (``data-melee-weapon``, ``StrikeRankPanel.on_change``)
+        weapon = {"melee": melee_w, "missile": missile_w}.get(p.get("kind", kind), "")
+    else:
+        weapon = weapons[0][0] if weapons else ""
     spells = [("", "(none)")] + [(s["id"], f'{s["name"]} SR {s["sr"]["value"]}') for s in c.get("spells", [])]
+    # whom each spell starts on (the assumed ``spells`` table: Bladesharp and Speedart on the caster, his
+    # weapon or missile; a GM's play had them start on a foe): the page sets the Target as one is picked
+    on = {s["id"]: {"self": cid, "ally": cid, "foe": enemy}.get(s.get("cast_on", ""), "") for s in c.get("spells", [])}
+    spell_targets = " ".join(f"{k}={v}" for k, v in on.items() if v)
+    target = p.get("target", on.get(p.get("spell", ""), "") or enemy if p.get("kind") == "spell" else enemy)
     who = c["name"]
     # the GM names an action by who and when, never by its id
     title = ((f"Abort this action of {who} and" if form == "sr-abort" else f"Change {_at_sr(p)} of {who}") if ref
              else f"Declare for {who}")
     return h(
         "form", {"class": "sr-declare", "data-form": form, "data-id": cid, "data-ref": ref or None, "novalidate": True,
-                 "aria-label": title},
+                 "aria-label": title, "data-melee-weapon": melee_w or None, "data-missile-weapon": missile_w or None,
+                 "data-missile-weapons": " ".join(w["id"] for w in usable if w.get("missile")) or None,
+                 "data-spell-targets": spell_targets or None},
         h("div", {"class": "sr-row"},
           _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", kinds, p.get("kind", kind))),
           _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
-                                                              p.get("weapon", weapons[0][0] if weapons else ""))),
+                                                              weapon)),
           _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
-                                                              p.get("target", enemy))),
+                                                              target)),
           _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),
                                                              "decimal", "from map")),
           _field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
@@ -338,22 +368,39 @@ def change_cost(view: dict[str, Any], c: dict[str, Any], a: dict[str, Any]) -> t
     return f"changing now costs DEX SR {dsr}: SR {at} at the earliest", False
 
 
-def change_html(view: dict[str, Any], ref: str) -> Markup:
-    names = _names(view)
+def change_preset(view: dict[str, Any], ref: str, chosen: dict[str, str] | None = None
+                  ) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    """The voluntary Change… of the declared action ``ref``: (combatant id, its view, the action, the form's
+    preset), the Action, Weapon and Target the GM set in it (``chosen``) over the declared ones; None when
+    the action is no longer to come."""
     for cid, c in view.get("combatants", {}).items():
         for a in c.get("declared", []):
             if a["ref"] == ref and a.get("status") == "declared":
-                cost, lost = change_cost(view, c, a)
                 # the change starts on a foe she is engaged with, if any, and its Metres from the map: the
                 # declared action's own (a shot's 0 m) timed a melee attack on a foe 24 m off with no move
                 engaged = next((o.get("engaged") or [] for o in view.get("order", []) if o.get("ref") == ref), [])
                 preset = {**a, "metres": "" if a.get("target") or a.get("kind") != "move" else a.get("metres", "")}
                 if engaged and a.get("target") not in engaged:
                     preset["target"] = engaged[0]
-                return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>'
-                            '<p class="hint sr-change-cost">{}.</p>{}{}</div>',
-                            _at_sr(a), c["name"], cost[:1].upper() + cost[1:],
-                            declare_form(cid, c, names, "sr-change", ref, preset, dead=dead_ids(view),
-                                         submit="Change: the attack is lost" if lost else ""),
-                            _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change"))
-    return Markup("")
+                return cid, c, a, {**preset, **(chosen or {})}
+    return None
+
+
+def change_html(view: dict[str, Any], ref: str, cost_said: str | None = None,
+                chosen: dict[str, str] | None = None) -> Markup:
+    """The voluntary Change… box: what the change costs said before the GM confirms (``cost_said``: the
+    engine's own change worked out for what is set in it, ``attack.change_costs``' words, as the forced
+    change's box says; else the least any change costs), and the declaration form."""
+    found = change_preset(view, ref, chosen)
+    if found is None:
+        return Markup("")
+    cid, c, a, preset = found
+    cost, lost = change_cost(view, c, a)
+    if cost_said:
+        cost, lost = cost_said, cost_said.endswith("the attack would be lost")
+    return html('<div class="sr-box sr-change"><h3>Change {} of {} (delayed by DEX SR)</h3>'
+                '<p class="hint sr-change-cost">{}.</p>{}{}</div>',
+                _at_sr(a), c["name"], cost[:1].upper() + cost[1:],
+                declare_form(cid, c, _names(view), "sr-change", ref, preset, dead=dead_ids(view),
+                             submit="Change: the attack is lost" if lost else ""),
+                _btn("Cancel", "sr-change-cancel", "small secondary", "Cancel the change"))

@@ -87,7 +87,9 @@ def undeclared_html(view: dict[str, Any]) -> Markup:
     names = not_declared(view)
     if not names:
         return Markup("")
-    n = len(view.get("combatants", {}))
+    # of those who can still declare: the dead, unconscious and incapacitated are no part of the count (a GM's
+    # play: "(5 of 12)" with four dead)
+    n = sum(1 for c in view.get("combatants", {}).values() if not c.get("cannot_act"))
     return html('<div class="sr-box sr-undeclared" role="alert" tabindex="-1"><h3>Not everyone has declared</h3>'
                 '<p>Not declared: {} ({} of {}). Undeclared, they can still parry or dodge, but take no action of '
                 'their own this Melee Round.</p><div class="sr-actions">{} {}</div></div>',

@@ -28,7 +28,8 @@ from fray.web.blocks import Block
 from fray.web.html import Markup, block, html
 from fray.web.panels import GamePanel
 from fray.games.strike_rank.combat import MoreDice
-from fray.games.strike_rank.web.attack import attack_html, carried_over, current_parts, free_attack_html, change_costs
+from fray.games.strike_rank.web.attack import (attack_html, carried_over, current_parts, free_attack_html, change_costs,
+                                               voluntary_cost)
 from fray.games.strike_rank.web.card import body_html, card_html, location_cell, stuck_entries
 from fray.games.strike_rank.web.common import INJURY_LABEL, PHASE_LABEL, _names, dead_ids
 from fray.games.strike_rank.web.declare import change_html, declare_form, declare_html, next_to_declare, order_html
@@ -82,7 +83,7 @@ def panel_html(view: dict[str, Any], ui: dict[str, Any] | None = None,
             parts.append(end_html(view, log))
         change = ui.change
         if change:
-            parts.append(change_html(view, change))
+            parts.append(change_html(view, change, ui.retarget.get(change), ui.change_to.get(change)))
         parts.extend(current_parts(view, ui) or [nothing_left_html(view)])
         parts.append(bleed_html(view))
     if phase in ("end", "declare"):
@@ -134,6 +135,11 @@ class StrikeRankPanel(GamePanel):
         if view.get("phase") != "resolve":
             ui.change_to = {}
         ui.retarget = change_costs(app.enc, view, ui.target, ui.change_to) if view.get("phase") == "resolve" else {}
+        if ui.change and view.get("phase") == "resolve" and ui.change not in ui.retarget:
+            # the voluntary Change…: what it costs before the GM confirms, as the forced change's box says it
+            said = voluntary_cost(app.enc, view, ui.change, ui.change_to.get(ui.change))
+            if said:
+                ui.retarget[ui.change] = said
         more = ui.more
         if more:  # the extra dice of an exchange no longer at hand (skipped, undone, Next) are let go
             now = {o["ref"] or "free" for o in view.get("order", []) if o.get("current")} | {"free"}
@@ -154,7 +160,24 @@ class StrikeRankPanel(GamePanel):
         if t is None:
             return
         name = str(getattr(t, "name", "") or "")
-        forced = nil(t.closest('.sr-forced form[data-form="sr-change"]'))
+        declaring = nil(t.closest("form.sr-declare"))
+        if declaring is not None and name == "kind" and str(t.value) in ("melee", "missile"):
+            # an attack is made with a weapon: one left on "(none)" (a dodge changed) takes the one in hand
+            pick = declaring.querySelector('select[name="weapon"]')
+            hand = data(declaring, f"{t.value}-weapon") or ""
+            shots = (data(declaring, "missile-weapons") or "").split()
+            now = str(pick.value) if pick is not None else ""
+            if hand and (not now or (now in shots) != (str(t.value) == "missile")):
+                pick.value = hand  # nor a bow for a melee attack (a GM's play: the archer's Change… to melee)
+        if declaring is not None and (name == "spell" or (name == "kind" and str(t.value) == "spell")):
+            # a spell's Target starts on whom it is cast on (the assumed ``spells`` table), not on a foe
+            spell = declaring.querySelector('select[name="spell"]')
+            on = dict(x.split("=", 1) for x in (data(declaring, "spell-targets") or "").split() if "=" in x)
+            pick = declaring.querySelector('select[name="target"]')
+            if spell is not None and pick is not None and on.get(str(spell.value)):
+                pick.value = on[str(spell.value)]
+        # the forced change's box, and the voluntary Change…'s: the cost line and button follow what is set in it
+        forced = nil(t.closest('form[data-form="sr-change"]'))
         if forced is not None and name in ("kind", "weapon", "target"):
             # the forced change's cost line and button follow what the GM picks in it (a GM's play: another
             # Target 13 m away, the line still named the first and the button said nothing of the loss)
@@ -163,7 +186,7 @@ class StrikeRankPanel(GamePanel):
                                                 if k in ("kind", "weapon", "target")}
             typed = form_values(forced)
             app.render()
-            again = nil(document.querySelector(f'.sr-forced form[data-form="sr-change"][data-ref="{ref}"]'))
+            again = nil(document.querySelector(f'form[data-form="sr-change"][data-ref="{ref}"]'))
             if again is not None:
                 restore_values(again, typed)
             return
@@ -348,6 +371,7 @@ class StrikeRankPanel(GamePanel):
             app.render()
             _show_change(data(el, "ref") or "")
         elif act == "sr-change-cancel":
+            app.ui.part(self).change_to.pop(app.ui.part(self).change or "", None)  # opened again: as declared
             app.ui.part(self).change = None
             app.render()
         return True
