@@ -318,3 +318,58 @@ def test_a_range_band_cluster_of_long_names_is_named_not_initialled(page, open_a
     for selected, got in labels_as_drawn(page, (None, "c6"), shot):
         assert {c: got[c]["words"] for c in names if names[c] not in got[c]["words"]} == {}
         check_labels_apart(got, f"reed ford {size['width']}x{size['height']} selected {selected}")
+
+
+# the players' window's labels as drawn: each token's label, its lines joined
+PV_LABELS = """() => Object.fromEntries([...document.querySelectorAll('.pv-labels [data-label-for]')].map(g =>
+    [g.dataset.labelFor, [...g.querySelectorAll('text')].map(t => t.textContent).join(' ')]))"""
+
+LOW = {"stealth": "low"}  # a foe the party sees (range-band's automatic sight would hide a scout)
+
+# (game, [(ready-made, name, side, x, y, altitude[, more])], the fallen): the fights of a GM's play-through (p6)
+PV_CROWDS = {
+    # range-band: four long and short names at one band, the Nag dead under them
+    "range-band": ([("Rider", "Kael Stormrider of the Eastern Marches", "party", 0, 0, 0),
+                    ("Horse", "Grey", "party", 0, 0, 0), ("Winged flyer", "Wren", "party", 4, 6, 40),
+                    ("Human scout", "Sly", "party", 6, -6, 0), ("Human scout", "Mark", "party", 2, 3, 0),
+                    ("Human scout", "Broo 2 the Unwashed Goat-headed", "foes", 40, 0, 0, LOW),
+                    ("Human scout", "Bandit 3", "foes", 40, 0, 0, LOW),
+                    ("Human scout", "Bandit Captain Morrow the Twice-Hanged", "foes", 40, 0, 0, LOW),
+                    ("Horse", "Bandit's Nag", "foes", 40, 0, 0)], ("c9",)),
+    # strike-rank: a rider on his warhorse, one spot, among the party and the broo
+    "strike-rank": ([(WARRIOR, "Warhorse", "party", 0, 0, 0), (WARRIOR, "Sir Kaldan Stormrider of Tarsh", "party", 0, 0, 0),
+                     (WARRIOR, "Spearmaiden Vasana", "party", 0, 4, 0), (WARRIOR, "Ayla", "party", -5, 1, 0),
+                     (WARRIOR, "Bolt", "party", -5, -2, 0), (WARRIOR, "Harrek", "party", 1, -3, 0),
+                     (WARRIOR, "Broo 1 the Goat-headed Unwashed", "foes", 2, -3, 0), (WARRIOR, "Wolf 2", "foes", 2, -4, 0),
+                     (WARRIOR, "Broo 2", "foes", 11, 0, 0), (WARRIOR, "Broo 3", "foes", 12, 3, 0),
+                     (WARRIOR, "Broo archer", "foes", 24, 0, 0), (WARRIOR, "Wolf 1", "foes", 2, 4, 0)], ("c12",)),
+}
+
+
+@pytest.mark.parametrize("game", list(PV_CROWDS))
+def test_the_players_window_names_every_token_in_a_crowd_at_one_spot(page, open_app, tmp_path, wait_ready, game):
+    """A GM's play-through (p6) of the merged build: the GM's map named every token, but the players' window
+    (1024x700) read "BC" for "Bandit Captain Morrow the Twice-Hanged" in range-band's crowd at one band, and
+    "SK" beside "Warhorse" for the rider "Sir Kaldan Stormrider of Tarsh" in strike-rank. Issue 33: "The
+    players' map must place every token it shows exactly where the GM's map does": every token there is
+    named, in full (its name over one, two or three lines), never by its initials."""
+    from test_players_view import open_players
+
+    people, dead = PV_CROWDS[game]
+    h = History(new_encounter(game, "Crowd"))
+    for which, name, side, x, y, alt, *more in people:
+        h.do({"type": "add_combatant", "combatant": {**preset(game, which, name=name, side=side, **dict(*more)),
+                                                      "position": {"x": x, "y": y, "alt": alt}}})
+    for cid in dead:
+        h.do({"type": "set_condition", "id": cid, "condition": "dead", "on": True})
+    open_app(page)
+    import_history(page, tmp_path, h, len(people), f"crowd-{game}")
+    pv = open_players(page, wait_ready)
+    pv.set_viewport_size({"width": 1024, "height": 700})
+    expect(pv.locator(".pv-token")).to_have_count(len(people))
+    got = pv.evaluate(PV_LABELS)
+    names = {f"c{i}": p[1] for i, p in enumerate(people, 1)}
+    assert {c: got.get(c) for c, n in names.items() if n not in (got.get(c) or "")} == {}
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pv.screenshot(path=str(SHOTS / f"players-crowd-{game}.png"))

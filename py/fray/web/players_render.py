@@ -13,7 +13,7 @@ from typing import Any
 from types import SimpleNamespace
 
 from .. import players
-from .maplabels import label_svg, place_labels, wrap_words
+from .maplabels import label_svg, place_labels, wrap_three, wrap_words
 from .mapview import area_names, lift_offsets, name_svg, token_initials
 from .html import Markup, h, html
 from .render import button
@@ -111,6 +111,17 @@ def areas_svg(areas: list[dict[str, Any]], at: Any, scale: float, names: dict[st
     return Markup("").join(out)
 
 
+def _tier(text: str, shortest: tuple[str, ...], name: str, down: bool) -> int:
+    """How much a form of a token's label says, for ``place_labels``' ``tiers``, as ``mapview.says`` on the GM's
+    map: 0 the name and the rest, 1 the name alone (what ``place_labels`` gives every token before any label is
+    made fuller), 2 the initials. A fallen's forms in their order (its name and "down" the last). A label that
+    is the name alone is tier 1, not 0: "Bandit Captain Morrow the Twice-Hanged", with nothing more to say, was
+    never given his name first in a crowd and the players' window read "BC" where the GM's map named him."""
+    if down:
+        return shortest.index(text)
+    return 1 if text == name else 0 if text in shortest[:1] else 2
+
+
 def map_svg(p: dict[str, Any]) -> Markup:
     """The tokens on a plain field, fitted to the combatants the players may see (so the frame
     itself says nothing of where a hidden one stands) and the areas marked on it."""
@@ -188,12 +199,14 @@ def map_svg(p: dict[str, Any]) -> Markup:
         # on a leader, read as standing while other dead said "· down")
         shortest = (label, f'{c["name"]} · down') if "down" in states else (label, c["name"], initials[c["id"]])
         # each form on one line, then over two (a long name finds room for half its width in a crowd: the
-        # dead "Broo 2 the Unwashed Goat-headed" had no label at all, only the "B2" under his cross)
-        forms = dict.fromkeys(tuple(lines) for text in shortest for lines in ([text], wrap_words(text)))
+        # dead "Broo 2 the Unwashed Goat-headed" had no label at all, only the "B2" under his cross), a long
+        # name alone over three as well, as on the GM's map (mapview.label_lines)
+        forms = dict.fromkeys(tuple(lines) for text in shortest for lines in (
+            [text], wrap_words(text), *([wrap_three(text)] if text == c["name"] and "down" not in states else [])))
         wanted.append({"id": c["id"], "cx": x, "cy": y, "r": r, "own": disc, "must": True,
                        "variants": [[("pv-label", [("", text)], LABEL_PX) for text in lines] for lines in forms],
                        # the label, then the name, then the initials: each beside or out on a leader before the next
-                       "tiers": [shortest.index(next(t for t in shortest if " ".join(lines) == t)) for lines in forms],
+                       "tiers": [_tier(" ".join(lines), shortest, c["name"], "down" in states) for lines in forms],
                        "named": "down" in states})
     # the labels as the GM's map places them (maplabels.place_labels): the one acting first, then in
     # the order they joined; beside each token where they overlap no other label or token and stay
