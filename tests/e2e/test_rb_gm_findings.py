@@ -9,7 +9,7 @@ from __future__ import annotations
 from gestures import card, new_encounter, photograph, rb_start
 from playwright.sync_api import expect
 from test_players_view import add_rb, open_players, players_dialog
-from test_range_band import BADGE, SCOUT, add, advance, move
+from test_range_band import BADGE, SCOUT, add, advance, attack, gm_result, move
 
 BEAR = "Large creature"
 
@@ -97,3 +97,28 @@ def test_the_players_see_their_companions_high_stealth_not_a_foes(page, open_app
     expect(pv.locator('.pv-token[data-id="c1"] title')).to_have_text("Kest · high stealth")
     expect(pv.locator('.pv-token[data-id="c2"] title')).to_have_text("Lurker")
     photograph(pv, "players-stealth")
+
+
+def test_maintain_high_stealth_is_not_offered_after_a_stealth_attack(page, open_app):
+    """High Stealth: "You must also maintain High Stealth as a major action on every turn ... If you do a different
+    major action, you revert to Medium Stealth." A GM's play-through (p6): after Sneak's stealth attack, "Maintain
+    High Stealth (major)" was still offered, its own preview saying "Would be refused: ... has already used 1 major
+    action". With the turn's major action spent, the panel says so in its place instead of offering it."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_encounter(page, "Reeds at the ford", "range-band", BADGE)
+    add_rb(page, SCOUT, "Sneak", "party", 0)
+    add_rb(page, SCOUT, "Bandit", "foes", 40)
+    high_stealth_from_the_start(page, "Sneak")
+    rb_start(page, "Start anyway")
+    acting = page.locator(".rb-acting")
+    advance(page, "Movement phase")
+    advance(page, "Action phase: Sneak")
+    maintain = acting.get_by_role("button", name="Maintain High Stealth (major)")
+    expect(maintain).to_be_visible()
+    attack(page, "Bandit", "Shortbow")
+    gm_result(page, "R1", True, 2)
+    expect(maintain).to_have_count(0)
+    expect(acting.locator(".rb-why", has_text="Maintain High Stealth (major)")).to_contain_text(
+        "Sneak has already used 1 major action this turn")
+    shot(page, "rb-maintain-spent")

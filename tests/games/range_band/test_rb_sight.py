@@ -238,6 +238,34 @@ def test_high_stealth_maintained_as_major_action_each_turn():
     assert lost.get("c1").data["stealth"] == "medium"
 
 
+def test_maintain_high_stealth_not_offered_once_the_major_action_is_spent():
+    """High Stealth: "You must also maintain High Stealth as a major action on every turn ... If you do a different
+    major action, you revert to Medium Stealth." A GM's play-through (p6): after Sneak's stealth attack (his major
+    action) "Maintain High Stealth (major)" was still offered, and its own preview said "Would be refused: ... has
+    already used 1 major action". Once the turn's major action is spent, neither maintaining nor entering High
+    Stealth (a major action too) is offered: each says why, in the GM's words."""
+    from fray.games.range_band.web.turn import actions_html
+
+    def turn_of(enc, cid):
+        view = RS.view(enc)
+        return view, next(c for c in view["combatants"] if c["id"] == cid)
+
+    enc = to_phase(start(fight(person("Sneak", stealth="high"), person("Mark", stealth="medium"),
+                               person("B", side="foes", x=5))), "actions", "c1")
+    view, c = turn_of(enc, "c1")
+    assert 'data-act="rb-maintain"' in str(actions_html(view, c))
+    attacked = act(enc, "act", id="c1", size="major", what="attack")
+    view, c = turn_of(attacked, "c1")
+    drawn = str(actions_html(view, c))
+    assert 'data-act="rb-maintain"' not in drawn
+    assert "Maintain High Stealth (major): Sneak has already used 1 major action this turn" in drawn
+    # the same for entering High Stealth from Medium with the major action spent
+    enc = to_phase(attacked, "actions", "c2")
+    view, c = turn_of(act(enc, "act", id="c2", size="major", what="draw a bow"), "c2")
+    drawn = str(actions_html(view, c))
+    assert 'data-level="high"' not in drawn and "Enter High Stealth (stealth roll, major): Mark has already used" in drawn
+
+
 def test_attacked_in_high_stealth_d12_roll():
     """High Stealth: "If you are attacked during High Stealth, you must make a d12 stealth roll immediately after the
     attack, reverting to Medium Stealth if failed. This applies for any attack that succeeds on its offense roll ...

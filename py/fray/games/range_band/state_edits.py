@@ -204,18 +204,29 @@ def fall(ctx: Context, c: Combatant, t: rules.Tables, why: str) -> None:
         c.position = Position(c.position.x, c.position.y, 0.0)  # down on the ground; the prompt keeps the height
 
 
+def _used(enc: Encounter, c: Combatant) -> dict[str, Any]:
+    used = c.data.get("used") or {}
+    return used if used.get("round") == enc.round else {"round": enc.round, "major": 0, "minor": 0, "what": []}
+
+
+def action_block(enc: Encounter, c: Combatant, size: str, t: rules.Tables, count: int = 1) -> str | None:
+    """Why ``c`` cannot spend ``count`` more actions of ``size`` this turn (table ``turn_actions``, assumed), or
+    None: what ``use_action`` refuses, for the turn panel to say before a GM asks for it."""
+    used = _used(enc, c)
+    lim = {e["size"]: e.get("per_turn") for e in t["turn_actions"]["entries"]}.get(size)
+    if size in ("major", "minor") and lim is not None and used[size] + count > int(lim):
+        return (f"{c.name} has already used {counted(used[size], size + ' action')} this turn "
+                f"(at most {lim}: Actions in one turn, in Tables)")
+    return None
+
+
 def use_action(ctx: Context, c: Combatant, size: str, what: str, t: rules.Tables, count: int = 1) -> None:
     """Spend an action of ``size`` in ``c``'s turn (table ``turn_actions``, assumed)."""
-    enc = ctx.enc
-    used = c.data.get("used") or {}
-    if used.get("round") != enc.round:
-        used = {"round": enc.round, "major": 0, "minor": 0, "what": []}
-    limits = {e["size"]: e.get("per_turn") for e in t["turn_actions"]["entries"]}
+    used = _used(ctx.enc, c)
     if size in ("major", "minor"):
-        lim = limits.get(size)
-        if lim is not None and used[size] + count > int(lim):
-            raise RuleViolation("", f"{c.name} has already used {counted(used[size], size + ' action')} this turn "
-                                f"(at most {lim}: Actions in one turn, in Tables)")
+        why = action_block(ctx.enc, c, size, t, count)
+        if why:
+            raise RuleViolation("", why)
         used = {**used, size: used[size] + count}
     used = {**used, "what": used["what"] + [f"{size}: {what}"]}
     c.data["used"] = used

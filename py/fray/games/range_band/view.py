@@ -17,7 +17,8 @@
       "combatants": [{
          "id", "name", "side", "stats": {...}, "awgt": 35, "kind": "animal",
          "stealth": {"level": "medium", "locked": ["medium"],             # cannot re-enter this round
-                     "can_enter": {"low": null, "medium": null | "why not", "high": "why not"}},
+                     "can_enter": {"low": null, "medium": null | "why not", "high": "why not"},
+                     "can_maintain": null | "why not"},                # High Stealth's major action this turn
          "flying": false, "can_fly": true, "flying_spd": {"value": 12, "parts": [{"reason", "value"}]},
          "underwater_spd": {"value": 3, "parts": [...]} | null,
          "altitude": {"metres": 0.0, "band": "engaged"}, "descend_to": 0.0 | null,  # a flyer's Descend starts there
@@ -67,7 +68,8 @@ from typing import Any
 
 from fray.model import Encounter
 from fray.games.base import Slot, counted
-from fray.games.range_band import actions as actions_mod, attacks as attacks_mod, movement as movement_mod, rules
+from fray.games.range_band import (actions as actions_mod, attacks as attacks_mod, movement as movement_mod, rules,
+                                   state_edits)
 from fray.games.range_band.statuses import STATUSES, word as status_word
 from fray.games.range_band.combatant import BANDS, STEALTH, traits_json
 
@@ -247,8 +249,14 @@ def combatant_view(enc: Encounter, c, t: rules.Tables) -> dict[str, Any]:
     return {
         "id": c.id, "name": c.name, "side": c.side, "stats": dict(c.stats), "awgt": rules.c_awgt(c),
         "kind": c.data.get("kind", "sentient"),
+        # entering High Stealth (its stealth roll) and maintaining it are each the turn's major action: once that is
+        # spent, neither is offered (a GM's play-through: "Maintain High Stealth (major)" offered after a stealth
+        # attack, its own preview saying it would be refused)
         "stealth": {"level": c.data.get("stealth", "low"), "locked": locks,
-                    "can_enter": {lv: rules.stealth_block(enc, c, lv, t) for lv in STEALTH}},
+                    "can_enter": {lv: rules.stealth_block(enc, c, lv, t) or (
+                        state_edits.action_block(enc, c, "major", t) if lv == "high" and enc.phase == "actions" else None)
+                        for lv in STEALTH},
+                    "can_maintain": state_edits.action_block(enc, c, "major", t)},
         "flying": rules.is_flying(enc, c), "can_fly": fs > 0,
         "flying_spd": {"value": fs, "parts": [{"reason": r, "value": v} for r, v in fparts]},
         "underwater_spd": {"value": us, "parts": [{"reason": r, "value": v} for r, v in uparts]}

@@ -208,7 +208,9 @@ def actions_html(view: dict[str, Any], c: dict[str, Any], ui: dict[str, Any] | N
         stealth_btns.append(_btn(label, "rb-stealth", "secondary", id=cid, level=lv) if not why else
                             html('<span class="rb-why">{}: {}</span>', label, why))
     if st["level"] == "high":
-        stealth_btns.append(_btn("Maintain High Stealth (major)", "rb-maintain", "secondary", id=cid))
+        why = st.get("can_maintain")
+        stealth_btns.append(_btn("Maintain High Stealth (major)", "rb-maintain", "secondary", id=cid) if not why else
+                            html('<span class="rb-why">Maintain High Stealth (major): {}</span>', why))
     other = html(
         '<form data-form="rb-act" data-id="{cid}" novalidate aria-label="Another action by {name}">'
         '<h4>Other action</h4><div class="rb-grid">{fields}</div><div class="rb-row">{checks}</div>{preview}'
