@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from test_map import DESKTOP, preset, select
-from gestures import import_history
+from gestures import import_history, photograph
 from fray.history import History
 from fray.reducer import new_encounter
 
@@ -373,3 +373,4 @@ def test_the_players_window_names_every_token_in_a_crowd_at_one_spot(page, open_
     if SHOTS:
         SHOTS.mkdir(parents=True, exist_ok=True)
         pv.screenshot(path=str(SHOTS / f"players-crowd-{game}.png"))
+    photograph(pv, f"players-crowd-{game}")  # and at a tablet's size and a laptop's

@@ -148,3 +148,19 @@ def test_every_fallen_token_is_labelled_down_even_in_a_crowd():
     down = [c for c in cs if c["states"]]
     assert all(c["id"] in labels for c in down)
     assert all(labels[c["id"]].endswith("· down") for c in down), {c["name"]: labels[c["id"]] for c in down}
+
+
+def test_every_token_in_a_crowd_at_one_spot_is_named_in_full():
+    """Issue 33: "The players' map must place every token it shows exactly where the GM's map does". A GM's
+    play-through (p6): with four foes at one band the players' window read "BC" for "Bandit Captain Morrow the
+    Twice-Hanged" where the GM's map named him: a label that is the name alone was not counted as the name, so it
+    was never placed before the fuller labels took the room."""
+    spot = [("Kael Stormrider of the Eastern Marches", "party", 0, 0, 0), ("Grey", "party", 0, 0, 0),
+            ("Wren", "party", 4, 6, 40), ("Sly", "party", 6, -6, 0), ("Mark", "party", 2, 3, 0),
+            ("Broo 2 the Unwashed Goat-headed", "foes", 40, 0, 0), ("Bandit 3", "foes", 40, 0, 0),
+            ("Bandit Captain Morrow the Twice-Hanged", "foes", 40, 0, 0), ("Bandit's Nag", "foes", 40, 0, 0)]
+    cs = [{"id": f"c{i}", "name": n, "side": s, "wounds": "", "x": x, "y": y, "alt": a,
+           "states": ["down"] if n == "Bandit's Nag" else []} for i, (n, s, x, y, a) in enumerate(spot, 1)]
+    p = dict(P, current=None, order=[{"id": c["id"], "name": c["name"], "current": False} for c in cs], combatants=cs)
+    labels = {i: t.replace("&#x27;", "'") for i, t in _label_texts(players_html(p)).items()}
+    assert {c["id"]: labels.get(c["id"]) for c in cs if c["name"] not in labels.get(c["id"], "")} == {}
