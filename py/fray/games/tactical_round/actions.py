@@ -191,6 +191,15 @@ def plan_declaration(ctx: Context) -> tuple[Combatant, list[dict[str, Any]], lis
             raise InvalidAction(f"{p}.weapon", f"{w['name']} is not a Bolt/Area spell")
         plan.append({"action": kind, "weapon": w_index, "target": target, "cost": cost, "done": False})
     acts = [d["action"] for d in plan]
+    for i, d in enumerate(plan):
+        w = c.data["weapons"][d["weapon"]] if d["action"] in ("reload", "ready_thrown") else None
+        if w is not None and w["loaded"]:
+            # "Missile weapons must be loaded before each attack": a loaded one has its shot to take,
+            # and a reload of it throws the round away (a GM's play-through: "as last round" repeated
+            # Mira's Reload with her bow loaded, and the declaration took it)
+            ready = "readied" if w["kind"] == "thrown" else "loaded"
+            raise RuleViolation("Reloading", f"{w['name']} is already {ready}: declare the "
+                                f"{kinds.get('ranged_attack', {}).get('title', 'Ranged attack')} with it instead", f"actions.{i}.action")
     loads = {d["weapon"] for d in plan if d["action"] in ("reload", "ready_thrown")}
     # the reload's own rule before the count of actions: a Full reload with the shot is two Full
     # actions, and "at most one Full and one Half" did not say why (a GM's play-through)

@@ -542,18 +542,42 @@ def last_declarations_left_out(enc: Encounter) -> dict[str, str]:
 def last_declarations_checked(enc: Encounter) -> dict[str, tuple[list[dict[str, Any]], str]]:
     """Both at once, for the page: {id: (the rows offered, what was left out and why, or "")}."""
     out: dict[str, tuple[list[dict[str, Any]], str]] = {}
+    titles = {k["key"]: k["title"] for k in _declared_kinds(enc)}
     for cid, rows in _last_made(enc).items():
+        rows, shot = _shot_for_reload(enc, cid, rows, titles)
         refused = _refusal(enc, cid, rows)
         if not refused:
-            out[cid] = (rows, "")
+            out[cid] = (rows, shot)
             continue
         # the largest part the rules take now, the first rows first (two rows at most: Full + Half)
         kept = next((rows[:i] + rows[i + 1:] for i in reversed(range(len(rows)))
                      if not _refusal(enc, cid, rows[:i] + rows[i + 1:])), [])
         left = [r for r in rows if r not in kept]
-        titles = {k["key"]: k["title"] for k in _declared_kinds(enc)}
-        out[cid] = (kept, f'without {" and ".join(titles.get(r["action"], r["action"]) for r in left)}: {refused}')
+        without = f'without {" and ".join(titles.get(r["action"], r["action"]) for r in left)}: {refused}'
+        out[cid] = (kept, f"{shot}; {without}" if shot else without)
     return out
+
+
+def _shot_for_reload(enc: Encounter, cid: str, rows: list[dict[str, Any]],
+                     titles: dict[str, str]) -> tuple[list[dict[str, Any]], str]:
+    """Last round's reload of a weapon loaded since becomes its shot, on ``default_target``, and the
+    form says so: Reloading, "Missile weapons must be loaded before each attack", so the reload was
+    for this shot (a GM's play-through: Mira's Reload was offered again with her bow loaded, and the
+    declaration threw her shot away)."""
+    c = enc.peek_at(cid)
+    weapons = c.data.get("weapons", []) if c is not None else []
+    out, said = [], []
+    for r in rows:
+        w = weapons[r["weapon"]] if r["action"] in ("reload", "ready_thrown") and r["weapon"] is not None else None
+        if w is None or not w.get("loaded") or any(
+                x["action"] == "ranged_attack" and x["weapon"] == r["weapon"] for x in rows):
+            out.append(r)
+            continue
+        out.append({"action": "ranged_attack", "weapon": r["weapon"], "target": default_target(enc, cid)})
+        ready = "readied" if w["kind"] == "thrown" else "loaded"
+        said.append(f"{w['name']} is {ready} now, so its {titles.get('ranged_attack', 'Ranged attack')} is offered "
+                    f"(last round: {titles.get(r['action'], r['action'])})")
+    return out, "; ".join(said)
 
 
 def _declared_kinds(enc: Encounter) -> list[dict[str, Any]]:

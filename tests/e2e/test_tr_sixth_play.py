@@ -1,0 +1,49 @@
+"""Tactical round, what the sixth GM play-through found on the page: "as last round" repeated a Reload
+of a bow loaded since, and Declare took it, throwing the shot away.
+
+Every step waits on what the page shows, never on time."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from playwright.sync_api import expect
+
+sys.path.insert(0, os.path.dirname(__file__))
+from gestures import photograph  # noqa: E402
+from test_tactical_round import declare, newest_log  # noqa: E402
+from tr_fights import ORC, body, open_fight  # noqa: E402
+
+BOW = {"name": "Short bow", "cmb": 45, "kind": "missile", "base_range": 30, "reload": 1, "two_handed": True}
+NEXT = {"type": "advance", "ask": True, "go_on": True}  # the page's Next: a declared reload does itself
+
+
+def test_a_reload_of_a_loaded_bow_is_not_offered_again_and_is_refused_beside_its_action(page, open_app, tmp_path):
+    """Reloading: "Missile weapons must be loaded before each attack." Mira reloaded her empty Short bow
+    in round 1; in round 2 her form offered the Reload again "as last round", and Declare took it. Now
+    the shot is offered instead, said so, and a Reload chosen is refused beside its Action."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    mira = {"name": "Mira", "side": "party", "stats": {"DEF": 20, "HP": 35, "Athletics": 15},
+            "weapons": [{**BOW, "loaded": False}]}
+    reload = {"type": "tr.declare", "id": "c1", "actions": [{"action": "reload", "weapon": 0}]}
+    open_fight(page, tmp_path, "The loaded bow", [(mira, 0, 8), body(ORC, "Archer 1", 25, 1)],
+               ["declaration", reload] + [NEXT] * 8 + ["declaration"], file="loaded")
+    expect(page.locator("#round-bar .round")).to_have_text("Round 2")
+    form = page.locator('form[data-form=tr-declare][data-id="c1"]')
+    expect(form.locator(".tr-decl-last")).to_have_text(
+        "As last round, Short bow is loaded now, so its Ranged attack is offered (last round: Reload a missile "
+        "weapon). Change it, or Declare.")
+    expect(form.locator('[name="actions.0.action"]')).to_have_value("ranged_attack")
+    expect(form.locator('[name="actions.0.weapon"]')).to_have_value("0")
+    expect(form.locator('[name="actions.0.target"]')).to_have_value("c2")
+    form.locator('[name="actions.0.action"]').select_option("reload")
+    form.locator('[name="actions.0.target"]').select_option("")
+    form.locator("button[type=submit]").click()
+    expect(form.locator('[data-error-for="actions.0.action"]')).to_contain_text(
+        "Short bow is already loaded: declare the Ranged attack with it instead")
+    photograph(page, "tr-sixth-reload-loaded", scroll_to='form[data-form=tr-declare][data-id="c1"]')
+    expect(newest_log(page)).to_contain_text("Phase: Declaration")  # nothing declared
+    declare(page, "c1", [("ranged_attack", "0", "c2")],
+            "Mira declares: Ranged attack with Short bow on Archer 1 (Ranged A, full)")
