@@ -47,3 +47,27 @@ def test_a_reload_of_a_loaded_bow_is_not_offered_again_and_is_refused_beside_its
     expect(newest_log(page)).to_contain_text("Phase: Declaration")  # nothing declared
     declare(page, "c1", [("ranged_attack", "0", "c2")],
             "Mira declares: Ranged attack with Short bow on Archer 1 (Ranged A, full)")
+
+
+def test_a_melee_attack_starts_on_the_melee_weapon_and_offers_no_spell(page, open_app, tmp_path):
+    """Melee Attacks: "Melee attacks are made against opponents who are adjacent to the attacker or within
+    the reach of their weapon." A spell is no such weapon (Ranged Attacks: "Missile weapons, thrown weapons,
+    and certain Spells all use the ranged attack rules"): Lia's Melee attack offers her Staff, not her Fire
+    Bolt, starts on it, and the out-of-reach word shows at once."""
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    open_fight(page, tmp_path, "The staff", [body("Apprentice mage", "Lia", 0, 12, "party"),
+                                             body(ORC, "Orc 4", 8, 12)], ["declaration"], file="staff")
+    form = page.locator('form[data-form=tr-declare][data-id="c1"]')
+    weapon = form.locator('[name="actions.0.weapon"]')
+    expect(weapon.locator("option")).to_have_count(3)  # before an action: (no weapon), Staff, Fire Bolt
+    form.locator('[name="actions.0.action"]').select_option("melee_attack")
+    expect(weapon.locator("option")).to_have_text(["Staff"])
+    expect(weapon).to_have_value("0")
+    expect(form.locator('[name="actions.0.target"]')).to_have_value("c2")
+    expect(form.locator(".tr-decl-preview")).to_contain_text(
+        "Orc 4 is 8.0 m from Lia, beyond a melee attack's reach (3 m)")
+    photograph(page, "tr-sixth-staff", scroll_to='form[data-form=tr-declare][data-id="c1"]')
+    form.locator('[name="actions.0.action"]').select_option("spell_prepared")
+    expect(weapon.locator("option")).to_have_text(["(no weapon)", "Fire Bolt"])
+    expect(weapon).to_have_value("1")

@@ -503,22 +503,46 @@ def declare_defaults(enc: Encounter, combatant_id: str, kind: str) -> tuple[int 
     enemy (``default_target``: never an ally). (None, "") where the action takes neither; a spell
     starts on the caster's Bolt/Area spell, if any."""
     c = enc.peek_at(combatant_id)
-    fits = _FITS.get(kind)
-    if c is None or fits is None:
+    if c is None or kind not in _FITS:
         return None, ""
-    ws = c.data.get("weapons", [])
-    held = c.data.get("wielding", 0)
+    i = pick_weapon(kind, c.data.get("weapons", []), c.data.get("wielding", 0))
+    if i is None:
+        return None, ""
+    attack = kind in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
+    return i, default_target(enc, c.id) if attack else ""
+
+
+def pick_weapon(kind: str, ws: list[dict[str, Any]], held: int) -> int | None:
+    """``declare_defaults``' weapon among ``ws`` (the engine's weapons or the view's: each has its
+    ``kind`` and ``loaded``): the one in hand when it fits, ready ones first."""
+    fits = _FITS.get(kind)
+    ok = [i for i, w in enumerate(ws) if fits(w)] if fits is not None else []
+    if not ok:
+        return None
 
     def ready(w: dict[str, Any]) -> bool:
         loaded = w.get("loaded", True)
         return not loaded if kind in ("reload", "ready_thrown") else bool(loaded)
 
+    return min(ok, key=lambda i: (not ready(ws[i]), i != held, i))
+
+
+def weapon_choices(kind: str, ws: list[dict[str, Any]]) -> tuple[list[int], bool]:
+    """A declaration row's Weapon choices once its Action is chosen: (the weapons the action can be
+    made with, whether "no weapon" is one). A melee attack offers what it can be made with (Melee
+    Attacks: "within the reach of their weapon"), not a Bolt spell, which "count[s] as Ranged
+    Attacks" (a GM's play-through saw Fire Bolt among Lia's melee weapons, the row on no weapon);
+    a spell may be cast with no Bolt/Area spell; an action made with no weapon (a Move) offers none.
+    No action chosen yet, or none that fits: every weapon, and none."""
+    fits = _FITS.get(kind)
+    if not kind:
+        return list(range(len(ws))), True
+    if fits is None:
+        return [], True
     ok = [i for i, w in enumerate(ws) if fits(w)]
     if not ok:
-        return None, ""
-    i = min(ok, key=lambda i: (not ready(ws[i]), i != held, i))
-    attack = kind in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
-    return i, default_target(enc, c.id) if attack else ""
+        return [], True
+    return ok, kind.startswith("spell")
 
 
 def last_declarations(enc: Encounter) -> dict[str, list[dict[str, Any]]]:

@@ -139,20 +139,19 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
             continue
         rows = []
         others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid and k not in dead]
-        weapons = [("", "(no weapon)")] + [(str(w["index"]), w["name"]) for w in c.get("weapons", [])]
         actions = [("", "(none)")] + [(k["key"], k["title"]) for k in kinds]
         before = [] if c.get("has_declared") else (last or {}).get(cid, [])
         start = decl or before
         for i in range(DECLARE_ROWS):
             d = start[i] if i < len(start) else {}
+            weapons, weapon = decl_weapons(c, d.get("action", ""), d.get("weapon"))
             base = f"tr-{cid}-decl-{i}"
             rows.append(h(
                 "fieldset", {"class": "tr-decl-row"}, html("<legend>Action {}</legend>", i + 1),
                 _field(base + "-action", f"actions.{i}.action", "Action",
                        _select(base + "-action", f"actions.{i}.action", actions, d.get("action", ""))),
                 _field(base + "-weapon", f"actions.{i}.weapon", "Weapon",
-                       _select(base + "-weapon", f"actions.{i}.weapon", weapons,
-                               "" if d.get("weapon") is None else d.get("weapon"))),
+                       _select(base + "-weapon", f"actions.{i}.weapon", weapons, weapon)),
                 _field(base + "-target", f"actions.{i}.target", "Target",
                        _select(base + "-target", f"actions.{i}.target", others, d.get("target") or ""))))
         said = fragment()
@@ -186,6 +185,22 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
                  html('<p class="hint">At most one Full and one Half action (or two Half). '
                       'Each action lands in its phase.</p>'),
                  block("div", {"class": "tr-decl-forms tr-decl-folded" if folded else "tr-decl-forms"}, forms))
+
+
+def decl_weapons(c: dict[str, Any], kind: str, chosen: Any) -> tuple[list[tuple[str, str]], str]:
+    """A declaration row's Weapon choices for its Action (``rules.weapon_choices``: a Melee attack only
+    what a melee attack is made with) and the one it starts on: the chosen one if it is among them,
+    else the one the action takes (``rules.pick_weapon``), else none."""
+    from fray.games.tactical_round import rules
+
+    ws = c.get("weapons", [])
+    ok, none_too = rules.weapon_choices(kind, ws)
+    options = ([("", "(no weapon)")] if none_too else []) + [(str(ws[i]["index"]), ws[i]["name"]) for i in ok]
+    if chosen is not None and chosen in ok:
+        return options, str(chosen)
+    held = next((i for i, w in enumerate(ws) if w.get("wielded")), 0)
+    pick = None if none_too else rules.pick_weapon(kind, ws, held)
+    return options, "" if pick is None else str(pick)
 
 
 def _decl_preview() -> Markup:

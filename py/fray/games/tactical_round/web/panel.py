@@ -423,9 +423,16 @@ class TacticalPanel(GamePanel):
         form = nil(t.closest('form[data-form="tr-declare"]'))
         if form is None:
             return
-        weapon, target = rules.declare_defaults(app.enc, data(form, "id") or "", str(t.value or ""))
+        cid = data(form, "id") or ""
+        weapon, target = rules.declare_defaults(app.enc, cid, str(t.value or ""))
         wsel = q(form, f'[name="actions.{row}.weapon"]')
         if wsel is not None:
+            # the action's own choices: a Melee attack offers no Bolt spell (``forms.decl_weapons``)
+            from fray.web.blocks import ascii_html
+            from .forms import decl_weapons
+
+            options, _ = decl_weapons(_combatant(app.ruleset.view(app.enc), cid) or {}, str(t.value or ""), None)
+            wsel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in options))
             wsel.value = "" if weapon is None else str(weapon)
         tsel = q(form, f'[name="actions.{row}.target"]')
         if tsel is not None and target and not str(tsel.value or ""):
