@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 sys.path.insert(0, os.path.dirname(__file__))
 from gestures import photograph  # noqa: E402
 from test_tactical_round import declare, newest_log  # noqa: E402
-from tr_fights import ORC, body, open_fight  # noqa: E402
+from tr_fights import ORC, body, melee, open_fight  # noqa: E402
 
 BOW = {"name": "Short bow", "cmb": 45, "kind": "missile", "base_range": 30, "reload": 1, "two_handed": True}
 NEXT = {"type": "advance", "ask": True, "go_on": True}  # the page's Next: a declared reload does itself
@@ -71,3 +71,32 @@ def test_a_melee_attack_starts_on_the_melee_weapon_and_offers_no_spell(page, ope
     form.locator('[name="actions.0.action"]').select_option("spell_prepared")
     expect(weapon.locator("option")).to_have_text(["(no weapon)", "Fire Bolt"])
     expect(weapon).to_have_value("1")
+
+
+def test_the_attack_form_says_who_strikes_first_by_weapon_length(page, open_app, tmp_path):
+    """FACTS.md, the Tactical Round Sequence: "Melee (longest weapon first; tie: higher CMB; equal:
+    simultaneous)". Lia's Staff (length 3) strikes before Orc 4's Scimitar (length 2): the page let Orc 4
+    attack first with no remark. Now the attack form says it beside the Attacker, and no more once Lia
+    has struck."""
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    open_fight(page, tmp_path, "The long staff", [body("Apprentice mage", "Lia", 0, 12, "party"),
+                                                  body(ORC, "Orc 4", 1.5, 12)],
+               ["declaration", melee("c1", "c2"), melee("c2", "c1"), "melee"], file="long")
+    form = page.locator("form[data-form=tr-attack]")
+    note = form.locator("#tr-att-order")
+    expect(form.locator("[name=id]")).to_have_value("c1")
+    expect(note).to_be_hidden()
+    form.locator("[name=id]").select_option("c2")
+    expect(note).to_have_text("Lia strikes first: Staff, length 3, is longer than Scimitar, length 2 "
+                              "(Melee: longest weapon first)")
+    photograph(page, "tr-sixth-order", scroll_to="form[data-form=tr-attack]")
+    form.locator("[name=id]").select_option("c1")
+    expect(note).to_be_hidden()
+    form.locator("[name=target]").select_option("c2")
+    form.get_by_label("Open-ended d100").fill("20")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    expect(page.locator("#log")).to_contain_text("Lia attacks Orc 4 with Staff")
+    form.locator("[name=id]").select_option("c2")
+    expect(form.locator("[name=id]")).to_have_value("c2")
+    expect(note).to_be_hidden()

@@ -7,7 +7,7 @@ import pytest
 from fray.errors import RuleViolation
 from fray.games.tactical_round import rules
 from fray.reducer import apply
-from tr_helpers import BOW, SWORD, declare, fight, fighter
+from tr_helpers import BOW, RS, SWORD, declare, fight, fighter
 
 
 def _mira_reloaded():
@@ -41,3 +41,28 @@ def test_as_last_round_offers_the_shot_a_reload_was_for():
     assert rows == [{"action": "ranged_attack", "weapon": 0, "target": "c2"}]
     assert why == "Bow is loaded now, so its Ranged attack is offered (last round: Reload a missile weapon)"
     apply(enc, {"type": "tr.declare", "id": "c1", "actions": rows})
+
+
+def test_the_attack_form_says_who_strikes_first_in_the_melee_phase():
+    """FACTS.md, the Tactical Round Sequence: "Melee (longest weapon first; tie: higher CMB; equal:
+    simultaneous)". Lia's Staff (length 3) strikes before Orc 4's Scimitar (length 2): the page let
+    Orc 4 attack first with no remark; now it is said, in the GM's words. Of equal length the higher
+    CMB strikes first; equal ones strike together (nothing to say)."""
+    from fray.games.tactical_round.order import strikes_first
+    from tr_helpers import SPEAR, to_phase
+
+    staff = {**SPEAR, "name": "Staff", "cmb": 20}
+    scimitar = {**SWORD, "name": "Scimitar", "cmb": 35}
+    enc = fight(fighter("Lia", staff, side="party"), fighter("Orc 4", scimitar, x=1.5),
+                fighter("Orc 5", {**scimitar, "cmb": 45}, x=-1.5), fighter("Orc 6", {**scimitar, "cmb": 45}, y=1.5))
+    for cid, target in (("c1", "c2"), ("c2", "c1"), ("c3", "c1"), ("c4", "c1")):
+        enc = declare(enc, cid, {"action": "melee_attack", "weapon": 0, "target": target})
+    enc = to_phase(enc, "melee")
+    t = RS.all_tables(enc)
+    assert strikes_first(enc, t, "c2") == ("Lia strikes first: Staff, length 3, is longer than Scimitar, length 2 "
+                                          "(Melee: longest weapon first)")
+    assert strikes_first(enc, t, "c1") == ""
+    enc, _ = apply(enc, {"type": "tr.skip", "id": "c1"})  # Lia's blow left: next, the higher CMB
+    assert strikes_first(enc, t, "c2") == ("Orc 5 strikes first: both weapons are length 2, and Orc 5's "
+                                          "CMB 45 is higher than 35 (Melee: tie, higher CMB)")
+    assert strikes_first(enc, t, "c3") == strikes_first(enc, t, "c4") == ""  # equal: simultaneous

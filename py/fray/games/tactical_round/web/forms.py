@@ -298,7 +298,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     weapon = "" if pre.get("weapon") in (None, "") else f'{attacker}:{pre.get("weapon")}'
     body = html(
         '<form class="tr-form tr-attack" data-form="tr-attack" novalidate aria-label="Attack">{err}'
-        '<div class="tr-grid">{attacker}{weapon}{target}</div>'
+        '<div class="tr-grid">{attacker}{weapon}{target}</div>{order}'
         '<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{err_los}</fieldset>'
         # the dice where the eye goes after the circumstances, the distance beside them (issue 33: the
         # range-band list pushed the dice field down, and the form ended 9 px above a laptop's bottom)
@@ -312,6 +312,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
                       _select("tr-att-weapon", "weapon", weapon_options(own), weapon)),
         target=_field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target),
                       pre.get("target_note") or ""),
+        order=order_note(pre.get("order_note") or ""),
         flags=flags, err_los=_err("line_of_sight"),
         roll=_field("tr-att-roll", "rolls.attack", "Open-ended d100",
                     _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
@@ -324,6 +325,12 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     return h("details", {"class": "tr-box tr-attack-box" + ("" if open_ else " tr-undeclared"), "open": open_},
              html("<summary>Attack</summary>") if open_ else html("<summary>Attack no one declared</summary>"),
              note, body)
+
+
+def order_note(said: str) -> Markup:
+    """Beside the Attacker, who strikes before him in the Melee phase (``order.strikes_first``); kept,
+    hidden, when no one does, so another Attacker chosen can fill it in place."""
+    return h("p", {"id": "tr-att-order", "class": "tr-decl-reach", "role": "note", "hidden": not said}, said)
 
 
 def target_options(view: dict[str, Any], attacker: str) -> list[tuple[str, str]]:
