@@ -66,3 +66,20 @@ def test_the_attack_form_says_who_strikes_first_in_the_melee_phase():
     assert strikes_first(enc, t, "c2") == ("Orc 5 strikes first: both weapons are length 2, and Orc 5's "
                                           "CMB 45 is higher than 35 (Melee: tie, higher CMB)")
     assert strikes_first(enc, t, "c3") == strikes_first(enc, t, "c4") == ""  # equal: simultaneous
+
+
+def test_a_criticals_log_line_says_the_hp_after_and_when_it_kills_without_ambiguity():
+    """FACTS.md, the attack: "the GM enters the result (hits and critical severity)"; "Hit points: 0 or below
+    → incapacitated". A critical's extra hits are logged with the HP they leave, as an attack's hits are
+    ("takes 7 hits (HP 33)"); its "Dies in (rounds) 2", entered in round 1, says how it was counted (the
+    round dealt is the first: the GM's critical tables are not in the rule text)."""
+    from tr_helpers import attack, to_phase
+
+    enc = fight(fighter("Ana", SWORD, side="party"), fighter("Bor", SWORD, HP=30))
+    enc = declare(enc, "c1", {"action": "melee_attack", "weapon": 0, "target": "c2"})
+    enc, _ = attack(to_phase(enc, "melee"), "c1", "c2", 50)
+    enc, _ = apply(enc, {"type": "tr.apply_result", "ref": "A1", "hits": 23, "critical": "E", "rolls": {"critical": 90}})
+    enc, events = apply(enc, {"type": "tr.apply_critical", "ref": "A1", "hits": 5, "dies_in": 2})
+    assert enc.round == 1
+    assert events[0]["text"] == ("A1 critical on Bor: 5 hits (HP 2), dies at the end of round 2 "
+                                 "(dies in 2 rounds, this one the first)")

@@ -587,7 +587,8 @@ def apply_critical(ctx: Context) -> None:
         ctx.event("critical", f"{entry['ref']}: the target has left the fight", ref=entry["ref"])
         return
     target.data["hits_taken"] += hits
-    said = [f"{hits} hits"] if hits else []
+    # the HP after, as an attack's hits are logged (a GM's play-through read "5 hits" with the card at 2/30)
+    said = [f"{hits} hits (HP {hp_current(target)})"] if hits else []
     if stunned:
         target.data["stunned_rounds"] = max(int(target.data.get("stunned_rounds", 0)), stunned)
         if "stunned" not in target.conditions:
@@ -602,7 +603,10 @@ def apply_critical(ctx: Context) -> None:
     if dies_in and "dead" not in target.conditions:
         # the round it is dealt counts as the first, as a duration of N rounds does (fray.timers)
         target.data["dies_at_round"] = ctx.enc.round + dies_in - 1
-        said.append(f"dies at the end of round {ctx.enc.round + dies_in - 1}")
+        # the round said, and how it was counted (a GM's play-through read "Dies in 2" in round 1 as
+        # "dies at the end of round 2" and could not tell whether this round counted)
+        said.append(f"dies at the end of round {ctx.enc.round + dies_in - 1} (dies in {dies_in} "
+                    f"round{'s' if dies_in > 1 else ''}, this one the first)")
     ctx.event("critical", f"{entry['ref']} critical on {target.name}: {', '.join(said) or 'no effect'}"
               + (f" — {text}" if text else ""), ref=entry["ref"], hits=hits, stunned_rounds=stunned, prone=prone,
               # only when given: the events of a critical recorded before these fields stay the same bytes

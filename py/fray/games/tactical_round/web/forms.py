@@ -450,7 +450,7 @@ def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -
         hits=_field(fid + "-chits", "hits", "Extra hits", _input(fid + "-chits", "hits", "0")),
         stun=_field(fid + "-stun", "stunned_rounds", "Stunned rounds", _input(fid + "-stun", "stunned_rounds", "0")),
         dies=_field(fid + "-dies", "dies_in", "Dies in (rounds)", _input(fid + "-dies", "dies_in", "0"),
-                    "0: not from this wound"),
+                    "1: at the end of this round; 0: not from this wound"),
         prone=_check(fid + "-prone", "prone", "Knocked prone"),
         kills=_check(fid + "-kills", "kills", "Kills outright"),
         text=_field(fid + "-text", "text", "Effect (text)", _input(fid + "-text", "text", "", "text")),
