@@ -100,3 +100,30 @@ def test_the_attack_form_says_who_strikes_first_by_weapon_length(page, open_app,
     form.locator("[name=id]").select_option("c2")
     expect(form.locator("[name=id]")).to_have_value("c2")
     expect(note).to_be_hidden()
+
+
+def test_a_criticals_log_line_has_the_hp_after_and_says_how_its_death_round_is_counted(page, open_app, tmp_path):
+    """FACTS.md, the attack: "the GM enters the result (hits and critical severity)". Entered in round 1,
+    "Dies in (rounds) 2" was logged "dies at the end of round 2", and the extra hits without the HP the card
+    showed (2/30): the log now says both, and the form says how the rounds count."""
+    from test_tactical_round import apply_result
+
+    page.set_viewport_size({"width": 768, "height": 1024})
+    open_app(page)
+    archer = {"name": "Archer 1", "side": "foes", "stats": {"DEF": 15, "HP": 30, "Athletics": 10},
+              "weapons": [{"name": "Scimitar", "cmb": 35, "kind": "melee", "length": 2}]}
+    open_fight(page, tmp_path, "The deep cut", [body("Apprentice mage", "Lia", 0, 0, "party"), (archer, 1.5, 0)],
+               ["declaration", melee("c1", "c2"), melee("c2", "c1"), "melee"], file="cut")
+    form = page.locator("form[data-form=tr-attack]")
+    form.locator("[name=target]").select_option("c2")
+    form.get_by_label("Open-ended d100").fill("90")
+    form.get_by_role("button", name="Attack", exact=True).click()
+    apply_result(page, "A1", 23, "E", "90")
+    crit = page.locator('article.tr-pending.critical[data-ref="A1"]')
+    expect(crit).to_contain_text("1: at the end of this round; 0: not from this wound")
+    crit.get_by_label("Extra hits").fill("5")
+    crit.get_by_label("Dies in (rounds)").fill("2")
+    photograph(page, "tr-sixth-critical", scroll_to='article.tr-pending.critical[data-ref="A1"]')
+    crit.get_by_role("button", name="Apply critical").click()
+    expect(page.locator("#log")).to_contain_text(
+        "A1 critical on Archer 1: 5 hits (HP 2), dies at the end of round 2 (dies in 2 rounds, this one the first)")
