@@ -26,7 +26,9 @@ def tr_start():
     by each of c1, c3, c4 and a reload by c2, so that the checks' cases (someone falls with an action
     still open, a Next leaves a phase with actions open) come up in a few steps."""
     enc = new_encounter("tactical-round", "Fuzz")
-    for p in TR.presets()[:4]:
+    for i, p in enumerate(TR.presets()[:4]):
+        if i == 1:  # c2's crossbow empty, for its reload: a loaded one's is refused (Reloading)
+            p = {**p, "weapons": [{**w, "loaded": False} for w in p["weapons"]]}
         enc, _ = apply(enc, {"type": "add_combatant", "combatant": p})
     _TR_STARTS[0] += 1
     if _TR_STARTS[0] % 2:

@@ -191,6 +191,15 @@ def plan_declaration(ctx: Context) -> tuple[Combatant, list[dict[str, Any]], lis
             raise InvalidAction(f"{p}.weapon", f"{w['name']} is not a Bolt/Area spell")
         plan.append({"action": kind, "weapon": w_index, "target": target, "cost": cost, "done": False})
     acts = [d["action"] for d in plan]
+    for i, d in enumerate(plan):
+        w = c.data["weapons"][d["weapon"]] if d["action"] in ("reload", "ready_thrown") else None
+        if w is not None and w["loaded"]:
+            # "Missile weapons must be loaded before each attack": a loaded one has its shot to take,
+            # and a reload of it throws the round away (a GM's play-through: "as last round" repeated
+            # Mira's Reload with her bow loaded, and the declaration took it)
+            ready = "readied" if w["kind"] == "thrown" else "loaded"
+            raise RuleViolation("Reloading", f"{w['name']} is already {ready}: declare the "
+                                f"{kinds.get('ranged_attack', {}).get('title', 'Ranged attack')} with it instead", f"actions.{i}.action")
     loads = {d["weapon"] for d in plan if d["action"] in ("reload", "ready_thrown")}
     # the reload's own rule before the count of actions: a Full reload with the shot is two Full
     # actions, and "at most one Full and one Half" did not say why (a GM's play-through)
@@ -578,7 +587,8 @@ def apply_critical(ctx: Context) -> None:
         ctx.event("critical", f"{entry['ref']}: the target has left the fight", ref=entry["ref"])
         return
     target.data["hits_taken"] += hits
-    said = [f"{hits} hits"] if hits else []
+    # the HP after, as an attack's hits are logged (a GM's play-through read "5 hits" with the card at 2/30)
+    said = [f"{hits} hits (HP {hp_current(target)})"] if hits else []
     if stunned:
         target.data["stunned_rounds"] = max(int(target.data.get("stunned_rounds", 0)), stunned)
         if "stunned" not in target.conditions:
@@ -593,7 +603,10 @@ def apply_critical(ctx: Context) -> None:
     if dies_in and "dead" not in target.conditions:
         # the round it is dealt counts as the first, as a duration of N rounds does (fray.timers)
         target.data["dies_at_round"] = ctx.enc.round + dies_in - 1
-        said.append(f"dies at the end of round {ctx.enc.round + dies_in - 1}")
+        # the round said, and how it was counted (a GM's play-through read "Dies in 2" in round 1 as
+        # "dies at the end of round 2" and could not tell whether this round counted)
+        said.append(f"dies at the end of round {ctx.enc.round + dies_in - 1} (dies in {dies_in} "
+                    f"round{'s' if dies_in > 1 else ''}, this one the first)")
     ctx.event("critical", f"{entry['ref']} critical on {target.name}: {', '.join(said) or 'no effect'}"
               + (f" — {text}" if text else ""), ref=entry["ref"], hits=hits, stunned_rounds=stunned, prone=prone,
               # only when given: the events of a critical recorded before these fields stay the same bytes

@@ -80,3 +80,42 @@ def simultaneous(slots: list[Slot]) -> dict[str, list[str]]:
         if same:
             out[s.action_ref] = same
     return out
+
+
+def strikes_first(enc: Encounter, tables: dict[str, dict[str, Any]], attacker_id: str) -> str:
+    """In the Melee phase, who strikes before ``attacker_id``'s declared melee attack, and why, in the GM's
+    words ("" if no one): the sequence's "Melee (longest weapon first; tie: higher CMB; equal:
+    simultaneous)" (FACTS.md). A GM's play-through: Lia's Staff (length 3) was listed first, yet the page
+    let Orc 4 (Scimitar, length 2) attack first with no remark. Said beside the attack form, not refused:
+    the GM runs the table (a blow may come late for a reason the page cannot know)."""
+    if enc.phase != "melee":
+        return ""
+    open_melee = [s for s in order_of_play(enc, tables) if _open_melee(enc, s)]
+    mine = [s for s in open_melee if s.combatant_id == attacker_id]
+    if not mine:
+        return ""
+    first = min(open_melee, key=lambda s: s.key)
+    if first.tie >= mine[0].tie:
+        return ""
+    who = enc.peek_at(first.combatant_id)
+    a, b = _weapon(enc, mine[0]), _weapon(enc, first)
+    if first.tie[0] < mine[0].tie[0]:
+        return (f"{who.name} strikes first: {b['name']}, length {b['length']:g}, is longer than {a['name']}, "
+                f"length {a['length']:g} (Melee: longest weapon first)")
+    return (f"{who.name} strikes first: both weapons are length {a['length']:g}, and {who.name}'s CMB "
+            f"{-first.tie[1]} is higher than {-mine[0].tie[1]} (Melee: tie, higher CMB)")
+
+
+def _open_melee(enc: Encounter, s: Slot) -> bool:
+    """A declared melee attack with its weapon, not yet made (order_of_play lists the done too)."""
+    _, _, i = s.action_ref.partition(":")
+    ds = enc.state.get("declared", {}).get(s.combatant_id, [])
+    if not i.isdigit() or int(i) >= len(ds):
+        return False
+    d = ds[int(i)]
+    return d["action"] == "melee_attack" and d.get("weapon") is not None and not d["done"]
+
+
+def _weapon(enc: Encounter, s: Slot) -> dict[str, Any]:
+    d = enc.state["declared"][s.combatant_id][int(s.action_ref.partition(":")[2])]
+    return enc.peek_at(s.combatant_id).data["weapons"][d["weapon"]]

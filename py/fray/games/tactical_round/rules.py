@@ -503,22 +503,46 @@ def declare_defaults(enc: Encounter, combatant_id: str, kind: str) -> tuple[int 
     enemy (``default_target``: never an ally). (None, "") where the action takes neither; a spell
     starts on the caster's Bolt/Area spell, if any."""
     c = enc.peek_at(combatant_id)
-    fits = _FITS.get(kind)
-    if c is None or fits is None:
+    if c is None or kind not in _FITS:
         return None, ""
-    ws = c.data.get("weapons", [])
-    held = c.data.get("wielding", 0)
+    i = pick_weapon(kind, c.data.get("weapons", []), c.data.get("wielding", 0))
+    if i is None:
+        return None, ""
+    attack = kind in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
+    return i, default_target(enc, c.id) if attack else ""
+
+
+def pick_weapon(kind: str, ws: list[dict[str, Any]], held: int) -> int | None:
+    """``declare_defaults``' weapon among ``ws`` (the engine's weapons or the view's: each has its
+    ``kind`` and ``loaded``): the one in hand when it fits, ready ones first."""
+    fits = _FITS.get(kind)
+    ok = [i for i, w in enumerate(ws) if fits(w)] if fits is not None else []
+    if not ok:
+        return None
 
     def ready(w: dict[str, Any]) -> bool:
         loaded = w.get("loaded", True)
         return not loaded if kind in ("reload", "ready_thrown") else bool(loaded)
 
+    return min(ok, key=lambda i: (not ready(ws[i]), i != held, i))
+
+
+def weapon_choices(kind: str, ws: list[dict[str, Any]]) -> tuple[list[int], bool]:
+    """A declaration row's Weapon choices once its Action is chosen: (the weapons the action can be
+    made with, whether "no weapon" is one). A melee attack offers what it can be made with (Melee
+    Attacks: "within the reach of their weapon"), not a Bolt spell, which "count[s] as Ranged
+    Attacks" (a GM's play-through saw Fire Bolt among Lia's melee weapons, the row on no weapon);
+    a spell may be cast with no Bolt/Area spell; an action made with no weapon (a Move) offers none.
+    No action chosen yet, or none that fits: every weapon, and none."""
+    fits = _FITS.get(kind)
+    if not kind:
+        return list(range(len(ws))), True
+    if fits is None:
+        return [], True
     ok = [i for i, w in enumerate(ws) if fits(w)]
     if not ok:
-        return None, ""
-    i = min(ok, key=lambda i: (not ready(ws[i]), i != held, i))
-    attack = kind in ("melee_attack", "ranged_attack", "spell_prepared", "spell_unprepared")
-    return i, default_target(enc, c.id) if attack else ""
+        return [], True
+    return ok, kind.startswith("spell")
 
 
 def last_declarations(enc: Encounter) -> dict[str, list[dict[str, Any]]]:
@@ -542,18 +566,42 @@ def last_declarations_left_out(enc: Encounter) -> dict[str, str]:
 def last_declarations_checked(enc: Encounter) -> dict[str, tuple[list[dict[str, Any]], str]]:
     """Both at once, for the page: {id: (the rows offered, what was left out and why, or "")}."""
     out: dict[str, tuple[list[dict[str, Any]], str]] = {}
+    titles = {k["key"]: k["title"] for k in _declared_kinds(enc)}
     for cid, rows in _last_made(enc).items():
+        rows, shot = _shot_for_reload(enc, cid, rows, titles)
         refused = _refusal(enc, cid, rows)
         if not refused:
-            out[cid] = (rows, "")
+            out[cid] = (rows, shot)
             continue
         # the largest part the rules take now, the first rows first (two rows at most: Full + Half)
         kept = next((rows[:i] + rows[i + 1:] for i in reversed(range(len(rows)))
                      if not _refusal(enc, cid, rows[:i] + rows[i + 1:])), [])
         left = [r for r in rows if r not in kept]
-        titles = {k["key"]: k["title"] for k in _declared_kinds(enc)}
-        out[cid] = (kept, f'without {" and ".join(titles.get(r["action"], r["action"]) for r in left)}: {refused}')
+        without = f'without {" and ".join(titles.get(r["action"], r["action"]) for r in left)}: {refused}'
+        out[cid] = (kept, f"{shot}; {without}" if shot else without)
     return out
+
+
+def _shot_for_reload(enc: Encounter, cid: str, rows: list[dict[str, Any]],
+                     titles: dict[str, str]) -> tuple[list[dict[str, Any]], str]:
+    """Last round's reload of a weapon loaded since becomes its shot, on ``default_target``, and the
+    form says so: Reloading, "Missile weapons must be loaded before each attack", so the reload was
+    for this shot (a GM's play-through: Mira's Reload was offered again with her bow loaded, and the
+    declaration threw her shot away)."""
+    c = enc.peek_at(cid)
+    weapons = c.data.get("weapons", []) if c is not None else []
+    out, said = [], []
+    for r in rows:
+        w = weapons[r["weapon"]] if r["action"] in ("reload", "ready_thrown") and r["weapon"] is not None else None
+        if w is None or not w.get("loaded") or any(
+                x["action"] == "ranged_attack" and x["weapon"] == r["weapon"] for x in rows):
+            out.append(r)
+            continue
+        out.append({"action": "ranged_attack", "weapon": r["weapon"], "target": default_target(enc, cid)})
+        ready = "readied" if w["kind"] == "thrown" else "loaded"
+        said.append(f"{w['name']} is {ready} now, so its {titles.get('ranged_attack', 'Ranged attack')} is offered "
+                    f"(last round: {titles.get(r['action'], r['action'])})")
+    return out, "; ".join(said)
 
 
 def _declared_kinds(enc: Encounter) -> list[dict[str, Any]]:

@@ -139,20 +139,19 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
             continue
         rows = []
         others = [("", "(no target)")] + [(k, v) for k, v in names.items() if k != cid and k not in dead]
-        weapons = [("", "(no weapon)")] + [(str(w["index"]), w["name"]) for w in c.get("weapons", [])]
         actions = [("", "(none)")] + [(k["key"], k["title"]) for k in kinds]
         before = [] if c.get("has_declared") else (last or {}).get(cid, [])
         start = decl or before
         for i in range(DECLARE_ROWS):
             d = start[i] if i < len(start) else {}
+            weapons, weapon = decl_weapons(c, d.get("action", ""), d.get("weapon"))
             base = f"tr-{cid}-decl-{i}"
             rows.append(h(
                 "fieldset", {"class": "tr-decl-row"}, html("<legend>Action {}</legend>", i + 1),
                 _field(base + "-action", f"actions.{i}.action", "Action",
                        _select(base + "-action", f"actions.{i}.action", actions, d.get("action", ""))),
                 _field(base + "-weapon", f"actions.{i}.weapon", "Weapon",
-                       _select(base + "-weapon", f"actions.{i}.weapon", weapons,
-                               "" if d.get("weapon") is None else d.get("weapon"))),
+                       _select(base + "-weapon", f"actions.{i}.weapon", weapons, weapon)),
                 _field(base + "-target", f"actions.{i}.target", "Target",
                        _select(base + "-target", f"actions.{i}.target", others, d.get("target") or ""))))
         said = fragment()
@@ -186,6 +185,22 @@ def declare_html(view: dict[str, Any], kinds: list[dict[str, Any]], ui: dict[str
                  html('<p class="hint">At most one Full and one Half action (or two Half). '
                       'Each action lands in its phase.</p>'),
                  block("div", {"class": "tr-decl-forms tr-decl-folded" if folded else "tr-decl-forms"}, forms))
+
+
+def decl_weapons(c: dict[str, Any], kind: str, chosen: Any) -> tuple[list[tuple[str, str]], str]:
+    """A declaration row's Weapon choices for its Action (``rules.weapon_choices``: a Melee attack only
+    what a melee attack is made with) and the one it starts on: the chosen one if it is among them,
+    else the one the action takes (``rules.pick_weapon``), else none."""
+    from fray.games.tactical_round import rules
+
+    ws = c.get("weapons", [])
+    ok, none_too = rules.weapon_choices(kind, ws)
+    options = ([("", "(no weapon)")] if none_too else []) + [(str(ws[i]["index"]), ws[i]["name"]) for i in ok]
+    if chosen is not None and chosen in ok:
+        return options, str(chosen)
+    held = next((i for i, w in enumerate(ws) if w.get("wielded")), 0)
+    pick = None if none_too else rules.pick_weapon(kind, ws, held)
+    return options, "" if pick is None else str(pick)
 
 
 def _decl_preview() -> Markup:
@@ -283,7 +298,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     weapon = "" if pre.get("weapon") in (None, "") else f'{attacker}:{pre.get("weapon")}'
     body = html(
         '<form class="tr-form tr-attack" data-form="tr-attack" novalidate aria-label="Attack">{err}'
-        '<div class="tr-grid">{attacker}{weapon}{target}</div>'
+        '<div class="tr-grid">{attacker}{weapon}{target}</div>{order}'
         '<fieldset class="tr-flags"><legend>Circumstances</legend>{flags}{err_los}</fieldset>'
         # the dice where the eye goes after the circumstances, the distance beside them (issue 33: the
         # range-band list pushed the dice field down, and the form ended 9 px above a laptop's bottom)
@@ -297,6 +312,7 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
                       _select("tr-att-weapon", "weapon", weapon_options(own), weapon)),
         target=_field("tr-att-target", "target", "Target", _select("tr-att-target", "target", targets, target),
                       pre.get("target_note") or ""),
+        order=order_note(pre.get("order_note") or ""),
         flags=flags, err_los=_err("line_of_sight"),
         roll=_field("tr-att-roll", "rolls.attack", "Open-ended d100",
                     _input("tr-att-roll", "rolls.attack", "", "text", "e.g. 98 40"),
@@ -309,6 +325,12 @@ def attack_html(view: dict[str, Any], pre: dict[str, Any], open_: bool = True,
     return h("details", {"class": "tr-box tr-attack-box" + ("" if open_ else " tr-undeclared"), "open": open_},
              html("<summary>Attack</summary>") if open_ else html("<summary>Attack no one declared</summary>"),
              note, body)
+
+
+def order_note(said: str) -> Markup:
+    """Beside the Attacker, who strikes before him in the Melee phase (``order.strikes_first``); kept,
+    hidden, when no one does, so another Attacker chosen can fill it in place."""
+    return h("p", {"id": "tr-att-order", "class": "tr-decl-reach", "role": "note", "hidden": not said}, said)
 
 
 def target_options(view: dict[str, Any], attacker: str) -> list[tuple[str, str]]:
@@ -428,7 +450,7 @@ def _pending_article(p: dict[str, Any], names: dict[str, str], sev: list[Any]) -
         hits=_field(fid + "-chits", "hits", "Extra hits", _input(fid + "-chits", "hits", "0")),
         stun=_field(fid + "-stun", "stunned_rounds", "Stunned rounds", _input(fid + "-stun", "stunned_rounds", "0")),
         dies=_field(fid + "-dies", "dies_in", "Dies in (rounds)", _input(fid + "-dies", "dies_in", "0"),
-                    "0: not from this wound"),
+                    "1: at the end of this round; 0: not from this wound"),
         prone=_check(fid + "-prone", "prone", "Knocked prone"),
         kills=_check(fid + "-kills", "kills", "Kills outright"),
         text=_field(fid + "-text", "text", "Effect (text)", _input(fid + "-text", "text", "", "text")),

@@ -22,6 +22,7 @@ import dataclasses
 from typing import Any
 
 from fray.errors import InvalidAction
+from fray.games.tactical_round.order import strikes_first
 from fray.games.tactical_round.rules import map_ranges
 from fray.web import odds_view
 from fray.games.tactical_round.web import odds as odds_html
@@ -423,9 +424,16 @@ class TacticalPanel(GamePanel):
         form = nil(t.closest('form[data-form="tr-declare"]'))
         if form is None:
             return
-        weapon, target = rules.declare_defaults(app.enc, data(form, "id") or "", str(t.value or ""))
+        cid = data(form, "id") or ""
+        weapon, target = rules.declare_defaults(app.enc, cid, str(t.value or ""))
         wsel = q(form, f'[name="actions.{row}.weapon"]')
         if wsel is not None:
+            # the action's own choices: a Melee attack offers no Bolt spell (``forms.decl_weapons``)
+            from fray.web.blocks import ascii_html
+            from .forms import decl_weapons
+
+            options, _ = decl_weapons(_combatant(app.ruleset.view(app.enc), cid) or {}, str(t.value or ""), None)
+            wsel.innerHTML = ascii_html(fragment(h("option", {"value": v}, label) for v, label in options))
             wsel.value = "" if weapon is None else str(weapon)
         tsel = q(form, f'[name="actions.{row}.target"]')
         if tsel is not None and target and not str(tsel.value or ""):
@@ -504,6 +512,10 @@ class TacticalPanel(GamePanel):
         elif name == "weapon" and "line_of_sight" in before and before.get("id") == cid:
             mem["line_of_sight"] = before["line_of_sight"]  # the GM's own tick stands
         TacticalPanel.remember_attack(app, mem, view)
+        said = q(form, "#tr-att-order")
+        if name == "id" and said is not None:
+            said.textContent = strikes_first(app.enc, app.ruleset.all_tables(app.enc), cid)
+            said.hidden = not said.textContent
         why = q(form, "#tr-att-los-why")
         if why is not None:
             why.textContent = sight_why(app.enc, cid, weapon, mem["target"])
@@ -544,6 +556,7 @@ class TacticalPanel(GamePanel):
             pre["line_of_sight"] = sight_from(enc, app.ui.part(TacticalPanel).los, a.id, pre.get("weapon"), tgt.id)
         if tgt is not None:
             pre["sight_why"] = sight_why(enc, a.id, pre.get("weapon"), tgt.id)
+        pre["order_note"] = strikes_first(enc, app.ruleset.all_tables(enc), a.id)
         return pre
 
     @staticmethod
