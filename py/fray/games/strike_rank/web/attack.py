@@ -228,8 +228,13 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     dmg_mod = dm_src.get("derived", {}).get("damage_modifier", {}).get("value", "")
     if dmg_mod and dmg_mod not in ("0", "none") and dm_src is not attacker:
         dmg_mod = f'{dmg_mod} ({dm_src.get("name", "")}\'s damage modifier)'
-    dice = [_field(f"{pre}-r-{k}", f"rolls.{k}", label,
-                   _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
+    # Mounted Hit Locations: "A mounted combatant rolls 1D10+10 for hit location when making melee attacks against
+    # combatants on foot": the field says those dice and that the d10 is what is typed (a GM's play: "Location d20"
+    # took a 20 that the engine refused as a d10)
+    rider = bool(attacker.get("rides") and not target.get("rides") and w and not w.get("missile"))
+    said = {"location": ("Location 1D10+10", "the d10: 1-10")} if rider else {}
+    dice = [_field(f"{pre}-r-{k}", f"rolls.{k}", said.get(k, (label,))[0],
+                   _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", said.get(k, ("", "blank = roll"))[1]), "sr-die")
             for k, label in ROLLS]
     casting = any(a.get("kind") == "spell" and a.get("status") == "declared" for a in target.get("declared", []))
     if casting:
