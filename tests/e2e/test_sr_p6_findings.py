@@ -4,6 +4,8 @@ save file. Screenshots: /tmp/sr-p6-*.png.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -55,3 +57,71 @@ def test_a_location_on_foot_is_the_d20(page, open_app, tmp_path):
     field = page.locator('form[data-form=sr-attack] [name="rolls.location"]')
     expect(page.locator('label[for="%s"]' % field.get_attribute("id"))).to_have_text("Location d20")
     expect(field).to_have_attribute("placeholder", "blank = roll")
+
+
+def _open_change(page, who: str):
+    page.locator("summary", has_text="Strike rank order").click()
+    page.get_by_role("button", name=re.compile(rf"^Change .* of {who}$")).first.click()
+    return page.locator("form[data-form=sr-change]")
+
+
+def test_the_change_box_opened_quotes_no_cost_before_anything_is_changed(page, open_app, tmp_path):
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR." A GM's
+    play: Bolt's Change…, opened with nothing touched, said "Changing now to Broo archer costs DEX SR 3…" of the very
+    target and shot he declared. Nothing changed, no cost is quoted; a new Target set, its cost is."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    people = [(preset("strike-rank", "Crossbowman", name="Bolt", side="party"), 0.0, 0.0),
+              (_warrior("Broo archer", "foes"), 30.0, 0.0), (_warrior("Broo 2", "foes"), 20.0, 4.0)]
+    load_fight(page, tmp_path, people, [{"type": "advance"}, {"type": "sr.declare", "id": "c1", "kind": "missile",
+                                         "weapon": "heavy_crossbow", "target": "c2"}, {"type": "advance"}])
+    change = _open_change(page, "Bolt")
+    cost = page.locator(".sr-change-cost")
+    expect(cost).to_have_text("Nothing is changed yet: change the action, weapon or target to see what it costs.")
+    page.screenshot(path="/tmp/sr-p6-change-untouched-768.png")
+    change.locator('[name="target"]').select_option(label="Broo 2")
+    expect(cost).to_contain_text("Changing now to Broo 2 costs DEX SR")
+
+
+def test_a_change_to_a_melee_attack_offers_melee_weapons_and_no_self(page, open_app, tmp_path):
+    """Changing Actions: "Changing your declared action during a MR delays action by the combatant's DEX SR."; Melee:
+    "Generally, any participant in a melee can attack any other". A GM's play: Ayla's Change… to a melee attack still
+    offered "Composite bow" as the weapon and "Ayla (self)" as a target (there for her Speedart). A melee attack
+    lists melee weapons and others only; a spell keeps "(self)"."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    people = [(preset("strike-rank", "Archer", name="Ayla", side="party"), 0.0, 0.0),
+              (_warrior("Broo", "foes"), 2.0, 0.0)]
+    load_fight(page, tmp_path, people, [{"type": "advance"}, {"type": "sr.declare", "id": "c1", "kind": "missile",
+                                         "weapon": "composite_bow", "target": "c2"}, {"type": "advance"}])
+    change = _open_change(page, "Ayla")
+    weapon, target = change.locator('[name="weapon"] option'), change.locator('[name="target"] option:not([hidden])')
+    change.locator('[name="kind"]').select_option("melee")
+    expect(weapon).to_have_count(2)
+    expect(change.locator('[name="weapon"]')).to_have_value("dagger")
+    expect(weapon).to_have_text(["(none)", re.compile(r"^Dagger SR \d+$")])
+    expect(target).to_have_text(["(none)", "Broo"])
+    page.screenshot(path="/tmp/sr-p6-change-melee-768.png")
+    change.locator('[name="kind"]').select_option("spell")
+    expect(target).to_have_text(["(none)", "Ayla (self)", "Broo"])
+
+
+def test_a_declared_melee_attack_offers_no_self(page, open_app, tmp_path):
+    """Melee: "Generally, any participant in a melee can attack any other": Ayla's declaration of an attack offers no
+    "Ayla (self)" Target (her Speedart, cast on herself, does)."""
+    page.set_viewport_size(LAPTOP)
+    open_app(page)
+    people = [(preset("strike-rank", "Archer", name="Ayla", side="party"), 0.0, 0.0),
+              (_warrior("Broo", "foes"), 2.0, 0.0)]
+    load_fight(page, tmp_path, people, [{"type": "advance"}])
+    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
+    target = form.locator('[name="target"]')
+    form.locator('[name="kind"]').select_option("melee")
+    expect(target.locator("option:not([hidden])")).to_have_text(["(none)", "Broo"])
+    form.locator('[name="kind"]').select_option("spell")
+    expect(target.locator("option:not([hidden])")).to_have_text(["(none)", "Ayla (self)", "Broo"])
+    form.locator('[name="spell"]').select_option("speedart")
+    expect(target).to_have_value("c1")
+    form.locator('[name="kind"]').select_option("melee")
+    expect(target.locator("option:not([hidden])")).to_have_text(["(none)", "Broo"])
+    expect(target).to_have_value("")

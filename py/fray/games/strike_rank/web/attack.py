@@ -105,6 +105,9 @@ def defence_said(who: dict[str, Any], weapon: str) -> str:
             "own SR; nothing is struck")
 
 
+NOTHING_CHANGED = "nothing is changed yet: change the action, weapon or target to see what it costs"
+
+
 def voluntary_cost(enc: Any, view: dict[str, Any], ref: str, chosen: dict[str, str] | None = None) -> str | None:
     """What the voluntary Change… of ``ref`` costs, worked out by the engine's own change for the Action, Weapon and
     Target set in its box, in the forced change's words (Changing Actions: "Changing your declared action during a
@@ -115,8 +118,12 @@ def voluntary_cost(enc: Any, view: dict[str, Any], ref: str, chosen: dict[str, s
     o = next((x for x in view.get("order", []) if x.get("ref") == ref), None)
     if found is None or o is None:
         return None
-    cid, who, _, preset = found
+    cid, who, a, preset = found
     kind = preset.get("kind")
+    if all((preset.get(k) or "") == (a.get(k) or "") for k in ("kind", "weapon", "target")):
+        # the box as it opens, on the declared action itself: no change yet, so no cost (a GM's play: "Changing now
+        # to Broo archer costs DEX SR 3" of the very target and shot declared)
+        return NOTHING_CHANGED
     if kind == "defend":
         return defence_said(who, preset.get("weapon", ""))
     to = preset.get("target") or ""
