@@ -907,7 +907,9 @@ def end_of_round(ctx: Context) -> None:
                         rl["loaded"] = True
                         ctx.event("reload", f"{c.name}'s {w['name']} is loaded")
                     else:
-                        ctx.event("reload", f"{c.name} reloads {w['name']}: {rl['mr']}/{rl['need']} MR")
+                        # said as the refusal to shoot says it ("1 of 2 done"): "1/2 MR" read like a rate
+                        ctx.event("reload", f"{c.name} is reloading {w['name']}: {rl['mr']} of {rl['need']} Melee "
+                                  "Rounds done")
                 elif did:
                     rl["mr"] = 0
                     if c.data["round"].get("reload_interrupted") is True:
