@@ -297,6 +297,10 @@ def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | N
     """An action in the GM's words: its weapon and spell by name, never by id; an attack whose target died
     marked as the change it must be ("→ Broo 2 (dead: must change)")."""
     kind = dict(DECLARE_KINDS).get(a.get("kind", ""), a.get("kind", ""))
+    if a.get("kind") == "defend":
+        # "The target can defend normally, either parrying or dodging": the one declared (a GM's play: "Parry / dodge
+        # only with Kick", a kick that does not parry)
+        kind = "Dodge only" if a.get("stance") == "dodge" else "Parry only,"
     bits = [kind]
     if a.get("weapon"):
         wname = next((w["name"] for w in (c or {}).get("weapons", []) if w["id"] == a["weapon"]), a["weapon"])
