@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from test_map import preset
 from test_strike_rank_table import LAPTOP, TABLET, WARRIOR, load_fight, melee
 
-HORSE = {"name": "Kick", "skill": 40, "damage": "1D8", "sr": 3, "hp": 0, "type": "crushing"}
+HORSE = {"name": "Kick", "skill": 40, "damage": "1D8", "sr": 3, "type": "crushing", "natural": True, "location": "right_leg"}
 
 
 def _warrior(name: str, side: str, **over) -> dict:
@@ -125,3 +125,22 @@ def test_a_declared_melee_attack_offers_no_self(page, open_app, tmp_path):
     form.locator('[name="kind"]').select_option("melee")
     expect(target.locator("option:not([hidden])")).to_have_text(["(none)", "Broo"])
     expect(target).to_have_value("")
+
+
+def test_the_warhorses_parry_only_with_a_kick_reads_dodge_only(page, open_app, tmp_path):
+    """Unarmed Parries: "Unarmed parries use the HP of the bodypart used (usually arm, sometimes leg) as the weapon
+    HP"; Attack weapon: "The target can defend normally, either parrying or dodging". A GM's play: the Warhorse's
+    declaration read "Parry / dodge only with Kick" (a kick does not parry). Declared in the page, it reads "Dodge
+    only", and why."""
+    page.set_viewport_size(TABLET)
+    open_app(page)
+    people = [(_warrior("Warhorse", "party", weapons=[HORSE]), 0.0, 0.0), (_warrior("Broo", "foes"), 2.0, 0.0)]
+    load_fight(page, tmp_path, people, [{"type": "advance"}])
+    form = page.locator('form[data-form=sr-declare][data-id="c1"]')
+    form.locator('[name="kind"]').select_option("defend")
+    form.get_by_role("button", name="Declare").click()
+    decl = page.locator('.sr-who[data-id="c1"] .sr-decl')
+    expect(decl).to_contain_text("Dodge only")
+    expect(decl).to_contain_text("(Kick is a natural weapon, which does not parry)")
+    expect(decl).not_to_contain_text("with Kick")
+    page.screenshot(path="/tmp/sr-p6-horse-dodge-768.png")
