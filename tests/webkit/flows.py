@@ -339,7 +339,7 @@ def strike_rank_crossbow_on_a_tablet(pg, url: str) -> None:
     warrior = 'form[data-form=sr-declare][data-id="c2"]'
     pg.select(f'{warrior} [name="kind"]', "defend")
     pg.click(f"{warrior} >> button:Declare")
-    pg.see('.sr-who[data-id="c2"] .sr-decl', "Parry / dodge only")
+    pg.see('.sr-who[data-id="c2"] .sr-decl', "Parry only, with Broadsword")
     pg.gone(warrior)
     pg.click(NEXT)
     pg.see(".sr-phase", "Resolve SR 3")

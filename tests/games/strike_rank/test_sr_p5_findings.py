@@ -208,10 +208,11 @@ def test_a_spell_declaration_starts_its_target_on_whom_the_table_says():
     c = RS.view(enc)["combatants"]["c1"]
     form = str(declare_form("c1", c, {"c1": "Ana", "c2": "Bor"}, enemy="c2"))
     assert 'data-spell-targets="bladesharp=c1 disruption=c2"' in form
-    assert '<option value="c1">Ana (self)</option>' in form
+    # hidden while the Action is an attack (the sixth play-through: "(self)" offered for a melee attack)
+    assert '<option value="c1" data-self="yes" hidden disabled>Ana (self)</option>' in form
     ready = str(declare_form("c1", c, {"c1": "Ana", "c2": "Bor"}, "sr-change", "a1", {"kind": "spell", "spell": "bladesharp"},
                              enemy="c2"))
-    assert '<option value="c1" selected>Ana (self)</option>' in ready
+    assert '<option value="c1" selected data-self="yes">Ana (self)</option>' in ready
 
 
 # -- smaller: counting, a change's cost, a change past SR 12, a parry's words --------------------------
@@ -272,8 +273,10 @@ def test_the_voluntary_change_says_what_it_costs_before_the_gm_confirms():
     enc = to_phase(enc, "resolve")
     ref = actions(enc, "c1")[0]["ref"]
     view = RS.view(enc)
-    said = voluntary_cost(enc, view, ref)
-    assert said == "changing now to Bor costs DEX SR 3, strikes at SR 10"  # resolving SR 7: 7 + DEX SR 3
+    # as the box opens, on the action declared, nothing is changed: no cost (the sixth play-through)
+    assert voluntary_cost(enc, view, ref) == "nothing is changed yet: change the action, weapon or target to see what it costs"
+    said = voluntary_cost(enc, view, ref, {"kind": "melee", "weapon": "broadsword", "target": "c2", "metres": "1"})
+    assert said == "nothing is changed yet: change the action, weapon or target to see what it costs"
     far = voluntary_cost(enc, view, ref, {"target": "c3"})
     assert far.startswith("changing now to Cid costs DEX SR 3: SR ") and far.endswith("the attack would be lost")
     box = str(change_html(view, ref, far, {"target": "c3"}))

@@ -372,10 +372,21 @@ def plan(ctx: Context, c: Combatant, declared: list[dict[str, Any]],
         stance = a.get("stance", "parry")
         if stance not in ("parry", "dodge"):
             raise InvalidAction("stance", "must be parry or dodge")
-        rec["stance"] = stance
+        why = ""
         if stance == "parry":
-            rec["weapon"] = _weapon(ctx, c, "weapon")["id"]
-        out.append(dict(rec, sr=0, text="defence: resolved on the attacker's SR", parts=[], attack=False))
+            from fray.games.strike_rank.defence import can_parry_with  # defence imports this module
+
+            w = _weapon(ctx, c, "weapon")
+            if can_parry_with(w, ctx.table("attack_vs_parry")):
+                rec["weapon"] = w["id"]
+            else:
+                # a bite or kick is no parry (Unarmed Parries: an arm or leg), nor by default a bow: the parry declared
+                # with one is the dodge it will be when attacked (a GM's play: "Parry / dodge only with Kick")
+                stance, why = "dodge", (f"{w['name']} is a natural weapon, which does not parry" if w["natural"]
+                                        else f"{w['name']} does not parry")
+        rec["stance"] = stance
+        text = f"defence: a dodge, resolved on the attacker's SR ({why})" if why else "defence: resolved on the attacker's SR"
+        out.append(dict(rec, sr=0, text=text, parts=[], attack=False))
     if kind == "melee" and a.get("charge_past"):
         for r in out:
             r["charge_past"] = True
@@ -907,7 +918,9 @@ def end_of_round(ctx: Context) -> None:
                         rl["loaded"] = True
                         ctx.event("reload", f"{c.name}'s {w['name']} is loaded")
                     else:
-                        ctx.event("reload", f"{c.name} reloads {w['name']}: {rl['mr']}/{rl['need']} MR")
+                        # said as the refusal to shoot says it ("1 of 2 done"): "1/2 MR" read like a rate
+                        ctx.event("reload", f"{c.name} is reloading {w['name']}: {rl['mr']} of {rl['need']} Melee "
+                                  "Rounds done")
                 elif did:
                     rl["mr"] = 0
                     if c.data["round"].get("reload_interrupted") is True:

@@ -105,6 +105,9 @@ def defence_said(who: dict[str, Any], weapon: str) -> str:
             "own SR; nothing is struck")
 
 
+NOTHING_CHANGED = "nothing is changed yet: change the action, weapon or target to see what it costs"
+
+
 def voluntary_cost(enc: Any, view: dict[str, Any], ref: str, chosen: dict[str, str] | None = None) -> str | None:
     """What the voluntary Change… of ``ref`` costs, worked out by the engine's own change for the Action, Weapon and
     Target set in its box, in the forced change's words (Changing Actions: "Changing your declared action during a
@@ -115,8 +118,12 @@ def voluntary_cost(enc: Any, view: dict[str, Any], ref: str, chosen: dict[str, s
     o = next((x for x in view.get("order", []) if x.get("ref") == ref), None)
     if found is None or o is None:
         return None
-    cid, who, _, preset = found
+    cid, who, a, preset = found
     kind = preset.get("kind")
+    if all((preset.get(k) or "") == (a.get(k) or "") for k in ("kind", "weapon", "target")):
+        # the box as it opens, on the declared action itself: no change yet, so no cost (a GM's play: "Changing now
+        # to Broo archer costs DEX SR 3" of the very target and shot declared)
+        return NOTHING_CHANGED
     if kind == "defend":
         return defence_said(who, preset.get("weapon", ""))
     to = preset.get("target") or ""
@@ -228,8 +235,13 @@ def attack_html(view: dict[str, Any], o: dict[str, Any], ui: dict[str, Any] | No
     dmg_mod = dm_src.get("derived", {}).get("damage_modifier", {}).get("value", "")
     if dmg_mod and dmg_mod not in ("0", "none") and dm_src is not attacker:
         dmg_mod = f'{dmg_mod} ({dm_src.get("name", "")}\'s damage modifier)'
-    dice = [_field(f"{pre}-r-{k}", f"rolls.{k}", label,
-                   _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", "blank = roll"), "sr-die")
+    # Mounted Hit Locations: "A mounted combatant rolls 1D10+10 for hit location when making melee attacks against
+    # combatants on foot": the field says those dice and that the d10 is what is typed (a GM's play: "Location d20"
+    # took a 20 that the engine refused as a d10)
+    rider = bool(attacker.get("rides") and not target.get("rides") and w and not w.get("missile"))
+    said = {"location": ("Location 1D10+10", "the d10: 1-10")} if rider else {}
+    dice = [_field(f"{pre}-r-{k}", f"rolls.{k}", said.get(k, (label,))[0],
+                   _input(f"{pre}-r-{k}", f"rolls.{k}", "", "numeric", said.get(k, ("", "blank = roll"))[1]), "sr-die")
             for k, label in ROLLS]
     casting = any(a.get("kind") == "spell" and a.get("status") == "declared" for a in target.get("declared", []))
     if casting:

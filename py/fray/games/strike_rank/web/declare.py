@@ -96,8 +96,10 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     # the dead are no target ("A combatant may be forced to change actions, e.g. if the target of
     # their attack dies"); the unconscious and incapacitated can still be struck
     targets = [("", "(none)")] + [(o, n) for o, n in names.items() if o != cid and o not in dead]
-    if any(s.get("cast_on") in ("self", "ally") for s in c.get("spells", [])):
-        targets.insert(1, (cid, f'{c["name"]} (self)'))  # a spell cast on the caster, his weapon or missile
+    # a spell cast on the caster, his weapon or missile, is the only action aimed at oneself: "(self)" is offered
+    # while the Action is a spell, hidden otherwise (the page shows it as Action becomes a spell; a GM's play:
+    # a melee attack's Target offered "Ayla (self)")
+    on_self = any(s.get("cast_on") in ("self", "ally") for s in c.get("spells", []))
     if enemy is None:
         enemy = ""  # no enemy known: "(none)", never an ally or the fallen by default (issue 32)
     # an archer's first weapon is its bow: offer the missile attack with it, not a melee one
@@ -111,6 +113,12 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
     if kind not in dict(kinds):
         kind = kinds[0][0]
     mv = c.get("movement") or {}
+    if form == "sr-change" and p.get("kind") in ("melee", "missile"):
+        # the change box is drawn again as its Action changes: an attack lists the weapons it is made with (a
+        # GM's play: a change to a melee attack offered the Composite bow)
+        shoots = p["kind"] == "missile"
+        weapons = [(w["id"], f'{w["name"]} SR {w["melee_sr"]["value"]}') for w in usable
+                   if bool(w.get("missile")) == shoots]
     melee_w, missile_w = in_hand(c, False), in_hand(c, True)
     if p.get("weapon"):
         weapon = p["weapon"]
@@ -140,8 +148,9 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
           _field(pre + "-kind", "kind", "Action", _select(pre + "-kind", "kind", kinds, p.get("kind", kind))),
           _field(pre + "-weapon", "weapon", "Weapon", _select(pre + "-weapon", "weapon", [("", "(none)")] + weapons,
                                                               weapon)),
-          _field(pre + "-target", "target", "Target", _select(pre + "-target", "target", targets,
-                                                              target)),
+          _field(pre + "-target", "target", "Target", _target_select(pre + "-target", targets, target,
+                                                                     (cid, c["name"]) if on_self else None,
+                                                                     p.get("kind", kind) == "spell")),
           _field(pre + "-metres", "metres", "Metres", _input(pre + "-metres", "metres", p.get("metres", ""),
                                                              "decimal", "from map")),
           _field(pre + "-spell", "spell", "Spell", _select(pre + "-spell", "spell", spells, p.get("spell", "")))
@@ -155,6 +164,19 @@ def declare_form(cid: str, c: dict[str, Any], names: dict[str, str], form: str =
             submit or SUBMIT_LABEL.get(form, "Change" if ref else "Declare"))),
         _err("sr"))
 
+
+
+def _target_select(fid: str, targets: list[tuple[str, str]], target: str, me: tuple[str, str] | None,
+                   spell: bool) -> Markup:
+    """The Target drop-down; ``me``: the caster's own "(self)" option, second, hidden unless the Action is a
+    spell (``StrikeRankPanel.on_change`` shows or hides it as the Action changes)."""
+    if me is None:
+        return _select(fid, "target", targets, target)
+    mine = h("option", {"value": me[0], "selected": target == me[0], "data-self": "yes", "hidden": not spell,
+                        "disabled": not spell}, f"{me[1]} (self)")
+    return h("select", {"id": fid, "name": "target"},
+             *[h("option", {"value": v, "selected": target == v}, t) for v, t in targets[:1]], mine,
+             *[h("option", {"value": v, "selected": target == v}, t) for v, t in targets[1:]])
 
 
 def offered_kinds(c: dict[str, Any]) -> list[tuple[str, str]]:
@@ -275,6 +297,10 @@ def action_label(a: dict[str, Any], names: dict[str, str], c: dict[str, Any] | N
     """An action in the GM's words: its weapon and spell by name, never by id; an attack whose target died
     marked as the change it must be ("→ Broo 2 (dead: must change)")."""
     kind = dict(DECLARE_KINDS).get(a.get("kind", ""), a.get("kind", ""))
+    if a.get("kind") == "defend":
+        # "The target can defend normally, either parrying or dodging": the one declared (a GM's play: "Parry / dodge
+        # only with Kick", a kick that does not parry)
+        kind = "Dodge only" if a.get("stance") == "dodge" else "Parry only,"
     bits = [kind]
     if a.get("weapon"):
         wname = next((w["name"] for w in (c or {}).get("weapons", []) if w["id"] == a["weapon"]), a["weapon"])

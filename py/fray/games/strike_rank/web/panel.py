@@ -169,6 +169,16 @@ class StrikeRankPanel(GamePanel):
             now = str(pick.value) if pick is not None else ""
             if hand and (not now or (now in shots) != (str(t.value) == "missile")):
                 pick.value = hand  # nor a bow for a melee attack (a GM's play: the archer's Change… to melee)
+        if declaring is not None and name == "kind":
+            # "(self)" is a spell's target only (``declare._target_select``): shown as the Action becomes a spell
+            me = nil(declaring.querySelector('select[name="target"] option[data-self]'))
+            if me is not None:
+                off = str(t.value) != "spell"
+                me.hidden = off
+                me.disabled = off
+                pick = declaring.querySelector('select[name="target"]')
+                if off and str(pick.value) == str(me.value):
+                    pick.value = ""
         if declaring is not None and (name == "spell" or (name == "kind" and str(t.value) == "spell")):
             # a spell's Target starts on whom it is cast on (the assumed ``spells`` table), not on a foe
             spell = declaring.querySelector('select[name="spell"]')
@@ -182,9 +192,15 @@ class StrikeRankPanel(GamePanel):
             # the forced change's cost line and button follow what the GM picks in it (a GM's play: another
             # Target 13 m away, the line still named the first and the button said nothing of the loss)
             ref = data(forced, "ref") or ""
-            app.ui.part(self).change_to[ref] = {k: v for k, v in form_values(forced).items()
-                                                if k in ("kind", "weapon", "target")}
             typed = form_values(forced)
+            kind = str(typed.get("kind") or "")
+            hand = data(forced, f"{kind}-weapon") or "" if name == "kind" and kind in ("melee", "missile") else ""
+            shots = (data(forced, "missile-weapons") or "").split()
+            if hand and (not typed.get("weapon") or (typed["weapon"] in shots) != (kind == "missile")):
+                # its Weapon lists only the weapons of the attack set (``declare.declare_form``): the one in hand
+                # for the new kind of attack was not among them to be picked above
+                typed["weapon"] = hand
+            app.ui.part(self).change_to[ref] = {k: v for k, v in typed.items() if k in ("kind", "weapon", "target")}
             app.render()
             again = nil(document.querySelector(f'form[data-form="sr-change"][data-ref="{ref}"]'))
             if again is not None:
