@@ -145,7 +145,10 @@ def new_driver(env: dict | None = None, driver: str | None = None):
     opts.binary_location = _minibrowser()
     opts.add_argument("--automation")
     if env or driver:
-        d = webdriver.WebKitGTK(options=opts, service=Service(executable_path=driver, env={**os.environ, **(env or {})}))
+        # Selenium finds WebKitWebDriver on PATH only when no executable_path is given at all (None
+        # asks Selenium Manager, which knows no MiniBrowser)
+        where = {"executable_path": driver} if driver else {}
+        d = webdriver.WebKitGTK(options=opts, service=Service(env={**os.environ, **(env or {})}, **where))
     else:
         d = webdriver.WebKitGTK(options=opts)
     # a browser that died must fail the step, not hang the run: every WebDriver command has
@@ -460,14 +463,16 @@ def memory(d, url: str, players: bool = False, tree: Path = ROOT, rounds: int | 
     series, seen, long = [measure()], [], []
     for i in range(rounds):
         try:
-            seen.append(d.execute_async_script(_ROUND))
+            did = d.execute_async_script(_ROUND)
+            did["elements"] = d.execute_script("return document.getElementsByTagName('*').length")
+            after = measure()
         except Exception as e:  # noqa: BLE001 - the box step: the kernel killed the page
             if not killable:
                 raise
             out["stopped"] = {"round": i + 1, "why": f"{type(e).__name__}: {str(e).strip().splitlines()[0]}"}
             break
-        seen[-1]["elements"] = d.execute_script("return document.getElementsByTagName('*').length")
-        series.append(measure())
+        seen.append(did)
+        series.append(after)
         if i in (0, rounds - 1) and LONG_IDLE_S > IDLE_S and not killable:
             long.append(idled(measure))
     growth = round(series[-1] - series[1], 1) if len(series) > 1 else None
@@ -487,7 +492,16 @@ def box_why_not() -> str | None:
         return "no cgroup v1 memory controller with swap accounting at /sys/fs/cgroup/memory"
     if not shutil.which("unshare") or not shutil.which("WebKitWebDriver"):
         return "unshare or WebKitWebDriver is missing"
-    return None
+    # WebKit's monitor takes the first memory, name=systemd or unnamed line of /proc/self/cgroup and
+    # reads the limit under that path of the memory controller; the box binds its group over that
+    # controller's root, so it stands in only where that line's path is the root
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        hierarchy, name, path = line.split(":", 2)
+        if hierarchy == "0" or name in ("memory", "name=systemd", ""):
+            if name == "memory" or path != "/":
+                return f"WebKit would look for its memory limit under {name or 'cgroup2'}:{path}, which the box cannot stand in for"
+            return None
+    return "no cgroup line WebKit's memory monitor would read"
 
 
 def memory_box(url: str, tmp: Path) -> dict:
@@ -501,17 +515,18 @@ def memory_box(url: str, tmp: Path) -> dict:
     if why:
         return {"skipped": why}
     group = CGROUP_MEMORY / f"fray-bench-{os.getpid()}"
-    group.mkdir(exist_ok=True)
-    limit = str(BOX_MIB * 2**20)
-    (group / "memory.limit_in_bytes").write_text(limit)
-    (group / "memory.memsw.limit_in_bytes").write_text(limit)
     wrapper = tmp / "webdriver-in-box.sh"
-    wrapper.write_text("#!/bin/sh\n"
+    # set -e: a driver that could not join the group must not run (and be measured) outside it
+    wrapper.write_text("#!/bin/sh\nset -e\n"
                        f"echo $$ > {group}/tasks\n"
                        "exec unshare -m sh -c 'mount --bind \"$0\" /sys/fs/cgroup/memory && exec \"$@\"' "
                        f"{group} {shutil.which('WebKitWebDriver')} \"$@\"\n")
     wrapper.chmod(0o755)
+    group.mkdir(exist_ok=True)
     try:
+        limit = str(BOX_MIB * 2**20)
+        (group / "memory.limit_in_bytes").write_text(limit)
+        (group / "memory.memsw.limit_in_bytes").write_text(limit)
         d = new_driver(driver=str(wrapper))
         try:
             out = memory(d, url, players=True, rounds=BOX_ROUNDS, killable=True)
@@ -526,12 +541,28 @@ def memory_box(url: str, tmp: Path) -> dict:
                     "oom_kills": int(oom.get("oom_kill", 0))})
         return out
     finally:
-        for _ in range(50):  # the group goes once its last process has
-            try:
-                group.rmdir()
-                break
-            except OSError:
-                time.sleep(0.2)
+        _remove_group(group)
+
+
+def _remove_group(group: Path) -> None:
+    """The box's group goes once its last process has: a killed page's browser may outlive its driver,
+    so what is left in it (all of it this step's) is killed first; a group that will not go is said."""
+    import signal
+    for attempt in range(50):
+        try:
+            group.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if attempt == 10:
+                for pid in (group / "tasks").read_text().split():
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except OSError:
+                        pass
+            time.sleep(0.2)
+    raise RuntimeError(f"the box's memory group {group} could not be removed: remove it by hand")
 
 
 def open_players(d) -> dict:
