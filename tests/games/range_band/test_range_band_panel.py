@@ -935,8 +935,11 @@ def test_ride_offers_only_a_free_animal_of_the_riders_side():
         h.do({"type": "add_combatant", "combatant": {**preset(n), "name": name, "side": side}})
     h.do({"type": "rb.mount", "id": "c6", "mount": "c5"})                # Bay carries Ana
     h.do({"type": "set_condition", "id": "c7", "condition": "dead", "on": True})
+    # "Creatures with sufficiently high weight and carry factors can carry ...": the text does not make every
+    # mount an animal; a tech steed is one too (a review: the list had come to offer animals only)
+    h.do({"type": "add_combatant", "combatant": {**preset("Horse"), "name": "Strider", "kind": "tech", "side": "party"}})
     form = re.search(r'<form class="rb-inline" data-form="rb-mount" data-id="c1".*?</form>',
                      card_html(RS.view(h.present), "c1"), re.S).group(0)
-    assert re.findall(r'<option value="(c\d+)"', form) == ["c2"]          # not Nag, Mark, Bay (ridden), Dun (dead)
+    assert re.findall(r'<option value="(c\d+)"', form) == ["c2", "c8"]    # not Nag, Mark, Bay (ridden), Dun (dead)
     from fray.games.range_band.web.card import mount_choices
-    assert [i for i, _ in mount_choices(RS.view(h.present))] == ["c2", "c3"]  # the add form: free animals, any side
+    assert [i for i, _ in mount_choices(RS.view(h.present))] == ["c2", "c3", "c8"]  # the add form: any side

@@ -111,9 +111,9 @@ def combatant_view(rs, enc: Encounter, c, declared: list | None = None, pending:
         "name": c.name, "side": c.side, "conditions": list(c.conditions), "status": status,
         # why they can take no action now ("" when they can): the page offers them no form
         "cannot_act": body.can_act(c) or "",
-        "at": [c.position.x, c.position.y],
+        "at": [c.position.x, c.position.y],  # where they stand on the map: the nearest enemy is the default target
         # the mount ridden, when it is in the fight ("" on foot): a rider's blow at one on foot rolls 1D10+10
-        "rides": c.data.get("mount") if enc.get(c.data.get("mount") or "") is not None else "",  # where they stand on the map: the nearest enemy is the default target
+        "rides": c.data.get("mount") if enc.get(c.data.get("mount") or "") is not None else "",
         "hp": {"current": c.data["hp"], "max": c.data["hp_max"], "text": c.data.get("hp_text", "")},
         "derived": d,
         "movement": {"rate": rate, **{k: lim[k] for k in ("can_run", "half_rate", "can_stand", "max_rate")},

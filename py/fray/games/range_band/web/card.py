@@ -152,14 +152,16 @@ def card_html(view: dict[str, Any], cid: str) -> Markup:
 
 
 def mount_choices(view: dict[str, Any], rider: str | None = None) -> list[tuple[str, str]]:
-    """What the Ride list (and the add form's Riding, ``rider`` None) offers: the animals in the fight carrying no
-    one and riding nothing; for ``rider``, of the rider's side and never the rider. Falling Off Mounts: "If you are
-    falling off an animal of at least 400 WGT" (a mount is an animal, the kind the card says); Back in Combat:
-    "Mounts cannot carry more than one character as a proper rider"; an incapacitated mount leaves its rider "no
-    longer considered mounted". A GM's play: the list offered foes and people (and their own, the fallen before)."""
+    """What the Ride list (and the add form's Riding, ``rider`` None) offers: the creatures in the fight that are not
+    people (an animal, or a tech steed: the kind the card says) carrying no one and riding nothing; for ``rider``,
+    of the rider's side and never the rider. Back in Combat: "Creatures with sufficiently high weight and carry
+    factors can carry more than one character" (a mount is a creature, not only an animal), "Mounts cannot carry
+    more than one character as a proper rider"; an incapacitated mount leaves its rider "no longer considered
+    mounted". A GM's play: the list offered foes and people (and their own, the fallen before). The engine takes
+    any mount the GM sends (a foe's horse taken): the list is what a GM means by Ride."""
     me = next((o for o in view.get("combatants", []) if o["id"] == rider), None) if rider else None
     return [(o["id"], o["name"]) for o in view.get("combatants", [])
-            if o["id"] != rider and o.get("kind") == "animal" and not o.get("out") and not o.get("rider")
+            if o["id"] != rider and o.get("kind") in ("animal", "tech") and not o.get("out") and not o.get("rider")
             and not o.get("mount") and (me is None or o.get("side") == me.get("side"))]
 
 
