@@ -76,16 +76,21 @@ def high_stealth_from_the_start(page, name: str) -> None:
     expect(card(page, name).locator(".rb-stealth")).to_have_text("High Stealth")
 
 
+def scouts_at_the_ford(page, open_app, *scouts):
+    """A range-band fight of scouts at the ford at 1366x900, each (name, side, x), the first in High Stealth."""
+    page.set_viewport_size({"width": 1366, "height": 900})
+    open_app(page)
+    new_encounter(page, "Reeds at the ford", "range-band", BADGE)
+    for name, side, x in scouts:
+        add_rb(page, SCOUT, name, side, x)
+    high_stealth_from_the_start(page, scouts[0][0])
+
+
 def test_the_players_see_their_companions_high_stealth_not_a_foes(page, open_app, wait_ready):
     """High Stealth: "the GM will not assume you are using High Stealth at all times, unless your party is willing to
     move very slowly": High Stealth is the players' own choice, so their window says it of a party member (the GM's
     map said "Kest high stealth", the players' window nothing); a foe's stays the GM's to tell, even when shown."""
-    page.set_viewport_size({"width": 1366, "height": 900})
-    open_app(page)
-    new_encounter(page, "Reeds at the ford", "range-band", BADGE)
-    add_rb(page, SCOUT, "Kest", "party", 0)
-    add_rb(page, SCOUT, "Lurker", "foes", 4)
-    high_stealth_from_the_start(page, "Kest")
+    scouts_at_the_ford(page, open_app, ("Kest", "party", 0), ("Lurker", "foes", 4))
     high_stealth_from_the_start(page, "Lurker")
     pv = open_players(page, wait_ready)
     dlg = players_dialog(page)
@@ -104,12 +109,7 @@ def test_maintain_high_stealth_is_not_offered_after_a_stealth_attack(page, open_
     major action, you revert to Medium Stealth." A GM's play-through (p6): after Sneak's stealth attack, "Maintain
     High Stealth (major)" was still offered, its own preview saying "Would be refused: ... has already used 1 major
     action". With the turn's major action spent, the panel says so in its place instead of offering it."""
-    page.set_viewport_size({"width": 1366, "height": 900})
-    open_app(page)
-    new_encounter(page, "Reeds at the ford", "range-band", BADGE)
-    add_rb(page, SCOUT, "Sneak", "party", 0)
-    add_rb(page, SCOUT, "Bandit", "foes", 40)
-    high_stealth_from_the_start(page, "Sneak")
+    scouts_at_the_ford(page, open_app, ("Sneak", "party", 0), ("Bandit", "foes", 40))
     rb_start(page, "Start anyway")
     acting = page.locator(".rb-acting")
     advance(page, "Movement phase")

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 sys.path.insert(0, os.path.dirname(__file__))
 from gestures import photograph  # noqa: E402
 from test_tactical_round import declare, newest_log  # noqa: E402
-from tr_fights import ORC, body, melee, open_fight  # noqa: E402
+from tr_fights import ORC, as_last_round, body, melee, open_fight  # noqa: E402
 
 BOW = {"name": "Short bow", "cmb": 45, "kind": "missile", "base_range": 30, "reload": 1, "two_handed": True}
 NEXT = {"type": "advance", "ask": True, "go_on": True}  # the page's Next: a declared reload does itself
@@ -30,14 +30,9 @@ def test_a_reload_of_a_loaded_bow_is_not_offered_again_and_is_refused_beside_its
     reload = {"type": "tr.declare", "id": "c1", "actions": [{"action": "reload", "weapon": 0}]}
     open_fight(page, tmp_path, "The loaded bow", [(mira, 0, 8), body(ORC, "Archer 1", 25, 1)],
                ["declaration", reload] + [NEXT] * 8 + ["declaration"], file="loaded")
-    expect(page.locator("#round-bar .round")).to_have_text("Round 2")
-    form = page.locator('form[data-form=tr-declare][data-id="c1"]')
-    expect(form.locator(".tr-decl-last")).to_have_text(
-        "As last round, Short bow is loaded now, so its Ranged attack is offered (last round: Reload a missile "
-        "weapon). Change it, or Declare.")
-    expect(form.locator('[name="actions.0.action"]')).to_have_value("ranged_attack")
-    expect(form.locator('[name="actions.0.weapon"]')).to_have_value("0")
-    expect(form.locator('[name="actions.0.target"]')).to_have_value("c2")
+    form = as_last_round(page, "c1", "As last round, Short bow is loaded now, so its Ranged attack is offered (last "
+                         "round: Reload a missile weapon). Change it, or Declare.",
+                         {"actions.0.action": "ranged_attack", "actions.0.weapon": "0", "actions.0.target": "c2"})
     form.locator('[name="actions.0.action"]').select_option("reload")
     form.locator('[name="actions.0.target"]').select_option("")
     form.locator("button[type=submit]").click()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import expect
+
 from gestures import import_history
 from test_map import preset
 
@@ -50,3 +52,14 @@ def melee(cid: str, target: str, weapon: int = 0) -> dict[str, Any]:
     """``cid``'s declaration of one Melee attack on ``target``."""
     return {"type": "tr.declare", "id": cid,
             "actions": [{"action": "melee_attack", "weapon": weapon, "target": target}]}
+
+
+def as_last_round(page, cid: str, said: str, values: dict[str, str]):
+    """``cid``'s declaration form in Round 2, set as last round: its line says ``said`` and its fields hold
+    ``values`` (field name -> value); the form, for the test to go on with."""
+    expect(page.locator("#round-bar .round")).to_have_text("Round 2")
+    form = page.locator(f'form[data-form=tr-declare][data-id="{cid}"]')
+    expect(form.locator(".tr-decl-last")).to_have_text(said)
+    for name, value in values.items():
+        expect(form.locator(f'[name="{name}"]')).to_have_value(value)
+    return form
